@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rxr_common.h"
+
+void
+rxr_debug_fail(const char *check, const char *file, int line,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rxrefill: debug check failed: %s: ", check);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%s:%d)\n", file, line);
+	fflush(stderr);
+	abort();
+}
+
+#include "rxr_spinlock.h"
+
+void
+__rxr_spinlock_wait(struct rxr_spinlock *l)
+{
+	uint64_t t0 = rte_rdtsc();
+
+	do {
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0)
+			rte_pause();
+	} while (!__rxr_spinlock_try(l));
+	/* We hold the lock now: plain single-writer updates are safe. */
+	RXR_STAT_ADD(l->stats.contended, 1);
+	RXR_STAT_ADD(l->stats.wait_cycles, rte_rdtsc() - t0);
+}

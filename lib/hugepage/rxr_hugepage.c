@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "rxr_hugepage.h"
+
+#define HP_SYSFS "/sys/kernel/mm/hugepages"
+
+static unsigned int
+read_uint(const char *path)
+{
+	unsigned int v = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+void
+rxr_hugepage_probe(struct rxr_hugepage_info *info)
+{
+	char line[512];
+	FILE *f;
+
+	memset(info, 0, sizeof(*info));
+	info->free_2m = read_uint(HP_SYSFS "/hugepages-2048kB/free_hugepages");
+	info->free_1g = read_uint(HP_SYSFS "/hugepages-1048576kB/free_hugepages");
+
+	f = fopen("/proc/mounts", "r");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char dev[128], dir[256], type[64];
+
+		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 &&
+				strcmp(type, "hugetlbfs") == 0) {
+			info->mounted = true;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+bool
+rxr_hugepage_usable(const struct rxr_hugepage_info *info)
+{
+	return info->mounted && (info->free_2m > 0 || info->free_1g > 0);
+}
+
+const char *
+rxr_mem_backing_name(enum rxr_mem_backing b)
+{
+	return b == RXR_MEM_HUGEPAGES ? "hugepages" : "no-huge";
+}
+
+/* EAL options only: stop at "--" so that app options are not mistaken. */
+static bool
+eal_has_opt(int argc, char **argv, const char *opt)
+{
+	size_t len = strlen(opt);
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strncmp(argv[i], opt, len) == 0 &&
+				(argv[i][len] == '\0' || argv[i][len] == '='))
+			return true;
+	return false;
+}
+
+int
+rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
+		enum rxr_mem_backing *backing)
+{
+	struct rxr_hugepage_info hp;
+	char **av = argv;
+	char mib[16];
+	int ac = argc, ret, extra = 0, i;
+
+	rxr_hugepage_probe(&hp);
+	if (!eal_has_opt(argc, argv, "--no-huge") && !rxr_hugepage_usable(&hp)) {
+		bool has_mem = eal_has_opt(argc, argv, "-m") ||
+			eal_has_opt(argc, argv, "--socket-mem");
+
+		av = calloc(argc + 4, sizeof(*av));
+		if (av == NULL)
+			return -1;
+		av[0] = argv[0];
+		av[1] = (char *)(uintptr_t)"--no-huge";
+		extra = 1;
+		if (!has_mem) {
+			snprintf(mib, sizeof(mib), "%u", fallback_mib);
+			av[2] = (char *)(uintptr_t)"-m";
+			av[3] = mib;
+			extra = 3;
+		}
+		for (i = 1; i < argc; i++)
+			av[i + extra] = argv[i];
+		ac = argc + extra;
+		if (log != NULL)
+			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
+				"falling back to --no-huge%s%s MiB\n",
+				hp.mounted ? "hugetlbfs mounted" : "no hugetlbfs mounted",
+				hp.free_2m, hp.free_1g,
+				has_mem ? "" : " -m ", has_mem ? "" : mib);
+	}
+
+	ret = rte_eal_init(ac, av);
+	if (av != argv)
+		free(av);
+	if (ret < 0)
+		return ret;
+	ret -= extra;
+	/* As EAL does on its own argv: the app's argv[0] is the program. */
+	if (extra != 0)
+		argv[ret] = argv[0];
+	/* Report what EAL really did, not what we asked for. */
+	*backing = rte_eal_has_hugepages() ? RXR_MEM_HUGEPAGES : RXR_MEM_NO_HUGE;
+	if (log != NULL)
+		fprintf(log, "memory: %s\n", *backing == RXR_MEM_HUGEPAGES ?
+			"hugepages" : "ordinary memory (--no-huge)");
+	return ret;
+}

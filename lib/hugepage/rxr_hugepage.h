@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_HUGEPAGE_H
+#define RXR_HUGEPAGE_H
+
+/**
+ * @file
+ * Where EAL memory comes from: hugepages when the machine has free ones on a
+ * mounted hugetlbfs, ordinary memory (--no-huge -m <MiB>) otherwise. Every
+ * rxrefill program starts EAL through rxr_eal_init() so that the fallback is
+ * taken the same way everywhere and the choice is always printed.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Hugepages the kernel offers to this process. */
+struct rxr_hugepage_info {
+	unsigned int free_2m;	/**< free 2 MiB pages, all nodes */
+	unsigned int free_1g;	/**< free 1 GiB pages, all nodes */
+	bool mounted;		/**< a hugetlbfs is mounted */
+};
+
+/** Read /sys/kernel/mm/hugepages and /proc/mounts. Never fails. */
+void rxr_hugepage_probe(struct rxr_hugepage_info *info);
+
+/** True when EAL can be given hugepage memory. */
+bool rxr_hugepage_usable(const struct rxr_hugepage_info *info);
+
+/** What backs this process's EAL memory, after rxr_eal_init(). */
+enum rxr_mem_backing {
+	RXR_MEM_HUGEPAGES,	/**< hugetlbfs pages */
+	RXR_MEM_NO_HUGE,	/**< anonymous memory, --no-huge */
+};
+
+/** "hugepages" or "no-huge", as printed and written in reports. */
+const char *rxr_mem_backing_name(enum rxr_mem_backing b);
+
+/**
+ * Start EAL, falling back to ordinary memory when no hugepage is usable.
+ *
+ * Runs rte_eal_init() on argv. When argv does not already say --no-huge and
+ * no hugepage is usable, "--no-huge -m <fallback_mib>" is added first (unless
+ * argv has its own -m). One line saying which memory backs the run is
+ * printed on @p log (may be NULL for none).
+ *
+ * @return what rte_eal_init() returns (arguments consumed, or -1 with
+ *   rte_errno set); *backing is set on success.
+ */
+int rxr_eal_init(int argc, char **argv, unsigned int fallback_mib,
+		FILE *log, enum rxr_mem_backing *backing);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_HUGEPAGE_H */

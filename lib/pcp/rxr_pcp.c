@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "rxr_pcp.h"
+
+size_t
+rxr_pcp_size(uint32_t high)
+{
+	return sizeof(struct rxr_pcp) + (size_t)high * sizeof(void *);
+}
+
+int
+rxr_pcp_init(struct rxr_pcp *pcp, struct rxr_zone *zone, uint32_t high,
+		uint32_t batch)
+{
+	if (zone == NULL || batch == 0 || high < batch)
+		return -EINVAL;
+	memset(pcp, 0, sizeof(*pcp));
+	pcp->zone = zone;
+	pcp->high = high;
+	pcp->batch = batch;
+	return 0;
+}
+
+struct rxr_pcp *
+rxr_pcp_create(struct rxr_zone *zone, uint32_t high, uint32_t batch,
+		int socket_id)
+{
+	struct rxr_pcp *pcp;
+
+	if (zone == NULL || batch == 0 || high < batch) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	pcp = rte_malloc_socket("rxr_pcp", rxr_pcp_size(high),
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (pcp == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rxr_pcp_init(pcp, zone, high, batch);
+	return pcp;
+}
+
+void
+rxr_pcp_destroy(struct rxr_pcp *pcp)
+{
+	if (pcp == NULL)
+		return;
+	rxr_pcp_drain(pcp);
+	rte_free(pcp);
+}
+
+void
+rxr_pcp_drain(struct rxr_pcp *pcp)
+{
+	if (pcp->count == 0)
+		return;
+	rxr_zone_free_bulk(pcp->zone, pcp->frames, pcp->count);
+	RXR_STAT_ADD(pcp->stats.drain_frames, pcp->count);
+	pcp->count = 0;
+}
+
+/* Empty pcp, one frame wanted: rmqueue_bulk of one batch. */
+void *
+__rxr_pcp_alloc_refill(struct rxr_pcp *pcp)
+{
+	unsigned int got;
+
+	got = rxr_zone_alloc_bulk(pcp->zone, pcp->frames, 1, pcp->batch);
+	RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
+	if (unlikely(got == 0)) {
+		RXR_STAT_ADD(pcp->stats.alloc_fail, 1);
+		return NULL;
+	}
+	RXR_STAT_ADD(pcp->stats.refill_frames, got);
+	__rxr_pcp_debug_in(pcp, pcp->frames, got);
+	pcp->count = got;
+	return rxr_pcp_alloc(pcp);
+}
+
+/*
+ * More wanted than held: the caller gets every held frame (hottest first)
+ * and the shortfall straight from the zone; the pcp is refilled with one
+ * batch in the same lock hold.
+ */
+int
+__rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
+{
+	unsigned int held = pcp->count, need = n - held, got;
+
+	/* Read-only copy: on failure the pcp is left as it was. */
+	for (unsigned int i = 0; i < held; i++)
+		objs[i] = pcp->frames[held - 1 - i];
+
+	rxr_zone_lock(pcp->zone);
+	if (rxr_zone_alloc_bulk_locked(pcp->zone, objs + held, need, need) == 0) {
+		rxr_zone_unlock(pcp->zone);
+		RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
+		RXR_STAT_ADD(pcp->stats.alloc_fail, 1);
+		return -ENOMEM;
+	}
+	got = rxr_zone_alloc_bulk_locked(pcp->zone, pcp->frames, 0, pcp->batch);
+	rxr_zone_unlock(pcp->zone);
+
+	__rxr_pcp_debug_out(pcp, objs, held);
+	__rxr_pcp_debug_in(pcp, pcp->frames, got);
+	pcp->count = got;
+	RXR_STAT_ADD(pcp->stats.alloc, n);
+	RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
+	RXR_STAT_ADD(pcp->stats.refill_frames, need + got);
+	return 0;
+}
+
+/*
+ * count + n would pass high: free_pcppages_bulk of the coldest frames, a
+ * multiple of batch, taken from the bottom of the pcp first, then from the
+ * start of the freed burst (its coldest end).
+ */
+void
+__rxr_pcp_free_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
+{
+	unsigned int total = pcp->count + n;
+	unsigned int out = RTE_MIN(rxr_roundup(total - pcp->high, pcp->batch),
+			total);
+	unsigned int from_pcp = RTE_MIN(out, pcp->count);
+	unsigned int from_objs = out - from_pcp;
+
+	rxr_zone_lock(pcp->zone);
+	rxr_zone_free_bulk_locked(pcp->zone, pcp->frames, from_pcp);
+	rxr_zone_free_bulk_locked(pcp->zone, objs, from_objs);
+	rxr_zone_unlock(pcp->zone);
+
+	pcp->count -= from_pcp;
+	memmove(pcp->frames, pcp->frames + from_pcp,
+			pcp->count * sizeof(*pcp->frames));
+	__rxr_pcp_debug_in(pcp, objs + from_objs, n - from_objs);
+	memcpy(&pcp->frames[pcp->count], objs + from_objs,
+			(n - from_objs) * sizeof(*objs));
+	pcp->count += n - from_objs;
+	RXR_STAT_ADD(pcp->stats.free, n);
+	RXR_STAT_ADD(pcp->stats.free_drain, 1);
+	RXR_STAT_ADD(pcp->stats.drain_frames, out);
+}
+
+void
+rxr_pcp_stats(const struct rxr_pcp *pcp, struct rxr_pcp_stats *st)
+{
+	st->alloc = RXR_STAT_READ(pcp->stats.alloc);
+	st->alloc_miss = RXR_STAT_READ(pcp->stats.alloc_miss);
+	st->alloc_fail = RXR_STAT_READ(pcp->stats.alloc_fail);
+	st->free = RXR_STAT_READ(pcp->stats.free);
+	st->free_drain = RXR_STAT_READ(pcp->stats.free_drain);
+	st->refill_frames = RXR_STAT_READ(pcp->stats.refill_frames);
+	st->drain_frames = RXR_STAT_READ(pcp->stats.drain_frames);
+}

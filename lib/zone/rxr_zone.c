@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
+#include <rte_reciprocal.h>
+
+#include "rxr_zone.h"
+
+/* Free list links are memmap indices; NIL ends a list. */
+#define NIL UINT32_MAX
+/* Links of a frame on no list, as LIST_POISON1/2 in Linux. */
+#define POISON_NEXT 0xdead0100u
+#define POISON_PREV 0xdead0200u
+
+enum page_state {
+	PG_TAIL = 0,	/* inside a block whose head says what the block is */
+	PG_FREE,	/* head of a free block of 2^order frames */
+	PG_ALLOC,	/* head of a block handed to a caller */
+	PG_PCP,		/* order-0 frame held by a pcp (debug builds only) */
+};
+
+static const char * const state_name[] = {
+	[PG_TAIL] = "tail", [PG_FREE] = "free",
+	[PG_ALLOC] = "allocated", [PG_PCP] = "in a pcp",
+};
+
+/* One memmap entry: 12 bytes per frame. */
+struct rxr_page {
+	uint32_t next;
+	uint32_t prev;
+	uint16_t region;
+	uint8_t order;
+	uint8_t state;
+};
+
+struct zone_region {
+	uintptr_t base;		/* address of the first frame */
+	uintptr_t end;		/* base + nr * frame_size */
+	rte_iova_t iova;
+	uint32_t first;		/* memmap index of the first frame */
+	uint32_t nr;		/* frames */
+};
+
+struct free_area {
+	uint32_t head;
+	uint32_t nr_blocks;
+};
+
+struct rxr_zone {
+	/* Written under the lock, on the lock's cache line. */
+	struct rxr_spinlock lock;
+	uint64_t nr_free;
+	uint64_t alloc_frames;
+	uint64_t free_frames;
+	uint64_t alloc_fail;
+	struct free_area area[RXR_ZONE_NR_ORDERS];
+
+	/* Read-mostly after set-up. */
+	struct rxr_page *memmap __rte_cache_aligned;
+	struct zone_region *regions;	/* sorted by base */
+	uint32_t nr_regions;
+	uint32_t max_regions;
+	uint32_t nr_frames;
+	uint32_t max_frames;
+	uint32_t frame_size;
+	struct rte_reciprocal_u64 frame_div;
+	int socket_id;
+	const struct rte_memzone **mz;	/* memory reserved by the zone */
+	uint32_t nr_mz;
+	char name[RTE_MEMZONE_NAMESIZE];
+};
+
+struct rxr_zone *
+rxr_zone_create(const struct rxr_zone_conf *conf)
+{
+	struct rxr_zone *z;
+
+	if (conf == NULL || conf->frame_size < 64 || conf->max_frames == 0 ||
+			conf->max_frames >= NIL || conf->max_regions == 0 ||
+			conf->max_regions > UINT16_MAX) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	z = rte_zmalloc_socket("rxr_zone", sizeof(*z), RTE_CACHE_LINE_SIZE,
+			conf->socket_id);
+	if (z == NULL)
+		goto nomem;
+	z->memmap = rte_malloc_socket("rxr_memmap",
+			sizeof(struct rxr_page) * (size_t)conf->max_frames,
+			RTE_CACHE_LINE_SIZE, conf->socket_id);
+	z->regions = rte_zmalloc_socket("rxr_zone_regions",
+			sizeof(*z->regions) * conf->max_regions, 0,
+			conf->socket_id);
+	z->mz = rte_zmalloc_socket("rxr_zone_mz",
+			sizeof(*z->mz) * conf->max_regions, 0, conf->socket_id);
+	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL)
+		goto nomem;
+	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++)
+		z->area[o].head = NIL;
+	z->max_regions = conf->max_regions;
+	z->max_frames = conf->max_frames;
+	z->frame_size = conf->frame_size;
+	z->frame_div = rte_reciprocal_value_u64(conf->frame_size);
+	z->socket_id = conf->socket_id;
+	snprintf(z->name, sizeof(z->name), "%s",
+			conf->name != NULL ? conf->name : "zone");
+	return z;
+nomem:
+	if (z != NULL) {
+		rte_free(z->memmap);
+		rte_free(z->regions);
+		rte_free(z->mz);
+		rte_free(z);
+	}
+	rte_errno = ENOMEM;
+	return NULL;
+}
+
+void
+rxr_zone_destroy(struct rxr_zone *z)
+{
+	if (z == NULL)
+		return;
+	for (uint32_t i = 0; i < z->nr_mz; i++)
+		rte_memzone_free(z->mz[i]);
+	rte_free(z->memmap);
+	rte_free(z->regions);
+	rte_free(z->mz);
+	rte_free(z);
+}
+
+/* --- free lists ---------------------------------------------------------- */
+
+static inline void
+list_add(struct rxr_zone *z, uint32_t idx, unsigned int order)
+{
+	struct rxr_page *p = &z->memmap[idx];
+	struct free_area *a = &z->area[order];
+
+	RXR_DEBUG_CHECK(p->next == POISON_NEXT && p->prev == POISON_PREV,
+		RXR_CHECK_POISON,
+		"zone %s: frame %u (order %u) enters a free list but its links are %#x/%#x, not poison: it is on a list already or its metadata was overwritten",
+		z->name, idx, order, p->next, p->prev);
+	p->next = a->head;
+	p->prev = NIL;
+	if (a->head != NIL)
+		z->memmap[a->head].prev = idx;
+	a->head = idx;
+	a->nr_blocks++;
+}
+
+static inline void
+list_del(struct rxr_zone *z, uint32_t idx, unsigned int order)
+{
+	struct rxr_page *p = &z->memmap[idx];
+	struct free_area *a = &z->area[order];
+
+	/* As CONFIG_DEBUG_LIST: both neighbours must point back at us. */
+	RXR_DEBUG_CHECK(p->prev == NIL ? a->head == idx :
+		(p->prev < z->nr_frames && z->memmap[p->prev].next == idx),
+		RXR_CHECK_LIST,
+		"zone %s: list_del of frame %u (order %u): prev %#x does not point back",
+		z->name, idx, order, p->prev);
+	RXR_DEBUG_CHECK(p->next == NIL ||
+		(p->next < z->nr_frames && z->memmap[p->next].prev == idx),
+		RXR_CHECK_LIST,
+		"zone %s: list_del of frame %u (order %u): next %#x does not point back",
+		z->name, idx, order, p->next);
+	if (p->prev == NIL)
+		a->head = p->next;
+	else
+		z->memmap[p->prev].next = p->next;
+	if (p->next != NIL)
+		z->memmap[p->next].prev = p->prev;
+	p->next = POISON_NEXT;
+	p->prev = POISON_PREV;
+	a->nr_blocks--;
+}
+
+/* --- address <-> index --------------------------------------------------- */
+
+static inline const struct zone_region *
+region_of_addr(const struct rxr_zone *z, uintptr_t a)
+{
+	uint32_t lo = 0, hi = z->nr_regions;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct zone_region *r = &z->regions[mid];
+
+		if (a < r->base)
+			hi = mid;
+		else if (a >= r->end)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	return NULL;
+}
+
+/* Memmap index of a frame address; checks ownership and alignment. */
+static inline uint32_t
+frame_index(const struct rxr_zone *z, const void *frame)
+{
+	uintptr_t a = (uintptr_t)frame;
+	const struct zone_region *r = region_of_addr(z, a);
+	uint64_t off, rel;
+
+	if (unlikely(r == NULL))
+		RXR_DEBUG_FAIL(RXR_CHECK_FOREIGN,
+			"zone %s: %p is not a frame of this zone", z->name,
+			frame);
+	off = a - r->base;
+	rel = rte_reciprocal_divide_u64(off, &z->frame_div);
+	RXR_DEBUG_CHECK(rel * z->frame_size == off, RXR_CHECK_MISALIGNED,
+		"zone %s: %p is %" PRIu64 " bytes into frame %" PRIu64
+		" (stride %u)", z->name, frame, off - rel * z->frame_size,
+		rel, z->frame_size);
+	return r->first + (uint32_t)rel;
+}
+
+static inline void *
+frame_addr(const struct rxr_zone *z, uint32_t idx)
+{
+	const struct zone_region *r = &z->regions[z->memmap[idx].region];
+
+	return (void *)(r->base + (uintptr_t)(idx - r->first) * z->frame_size);
+}
+
+/* --- buddy core (lock held) ---------------------------------------------- */
+
+static inline void
+set_free_block(struct rxr_zone *z, uint32_t idx, unsigned int order)
+{
+	z->memmap[idx].state = PG_FREE;
+	z->memmap[idx].order = order;
+	list_add(z, idx, order);
+}
+
+static uint32_t
+__rmqueue(struct rxr_zone *z, unsigned int order)
+{
+	unsigned int o = order;
+	uint32_t idx;
+
+	while (z->area[o].head == NIL)
+		if (++o > RXR_ZONE_MAX_ORDER)
+			return NIL;
+	idx = z->area[o].head;
+	RXR_DEBUG_CHECK(z->memmap[idx].state == PG_FREE &&
+		z->memmap[idx].order == o, RXR_CHECK_BUDDY,
+		"zone %s: frame %u heads free list %u but is %s of order %u",
+		z->name, idx, o, state_name[z->memmap[idx].state & 3],
+		z->memmap[idx].order);
+	list_del(z, idx, o);
+	/* Split: the upper halves go back, the lower one is ours. */
+	while (o > order) {
+		o--;
+		set_free_block(z, idx + (1u << o), o);
+	}
+	z->memmap[idx].state = PG_ALLOC;
+	z->memmap[idx].order = order;
+	z->nr_free -= 1u << order;
+	return idx;
+}
+
+static void
+__free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
+{
+	struct rxr_page *p = &z->memmap[idx];
+	const struct zone_region *r = &z->regions[p->region];
+	uint32_t rel = idx - r->first;
+
+	if (unlikely(p->state != PG_ALLOC && p->state != PG_PCP))
+		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
+			"zone %s: frame %u at %p freed but it is %s", z->name,
+			idx, frame_addr(z, idx), state_name[p->state & 3]);
+	RXR_DEBUG_CHECK(p->order == order, RXR_CHECK_STATE,
+		"zone %s: frame %u freed as order %u but allocated as order %u",
+		z->name, idx, order, p->order);
+	z->nr_free += 1u << order;
+
+	while (order < RXR_ZONE_MAX_ORDER) {
+		uint32_t brel = rel ^ (1u << order);
+		struct rxr_page *b;
+
+		if (brel + (1u << order) > r->nr)
+			break;
+		b = &z->memmap[r->first + brel];
+		if (b->state != PG_FREE || b->order != order)
+			break;
+		list_del(z, r->first + brel, order);
+		b->state = PG_TAIL;
+		rel &= ~(1u << order);
+		order++;
+	}
+	if (r->first + rel != idx)
+		p->state = PG_TAIL;
+	set_free_block(z, r->first + rel, order);
+}
+
+/* --- regions -------------------------------------------------------------- */
+
+int
+rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
+		rte_iova_t iova, enum rxr_zone_region_state state)
+{
+	uintptr_t base = (uintptr_t)addr;
+	uint64_t nr = len / z->frame_size;
+	struct zone_region *r;
+	uint32_t pos, i;
+
+	if (addr == NULL || nr == 0)
+		return -EINVAL;
+	if (z->nr_regions == z->max_regions ||
+			nr > (uint64_t)(z->max_frames - z->nr_frames))
+		return -ENOSPC;
+	/* Insertion point that keeps regions sorted; reject overlaps. */
+	for (pos = 0; pos < z->nr_regions; pos++)
+		if (z->regions[pos].base > base)
+			break;
+	if ((pos > 0 && z->regions[pos - 1].end > base) ||
+			(pos < z->nr_regions &&
+			 base + nr * z->frame_size > z->regions[pos].base))
+		return -EINVAL;
+
+	rxr_spinlock_lock(&z->lock);
+	memmove(&z->regions[pos + 1], &z->regions[pos],
+			(z->nr_regions - pos) * sizeof(*r));
+	r = &z->regions[pos];
+	r->base = base;
+	r->end = base + nr * z->frame_size;
+	r->iova = iova;
+	r->first = z->nr_frames;
+	r->nr = nr;
+	z->nr_regions++;
+	/* Inserting shifted later regions: their frames must follow. */
+	for (i = pos; i < z->nr_regions; i++)
+		for (uint32_t f = 0; f < z->regions[i].nr; f++)
+			z->memmap[z->regions[i].first + f].region = i;
+
+	for (i = 0; i < nr; i++) {
+		struct rxr_page *p = &z->memmap[r->first + i];
+
+		p->next = POISON_NEXT;
+		p->prev = POISON_PREV;
+		p->order = 0;
+		p->state = state == RXR_ZONE_REGION_ALLOCATED ? PG_ALLOC : PG_TAIL;
+	}
+	z->nr_frames += nr;
+	if (state == RXR_ZONE_REGION_FREE) {
+		/* Largest aligned blocks that fit, as memblock frees do. */
+		for (i = 0; i < nr;) {
+			unsigned int o = RXR_ZONE_MAX_ORDER;
+
+			while ((i & ((1u << o) - 1)) != 0 || i + (1u << o) > nr)
+				o--;
+			set_free_block(z, r->first + i, o);
+			z->nr_free += 1u << o;
+			i += 1u << o;
+		}
+	}
+	rxr_spinlock_unlock(&z->lock);
+	return (int)nr;
+}
+
+int
+rxr_zone_reserve(struct rxr_zone *z, uint32_t nr_frames)
+{
+	char name[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	size_t len = (size_t)nr_frames * z->frame_size;
+	uint32_t align;
+	int ret;
+
+	if (nr_frames == 0)
+		return -EINVAL;
+	if (z->nr_mz == z->max_regions)
+		return -ENOSPC;
+	snprintf(name, sizeof(name), "rxr_%.16s_%u_%u", z->name,
+			(unsigned int)z->socket_id, z->nr_mz);
+	/* Power-of-two frames are aligned to their size, as pages are. */
+	align = RTE_IS_POWER_OF_2(z->frame_size) ?
+		RTE_MAX(z->frame_size, (uint32_t)RTE_CACHE_LINE_SIZE) :
+		RTE_CACHE_LINE_SIZE;
+	mz = rte_memzone_reserve_aligned(name, len, z->socket_id, 0, align);
+	if (mz == NULL)
+		return -rte_errno;
+	ret = rxr_zone_add_region(z, mz->addr, len, mz->iova,
+			RXR_ZONE_REGION_FREE);
+	if (ret < 0) {
+		rte_memzone_free(mz);
+		return ret;
+	}
+	z->mz[z->nr_mz++] = mz;
+	return 0;
+}
+
+/* --- allocation ---------------------------------------------------------- */
+
+void
+rxr_zone_lock(struct rxr_zone *z)
+{
+	rxr_spinlock_lock(&z->lock);
+}
+
+void
+rxr_zone_unlock(struct rxr_zone *z)
+{
+	rxr_spinlock_unlock(&z->lock);
+}
+
+void *
+rxr_zone_alloc(struct rxr_zone *z, unsigned int order)
+{
+	uint32_t idx;
+
+	if (unlikely(order > RXR_ZONE_MAX_ORDER))
+		return NULL;
+	rxr_spinlock_lock(&z->lock);
+	idx = __rmqueue(z, order);
+	if (likely(idx != NIL))
+		RXR_STAT_ADD(z->alloc_frames, 1u << order);
+	else
+		RXR_STAT_ADD(z->alloc_fail, 1);
+	rxr_spinlock_unlock(&z->lock);
+	return idx != NIL ? frame_addr(z, idx) : NULL;
+}
+
+void
+rxr_zone_free(struct rxr_zone *z, void *frame, unsigned int order)
+{
+	uint32_t idx = frame_index(z, frame);
+
+	rxr_spinlock_lock(&z->lock);
+	__free_one(z, idx, order);
+	RXR_STAT_ADD(z->free_frames, 1u << order);
+	rxr_spinlock_unlock(&z->lock);
+}
+
+unsigned int
+rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	unsigned int n, i;
+
+	if (unlikely(z->nr_free < min)) {
+		RXR_STAT_ADD(z->alloc_fail, 1);
+		return 0;
+	}
+	n = RTE_MIN((uint64_t)max, z->nr_free);
+	for (i = 0; i < n; i++)
+		objs[i] = frame_addr(z, __rmqueue(z, 0));
+	RXR_STAT_ADD(z->alloc_frames, n);
+	return n;
+}
+
+unsigned int
+rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	unsigned int n;
+
+	rxr_spinlock_lock(&z->lock);
+	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
+	rxr_spinlock_unlock(&z->lock);
+	return n;
+}
+
+void
+rxr_zone_free_bulk_locked(struct rxr_zone *z, void * const *objs,
+		unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		__free_one(z, frame_index(z, objs[i]), 0);
+	RXR_STAT_ADD(z->free_frames, n);
+}
+
+void
+rxr_zone_free_bulk(struct rxr_zone *z, void * const *objs, unsigned int n)
+{
+	rxr_spinlock_lock(&z->lock);
+	rxr_zone_free_bulk_locked(z, objs, n);
+	rxr_spinlock_unlock(&z->lock);
+}
+
+/* --- introspection ------------------------------------------------------- */
+
+void
+rxr_zone_stats(const struct rxr_zone *z, struct rxr_zone_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->nr_frames = z->nr_frames;
+	st->nr_free = RXR_STAT_READ(z->nr_free);
+	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++)
+		st->nr_blocks[o] = RXR_STAT_READ(z->area[o].nr_blocks);
+	st->alloc_frames = RXR_STAT_READ(z->alloc_frames);
+	st->free_frames = RXR_STAT_READ(z->free_frames);
+	st->alloc_fail = RXR_STAT_READ(z->alloc_fail);
+	rxr_spinlock_stats(&z->lock, &st->lock);
+}
+
+const char *
+rxr_zone_name(const struct rxr_zone *z)
+{
+	return z->name;
+}
+
+int
+rxr_zone_socket(const struct rxr_zone *z)
+{
+	return z->socket_id;
+}
+
+uint32_t
+rxr_zone_frame_size(const struct rxr_zone *z)
+{
+	return z->frame_size;
+}
+
+bool
+rxr_zone_owns(const struct rxr_zone *z, const void *addr)
+{
+	const struct zone_region *r = region_of_addr(z, (uintptr_t)addr);
+
+	return r != NULL && ((uintptr_t)addr - r->base) % z->frame_size == 0;
+}
+
+double
+rxr_zone_memmap_bytes_per_frame(const struct rxr_zone *z)
+{
+	if (z->nr_frames == 0)
+		return sizeof(struct rxr_page);
+	return sizeof(struct rxr_page) +
+		(double)(z->nr_regions * sizeof(struct zone_region)) /
+		z->nr_frames;
+}
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		if (out != NULL) { \
+			fprintf(out, "zone %s: buddy invariant: ", z->name); \
+			fprintf(out, __VA_ARGS__); \
+			fputc('\n', out); \
+		} \
+		ret = -1; \
+		goto done; \
+	} \
+} while (0)
+
+int
+rxr_zone_check(struct rxr_zone *z, FILE *out)
+{
+	uint8_t *seen = calloc(z->nr_frames + 1, 1);
+	uint64_t free_frames = 0;
+	int ret = 0;
+
+	if (seen == NULL)
+		return -1;
+	rxr_spinlock_lock(&z->lock);
+	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++) {
+		uint32_t idx = z->area[o].head, prev = NIL, n = 0;
+
+		while (idx != NIL) {
+			const struct rxr_page *p;
+			const struct zone_region *r;
+			uint32_t rel, brel;
+
+			CHECK(idx < z->nr_frames && n < z->nr_frames,
+				"order %u list reaches %#x after %u blocks",
+				o, idx, n);
+			p = &z->memmap[idx];
+			r = &z->regions[p->region];
+			rel = idx - r->first;
+			CHECK(p->prev == prev, "order %u: frame %u prev %#x, expected %#x",
+				o, idx, p->prev, prev);
+			CHECK(p->state == PG_FREE && p->order == o,
+				"frame %u on order %u list is %s of order %u",
+				idx, o, state_name[p->state & 3], p->order);
+			CHECK((rel & ((1u << o) - 1)) == 0,
+				"frame %u: block of order %u not aligned (frame %u of its region)",
+				idx, o, rel);
+			CHECK(rel + (1u << o) <= r->nr,
+				"frame %u: block of order %u runs past its region", idx, o);
+			for (uint32_t f = idx; f < idx + (1u << o); f++) {
+				CHECK(!seen[f], "frame %u is in two free blocks", f);
+				seen[f] = 1;
+				CHECK(f == idx || z->memmap[f].state == PG_TAIL,
+					"frame %u inside free block %u is %s", f, idx,
+					state_name[z->memmap[f].state & 3]);
+			}
+			brel = rel ^ (1u << o);
+			if (o < RXR_ZONE_MAX_ORDER && brel + (1u << o) <= r->nr) {
+				const struct rxr_page *b = &z->memmap[r->first + brel];
+
+				CHECK(!(b->state == PG_FREE && b->order == o),
+					"free block %u and its buddy %u of order %u were not merged",
+					idx, r->first + brel, o);
+			}
+			free_frames += 1u << o;
+			prev = idx;
+			idx = p->next;
+			n++;
+		}
+		CHECK(n == z->area[o].nr_blocks, "order %u: %u blocks listed, %u counted",
+			o, n, z->area[o].nr_blocks);
+	}
+	CHECK(free_frames == z->nr_free, "%" PRIu64 " frames in free blocks, %" PRIu64 " counted",
+		free_frames, z->nr_free);
+done:
+	rxr_spinlock_unlock(&z->lock);
+	free(seen);
+	return ret;
+}
+
+/* --- debug state tracking ----------------------------------------------- */
+
+void
+rxr_zone_debug_to_pcp(struct rxr_zone *z, void *frame)
+{
+	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
+
+	if (p->state != PG_ALLOC || p->order != 0)
+		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
+			"zone %s: frame %p freed into a pcp but it is %s",
+			z->name, frame, state_name[p->state & 3]);
+	p->state = PG_PCP;
+}
+
+void
+rxr_zone_debug_from_pcp(struct rxr_zone *z, void *frame)
+{
+	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
+
+	if (p->state != PG_PCP)
+		RXR_DEBUG_FAIL(RXR_CHECK_STATE,
+			"zone %s: pcp hands out frame %p but it is %s: the pcp list is corrupt",
+			z->name, frame, state_name[p->state & 3]);
+	p->state = PG_ALLOC;
+}

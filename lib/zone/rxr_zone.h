@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_ZONE_H
+#define RXR_ZONE_H
+
+/**
+ * @file
+ * The zone: a buddy allocator over page frames, one per NUMA socket, behind
+ * one counting spinlock (Linux's zone->lock).
+ *
+ * A page frame is one fixed-size buffer at a fixed stride inside a memory
+ * region that the caller hands over (a reserved memzone, or a mempool's
+ * populated chunk). The zone never writes into frames: its bookkeeping lives
+ * in a side array, the memmap, one struct rxr_page per frame. Frames are
+ * numbered within their region; the buddy of frame i at order k is
+ * i ^ (1 << k) when that whole block lies in the same region.
+ *
+ * Order-0 bulk calls (rmqueue_bulk, free_pcppages_bulk in Linux) take the
+ * lock once per call: they are what the per-lcore cache (pcp) uses.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_memory.h>
+
+#include "rxr_common.h"
+#include "rxr_spinlock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Highest order of a block: 2^10 frames, as MAX_ORDER - 1 in Linux. */
+#define RXR_ZONE_MAX_ORDER 10
+/** Number of free lists. */
+#define RXR_ZONE_NR_ORDERS (RXR_ZONE_MAX_ORDER + 1)
+/** Default frame stride: 4 KiB keeps the page analogy exact. */
+#define RXR_ZONE_FRAME_SIZE_DEFAULT 4096u
+
+struct rxr_zone;
+
+/** How a zone is created. */
+struct rxr_zone_conf {
+	const char *name;	/**< for messages and reports */
+	int socket_id;		/**< NUMA socket of the memory and memmap */
+	uint32_t frame_size;	/**< stride between frames, bytes (>= 64) */
+	uint32_t max_frames;	/**< memmap capacity over all regions */
+	uint32_t max_regions;	/**< regions that may be added */
+};
+
+/** Initial state of the frames of an added region. */
+enum rxr_zone_region_state {
+	/** Frames are free and merged into the largest blocks that fit. */
+	RXR_ZONE_REGION_FREE,
+	/**
+	 * Frames are allocated (order 0) and enter the zone when freed:
+	 * the mempool populate step enqueues every object it creates.
+	 */
+	RXR_ZONE_REGION_ALLOCATED,
+};
+
+/** A snapshot of a zone's counters. */
+struct rxr_zone_stats {
+	uint64_t nr_frames;	/**< frames in all regions */
+	uint64_t nr_free;	/**< frames in free blocks */
+	uint64_t nr_blocks[RXR_ZONE_NR_ORDERS]; /**< free blocks per order */
+	uint64_t alloc_frames;	/**< frames handed out, all orders */
+	uint64_t free_frames;	/**< frames taken back, all orders */
+	uint64_t alloc_fail;	/**< requests the zone could not serve */
+	struct rxr_lock_stats lock; /**< zone lock cost */
+};
+
+/**
+ * Create an empty zone. Memory comes later with rxr_zone_add_region().
+ * @return the zone, or NULL with rte_errno set (EINVAL, ENOMEM).
+ */
+struct rxr_zone *rxr_zone_create(const struct rxr_zone_conf *conf);
+
+/**
+ * Destroy a zone and free its memmap and any memory it reserved itself.
+ * Frames still allocated are the caller's leak: see rxr_zone_stats().
+ */
+void rxr_zone_destroy(struct rxr_zone *zone);
+
+/**
+ * Hand a region of memory to the zone.
+ *
+ * The region holds floor(len / frame_size) frames, the first at @p addr.
+ * Regions must not overlap.
+ *
+ * @return number of frames added (> 0), or -EINVAL (bad or overlapping
+ *   region, len below one frame), -ENOSPC (memmap or region table full).
+ */
+int rxr_zone_add_region(struct rxr_zone *zone, void *addr, size_t len,
+		rte_iova_t iova, enum rxr_zone_region_state state);
+
+/**
+ * Reserve memory for @p nr_frames frames (hugepages when EAL has them,
+ * ordinary memory under --no-huge) and add it as one free region.
+ * The memory is released by rxr_zone_destroy().
+ * @return 0, or a negative errno.
+ */
+int rxr_zone_reserve(struct rxr_zone *zone, uint32_t nr_frames);
+
+/** Allocate a block of 2^order frames. @return its first frame or NULL. */
+void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);
+
+/** Free a block of 2^order frames allocated with the same order. */
+void rxr_zone_free(struct rxr_zone *zone, void *frame, unsigned int order);
+
+/**
+ * rmqueue_bulk: allocate between @p min and @p max order-0 frames in one
+ * lock hold. All or nothing for the minimum: when fewer than @p min frames
+ * are free, nothing is taken.
+ * @return frames stored in objs[], 0 on failure (when min > 0).
+ */
+unsigned int rxr_zone_alloc_bulk(struct rxr_zone *zone, void **objs,
+		unsigned int min, unsigned int max);
+
+/** free_pcppages_bulk: free @p n order-0 frames in one lock hold. */
+void rxr_zone_free_bulk(struct rxr_zone *zone, void * const *objs,
+		unsigned int n);
+
+/**
+ * @name Explicit lock holds
+ * For callers that move frames from several arrays in one hold (the pcp
+ * returning its coldest frames and part of a freed burst together).
+ * @{
+ */
+void rxr_zone_lock(struct rxr_zone *zone);
+void rxr_zone_unlock(struct rxr_zone *zone);
+/** rxr_zone_alloc_bulk() with the lock already held. */
+unsigned int rxr_zone_alloc_bulk_locked(struct rxr_zone *zone, void **objs,
+		unsigned int min, unsigned int max);
+/** rxr_zone_free_bulk() with the lock already held. */
+void rxr_zone_free_bulk_locked(struct rxr_zone *zone, void * const *objs,
+		unsigned int n);
+/** @} */
+
+/** Take a snapshot of the counters; safe while other lcores allocate. */
+void rxr_zone_stats(const struct rxr_zone *zone, struct rxr_zone_stats *st);
+
+/** Zone name as given at creation. */
+const char *rxr_zone_name(const struct rxr_zone *zone);
+/** NUMA socket of the zone. */
+int rxr_zone_socket(const struct rxr_zone *zone);
+/** Frame stride in bytes. */
+uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
+
+/** True when @p addr is a frame address of this zone (any state). */
+bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
+
+/**
+ * Verify every buddy invariant: each free list is well linked and counted,
+ * each free block is aligned to its order, lies in its region, does not
+ * overlap another, and has no free buddy of the same order left unmerged;
+ * the free frame count matches.
+ * @return 0 when all hold; otherwise -1 with the first violation printed
+ *   on @p out (may be NULL).
+ */
+int rxr_zone_check(struct rxr_zone *zone, FILE *out);
+
+/** Bytes of bookkeeping per frame: the memmap entry and region share. */
+double rxr_zone_memmap_bytes_per_frame(const struct rxr_zone *zone);
+
+/**
+ * @name Frame state tracking for debug builds
+ * The pcp marks frames it holds so that a frame handed out twice, or freed
+ * twice through a pcp, is caught at once. Without RXR_DEBUG these are not
+ * called.
+ * @{
+ */
+/** A frame moves from the caller into a pcp. */
+void rxr_zone_debug_to_pcp(struct rxr_zone *zone, void *frame);
+/** A frame leaves a pcp for a caller. */
+void rxr_zone_debug_from_pcp(struct rxr_zone *zone, void *frame);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_ZONE_H */

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "rxr_test.h"
+
+static unsigned int nr_tests;
+static unsigned int nr_failed;
+
+void
+rxr_test_run(const char *name, int (*fn)(void))
+{
+	int ret;
+
+	fflush(stdout);
+	ret = fn();
+	nr_tests++;
+	if (ret != 0)
+		nr_failed++;
+	printf("%s %u - %s\n", ret == 0 ? "ok" : "not ok", nr_tests, name);
+	fflush(stdout);
+}
+
+int
+rxr_test_done(void)
+{
+	printf("1..%u\n", nr_tests);
+	printf("# %u passed, %u failed\n", nr_tests - nr_failed, nr_failed);
+	return nr_failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int
+rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
+{
+	char out[8192];
+	size_t len = 0;
+	ssize_t n;
+	int fds[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fds) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		/* The sanitizers and EAL may have hooked SIGABRT; undo it. */
+		sigaction(SIGABRT, &sa, NULL);
+		close(fds[0]);
+		dup2(fds[1], STDERR_FILENO);
+		fn(arg);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (len < sizeof(out) - 1 &&
+			(n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
+		printf("# expected an abort with \"%s\", child %s %d; stderr: %s\n",
+			needle, WIFSIGNALED(status) ? "got signal" : "exited",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+			out);
+		return -1;
+	}
+	if (strstr(out, needle) == NULL) {
+		printf("# aborted, but stderr lacks \"%s\": %s\n", needle, out);
+		return -1;
+	}
+	return 0;
+}
+
+enum rxr_mem_backing
+rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
+{
+	char prefix[64], lc[64];
+	char *argv[32];
+	enum rxr_mem_backing backing;
+	const char *extra;
+	va_list ap;
+	int argc = 0;
+
+	snprintf(prefix, sizeof(prefix), "--file-prefix=rxrt_%d", (int)getpid());
+	snprintf(lc, sizeof(lc), "-l%s", lcores);
+	argv[argc++] = (char *)(uintptr_t)prog;
+	argv[argc++] = lc;
+	argv[argc++] = (char *)(uintptr_t)"--no-pci";
+	argv[argc++] = prefix;
+	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
+	va_start(ap, mib);
+	while ((extra = va_arg(ap, const char *)) != NULL && argc < 30)
+		argv[argc++] = (char *)(uintptr_t)extra;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	if (rxr_eal_init(argc, argv, mib, stderr, &backing) < 0) {
+		fprintf(stderr, "%s: cannot start EAL: %s\n", prog,
+			rte_strerror(rte_errno));
+		exit(EXIT_FAILURE);
+	}
+	printf("# memory: %s\n", rxr_mem_backing_name(backing));
+	return backing;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_TEST_H
+#define RXR_TEST_H
+
+/**
+ * @file
+ * Tiny TAP harness for rxrefill's test programs (meson protocol 'tap').
+ * A test case is a function returning 0 on success; RXR_TEST_ASSERT prints
+ * what failed and returns -1 from it.
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "rxr_hugepage.h"
+
+#define RXR_TEST_ASSERT(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stdout, "# FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stdout, __VA_ARGS__); \
+		fprintf(stdout, "\n"); \
+		return -1; \
+	} \
+} while (0)
+
+#define RXR_TEST_ASSERT_EQ(a, b, what) do { \
+	long long a_ = (long long)(a), b_ = (long long)(b); \
+	RXR_TEST_ASSERT(a_ == b_, "%s: got %lld, expected %lld", what, a_, b_); \
+} while (0)
+
+/** Run one test case and print its TAP line. */
+void rxr_test_run(const char *name, int (*fn)(void));
+
+/** Print the TAP plan; return the process exit status. */
+int rxr_test_done(void);
+
+/**
+ * Run fn(arg) in a child process and expect it to abort with a message
+ * containing @p needle on stderr (a debug check firing).
+ * @return 0 when it did, -1 otherwise (with a diagnostic printed).
+ */
+int rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle);
+
+/**
+ * Start EAL for a test: -l lcores, --no-pci, a file prefix unique to this
+ * process, hugepages when usable else --no-huge -m mib. Extra EAL arguments
+ * (e.g. "--vdev=net_null0") may follow, NULL-terminated.
+ * Exits the process with a message when EAL cannot start.
+ */
+enum rxr_mem_backing rxr_test_eal_init(const char *prog, const char *lcores,
+		unsigned int mib, ...);
+
+#endif /* RXR_TEST_H */
