@@ -65,22 +65,13 @@ rxr_pcp_drain(struct rxr_pcp *pcp)
 	pcp->count = 0;
 }
 
-/* Empty pcp, one frame wanted: rmqueue_bulk of one batch. */
+/* Empty pcp, one frame wanted: the bulk rule with n = 1. */
 void *
 __rxr_pcp_alloc_refill(struct rxr_pcp *pcp)
 {
-	unsigned int got;
+	void *f;
 
-	got = rxr_zone_alloc_bulk(pcp->zone, pcp->frames, 1, pcp->batch);
-	RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
-	if (unlikely(got == 0)) {
-		RXR_STAT_ADD(pcp->stats.alloc_fail, 1);
-		return NULL;
-	}
-	RXR_STAT_ADD(pcp->stats.refill_frames, got);
-	__rxr_pcp_debug_in(pcp, pcp->frames, got);
-	pcp->count = got;
-	return rxr_pcp_alloc(pcp);
+	return __rxr_pcp_alloc_bulk_refill(pcp, &f, 1) == 0 ? f : NULL;
 }
 
 /*

@@ -8,9 +8,10 @@
  * The per-lcore page cache (Linux's per_cpu_pages): a LIFO of order-0
  * frames in front of a zone, with count, high and batch.
  *
- * - Alloc from an empty pcp takes frames from the zone in one lock hold
- *   (rmqueue_bulk): batch frames for the pcp plus whatever the caller still
- *   needs.
+ * - An alloc that wants more frames than the pcp holds gets every held
+ *   frame plus the shortfall from the zone, and the pcp is refilled with
+ *   batch frames, all in one lock hold (rmqueue_bulk). A single alloc is
+ *   the same rule with n = 1.
  * - A free that would take count above high first returns the coldest
  *   frames to the zone in one lock hold (free_pcppages_bulk), a multiple of
  *   batch, enough to make room.

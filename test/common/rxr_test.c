@@ -102,6 +102,7 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	argv[argc++] = (char *)(uintptr_t)"--no-pci";
 	argv[argc++] = prefix;
 	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
+	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";
 	va_start(ap, mib);
 	while ((extra = va_arg(ap, const char *)) != NULL && argc < 30)
 		argv[argc++] = (char *)(uintptr_t)extra;
