@@ -75,9 +75,9 @@ __rxr_pcp_alloc_refill(struct rxr_pcp *pcp)
 }
 
 /*
- * More wanted than held: the caller gets every held frame (hottest first)
- * and the shortfall straight from the zone; the pcp is refilled with one
- * batch in the same lock hold.
+ * More wanted than held: the caller gets every held frame and the shortfall
+ * straight from the zone; the pcp is refilled with one batch in the same
+ * lock hold.
  */
 int
 __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
@@ -85,8 +85,7 @@ __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	unsigned int held = pcp->count, need = n - held, got;
 
 	/* Read-only copy: on failure the pcp is left as it was. */
-	for (unsigned int i = 0; i < held; i++)
-		objs[i] = pcp->frames[held - 1 - i];
+	memcpy(objs, pcp->frames, held * sizeof(*objs));
 
 	rxr_zone_lock(pcp->zone);
 	if (rxr_zone_alloc_bulk_locked(pcp->zone, objs + held, need, need) == 0) {

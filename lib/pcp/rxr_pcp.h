@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_memcpy.h>
 
 #include "rxr_common.h"
 #include "rxr_spinlock.h"
@@ -136,20 +137,18 @@ rxr_pcp_free(struct rxr_pcp *pcp, void *frame)
 }
 
 /**
- * Allocate @p n order-0 frames, hottest first. All or nothing.
+ * Allocate @p n order-0 frames: the top n of the pcp, in the order they
+ * were freed (objs[n-1] is the hottest), so that a burst freed with
+ * rxr_pcp_free_bulk() comes back as it went. All or nothing.
  * @return 0, or -ENOMEM with nothing allocated.
  */
 static inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
-	void **top;
-
 	if (unlikely(n > pcp->count))
 		return __rxr_pcp_alloc_bulk_refill(pcp, objs, n);
-	top = &pcp->frames[pcp->count - 1];
-	for (unsigned int i = 0; i < n; i++)
-		objs[i] = *top--;
 	pcp->count -= n;
+	rte_memcpy(objs, &pcp->frames[pcp->count], n * sizeof(*objs));
 	RXR_STAT_ADD(pcp->stats.alloc, n);
 	__rxr_pcp_debug_out(pcp, objs, n);
 	return 0;
@@ -164,7 +163,7 @@ rxr_pcp_free_bulk(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 		return;
 	}
 	__rxr_pcp_debug_in(pcp, objs, n);
-	memcpy(&pcp->frames[pcp->count], objs, n * sizeof(*objs));
+	rte_memcpy(&pcp->frames[pcp->count], objs, n * sizeof(*objs));
 	pcp->count += n;
 	RXR_STAT_ADD(pcp->stats.free, n);
 }

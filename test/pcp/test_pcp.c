@@ -212,6 +212,10 @@ test_exact_figures(void)
 	RXR_TEST_ASSERT_EQ(rxr_pcp_alloc_bulk(pcp, f, 2), 0, "bulk 2");
 	RXR_TEST_ASSERT(f[0] != NULL && f[1] != NULL && f[0] != f[1], "distinct");
 	rxr_pcp_free_bulk(pcp, f, 2);
+	/* A burst comes back in the order it was freed. */
+	RXR_TEST_ASSERT_EQ(rxr_pcp_alloc_bulk(pcp, f + 2, 2), 0, "bulk 2 again");
+	RXR_TEST_ASSERT(f[2] == f[0] && f[3] == f[1], "burst order kept");
+	rxr_pcp_free_bulk(pcp, f, 2);
 	/* Bulk free of 8 over high 12 with 12 held: out = roundup(8, 4) = 8. */
 	RXR_TEST_ASSERT_EQ(rxr_pcp_alloc_bulk(pcp, f, 8), 0, "bulk 8");
 	rxr_pcp_free_bulk(pcp, f, 8);
