@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# The README's two commands on a fresh Debian 12 machine, as root:
+#   bash usertools/quickstart.sh run    install what is missing, build, run the default job
+#   bash usertools/quickstart.sh test   install what is missing, build with debug checks, run every suite but perf
+# Each install step asks apt only for packages that are not there yet.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+PKGS="gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev"
+
+install_missing() {
+	local missing=() p
+	for p in $PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "quickstart: installing ${missing[*]}"
+	local sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# setup DIR [meson options...]: configure once, reconfigure when options change.
+setup() {
+	local dir=$1; shift
+	if [ -d "$dir" ] && [ -f "$dir/build.ninja" ]; then
+		meson configure "$dir" "$@" >/dev/null
+	else
+		rm -rf "$dir"
+		meson setup "$dir" "$@" >/dev/null
+	fi
+	ninja -C "$dir"
+}
+
+case "${1:-}" in
+run)
+	install_missing
+	setup build -Ddebug_checks=false
+	shift
+	exec ./build/test/pcp/bench_alloc "$@"
+	;;
+test)
+	install_missing
+	setup build-debug -Ddebug_checks=true
+	rc=0
+	meson test -C build-debug --no-suite perf --print-errorlogs --num-processes 2 || rc=$?
+	exit $rc
+	;;
+*)
+	echo "usage: $0 run|test" >&2
+	exit 2
+	;;
+esac
