@@ -59,6 +59,8 @@ struct rxr_zone {
 	uint64_t free_frames;
 	uint64_t alloc_fail;
 	struct free_area area[RXR_ZONE_NR_ORDERS];
+	/* Frames freed by handlers that found the lock held (memmap links). */
+	uint32_t pending;
 
 	/* Read-mostly after set-up. */
 	struct rxr_page *memmap __rte_cache_aligned;
@@ -102,6 +104,7 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 		goto nomem;
 	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++)
 		z->area[o].head = NIL;
+	z->pending = NIL;
 	z->max_regions = conf->max_regions;
 	z->max_frames = conf->max_frames;
 	z->frame_size = conf->frame_size;
@@ -304,6 +307,42 @@ __free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
 	set_free_block(z, r->first + rel, order);
 }
 
+/* Merge what handlers left on the pending list; lock held. */
+static void
+drain_pending(struct rxr_zone *z)
+{
+	uint32_t idx = __atomic_exchange_n(&z->pending, NIL, __ATOMIC_ACQUIRE);
+	uint64_t n = 0;
+
+	while (idx != NIL) {
+		uint32_t next = z->memmap[idx].next;
+
+		z->memmap[idx].next = POISON_NEXT;
+		__free_one(z, idx, 0);
+		idx = next;
+		n++;
+	}
+	RXR_STAT_ADD(z->free_frames, n);
+}
+
+static inline void
+zone_lock(struct rxr_zone *z)
+{
+	rxr_spinlock_lock(&z->lock);
+	if (unlikely(__atomic_load_n(&z->pending, __ATOMIC_RELAXED) != NIL))
+		drain_pending(z);
+}
+
+static inline bool
+zone_trylock(struct rxr_zone *z)
+{
+	if (!rxr_spinlock_trylock(&z->lock))
+		return false;
+	if (unlikely(__atomic_load_n(&z->pending, __ATOMIC_RELAXED) != NIL))
+		drain_pending(z);
+	return true;
+}
+
 /* --- regions -------------------------------------------------------------- */
 
 int
@@ -329,7 +368,7 @@ rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
 			 base + nr * z->frame_size > z->regions[pos].base))
 		return -EINVAL;
 
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	memmove(&z->regions[pos + 1], &z->regions[pos],
 			(z->nr_regions - pos) * sizeof(*r));
 	r = &z->regions[pos];
@@ -406,7 +445,48 @@ rxr_zone_reserve(struct rxr_zone *z, uint32_t nr_frames)
 void
 rxr_zone_lock(struct rxr_zone *z)
 {
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
+}
+
+unsigned int
+rxr_zone_alloc_bulk_nowait(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	unsigned int n;
+
+	if (!zone_trylock(z))
+		return 0;
+	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
+	rxr_spinlock_unlock(&z->lock);
+	return n;
+}
+
+/* Lock-free push onto the pending list: one compare-and-swap. */
+void
+rxr_zone_free_bulk_nowait(struct rxr_zone *z, void * const *objs,
+		unsigned int n)
+{
+	uint32_t first, last, head;
+
+	if (n == 0)
+		return;
+	if (zone_trylock(z)) {
+		rxr_zone_free_bulk_locked(z, objs, n);
+		rxr_spinlock_unlock(&z->lock);
+		return;
+	}
+	first = last = frame_index(z, objs[0]);
+	for (unsigned int i = 1; i < n; i++) {
+		uint32_t idx = frame_index(z, objs[i]);
+
+		z->memmap[last].next = idx;
+		last = idx;
+	}
+	head = __atomic_load_n(&z->pending, __ATOMIC_RELAXED);
+	do {
+		z->memmap[last].next = head;
+	} while (!__atomic_compare_exchange_n(&z->pending, &head, first, true,
+			__ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 void
@@ -422,7 +502,7 @@ rxr_zone_alloc(struct rxr_zone *z, unsigned int order)
 
 	if (unlikely(order > RXR_ZONE_MAX_ORDER))
 		return NULL;
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	idx = __rmqueue(z, order);
 	if (likely(idx != NIL))
 		RXR_STAT_ADD(z->alloc_frames, 1u << order);
@@ -437,7 +517,7 @@ rxr_zone_free(struct rxr_zone *z, void *frame, unsigned int order)
 {
 	uint32_t idx = frame_index(z, frame);
 
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	__free_one(z, idx, order);
 	RXR_STAT_ADD(z->free_frames, 1u << order);
 	rxr_spinlock_unlock(&z->lock);
@@ -466,7 +546,7 @@ rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
 {
 	unsigned int n;
 
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
 	rxr_spinlock_unlock(&z->lock);
 	return n;
@@ -484,7 +564,7 @@ rxr_zone_free_bulk_locked(struct rxr_zone *z, void * const *objs,
 void
 rxr_zone_free_bulk(struct rxr_zone *z, void * const *objs, unsigned int n)
 {
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	rxr_zone_free_bulk_locked(z, objs, n);
 	rxr_spinlock_unlock(&z->lock);
 }
@@ -521,6 +601,24 @@ uint32_t
 rxr_zone_frame_size(const struct rxr_zone *z)
 {
 	return z->frame_size;
+}
+
+uint32_t
+rxr_zone_max_frames(const struct rxr_zone *z)
+{
+	return z->max_frames;
+}
+
+uint32_t
+rxr_zone_frame_idx(const struct rxr_zone *z, const void *frame)
+{
+	return frame_index(z, frame);
+}
+
+void *
+rxr_zone_frame_at(const struct rxr_zone *z, uint32_t idx)
+{
+	return frame_addr(z, idx);
 }
 
 bool
@@ -562,7 +660,7 @@ rxr_zone_check(struct rxr_zone *z, FILE *out)
 
 	if (seen == NULL)
 		return -1;
-	rxr_spinlock_lock(&z->lock);
+	zone_lock(z);
 	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++) {
 		uint32_t idx = z->area[o].head, prev = NIL, n = 0;
 

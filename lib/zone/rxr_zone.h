@@ -125,11 +125,25 @@ void rxr_zone_free_bulk(struct rxr_zone *zone, void * const *objs,
 		unsigned int n);
 
 /**
+ * @name Calls that never wait, for signal handlers (irq context)
+ * A handler may have interrupted the thread that holds the zone lock, so it
+ * must not spin on it. These only try the lock: an alloc then fails, and a
+ * free goes onto a lock-free pending list that the next lock holder merges.
+ * @{
+ */
+unsigned int rxr_zone_alloc_bulk_nowait(struct rxr_zone *zone, void **objs,
+		unsigned int min, unsigned int max);
+void rxr_zone_free_bulk_nowait(struct rxr_zone *zone, void * const *objs,
+		unsigned int n);
+/** @} */
+
+/**
  * @name Explicit lock holds
  * For callers that move frames from several arrays in one hold (the pcp
  * returning its coldest frames and part of a freed burst together).
  * @{
  */
+/** Take the zone lock; merges frames freed by rxr_zone_free_bulk_nowait(). */
 void rxr_zone_lock(struct rxr_zone *zone);
 void rxr_zone_unlock(struct rxr_zone *zone);
 /** rxr_zone_alloc_bulk() with the lock already held. */
@@ -149,6 +163,18 @@ const char *rxr_zone_name(const struct rxr_zone *zone);
 int rxr_zone_socket(const struct rxr_zone *zone);
 /** Frame stride in bytes. */
 uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
+
+/** Frames the memmap can describe (conf.max_frames). */
+uint32_t rxr_zone_max_frames(const struct rxr_zone *zone);
+
+/**
+ * Memmap index of a frame, in [0, max_frames): a dense name for side
+ * arrays kept by the layers above. Aborts on a foreign frame.
+ */
+uint32_t rxr_zone_frame_idx(const struct rxr_zone *zone, const void *frame);
+
+/** The frame of a memmap index returned by rxr_zone_frame_idx(). */
+void *rxr_zone_frame_at(const struct rxr_zone *zone, uint32_t idx);
 
 /** True when @p addr is a frame address of this zone (any state). */
 bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rxr_mempool.h"
+
+#define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
+#define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
+
+static int
+rxr_mp_alloc(struct rte_mempool *mp)
+{
+	const struct rxr_mempool_conf *c = mp->pool_config;
+	struct rxr_pool_conf pc = { .strategy = RXR_STRATEGY_BH, .bulk = true };
+	uint32_t stride = mp->header_size + mp->elt_size + mp->trailer_size;
+	struct rxr_pool *p;
+
+	if (c != NULL)
+		pc = c->pool;
+	pc.name = mp->name;
+	pc.socket_id = mp->socket_id;
+	/* Populate hands chunks; page boundaries may split them further. */
+	p = rxr_pool_create(&pc, stride, mp->size,
+			RTE_MIN(65535u, mp->size / 8 + 64));
+	if (p == NULL)
+		return -rte_errno;
+	mp->pool_data = p;
+	return 0;
+}
+
+static void
+rxr_mp_free(struct rte_mempool *mp)
+{
+	rxr_pool_destroy(mp->pool_data);
+	mp->pool_data = NULL;
+}
+
+static int
+rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+{
+	rxr_pool_free_bulk(mp->pool_data, objs, n);
+	return 0;
+}
+
+static int
+rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	return rxr_pool_alloc_bulk(mp->pool_data, objs, n);
+}
+
+static unsigned int
+rxr_mp_get_count(const struct rte_mempool *mp)
+{
+	return (unsigned int)rxr_pool_avail(mp->pool_data);
+}
+
+/*
+ * The standard helper lays the objects out and enqueues each one; the pool
+ * adopts what it is given, so the frames are exactly the pool's objects.
+ */
+static int
+rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
+		rte_iova_t iova, size_t len, rte_mempool_populate_obj_cb_t *obj_cb,
+		void *obj_cb_arg)
+{
+	struct rxr_pool *p = mp->pool_data;
+	int ret, n;
+
+	ret = rxr_pool_adopt_begin(p, max_objs);
+	if (ret != 0)
+		return ret;
+	n = rte_mempool_op_populate_helper(mp, 0, max_objs, vaddr, iova, len,
+			obj_cb, obj_cb_arg);
+	ret = rxr_pool_adopt_end(p);
+	if (n < 0)
+		return n;
+	if (ret < 0) {
+		RTE_LOG(ERR, MEMPOOL, "%s: cannot adopt %d objects: %s\n",
+			mp->name, n, strerror(-ret));
+		return ret;
+	}
+	return n;
+}
+
+static struct rte_mempool_ops rxr_mempool_ops = {
+	.name = RXR_MEMPOOL_OPS_NAME,
+	.alloc = rxr_mp_alloc,
+	.free = rxr_mp_free,
+	.enqueue = rxr_mp_enqueue,
+	.dequeue = rxr_mp_dequeue,
+	.get_count = rxr_mp_get_count,
+	.populate = rxr_mp_populate,
+};
+
+RTE_MEMPOOL_REGISTER_OPS(rxr_mempool_ops);
+
+struct rxr_pool *
+rxr_mempool_pool(const struct rte_mempool *mp)
+{
+	if (mp == NULL || mp->ops_index < 0 ||
+			strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+				RXR_MEMPOOL_OPS_NAME) != 0)
+		return NULL;
+	return mp->pool_data;
+}
+
+/* Element size that makes header + element + trailer exactly the stride. */
+static int
+elt_size_for(uint32_t frame_size, uint32_t *elt)
+{
+	struct rte_mempool_objsz sz;
+	uint32_t e = frame_size > OBJ_HDR ? frame_size - OBJ_HDR : 0;
+
+	for (int tries = 0; tries < 3 && e > 0; tries++) {
+		uint32_t total = rte_mempool_calc_obj_size(e, MP_FLAGS, &sz);
+
+		if (total == frame_size) {
+			*elt = e;
+			return 0;
+		}
+		if (total > frame_size && total - frame_size < e)
+			e -= total - frame_size;
+		else if (total < frame_size)
+			e += frame_size - total;
+		else
+			break;
+	}
+	return -EINVAL;
+}
+
+uint16_t
+rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
+{
+	uint32_t elt;
+
+	if (elt_size_for(frame_size, &elt) != 0 ||
+			elt < sizeof(struct rte_mbuf) + priv_size +
+				RTE_PKTMBUF_HEADROOM + 64 ||
+			elt - sizeof(struct rte_mbuf) - priv_size > UINT16_MAX)
+		return 0;
+	return elt - sizeof(struct rte_mbuf) - priv_size;
+}
+
+struct rte_mempool *
+rxr_pktmbuf_pool_create(const char *name, unsigned int n,
+		const struct rxr_mempool_conf *conf, int socket_id)
+{
+	struct rxr_mempool_conf c = *conf;
+	struct rte_pktmbuf_pool_private priv = { 0 };
+	struct rte_mempool *mp;
+	uint16_t room;
+	uint32_t elt;
+	int ret;
+
+	if (c.frame_size == 0)
+		c.frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
+	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
+			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
+		RTE_LOG(ERR, MEMPOOL, "%s: a frame of %u bytes cannot hold an mbuf "
+			"(%zu bytes), %u bytes of private area and %u of headroom\n",
+			name, c.frame_size, sizeof(struct rte_mbuf), c.priv_size,
+			RTE_PKTMBUF_HEADROOM);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	priv.mbuf_data_room_size = room;
+	priv.mbuf_priv_size = c.priv_size;
+
+	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(priv), socket_id,
+			MP_FLAGS);
+	if (mp == NULL)
+		return NULL;
+	rte_pktmbuf_pool_init(mp, &priv);
+	ret = rte_mempool_set_ops_byname(mp, RXR_MEMPOOL_OPS_NAME, &c);
+	if (ret != 0) {
+		RTE_LOG(ERR, MEMPOOL, "%s: cannot select ops %s: %s\n", name,
+			RXR_MEMPOOL_OPS_NAME, rte_strerror(-ret));
+		goto fail;
+	}
+	ret = rte_mempool_populate_default(mp);
+	if (ret < 0) {
+		RTE_LOG(ERR, MEMPOOL, "%s: cannot populate %u frames of %u bytes: %s\n",
+			name, n, c.frame_size, rte_strerror(-ret));
+		goto fail;
+	}
+	/* pool_config pointed at our stack copy, consumed by alloc. */
+	mp->pool_config = NULL;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	rte_errno = -ret;
+	return NULL;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_MEMPOOL_H
+#define RXR_MEMPOOL_H
+
+/**
+ * @file
+ * The one DPDK mempool driver of rxrefill. Every dequeue (a PMD refilling
+ * its RX descriptors with rte_mempool_get_bulk()) and every enqueue
+ * (rte_pktmbuf_free_bulk()) of a pool created here goes to the pool's refill
+ * strategy; the pool's own mempool cache is size 0 so that nothing is
+ * served before it reaches us.
+ *
+ * Debian's DPDK plugins leave one free slot in the 16-entry ops table, so
+ * there is exactly one ops, "rxrefill", and the strategy is chosen per pool.
+ * Memory is populated with DPDK's standard helpers, so a PMD that registers
+ * pool memory for DMA (mlx5's mr_mempool_reg_en) sees every chunk.
+ */
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rxr_strategy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Name of the mempool ops. */
+#define RXR_MEMPOOL_OPS_NAME "rxrefill"
+
+/** An mbuf pool with rxrefill behind it. */
+struct rxr_mempool_conf {
+	/** Strategy, bulk, pcp high/batch, poll lcores, ... */
+	struct rxr_pool_conf pool;
+	/**
+	 * Frame stride in bytes: the mempool object header, the mbuf, its
+	 * private area, headroom and data room. 4096 (default) keeps the page
+	 * analogy exact and leaves 3776 bytes of data room.
+	 */
+	uint32_t frame_size;
+	uint16_t priv_size;	/**< mbuf private area */
+};
+
+/**
+ * Create and populate an mbuf pool of @p n frames served by rxrefill.
+ * @return the pool, or NULL with rte_errno set and a message naming the
+ *   cause printed through the DPDK log.
+ */
+struct rte_mempool *rxr_pktmbuf_pool_create(const char *name, unsigned int n,
+		const struct rxr_mempool_conf *conf, int socket_id);
+
+/** The rxrefill pool behind a mempool, or NULL when it is not ours. */
+struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
+
+/** Data room (rte_pktmbuf_data_room_size) a frame size leaves. 0: too small. */
+uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_MEMPOOL_H */

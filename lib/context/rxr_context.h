@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_CONTEXT_H
+#define RXR_CONTEXT_H
+
+/**
+ * @file
+ * Execution contexts, the kernel's mapped to user space:
+ * - poll: an EAL lcore that owns a pcp in the pool (NAPI softirq);
+ * - task: any other thread, EAL or not, on any CPU (process context);
+ * - irq: a signal handler that interrupted either (hard IRQ).
+ *
+ * Classification reads two thread-local variables; it makes no system call.
+ * A signal handler that touches a pool brackets its work with
+ * rxr_irq_enter() / rxr_irq_exit().
+ */
+
+#include <stdint.h>
+
+#include <rte_atomic.h>
+#include <rte_lcore.h>
+#include <rte_per_lcore.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The three contexts. */
+enum rxr_context {
+	RXR_CTX_POLL,
+	RXR_CTX_TASK,
+	RXR_CTX_IRQ,
+	RXR_CTX_MAX,
+};
+
+/** "poll", "task", "irq". */
+const char *rxr_context_name(enum rxr_context ctx);
+
+RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
+
+/** Mark entry into a signal handler that may use a pool. Async-signal-safe. */
+static inline void
+rxr_irq_enter(void)
+{
+	RTE_PER_LCORE(rxr_irq_depth)++;
+	rte_compiler_barrier();
+}
+
+/** Mark exit from such a signal handler. */
+static inline void
+rxr_irq_exit(void)
+{
+	rte_compiler_barrier();
+	RTE_PER_LCORE(rxr_irq_depth)--;
+}
+
+/** True inside a handler bracketed by rxr_irq_enter(). */
+static inline int
+rxr_in_irq(void)
+{
+	return RTE_PER_LCORE(rxr_irq_depth) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_CONTEXT_H */

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_STRATEGY_H
+#define RXR_STRATEGY_H
+
+/**
+ * @file
+ * Refill strategies: the allocator behind one buffer pool, in one of the
+ * ways DESIGN.md defines, all sharing the zone and pcp code.
+ *
+ * - zone: no per-lcore cache; every alloc and free takes the zone lock.
+ * - irqsave: any context may use the pcp of the CPU it runs on, inside a
+ *   per-pcp lock taken with an atomic; a context that finds it held (a
+ *   signal handler, a thread that preempted the owner) uses the zone.
+ * - bh: only the owning poll lcore touches its pcp, inside a plain nesting
+ *   counter and compiler barriers. Other contexts free onto the owner's
+ *   deferred list (lock-free, one atomic per call) which the owner drains at
+ *   its bh-enable point, rxr_pool_poll_end(); they allocate from the zone.
+ * - recycle: page_pool in front of bh (see rxr_recycle.h).
+ * - none: no protection at all, for the stress test that proves the debug
+ *   checks catch the corruption. Not offered to users.
+ *
+ * With bulk off, every frame of a call is its own critical section (one
+ * lock hold, one bh section, one deferred push per frame), as a driver that
+ * refills one descriptor at a time.
+ *
+ * A pool has one zone per NUMA node and a set of poll lcores, each owning a
+ * pcp (and recycling state) on its node's zone. Frames always return to
+ * their own zone.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_lcore.h>
+
+#include "rxr_context.h"
+#include "rxr_pcp.h"
+#include "rxr_recycle.h"
+#include "rxr_zone.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The refill strategies. */
+enum rxr_strategy {
+	RXR_STRATEGY_ZONE,
+	RXR_STRATEGY_IRQSAVE,
+	RXR_STRATEGY_BH,
+	RXR_STRATEGY_RECYCLE,
+	RXR_STRATEGY_NONE,	/**< test only: no protection */
+	RXR_STRATEGY_MAX,
+};
+
+/** Number of strategies offered to users (NONE excluded). */
+#define RXR_STRATEGY_USER_MAX RXR_STRATEGY_NONE
+
+/** "zone", "irqsave", "bh", "recycle", "none". */
+const char *rxr_strategy_name(enum rxr_strategy s);
+
+/**
+ * Parse a strategy name. "none" is accepted only when @p allow_none.
+ * @return 0, or -EINVAL for an unknown name.
+ */
+int rxr_strategy_parse(const char *name, bool allow_none,
+		enum rxr_strategy *s);
+
+/** Most nodes a pool may have, fake or real. */
+#define RXR_POOL_MAX_NODES 4
+/** log2 buckets of the refill latency histogram, in ns. */
+#define RXR_HIST_BUCKETS 40
+
+/** How a pool is set up. Zeroed fields take the defaults. */
+struct rxr_pool_conf {
+	const char *name;
+	enum rxr_strategy strategy;
+	bool bulk;		/**< one critical section per call */
+	uint32_t high;		/**< pcp high (default RXR_PCP_HIGH_DEFAULT) */
+	uint32_t batch;		/**< pcp batch (default RXR_PCP_BATCH_DEFAULT) */
+	int socket_id;		/**< socket of a single-node pool */
+	/**
+	 * Split the memory into this many fake NUMA nodes (test option on a
+	 * one-node machine); 0 or 1 keeps the real layout. Poll lcore i of
+	 * the list lives on fake node i % fake_nodes.
+	 */
+	uint32_t fake_nodes;
+	/** Poll lcores (each owns a pcp); none given: every enabled lcore. */
+	uint32_t nr_poll_lcores;
+	uint32_t poll_lcores[RTE_MAX_LCORE];
+	uint32_t recycle_cache;	/**< default RXR_RECYCLE_CACHE_SIZE */
+	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
+	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
+	bool latency;		/**< time every poll-context refill */
+};
+
+struct rxr_pool;
+
+/**
+ * Create a pool with room for @p max_frames frames of @p frame_size bytes
+ * (stride) in at most @p max_regions regions. Memory comes later with
+ * rxr_pool_add_region() or rxr_pool_reserve().
+ * @return the pool, or NULL with rte_errno set.
+ */
+struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
+		uint32_t frame_size, uint32_t max_frames, uint32_t max_regions);
+
+/** Destroy a pool (drains every pcp and cache first). */
+void rxr_pool_destroy(struct rxr_pool *p);
+
+/**
+ * Hand a run of frames at a fixed stride to the pool. With fake nodes the
+ * run is split between the nodes.
+ * @return frames added, or a negative errno.
+ */
+int rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
+		rte_iova_t iova, enum rxr_zone_region_state state);
+
+/**
+ * Adopt frames that arrive one object at a time rather than as a region.
+ * Between begin and end, frames freed to the pool are only gathered (at
+ * most @p max_frames); end groups them into runs at the frame stride, adds
+ * each run as a region and frees every frame into its zone. DPDK's populate
+ * step enqueues each object it creates: this is how the mempool driver
+ * learns where the objects are without re-deriving DPDK's layout rules.
+ * Not thread-safe: populate runs before the pool is shared.
+ * @return 0 / frames adopted, or a negative errno.
+ */
+int rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames);
+int rxr_pool_adopt_end(struct rxr_pool *p);
+
+/** Reserve EAL memory for @p nr_frames free frames (tests, benchmarks). */
+int rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames);
+
+/** The strategy's entry points, picked once at creation. */
+typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
+		unsigned int n);
+typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
+
+/** The public part of a pool, for inline dispatch. */
+struct rxr_pool_ops {
+	rxr_pool_alloc_t alloc;
+	rxr_pool_free_t free;
+};
+
+/**
+ * Allocate n frames from any context. All or nothing.
+ * @return 0, or -ENOBUFS.
+ */
+static inline int
+rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return ((const struct rxr_pool_ops *)p)->alloc(p, objs, n);
+}
+
+/** Free n frames from any context. */
+static inline void
+rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	((const struct rxr_pool_ops *)p)->free(p, objs, n);
+}
+
+/**
+ * The bh-enable point of a poll lcore: drain its deferred list into its
+ * pcp. A poll loop calls this once per iteration; other contexts must not.
+ * @return frames drained.
+ */
+unsigned int rxr_pool_poll_end(struct rxr_pool *p);
+
+/**
+ * Lcore stop: drain the deferred list, the recycle cache and ring, and the
+ * pcp of the calling poll lcore into the zone.
+ */
+void rxr_pool_lcore_stop(struct rxr_pool *p);
+
+/**
+ * Return every frame held by every poll lcore's caches to the zones. Only
+ * when no poll lcore runs (at exit, before a conservation check).
+ */
+void rxr_pool_quiesce(struct rxr_pool *p);
+
+/**
+ * Bind the calling thread's frees (task context) to a poll lcore's
+ * deferred list or ring: a consumer binds to the poll lcore that delivered
+ * its packets. Unbound threads use the poll lcore of their CPU, else the
+ * first poll lcore.
+ * @return 0, or -EINVAL when @p lcore is not a poll lcore of the pool.
+ */
+int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
+
+/** Which context the calling thread is in, for this pool. */
+enum rxr_context rxr_pool_context(const struct rxr_pool *p);
+
+/** Per poll lcore statistics. */
+struct rxr_pool_lcore_stats {
+	unsigned int lcore;
+	unsigned int node;
+	struct rxr_pcp_stats pcp;
+	struct rxr_lock_stats pcp_lock;	/**< irqsave's per-pcp lock */
+	uint64_t zone_fallback;		/**< irqsave: lock held, zone used */
+	uint64_t deferred_drained;	/**< bh: frames drained at poll end */
+	uint64_t deferred_drains;	/**< bh: non-empty drains */
+	uint64_t remote_frees;		/**< frames of another node freed here */
+	struct rxr_recycle_stats recycle;
+	uint64_t refill_calls;		/**< timed poll-context allocs */
+	uint64_t refill_frames;
+	uint64_t refill_cycles;
+	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
+};
+
+/** Pool statistics. */
+struct rxr_pool_stats {
+	uint64_t nr_frames;	/**< frames in the pool */
+	uint64_t avail;		/**< frames in zones, pcps and caches */
+	unsigned int nr_zones;
+	struct rxr_zone_stats zone[RXR_POOL_MAX_NODES];
+	unsigned int nr_lcores;
+	struct rxr_pool_lcore_stats lcore[RTE_MAX_LCORE];
+};
+
+/** Snapshot of every counter; safe while the pool is in use. */
+void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
+
+/**
+ * Frames available: in zones, pcps, recycle caches and rings. Frames on a
+ * deferred list count as in use until their owner drains them.
+ */
+uint64_t rxr_pool_avail(const struct rxr_pool *p);
+
+/** Frames in the pool. */
+uint64_t rxr_pool_nr_frames(const struct rxr_pool *p);
+
+/** The pool's configuration with defaults filled in. */
+const struct rxr_pool_conf *rxr_pool_conf(const struct rxr_pool *p);
+
+/** Zone of node @p node, or NULL. */
+struct rxr_zone *rxr_pool_zone(const struct rxr_pool *p, unsigned int node);
+
+/** Node of the zone that owns @p frame, or -1 when no zone does. */
+int rxr_pool_frame_node(const struct rxr_pool *p, const void *frame);
+
+/**
+ * Conservation check at quiescence: every frame back in a zone and every
+ * zone's buddy invariants intact. @return 0, or -1 with what is missing
+ * printed on @p out.
+ */
+int rxr_pool_check(struct rxr_pool *p, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_STRATEGY_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * zone: no per-lcore cache in the refill path. Every alloc and free takes
+ * the zone lock: the 4.11-rc1 regression of reference/004, on purpose.
+ */
+
+#include <errno.h>
+
+#include "rxr_pool_private.h"
+
+static int
+zone_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return pool_zone_alloc(p, ctx_node(p), objs, n, true);
+}
+
+static int
+zone_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return pool_zone_alloc(p, ctx_node(p), objs, n, false);
+}
+
+static void
+zone_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	pool_zone_free(p, objs, n, true);
+}
+
+static void
+zone_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	pool_zone_free(p, objs, n, false);
+}
+
+const struct rxr_pool_ops rxr_strategy_zone_ops[2] = {
+	{ zone_alloc_single, zone_free_single },
+	{ zone_alloc_bulk, zone_free_bulk },
+};

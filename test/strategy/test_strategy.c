@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Strategy tests: every strategy, bulk on and off, hands out and takes back
+ * frames from each context (poll, task, irq); statistics match what was
+ * done; fake NUMA nodes send remote frames home and recycle waives them;
+ * conservation at the end of each.
+ */
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "rxr_test.h"
+#include "../../lib/strategy/rxr_pool_private.h"
+
+#define NR_FRAMES 4096u
+
+static struct rxr_pool *
+pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
+{
+	struct rxr_pool_conf c = {
+		.name = "t", .strategy = s, .bulk = bulk, .socket_id = SOCKET_ID_ANY,
+		.fake_nodes = fake_nodes, .nr_poll_lcores = 2,
+		.poll_lcores = { 0, 1 }, .latency = true,
+		.high = 48, .batch = 16,
+	};
+	struct rxr_pool *p = rxr_pool_create(&c, 4096, NR_FRAMES, 8);
+	int ret;
+
+	if (p == NULL) {
+		printf("# rxr_pool_create: %s\n", rte_strerror(rte_errno));
+		return NULL;
+	}
+	ret = rxr_pool_reserve(p, NR_FRAMES);
+	if (ret != 0) {
+		printf("# rxr_pool_reserve: %s\n", rte_strerror(-ret));
+		rxr_pool_destroy(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int
+conserved(struct rxr_pool *p)
+{
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), NR_FRAMES, "avail");
+	return 0;
+}
+
+/* --- task context: a plain pthread, not an EAL lcore ---------------------- */
+
+struct task_job {
+	struct rxr_pool *p;
+	void **objs;
+	unsigned int n;
+	bool alloc;
+	int bind;	/* poll lcore to bind to, or -1 */
+	int ret;
+	enum rxr_context ctx;
+};
+
+static void *
+task_main(void *arg)
+{
+	struct task_job *j = arg;
+
+	if (j->bind >= 0)
+		rxr_pool_task_bind(j->p, j->bind);
+	j->ctx = rxr_pool_context(j->p);
+	if (j->alloc)
+		j->ret = rxr_pool_alloc_bulk(j->p, j->objs, j->n);
+	else
+		rxr_pool_free_bulk(j->p, j->objs, j->n);
+	return NULL;
+}
+
+static int
+run_task(struct task_job *j)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, task_main, j) != 0)
+		return -1;
+	pthread_join(t, NULL);
+	return 0;
+}
+
+/* --- irq context: a signal handler on the calling thread ------------------ */
+
+/* volatile: written by the handler behind the compiler's back. */
+static volatile struct {
+	struct rxr_pool *p;
+	void **objs;
+	unsigned int n;
+	bool alloc;
+	int ret;
+	enum rxr_context ctx;
+} irq_job;
+
+static void
+irq_handler(int sig)
+{
+	rxr_irq_enter();
+	irq_job.ctx = rxr_pool_context(irq_job.p);
+	if (irq_job.alloc)
+		irq_job.ret = rxr_pool_alloc_bulk(irq_job.p, (void **)irq_job.objs,
+				irq_job.n);
+	else
+		rxr_pool_free_bulk(irq_job.p, (void **)irq_job.objs, irq_job.n);
+	rxr_irq_exit();
+}
+
+static int
+run_irq(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
+{
+	irq_job.p = p;
+	irq_job.objs = objs;
+	irq_job.n = n;
+	irq_job.alloc = alloc;
+	irq_job.ret = -1;
+	raise(SIGUSR1);
+	RXR_TEST_ASSERT(irq_job.ctx == RXR_CTX_IRQ, "handler context %s",
+		rxr_context_name(irq_job.ctx));
+	return alloc ? irq_job.ret : 0;
+}
+
+/* Every strategy and bulk mode, from each context. */
+static int
+test_contexts(void)
+{
+	static void *a[256], *b[256], *c[256];
+
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+		for (int bulk = 0; bulk < 2; bulk++) {
+			struct rxr_pool *p = pool_new(s, bulk, 1);
+			struct task_job tj = { .p = p, .objs = b, .n = 200,
+				.alloc = true, .bind = -1 };
+			struct rxr_pool_stats st;
+
+			RXR_TEST_ASSERT(p != NULL, "pool %s", rxr_strategy_name(s));
+			printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
+			RXR_TEST_ASSERT(rxr_pool_context(p) == RXR_CTX_POLL,
+				"main lcore is a poll lcore");
+			/* Bursts below the recycle cache size, as a PMD's. */
+			for (int r = 0; r < 20; r++) {
+				RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 100), 0, "poll alloc");
+				rxr_pool_free_bulk(p, a, 100);
+			}
+			RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 200), 0, "poll alloc");
+			if (run_task(&tj) != 0)
+				return -1;
+			RXR_TEST_ASSERT(tj.ctx == RXR_CTX_TASK, "task context");
+			RXR_TEST_ASSERT_EQ(tj.ret, 0, "task alloc");
+			RXR_TEST_ASSERT_EQ(run_irq(p, c, 50, true), 0, "irq alloc");
+			for (int i = 0; i < 200; i++)
+				for (int k = 0; k < 50; k++)
+					RXR_TEST_ASSERT(a[i] != c[k] && b[i] != c[k] &&
+						a[i] != b[i], "frame handed out twice");
+			/* Cross over: task frees the poll's, irq frees the task's. */
+			tj.objs = a;
+			tj.alloc = false;
+			if (run_task(&tj) != 0 || run_irq(p, b, 200, false) != 0)
+				return -1;
+			rxr_pool_free_bulk(p, c, 50);
+			rxr_pool_poll_end(p);
+			rxr_pool_stats(p, &st);
+			if (s == RXR_STRATEGY_BH)
+				RXR_TEST_ASSERT(st.lcore[0].deferred_drained >= 200,
+					"bh drained %" PRIu64 " deferred frees",
+					st.lcore[0].deferred_drained);
+			if (s == RXR_STRATEGY_RECYCLE)
+				RXR_TEST_ASSERT(st.lcore[0].recycle.alloc_fast >= 20 * 100 &&
+					st.lcore[0].recycle.recycle_cached > 0,
+					"recycle fast %" PRIu64,
+					st.lcore[0].recycle.alloc_fast);
+			RXR_TEST_ASSERT(st.lcore[0].refill_calls > 0, "refills timed");
+			if (conserved(p) != 0)
+				return -1;
+			rxr_pool_destroy(p);
+		}
+	return 0;
+}
+
+/* Statistics match what was done, strategy by strategy. */
+static int
+test_stats(void)
+{
+	static void *a[64];
+	struct rxr_pool_stats st0, st;
+	struct rxr_pool *p;
+	struct task_job tj;
+
+	/* zone, bulk: one lock hold per call; single: one per frame. */
+	for (int bulk = 0; bulk < 2; bulk++) {
+		p = pool_new(RXR_STRATEGY_ZONE, bulk, 1);
+		rxr_pool_stats(p, &st0);
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+		rxr_pool_free_bulk(p, a, 32);
+		rxr_pool_stats(p, &st);
+		RXR_TEST_ASSERT_EQ(st.zone[0].lock.acquisitions -
+			st0.zone[0].lock.acquisitions, bulk ? 2 : 64, "zone locks");
+		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "zone never uses the pcp");
+		rxr_pool_destroy(p);
+	}
+	/* irqsave: one pcp lock per call or per frame, zone only on refill. */
+	for (int bulk = 0; bulk < 2; bulk++) {
+		p = pool_new(RXR_STRATEGY_IRQSAVE, bulk, 1);
+		rxr_pool_stats(p, &st0);
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+		rxr_pool_free_bulk(p, a, 8);
+		rxr_pool_stats(p, &st);
+		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp_lock.acquisitions, bulk ? 2 : 16,
+			"pcp locks");
+		RXR_TEST_ASSERT_EQ(st.zone[0].lock.acquisitions -
+			st0.zone[0].lock.acquisitions, 1, "one refill");
+		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 8, "pcp allocs");
+		rxr_pool_destroy(p);
+	}
+	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
+	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
+	rxr_spinlock_lock(&p->lcore[0]->pcp_lock);
+	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
+	rxr_spinlock_unlock(&p->lcore[0]->pcp_lock);
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].zone_fallback, 1, "zone fallback");
+	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
+	rxr_pool_free_bulk(p, a, 4);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+
+	/* bh: a task's bulk free is one deferred batch, drained at poll end. */
+	p = pool_new(RXR_STRATEGY_BH, true, 1);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 40), 0, "alloc");
+	tj = (struct task_job){ .p = p, .objs = a, .n = 40, .bind = 0 };
+	run_task(&tj);
+	rxr_pool_stats(p, &st0);
+	RXR_TEST_ASSERT_EQ(st0.avail, NR_FRAMES - 40, "deferred frames are in use");
+	RXR_TEST_ASSERT_EQ(rxr_pool_poll_end(p), 40, "drained at poll end");
+	RXR_TEST_ASSERT_EQ(rxr_pool_poll_end(p), 0, "nothing left");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].deferred_drained, 40, "drained count");
+	RXR_TEST_ASSERT_EQ(st.lcore[0].deferred_drains, 1, "one drain");
+	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.free, 40, "into the pcp");
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+
+	/* recycle: cache, ring, pcp, with page_pool's counters. */
+	p = pool_new(RXR_STRATEGY_RECYCLE, true, 1);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_slow, 1, "slow refill");
+	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_fast, 32, "fast");
+	rxr_pool_free_bulk(p, a, 32);
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.recycle_cached, 32, "cached");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc 64");
+	tj = (struct task_job){ .p = p, .objs = a, .n = 64, .bind = 0 };
+	run_task(&tj);
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.recycle_ring, 64, "task frees to ring");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc from ring");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT(st.lcore[0].recycle.alloc_refill >= 1, "ring refill");
+	rxr_pool_free_bulk(p, a, 64);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
+/* --- fake NUMA ----------------------------------------------------------- */
+
+static void *numa_objs[128];
+
+static int
+alloc_on_lcore1(void *arg)
+{
+	return rxr_pool_alloc_bulk(arg, numa_objs, 128);
+}
+
+static int
+test_numa(void)
+{
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		struct rxr_pool *p = pool_new(s, true, 2);
+		struct rxr_pool_stats st;
+		struct task_job tj;
+
+		RXR_TEST_ASSERT(p != NULL, "pool");
+		RXR_TEST_ASSERT_EQ(p->lcore[1]->node, 1, "lcore 1 on fake node 1");
+		rte_eal_remote_launch(alloc_on_lcore1, p, 1);
+		RXR_TEST_ASSERT_EQ(rte_eal_wait_lcore(1), 0, "alloc on lcore 1");
+		for (int i = 0; i < 128; i++)
+			RXR_TEST_ASSERT_EQ(rxr_pool_frame_node(p, numa_objs[i]), 1,
+				"frames from the lcore's own node");
+		if (s == RXR_STRATEGY_RECYCLE) {
+			/* Remote frames in lcore 0's ring are waived at refill. */
+			tj = (struct task_job){ .p = p, .objs = numa_objs, .n = 128,
+				.bind = 0 };
+			run_task(&tj);
+			RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, numa_objs, 16), 0,
+				"alloc on lcore 0");
+			rxr_pool_stats(p, &st);
+			RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_waive, 128, "waived");
+			for (int i = 0; i < 16; i++)
+				RXR_TEST_ASSERT_EQ(rxr_pool_frame_node(p, numa_objs[i]), 0,
+					"waived frames never handed out");
+			rxr_pool_free_bulk(p, numa_objs, 16);
+		} else {
+			/* Lcore 0 frees node 1's frames: they go home, not in its pcp. */
+			rxr_pool_free_bulk(p, numa_objs, 128);
+			rxr_pool_poll_end(p);
+			rxr_pool_stats(p, &st);
+			if (s != RXR_STRATEGY_ZONE)
+				RXR_TEST_ASSERT_EQ(st.lcore[0].remote_frees, 128,
+					"remote frees");
+			RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.free, 0, "none in lcore 0's pcp");
+		}
+		if (conserved(p) != 0)
+			return -1;
+		rxr_pool_destroy(p);
+	}
+	return 0;
+}
+
+static int
+test_parse(void)
+{
+	enum rxr_strategy s;
+
+	RXR_TEST_ASSERT(rxr_strategy_parse("bh", false, &s) == 0 &&
+		s == RXR_STRATEGY_BH, "bh");
+	RXR_TEST_ASSERT(rxr_strategy_parse("IRQSAVE", false, &s) == 0 &&
+		s == RXR_STRATEGY_IRQSAVE, "case");
+	RXR_TEST_ASSERT(rxr_strategy_parse("none", false, &s) != 0,
+		"none is not for users");
+	RXR_TEST_ASSERT(rxr_strategy_parse("none", true, &s) == 0, "none for tests");
+	RXR_TEST_ASSERT(rxr_strategy_parse("slab", true, &s) != 0, "unknown");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = irq_handler };
+
+	sigaction(SIGUSR1, &sa, NULL);
+	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
+	rxr_test_run("strategy names", test_parse);
+	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
+	rxr_test_run("statistics match what was done", test_stats);
+	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
+	return rxr_test_done();
+}
