@@ -82,6 +82,13 @@ rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
 		printf("# aborted, but stderr lacks \"%s\": %s\n", needle, out);
 		return -1;
 	}
+	/* Show what fired: the line that holds the needle. */
+	{
+		char *line = strstr(out, needle), *end = strchr(line, '\n');
+
+		printf("# caught: %.*s\n", end != NULL ? (int)(end - line) :
+			(int)strlen(line), line);
+	}
 	return 0;
 }
 

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Stress: one pool, every context at once, for millions of frame operations:
+ * - a poll lcore (lcore 1) refilling and freeing, handing frames to
+ * - a task thread co-scheduled on the same CPU (the race of reference/004),
+ * - a task thread on the other CPU (remote frees), and
+ * - timer-driven signal handlers (irq context) on the poll thread and the
+ *   co-scheduled thread, allocating and freeing.
+ * At the end every frame must be back in its zone and no debug check may
+ * have fired. With --expect-corruption (strategy none) the run is made in a
+ * child process that must be stopped by a debug check.
+ *
+ * Usage: stress_strategy STRATEGY [--single] [--ops N] [--seconds S]
+ *                        [--fake-nodes N] [--expect-corruption]
+ */
+
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_random.h>
+#include <rte_ring.h>
+
+#include "rxr_strategy.h"
+#include "rxr_test.h"
+
+#define NR_FRAMES 8192u
+#define BURST 32u
+#define STASH 8u
+
+static struct rxr_pool *pool;
+static struct rte_ring *to_co, *to_remote;
+static volatile bool stop;
+static uint64_t deadline;
+static unsigned int poll_cpu = 1, remote_cpu;
+
+struct counts {
+	uint64_t alloc, free, fail;
+};
+static struct counts c_poll, c_co, c_remote;
+static uint64_t c_irq_alloc, c_irq_free, c_irq_fail;
+
+/* --- irq: a timer signal, per thread stash ------------------------------ */
+
+static RTE_DEFINE_PER_LCORE(void *, stash[STASH]);
+static RTE_DEFINE_PER_LCORE(unsigned int, nstash);
+
+static void
+irq_handler(int sig, siginfo_t *si, void *uc)
+{
+	unsigned int n = RTE_PER_LCORE(nstash);
+
+	rxr_irq_enter();
+	if (n + 2 <= STASH) {
+		if (rxr_pool_alloc_bulk(pool, &RTE_PER_LCORE(stash)[n], 2) == 0) {
+			RTE_PER_LCORE(nstash) = n + 2;
+			__atomic_fetch_add(&c_irq_alloc, 2, __ATOMIC_RELAXED);
+		} else {
+			__atomic_fetch_add(&c_irq_fail, 1, __ATOMIC_RELAXED);
+		}
+	} else {
+		rxr_pool_free_bulk(pool, RTE_PER_LCORE(stash), n);
+		RTE_PER_LCORE(nstash) = 0;
+		__atomic_fetch_add(&c_irq_free, n, __ATOMIC_RELAXED);
+	}
+	rxr_irq_exit();
+}
+
+/* Called by each thread after its timer is gone. */
+static void
+stash_release(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	rxr_pool_free_bulk(pool, RTE_PER_LCORE(stash), RTE_PER_LCORE(nstash));
+	__atomic_fetch_add(&c_irq_free, RTE_PER_LCORE(nstash), __ATOMIC_RELAXED);
+	RTE_PER_LCORE(nstash) = 0;
+}
+
+static timer_t
+irq_timer_for_self(long interval_ns)
+{
+	struct sigevent sev = {
+		.sigev_notify = SIGEV_THREAD_ID,
+		.sigev_signo = SIGRTMIN,
+	};
+	struct itimerspec its = {
+		.it_interval = { 0, interval_ns }, .it_value = { 0, interval_ns },
+	};
+	timer_t t;
+
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &t) != 0 ||
+			timer_settime(t, 0, &its, NULL) != 0) {
+		perror("stress: timer_create");
+		exit(EXIT_FAILURE);
+	}
+	return t;
+}
+
+static bool
+time_up(void)
+{
+	return stop || rte_get_timer_cycles() > deadline;
+}
+
+/* --- poll: refill and hand out, as rx_burst and a consumer would -------- */
+
+static uint64_t target_ops;
+
+static int
+poll_main(void *arg)
+{
+	timer_t t = irq_timer_for_self(50 * 1000);
+	void *objs[BURST];
+	uint64_t it = 0;
+
+	while (!time_up() && c_poll.alloc + c_poll.free < target_ops) {
+		unsigned int n = 1 + rte_rand_max(BURST), k;
+
+		if (rxr_pool_alloc_bulk(pool, objs, n) != 0) {
+			c_poll.fail++;
+			rxr_pool_poll_end(pool);
+			continue;
+		}
+		c_poll.alloc += n;
+		/* A third to each consumer, the rest freed right here. */
+		k = rte_ring_enqueue_burst(it & 1 ? to_co : to_remote, objs,
+				n / 3, NULL);
+		rxr_pool_free_bulk(pool, objs + k, n - k);
+		c_poll.free += n - k;
+		rxr_pool_poll_end(pool);
+		it++;
+	}
+	stop = true;
+	timer_delete(t);
+	stash_release();
+	rxr_pool_lcore_stop(pool);
+	return 0;
+}
+
+/* --- tasks: consume (free what the poll handed over) and churn ---------- */
+
+static void
+task_loop(struct rte_ring *r, struct counts *c, bool yield)
+{
+	void *objs[BURST];
+	uint64_t it = 0;
+
+	while (!time_up()) {
+		unsigned int n = rte_ring_dequeue_burst(r, objs, BURST, NULL);
+
+		if (n != 0) {
+			rxr_pool_free_bulk(pool, objs, n);
+			c->free += n;
+		}
+		/* Its own allocations too (process context allocating). */
+		n = 1 + rte_rand_max(8);
+		if (rxr_pool_alloc_bulk(pool, objs, n) == 0) {
+			c->alloc += n;
+			rxr_pool_free_bulk(pool, objs, n);
+			c->free += n;
+		} else {
+			c->fail++;
+		}
+		/* Share the CPU finely with the poll thread. */
+		if (yield && (++it & 15) == 0)
+			sched_yield();
+	}
+}
+
+static void
+pin(unsigned int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *
+co_main(void *arg)
+{
+	timer_t t;
+
+	pin(poll_cpu);
+	t = irq_timer_for_self(70 * 1000);
+	task_loop(to_co, &c_co, true);
+	timer_delete(t);
+	stash_release();
+	return NULL;
+}
+
+static void *
+remote_main(void *arg)
+{
+	pin(remote_cpu);
+	task_loop(to_remote, &c_remote, false);
+	return NULL;
+}
+
+static void
+drain_ring(struct rte_ring *r)
+{
+	void *obj;
+
+	while (rte_ring_dequeue(r, &obj) == 0)
+		rxr_pool_free_bulk(pool, &obj, 1);
+}
+
+static int
+run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
+{
+	struct rxr_pool_conf c = {
+		.name = "stress", .strategy = s, .bulk = bulk,
+		.socket_id = SOCKET_ID_ANY, .fake_nodes = fake_nodes,
+		.nr_poll_lcores = 1, .poll_lcores = { 1 },
+	};
+	struct sigaction sa = { .sa_sigaction = irq_handler,
+		.sa_flags = SA_SIGINFO | SA_RESTART };
+	struct rxr_pool_stats st;
+	pthread_t co, remote;
+	rte_cpuset_t cpus = rte_lcore_cpuset(1);
+	uint64_t total;
+	int ret;
+
+	for (unsigned int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &cpus)) {
+			poll_cpu = i;
+			break;
+		}
+	remote_cpu = rte_lcore_to_cpu_id(rte_get_main_lcore());
+	sigaction(SIGRTMIN, &sa, NULL);
+	pool = rxr_pool_create(&c, 4096, NR_FRAMES, 8);
+	if (pool == NULL || rxr_pool_reserve(pool, NR_FRAMES) != 0) {
+		printf("# cannot create the pool: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	to_co = rte_ring_create("to_co", 1024, SOCKET_ID_ANY,
+			RING_F_SP_ENQ | RING_F_SC_DEQ);
+	to_remote = rte_ring_create("to_remote", 1024, SOCKET_ID_ANY,
+			RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (to_co == NULL || to_remote == NULL)
+		return -1;
+
+	deadline = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
+	pthread_create(&co, NULL, co_main, NULL);
+	pthread_create(&remote, NULL, remote_main, NULL);
+	rte_eal_remote_launch(poll_main, NULL, 1);
+	ret = rte_eal_wait_lcore(1);
+	pthread_join(co, NULL);
+	pthread_join(remote, NULL);
+	drain_ring(to_co);
+	drain_ring(to_remote);
+
+	rxr_pool_quiesce(pool);
+	rxr_pool_stats(pool, &st);
+	total = c_poll.alloc + c_poll.free + c_co.alloc + c_co.free +
+		c_remote.alloc + c_remote.free + c_irq_alloc + c_irq_free;
+	printf("# %s bulk %s: poll %" PRIu64 "/%" PRIu64 " co-task %" PRIu64 "/%" PRIu64
+		" remote-task %" PRIu64 "/%" PRIu64 " irq %" PRIu64 "/%" PRIu64
+		" (alloc/free frames); failed allocs poll %" PRIu64 " co %" PRIu64
+		" remote %" PRIu64 " irq %" PRIu64 "\n",
+		rxr_strategy_name(s), bulk ? "on" : "off",
+		c_poll.alloc, c_poll.free, c_co.alloc, c_co.free,
+		c_remote.alloc, c_remote.free, c_irq_alloc, c_irq_free,
+		c_poll.fail, c_co.fail, c_remote.fail, c_irq_fail);
+	printf("# zone lock: %" PRIu64 " acquisitions, %" PRIu64 " contended; "
+		"pcp lock %" PRIu64 "/%" PRIu64 "; zone fallbacks %" PRIu64
+		"; deferred drained %" PRIu64 "; remote frees %" PRIu64 "\n",
+		st.zone[0].lock.acquisitions, st.zone[0].lock.contended,
+		st.lcore[0].pcp_lock.acquisitions, st.lcore[0].pcp_lock.contended,
+		st.lcore[0].zone_fallback, st.lcore[0].deferred_drained,
+		st.lcore[0].remote_frees);
+	RXR_TEST_ASSERT(ret == 0, "poll lcore");
+	RXR_TEST_ASSERT(c_irq_alloc > 0 && c_co.free > 0 && c_remote.free > 0,
+		"every context took part");
+	RXR_TEST_ASSERT(total >= 2000000, "only %" PRIu64 " frame operations in %.0f s",
+		total, seconds);
+	RXR_TEST_ASSERT(rxr_pool_check(pool, stdout) == 0, "conservation");
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(pool), NR_FRAMES, "every frame available");
+	printf("# %" PRIu64 " frame operations, every frame back in its zone\n", total);
+	rxr_pool_destroy(pool);
+	rte_ring_free(to_co);
+	rte_ring_free(to_remote);
+	return 0;
+}
+
+static enum rxr_strategy strategy;
+static bool bulk = true;
+static uint32_t fake_nodes = 1;
+static double seconds = 20;
+
+static int
+test_stress(void)
+{
+	return run(strategy, bulk, fake_nodes, seconds);
+}
+
+/* Child: the same stress with no protection; must die by a debug check. */
+static void
+corrupt_child(void *arg)
+{
+	char **argv = arg;
+
+	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
+	run(RXR_STRATEGY_NONE, bulk, 1, seconds);
+}
+
+static char **saved_argv;
+
+static int
+test_corruption_caught(void)
+{
+	alarm((unsigned int)seconds * 3 + 30);	/* a hang is a failure */
+	return rxr_test_expect_abort(corrupt_child, saved_argv,
+		"rxrefill: debug check failed:");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "single", no_argument, NULL, 's' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "fake-nodes", required_argument, NULL, 'f' },
+		{ "expect-corruption", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool corruption = false;
+	int opt;
+
+	target_ops = 3000000;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's': bulk = false; break;
+		case 'o': target_ops = strtoull(optarg, NULL, 0); break;
+		case 't': seconds = atof(optarg); break;
+		case 'f': fake_nodes = atoi(optarg); break;
+		case 'c': corruption = true; break;
+		default:
+			fprintf(stderr, "usage: %s STRATEGY [--single] [--ops N] "
+				"[--seconds S] [--fake-nodes N] [--expect-corruption]\n",
+				argv[0]);
+			return EXIT_FAILURE;
+		}
+	}
+	if (corruption) {
+		if (!RXR_DEBUG) {
+			printf("1..0 # SKIP needs -Ddebug_checks=true\n");
+			return 0;
+		}
+		saved_argv = argv;
+		rxr_test_run("strategy none: the race is caught by a debug check",
+			test_corruption_caught);
+		return rxr_test_done();
+	}
+	if (optind >= argc || rxr_strategy_parse(argv[optind], false, &strategy) != 0) {
+		fprintf(stderr, "%s: give a strategy: zone, irqsave, bh or recycle\n",
+			argv[0]);
+		return EXIT_FAILURE;
+	}
+	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
+	rxr_test_run("poll + co-scheduled task + remote task + irq, conservation",
+		test_stress);
+	return rxr_test_done();
+}
