@@ -254,17 +254,18 @@ struct auto_probe {
 };
 
 /*
- * Small classes walk a window that stays in L2 (recycled frames are warm);
- * large ones walk 64 MiB, beyond the caches, as a hugepage about to be used
- * usually is.
+ * Small classes walk a window that stays in L2 (recycled frames are warm).
+ * Large ones walk 128 MiB, beyond the last-level cache that a core sees
+ * (32 MiB on this EPYC), as a hugepage about to be used usually is; each
+ * round carries on where the last one stopped, so it finds its memory cold.
  */
 static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
-	{ 4u << 10, 4u << 10, 256u << 10, 8u << 20, 3 },
-	{ 64u << 10, 64u << 10, 512u << 10, 8u << 20, 3 },
-	{ 2u << 20, 2u << 20, 64u << 20, 64u << 20, 2 },
-	{ SIZE_MAX, 16u << 20, 64u << 20, 64u << 20, 2 },
+	{ 4u << 10, 4u << 10, 256u << 10, 4u << 20, 3 },
+	{ 64u << 10, 64u << 10, 512u << 10, 4u << 20, 3 },
+	{ 2u << 20, 2u << 20, 128u << 20, 16u << 20, 4 },
+	{ SIZE_MAX, 8u << 20, 128u << 20, 16u << 20, 4 },
 };
-#define AUTO_SCRATCH (64u << 20)
+#define AUTO_SCRATCH (128u << 20)
 /* nt must beat contig by this much where REP STOSB is fast (ERMS/FSRM):
  * a streaming clear also leaves the lines out of the cache for their user. */
 #define AUTO_NT_MARGIN 1.10
@@ -272,7 +273,7 @@ static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
 static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
 static struct rxr_zero_auto_class auto_class[RXR_ZERO_AUTO_NR_CLASSES];
 static int auto_status;
-static double auto_ms;
+static double auto_setup_ms, auto_ms;
 
 static double
 now_s(void)
@@ -283,33 +284,48 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One timed round: clear round_bytes walking the window; GB/s. */
+/* One round: clear round_bytes walking the window from *off; GB/s. */
 static double
-auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m)
+auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
+		size_t *off)
 {
 	rxr_zero_nt_body_t body = nt_body[nt_best];
-	size_t off = 0, done;
+	size_t done;
 	double t0 = now_s(), t;
 
 	for (done = 0; done < pr->round_bytes; done += pr->probe_len) {
+		if (*off + pr->probe_len > pr->window)
+			*off = 0;
 		if (m == RXR_ZERO_CONTIG) {
-			stosb(buf + off, pr->probe_len);
+			stosb(buf + *off, pr->probe_len);
 		} else {
-			nt_clear_nofence(buf + off, pr->probe_len, body);
+			nt_clear_nofence(buf + *off, pr->probe_len, body);
 			_mm_sfence();
 		}
-		off += pr->probe_len;
-		if (off + pr->probe_len > pr->window)
-			off = 0;
+		*off += pr->probe_len;
 	}
 	t = now_s() - t0;
 	return t > 0 ? pr->round_bytes / t / 1e9 : 0;
+}
+
+/*
+ * Each timed round follows an untimed one of the same method: the caches
+ * then hold what that method leaves behind (dirty lines for contig, none
+ * for nt), so neither pays for the other's write-backs.
+ */
+static double
+auto_steady_round(char *buf, const struct auto_probe *pr,
+		enum rxr_zero_method m, size_t *off)
+{
+	auto_round(buf, pr, m, off);
+	return auto_round(buf, pr, m, off);
 }
 
 static void
 auto_measure(void)
 {
 	double margin, t0 = now_s();
+	size_t off;
 	char *buf;
 
 	pthread_once(&cpu_once, cpu_detect);
@@ -317,12 +333,13 @@ auto_measure(void)
 	buf = mmap(NULL, AUTO_SCRATCH, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf != MAP_FAILED) {
-		/* Transparent huge pages when allowed: 32 faults, not 16384,
+		/* Transparent huge pages when allowed: 64 faults, not 32768,
 		 * and the TLB behaves as over hugepage memory. Touch it all
 		 * so that no round pays for faults. */
 		madvise(buf, AUTO_SCRATCH, MADV_HUGEPAGE);
 		memset(buf, 1, AUTO_SCRATCH);
 	}
+	auto_setup_ms = (now_s() - t0) * 1e3;
 	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
 		const struct auto_probe *pr = &auto_probe[i];
 		struct rxr_zero_auto_class *ac = &auto_class[i];
@@ -337,11 +354,12 @@ auto_measure(void)
 		}
 		/* Alternate the two and keep each one's best round: the
 		 * machine is shared and a bad round says nothing. */
+		off = 0;
 		for (unsigned int r = 0; r < pr->rounds; r++) {
 			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
-					auto_round(buf, pr, RXR_ZERO_CONTIG));
+				auto_steady_round(buf, pr, RXR_ZERO_CONTIG, &off));
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
-					auto_round(buf, pr, RXR_ZERO_NT));
+				auto_steady_round(buf, pr, RXR_ZERO_NT, &off));
 		}
 		ac->pick = ac->nt_gbps > ac->contig_gbps * margin ?
 			RXR_ZERO_NT : RXR_ZERO_CONTIG;
@@ -406,7 +424,8 @@ rxr_zero_auto_dump(FILE *out)
 	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
 		cpu.erms, cpu.fsrm, cpu.sse2, cpu.avx2, cpu.avx512f,
 		cpu.clzero, rxr_zero_nt_isa_name(nt_best));
-	fprintf(out, "# zero: auto measured in %.1f ms%s\n", auto_ms,
+	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
+		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");
 	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
 		const struct rxr_zero_auto_class *ac = &auto_class[i];
