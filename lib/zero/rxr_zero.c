@@ -31,6 +31,35 @@ static const rxr_zero_nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
 };
 
 /*
+ * Debug builds: this thread issued streaming stores that no SFENCE has
+ * ordered yet. Publishing frames or yielding in that state is the bug a
+ * test cannot see from memory (a thread always sees its own stores, and
+ * another core only misses them for a moment), so it is checked instead.
+ */
+static __thread bool nt_unfenced;
+
+static inline void
+nt_fence(void)
+{
+	_mm_sfence();
+	if (RXR_DEBUG)
+		nt_unfenced = false;
+}
+
+static inline void
+nt_check_fenced(const char *where)
+{
+	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
+		"%s: streaming stores not fenced", where);
+}
+
+void
+rxr_zero_debug_check_fenced(const char *where)
+{
+	nt_check_fenced(where);
+}
+
+/*
  * Non-temporal clear of any extent, without the fence: whole 64-byte lines
  * get streaming stores; the partial lines at either end get ordinary stores,
  * so no line is written both ways and nothing outside the extent is touched.
@@ -48,6 +77,8 @@ nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
 	}
 	memset(p, 0, b - a);
 	body((char *)b, c - b);
+	if (RXR_DEBUG)
+		nt_unfenced = true;
 	memset((char *)c, 0, e - c);
 }
 
@@ -234,13 +265,14 @@ nt_clear(char *p, size_t len, size_t chunk, rxr_zero_nt_body_t body,
 {
 	while (len > chunk) {
 		nt_clear_nofence(p, chunk, body);
-		_mm_sfence();
+		nt_fence();
 		p += chunk;
 		len -= chunk;
+		nt_check_fenced("nt yield");
 		yield(arg);
 	}
 	nt_clear_nofence(p, len, body);
-	_mm_sfence();
+	nt_fence();
 }
 
 /* --- auto ---------------------------------------------------------------- */
@@ -300,7 +332,7 @@ auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 			stosb(buf + *off, pr->probe_len);
 		} else {
 			nt_clear_nofence(buf + *off, pr->probe_len, body);
-			_mm_sfence();
+			nt_fence();
 		}
 		*off += pr->probe_len;
 	}
@@ -504,6 +536,7 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	default:
 		return -EINVAL;
 	}
+	nt_check_fenced("rxr_zero_extent");
 	return 0;
 }
 
@@ -529,7 +562,8 @@ static void \
 fn_nt_##name(void *p, size_t len) \
 { \
 	nt_clear_nofence(p, len, nt_body[isa]); \
-	_mm_sfence(); \
+	nt_fence(); \
+	nt_check_fenced("rxr_zero_fn_get(nt)"); \
 }
 FN_NT(sse2, RXR_ZERO_NT_SSE2)
 FN_NT(avx2, RXR_ZERO_NT_AVX2)
@@ -686,7 +720,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 		for (i = 0; i < n; i++)
 			nt_clear_nofence((char *)frames[i] + off, len, body);
 		/* Before anyone is told about these frames. */
-		_mm_sfence();
+		nt_fence();
 		break;
 	}
 	case RXR_ZERO_NARROW:
@@ -698,4 +732,5 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 			stosb((char *)frames[i] + off, len);
 		break;
 	}
+	nt_check_fenced("rxr_zero_payload_bulk");
 }

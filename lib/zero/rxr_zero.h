@@ -53,15 +53,22 @@ extern "C" {
 
 /** Debug check fired when a supply hands out a frame whose payload is not zero. */
 #define RXR_CHECK_DIRTY		"dirty-frame"
+/**
+ * Debug check fired when streaming stores are left unfenced at a yield, a
+ * return or before frames are published.
+ */
+#define RXR_CHECK_UNFENCED	"unfenced-nt"
 
 /** Subpage size of narrow: the base page. */
 #define RXR_ZERO_SUBPAGE	4096u
 
 /**
  * Default bytes between two yields for contig and nt (and 32 subpages for
- * narrow). At this machine's slowest measured clear rate (about 11 GB/s from
- * DRAM) a 128 KiB chunk takes about 12 us, so a poll loop that yields here
- * is not held for more than that (doc/zeroing.md has the measured gaps).
+ * narrow). Measured on the development EPYC over cold memory: a 128 KiB
+ * chunk takes about 6 us with contig or narrow and 3 us with nt (median
+ * gap between yields), so even with a timer tick landing in a chunk (about
+ * 36 us on that VM) the gap stays under 50 us; larger chunks buy little
+ * rate (doc/zeroing.md has the sweep).
  */
 #define RXR_ZERO_CHUNK_DEFAULT	(128u << 10)
 

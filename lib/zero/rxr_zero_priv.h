@@ -25,4 +25,10 @@ void rxr_zero_nt_body_avx2(char *p, size_t n);
 void rxr_zero_nt_body_avx512(char *p, size_t n);
 void rxr_zero_nt_body_clzero(char *p, size_t n);
 
+/*
+ * Debug builds: fail the unfenced-nt check when this thread has streaming
+ * stores that no fence ordered yet (before publishing frames).
+ */
+void rxr_zero_debug_check_fenced(const char *where);
+
 #endif /* RXR_ZERO_PRIV_H */

@@ -8,7 +8,7 @@
 #include <rte_malloc.h>
 
 #include "rxr_spinlock.h"
-#include "rxr_zero.h"
+#include "rxr_zero_priv.h"
 
 /* Frames the service takes from the zone per lock hold. */
 #define SUPPLY_BATCH 32u
@@ -111,6 +111,8 @@ rxr_zero_supply_service(struct rxr_zero_supply *s, unsigned int budget)
 		 * ordinary stores only, not streaming ones. */
 		rxr_zero_payload_bulk(&s->payload, objs, n);
 		cycles += rte_rdtsc() - t0;
+		if (RXR_DEBUG)
+			rxr_zero_debug_check_fenced("supply publish");
 		for (i = 0; i < n; i++)
 			s->slots[(head + i) & s->mask] = objs[i];
 		head += n;
