@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <cpuid.h>
+#include <emmintrin.h>
+
+#include <rte_common.h>
+
+#include "rxr_zero_priv.h"
+
+/* --- primitives ---------------------------------------------------------- */
+
+/* Ordinary stores, one string instruction: fast with ERMS/FSRM. */
+static inline void
+stosb(void *p, size_t n)
+{
+	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
+}
+
+static const rxr_zero_nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = rxr_zero_nt_body_sse2,
+	[RXR_ZERO_NT_AVX2] = rxr_zero_nt_body_avx2,
+	[RXR_ZERO_NT_AVX512] = rxr_zero_nt_body_avx512,
+	[RXR_ZERO_NT_CLZERO] = rxr_zero_nt_body_clzero,
+};
+
+/*
+ * Debug builds: this thread issued streaming stores that no SFENCE has
+ * ordered yet. Publishing frames or yielding in that state is the bug a
+ * test cannot see from memory (a thread always sees its own stores, and
+ * another core only misses them for a moment), so it is checked instead.
+ */
+static __thread bool nt_unfenced;
+
+static inline void
+nt_fence(void)
+{
+	_mm_sfence();
+	if (RXR_DEBUG)
+		nt_unfenced = false;
+}
+
+static inline void
+nt_check_fenced(const char *where)
+{
+	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
+		"%s: streaming stores not fenced", where);
+}
+
+void
+rxr_zero_debug_check_fenced(const char *where)
+{
+	nt_check_fenced(where);
+}
+
+/*
+ * Non-temporal clear of any extent, without the fence: whole 64-byte lines
+ * get streaming stores; the partial lines at either end get ordinary stores,
+ * so no line is written both ways and nothing outside the extent is touched.
+ */
+static inline void
+nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
+{
+	uintptr_t a = (uintptr_t)p, e = a + len;
+	uintptr_t b = RTE_ALIGN_CEIL(a, 64), c = RTE_ALIGN_FLOOR(e, 64);
+
+	if (c <= b) {
+		/* No whole line inside: a short extent. */
+		memset(p, 0, len);
+		return;
+	}
+	memset(p, 0, b - a);
+	body((char *)b, c - b);
+	if (RXR_DEBUG)
+		nt_unfenced = true;
+	memset((char *)c, 0, e - c);
+}
+
+/* --- CPU features -------------------------------------------------------- */
+
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static struct rxr_zero_cpu cpu;
+static enum rxr_zero_nt_isa nt_best = RXR_ZERO_NT_SSE2;
+
+static void
+cpu_detect(void)
+{
+	unsigned int a, b, c, d;
+
+	/* The builtins check that the OS saves the wide registers too. */
+	__builtin_cpu_init();
+	cpu.sse2 = __builtin_cpu_supports("sse2");
+	cpu.avx2 = __builtin_cpu_supports("avx2");
+	cpu.avx512f = __builtin_cpu_supports("avx512f");
+	/* No builtin names these: CPUID leaf 7 and 0x80000008. */
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		cpu.erms = (b >> 9) & 1;
+		cpu.fsrm = (d >> 4) & 1;
+	}
+	if (__get_cpuid(0x80000008, &a, &b, &c, &d))
+		cpu.clzero = b & 1;
+
+	/* CLZERO first: twice the DRAM rate of AVX-512 here at best. */
+	if (cpu.clzero)
+		nt_best = RXR_ZERO_NT_CLZERO;
+	else if (cpu.avx512f)
+		nt_best = RXR_ZERO_NT_AVX512;
+	else if (cpu.avx2)
+		nt_best = RXR_ZERO_NT_AVX2;
+	else
+		nt_best = RXR_ZERO_NT_SSE2;
+}
+
+void
+rxr_zero_cpu_get(struct rxr_zero_cpu *c)
+{
+	pthread_once(&cpu_once, cpu_detect);
+	*c = cpu;
+}
+
+enum rxr_zero_nt_isa
+rxr_zero_nt_isa_best(void)
+{
+	pthread_once(&cpu_once, cpu_detect);
+	return nt_best;
+}
+
+bool
+rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
+{
+	pthread_once(&cpu_once, cpu_detect);
+	switch (isa) {
+	case RXR_ZERO_NT_BEST:
+		return true;
+	case RXR_ZERO_NT_SSE2:
+		return cpu.sse2;
+	case RXR_ZERO_NT_AVX2:
+		return cpu.avx2;
+	case RXR_ZERO_NT_AVX512:
+		return cpu.avx512f;
+	case RXR_ZERO_NT_CLZERO:
+		return cpu.clzero;
+	default:
+		return false;
+	}
+}
+
+/* Concrete instruction for isa, or RXR_ZERO_NR_NT_ISAS when unusable. */
+static enum rxr_zero_nt_isa
+nt_isa_resolve(enum rxr_zero_nt_isa isa)
+{
+	if (!rxr_zero_nt_isa_supported(isa))
+		return RXR_ZERO_NR_NT_ISAS;
+	return isa == RXR_ZERO_NT_BEST ? nt_best : isa;
+}
+
+/* --- narrow -------------------------------------------------------------- */
+
+struct narrow {
+	uintptr_t a, e;		/* the extent */
+	uintptr_t base;		/* start of subpage 0 */
+	size_t n;		/* subpages */
+	size_t done;		/* subpages cleared */
+	size_t per_yield;	/* subpages between yields */
+	size_t countdown;	/* subpages before the next yield */
+	rxr_zero_yield_t yield;
+	void *arg;
+};
+
+/* Clear one subpage, clipped to the extent; yield every per_yield. */
+static inline void
+narrow_step(struct narrow *nw, size_t idx)
+{
+	uintptr_t s = nw->base + idx * RXR_ZERO_SUBPAGE;
+	uintptr_t t = s + RXR_ZERO_SUBPAGE;
+
+	s = RTE_MAX(s, nw->a);
+	t = RTE_MIN(t, nw->e);
+	stosb((void *)s, t - s);
+	nw->done++;
+	if (--nw->countdown == 0) {
+		nw->countdown = nw->per_yield;
+		if (nw->done != nw->n)
+			nw->yield(nw->arg);
+	}
+}
+
+/*
+ * Linux's process_huge_page() order: the subpages farthest from the target
+ * first (the far end of the extent), then the rest alternately from the
+ * left and the right, converging on the target, which is cleared last and
+ * so is the most recently written for its user. Each subpage cleared is no
+ * farther from the target than the one before.
+ */
+static void
+narrow_clear(struct narrow *nw, size_t t)
+{
+	size_t n = nw->n, base, l, i;
+
+	if (2 * t <= n) {
+		/* Target in the first half: the end goes first. */
+		base = 0;
+		l = t;
+		for (i = n; i-- > 2 * t;)
+			narrow_step(nw, i);
+	} else {
+		/* Target in the second half: the beginning goes first. */
+		base = 2 * t - n;
+		l = n - t;
+		for (i = 0; i < base; i++)
+			narrow_step(nw, i);
+	}
+	for (i = 0; i < l; i++) {
+		narrow_step(nw, base + i);
+		narrow_step(nw, base + 2 * l - 1 - i);
+	}
+}
+
+static void
+narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
+		rxr_zero_yield_t yield, void *arg)
+{
+	nw->a = (uintptr_t)addr;
+	nw->e = nw->a + len;
+	nw->base = RTE_ALIGN_FLOOR(nw->a, (uintptr_t)RXR_ZERO_SUBPAGE);
+	nw->n = (RTE_ALIGN_CEIL(nw->e, (uintptr_t)RXR_ZERO_SUBPAGE) - nw->base) /
+		RXR_ZERO_SUBPAGE;
+	nw->done = 0;
+	nw->per_yield = per_yield;
+	nw->countdown = per_yield;
+	nw->yield = yield;
+	nw->arg = arg;
+}
+
+/* --- contig and nt in chunks --------------------------------------------- */
+
+/* chunk >= len means one piece and no yield at all. */
+static void
+contig_clear(char *p, size_t len, size_t chunk, rxr_zero_yield_t yield,
+		void *arg)
+{
+	while (len > chunk) {
+		stosb(p, chunk);
+		p += chunk;
+		len -= chunk;
+		yield(arg);
+	}
+	stosb(p, len);
+}
+
+/*
+ * Each chunk is fenced before the yield: whoever runs in the yield (or on
+ * another lcore after it) sees every cleared byte, and streaming stores do
+ * not pile up in the write-combining buffers across a long poll.
+ */
+static void
+nt_clear(char *p, size_t len, size_t chunk, rxr_zero_nt_body_t body,
+		rxr_zero_yield_t yield, void *arg)
+{
+	while (len > chunk) {
+		nt_clear_nofence(p, chunk, body);
+		nt_fence();
+		p += chunk;
+		len -= chunk;
+		nt_check_fenced("nt yield");
+		yield(arg);
+	}
+	nt_clear_nofence(p, len, body);
+	nt_fence();
+}
+
+/* --- auto ---------------------------------------------------------------- */
+
+struct auto_probe {
+	size_t max_len;
+	size_t probe_len;
+	size_t window;		/* extents of probe_len walk this much memory */
+	size_t round_bytes;	/* bytes cleared per timed round */
+	unsigned int rounds;
+};
+
+/*
+ * Small classes walk a window that stays in L2 (recycled frames are warm).
+ * Large ones walk 128 MiB, beyond the last-level cache that a core sees
+ * (32 MiB on this EPYC), as a hugepage about to be used usually is; each
+ * round carries on where the last one stopped, so it finds its memory cold.
+ */
+static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
+	{ 4u << 10, 4u << 10, 256u << 10, 4u << 20, 3 },
+	{ 64u << 10, 64u << 10, 512u << 10, 4u << 20, 3 },
+	{ 2u << 20, 2u << 20, 128u << 20, 16u << 20, 4 },
+	{ SIZE_MAX, 8u << 20, 128u << 20, 16u << 20, 4 },
+};
+#define AUTO_SCRATCH (128u << 20)
+/* nt must beat contig by this much where REP STOSB is fast (ERMS/FSRM):
+ * a streaming clear also leaves the lines out of the cache for their user. */
+#define AUTO_NT_MARGIN 1.10
+
+static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
+static struct rxr_zero_auto_class auto_class[RXR_ZERO_AUTO_NR_CLASSES];
+static int auto_status;
+static double auto_setup_ms, auto_ms;
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One round: clear round_bytes walking the window from *off; GB/s. */
+static double
+auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
+		size_t *off)
+{
+	rxr_zero_nt_body_t body = nt_body[nt_best];
+	size_t done;
+	double t0 = now_s(), t;
+
+	for (done = 0; done < pr->round_bytes; done += pr->probe_len) {
+		if (*off + pr->probe_len > pr->window)
+			*off = 0;
+		if (m == RXR_ZERO_CONTIG) {
+			stosb(buf + *off, pr->probe_len);
+		} else {
+			nt_clear_nofence(buf + *off, pr->probe_len, body);
+			nt_fence();
+		}
+		*off += pr->probe_len;
+	}
+	t = now_s() - t0;
+	return t > 0 ? pr->round_bytes / t / 1e9 : 0;
+}
+
+/*
+ * Each timed round follows an untimed one of the same method: the caches
+ * then hold what that method leaves behind (dirty lines for contig, none
+ * for nt), so neither pays for the other's write-backs.
+ */
+static double
+auto_steady_round(char *buf, const struct auto_probe *pr,
+		enum rxr_zero_method m, size_t *off)
+{
+	auto_round(buf, pr, m, off);
+	return auto_round(buf, pr, m, off);
+}
+
+static void
+auto_measure(void)
+{
+	double margin, t0 = now_s();
+	size_t off;
+	char *buf;
+
+	pthread_once(&cpu_once, cpu_detect);
+	margin = (cpu.erms || cpu.fsrm) ? AUTO_NT_MARGIN : 1.0;
+	buf = mmap(NULL, AUTO_SCRATCH, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf != MAP_FAILED) {
+		/* Transparent huge pages when allowed: 64 faults, not 32768,
+		 * and the TLB behaves as over hugepage memory. Touch it all
+		 * so that no round pays for faults. */
+		madvise(buf, AUTO_SCRATCH, MADV_HUGEPAGE);
+		memset(buf, 1, AUTO_SCRATCH);
+	}
+	auto_setup_ms = (now_s() - t0) * 1e3;
+	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
+		const struct auto_probe *pr = &auto_probe[i];
+		struct rxr_zero_auto_class *ac = &auto_class[i];
+
+		ac->max_len = pr->max_len;
+		ac->probe_len = pr->probe_len;
+		if (buf == MAP_FAILED) {
+			/* Features alone: streaming pays off beyond the caches. */
+			ac->pick = pr->max_len <= (64u << 10) ?
+				RXR_ZERO_CONTIG : RXR_ZERO_NT;
+			continue;
+		}
+		/* Alternate the two and keep each one's best round: the
+		 * machine is shared and a bad round says nothing. */
+		off = 0;
+		for (unsigned int r = 0; r < pr->rounds; r++) {
+			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
+				auto_steady_round(buf, pr, RXR_ZERO_CONTIG, &off));
+			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
+				auto_steady_round(buf, pr, RXR_ZERO_NT, &off));
+		}
+		ac->pick = ac->nt_gbps > ac->contig_gbps * margin ?
+			RXR_ZERO_NT : RXR_ZERO_CONTIG;
+	}
+	if (buf == MAP_FAILED)
+		auto_status = -ENOMEM;
+	else
+		munmap(buf, AUTO_SCRATCH);
+	auto_ms = (now_s() - t0) * 1e3;
+}
+
+int
+rxr_zero_auto_init(void)
+{
+	pthread_once(&auto_once, auto_measure);
+	return auto_status;
+}
+
+static unsigned int
+auto_class_of(size_t len)
+{
+	unsigned int i = 0;
+
+	while (len > auto_probe[i].max_len)
+		i++;
+	return i;
+}
+
+enum rxr_zero_method
+rxr_zero_auto_pick(size_t len)
+{
+	pthread_once(&auto_once, auto_measure);
+	return auto_class[auto_class_of(len)].pick;
+}
+
+void
+rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c)
+{
+	pthread_once(&auto_once, auto_measure);
+	memset(c, 0, sizeof(*c));
+	if (i < RXR_ZERO_AUTO_NR_CLASSES)
+		*c = auto_class[i];
+}
+
+static void
+fmt_size(char *buf, size_t len, size_t v)
+{
+	if (v == SIZE_MAX)
+		snprintf(buf, len, "inf");
+	else if (v >= (1u << 20) && v % (1u << 20) == 0)
+		snprintf(buf, len, "%zuM", v >> 20);
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, len, "%zuK", v >> 10);
+	else
+		snprintf(buf, len, "%zu", v);
+}
+
+void
+rxr_zero_auto_dump(FILE *out)
+{
+	pthread_once(&auto_once, auto_measure);
+	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
+		cpu.erms, cpu.fsrm, cpu.sse2, cpu.avx2, cpu.avx512f,
+		cpu.clzero, rxr_zero_nt_isa_name(nt_best));
+	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
+		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
+		auto_status != 0 ? " (no scratch memory: features only)" : "");
+	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
+		const struct rxr_zero_auto_class *ac = &auto_class[i];
+		char mx[24], pr[24];
+
+		fmt_size(mx, sizeof(mx), ac->max_len);
+		fmt_size(pr, sizeof(pr), ac->probe_len);
+		fprintf(out, "# zero: auto len<=%s: probe %s contig %.1f GB/s nt %.1f GB/s -> %s\n",
+			mx, pr, ac->contig_gbps, ac->nt_gbps,
+			rxr_zero_method_name(ac->pick));
+	}
+}
+
+/* --- extents ------------------------------------------------------------- */
+
+int
+rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
+{
+	static const struct rxr_zero_opts defaults;
+	enum rxr_zero_method m;
+	enum rxr_zero_nt_isa isa;
+	rxr_zero_yield_t yield;
+	size_t chunk;
+
+	if (opts == NULL)
+		opts = &defaults;
+	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS)
+		return -EINVAL;
+	isa = nt_isa_resolve(opts->nt_isa);
+	if (isa == RXR_ZERO_NR_NT_ISAS || (addr == NULL && len != 0))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	if (len > UINTPTR_MAX - (uintptr_t)addr)
+		return -EINVAL;
+
+	/* Without a yield nothing is chunked: one piece, no call. */
+	yield = opts->yield;
+	chunk = opts->chunk != 0 ? opts->chunk : RXR_ZERO_CHUNK_DEFAULT;
+	if (yield == NULL)
+		chunk = SIZE_MAX;
+
+	m = opts->method;
+	if (m == RXR_ZERO_AUTO)
+		m = rxr_zero_auto_pick(len);
+
+	switch (m) {
+	case RXR_ZERO_NARROW: {
+		struct narrow nw;
+		size_t t;
+
+		narrow_init(&nw, addr, len, chunk == SIZE_MAX ? SIZE_MAX :
+				RTE_MAX(chunk / RXR_ZERO_SUBPAGE, (size_t)1),
+				yield, opts->yield_arg);
+		if (opts->target != NULL) {
+			uintptr_t ta = (uintptr_t)opts->target;
+
+			if (ta < nw.a || ta >= nw.e)
+				return -EINVAL;
+			t = (ta - nw.base) / RXR_ZERO_SUBPAGE;
+		} else {
+			t = opts->target_idx;
+			if (t >= nw.n)
+				return -EINVAL;
+		}
+		narrow_clear(&nw, t);
+		break;
+	}
+	case RXR_ZERO_CONTIG:
+		contig_clear(addr, len, chunk, yield, opts->yield_arg);
+		break;
+	case RXR_ZERO_NT:
+		nt_clear(addr, len, chunk, nt_body[isa], yield,
+				opts->yield_arg);
+		break;
+	default:
+		return -EINVAL;
+	}
+	nt_check_fenced("rxr_zero_extent");
+	return 0;
+}
+
+/* --- plain functions for frames ------------------------------------------ */
+
+static void
+fn_contig(void *p, size_t len)
+{
+	stosb(p, len);
+}
+
+static void
+fn_narrow(void *p, size_t len)
+{
+	struct narrow nw;
+
+	narrow_init(&nw, p, len, SIZE_MAX, NULL, NULL);
+	narrow_clear(&nw, 0);
+}
+
+#define FN_NT(name, isa) \
+static void \
+fn_nt_##name(void *p, size_t len) \
+{ \
+	nt_clear_nofence(p, len, nt_body[isa]); \
+	nt_fence(); \
+	nt_check_fenced("rxr_zero_fn_get(nt)"); \
+}
+FN_NT(sse2, RXR_ZERO_NT_SSE2)
+FN_NT(avx2, RXR_ZERO_NT_AVX2)
+FN_NT(avx512, RXR_ZERO_NT_AVX512)
+FN_NT(clzero, RXR_ZERO_NT_CLZERO)
+
+static const rxr_zero_fn_t fn_nt[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = fn_nt_sse2,
+	[RXR_ZERO_NT_AVX2] = fn_nt_avx2,
+	[RXR_ZERO_NT_AVX512] = fn_nt_avx512,
+	[RXR_ZERO_NT_CLZERO] = fn_nt_clzero,
+};
+
+rxr_zero_fn_t
+rxr_zero_fn_get(enum rxr_zero_method method, size_t len)
+{
+	if (method == RXR_ZERO_AUTO)
+		method = rxr_zero_auto_pick(len);
+	switch (method) {
+	case RXR_ZERO_NARROW:
+		return fn_narrow;
+	case RXR_ZERO_CONTIG:
+		return fn_contig;
+	case RXR_ZERO_NT:
+		return fn_nt[rxr_zero_nt_isa_best()];
+	default:
+		return NULL;
+	}
+}
+
+/* --- names --------------------------------------------------------------- */
+
+static const char * const method_names[RXR_ZERO_NR_METHODS] = {
+	[RXR_ZERO_AUTO] = "auto",
+	[RXR_ZERO_NARROW] = "narrow",
+	[RXR_ZERO_CONTIG] = "contig",
+	[RXR_ZERO_NT] = "nt",
+};
+
+static const char * const isa_names[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_BEST] = "best",
+	[RXR_ZERO_NT_SSE2] = "sse2",
+	[RXR_ZERO_NT_AVX2] = "avx2",
+	[RXR_ZERO_NT_AVX512] = "avx512",
+	[RXR_ZERO_NT_CLZERO] = "clzero",
+};
+
+static const char * const policy_names[RXR_ZERO_NR_POLICIES] = {
+	[RXR_ZERO_POLICY_NONE] = "none",
+	[RXR_ZERO_POLICY_ALLOC] = "alloc",
+	[RXR_ZERO_POLICY_FREE] = "free",
+	[RXR_ZERO_POLICY_BACKGROUND] = "background",
+};
+
+/* Index of name in names[], or -EINVAL with a message listing them. */
+static int
+parse_name(const char *what, const char * const *names, unsigned int nr,
+		const char *name, char *err, size_t errlen)
+{
+	size_t off;
+
+	for (unsigned int i = 0; name != NULL && i < nr; i++)
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+	if (err != NULL && errlen > 0) {
+		off = snprintf(err, errlen, "unknown %s '%s' (expected one of:",
+				what, name != NULL ? name : "(null)");
+		for (unsigned int i = 0; i < nr && off < errlen; i++)
+			off += snprintf(err + off, errlen - off, "%s %s",
+					i == 0 ? "" : ",", names[i]);
+		if (off < errlen)
+			snprintf(err + off, errlen - off, ")");
+	}
+	return -EINVAL;
+}
+
+const char *
+rxr_zero_method_name(enum rxr_zero_method m)
+{
+	return (unsigned int)m < RXR_ZERO_NR_METHODS ? method_names[m] :
+		"unknown";
+}
+
+int
+rxr_zero_method_parse(const char *name, enum rxr_zero_method *m, char *err,
+		size_t errlen)
+{
+	int i = parse_name("zeroing method", method_names,
+			RXR_ZERO_NR_METHODS, name, err, errlen);
+
+	if (i < 0)
+		return i;
+	*m = (enum rxr_zero_method)i;
+	return 0;
+}
+
+const char *
+rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa)
+{
+	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS ? isa_names[isa] :
+		"unknown";
+}
+
+const char *
+rxr_zero_policy_name(enum rxr_zero_policy p)
+{
+	return (unsigned int)p < RXR_ZERO_NR_POLICIES ? policy_names[p] :
+		"unknown";
+}
+
+int
+rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p, char *err,
+		size_t errlen)
+{
+	int i = parse_name("zeroing policy", policy_names,
+			RXR_ZERO_NR_POLICIES, name, err, errlen);
+
+	if (i < 0)
+		return i;
+	*p = (enum rxr_zero_policy)i;
+	return 0;
+}
+
+/* --- frame payloads ------------------------------------------------------ */
+
+int
+rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
+		uint32_t offset, uint32_t len, enum rxr_zero_method method)
+{
+	if ((uint64_t)offset + len > frame_size ||
+			(unsigned int)method >= RXR_ZERO_NR_METHODS)
+		return -EINVAL;
+	if (method == RXR_ZERO_AUTO)
+		method = rxr_zero_auto_pick(len);
+	p->offset = offset;
+	p->len = len;
+	p->method = method;
+	p->nt_isa = rxr_zero_nt_isa_best();
+	return 0;
+}
+
+void
+rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
+		unsigned int n)
+{
+	const uint32_t off = p->offset, len = p->len;
+	unsigned int i;
+
+	/* One decision per bulk, none per frame. */
+	switch (p->method) {
+	case RXR_ZERO_NT: {
+		rxr_zero_nt_body_t body = nt_body[p->nt_isa];
+
+		for (i = 0; i < n; i++)
+			nt_clear_nofence((char *)frames[i] + off, len, body);
+		/* Before anyone is told about these frames. */
+		nt_fence();
+		break;
+	}
+	case RXR_ZERO_NARROW:
+		for (i = 0; i < n; i++)
+			fn_narrow((char *)frames[i] + off, len);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			stosb((char *)frames[i] + off, len);
+		break;
+	}
+	nt_check_fenced("rxr_zero_payload_bulk");
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_ZERO_H
+#define RXR_ZERO_H
+
+/**
+ * @file
+ * Hugepage zeroing core: clear an extent (a 2 MiB or 1 GiB hugepage, a bulk
+ * of frames, or any address and length) with a chosen method, and keep
+ * frames' payload areas zeroed under a policy.
+ *
+ * Methods (see doc/zeroing.md for figures):
+ * - narrow: 4 KiB subpages one at a time with ordinary stores, far subpages
+ *   first, converging on a target subpage that is cleared last so that its
+ *   lines are cache-hot for the user (Linux's process_huge_page() order).
+ * - contig: REP STOSB over the extent in chunks, calling a yield callback
+ *   between chunks so that a poll loop keeps polling (the kernel's
+ *   clear_contig_region() with its preemption points).
+ * - nt: non-temporal clears in chunks (CLZERO, else AVX-512, AVX2 or SSE2
+ *   streaming stores, chosen at run time), each chunk ended by an SFENCE,
+ *   calling the yield callback between chunks.
+ * - auto: contig or nt per size class, chosen once per process from the
+ *   CPU features and a short start-up measurement.
+ *
+ * Chunks and yields: an extent of len bytes is cut into chunks of @c chunk
+ * bytes counted from its start (the last one may be shorter). The yield
+ * callback runs between two chunks, never before the first nor after the
+ * last: exactly ceil(len / chunk) - 1 times (0 when len <= chunk). narrow
+ * yields after every max(1, chunk / 4096) subpages it cleared, except after
+ * the last: ceil(nr_subpages / max(1, chunk / 4096)) - 1 times. At each yield
+ * every byte cleared so far is zero and visible to other threads (nt has
+ * fenced), and no byte outside the extent was ever written.
+ *
+ * Subpages (narrow): the 4 KiB-aligned pages that the extent overlaps,
+ * numbered from 0 at the page holding the extent's first byte; the first and
+ * last may be partial (an unaligned head or tail), and only their part
+ * inside the extent is cleared.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+
+#include "rxr_common.h"
+#include "rxr_zone.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Debug check fired when a supply hands out a frame whose payload is not zero. */
+#define RXR_CHECK_DIRTY		"dirty-frame"
+/**
+ * Debug check fired when streaming stores are left unfenced at a yield, a
+ * return or before frames are published.
+ */
+#define RXR_CHECK_UNFENCED	"unfenced-nt"
+
+/** Subpage size of narrow: the base page. */
+#define RXR_ZERO_SUBPAGE	4096u
+
+/**
+ * Default bytes between two yields for contig and nt (and 32 subpages for
+ * narrow). Measured on the development EPYC over cold memory: a 128 KiB
+ * chunk takes about 6 us with contig or narrow and 3 us with nt (median
+ * gap between yields), so even with a timer tick landing in a chunk (about
+ * 36 us on that VM) the gap stays under 50 us; larger chunks buy little
+ * rate (doc/zeroing.md has the sweep).
+ */
+#define RXR_ZERO_CHUNK_DEFAULT	(128u << 10)
+
+/** Clear methods. */
+enum rxr_zero_method {
+	RXR_ZERO_AUTO = 0,	/**< contig or nt, picked per size class */
+	RXR_ZERO_NARROW,	/**< 4 KiB at a time, converging on a target */
+	RXR_ZERO_CONTIG,	/**< REP STOSB in chunks */
+	RXR_ZERO_NT,		/**< non-temporal stores in chunks, fenced */
+	RXR_ZERO_NR_METHODS
+};
+
+/** Instruction used by the nt method. */
+enum rxr_zero_nt_isa {
+	RXR_ZERO_NT_BEST = 0,	/**< the first the CPU has of CLZERO, AVX512, AVX2, SSE2 */
+	RXR_ZERO_NT_SSE2,	/**< MOVNTDQ xmm */
+	RXR_ZERO_NT_AVX2,	/**< VMOVNTDQ ymm */
+	RXR_ZERO_NT_AVX512,	/**< VMOVNTDQ zmm */
+	RXR_ZERO_NT_CLZERO,	/**< AMD CLZERO, one cache line per instruction */
+	RXR_ZERO_NR_NT_ISAS
+};
+
+/** Called between two chunks of a clear (e.g. to poll an RX queue). */
+typedef void (*rxr_zero_yield_t)(void *arg);
+
+/**
+ * How to clear an extent. An all-zero struct means: auto, default chunk, no
+ * yield, target subpage 0, best nt instruction.
+ */
+struct rxr_zero_opts {
+	enum rxr_zero_method method;
+	/** Bytes per chunk between two yields; 0 means RXR_ZERO_CHUNK_DEFAULT. */
+	size_t chunk;
+	/** Called between chunks; NULL for none (then nothing is chunked). */
+	rxr_zero_yield_t yield;
+	/** Argument of @c yield. */
+	void *yield_arg;
+	/**
+	 * narrow: an address inside the extent; its subpage is cleared last.
+	 * NULL: use @c target_idx.
+	 */
+	const void *target;
+	/** narrow: index of the subpage cleared last, when @c target is NULL. */
+	size_t target_idx;
+	/** nt (and auto when it picks nt): instruction to use. */
+	enum rxr_zero_nt_isa nt_isa;
+};
+
+/**
+ * Clear @p len bytes at @p addr; nothing outside [addr, addr + len) is
+ * written.
+ *
+ * @param opts  method and chunking; NULL means all defaults (auto).
+ * @return 0; -EINVAL for an unknown method or nt instruction, an nt
+ *   instruction this CPU lacks, a narrow target outside the extent, or a
+ *   NULL @p addr with a non-zero @p len. Nothing is written on error.
+ */
+int rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts);
+
+/** A clear function without chunking or yields, resolved once for a size. */
+typedef void (*rxr_zero_fn_t)(void *addr, size_t len);
+
+/**
+ * Resolve @p method for extents of about @p len bytes to a plain function:
+ * auto becomes contig or nt as rxr_zero_auto_pick() says, nt its best
+ * instruction, narrow converges on subpage 0 (where a frame's data starts).
+ * Meant for frame payloads: no chunking, no yields.
+ * @return the function, or NULL for an unknown method.
+ */
+rxr_zero_fn_t rxr_zero_fn_get(enum rxr_zero_method method, size_t len);
+
+/**
+ * @name Names
+ * For application options and reports.
+ * @{
+ */
+/** "auto", "narrow", "contig", "nt"; "unknown" out of range. */
+const char *rxr_zero_method_name(enum rxr_zero_method m);
+/**
+ * Parse a method name (exact, lower case).
+ * @param err  when not NULL and the name is unknown, receives a message
+ *   naming it and listing the valid names.
+ * @return 0, or -EINVAL for an unknown (or NULL) name.
+ */
+int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
+		char *err, size_t errlen);
+/** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
+const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
+/** @} */
+
+/** CPU features that the methods and auto depend on. */
+struct rxr_zero_cpu {
+	bool erms;	/**< enhanced REP MOVSB/STOSB */
+	bool fsrm;	/**< fast short REP MOV */
+	bool sse2;
+	bool avx2;
+	bool avx512f;
+	bool clzero;	/**< AMD CLZERO */
+};
+
+/** Features of this CPU (detected once, usable by the OS). */
+void rxr_zero_cpu_get(struct rxr_zero_cpu *cpu);
+
+/** True when this CPU can run nt with @p isa (BEST is always true). */
+bool rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa);
+
+/** The instruction RXR_ZERO_NT_BEST stands for on this CPU. */
+enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
+
+/**
+ * @name auto
+ * Size classes: up to 4 KiB, up to 64 KiB, up to 2 MiB, above. For each,
+ * contig and nt (best instruction) are timed once per process over a
+ * scratch buffer and the faster is kept. The measurement runs on first use
+ * of auto or on rxr_zero_auto_init(), once, whichever thread gets there
+ * first (the others wait for it).
+ * @{
+ */
+/** Number of auto size classes. */
+#define RXR_ZERO_AUTO_NR_CLASSES 4
+
+/** What auto measured and picked for one size class. */
+struct rxr_zero_auto_class {
+	size_t max_len;		/**< class holds lengths up to this (SIZE_MAX last) */
+	size_t probe_len;	/**< extent size that was timed */
+	double contig_gbps;	/**< measured rate of contig */
+	double nt_gbps;		/**< measured rate of nt (best instruction) */
+	enum rxr_zero_method pick; /**< RXR_ZERO_CONTIG or RXR_ZERO_NT */
+};
+
+/**
+ * Run the auto measurement now (a few tens of milliseconds) unless done.
+ * Thread-safe; later calls return at once.
+ * @return 0, or -ENOMEM when the scratch buffer could not be had (auto then
+ *   falls back to features alone: contig up to 64 KiB, nt above).
+ */
+int rxr_zero_auto_init(void);
+
+/** The concrete method auto uses for @p len bytes (contig or nt). */
+enum rxr_zero_method rxr_zero_auto_pick(size_t len);
+
+/** Copy the measurement of class @p i (< RXR_ZERO_AUTO_NR_CLASSES). */
+void rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c);
+
+/** Print the CPU features, nt instruction and auto table, '#'-prefixed. */
+void rxr_zero_auto_dump(FILE *out);
+/** @} */
+
+/**
+ * @name Zeroing of frames
+ * A frame's payload area is (frame address + offset, len); the header
+ * before it (an mbuf that the pool initialized) and anything after it are
+ * never written.
+ * @{
+ */
+
+/** When frames' payloads are cleared. */
+enum rxr_zero_policy {
+	RXR_ZERO_POLICY_NONE = 0,	/**< never */
+	RXR_ZERO_POLICY_ALLOC,		/**< before handing out (__GFP_ZERO, init_on_alloc) */
+	RXR_ZERO_POLICY_FREE,		/**< when freed (init_on_free) */
+	RXR_ZERO_POLICY_BACKGROUND,	/**< a service keeps a supply of pre-zeroed frames */
+	RXR_ZERO_NR_POLICIES
+};
+
+/** "none", "alloc", "free", "background"; "unknown" out of range. */
+const char *rxr_zero_policy_name(enum rxr_zero_policy p);
+
+/** Parse a policy name; as rxr_zero_method_parse(). */
+int rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p,
+		char *err, size_t errlen);
+
+/** The payload area of frames and how it is cleared. */
+struct rxr_zero_payload {
+	uint32_t offset;	/**< payload start, bytes from the frame address */
+	uint32_t len;		/**< payload bytes */
+	enum rxr_zero_method method; /**< concrete: narrow, contig or nt */
+	enum rxr_zero_nt_isa nt_isa; /**< concrete instruction when nt */
+};
+
+/**
+ * Set up a payload description for frames of @p frame_size bytes.
+ * auto and nt are resolved here, once.
+ * @return 0, or -EINVAL when offset + len exceeds the frame or the method
+ *   is unknown.
+ */
+int rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
+		uint32_t offset, uint32_t len, enum rxr_zero_method method);
+
+/**
+ * Clear the payload areas of @p n frames (the alloc and free policies).
+ * nt fences once, after the last frame.
+ */
+void rxr_zero_payload_bulk(const struct rxr_zero_payload *p,
+		void * const *frames, unsigned int n);
+
+/** @} */
+
+/**
+ * @name Background supply
+ * A bounded single-producer, single-consumer supply of frames whose payload
+ * is zero. The producer is rxr_zero_supply_service(), run by one thread at
+ * a time (a DPDK service without the MT_SAFE capability, which the service
+ * cores run one at a time, or any thread); it takes frames from the zone,
+ * clears their payload area and publishes them. The consumer is one poll
+ * lcore's alloc path (rxr_zero_supply_get_bulk()): like a pcp, each poll
+ * lcore has its own supply. The hot path takes no lock and does no atomic
+ * read-modify-write: the two sides meet through one acquire load and one
+ * release store of the ring indices.
+ * @{
+ */
+
+struct rxr_zero_supply;
+
+/** How a supply is created. */
+struct rxr_zero_supply_conf {
+	const char *name;		/**< for messages */
+	struct rxr_zone *zone;		/**< where frames come from and go back */
+	uint32_t capacity;		/**< most frames held ready (>= 1) */
+	uint32_t payload_offset;	/**< see struct rxr_zero_payload */
+	uint32_t payload_len;
+	enum rxr_zero_method method;	/**< how payloads are cleared */
+	int socket_id;			/**< memory of the supply itself */
+};
+
+/** Supply counters (snapshot; each written by one side only). */
+struct rxr_zero_supply_stats {
+	uint64_t bytes_cleared;		/**< payload bytes cleared by the service */
+	uint64_t clear_cycles;		/**< TSC cycles the service spent clearing */
+	uint64_t frames_supplied;	/**< frames cleared and made available */
+	uint64_t service_calls;		/**< calls of rxr_zero_supply_service() */
+	uint64_t zone_empty;		/**< service calls that found the zone empty */
+	uint64_t get_calls;		/**< calls of rxr_zero_supply_get_bulk() */
+	uint64_t get_frames;		/**< frames handed out */
+	uint64_t get_empty;		/**< gets that found no frame ready */
+	uint64_t get_short;		/**< gets that got fewer frames than asked */
+	uint64_t drained;		/**< frames returned to the zone by drains */
+	uint32_t ready;			/**< frames ready now */
+	uint32_t capacity;		/**< as configured */
+};
+
+/**
+ * Create an empty supply; it fills on the first service calls.
+ * @return the supply, or NULL with rte_errno set (EINVAL: no zone, zero
+ *   capacity or a payload outside the zone's frame size; ENOMEM).
+ */
+struct rxr_zero_supply *rxr_zero_supply_create(
+		const struct rxr_zero_supply_conf *conf);
+
+/**
+ * Drain and free a supply. Neither side may run any more.
+ */
+void rxr_zero_supply_destroy(struct rxr_zero_supply *s);
+
+/**
+ * Producer: take up to @p budget frames from the zone (never more than the
+ * room left), clear their payload and make them available.
+ * @return frames made available by this call.
+ */
+unsigned int rxr_zero_supply_service(struct rxr_zero_supply *s,
+		unsigned int budget);
+
+/** Frames one rxr_zero_supply_service_run() call supplies at most. */
+#define RXR_ZERO_SUPPLY_SERVICE_BUDGET 32u
+
+/**
+ * rxr_zero_supply_service() with the default budget, in the shape of a DPDK
+ * service function (rte_service_func): @p supply is the supply.
+ * @return 0 when it supplied frames, -EAGAIN when there was nothing to do.
+ */
+int32_t rxr_zero_supply_service_run(void *supply);
+
+/**
+ * Consumer: take up to @p n ready frames (payload zero), oldest first.
+ * The caller gets the rest elsewhere (and clears them itself).
+ * @return frames stored in objs[], 0 to n.
+ */
+unsigned int rxr_zero_supply_get_bulk(struct rxr_zero_supply *s, void **objs,
+		unsigned int n);
+
+/**
+ * Return every ready frame to the zone. A consumer-side call: the consumer
+ * must not run concurrently. Frames the service is clearing at that moment
+ * are published when it returns, so for every frame to be back (lcore
+ * stop) stop the service first.
+ * @return frames returned.
+ */
+unsigned int rxr_zero_supply_drain(struct rxr_zero_supply *s);
+
+/** Snapshot of the counters; safe from any thread. */
+void rxr_zero_supply_stats(const struct rxr_zero_supply *s,
+		struct rxr_zero_supply_stats *st);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_ZERO_H */
