@@ -115,7 +115,8 @@ usage(FILE *f)
 "Traffic (generate):\n"
 "  -s, --streams N        streams, 1..%u (default %u)\n"
 "  -n, --packets N        packets per stream, 1..1000000000 (default %u)\n"
-"  -l, --size SIZE        frame length: a number %u..%u (default 64), 'imix'\n"
+"  -l, --size SIZE        frame length: a number %u..%u (default 64, or\n"
+"                         the headers' length when longer), 'imix'\n"
 "                         (64x7,594x4,1518x1) or 'imix:SIZExWEIGHT,...'\n"
 "                         (up to %u sizes, weights 1..%u)\n"
 "  -p, --proto PROTO      'tcp' (default) or 'udp'\n"
@@ -273,7 +274,6 @@ parse_opts(struct opts *o, int argc, char **argv)
 	o->t.ipver = 4;
 	o->t.seed = 1;
 	o->t.balance = true;
-	o->size_text = "64";
 	o->max_streams = GEN_LIST_STREAMS_DEFAULT;
 
 	while ((c = getopt_long(argc, argv, "o:m:aq:s:n:l:p:46hV", long_opts,
@@ -409,6 +409,13 @@ parse_opts(struct opts *o, int argc, char **argv)
 
 	if (o->split == NULL) {
 		uint32_t hdr = gen_hdr_len(&o->t), i;
+		static char dflt[16];
+
+		/* 64 B unless the headers need more (IPv6/TCP needs 74). */
+		if (o->size_text == NULL) {
+			snprintf(dflt, sizeof(dflt), "%u", hdr > 64 ? hdr : 64);
+			o->size_text = dflt;
+		}
 
 		if (gen_sizes_parse(&o->t.sizes, o->size_text, &e) != 0)
 			usage_error("%s", e.msg);
