@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_GEN_H
+#define RXR_GEN_H
+
+/*
+ * rxrefill-gen internals, shared by the program, its tests and the fuzz
+ * target of the split path. Not a public API.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pcap/pcap.h>
+#include <jansson.h>
+
+#include "rxr_flow.h"
+
+#define GEN_PROG		"rxrefill-gen"
+#define GEN_MANIFEST_SCHEMA	"rxrefill-gen-manifest/1"
+
+/* Frame length without FCS: Ethernet's minimum .. an IPv4 datagram's maximum. */
+#define GEN_SIZE_MIN		60u
+#define GEN_SIZE_MAX		65535u
+#define GEN_SNAPLEN		65535
+#define GEN_IMIX_MAX_ENTRIES	16u
+#define GEN_IMIX_MAX_WEIGHT	1000u
+#define GEN_STREAMS_MAX		100000u
+#define GEN_STREAMS_DEFAULT	8u
+#define GEN_PACKETS_DEFAULT	1000u
+#define GEN_QUEUES_DEFAULT	2u
+#define GEN_DPORT		5201	/* iperf3's */
+#define GEN_LIST_STREAMS_DEFAULT 100000u
+#define GEN_FLOWS_MAX		(1u << 22)
+/* Payload tag: "RXRF", stream id (BE32), packet index in stream (BE32). */
+#define GEN_TAG_LEN		12u
+
+/** An error message for the caller to print. */
+struct gen_err {
+	char msg[1024];
+};
+
+void gen_err_set(struct gen_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** Frame sizes: a cycle a stream walks through (one entry for a fixed size). */
+struct gen_sizes {
+	uint32_t n;		/* cycle length */
+	uint32_t *cycle;	/* sizes in emission order */
+	uint32_t nb_entries;	/* distinct entries given */
+	uint32_t size[GEN_IMIX_MAX_ENTRIES];
+	uint32_t weight[GEN_IMIX_MAX_ENTRIES];
+	uint32_t min, max;
+	char spec[256];		/* normalized text, for the manifest */
+};
+
+/**
+ * Parse "N", "imix" or "imix:SIZExWEIGHT,..." (weight 1 when omitted).
+ * Sizes are checked against GEN_SIZE_MIN..GEN_SIZE_MAX only; the caller
+ * checks them against the headers.
+ */
+int gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e);
+void gen_sizes_free(struct gen_sizes *s);
+
+/** What to generate. */
+struct gen_traffic_conf {
+	uint32_t nb_streams;
+	uint64_t packets;	/* per stream */
+	uint8_t proto;		/* IPPROTO_TCP or IPPROTO_UDP */
+	int ipver;		/* 4 or 6 */
+	uint32_t nb_vlan;	/* 0..2 */
+	uint16_t vlan[2];	/* outer first */
+	uint64_t seed;
+	bool balance;		/* pick source ports so streams spread evenly */
+	struct gen_sizes sizes;
+};
+
+/** Bytes of headers in a generated frame. */
+uint32_t gen_hdr_len(const struct gen_traffic_conf *c);
+
+/** One generated stream. */
+struct gen_stream {
+	struct rxr_flow_key key;
+	uint32_t hash;
+	uint16_t queue;
+	uint32_t isn;		/* TCP: first sequence number */
+	uint32_t seq;		/* TCP: next sequence number */
+	uint16_t ip_id;
+	uint32_t flow_label;
+	uint64_t packets, bytes;
+};
+
+/**
+ * Choose stream addresses and ports from the seed. With balance, stream i
+ * gets a source port whose hash lands on queue i % nb_queues (so every
+ * queue gets a stream when there are enough); without, ports are taken in
+ * the seed's order and the split is whatever the hash gives.
+ * @return number of streams whose queue could not be balanced (0 normally).
+ */
+uint32_t gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
+		const struct rxr_flow_rss *rss);
+
+/**
+ * Build packet @p idx (0-based within its stream) of stream @p sid into
+ * @p buf (at least GEN_SIZE_MAX bytes) with length @p len. Advances the
+ * stream's TCP sequence number and IP id.
+ */
+void gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
+		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c);
+
+/** One output capture, written to a temporary file and renamed on commit. */
+struct gen_out {
+	char *path;
+	char *tmp;
+	pcap_t *dead;
+	pcap_dumper_t *dumper;
+	uint64_t packets;
+	uint64_t bytes;		/* frame lengths (len) */
+	uint64_t captured;	/* bytes in the file (caplen) */
+	uint32_t streams;
+};
+
+int gen_out_open(struct gen_out *o, const char *path, int linktype,
+		int snaplen, unsigned int precision, struct gen_err *e);
+int gen_out_write(struct gen_out *o, const struct pcap_pkthdr *h,
+		const uint8_t *data, struct gen_err *e);
+/** Flush, sync and close; the data stays under the temporary name. */
+int gen_out_finish(struct gen_out *o, struct gen_err *e);
+/** Rename the temporary file over the final path. */
+int gen_out_commit(struct gen_out *o, struct gen_err *e);
+/** Close if open and remove the temporary file. */
+void gen_out_abort(struct gen_out *o);
+
+/** Write a JSON document atomically (or to stdout for "-"). */
+int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
+
+/** The queue file name for a prefix: "<prefix>.q<N>.pcap" (malloc'd). */
+char *gen_queue_path(const char *prefix, unsigned int queue);
+
+/** Flow accounting for the split mode, in first-seen order. */
+struct gen_flow {
+	struct rxr_flow_key key;
+	uint32_t hash;
+	uint16_t queue;
+	uint64_t packets, bytes;
+};
+
+struct gen_flowtab {
+	struct gen_flow *flows;
+	uint32_t nb_flows;
+	uint32_t cap_flows;
+	uint32_t *slots;	/* index + 1, 0 empty */
+	uint32_t nb_slots;
+	uint32_t max_flows;	/* beyond: counted in untracked */
+	uint64_t untracked_packets, untracked_bytes;
+};
+
+int gen_flowtab_init(struct gen_flowtab *t, uint32_t max_flows);
+void gen_flowtab_free(struct gen_flowtab *t);
+/** Account a frame; returns 0, or -1 when out of memory. */
+int gen_flowtab_add(struct gen_flowtab *t, const struct rxr_flow_key *k,
+		uint32_t hash, uint16_t queue, uint32_t len);
+
+/** What the split saw. */
+struct gen_split_stats {
+	uint64_t records;	/* records read */
+	uint64_t written;	/* records written to a queue file */
+	uint64_t ip;		/* hashed as IP */
+	uint64_t non_ip, non_ip_bytes;		/* no IP: RETA entry 0 */
+	uint64_t unparsed, unparsed_bytes;	/* IP, headers cut or bad: RETA entry 0 */
+	uint64_t snapped;	/* caplen < len, written as they are */
+	uint64_t skipped_empty;	/* caplen 0: skipped */
+	uint64_t skipped_invalid; /* caplen > len: skipped */
+	bool truncated;		/* the capture ends inside a record */
+	char truncated_msg[PCAP_ERRBUF_SIZE + 64];
+	int linktype;
+	int snaplen;
+	unsigned int precision;
+};
+
+typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,
+		const struct pcap_pkthdr *h, const uint8_t *data,
+		struct gen_err *e);
+
+/**
+ * Peek at a capture's first bytes (then rewind) to keep its timestamp
+ * precision, and open it. @p name is used in messages.
+ */
+pcap_t *gen_capture_open(FILE *f, const char *name, unsigned int *precision,
+		struct gen_err *e);
+
+/**
+ * Split an opened capture over queues: every record goes to the queue the
+ * RSS configuration gives (non-IP and unparsable to RETA entry 0).
+ * Non-Ethernet captures are refused. A capture that ends inside a record
+ * is an error unless @p allow_truncated.
+ * @return 0, or -1 with @p e set.
+ */
+int gen_split(pcap_t *in, const char *name, const struct rxr_flow_rss *rss,
+		bool allow_truncated, gen_sink_fn sink, void *ctx,
+		struct gen_split_stats *st, struct gen_flowtab *ft,
+		struct gen_err *e);
+
+#endif /* RXR_GEN_H */

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* Generated traffic: frame sizes, stream addresses and ports, frames. */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+
+#include <rte_ip.h>
+
+#include "gen.h"
+
+#define IMIX_CLASSIC	"imix:64x7,594x4,1518x1"
+#define PORT_FIRST	1024u
+#define PORT_COUNT	(65536u - PORT_FIRST)
+/* Streams per source address: half the ports, so balancing has choice. */
+#define STREAMS_PER_ADDR (PORT_COUNT / 2)
+
+void
+gen_err_set(struct gen_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* A decimal number with nothing else around it. */
+static int
+parse_u32(const char *s, char **end, uint32_t *out)
+{
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, end, 10);
+	if (errno != 0 || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+size_entry(struct gen_sizes *s, const char *text, const char *tok,
+		uint32_t size, uint32_t weight, struct gen_err *e)
+{
+	if (size < GEN_SIZE_MIN || size > GEN_SIZE_MAX) {
+		gen_err_set(e, "--size '%s': frame size %u is outside %u..%u (bytes without FCS)",
+			text, size, GEN_SIZE_MIN, GEN_SIZE_MAX);
+		return -1;
+	}
+	if (weight < 1 || weight > GEN_IMIX_MAX_WEIGHT) {
+		gen_err_set(e, "--size '%s': weight in '%s' is outside 1..%u",
+			text, tok, GEN_IMIX_MAX_WEIGHT);
+		return -1;
+	}
+	if (s->nb_entries == GEN_IMIX_MAX_ENTRIES) {
+		gen_err_set(e, "--size '%s': more than %u sizes", text,
+			GEN_IMIX_MAX_ENTRIES);
+		return -1;
+	}
+	s->size[s->nb_entries] = size;
+	s->weight[s->nb_entries] = weight;
+	s->nb_entries++;
+	return 0;
+}
+
+int
+gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
+{
+	const char *p, *list;
+	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
+	uint32_t i, k, total = 0, size, weight;
+	size_t used;
+	char *end;
+
+	memset(s, 0, sizeof(*s));
+	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
+	if (strncmp(list, "imix:", 5) == 0) {
+		p = list + 5;
+		for (;;) {
+			const char *tok = p;
+
+			if (parse_u32(p, &end, &size) != 0) {
+				gen_err_set(e, "--size '%s': expected SIZE[xWEIGHT] at '%s'",
+					text, tok);
+				return -1;
+			}
+			weight = 1;
+			if (*end == 'x') {
+				if (parse_u32(end + 1, &end, &weight) != 0) {
+					gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
+						text, tok);
+					return -1;
+				}
+			}
+			if (*end != ',' && *end != '\0') {
+				gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
+					text, *end, tok);
+				return -1;
+			}
+			if (size_entry(s, text, tok, size, weight, e) != 0)
+				return -1;
+			if (*end == '\0')
+				break;
+			p = end + 1;
+		}
+	} else {
+		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
+			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
+				text);
+			return -1;
+		}
+		if (size_entry(s, text, text, size, 1, e) != 0)
+			return -1;
+	}
+
+	s->min = UINT32_MAX;
+	for (i = 0; i < s->nb_entries; i++) {
+		total += s->weight[i];
+		s->min = RTE_MIN(s->min, s->size[i]);
+		s->max = RTE_MAX(s->max, s->size[i]);
+	}
+	s->cycle = malloc(total * sizeof(s->cycle[0]));
+	if (s->cycle == NULL) {
+		gen_err_set(e, "out of memory");
+		return -1;
+	}
+	/* Smooth weighted round robin: sizes mix instead of coming in runs. */
+	for (k = 0; k < total; k++) {
+		uint32_t best = 0;
+
+		for (i = 0; i < s->nb_entries; i++) {
+			cur[i] += s->weight[i];
+			if (cur[i] > cur[best])
+				best = i;
+		}
+		cur[best] -= total;
+		s->cycle[k] = s->size[best];
+	}
+	s->n = total;
+
+	if (s->nb_entries == 1 && strncmp(list, "imix:", 5) != 0) {
+		snprintf(s->spec, sizeof(s->spec), "%u", s->size[0]);
+	} else {
+		used = (size_t)snprintf(s->spec, sizeof(s->spec), "imix:");
+		for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
+			used += (size_t)snprintf(s->spec + used,
+				sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
+				s->size[i], s->weight[i]);
+	}
+	return 0;
+}
+
+void
+gen_sizes_free(struct gen_sizes *s)
+{
+	free(s->cycle);
+	s->cycle = NULL;
+	s->n = 0;
+}
+
+uint32_t
+gen_hdr_len(const struct gen_traffic_conf *c)
+{
+	return 14 + 4 * c->nb_vlan + (c->ipver == 4 ? 20 : 40) +
+		(c->proto == IPPROTO_TCP ? 20 : 8);
+}
+
+static uint64_t
+splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t
+gcd(uint32_t a, uint32_t b)
+{
+	while (b != 0) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The key of a stream from address group g with source port sport. */
+static void
+stream_key(struct rxr_flow_key *k, const struct gen_traffic_conf *c,
+		uint64_t ra, uint64_t rb, uint32_t g, uint16_t sport)
+{
+	if (c->ipver == 4) {
+		/* Clients in 10/8, the server in 192.168/16. */
+		uint32_t src = 0x0a000000u |
+			((uint32_t)(((ra & 0xffff) << 8) + 1 + g) & 0xffffff);
+		uint32_t dst = 0xc0a80000u | (uint32_t)((rb & 0xff) << 8) |
+			(uint32_t)(1 + (rb >> 8) % 254);
+
+		rxr_flow_key_v4(k, src, dst, sport, GEN_DPORT, c->proto);
+	} else {
+		/* fd00:AAAA:BBBB:1::g+1 -> fd00:AAAA:BBBB:2::1 (unique local). */
+		uint8_t src[16] = { 0xfd, 0x00 }, dst[16] = { 0xfd, 0x00 };
+		uint32_t h = g + 1;
+
+		src[2] = dst[2] = ra >> 24;
+		src[3] = dst[3] = ra >> 16;
+		src[4] = dst[4] = ra >> 8;
+		src[5] = dst[5] = ra;
+		src[7] = 1;
+		dst[7] = 2;
+		src[12] = h >> 24;
+		src[13] = h >> 16;
+		src[14] = h >> 8;
+		src[15] = h;
+		dst[15] = 1;
+		rxr_flow_key_v6(k, src, dst, sport, GEN_DPORT, c->proto);
+	}
+}
+
+uint32_t
+gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
+		const struct rxr_flow_rss *rss)
+{
+	uint64_t x = c->seed, ra = splitmix64(&x), rb = splitmix64(&x);
+	uint32_t start = splitmix64(&x) % PORT_COUNT;
+	uint32_t stride = (uint32_t)(splitmix64(&x) % PORT_COUNT) | 1;
+	uint32_t nq = rss->nb_queues, i, j, unbalanced = 0;
+	uint32_t *cursor = calloc(nq, sizeof(*cursor));
+	uint16_t *qof = malloc(PORT_COUNT * sizeof(*qof));
+	uint8_t *used = malloc(PORT_COUNT);
+	uint32_t free_cursor = 0;
+	struct rxr_flow_key k;
+
+	if (cursor == NULL || qof == NULL || used == NULL)
+		abort();	/* a few hundred KiB at start-up */
+	/* A stride coprime to the port count walks every port once, spread. */
+	while (gcd(stride, PORT_COUNT) != 1)
+		stride += 2;
+
+	for (i = 0; i < c->nb_streams; i++) {
+		struct gen_stream *s = &st[i];
+		uint32_t g = i / STREAMS_PER_ADDR, target = i % nq;
+
+		if (i % STREAMS_PER_ADDR == 0) {
+			/* A new source address: every port is free again. */
+			memset(used, 0, PORT_COUNT);
+			memset(cursor, 0, nq * sizeof(*cursor));
+			free_cursor = 0;
+			for (j = 0; c->balance && j < PORT_COUNT; j++) {
+				stream_key(&k, c, ra, rb, g, PORT_FIRST +
+					(start + (uint64_t)j * stride) % PORT_COUNT);
+				qof[j] = rxr_flow_rss_queue(rss, &k, NULL);
+			}
+		}
+		j = PORT_COUNT;
+		if (c->balance) {
+			for (j = cursor[target]; j < PORT_COUNT; j++)
+				if (!used[j] && qof[j] == target)
+					break;
+			if (j < PORT_COUNT)
+				cursor[target] = j + 1;
+			else
+				unbalanced++;
+		}
+		if (j == PORT_COUNT) {
+			while (used[free_cursor])
+				free_cursor++;
+			j = free_cursor;
+		}
+		used[j] = 1;
+
+		memset(s, 0, sizeof(*s));
+		stream_key(&s->key, c, ra, rb, g, PORT_FIRST +
+			(start + (uint64_t)j * stride) % PORT_COUNT);
+		s->queue = rxr_flow_rss_queue(rss, &s->key, &s->hash);
+		s->isn = (uint32_t)splitmix64(&x);
+		s->seq = s->isn;
+		s->ip_id = (uint16_t)splitmix64(&x);
+		s->flow_label = (uint32_t)splitmix64(&x) & 0xfffff;
+	}
+	free(cursor);
+	free(qof);
+	free(used);
+	return unbalanced;
+}
+
+static inline void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, v >> 16);
+	wr16(p + 2, (uint16_t)v);
+}
+
+void
+gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
+		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
+{
+	static const uint8_t macs[12] = {
+		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
+		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
+	};
+	uint32_t o = 12, l3, l4, plen, j, hlen = c->proto == IPPROTO_TCP ? 20 : 8;
+	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
+	uint16_t ck;
+
+	memcpy(buf, macs, sizeof(macs));
+	if (c->nb_vlan == 2) {
+		wr16(buf + o, 0x88a8);
+		wr16(buf + o + 2, c->vlan[0]);
+		o += 4;
+	}
+	if (c->nb_vlan >= 1) {
+		wr16(buf + o, 0x8100);
+		wr16(buf + o + 2, c->vlan[c->nb_vlan - 1]);
+		o += 4;
+	}
+	wr16(buf + o, c->ipver == 4 ? 0x0800 : 0x86dd);
+	l3 = o + 2;
+
+	if (c->ipver == 4) {
+		uint8_t *ip = buf + l3;
+
+		memset(ip, 0, 20);
+		ip[0] = 0x45;
+		wr16(ip + 2, (uint16_t)(len - l3));
+		wr16(ip + 4, s->ip_id++);
+		wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
+		ip[8] = 64;
+		ip[9] = c->proto;
+		memcpy(ip + 12, s->key.src, 4);
+		memcpy(ip + 16, s->key.dst, 4);
+		ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
+		memcpy(ip + 10, &ck, 2);	/* already in wire order */
+		l4 = l3 + 20;
+	} else {
+		uint8_t *ip = buf + l3;
+
+		wr32(ip, 0x60000000u | s->flow_label);
+		wr16(ip + 4, (uint16_t)(len - l3 - 40));
+		ip[6] = c->proto;
+		ip[7] = 64;
+		memcpy(ip + 8, s->key.src, 16);
+		memcpy(ip + 24, s->key.dst, 16);
+		l4 = l3 + 40;
+	}
+
+	plen = len - l4 - hlen;
+	memset(buf + l4, 0, hlen);
+	wr16(buf + l4, s->key.sport);
+	wr16(buf + l4 + 2, s->key.dport);
+	if (c->proto == IPPROTO_TCP) {
+		wr32(buf + l4 + 4, s->seq);
+		wr32(buf + l4 + 8, 1);		/* the receiver's ISN + 1 */
+		buf[l4 + 12] = 5 << 4;
+		buf[l4 + 13] = 0x18;		/* PSH, ACK */
+		wr16(buf + l4 + 14, 0xffff);
+		s->seq += plen;
+	} else {
+		wr16(buf + l4 + 4, (uint16_t)(len - l4));
+	}
+
+	/* Payload: the tag (cut if there is no room), then byte j = j & 0xff. */
+	wr32(tag + 4, sid);
+	wr32(tag + 8, (uint32_t)idx);
+	for (j = 0; j < plen; j++)
+		buf[l4 + hlen + j] = j < GEN_TAG_LEN ? tag[j] : (uint8_t)j;
+
+	if (c->ipver == 4)
+		ck = rte_ipv4_udptcp_cksum((const struct rte_ipv4_hdr *)(buf + l3),
+			buf + l4);
+	else
+		ck = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)(buf + l3),
+			buf + l4);
+	memcpy(buf + l4 + (c->proto == IPPROTO_TCP ? 16 : 6), &ck, 2);
+}

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_thash.h>
+
+#include "rxr_flow.h"
+
+#define ETHER_HDR_LEN	14
+#define ETHER_TYPE_IPV4	0x0800
+#define ETHER_TYPE_IPV6	0x86dd
+#define ETHER_TYPE_VLAN	0x8100
+#define ETHER_TYPE_QINQ	0x88a8
+#define ETHER_TYPE_QINQ_OLD 0x9100
+#define VLAN_HDR_LEN	4
+#define IPV4_HDR_MIN	20
+#define IPV6_HDR_LEN	40
+#define TCP_HDR_MIN	20
+#define UDP_HDR_LEN	8
+
+/* IPv6 next-header values rxr_flow_parse() steps over. */
+#define NH_HOPOPTS	0
+#define NH_ROUTING	43
+#define NH_FRAGMENT	44
+#define NH_AH		51
+#define NH_DSTOPTS	60
+#define NH_MOBILITY	135
+#define NH_HIP		139
+#define NH_SHIM6	140
+
+const uint8_t rxr_flow_rss_key_mlx5[RXR_FLOW_RSS_KEY_LEN] = {
+	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7,
+	0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94,
+	0x6b, 0x9e, 0x38, 0xd9, 0x2c, 0x9c, 0x03, 0xd1,
+	0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56, 0x3d, 0x59,
+	0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
+};
+
+const uint8_t rxr_flow_rss_key_ms[RXR_FLOW_RSS_KEY_LEN] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+/* Byte reads: frames have no alignment guarantee. */
+static inline uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		(uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * TCP/UDP header at l4 of a datagram whose IP header claims l4_claim bytes
+ * after it (UINT32_MAX: unknown, an IPv6 jumbogram).
+ */
+static int
+parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
+		struct rxr_flow_info *info)
+{
+	struct rxr_flow_key *key = &info->key;
+	size_t hlen;
+
+	info->l4_ofs = l4;
+	info->payload_ofs = l4;
+	switch (key->proto) {
+	case IPPROTO_TCP:
+		if (len - l4 < TCP_HDR_MIN)
+			return RXR_FLOW_E_TRUNCATED;
+		hlen = (size_t)(p[l4 + 12] >> 4) * 4;
+		if (hlen < TCP_HDR_MIN || l4_claim < hlen)
+			return RXR_FLOW_E_MALFORMED;
+		if (len - l4 < hlen)
+			return RXR_FLOW_E_TRUNCATED;
+		break;
+	case IPPROTO_UDP:
+		if (len - l4 < UDP_HDR_LEN)
+			return RXR_FLOW_E_TRUNCATED;
+		hlen = UDP_HDR_LEN;
+		if (l4_claim < hlen)
+			return RXR_FLOW_E_MALFORMED;
+		break;
+	default:
+		/* No ports to read: the NIC hashes addresses only. */
+		return RXR_FLOW_OK;
+	}
+	key->sport = rd16(p + l4);
+	key->dport = rd16(p + l4 + 2);
+	key->flags |= RXR_FLOW_F_PORTS;
+	info->payload_ofs = l4 + hlen;
+	return RXR_FLOW_OK;
+}
+
+static int
+parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
+{
+	struct rxr_flow_key *key = &info->key;
+	const uint8_t *ip = p + ofs;
+	uint32_t ihl, tot;
+	uint16_t frag;
+
+	if (len - ofs < IPV4_HDR_MIN)
+		return RXR_FLOW_E_TRUNCATED;
+	ihl = (uint32_t)(ip[0] & 0x0f) * 4;
+	if ((ip[0] >> 4) != 4 || ihl < IPV4_HDR_MIN)
+		return RXR_FLOW_E_MALFORMED;
+	if (len - ofs < ihl)
+		return RXR_FLOW_E_TRUNCATED;
+	tot = rd16(ip + 2);
+	if (tot < ihl)
+		return RXR_FLOW_E_MALFORMED;
+
+	info->ip_len = tot;
+	info->nb_ext = ihl > IPV4_HDR_MIN;
+	key->family = RXR_FLOW_IPV4;
+	key->proto = ip[9];
+	memcpy(key->src, ip + 12, 4);
+	memcpy(key->dst, ip + 16, 4);
+
+	frag = rd16(ip + 6);
+	if (frag & 0x3fff) {
+		/* MF set or an offset: NICs hash the addresses only. */
+		key->flags |= RXR_FLOW_F_FRAG;
+		info->l4_ofs = ofs + ihl;
+		info->payload_ofs = ofs + ihl;
+		return RXR_FLOW_OK;
+	}
+	return parse_l4(p, len, ofs + ihl, tot - ihl, info);
+}
+
+static int
+parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
+{
+	struct rxr_flow_key *key = &info->key;
+	const uint8_t *ip = p + ofs;
+	uint32_t plen, claim;
+	size_t pos, hlen;
+	uint8_t nh;
+	bool more = true;
+
+	if (len - ofs < IPV6_HDR_LEN)
+		return RXR_FLOW_E_TRUNCATED;
+	if ((ip[0] >> 4) != 6)
+		return RXR_FLOW_E_MALFORMED;
+
+	plen = rd16(ip + 4);
+	info->ip_len = IPV6_HDR_LEN + plen;
+	key->family = RXR_FLOW_IPV6;
+	memcpy(key->src, ip + 8, 16);
+	memcpy(key->dst, ip + 24, 16);
+	nh = ip[6];
+	pos = ofs + IPV6_HDR_LEN;
+
+	while (more) {
+		switch (nh) {
+		case NH_HOPOPTS:
+		case NH_ROUTING:
+		case NH_DSTOPTS:
+		case NH_MOBILITY:
+		case NH_HIP:
+		case NH_SHIM6:
+			if (len - pos < 2)
+				return RXR_FLOW_E_TRUNCATED;
+			hlen = ((size_t)p[pos + 1] + 1) * 8;
+			break;
+		case NH_AH:
+			if (len - pos < 2)
+				return RXR_FLOW_E_TRUNCATED;
+			hlen = ((size_t)p[pos + 1] + 2) * 4;
+			break;
+		case NH_FRAGMENT:
+			hlen = 8;
+			break;
+		default:
+			more = false;
+			continue;
+		}
+		if (info->nb_ext == RXR_FLOW_MAX_IPV6_EXT)
+			return RXR_FLOW_E_MALFORMED;
+		if (len - pos < hlen)
+			return RXR_FLOW_E_TRUNCATED;
+		/* Headers must fit in the payload, except in a jumbogram. */
+		if (plen != 0 && pos + hlen - ofs - IPV6_HDR_LEN > plen)
+			return RXR_FLOW_E_MALFORMED;
+		if (nh == NH_FRAGMENT) {
+			uint16_t fo = rd16(p + pos + 2);
+
+			if (fo & 0xfff9) {
+				key->flags |= RXR_FLOW_F_FRAG;
+				/* Past offset 0 no header follows, only data. */
+				if (fo & 0xfff8)
+					more = false;
+			}
+		}
+		nh = p[pos];
+		pos += hlen;
+		info->nb_ext++;
+	}
+
+	key->proto = nh;
+	if (key->flags & RXR_FLOW_F_FRAG) {
+		info->l4_ofs = pos;
+		info->payload_ofs = pos;
+		return RXR_FLOW_OK;
+	}
+	claim = plen == 0 ? UINT32_MAX :
+		plen - (uint32_t)(pos - ofs - IPV6_HDR_LEN);
+	return parse_l4(p, len, pos, claim, info);
+}
+
+int
+rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
+{
+	const uint8_t *p = frame;
+	size_t ofs = ETHER_HDR_LEN;
+	uint16_t et;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	if (p == NULL || len < ETHER_HDR_LEN)
+		return RXR_FLOW_E_TRUNCATED;
+
+	et = rd16(p + 12);
+	while (et == ETHER_TYPE_VLAN || et == ETHER_TYPE_QINQ ||
+			et == ETHER_TYPE_QINQ_OLD) {
+		if (info->nb_vlan == RXR_FLOW_MAX_VLAN)
+			break;	/* a third tag: not something NICs hash */
+		if (len - ofs < VLAN_HDR_LEN)
+			return RXR_FLOW_E_TRUNCATED;
+		info->vlan_tci[info->nb_vlan++] = rd16(p + ofs);
+		et = rd16(p + ofs + 2);
+		ofs += VLAN_HDR_LEN;
+	}
+	info->ether_type = et;
+	info->l3_ofs = ofs;
+
+	if (et == ETHER_TYPE_IPV4)
+		ret = parse_ipv4(p, len, ofs, info);
+	else if (et == ETHER_TYPE_IPV6)
+		ret = parse_ipv6(p, len, ofs, info);
+	else
+		return RXR_FLOW_E_NOT_IP;
+
+	if (ret != RXR_FLOW_OK)
+		memset(&info->key, 0, sizeof(info->key));
+	return ret;
+}
+
+const char *
+rxr_flow_strerror(int status)
+{
+	switch (status) {
+	case RXR_FLOW_OK:
+		return "IP datagram";
+	case RXR_FLOW_E_NOT_IP:
+		return "not IPv4 or IPv6";
+	case RXR_FLOW_E_TRUNCATED:
+		return "frame ends inside a header";
+	case RXR_FLOW_E_MALFORMED:
+		return "malformed header";
+	default:
+		return "unknown parse result";
+	}
+}
+
+uint32_t
+rxr_flow_hash(const struct rxr_flow_key *key,
+		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
+		enum rxr_flow_rss_fields fields)
+{
+	/* rte_softrss() reads the key as 32-bit words: give it aligned ones. */
+	uint32_t k[RXR_FLOW_RSS_KEY_LEN / 4];
+	uint32_t tuple[RTE_THASH_V6_L4_LEN];
+	uint32_t n, i, naddr;
+
+	if (key->family == RXR_FLOW_IPV4)
+		naddr = 1;
+	else if (key->family == RXR_FLOW_IPV6)
+		naddr = 4;
+	else
+		return 0;
+
+	/* Words in CPU order, most significant bit first, as Toeplitz reads. */
+	for (i = 0; i < naddr; i++) {
+		tuple[i] = rd32(key->src + 4 * i);
+		tuple[naddr + i] = rd32(key->dst + 4 * i);
+	}
+	n = 2 * naddr;
+	if (fields == RXR_FLOW_RSS_L3L4 && (key->flags & RXR_FLOW_F_PORTS))
+		tuple[n++] = (uint32_t)key->sport << 16 | key->dport;
+
+	memcpy(k, rss_key, sizeof(k));
+	return rte_softrss(tuple, n, (const uint8_t *)k);
+}
+
+int
+rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
+		enum rxr_flow_rss_fields fields, uint32_t reta_size,
+		uint16_t nb_queues)
+{
+	uint32_t i;
+
+	memset(rss, 0, sizeof(*rss));
+	if (reta_size == 0 || reta_size > RXR_FLOW_RETA_SIZE_MAX ||
+			(reta_size & (reta_size - 1)) != 0 ||
+			nb_queues == 0 || nb_queues > RXR_FLOW_QUEUES_MAX ||
+			nb_queues > reta_size ||
+			(fields != RXR_FLOW_RSS_L3L4 && fields != RXR_FLOW_RSS_L3))
+		return -EINVAL;
+	rss->reta = malloc(reta_size * sizeof(rss->reta[0]));
+	if (rss->reta == NULL)
+		return -ENOMEM;
+	memcpy(rss->key, key != NULL ? key : rxr_flow_rss_key_mlx5,
+		RXR_FLOW_RSS_KEY_LEN);
+	rss->fields = fields;
+	rss->reta_size = reta_size;
+	rss->nb_queues = nb_queues;
+	for (i = 0; i < reta_size; i++)
+		rss->reta[i] = i % nb_queues;
+	return 0;
+}
+
+void
+rxr_flow_rss_fini(struct rxr_flow_rss *rss)
+{
+	free(rss->reta);
+	rss->reta = NULL;
+	rss->reta_size = 0;
+}
+
+int
+rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx, uint16_t queue)
+{
+	if (idx >= rss->reta_size || queue >= rss->nb_queues)
+		return -EINVAL;
+	rss->reta[idx] = queue;
+	return 0;
+}
+
+uint16_t
+rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
+		const struct rxr_flow_key *key, uint32_t *hash_out)
+{
+	uint32_t hash = key != NULL ? rxr_flow_hash(key, rss->key, rss->fields) : 0;
+
+	if (hash_out != NULL)
+		*hash_out = hash;
+	return rxr_flow_rss_reta_lookup(rss, hash);
+}
+
+char *
+rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
+		size_t size)
+{
+	const uint8_t *a = dst ? key->dst : key->src;
+	int af;
+
+	if (size == 0)
+		return buf;
+	if (key->family == RXR_FLOW_IPV4)
+		af = AF_INET;
+	else if (key->family == RXR_FLOW_IPV6)
+		af = AF_INET6;
+	else
+		af = AF_UNSPEC;
+	if (af == AF_UNSPEC || inet_ntop(af, a, buf, size) == NULL)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+const char *
+rxr_flow_proto_name(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return "tcp";
+	case IPPROTO_UDP:
+		return "udp";
+	case IPPROTO_ICMP:
+		return "icmp";
+	case IPPROTO_ICMPV6:
+		return "icmpv6";
+	case IPPROTO_SCTP:
+		return "sctp";
+	case IPPROTO_GRE:
+		return "gre";
+	case IPPROTO_ESP:
+		return "esp";
+	default:
+		return NULL;
+	}
+}
+
+char *
+rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size)
+{
+	char s[RXR_FLOW_ADDR_STRLEN], d[RXR_FLOW_ADDR_STRLEN], p[16];
+	const char *name = rxr_flow_proto_name(key->proto);
+	const char *frag = (key->flags & RXR_FLOW_F_FRAG) ? " frag" : "";
+	bool v6 = key->family == RXR_FLOW_IPV6;
+
+	if (size == 0)
+		return buf;
+	if (name == NULL) {
+		snprintf(p, sizeof(p), "proto %u", key->proto);
+		name = p;
+	}
+	rxr_flow_addr_str(key, false, s, sizeof(s));
+	rxr_flow_addr_str(key, true, d, sizeof(d));
+	if (key->flags & RXR_FLOW_F_PORTS)
+		snprintf(buf, size, "%s %s%s%s:%u > %s%s%s:%u%s", name,
+			v6 ? "[" : "", s, v6 ? "]" : "", key->sport,
+			v6 ? "[" : "", d, v6 ? "]" : "", key->dport, frag);
+	else
+		snprintf(buf, size, "%s %s > %s%s", name, s, d, frag);
+	return buf;
+}
+
+static void
+key_ports(struct rxr_flow_key *key, uint16_t sport, uint16_t dport,
+		uint8_t proto)
+{
+	key->proto = proto;
+	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
+		key->sport = sport;
+		key->dport = dport;
+		key->flags = RXR_FLOW_F_PORTS;
+	}
+}
+
+void
+rxr_flow_key_v4(struct rxr_flow_key *key, uint32_t src, uint32_t dst,
+		uint16_t sport, uint16_t dport, uint8_t proto)
+{
+	uint32_t s = htonl(src), d = htonl(dst);
+
+	memset(key, 0, sizeof(*key));
+	key->family = RXR_FLOW_IPV4;
+	memcpy(key->src, &s, 4);
+	memcpy(key->dst, &d, 4);
+	key_ports(key, sport, dport, proto);
+}
+
+void
+rxr_flow_key_v6(struct rxr_flow_key *key, const uint8_t src[16],
+		const uint8_t dst[16], uint16_t sport, uint16_t dport,
+		uint8_t proto)
+{
+	memset(key, 0, sizeof(*key));
+	key->family = RXR_FLOW_IPV6;
+	memcpy(key->src, src, 16);
+	memcpy(key->dst, dst, 16);
+	key_ports(key, sport, dport, proto);
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_FLOW_H
+#define RXR_FLOW_H
+
+/**
+ * @file
+ * Flows as a NIC's receive side scaling (RSS) sees them.
+ *
+ * - rxr_flow_parse() reads an Ethernet frame (no FCS) into a flow key:
+ *   source and destination address (IPv4 or IPv6), protocol and, for TCP
+ *   and UDP datagrams that are not fragments, the two ports. Up to two VLAN
+ *   tags (802.1Q 0x8100, 802.1ad 0x88a8, and the pre-standard 0x9100) are
+ *   skipped; IPv4 options and the usual IPv6 extension headers (hop-by-hop,
+ *   routing, fragment, destination options, AH, mobility, HIP, shim6) are
+ *   skipped. The parser never reads past the length it is given.
+ * - rxr_flow_hash() computes the Toeplitz hash a NIC computes over that key
+ *   (Microsoft's RSS specification: source address, destination address,
+ *   source port, destination port, all in network order). It was checked
+ *   against the Microsoft RSS verification suite.
+ * - struct rxr_flow_rss adds the indirection table (RETA) that maps a hash
+ *   to a queue, filled round robin over the queues as DPDK ports do by
+ *   default. Traffic that a NIC cannot hash (not IP, or headers it cannot
+ *   read) gets hash 0, hence the queue in RETA entry 0.
+ *
+ * Nothing here needs EAL: programs without DPDK's runtime (the traffic
+ * generator, the fuzz targets) use it as it is.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Address family of a flow key: IPv4. */
+#define RXR_FLOW_IPV4 4
+/** Address family of a flow key: IPv6. */
+#define RXR_FLOW_IPV6 6
+
+/** Key flag: sport and dport are valid (TCP or UDP, not a fragment). */
+#define RXR_FLOW_F_PORTS 0x01
+/** Key flag: the datagram is a fragment (ports not hashed, as NICs do). */
+#define RXR_FLOW_F_FRAG 0x02
+
+/**
+ * A flow key. Every byte is defined (unused address bytes, ports and
+ * padding are zero), so keys compare and hash with memcmp()/raw bytes.
+ */
+struct rxr_flow_key {
+	uint8_t src[16];	/**< source address, network order; IPv4 uses [0..3] */
+	uint8_t dst[16];	/**< destination address, likewise */
+	uint16_t sport;		/**< source port, host order; 0 without RXR_FLOW_F_PORTS */
+	uint16_t dport;		/**< destination port, host order; likewise */
+	uint8_t proto;		/**< IP protocol (after IPv6 extension headers) */
+	uint8_t family;		/**< RXR_FLOW_IPV4 or RXR_FLOW_IPV6 */
+	uint8_t flags;		/**< RXR_FLOW_F_* */
+	uint8_t pad;		/**< zero */
+};
+
+/** Most VLAN tags rxr_flow_parse() skips. */
+#define RXR_FLOW_MAX_VLAN 2
+/** Most IPv6 extension headers rxr_flow_parse() skips before giving up. */
+#define RXR_FLOW_MAX_IPV6_EXT 8
+
+/** What rxr_flow_parse() found, besides the key. Offsets are from frame start. */
+struct rxr_flow_info {
+	struct rxr_flow_key key;	/**< valid when parse returned RXR_FLOW_OK */
+	uint32_t l3_ofs;	/**< IP header */
+	uint32_t l4_ofs;	/**< TCP/UDP header (or the first byte after IP and its extensions) */
+	uint32_t payload_ofs;	/**< first byte after the TCP/UDP header; l4_ofs for others */
+	uint32_t ip_len;	/**< datagram length the IP header claims (IPv6: 40 + payload length) */
+	uint16_t ether_type;	/**< EtherType after the VLAN tags, host order */
+	uint16_t vlan_tci[RXR_FLOW_MAX_VLAN];	/**< outer first, host order */
+	uint8_t nb_vlan;	/**< VLAN tags skipped */
+	uint8_t nb_ext;		/**< IPv4: 1 with options; IPv6: extension headers skipped */
+};
+
+/** rxr_flow_parse() results. */
+enum rxr_flow_status {
+	RXR_FLOW_OK = 0,		/**< an IP datagram; key filled */
+	RXR_FLOW_E_NOT_IP = -1,		/**< no IPv4/IPv6 after the L2 header (ARP, LLDP, 3 tags...) */
+	RXR_FLOW_E_TRUNCATED = -2,	/**< the frame ends inside a header the key needs */
+	RXR_FLOW_E_MALFORMED = -3,	/**< a header contradicts itself (IP version, IHL, lengths) */
+};
+
+/**
+ * Parse an Ethernet frame into a flow key.
+ *
+ * Reads at most @p len bytes from @p frame. A frame cut after the headers
+ * (a capture's snap length) still parses: only the headers are needed.
+ * On any result info->ether_type, info->nb_vlan and info->vlan_tci tell
+ * what was read of the L2 header; info->key is zeroed unless RXR_FLOW_OK.
+ *
+ * @return RXR_FLOW_OK or a negative enum rxr_flow_status.
+ */
+int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
+
+/** A short English description of an rxr_flow_parse() result. */
+const char *rxr_flow_strerror(int status);
+
+/** Bytes in an RSS key (Toeplitz over IPv6 addresses and ports needs 40). */
+#define RXR_FLOW_RSS_KEY_LEN 40
+
+/**
+ * The RSS key mlx5 programs by default (rss_hash_default_key in DPDK's
+ * drivers/net/mlx5, also used for ConnectX-3).
+ */
+extern const uint8_t rxr_flow_rss_key_mlx5[RXR_FLOW_RSS_KEY_LEN];
+
+/**
+ * The key of Microsoft's RSS verification suite, also Intel's default
+ * (82599 datasheet 7.1.2.8.3): the key the published test vectors use.
+ */
+extern const uint8_t rxr_flow_rss_key_ms[RXR_FLOW_RSS_KEY_LEN];
+
+/** Which fields feed the hash. */
+enum rxr_flow_rss_fields {
+	/** Addresses, plus ports of TCP/UDP non-fragments (rss_hf IP|TCP|UDP). */
+	RXR_FLOW_RSS_L3L4 = 0,
+	/** Addresses only (rss_hf IP). */
+	RXR_FLOW_RSS_L3 = 1,
+};
+
+/**
+ * Toeplitz hash of a key as a NIC computes it.
+ *
+ * Input: source address, destination address, then source and destination
+ * port when @p fields is RXR_FLOW_RSS_L3L4 and the key has RXR_FLOW_F_PORTS.
+ * Returns 0 for a key of no known family (what a NIC reports for traffic
+ * it does not hash).
+ */
+uint32_t rxr_flow_hash(const struct rxr_flow_key *key,
+		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
+		enum rxr_flow_rss_fields fields);
+
+/** Default RETA size: mlx5's, and the largest ethdev names (512). */
+#define RXR_FLOW_RETA_SIZE_DEFAULT 512u
+/** Largest RETA rxr_flow_rss_init() accepts. */
+#define RXR_FLOW_RETA_SIZE_MAX 65536u
+/** Most queues rxr_flow_rss_init() accepts (RTE_MAX_QUEUES_PER_PORT). */
+#define RXR_FLOW_QUEUES_MAX 1024u
+
+/** An RSS configuration: key, hashed fields and indirection table. */
+struct rxr_flow_rss {
+	uint8_t key[RXR_FLOW_RSS_KEY_LEN] __attribute__((aligned(4)));	/**< Toeplitz key */
+	enum rxr_flow_rss_fields fields;	/**< what is hashed */
+	uint32_t reta_size;	/**< entries, a power of two */
+	uint16_t nb_queues;	/**< queues the table was filled over */
+	uint16_t *reta;		/**< hash & (reta_size - 1) -> queue */
+};
+
+/**
+ * Set up an RSS configuration with a RETA filled round robin
+ * (entry i -> queue i % nb_queues), as DPDK ports do by default.
+ *
+ * @param key Toeplitz key, RXR_FLOW_RSS_KEY_LEN bytes; NULL for mlx5's default.
+ * @param reta_size Power of two, 1..RXR_FLOW_RETA_SIZE_MAX, >= nb_queues.
+ * @param nb_queues 1..RXR_FLOW_QUEUES_MAX.
+ * @return 0, -EINVAL on a bad size, -ENOMEM.
+ */
+int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
+		enum rxr_flow_rss_fields fields, uint32_t reta_size,
+		uint16_t nb_queues);
+
+/** Release what rxr_flow_rss_init() allocated. */
+void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
+
+/**
+ * Point one RETA entry at a queue (< nb_queues).
+ * @return 0 or -EINVAL.
+ */
+int rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx,
+		uint16_t queue);
+
+/** The queue a hash value selects: the low bits index the RETA, as in NICs. */
+static inline uint16_t
+rxr_flow_rss_reta_lookup(const struct rxr_flow_rss *rss, uint32_t hash)
+{
+	return rss->reta[hash & (rss->reta_size - 1)];
+}
+
+/**
+ * The queue a NIC with this configuration delivers a frame to.
+ * @param key the frame's key, or NULL when it did not parse (hash 0).
+ * @param hash_out if not NULL, receives the hash.
+ */
+uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
+		const struct rxr_flow_key *key, uint32_t *hash_out);
+
+/** Buffer size for rxr_flow_addr_str(): an IPv6 address and its NUL. */
+#define RXR_FLOW_ADDR_STRLEN 46
+/** Buffer size for rxr_flow_key_str(). */
+#define RXR_FLOW_KEY_STRLEN 128
+
+/**
+ * Format the source (@p dst false) or destination address of a key:
+ * dotted quad or RFC 5952 IPv6 text.
+ * @return buf, or "?" text for a key of no known family.
+ */
+char *rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
+		size_t size);
+
+/**
+ * Format a key for reports: "tcp 10.0.0.1:1234 > 10.0.0.2:5201",
+ * "udp [fd00::1]:1234 > [fd00::2]:5201", "proto 47 10.0.0.1 > 10.0.0.2",
+ * with " frag" appended for fragments.
+ * @return buf.
+ */
+char *rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size);
+
+/** "tcp", "udp", "icmp", "icmpv6", "sctp", ... or NULL for others. */
+const char *rxr_flow_proto_name(uint8_t proto);
+
+/**
+ * Build an IPv4 key from host-order addresses and ports (for generators and
+ * tests). Ports are kept (RXR_FLOW_F_PORTS) for TCP and UDP only.
+ */
+void rxr_flow_key_v4(struct rxr_flow_key *key, uint32_t src, uint32_t dst,
+		uint16_t sport, uint16_t dport, uint8_t proto);
+
+/** Build an IPv6 key from network-order addresses; ports as rxr_flow_key_v4(). */
+void rxr_flow_key_v6(struct rxr_flow_key *key, const uint8_t src[16],
+		const uint8_t dst[16], uint16_t sport, uint16_t dport,
+		uint8_t proto);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_FLOW_H */
