@@ -6,7 +6,9 @@
 /**
  * @file
  * Run reports: one JSON document per run (doc/report-schema.md), built
- * from C structs, written atomically, loaded and validated.
+ * from C structs, written atomically, loaded and validated, and rendered as
+ * mmtests-shaped text tables (one report, strategies side by side; or
+ * several reports side by side, % against the first).
  *
  * No DPDK here: the library only needs libc and jansson, so it can be used
  * by tools that never start EAL and its tests run in milliseconds.
@@ -29,6 +31,8 @@ extern "C" {
 
 /** The schema string written into and required from every report. */
 #define RXR_REPORT_SCHEMA "rxrefill-report/1"
+/** The schema string of rxr_report_compare_json() documents. */
+#define RXR_REPORT_COMPARE_SCHEMA "rxrefill-compare/1"
 
 /** Log2 latency buckets: [0,1), [1,2), [2,4) ... [2^46, 2^47). */
 #define RXR_REPORT_HIST_BUCKETS 48
@@ -298,6 +302,60 @@ struct rxr_report *rxr_report_load(const char *path, char *err, size_t errlen);
 /** rxr_report_load() from memory; name is used in messages. */
 struct rxr_report *rxr_report_load_buffer(const char *buf, size_t len,
 		const char *name, char *err, size_t errlen);
+
+/**
+ * Row selection for the renderers. A selector picks a metric when it
+ * equals its name or is a prefix ending at '.' or '[': "drops" picks every
+ * drops.<cause>, "streams" every stream row, "refill_latency_hist" the
+ * histogram. NULL or no selectors: everything.
+ */
+struct rxr_report_select {
+	const char *const *metrics;
+	unsigned int nb_metrics;
+};
+
+/**
+ * Whether sel names a known metric or group (for option checking).
+ * Known: gbps, gbps_wire, mpps, cycles_per_packet,
+ * refill_cycles_per_frame, pcp.hit_rate, zone_lock.wait_share,
+ * zone_lock.contended, drops[.<cause>], deferred[.queued|.drained],
+ * recycle[.<counter>], zeroing[.gbps|.max_poll_gap_us],
+ * streams[.packets|.bytes], refill_latency_hist, and the groups pcp,
+ * zone_lock.
+ */
+bool rxr_report_metric_known(const char *sel);
+
+/** The list of known metric names and groups, for --help. */
+const char *rxr_report_metric_help(void);
+
+/**
+ * Print one report as text: header, the metric table with one column per
+ * (strategy, bulk) and % against the first column, the refill latency
+ * histogram, per-stream rows.
+ * @return 0, or -EIO when writing to out failed.
+ */
+int rxr_report_render_text(const struct rxr_report *r, FILE *out,
+		const struct rxr_report_select *sel);
+
+/**
+ * Print several reports side by side, one column per report, % against
+ * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
+ * (strategy, bulk); "-" where a report lacks that pair.
+ * @param labels  column headers (e.g. file names), n of them
+ * @return 0, or -EIO.
+ */
+int rxr_report_compare_text(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, FILE *out,
+		const struct rxr_report_select *sel);
+
+/**
+ * The comparison of rxr_report_compare_text() as a JSON document
+ * (schema rxrefill-compare/1: reports, rows with values and delta_pct,
+ * histograms). New reference owned by the caller; NULL on ENOMEM.
+ */
+json_t *rxr_report_compare_json(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel);
 
 #ifdef __cplusplus
 }
