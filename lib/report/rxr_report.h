@@ -280,8 +280,11 @@ int rxr_report_validate(const json_t *doc, const char *name, char *err,
  * one, both complete (a killed writer may leave a ".<name>.tmp.XXXXXX"
  * behind). The new file keeps the mode of the one it replaces, else 0644.
  * The report is validated first: nothing is written that could not be
- * loaded back.
- * @return 0 or -errno, with err naming path and the failed step.
+ * loaded back. path is replaced as a name: a symlink there is replaced by
+ * the file, not followed.
+ * @return 0 or -errno, with err naming path and the failed step. An error
+ *   from the last step (fsync of the directory) means the new report is in
+ *   place but might not survive a power loss.
  */
 int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		char *err, size_t errlen);
