@@ -817,6 +817,7 @@ test_write_errors(void)
 	struct fixture_conf conf = { .host = "h", .scale = 1, .reps = 1 };
 	struct rxr_report *r = fixture_report(&conf);
 	struct rxr_report *bare = rxr_report_create();
+	char dir[] = "/tmp/rxr_report_unit.XXXXXX", path[64];
 	char err[RXR_REPORT_ERR_LEN];
 
 	RXR_TEST_ASSERT(rxr_report_write_atomic(r, "/nonexistent/dir/r.json",
@@ -827,10 +828,14 @@ test_write_errors(void)
 	RXR_TEST_ASSERT(rxr_report_write_atomic(r, "/tmp/", err,
 		sizeof(err)) == -EINVAL, "directory as target");
 	/* Never write what could not be loaded back. */
-	RXR_TEST_ASSERT(rxr_report_write_atomic(bare, "/tmp/never.json", err,
+	RXR_TEST_ASSERT(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/never.json", dir);
+	RXR_TEST_ASSERT(rxr_report_write_atomic(bare, path, err,
 		sizeof(err)) == -EINVAL && strstr(err, "env.") != NULL,
 		"incomplete report written: %s", err);
-	RXR_TEST_ASSERT(access("/tmp/never.json", F_OK) != 0, "file created");
+	RXR_TEST_ASSERT(access(path, F_OK) != 0, "file created");
+	RXR_TEST_ASSERT(rmdir(dir) == 0, "directory not empty: %s",
+		strerror(errno));
 	rxr_report_free(bare);
 	rxr_report_free(r);
 	return 0;
