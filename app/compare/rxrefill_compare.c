@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * rxrefill-compare: several rxrefill reports side by side, % against the
+ * first, in the shape of the mmtests tables of the page allocator thread.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_build_config.h"
+#include "rxr_report.h"
+
+#define EXIT_BAD_REPORT 1
+#define EXIT_USAGE 2
+
+static const char *prog = "rxrefill-compare";
+
+/* Words of text on lines of at most width columns after indent spaces. */
+static void
+print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+	const char *p = text;
+	int col = 0;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, " ");
+
+		if (col > 0 && col + 1 + (int)n > width) {
+			fprintf(out, "\n");
+			col = 0;
+		}
+		if (col == 0)
+			fprintf(out, "%*s", indent, "");
+		else
+			col += fputc(' ', out) != EOF;
+		fprintf(out, "%.*s", (int)n, p);
+		col += (int)n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+"Usage: %s [options] REPORT.json [REPORT.json ...]\n"
+"\n"
+"Print rxrefill reports (schema %s) side by side: one column per\n"
+"report, rows <strategy>-<bulk|nobulk>.<metric> matched by strategy and\n"
+"bulk, '-' where a report lacks that strategy, and the change against\n"
+"the first report in parentheses. Positive %% = better: higher for rates\n"
+"(gbps, mpps, hit rate), lower for costs (cycles, lock wait, drops).\n"
+"Min and Max rows appear when some report has more than one repetition.\n"
+"With a single report, print that report's own table instead: its\n"
+"strategies side by side, %% against the first strategy.\n"
+"\n"
+"Options:\n"
+"  -m, --metric LIST  show only these rows: metric names or groups,\n"
+"                     comma-separated, the option may be repeated;\n"
+"                     default: every row. Names and groups:\n",
+		prog, RXR_REPORT_SCHEMA);
+	print_wrapped(out, rxr_report_metric_help(), 21, 56);
+	fprintf(out,
+"  -j, --json         print the comparison as JSON (schema %s):\n"
+"                     reports, rows with values and delta_pct, histograms\n"
+"  -V, --version      print the version and exit\n"
+"  -h, --help         print this help and exit\n"
+"\n"
+"Exit status: 0 on success, %d when a report cannot be read or is not a\n"
+"valid %s report (the message names the file), %d on bad usage.\n",
+		RXR_REPORT_COMPARE_SCHEMA, EXIT_BAD_REPORT, RXR_REPORT_SCHEMA,
+		EXIT_USAGE);
+}
+
+/* Split a --metric LIST into sel, checking every name. */
+static int
+add_metrics(const char *list, char ***metrics, unsigned int *n)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	const char *p;
+
+	if (copy == NULL)
+		return -ENOMEM;
+	/* strtok_r would hide an empty name ("gbps,,mpps"): check first. */
+	for (p = list; ; p++) {
+		if (*p == ',' || *p == '\0') {
+			if (p == list || p[-1] == ',') {
+				fprintf(stderr, "%s: --metric \"%s\": empty "
+					"metric name\n", prog, list);
+				free(copy);
+				return -EINVAL;
+			}
+			if (*p == '\0')
+				break;
+		}
+	}
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		char **nm;
+
+		if (!rxr_report_metric_known(tok)) {
+			fprintf(stderr, "%s: --metric: unknown metric \"%s\"; "
+				"known: %s\n", prog, tok,
+				rxr_report_metric_help());
+			free(copy);
+			return -EINVAL;
+		}
+		nm = realloc(*metrics, (*n + 1) * sizeof(*nm));
+		if (nm == NULL || (nm[*n] = strdup(tok)) == NULL) {
+			if (nm != NULL)
+				*metrics = nm;
+			free(copy);
+			return -ENOMEM;
+		}
+		*metrics = nm;
+		(*n)++;
+	}
+	free(copy);
+	return 0;
+}
+
+/* Column label: the file name without directory and ".json". */
+static char *
+label_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base != NULL && base[1] != '\0' ? base + 1 : path;
+	len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	return strndup(base, len);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "metric", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rxr_report_select sel = { 0 };
+	struct rxr_report **reports = NULL;
+	char **metrics = NULL, **labels = NULL;
+	char err[RXR_REPORT_ERR_LEN];
+	unsigned int nb_metrics = 0, n = 0, i, j;
+	bool json = false, dup = false;
+	int opt, ret = EXIT_SUCCESS;
+
+	while ((opt = getopt_long(argc, argv, "m:jVh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (add_metrics(optarg, &metrics, &nb_metrics) != 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'V':
+			printf("%s %s (reads %s)\n", prog, RXR_VERSION,
+				RXR_REPORT_SCHEMA);
+			goto out;
+		case 'h':
+			usage(stdout);
+			goto out;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no report given\n", prog);
+		fprintf(stderr, "Try '%s --help'.\n", prog);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	n = (unsigned int)(argc - optind);
+	reports = calloc(n, sizeof(*reports));
+	labels = calloc(n, sizeof(*labels));
+	if (reports == NULL || labels == NULL)
+		goto nomem;
+	/* Every bad file is named, not only the first. */
+	for (i = 0; i < n; i++) {
+		reports[i] = rxr_report_load(argv[optind + i], err,
+				sizeof(err));
+		if (reports[i] == NULL) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			ret = EXIT_BAD_REPORT;
+		}
+		labels[i] = label_of(argv[optind + i]);
+		if (labels[i] == NULL)
+			goto nomem;
+	}
+	if (ret != EXIT_SUCCESS)
+		goto out;
+	/* a/run.json and b/run.json: the base names would not tell them apart. */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			dup |= strcmp(labels[i], labels[j]) == 0;
+	for (i = 0; dup && i < n; i++) {
+		free(labels[i]);
+		labels[i] = strdup(argv[optind + i]);
+		if (labels[i] == NULL)
+			goto nomem;
+	}
+	sel.metrics = (const char *const *)metrics;
+	sel.nb_metrics = nb_metrics;
+
+	if (json) {
+		json_t *doc = rxr_report_compare_json(reports,
+				(const char *const *)labels, n, &sel);
+
+		if (doc == NULL)
+			goto nomem;
+		if (json_dumpf(doc, stdout, JSON_INDENT(2) |
+				JSON_REAL_PRECISION(12)) != 0 ||
+				fputc('\n', stdout) == EOF)
+			ret = EXIT_FAILURE;
+		json_decref(doc);
+	} else if (n == 1) {
+		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM)
+			goto nomem;
+	} else {
+		if (rxr_report_compare_text(reports,
+				(const char *const *)labels, n, stdout,
+				&sel) == -ENOMEM)
+			goto nomem;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: writing the output: %s\n", prog,
+			strerror(errno));
+		ret = EXIT_FAILURE;
+	}
+	goto out;
+nomem:
+	fprintf(stderr, "%s: out of memory\n", prog);
+	ret = EXIT_FAILURE;
+out:
+	for (i = 0; reports != NULL && i < n; i++)
+		rxr_report_free(reports[i]);
+	for (i = 0; labels != NULL && i < n; i++)
+		free(labels[i]);
+	for (i = 0; i < nb_metrics; i++)
+		free(metrics[i]);
+	free(metrics);
+	free(reports);
+	free(labels);
+	return ret;
+}

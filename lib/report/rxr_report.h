@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_REPORT_H
+#define RXR_REPORT_H
+
+/**
+ * @file
+ * Run reports: one JSON document per run (doc/report-schema.md), built
+ * from C structs, written atomically, loaded and validated, and rendered as
+ * mmtests-shaped text tables (one report, strategies side by side; or
+ * several reports side by side, % against the first).
+ *
+ * No DPDK here: the library only needs libc and jansson, so it can be used
+ * by tools that never start EAL and its tests run in milliseconds.
+ *
+ * Errors: functions that can fail take a buffer (err, errlen; err may be
+ * NULL) and write one line into it that names the file or field involved.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The schema string written into and required from every report. */
+#define RXR_REPORT_SCHEMA "rxrefill-report/1"
+/** The schema string of rxr_report_compare_json() documents. */
+#define RXR_REPORT_COMPARE_SCHEMA "rxrefill-compare/1"
+
+/** Log2 latency buckets: [0,1), [1,2), [2,4) ... [2^46, 2^47). */
+#define RXR_REPORT_HIST_BUCKETS 48
+/** Most drop causes one run can carry. */
+#define RXR_REPORT_DROPS_MAX 16
+/** A good size for error buffers. */
+#define RXR_REPORT_ERR_LEN 512
+
+/** One drop cause of a run. */
+struct rxr_report_drop {
+	const char *cause;	/**< "rx_nombuf", "imissed", ...; non-empty */
+	uint64_t count;		/**< packets lost for this cause */
+};
+
+/** Packets and bytes of one flow. */
+struct rxr_report_stream {
+	const char *src;	/**< source address, IPv4 or IPv6 text */
+	const char *dst;	/**< destination address */
+	uint16_t sport;		/**< source port, 0 without ports */
+	uint16_t dport;		/**< destination port */
+	uint8_t proto;		/**< IP protocol number: 6 TCP, 17 UDP */
+	uint64_t packets;	/**< packets received */
+	uint64_t bytes;		/**< frame bytes received */
+};
+
+/** page_pool-style recycling counters, named as page_pool names them. */
+struct rxr_report_recycle {
+	uint64_t alloc_fast;
+	uint64_t alloc_slow;
+	uint64_t alloc_empty;
+	uint64_t alloc_refill;
+	uint64_t alloc_waive;
+	uint64_t recycle_cached;
+	uint64_t recycle_cache_full;
+	uint64_t recycle_ring;
+	uint64_t recycle_ring_full;
+	uint64_t recycle_released_refcnt;
+};
+
+/**
+ * One repetition of one (strategy, bulk) pair, as measured.
+ *
+ * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
+ * rxr_report_add_run() from the counters; every other figure is the
+ * caller's. A double that is NaN or infinite is written as null ("could
+ * not be measured"). Zero-initialize the struct and fill what you have.
+ */
+struct rxr_report_run {
+	const char *strategy;		/**< "zone", "irqsave", "bh", "recycle" */
+	bool bulk;			/**< bulk alloc/free on */
+	uint32_t rep;			/**< repetition index from 0 */
+	double duration_s;		/**< measured seconds, >= 0 */
+	uint64_t rx_packets;		/**< packets received */
+	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
+	double cycles_per_packet;	/**< poll lcore cycles / rx_packets */
+	double refill_cycles_per_frame;	/**< refill path cycles / frame */
+	unsigned int nb_drops;		/**< entries used in drops[] */
+	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
+	struct {
+		uint64_t hits;		/**< allocations served by the pcp */
+		uint64_t misses;	/**< allocations that went to the zone */
+	} pcp;
+	struct {
+		uint64_t acquisitions;
+		uint64_t contended;	/**< acquisitions that found it held */
+		uint64_t wait_cycles;	/**< cycles spent spinning */
+		double wait_share;	/**< wait_cycles / poll cycles, 0..1 */
+	} zone_lock;
+	bool has_deferred;		/**< write deferred{} (bh) */
+	struct {
+		uint64_t queued;
+		uint64_t drained;
+	} deferred;
+	bool has_recycle;		/**< write recycle{} (recycle) */
+	struct rxr_report_recycle recycle;
+	bool has_zeroing;		/**< write zeroing{} (policy != none) */
+	struct {
+		const char *policy;	/**< "alloc", "free", "background" */
+		const char *method;	/**< "narrow", "contig", "nt", ... */
+		uint64_t bytes;		/**< bytes cleared */
+		double gbps;		/**< clearing rate */
+		double max_poll_gap_us;	/**< longest poll gap while clearing */
+	} zeroing;
+	/** Refill latency, counts per log2 bucket (rxr_report_hist_index()). */
+	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
+	const struct rxr_report_stream *streams; /**< nb_streams flows */
+	unsigned int nb_streams;
+};
+
+/** An ethdev port of the run. */
+struct rxr_report_port {
+	uint16_t port;		/**< port id */
+	const char *driver;	/**< "net_mlx5", "net_pcap", ... */
+	const char *name;	/**< device name */
+};
+
+/** The machine and the invocation. */
+struct rxr_report_env {
+	const char *dpdk_version;	/**< rte_version() */
+	const char *host;		/**< NULL: gethostname() */
+	const char *cpu_model;		/**< NULL: from /proc/cpuinfo */
+	const unsigned int *lcores;	/**< lcore ids used */
+	unsigned int nb_lcores;
+	bool no_huge;			/**< EAL ran with --no-huge */
+	const struct rxr_report_port *ports;
+	unsigned int nb_ports;
+	int argc;			/**< command line, quoted and joined */
+	char *const *argv;
+};
+
+/** min, median and max over the values that were measured. */
+struct rxr_report_stats {
+	unsigned int n;		/**< values used; 0: all three are NaN */
+	double min;
+	double median;		/**< mean of the two middle ones if n even */
+	double max;
+};
+
+/** A report, built here or loaded from a file. */
+struct rxr_report;
+
+/**
+ * Log2 bucket of a latency: 0 -> 0, 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...;
+ * values past the last bucket count in the last one.
+ */
+static inline unsigned int
+rxr_report_hist_index(uint64_t ns)
+{
+	unsigned int i;
+
+	if (ns == 0)
+		return 0;
+	i = 64 - (unsigned int)__builtin_clzll(ns);
+	return i < RXR_REPORT_HIST_BUCKETS ? i : RXR_REPORT_HIST_BUCKETS - 1;
+}
+
+/** Lower bound (ns, inclusive) of log2 bucket i. */
+static inline uint64_t
+rxr_report_hist_lo(unsigned int i)
+{
+	return i == 0 ? 0 : UINT64_C(1) << (i - 1);
+}
+
+/** Upper bound (ns, exclusive) of log2 bucket i. */
+static inline uint64_t
+rxr_report_hist_hi(unsigned int i)
+{
+	return UINT64_C(1) << i;
+}
+
+/**
+ * Interleaved repetitions: step s of nb_configs * reps runs config
+ * s % nb_configs, repetition s / nb_configs (A B C A B C ...), so that a
+ * slow drift of a shared machine spreads over every config.
+ */
+static inline void
+rxr_report_schedule(unsigned int step, unsigned int nb_configs,
+		unsigned int *config, unsigned int *rep)
+{
+	*config = step % nb_configs;
+	*rep = step / nb_configs;
+}
+
+/**
+ * Create an empty report: schema set, partial false, created now, no env,
+ * no runs. NULL when out of memory.
+ */
+struct rxr_report *rxr_report_create(void);
+
+/** Free a report made by rxr_report_create() or rxr_report_load(). */
+void rxr_report_free(struct rxr_report *r);
+
+/** Set "created" (default: the time of rxr_report_create()). */
+int rxr_report_set_created(struct rxr_report *r, time_t t);
+
+/**
+ * Set env. host and cpu_model are looked up when NULL.
+ * @return 0, or -EINVAL/-ENOMEM with err filled.
+ */
+int rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
+		char *err, size_t errlen);
+
+/** Set env.options.name to a string (replaces an earlier value). */
+int rxr_report_set_option_str(struct rxr_report *r, const char *name,
+		const char *value);
+/** Set env.options.name to an integer. */
+int rxr_report_set_option_int(struct rxr_report *r, const char *name,
+		int64_t value);
+/** Set env.options.name to a number. */
+int rxr_report_set_option_double(struct rxr_report *r, const char *name,
+		double value);
+/** Set env.options.name to a bool. */
+int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
+		bool value);
+
+/**
+ * Mark the report partial (the run was interrupted) or complete. rxrefill
+ * writes the report after every repetition with partial set, so an
+ * interrupted run leaves a valid report of what it completed.
+ */
+void rxr_report_set_partial(struct rxr_report *r, bool partial);
+
+/**
+ * Append a run and update the summary.
+ * @return 0; -EINVAL (no strategy, an empty or duplicate drop cause, a
+ *   strategy/bulk/rep already present, a stream without addresses) or
+ *   -ENOMEM, with err filled.
+ */
+int rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
+		char *err, size_t errlen);
+
+/** Number of runs. */
+unsigned int rxr_report_nb_runs(const struct rxr_report *r);
+
+/**
+ * Recompute "summary" from "runs" (rxr_report_add_run() does it already;
+ * useful after editing the JSON through rxr_report_json()).
+ */
+int rxr_report_summarize(struct rxr_report *r);
+
+/**
+ * The underlying document, owned by the report. Changes made through it
+ * are checked by rxr_report_validate() before any write.
+ */
+json_t *rxr_report_json(const struct rxr_report *r);
+
+/**
+ * min/median/max of v[0..n), ignoring NaN. Sorts v in place.
+ */
+void rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out);
+
+/**
+ * Check a document against the schema.
+ * @param name  prefix of the message, usually the file name
+ * @return 0, or -EINVAL with err naming the field, e.g.
+ *   "a.json: runs[2].pcp.hits: missing".
+ */
+int rxr_report_validate(const json_t *doc, const char *name, char *err,
+		size_t errlen);
+
+/**
+ * Write a report to path atomically: to a temporary file in the same
+ * directory, fflush + fsync, rename over path, fsync the directory. A
+ * crash at any point leaves at path either the previous file or the new
+ * one, both complete (a killed writer may leave a ".<name>.tmp.XXXXXX"
+ * behind). The new file keeps the mode of the one it replaces, else 0644.
+ * The report is validated first: nothing is written that could not be
+ * loaded back. path is replaced as a name: a symlink there is replaced by
+ * the file, not followed.
+ * @return 0 or -errno, with err naming path and the failed step. An error
+ *   from the last step (fsync of the directory) means the new report is in
+ *   place but might not survive a power loss.
+ */
+int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
+		char *err, size_t errlen);
+
+/** rxr_report_write_atomic() for any JSON document (no validation). */
+int rxr_report_json_write_atomic(const json_t *doc, const char *path,
+		char *err, size_t errlen);
+
+/**
+ * Load and validate a report file.
+ * @return the report, or NULL with err set: "<path>: No such file or
+ *   directory", "<path>: empty file, not a report", "<path>:3:14: malformed
+ *   JSON: ...", "<path>: schema \"x\" is not rxrefill-report/1",
+ *   "<path>: runs[0].gbps: missing", ...
+ */
+struct rxr_report *rxr_report_load(const char *path, char *err, size_t errlen);
+
+/** rxr_report_load() from memory; name is used in messages. */
+struct rxr_report *rxr_report_load_buffer(const char *buf, size_t len,
+		const char *name, char *err, size_t errlen);
+
+/**
+ * Row selection for the renderers. A selector picks a metric when it
+ * equals its name or is a prefix ending at '.' or '[': "drops" picks every
+ * drops.<cause>, "streams" every stream row, "refill_latency_hist" the
+ * histogram. NULL or no selectors: everything.
+ */
+struct rxr_report_select {
+	const char *const *metrics;
+	unsigned int nb_metrics;
+};
+
+/**
+ * Whether sel names a known metric or group (for option checking).
+ * Known: gbps, gbps_wire, mpps, cycles_per_packet,
+ * refill_cycles_per_frame, pcp.hit_rate, zone_lock.wait_share,
+ * zone_lock.contended, drops[.<cause>], deferred[.queued|.drained],
+ * recycle[.<counter>], zeroing[.gbps|.max_poll_gap_us],
+ * streams[.packets|.bytes], refill_latency_hist, and the groups pcp,
+ * zone_lock.
+ */
+bool rxr_report_metric_known(const char *sel);
+
+/** The list of known metric names and groups, for --help. */
+const char *rxr_report_metric_help(void);
+
+/**
+ * Print one report as text: header, the metric table with one column per
+ * (strategy, bulk) and % against the first column, the refill latency
+ * histogram, per-stream rows.
+ * @return 0, or -EIO when writing to out failed.
+ */
+int rxr_report_render_text(const struct rxr_report *r, FILE *out,
+		const struct rxr_report_select *sel);
+
+/**
+ * Print several reports side by side, one column per report, % against
+ * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
+ * (strategy, bulk); "-" where a report lacks that pair.
+ * @param labels  column headers (e.g. file names), n of them
+ * @return 0, or -EIO.
+ */
+int rxr_report_compare_text(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, FILE *out,
+		const struct rxr_report_select *sel);
+
+/**
+ * The comparison of rxr_report_compare_text() as a JSON document
+ * (schema rxrefill-compare/1: reports, rows with values and delta_pct,
+ * histograms). New reference owned by the caller; NULL on ENOMEM.
+ */
+json_t *rxr_report_compare_json(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_REPORT_H */

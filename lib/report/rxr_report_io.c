@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* Reports on disk: atomic writes, loading, schema validation. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rxr_report_priv.h"
+
+/* Far above any real report; keeps a wrong file from eating memory. */
+#define REPORT_MAX_BYTES (256u << 20)
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+
+int
+rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
+		size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = NULL, *tmp = NULL;
+	const char *base, *step;
+	struct stat st;
+	mode_t mode = 0644;
+	FILE *f = NULL;
+	int fd = -1, dfd, ret;
+
+	base = slash != NULL ? slash + 1 : path;
+	if (*base == '\0') {
+		rr_err(err, errlen, "cannot write report %s: not a file name",
+			path);
+		return -EINVAL;
+	}
+	if (slash == NULL)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	/* Same directory as the target: rename() must not cross filesystems. */
+	if (dir == NULL || asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
+		tmp = NULL;
+		ret = -ENOMEM;
+		step = "out of memory";
+		goto fail;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		step = "creating a temporary file";
+		free(tmp);
+		tmp = NULL;
+		goto fail;
+	}
+	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	if (fchmod(fd, mode) != 0) {
+		ret = -errno;
+		step = "setting the mode of the temporary file";
+		goto fail;
+	}
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		ret = -errno;
+		step = "opening the temporary file";
+		goto fail;
+	}
+	fd = -1;
+	errno = 0;
+	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
+			fflush(f) != 0) {
+		ret = errno != 0 ? -errno : -EIO;
+		step = "writing the temporary file";
+		goto fail;
+	}
+	/* Data on disk before the rename makes it visible under path. */
+	if (fsync(fileno(f)) != 0) {
+		ret = -errno;
+		step = "fsync of the temporary file";
+		goto fail;
+	}
+	ret = fclose(f);
+	f = NULL;
+	if (ret != 0) {
+		ret = -errno;
+		step = "closing the temporary file";
+		goto fail;
+	}
+	if (rename(tmp, path) != 0) {
+		ret = -errno;
+		step = "renaming the temporary file over it";
+		goto fail;
+	}
+	free(tmp);
+	tmp = NULL;
+	/* The rename itself is durable only once the directory is synced. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		step = "opening its directory to fsync it";
+		goto fail;
+	}
+	ret = fsync(dfd) != 0 ? -errno : 0;
+	close(dfd);
+	/* Some filesystems cannot sync a directory; nothing more to do then. */
+	if (ret != 0 && ret != -EINVAL && ret != -EROFS && ret != -ENOTSUP) {
+		step = "fsync of its directory";
+		goto fail;
+	}
+	free(dir);
+	return 0;
+fail:
+	rr_err(err, errlen, "cannot write report %s: %s: %s", path, step,
+		strerror(-ret));
+	if (f != NULL)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	if (tmp != NULL) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	return ret;
+}
+
+int
+rxr_report_write_atomic(const struct rxr_report *r, const char *path,
+		char *err, size_t errlen)
+{
+	char verr[RXR_REPORT_ERR_LEN];
+
+	/* Never write what rxr_report_load() would refuse. */
+	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
+		rr_err(err, errlen, "cannot write report %s: %s", path, verr);
+		return -EINVAL;
+	}
+	return rxr_report_json_write_atomic(r->doc, path, err, errlen);
+}
+
+/* Validation: one context carries the file name and the error buffer. */
+struct vctx {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+enum vtype {
+	V_STR,		/* string */
+	V_BOOL,		/* true or false */
+	V_COUNT,	/* integer >= 0 */
+	V_NUM,		/* number >= 0 */
+	V_NUM_NULL,	/* number >= 0 or null */
+	V_OBJ,		/* object */
+	V_ARR,		/* array */
+};
+
+static const char *const vtype_names[] = {
+	[V_STR] = "a string",
+	[V_BOOL] = "true or false",
+	[V_COUNT] = "an integer >= 0",
+	[V_NUM] = "a number >= 0",
+	[V_NUM_NULL] = "a number >= 0 or null",
+	[V_OBJ] = "an object",
+	[V_ARR] = "an array",
+};
+
+static const char *
+json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real";
+	case JSON_TRUE: return "true";
+	case JSON_FALSE: return "false";
+	case JSON_NULL: return "null";
+	}
+	return "something else";
+}
+
+static bool
+vtype_ok(const json_t *v, enum vtype t)
+{
+	switch (t) {
+	case V_STR: return json_is_string(v);
+	case V_BOOL: return json_is_boolean(v);
+	case V_COUNT: return json_is_integer(v) && json_integer_value(v) >= 0;
+	case V_NUM: return json_is_number(v) && json_number_value(v) >= 0;
+	case V_NUM_NULL: return json_is_null(v) ||
+		(json_is_number(v) && json_number_value(v) >= 0);
+	case V_OBJ: return json_is_object(v);
+	case V_ARR: return json_is_array(v);
+	}
+	return false;
+}
+
+/*
+ * obj[key] of type t; *out is NULL when absent and optional. Messages name
+ * the field by its path: "<file>: runs[2].pcp.hits: missing".
+ */
+static int
+vfield(struct vctx *c, const json_t *obj, const char *where, const char *key,
+		enum vtype t, bool required, const json_t **out)
+{
+	const json_t *v = json_object_get(obj, key);
+	const char *dot = *where != '\0' ? "." : "";
+
+	if (out != NULL)
+		*out = v;
+	if (v == NULL) {
+		if (!required)
+			return 0;
+		rr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
+			where, dot, key);
+		return -EINVAL;
+	}
+	if (!vtype_ok(v, t)) {
+		rr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
+			c->name, where, dot, key, vtype_names[t],
+			json_type_name(v));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every key of obj is one of keys[], of type t, required. */
+static int
+vfields(struct vctx *c, const json_t *obj, const char *where,
+		const char *const *keys, size_t n, enum vtype t)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (vfield(c, obj, where, keys[i], t, true, NULL))
+			return -EINVAL;
+	return 0;
+}
+
+#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int
+validate_env(struct vctx *c, const json_t *doc)
+{
+	static const char *const strs[] = {
+		"dpdk_version", "host", "cpu_model", "memory", "argv",
+	};
+	static const char *const port_strs[] = { "driver", "name" };
+	const json_t *env, *arr, *v, *mem;
+	char where[64];
+	size_t i;
+
+	if (vfield(c, doc, "", "env", V_OBJ, true, &env) ||
+			vfields(c, env, "env", strs, NKEYS(strs), V_STR) ||
+			vfield(c, env, "env", "lcores", V_ARR, true, &arr) ||
+			vfield(c, env, "env", "options", V_OBJ, true, NULL))
+		return -EINVAL;
+	json_array_foreach(arr, i, v) {
+		if (!vtype_ok(v, V_COUNT)) {
+			rr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
+				"expected %s, found %s", c->name, i,
+				vtype_names[V_COUNT], json_type_name(v));
+			return -EINVAL;
+		}
+	}
+	mem = json_object_get(env, "memory");
+	if (strcmp(json_string_value(mem), "hugepages") != 0 &&
+			strcmp(json_string_value(mem), "no-huge") != 0) {
+		rr_err(c->err, c->errlen, "%s: env.memory: expected "
+			"\"hugepages\" or \"no-huge\", found \"%.64s\"",
+			c->name, json_string_value(mem));
+		return -EINVAL;
+	}
+	if (vfield(c, env, "env", "ports", V_ARR, true, &arr))
+		return -EINVAL;
+	json_array_foreach(arr, i, v) {
+		snprintf(where, sizeof(where), "env.ports[%zu]", i);
+		if (!json_is_object(v)) {
+			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+				"found %s", c->name, where, json_type_name(v));
+			return -EINVAL;
+		}
+		if (vfield(c, v, where, "port", V_COUNT, true, NULL) ||
+				vfields(c, v, where, port_strs,
+					NKEYS(port_strs), V_STR))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static bool
+is_pow2(json_int_t v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+static int
+validate_hist(struct vctx *c, const json_t *h, const char *where)
+{
+	static const char *const counts[] = { "lo", "hi", "count" };
+	const json_t *unit, *buckets, *b;
+	uint64_t seen = 0;
+	char w[96];
+	size_t i;
+
+	if (vfield(c, h, where, "unit", V_STR, true, &unit) ||
+			vfield(c, h, where, "buckets", V_ARR, true, &buckets))
+		return -EINVAL;
+	if (strcmp(json_string_value(unit), "ns") != 0) {
+		rr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
+			"found \"%.32s\"", c->name, where,
+			json_string_value(unit));
+		return -EINVAL;
+	}
+	json_array_foreach(buckets, i, b) {
+		json_int_t lo, hi;
+		unsigned int idx;
+
+		snprintf(w, sizeof(w), "%s.buckets[%zu]", where, i);
+		if (!json_is_object(b)) {
+			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+				"found %s", c->name, w, json_type_name(b));
+			return -EINVAL;
+		}
+		if (vfields(c, b, w, counts, NKEYS(counts), V_COUNT))
+			return -EINVAL;
+		lo = json_integer_value(json_object_get(b, "lo"));
+		hi = json_integer_value(json_object_get(b, "hi"));
+		/* Only the log2 buckets: [0,1), [1,2), [2,4) ... [2^46, 2^47) */
+		if (lo == 0 && hi == 1) {
+			idx = 0;
+		} else if (is_pow2(lo) && hi / 2 == lo && hi % 2 == 0 &&
+				(uint64_t)hi <= rxr_report_hist_hi(
+					RXR_REPORT_HIST_BUCKETS - 1)) {
+			idx = rxr_report_hist_index((uint64_t)lo);
+		} else {
+			rr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
+				"a log2 bucket", c->name, w, (long long)lo,
+				(long long)hi);
+			return -EINVAL;
+		}
+		if (seen & (UINT64_C(1) << idx)) {
+			rr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
+				"listed twice", c->name, w, (long long)lo,
+				(long long)hi);
+			return -EINVAL;
+		}
+		seen |= UINT64_C(1) << idx;
+	}
+	return 0;
+}
+
+static int
+validate_streams(struct vctx *c, const json_t *arr, const char *where)
+{
+	static const char *const strs[] = { "src", "dst" };
+	static const char *const counts[] = {
+		"sport", "dport", "proto", "packets", "bytes",
+	};
+	const json_t *s;
+	char w[96];
+	size_t i;
+
+	json_array_foreach(arr, i, s) {
+		snprintf(w, sizeof(w), "%s.streams[%zu]", where, i);
+		if (!json_is_object(s)) {
+			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+				"found %s", c->name, w, json_type_name(s));
+			return -EINVAL;
+		}
+		if (vfields(c, s, w, strs, NKEYS(strs), V_STR) ||
+				vfields(c, s, w, counts, NKEYS(counts), V_COUNT))
+			return -EINVAL;
+		if (json_integer_value(json_object_get(s, "sport")) > 65535 ||
+				json_integer_value(json_object_get(s, "dport")) >
+					65535 ||
+				json_integer_value(json_object_get(s, "proto")) >
+					255) {
+			rr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
+				"protocol above 255", c->name, w);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+validate_run(struct vctx *c, const json_t *run, size_t idx)
+{
+	static const char *const counts[] = { "rep", "rx_packets", "rx_bytes" };
+	static const char *const rates[] = {
+		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
+		"refill_cycles_per_frame",
+	};
+	static const char *const pcp[] = { "hits", "misses" };
+	static const char *const lock[] = {
+		"acquisitions", "contended", "wait_cycles",
+	};
+	static const char *const deferred[] = { "queued", "drained" };
+	static const char *const recycle[] = {
+		"alloc_fast", "alloc_slow", "alloc_empty", "alloc_refill",
+		"alloc_waive", "recycle_cached", "recycle_cache_full",
+		"recycle_ring", "recycle_ring_full", "recycle_released_refcnt",
+	};
+	static const char *const zero_strs[] = { "policy", "method" };
+	static const char *const zero_nums[] = { "gbps", "max_poll_gap_us" };
+	const json_t *sub, *v, *strategy;
+	char where[32], w[64];
+	const char *key;
+
+	snprintf(where, sizeof(where), "runs[%zu]", idx);
+	if (!json_is_object(run)) {
+		rr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
+			c->name, where, json_type_name(run));
+		return -EINVAL;
+	}
+	if (vfield(c, run, where, "strategy", V_STR, true, &strategy) ||
+			vfield(c, run, where, "bulk", V_BOOL, true, NULL) ||
+			vfields(c, run, where, counts, NKEYS(counts), V_COUNT) ||
+			vfield(c, run, where, "duration_s", V_NUM, true, NULL) ||
+			vfields(c, run, where, rates, NKEYS(rates), V_NUM_NULL))
+		return -EINVAL;
+	if (json_string_length(strategy) == 0) {
+		rr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
+			where);
+		return -EINVAL;
+	}
+	if (vfield(c, run, where, "drops", V_OBJ, true, &sub))
+		return -EINVAL;
+	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
+		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
+			rr_err(c->err, c->errlen, "%s: %s.drops.%s: expected "
+				"%s, found %s", c->name, where, key,
+				vtype_names[V_COUNT], json_type_name(v));
+			return -EINVAL;
+		}
+	}
+	snprintf(w, sizeof(w), "%s.pcp", where);
+	if (vfield(c, run, where, "pcp", V_OBJ, true, &sub) ||
+			vfields(c, sub, w, pcp, NKEYS(pcp), V_COUNT) ||
+			vfield(c, sub, w, "hit_rate", V_NUM_NULL, true, NULL))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.zone_lock", where);
+	if (vfield(c, run, where, "zone_lock", V_OBJ, true, &sub) ||
+			vfields(c, sub, w, lock, NKEYS(lock), V_COUNT) ||
+			vfield(c, sub, w, "wait_share", V_NUM_NULL, true, NULL))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.deferred", where);
+	if (vfield(c, run, where, "deferred", V_OBJ, false, &sub) ||
+			(sub != NULL && vfields(c, sub, w, deferred,
+				NKEYS(deferred), V_COUNT)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.recycle", where);
+	if (vfield(c, run, where, "recycle", V_OBJ, false, &sub) ||
+			(sub != NULL && vfields(c, sub, w, recycle,
+				NKEYS(recycle), V_COUNT)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.zeroing", where);
+	if (vfield(c, run, where, "zeroing", V_OBJ, false, &sub) ||
+			(sub != NULL && (vfields(c, sub, w, zero_strs,
+				NKEYS(zero_strs), V_STR) ||
+			vfield(c, sub, w, "bytes", V_COUNT, true, NULL) ||
+			vfields(c, sub, w, zero_nums, NKEYS(zero_nums),
+				V_NUM_NULL))))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.refill_latency_hist", where);
+	if (vfield(c, run, where, "refill_latency_hist", V_OBJ, false, &sub) ||
+			(sub != NULL && validate_hist(c, sub, w)))
+		return -EINVAL;
+	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
+			(sub != NULL && validate_streams(c, sub, where)))
+		return -EINVAL;
+	return 0;
+}
+
+int
+rxr_report_validate(const json_t *doc, const char *name, char *err,
+		size_t errlen)
+{
+	struct vctx c = { .name = name, .err = err, .errlen = errlen };
+	const json_t *schema, *runs, *run;
+	size_t i;
+
+	if (!json_is_object(doc)) {
+		rr_err(err, errlen, "%s: %s, not an rxrefill report", name,
+			json_type_name(doc));
+		return -EINVAL;
+	}
+	/* The schema first: a report of another version is not "broken". */
+	schema = json_object_get(doc, "schema");
+	if (schema == NULL) {
+		rr_err(err, errlen, "%s: no \"schema\" field, not an rxrefill "
+			"report (expected \"%s\")", name, RXR_REPORT_SCHEMA);
+		return -EINVAL;
+	}
+	if (!json_is_string(schema) ||
+			strcmp(json_string_value(schema), RXR_REPORT_SCHEMA)) {
+		if (json_is_string(schema))
+			rr_err(err, errlen, "%s: schema \"%.64s\" is not "
+				"supported, this build reads \"%s\"", name,
+				json_string_value(schema), RXR_REPORT_SCHEMA);
+		else
+			rr_err(err, errlen, "%s: schema is %s, expected the "
+				"string \"%s\"", name, json_type_name(schema),
+				RXR_REPORT_SCHEMA);
+		return -EINVAL;
+	}
+	if (vfield(&c, doc, "", "partial", V_BOOL, true, NULL) ||
+			vfield(&c, doc, "", "created", V_STR, true, NULL) ||
+			validate_env(&c, doc) ||
+			vfield(&c, doc, "", "runs", V_ARR, true, &runs) ||
+			vfield(&c, doc, "", "summary", V_ARR, false, NULL))
+		return -EINVAL;
+	json_array_foreach(runs, i, run)
+		if (validate_run(&c, run, i))
+			return -EINVAL;
+	return 0;
+}
+
+struct rxr_report *
+rxr_report_load_buffer(const char *buf, size_t len, const char *name,
+		char *err, size_t errlen)
+{
+	struct rxr_report *r;
+	json_error_t jerr;
+	json_t *doc;
+
+	if (len == 0) {
+		rr_err(err, errlen, "%s: empty file, not a report", name);
+		return NULL;
+	}
+	/* Duplicate keys would make "which value counts" a guess. */
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (doc == NULL) {
+		rr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
+			jerr.line, jerr.column, jerr.text);
+		return NULL;
+	}
+	if (rxr_report_validate(doc, name, err, errlen) != 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		rr_err(err, errlen, "%s: out of memory", name);
+		json_decref(doc);
+		return NULL;
+	}
+	r->doc = doc;
+	return r;
+}
+
+struct rxr_report *
+rxr_report_load(const char *path, char *err, size_t errlen)
+{
+	struct rxr_report *r;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (f == NULL) {
+		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= REPORT_MAX_BYTES) {
+				rr_err(err, errlen, "%s: larger than %u MiB, "
+					"not a report", path,
+					REPORT_MAX_BYTES >> 20);
+				goto fail;
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (nb == NULL) {
+				rr_err(err, errlen, "%s: out of memory", path);
+				goto fail;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	r = rxr_report_load_buffer(buf, len, path, err, errlen);
+	free(buf);
+	return r;
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}

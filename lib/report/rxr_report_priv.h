@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_REPORT_PRIV_H
+#define RXR_REPORT_PRIV_H
+
+/* Internals shared by the report sources; not installed, not API. */
+
+#include <stdarg.h>
+
+#include "rxr_report.h"
+
+/* A report is its JSON document: built here or loaded, one code path. */
+struct rxr_report {
+	json_t *doc;
+};
+
+/* The runs of one (strategy, bulk) pair, in the order they ran. */
+struct rr_group {
+	const char *strategy;
+	bool bulk;
+	size_t nb_runs;
+	json_t **runs;
+};
+
+/* Group doc's runs by (strategy, bulk) in order of first appearance. */
+int rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb);
+void rr_groups_free(struct rr_group *groups, size_t nb);
+
+/* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
+void rr_group_label(const char *strategy, bool bulk, char *buf, size_t len);
+
+/* Number of v (integer or real), NaN when missing or null. */
+double rr_num(const json_t *v);
+
+/* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
+const json_t *rr_path(const json_t *obj, const char *path);
+
+/* A JSON string of s; bytes that are not UTF-8 become '?'. */
+json_t *rr_jstr(const char *s);
+
+void rr_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* RXR_REPORT_PRIV_H */

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * rxrefill-compare as a user runs it: on reports written by lib/report,
+ * and on files that are not reports. argv[1]: the rxrefill-compare binary.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rxr_report.h"
+#include "rxr_test.h"
+#include "report_fixture.h"
+
+static const char *compare_bin;
+static char dir[] = "/tmp/rxr_compare_cli.XXXXXX";
+
+/* Output of the last run. */
+static char out[1 << 20];
+static char err[1 << 16];
+static int status;
+
+static char *
+file_in_dir(const char *name)
+{
+	static char paths[8][256];
+	static unsigned int next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, 256, "%s/%s", dir, name);
+	return p;
+}
+
+static void
+slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Run rxrefill-compare with args (NULL-terminated); 0 when it ran. */
+static int
+run(const char *arg0, ...)
+{
+	const char *argv[16];
+	char *opath = file_in_dir("stdout"), *epath = file_in_dir("stderr");
+	va_list ap;
+	int argc = 0, fd;
+	pid_t pid;
+
+	argv[argc++] = compare_bin;
+	va_start(ap, arg0);
+	for (const char *a = arg0; a != NULL && argc < 15;
+			a = va_arg(ap, const char *))
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, STDOUT_FILENO);
+		fd = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, STDERR_FILENO);
+		execv(compare_bin, (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	slurp(opath, out, sizeof(out));
+	slurp(epath, err, sizeof(err));
+	return 0;
+}
+
+#define EXITED(code) (WIFEXITED(status) && WEXITSTATUS(status) == (code))
+
+static int
+write_text(const char *name, const char *text)
+{
+	FILE *f = fopen(file_in_dir(name), "w");
+
+	if (f == NULL)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static int
+write_report(const char *name, const struct fixture_conf *conf)
+{
+	struct rxr_report *r = fixture_report(conf);
+	char e[RXR_REPORT_ERR_LEN];
+	int ret = rxr_report_write_atomic(r, file_in_dir(name), e, sizeof(e));
+
+	if (ret != 0)
+		printf("# %s\n", e);
+	rxr_report_free(r);
+	return ret;
+}
+
+static int
+setup(void)
+{
+	struct fixture_conf a = { .host = "hostA", .scale = 1, .reps = 3,
+		.with_recycle = true };
+	struct fixture_conf b = { .host = "hostB", .scale = 1.1, .reps = 3,
+		.with_recycle = true };
+	struct fixture_conf c = { .host = "hostC", .scale = 0.9, .reps = 1,
+		.partial = true };
+	struct rxr_report *r;
+	char e[RXR_REPORT_ERR_LEN];
+	json_t *doc;
+
+	RXR_TEST_ASSERT(write_report("monday.json", &a) == 0 &&
+		write_report("tuesday.json", &b) == 0 &&
+		write_report("wednesday.json", &c) == 0, "write reports");
+	/* A report of a later schema: same shape, other version string. */
+	r = fixture_report(&a);
+	doc = json_deep_copy(rxr_report_json(r));
+	json_object_set_new(doc, "schema", json_string("rxrefill-report/2"));
+	RXR_TEST_ASSERT(rxr_report_json_write_atomic(doc,
+		file_in_dir("future.json"), e, sizeof(e)) == 0, "%s", e);
+	json_decref(doc);
+	/* A report missing a required field. */
+	doc = json_deep_copy(rxr_report_json(r));
+	json_object_del(json_array_get(json_object_get(doc, "runs"), 1),
+		"mpps");
+	RXR_TEST_ASSERT(rxr_report_json_write_atomic(doc,
+		file_in_dir("nompps.json"), e, sizeof(e)) == 0, "%s", e);
+	json_decref(doc);
+	rxr_report_free(r);
+	RXR_TEST_ASSERT(write_text("malformed.json",
+		"{\n  \"schema\": \"rxrefill-report/1\",\n  \"runs\": [,]\n}\n")
+		== 0 && write_text("empty.json", "") == 0 &&
+		write_text("list.json", "[1, 2, 3]\n") == 0, "write files");
+	return 0;
+}
+
+static int
+test_three_reports(void)
+{
+	RXR_TEST_ASSERT(run(file_in_dir("monday.json"),
+		file_in_dir("tuesday.json"), file_in_dir("wednesday.json"),
+		NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(0), "exit status %d, stderr: %s", status, err);
+	RXR_TEST_ASSERT(strstr(out, "3 reports") != NULL &&
+		strstr(out, "positive % = better") != NULL, "header:\n%s", out);
+	RXR_TEST_ASSERT(strstr(out, "wednesday: created") != NULL &&
+		strstr(out, "partial (interrupted run)") != NULL,
+		"legend:\n%s", out);
+	/* The mmtests shape: label, name, value (delta) per column. */
+	RXR_TEST_ASSERT(strstr(out, "Median   zone-bulk.gbps ") != NULL &&
+		strstr(out, "Min      bh-bulk.mpps ") != NULL &&
+		strstr(out, "(  0.00%)") != NULL &&
+		strstr(out, "( 10.00%)") != NULL &&
+		strstr(out, "(-10.00%)") != NULL, "table:\n%s", out);
+	/* wednesday has no recycle run: '-' in its column. */
+	RXR_TEST_ASSERT(strstr(out, "recycle-bulk.gbps") != NULL, "recycle");
+	{
+		const char *l = strstr(out, "Median   recycle-bulk.gbps");
+		const char *e = l != NULL ? strchr(l, '\n') : NULL;
+
+		RXR_TEST_ASSERT(l != NULL && e != NULL && e[-1] == '-',
+			"missing strategy must end its row with '-': %.*s",
+			e != NULL ? (int)(e - l) : 0, l);
+	}
+	RXR_TEST_ASSERT(strstr(out, "@refill_ns[zone-bulk]:") != NULL &&
+		strstr(out, "[1K, 2K)") != NULL, "histogram");
+	RXR_TEST_ASSERT(err[0] == '\0', "stderr: %s", err);
+	return 0;
+}
+
+static int
+test_one_report(void)
+{
+	RXR_TEST_ASSERT(run(file_in_dir("monday.json"), NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(0), "exit status %d: %s", status, err);
+	/* A single report: its strategies side by side. */
+	RXR_TEST_ASSERT(strstr(out, "host hostA") != NULL &&
+		strstr(out, "zone-bulk") != NULL &&
+		strstr(out, "recycle-bulk") != NULL &&
+		strstr(out, "Median   gbps ") != NULL &&
+		strstr(out, "@refill_ns:") != NULL, "output:\n%s", out);
+	return 0;
+}
+
+static int
+test_metric(void)
+{
+	RXR_TEST_ASSERT(run("--metric", "gbps", "-m", "drops.imissed",
+		file_in_dir("monday.json"), file_in_dir("tuesday.json"),
+		NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(0), "exit status %d: %s", status, err);
+	RXR_TEST_ASSERT(strstr(out, "zone-bulk.gbps ") != NULL &&
+		strstr(out, "zone-bulk.drops.imissed") != NULL &&
+		strstr(out, "gbps_wire") == NULL && strstr(out, "mpps") == NULL &&
+		strstr(out, "rx_nombuf") == NULL &&
+		strstr(out, "@refill_ns") == NULL, "selection:\n%s", out);
+	RXR_TEST_ASSERT(run("--metric", "gbps,bogus",
+		file_in_dir("monday.json"), NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(2) && strstr(err, "\"bogus\"") != NULL,
+		"unknown metric: status %d, stderr %s", status, err);
+	RXR_TEST_ASSERT(run("--metric", "gbps,,mpps",
+		file_in_dir("monday.json"), NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(2) && strstr(err, "empty") != NULL,
+		"empty metric: status %d, stderr %s", status, err);
+	return 0;
+}
+
+static int
+test_json(void)
+{
+	json_error_t jerr;
+	json_t *doc, *row;
+	size_t i;
+	bool missing = false;
+
+	RXR_TEST_ASSERT(run("--json", file_in_dir("monday.json"),
+		file_in_dir("wednesday.json"), NULL) == 0, "run");
+	RXR_TEST_ASSERT(EXITED(0), "exit status %d: %s", status, err);
+	doc = json_loads(out, 0, &jerr);
+	RXR_TEST_ASSERT(doc != NULL, "--json output is not JSON: %s (%d:%d)",
+		jerr.text, jerr.line, jerr.column);
+	RXR_TEST_ASSERT(!strcmp(json_string_value(json_object_get(doc,
+		"schema")), RXR_REPORT_COMPARE_SCHEMA), "schema");
+	RXR_TEST_ASSERT(!strcmp(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "reports"), 1), "label")),
+		"wednesday"), "label");
+	json_array_foreach(json_object_get(doc, "rows"), i, row)
+		if (!strcmp(json_string_value(json_object_get(row, "config")),
+				"recycle-bulk"))
+			missing |= json_is_null(json_array_get(
+				json_object_get(row, "values"), 1));
+	RXR_TEST_ASSERT(missing, "missing strategy must be null in JSON");
+	json_decref(doc);
+	return 0;
+}
+
+/* Not a report: non-zero exit, the message names the file. */
+static int
+expect_rejected(const char *name, const char *needle)
+{
+	const char *path = file_in_dir(name);
+
+	RXR_TEST_ASSERT(run(file_in_dir("monday.json"), path, NULL) == 0,
+		"run");
+	RXR_TEST_ASSERT(EXITED(1), "%s: exit status %d, expected 1", name,
+		status);
+	RXR_TEST_ASSERT(strstr(err, path) != NULL && strstr(err, needle),
+		"%s: stderr \"%s\" lacks the path or \"%s\"", name, err,
+		needle);
+	RXR_TEST_ASSERT(out[0] == '\0', "%s: printed a table anyway", name);
+	return 0;
+}
+
+static int
+test_other_schema(void)
+{
+	return expect_rejected("future.json",
+		"schema \"rxrefill-report/2\" is not supported");
+}
+
+static int
+test_malformed(void)
+{
+	return expect_rejected("malformed.json", ":3:") ||
+		expect_rejected("malformed.json", "malformed JSON");
+}
+
+static int
+test_missing_field(void)
+{
+	return expect_rejected("nompps.json", "runs[1].mpps: missing");
+}
+
+static int
+test_missing_file(void)
+{
+	return expect_rejected("nosuch.json", "No such file or directory");
+}
+
+static int
+test_empty_file(void)
+{
+	return expect_rejected("empty.json", "empty file");
+}
+
+static int
+test_not_an_object(void)
+{
+	return expect_rejected("list.json", "not an rxrefill report");
+}
+
+static int
+test_usage(void)
+{
+	static const char *const options[] = {
+		"--metric", "--json", "--version", "--help",
+	};
+	size_t i;
+
+	RXR_TEST_ASSERT(run(NULL) == 0 && EXITED(2) &&
+		strstr(err, "no report") != NULL, "no argument: %d %s",
+		status, err);
+	RXR_TEST_ASSERT(run("--bogus", NULL) == 0 && EXITED(2), "bad option");
+	RXR_TEST_ASSERT(run("--help", NULL) == 0 && EXITED(0), "--help");
+	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		RXR_TEST_ASSERT(strstr(out, options[i]) != NULL,
+			"--help does not document %s", options[i]);
+	RXR_TEST_ASSERT(run("--version", NULL) == 0 && EXITED(0) &&
+		strstr(out, RXR_REPORT_SCHEMA) != NULL, "--version");
+	return 0;
+}
+
+static void
+cleanup(void)
+{
+	static const char *const names[] = {
+		"monday.json", "tuesday.json", "wednesday.json", "future.json",
+		"nompps.json", "malformed.json", "empty.json", "list.json",
+		"stdout", "stderr",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unlink(file_in_dir(names[i]));
+	rmdir(dir);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s RXREFILL_COMPARE\n", argv[0]);
+		return EXIT_FAILURE;
+	}
+	compare_bin = argv[1];
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return EXIT_FAILURE;
+	}
+	rxr_test_run("setup", setup);
+	rxr_test_run("three_reports", test_three_reports);
+	rxr_test_run("one_report", test_one_report);
+	rxr_test_run("metric", test_metric);
+	rxr_test_run("json", test_json);
+	rxr_test_run("other_schema", test_other_schema);
+	rxr_test_run("malformed", test_malformed);
+	rxr_test_run("missing_field", test_missing_field);
+	rxr_test_run("missing_file", test_missing_file);
+	rxr_test_run("empty_file", test_empty_file);
+	rxr_test_run("not_an_object", test_not_an_object);
+	rxr_test_run("usage", test_usage);
+	cleanup();
+	return rxr_test_done();
+}
