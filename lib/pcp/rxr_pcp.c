@@ -103,6 +103,7 @@ __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	RXR_STAT_ADD(pcp->stats.alloc, n);
 	RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
 	RXR_STAT_ADD(pcp->stats.refill_frames, need + got);
+	RXR_STAT_ADD(pcp->stats.alloc_zone_frames, need);
 	return 0;
 }
 
@@ -147,4 +148,5 @@ rxr_pcp_stats(const struct rxr_pcp *pcp, struct rxr_pcp_stats *st)
 	st->free_drain = RXR_STAT_READ(pcp->stats.free_drain);
 	st->refill_frames = RXR_STAT_READ(pcp->stats.refill_frames);
 	st->drain_frames = RXR_STAT_READ(pcp->stats.drain_frames);
+	st->alloc_zone_frames = RXR_STAT_READ(pcp->stats.alloc_zone_frames);
 }

@@ -48,6 +48,7 @@ struct rxr_pcp_stats {
 	uint64_t free;		/**< frames taken back */
 	uint64_t free_drain;	/**< free calls that went to the zone */
 	uint64_t refill_frames;	/**< frames brought in from the zone */
+	uint64_t alloc_zone_frames; /**< of those, handed straight to callers */
 	uint64_t drain_frames;	/**< frames given back to the zone */
 };
 

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Consumers (DESIGN.md "Contexts": task): each holds the packets of its
+ * streams in a receive queue like a socket's, reads their payload and frees
+ * them, in the poll lcore (inline), in a thread on the poll lcore's CPU
+ * (co-scheduled: the race of reference/004) or on another CPU (remote frees).
+ */
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "rxrefill.h"
+
+/* Read every byte of the payload: what a socket reader costs the cache. */
+void
+consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
+{
+	uint64_t sum = c->checksum, bytes = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		for (const struct rte_mbuf *m = pkts[i]; m != NULL; m = m->next)
+			sum += rte_raw_cksum(rte_pktmbuf_mtod(m, const void *),
+					m->data_len);
+		bytes += pkts[i]->pkt_len;
+	}
+	c->checksum = sum;
+	RXR_STAT_ADD(c->packets, n);
+	RXR_STAT_ADD(c->bytes, bytes);
+}
+
+static unsigned int
+cpu_of_lcore(unsigned int lcore)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore);
+
+	for (unsigned int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+/* A CPU that is not the poll lcore's: the main lcore's, else any other. */
+static unsigned int
+other_cpu(unsigned int poll_cpu)
+{
+	unsigned int main_cpu = cpu_of_lcore(rte_get_main_lcore());
+	cpu_set_t set;
+
+	if (main_cpu != poll_cpu)
+		return main_cpu;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (unsigned int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set) && cpu != poll_cpu)
+				return cpu;
+	return poll_cpu;
+}
+
+static void *
+consumer_main(void *arg)
+{
+	struct consumer *c = arg;
+	struct poller *pl = c->poller;
+	struct rte_mbuf *pkts[64];
+	unsigned int cpu = cpu_of_lcore(pl->lcore);
+	cpu_set_t set;
+
+	if (app.opt.consumer == CONSUMER_OTHER_CPU)
+		cpu = other_cpu(cpu);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	/* Frees from here are task-context frees owed to our poll lcore. */
+	if (pl->nb_pools != 0)
+		rxr_pool_task_bind(pl->pools[0], pl->lcore);
+
+	for (;;) {
+		unsigned int n;
+
+		if (c->stalled && !c->stop) {
+			rte_pause();
+			continue;
+		}
+		n = rte_ring_dequeue_burst(c->ring, (void **)pkts, RTE_DIM(pkts),
+				NULL);
+		if (n != 0) {
+			consumer_read(c, pkts, n);
+			rte_pktmbuf_free_bulk(pkts, n);
+			continue;
+		}
+		if (c->stop)
+			break;
+		/* Co-scheduled with the poll lcore: give it the CPU back. */
+		if (app.opt.consumer == CONSUMER_SAME_CPU)
+			sched_yield();
+		else
+			rte_pause();
+	}
+	return NULL;
+}
+
+int
+consumers_start(struct app *a, unsigned int run)
+{
+	bool threaded = a->opt.consumer == CONSUMER_SAME_CPU ||
+		a->opt.consumer == CONSUMER_OTHER_CPU;
+
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		struct poller *pl = &a->pollers[k];
+
+		for (unsigned int i = 0; i < pl->nb_cons; i++) {
+			struct consumer *c = &pl->cons[i];
+
+			c->stop = false;
+			c->threaded = threaded;
+			c->stalled = (int)i == a->opt.stall_consumer;
+			c->packets = c->bytes = 0;
+			if (!threaded)
+				continue;
+			if (pthread_create(&c->thread, NULL, consumer_main, c) != 0) {
+				fprintf(stderr, APP ": cannot start consumer %u of lcore %u\n",
+					i, pl->lcore);
+				c->threaded = false;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* After the pollers stopped: consumers drain their queues and end. */
+void
+consumers_stop(struct app *a)
+{
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		for (unsigned int i = 0; i < a->pollers[k].nb_cons; i++) {
+			struct consumer *c = &a->pollers[k].cons[i];
+
+			if (!c->threaded)
+				continue;
+			c->stop = true;
+			pthread_join(c->thread, NULL);
+			c->threaded = false;
+		}
+}

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* The application's options: after EAL's, behind "--". */
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxrefill.h"
+
+enum {
+	OPT_STRATEGY = 256, OPT_BULK, OPT_REPS, OPT_WARMUP, OPT_DURATION,
+	OPT_LOOPS, OPT_BURST, OPT_QUEUES, OPT_RXD, OPT_HIGH, OPT_BATCH,
+	OPT_FRAME_SIZE, OPT_FRAMES, OPT_FAKE_NODES, OPT_CONSUMER,
+	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
+	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "strategy", required_argument, NULL, OPT_STRATEGY },
+	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "loops", required_argument, NULL, OPT_LOOPS },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "queues", required_argument, NULL, OPT_QUEUES },
+	{ "rxd", required_argument, NULL, OPT_RXD },
+	{ "high", required_argument, NULL, OPT_HIGH },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "frame-size", required_argument, NULL, OPT_FRAME_SIZE },
+	{ "frames", required_argument, NULL, OPT_FRAMES },
+	{ "fake-nodes", required_argument, NULL, OPT_FAKE_NODES },
+	{ "consumer", required_argument, NULL, OPT_CONSUMER },
+	{ "consumers", required_argument, NULL, OPT_CONSUMERS },
+	{ "consumer-depth", required_argument, NULL, OPT_DEPTH },
+	{ "stall-consumer", required_argument, NULL, OPT_STALL },
+	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "no-table", no_argument, NULL, OPT_NO_TABLE },
+	{ "no-latency", no_argument, NULL, OPT_NO_LATENCY },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "list-devices", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char * const consumer_names[] = {
+	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
+	[CONSUMER_SAME_CPU] = "same-cpu", [CONSUMER_OTHER_CPU] = "other-cpu",
+};
+
+const char *
+consumer_mode_name(enum consumer_mode m)
+{
+	return consumer_names[m];
+}
+
+void
+opts_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " APP " [EAL options] -- [options]\n"
+"\n"
+"Receives on every probed port (mlx5: -a <PCI>[,devargs]; virtual: --vdev ...)\n"
+"or on captures replayed through net_pcap (--replay), once per refill\n"
+"strategy, and reports Gbit/s, Mpps and the allocator's costs side by side.\n"
+"Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
+"\n"
+"Strategies:\n"
+"  --strategy LIST      zone, irqsave, bh, recycle, comma separated, or 'all'\n"
+"                       (default all)\n"
+"  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
+"                       frame at a time (default both)\n"
+"  --high N             pcp high (default %u)\n"
+"  --batch N            pcp batch (default %u)\n"
+"  --reps N             repetitions; strategies interleave A B C A B C and the\n"
+"                       report gives min, median and max (default 3)\n"
+"\n"
+"Runs:\n"
+"  --warmup SEC         unmeasured time before each run (default 0.5)\n"
+"  --duration SEC       measured time of each run (default 2)\n"
+"  --loops N            finite replay: each queue's capture exactly N times,\n"
+"                       until every packet is received or dropped with a cause\n"
+"                       (with --replay only; replaces --duration)\n"
+"  --burst N            rx_burst size, 1..%u (default 32)\n"
+"  --stats-period SEC   progress line period, 0 for none (default 1)\n"
+"\n"
+"Ports and memory:\n"
+"  --replay FILES       replay captures on net_pcap, one file per RX queue,\n"
+"                       comma separated (see rxrefill-gen)\n"
+"  --queues N           RX queues per port (default: one per poll lcore; the\n"
+"                       number of files with --replay); RSS with mlx5's\n"
+"                       default Toeplitz key when N > 1\n"
+"  --rxd N              RX descriptors per queue (default 1024)\n"
+"  --frame-size BYTES   frame stride: mbuf, headroom and data room (default 4096)\n"
+"  --frames N           frames per port's pool (default: sized from queues,\n"
+"                       descriptors, caches and consumers)\n"
+"  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
+"                       remote-node paths on a one-node machine)\n"
+"\n"
+"Consumers (task context: holds packets like a socket receive queue):\n"
+"  --consumer MODE      none (free at once: rxonly), inline (run to completion\n"
+"                       in the poll lcore), same-cpu (a thread on the poll\n"
+"                       lcore's CPU), other-cpu (a thread on another CPU)\n"
+"                       (default inline)\n"
+"  --consumers N        consumers per poll lcore; streams are spread over them\n"
+"                       (default 1)\n"
+"  --consumer-depth N   receive queue depth in packets (default 256)\n"
+"  --stall-consumer I   testing: consumer I of each poll lcore never reads\n"
+"\n"
+"Output:\n"
+"  --report FILE        JSON report, written atomically (default\n"
+"                       rxrefill-report.json)\n"
+"  --no-table           no text table at the end\n"
+"  --no-latency         do not time each refill (no latency histogram)\n"
+"  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
+"                       and NUMA node, then exit; no EAL options needed\n"
+"  --help               this text\n",
+		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
+}
+
+static int
+parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
+		unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' ||
+			*v < min || *v > max) {
+		fprintf(stderr, APP ": --%s: '%s' is not a whole number in %lu..%lu\n",
+			opt, s, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_seconds(const char *opt, const char *s, double min, double max,
+		double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(*v >= min && *v <= max)) {
+		fprintf(stderr, APP ": --%s: '%s' is not a number of seconds in %g..%g\n",
+			opt, s, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_strategies(const char *s, bool *want)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (strcmp(s, "all") == 0) {
+		for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+			want[i] = true;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		enum rxr_strategy st;
+
+		if (rxr_strategy_parse(tok, false, &st) != 0) {
+			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
+				"(zone, irqsave, bh, recycle or all)\n", tok);
+			return -1;
+		}
+		want[st] = true;
+	}
+	return 0;
+}
+
+static int
+parse_replay(char *s, struct options *o)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		if (o->nb_replay == MAX_REPLAY_FILES) {
+			fprintf(stderr, APP ": --replay: at most %d files\n",
+				MAX_REPLAY_FILES);
+			return -1;
+		}
+		o->replay[o->nb_replay++] = tok;
+	}
+	if (o->nb_replay == 0) {
+		fprintf(stderr, APP ": --replay: no file given\n");
+		return -1;
+	}
+	return 0;
+}
+
+int
+opts_parse(int argc, char **argv, struct options *o)
+{
+	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
+	bool bulk_on = true, bulk_off = true;
+	unsigned long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->reps = 3;
+	o->warmup_s = 0.5;
+	o->duration_s = 2;
+	o->burst = 32;
+	o->rxd = 1024;
+	o->frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+	o->consumer = CONSUMER_INLINE;
+	o->consumers = 1;
+	o->consumer_depth = 256;
+	o->stall_consumer = -1;
+	o->stats_period_s = 1;
+	o->report_path = "rxrefill-report.json";
+	o->table = true;
+	o->latency = true;
+	o->fake_nodes = 1;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STRATEGY:
+			memset(want, 0, sizeof(want));
+			if (parse_strategies(optarg, want) != 0)
+				return -1;
+			break;
+		case OPT_BULK:
+			if (strcmp(optarg, "on") == 0) {
+				bulk_on = true;
+				bulk_off = false;
+			} else if (strcmp(optarg, "off") == 0) {
+				bulk_on = false;
+				bulk_off = true;
+			} else if (strcmp(optarg, "both") == 0) {
+				bulk_on = bulk_off = true;
+			} else {
+				fprintf(stderr, APP ": --bulk: '%s' is not on, off or both\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_REPS:
+			if (parse_uint("reps", optarg, 1, 1000, &v) != 0)
+				return -1;
+			o->reps = v;
+			break;
+		case OPT_WARMUP:
+			if (parse_seconds("warmup", optarg, 0, 3600, &o->warmup_s) != 0)
+				return -1;
+			break;
+		case OPT_DURATION:
+			if (parse_seconds("duration", optarg, 0.01, 86400,
+					&o->duration_s) != 0)
+				return -1;
+			break;
+		case OPT_LOOPS:
+			if (parse_uint("loops", optarg, 1, 1000000, &v) != 0)
+				return -1;
+			o->loops = v;
+			break;
+		case OPT_BURST:
+			if (parse_uint("burst", optarg, 1, MAX_BURST, &v) != 0)
+				return -1;
+			o->burst = v;
+			break;
+		case OPT_QUEUES:
+			if (parse_uint("queues", optarg, 1, MAX_QUEUES, &v) != 0)
+				return -1;
+			o->queues = v;
+			break;
+		case OPT_RXD:
+			if (parse_uint("rxd", optarg, 16, 65536, &v) != 0)
+				return -1;
+			o->rxd = v;
+			break;
+		case OPT_HIGH:
+			if (parse_uint("high", optarg, 1, 1u << 20, &v) != 0)
+				return -1;
+			o->high = v;
+			break;
+		case OPT_BATCH:
+			if (parse_uint("batch", optarg, 1, 1u << 20, &v) != 0)
+				return -1;
+			o->batch = v;
+			break;
+		case OPT_FRAME_SIZE:
+			if (parse_uint("frame-size", optarg, 512, 1u << 20, &v) != 0)
+				return -1;
+			o->frame_size = v;
+			break;
+		case OPT_FRAMES:
+			if (parse_uint("frames", optarg, 64, 1u << 26, &v) != 0)
+				return -1;
+			o->frames = v;
+			break;
+		case OPT_FAKE_NODES:
+			if (parse_uint("fake-nodes", optarg, 1, RXR_POOL_MAX_NODES,
+					&v) != 0)
+				return -1;
+			o->fake_nodes = v;
+			break;
+		case OPT_CONSUMER: {
+			unsigned int m;
+
+			for (m = 0; m < RTE_DIM(consumer_names); m++)
+				if (strcmp(optarg, consumer_names[m]) == 0)
+					break;
+			if (m == RTE_DIM(consumer_names)) {
+				fprintf(stderr, APP ": --consumer: '%s' is not none, "
+					"inline, same-cpu or other-cpu\n", optarg);
+				return -1;
+			}
+			o->consumer = m;
+			break;
+		}
+		case OPT_CONSUMERS:
+			if (parse_uint("consumers", optarg, 1, MAX_CONSUMERS, &v) != 0)
+				return -1;
+			o->consumers = v;
+			break;
+		case OPT_DEPTH:
+			if (parse_uint("consumer-depth", optarg, 1, 1u << 20, &v) != 0)
+				return -1;
+			o->consumer_depth = v;
+			break;
+		case OPT_STALL:
+			if (parse_uint("stall-consumer", optarg, 0, MAX_CONSUMERS - 1,
+					&v) != 0)
+				return -1;
+			o->stall_consumer = v;
+			break;
+		case OPT_STATS_PERIOD:
+			if (parse_seconds("stats-period", optarg, 0, 3600,
+					&o->stats_period_s) != 0)
+				return -1;
+			break;
+		case OPT_REPORT:
+			if (optarg[0] == '\0') {
+				fprintf(stderr, APP ": --report: empty path\n");
+				return -1;
+			}
+			o->report_path = optarg;
+			break;
+		case OPT_NO_TABLE:
+			o->table = false;
+			break;
+		case OPT_NO_LATENCY:
+			o->latency = false;
+			break;
+		case OPT_REPLAY:
+			if (parse_replay(optarg, o) != 0)
+				return -1;
+			break;
+		case OPT_LIST:
+			o->list_devices = true;
+			break;
+		case OPT_HELP:
+			opts_usage(stdout);
+			exit(EXIT_SUCCESS);
+		default:
+			if (optopt != 0)
+				fprintf(stderr, APP ": option --%s needs a value or is unknown; "
+					"see --help\n", argv[optind - 1] + 2);
+			else
+				fprintf(stderr, APP ": unknown option '%s'; see --help\n",
+					argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, APP ": unexpected argument '%s'; see --help\n",
+			argv[optind]);
+		return -1;
+	}
+	if (o->loops != 0 && o->nb_replay == 0) {
+		fprintf(stderr, APP ": --loops needs --replay (finite replay of captures)\n");
+		return -1;
+	}
+	if (o->high != 0 && o->batch != 0 && o->high < o->batch) {
+		fprintf(stderr, APP ": --high %u is below --batch %u\n", o->high,
+			o->batch);
+		return -1;
+	}
+	if (o->stall_consumer >= (int)o->consumers) {
+		fprintf(stderr, APP ": --stall-consumer %d: there are only %u consumers\n",
+			o->stall_consumer, o->consumers);
+		return -1;
+	}
+	if (rxr_mempool_data_room(o->frame_size, 0) == 0) {
+		fprintf(stderr, APP ": --frame-size %u cannot hold an mbuf and its headroom\n",
+			o->frame_size);
+		return -1;
+	}
+	/* Interleaving order: every strategy with bulk, then without. */
+	for (int b = 1; b >= 0; b--)
+		for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+			if (want[s] && (b ? bulk_on : bulk_off))
+				o->configs[o->nb_configs++] =
+					(struct run_config){ s, b != 0 };
+	return 0;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The poll lcore (DESIGN.md "Contexts": poll, the NAPI softirq): rx_burst
+ * on its queues, account each packet to its stream, hand it to the
+ * stream's consumer, and end every iteration at the pools' bh-enable point.
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_hash_crc.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "rxrefill.h"
+
+#define SLOTS (2 * MAX_STREAMS)	/* open addressing, power of two */
+
+/* Stream lookup: per poller, so no locks. Index + 1 in slot; 0 = empty. */
+static uint16_t slots[MAX_POLLERS][SLOTS];
+
+void
+pollers_assign(struct app *a)
+{
+	unsigned int k = 0;
+
+	/* Queues round robin over the poll lcores, port by port. */
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		for (uint16_t q = 0; q < a->ports[i].nb_q; q++) {
+			struct poller *pl = &a->pollers[k++ % a->nb_pollers];
+
+			pl->q[pl->nb_q++] = (struct poll_queue){
+				.port = a->ports[i].id, .queue = q,
+			};
+		}
+}
+
+void
+poller_reset(struct poller *pl)
+{
+	pl->rx_packets = pl->rx_bytes = 0;
+	pl->busy_cycles = pl->cycles = 0;
+	memset(pl->drops, 0, sizeof(pl->drops));
+	pl->other_packets = pl->other_bytes = 0;
+	memset(pl->streams, 0, sizeof(pl->streams));
+	pl->nb_streams = 0;
+	pl->max_gap_cycles = 0;
+	memset(slots[pl->index], 0, sizeof(slots[pl->index]));
+}
+
+static struct stream *
+stream_of(struct poller *pl, const struct rxr_flow_key *key)
+{
+	uint16_t *tab = slots[pl->index];
+	uint32_t h = rte_hash_crc(key, sizeof(*key), 0) & (SLOTS - 1);
+
+	for (;;) {
+		uint16_t v = tab[h];
+		struct stream *s;
+
+		if (v == 0)
+			break;
+		s = &pl->streams[v - 1];
+		if (memcmp(&s->key, key, sizeof(*key)) == 0)
+			return s;
+		h = (h + 1) & (SLOTS - 1);
+	}
+	if (pl->nb_streams == MAX_STREAMS)
+		return NULL;
+	tab[h] = pl->nb_streams + 1;
+	pl->streams[pl->nb_streams] = (struct stream){
+		.key = *key, .used = true,
+		.consumer = pl->nb_streams % pl->nb_cons,
+	};
+	return &pl->streams[pl->nb_streams++];
+}
+
+/* Per consumer staging, filled during a burst, enqueued at its end. */
+struct stage {
+	struct rte_mbuf *m[MAX_BURST];
+	struct stream *s[MAX_BURST];
+	unsigned int n;
+};
+
+static void
+stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
+{
+	unsigned int k;
+
+	if (st->n == 0)
+		return;
+	k = rte_ring_enqueue_burst(c->ring, (void **)st->m, st->n, NULL);
+	if (k < st->n) {
+		/* The socket receive queue is full: dropped, with a cause. */
+		for (unsigned int i = k; i < st->n; i++) {
+			if (st->s[i] != NULL) {
+				st->s[i]->dropped++;
+				st->s[i]->packets--;
+				st->s[i]->bytes -= st->m[i]->pkt_len;
+			}
+		}
+		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
+		rte_pktmbuf_free_bulk(&st->m[k], st->n - k);
+	}
+	st->n = 0;
+}
+
+static void
+process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
+		enum consumer_mode mode, struct stage *stages)
+{
+	uint64_t bytes = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len;
+	RXR_STAT_ADD(pl->rx_packets, n);
+	RXR_STAT_ADD(pl->rx_bytes, bytes);
+	if (mode == CONSUMER_NONE) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rxr_flow_info info;
+		struct stream *s = NULL;
+		struct stage *st;
+
+		if (rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
+				&info) == RXR_FLOW_OK)
+			s = stream_of(pl, &info.key);
+		if (s != NULL) {
+			s->packets++;
+			s->bytes += m->pkt_len;
+		} else {
+			pl->other_packets++;
+			pl->other_bytes += m->pkt_len;
+		}
+		st = &stages[s != NULL ? s->consumer : 0];
+		st->m[st->n] = m;
+		st->s[st->n++] = s;
+	}
+	if (mode == CONSUMER_INLINE) {
+		/* Run to completion: read, then free, in the poll lcore. */
+		for (unsigned int c = 0; c < pl->nb_cons; c++) {
+			struct stage *st = &stages[c];
+
+			if (st->n == 0)
+				continue;
+			consumer_read(&pl->cons[c], st->m, st->n);
+			rte_pktmbuf_free_bulk(st->m, st->n);
+			st->n = 0;
+		}
+		return;
+	}
+	for (unsigned int c = 0; c < pl->nb_cons; c++)
+		stage_flush(pl, &pl->cons[c], &stages[c]);
+}
+
+int
+poll_main(void *arg)
+{
+	struct poller *pl = arg;
+	const enum consumer_mode mode = app.opt.consumer;
+	const unsigned int burst = app.opt.burst;
+	struct rte_mbuf *pkts[MAX_BURST];
+	struct stage *stages;
+	uint64_t start, last, max_gap = 0;
+
+	stages = rte_zmalloc_socket("rxr_stages", sizeof(*stages) * pl->nb_cons,
+			RTE_CACHE_LINE_SIZE, rte_socket_id());
+	if (stages == NULL)
+		return -ENOMEM;
+	start = last = rte_rdtsc();
+	while (!run_stop) {
+		uint64_t now = rte_rdtsc();
+		unsigned int got = 0;
+
+		max_gap = RTE_MAX(max_gap, now - last);
+		last = now;
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			struct poll_queue *q = &pl->q[i];
+			uint16_t n;
+
+			if (q->done)
+				continue;
+			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
+			if (n == 0)
+				continue;
+			got += n;
+			process(pl, pkts, n, mode, stages);
+		}
+		/* bh-enable point: drain what other contexts freed. */
+		for (unsigned int i = 0; i < pl->nb_pools; i++)
+			rxr_pool_poll_end(pl->pools[i]);
+		if (got != 0)
+			RXR_STAT_ADD(pl->busy_cycles, rte_rdtsc() - now);
+	}
+	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
+	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);
+	rte_free(stages);
+	return 0;
+}
