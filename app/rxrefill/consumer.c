@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_ip.h>
 #include <rte_lcore.h>
@@ -83,7 +84,8 @@ consumer_main(void *arg)
 		unsigned int n;
 
 		if (c->stalled && !c->stop) {
-			rte_pause();
+			/* A stalled reader is blocked, not spinning. */
+			usleep(1000);
 			continue;
 		}
 		n = rte_ring_dequeue_burst(c->ring, (void **)pkts, RTE_DIM(pkts),
@@ -95,11 +97,8 @@ consumer_main(void *arg)
 		}
 		if (c->stop)
 			break;
-		/* Co-scheduled with the poll lcore: give it the CPU back. */
-		if (app.opt.consumer == CONSUMER_SAME_CPU)
-			sched_yield();
-		else
-			rte_pause();
+		/* Idle: give the CPU to the poll lcore or the other consumers. */
+		sched_yield();
 	}
 	return NULL;
 }

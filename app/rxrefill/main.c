@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -478,6 +479,25 @@ write_report(struct rxr_report *rep, bool partial)
 	return 0;
 }
 
+/* Fail before the runs, not after them, when the report cannot be written. */
+static int
+report_dir_check(const char *path)
+{
+	char *dup = strdup(path), *dir;
+	int ret = 0;
+
+	if (dup == NULL)
+		return -1;
+	dir = dirname(dup);
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, APP ": --report %s: cannot write in %s: %s\n", path,
+			dir, strerror(errno));
+		ret = -1;
+	}
+	free(dup);
+	return ret;
+}
+
 static int
 consumers_init(struct app *a)
 {
@@ -583,6 +603,10 @@ main(int argc, char **argv)
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
 		rxr_mem_backing_name(app.backing));
 
+	if (report_dir_check(app.opt.report_path) != 0) {
+		status = EXIT_FAILURE;
+		goto cleanup;
+	}
 	report = rxr_report_create();
 	if (report == NULL || report_env(report) != 0) {
 		status = EXIT_FAILURE;
