@@ -82,7 +82,8 @@ main(int argc, char **argv)
 			nn++;
 		}
 		closedir(dp);
-		qsort(names, nn, sizeof(*names), cmp);
+		if (nn > 1)
+			qsort(names, nn, sizeof(*names), cmp);
 		for (k = 0; k < nn; k++) {
 			fail |= run_file(names[k]);
 			free(names[k]);
