@@ -3,13 +3,14 @@
 #
 # The README's two commands on a fresh Debian 12 machine, as root:
 #   bash usertools/quickstart.sh run    install what is missing, build, run the default job
+#                                       (extra arguments replace the default rxrefill command line)
 #   bash usertools/quickstart.sh test   install what is missing, build with debug checks, run every suite but perf
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-PKGS="gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev"
+PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev"
 
 install_missing() {
 	local missing=() p
@@ -41,7 +42,17 @@ run)
 	install_missing
 	setup build -Ddebug_checks=false
 	shift
-	exec ./build/test/pcp/bench_alloc "$@"
+	# The default job, no NIC needed: 8 TCP streams of 1500-byte frames,
+	# split over 2 RX queues as mlx5's RSS would, generated once.
+	cap=build/capture/default
+	if [ ! -f "$cap.json" ]; then
+		mkdir -p build/capture
+		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 2000 -l 1500
+	fi
+	if [ $# -eq 0 ]; then
+		set -- -l 0-1 --no-pci -- --replay "$cap.q0.pcap,$cap.q1.pcap"
+	fi
+	exec ./build/app/rxrefill/rxrefill "$@"
 	;;
 test)
 	install_missing
