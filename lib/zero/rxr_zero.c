@@ -298,9 +298,17 @@ static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
 	{ SIZE_MAX, 8u << 20, 128u << 20, 16u << 20, 4 },
 };
 #define AUTO_SCRATCH (128u << 20)
-/* nt must beat contig by this much where REP STOSB is fast (ERMS/FSRM):
- * a streaming clear also leaves the lines out of the cache for their user. */
-#define AUTO_NT_MARGIN 1.10
+/*
+ * Each class leans to one method; the other must beat it by this much.
+ * Up to 64 KiB an extent stays near the core and contig leaves it there for
+ * its user (when REP STOSB is fast: ERMS or FSRM). Above, it cannot, and a
+ * short probe under-charges contig: its dirty lines are written back after
+ * the round, and this VM's last-level cache holds more than the 128 MiB
+ * window (REP STOSB keeps 42-55 GB/s up to 128 MiB, 20 GB/s from 512 MiB;
+ * 1 GiB clears run at 20-35 GB/s against nt's 38-45).
+ */
+#define AUTO_LEAN_MAX_LEN (64u << 10)
+#define AUTO_MARGIN 1.25
 
 static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
 static struct rxr_zero_auto_class auto_class[RXR_ZERO_AUTO_NR_CLASSES];
@@ -356,12 +364,11 @@ auto_steady_round(char *buf, const struct auto_probe *pr,
 static void
 auto_measure(void)
 {
-	double margin, t0 = now_s();
+	double t0 = now_s();
 	size_t off;
 	char *buf;
 
 	pthread_once(&cpu_once, cpu_detect);
-	margin = (cpu.erms || cpu.fsrm) ? AUTO_NT_MARGIN : 1.0;
 	buf = mmap(NULL, AUTO_SCRATCH, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf != MAP_FAILED) {
@@ -393,8 +400,13 @@ auto_measure(void)
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
 				auto_steady_round(buf, pr, RXR_ZERO_NT, &off));
 		}
-		ac->pick = ac->nt_gbps > ac->contig_gbps * margin ?
-			RXR_ZERO_NT : RXR_ZERO_CONTIG;
+		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
+			ac->pick = ac->nt_gbps > ac->contig_gbps *
+				(cpu.erms || cpu.fsrm ? AUTO_MARGIN : 1.0) ?
+				RXR_ZERO_NT : RXR_ZERO_CONTIG;
+		else
+			ac->pick = ac->contig_gbps > ac->nt_gbps * AUTO_MARGIN ?
+				RXR_ZERO_CONTIG : RXR_ZERO_NT;
 	}
 	if (buf == MAP_FAILED)
 		auto_status = -ENOMEM;

@@ -182,9 +182,11 @@ enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
  * @name auto
  * Size classes: up to 4 KiB, up to 64 KiB, up to 2 MiB, above. For each,
  * contig and nt (best instruction) are timed once per process over a
- * scratch buffer and the faster is kept. The measurement runs on first use
- * of auto or on rxr_zero_auto_init(), once, whichever thread gets there
- * first (the others wait for it).
+ * scratch buffer. Classes up to 64 KiB lean to contig (when the CPU has ERMS
+ * or FSRM), larger ones to nt; the other method is picked only when it was
+ * measured 25% faster (doc/zeroing.md says why). The measurement runs on
+ * first use of auto or on rxr_zero_auto_init(), once, whichever thread gets
+ * there first (the others wait for it).
  * @{
  */
 /** Number of auto size classes. */

@@ -88,8 +88,8 @@ struct size_case {
 static const struct size_case size_cases[] = {
 	{ "4K", 4u << 10, 4u << 10, 64u << 20, 7, 0 },
 	{ "64K", 64u << 10, 64u << 10, 64u << 20, 7, 0 },
-	{ "2M", 2u << 20, 256u << 20, 256u << 20, 5, 1 },
-	{ "1G", GIB, GIB, GIB, 3, 1 },
+	{ "2M", 2u << 20, 256u << 20, 256u << 20, 7, 1 },
+	{ "1G", GIB, GIB, GIB, 5, 1 },
 };
 
 static int
