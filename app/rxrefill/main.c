@@ -243,6 +243,50 @@ add_drop(struct rxr_report_run *r, const char *cause, uint64_t n, bool always)
 		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
 }
 
+static uint64_t
+zero_total(const struct snapshot *s, bool cycles)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		const struct rxr_pool_stats *ps = &s->pool[i];
+
+		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
+		for (unsigned int l = 0; l < ps->nr_lcores; l++)
+			n += cycles ? ps->lcore[l].zero_cycles +
+				ps->lcore[l].supply.clear_cycles :
+				ps->lcore[l].zero_bytes +
+				ps->lcore[l].supply.bytes_cleared;
+	}
+	return n;
+}
+
+static void
+fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b)
+{
+	static char method[48];
+	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
+	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
+	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
+
+	if (app.opt.zero_method == RXR_ZERO_AUTO)
+		snprintf(method, sizeof(method), "auto:%s",
+			rxr_zero_method_name(rxr_zero_auto_pick(room)));
+	else
+		snprintf(method, sizeof(method), "%s",
+			rxr_zero_method_name(app.opt.zero_method));
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
+	r->has_zeroing = true;
+	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
+	r->zeroing.method = method;
+	r->zeroing.bytes = bytes;
+	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
+		((double)cyc / rte_get_tsc_hz()) / 1e9 : NAN;
+	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
+}
+
 /* The run's figures from two snapshots. */
 static void
 fill_run(struct rxr_report_run *r, const struct snapshot *a,
@@ -309,6 +353,8 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
 		app.opt.consumer == CONSUMER_OTHER_CPU);
 	add_drop(r, "unaccounted", unaccounted, false);
+	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
+		fill_zeroing(r, a, b);
 }
 
 static int
@@ -353,8 +399,8 @@ run_one(unsigned int step, struct rxr_report *report)
 	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
 	if (s0 == NULL || s1 == NULL || s2 == NULL)
 		goto out;
-	if (consumers_start(&app, cfg) != 0)
-		goto out;
+	if (consumers_start(&app, cfg) != 0 || zeroer_start(&app) != 0)
+		goto stop_consumers;
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
@@ -384,6 +430,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		ports_stop(&app);
 	}
 	consumers_stop(&app);
+	zeroer_stop(&app);
 
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
@@ -408,6 +455,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	goto out;
 stop_consumers:
 	consumers_stop(&app);
+	zeroer_stop(&app);
 out:
 	free(sr.rows);
 	free(sr.addr);
@@ -463,6 +511,10 @@ report_env(struct rxr_report *rep)
 	rxr_report_set_option_int(rep, "consumers", o->consumers);
 	rxr_report_set_option_int(rep, "consumer_depth", o->consumer_depth);
 	rxr_report_set_option_int(rep, "poll_lcores", app.nb_pollers);
+	rxr_report_set_option_str(rep, "zero_policy",
+		rxr_zero_policy_name(o->zero_policy));
+	rxr_report_set_option_str(rep, "zero_method",
+		rxr_zero_method_name(o->zero_method));
 	return 0;
 }
 

@@ -16,6 +16,7 @@ enum {
 	OPT_FRAME_SIZE, OPT_FRAMES, OPT_FAKE_NODES, OPT_CONSUMER,
 	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
+	OPT_ZERO_POLICY, OPT_ZERO_METHOD,
 	OPT_HELP,
 };
 
@@ -43,6 +44,8 @@ static const struct option long_opts[] = {
 	{ "no-table", no_argument, NULL, OPT_NO_TABLE },
 	{ "no-latency", no_argument, NULL, OPT_NO_LATENCY },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "zero-policy", required_argument, NULL, OPT_ZERO_POLICY },
+	{ "zero-method", required_argument, NULL, OPT_ZERO_METHOD },
 	{ "list-devices", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -101,6 +104,14 @@ opts_usage(FILE *f)
 "                       descriptors, caches and consumers)\n"
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
 "                       remote-node paths on a one-node machine)\n"
+"\n"
+"Zeroing (DESIGN.md \"Hugepage zeroing core\"):\n"
+"  --zero-policy P      none, alloc (clear before handing out, __GFP_ZERO),\n"
+"                       free (clear when freed, init_on_free), background (a\n"
+"                       thread keeps pre-zeroed frames per poll lcore)\n"
+"                       (default none)\n"
+"  --zero-method M      auto, narrow, contig, nt (default auto); pool memory\n"
+"                       is cleared with it before frames are set up\n"
 "\n"
 "Consumers (task context: holds packets like a socket receive queue):\n"
 "  --consumer MODE      none (free at once: rxonly), inline (run to completion\n"
@@ -366,6 +377,26 @@ opts_parse(int argc, char **argv, struct options *o)
 		case OPT_LIST:
 			o->list_devices = true;
 			break;
+		case OPT_ZERO_POLICY: {
+			char err[128];
+
+			if (rxr_zero_policy_parse(optarg, &o->zero_policy, err,
+					sizeof(err)) != 0) {
+				fprintf(stderr, APP ": --zero-policy: %s\n", err);
+				return -1;
+			}
+			break;
+		}
+		case OPT_ZERO_METHOD: {
+			char err[128];
+
+			if (rxr_zero_method_parse(optarg, &o->zero_method, err,
+					sizeof(err)) != 0) {
+				fprintf(stderr, APP ": --zero-method: %s\n", err);
+				return -1;
+			}
+			break;
+		}
 		case OPT_HELP:
 			opts_usage(stdout);
 			exit(EXIT_SUCCESS);

@@ -321,6 +321,8 @@ ports_use_pool(struct app *a, unsigned int run)
 				.high = a->opt.high, .batch = a->opt.batch,
 				.fake_nodes = a->opt.fake_nodes,
 				.latency = a->opt.latency,
+				.zero_policy = a->opt.zero_policy,
+				.zero_method = a->opt.zero_method,
 			},
 			.frame_size = a->opt.frame_size,
 		};

@@ -69,6 +69,8 @@ struct options {
 	unsigned int consumers;		/* per poller */
 	unsigned int consumer_depth;
 	int stall_consumer;		/* test: this consumer never reads; -1 */
+	enum rxr_zero_policy zero_policy;
+	enum rxr_zero_method zero_method;
 	double stats_period_s;
 	const char *report_path;
 	bool table;
@@ -139,6 +141,7 @@ struct poller {
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 };
 
+
 /* A port in use. */
 struct port {
 	uint16_t id;
@@ -207,6 +210,10 @@ void poller_reset(struct poller *p);
 int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
+
+/* zeroer.c: background zeroing, one thread fills every pool's supplies */
+int zeroer_start(struct app *a);
+void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);

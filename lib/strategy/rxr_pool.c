@@ -101,6 +101,10 @@ conf_defaults(struct rxr_pool_conf *c)
 		c->recycle_refill = RTE_MIN(RXR_RECYCLE_CACHE_REFILL, c->recycle_cache);
 	if (c->recycle_ring == 0)
 		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
+	if (c->zero_supply == 0)
+		c->zero_supply = 2 * c->batch;
+	if (c->zero_policy > RXR_ZERO_POLICY_BACKGROUND)
+		return -EINVAL;
 	if (c->nr_poll_lcores == 0)
 		RTE_LCORE_FOREACH(lc)
 			c->poll_lcores[c->nr_poll_lcores++] = lc;
@@ -191,10 +195,16 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	if (p->defer_next == NULL)
 		goto fail;
 
+	p->ops = *strategy_ops(p->conf.strategy, p->conf.bulk);
+	if (pool_zero_setup(p) != 0) {
+		err = EINVAL;
+		goto fail;
+	}
 	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
 		unsigned int lc = p->conf.poll_lcores[i];
 		struct pool_lcore *ls;
 		rte_cpuset_t cpus;
+		int zerr;
 
 		if (p->lcore[lc] != NULL)
 			continue;
@@ -204,6 +214,11 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 			goto fail;
 		}
 		p->lcore[lc] = ls;
+		pool_zero_lcore_init(p, ls, rte_lcore_to_socket_id(lc), &zerr);
+		if (zerr != 0) {
+			err = zerr;
+			goto fail;
+		}
 		if (p->first == NULL)
 			p->first = ls;
 		/* An lcore pinned to one CPU owns that CPU's pcp. */
@@ -219,7 +234,6 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	}
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
-	p->ops = *strategy_ops(p->conf.strategy, p->conf.bulk);
 	if (p->conf.latency) {
 		p->untimed_alloc = p->ops.alloc;
 		p->ops.alloc = timed_alloc;
@@ -246,6 +260,7 @@ rxr_pool_destroy(struct rxr_pool *p)
 			if (ls->pp != NULL)
 				recycle_flush(p, ls);
 		}
+		rxr_zero_supply_destroy(ls->supply);
 		rxr_pcp_destroy(ls->pcp);
 		rxr_page_pool_destroy(ls->pp);
 		rte_free(ls);
@@ -525,6 +540,8 @@ rxr_pool_poll_end(struct rxr_pool *p)
 static void
 lcore_flush(struct rxr_pool *p, struct pool_lcore *ls)
 {
+	if (ls->supply != NULL)
+		rxr_zero_supply_drain(ls->supply);
 	pool_defer_drain(p, ls, bh_pcp_free);
 	if (ls->pp != NULL)
 		recycle_flush(p, ls);
@@ -590,6 +607,12 @@ rxr_pool_avail(const struct rxr_pool *p)
 		if (ls == NULL)
 			continue;
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
+		if (ls->supply != NULL) {
+			struct rxr_zero_supply_stats ss;
+
+			rxr_zero_supply_stats(ls->supply, &ss);
+			n += ss.ready;
+		}
 		if (ls->pp != NULL)
 			n += __atomic_load_n(&ls->pp->cache.count,
 					__ATOMIC_RELAXED) +
@@ -647,7 +670,13 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
 		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
 			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
+		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);
+		o->zero_cycles = RXR_STAT_READ(ls->zero_cycles);
+		if (ls->supply != NULL)
+			rxr_zero_supply_stats(ls->supply, &o->supply);
 	}
+	st->zero_bytes_other = RXR_STAT_READ(p->zero_bytes_other);
+	st->zero_cycles_other = RXR_STAT_READ(p->zero_cycles_other);
 }
 
 const struct rxr_pool_conf *

@@ -32,6 +32,9 @@ struct pool_lcore {
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
 	uint64_t hist[RXR_HIST_BUCKETS];
+	uint64_t zero_bytes;
+	uint64_t zero_cycles;
+	struct rxr_zero_supply *supply;	/* background zeroing */
 
 	/* irqsave: the per-pcp lock other contexts try. */
 	struct rxr_spinlock pcp_lock __rte_cache_aligned;
@@ -45,6 +48,10 @@ struct pool_lcore {
 struct rxr_pool {
 	struct rxr_pool_ops ops;	/* first: rxr_pool_alloc_bulk() casts */
 	rxr_pool_alloc_t untimed_alloc;	/* under the latency wrapper */
+	struct rxr_pool_ops base;	/* the strategy's own, under zeroing */
+	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
+	uint64_t zero_bytes_other;	/* atomic: task and irq contexts */
+	uint64_t zero_cycles_other;
 	struct rxr_pool_conf conf;
 	char name[32];			/* conf.name points here */
 	uint32_t frame_size;
@@ -224,6 +231,11 @@ extern const struct rxr_pool_ops rxr_strategy_irqsave_ops[2];
 extern const struct rxr_pool_ops rxr_strategy_bh_ops[2];
 extern const struct rxr_pool_ops rxr_strategy_recycle_ops[2];
 extern const struct rxr_pool_ops rxr_strategy_none_ops[2];
+
+/* Zeroing policy wrappers around a strategy's ops (zeroing.c). */
+int pool_zero_setup(struct rxr_pool *p);
+void pool_zero_lcore_init(struct rxr_pool *p, struct pool_lcore *ls,
+		int socket, int *err);
 
 /* Recycle's stop: cache and ring back to the pcp or zone. */
 void recycle_flush(struct rxr_pool *p, struct pool_lcore *ls);

@@ -38,6 +38,7 @@
 #include "rxr_context.h"
 #include "rxr_pcp.h"
 #include "rxr_recycle.h"
+#include "rxr_zero.h"
 #include "rxr_zone.h"
 
 #ifdef __cplusplus
@@ -93,6 +94,16 @@ struct rxr_pool_conf {
 	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
 	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
 	bool latency;		/**< time every poll-context refill */
+	/**
+	 * Zeroing of frame payloads: none, alloc (__GFP_ZERO), free
+	 * (init_on_free) or background (a supply of pre-zeroed frames per
+	 * poll lcore, filled by rxr_pool_zero_service()).
+	 */
+	enum rxr_zero_policy zero_policy;
+	enum rxr_zero_method zero_method;	/**< how payloads are cleared */
+	uint32_t payload_offset; /**< frame bytes before the payload (headers) */
+	uint32_t payload_len;	/**< payload bytes; 0: the rest of the frame */
+	uint32_t zero_supply;	/**< background: frames kept ready per lcore */
 };
 
 struct rxr_pool;
@@ -190,6 +201,13 @@ void rxr_pool_quiesce(struct rxr_pool *p);
  */
 int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 
+/**
+ * Background zeroing: fill every poll lcore's supply of pre-zeroed frames
+ * by up to @p budget frames each. One thread at a time (a service lcore or
+ * a thread of the application's). @return frames made ready.
+ */
+unsigned int rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget);
+
 /** Which context the calling thread is in, for this pool. */
 enum rxr_context rxr_pool_context(const struct rxr_pool *p);
 
@@ -208,6 +226,9 @@ struct rxr_pool_lcore_stats {
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
+	uint64_t zero_bytes;		/**< alloc/free policy, poll context */
+	uint64_t zero_cycles;
+	struct rxr_zero_supply_stats supply; /**< background policy */
 };
 
 /** Pool statistics. */
@@ -218,6 +239,8 @@ struct rxr_pool_stats {
 	struct rxr_zone_stats zone[RXR_POOL_MAX_NODES];
 	unsigned int nr_lcores;
 	struct rxr_pool_lcore_stats lcore[RTE_MAX_LCORE];
+	uint64_t zero_bytes_other;	/**< zeroing by task and irq contexts */
+	uint64_t zero_cycles_other;
 };
 
 /** Snapshot of every counter; safe while the pool is in use. */

@@ -50,6 +50,37 @@ struct counts {
 	uint64_t alloc, free, fail;
 };
 static struct counts c_poll, c_co, c_remote;
+static enum rxr_zero_policy zero_policy = RXR_ZERO_POLICY_NONE;
+static uint64_t dirty_found;
+
+/* With a zeroing policy every frame handed out must be zero... */
+static void
+check_zero(void * const *objs, unsigned int n)
+{
+	if (zero_policy == RXR_ZERO_POLICY_NONE)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		const uint64_t *w = objs[i];
+
+		for (unsigned int k = 0; k < 4096 / sizeof(*w); k++)
+			if (w[k] != 0) {
+				__atomic_fetch_add(&dirty_found, 1, __ATOMIC_RELAXED);
+				break;
+			}
+	}
+}
+
+/* ... and frames are dirtied before they go back, so that it matters. */
+static void
+dirty(void * const *objs, unsigned int n)
+{
+	if (zero_policy == RXR_ZERO_POLICY_NONE)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		memset(objs[i], 0xa5, 64);
+		memset((uint8_t *)objs[i] + 4096 - 64, 0x5a, 64);
+	}
+}
 static uint64_t c_irq_alloc, c_irq_free, c_irq_fail;
 
 /* --- irq: a timer signal, per thread stash ------------------------------ */
@@ -139,6 +170,8 @@ poll_main(void *arg)
 			continue;
 		}
 		c_poll.alloc += n;
+		check_zero(objs, n);
+		dirty(objs, n);
 		/* A third to each consumer, the rest freed right here. */
 		k = rte_ring_enqueue_burst(it & 1 ? to_co : to_remote, objs,
 				n / 3, NULL);
@@ -173,6 +206,8 @@ task_loop(struct rte_ring *r, struct counts *c, bool yield)
 		n = 1 + rte_rand_max(8);
 		if (rxr_pool_alloc_bulk(pool, objs, n) == 0) {
 			c->alloc += n;
+			check_zero(objs, n);
+			dirty(objs, n);
 			rxr_pool_free_bulk(pool, objs, n);
 			c->free += n;
 		} else {
@@ -215,6 +250,17 @@ remote_main(void *arg)
 	return NULL;
 }
 
+/* Background zeroing: the service fills the poll lcore's supply. */
+static void *
+zeroer_main(void *arg)
+{
+	pin(remote_cpu);
+	while (!time_up())
+		if (rxr_pool_zero_service(pool, 32) == 0)
+			sched_yield();
+	return NULL;
+}
+
 static void
 drain_ring(struct rte_ring *r)
 {
@@ -231,11 +277,12 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		.name = "stress", .strategy = s, .bulk = bulk,
 		.socket_id = SOCKET_ID_ANY, .fake_nodes = fake_nodes,
 		.nr_poll_lcores = 1, .poll_lcores = { 1 },
+		.zero_policy = zero_policy,
 	};
 	struct sigaction sa = { .sa_sigaction = irq_handler,
 		.sa_flags = SA_SIGINFO | SA_RESTART };
 	struct rxr_pool_stats st;
-	pthread_t co, remote;
+	pthread_t co, remote, zeroer;
 	rte_cpuset_t cpus = rte_lcore_cpuset(1);
 	uint64_t total;
 	int ret;
@@ -262,10 +309,14 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	deadline = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
 	pthread_create(&co, NULL, co_main, NULL);
 	pthread_create(&remote, NULL, remote_main, NULL);
+	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
+		pthread_create(&zeroer, NULL, zeroer_main, NULL);
 	rte_eal_remote_launch(poll_main, NULL, 1);
 	ret = rte_eal_wait_lcore(1);
 	pthread_join(co, NULL);
 	pthread_join(remote, NULL);
+	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
+		pthread_join(zeroer, NULL);
 	drain_ring(to_co);
 	drain_ring(to_remote);
 
@@ -293,6 +344,10 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		"every context took part");
 	RXR_TEST_ASSERT(total >= 2000000, "only %" PRIu64 " frame operations in %.0f s",
 		total, seconds);
+	RXR_TEST_ASSERT_EQ(dirty_found, 0, "frames handed out with a dirty payload");
+	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
+		RXR_TEST_ASSERT(st.lcore[0].supply.get_frames > 0,
+			"the supply served allocations");
 	RXR_TEST_ASSERT(rxr_pool_check(pool, stdout) == 0, "conservation");
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(pool), NR_FRAMES, "every frame available");
 	printf("# %" PRIu64 " frame operations, every frame back in its zone\n", total);
@@ -342,6 +397,7 @@ main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "fake-nodes", required_argument, NULL, 'f' },
 		{ "expect-corruption", no_argument, NULL, 'c' },
+		{ "zero", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool corruption = false;
@@ -355,6 +411,12 @@ main(int argc, char **argv)
 		case 't': seconds = atof(optarg); break;
 		case 'f': fake_nodes = atoi(optarg); break;
 		case 'c': corruption = true; break;
+		case 'z':
+			if (rxr_zero_policy_parse(optarg, &zero_policy, NULL, 0) != 0) {
+				fprintf(stderr, "unknown zeroing policy %s\n", optarg);
+				return EXIT_FAILURE;
+			}
+			break;
 		default:
 			fprintf(stderr, "usage: %s STRATEGY [--single] [--ops N] "
 				"[--seconds S] [--fake-nodes N] [--expect-corruption]\n",

@@ -70,8 +70,13 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		void *obj_cb_arg)
 {
 	struct rxr_pool *p = mp->pool_data;
+	struct rxr_zero_opts zo = { .method = rxr_pool_conf(p)->zero_method };
 	int ret, n;
 
+	/* Memory entering the zone is cleared before frames are set up. */
+	ret = rxr_zero_extent(vaddr, len, &zo);
+	if (ret != 0)
+		return ret;
 	ret = rxr_pool_adopt_begin(p, max_objs);
 	if (ret != 0)
 		return ret;
@@ -172,6 +177,9 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	}
 	priv.mbuf_data_room_size = room;
 	priv.mbuf_priv_size = c.priv_size;
+	/* Zeroing clears the data room, never the mbuf the pool initialized. */
+	c.pool.payload_offset = sizeof(struct rte_mbuf) + c.priv_size;
+	c.pool.payload_len = room;
 
 	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(priv), socket_id,
 			MP_FLAGS);

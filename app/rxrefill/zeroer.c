@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Background zeroing (DESIGN.md "Zeroing policies": background): one thread,
+ * on the main lcore's CPU so that it never takes a poll lcore's, keeps every
+ * poll lcore's supply of pre-zeroed frames filled.
+ */
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+
+#include "rxrefill.h"
+
+static pthread_t zeroer;
+static volatile bool zeroer_quit;
+static bool zeroer_running;
+
+static void *
+zeroer_main(void *arg)
+{
+	struct app *a = arg;
+	rte_cpuset_t cpus = rte_lcore_cpuset(rte_get_main_lcore());
+
+	pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	while (!zeroer_quit) {
+		unsigned int made = 0;
+
+		for (unsigned int i = 0; i < a->nb_ports; i++)
+			if (a->ports[i].mp != NULL)
+				made += rxr_pool_zero_service(
+					rxr_mempool_pool(a->ports[i].mp),
+					RXR_ZERO_SUPPLY_SERVICE_BUDGET);
+		/* Supplies full: let the main lcore's work run. */
+		if (made == 0)
+			usleep(20);
+	}
+	return NULL;
+}
+
+int
+zeroer_start(struct app *a)
+{
+	if (a->opt.zero_policy != RXR_ZERO_POLICY_BACKGROUND)
+		return 0;
+	zeroer_quit = false;
+	if (pthread_create(&zeroer, NULL, zeroer_main, a) != 0) {
+		fprintf(stderr, APP ": cannot start the zeroing thread\n");
+		return -1;
+	}
+	zeroer_running = true;
+	return 0;
+}
+
+void
+zeroer_stop(struct app *a)
+{
+	if (!zeroer_running)
+		return;
+	zeroer_quit = true;
+	pthread_join(zeroer, NULL);
+	zeroer_running = false;
+}
