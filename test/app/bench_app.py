@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""rxrefill against dpdk-testpmd, and the reference experiment's shape.
+
+1. dpdk-testpmd --forward-mode=rxonly and rxrefill (--consumer none: the
+   same work, rx_burst then free) on the same net_pcap infinite_rx capture,
+   the same lcores, in the same run, at 64 B and 1500 B:
+   ratio: rxrefill_over_testpmd.mpps.<size> for the best strategy.
+2. reference/004's shape on this machine: 8 TCP streams, a poll lcore and
+   consumers on the other CPU (remote frees), recycling off: zone against bh
+   against recycle in Gbit/s.
+
+Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
+Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick]
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RXREFILL, GEN = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv[3:]
+TMP = tempfile.mkdtemp(prefix="rxr_bench_")
+TESTPMD = shutil.which("dpdk-testpmd")
+
+
+def hugepages_usable():
+    try:
+        free = int(open("/sys/kernel/mm/hugepages/hugepages-2048kB/"
+                        "free_hugepages").read())
+    except OSError:
+        return False
+    mounted = any(l.split()[2] == "hugetlbfs" for l in open("/proc/mounts"))
+    return mounted and free > 0
+
+
+def eal(prefix):
+    args = ["-l", "0-1", "--no-pci", "--file-prefix", prefix,
+            "--log-level", "lib.eal:error"]
+    if not hugepages_usable():
+        args += ["--no-huge", "-m", "2048"]
+    return args
+
+
+def gen(name, *args):
+    prefix = os.path.join(TMP, name)
+    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True)
+    return json.load(open(prefix + ".json"))
+
+
+def testpmd_mpps(pcap, seconds):
+    """Median of testpmd's per-second Rx-pps once it is warm."""
+    cmd = [TESTPMD] + eal("rxr_bench_tp_%d" % os.getpid()) + [
+        "--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--",
+        "--forward-mode=rxonly", "--nb-cores", "1", "--rxq", "1", "--txq",
+        "1", "--total-num-mbufs", "65536", "-a", "--stats-period", "1"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                         text=True, bufsize=1)
+    pps, tail = [], []
+    deadline = time.monotonic() + seconds + 60
+    # Count periods, not wall time: start-up time varies with memory.
+    for line in p.stdout:
+        tail = (tail + [line])[-40:]
+        m = re.search(r"Rx-pps:\s+(\d+)", line)
+        if m:
+            pps.append(int(m.group(1)))
+        if len(pps) > seconds or time.monotonic() > deadline:
+            break
+    p.send_signal(signal.SIGINT)
+    try:
+        p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    pps = [x for x in pps[1:] if x > 0]  # the first period is the warm-up
+    if not pps:
+        print("# testpmd gave no rate:\n# " + "# ".join(tail))
+        return None
+    return statistics.median(pps) / 1e6
+
+
+def rxrefill_runs(files, args):
+    report = os.path.join(TMP, "r_%d.json" % time.monotonic_ns())
+    cmd = [RXREFILL] + eal("rxr_bench_rr_%d" % os.getpid()) + [
+        "--", "--replay", ",".join(files), "--report", report, "--no-table",
+        "--stats-period", "0"] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        print("# rxrefill failed: " + p.stderr[-800:].replace("\n", "\n# "))
+        return None
+    return json.load(open(report))
+
+
+def median_of(rep, strategy, bulk, key):
+    vals = [r[key] for r in rep["runs"]
+            if r["strategy"] == strategy and r["bulk"] == bulk]
+    return statistics.median(vals) if vals else None
+
+
+def versus_testpmd(size):
+    m = gen("tp%d" % size, "-q", "1", "-s", "8", "-n", "512", "-l", str(size))
+    pcap = m["queues"][0]["file"]
+    secs = 4 if QUICK else 8
+    reps = 1 if QUICK else 3
+    tp, ours, best_name = [], [], None
+    # Interleave the peer and us, so that noise hits both.
+    for _ in range(reps):
+        t = testpmd_mpps(pcap, secs)
+        rep = rxrefill_runs([pcap], ["--consumer", "none", "--bulk", "on",
+                                     "--reps", "1", "--duration",
+                                     str(secs / 2), "--warmup", "1"])
+        if t is None or rep is None:
+            return False
+        tp.append(t)
+        best = max(rep["runs"], key=lambda r: r["mpps"])
+        ours.append(best["mpps"])
+        best_name = best["strategy"]
+        for r in rep["runs"]:
+            print("bench: rxrefill.rxonly.%s.%dB %.3f Mpps" % (
+                r["strategy"], size, r["mpps"]))
+    t, o = statistics.median(tp), statistics.median(ours)
+    print("bench: testpmd.rxonly.mpps.%dB %.3f Mpps" % (size, t))
+    print("bench: rxrefill.rxonly.best.mpps.%dB %.3f Mpps (%s)" % (
+        size, o, best_name))
+    print("ratio: rxrefill_over_testpmd.mpps.%dB %.3f" % (size, o / t))
+    return True
+
+
+def reference_shape():
+    m = gen("ref", "-q", "1", "-s", "8", "-n", "1000", "-l", "1500")
+    files = [q["file"] for q in m["queues"]]
+    rep = rxrefill_runs(files, [
+        "--strategy", "zone,bh,recycle", "--bulk", "both",
+        "--consumer", "other-cpu", "--consumers", "2",
+        "--consumer-depth", "1024", "--reps", "1" if QUICK else "3",
+        "--duration", "1" if QUICK else "2", "--warmup", "0.5"])
+    if rep is None:
+        return False
+    g = {}
+    for s in ("zone", "bh", "recycle"):
+        for b in (True, False):
+            v = median_of(rep, s, b, "gbps")
+            w = median_of(rep, s, b, "mpps")
+            tag = "%s.%s" % (s, "bulk" if b else "single")
+            g[tag] = v
+            print("bench: reference.8streams.remote_consumers.%s.gbps %.3f "
+                  "Gbit/s" % (tag, v))
+            print("bench: reference.8streams.remote_consumers.%s.mpps %.3f "
+                  "Mpps" % (tag, w))
+        ws = [r["zone_lock"]["wait_share"] for r in rep["runs"]
+              if r["strategy"] == s and r["zone_lock"]["wait_share"] is not None]
+        if ws:
+            print("bench: reference.%s.zone_lock_wait_share %.4f" % (
+                s, statistics.median(ws)))
+    print("ratio: zone_over_bh.gbps.remote_consumers %.3f" % (
+        g["zone.bulk"] / g["bh.bulk"]))
+    print("ratio: recycle_over_bh.gbps.remote_consumers %.3f" % (
+        g["recycle.bulk"] / g["bh.bulk"]))
+    print("ratio: zone_over_bh.gbps.remote_consumers.single %.3f" % (
+        g["zone.single"] / g["bh.single"]))
+    print("ratio: bulk_over_single.bh.gbps %.3f" % (
+        g["bh.bulk"] / g["bh.single"]))
+    return True
+
+
+def main():
+    ok = True
+    if TESTPMD is None:
+        print("# dpdk-testpmd not found (package dpdk): cannot measure the peer")
+        ok = False
+    else:
+        for size in (64, 1500):
+            ok &= versus_testpmd(size)
+    ok &= reference_shape()
+    shutil.rmtree(TMP, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
