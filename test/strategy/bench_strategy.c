@@ -42,6 +42,7 @@
 #include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -180,13 +181,15 @@ cmp_double(const void *a, const void *b)
 }
 
 /* Median of the finite values; NAN when there is none. */
+#define MEDIAN_MAX 64u
+
 static double
 median(const double *v, unsigned int n)
 {
-	double s[MAX_TRIALS];
+	double s[MEDIAN_MAX];
 	unsigned int k = 0;
 
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < RTE_MIN(n, MEDIAN_MAX); i++)
 		if (!isnan(v[i]))
 			s[k++] = v[i];
 	if (k == 0)
@@ -271,6 +274,7 @@ struct job {
 	struct rte_ring *ring;
 	uint64_t frames;
 	struct acc free;
+	uint64_t cpu_ns;	/* the consumer thread's CPU time for the job */
 };
 
 struct consumer {
@@ -282,6 +286,26 @@ struct consumer {
 };
 
 static struct consumer cons_co, cons_remote;
+
+/* CPU time of the calling thread: how much of a run it really ran (the
+ * machine is shared, and cross-CPU figures need both sides running). */
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static __rte_always_inline void
 consume(struct job *j, const bool single, const enum be_kind kind)
@@ -340,10 +364,14 @@ consumer_main(void *arg)
 		fprintf(stderr, "bench_strategy: cannot pin a consumer to CPU %u\n",
 			c->cpu);
 	for (;;) {
+		uint64_t t0;
+
 		sem_wait(&c->go);
 		if (c->quit)
 			break;
+		t0 = thread_cpu_ns();
 		consume_dispatch(c->job);
+		c->job->cpu_ns = thread_cpu_ns() - t0;
 		sem_post(&c->done);
 	}
 	return NULL;
@@ -364,6 +392,76 @@ consumer_stop(struct consumer *c)
 	c->quit = true;
 	sem_post(&c->go);
 	pthread_join(c->tid, NULL);
+}
+
+/* --- the machine: what a cache line costs between the two CPUs ---------- */
+
+/*
+ * On a VM the two vCPUs may sit on cores that share a cache or not, and
+ * that can change between runs: every cross-CPU figure scales with it. A
+ * line bounced between the poll CPU and the remote CPU, ROUNDS round trips
+ * per sample, the median sample reported with the run.
+ */
+#define PP_ROUNDS 256u
+#define PP_SAMPLES 64u
+
+static struct {
+	uint64_t ball __rte_cache_aligned;
+	volatile bool stop;
+} pingpong;
+
+static void *
+pingpong_peer(void *arg)
+{
+	unsigned int cpu = *(unsigned int *)arg;
+	cpu_set_t set;
+	uint64_t v = 0;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	while (!pingpong.stop) {
+		uint64_t b = __atomic_load_n(&pingpong.ball, __ATOMIC_ACQUIRE);
+
+		if (b & 1) {	/* odd: the poll side served; return it */
+			v = b + 1;
+			__atomic_store_n(&pingpong.ball, v, __ATOMIC_RELEASE);
+		} else {
+			rte_pause();
+		}
+	}
+	return NULL;
+}
+
+static double
+cacheline_roundtrip(void)
+{
+	double samples[PP_SAMPLES];
+	unsigned int n = 0, cpu = remote_cpu;
+	pthread_t peer;
+	uint64_t b = 0;
+
+	pingpong.ball = 0;
+	pingpong.stop = false;
+	if (pthread_create(&peer, NULL, pingpong_peer, &cpu) != 0)
+		return NAN;
+	for (unsigned int s = 0; s < PP_SAMPLES; s++) {
+		uint64_t t0 = tsc(), dt;
+
+		for (unsigned int r = 0; r < PP_ROUNDS; r++) {
+			__atomic_store_n(&pingpong.ball, ++b, __ATOMIC_RELEASE);
+			while (__atomic_load_n(&pingpong.ball, __ATOMIC_ACQUIRE) == b)
+				rte_pause();
+			b++;
+		}
+		dt = tsc() - t0;
+		/* A sample with a preemption in it is not the line's cost. */
+		if (dt < thr_base + PP_ROUNDS * thr_per_frame)
+			samples[n++] = (double)dt / PP_ROUNDS;
+	}
+	pingpong.stop = true;
+	pthread_join(peer, NULL);
+	return median(samples, n);
 }
 
 /* --- poll side ----------------------------------------------------------- */
@@ -471,7 +569,43 @@ struct config {
 	enum cons cons;
 	double alloc[MAX_TRIALS], free[MAX_TRIALS], drain[MAX_TRIALS];
 	uint64_t regions, dropped;
+	/* Pool counters over every trial: what the figures are made of. */
+	uint64_t frames;
+	struct rxr_lock_stats zone_lock;
+	uint64_t pcp_zone_frames;	/* pcp refills and drains */
+	uint64_t deferred_drained, deferred_drains;
+	uint64_t zone_fallback;
+	struct rxr_lock_stats pcp_lock;	/* irqsave's */
+	uint64_t wall_ns, poll_cpu_ns, cons_cpu_ns;
 };
+
+/* Pool counters that explain a figure, as a delta between two snapshots. */
+struct snap {
+	struct rxr_lock_stats zl, pl;
+	uint64_t pcp_zone, drained, drains, fallback;
+};
+
+static void
+snap_take(struct rxr_pool *p, struct snap *sn)
+{
+	static struct rxr_pool_stats st;	/* large: not on the stack */
+
+	memset(sn, 0, sizeof(*sn));
+	if (p == NULL)
+		return;
+	rxr_pool_stats(p, &st);
+	sn->zl = st.zone[0].lock;
+	for (unsigned int i = 0; i < st.nr_lcores; i++) {
+		sn->pcp_zone += st.lcore[i].pcp.refill_frames +
+			st.lcore[i].pcp.drain_frames;
+		sn->drained += st.lcore[i].deferred_drained;
+		sn->drains += st.lcore[i].deferred_drains;
+		sn->fallback += st.lcore[i].zone_fallback;
+		sn->pl.acquisitions += st.lcore[i].pcp_lock.acquisitions;
+		sn->pl.contended += st.lcore[i].pcp_lock.contended;
+		sn->pl.wait_cycles += st.lcore[i].pcp_lock.wait_cycles;
+	}
+}
 
 static void
 acc_merge(struct config *c, const struct acc *a)
@@ -485,8 +619,13 @@ run_config(struct config *c, unsigned int trial)
 {
 	struct acc alloc = { 0 }, free_ = { 0 }, drain = { 0 };
 	const struct backend *be = &c->be;
+	struct snap s0, s1;
+	uint64_t w0, c0;
 	int ret = 0;
 
+	snap_take(be->pool, &s0);
+	w0 = wall_ns();
+	c0 = thread_cpu_ns();
 	if (c->cons == CONS_PAIR) {
 		ret = c->single ? poll_pairs(be, true, frames_per_run, &alloc) :
 			poll_pairs(be, false, frames_per_run, &alloc);
@@ -524,6 +663,7 @@ run_config(struct config *c, unsigned int trial)
 		}
 		sem_wait(&cs->done);
 		free_ = j.free;
+		c->cons_cpu_ns += j.cpu_ns;
 		/* Drain what the consumer left on the deferred list. */
 		be_poll_end(be);
 	}
@@ -531,6 +671,20 @@ run_config(struct config *c, unsigned int trial)
 		printf("# %s: allocation failed, cannot measure\n", c->name);
 		return -1;
 	}
+	c->poll_cpu_ns += thread_cpu_ns() - c0;
+	c->wall_ns += wall_ns() - w0;
+	snap_take(be->pool, &s1);
+	c->frames += frames_per_run;
+	c->zone_lock.acquisitions += s1.zl.acquisitions - s0.zl.acquisitions;
+	c->zone_lock.contended += s1.zl.contended - s0.zl.contended;
+	c->zone_lock.wait_cycles += s1.zl.wait_cycles - s0.zl.wait_cycles;
+	c->pcp_zone_frames += s1.pcp_zone - s0.pcp_zone;
+	c->deferred_drained += s1.drained - s0.drained;
+	c->deferred_drains += s1.drains - s0.drains;
+	c->zone_fallback += s1.fallback - s0.fallback;
+	c->pcp_lock.acquisitions += s1.pl.acquisitions - s0.pl.acquisitions;
+	c->pcp_lock.contended += s1.pl.contended - s0.pl.contended;
+	c->pcp_lock.wait_cycles += s1.pl.wait_cycles - s0.pl.wait_cycles;
 	c->alloc[trial] = acc_per_frame(&alloc);
 	c->free[trial] = acc_per_frame(&free_);
 	c->drain[trial] = acc_per_frame(&drain);
@@ -667,6 +821,14 @@ build_configs(void)
 		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_nocache },
 			single, CONS_REMOTE);
 	}
+	/* The same with a 256 cache: the poll lcore (EAL) gets from its cache,
+	 * the non-EAL consumer still puts straight to the ring. */
+	for (int single = 1; single >= 0; single--) {
+		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote",
+			mode_name(single));
+		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_cache },
+			single, CONS_REMOTE);
+	}
 	/* Part 3: bh's owner path against the mempool cache. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "bh.%s.owner", mode_name(single));
@@ -720,6 +882,41 @@ report_matrix(void)
 			lo[2], median(c->drain, trials), hi[2],
 			c->dropped, c->regions + c->dropped);
 	}
+	printf("# pool counters per frame handed out: zone lock holds (share "
+		"contended), frames moved between pcp and zone, frames per "
+		"non-empty deferred drain, irqsave zone fallbacks; irqsave pcp "
+		"lock: contended acquisitions and wait cycles (all waits, "
+		"preempted holders included); CPU time of the poll and the "
+		"consumer over wall time (cross-CPU figures need both near "
+		"100%%, co-scheduled ones share one CPU)\n");
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		const struct config *c = &configs[i];
+		double fr = (double)c->frames;
+
+		if (c->frames == 0 || (c->be.kind != BE_POOL &&
+				c->cons != CONS_COSCHED && c->cons != CONS_REMOTE))
+			continue;
+		printf("#   %-36s", c->name);
+		if (c->be.kind == BE_POOL)
+			printf(" zone locks %.3f (%.1f%% contended)  pcp<->zone "
+				"%.3f  deferred %.1f/drain  fallbacks %.3f",
+				c->zone_lock.acquisitions / fr,
+				c->zone_lock.acquisitions != 0 ? 100.0 *
+				c->zone_lock.contended /
+				c->zone_lock.acquisitions : 0,
+				c->pcp_zone_frames / fr, c->deferred_drains != 0 ?
+				(double)c->deferred_drained / c->deferred_drains :
+				0, c->zone_fallback / fr);
+		if (c->pcp_lock.acquisitions != 0)
+			printf("  pcp lock contended %" PRIu64 " waited %.0f us",
+				c->pcp_lock.contended,
+				c->pcp_lock.wait_cycles * 1e6 / tsc_hz);
+		if (c->cons == CONS_COSCHED || c->cons == CONS_REMOTE)
+			printf("  cpu poll %.0f%% consumer %.0f%%",
+				100.0 * c->poll_cpu_ns / c->wall_ns,
+				100.0 * c->cons_cpu_ns / c->wall_ns);
+		printf("\n");
+	}
 
 	/* Part 1 */
 	printf("# part 1: poll side (alloc = refill calls, drain = "
@@ -732,13 +929,13 @@ report_matrix(void)
 
 		if (c->cons == CONS_PAIR || c->be.kind != BE_POOL)
 			continue;
-		snprintf(name, sizeof(name), "%s.alloc", c->name);
+		snprintf(name, sizeof(name), "%.60s.alloc", c->name);
 		print_bench(name, a, "cycles/frame");
-		snprintf(name, sizeof(name), "%s.free", c->name);
+		snprintf(name, sizeof(name), "%.60s.free", c->name);
 		print_bench(name, f, "cycles/frame");
-		snprintf(name, sizeof(name), "%s.drain", c->name);
+		snprintf(name, sizeof(name), "%.60s.drain", c->name);
 		print_bench(name, d, "cycles/frame");
-		snprintf(name, sizeof(name), "%s.poll", c->name);
+		snprintf(name, sizeof(name), "%.60s.poll", c->name);
 		print_bench(name, a + d + (c->cons == CONS_LOCAL ? f : 0),
 			"cycles/frame");
 	}
@@ -788,6 +985,53 @@ report_matrix(void)
 		snprintf(name, sizeof(name), "bh_remote_free_over_mempool_nonEAL.%s",
 			mode_name(single));
 		print_ratio(name, fig(o, o->free), fig(m, m->free));
+	}
+	printf("# the same non-EAL puts when the poll lcore gets from a %u "
+		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
+		MP_CACHE);
+	for (int single = 1; single >= 0; single--) {
+		const struct config *o, *m;
+
+		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+			mode_name(single));
+		o = config_find(name);
+		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote",
+			mode_name(single));
+		m = config_find(name);
+		if (m == NULL)
+			continue;
+		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote.get",
+			mode_name(single));
+		print_bench(name, fig(m, m->alloc), "cycles/obj");
+		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote.put",
+			mode_name(single));
+		print_bench(name, fig(m, m->free), "cycles/obj");
+		if (o == NULL)
+			continue;
+		snprintf(name, sizeof(name),
+			"bh_remote_free_over_mempool_nonEAL_cached_poll.%s",
+			mode_name(single));
+		print_ratio(name, fig(o, o->free), fig(m, m->free));
+	}
+	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
+		"remote free over mempool get + put (the drain is where bh's owner "
+		"pays for the remote frees); lower is better\n");
+	for (int single = 1; single >= 0; single--) {
+		const struct config *o, *m;
+
+		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+			mode_name(single));
+		o = config_find(name);
+		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote",
+			mode_name(single));
+		m = config_find(name);
+		if (o == NULL || m == NULL)
+			continue;
+		snprintf(name, sizeof(name),
+			"bh_remote_roundtrip_over_mempool_nonEAL.%s",
+			mode_name(single));
+		print_ratio(name, fig(o, o->alloc) + fig(o, o->drain) +
+			fig(o, o->free), fig(m, m->alloc) + fig(m, m->free));
 	}
 
 	/* Part 3 */
@@ -1162,6 +1406,11 @@ main(int argc, char **argv)
 		frames_per_run, frames_two_pollers, FRAME_SIZE, POOL_FRAMES,
 		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT);
 	t_begin = tsc();
+	printf("# a cache line bounced between CPU %u and CPU %u: the cost every "
+		"cross-CPU figure scales with (on a VM it may change between "
+		"runs)\n", poll_cpu, remote_cpu);
+	print_bench("machine.cross_cpu_line_roundtrip", cacheline_roundtrip(),
+		"cycles");
 
 	for (unsigned int s = 0; s < NR_STRATEGIES; s++)
 		for (int bulk = 0; bulk < 2; bulk++) {
