@@ -12,7 +12,9 @@
  * single (bulk off, calls of n = 1) and bulk 32 (bulk on, n = 32).
  * Then, in the same run and the same harness, DPDK's own paths as peers:
  *   - a non-EAL thread (no mempool cache) putting to a ring_mp_mc mempool
- *     without cache, against the same thread freeing bh frames (deferred);
+ *     without cache, against the same thread freeing bh frames (deferred),
+ *     and again with the poll lcore getting from a 256 cache (DPDK's usual
+ *     set-up), plus the whole trip (bh's owner drains what was deferred);
  *   - mempool get/put with a 256 cache on an EAL lcore, against bh's owner
  *     path (poll-context alloc + free);
  * and the seed's shape: zone against bh with two pollers (lcores 0 and 1,
@@ -30,9 +32,19 @@
  * exits non-zero only when it cannot measure (set-up, an allocation
  * failure, frames lost, no valid sample).
  *
+ * Cross-CPU figures scale with what a cache line costs between the two
+ * CPUs, which on a VM depends on where the host put the vCPUs: the run
+ * measures it first (machine.cross_cpu_line_roundtrip), and prints the CPU
+ * share poll and consumer really got.
+ *
  * Usage: bench_strategy [--quick] [--trials N] [--frames N] [--only TEXT]
+ *   --quick      3 trials of 32768 frames (a smoke run, noisier)
+ *   --trials N   interleaved trials (default 7)
+ *   --frames N   frames per configuration and trial, and per poller in the
+ *                two-poller part (default 262144)
  *   --only TEXT  run only the configurations whose name contains TEXT
- *                (for profiling one path with perf or callgrind)
+ *                (for profiling one path with perf or callgrind; the
+ *                two-poller part runs when TEXT is part of "two_pollers")
  */
 
 #include <getopt.h>
@@ -67,7 +79,7 @@
 #define POLL_LCORE 0u		/* the main lcore polls: nothing else spins */
 
 static bool quick;
-static unsigned int trials = 5;
+static unsigned int trials = 7;
 static uint64_t frames_per_run = 1u << 18;	/* part 1-3, per config */
 static uint64_t frames_two_pollers = 1u << 18;	/* part 4, per poller */
 static const char *only;
@@ -875,7 +887,14 @@ report_matrix(void)
 		min_max(c->alloc, trials, &lo[0], &hi[0]);
 		min_max(c->free, trials, &lo[1], &hi[1]);
 		min_max(c->drain, trials, &lo[2], &hi[2]);
-		printf("#   %-36s alloc %7.2f %7.2f %7.2f  free %7.2f %7.2f %7.2f  "
+		if (c->cons == CONS_PAIR) {
+			printf("#   %-38s alloc+free %7.2f %7.2f %7.2f  dropped %"
+				PRIu64 "/%" PRIu64 "\n", c->name, lo[0],
+				median(c->alloc, trials), hi[0], c->dropped,
+				c->regions + c->dropped);
+			continue;
+		}
+		printf("#   %-38s alloc %7.2f %7.2f %7.2f  free %7.2f %7.2f %7.2f  "
 			"drain %6.2f %6.2f %6.2f  dropped %" PRIu64 "/%" PRIu64 "\n",
 			c->name, lo[0], median(c->alloc, trials), hi[0],
 			lo[1], median(c->free, trials), hi[1],
@@ -896,7 +915,7 @@ report_matrix(void)
 		if (c->frames == 0 || (c->be.kind != BE_POOL &&
 				c->cons != CONS_COSCHED && c->cons != CONS_REMOTE))
 			continue;
-		printf("#   %-36s", c->name);
+		printf("#   %-38s", c->name);
 		if (c->be.kind == BE_POOL)
 			printf(" zone locks %.3f (%.1f%% contended)  pcp<->zone "
 				"%.3f  deferred %.1f/drain  fallbacks %.3f",
