@@ -1412,6 +1412,9 @@ main(int argc, char **argv)
 	poll_cpu = rte_lcore_to_cpu_id(POLL_LCORE);
 	remote_cpu = rte_lcore_to_cpu_id(1);
 	calibrate();
+	if (RXR_DEBUG)
+		printf("# debug checks are compiled in (-Ddebug_checks=true): "
+			"these are not release figures\n");
 	printf("# TSC %" PRIu64 " Hz, resolution %" PRIu64 " cycles, timer "
 		"overhead %" PRIu64 " cycles (mean of an empty region, subtracted "
 		"per region), regions above %" PRIu64 " + %" PRIu64
