@@ -4,7 +4,8 @@
 # The README's two commands on a fresh Debian 12 machine, as root:
 #   bash usertools/quickstart.sh run    install what is missing, build, run the default job
 #                                       (extra arguments replace the default rxrefill command line)
-#   bash usertools/quickstart.sh test   install what is missing, build with debug checks, run every suite but perf
+#   bash usertools/quickstart.sh test   install what is missing, build, run every suite but perf:
+#                                       debug checks, then ASan+UBSan, TSan and short fuzz runs
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
@@ -56,9 +57,28 @@ run)
 	;;
 test)
 	install_missing
-	setup build-debug -Ddebug_checks=true
 	rc=0
-	meson test -C build-debug --no-suite perf --print-errorlogs --num-processes 2 || rc=$?
+	# 1. Debug checks on: unit, stress and integration suites.
+	setup build-debug -Ddebug_checks=true
+	meson test -C build-debug --no-suite perf --no-suite fuzz \
+		--print-errorlogs --num-processes 2 || rc=1
+	# 2. AddressSanitizer + UndefinedBehaviorSanitizer: unit, integration.
+	CC=gcc setup build-asan -Ddebug_checks=true -Db_lundef=false \
+		-Db_sanitize=address,undefined
+	ASAN_OPTIONS=detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C build-asan --suite unit --suite integration \
+		--print-errorlogs --num-processes 2 || rc=1
+	# 3. ThreadSanitizer: the stress suite, at a tenth of its work (TSan
+	#    runs 5-15x slower). The test-only 'none' strategy races on purpose.
+	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
+		-Db_sanitize=thread
+	TSAN_OPTIONS=halt_on_error=1 RXR_STRESS_SCALE=10 \
+	meson test -C build-tsan --suite stress --no-suite corruption \
+		--print-errorlogs --num-processes 1 || rc=1
+	# 4. libFuzzer: every input parser for a few seconds (doc/fuzzing.md).
+	CC=clang setup build-fuzz -Dfuzz=true -Ddebug_checks=true
+	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=1
 	exit $rc
 	;;
 *)

@@ -584,6 +584,7 @@ consumers_init(struct app *a)
 static int
 parse_app_args(int argc, char **argv, int *eal_argc)
 {
+	static struct opts_args args;	/* the options point into it */
 	char *none[] = { argv[0], NULL };
 	int d = 1;
 
@@ -591,13 +592,13 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 		d++;
 	*eal_argc = d;
 	if (d < argc)
-		return opts_parse(argc - d, argv + d, &app.opt);
+		return opts_parse(argc - d, argv + d, &app.opt, &args);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "--list-devices") == 0)) {
 		*eal_argc = 1;
-		return opts_parse(argc, argv, &app.opt);
+		return opts_parse(argc, argv, &app.opt, &args);
 	}
-	return opts_parse(1, none, &app.opt);
+	return opts_parse(1, none, &app.opt, &args);
 }
 
 int
@@ -617,6 +618,8 @@ main(int argc, char **argv)
 	/* App options first: bad input fails before EAL touches anything. */
 	if (parse_app_args(argc, argv, &eal_argc) != 0)
 		return EXIT_FAILURE;
+	if (app.opt.help)
+		return EXIT_SUCCESS;
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 

@@ -16,7 +16,7 @@ enum {
 	OPT_FRAME_SIZE, OPT_FRAMES, OPT_FAKE_NODES, OPT_CONSUMER,
 	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
-	OPT_ZERO_POLICY, OPT_ZERO_METHOD,
+	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE,
 	OPT_HELP,
 };
 
@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "zero-policy", required_argument, NULL, OPT_ZERO_POLICY },
 	{ "zero-method", required_argument, NULL, OPT_ZERO_METHOD },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "list-devices", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -130,6 +131,10 @@ opts_usage(FILE *f)
 "  --no-latency         do not time each refill (no latency histogram)\n"
 "  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
 "                       and NUMA node, then exit; no EAL options needed\n"
+"  --profile FILE       read options from FILE first, one per line without\n"
+"                       the leading '--' ('strategy bh,zone'); '#' starts a\n"
+"                       comment; options given after it on the command line\n"
+"                       win (see config/profiles/)\n"
 "  --help               this text\n",
 		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
 }
@@ -213,8 +218,8 @@ parse_replay(char *s, struct options *o)
 	return 0;
 }
 
-int
-opts_parse(int argc, char **argv, struct options *o)
+static int
+opts_parse_argv(int argc, char **argv, struct options *o)
 {
 	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
 	bool bulk_on = true, bulk_off = true;
@@ -238,9 +243,9 @@ opts_parse(int argc, char **argv, struct options *o)
 	o->latency = true;
 	o->fake_nodes = 1;
 
-	optind = 1;
+	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STRATEGY:
 			memset(want, 0, sizeof(want));
@@ -399,14 +404,23 @@ opts_parse(int argc, char **argv, struct options *o)
 		}
 		case OPT_HELP:
 			opts_usage(stdout);
-			exit(EXIT_SUCCESS);
+			o->help = true;
+			return 0;
+		case OPT_PROFILE:
+			fprintf(stderr, APP ": --profile may not be nested in a profile\n");
+			return -1;
+		case ':':
+			fprintf(stderr, APP ": option '%s' needs a value; see --help\n",
+				argv[optind - 1]);
+			return -1;
 		default:
-			if (optopt != 0)
-				fprintf(stderr, APP ": option --%s needs a value or is unknown; "
-					"see --help\n", argv[optind - 1] + 2);
+			/* Short options have no place here; a long one is whole. */
+			if (optopt > 0 && optopt < 256)
+				fprintf(stderr, APP ": unknown option '-%c'; see --help\n",
+					optopt);
 			else
 				fprintf(stderr, APP ": unknown option '%s'; see --help\n",
-					argv[optind - 1]);
+					optind > 0 && optind <= argc ? argv[optind - 1] : "?");
 			return -1;
 		}
 	}
@@ -441,4 +455,152 @@ opts_parse(int argc, char **argv, struct options *o)
 				o->configs[o->nb_configs++] =
 					(struct run_config){ s, b != 0 };
 	return 0;
+}
+
+/* --- profiles --------------------------------------------------------------- */
+
+/* Arguments read from a profile live as long as the options that point in. */
+void
+opts_args_free(struct opts_args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	memset(a, 0, sizeof(*a));
+}
+
+static int
+args_push(struct opts_args *a, const char *s, size_t len)
+{
+	char **nv;
+
+	if (a->argc + 2 > a->cap) {
+		int cap = a->cap != 0 ? 2 * a->cap : 16;
+
+		nv = realloc(a->argv, cap * sizeof(*nv));
+		if (nv == NULL)
+			return -1;
+		a->argv = nv;
+		a->cap = cap;
+	}
+	a->argv[a->argc] = strndup(s, len);
+	if (a->argv[a->argc] == NULL)
+		return -1;
+	a->argv[++a->argc] = NULL;
+	return 0;
+}
+
+int
+opts_profile_parse(const char *buf, size_t len, const char *name,
+		struct opts_args *a)
+{
+	size_t pos = 0;
+	unsigned int line = 0;
+
+	while (pos < len) {
+		const char *l = buf + pos, *end = memchr(l, '\n', len - pos);
+		size_t n = end != NULL ? (size_t)(end - l) : len - pos, k, v;
+		char opt[64];
+
+		pos += n + 1;
+		line++;
+		if (memchr(l, '\0', n) != NULL) {
+			fprintf(stderr, APP ": --profile %s:%u: not a text file\n",
+				name, line);
+			return -1;
+		}
+		/* Trim, drop comments. */
+		for (k = 0; k < n && l[k] != '#'; k++)
+			;
+		n = k;
+		while (n > 0 && strchr(" \t\r", l[n - 1]) != NULL)
+			n--;
+		for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
+			;
+		if (k == n)
+			continue;
+		for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
+			;
+		if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
+			fprintf(stderr, APP ": --profile %s:%u: '%.*s' is not an option "
+				"name (write options without the leading '--')\n", name,
+				line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+			return -1;
+		}
+		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
+		if (args_push(a, opt, strlen(opt)) != 0)
+			return -1;
+		while (v < n && strchr(" \t=", l[v]) != NULL)
+			v++;
+		if (v < n && args_push(a, l + v, n - v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+profile_load(const char *path, struct opts_args *a)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 0, len = 0, n;
+	char *buf = NULL;
+	int ret;
+
+	if (f == NULL) {
+		fprintf(stderr, APP ": --profile %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (nb == NULL || cap > (1u << 24)) {
+				fprintf(stderr, APP ": --profile %s: too large\n", path);
+				free(nb != NULL ? nb : buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	ret = opts_profile_parse(buf, len, path, a);
+	free(buf);
+	return ret;
+}
+
+/*
+ * Options from --profile files come first, the rest of the command line
+ * after them, so that what the user typed wins.
+ */
+int
+opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (args_push(a, argc > 0 ? argv[0] : APP, strlen(argc > 0 ? argv[0] : APP)) != 0)
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		const char *f = NULL;
+
+		if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+			f = argv[++i];
+		else if (strncmp(argv[i], "--profile=", 10) == 0)
+			f = argv[i] + 10;
+		if (f != NULL && profile_load(f, a) != 0)
+			return -1;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--profile=", 10) == 0)
+			continue;
+		if (args_push(a, argv[i], strlen(argv[i])) != 0)
+			return -1;
+	}
+	return opts_parse_argv(a->argc, a->argv, o);
 }

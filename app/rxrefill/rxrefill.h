@@ -78,6 +78,14 @@ struct options {
 	const char *replay[MAX_REPLAY_FILES];
 	unsigned int nb_replay;
 	bool list_devices;
+	bool help;			/* --help was given: usage printed */
+};
+
+/* Arguments after profiles are read in; options point into them. */
+struct opts_args {
+	int argc;
+	int cap;
+	char **argv;
 };
 
 /* One RX queue as a poll lcore sees it. */
@@ -181,7 +189,10 @@ extern volatile bool force_quit;	/* SIGINT/SIGTERM */
 extern volatile bool run_stop;		/* end of the current run phase */
 
 /* opts.c */
-int opts_parse(int argc, char **argv, struct options *o);
+int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
+int opts_profile_parse(const char *buf, size_t len, const char *name,
+		struct opts_args *a);
+void opts_args_free(struct opts_args *a);
 void opts_usage(FILE *f);
 const char *consumer_mode_name(enum consumer_mode m);
 

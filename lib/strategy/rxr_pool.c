@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 
 #include "rxr_pool_private.h"
 
@@ -170,7 +171,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	p->frame_size = frame_size;
 	p->nr_zones = p->conf.fake_nodes;
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		char name[32];
+		char name[RTE_MEMZONE_NAMESIZE];
 		struct rxr_zone_conf zc = {
 			.name = name, .socket_id = conf->socket_id,
 			.frame_size = frame_size,

@@ -295,7 +295,13 @@ __free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
 		if (brel + (1u << order) > r->nr)
 			break;
 		b = &z->memmap[r->first + brel];
-		if (b->state != PG_FREE || b->order != order)
+		/*
+		 * The buddy may sit in a pcp whose owner marks its state without
+		 * the zone lock (debug builds): read it as the atomic it is. It
+		 * is never PG_FREE then, whatever the owner writes.
+		 */
+		if (__atomic_load_n(&b->state, __ATOMIC_RELAXED) != PG_FREE ||
+				b->order != order)
 			break;
 		list_del(z, r->first + brel, order);
 		b->state = PG_TAIL;
@@ -722,22 +728,25 @@ void
 rxr_zone_debug_to_pcp(struct rxr_zone *z, void *frame)
 {
 	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
+	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
 
-	if (p->state != PG_ALLOC || p->order != 0)
+	/* Outside the zone lock: the zone may read this as a buddy. */
+	if (st != PG_ALLOC || p->order != 0)
 		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
 			"zone %s: frame %p freed into a pcp but it is %s",
-			z->name, frame, state_name[p->state & 3]);
-	p->state = PG_PCP;
+			z->name, frame, state_name[st & 3]);
+	__atomic_store_n(&p->state, PG_PCP, __ATOMIC_RELAXED);
 }
 
 void
 rxr_zone_debug_from_pcp(struct rxr_zone *z, void *frame)
 {
 	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
+	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
 
-	if (p->state != PG_PCP)
+	if (st != PG_PCP)
 		RXR_DEBUG_FAIL(RXR_CHECK_STATE,
 			"zone %s: pcp hands out frame %p but it is %s: the pcp list is corrupt",
-			z->name, frame, state_name[p->state & 3]);
-	p->state = PG_ALLOC;
+			z->name, frame, state_name[st & 3]);
+	__atomic_store_n(&p->state, PG_ALLOC, __ATOMIC_RELAXED);
 }
