@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
@@ -80,10 +81,13 @@ consumer_main(void *arg)
 	if (pl->nb_pools != 0)
 		rxr_pool_task_bind(pl->pools[0], pl->lcore);
 
+	uint64_t stall_end = app.opt.stall_s > 0 ? rte_get_timer_cycles() +
+		(uint64_t)(app.opt.stall_s * rte_get_timer_hz()) : UINT64_MAX;
+
 	for (;;) {
 		unsigned int n;
 
-		if (c->stalled && !c->stop) {
+		if (c->stalled && !c->stop && rte_get_timer_cycles() < stall_end) {
 			/* A stalled reader is blocked, not spinning. */
 			usleep(1000);
 			continue;

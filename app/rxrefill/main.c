@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +358,58 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		fill_zeroing(r, a, b);
 }
 
+/*
+ * Fault injection (--exhaust AT:SEC): a task-context thread takes every
+ * free frame of every pool for SEC seconds, AT seconds into the run, then
+ * gives them all back. Refills fail meanwhile; the run must carry on and
+ * recover, and no frame may be lost.
+ */
+struct exhaust {
+	pthread_t thread;
+	volatile bool quit;
+	bool running;
+	uint64_t held_max;
+	uint64_t rx_at_release;		/* packets received when they came back */
+	bool released;
+};
+
+static void *
+exhaust_main(void *arg)
+{
+	struct exhaust *ex = arg;
+	uint64_t hz = rte_get_timer_hz(), t0 = rte_get_timer_cycles();
+	uint64_t at = t0 + (uint64_t)(app.opt.exhaust_at_s * hz);
+	uint64_t until = at + (uint64_t)(app.opt.exhaust_for_s * hz);
+	void **held[MAX_PORTS] = { NULL };
+	uint64_t n[MAX_PORTS] = { 0 };
+
+	while (!ex->quit && rte_get_timer_cycles() < at)
+		usleep(500);
+	while (!ex->quit && rte_get_timer_cycles() < until) {
+		for (unsigned int i = 0; i < app.nb_ports; i++) {
+			struct rte_mempool *mp = app.ports[i].mp;
+
+			if (held[i] == NULL)
+				held[i] = calloc(mp->size, sizeof(void *));
+			/* Keep taking what refills and frees put back. */
+			while (held[i] != NULL && n[i] < mp->size &&
+					rte_mempool_get(mp, &held[i][n[i]]) == 0)
+				n[i]++;
+			ex->held_max = RTE_MAX(ex->held_max, n[i]);
+		}
+		usleep(200);
+	}
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		if (n[i] != 0)
+			rte_mempool_put_bulk(app.ports[i].mp, held[i], n[i]);
+		free(held[i]);
+	}
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		ex->rx_at_release += RXR_STAT_READ(app.pollers[k].rx_packets);
+	ex->released = true;
+	return NULL;
+}
+
 static int
 run_one(unsigned int step, struct rxr_report *report)
 {
@@ -367,6 +420,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	struct stream_rows sr = { 0 };
 	uint64_t cycles, unaccounted = 0;
 	char tag[96], err[RXR_REPORT_ERR_LEN];
+	struct exhaust ex = { 0 };
 	int ret = -1;
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
@@ -401,6 +455,12 @@ run_one(unsigned int step, struct rxr_report *report)
 		goto out;
 	if (consumers_start(&app, cfg) != 0 || zeroer_start(&app) != 0)
 		goto stop_consumers;
+	memset(&ex, 0, sizeof(ex));
+	if (app.opt.exhaust_for_s > 0) {
+		if (pthread_create(&ex.thread, NULL, exhaust_main, &ex) != 0)
+			goto stop_consumers;
+		ex.running = true;
+	}
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
@@ -429,6 +489,14 @@ run_one(unsigned int step, struct rxr_report *report)
 		wait_pollers();
 		ports_stop(&app);
 	}
+	if (ex.running) {
+		ex.quit = true;
+		pthread_join(ex.thread, NULL);
+		ex.running = false;
+		printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
+			" packets received after they came back\n", tag, ex.held_max,
+			s2->packets - RTE_MIN(s2->packets, ex.rx_at_release));
+	}
 	consumers_stop(&app);
 	zeroer_stop(&app);
 
@@ -454,6 +522,10 @@ run_one(unsigned int step, struct rxr_report *report)
 	ret = unaccounted != 0 ? 1 : 0;
 	goto out;
 stop_consumers:
+	if (ex.running) {
+		ex.quit = true;
+		pthread_join(ex.thread, NULL);
+	}
 	consumers_stop(&app);
 	zeroer_stop(&app);
 out:

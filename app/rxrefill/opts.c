@@ -16,7 +16,7 @@ enum {
 	OPT_FRAME_SIZE, OPT_FRAMES, OPT_FAKE_NODES, OPT_CONSUMER,
 	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
-	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE,
+	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
 	OPT_HELP,
 };
 
@@ -47,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "zero-policy", required_argument, NULL, OPT_ZERO_POLICY },
 	{ "zero-method", required_argument, NULL, OPT_ZERO_METHOD },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "exhaust", required_argument, NULL, OPT_EXHAUST },
 	{ "list-devices", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -122,7 +123,12 @@ opts_usage(FILE *f)
 "  --consumers N        consumers per poll lcore; streams are spread over them\n"
 "                       (default 1)\n"
 "  --consumer-depth N   receive queue depth in packets (default 256)\n"
-"  --stall-consumer I   testing: consumer I of each poll lcore never reads\n"
+"  --stall-consumer I[:SEC]\n"
+"                       testing: consumer I of each poll lcore stops reading\n"
+"                       (for SEC seconds, else for the whole run)\n"
+"  --exhaust AT:SEC     testing: AT seconds into each run, take every free\n"
+"                       frame of every pool for SEC seconds (the zone runs\n"
+"                       out: refills fail and count as rx_nombuf)\n"
 "\n"
 "Output:\n"
 "  --report FILE        JSON report, written atomically (default\n"
@@ -351,12 +357,37 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				return -1;
 			o->consumer_depth = v;
 			break;
-		case OPT_STALL:
+		case OPT_STALL: {
+			char *colon = strchr(optarg, ':');
+
+			if (colon != NULL) {
+				*colon = '\0';
+				if (parse_seconds("stall-consumer", colon + 1, 0.001,
+						86400, &o->stall_s) != 0)
+					return -1;
+			}
 			if (parse_uint("stall-consumer", optarg, 0, MAX_CONSUMERS - 1,
 					&v) != 0)
 				return -1;
 			o->stall_consumer = v;
 			break;
+		}
+		case OPT_EXHAUST: {
+			char *colon = strchr(optarg, ':');
+
+			if (colon == NULL) {
+				fprintf(stderr, APP ": --exhaust %s: give AT:SECONDS\n",
+					optarg);
+				return -1;
+			}
+			*colon = '\0';
+			if (parse_seconds("exhaust", optarg, 0, 86400,
+					&o->exhaust_at_s) != 0 ||
+					parse_seconds("exhaust", colon + 1, 0.001, 86400,
+						&o->exhaust_for_s) != 0)
+				return -1;
+			break;
+		}
 		case OPT_STATS_PERIOD:
 			if (parse_seconds("stats-period", optarg, 0, 3600,
 					&o->stats_period_s) != 0)

@@ -69,6 +69,9 @@ struct options {
 	unsigned int consumers;		/* per poller */
 	unsigned int consumer_depth;
 	int stall_consumer;		/* test: this consumer never reads; -1 */
+	double stall_s;			/* ... for this long; 0: the whole run */
+	double exhaust_at_s;		/* test: take every free frame at ... */
+	double exhaust_for_s;		/* ... and hold them this long; 0: off */
 	enum rxr_zero_policy zero_policy;
 	enum rxr_zero_method zero_method;
 	double stats_period_s;

@@ -162,6 +162,92 @@ def case_sigint_partial_report():
     assert "frames lost" not in err, err
 
 
+def case_exhaustion_recovers():
+    # The zone runs out mid-run (a thread takes every free frame for 0.1 s):
+    # refills fail and count as rx_nombuf, then reception recovers, and
+    # every replayed packet is received or dropped with that cause.
+    manifest, files = gen("exh", "-q", "1", "-s", "4", "-n", "25000")
+    report = os.path.join(TMP, "exh.report.json")
+    rc, out, err = run(["--replay", ",".join(files), "--loops", "20",
+                        "--strategy", "zone", "--bulk", "on", "--reps", "1",
+                        "--exhaust", "0.05:0.1", "--frames", "4096",
+                        "--report", report, "--no-table"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+    r = json.load(open(report))["runs"][0]
+    total = manifest["total"]["packets"] * 20
+    assert r["rx_packets"] + sum(r["drops"].values()) == total, r["drops"]
+    assert r["drops"]["rx_nombuf"] > 0, "the zone never ran out: %s" % r["drops"]
+    after = [l for l in out.splitlines() if "exhaust:" in l]
+    assert after, out[-1000:]
+    got = int(after[0].split(";")[1].split()[0])
+    assert got > 0, "nothing received after the frames came back: " + after[0]
+
+
+def case_signals_every_phase():
+    # SIGINT/SIGTERM at start-up, in the warm-up and in a run: a clean stop
+    # (exit 128+signal), a valid report marked partial, no frame lost.
+    manifest, files = gen("sigs", "-q", "2", "-s", "8", "-n", "200")
+    for sig, delay in ((signal.SIGTERM, 0.05), (signal.SIGINT, 0.3),
+                       (signal.SIGTERM, 2.0), (signal.SIGINT, 5.0)):
+        report = os.path.join(TMP, "sigs-%d-%g.json" % (sig, delay))
+        cmd = [RXREFILL] + EAL + ["--", "--replay", ",".join(files),
+                                  "--warmup", "3", "--duration", "30",
+                                  "--reps", "1", "--strategy", "bh",
+                                  "--report", report]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 128 + sig, "signal %d after %gs: exit %d: %s" % (
+            sig, delay, p.returncode, err[-800:])
+        assert "frames lost" not in err, err
+        if os.path.exists(report):
+            rep = json.load(open(report))
+            assert rep["partial"] is True, "not marked partial"
+
+
+def case_sigkill_keeps_previous_report():
+    # Killed at any moment, the report at the path is the previous one or
+    # a complete new one: never half written.
+    manifest, files = gen("kill", "-q", "1", "-s", "4", "-n", "100")
+    report = os.path.join(TMP, "kill.json")
+    rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--report",
+                        report, "--no-table"])
+    assert rc == 0, err[-800:]
+    for i, delay in enumerate((0.3, 0.6, 0.9, 1.2, 1.5, 2.0)):
+        cmd = [RXREFILL] + EAL + ["--", "--replay", files[0], "--loops",
+                                  "200", "--reps", "3", "--report", report,
+                                  "--no-table"]
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        p.kill()
+        p.wait(timeout=30)
+        rep = json.load(open(report))
+        assert rep["schema"] == "rxrefill-report/1", rep.get("schema")
+        assert rep["runs"], "a report with no run replaced the previous one"
+
+
+def case_memory_too_small():
+    ok = os.path.join(TMP, "mem.pcap")
+    write_pcap(ok, [(64, 64, bytes(64))])
+    bad(["--replay", ok, "--frames", "1000000"], "cannot create a pool",
+        eal=["-l", "0-1", "--no-pci", "--no-huge", "-m", "64",
+             "--file-prefix", "rxr_app_m%d" % os.getpid()])
+
+
+def case_memory_backing_said():
+    manifest, files = gen("mem2", "-q", "1", "-s", "1", "-n", "10")
+    rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--report",
+                        os.path.join(TMP, "mem2.json"), "--no-table"])
+    assert rc == 0, err[-800:]
+    assert "memory: hugepages" in out or "ordinary memory (--no-huge)" in out, \
+        out[:1000]
+
+
 def bad(args, needle, eal=None):
     rc, out, err = run(args, timeout=60, eal=eal)
     assert rc != 0, "exit 0 for %s" % args
