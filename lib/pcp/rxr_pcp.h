@@ -57,7 +57,11 @@ struct rxr_pcp {
 	uint32_t count;		/**< frames held */
 	uint32_t high;		/**< most frames held after any call */
 	uint32_t batch;		/**< zone transfer unit */
-	uint32_t pad;
+	/**
+	 * Nesting counter of the owner's critical section, for strategies
+	 * that guard the pcp with one (bh's local_bh_disable analog).
+	 */
+	uint32_t bh_count;
 	struct rxr_zone *zone;	/**< where frames come from and go back */
 	struct rxr_pcp_stats stats;
 	void *frames[] __rte_cache_aligned; /**< [0] coldest, [count-1] hottest */

@@ -239,6 +239,15 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		p->untimed_alloc = p->ops.alloc;
 		p->ops.alloc = timed_alloc;
 	}
+	/* bh's owner path inline, when nothing needs to wrap it. */
+	if (p->conf.strategy == RXR_STRATEGY_BH && p->conf.bulk &&
+			p->nr_zones == 1 && !p->conf.latency &&
+			p->conf.zero_policy == RXR_ZERO_POLICY_NONE) {
+		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+			if (p->lcore[lc] != NULL)
+				p->owner_pcp[lc] = p->lcore[lc]->pcp;
+		p->ops.owner_pcp = p->owner_pcp;
+	}
 	return p;
 fail:
 	rxr_pool_destroy(p);
@@ -344,6 +353,9 @@ rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames)
 	p->adopt_overflow = false;
 	p->adopt_saved = p->ops.free;
 	p->ops.free = adopt_free;
+	/* Every free must reach adopt_free, the owner's inline path too. */
+	p->adopt_owner = p->ops.owner_pcp;
+	p->ops.owner_pcp = NULL;
 	return 0;
 }
 
@@ -356,6 +368,7 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 	if (p->adopt == NULL)
 		return -EINVAL;
 	p->ops.free = p->adopt_saved;
+	p->ops.owner_pcp = p->adopt_owner;
 	if (p->adopt_overflow) {
 		ret = -ENOSPC;
 		goto out;

@@ -22,7 +22,6 @@ struct pool_lcore {
 	/* Owner's lines: pcp, bh counter, owner-only counters. */
 	struct rxr_pcp *pcp;
 	struct rxr_page_pool *pp;
-	uint32_t bh_count;
 	uint32_t node;
 	unsigned int lcore;
 	uint64_t deferred_drained;
@@ -61,12 +60,14 @@ struct rxr_pool {
 	uint32_t *defer_next;		/* deferred list links, by global index */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
 	rxr_pool_free_t adopt_saved;	/* the strategy's free while adopting */
+	struct rxr_pcp * const *adopt_owner;
 	void **adopt;
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
 	struct pool_lcore *first;
 	struct pool_lcore *lcore[RTE_MAX_LCORE];
+	struct rxr_pcp *owner_pcp[RTE_MAX_LCORE]; /* ops.owner_pcp points here */
 	struct pool_lcore *by_cpu[MAX_CPUS];
 };
 
@@ -138,15 +139,13 @@ ctx_node(const struct rxr_pool *p)
 static inline void
 bh_disable(struct pool_lcore *ls)
 {
-	ls->bh_count++;
-	rte_compiler_barrier();
+	rxr_pool_bh_disable(ls->pcp);
 }
 
 static inline void
 bh_enable(struct pool_lcore *ls)
 {
-	rte_compiler_barrier();
-	ls->bh_count--;
+	rxr_pool_bh_enable(ls->pcp);
 }
 
 /* Zone paths, shared by every strategy. */

@@ -31,8 +31,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 
+#include <rte_atomic.h>
 #include <rte_lcore.h>
 
 #include "rxr_context.h"
@@ -154,7 +156,43 @@ typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 struct rxr_pool_ops {
 	rxr_pool_alloc_t alloc;
 	rxr_pool_free_t free;
+	/**
+	 * bh with bulk on, one node, no timing and no zeroing: the poll
+	 * lcore's pcp by lcore id, so that its own refills and frees run
+	 * inline with no call at all. NULL otherwise.
+	 */
+	struct rxr_pcp * const *owner_pcp;
 };
+
+/** bh's local_bh_disable(): a plain counter and a compiler barrier. */
+static inline void
+rxr_pool_bh_disable(struct rxr_pcp *pcp)
+{
+	pcp->bh_count++;
+	rte_compiler_barrier();
+}
+
+/** bh's local_bh_enable(). */
+static inline void
+rxr_pool_bh_enable(struct rxr_pcp *pcp)
+{
+	rte_compiler_barrier();
+	pcp->bh_count--;
+}
+
+/* The calling poll lcore's pcp when the inline owner path applies. */
+static inline struct rxr_pcp *
+__rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
+{
+	unsigned int lc;
+
+	if (ops->owner_pcp == NULL)
+		return NULL;
+	lc = rte_lcore_id();
+	if (unlikely(lc >= RTE_MAX_LCORE) || unlikely(rxr_in_irq()))
+		return NULL;
+	return ops->owner_pcp[lc];
+}
 
 /**
  * Allocate n frames from any context. All or nothing.
@@ -163,14 +201,32 @@ struct rxr_pool_ops {
 static inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return ((const struct rxr_pool_ops *)p)->alloc(p, objs, n);
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
+	int ret;
+
+	if (pcp == NULL)
+		return ops->alloc(p, objs, n);
+	rxr_pool_bh_disable(pcp);
+	ret = rxr_pcp_alloc_bulk(pcp, objs, n);
+	rxr_pool_bh_enable(pcp);
+	return ret == 0 ? 0 : -ENOBUFS;
 }
 
 /** Free n frames from any context. */
 static inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	((const struct rxr_pool_ops *)p)->free(p, objs, n);
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
+
+	if (pcp == NULL) {
+		ops->free(p, objs, n);
+		return;
+	}
+	rxr_pool_bh_disable(pcp);
+	rxr_pcp_free_bulk(pcp, objs, n);
+	rxr_pool_bh_enable(pcp);
 }
 
 /**
