@@ -171,13 +171,18 @@ poll_main(void *arg)
 			RTE_CACHE_LINE_SIZE, rte_socket_id());
 	if (stages == NULL)
 		return -ENOMEM;
+	unsigned int got = 0;
+
 	start = last = rte_rdtsc();
 	while (!run_stop) {
+		/* One TSC read an iteration: it ends the last one and starts this. */
 		uint64_t now = rte_rdtsc();
-		unsigned int got = 0;
 
 		max_gap = RTE_MAX(max_gap, now - last);
+		if (got != 0)
+			RXR_STAT_ADD(pl->busy_cycles, now - last);
 		last = now;
+		got = 0;
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			struct poll_queue *q = &pl->q[i];
 			uint16_t n;
@@ -193,8 +198,6 @@ poll_main(void *arg)
 		/* bh-enable point: drain what other contexts freed. */
 		for (unsigned int i = 0; i < pl->nb_pools; i++)
 			rxr_pool_poll_end(pl->pools[i]);
-		if (got != 0)
-			RXR_STAT_ADD(pl->busy_cycles, rte_rdtsc() - now);
 	}
 	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
 	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);

@@ -3,3 +3,4 @@
 consumer none
 bulk on
 strategy all
+no-latency

@@ -554,12 +554,20 @@ rxr_pool_poll_end(struct rxr_pool *p)
 static void
 lcore_flush(struct rxr_pool *p, struct pool_lcore *ls)
 {
+	/*
+	 * Under irqsave, a thread or handler on the same CPU may be using this
+	 * pcp right now (ThreadSanitizer caught the stop racing one): drain it
+	 * inside the same lock they take. The other strategies pay one
+	 * uncontended lock at stop time.
+	 */
+	rxr_spinlock_lock(&ls->pcp_lock);
 	if (ls->supply != NULL)
 		rxr_zero_supply_drain(ls->supply);
 	pool_defer_drain(p, ls, bh_pcp_free);
 	if (ls->pp != NULL)
 		recycle_flush(p, ls);
 	rxr_pcp_drain(ls->pcp);
+	rxr_spinlock_unlock(&ls->pcp_lock);
 }
 
 void

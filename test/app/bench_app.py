@@ -114,7 +114,9 @@ def versus_testpmd(size):
     # Interleave the peer and us, so that noise hits both.
     for _ in range(reps):
         t = testpmd_mpps(pcap, secs)
+        # rxonly's work: no per-stream reads, no refill timing.
         rep = rxrefill_runs([pcap], ["--consumer", "none", "--bulk", "on",
+                                     "--no-latency",
                                      "--reps", "1", "--duration",
                                      str(secs / 2), "--warmup", "1"])
         if t is None or rep is None:

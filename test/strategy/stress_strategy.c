@@ -196,11 +196,12 @@ time_up(void)
 
 static uint64_t target_ops;
 static uint64_t min_ops = 2000000;
+static long irq_scale = 1;	/* sanitizer runs: fewer, farther signals */
 
 static int
 poll_main(void *arg)
 {
-	timer_t t = irq_timer_for_self(50 * 1000);
+	timer_t t = irq_timer_for_self(50 * 1000 * irq_scale);
 	void *objs[BURST];
 	uint64_t it = 0;
 
@@ -279,7 +280,7 @@ co_main(void *arg)
 	timer_t t;
 
 	pin(poll_cpu);
-	t = irq_timer_for_self(70 * 1000);
+	t = irq_timer_for_self(70 * 1000 * irq_scale);
 	task_loop(to_co, &c_co, true);
 	timer_delete(t);
 	stash_release();
@@ -455,6 +456,7 @@ main(int argc, char **argv)
 	if (getenv("RXR_STRESS_SCALE") != NULL && atoi(getenv("RXR_STRESS_SCALE")) > 1) {
 		target_ops /= atoi(getenv("RXR_STRESS_SCALE"));
 		min_ops /= atoi(getenv("RXR_STRESS_SCALE"));
+		irq_scale = atoi(getenv("RXR_STRESS_SCALE"));
 	}
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
