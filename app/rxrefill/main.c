@@ -682,6 +682,9 @@ main(int argc, char **argv)
 	unsigned int lc;
 	uint64_t lost = 0;
 
+	/* First of all: a stop asked for at any point is a clean stop. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	/* The command line as typed, before anyone parses it in place. */
 	app.argc = argc;
 	app.argv = calloc(argc + 1, sizeof(char *));
@@ -695,8 +698,6 @@ main(int argc, char **argv)
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
 		fprintf(stderr, APP ": EAL could not start: %s\n",

@@ -180,7 +180,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 			.max_regions = max_regions,
 		};
 
-		snprintf(name, sizeof(name), "%.20s.n%u", p->name, n);
+		snprintf(name, sizeof(name), "%.16s.n%u", p->name, n);
 		p->zone[n] = rxr_zone_create(&zc);
 		if (p->zone[n] == NULL) {
 			err = rte_errno;

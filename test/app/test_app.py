@@ -187,19 +187,24 @@ def case_signals_every_phase():
     # SIGINT/SIGTERM at start-up, in the warm-up and in a run: a clean stop
     # (exit 128+signal), a valid report marked partial, no frame lost.
     manifest, files = gen("sigs", "-q", "2", "-s", "8", "-n", "200")
-    for sig, delay in ((signal.SIGTERM, 0.05), (signal.SIGINT, 0.3),
+    # delay None: as soon as EAL says its first word (start-up, EAL init).
+    for sig, delay in ((signal.SIGTERM, None), (signal.SIGINT, None),
                        (signal.SIGTERM, 2.0), (signal.SIGINT, 5.0)):
-        report = os.path.join(TMP, "sigs-%d-%g.json" % (sig, delay))
+        report = os.path.join(TMP, "sigs-%d-%s.json" % (sig, delay))
         cmd = [RXREFILL] + EAL + ["--", "--replay", ",".join(files),
                                   "--warmup", "3", "--duration", "30",
                                   "--reps", "1", "--strategy", "bh",
                                   "--report", report]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-        time.sleep(delay)
+        if delay is None:
+            first = p.stderr.readline()
+            assert first, "no output before exit %s" % p.poll()
+        else:
+            time.sleep(delay)
         p.send_signal(sig)
         out, err = p.communicate(timeout=60)
-        assert p.returncode == 128 + sig, "signal %d after %gs: exit %d: %s" % (
+        assert p.returncode == 128 + sig, "signal %d after %s: exit %d: %s" % (
             sig, delay, p.returncode, err[-800:])
         assert "frames lost" not in err, err
         if os.path.exists(report):
