@@ -873,6 +873,36 @@ print_ratio(const char *name, double ours, double peer)
 		printf("ratio: %s %.2f\n", name, ours / peer);
 }
 
+/* A DPDK peer's remote get/put and bh's remote free over its put. */
+static void
+remote_free_vs_peer(const char *peer, const char *ratio)
+{
+	char name[128];
+
+	for (int single = 1; single >= 0; single--) {
+		const struct config *o, *m;
+
+		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+			mode_name(single));
+		o = config_find(name);
+		snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
+			mode_name(single));
+		m = config_find(name);
+		if (m == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s.consumer_remote.get", peer,
+			mode_name(single));
+		print_bench(name, fig(m, m->alloc), "cycles/obj");
+		snprintf(name, sizeof(name), "%s.%s.consumer_remote.put", peer,
+			mode_name(single));
+		print_bench(name, fig(m, m->free), "cycles/obj");
+		if (o == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
+		print_ratio(name, fig(o, o->free), fig(m, m->free));
+	}
+}
+
 static void
 report_matrix(void)
 {
@@ -982,56 +1012,12 @@ report_matrix(void)
 		"poll lcore handed over: bh (deferred list) against rte_mempool "
 		"ring_mp_mc without cache (put); lower is better, target <= 0.33 "
 		"for single\n");
-	for (int single = 1; single >= 0; single--) {
-		const struct config *o, *m;
-
-		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
-			mode_name(single));
-		o = config_find(name);
-		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote",
-			mode_name(single));
-		m = config_find(name);
-		if (m == NULL)
-			continue;
-		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote.get",
-			mode_name(single));
-		print_bench(name, fig(m, m->alloc), "cycles/obj");
-		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote.put",
-			mode_name(single));
-		print_bench(name, fig(m, m->free), "cycles/obj");
-		if (o == NULL)
-			continue;
-		snprintf(name, sizeof(name), "bh_remote_free_over_mempool_nonEAL.%s",
-			mode_name(single));
-		print_ratio(name, fig(o, o->free), fig(m, m->free));
-	}
+	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nonEAL");
 	printf("# the same non-EAL puts when the poll lcore gets from a %u "
 		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
 		MP_CACHE);
-	for (int single = 1; single >= 0; single--) {
-		const struct config *o, *m;
-
-		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
-			mode_name(single));
-		o = config_find(name);
-		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote",
-			mode_name(single));
-		m = config_find(name);
-		if (m == NULL)
-			continue;
-		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote.get",
-			mode_name(single));
-		print_bench(name, fig(m, m->alloc), "cycles/obj");
-		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote.put",
-			mode_name(single));
-		print_bench(name, fig(m, m->free), "cycles/obj");
-		if (o == NULL)
-			continue;
-		snprintf(name, sizeof(name),
-			"bh_remote_free_over_mempool_nonEAL_cached_poll.%s",
-			mode_name(single));
-		print_ratio(name, fig(o, o->free), fig(m, m->free));
-	}
+	remote_free_vs_peer("mempool_cache",
+		"bh_remote_free_over_mempool_nonEAL_cached_poll");
 	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
 		"remote free over mempool get + put (the drain is where bh's owner "
 		"pays for the remote frees); lower is better\n");
