@@ -70,7 +70,7 @@ stream_of(struct poller *pl, const struct rxr_flow_key *key)
 		return NULL;
 	tab[h] = pl->nb_streams + 1;
 	pl->streams[pl->nb_streams] = (struct stream){
-		.key = *key, .used = true,
+		.key = *key,
 		.consumer = pl->nb_streams % pl->nb_cons,
 	};
 	return &pl->streams[pl->nb_streams++];
@@ -95,7 +95,6 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 		/* The socket receive queue is full: dropped, with a cause. */
 		for (unsigned int i = k; i < st->n; i++) {
 			if (st->s[i] != NULL) {
-				st->s[i]->dropped++;
 				st->s[i]->packets--;
 				st->s[i]->bytes -= st->m[i]->pkt_len;
 			}
@@ -187,8 +186,6 @@ poll_main(void *arg)
 			struct poll_queue *q = &pl->q[i];
 			uint16_t n;
 
-			if (q->done)
-				continue;
 			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
 			if (n == 0)
 				continue;

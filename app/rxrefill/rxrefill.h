@@ -96,10 +96,6 @@ struct poll_queue {
 	uint16_t port;
 	uint16_t queue;
 	struct rxr_pool *pool;
-	/* finite replay */
-	uint64_t expected;	/* packets the queue must deliver this loop */
-	uint64_t received;	/* this loop */
-	bool done;
 };
 
 /* Per-stream counters, as received. */
@@ -107,9 +103,7 @@ struct stream {
 	struct rxr_flow_key key;
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t dropped;	/* consumer_full */
 	uint16_t consumer;
-	bool used;
 };
 
 struct poller;
