@@ -58,7 +58,8 @@ run)
 test)
 	install_missing
 	rc=0
-	# 1. Debug checks on: unit, stress and integration suites.
+	# 1. Debug checks on: unit, stress, integration and system suites
+	#    (system: PMDs, DPDK's own tests, the veth lab; run once, here).
 	setup build-debug -Ddebug_checks=true
 	meson test -C build-debug --no-suite perf --no-suite fuzz \
 		--print-errorlogs --num-processes 2 || rc=1
