@@ -13,6 +13,7 @@
 
 #include "rxr_build_config.h"
 #include "rxr_report.h"
+#include "rxr_version.h"
 
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
@@ -170,8 +171,8 @@ main(int argc, char **argv)
 			json = true;
 			break;
 		case 'V':
-			printf("%s %s (reads %s)\n", prog, RXR_VERSION,
-				RXR_REPORT_SCHEMA);
+			rxr_version_print(stdout, prog, NULL);
+			printf("reads %s\n", RXR_REPORT_SCHEMA);
 			goto out;
 		case 'h':
 			usage(stdout);

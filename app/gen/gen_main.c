@@ -16,6 +16,7 @@
 
 #include "rxr_build_config.h"
 #include "gen.h"
+#include "rxr_version.h"
 
 #define EXIT_USAGE 2
 
@@ -383,7 +384,7 @@ parse_opts(struct opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(EXIT_SUCCESS);
 		case 'V':
-			printf(GEN_PROG " " RXR_VERSION "\n");
+			rxr_version_print(stdout, GEN_PROG, NULL);
 			exit(EXIT_SUCCESS);
 		default:
 			/* getopt_long() already said what was wrong. */
@@ -448,7 +449,7 @@ manifest_base(const struct opts *o, const char *mode)
 	for (i = 0; i < RXR_FLOW_RSS_KEY_LEN; i++)
 		snprintf(hex + 2 * i, 3, "%02x", o->key[i]);
 	json_object_set_new(doc, "schema", json_string(GEN_MANIFEST_SCHEMA));
-	json_object_set_new(doc, "generator", json_string(GEN_PROG " " RXR_VERSION));
+	json_object_set_new(doc, "generator", json_string(rxr_version()));
 	json_object_set_new(doc, "mode", json_string(mode));
 	json_object_set_new(rss, "key", json_string(o->key_name));
 	json_object_set_new(rss, "key_hex", json_string(hex));

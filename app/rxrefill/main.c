@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "rxrefill.h"
+#include "rxr_version.h"
 
 struct app app;
 volatile bool force_quit;
@@ -666,6 +667,7 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	if (d < argc)
 		return opts_parse(argc - d, argv + d, &app.opt, &args);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "--version") == 0 ||
 			strcmp(argv[1], "--list-devices") == 0)) {
 		*eal_argc = 1;
 		return opts_parse(argc, argv, &app.opt, &args);
@@ -695,6 +697,10 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
+	if (app.opt.version) {
+		rxr_version_print(stdout, APP, rte_version());
+		return EXIT_SUCCESS;
+	}
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 

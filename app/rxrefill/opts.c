@@ -17,7 +17,7 @@ enum {
 	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
-	OPT_HELP,
+	OPT_HELP, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
 };
 
 static const struct option long_opts[] = {
@@ -50,6 +50,9 @@ static const struct option long_opts[] = {
 	{ "exhaust", required_argument, NULL, OPT_EXHAUST },
 	{ "list-devices", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "detail", no_argument, NULL, OPT_DETAIL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -135,14 +138,25 @@ opts_usage(FILE *f)
 "                       rxrefill-report.json)\n"
 "  --no-table           no text table at the end\n"
 "  --no-latency         do not time each refill (no latency histogram)\n"
+"  --detail             add per-queue, per-lcore and extended statistics\n"
+"                       tables to the text table\n"
+"  --metrics-file FILE  write live figures in Prometheus text format to FILE,\n"
+"                       atomically, every stats period (node-exporter's\n"
+"                       textfile collector)\n"
 "  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
 "                       and NUMA node, then exit; no EAL options needed\n"
-"  --profile FILE       read options from FILE first, one per line without\n"
+"  --profile FILE|NAME  read options from FILE first, one per line without\n"
 "                       the leading '--' ('strategy bh,zone'); '#' starts a\n"
 "                       comment; options given after it on the command line\n"
-"                       win (see config/profiles/)\n"
-"  --help               this text\n",
-		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
+"                       win. A NAME without '/' that is no file is looked up\n"
+"                       as NAME.profile in the installed profiles (%s)\n"
+"  --version            print the version of rxrefill and DPDK, then exit\n"
+"  --help               this text\n\n"
+"Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
+"(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
+"(--log-level=rxrefill:debug).\n",
+		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
+		RXR_PROFILE_DIR);
 }
 
 static int
@@ -406,6 +420,19 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		case OPT_NO_LATENCY:
 			o->latency = false;
 			break;
+		case OPT_DETAIL:
+			o->detail = true;
+			break;
+		case OPT_METRICS_FILE:
+			if (optarg[0] == '\0') {
+				fprintf(stderr, APP ": --metrics-file: empty path\n");
+				return -1;
+			}
+			o->metrics_path = optarg;
+			break;
+		case OPT_VERSION:
+			o->version = true;
+			return 0;
 		case OPT_REPLAY:
 			if (parse_replay(optarg, o) != 0)
 				return -1;
@@ -570,8 +597,10 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 }
 
 static int
-profile_load(const char *path, struct opts_args *a)
+profile_load(const char *name, struct opts_args *a)
 {
+	char found[PATH_MAX];
+	const char *path = profile_find(name, found, sizeof(found));
 	FILE *f = fopen(path, "r");
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;

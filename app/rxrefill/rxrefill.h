@@ -82,6 +82,9 @@ struct options {
 	unsigned int nb_replay;
 	bool list_devices;
 	bool help;			/* --help was given: usage printed */
+	bool version;			/* --version was given */
+	bool detail;			/* per-queue/lcore/xstats tables */
+	const char *metrics_path;	/* --metrics-file: Prometheus text */
 };
 
 /* Arguments after profiles are read in; options point into them. */
@@ -225,5 +228,8 @@ void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);
+
+/* profiles.c: a --profile argument as a path, or NAME of an installed one */
+const char *profile_find(const char *name, char *buf, size_t len);
 
 #endif /* RXREFILL_H */
