@@ -14,6 +14,7 @@
 #include "rxr_build_config.h"
 #include "rxr_report.h"
 #include "rxr_version.h"
+#include "compare_format.h"
 
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
@@ -71,6 +72,15 @@ usage(FILE *out)
 	fprintf(out,
 "  -j, --json         print the comparison as JSON (schema %s):\n"
 "                     reports, rows with values and delta_pct, histograms\n"
+"  -f, --format FMT   text (default), json (as --json), csv (one row per\n"
+"                     configuration, metric, statistic and report: config,\n"
+"                     metric,statistic,report,value,delta_pct,better) or\n"
+"                     markdown (a table, one column per report)\n"
+"  -d, --detail       text: add the per-queue, per-lcore and extended\n"
+"                     statistics tables of a single report\n"
+"Reports that differ in environment (memory backing, build type, debug\n"
+"checks, CPU, DPDK or rxrefill version, host) are compared all the same,\n"
+"with a warning per difference on stderr.\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         print this help and exit\n"
 "\n"
@@ -147,6 +157,8 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "detail", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -156,10 +168,11 @@ main(int argc, char **argv)
 	char **metrics = NULL, **labels = NULL;
 	char err[RXR_REPORT_ERR_LEN];
 	unsigned int nb_metrics = 0, n = 0, i, j;
-	bool json = false, dup = false;
+	bool dup = false, detail = false;
+	int format = FORMAT_TEXT;
 	int opt, ret = EXIT_SUCCESS;
 
-	while ((opt = getopt_long(argc, argv, "m:jVh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:jf:dVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			if (add_metrics(optarg, &metrics, &nb_metrics) != 0) {
@@ -168,7 +181,19 @@ main(int argc, char **argv)
 			}
 			break;
 		case 'j':
-			json = true;
+			format = FORMAT_JSON;
+			break;
+		case 'f':
+			format = compare_format_parse(optarg);
+			if (format < 0) {
+				fprintf(stderr, "%s: --format \"%s\": not one of "
+					"text, json, csv, markdown\n", prog, optarg);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'd':
+			detail = true;
 			break;
 		case 'V':
 			rxr_version_print(stdout, prog, NULL);
@@ -221,19 +246,31 @@ main(int argc, char **argv)
 	sel.metrics = (const char *const *)metrics;
 	sel.nb_metrics = nb_metrics;
 
-	if (json) {
+	/* stderr: the outputs stay machine-readable. */
+	if (n > 1 || format == FORMAT_TEXT)
+		rxr_report_env_differences(reports,
+			(const char *const *)labels, n, stderr);
+	if (format != FORMAT_TEXT) {
 		json_t *doc = rxr_report_compare_json(reports,
 				(const char *const *)labels, n, &sel);
 
 		if (doc == NULL)
 			goto nomem;
-		if (json_dumpf(doc, stdout, JSON_INDENT(2) |
+		if (format == FORMAT_CSV)
+			ret = compare_write_csv(doc, stdout) == 0 ?
+				EXIT_SUCCESS : EXIT_FAILURE;
+		else if (format == FORMAT_MARKDOWN)
+			ret = compare_write_markdown(doc, stdout) == 0 ?
+				EXIT_SUCCESS : EXIT_FAILURE;
+		else if (json_dumpf(doc, stdout, JSON_INDENT(2) |
 				JSON_REAL_PRECISION(12)) != 0 ||
 				fputc('\n', stdout) == EOF)
 			ret = EXIT_FAILURE;
 		json_decref(doc);
 	} else if (n == 1) {
-		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM)
+		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM ||
+				rxr_report_render_extra(reports[0], stdout,
+					detail) == -ENOMEM)
 			goto nomem;
 	} else {
 		if (rxr_report_compare_text(reports,

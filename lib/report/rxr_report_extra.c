@@ -173,7 +173,8 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			fprintf(out, "\nRefill latency percentiles (ns; estimate "
 				"[bucket]), all repetitions\n%-18s", "");
 			for (p = 0; p < RXR_REPORT_PCT_N; p++)
-				fprintf(out, " %-22s", pct_names[p]);
+				fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" :
+					" %s", pct_names[p]);
 			fputc('\n', out);
 			header = true;
 		}
@@ -192,7 +193,8 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			fmt_bound(pc.hi, hi, sizeof(hi));
 			snprintf(cell, sizeof(cell), "%.0f [%s, %s)", pc.ns, lo,
 				hi);
-			fprintf(out, " %-22s", cell);
+			fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" : " %s",
+				cell);
 		}
 		fputc('\n', out);
 	}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef COMPARE_FORMAT_H
+#define COMPARE_FORMAT_H
+
+/* rxrefill-compare --format: the comparison as CSV or a Markdown table. */
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+enum compare_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_CSV,
+	FORMAT_MARKDOWN,
+};
+
+/* "text", "json", "csv", "markdown" (or "md"); -1 when unknown. */
+int compare_format_parse(const char *s);
+
+/*
+ * From a rxrefill-compare/1 document: CSV with one row per configuration,
+ * metric, statistic and report (header config,metric,statistic,report,
+ * value,delta_pct,better), or a Markdown table with one column per report.
+ * Returns 0, or -1 when writing failed.
+ */
+int compare_write_csv(const json_t *doc, FILE *out);
+int compare_write_markdown(const json_t *doc, FILE *out);
+
+#endif /* COMPARE_FORMAT_H */
