@@ -76,8 +76,10 @@ nap(double sec)
 {
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
 
-	while (!force_quit && rte_get_timer_cycles() < end)
+	while (!force_quit && rte_get_timer_cycles() < end) {
 		rte_delay_us_sleep(RTE_MIN(10000.0, sec * 1e6));
+		live_tick();
+	}
 }
 
 static void
@@ -184,6 +186,7 @@ run_finite(const char *tag, uint64_t *unaccounted)
 				break;
 			}
 			rte_delay_us_sleep(200);
+			live_tick();
 		}
 		wait_pollers();
 		cycles += rte_rdtsc() - t0;
@@ -463,16 +466,22 @@ run_one(unsigned int step, struct rxr_report *report)
 		ex.running = true;
 	}
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
+	live_phase(PHASE_WARMUP, rc, rep);
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
+		detail_begin(&app);
+		live_phase(PHASE_MEASURING, rc, rep);
 		cycles = run_finite(tag, &unaccounted);
 		snapshot_take(s2);
+		detail_end(&app);
 	} else {
 		if (ports_start(&app) != 0)
 			goto stop_consumers;
 		launch_pollers();
 		nap(app.opt.warmup_s);
 		snapshot_take(s1);
+		detail_begin(&app);
+		live_phase(PHASE_MEASURING, rc, rep);
 		*s0 = *s1;
 		while (!force_quit) {
 			double left = app.opt.duration_s -
@@ -486,10 +495,12 @@ run_one(unsigned int step, struct rxr_report *report)
 				progress(tag, s0);
 		}
 		snapshot_take(s2);
+		detail_end(&app);
 		cycles = s2->tsc - s1->tsc;
 		wait_pollers();
 		ports_stop(&app);
 	}
+	live_phase(PHASE_TEARDOWN, rc, rep);
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
@@ -520,6 +531,8 @@ run_one(unsigned int step, struct rxr_report *report)
 		fprintf(stderr, APP ": %s\n", err);
 		goto out;
 	}
+	if (detail_attach(&app, report, cycles) != 0)
+		goto out;
 	ret = unaccounted != 0 ? 1 : 0;
 	goto out;
 stop_consumers:
@@ -565,6 +578,8 @@ report_env(struct rxr_report *rep)
 		fprintf(stderr, APP ": report: %s\n", err);
 		return -1;
 	}
+	if (env_collect(&app, rep) != 0)
+		return -1;
 	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf); i++)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s-%s",
 			i ? "," : "", rxr_strategy_name(o->configs[i].strategy),
@@ -742,7 +757,7 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	report = rxr_report_create();
-	if (report == NULL || report_env(report) != 0) {
+	if (report == NULL || report_env(report) != 0 || live_init(&app) != 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -760,6 +775,7 @@ main(int argc, char **argv)
 			status = EXIT_FAILURE;
 	}
 	wait_pollers();
+	live_fini();
 	consumers_stop(&app);
 	if (ports_close(&app, &lost) != 0 || app.lost_frames != 0) {
 		fprintf(stderr, APP ": conservation: %" PRIu64 " frames lost\n",
@@ -768,11 +784,14 @@ main(int argc, char **argv)
 	}
 	if (write_report(report, force_quit || status != EXIT_SUCCESS) != 0)
 		status = EXIT_FAILURE;
-	if (app.opt.table && rxr_report_nb_runs(report) != 0)
+	if (app.opt.table && rxr_report_nb_runs(report) != 0) {
 		rxr_report_render_text(report, stdout, NULL);
+		rxr_report_render_extra(report, stdout, app.opt.detail);
+	}
 	printf(APP ": report %s%s\n", app.opt.report_path,
 		force_quit ? " (partial: interrupted)" : "");
 	rxr_report_free(report);
+	detail_free();
 cleanup:
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)

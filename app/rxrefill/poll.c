@@ -106,8 +106,8 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 }
 
 static void
-process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
-		enum consumer_mode mode, struct stage *stages)
+process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
+		unsigned int n, enum consumer_mode mode, struct stage *stages)
 {
 	uint64_t bytes = 0;
 
@@ -115,6 +115,8 @@ process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		bytes += pkts[i]->pkt_len;
 	RXR_STAT_ADD(pl->rx_packets, n);
 	RXR_STAT_ADD(pl->rx_bytes, bytes);
+	RXR_STAT_ADD(q->packets, n);
+	RXR_STAT_ADD(q->bytes, bytes);
 	if (mode == CONSUMER_NONE) {
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
@@ -190,7 +192,7 @@ poll_main(void *arg)
 			if (n == 0)
 				continue;
 			got += n;
-			process(pl, pkts, n, mode, stages);
+			process(pl, q, pkts, n, mode, stages);
 		}
 		/* bh-enable point: drain what other contexts freed. */
 		for (unsigned int i = 0; i < pl->nb_pools; i++)

@@ -99,6 +99,8 @@ struct poll_queue {
 	uint16_t port;
 	uint16_t queue;
 	struct rxr_pool *pool;
+	uint64_t packets;	/* received; written by the poll lcore */
+	uint64_t bytes;
 };
 
 /* Per-stream counters, as received. */
@@ -228,6 +230,29 @@ void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);
+
+/* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
+int env_collect(struct app *a, struct rxr_report *rep);
+
+/* detail.c: runs[].queues, lcores, xstats between two samples */
+void detail_begin(struct app *a);
+void detail_end(struct app *a);
+int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
+void detail_free(void);
+
+/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
+enum live_phase {
+	PHASE_STARTING,
+	PHASE_WARMUP,
+	PHASE_MEASURING,
+	PHASE_TEARDOWN,
+	PHASE_DONE,
+};
+int live_init(struct app *a);
+void live_phase(enum live_phase ph, const struct run_config *rc,
+		unsigned int rep);
+void live_tick(void);
+void live_fini(void);
 
 /* profiles.c: a --profile argument as a path, or NAME of an installed one */
 const char *profile_find(const char *name, char *buf, size_t len);
