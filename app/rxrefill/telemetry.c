@@ -51,8 +51,7 @@ struct live_view {
 	char strategy[16];
 	bool bulk;
 	unsigned int rep, reps, config, configs;
-	double elapsed_s;		/* since the phase began */
-	double uptime_s;
+	uint64_t phase_tsc, start_tsc;	/* elapsed is computed when asked */
 	double mpps, gbps;		/* over the last period */
 	uint64_t rx_packets, rx_bytes;	/* since the run began */
 	uint64_t drops[LD_MAX];
@@ -171,8 +170,6 @@ sample(void)
 	for (int d = 0; d < LD_MAX; d++)
 		v.drops[d] = drops[d] - L.drops0[d];
 	pools_now(&v, L.baseline ? dt : 0);
-	v.elapsed_s = (double)(now - L.phase_tsc) / hz;
-	v.uptime_s = (double)(now - L.start_tsc) / hz;
 	L.last_tsc = now;
 	L.last_packets = packets;
 	L.last_bytes = bytes;
@@ -205,6 +202,7 @@ live_phase(enum live_phase ph, const struct run_config *rc, unsigned int rep)
 	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
+	L.view.phase_tsc = L.phase_tsc;
 	if (rc != NULL) {
 		snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
 			rxr_strategy_name(rc->strategy));
@@ -240,6 +238,8 @@ static int
 tel_status(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct live_view v;
+	uint64_t now = rte_get_tsc_cycles();
+	double hz = (double)rte_get_tsc_hz();
 
 	view_get(&v);
 	rte_tel_data_start_dict(d);
@@ -250,8 +250,8 @@ tel_status(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "repetitions", (int)v.reps);
 	rte_tel_data_add_dict_int(d, "configuration", (int)v.config);
 	rte_tel_data_add_dict_int(d, "configurations", (int)v.configs);
-	add_real(d, "elapsed_s", v.elapsed_s, 3);
-	add_real(d, "uptime_s", v.uptime_s, 3);
+	add_real(d, "elapsed_s", (double)(now - v.phase_tsc) / hz, 3);
+	add_real(d, "uptime_s", (double)(now - v.start_tsc) / hz, 3);
 	return 0;
 }
 
@@ -425,6 +425,7 @@ live_init(struct app *a)
 	L.start_tsc = L.phase_tsc = L.last_tsc = rte_get_tsc_cycles();
 	L.period = (uint64_t)(period * rte_get_tsc_hz());
 	L.view.reps = a->opt.reps;
+	L.view.start_tsc = L.view.phase_tsc = L.start_tsc;
 	L.view.configs = a->opt.nb_configs;
 	/* EAL without telemetry (--no-telemetry): these just go unanswered. */
 	if (rte_telemetry_register_cmd("/rxrefill/status", tel_status,
