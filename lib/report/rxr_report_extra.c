@@ -51,13 +51,19 @@ rxr_report_percentile(const uint64_t *counts, double p,
 {
 	uint64_t total = 0, cum = 0, rank;
 	unsigned int i;
+	double x;
 
 	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
 		total += counts[i];
 	if (total == 0 || !(p > 0 && p <= 100))
 		return -EINVAL;
-	/* Nearest rank: the smallest value with at least p% at or below it. */
-	rank = (uint64_t)ceil(p / 100.0 * (double)total);
+	/*
+	 * Nearest rank: the smallest value with at least p% at or below it.
+	 * 99.9% of 1000 is 999, not the 1000 that rounding up 999.0000001
+	 * would give: a relative epsilon absorbs the binary fraction.
+	 */
+	x = p * (double)total / 100.0;
+	rank = (uint64_t)ceil(x - x * 1e-12);
 	if (rank == 0)
 		rank = 1;
 	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
