@@ -295,6 +295,16 @@ def case_telemetry_and_metrics():
     assert not [f for f in os.listdir(TMP) if f.startswith("live.prom.tmp")]
 
 
+def case_metrics_file_bad_path():
+    _, files = capture()
+    bad = os.path.join(TMP, "no", "such", "dir", "m.prom")
+    p = sh([RXREFILL] + EAL + ["--", "--replay", ",".join(files), "--loops",
+            "1", "--reps", "1", "--strategy", "bh", "--metrics-file", bad,
+            "--report", os.path.join(TMP, "bad.json")])
+    assert p.returncode != 0, "a metrics file nowhere was accepted"
+    assert bad in p.stderr, p.stderr[-1000:]
+
+
 # --- compare --format -------------------------------------------------------
 
 def two_reports():
