@@ -395,7 +395,8 @@ int rxr_report_run_set(struct rxr_report *r, unsigned int idx,
 		const char *key, json_t *v);
 
 /**
- * Print the refill latency percentiles of each configuration (all its
+ * Print a note when the report was measured with debug checks, the
+ * refill latency percentiles of each configuration (all its
  * complete repetitions together) and, with detail, the per-queue,
  * per-lcore and changed extended statistics of every run.
  * @return 0, -ENOMEM or -EIO.

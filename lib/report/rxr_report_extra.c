@@ -283,6 +283,11 @@ print_detail(const struct rxr_report *r, FILE *out)
 int
 rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
 {
+	const json_t *env = json_object_get(r->doc, "env");
+
+	if (json_is_true(rr_path(env, "build.debug_checks")))
+		fprintf(out, "\nnote: built with debug checks: these figures "
+			"are not for comparison\n");
 	if (print_percentiles(r, out) != 0)
 		return -ENOMEM;
 	if (detail)

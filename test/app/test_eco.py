@@ -137,6 +137,7 @@ def case_env():
             assert k in p, (k, p)
     if b["debug_checks"]:
         assert "not for comparison" in err, err[-1000:]
+        assert "not for comparison" in out, out[-1000:]
 
 
 def case_queues_lcores_xstats():
