@@ -79,7 +79,7 @@ usage(FILE *out)
 "  -d, --detail       text: add the per-queue, per-lcore and extended\n"
 "                     statistics tables of a single report\n"
 "Reports that differ in environment (memory backing, build type, debug\n"
-"checks, CPU, DPDK or rxrefill version, host) are compared all the same,\n"
+"checks, CPU, DPDK or rxrefill version) are compared all the same,\n"
 "with a warning per difference on stderr.\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         print this help and exit\n"

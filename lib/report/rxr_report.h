@@ -407,7 +407,7 @@ int rxr_report_render_extra(const struct rxr_report *r, FILE *out,
 /**
  * Print a "warning: ..." line on out for every environment field in which
  * a report differs from the first (memory backing, build type, debug
- * checks, CPU, DPDK version, rxrefill version, host) and for every report
+ * checks, CPU, DPDK version, rxrefill version) and for every report
  * measured with debug checks. Fields a report lacks are not compared.
  * @return the number of warnings.
  */
