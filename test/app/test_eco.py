@@ -398,22 +398,39 @@ def svg_texts(path):
 def case_plot():
     a, b = two_reports()
     sweep = os.path.join(TMP, "sweep.json")
+    # As usertools/rxrefill-sweep writes it.
     with open(sweep, "w") as f:
-        json.dump({"schema": "rxrefill-sweep/1", "points": [
-            {"strategy": "bh", "bulk": True, "offered_gbps": g,
-             "sent": 1000, "received": 1000 - 10 * i}
-            for i, g in enumerate((1, 5, 10))]}, f)
+        json.dump({"schema": "rxrefill-sweep/1", "unit": "pps",
+                   "tolerance": 0.0, "strategies": [
+                       {"strategy": s, "bulk": True, "no_drop_rate": 2e6,
+                        "first_failing_rate": 4e6, "at_max": False,
+                        "steps": [{"rate": r, "sent": 1000,
+                                   "rx_packets": 1000 - int(l * 1000),
+                                   "loss": l, "pass": l == 0}
+                                  for r, l in ((1e6, 0), (4e6, 0.02),
+                                               (2e6, 0.0))]}
+                       for s in ("bh", "zone")]}, f)
+    # Another generator's sweep, as points.
+    other = os.path.join(TMP, "points.json")
+    with open(other, "w") as f:
+        json.dump({"schema": "rxrefill-sweep/x", "points": [
+            {"config": "trex-run", "offered_gbps": g, "loss_pct": l}
+            for g, l in ((10, 0), (40, 1.5))]}, f)
     out = os.path.join(TMP, "fig")
-    p = sh([SYS_PY, PLOT, "-o", out, "--sweep", sweep, a, b], timeout=180)
+    p = sh([SYS_PY, PLOT, "-o", out, "--sweep", sweep, "--sweep", other, a,
+            b], timeout=180)
     assert p.returncode == 0, p.stderr
     configs = sorted({"%s-%s" % (r["strategy"], "bulk" if r["bulk"] else
                                  "nobulk") for r in report()[1]["runs"]})
     for name in ("gbps", "latency", "sweep"):
         check_png(out + "-%s.png" % name)
         text = svg_texts(out + "-%s.svg" % name)
-        for c in (configs if name != "sweep" else ["bh-bulk"]):
+        for c in (configs if name != "sweep" else ["bh-bulk", "zone-bulk",
+                                                    "Mpps"]):
             assert c in text, (name, c, text[:500])
     assert "other" in svg_texts(out + "-gbps.svg")     # the legend
+    check_png(out + "-sweep2.png")
+    assert "trex-run" in svg_texts(out + "-sweep2.svg")
     bad = sh([SYS_PY, PLOT, "-o", out, os.path.join(TMP, "cap.json")])
     assert bad.returncode == 1 and "cap.json" in bad.stderr, bad.stderr
 
