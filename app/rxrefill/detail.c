@@ -15,6 +15,7 @@
 #include <rte_lcore.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 struct xstats {
 	struct rte_eth_xstat_name *names;
@@ -200,8 +201,8 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 				lcores_json(a, cycles)) != 0 ||
 			rxr_report_run_set(rep, idx, "xstats",
 				xstats_json(a)) != 0) {
-		fprintf(stderr, APP ": report: per-queue statistics: out of "
-			"memory\n");
+		RXR_LOG(ERR, "report: per-queue statistics: out of "
+			"memory");
 		return -ENOMEM;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 
 #include "rxrefill.h"
 #include "rxr_version.h"
+#include "rxr_log.h"
 
 #if defined(__clang__)
 #define RXR_COMPILER "clang " __clang_version__
@@ -138,9 +139,9 @@ ports_json(struct app *a)
 				polls |= pl->q[q].port == p->id;
 			if (!polls || node < 0 || (unsigned int)node == lnode)
 				continue;
-			fprintf(stderr, APP ": warning: port %u (%s) is on NUMA "
+			RXR_LOG(WARNING, "warning: port %u (%s) is on NUMA "
 				"node %d but poll lcore %u is on node %u: every "
-				"packet crosses the interconnect\n", p->id, p->name,
+				"packet crosses the interconnect", p->id, p->name,
 				node, pl->lcore, lnode);
 			json_array_append_new(remote, json_integer(pl->lcore));
 		}
@@ -182,9 +183,9 @@ env_collect(struct app *a, struct rxr_report *rep)
 	int ret = 0;
 
 	if (RXR_DEBUG)
-		fprintf(stderr, APP ": warning: built with debug checks: these "
+		RXR_LOG(WARNING, "warning: built with debug checks: these "
 			"figures are not for comparison (meson setup "
-			"-Ddebug_checks=false for measurements)\n");
+			"-Ddebug_checks=false for measurements)");
 	lc = rte_get_main_lcore();
 	json_array_append_new(lcores, lcore_json(lc, "main"));
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
@@ -205,7 +206,7 @@ env_collect(struct app *a, struct rxr_report *rep)
 		json_integer((json_int_t)(page_sz / 1024)) : json_null());
 	ret |= ports_merge(rep, ports_json(a));
 	if (ret != 0) {
-		fprintf(stderr, APP ": report: environment: out of memory\n");
+		RXR_LOG(ERR, "report: environment: out of memory");
 		return -ENOMEM;
 	}
 	return 0;

@@ -23,6 +23,7 @@
 #include <rte_telemetry.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 static const char *const phase_names[] = {
 	[PHASE_STARTING] = "starting", [PHASE_WARMUP] = "warmup",
@@ -325,7 +326,7 @@ metrics_write(const struct live_view *v)
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
 		if (fd >= 0)
 			close(fd);
-		fprintf(stderr, APP ": --metrics-file %s: %s\n", path,
+		RXR_LOG(ERR, "--metrics-file %s: %s", path,
 			strerror(errno));
 		return -errno;
 	}
@@ -404,7 +405,7 @@ metrics_write(const struct live_view *v)
 	if (ret == 0 && rename(tmp, path) != 0)
 		ret = -errno;
 	if (ret != 0) {
-		fprintf(stderr, APP ": --metrics-file %s: %s\n", path,
+		RXR_LOG(ERR, "--metrics-file %s: %s", path,
 			strerror(-ret));
 		unlink(tmp);
 	}
@@ -418,7 +419,7 @@ live_init(struct app *a)
 
 	L.ps = rte_zmalloc("rxr_live_stats", sizeof(*L.ps), 0);
 	if (L.ps == NULL) {
-		fprintf(stderr, APP ": live statistics: out of memory\n");
+		RXR_LOG(ERR, "live statistics: out of memory");
 		return -ENOMEM;
 	}
 	L.app = a;
@@ -434,8 +435,11 @@ live_init(struct app *a)
 			rte_telemetry_register_cmd("/rxrefill/stats", tel_stats,
 			"Live Mpps, Gbit/s, drops by cause, per pool pcp, zone "
 			"lock, deferred and recycle counters. No parameters") != 0)
-		fprintf(stderr, APP ": warning: telemetry commands not "
-			"registered\n");
+		RXR_LOG(WARNING, "warning: telemetry commands not "
+			"registered");
+	else
+		RXR_LOG(DEBUG, "telemetry: /rxrefill/status and /rxrefill/stats "
+			"registered, sampled every %.3f s", period);
 	if (a->opt.metrics_path != NULL && metrics_write(&L.view) != 0)
 		return -1;
 	return 0;

@@ -101,6 +101,25 @@ def case_version():
     assert re.search(r"running with DPDK \d+\.\d+", p.stdout), p.stdout
 
 
+def case_log_levels():
+    """The rxrefill logtype obeys EAL's --log-level."""
+    _, files = capture()
+    args = ["--", "--replay", files[0], "--loops", "1", "--reps", "1",
+            "--strategy", "bh", "--bulk", "on", "--no-table", "--report",
+            os.path.join(TMP, "log.json")]
+    dbg = sh([RXREFILL] + EAL + ["--log-level=rxrefill:debug"] + args)
+    assert dbg.returncode == 0, dbg.stderr[-1000:]
+    assert "rxrefill: telemetry: /rxrefill/status" in dbg.stderr, \
+        dbg.stderr[-2000:]
+    assert "telemetry:" not in dbg.stdout, "a diagnostic on stdout"
+    quiet = sh([RXREFILL] + EAL + ["--log-level=rxrefill:error"] + args)
+    assert quiet.returncode == 0, quiet.stderr[-1000:]
+    assert "rxrefill: telemetry:" not in quiet.stderr, quiet.stderr[-2000:]
+    # Warnings (debug checks, a remote NUMA node) go at warning level.
+    assert "not for comparison" not in quiet.stderr, quiet.stderr[-2000:]
+    assert "report " in quiet.stdout, "results left stdout"
+
+
 # --- the report -------------------------------------------------------------
 
 def case_env():
