@@ -196,7 +196,8 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 {
 	unsigned int idx = rxr_report_nb_runs(rep) - 1;
 
-	if (rxr_report_run_set(rep, idx, "queues", queues_json(a)) != 0 ||
+	if (env_link_commit(a, rep) != 0 ||
+			rxr_report_run_set(rep, idx, "queues", queues_json(a)) != 0 ||
 			rxr_report_run_set(rep, idx, "lcores",
 				lcores_json(a, cycles)) != 0 ||
 			rxr_report_run_set(rep, idx, "xstats",

@@ -157,6 +157,48 @@ ports_json(struct app *a)
 	return arr;
 }
 
+/*
+ * A port's link as seen while receiving: before the first run a stopped
+ * port says "down" (and some PMDs no speed), so the env is corrected from
+ * samples taken during the measurements.
+ */
+static struct rte_eth_link link_seen[MAX_PORTS];
+
+void
+env_link_sample(struct app *a)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct rte_eth_link l = { 0 };
+
+		if (!a->ports[i].started ||
+				rte_eth_link_get_nowait(a->ports[i].id, &l) != 0 ||
+				l.link_status != RTE_ETH_LINK_UP)
+			continue;
+		link_seen[i] = l;
+	}
+}
+
+int
+env_link_commit(struct app *a, struct rxr_report *rep)
+{
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
+	int ret = 0;
+
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		json_t *p = json_array_get(ports, i);
+
+		if (p == NULL || link_seen[i].link_status != RTE_ETH_LINK_UP)
+			continue;
+		ret |= json_object_set_new(p, "link_up", json_true());
+		ret |= json_object_set_new(p, "link_speed_mbps",
+			json_integer(link_seen[i].link_speed));
+		ret |= json_object_set_new(p, "link_duplex", json_string(
+			link_seen[i].link_duplex ? "full" : "half"));
+	}
+	return ret != 0 ? -ENOMEM : 0;
+}
+
 /* Into env.ports[i], which rxr_report_set_env() made in the same order. */
 static int
 ports_merge(struct rxr_report *rep, json_t *info)
@@ -186,6 +228,7 @@ env_collect(struct app *a, struct rxr_report *rep)
 		RXR_LOG(WARNING, "warning: built with debug checks: these "
 			"figures are not for comparison (meson setup "
 			"-Ddebug_checks=false for measurements)");
+	memset(link_seen, 0, sizeof(link_seen));
 	lc = rte_get_main_lcore();
 	json_array_append_new(lcores, lcore_json(lc, "main"));
 	for (unsigned int k = 0; k < a->nb_pollers; k++)

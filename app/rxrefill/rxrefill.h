@@ -233,6 +233,8 @@ int rdma_list(FILE *out);
 
 /* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
 int env_collect(struct app *a, struct rxr_report *rep);
+void env_link_sample(struct app *a);	/* while receiving */
+int env_link_commit(struct app *a, struct rxr_report *rep);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */
 void detail_begin(struct app *a);

@@ -72,6 +72,7 @@ static struct {
 	const struct rte_mempool *mp0[MAX_PORTS];
 	struct rxr_pool_stats *ps;
 	bool baseline;
+	bool link_seen;		/* the ports' link read in this run */
 } L = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void
@@ -185,7 +186,14 @@ sample(void)
 void
 live_tick(void)
 {
-	if (L.app == NULL || rte_get_tsc_cycles() - L.last_tsc < L.period)
+	if (L.app == NULL)
+		return;
+	/* Once per run, as soon as the ports receive (finite runs are short). */
+	if (!L.link_seen && L.view.phase == PHASE_MEASURING) {
+		env_link_sample(L.app);
+		L.link_seen = true;
+	}
+	if (rte_get_tsc_cycles() - L.last_tsc < L.period)
 		return;
 	sample();
 }
@@ -200,6 +208,7 @@ live_phase(enum live_phase ph, const struct run_config *rc, unsigned int rep)
 		/* A new run: counters from here, rates from the next tick. */
 		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
 		L.baseline = false;
+		L.link_seen = false;
 	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;

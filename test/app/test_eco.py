@@ -154,6 +154,8 @@ def case_env():
         for k in ("link_speed_mbps", "link_up", "fw_version", "numa_node",
                   "remote_poll_lcores"):
             assert k in p, (k, p)
+        # As seen while receiving: net_pcap's link is up once started.
+        assert p["link_up"] is True and p["link_speed_mbps"] > 0, p
     if b["debug_checks"]:
         assert "not for comparison" in err, err[-1000:]
         assert "not for comparison" in out, out[-1000:]
