@@ -57,6 +57,50 @@ row_config(const json_t *row)
 	return c != NULL ? c : "";
 }
 
+/* Lower latency is better: positive when v is below the first report's. */
+static double
+pct_delta(const json_t *vals, size_t c)
+{
+	double base = json_number_value(json_array_get(vals, 0));
+	const json_t *v = json_array_get(vals, c);
+
+	if (!json_is_number(v) || !json_is_number(json_array_get(vals, 0)) ||
+			base == 0)
+		return NAN;
+	return (base - json_number_value(v)) / base * 100.0;
+}
+
+static void
+pct_csv(const json_t *doc, FILE *out)
+{
+	const json_t *reports = json_object_get(doc, "reports");
+	const json_t *row;
+	size_t i, c;
+
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		for (c = 0; c < json_array_size(vals); c++) {
+			double d = pct_delta(vals, c);
+
+			csv_field(out, json_string_value(json_object_get(row,
+				"config")));
+			fprintf(out, ",refill_latency.%s,all_reps,",
+				json_string_value(json_object_get(row,
+					"percentile")));
+			csv_field(out, json_string_value(json_object_get(
+				json_array_get(reports, c), "label")));
+			fputc(',', out);
+			num_field(out, json_array_get(vals, c));
+			fputc(',', out);
+			if (!isnan(d))
+				fprintf(out, "%.15g", d);
+			fputs(",lower\n", out);
+		}
+	}
+}
+
 int
 compare_write_csv(const json_t *doc, FILE *out)
 {
@@ -93,6 +137,7 @@ compare_write_csv(const json_t *doc, FILE *out)
 			fputc('\n', out);
 		}
 	}
+	pct_csv(doc, out);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -147,6 +192,87 @@ compare_write_markdown(const json_t *doc, FILE *out)
 					json_number_value(d));
 			else
 				fprintf(out, " %.4g |", json_number_value(v));
+		}
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		fputs("| ", out);
+		md_text(out, json_string_value(json_object_get(row, "config")));
+		fprintf(out, " | refill_latency.%s | all_reps |",
+			json_string_value(json_object_get(row, "percentile")));
+		for (c = 0; c < json_array_size(vals); c++) {
+			const json_t *v = json_array_get(vals, c);
+			double d = pct_delta(vals, c);
+
+			if (!json_is_number(v))
+				fputs(" - |", out);
+			else if (c > 0 && !isnan(d))
+				fprintf(out, " %.0f ns [%lld, %lld) (%+.2f%%) |",
+					json_number_value(v),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "lo"), c)),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "hi"), c)),
+					d);
+			else
+				fprintf(out, " %.0f ns [%lld, %lld) |",
+					json_number_value(v),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "lo"), c)),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "hi"), c)));
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+int
+compare_write_percentiles_text(const json_t *pct,
+		const char *const *labels, unsigned int n, FILE *out)
+{
+	const json_t *row;
+	size_t i;
+	unsigned int c;
+
+	if (json_array_size(pct) == 0)
+		return 0;
+	fprintf(out, "\nRefill latency percentiles, ns (estimate [bucket]), all "
+		"repetitions; %% against the first, lower is better\n%-24s", "");
+	for (c = 0; c < n; c++)
+		fprintf(out, c + 1 < n ? " %-32s" : " %s", labels[c]);
+	fputc('\n', out);
+	json_array_foreach(pct, i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+		char name[96], cell[96];
+
+		snprintf(name, sizeof(name), "%s.%s",
+			json_string_value(json_object_get(row, "config")),
+			json_string_value(json_object_get(row, "percentile")));
+		fprintf(out, "%-24s", name);
+		for (c = 0; c < n; c++) {
+			const json_t *v = json_array_get(vals, c);
+			double d = pct_delta(vals, c);
+			int len;
+
+			if (!json_is_number(v)) {
+				fprintf(out, c + 1 < n ? " %-32s" : " %s", "-");
+				continue;
+			}
+			len = snprintf(cell, sizeof(cell), "%.0f [%lld, %lld)",
+				json_number_value(v),
+				(long long)json_integer_value(json_array_get(
+					json_object_get(row, "lo"), c)),
+				(long long)json_integer_value(json_array_get(
+					json_object_get(row, "hi"), c)));
+			if (c > 0 && !isnan(d) && len > 0 &&
+					(size_t)len < sizeof(cell))
+				snprintf(cell + len, sizeof(cell) - len,
+					" (%+.2f%%)", d);
+			fprintf(out, c + 1 < n ? " %-32s" : " %s", cell);
 		}
 		fputc('\n', out);
 	}

@@ -28,4 +28,13 @@ int compare_format_parse(const char *s);
 int compare_write_csv(const json_t *doc, FILE *out);
 int compare_write_markdown(const json_t *doc, FILE *out);
 
+/*
+ * The percentile rows (rxr_report_percentiles_json()) of several reports
+ * as a text table, one column per report. CSV and Markdown add the same
+ * rows (metric refill_latency.<p>, statistic all_reps) when the document
+ * holds them under "refill_latency_percentiles".
+ */
+int compare_write_percentiles_text(const json_t *pct,
+		const char *const *labels, unsigned int n, FILE *out);
+
 #endif /* COMPARE_FORMAT_H */

@@ -168,7 +168,7 @@ main(int argc, char **argv)
 	char **metrics = NULL, **labels = NULL;
 	char err[RXR_REPORT_ERR_LEN];
 	unsigned int nb_metrics = 0, n = 0, i, j;
-	bool dup = false, detail = false;
+	bool dup = false, detail = false, want_pct;
 	int format = FORMAT_TEXT;
 	int opt, ret = EXIT_SUCCESS;
 
@@ -243,8 +243,12 @@ main(int argc, char **argv)
 		if (labels[i] == NULL)
 			goto nomem;
 	}
+	want_pct = nb_metrics == 0;
 	sel.metrics = (const char *const *)metrics;
 	sel.nb_metrics = nb_metrics;
+	/* Percentiles come with the histogram they are computed from. */
+	for (i = 0; i < nb_metrics; i++)
+		want_pct |= strncmp(metrics[i], "refill_latency", 14) == 0;
 
 	/* stderr: the outputs stay machine-readable. */
 	if (n > 1 || format == FORMAT_TEXT)
@@ -254,8 +258,12 @@ main(int argc, char **argv)
 		json_t *doc = rxr_report_compare_json(reports,
 				(const char *const *)labels, n, &sel);
 
-		if (doc == NULL)
+		if (doc == NULL || (want_pct && json_object_set_new(doc,
+				"refill_latency_percentiles",
+				rxr_report_percentiles_json(reports, n)) != 0)) {
+			json_decref(doc);
 			goto nomem;
+		}
 		if (format == FORMAT_CSV)
 			ret = compare_write_csv(doc, stdout) == 0 ?
 				EXIT_SUCCESS : EXIT_FAILURE;
@@ -273,10 +281,18 @@ main(int argc, char **argv)
 					detail) == -ENOMEM)
 			goto nomem;
 	} else {
-		if (rxr_report_compare_text(reports,
+		json_t *pct = want_pct ? rxr_report_percentiles_json(reports,
+			n) : json_array();
+
+		if (pct == NULL || rxr_report_compare_text(reports,
 				(const char *const *)labels, n, stdout,
-				&sel) == -ENOMEM)
+				&sel) == -ENOMEM) {
+			json_decref(pct);
 			goto nomem;
+		}
+		compare_write_percentiles_text(pct,
+			(const char *const *)labels, n, stdout);
+		json_decref(pct);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,

@@ -405,6 +405,16 @@ int rxr_report_render_extra(const struct rxr_report *r, FILE *out,
 		bool detail);
 
 /**
+ * Refill latency percentiles of each configuration (all its complete
+ * repetitions) in each report: an array of {"config", "percentile"
+ * ("p50", "p90", "p99", "p99.9"), "ns", "lo", "hi"}, the last three
+ * arrays with one entry per report, null where a report has no histogram
+ * for that configuration. New reference; NULL on ENOMEM.
+ */
+json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n);
+
+/**
  * Print a "warning: ..." line on out for every environment field in which
  * a report differs from the first (memory backing, build type, debug
  * checks, CPU, DPDK version, rxrefill version) and for every report

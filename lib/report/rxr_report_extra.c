@@ -145,35 +145,130 @@ fmt_bound(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "%c", v, units[u]);
 }
 
+/* Every complete repetition of a configuration in one histogram. */
+static bool
+group_hist(const struct rr_group *g, uint64_t *sum)
+{
+	uint64_t c[RXR_REPORT_HIST_BUCKETS];
+	bool any = false;
+	size_t k;
+	unsigned int b;
+
+	memset(sum, 0, sizeof(*sum) * RXR_REPORT_HIST_BUCKETS);
+	for (k = 0; k < g->nb_runs; k++) {
+		if (json_object_get(g->runs[k], "complete") == json_false())
+			continue;
+		if (!hist_counts(json_object_get(g->runs[k],
+				"refill_latency_hist"), c))
+			continue;
+		any = true;
+		for (b = 0; b < RXR_REPORT_HIST_BUCKETS; b++)
+			sum[b] += c[b];
+	}
+	return any;
+}
+
+json_t *
+rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n)
+{
+	struct rr_group **g = calloc(n, sizeof(*g));
+	size_t *ng = calloc(n, sizeof(*ng));
+	json_t *rows = json_array(), *labels = json_array();
+	unsigned int c, p;
+	size_t i, j;
+
+	if (g == NULL || ng == NULL || rows == NULL || labels == NULL)
+		goto nomem;
+	for (c = 0; c < n; c++)
+		if (rr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
+			goto nomem;
+	/* Configurations in order of first appearance over the reports. */
+	for (c = 0; c < n; c++)
+		for (i = 0; i < ng[c]; i++) {
+			char label[96];
+			bool seen = false;
+			json_t *l;
+
+			rr_group_label(g[c][i].strategy, g[c][i].bulk, label,
+				sizeof(label));
+			json_array_foreach(labels, j, l)
+				seen |= strcmp(json_string_value(l), label) == 0;
+			if (!seen && json_array_append_new(labels,
+					json_string(label)) != 0)
+				goto nomem;
+		}
+	for (i = 0; i < json_array_size(labels); i++) {
+		const char *label = json_string_value(json_array_get(labels, i));
+
+		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
+			json_t *v = json_array(), *lo = json_array();
+			json_t *hi = json_array(), *row;
+
+			row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
+				"config", label, "percentile", pct_names[p],
+				"ns", v, "lo", lo, "hi", hi);
+			if (row == NULL || json_array_append_new(rows, row) != 0)
+				goto nomem;
+			for (c = 0; c < n; c++) {
+				uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+				struct rxr_report_pct pc;
+				const struct rr_group *gg = NULL;
+				char l2[96];
+
+				for (j = 0; j < ng[c]; j++) {
+					rr_group_label(g[c][j].strategy,
+						g[c][j].bulk, l2, sizeof(l2));
+					if (strcmp(l2, label) == 0)
+						gg = &g[c][j];
+				}
+				if (gg != NULL && group_hist(gg, sum) &&
+						rxr_report_percentile(sum,
+						rxr_report_pct_points[p], &pc) == 0) {
+					json_array_append_new(v, json_real(pc.ns));
+					json_array_append_new(lo,
+						json_integer((json_int_t)pc.lo));
+					json_array_append_new(hi,
+						json_integer((json_int_t)pc.hi));
+				} else {
+					json_array_append_new(v, json_null());
+					json_array_append_new(lo, json_null());
+					json_array_append_new(hi, json_null());
+				}
+			}
+		}
+	}
+	for (c = 0; c < n; c++)
+		rr_groups_free(g[c], ng[c]);
+	free(g);
+	free(ng);
+	json_decref(labels);
+	return rows;
+nomem:
+	for (c = 0; g != NULL && c < n; c++)
+		rr_groups_free(g[c], ng[c]);
+	free(g);
+	free(ng);
+	json_decref(labels);
+	json_decref(rows);
+	return NULL;
+}
+
 static int
 print_percentiles(const struct rxr_report *r, FILE *out)
 {
 	struct rr_group *g;
-	size_t n, i, k;
+	size_t n, i;
 	bool header = false;
 
 	if (rr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		uint64_t sum[RXR_REPORT_HIST_BUCKETS] = { 0 };
-		uint64_t c[RXR_REPORT_HIST_BUCKETS];
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		char label[96], lo[24], hi[24];
-		bool any = false;
-		unsigned int b, p;
+		unsigned int p;
 
-		/* Every repetition of the configuration in one histogram. */
-		for (k = 0; k < g[i].nb_runs; k++) {
-			if (json_object_get(g[i].runs[k], "complete") ==
-					json_false())
-				continue;
-			if (!hist_counts(json_object_get(g[i].runs[k],
-					"refill_latency_hist"), c))
-				continue;
-			any = true;
-			for (b = 0; b < RXR_REPORT_HIST_BUCKETS; b++)
-				sum[b] += c[b];
-		}
-		if (!any)
+		if (!group_hist(&g[i], sum))
 			continue;
 		if (!header) {
 			fprintf(out, "\nRefill latency percentiles (ns; estimate "

@@ -359,8 +359,9 @@ def case_compare_csv():
                                     "report", "value", "delta_pct",
                                     "better"], rows[0].keys()
     labels = [r["label"] for r in doc["reports"]]
-    assert len(rows) == len(doc["rows"]) * len(labels), (
-        len(rows), len(doc["rows"]))
+    pct = doc["refill_latency_percentiles"]
+    assert len(rows) == (len(doc["rows"]) + len(pct)) * len(labels), (
+        len(rows), len(doc["rows"]), len(pct))
     keyed = {(r["config"], r["metric"], r["statistic"], r["report"]): r
              for r in rows}
     assert len(keyed) == len(rows), "a row repeats"
@@ -375,6 +376,27 @@ def case_compare_csv():
                     (r, v)
     g = keyed[("bh-bulk", "gbps", "median", "other")]
     assert abs(float(g["delta_pct"]) - 100.0) < 1e-6, g
+    # Percentiles over all repetitions: from the summed histogram.
+    _, rep, _, _ = report()
+    for cfg in ("bh-bulk", "zone-bulk"):
+        s, bulk = cfg.split("-")[0], True
+        hist = {}
+        for r in rep["runs"]:
+            if r["strategy"] == s:
+                for bb in r["refill_latency_hist"]["buckets"]:
+                    hist[bb["lo"]] = dict(bb, count=hist.get(
+                        bb["lo"], {"count": 0})["count"] + bb["count"])
+        buckets = [hist[k] for k in sorted(hist)]
+        for name, pt in (("p50", 50), ("p99", 99), ("p99.9", 99.9)):
+            bk, cum, rank = percentile(buckets, pt)
+            want = bk["lo"] + (bk["hi"] - bk["lo"]) * (rank - cum) / \
+                bk["count"]
+            for lab in labels:
+                r = keyed[(cfg, "refill_latency." + name, "all_reps", lab)]
+                assert abs(float(r["value"]) - want) < 1e-6 * want, (r, want)
+                assert r["better"] == "lower" and float(r["delta_pct"]) == 0
+    text = sh([COMPARE, a, b]).stdout
+    assert re.search(r"^bh-bulk\.p99\s+\d+ \[", text, re.M), text[-1500:]
     print("# CSV of a comparison (first rows):")
     for line in p.stdout.splitlines()[:8]:
         print("#   " + line)
@@ -390,6 +412,8 @@ def case_compare_markdown_and_warnings():
     ncol = lines[0].count("|")
     assert all(l.count("|") - l.count("\\|") == ncol for l in lines), lines[:3]
     assert any(l.startswith("| bh-bulk | gbps | median |") and "+100.00%" in l
+               for l in lines), lines
+    assert any(l.startswith("| zone-bulk | refill_latency.p99 | all_reps |")
                for l in lines), lines
     for what in ("memory backing", "build type", "CPU", "DPDK version",
                  "rxrefill version"):
