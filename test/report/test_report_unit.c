@@ -581,7 +581,8 @@ test_load_errors(void)
 		"/nonexistent/r.json: No such file or directory"),
 		"missing file: %s", err);
 	RXR_TEST_ASSERT(rxr_report_load("/", err, sizeof(err)) == NULL &&
-		strstr(err, "Is a directory") != NULL, "directory: %s", err);
+		strstr(err, "is a directory, not a regular file") != NULL,
+		"directory: %s", err);
 	return 0;
 }
 
