@@ -691,6 +691,7 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	pollers_assign(&app);
+	opts_check_ports(&app);
 	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
 		"rep(s), consumer %s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),

@@ -742,3 +742,29 @@ opts_check_dashdash(int argc, char **argv)
 	}
 	return 0;
 }
+
+/*
+ * --exhaust makes refills fail; whether that shows as rx_nombuf is the
+ * PMD's doing. net_pcap counts it only in finite replay; its infinite
+ * replay and net_null drop the burst without a count. Say so up front.
+ */
+void
+opts_check_ports(const struct app *a)
+{
+	if (a->opt.exhaust_for_s <= 0)
+		return;
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		const struct port *p = &a->ports[i];
+		bool counts = strcmp(p->driver, "net_mlx5") == 0 ||
+			(strcmp(p->driver, "net_pcap") == 0 && p->finite);
+
+		if (!counts)
+			fprintf(stderr, APP ": note: --exhaust: port %u (%s%s) does "
+				"not count failed refills as rx_nombuf: it drops "
+				"the burst without a count, so only the rate shows "
+				"the zone running out%s\n", p->id, p->driver,
+				p->replay ? ", infinite replay" : "",
+				p->replay ? "; with --loops it counts them" : "");
+	}
+}
+

@@ -194,6 +194,8 @@ int opts_profile_parse(const char *buf, size_t len, const char *name,
 		struct opts_args *a);
 void opts_args_free(struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
+struct app;
+void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 const char *consumer_mode_name(enum consumer_mode m);
 
