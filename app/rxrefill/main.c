@@ -628,13 +628,13 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	*eal_argc = d;
 	if (d < argc)
 		return opts_parse(argc - d, argv + d, &app.opt, &args);
-	if (opts_check_dashdash(argc, argv) != 0)
-		return -1;
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "--list-devices") == 0)) {
 		*eal_argc = 1;
 		return opts_parse(argc, argv, &app.opt, &args);
 	}
+	if (opts_check_dashdash(argc, argv) != 0)
+		return -1;
 	return opts_parse(1, none, &app.opt, &args);
 }
 
