@@ -227,6 +227,34 @@ def case_report_dir_and_space_checked_first():
     assert "memory:" not in p.stdout, "checked only after EAL"
 
 
+def case_report_write_failure_said_once():
+    # The report's directory goes away during the session: one message,
+    # the runs go on, and the last line claims no report.
+    d = path("vanish")
+    os.mkdir(d)
+    cmd = LINEBUF + [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--loops", "200", "--reps", "3",
+        "--strategy", "bh", "--bulk", "on", "--no-table",
+        "--report", os.path.join(d, "r.json")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if "rep 2/3] replaying" in line:
+            p.send_signal(signal.SIGSTOP)
+            shutil.rmtree(d)
+            p.send_signal(signal.SIGCONT)
+            break
+    out, err = p.communicate(timeout=120)
+    out = "".join(seen) + out
+    assert p.returncode == 1, "exit %d: %s" % (p.returncode, err[-800:])
+    assert err.count("cannot write report") == 1, err[-1500:]
+    assert "rep 3/3]" in out, "the runs did not go on: " + out[-800:]
+    assert "rxrefill: report " not in out and "no report written" in err, \
+        out[-500:] + err[-500:]
+
+
 # --- 3. cut-short repetitions are marked and left out ------------------------
 
 def stop_second_rep(args, sig, marker):
