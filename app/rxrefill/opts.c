@@ -139,8 +139,9 @@ opts_usage(FILE *f)
 "                       zone runs out: refills the poll lcore's own cache\n"
 "                       cannot serve fail). PMDs that count the failures show\n"
 "                       them as rx_nombuf (net_pcap in finite replay, mlx5);\n"
-"                       net_pcap's infinite replay drops the burst without\n"
-"                       counting it: with --replay, use --loops\n"
+"                       net_pcap's infinite replay and net_null return an\n"
+"                       empty burst without counting it (a note says so):\n"
+"                       with --replay, use --loops\n"
 "\n"
 "Output:\n"
 "  --report FILE        JSON report, written atomically after every\n"
@@ -745,8 +746,9 @@ opts_check_dashdash(int argc, char **argv)
 
 /*
  * --exhaust makes refills fail; whether that shows as rx_nombuf is the
- * PMD's doing. net_pcap counts it only in finite replay; its infinite
- * replay and net_null drop the burst without a count. Say so up front.
+ * PMD's doing. DPDK 22.11's net_pcap counts it only in finite replay
+ * (eth_pcap_rx); its infinite replay (eth_pcap_rx_infinite) and net_null
+ * (eth_null_rx) return an empty burst without a count. Say so up front.
  */
 void
 opts_check_ports(const struct app *a)
@@ -755,10 +757,10 @@ opts_check_ports(const struct app *a)
 		return;
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
-		bool counts = strcmp(p->driver, "net_mlx5") == 0 ||
-			(strcmp(p->driver, "net_pcap") == 0 && p->finite);
+		bool silent = strcmp(p->driver, "net_null") == 0 ||
+			(strcmp(p->driver, "net_pcap") == 0 && !p->finite);
 
-		if (!counts)
+		if (silent)
 			fprintf(stderr, APP ": note: --exhaust: port %u (%s%s) does "
 				"not count failed refills as rx_nombuf: it drops "
 				"the burst without a count, so only the rate shows "

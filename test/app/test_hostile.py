@@ -483,6 +483,12 @@ def case_exhaust_says_which_pmd_cannot():
     assert rc == 0, "exit %d: %s" % (rc, err[-800:])
     assert "does not count failed refills as rx_nombuf" in err and \
         "with --loops it counts them" in err, err[-800:]
+    rc, out, err = run(["--duration", "0.3", "--warmup", "0", "--reps", "1",
+                        "--strategy", "zone", "--bulk", "on", "--exhaust",
+                        "0.05:0.1", "--no-table", "--report", report],
+                       eal=EAL + ["--vdev", "net_null0"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert "(net_null) does not count failed refills" in err, err[-800:]
     # Finite replay counts them: no such note.
     rc, out, err = run(["--replay", capture(), "--loops", "5", "--reps", "1",
                         "--strategy", "zone", "--bulk", "on", "--exhaust",
