@@ -86,7 +86,6 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		const char *s = json_string_value(json_object_get(run, "strategy"));
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
-		/* A cut-short run is no measurement: groups hold whole ones. */
 		if (s == NULL || !rxr_report_run_complete(run))
 			continue;
 		for (j = 0; j < n; j++)
@@ -257,24 +256,6 @@ unsigned int
 rxr_report_nb_runs(const struct rxr_report *r)
 {
 	return (unsigned int)json_array_size(json_object_get(r->doc, "runs"));
-}
-
-bool
-rxr_report_run_complete(const json_t *run)
-{
-	return !json_is_false(json_object_get(run, "complete"));
-}
-
-unsigned int
-rxr_report_nb_cut_short(const struct rxr_report *r)
-{
-	const json_t *run;
-	unsigned int n = 0;
-	size_t i;
-
-	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += !rxr_report_run_complete(run);
-	return n;
 }
 
 /* First "model name" of /proc/cpuinfo, or "unknown". */
@@ -562,9 +543,6 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	if (jset(o, "strategy", rr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
-			jset(o, "complete", json_boolean(run->cut_short == NULL)) ||
-			(run->cut_short != NULL &&
-				jset(o, "cut_short", rr_jstr(run->cut_short))) ||
 			jset(o, "duration_s", jnum(d)) ||
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
 			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
@@ -577,6 +555,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "refill_cycles_per_frame",
 				jnum(run->refill_cycles_per_frame)))
 		goto nomem;
+	if (rr_run_mark(o, run, err, errlen) != 0)
+		goto inval;
 
 	drops = json_object();
 	if (drops == NULL || json_object_set(o, "drops", drops))
@@ -707,11 +687,6 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 
 	if (run->strategy == NULL || *run->strategy == '\0') {
 		rr_err(err, errlen, "run: no strategy name");
-		return -EINVAL;
-	}
-	if (run->cut_short != NULL && *run->cut_short == '\0') {
-		rr_err(err, errlen, "run %s: cut short without a reason",
-			run->strategy);
 		return -EINVAL;
 	}
 	if (run->nb_drops > RXR_REPORT_DROPS_MAX) {
