@@ -584,7 +584,6 @@ report_env(struct rxr_report *rep)
 	return 0;
 }
 
-
 static int
 consumers_init(struct app *a)
 {
@@ -665,8 +664,9 @@ main(int argc, char **argv)
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
-		fprintf(stderr, APP ": EAL could not start: %s (" APP "'s own "
-			"options go after '--')\n", rte_strerror(rte_errno));
+		fprintf(stderr, APP ": EAL could not start: %s%s\n",
+			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
+			"'s own options go after '--')" : "");
 		return EXIT_FAILURE;
 	}
 
