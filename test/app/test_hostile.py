@@ -25,8 +25,13 @@ ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_")
 EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_host_%d" % os.getpid(),
        "--log-level", "lib.eal:error"]
-# Progress lines as they are printed, so a test can act on one.
+# Progress lines as they are printed, so a test can act on one. stdbuf
+# preloads a library: AddressSanitizer must be told that this is fine.
 LINEBUF = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
+if LINEBUF:
+    os.environ["ASAN_OPTIONS"] = ":".join(
+        o for o in (os.environ.get("ASAN_OPTIONS"),
+                    "verify_asan_link_order=0") if o)
 
 
 def path(name):
