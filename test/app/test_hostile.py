@@ -324,17 +324,19 @@ def case_sigterm_finite_replay_cut_short():
     assert json.loads(cout)["reports"][0]["cut_short"] == 1, cout[:500]
 
 
-def case_sighup_stops_like_sigterm():
-    report = path("hup.json")
-    rc, out, err = stop_second_rep(
-        ["--replay", capture(), "--duration", "3", "--warmup", "0.2",
-         "--reps", "2", "--strategy", "bh", "--bulk", "on",
-         "--stats-period", "0.5", "--report", report],
-        signal.SIGHUP, "rep 2/2] warming up")
-    assert rc == 128 + signal.SIGHUP, "exit %d: %s" % (rc, err[-800:])
-    check_cut(report, "SIGHUP", [True])
-    assert "stopped by SIGHUP" in err, err[-800:]
-    assert "frames lost" not in err, err
+def case_sighup_sigquit_stop_like_sigterm():
+    # What an ssh disconnect sends, and Ctrl-\\, killed the run in progress.
+    for sig, name in ((signal.SIGHUP, "SIGHUP"), (signal.SIGQUIT, "SIGQUIT")):
+        report = path("%s.json" % name)
+        rc, out, err = stop_second_rep(
+            ["--replay", capture(), "--duration", "3", "--warmup", "0.2",
+             "--reps", "2", "--strategy", "bh", "--bulk", "on",
+             "--stats-period", "0.5", "--report", report],
+            sig, "rep 2/2] warming up")
+        assert rc == 128 + sig, "%s: exit %d: %s" % (name, rc, err[-800:])
+        check_cut(report, name, [True])
+        assert "stopped by " + name in err, err[-800:]
+        assert "frames lost" not in err, err
 
 
 def case_sigint_first_rep_keeps_report():
