@@ -325,7 +325,7 @@ def case_sigterm_finite_replay_cut_short():
 
 
 def case_sighup_sigquit_stop_like_sigterm():
-    # What an ssh disconnect sends, and Ctrl-\\, killed the run in progress.
+    # What an ssh disconnect sends, and Ctrl-backslash, killed the run.
     for sig, name in ((signal.SIGHUP, "SIGHUP"), (signal.SIGQUIT, "SIGQUIT")):
         report = path("%s.json" % name)
         rc, out, err = stop_second_rep(
