@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <rte_telemetry.h>
 
 #include "rxrefill.h"
+#include "rxr_path.h"
 #include "rxr_log.h"
 
 static const char *const phase_names[] = {
@@ -419,6 +421,39 @@ metrics_write(const struct live_view *v)
 		unlink(tmp);
 	}
 	return ret;
+}
+
+int
+metrics_check(const struct options *o)
+{
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
+	char err[PATH_MAX + 256];
+	unsigned int n = 0;
+
+	if (o->metrics_path == NULL)
+		return 0;
+	if (rxr_path_is_stdout(o->metrics_path)) {
+		RXR_LOG(ERR, "--metrics-file -: rewritten every period, it needs "
+			"a file");
+		return -1;
+	}
+	for (unsigned int i = 0; i < o->nb_replay; i++)
+		inputs[n++] = o->replay[i];
+	for (unsigned int i = 0; i < o->nb_profiles; i++)
+		inputs[n++] = o->profiles[i];
+	/* Two writers of one file: by name now, by inode once it exists. */
+	if (strcmp(o->metrics_path, o->report_path) == 0) {
+		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
+			o->metrics_path);
+		return -1;
+	}
+	inputs[n++] = o->report_path;
+	if (rxr_path_check_output("--metrics-file", o->metrics_path, inputs, n,
+			64 * 1024, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 int

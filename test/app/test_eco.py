@@ -325,6 +325,18 @@ def case_metrics_file_bad_path():
             "--report", os.path.join(TMP, "bad.json")])
     assert p.returncode != 0, "a metrics file nowhere was accepted"
     assert bad in p.stderr, p.stderr[-1000:]
+    # Not a capture, not the report, not a directory.
+    report = os.path.join(TMP, "same.json")
+    for path, needle in ((files[0], files[0]), (report, report),
+                         (TMP, TMP)):
+        p = sh([RXREFILL] + EAL + ["--", "--replay", ",".join(files),
+                "--loops", "1", "--reps", "1", "--strategy", "bh",
+                "--metrics-file", path, "--report", report])
+        assert p.returncode != 0 and needle in p.stderr, (path, p.stderr)
+    with open(files[0], "rb") as f:
+        assert f.read(4) in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4",
+                             b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d"), \
+            "the capture was overwritten"
 
 
 # --- compare --format -------------------------------------------------------
