@@ -107,7 +107,7 @@ opts_usage(FILE *f)
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
 "                       remote-node paths on a one-node machine)\n"
 "\n"
-"Zeroing (DESIGN.md \"Hugepage zeroing core\"):\n"
+"Zeroing (doc/zeroing.md):\n"
 "  --zero-policy P      none, alloc (clear before handing out, __GFP_ZERO),\n"
 "                       free (clear when freed, init_on_free), background (a\n"
 "                       thread keeps pre-zeroed frames per poll lcore)\n"

@@ -556,9 +556,8 @@ lcore_flush(struct rxr_pool *p, struct pool_lcore *ls)
 {
 	/*
 	 * Under irqsave, a thread or handler on the same CPU may be using this
-	 * pcp right now (ThreadSanitizer caught the stop racing one): drain it
-	 * inside the same lock they take. The other strategies pay one
-	 * uncontended lock at stop time.
+	 * pcp while the owner stops: drain it inside the same lock they take.
+	 * The other strategies pay one uncontended lock at stop time.
 	 */
 	rxr_spinlock_lock(&ls->pcp_lock);
 	if (ls->supply != NULL)

@@ -6,7 +6,7 @@
 /**
  * @file
  * Refill strategies: the allocator behind one buffer pool, in one of the
- * ways DESIGN.md defines, all sharing the zone and pcp code.
+ * ways doc/design.md describes, all sharing the zone and pcp code.
  *
  * - zone: no per-lcore cache; every alloc and free takes the zone lock.
  * - irqsave: any context may use the pcp of the CPU it runs on, inside a

@@ -3,7 +3,7 @@
 /*
  * none: every context uses the pcp of its CPU with no protection at all.
  * Test only: the stress test runs it to prove that the debug checks catch
- * the list corruption of reference/004 (a free in one context racing a
+ * the list corruption of the 2017 pcp regression (a free in one context racing a
  * refill in another on the same CPU).
  */
 

@@ -2,7 +2,9 @@
 
 /*
  * zone: no per-lcore cache in the refill path. Every alloc and free takes
- * the zone lock: the 4.11-rc1 regression of reference/004, on purpose.
+ * the zone lock: the 4.11-rc1 regression after Linux commit 374ad05ab64d
+ * ("mm, page_alloc: only use per-cpu allocator for irq-safe requests"),
+ * on purpose.
  */
 
 #include <errno.h>
