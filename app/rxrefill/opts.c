@@ -227,11 +227,13 @@ parse_replay(char *s, struct options *o)
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
+	bool want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true;
 	unsigned long v;
 	int c;
 
+	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+		want[i] = true;	/* every strategy unless --strategy says */
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
 	o->warmup_s = 0.5;
