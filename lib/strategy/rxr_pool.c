@@ -130,8 +130,14 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 
 	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
 		socket = SOCKET_ID_ANY;
-	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls) +
-			st->lcore_priv_size, RTE_CACHE_LINE_SIZE, socket);
+	if (st->lcore_priv_size > RXRP_LCORE_PRIV_SIZE) {
+		RTE_LOG(ERR, USER1, "pool %s: strategy %s wants %zu bytes per "
+			"lcore, over %u\n", p->name, st->name,
+			st->lcore_priv_size, RXRP_LCORE_PRIV_SIZE);
+		return -EINVAL;
+	}
+	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls),
+			RTE_CACHE_LINE_SIZE, socket);
 	if (ls == NULL)
 		return -ENOMEM;
 	ls->lcore = lcore;

@@ -27,15 +27,23 @@
 #define RXRP_NIL UINT32_MAX
 #define RXRP_MAX_CPUS 1024	/* CPU_SETSIZE */
 #define RXRP_CHUNK 64		/* frames per stack buffer when a call is split */
+/*
+ * Bytes of a strategy's own per-lcore state: one cache line, between the
+ * owner's lines and the line other contexts push deferred frees on. A
+ * strategy that needs more allocates it in lcore_init and keeps a pointer.
+ */
+#define RXRP_LCORE_PRIV_SIZE RTE_CACHE_LINE_SIZE
 
 /*
  * A poll lcore's state in one pool: what the core keeps for every
- * strategy. The strategy's own state follows in priv[] (see
- * rxrp_lcore_priv()).
+ * strategy, and the strategy's own state in priv[] (rxrp_lcore_priv()).
  */
 struct rxrp_lcore {
 	/* Owner's lines: pcp, owner-only counters. */
 	struct rxr_pcp *pcp;
+	/* The strategy's, set by lcore_init: what its owner path reads first,
+	 * on the same line as the pcp pointer. */
+	void *owner_data;
 	uint32_t node;
 	unsigned int lcore;
 	uint64_t deferred_drained;
@@ -49,11 +57,11 @@ struct rxrp_lcore {
 	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
 
+	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
+	uint8_t priv[RXRP_LCORE_PRIV_SIZE] __rte_cache_aligned;
+
 	/* The deferred-free list head, pushed by any context. */
 	uint32_t defer_head __rte_cache_aligned;
-
-	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
-	uint8_t priv[] __rte_cache_aligned;
 };
 
 /*
@@ -124,7 +132,10 @@ struct rxrp_strategy {
 	 * @return 0 or -EINVAL.
 	 */
 	int (*conf_check)(struct rxr_pool_conf *c);
-	/* Bytes of per-lcore state the core allocates in rxrp_lcore.priv. */
+	/*
+	 * Bytes of per-lcore state the core keeps in rxrp_lcore.priv, at most
+	 * RXRP_LCORE_PRIV_SIZE (RXRP_LCORE_PRIV_CHECK() in the strategy file).
+	 */
 	size_t lcore_priv_size;
 	/* Set up / tear down that state. init: 0 or a negative errno. */
 	int (*lcore_init)(struct rxr_pool *p, struct rxrp_lcore *ls, int socket);
@@ -150,6 +161,12 @@ struct rxrp_strategy {
 
 /* The strategy of an enum value, or NULL. */
 const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
+
+/* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
+#define RXRP_LCORE_PRIV_CHECK(type) \
+	static_assert(sizeof(type) <= RXRP_LCORE_PRIV_SIZE && \
+		_Alignof(type) <= RTE_CACHE_LINE_SIZE, \
+		#type " does not fit rxrp_lcore.priv")
 
 static inline void *
 rxrp_lcore_priv(const struct rxrp_lcore *ls)

@@ -19,6 +19,7 @@ struct irqsave_lcore {
 	struct rxr_spinlock pcp_lock;
 	uint64_t zone_fallback;		/* atomic: any context */
 };
+RXRP_LCORE_PRIV_CHECK(struct irqsave_lcore);
 
 static inline struct irqsave_lcore *
 irqsave_of(const struct rxrp_lcore *ls)

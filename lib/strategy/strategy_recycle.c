@@ -17,11 +17,14 @@
 
 #include "rxr_pool_private.h"
 
-/* Per poll lcore: the page_pool, and frees other contexts released. */
+/*
+ * Per poll lcore: the page_pool is in owner_data, on the owner's first
+ * line, for the fast path; here, what other contexts had to release.
+ */
 struct recycle_lcore {
-	struct rxr_page_pool *pp;
-	uint64_t released_remote __rte_cache_aligned; /* atomic: others */
+	uint64_t released_remote;	/* atomic: other contexts */
 };
+RXRP_LCORE_PRIV_CHECK(struct recycle_lcore);
 
 static inline struct recycle_lcore *
 recycle_of(const struct rxrp_lcore *ls)
@@ -29,11 +32,17 @@ recycle_of(const struct rxrp_lcore *ls)
 	return rxrp_lcore_priv(ls);
 }
 
+static inline struct rxr_page_pool *
+pp_of(const struct rxrp_lcore *ls)
+{
+	return ls->owner_data;
+}
+
 /* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
 static unsigned int
 cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = recycle_of(ls)->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
 	void *tmp[RXRP_CHUNK];
 	unsigned int want = RTE_MIN(RTE_MIN(c->refill, c->size - c->count),
@@ -60,7 +69,7 @@ static int
 recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 		unsigned int n)
 {
-	struct rxr_page_pool *pp = recycle_of(ls)->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
 	unsigned int room, k;
 
@@ -119,7 +128,7 @@ static void
 recycle_owner_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
 {
-	struct rxr_page_pool *pp = recycle_of(ls)->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
 	unsigned int k = RTE_MIN(n, c->size - c->count), r;
 
@@ -166,7 +175,7 @@ recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	/* Another context: the owner's ring, else release the bh way. */
 	ls = rxrp_task_target(p);
 	rl = recycle_of(ls);
-	done = ring_produce(rl->pp, objs, n);
+	done = ring_produce(pp_of(ls), objs, n);
 	if (done == n)
 		return;
 	__atomic_fetch_add(&rl->released_remote, n - done, __ATOMIC_RELAXED);
@@ -190,7 +199,7 @@ recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 static void
 recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = recycle_of(ls)->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	void *tmp[RXRP_CHUNK];
 	unsigned int got;
 
@@ -224,24 +233,23 @@ recycle_conf_check(struct rxr_pool_conf *c)
 static int
 recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
 {
-	struct recycle_lcore *rl = recycle_of(ls);
-
-	rl->pp = rxr_page_pool_create(p->conf.recycle_cache,
+	ls->owner_data = rxr_page_pool_create(p->conf.recycle_cache,
 			p->conf.recycle_refill, p->conf.recycle_ring, socket);
-	return rl->pp != NULL ? 0 : -(rte_errno != 0 ? rte_errno : ENOMEM);
+	return ls->owner_data != NULL ? 0 :
+		-(rte_errno != 0 ? rte_errno : ENOMEM);
 }
 
 static void
 recycle_lcore_fini(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	rxr_page_pool_destroy(recycle_of(ls)->pp);
-	recycle_of(ls)->pp = NULL;
+	rxr_page_pool_destroy(pp_of(ls));
+	ls->owner_data = NULL;
 }
 
 static uint64_t
 recycle_held(const struct rxr_pool *p, const struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = recycle_of(ls)->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 
 	return __atomic_load_n(&pp->cache.count, __ATOMIC_RELAXED) +
 		rxr_ptr_ring_count(&pp->ring);
@@ -253,7 +261,7 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 {
 	const struct recycle_lcore *rl = recycle_of(ls);
 
-	rxr_page_pool_stats(rl->pp, &o->recycle);
+	rxr_page_pool_stats(pp_of(ls), &o->recycle);
 	o->recycle.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
 }
 

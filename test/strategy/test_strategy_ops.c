@@ -56,6 +56,8 @@ test_registry(void)
 			(s >= RXR_STRATEGY_USER_MAX),
 			"%s: test-only exactly when past RXR_STRATEGY_USER_MAX",
 			st->name);
+		RXR_TEST_ASSERT(st->lcore_priv_size <= RXRP_LCORE_PRIV_SIZE,
+			"%s: lcore state fits", st->name);
 		RXR_TEST_ASSERT((st->lcore_priv_size != 0) ||
 			(st->lcore_init == NULL && st->lcore_fini == NULL),
 			"%s: lcore hooks only with lcore state", st->name);
