@@ -506,7 +506,8 @@ run_one(unsigned int step, struct rxr_report *report)
 	fill_run(&r, s1, s2, cycles, unaccounted);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_DEFERS_FREES);
-	r.has_recycle = rxr_strategy_has(rc->strategy, RXR_STRATEGY_CAP_RECYCLES);
+	r.has_recycle = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_RECYCLES);
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;

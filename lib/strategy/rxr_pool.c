@@ -112,13 +112,14 @@ conf_defaults(struct rxr_pool_conf *c)
 			c->poll_lcores[c->nr_poll_lcores++] = lc;
 	for (unsigned int i = 0; i < c->nr_poll_lcores; i++)
 		if (c->poll_lcores[i] >= RTE_MAX_LCORE)
-			CONF_REJECT(c, "poll_lcores[%u] %u is not an lcore id "
-				"(below %u)", i, c->poll_lcores[i], RTE_MAX_LCORE);
+			CONF_REJECT(c, "poll_lcores[%u] %u is not an lcore "
+				"id (below %u)", i, c->poll_lcores[i],
+				RTE_MAX_LCORE);
 	st = rxrp_strategy_get(c->strategy);
 	return st->conf_check != NULL ? st->conf_check(c) : 0;
 }
 
-/* A poll lcore's state: the core's, then the strategy's. @return 0 or -errno. */
+/* A poll lcore's state, the core's and the strategy's. @return 0, -errno. */
 static int
 lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 		struct rxrp_lcore **out)
@@ -241,7 +242,8 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		goto fail;
 
 	/* The layers, innermost first (enum rxrp_layer). */
-	rxrp_layer_push(p, RXRP_LAYER_STRATEGY, p->strategy->alloc[p->conf.bulk],
+	rxrp_layer_push(p, RXRP_LAYER_STRATEGY,
+			p->strategy->alloc[p->conf.bulk],
 			p->strategy->free[p->conf.bulk]);
 	ret = rxrp_zero_setup(p);
 	if (ret != 0) {

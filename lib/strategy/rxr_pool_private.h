@@ -26,7 +26,7 @@
 
 #define RXRP_NIL UINT32_MAX
 #define RXRP_MAX_CPUS 1024	/* CPU_SETSIZE */
-#define RXRP_CHUNK 64		/* frames per stack buffer when a call is split */
+#define RXRP_CHUNK 64		/* frames per stack buffer in split calls */
 /*
  * Bytes of a strategy's own per-lcore state: one cache line, between the
  * owner's lines and the line other contexts push deferred frees on. A
@@ -70,7 +70,7 @@ struct rxrp_lcore {
  * order only (rxrp_layer_push()).
  */
 enum rxrp_layer {
-	RXRP_LAYER_STRATEGY,	/* the strategy's alloc/free for its bulk mode */
+	RXRP_LAYER_STRATEGY,	/* the strategy's alloc/free, its bulk mode */
 	RXRP_LAYER_ZERO,	/* zeroing policy alloc, free or background */
 	RXRP_LAYER_TIMING,	/* refill latency of poll-context allocs */
 	RXRP_LAYER_ADOPT,	/* populate: frees gathered, not freed */
@@ -138,7 +138,8 @@ struct rxrp_strategy {
 	 */
 	size_t lcore_priv_size;
 	/* Set up / tear down that state. init: 0 or a negative errno. */
-	int (*lcore_init)(struct rxr_pool *p, struct rxrp_lcore *ls, int socket);
+	int (*lcore_init)(struct rxr_pool *p, struct rxrp_lcore *ls,
+			int socket);
 	void (*lcore_fini)(struct rxr_pool *p, struct rxrp_lcore *ls);
 	/*
 	 * Give every frame the lcore holds back to its zone, the strategy's
@@ -155,7 +156,8 @@ struct rxrp_strategy {
 };
 
 /* The registry, one entry per line of rxr_strategy_list.h. */
-#define RXR_STRATEGY(id, name) extern const struct rxrp_strategy rxrp_strategy_##name;
+#define RXR_STRATEGY(id, name) \
+	extern const struct rxrp_strategy rxrp_strategy_##name;
 #include "rxr_strategy_list.h"
 #undef RXR_STRATEGY
 
