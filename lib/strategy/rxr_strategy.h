@@ -140,7 +140,9 @@ struct rxr_pool;
  * Create a pool with room for @p max_frames frames of @p frame_size bytes
  * (stride) in at most @p max_regions regions. Memory comes later with
  * rxr_pool_add_region() or rxr_pool_reserve().
- * @return the pool, or NULL with rte_errno set.
+ * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
+ * configuration field (one RTE_LOG line names the field and its value),
+ * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 		uint32_t frame_size, uint32_t max_frames, uint32_t max_regions);
