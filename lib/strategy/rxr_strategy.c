@@ -6,6 +6,7 @@
  * strategy's own table.
  */
 
+#include <stdio.h>
 #include <strings.h>
 
 #include "rxr_pool_private.h"
@@ -28,6 +29,22 @@ rxr_strategy_name(enum rxr_strategy s)
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 
 	return st != NULL ? st->name : "?";
+}
+
+size_t
+rxr_strategy_user_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len != 0)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < RXR_STRATEGY_USER_MAX; i++) {
+		int k = snprintf(buf + RTE_MIN(n, len), len - RTE_MIN(n, len),
+				"%s%s", i != 0 ? ", " : "", registry[i]->name);
+
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n;
 }
 
 uint32_t

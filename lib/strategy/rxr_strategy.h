@@ -63,6 +63,13 @@ enum rxr_strategy {
 /** "zone", "irqsave", "bh", "recycle", "none"; "?" out of range. */
 const char *rxr_strategy_name(enum rxr_strategy s);
 
+/**
+ * The names of the strategies offered to users, in order, separated by
+ * ", " ("zone, irqsave, bh, recycle"), for help texts and messages.
+ * @return the length of the whole list, as snprintf (>= len: cut short).
+ */
+size_t rxr_strategy_user_names(char *buf, size_t len);
+
 /* Capabilities of a strategy (rxr_strategy_caps()). */
 /** Other contexts' frees wait on a deferred list until the owner drains it
  * at rxr_pool_poll_end(): the report's deferred{} counters apply. */

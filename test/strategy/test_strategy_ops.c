@@ -62,6 +62,22 @@ test_registry(void)
 			(st->lcore_init == NULL && st->lcore_fini == NULL),
 			"%s: lcore hooks only with lcore state", st->name);
 	}
+	/* The list help texts show: every user strategy, nothing else. */
+	{
+		char names[256], small[6];
+		size_t n = rxr_strategy_user_names(names, sizeof(names));
+
+		RXR_TEST_ASSERT(n == strlen(names), "length %zu", n);
+		for (int s = 0; s < RXR_STRATEGY_MAX; s++)
+			RXR_TEST_ASSERT((strstr(names, rxr_strategy_name(s)) !=
+				NULL) == (s < RXR_STRATEGY_USER_MAX),
+				"%s in \"%s\"", rxr_strategy_name(s), names);
+		RXR_TEST_ASSERT(strncmp(names, "zone, irqsave", 13) == 0,
+			"order and separator: %s", names);
+		RXR_TEST_ASSERT_EQ(rxr_strategy_user_names(small, sizeof(small)),
+			n, "cut short, whole length");
+		RXR_TEST_ASSERT(strcmp(small, "zone,") == 0, "cut: %s", small);
+	}
 	RXR_TEST_ASSERT(rxrp_strategy_get(RXR_STRATEGY_MAX) == NULL, "out of range");
 	RXR_TEST_ASSERT_EQ(rxr_strategy_caps(RXR_STRATEGY_MAX), 0, "no caps");
 	RXR_TEST_ASSERT(strcmp(rxr_strategy_name(RXR_STRATEGY_MAX), "?") == 0,
