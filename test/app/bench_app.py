@@ -6,7 +6,7 @@
    same work, rx_burst then free) on the same net_pcap infinite_rx capture,
    the same lcores, in the same run, at 64 B and 1500 B:
    ratio: rxrefill_over_testpmd.mpps.<size> for the best strategy.
-2. reference/004's shape on this machine: 8 TCP streams, a poll lcore and
+2. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll lcore and
    consumers on the other CPU (remote frees), recycling off: zone against bh
    against recycle in Gbit/s.
 
