@@ -147,6 +147,12 @@ struct poller {
 };
 
 
+/* An XDP socket a port's PMD opened: its descriptor and inode. */
+struct xsk_sock {
+	int fd;
+	unsigned long ino;
+};
+
 /* A port in use. */
 struct port {
 	uint16_t id;
@@ -164,6 +170,19 @@ struct port {
 	uint64_t file_segments;		/* mbufs the files need when loaded */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
+	/* Probing the device again (ports.c port_reprobe). */
+	char bus[32];
+	char devname[RTE_DEV_NAME_MAX_LEN];
+	char *devargs;
+	bool reprobe_ok;		/* bus, devname and devargs known */
+	bool always_reprobe;		/* a queue cannot take another pool */
+	unsigned int reprobes;
+	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
+	uint64_t reclaimed;		/* ... found there after a close */
+	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
+	bool xsk;
+	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
+	unsigned int nb_xsk;
 };
 
 /* Global state. */
@@ -206,8 +225,22 @@ int ports_close(struct app *a, uint64_t *lost);
 struct port_counters {
 	uint64_t ipackets, ibytes, imissed, ierrors, rx_nombuf;
 	uint64_t out_of_buffer, wqe_errors;
+	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
+void port_drops_add(struct rxr_report_run *r, const struct port *p,
+		const struct port_counters *a, const struct port_counters *b);
+
+/* xsk.c */
+struct xsk_counters {
+	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
+	unsigned int sockets;
+};
+void xsk_port_init(struct port *p);
+void xsk_setup_begin(struct port *p);
+void xsk_setup_end(struct port *p, bool done);
+int xsk_stats_read(const struct port *p, struct xsk_counters *c);
+unsigned int xsk_close_stale(struct port *p);
 
 /* poll.c */
 int poll_main(void *arg);
