@@ -17,6 +17,7 @@
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 
 #include "rxrefill.h"
@@ -24,14 +25,59 @@
 #define REPLAY_VDEV "net_pcap_rxrefill"
 #define REPROBE_TRIES 10	/* probes, 100 ms apart, for a queue setup */
 
+/* Distinct flow keys of a capture: open addressing, grown at half full. */
+struct flow_set {
+	struct rxr_flow_key *keys;
+	uint8_t *used;
+	uint64_t cap, n;
+};
+
+static int
+flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
+{
+	uint64_t h;
+
+	if (2 * (fs->n + 1) > fs->cap) {
+		struct flow_set big = { .cap = fs->cap ? 2 * fs->cap : 1024 };
+
+		big.keys = malloc(big.cap * sizeof(*big.keys));
+		big.used = calloc(big.cap, 1);
+		if (big.keys == NULL || big.used == NULL) {
+			free(big.keys);
+			free(big.used);
+			return -1;
+		}
+		for (uint64_t i = 0; i < fs->cap; i++)
+			if (fs->used[i])
+				flow_set_add(&big, &fs->keys[i]);
+		free(fs->keys);
+		free(fs->used);
+		*fs = big;
+	}
+	h = rte_hash_crc(k, sizeof(*k), 0) & (fs->cap - 1);
+	while (fs->used[h]) {
+		if (memcmp(&fs->keys[h], k, sizeof(*k)) == 0)
+			return 0;
+		h = (h + 1) & (fs->cap - 1);
+	}
+	fs->used[h] = 1;
+	fs->keys[h] = *k;
+	fs->n++;
+	return 0;
+}
+
 /*
  * Read every capture once: a bad file must fail before EAL ports start,
- * naming the file and the record. Counts give finite replay its target.
+ * naming the file and the record. Counts give finite replay its target;
+ * distinct flows size the poll lcores' stream tables.
  */
 static int
 scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
-		uint64_t *segs)
+		uint64_t *segs, uint64_t *flows)
 {
+	struct flow_set fs = { 0 };
+	struct rxr_flow_info info;
+	bool bad = false;
 	char err[PCAP_ERRBUF_SIZE] = "";
 	struct pcap_pkthdr *h;
 	const u_char *data;
@@ -56,19 +102,33 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		if (h->caplen == 0) {
 			fprintf(stderr, APP ": --replay %s: record %" PRIu64
 				" has zero length\n", path, *pkts + 1);
-			pcap_close(pc);
-			return -1;
+			bad = true;
+			break;
 		}
 		if (h->caplen > h->len) {
 			fprintf(stderr, APP ": --replay %s: record %" PRIu64
 				" captures %u bytes of a %u-byte frame\n", path,
 				*pkts + 1, h->caplen, h->len);
-			pcap_close(pc);
-			return -1;
+			bad = true;
+			break;
 		}
 		(*pkts)++;
 		*bytes += h->caplen;
 		*segs += (h->caplen + room - 1) / room;
+		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
+				flow_set_add(&fs, &info.key) != 0) {
+			fprintf(stderr, APP ": --replay %s: no memory to count its "
+				"flows\n", path);
+			bad = true;
+			break;
+		}
+	}
+	*flows = fs.n;
+	free(fs.keys);
+	free(fs.used);
+	if (bad) {
+		pcap_close(pc);
+		return -1;
 	}
 	if (ret == PCAP_ERROR) {
 		fprintf(stderr, APP ": --replay %s: bad or truncated record %" PRIu64
@@ -97,7 +157,7 @@ replay_scan(struct app *a)
 		uint64_t segs;
 
 		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs) != 0)
+				&p->file_bytes[i], &segs, &p->file_flows[i]) != 0)
 			return -1;
 		p->file_segments += segs;
 	}

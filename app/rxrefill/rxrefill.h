@@ -27,7 +27,8 @@
 #define MAX_POLLERS RTE_MAX_LCORE
 #define MAX_QUEUES_PER_POLLER 64
 #define MAX_CONSUMERS 64	/* per poller */
-#define MAX_STREAMS 4096	/* per poller; the rest count as "other" */
+#define STREAMS_DEFAULT 65536	/* per poller, when no capture sizes it */
+#define STREAMS_MAX (1u << 24)	/* per poller: the table grows up to this */
 #define MAX_BURST 512
 #define MAX_REPLAY_FILES MAX_QUEUES
 
@@ -139,10 +140,13 @@ struct poller {
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
 	uint64_t drops[DROP_MAX];
-	uint64_t other_packets;		/* streams past MAX_STREAMS or non-IP */
+	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
 	uint64_t other_bytes;
-	struct stream streams[MAX_STREAMS];
+	uint64_t table_full;		/* packets of flows the table had no room for */
+	struct stream *streams;		/* nb_streams rows of max_streams */
 	unsigned int nb_streams;
+	unsigned int max_streams;
+	struct rte_hash *stream_hash;	/* flow key -> row, this poller's only */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 };
 
@@ -168,6 +172,7 @@ struct port {
 	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
 	uint64_t file_bytes[MAX_QUEUES];
 	uint64_t file_segments;		/* mbufs the files need when loaded */
+	uint64_t file_flows[MAX_QUEUES];	/* distinct flows per queue file */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
 	/* Probing the device again (ports.c port_reprobe). */
@@ -246,6 +251,9 @@ unsigned int xsk_close_stale(struct port *p);
 int poll_main(void *arg);
 void pollers_assign(struct app *a);
 void poller_reset(struct poller *p);
+void pollers_free(struct app *a);
+void streams_untracked(const struct app *a, struct rxr_report_run *r,
+		const char *tag);
 
 /* consumer.c */
 int consumers_start(struct app *a, unsigned int run);

@@ -665,6 +665,15 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				goto nomem;
 		}
 	}
+	if (run->has_streams_untracked) {
+		sub = json_object();
+		if (jset(o, "streams_untracked", sub) ||
+				jset(sub, "packets",
+					jcount(run->streams_untracked.packets)) ||
+				jset(sub, "bytes",
+					jcount(run->streams_untracked.bytes)))
+			goto nomem;
+	}
 	json_decref(drops);
 	return o;
 nomem:
