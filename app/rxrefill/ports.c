@@ -12,6 +12,7 @@
 #include <pcap/pcap.h>
 
 #include <rte_bus.h>
+#include <rte_cycles.h>
 #include <rte_bus_vdev.h>
 #include <rte_devargs.h>
 #include <rte_dev.h>
@@ -659,6 +660,41 @@ ports_use_pool(struct app *a, unsigned int run)
 	return 0;
 }
 
+/*
+ * A port whose link comes up after start (net_memif's handshake with its
+ * peer, a tap or veth interface) would miss the start of the run: wait for
+ * every link a little, and say which stayed down.
+ */
+static void
+ports_wait_link(struct app *a)
+{
+	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
+	bool down;
+
+	do {
+		down = false;
+		for (unsigned int i = 0; i < a->nb_ports; i++) {
+			struct rte_eth_link l;
+
+			if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
+					l.link_status == RTE_ETH_LINK_DOWN)
+				down = true;
+		}
+		if (down)
+			rte_delay_us_sleep(10 * 1000);
+	} while (down && !force_quit && rte_get_timer_cycles() < end);
+	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
+		struct rte_eth_link l;
+
+		if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
+				l.link_status == RTE_ETH_LINK_DOWN && !a->ports[i].link_warned) {
+			printf(APP ": port %u (%s): link still down 3 s after start\n",
+				a->ports[i].id, a->ports[i].driver);
+			a->ports[i].link_warned = true;
+		}
+	}
+}
+
 int
 ports_start(struct app *a)
 {
@@ -673,6 +709,7 @@ ports_start(struct app *a)
 		a->ports[i].started = true;
 		rte_eth_promiscuous_enable(a->ports[i].id);
 	}
+	ports_wait_link(a);
 	return 0;
 }
 
@@ -792,6 +829,12 @@ port_counters_read(const struct port *p, struct port_counters *c)
 	if (p->xsk) {
 		struct xsk_counters x;
 
+		/*
+		 * net_af_xdp counts an mbuf it could not allocate in rx_nombuf
+		 * and leaves the packet in the socket's RX ring: not a drop.
+		 * Packets are lost in the kernel, counted below.
+		 */
+		c->rx_nombuf = 0;
 		if (xsk_stats_read(p, &x) == 0) {
 			/* net_af_xdp counts the socket's rx_dropped in imissed. */
 			c->imissed -= RTE_MIN(c->imissed, x.rx_dropped);

@@ -169,6 +169,7 @@ struct port {
 	bool replay;			/* the net_pcap port made from --replay */
 	bool finite;			/* ... without infinite_rx (--loops) */
 	bool started;
+	bool link_warned;		/* said once that its link stayed down */
 	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
 	uint64_t file_bytes[MAX_QUEUES];
 	uint64_t file_segments;		/* mbufs the files need when loaded */
