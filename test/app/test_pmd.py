@@ -18,7 +18,7 @@ posted buffers does).
 Network namespaces, veth and tap devices are this test's own, named after
 its pid, and removed at the end, also on failure or SIGTERM. A PMD the kernel
 refuses is skipped with the reason. Usage: test_pmd.py RXREFILL RXREFILL_GEN
-[CASE...]
+RXREFILL_SWEEP [CASE...]
 """
 
 import atexit
@@ -32,8 +32,8 @@ import sys
 import tempfile
 import time
 
-RXREFILL, GEN = sys.argv[1], sys.argv[2]
-ONLY = set(sys.argv[3:])
+RXREFILL, GEN, SWEEP = sys.argv[1], sys.argv[2], sys.argv[3]
+ONLY = set(sys.argv[4:])
 PID = os.getpid()
 TMP = tempfile.mkdtemp(prefix="rxr_pmd_")
 NS = "rxrpmd%d" % PID
@@ -379,6 +379,39 @@ def case_lab_slower_receiver():
     nic = sum(v for k, v in run["drops"].items() if k.startswith("xdp_"))
     assert nic > 0, "no drop at the receiving NIC while refills failed: " \
         "%s\n%s" % (run["drops"], text[-2000:])
+
+
+def case_lab_sweep():
+    # A short sweep on the lab: it must find a no-drop rate for the
+    # strategy, with every step's packets accounted for.
+    lab_down()    # the sweep makes its own namespace
+    need("tcpreplay")
+    if os.geteuid() != 0:
+        raise Skip("not root: cannot make a network namespace")
+    _, files = gen("sweep", "-q", "1", "-s", "8", "-n", "500", "-l", "64")
+    out = os.path.join(TMP, "sweep.json")
+    seq[0] += 1
+    p = subprocess.run(
+        [sys.executable, SWEEP, "--lab", "--strategy", "bh", "--min", "500",
+         "--max", "1000000", "--seconds", "1", "--max-steps", "3", "--json",
+         out, "--sender", "tcpreplay -i {iface} --pps {pps} --loop 0 "
+         "--duration {seconds} %s" % files[0], "--", RXREFILL] +
+        eal([]) + ["--"], capture_output=True, text=True,
+        timeout=300)
+    if p.returncode != 0 and re.search(r"xsk|XDP socket", p.stderr):
+        raise Skip("the kernel refused an XDP socket")
+    assert p.returncode == 0, "sweep: exit %d\n%s\n%s" % (
+        p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    with open(out) as f:
+        res = json.load(f)
+    assert res["schema"] == "rxrefill-sweep/1"
+    (st,) = res["strategies"]
+    assert st["no_drop_rate"] is not None, "no rate passed: %s" % st
+    for s in st["steps"]:
+        assert s["unaccounted"] == 0, "step %s: %d packets unaccounted" % (
+            s["rate"], s["unaccounted"])
+    for line in p.stdout.splitlines():
+        print("# " + line)
 
 
 CASES = [(n[5:], f) for n, f in sorted(globals().items())
