@@ -158,11 +158,11 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 	}
 	if (r->streams_untracked.packets == 0)
 		return;
-	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
-		"in no stream row (%" PRIu64 " of flows past the table's %" PRIu64
-		" rows%s, the rest not IP)\n", tag, r->streams_untracked.packets,
+	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes: "
+		"%" PRIu64 " packets of flows a table of %" PRIu64 " rows had no "
+		"room for%s, the rest not IP\n", tag, r->streams_untracked.packets,
 		r->streams_untracked.bytes, full, rows,
-		full != 0 ? "; the next run's table is twice as large" : "");
+		full != 0 ? " (the next run's table has twice the rows)" : "");
 }
 
 /*
