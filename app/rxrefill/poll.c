@@ -13,6 +13,7 @@
 #include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "rxrefill.h"
 
@@ -167,7 +168,8 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 
 /*
  * The stream of each of n packets (NULL: untracked), looked up in bulk so
- * the table's cache misses overlap; a new flow takes the next row.
+ * the table's cache misses overlap; a new flow takes the next row. A miss
+ * is new unless an earlier packet of this call added the same flow.
  */
 static void
 streams_of(struct poller *pl, struct rxr_flow_key *keys, unsigned int n,
@@ -175,23 +177,29 @@ streams_of(struct poller *pl, struct rxr_flow_key *keys, unsigned int n,
 {
 	const void *kp[LOOKUP_MAX];
 	void *data[LOOKUP_MAX];
+	unsigned int added[LOOKUP_MAX], nb_added = 0;
 	uint64_t hits = 0;
 
 	for (unsigned int i = 0; i < n; i++)
 		kp[i] = &keys[i];
 	if (rte_hash_lookup_bulk_data(pl->stream_hash, kp, n, &hits, data) < 0)
 		hits = 0;
-	for (unsigned int i = 0; i < n; i++) {
-		uintptr_t row;
-		struct stream *s;
-
+	for (unsigned int i = 0; i < n; i++)
 		if (hits & (1ull << i)) {
 			out[i] = &pl->streams[(uintptr_t)data[i]];
-			continue;
+			rte_prefetch0(out[i]);
 		}
-		/* New, or added earlier in this burst. */
-		if (rte_hash_lookup_data(pl->stream_hash, &keys[i], &data[i]) >= 0) {
-			out[i] = &pl->streams[(uintptr_t)data[i]];
+	for (unsigned int i = 0; i < n; i++) {
+		uintptr_t row;
+		struct stream *s = NULL;
+
+		if (hits & (1ull << i))
+			continue;
+		for (unsigned int j = 0; j < nb_added && s == NULL; j++)
+			if (memcmp(&keys[added[j]], &keys[i], sizeof(keys[i])) == 0)
+				s = out[added[j]];
+		if (s != NULL) {
+			out[i] = s;
 			continue;
 		}
 		row = pl->nb_streams;
@@ -206,6 +214,7 @@ streams_of(struct poller *pl, struct rxr_flow_key *keys, unsigned int n,
 		s->consumer = row % pl->nb_cons;
 		pl->nb_streams++;
 		out[i] = s;
+		added[nb_added++] = i;
 	}
 }
 
