@@ -258,22 +258,28 @@ def case_matrix_memif():
     sock = os.path.join(TMP, "memif.sock")
     vdev = "net_memif0,socket=%s,socket-abstract=no" % sock
     seq[0] += 1
+    log = open(os.path.join(TMP, "testpmd.log"), "w+")
     peer = subprocess.Popen(
         ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--no-huge", "-m", "512",
          "--file-prefix", "rxr_pmd_peer_%d" % PID, "--log-level",
          "lib.eal:error", "--vdev", vdev + ",role=server", "--",
          "--forward-mode=txonly", "--auto-start", "--stats-period", "5",
          "--txpkts", "256", "--total-num-mbufs", "4096"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=log, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
     try:
-        for _ in range(100):
-            if os.path.exists(sock) or peer.poll() is not None:
+        # Its port is started (and its memif socket listening) once it
+        # checks link statuses, waiting for a client.
+        for _ in range(300):
+            log.seek(0)
+            if "Checking link statuses" in log.read() or \
+                    peer.poll() is not None:
                 break
             time.sleep(0.1)
         if peer.poll() is not None:
+            log.seek(0)
             raise Skip("dpdk-testpmd (memif server) did not start: %s" %
-                       peer.stdout.read()[-500:])
+                       log.read()[-500:])
         p, rep = rxrefill([vdev + ",role=client"], MATRIX)
     finally:
         os.killpg(peer.pid, signal.SIGINT)
@@ -282,6 +288,7 @@ def case_matrix_memif():
         except subprocess.TimeoutExpired:
             os.killpg(peer.pid, signal.SIGKILL)
             peer.wait()
+        log.close()
     check_matrix("net_memif (dpdk-testpmd txonly server)", p, rep, True)
 
 
