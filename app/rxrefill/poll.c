@@ -81,7 +81,8 @@ streams_size(struct poller *pl, unsigned int n)
 	char name[RTE_HASH_NAMESIZE];
 	struct rte_hash_parameters hp = {
 		.name = name,
-		.entries = n,
+		/* Room to spare: a cuckoo table near full moves keys on insert. */
+		.entries = n + n / 4,
 		.key_len = sizeof(struct rxr_flow_key),
 		.hash_func = rte_hash_crc,
 		.socket_id = (int)rte_lcore_to_socket_id(pl->lcore),
