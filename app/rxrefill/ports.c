@@ -329,19 +329,6 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 {
 	const struct rte_devargs *da;
 
-	if (di->device == NULL) {
-		p->reprobe_ok = false;
-		return 0;
-	}
-	snprintf(p->bus, sizeof(p->bus), "%s",
-		rte_bus_name(rte_dev_bus(di->device)));
-	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
-	da = rte_dev_devargs(di->device);
-	free(p->devargs);
-	p->devargs = strdup(da != NULL && da->args != NULL ? da->args : "");
-	if (p->devargs == NULL)
-		return -1;
-	p->reprobe_ok = true;
 	/*
 	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
 	 * (EBUSY) and the failed setup forgets the first socket, which then
@@ -351,6 +338,23 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 */
 	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reprobe_ok = false;
+	if (di->device == NULL)
+		return 0;
+	snprintf(p->bus, sizeof(p->bus), "%s",
+		rte_bus_name(rte_dev_bus(di->device)));
+	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
+	da = rte_dev_devargs(di->device);
+	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
+			da != NULL && da->args != NULL ? da->args : "") >=
+			sizeof(p->devargs)) {
+		/* It matters only if a queue needs the port probed again. */
+		fprintf(stderr, APP ": port %u (%s): devargs longer than %zu bytes: "
+			"it cannot be probed again\n", p->id, p->driver,
+			sizeof(p->devargs) - 1);
+		return 0;
+	}
+	p->reprobe_ok = true;
 	return 0;
 }
 
@@ -797,8 +801,6 @@ ports_close(struct app *a, uint64_t *lost)
 		if (p->mp != NULL && pool_retire(p, p->mp, lost) != 0)
 			ret = -1;
 		p->mp = NULL;
-		free(p->devargs);
-		p->devargs = NULL;
 	}
 	return ret;
 }
