@@ -374,11 +374,13 @@ def case_lab_keeps_up():
 def case_lab_slower_receiver():
     lab_up()
     need("tcpreplay")
-    _, files = gen("lab", "-q", "1", "-s", "8", "-n", "500", "-l", "512")
-    # Every free frame of the pool is taken 0.3 s into the run, for 1 s:
-    # refills fail, the fill ring runs dry and the kernel drops.
-    sent, run, wire, text = lab_run(lab_vdev(), files[0], 2000,
-                                    ["--exhaust", "0.3:1"], 8)
+    _, files = gen("lab2", "-q", "1", "-s", "8", "-n", "2500", "-l", "512")
+    # Every frame the zone can give is taken 0.3 s into the run, for 3 s,
+    # while 5000 packets a second arrive: the posted buffers (the fill
+    # ring) and the poll lcore's cache run out, refills fail, the socket's
+    # rings fill and the kernel drops.
+    sent, run, wire, text = lab_run(lab_vdev(), files[0], 5000,
+                                    ["--exhaust", "0.3:3"], 10)
     drops = sum(run["drops"].values())
     assert run["rx_packets"] + drops + wire == sent, \
         "%d sent != %d received + %d dropped (%s) + %d on the wire" % (
