@@ -408,7 +408,6 @@ port_reprobe(struct app *a, struct port *p)
 		return -1;
 	}
 	p->id = id;
-	p->reprobes++;
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
 			if (a->pollers[k].q[q].port == old)
@@ -743,11 +742,9 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 	 * frames of its fill ring there when it closes: the port is closed by
 	 * now, so nothing can hold them any more.
 	 */
-	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0) {
+	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
 		printf(APP ": port %u (%s): %u frames its closed queues kept are "
 			"back in their zone\n", p->id, p->driver, got);
-		p->reclaimed += got;
-	}
 	rxr_pool_quiesce(pool);
 	avail = rte_mempool_avail_count(mp);
 	if (avail != mp->size || rxr_pool_check(pool, stderr) != 0) {

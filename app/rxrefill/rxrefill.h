@@ -182,12 +182,10 @@ struct port {
 	/* Probing the device again (ports.c port_reprobe). */
 	char bus[32];
 	char devname[RTE_DEV_NAME_MAX_LEN];
-	char devargs[4096];
+	char devargs[8192];		/* as probed: --replay names every file */
 	bool reprobe_ok;		/* bus, devname and devargs known */
 	bool always_reprobe;		/* a queue cannot take another pool */
-	unsigned int reprobes;
 	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
-	uint64_t reclaimed;		/* ... found there after a close */
 	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
 	bool xsk;
 	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
