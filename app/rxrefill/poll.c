@@ -17,7 +17,7 @@
 
 #include "rxrefill.h"
 
-/* Flows that need no table: keys a burst looks up at once. */
+/* Keys one bulk lookup takes (rte_hash's limit). */
 #define LOOKUP_MAX RTE_HASH_LOOKUP_BULK_MAX
 
 void
