@@ -39,35 +39,6 @@ on_signal(int sig)
 	run_stop = true;
 }
 
-/* Counters of the whole app at one instant. */
-struct snapshot {
-	uint64_t tsc;
-	uint64_t packets, bytes, busy;
-	uint64_t drops[DROP_MAX];
-	struct port_counters port[MAX_PORTS];
-	struct rxr_pool_stats pool[MAX_PORTS];
-};
-
-static void
-snapshot_take(struct snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->tsc = rte_rdtsc();
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct poller *pl = &app.pollers[k];
-
-		s->packets += RXR_STAT_READ(pl->rx_packets);
-		s->bytes += RXR_STAT_READ(pl->rx_bytes);
-		s->busy += RXR_STAT_READ(pl->busy_cycles);
-		for (int d = 0; d < DROP_MAX; d++)
-			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
-	}
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		port_counters_read(&app.ports[i], &s->port[i]);
-		if (app.ports[i].mp != NULL)
-			rxr_pool_stats(rxr_mempool_pool(app.ports[i].mp), &s->pool[i]);
-	}
-}
 
 /* Sleep up to sec seconds, waking for signals. */
 static void
@@ -191,172 +162,6 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	return cycles;
 }
 
-static double
-ratio(uint64_t a, uint64_t b)
-{
-	return b != 0 ? (double)a / (double)b : NAN;
-}
-
-/* Per-stream rows of the report, merged over the pollers. */
-struct stream_rows {
-	struct rxr_report_stream *rows;
-	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
-	unsigned int n;
-};
-
-static int
-streams_collect(struct stream_rows *sr)
-{
-	unsigned int max = 0;
-
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		max += app.pollers[k].nb_streams;
-	sr->n = 0;
-	sr->rows = calloc(max + 1, sizeof(*sr->rows));
-	sr->addr = calloc(max + 1, sizeof(*sr->addr));
-	if (sr->rows == NULL || sr->addr == NULL)
-		return -ENOMEM;
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		for (unsigned int j = 0; j < app.pollers[k].nb_streams; j++) {
-			const struct stream *s = &app.pollers[k].streams[j];
-			struct rxr_report_stream *r = &sr->rows[sr->n];
-
-			rxr_flow_addr_str(&s->key, false, sr->addr[sr->n][0],
-				RXR_FLOW_ADDR_STRLEN);
-			rxr_flow_addr_str(&s->key, true, sr->addr[sr->n][1],
-				RXR_FLOW_ADDR_STRLEN);
-			r->src = sr->addr[sr->n][0];
-			r->dst = sr->addr[sr->n][1];
-			r->sport = s->key.sport;
-			r->dport = s->key.dport;
-			r->proto = s->key.proto;
-			r->packets = s->packets;
-			r->bytes = s->bytes;
-			sr->n++;
-		}
-	return 0;
-}
-
-static void
-add_drop(struct rxr_report_run *r, const char *cause, uint64_t n, bool always)
-{
-	if ((n != 0 || always) && r->nb_drops < RXR_REPORT_DROPS_MAX)
-		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
-}
-
-static uint64_t
-zero_total(const struct snapshot *s, bool cycles)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		const struct rxr_pool_stats *ps = &s->pool[i];
-
-		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
-		for (unsigned int l = 0; l < ps->nr_lcores; l++)
-			n += cycles ? ps->lcore[l].zero_cycles +
-				ps->lcore[l].supply.clear_cycles :
-				ps->lcore[l].zero_bytes +
-				ps->lcore[l].supply.bytes_cleared;
-	}
-	return n;
-}
-
-static void
-fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b)
-{
-	static char method[48];
-	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
-	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
-	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
-
-	if (app.opt.zero_method == RXR_ZERO_AUTO)
-		snprintf(method, sizeof(method), "auto:%s",
-			rxr_zero_method_name(rxr_zero_auto_pick(room)));
-	else
-		snprintf(method, sizeof(method), "%s",
-			rxr_zero_method_name(app.opt.zero_method));
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
-	r->has_zeroing = true;
-	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
-	r->zeroing.method = method;
-	r->zeroing.bytes = bytes;
-	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
-		((double)cyc / rte_get_tsc_hz()) / 1e9 : NAN;
-	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
-}
-
-/* The run's figures from two snapshots. */
-static void
-fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
-{
-	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, zone_alloc = 0;
-	uint64_t into_pcp = 0, hits = 0, refill_cycles = 0, refill_frames = 0;
-	bool has_oob = false;
-
-	r->duration_s = (double)cycles / rte_get_tsc_hz();
-	r->rx_packets = b->packets - a->packets;
-	r->rx_bytes = b->bytes - a->bytes;
-	r->cycles_per_packet = ratio(b->busy - a->busy, r->rx_packets);
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
-
-		nombuf += b->port[i].rx_nombuf - a->port[i].rx_nombuf;
-		imissed += b->port[i].imissed - a->port[i].imissed;
-		ierr += b->port[i].ierrors - a->port[i].ierrors;
-		oob += b->port[i].out_of_buffer - a->port[i].out_of_buffer;
-		has_oob |= app.ports[i].xstat_out_of_buffer >= 0;
-		for (unsigned int z = 0; z < pb->nr_zones; z++) {
-			r->zone_lock.acquisitions += pb->zone[z].lock.acquisitions -
-				pa->zone[z].lock.acquisitions;
-			r->zone_lock.contended += pb->zone[z].lock.contended -
-				pa->zone[z].lock.contended;
-			r->zone_lock.wait_cycles += pb->zone[z].lock.wait_cycles -
-				pa->zone[z].lock.wait_cycles;
-			zone_alloc += pb->zone[z].alloc_frames - pa->zone[z].alloc_frames;
-		}
-		for (unsigned int l = 0; l < pb->nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *la = &pa->lcore[l];
-			const struct rxr_pool_lcore_stats *lb = &pb->lcore[l];
-			const uint64_t *ra = (const uint64_t *)&la->recycle;
-			const uint64_t *rb = (const uint64_t *)&lb->recycle;
-			uint64_t *rr = (uint64_t *)&r->recycle;
-
-			hits += (lb->pcp.alloc - la->pcp.alloc) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			into_pcp += (lb->pcp.refill_frames - la->pcp.refill_frames) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			r->deferred.drained += lb->deferred_drained - la->deferred_drained;
-			for (size_t c = 0; c < sizeof(r->recycle) / sizeof(uint64_t); c++)
-				rr[c] += rb[c] - ra[c];
-			refill_cycles += lb->refill_cycles - la->refill_cycles;
-			refill_frames += lb->refill_frames - la->refill_frames;
-			for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
-					h < RXR_REPORT_HIST_BUCKETS; h++)
-				r->refill_latency_ns[h] += lb->refill_hist[h] -
-					la->refill_hist[h];
-		}
-	}
-	r->pcp.hits = hits;
-	r->pcp.misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
-	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
-		((double)cycles * app.nb_pollers) : NAN;
-	r->refill_cycles_per_frame = ratio(refill_cycles, refill_frames);
-	r->deferred.queued = r->deferred.drained;
-	add_drop(r, "rx_nombuf", nombuf, true);
-	add_drop(r, "imissed", imissed, true);
-	add_drop(r, "rx_errors", ierr, false);
-	add_drop(r, "rx_out_of_buffer", oob, has_oob);
-	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
-		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_CPU);
-	add_drop(r, "unaccounted", unaccounted, false);
-	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
-		fill_zeroing(r, a, b);
-}
 
 /*
  * Fault injection (--exhaust AT:SEC): a task-context thread takes every
@@ -410,25 +215,14 @@ exhaust_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A run's pool: stop the ports, give them the pool of configuration cfg,
+ * retire the previous one (its frames must all be home) and tell each
+ * poll lcore which pools it ends its iterations on.
+ */
 static int
-run_one(unsigned int step, struct rxr_report *report)
+run_switch_pool(unsigned int cfg)
 {
-	unsigned int cfg, rep;
-	const struct run_config *rc;
-	struct rxr_report_run r = { 0 };
-	struct snapshot *s0 = NULL, *s1 = NULL, *s2 = NULL;
-	struct stream_rows sr = { 0 };
-	uint64_t cycles, unaccounted = 0;
-	char tag[96], err[RXR_REPORT_ERR_LEN];
-	struct exhaust ex = { 0 };
-	int ret = -1;
-
-	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
-	rc = &app.opt.configs[cfg];
-	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%u]",
-		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
-		app.opt.reps);
-
 	ports_stop(&app);
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
@@ -448,57 +242,119 @@ run_one(unsigned int step, struct rxr_report *report)
 				pl->pools[pl->nb_pools++] = pl->q[q].pool;
 		}
 	}
-	s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
-	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
-	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
-	if (s0 == NULL || s1 == NULL || s2 == NULL)
-		goto out;
-	if (consumers_start(&app, cfg) != 0 || zeroer_start(&app) != 0)
-		goto stop_consumers;
-	memset(&ex, 0, sizeof(ex));
+	return 0;
+}
+
+/* Duration based: warm up, then measure between snapshots s1 and s2. */
+static int
+run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles)
+{
+	if (ports_start(&app) != 0)
+		return -1;
+	launch_pollers();
+	nap(app.opt.warmup_s);
+	snapshot_take(s1);
+	*s0 = *s1;
+	while (!force_quit) {
+		double left = app.opt.duration_s -
+			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
+
+		if (left <= 0)
+			break;
+		nap(app.opt.stats_period_s > 0 ?
+			RTE_MIN(left, app.opt.stats_period_s) : left);
+		if (app.opt.stats_period_s > 0)
+			progress(tag, s0);
+	}
+	snapshot_take(s2);
+	*cycles = s2->tsc - s1->tsc;
+	wait_pollers();
+	ports_stop(&app);
+	return 0;
+}
+
+/*
+ * The measurement of one run on the pool already in place. Set up:
+ * consumers, zeroer, exhaust thread, then ports and pollers; teardown is
+ * one path, in the reverse order, whatever failed.
+ */
+static int
+run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted)
+{
+	struct snapshot *s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
+	struct exhaust ex = { 0 };
+	bool cons = false, zeroer = false;
+	int ret = -1;
+
+	*cycles = 0;
+	*unaccounted = 0;
+	if (s0 == NULL)
+		return -1;
+	cons = consumers_start(&app, cfg) == 0;
+	if (!cons)
+		goto teardown;
+	zeroer = zeroer_start(&app) == 0;
+	if (!zeroer)
+		goto teardown;
 	if (app.opt.exhaust_for_s > 0) {
 		if (pthread_create(&ex.thread, NULL, exhaust_main, &ex) != 0)
-			goto stop_consumers;
+			goto teardown;
 		ex.running = true;
 	}
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
-		cycles = run_finite(tag, &unaccounted);
+		*cycles = run_finite(tag, unaccounted);
 		snapshot_take(s2);
+		ret = 0;
 	} else {
-		if (ports_start(&app) != 0)
-			goto stop_consumers;
-		launch_pollers();
-		nap(app.opt.warmup_s);
-		snapshot_take(s1);
-		*s0 = *s1;
-		while (!force_quit) {
-			double left = app.opt.duration_s -
-				(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
-
-			if (left <= 0)
-				break;
-			nap(app.opt.stats_period_s > 0 ?
-				RTE_MIN(left, app.opt.stats_period_s) : left);
-			if (app.opt.stats_period_s > 0)
-				progress(tag, s0);
-		}
-		snapshot_take(s2);
-		cycles = s2->tsc - s1->tsc;
-		wait_pollers();
-		ports_stop(&app);
+		ret = run_timed(tag, s0, s1, s2, cycles);
 	}
+teardown:
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
-		ex.running = false;
-		printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
-			" packets received after they came back\n", tag, ex.held_max,
-			s2->packets - RTE_MIN(s2->packets, ex.rx_at_release));
+		if (ret == 0)
+			printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
+				" packets received after they came back\n", tag,
+				ex.held_max, s2->packets -
+				RTE_MIN(s2->packets, ex.rx_at_release));
 	}
+	if (zeroer)
+		zeroer_stop(&app);
 	consumers_stop(&app);
-	zeroer_stop(&app);
+	rte_free(s0);
+	return ret;
+}
+
+/* Run step of the schedule and add it to the report. */
+static int
+run_one(unsigned int step, struct rxr_report *report)
+{
+	unsigned int cfg, rep;
+	const struct run_config *rc;
+	struct rxr_report_run r = { 0 };
+	struct snapshot *s1 = NULL, *s2 = NULL;
+	struct stream_rows sr = { 0 };
+	uint64_t cycles, unaccounted = 0;
+	char tag[96], err[RXR_REPORT_ERR_LEN];
+	int ret = -1;
+
+	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
+	rc = &app.opt.configs[cfg];
+	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%u]",
+		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
+		app.opt.reps);
+
+	if (run_switch_pool(cfg) != 0)
+		return -1;
+	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
+	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
+	if (s1 == NULL || s2 == NULL ||
+			run_measure(tag, cfg, s1, s2, &cycles, &unaccounted) != 0)
+		goto out;
 
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
@@ -520,18 +376,9 @@ run_one(unsigned int step, struct rxr_report *report)
 		goto out;
 	}
 	ret = unaccounted != 0 ? 1 : 0;
-	goto out;
-stop_consumers:
-	if (ex.running) {
-		ex.quit = true;
-		pthread_join(ex.thread, NULL);
-	}
-	consumers_stop(&app);
-	zeroer_stop(&app);
 out:
 	free(sr.rows);
 	free(sr.addr);
-	rte_free(s0);
 	rte_free(s1);
 	rte_free(s2);
 	return ret;

@@ -219,6 +219,29 @@ int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 
+/* measure.c */
+/* Counters of the whole app at one instant. */
+struct snapshot {
+	uint64_t tsc;
+	uint64_t packets, bytes, busy;
+	uint64_t drops[DROP_MAX];
+	struct port_counters port[MAX_PORTS];
+	struct rxr_pool_stats pool[MAX_PORTS];
+};
+
+void snapshot_take(struct snapshot *s);
+
+/* Per-stream rows of the report, merged over the pollers. */
+struct stream_rows {
+	struct rxr_report_stream *rows;
+	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
+	unsigned int n;
+};
+
+int streams_collect(struct stream_rows *sr);
+void fill_run(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
+
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
 int zeroer_start(struct app *a);
 void zeroer_stop(struct app *a);
