@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rxr_report_priv.h"
+#include "rxr_stats.h"
 
 void
 rr_err(char *err, size_t len, const char *fmt, ...)
@@ -86,7 +88,8 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		const char *s = json_string_value(json_object_get(run, "strategy"));
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
-		if (s == NULL)
+		/* A run cut short is kept in runs[] but in no statistic. */
+		if (s == NULL || json_is_false(json_object_get(run, "complete")))
 			continue;
 		for (j = 0; j < n; j++)
 			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
@@ -218,7 +221,8 @@ rxr_report_create(void)
 			/* Options may come before env; env keeps its place. */
 			jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
 			jset(r->doc, "runs", json_array()) ||
-			jset(r->doc, "summary", json_array())) {
+			jset(r->doc, "summary", json_array()) ||
+			rxr_report_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
@@ -234,9 +238,19 @@ rxr_report_free(struct rxr_report *r)
 	free(r);
 }
 
+int
+rr_fresh(const struct rxr_report *r)
+{
+	/* The summary is a cache of the runs: computing it is not a change. */
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
+
+	return w->stale ? rxr_report_summarize(w) : 0;
+}
+
 json_t *
 rxr_report_json(const struct rxr_report *r)
 {
+	rr_fresh(r);
 	return r->doc;
 }
 
@@ -529,6 +543,31 @@ nomem:
 	return NULL;
 }
 
+/* Each stream's share of the bytes: smallest, largest, Jain's index. */
+static json_t *
+fairness_json(const struct rxr_report_run *run)
+{
+	double *x = malloc(run->nb_streams * sizeof(*x)), sum = 0;
+	double lo = INFINITY, hi = 0, jain;
+	json_t *o;
+	unsigned int i;
+
+	if (x == NULL)
+		return NULL;
+	for (i = 0; i < run->nb_streams; i++)
+		sum += x[i] = (double)run->streams[i].bytes;
+	for (i = 0; i < run->nb_streams; i++) {
+		lo = fmin(lo, ratio(x[i], sum));
+		hi = fmax(hi, ratio(x[i], sum));
+	}
+	jain = rxr_stats_jain(x, run->nb_streams);
+	free(x);
+	o = json_pack("{s:i, s:o, s:o, s:o}", "streams", run->nb_streams,
+		"min_share", jnum(sum > 0 ? lo : NAN),
+		"max_share", jnum(sum > 0 ? hi : NAN), "jain", jnum(jain));
+	return o;
+}
+
 static json_t *
 run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 {
@@ -553,7 +592,13 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "cycles_per_packet",
 				jnum(run->cycles_per_packet)) ||
 			jset(o, "refill_cycles_per_frame",
-				jnum(run->refill_cycles_per_frame)))
+				jnum(run->refill_cycles_per_frame)) ||
+			jset(o, "allocator_cycles_per_packet",
+				jnum(run->allocator_cycles_per_packet)) ||
+			jset(o, "consumer_free_cycles_per_packet",
+				jnum(run->consumer_free_cycles_per_packet)) ||
+			jset(o, "refill_latency_sample_every",
+				json_integer(run->refill_latency_sample_every)))
 		goto nomem;
 
 	drops = json_object();
@@ -638,6 +683,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 		any_hist |= run->refill_latency_ns[i] != 0;
 	if (any_hist && jset(o, "refill_latency_hist",
 				hist_json(run->refill_latency_ns)))
+		goto nomem;
+	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
 		goto nomem;
 	if (run->nb_streams > 0) {
 		json_t *arr = json_array();
@@ -732,48 +779,115 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		rr_err(err, errlen, "run: out of memory");
 		return -ENOMEM;
 	}
-	return rxr_report_summarize(r);
+	/* Summarized when read or written: its tests cost more than a run. */
+	r->stale = true;
+	return 0;
+}
+
+/* The measured values of one metric over a group's runs. */
+static size_t
+group_values(const struct rr_group *g, const char *metric, double *buf)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nb_runs; i++) {
+		double v = rr_num(json_object_get(g->runs[i], metric));
+
+		if (!isnan(v))
+			buf[n++] = v;
+	}
+	return n;
+}
+
+/* The report's alpha: statistics.alpha, else the default. */
+double
+rr_alpha(const json_t *doc)
+{
+	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
+			"alpha"));
+
+	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
 }
 
 static json_t *
-stats_json(struct rr_group *g, const char *metric, double *buf)
+stats_json(const struct rr_group *g, const struct rr_group *first,
+		const char *metric, double alpha, double *buf, double *base)
 {
-	struct rxr_report_stats st;
-	json_t *o = json_object();
-	size_t i;
+	struct rxr_stats_desc d, d0;
+	json_t *o = json_object(), *vs;
+	size_t n = group_values(g, metric, buf), n0;
+	double p;
 
-	for (i = 0; i < g->nb_runs; i++)
-		buf[i] = rr_num(json_object_get(g->runs[i], metric));
-	rxr_report_stats(buf, g->nb_runs, &st);
-	if (o == NULL || jset(o, "min", jnum(st.min)) ||
-			jset(o, "median", jnum(st.median)) ||
-			jset(o, "max", jnum(st.max))) {
-		json_decref(o);
-		return NULL;
-	}
+	rxr_stats_describe(buf, n, &d);
+	if (o == NULL || jset(o, "n", json_integer(d.n)) ||
+			jset(o, "min", jnum(d.min)) ||
+			jset(o, "median", jnum(d.median)) ||
+			jset(o, "max", jnum(d.max)) ||
+			jset(o, "mean", jnum(d.mean)) ||
+			jset(o, "stdev", jnum(d.stdev)) ||
+			jset(o, "ci95", json_pack("[o,o]", jnum(d.ci_lo),
+				jnum(d.ci_hi))))
+		goto fail;
+	if (first == NULL)
+		return o;
+	n0 = group_values(first, metric, base);
+	rxr_stats_describe(base, n0, &d0);
+	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
+	vs = json_object();
+	if (jset(o, "vs_first", vs) ||
+			jset(vs, "delta_pct", jnum(d0.mean != 0 ? (d.mean -
+				d0.mean) / fabs(d0.mean) * 100.0 : NAN)) ||
+			jset(vs, "p", jnum(p)) ||
+			jset(vs, "significant", json_boolean(!isnan(p) &&
+				p < alpha)))
+		goto fail;
 	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+int
+rxr_report_set_alpha(struct rxr_report *r, double alpha)
+{
+	json_t *st;
+
+	if (!(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	st = json_pack("{s:s, s:s, s:f}", "ci95", RXR_STATS_CI_METHOD,
+		"test", RXR_STATS_TEST_METHOD ", two-sided, against the first "
+		"configuration", "alpha", alpha);
+	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
+		return -ENOMEM;
+	return rxr_report_summarize(r);
 }
 
 int
 rxr_report_summarize(struct rxr_report *r)
 {
 	static const char *const metrics[] = {
-		"gbps", "mpps", "cycles_per_packet",
+		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
+		"refill_cycles_per_frame", "allocator_cycles_per_packet",
+		"consumer_free_cycles_per_packet",
 	};
 	struct rr_group *g;
 	json_t *summary;
 	size_t n, i, k, most = 1;
-	double *buf = NULL;
+	double *buf = NULL, *base = NULL, alpha = rr_alpha(r->doc);
 	int ret = -ENOMEM;
 
+	if (json_object_get(r->doc, "statistics") == NULL &&
+			rxr_report_set_alpha(r, alpha) != 0)
+		return -ENOMEM;
 	if (rr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if (g[i].nb_runs > most)
 			most = g[i].nb_runs;
 	buf = malloc(most * sizeof(*buf));
+	base = malloc(most * sizeof(*base));
 	summary = json_array();
-	if (buf == NULL || summary == NULL)
+	if (buf == NULL || base == NULL || summary == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
 		json_t *o = json_object();
@@ -784,14 +898,17 @@ rxr_report_summarize(struct rxr_report *r)
 				jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (jset(o, metrics[k], stats_json(&g[i], metrics[k],
-						buf)))
+			if (jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
+						NULL, metrics[k], alpha, buf,
+						base)))
 				goto out;
 	}
 	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;
+	r->stale = ret != 0;
 out:
 	json_decref(summary);
 	free(buf);
+	free(base);
 	rr_groups_free(g, n);
 	return ret;
 }

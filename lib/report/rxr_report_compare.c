@@ -5,12 +5,14 @@
  * JSON document made from the same model.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rxr_report_model.h"
+#include "rxr_stats.h"
 
 int
 rxr_report_compare_text(struct rxr_report *const *reports,
@@ -75,18 +77,26 @@ rows_json(const struct model *m)
 	for (i = 0; rows != NULL && i < m->nrows; i++) {
 		const struct row *row = &m->rows[i];
 		json_t *v = json_array(), *d = json_array();
+		json_t *p = json_array(), *sig = json_array();
 		json_t *o;
+		char stat[16];
 
-		for (c = 0; v != NULL && d != NULL && c < m->ncols; c++) {
+		for (c = 0; v != NULL && d != NULL && p != NULL &&
+				sig != NULL && c < m->ncols; c++) {
 			json_array_append_new(v, jnum_or_null(row->v[c]));
 			json_array_append_new(d, jnum_or_null(row->d[c]));
+			json_array_append_new(p, jnum_or_null(row->p[c]));
+			json_array_append_new(sig, c == 0 ? json_null() :
+				json_boolean(row->sig[c]));
 		}
-		o = json_pack("{s:s?, s:s, s:s, s:s?, s:o*, s:o*}",
+		for (c = 0; c + 1 < sizeof(stat) && row->stat[c] != '\0'; c++)
+			stat[c] = (char)tolower((unsigned char)row->stat[c]);
+		stat[c] = '\0';
+		o = json_pack("{s:s?, s:s, s:s, s:s?, s:o*, s:o*, s:o*, s:o*}",
 			"config", row->config, "metric", row->metric,
-			"stat", row->stat[1] == 'i' ? "min" :
-				row->stat[1] == 'e' ? "median" : "max",
-			"better", dir_names[row->dir],
-			"values", v, "delta_pct", d);
+			"stat", stat, "better", dir_names[row->dir],
+			"values", v, "delta_pct", d, "p", p,
+			"significant", sig);
 		if (o == NULL || json_array_append_new(rows, o) != 0) {
 			json_decref(rows);
 			return NULL;
@@ -166,10 +176,12 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 		}
 	}
 	if (reps != NULL)
-		doc = json_pack("{s:s, s:s, s:o, s:o*, s:o*}",
+		doc = json_pack("{s:s, s:s, s:s, s:f, s:o, s:o*, s:o*}",
 			"schema", RXR_REPORT_COMPARE_SCHEMA,
 			"sign", "delta_pct > 0 is better: higher for rates, "
 				"lower for costs; against the first report",
+			"test", RXR_STATS_TEST_METHOD ", two-sided",
+			"alpha", m.alpha,
 			"reports", reps, "rows", rows_json(&m),
 			"histograms", hists_json(&m));
 	model_free(&m);

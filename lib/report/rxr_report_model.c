@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rxr_report_model.h"
+#include "rxr_stats.h"
 
 /*
  * Core rows, always shown (in this order), then the optional ones. The
@@ -29,6 +30,8 @@ static const struct {
 	{ "mpps", DIR_HIGHER, 2, true },
 	{ "cycles_per_packet", DIR_LOWER, 2, true },
 	{ "refill_cycles_per_frame", DIR_LOWER, 2, true },
+	{ "allocator_cycles_per_packet", DIR_LOWER, 2, true },
+	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true },
 	{ "pcp.hit_rate", DIR_HIGHER, 4, false },
 	{ "zone_lock.wait_share", DIR_LOWER, 4, false },
 	{ "zone_lock.contended", DIR_LOWER, 0, false },
@@ -52,6 +55,10 @@ static const struct {
 } zeroing_metrics[] = {
 	{ "zeroing.gbps", DIR_HIGHER, 2 },
 	{ "zeroing.max_poll_gap_us", DIR_LOWER, 2 },
+	/* Per-stream fairness, the summary of the stream rows. */
+	{ "fairness.min_share", DIR_HIGHER, 4 },
+	{ "fairness.max_share", DIR_LOWER, 4 },
+	{ "fairness.jain", DIR_HIGHER, 4 },
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -59,6 +66,7 @@ static const struct {
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
 	"pcp", "zone_lock", "drops", "deferred", "recycle", "zeroing",
+	"fairness",
 	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
 };
 
@@ -94,10 +102,12 @@ const char *
 rxr_report_metric_help(void)
 {
 	return "gbps, gbps_wire, mpps, cycles_per_packet, "
-		"refill_cycles_per_frame, pcp[.hit_rate], "
+		"refill_cycles_per_frame, allocator_cycles_per_packet, "
+		"consumer_free_cycles_per_packet, pcp[.hit_rate], "
 		"zone_lock[.wait_share|.contended], drops[.<cause>], "
 		"deferred[.queued|.drained], recycle[.<counter>], "
 		"zeroing[.gbps|.max_poll_gap_us], "
+		"fairness[.min_share|.max_share|.jain], "
 		"streams[.packets|.bytes], refill_latency_hist";
 }
 
@@ -267,7 +277,8 @@ mlist_has(const struct mlist *l, const char *name)
 }
 
 static int
-mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols)
+mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
+		bool stream_rows)
 {
 	/* Flows first seen, to keep their order across columns. */
 	const json_t **flows = NULL;
@@ -314,7 +325,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols)
 				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
 				true, NULL, NULL))
 			return -ENOMEM;
-	for (c = 0; c < ncols; c++) {
+	for (c = 0; stream_rows && c < ncols; c++) {
 		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
 			const json_t *streams = json_object_get(
 					cols[c]->runs[i], "streams");
@@ -377,6 +388,8 @@ model_free(struct model *m)
 		free(m->rows[i].metric);
 		free(m->rows[i].v);
 		free(m->rows[i].d);
+		free(m->rows[i].p);
+		free(m->rows[i].sig);
 	}
 	free(m->rows);
 	for (i = 0; i < m->nhists; i++) {
@@ -423,34 +436,61 @@ model_new_row(struct model *m)
 	memset(row, 0, sizeof(*row));
 	row->v = calloc(m->ncols, sizeof(double));
 	row->d = calloc(m->ncols, sizeof(double));
-	if (row->v == NULL || row->d == NULL) {
+	row->p = calloc(m->ncols, sizeof(double));
+	row->sig = calloc(m->ncols, sizeof(bool));
+	if (row->v == NULL || row->d == NULL || row->p == NULL ||
+			row->sig == NULL) {
 		free(row->v);
 		free(row->d);
+		free(row->p);
+		free(row->sig);
 		return NULL;
 	}
 	m->nrows++;
 	return row;
 }
 
-/* Rows of one set of columns (a report's groups, or one config). */
+/* A stat of one column's values: 0 Min, 1 Median, 2 Mean, 3 Stddev, 4 Max. */
+static double
+stat_of(const struct rxr_stats_desc *d, size_t k)
+{
+	switch (k) {
+	case 0: return d->min;
+	case 1: return d->median;
+	case 2: return d->mean;
+	case 3: return d->stdev;
+	}
+	return d->max;
+}
+
+/*
+ * Rows of one set of columns (a report's groups, or one config). Each
+ * column after the first is tested against the first on every metric
+ * with a direction; every row of that metric carries the p-value.
+ */
 static int
 model_add_rows(struct model *m, const char *config,
 		struct rr_group *const *cols, const struct rxr_report_select *sel)
 {
-	static const char *const stat_names[] = { "Min", "Median", "Max" };
-	struct rxr_report_stats *st = NULL;
+	static const char *const stat_names[] = {
+		"Min", "Median", "Mean", "Stddev", "Max",
+	};
+	struct rxr_stats_desc *st = NULL;
 	struct mlist l = { 0 };
-	double *buf = NULL;
-	size_t most = 1, i, k;
+	double *buf = NULL, *p = NULL;
+	size_t most = 1, i, k, *nv = NULL;
 	unsigned int c;
 	int ret = -ENOMEM;
 
 	for (c = 0; c < m->ncols; c++)
 		if (cols[c] != NULL && cols[c]->nb_runs > most)
 			most = cols[c]->nb_runs;
-	buf = malloc(most * sizeof(*buf));
+	buf = malloc(m->ncols * most * sizeof(*buf));
+	nv = calloc(m->ncols, sizeof(*nv));
+	p = calloc(m->ncols, sizeof(*p));
 	st = calloc(m->ncols, sizeof(*st));
-	if (buf == NULL || st == NULL || mlist_build(&l, cols, m->ncols))
+	if (buf == NULL || nv == NULL || p == NULL || st == NULL ||
+			mlist_build(&l, cols, m->ncols, m->stream_rows))
 		goto out;
 	for (i = 0; i < l.n; i++) {
 		const struct metric *mt = &l.m[i];
@@ -460,11 +500,18 @@ model_add_rows(struct model *m, const char *config,
 			continue;
 		for (c = 0; c < m->ncols; c++) {
 			size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
+			double *v = buf + c * most;
 
-			for (r = 0; r < nr; r++)
-				buf[r] = metric_value(cols[c]->runs[r], mt);
-			rxr_report_stats(buf, nr, &st[c]);
+			nv[c] = 0;
+			for (r = 0; r < nr; r++) {
+				v[nv[c]] = metric_value(cols[c]->runs[r], mt);
+				nv[c] += !isnan(v[nv[c]]);
+			}
+			rxr_stats_describe(v, nv[c], &st[c]);
 			any |= st[c].n > 0;
+			p[c] = c > 0 && mt->dir != DIR_NONE && nv[c] >= 2 &&
+				nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], buf,
+					nv[0]) : NAN;
 		}
 		if (mt->optional && !any)
 			continue;
@@ -477,7 +524,8 @@ model_add_rows(struct model *m, const char *config,
 			if (row == NULL)
 				goto out;
 			row->stat = stat_names[k];
-			row->dir = mt->dir;
+			/* A spread has no better direction. */
+			row->dir = k == 3 ? DIR_NONE : mt->dir;
 			row->prec = mt->prec;
 			row->section = mt->stream != NULL;
 			row->metric = strdup(mt->name);
@@ -493,11 +541,13 @@ model_add_rows(struct model *m, const char *config,
 					(config != NULL && row->config == NULL))
 				goto out;
 			for (c = 0; c < m->ncols; c++) {
-				row->v[c] = k == 0 ? st[c].min :
-					k == 1 ? st[c].median : st[c].max;
-				row->d[c] = mt->dir == DIR_NONE ? NAN :
+				row->v[c] = stat_of(&st[c], k);
+				row->d[c] = row->dir == DIR_NONE ? NAN :
 					delta_pct(row->v[0], row->v[c],
-						mt->dir);
+						row->dir);
+				row->p[c] = row->dir == DIR_NONE ? NAN : p[c];
+				row->sig[c] = !isnan(row->p[c]) &&
+					row->p[c] < m->alpha;
 			}
 		}
 	}
@@ -505,6 +555,8 @@ model_add_rows(struct model *m, const char *config,
 out:
 	mlist_free(&l);
 	free(buf);
+	free(nv);
+	free(p);
 	free(st);
 	return ret;
 }
@@ -600,6 +652,21 @@ any_minmax(struct rr_group *const *cols, size_t n)
 	return false;
 }
 
+/* Stream rows when asked for; alpha from sel, else the first report. */
+static void
+model_options(struct model *m, const json_t *doc,
+		const struct rxr_report_select *sel)
+{
+	unsigned int i;
+
+	m->alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
+		sel->alpha : doc != NULL ? rr_alpha(doc) :
+		RXR_REPORT_ALPHA_DEFAULT;
+	m->stream_rows = sel != NULL && sel->stream_rows;
+	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
+		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
+}
+
 /* One report: a column per (strategy, bulk). */
 int
 model_single(struct model *m, const struct rxr_report *r,
@@ -614,6 +681,7 @@ model_single(struct model *m, const struct rxr_report *r,
 	if (rr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	m->ncols = (unsigned int)n;
+	model_options(m, r->doc, sel);
 	m->headers = calloc(n + 1, sizeof(char *));
 	cols = calloc(n + 1, sizeof(*cols));
 	if (m->headers == NULL || cols == NULL)
@@ -653,6 +721,7 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 
 	memset(m, 0, sizeof(*m));
 	m->ncols = n;
+	model_options(m, n > 0 ? reports[0]->doc : NULL, sel);
 	m->headers = calloc(n + 1, sizeof(char *));
 	g = calloc(n + 1, sizeof(*g));
 	ng = calloc(n + 1, sizeof(*ng));

@@ -28,7 +28,7 @@ struct metric {
 };
 
 struct row {
-	const char *stat;	/* "Min", "Median", "Max" */
+	const char *stat;	/* "Min", "Median", "Mean", "Stddev", "Max" */
 	char *name;		/* "<config>." prefix (compare) + metric */
 	char *config;		/* NULL for one report's table */
 	char *metric;
@@ -37,6 +37,8 @@ struct row {
 	int section;		/* 0: figures, 1: streams (own widths) */
 	double *v;		/* per column; NaN: no value */
 	double *d;		/* per column % better; NaN: n/a */
+	double *p;		/* per column p against the first; NaN: untested */
+	bool *sig;		/* per column: p < the model's alpha */
 };
 
 struct hist {
@@ -51,6 +53,8 @@ struct model {
 	unsigned int ncols;
 	char **headers;
 	bool minmax;		/* some column has more than one rep */
+	double alpha;		/* significance level of the marks */
+	bool stream_rows;	/* every stream's row, not only fairness */
 	struct row *rows;
 	size_t nrows, caprows;
 	struct hist *hists;

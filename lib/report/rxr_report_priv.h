@@ -12,7 +12,11 @@
 /* A report is its JSON document: built here or loaded, one code path. */
 struct rxr_report {
 	json_t *doc;
+	bool stale;	/* runs added since the summary was computed */
 };
+
+/* Recompute the summary if runs were added since; 0 or -ENOMEM. */
+int rr_fresh(const struct rxr_report *r);
 
 /* The runs of one (strategy, bulk) pair, in the order they ran. */
 struct rr_group {
@@ -22,7 +26,10 @@ struct rr_group {
 	json_t **runs;
 };
 
-/* Group doc's runs by (strategy, bulk) in order of first appearance. */
+/*
+ * Group doc's runs by (strategy, bulk) in order of first appearance;
+ * runs marked "complete": false are left out.
+ */
 int rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb);
 void rr_groups_free(struct rr_group *groups, size_t nb);
 
@@ -34,6 +41,9 @@ double rr_num(const json_t *v);
 
 /* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
 const json_t *rr_path(const json_t *obj, const char *path);
+
+/* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
+double rr_alpha(const json_t *doc);
 
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rr_jstr(const char *s);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rxr_report_model.h"
+#include "rxr_stats.h"
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
@@ -90,8 +91,11 @@ fmt_delta(const struct row *row, unsigned int c, char *buf, size_t len)
 		buf[0] = '\0';
 	else if (isnan(row->d[c]))
 		snprintf(buf, len, "(%7s)", "n/a");
-	else
+	else if (c == 0 || row->sig[c])
 		snprintf(buf, len, "(%6.2f%%)", row->d[c]);
+	else
+		/* Noise must not read as a finding. */
+		snprintf(buf, len, "(%6.2f%%) n.s.", row->d[c]);
 }
 
 /* The rows of one section, widths of their own. */
@@ -272,6 +276,13 @@ print_model(const struct model *m, struct line *l, FILE *out)
 	if (has[0]) {
 		fputc('\n', out);
 		print_table(m, 0, l, out);
+		if (m->ncols > 1) {
+			line_add(l, "n.s.: not significant at alpha %g (%s, "
+				"two-sided, each column against the first; "
+				"fewer than 2 values on a side: untested)",
+				m->alpha, RXR_STATS_TEST_METHOD);
+			line_put(l, out);
+		}
 	}
 	for (i = 0; i < m->nhists; i++) {
 		fputc('\n', out);
