@@ -381,6 +381,18 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
 		const struct rxr_report_select *sel);
 
 /**
+ * Regressions against the first report: every row of the comparison whose
+ * metric has a direction and is significantly worse (p < alpha) than in
+ * the first report by more than @p pct percent, on the mean (the median
+ * for metrics without a Mean row). Each is printed on @p out (may be
+ * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
+ * @return the number of regressions, or -ENOMEM.
+ */
+int rxr_report_compare_worse(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, FILE *out);
+
+/**
  * The comparison of rxr_report_compare_text() as a JSON document
  * (schema rxrefill-compare/1: reports, rows with values and delta_pct,
  * histograms). New reference owned by the caller; NULL on ENOMEM.

@@ -57,6 +57,43 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	return ferror(out) ? -EIO : 0;
 }
 
+int
+rxr_report_compare_worse(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, FILE *out)
+{
+	struct model m;
+	size_t i;
+	unsigned int c;
+	int worse = 0;
+
+	if (model_compare(&m, reports, labels, n, sel) != 0)
+		return -ENOMEM;
+	for (i = 0; i < m.nrows; i++) {
+		const struct row *row = &m.rows[i];
+		bool mean = strcmp(row->stat, "Mean") == 0;
+
+		/* The Mean row when there is one, else the Median row. */
+		if (row->dir == DIR_NONE || !(mean ||
+				(strcmp(row->stat, "Median") == 0 &&
+				!(i + 1 < m.nrows && strcmp(m.rows[i + 1].stat,
+					"Mean") == 0))))
+			continue;
+		for (c = 1; c < m.ncols; c++) {
+			if (!row->sig[c] || isnan(row->d[c]) ||
+					!(row->d[c] < -pct))
+				continue;
+			worse++;
+			if (out != NULL)
+				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
+					row->name, m.headers[c], row->d[c],
+					row->p[c], row->stat);
+		}
+	}
+	model_free(&m);
+	return worse;
+}
+
 static json_t *
 jnum_or_null(double d)
 {
