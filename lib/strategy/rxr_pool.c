@@ -8,6 +8,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
+#include <rte_pause.h>
 
 #include "rxr_pool_private.h"
 
@@ -56,6 +57,20 @@ strategy_ops(enum rxr_strategy s, bool bulk)
 
 /* --- refill latency ------------------------------------------------------ */
 
+/* Testing slowdown: a fixed number of cycles in every refill. */
+static void
+test_delay(const struct rxr_pool *p)
+{
+	uint64_t end = rte_rdtsc() + p->conf.test_refill_delay;
+
+	while (rte_rdtsc() < end)
+		rte_pause();
+}
+
+/*
+ * The timing wrapper. Only in the poll iterations the poll lcore samples
+ * (rxr_pool_sample()): timing every call would cost more than the refill.
+ */
 static int
 timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
@@ -63,7 +78,9 @@ timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	uint64_t t0, dt, ns;
 	int ret;
 
-	if (ls == NULL)
+	if (unlikely(p->conf.test_refill_delay != 0))
+		test_delay(p);
+	if (ls == NULL || !ls->sampling)
 		return p->untimed_alloc(p, objs, n);
 	t0 = rte_rdtsc();
 	ret = p->untimed_alloc(p, objs, n);
@@ -72,9 +89,38 @@ timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	RXR_STAT_ADD(ls->refill_calls, 1);
 	RXR_STAT_ADD(ls->refill_frames, ret == 0 ? n : 0);
 	RXR_STAT_ADD(ls->refill_cycles, dt);
+	RXR_STAT_ADD(ls->sample_cycles, dt);
 	RXR_STAT_ADD(ls->hist[RTE_MIN(ns == 0 ? 0 : 64 - __builtin_clzll(ns),
 		RXR_HIST_BUCKETS - 1)], 1);
 	return ret;
+}
+
+static void
+timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct pool_lcore *ls = owner_lcore(p);
+	uint64_t t0;
+
+	if (ls == NULL || !ls->sampling) {
+		p->untimed_free(p, objs, n);
+		return;
+	}
+	t0 = rte_rdtsc();
+	p->untimed_free(p, objs, n);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+}
+
+void
+rxr_pool_sample(struct rxr_pool *p, bool on)
+{
+	struct pool_lcore *ls = owner_lcore(p);
+
+	if (!p->conf.latency || ls == NULL)
+		return;
+	ls->sampling = on;
+	/* bh's inline path makes no call to time: leave it for the window. */
+	if (p->ops.owner_pcp != NULL)
+		p->owner_pcp[ls->lcore] = on ? NULL : ls->pcp;
 }
 
 /* --- creation ------------------------------------------------------------ */
@@ -235,13 +281,20 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	}
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
-	if (p->conf.latency) {
+	if (p->conf.latency || p->conf.test_refill_delay != 0) {
 		p->untimed_alloc = p->ops.alloc;
 		p->ops.alloc = timed_alloc;
 	}
-	/* bh's owner path inline, when nothing needs to wrap it. */
+	if (p->conf.latency) {
+		p->untimed_free = p->ops.free;
+		p->ops.free = timed_free;
+	}
+	/*
+	 * bh's owner path inline, when nothing needs to wrap every call
+	 * (latency sampling leaves it only while it samples).
+	 */
 	if (p->conf.strategy == RXR_STRATEGY_BH && p->conf.bulk &&
-			p->nr_zones == 1 && !p->conf.latency &&
+			p->nr_zones == 1 && p->conf.test_refill_delay == 0 &&
 			p->conf.zero_policy == RXR_ZERO_POLICY_NONE) {
 		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 			if (p->lcore[lc] != NULL)
@@ -546,9 +599,17 @@ rxr_pool_poll_end(struct rxr_pool *p)
 {
 	struct pool_lcore *ls = owner_lcore(p);
 
+	uint64_t t0;
+	unsigned int n;
+
 	if (unlikely(ls == NULL))
 		return 0;
-	return pool_defer_drain(p, ls, bh_pcp_free);
+	if (likely(!ls->sampling))
+		return pool_defer_drain(p, ls, bh_pcp_free);
+	t0 = rte_rdtsc();
+	n = pool_defer_drain(p, ls, bh_pcp_free);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+	return n;
 }
 
 static void
@@ -690,6 +751,7 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		o->refill_calls = RXR_STAT_READ(ls->refill_calls);
 		o->refill_frames = RXR_STAT_READ(ls->refill_frames);
 		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
+		o->sample_cycles = RXR_STAT_READ(ls->sample_cycles);
 		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
 			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
 		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);

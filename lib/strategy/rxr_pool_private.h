@@ -30,6 +30,8 @@ struct pool_lcore {
 	uint64_t refill_calls;
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
+	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
+	bool sampling;			/* rxr_pool_sample() window open */
 	uint64_t hist[RXR_HIST_BUCKETS];
 	uint64_t zero_bytes;
 	uint64_t zero_cycles;
@@ -47,6 +49,7 @@ struct pool_lcore {
 struct rxr_pool {
 	struct rxr_pool_ops ops;	/* first: rxr_pool_alloc_bulk() casts */
 	rxr_pool_alloc_t untimed_alloc;	/* under the latency wrapper */
+	rxr_pool_free_t untimed_free;
 	struct rxr_pool_ops base;	/* the strategy's own, under zeroing */
 	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
 	uint64_t zero_bytes_other;	/* atomic: task and irq contexts */
