@@ -72,13 +72,25 @@ progress(const char *tag, struct snapshot *prev)
 	*prev = now;
 }
 
+/* The main lcore's poller with --main-polls, else NULL. */
+static struct poller *
+main_poller(void)
+{
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		if (app.pollers[k].lcore == rte_get_main_lcore())
+			return &app.pollers[k];
+	return NULL;
+}
+
+/* Worker pollers; the main lcore's polls in run_until(). */
 static void
 launch_pollers(void)
 {
 	run_stop = false;
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		rte_eal_remote_launch(poll_main, &app.pollers[k],
-				app.pollers[k].lcore);
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_remote_launch(poll_main, &app.pollers[k],
+					app.pollers[k].lcore);
 }
 
 static void
@@ -86,8 +98,38 @@ wait_pollers(void)
 {
 	run_stop = true;
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		rte_eal_wait_lcore(app.pollers[k].lcore);
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_wait_lcore(app.pollers[k].lcore);
 }
+
+/*
+ * Until done(now) says so: the main lcore polls, checking done from its
+ * poll loop every 100 us (--main-polls), or sleeps between checks.
+ */
+static void
+run_until(bool (*done)(uint64_t now))
+{
+	struct poller *mp = main_poller();
+
+	if (mp == NULL) {
+		while (!done(rte_rdtsc()))
+			rte_delay_us_sleep(200);
+		return;
+	}
+	mp->control = done;
+	mp->control_cycles = rte_get_tsc_hz() / 10000;
+	poll_main(mp);
+	mp->control = NULL;
+}
+
+/* One loop of a finite replay, as run_until() checks it. */
+static struct {
+	const char *tag;
+	struct port_counters base[MAX_PORTS];
+	uint64_t expected[MAX_PORTS];
+	uint64_t last_total, stall_since;
+	uint64_t unaccounted;
+} fin;
 
 /* Packets a port delivered or lost with a cause, since a snapshot. */
 static uint64_t
@@ -98,6 +140,40 @@ port_accounted(unsigned int i, const struct port_counters *base)
 	port_counters_read(&app.ports[i], &c);
 	return (c.ipackets - base->ipackets) + (c.rx_nombuf - base->rx_nombuf) +
 		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
+}
+
+/* Every packet of the loop received or dropped with a cause, or a stall. */
+static bool
+finite_done(uint64_t now __rte_unused)
+{
+	uint64_t total = 0;
+	bool done = true;
+
+	if (force_quit)
+		return true;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		uint64_t got = port_accounted(i, &fin.base[i]);
+
+		total += got;
+		if (app.ports[i].finite && got < fin.expected[i])
+			done = false;
+	}
+	if (done)
+		return true;
+	if (total != fin.last_total) {
+		fin.last_total = total;
+		fin.stall_since = rte_get_timer_cycles();
+		return false;
+	}
+	if (rte_get_timer_cycles() - fin.stall_since <= 3 * rte_get_timer_hz())
+		return false;
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		if (app.ports[i].finite)
+			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
+				port_accounted(i, &fin.base[i]));
+	fprintf(stderr, APP ": %s: replay stalled for 3 s with %" PRIu64
+		" packets unaccounted\n", fin.tag, fin.unaccounted);
+	return true;
 }
 
 /*
@@ -112,49 +188,25 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	uint64_t cycles = 0;
 
 	*unaccounted = 0;
+	fin.tag = tag;
 	for (unsigned int loop = 0; loop < app.opt.loops && !force_quit; loop++) {
-		struct port_counters base[MAX_PORTS];
-		uint64_t expected[MAX_PORTS], last_total = UINT64_MAX, t0;
-		uint64_t stall_since = rte_get_timer_cycles();
-		bool done = false;
+		uint64_t t0;
 
+		fin.last_total = UINT64_MAX;
+		fin.stall_since = rte_get_timer_cycles();
+		fin.unaccounted = 0;
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
-			port_counters_read(&app.ports[i], &base[i]);
-			expected[i] = 0;
+			port_counters_read(&app.ports[i], &fin.base[i]);
+			fin.expected[i] = 0;
 			for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-				expected[i] += app.ports[i].file_packets[q];
+				fin.expected[i] += app.ports[i].file_packets[q];
 		}
 		if (ports_start(&app) != 0)
 			return 0;
 		t0 = rte_rdtsc();
 		launch_pollers();
-		while (!done && !force_quit) {
-			uint64_t total = 0;
-
-			done = true;
-			for (unsigned int i = 0; i < app.nb_ports; i++) {
-				uint64_t got = port_accounted(i, &base[i]);
-
-				total += got;
-				if (app.ports[i].finite && got < expected[i])
-					done = false;
-			}
-			if (total != last_total) {
-				last_total = total;
-				stall_since = rte_get_timer_cycles();
-			} else if (rte_get_timer_cycles() - stall_since >
-					3 * rte_get_timer_hz()) {
-				for (unsigned int i = 0; i < app.nb_ports; i++)
-					if (app.ports[i].finite)
-						*unaccounted += expected[i] -
-							RTE_MIN(expected[i],
-								port_accounted(i, &base[i]));
-				fprintf(stderr, APP ": %s: replay stalled for 3 s with %"
-					PRIu64 " packets unaccounted\n", tag, *unaccounted);
-				break;
-			}
-			rte_delay_us_sleep(200);
-		}
+		run_until(finite_done);
+		*unaccounted += fin.unaccounted;
 		wait_pollers();
 		cycles += rte_rdtsc() - t0;
 		ports_stop(&app);
@@ -245,6 +297,30 @@ run_switch_pool(unsigned int cfg)
 	return 0;
 }
 
+/* A duration-based run as the main lcore's poll loop checks it. */
+static struct {
+	uint64_t warm_end, end;
+	struct snapshot *s1, *s2;
+	bool measuring;
+} tim;
+
+static bool
+timed_done(uint64_t now)
+{
+	if (force_quit)
+		return true;
+	if (!tim.measuring && now >= tim.warm_end) {
+		snapshot_take(tim.s1);
+		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
+			rte_get_tsc_hz());
+		tim.measuring = true;
+	} else if (tim.measuring && now >= tim.end) {
+		snapshot_take(tim.s2);
+		return true;
+	}
+	return false;
+}
+
 /* Duration based: warm up, then measure between snapshots s1 and s2. */
 static int
 run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
@@ -253,6 +329,23 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	if (ports_start(&app) != 0)
 		return -1;
 	launch_pollers();
+	if (main_poller() != NULL) {
+		/* No progress line: the main lcore is measuring too. */
+		tim.s1 = s1;
+		tim.s2 = s2;
+		tim.measuring = false;
+		tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+			rte_get_tsc_hz());
+		run_until(timed_done);
+		if (!tim.measuring)
+			snapshot_take(s1);
+		if (force_quit)
+			snapshot_take(s2);
+		*cycles = s2->tsc - s1->tsc;
+		wait_pollers();
+		ports_stop(&app);
+		return 0;
+	}
 	nap(app.opt.warmup_s);
 	snapshot_take(s1);
 	*s0 = *s1;
@@ -344,9 +437,9 @@ run_one(unsigned int step, struct rxr_report *report)
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
 	rc = &app.opt.configs[cfg];
-	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%u]",
+	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%s%u]",
 		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
-		app.opt.reps);
+		app.opt.reps_auto ? "<=" : "", app.opt.reps);
 
 	if (run_switch_pool(cfg) != 0)
 		return -1;
@@ -416,7 +509,18 @@ report_env(struct rxr_report *rep)
 			i ? "," : "", rxr_strategy_name(o->configs[i].strategy),
 			o->configs[i].bulk ? "bulk" : "nobulk");
 	rxr_report_set_option_str(rep, "strategies", buf);
-	rxr_report_set_option_int(rep, "reps", o->reps);
+	if (o->reps_auto) {
+		snprintf(buf, sizeof(buf), "auto:%u", o->reps);
+		rxr_report_set_option_str(rep, "reps", buf);
+	} else {
+		rxr_report_set_option_int(rep, "reps", o->reps);
+	}
+	rxr_report_set_option_bool(rep, "main_polls", o->main_polls);
+	rxr_report_set_option_int(rep, "latency_every",
+		o->latency ? o->latency_every : 0);
+	if (o->test_refill_delay != 0)
+		rxr_report_set_option_int(rep, "test_refill_delay",
+			o->test_refill_delay);
 	rxr_report_set_option_double(rep, "warmup_s", o->warmup_s);
 	rxr_report_set_option_double(rep, "duration_s", o->loops ? 0 : o->duration_s);
 	rxr_report_set_option_int(rep, "loops", o->loops);
@@ -472,6 +576,16 @@ report_dir_check(const char *path)
 static int
 consumers_init(struct app *a)
 {
+	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
+		if (a->nb_pollers < 2) {
+			fprintf(stderr, APP ": --consumer other-poll: needs two poll "
+				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)\n",
+				a->nb_pollers);
+			return -1;
+		}
+		/* One queue each, to the next poll lcore. */
+		a->opt.consumers = 1;
+	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
 
@@ -493,6 +607,10 @@ consumers_init(struct app *a)
 			}
 		}
 	}
+	if (a->opt.consumer == CONSUMER_OTHER_POLL)
+		for (unsigned int k = 0; k < a->nb_pollers; k++)
+			a->pollers[(k + 1) % a->nb_pollers].inbox =
+				a->pollers[k].cons[0].ring;
 	return 0;
 }
 
@@ -552,14 +670,18 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 
-	RTE_LCORE_FOREACH_WORKER(lc) {
+	/* --main-polls: the main lcore is the first poller, as in l2fwd. */
+	RTE_LCORE_FOREACH(lc) {
+		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
+			continue;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {
 		fprintf(stderr, APP ": no worker lcore to poll with: give EAL at "
-			"least two lcores, e.g. -l 0-1 (the main lcore reports)\n");
+			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
+			"or --main-polls\n");
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -599,6 +721,17 @@ main(int argc, char **argv)
 		/* After every run: an interruption leaves a valid report. */
 		if (write_report(report, true) != 0)
 			status = EXIT_FAILURE;
+		if (app.opt.reps_auto && (step + 1) % app.opt.nb_configs == 0) {
+			char why[256];
+			bool done = reps_auto_done(report, (step + 1) /
+				app.opt.nb_configs, why, sizeof(why));
+
+			printf(APP ": reps auto: %s%s\n", done ? "stop: " : "", why);
+			if (done) {
+				rxr_report_set_option_str(report, "reps_stop", why);
+				break;
+			}
+		}
 	}
 	wait_pollers();
 	consumers_stop(&app);
@@ -610,7 +743,8 @@ main(int argc, char **argv)
 	if (write_report(report, force_quit || status != EXIT_SUCCESS) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0)
-		rxr_report_render_text(report, stdout, NULL);
+		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
+			.stream_rows = app.opt.stream_rows });
 	printf(APP ": report %s%s\n", app.opt.report_path,
 		force_quit ? " (partial: interrupted)" : "");
 	rxr_report_free(report);

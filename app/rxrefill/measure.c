@@ -24,6 +24,15 @@ snapshot_take(struct snapshot *s)
 		s->packets += RXR_STAT_READ(pl->rx_packets);
 		s->bytes += RXR_STAT_READ(pl->rx_bytes);
 		s->busy += RXR_STAT_READ(pl->busy_cycles);
+		s->sample_packets += RXR_STAT_READ(pl->sample_packets);
+		s->freed += RXR_STAT_READ(pl->inbox_packets);
+		s->free_cycles += RXR_STAT_READ(pl->inbox_free_cycles);
+		for (unsigned int c = 0; c < pl->nb_cons; c++) {
+			if (!pl->cons[c].threaded)
+				continue;
+			s->freed += RXR_STAT_READ(pl->cons[c].packets);
+			s->free_cycles += RXR_STAT_READ(pl->cons[c].free_cycles);
+		}
 		for (int d = 0; d < DROP_MAX; d++)
 			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
 	}
@@ -130,6 +139,7 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 {
 	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, zone_alloc = 0;
 	uint64_t into_pcp = 0, hits = 0, refill_cycles = 0, refill_frames = 0;
+	uint64_t sample_cycles = 0;
 	bool has_oob = false;
 
 	r->duration_s = (double)cycles / rte_get_tsc_hz();
@@ -169,6 +179,7 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 				rr[c] += rb[c] - ra[c];
 			refill_cycles += lb->refill_cycles - la->refill_cycles;
 			refill_frames += lb->refill_frames - la->refill_frames;
+			sample_cycles += lb->sample_cycles - la->sample_cycles;
 			for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
 					h < RXR_REPORT_HIST_BUCKETS; h++)
 				r->refill_latency_ns[h] += lb->refill_hist[h] -
@@ -180,6 +191,13 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
 		((double)cycles * app.nb_pollers) : NAN;
 	r->refill_cycles_per_frame = ratio(refill_cycles, refill_frames);
+	/* Sampled iterations: their allocator cycles over their packets. */
+	r->allocator_cycles_per_packet = ratio(sample_cycles,
+		b->sample_packets - a->sample_packets);
+	r->consumer_free_cycles_per_packet = ratio(b->free_cycles -
+		a->free_cycles, b->freed - a->freed);
+	r->refill_latency_sample_every = app.opt.latency ?
+		app.opt.latency_every : 0;
 	r->deferred.queued = r->deferred.drained;
 	add_drop(r, "rx_nombuf", nombuf, true);
 	add_drop(r, "imissed", imissed, true);
@@ -191,4 +209,53 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	add_drop(r, "unaccounted", unaccounted, false);
 	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
 		fill_zeroing(r, a, b);
+}
+
+/*
+ * --reps auto: after a whole round, whether every configuration's 95%
+ * interval of Gbit/s lies within REPS_AUTO_CI_PCT % of its mean. why gets
+ * the reason to stop, or what is still too wide.
+ */
+bool
+reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
+		size_t len)
+{
+	const json_t *sum = json_object_get(rxr_report_json(report), "summary");
+	const json_t *e;
+	double worst = 0;
+	const char *wname = "?";
+	bool wbulk = false;
+	size_t i;
+
+	json_array_foreach(sum, i, e) {
+		const json_t *g = json_object_get(e, "gbps");
+		const json_t *ci = json_object_get(g, "ci95");
+		double m = json_number_value(json_object_get(g, "mean"));
+		double lo = json_number_value(json_array_get(ci, 0));
+		double hi = json_number_value(json_array_get(ci, 1));
+		double pct = m > 0 && json_is_number(json_array_get(ci, 0)) ?
+			RTE_MAX(m - lo, hi - m) / m * 100 : INFINITY;
+
+		if (pct > worst) {
+			worst = pct;
+			wname = json_string_value(json_object_get(e, "strategy"));
+			wbulk = json_is_true(json_object_get(e, "bulk"));
+		}
+	}
+	if (rounds >= REPS_AUTO_MIN && worst <= REPS_AUTO_CI_PCT) {
+		snprintf(why, len, "every 95%% interval of Gbit/s within %.1f%% of "
+			"its mean after %u rounds (widest %.2f%%)",
+			REPS_AUTO_CI_PCT, rounds, worst);
+		return true;
+	}
+	if (rounds >= app.opt.reps) {
+		snprintf(why, len, "%u rounds, the most asked for; widest 95%% "
+			"interval of Gbit/s %.2f%% of its mean (%s-%s), above "
+			"%.1f%%", rounds, worst, wname, wbulk ? "bulk" : "nobulk",
+			REPS_AUTO_CI_PCT);
+		return true;
+	}
+	snprintf(why, len, "round %u: widest 95%% interval of Gbit/s %.2f%% of "
+		"its mean (%s-%s)", rounds, worst, wname, wbulk ? "bulk" : "nobulk");
+	return false;
 }

@@ -24,6 +24,7 @@ static const struct {
 	enum dir dir;
 	int prec;
 	bool spread;
+	bool optional;	/* only when some column has a value */
 } core_metrics[] = {
 	{ "gbps", DIR_HIGHER, 2, true },
 	{ "gbps_wire", DIR_HIGHER, 2, true },
@@ -31,7 +32,7 @@ static const struct {
 	{ "cycles_per_packet", DIR_LOWER, 2, true },
 	{ "refill_cycles_per_frame", DIR_LOWER, 2, true },
 	{ "allocator_cycles_per_packet", DIR_LOWER, 2, true },
-	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true },
+	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true, true },
 	{ "pcp.hit_rate", DIR_HIGHER, 4, false },
 	{ "zone_lock.wait_share", DIR_LOWER, 4, false },
 	{ "zone_lock.contended", DIR_LOWER, 0, false },
@@ -289,7 +290,8 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 
 	for (i = 0; i < NELEMS(core_metrics); i++)
 		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
-				core_metrics[i].prec, false, NULL, NULL))
+				core_metrics[i].prec, core_metrics[i].optional,
+				NULL, NULL))
 			return -ENOMEM;
 		else
 			l->m[l->n - 1].spread = core_metrics[i].spread;

@@ -13,7 +13,8 @@
  *   Up to RXR_STATS_EXACT_MAX values the bootstrap distribution is
  *   enumerated exactly (every multiset of n draws with its multinomial
  *   weight), so the interval is a property of the data, not of a seed;
- *   above, 20000 resamples from a fixed seed.
+ *   up to RXR_STATS_BOOT_MC_MAX, 20000 resamples from a fixed seed;
+ *   above, mean +- z * sd / sqrt(n) (central limit).
  * - a two-sample test: the exact permutation test of the difference of
  *   means (every split of the pooled values enumerated), two-sided as
  *   2 * min(P(T <= t), P(T >= t)), capped at 1. With 3 against 3 values
@@ -34,6 +35,10 @@ extern "C" {
 #define RXR_STATS_EXACT_MAX 10
 /** Largest n1 + n2 for which the permutation test enumerates every split. */
 #define RXR_STATS_PERM_EXACT_MAX 20
+/** Above: the interval of the mean by the normal approximation. */
+#define RXR_STATS_BOOT_MC_MAX 30
+/** Above (n1 + n2): the permutation test by its normal approximation. */
+#define RXR_STATS_PERM_MC_MAX 60
 /** Most values a sample may have. */
 #define RXR_STATS_MAX_N 4096
 
@@ -72,8 +77,10 @@ int rxr_stats_bootstrap_ci(const double *x, size_t n, double level,
 
 /**
  * Two-sided p-value of the exact permutation test of mean(a) - mean(b).
- * Above RXR_STATS_PERM_EXACT_MAX values in all, 100000 random splits
- * from a fixed seed (Monte Carlo, (k + 1) / (N + 1)).
+ * Above RXR_STATS_PERM_EXACT_MAX values in all, 20000 random splits
+ * from a fixed seed (Monte Carlo, (k + 1) / (N + 1)); above
+ * RXR_STATS_PERM_MC_MAX, the normal approximation of the permutation
+ * distribution.
  * @return p in (0, 1], or NAN when either sample is empty.
  */
 double rxr_stats_perm_test(const double *a, size_t na, const double *b,

@@ -66,6 +66,22 @@ test_perm_monte_carlo(void)
 	return 0;
 }
 
+/* 40 + 40 values: the normal approximation of the permutation test. */
+static int
+test_perm_large(void)
+{
+	double a[40], b[40], p;
+
+	for (int i = 0; i < 40; i++) {
+		a[i] = 10 + (i * 37 % 23) / 4.0;
+		b[i] = 9.5 + (i * 53 % 29) / 4.0;
+	}
+	p = rxr_stats_perm_test(a, 40, b, 40);
+	/* scipy, 100000 random permutations: 0.4397 (+- 0.0016). */
+	RXR_TEST_ASSERT(NEAR(p, 0.4397, 0.01), "p %.4f, scipy 0.4397", p);
+	return 0;
+}
+
 struct boot_case {
 	double x[16];
 	size_t n;
@@ -121,15 +137,15 @@ test_describe_edges(void)
 	return 0;
 }
 
-/* n = 10: exact enumeration at its largest; n = 30: Monte Carlo. */
+/* n = 10: exact enumeration at its largest; 30: Monte Carlo; 60: normal. */
 static int
 test_bootstrap_sizes(void)
 {
-	double x[30], lo, hi, m;
+	double x[60], lo, hi, m;
 
-	for (int i = 0; i < 30; i++)
+	for (int i = 0; i < 60; i++)
 		x[i] = 100 + (i * 7919 % 13);
-	for (size_t n = 10; n <= 30; n += 20) {
+	for (size_t n = 10; n <= 60; n += n == 10 ? 20 : 30) {
 		m = rxr_stats_mean(x, n);
 		RXR_TEST_ASSERT(rxr_stats_bootstrap_ci(x, n, 0.95, &lo, &hi) == 0,
 			"n %zu", n);
@@ -161,6 +177,7 @@ main(void)
 {
 	rxr_test_run("perm_exact", test_perm_exact);
 	rxr_test_run("perm_monte_carlo", test_perm_monte_carlo);
+	rxr_test_run("perm_large", test_perm_large);
 	rxr_test_run("describe", test_describe);
 	rxr_test_run("describe_edges", test_describe_edges);
 	rxr_test_run("bootstrap_sizes", test_bootstrap_sizes);
