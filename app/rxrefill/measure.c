@@ -205,7 +205,8 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	add_drop(r, "rx_out_of_buffer", oob, has_oob);
 	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
 		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_CPU);
+		app.opt.consumer == CONSUMER_OTHER_CPU ||
+		app.opt.consumer == CONSUMER_OTHER_POLL);
 	add_drop(r, "unaccounted", unaccounted, false);
 	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
 		fill_zeroing(r, a, b);
