@@ -83,7 +83,8 @@ opts_usage(FILE *f)
 "\n"
 "Strategies:\n"
 "  --strategy LIST      zone, irqsave, bh, recycle, comma separated, or 'all'\n"
-"                       (default all)\n"
+"                       (default all); columns follow the list, bulk on\n"
+"                       first, and every column is tested against the first\n"
 "  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
 "                       frame at a time (default both)\n"
 "  --high N             pcp high (default %u)\n"
@@ -204,14 +205,16 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
+/* want[s]: 0, or the strategy's place in the list from 1 (column order). */
 static int
-parse_strategies(const char *s, bool *want)
+parse_strategies(const char *s, unsigned int *want)
 {
 	char buf[256], *tok, *save = NULL;
+	unsigned int n = 0;
 
 	if (strcmp(s, "all") == 0) {
 		for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
-			want[i] = true;
+			want[i] = i + 1;
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), "%s", s);
@@ -224,7 +227,8 @@ parse_strategies(const char *s, bool *want)
 				"(zone, irqsave, bh, recycle or all)\n", tok);
 			return -1;
 		}
-		want[st] = true;
+		if (want[st] == 0)
+			want[st] = ++n;
 	}
 	return 0;
 }
@@ -253,7 +257,7 @@ parse_replay(char *s, struct options *o)
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
+	unsigned int want[RXR_STRATEGY_USER_MAX] = { 1, 2, 3, 4 };
 	bool bulk_on = true, bulk_off = true;
 	unsigned long v;
 	int c;
@@ -537,11 +541,14 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	/* Interleaving order: every strategy with bulk, then without. */
+	/* Bulk on first, strategies in the order given: the first column is
+	 * the one every other is compared with. */
 	for (int b = 1; b >= 0; b--)
-		for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-			if (want[s] && (b ? bulk_on : bulk_off))
-				o->configs[o->nb_configs++] =
-					(struct run_config){ s, b != 0 };
+		for (unsigned int k = 1; k <= RXR_STRATEGY_USER_MAX; k++)
+			for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+				if (want[s] == k && (b ? bulk_on : bulk_off))
+					o->configs[o->nb_configs++] =
+						(struct run_config){ s, b != 0 };
 	return 0;
 }
 
