@@ -238,6 +238,15 @@ poll_main(void *arg)
 			struct poll_queue *q = &pl->q[i];
 			uint16_t n;
 
+			/*
+			 * other-poll: while the next poll lcore has not freed
+			 * a burst's room, leave the packets in the RX queue
+			 * (backpressure, as a full backlog stops NAPI) rather
+			 * than free them here: every packet is freed there.
+			 */
+			if (mode == CONSUMER_OTHER_POLL &&
+					rte_ring_free_count(pl->cons[0].ring) < burst)
+				continue;
 			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
 			if (n == 0)
 				continue;
