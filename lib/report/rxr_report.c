@@ -119,34 +119,6 @@ nomem:
 	return -ENOMEM;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void
-rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
-{
-	size_t i, m = 0;
-
-	/* Unmeasured values (NaN) are left out, not counted as zero. */
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[m++] = v[i];
-	out->n = (unsigned int)m;
-	if (m == 0) {
-		out->min = out->median = out->max = NAN;
-		return;
-	}
-	qsort(v, m, sizeof(*v), cmp_double);
-	out->min = v[0];
-	out->max = v[m - 1];
-	out->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
-}
-
 /* JSON has no NaN nor infinity: "not measured" is null. */
 static json_t *
 jnum(double d)
@@ -194,6 +166,18 @@ jset(json_t *obj, const char *key, json_t *v)
 	return json_object_set_new(obj, key, v);
 }
 
+int
+rr_jset(json_t *obj, const char *key, json_t *v)
+{
+	return jset(obj, key, v);
+}
+
+json_t *
+rr_jnum(double d)
+{
+	return jnum(d);
+}
+
 static int
 format_created(json_t *doc, time_t t)
 {
@@ -236,15 +220,6 @@ rxr_report_free(struct rxr_report *r)
 		return;
 	json_decref(r->doc);
 	free(r);
-}
-
-int
-rr_fresh(const struct rxr_report *r)
-{
-	/* The summary is a cache of the runs: computing it is not a change. */
-	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
-
-	return w->stale ? rxr_report_summarize(w) : 0;
 }
 
 json_t *
@@ -782,133 +757,4 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	/* Summarized when read or written: its tests cost more than a run. */
 	r->stale = true;
 	return 0;
-}
-
-/* The measured values of one metric over a group's runs. */
-static size_t
-group_values(const struct rr_group *g, const char *metric, double *buf)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < g->nb_runs; i++) {
-		double v = rr_num(json_object_get(g->runs[i], metric));
-
-		if (!isnan(v))
-			buf[n++] = v;
-	}
-	return n;
-}
-
-/* The report's alpha: statistics.alpha, else the default. */
-double
-rr_alpha(const json_t *doc)
-{
-	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
-			"alpha"));
-
-	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
-}
-
-static json_t *
-stats_json(const struct rr_group *g, const struct rr_group *first,
-		const char *metric, double alpha, double *buf, double *base)
-{
-	struct rxr_stats_desc d, d0;
-	json_t *o = json_object(), *vs;
-	size_t n = group_values(g, metric, buf), n0;
-	double p;
-
-	rxr_stats_describe(buf, n, &d);
-	if (o == NULL || jset(o, "n", json_integer(d.n)) ||
-			jset(o, "min", jnum(d.min)) ||
-			jset(o, "median", jnum(d.median)) ||
-			jset(o, "max", jnum(d.max)) ||
-			jset(o, "mean", jnum(d.mean)) ||
-			jset(o, "stdev", jnum(d.stdev)) ||
-			jset(o, "ci95", json_pack("[o,o]", jnum(d.ci_lo),
-				jnum(d.ci_hi))))
-		goto fail;
-	if (first == NULL)
-		return o;
-	n0 = group_values(first, metric, base);
-	rxr_stats_describe(base, n0, &d0);
-	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
-	vs = json_object();
-	if (jset(o, "vs_first", vs) ||
-			jset(vs, "delta_pct", jnum(d0.mean != 0 ? (d.mean -
-				d0.mean) / fabs(d0.mean) * 100.0 : NAN)) ||
-			jset(vs, "p", jnum(p)) ||
-			jset(vs, "significant", json_boolean(!isnan(p) &&
-				p < alpha)))
-		goto fail;
-	return o;
-fail:
-	json_decref(o);
-	return NULL;
-}
-
-int
-rxr_report_set_alpha(struct rxr_report *r, double alpha)
-{
-	json_t *st;
-
-	if (!(alpha > 0 && alpha < 1))
-		return -EINVAL;
-	st = json_pack("{s:s, s:s, s:f}", "ci95", RXR_STATS_CI_METHOD,
-		"test", RXR_STATS_TEST_METHOD ", two-sided, against the first "
-		"configuration", "alpha", alpha);
-	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
-		return -ENOMEM;
-	return rxr_report_summarize(r);
-}
-
-int
-rxr_report_summarize(struct rxr_report *r)
-{
-	static const char *const metrics[] = {
-		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
-		"refill_cycles_per_frame", "allocator_cycles_per_packet",
-		"consumer_free_cycles_per_packet",
-	};
-	struct rr_group *g;
-	json_t *summary;
-	size_t n, i, k, most = 1;
-	double *buf = NULL, *base = NULL, alpha = rr_alpha(r->doc);
-	int ret = -ENOMEM;
-
-	if (json_object_get(r->doc, "statistics") == NULL &&
-			rxr_report_set_alpha(r, alpha) != 0)
-		return -ENOMEM;
-	if (rr_groups(r->doc, &g, &n) != 0)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (g[i].nb_runs > most)
-			most = g[i].nb_runs;
-	buf = malloc(most * sizeof(*buf));
-	base = malloc(most * sizeof(*base));
-	summary = json_array();
-	if (buf == NULL || base == NULL || summary == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		json_t *o = json_object();
-
-		if (o == NULL || json_array_append_new(summary, o) ||
-				jset(o, "strategy", json_string(g[i].strategy)) ||
-				jset(o, "bulk", json_boolean(g[i].bulk)) ||
-				jset(o, "reps", json_integer(g[i].nb_runs)))
-			goto out;
-		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
-						NULL, metrics[k], alpha, buf,
-						base)))
-				goto out;
-	}
-	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;
-	r->stale = ret != 0;
-out:
-	json_decref(summary);
-	free(buf);
-	free(base);
-	rr_groups_free(g, n);
-	return ret;
 }

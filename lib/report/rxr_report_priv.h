@@ -45,6 +45,10 @@ const json_t *rr_path(const json_t *obj, const char *path);
 /* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
 double rr_alpha(const json_t *doc);
 
+/* json_object_set_new() failing on a NULL value; a number or null. */
+int rr_jset(json_t *obj, const char *key, json_t *v);
+json_t *rr_jnum(double d);
+
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rr_jstr(const char *s);
 
