@@ -29,15 +29,6 @@
 struct app app;
 volatile bool force_quit;
 volatile bool run_stop;
-static volatile int quit_signal;
-
-static void
-on_signal(int sig)
-{
-	quit_signal = sig;
-	force_quit = true;
-	run_stop = true;
-}
 
 
 /* Sleep up to sec seconds, waking for signals. */
@@ -374,7 +365,8 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
  */
 static int
 run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
-		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted)
+		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted,
+		bool *stopped)
 {
 	struct snapshot *s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
 	struct exhaust ex = { 0 };
@@ -383,6 +375,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 
 	*cycles = 0;
 	*unaccounted = 0;
+	*stopped = false;
 	if (s0 == NULL)
 		return -1;
 	cons = consumers_start(&app, cfg) == 0;
@@ -406,6 +399,8 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		ret = run_timed(tag, s0, s1, s2, cycles);
 	}
 teardown:
+	/* Stopped by a signal: the run is marked cut short. */
+	*stopped = force_quit;
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
@@ -433,6 +428,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	struct stream_rows sr = { 0 };
 	uint64_t cycles, unaccounted = 0;
 	char tag[96], err[RXR_REPORT_ERR_LEN];
+	bool stopped;
 	int ret = -1;
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
@@ -446,12 +442,14 @@ run_one(unsigned int step, struct rxr_report *report)
 	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
 	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
 	if (s1 == NULL || s2 == NULL ||
-			run_measure(tag, cfg, s1, s2, &cycles, &unaccounted) != 0)
+			run_measure(tag, cfg, s1, s2, &cycles, &unaccounted,
+				&stopped) != 0)
 		goto out;
 
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
+	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
 	r.has_deferred = rc->strategy == RXR_STRATEGY_BH ||
 		rc->strategy == RXR_STRATEGY_RECYCLE;
@@ -542,38 +540,6 @@ report_env(struct rxr_report *rep)
 }
 
 static int
-write_report(struct rxr_report *rep, bool partial)
-{
-	char err[RXR_REPORT_ERR_LEN];
-
-	rxr_report_set_partial(rep, partial);
-	if (rxr_report_write_atomic(rep, app.opt.report_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Fail before the runs, not after them, when the report cannot be written. */
-static int
-report_dir_check(const char *path)
-{
-	char *dup = strdup(path), *dir;
-	int ret = 0;
-
-	if (dup == NULL)
-		return -1;
-	dir = dirname(dup);
-	if (access(dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, APP ": --report %s: cannot write in %s: %s\n", path,
-			dir, strerror(errno));
-		ret = -1;
-	}
-	free(dup);
-	return ret;
-}
-
-static int
 consumers_init(struct app *a)
 {
 	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
@@ -635,6 +601,8 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 		*eal_argc = 1;
 		return opts_parse(argc, argv, &app.opt, &args);
 	}
+	if (opts_check_dashdash(argc, argv) != 0)
+		return -1;
 	return opts_parse(1, none, &app.opt, &args);
 }
 
@@ -642,14 +610,12 @@ int
 main(int argc, char **argv)
 {
 	struct rxr_report *report;
-	struct sigaction sa = { .sa_handler = on_signal };
 	int eal_argc, ret, status = EXIT_SUCCESS;
 	unsigned int lc;
 	uint64_t lost = 0;
 
 	/* First of all: a stop asked for at any point is a clean stop. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	signals_install();
 	/* The command line as typed, before anyone parses it in place. */
 	app.argc = argc;
 	app.argv = calloc(argc + 1, sizeof(char *));
@@ -662,11 +628,14 @@ main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (output_check(&app.opt) != 0)
+		return EXIT_FAILURE;
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
-		fprintf(stderr, APP ": EAL could not start: %s\n",
-			rte_strerror(rte_errno));
+		fprintf(stderr, APP ": EAL could not start: %s%s\n",
+			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
+			"'s own options go after '--')" : "");
 		return EXIT_FAILURE;
 	}
 
@@ -695,15 +664,12 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	pollers_assign(&app);
+	opts_check_ports(&app);
 	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
 		"rep(s), consumer %s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
 		rxr_mem_backing_name(app.backing));
 
-	if (report_dir_check(app.opt.report_path) != 0) {
-		status = EXIT_FAILURE;
-		goto cleanup;
-	}
 	report = rxr_report_create();
 	if (report == NULL || report_env(report) != 0) {
 		status = EXIT_FAILURE;
@@ -719,7 +685,7 @@ main(int argc, char **argv)
 		if (ret > 0)
 			status = EXIT_FAILURE;
 		/* After every run: an interruption leaves a valid report. */
-		if (write_report(report, true) != 0)
+		if (output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
 		if (app.opt.reps_auto && (step + 1) % app.opt.nb_configs == 0) {
 			char why[256];
@@ -740,17 +706,18 @@ main(int argc, char **argv)
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}
-	if (write_report(report, force_quit || status != EXIT_SUCCESS) != 0)
+	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0)
 		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
 			.stream_rows = app.opt.stream_rows });
-	printf(APP ": report %s%s\n", app.opt.report_path,
-		force_quit ? " (partial: interrupted)" : "");
+	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
+		app.opt.nb_configs * app.opt.reps);
+	output_say(report, force_quit);
 	rxr_report_free(report);
 cleanup:
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
-		return 128 + quit_signal;
+		return 128 + signals_caught();
 	return status;
 }

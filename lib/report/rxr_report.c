@@ -89,7 +89,7 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
 		/* A run cut short is kept in runs[] but in no statistic. */
-		if (s == NULL || json_is_false(json_object_get(run, "complete")))
+		if (s == NULL || !rxr_report_run_complete(run))
 			continue;
 		for (j = 0; j < n; j++)
 			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
@@ -575,6 +575,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "refill_latency_sample_every",
 				json_integer(run->refill_latency_sample_every)))
 		goto nomem;
+	if (rr_run_mark(o, run, err, errlen) != 0)
+		goto inval;
 
 	drops = json_object();
 	if (drops == NULL || json_object_set(o, "drops", drops))

@@ -21,6 +21,7 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 {
 	struct line l = { .len = 0 };
 	struct model m;
+	char prefix[300];
 	unsigned int c;
 
 	if (model_compare(&m, reports, labels, n, sel) != 0)
@@ -44,6 +45,8 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 			json_is_true(json_object_get(doc, "partial")) ?
 				", partial (interrupted run)" : "");
 		line_put(&l, out);
+		snprintf(prefix, sizeof(prefix), "%s: ", m.headers[c]);
+		print_cut_short(reports[c], prefix, &l, out);
 	}
 	if (m.nrows == 0 && m.nhists == 0) {
 		line_add(&l, "no runs to compare");
@@ -198,7 +201,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 		const json_t *env = json_object_get(d, "env");
 
 		if (json_array_append_new(reps, json_pack(
-				"{s:o, s:O, s:O, s:O, s:O, s:O, s:I}",
+				"{s:o, s:O, s:O, s:O, s:O, s:O, s:I, s:I}",
 				"label", rr_jstr(labels[c]),
 				"created", json_object_get(d, "created"),
 				"partial", json_object_get(d, "partial"),
@@ -207,6 +210,8 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 					"dpdk_version"),
 				"memory", json_object_get(env, "memory"),
 				"runs", (json_int_t)rxr_report_nb_runs(
+					reports[c]),
+				"cut_short", (json_int_t)rxr_report_nb_cut_short(
 					reports[c]))) != 0) {
 			json_decref(reps);
 			reps = NULL;

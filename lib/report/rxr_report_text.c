@@ -315,6 +315,34 @@ print_env_line(const json_t *doc, struct line *l)
 		line_add(l, "-");
 }
 
+/* The repetitions that did not run to their end, one line each. */
+void
+print_cut_short(const struct rxr_report *r, const char *prefix,
+		struct line *l, FILE *out)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
+		char label[256], *why;
+
+		if (rxr_report_run_complete(run))
+			continue;
+		rr_group_label(json_string_value(json_object_get(run,
+				"strategy")), json_is_true(json_object_get(run,
+				"bulk")), label, sizeof(label));
+		why = clean_dup(json_string_value(json_object_get(run,
+				"cut_short")));
+		line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
+			"measured)", prefix, label, (long long)json_integer_value(
+				json_object_get(run, "rep")),
+			why != NULL ? why : "?",
+			rr_num(json_object_get(run, "duration_s")));
+		free(why);
+		line_put(l, out);
+	}
+}
+
 int
 rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel)
@@ -369,6 +397,7 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 			"repetitions that completed are shown");
 		line_put(&l, out);
 	}
+	print_cut_short(r, "", &l, out);
 	if (m.ncols == 0) {
 		line_add(&l, "no runs");
 		line_put(&l, out);
