@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
@@ -76,14 +77,46 @@ rr_alpha(const json_t *doc)
 	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
 }
 
+/* A group's mean against a reference group's: delta_pct, p, significant. */
 static json_t *
-stats_json(const struct rr_group *g, const struct rr_group *first,
+vs_json(const struct rr_group *g, const struct rr_group *ref,
 		const char *metric, double alpha, double *buf, double *base)
 {
-	struct rxr_stats_desc d, d0;
-	json_t *o = json_object(), *vs;
-	size_t n = group_values(g, metric, buf), n0;
-	double p;
+	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
+			base);
+	double m = rxr_stats_mean(buf, n), m0 = rxr_stats_mean(base, n0), p;
+	json_t *vs = json_object();
+
+	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
+	if (rr_jset(vs, "delta_pct", rr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
+				100.0 : NAN)) ||
+			rr_jset(vs, "p", rr_jnum(p)) ||
+			rr_jset(vs, "significant", json_boolean(!isnan(p) &&
+				p < alpha))) {
+		json_decref(vs);
+		return NULL;
+	}
+	return vs;
+}
+
+/* The same strategy with bulk on, for a bulk-off group; else NULL. */
+static const struct rr_group *
+bulk_sibling(const struct rr_group *g, size_t n, size_t i)
+{
+	for (size_t j = 0; !g[i].bulk && j < n; j++)
+		if (g[j].bulk && strcmp(g[j].strategy, g[i].strategy) == 0)
+			return &g[j];
+	return NULL;
+}
+
+static json_t *
+stats_json(const struct rr_group *g, const struct rr_group *first,
+		const struct rr_group *bulk, const char *metric, double alpha,
+		double *buf, double *base)
+{
+	struct rxr_stats_desc d;
+	json_t *o = json_object();
+	size_t n = group_values(g, metric, buf);
 
 	rxr_stats_describe(buf, n, &d);
 	if (o == NULL || rr_jset(o, "n", json_integer(d.n)) ||
@@ -93,25 +126,15 @@ stats_json(const struct rr_group *g, const struct rr_group *first,
 			rr_jset(o, "mean", rr_jnum(d.mean)) ||
 			rr_jset(o, "stdev", rr_jnum(d.stdev)) ||
 			rr_jset(o, "ci95", json_pack("[o,o]", rr_jnum(d.ci_lo),
-				rr_jnum(d.ci_hi))))
-		goto fail;
-	if (first == NULL)
-		return o;
-	n0 = group_values(first, metric, base);
-	rxr_stats_describe(base, n0, &d0);
-	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
-	vs = json_object();
-	if (rr_jset(o, "vs_first", vs) ||
-			rr_jset(vs, "delta_pct", rr_jnum(d0.mean != 0 ? (d.mean -
-				d0.mean) / fabs(d0.mean) * 100.0 : NAN)) ||
-			rr_jset(vs, "p", rr_jnum(p)) ||
-			rr_jset(vs, "significant", json_boolean(!isnan(p) &&
-				p < alpha)))
-		goto fail;
+				rr_jnum(d.ci_hi))) ||
+			(first != NULL && rr_jset(o, "vs_first", vs_json(g, first,
+				metric, alpha, buf, base))) ||
+			(bulk != NULL && bulk != first && rr_jset(o, "vs_bulk",
+				vs_json(g, bulk, metric, alpha, buf, base)))) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
-fail:
-	json_decref(o);
-	return NULL;
 }
 
 int
@@ -166,8 +189,8 @@ rxr_report_summarize(struct rxr_report *r)
 			goto out;
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
 			if (rr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
-						NULL, metrics[k], alpha, buf,
-						base)))
+						NULL, bulk_sibling(g, n, i),
+						metrics[k], alpha, buf, base)))
 				goto out;
 	}
 	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;

@@ -343,6 +343,45 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
 	}
 }
 
+/*
+ * Bulk against single, which the table's columns (each against the first)
+ * do not show: per strategy that ran both, the Gbit/s of bulk off against
+ * bulk on, from the summary's vs_bulk.
+ */
+static void
+print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out)
+{
+	const json_t *sum = json_object_get(r->doc, "summary"), *e;
+	bool any = false;
+	size_t i;
+
+	json_array_foreach(sum, i, e) {
+		const json_t *vs = json_object_get(json_object_get(e, "gbps"),
+				"vs_bulk");
+		double d = rr_num(json_object_get(vs, "delta_pct"));
+		double p = rr_num(json_object_get(vs, "p"));
+		char *s;
+
+		if (vs == NULL)
+			continue;
+		if (!any)
+			line_add(l, "bulk off against on, gbps (mean):");
+		any = true;
+		s = clean_dup(json_string_value(json_object_get(e, "strategy")));
+		line_add(l, " %s %+.2f%%%s", s != NULL ? s : "?", d,
+			json_is_true(json_object_get(vs, "significant")) ? "" :
+			" n.s.");
+		if (!isnan(p))
+			line_add(l, " (p %.3g)", p);
+		line_add(l, ";");
+		free(s);
+	}
+	if (any) {
+		l->len--;	/* the last ';' */
+		line_put(l, out);
+	}
+}
+
 int
 rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel)
@@ -406,6 +445,8 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		line_put(&l, out);
 	}
 	print_model(&m, &l, out);
+	if (rr_fresh(r) == 0)
+		print_bulk_pairs(r, &l, out);
 	model_free(&m);
 	line_free(&l);
 	if (l.oom)

@@ -518,6 +518,31 @@ test_summary_statistics(void)
 		sum, 0), "reps")), 4, "incomplete run counted");
 	rxr_report_free(r);
 
+	/* Bulk off against bulk on of the same strategy: vs_bulk. */
+	conf.with_nobulk = true;
+	r = fixture_report(&conf);
+	sum = json_object_get(rxr_report_json(r), "summary");
+	vs = json_object_get(json_object_get(json_array_get(sum, 2), "gbps"),
+		"vs_bulk");
+	RXR_TEST_ASSERT(!json_is_true(json_object_get(json_array_get(sum, 2),
+		"bulk")) && vs != NULL && json_is_number(json_object_get(vs, "p")),
+		"bh-nobulk has no vs_bulk");
+	RXR_TEST_ASSERT(vs_first(sum, 1, "gbps") != NULL &&
+		json_object_get(json_object_get(json_array_get(sum, 1), "gbps"),
+		"vs_bulk") == NULL, "a bulk entry has vs_bulk");
+	{
+		struct capture c;
+		char *text;
+
+		rxr_report_render_text(r, cap_open(&c), NULL);
+		text = cap_close(&c);
+		RXR_TEST_ASSERT(strstr(text, "bulk off against on, gbps (mean): "
+			"bh ") != NULL, "no bulk pairs line");
+		free(text);
+	}
+	rxr_report_free(r);
+	conf.with_nobulk = false;
+
 	conf.reps = 2;
 	r = fixture_report(&conf);
 	sum = json_object_get(rxr_report_json(r), "summary");
