@@ -451,9 +451,10 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.rep = rep;
 	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
-	r.has_deferred = rc->strategy == RXR_STRATEGY_BH ||
-		rc->strategy == RXR_STRATEGY_RECYCLE;
-	r.has_recycle = rc->strategy == RXR_STRATEGY_RECYCLE;
+	r.has_deferred = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_DEFERS_FREES);
+	r.has_recycle = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_RECYCLES);
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;

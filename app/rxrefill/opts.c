@@ -77,6 +77,9 @@ consumer_mode_name(enum consumer_mode m)
 void
 opts_usage(FILE *f)
 {
+	char names[128];
+
+	rxr_strategy_user_names(names, sizeof(names));
 	fprintf(f,
 "Usage: " APP " [EAL options] -- [options]\n"
 "\n"
@@ -86,7 +89,7 @@ opts_usage(FILE *f)
 "Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
 "\n"
 "Strategies:\n"
-"  --strategy LIST      zone, irqsave, bh, recycle, comma separated, or 'all'\n"
+"  --strategy LIST      %s, comma separated, or 'all'\n"
 "                       (default all); columns follow the list, bulk on\n"
 "                       first, and every column is tested against the first\n"
 "  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
@@ -185,7 +188,7 @@ opts_usage(FILE *f)
 "                       bh,zone'); '#' starts a comment; options given after\n"
 "                       it on the command line win (see config/profiles/)\n"
 "  --help               this text\n",
-		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
+		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
 }
 
 /* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
@@ -227,7 +230,7 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 static int
 parse_strategies(const char *s, unsigned int *want)
 {
-	char buf[256], *tok, *save = NULL;
+	char buf[256], names[128], *tok, *save = NULL;
 	unsigned int n = 0;
 	size_t len = strlen(s);
 
@@ -239,9 +242,9 @@ parse_strategies(const char *s, unsigned int *want)
 	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
+		rxr_strategy_user_names(names, sizeof(names));
 		fprintf(stderr, APP ": --strategy '%s': an empty strategy name; "
-			"give zone, irqsave, bh, recycle comma separated, or all\n",
-			s);
+			"give %s comma separated, or all\n", s, names);
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
@@ -260,8 +263,9 @@ parse_strategies(const char *s, unsigned int *want)
 			return -1;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
+			rxr_strategy_user_names(names, sizeof(names));
 			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
-				"(zone, irqsave, bh, recycle or all)\n", tok);
+				"(%s or all)\n", tok, names);
 			return -1;
 		}
 		if (want[st] == 0)
@@ -303,11 +307,13 @@ parse_replay(char *s, struct options *o)
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	unsigned int want[RXR_STRATEGY_USER_MAX] = { 1, 2, 3, 4 };
+	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true, warmup_given = false;
 	unsigned long v;
 	int c;
 
+	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+		want[i] = i + 1;	/* every strategy, in order */
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
 	o->warmup_s = 0.5;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The poll lcore (DESIGN.md "Contexts": poll, the NAPI softirq): rx_burst
+ * The poll lcore (poll context, the NAPI softirq; doc/design.md): rx_burst
  * on its queues, account each packet to its stream, hand it to the
  * stream's consumer, and end every iteration at the pools' bh-enable point.
  */

@@ -32,7 +32,7 @@
 #define MAX_REPLAY_FILES MAX_QUEUES
 #define MAX_PROFILES 8
 
-/* Where consumers run (DESIGN.md "Contexts": task). */
+/* Where consumers run (task context, doc/design.md). */
 enum consumer_mode {
 	CONSUMER_NONE,		/* rxonly: free at once, no per-stream work */
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */

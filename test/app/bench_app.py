@@ -10,9 +10,9 @@
    latency sampled in one poll iteration in 64) against --no-latency, bh
    with bulk on, 64 B, the two interleaved process by process:
    ratio: rxrefill_default_over_nolatency.mpps.64B (goal: at least 0.99).
-3. reference/004's shape on this machine: 8 TCP streams, a poll lcore and
-   consumers on the other CPU (remote frees), recycling off: zone against bh
-   against recycle in Gbit/s.
+3. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll
+   lcore and consumers on the other CPU (remote frees), recycling off: zone
+   against bh against recycle in Gbit/s.
 
 Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
 Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick]
