@@ -458,6 +458,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
+		streams_untracked(&app, &r, tag);
 	}
 	printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64 " packets\n", tag,
 		r.duration_s > 0 ? r.rx_packets / r.duration_s / 1e6 : 0.0,
@@ -717,6 +718,7 @@ main(int argc, char **argv)
 	output_say(report, force_quit);
 	rxr_report_free(report);
 cleanup:
+	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
 		return 128 + signals_caught();

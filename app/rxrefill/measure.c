@@ -203,6 +203,8 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	add_drop(r, "imissed", imissed, true);
 	add_drop(r, "rx_errors", ierr, false);
 	add_drop(r, "rx_out_of_buffer", oob, has_oob);
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		port_drops_add(r, &app.ports[i], &a->port[i], &b->port[i]);
 	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
 		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
 		app.opt.consumer == CONSUMER_OTHER_CPU ||
