@@ -200,8 +200,23 @@ live_tick(void)
 	sample();
 }
 
+/* The configuration and repetition the next phases belong to. */
 void
-live_phase(enum live_phase ph, const struct run_config *rc, unsigned int rep)
+live_run(const struct run_config *rc, unsigned int rep)
+{
+	if (L.app == NULL)
+		return;
+	pthread_mutex_lock(&L.lock);
+	snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
+		rxr_strategy_name(rc->strategy));
+	L.view.bulk = rc->bulk;
+	L.view.rep = rep + 1;
+	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
+	pthread_mutex_unlock(&L.lock);
+}
+
+void
+live_phase(enum live_phase ph)
 {
 	if (L.app == NULL)
 		return;
@@ -215,13 +230,6 @@ live_phase(enum live_phase ph, const struct run_config *rc, unsigned int rep)
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
 	L.view.phase_tsc = L.phase_tsc;
-	if (rc != NULL) {
-		snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
-			rxr_strategy_name(rc->strategy));
-		L.view.bulk = rc->bulk;
-		L.view.rep = rep + 1;
-		L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
-	}
 	pthread_mutex_unlock(&L.lock);
 	sample();
 }
@@ -494,7 +502,7 @@ live_fini(void)
 {
 	if (L.app == NULL)
 		return;
-	live_phase(PHASE_DONE, NULL, 0);
+	live_phase(PHASE_DONE);
 	L.app = NULL;
 	rte_free(L.ps);
 	L.ps = NULL;
