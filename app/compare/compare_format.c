@@ -96,7 +96,7 @@ pct_csv(const json_t *doc, FILE *out)
 			fputc(',', out);
 			if (!isnan(d))
 				fprintf(out, "%.15g", d);
-			fputs(",lower\n", out);
+			fputs(",lower,,\n", out);
 		}
 	}
 }
@@ -105,10 +105,11 @@ int
 compare_write_csv(const json_t *doc, FILE *out)
 {
 	const json_t *reports = json_object_get(doc, "reports");
-	const json_t *row;
+	const json_t *row, *sig;
 	size_t i, c;
 
-	fputs("config,metric,statistic,report,value,delta_pct,better\n", out);
+	fputs("config,metric,statistic,report,value,delta_pct,better,p,"
+		"significant\n", out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		const json_t *vals = json_object_get(row, "values");
 		const json_t *deltas = json_object_get(row, "delta_pct");
@@ -134,6 +135,13 @@ compare_write_csv(const json_t *doc, FILE *out)
 			fputc(',', out);
 			csv_field(out, json_string_value(json_object_get(row,
 				"better")));
+			/* The test against the first report, where there is one. */
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row, "p"), c));
+			fputc(',', out);
+			sig = json_array_get(json_object_get(row, "significant"), c);
+			if (json_is_boolean(sig))
+				fputs(json_is_true(sig) ? "true" : "false", out);
 			fputc('\n', out);
 		}
 	}

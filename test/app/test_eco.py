@@ -371,7 +371,8 @@ def case_compare_csv():
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert list(rows[0].keys()) == ["config", "metric", "statistic",
                                     "report", "value", "delta_pct",
-                                    "better"], rows[0].keys()
+                                    "better", "p", "significant"], \
+        rows[0].keys()
     labels = [r["label"] for r in doc["reports"]]
     pct = doc["refill_latency_percentiles"]
     assert len(rows) == (len(doc["rows"]) + len(pct)) * len(labels), (
@@ -388,6 +389,12 @@ def case_compare_csv():
             else:
                 assert abs(float(r["value"]) - v) <= 1e-9 * max(1, abs(v)), \
                     (r, v)
+            pv = (jr.get("p") or [None] * len(labels))[c]
+            assert (r["p"] == "") if pv is None else \
+                abs(float(r["p"]) - pv) < 1e-9, (r, pv)
+            sig = (jr.get("significant") or [None] * len(labels))[c]
+            assert r["significant"] == ("" if sig is None else
+                                        str(sig).lower()), (r, sig)
     g = keyed[("bh-bulk", "gbps", "median", "other")]
     assert abs(float(g["delta_pct"]) - 100.0) < 1e-6, g
     # Percentiles over all repetitions: from the summed histogram.
