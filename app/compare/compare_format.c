@@ -192,12 +192,17 @@ compare_write_markdown(const json_t *doc, FILE *out)
 			const json_t *v = json_array_get(vals, c);
 			const json_t *d = json_array_get(deltas, c);
 
+			const json_t *sig = json_array_get(json_object_get(row,
+				"significant"), c);
+
 			if (!json_is_number(v))
 				fputs(" - |", out);
 			else if (c > 0 && json_is_number(d))
-				fprintf(out, " %.4g (%+.2f%%) |",
+				/* n.s.: the test found no real difference. */
+				fprintf(out, " %.4g (%+.2f%%%s) |",
 					json_number_value(v),
-					json_number_value(d));
+					json_number_value(d),
+					json_is_false(sig) ? " n.s." : "");
 			else
 				fprintf(out, " %.4g |", json_number_value(v));
 		}
