@@ -101,7 +101,7 @@ opts_usage(FILE *f)
 "                       number of files with --replay); RSS with mlx5's\n"
 "                       default Toeplitz key when N > 1\n"
 "  --rxd N              RX descriptors per queue (default 1024)\n"
-"  --frame-size BYTES   frame stride: mbuf, headroom and data room (default 4096)\n"
+"  --frame-size BYTES   frame stride: mbuf, headroom and data room (default %u)\n"
 "  --frames N           frames per port's pool (default: sized from queues,\n"
 "                       descriptors, caches and consumers)\n"
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
@@ -142,7 +142,8 @@ opts_usage(FILE *f)
 "                       comment; options given after it on the command line\n"
 "                       win (see config/profiles/)\n"
 "  --help               this text\n",
-		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
+		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
+		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
 static int
@@ -238,7 +239,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	o->duration_s = 2;
 	o->burst = 32;
 	o->rxd = 1024;
-	o->frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+	o->frame_size = RXR_MEMPOOL_FRAME_SIZE_DEFAULT;
 	o->consumer = CONSUMER_INLINE;
 	o->consumers = 1;
 	o->consumer_depth = 256;
