@@ -75,7 +75,7 @@ RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxr_bind_pool);
 RTE_DECLARE_PER_LCORE(struct pool_lcore *, rxr_bind_lcore);
 
 /* The calling thread's own state if it is a poll lcore of p, else NULL. */
-static inline struct pool_lcore *
+static __rte_always_inline struct pool_lcore *
 self_lcore(const struct rxr_pool *p)
 {
 	unsigned int lc = rte_lcore_id();
@@ -84,7 +84,7 @@ self_lcore(const struct rxr_pool *p)
 }
 
 /* The poll lcore in poll context (owner), NULL in task and irq context. */
-static inline struct pool_lcore *
+static __rte_always_inline struct pool_lcore *
 owner_lcore(const struct rxr_pool *p)
 {
 	struct pool_lcore *ls = self_lcore(p);
@@ -136,13 +136,13 @@ ctx_node(const struct rxr_pool *p)
 	return task_target(p)->node;
 }
 
-static inline void
+static __rte_always_inline void
 bh_disable(struct pool_lcore *ls)
 {
 	rxr_pool_bh_disable(ls->pcp);
 }
 
-static inline void
+static __rte_always_inline void
 bh_enable(struct pool_lcore *ls)
 {
 	rxr_pool_bh_enable(ls->pcp);
@@ -161,7 +161,7 @@ typedef void (*local_free_t)(struct rxr_pool *p, struct pool_lcore *ls,
  * Hand the frames of ls's node to fn; free the others to their own zone
  * (a pcp only ever holds frames of its zone).
  */
-static inline void
+static __rte_always_inline void
 split_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
 		unsigned int n, local_free_t fn)
 {
@@ -194,7 +194,16 @@ split_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
  * Bulk off: each frame of a call is a call of its own (its own critical
  * section). On failure the frames already taken go back the same way.
  */
-static inline int
+static __rte_noinline __rte_cold int
+per_frame_rollback(struct rxr_pool *p, void **objs, unsigned int i,
+		rxr_pool_free_t undo)
+{
+	while (i-- > 0)
+		undo(p, &objs[i], 1);
+	return -ENOBUFS;
+}
+
+static __rte_always_inline int
 per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
 		rxr_pool_alloc_t one, rxr_pool_free_t undo)
 {
@@ -202,15 +211,11 @@ per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
 
 	for (i = 0; i < n; i++)
 		if (unlikely(one(p, &objs[i], 1) != 0))
-			break;
-	if (likely(i == n))
-		return 0;
-	while (i-- > 0)
-		undo(p, &objs[i], 1);
-	return -ENOBUFS;
+			return per_frame_rollback(p, objs, i, undo);
+	return 0;
 }
 
-static inline void
+static __rte_always_inline void
 per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
 		rxr_pool_free_t one)
 {

@@ -21,7 +21,7 @@ bh_pcp_free(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
 	bh_enable(ls);
 }
 
-static int
+static __rte_always_inline int
 bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct pool_lcore *ls = owner_lcore(p);
@@ -35,7 +35,7 @@ bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	return ret == 0 ? 0 : -ENOBUFS;
 }
 
-static void
+static __rte_always_inline void
 bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct pool_lcore *ls = owner_lcore(p);

@@ -15,7 +15,7 @@
 #include "rxr_pool_private.h"
 
 /* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
-static unsigned int
+static __rte_noinline unsigned int
 cache_refill_from_ring(struct rxr_pool *p, struct pool_lcore *ls)
 {
 	struct rxr_page_pool *pp = ls->pp;
@@ -41,7 +41,7 @@ cache_refill_from_ring(struct rxr_pool *p, struct pool_lcore *ls)
 	return got;
 }
 
-static int
+static __rte_always_inline int
 recycle_owner_alloc(struct rxr_pool *p, struct pool_lcore *ls, void **objs,
 		unsigned int n)
 {
@@ -100,7 +100,7 @@ ring_produce(struct rxr_page_pool *pp, void * const *objs, unsigned int n)
 }
 
 /* Owner frees of local frames: cache, then ring, then the pcp. */
-static void
+static __rte_always_inline void
 recycle_owner_free_local(struct rxr_pool *p, struct pool_lcore *ls,
 		void * const *objs, unsigned int n)
 {
@@ -121,7 +121,7 @@ recycle_owner_free_local(struct rxr_pool *p, struct pool_lcore *ls,
 	rxr_pcp_free_bulk(ls->pcp, objs + k + r, n - k - r);
 }
 
-static int
+static __rte_always_inline int
 recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct pool_lcore *ls = owner_lcore(p);
@@ -135,7 +135,7 @@ recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	return ret;
 }
 
-static void
+static __rte_always_inline void
 recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct pool_lcore *ls = owner_lcore(p);
