@@ -13,8 +13,11 @@
  * Then, in the same run and the same harness, DPDK's own paths as peers:
  *   - a non-EAL thread (no mempool cache) putting to a ring_mp_mc mempool
  *     without cache, against the same thread freeing bh frames (deferred),
- *     and again with the poll lcore getting from a 256 cache (DPDK's usual
- *     set-up), plus the whole trip (bh's owner drains what was deferred);
+ *     and again with the poll lcore getting from a 256 cache, plus the
+ *     whole trip (bh's owner drains what was deferred);
+ *   - the same thread in DPDK's usual set-up, with a cache of its own
+ *     (rte_mempool_cache_create() + rte_mempool_generic_put()), free only
+ *     and the whole trip;
  *   - mempool get/put with a 256 cache on an EAL lcore, against bh's owner
  *     path (poll-context alloc + free);
  * and the seed's shape: zone against bh with two pollers (lcores 0 and 1,
@@ -28,7 +31,7 @@
  * and each figure is the median over trials.
  *
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
- * (DESIGN.md, benchmark output convention). Never fails on a slow figure;
+ * (the benchmark output convention of README.md). Never fails on a slow figure;
  * exits non-zero only when it cannot measure (set-up, an allocation
  * failure, frames lost, no valid sample).
  *
@@ -1079,17 +1082,17 @@ report_matrix(void)
 		"poll lcore handed over: bh (deferred list) against rte_mempool "
 		"ring_mp_mc without cache (put); lower is better, target <= 0.33 "
 		"for single\n");
-	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nonEAL");
+	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nocache");
 	printf("# the same non-EAL puts when the poll lcore gets from a %u "
 		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
 		MP_CACHE);
 	remote_free_vs_peer("mempool_cache",
-		"bh_remote_free_over_mempool_nonEAL_cached_poll");
+		"bh_remote_free_over_mempool_nocache_consumer");
 	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
 		"remote free over mempool get + put (the drain is where bh's owner "
 		"pays for the remote frees); lower is better\n");
 	remote_roundtrip_vs_peer("mempool_nocache",
-		"bh_remote_roundtrip_over_mempool_nonEAL");
+		"bh_remote_roundtrip_over_mempool_nocache");
 	printf("# the remote thread in DPDK's usual set-up: a user-owned cache "
 		"(rte_mempool_cache_create() + rte_mempool_generic_put()), the "
 		"poll lcore getting from its %u cache; free only, then the whole "
