@@ -31,9 +31,9 @@
  * and each figure is the median over trials.
  *
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
- * (the benchmark output convention of README.md). Never fails on a slow figure;
- * exits non-zero only when it cannot measure (set-up, an allocation
- * failure, frames lost, no valid sample).
+ * (the benchmark output convention of README.md). Never fails on a slow
+ * figure; exits non-zero only when it cannot measure (set-up, an
+ * allocation failure, frames lost, no valid sample).
  *
  * Cross-CPU figures scale with what a cache line costs between the two
  * CPUs, which on a VM depends on where the host put the vCPUs: the run
