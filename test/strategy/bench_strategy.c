@@ -942,7 +942,7 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 
 	for (int single = 1; single >= 0; single--) {
 		const struct config *o, *m;
-		double lo, hi;
+		double lo, hi, cost, cost_peer;
 
 		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
 			mode_name(single));
@@ -953,9 +953,9 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 		if (o == NULL || m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
-		print_ratio(name, fig(o, o->alloc) + fig(o, o->drain) +
-			fig(o, o->free), fig(m, m->alloc) + fig(m, m->free));
-		/* Spread: the same sum trial by trial (configurations run in
+		cost = fig(o, o->alloc) + fig(o, o->drain) + fig(o, o->free);
+		cost_peer = fig(m, m->alloc) + fig(m, m->free);
+		/* Spread: the same sums trial by trial (configurations run in
 		 * turn within a trial, so trial t of both is the same minutes). */
 		lo = INFINITY;
 		hi = -INFINITY;
@@ -968,8 +968,13 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 			lo = RTE_MIN(lo, r);
 			hi = RTE_MAX(hi, r);
 		}
+		if (isnan(cost) || isnan(cost_peer) || cost_peer <= 0)
+			continue;
 		if (lo <= hi)
-			printf("#   %s: trial by trial %.2f-%.2f\n", name, lo, hi);
+			printf("ratio: %s %.2f (trial by trial %.2f-%.2f)\n", name,
+				cost / cost_peer, lo, hi);
+		else
+			printf("ratio: %s %.2f\n", name, cost / cost_peer);
 	}
 }
 
