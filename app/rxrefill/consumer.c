@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Consumers (DESIGN.md "Contexts": task): each holds the packets of its
+ * Consumers (task context, doc/design.md): each holds the packets of its
  * streams in a receive queue like a socket's, reads their payload and frees
  * them, in the poll lcore (inline), in a thread on the poll lcore's CPU
- * (co-scheduled: the race of reference/004) or on another CPU (remote frees).
+ * (co-scheduled: the race behind the 2017 pcp list corruption) or on
+ * another CPU (remote frees).
  */
 
 #include <pthread.h>

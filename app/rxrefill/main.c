@@ -341,6 +341,8 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	add_drop(r, "imissed", imissed, true);
 	add_drop(r, "rx_errors", ierr, false);
 	add_drop(r, "rx_out_of_buffer", oob, has_oob);
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		port_drops_add(r, &app.ports[i], &a->port[i], &b->port[i]);
 	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
 		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
 		app.opt.consumer == CONSUMER_OTHER_CPU);
@@ -498,12 +500,14 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.rep = rep;
 	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
-	r.has_deferred = rc->strategy == RXR_STRATEGY_BH ||
-		rc->strategy == RXR_STRATEGY_RECYCLE;
-	r.has_recycle = rc->strategy == RXR_STRATEGY_RECYCLE;
+	r.has_deferred = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_DEFERS_FREES);
+	r.has_recycle = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_RECYCLES);
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
+		streams_untracked(&app, &r, tag);
 	}
 	printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64 " packets\n", tag,
 		r.duration_s > 0 ? r.rx_packets / r.duration_s / 1e6 : 0.0,
@@ -731,6 +735,7 @@ main(int argc, char **argv)
 	output_say(report, force_quit);
 	rxr_report_free(report);
 cleanup:
+	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
 		return 128 + signals_caught();

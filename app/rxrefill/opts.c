@@ -71,6 +71,9 @@ consumer_mode_name(enum consumer_mode m)
 void
 opts_usage(FILE *f)
 {
+	char names[128];
+
+	rxr_strategy_user_names(names, sizeof(names));
 	fprintf(f,
 "Usage: " APP " [EAL options] -- [options]\n"
 "\n"
@@ -80,7 +83,7 @@ opts_usage(FILE *f)
 "Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
 "\n"
 "Strategies:\n"
-"  --strategy LIST      zone, irqsave, bh, recycle, comma separated, or 'all'\n"
+"  --strategy LIST      %s, comma separated, or 'all'\n"
 "                       (default all)\n"
 "  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
 "                       frame at a time (default both)\n"
@@ -158,7 +161,7 @@ opts_usage(FILE *f)
 "                       bh,zone'); '#' starts a comment; options given after\n"
 "                       it on the command line win (see config/profiles/)\n"
 "  --help               this text\n",
-		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
+		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
@@ -200,7 +203,7 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 static int
 parse_strategies(const char *s, bool *want)
 {
-	char buf[256], *tok, *save = NULL;
+	char buf[256], names[128], *tok, *save = NULL;
 	size_t len = strlen(s);
 
 	if (strcmp(s, "all") == 0) {
@@ -211,9 +214,9 @@ parse_strategies(const char *s, bool *want)
 	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
+		rxr_strategy_user_names(names, sizeof(names));
 		fprintf(stderr, APP ": --strategy '%s': an empty strategy name; "
-			"give zone, irqsave, bh, recycle comma separated, or all\n",
-			s);
+			"give %s comma separated, or all\n", s, names);
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
@@ -232,8 +235,9 @@ parse_strategies(const char *s, bool *want)
 			return -1;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
+			rxr_strategy_user_names(names, sizeof(names));
 			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
-				"(zone, irqsave, bh, recycle or all)\n", tok);
+				"(%s or all)\n", tok, names);
 			return -1;
 		}
 		want[st] = true;
@@ -274,11 +278,13 @@ parse_replay(char *s, struct options *o)
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
+	bool want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true, warmup_given = false;
 	unsigned long v;
 	int c;
 
+	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+		want[i] = true;	/* every strategy unless --strategy says */
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
 	o->warmup_s = 0.5;

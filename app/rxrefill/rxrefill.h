@@ -27,12 +27,13 @@
 #define MAX_POLLERS RTE_MAX_LCORE
 #define MAX_QUEUES_PER_POLLER 64
 #define MAX_CONSUMERS 64	/* per poller */
-#define MAX_STREAMS 4096	/* per poller; the rest count as "other" */
+#define STREAMS_DEFAULT 65536	/* per poller, when no capture sizes it */
+#define STREAMS_MAX (1u << 24)	/* per poller: the table grows up to this */
 #define MAX_BURST 512
 #define MAX_REPLAY_FILES MAX_QUEUES
 #define MAX_PROFILES 8
 
-/* Where consumers run (DESIGN.md "Contexts": task). */
+/* Where consumers run (task context, doc/design.md). */
 enum consumer_mode {
 	CONSUMER_NONE,		/* rxonly: free at once, no per-stream work */
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */
@@ -142,13 +143,22 @@ struct poller {
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
 	uint64_t drops[DROP_MAX];
-	uint64_t other_packets;		/* streams past MAX_STREAMS or non-IP */
+	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
 	uint64_t other_bytes;
-	struct stream streams[MAX_STREAMS];
+	uint64_t table_full;		/* packets of flows the table had no room for */
+	struct stream *streams;		/* nb_streams rows of max_streams */
 	unsigned int nb_streams;
+	unsigned int max_streams;
+	struct rte_hash *stream_hash;	/* flow key -> row, this poller's only */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 };
 
+
+/* An XDP socket a port's PMD opened: its descriptor and inode. */
+struct xsk_sock {
+	int fd;
+	unsigned long ino;
+};
 
 /* A port in use. */
 struct port {
@@ -162,11 +172,24 @@ struct port {
 	bool replay;			/* the net_pcap port made from --replay */
 	bool finite;			/* ... without infinite_rx (--loops) */
 	bool started;
+	bool link_warned;		/* said once that its link stayed down */
 	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
 	uint64_t file_bytes[MAX_QUEUES];
 	uint64_t file_segments;		/* mbufs the files need when loaded */
+	uint64_t file_flows[MAX_QUEUES];	/* distinct flows per queue file */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
+	/* Probing the device again (ports.c port_reprobe). */
+	char bus[32];
+	char devname[RTE_DEV_NAME_MAX_LEN];
+	char devargs[8192];		/* as probed: --replay names every file */
+	bool reprobe_ok;		/* bus, devname and devargs known */
+	bool always_reprobe;		/* a queue cannot take another pool */
+	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
+	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
+	bool xsk;
+	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
+	unsigned int nb_xsk;
 };
 
 /* Global state. */
@@ -223,13 +246,30 @@ int ports_close(struct app *a, uint64_t *lost);
 struct port_counters {
 	uint64_t ipackets, ibytes, imissed, ierrors, rx_nombuf;
 	uint64_t out_of_buffer, wqe_errors;
+	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
+void port_drops_add(struct rxr_report_run *r, const struct port *p,
+		const struct port_counters *a, const struct port_counters *b);
+
+/* xsk.c */
+struct xsk_counters {
+	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
+	unsigned int sockets;
+};
+void xsk_port_init(struct port *p);
+void xsk_setup_begin(struct port *p);
+void xsk_setup_end(struct port *p, bool done);
+int xsk_stats_read(const struct port *p, struct xsk_counters *c);
+unsigned int xsk_close_stale(struct port *p);
 
 /* poll.c */
 int poll_main(void *arg);
 void pollers_assign(struct app *a);
 void poller_reset(struct poller *p);
+void pollers_free(struct app *a);
+void streams_untracked(const struct app *a, struct rxr_report_run *r,
+		const char *tag);
 
 /* consumer.c */
 int consumers_start(struct app *a, unsigned int run);

@@ -149,7 +149,7 @@ rxr_pcp_free(struct rxr_pcp *pcp, void *frame)
  * Allocate @p n order-0 frames: the top n of the pcp, in the order they
  * were freed (objs[n-1] is the hottest), so that a burst freed with
  * rxr_pcp_free_bulk() comes back as it went. All or nothing.
- * @return 0, or -ENOMEM with nothing allocated.
+ * @return 0, or -ENOBUFS (the zone is short) with nothing allocated.
  */
 static inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)

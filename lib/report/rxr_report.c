@@ -667,6 +667,10 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				goto nomem;
 		}
 	}
+	if (run->has_streams_untracked && jset(o, "streams_untracked", json_pack(
+			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
+			"bytes", jcount(run->streams_untracked.bytes))))
+		goto nomem;
 	json_decref(drops);
 	return o;
 nomem:

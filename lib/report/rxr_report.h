@@ -127,6 +127,12 @@ struct rxr_report_run {
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
+	bool has_streams_untracked;	/**< write streams_untracked{} */
+	/** What no stream row holds: non-IP frames, flows past the table. */
+	struct {
+		uint64_t packets;
+		uint64_t bytes;
+	} streams_untracked;
 };
 
 /** An ethdev port of the run. */

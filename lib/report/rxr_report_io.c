@@ -424,6 +424,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		"acquisitions", "contended", "wait_cycles",
 	};
 	static const char *const deferred[] = { "queued", "drained" };
+	static const char *const untracked[] = { "packets", "bytes" };
 	static const char *const recycle[] = {
 		"alloc_fast", "alloc_slow", "alloc_empty", "alloc_refill",
 		"alloc_waive", "recycle_cached", "recycle_cache_full",
@@ -506,6 +507,11 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		return -EINVAL;
 	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
 			(sub != NULL && validate_streams(c, sub, where)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.streams_untracked", where);
+	if (vfield(c, run, where, "streams_untracked", V_OBJ, false, &sub) ||
+			(sub != NULL && vfields(c, sub, w, untracked,
+				NKEYS(untracked), V_COUNT)))
 		return -EINVAL;
 	return 0;
 }

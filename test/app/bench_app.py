@@ -10,9 +10,9 @@
    alternated pairs (testpmd first, then rxrefill first, ...); the ratio of
    each pair takes rxrefill's best run:
    ratio: rxrefill_over_testpmd.mpps.<64B|1500B|null> <median> (min, max).
-2. reference/004's shape on this machine: 8 TCP streams, a poll lcore and
-   consumers on the other CPU (remote frees), recycling off: zone against bh
-   against recycle in Gbit/s.
+2. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll
+   lcore and consumers on the other CPU (remote frees), recycling off: zone
+   against bh against recycle in Gbit/s.
 
 Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
 Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick]

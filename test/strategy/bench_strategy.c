@@ -6,8 +6,8 @@
  * that frees, with the consumer
  *   local:   in the poll lcore itself (run to completion),
  *   cosched: a pthread pinned to the poll lcore's CPU (the OS interleaves
- *            the two: the race of reference/004), frames handed over
- *            through an SPSC rte_ring,
+ *            the two: the race of the 2017 pcp regression), frames handed
+ *            over through an SPSC rte_ring,
  *   remote:  a pthread on the other CPU (remote free), same hand-over;
  * single (bulk off, calls of n = 1) and bulk 32 (bulk on, n = 32).
  * Then, in the same run and the same harness, DPDK's own paths as peers:
@@ -31,9 +31,9 @@
  * and each figure is the median over trials.
  *
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
- * (the benchmark output convention of README.md). Never fails on a slow
- * figure; exits non-zero only when it cannot measure (set-up, an
- * allocation failure, frames lost, no valid sample).
+ * (README.md, "Benchmarks"). Never fails on a slow figure; exits non-zero
+ * only when it cannot measure (set-up, an allocation failure, frames lost,
+ * no valid sample).
  *
  * Cross-CPU figures scale with what a cache line costs between the two
  * CPUs, which on a VM depends on where the host put the vCPUs: the run

@@ -17,7 +17,7 @@
 #include <rte_lcore.h>
 
 #include "rxr_test.h"
-#include "../../lib/strategy/rxr_pool_private.h"
+#include "rxr_pool_private.h"
 
 #define NR_FRAMES 4096u
 
@@ -226,9 +226,9 @@ test_stats(void)
 	}
 	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
 	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
-	rxr_spinlock_lock(&p->lcore[0]->pcp_lock);
+	rxr_spinlock_lock(rxrp_irqsave_lock_of(p->lcore[0]));
 	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
-	rxr_spinlock_unlock(&p->lcore[0]->pcp_lock);
+	rxr_spinlock_unlock(rxrp_irqsave_lock_of(p->lcore[0]));
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].zone_fallback, 1, "zone fallback");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
