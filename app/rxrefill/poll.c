@@ -129,6 +129,8 @@ poller_reset(struct poller *pl)
 		memset(pl->streams, 0, sizeof(*pl->streams) * pl->nb_streams);
 	pl->nb_streams = 0;
 	pl->max_gap_cycles = 0;
+	pl->sample_packets = 0;
+	pl->inbox_packets = pl->inbox_free_cycles = 0;
 }
 
 void
@@ -321,15 +323,49 @@ process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		stage_flush(pl, &pl->cons[c], &stages[c]);
 }
 
+/*
+ * --consumer other-poll: free what the previous poll lcore received, here
+ * in this poll loop, as a softirq on another CPU frees a page.
+ */
+static unsigned int
+inbox_free(struct poller *pl)
+{
+	struct rte_mbuf *m[MAX_BURST];
+	unsigned int n;
+	uint64_t t0;
+
+	n = rte_ring_dequeue_burst(pl->inbox, (void **)m, RTE_DIM(m), NULL);
+	if (n == 0)
+		return 0;
+	t0 = rte_rdtsc();
+	rte_pktmbuf_free_bulk(m, n);
+	RXR_STAT_ADD(pl->inbox_free_cycles, rte_rdtsc() - t0);
+	RXR_STAT_ADD(pl->inbox_packets, n);
+	return n;
+}
+
+/* Open or close the latency sampling window of every pool polled. */
+static void
+pools_sample(struct poller *pl, bool on)
+{
+	for (unsigned int i = 0; i < pl->nb_pools; i++)
+		rxr_pool_sample(pl->pools[i], on);
+}
+
 int
 poll_main(void *arg)
 {
 	struct poller *pl = arg;
 	const enum consumer_mode mode = app.opt.consumer;
 	const unsigned int burst = app.opt.burst;
+	/* One iteration in latency_every is timed (no timing: never). */
+	const uint32_t every = app.opt.latency ? app.opt.latency_every :
+		UINT32_MAX;
 	struct rte_mbuf *pkts[MAX_BURST];
 	struct stage *stages;
-	uint64_t start, last, max_gap = 0;
+	uint64_t start, last, max_gap = 0, next_control;
+	uint32_t countdown = every;
+	bool sampling = false, busy = false;
 
 	stages = rte_zmalloc_socket("rxr_stages", sizeof(*stages) * pl->nb_cons,
 			RTE_CACHE_LINE_SIZE, rte_socket_id());
@@ -338,29 +374,60 @@ poll_main(void *arg)
 	unsigned int got = 0;
 
 	start = last = rte_rdtsc();
+	next_control = pl->control != NULL ? start : UINT64_MAX;
 	while (!run_stop) {
 		/* One TSC read an iteration: it ends the last one and starts this. */
 		uint64_t now = rte_rdtsc();
 
 		max_gap = RTE_MAX(max_gap, now - last);
-		if (got != 0)
+		if (busy)
 			RXR_STAT_ADD(pl->busy_cycles, now - last);
+		if (unlikely(sampling)) {
+			pools_sample(pl, false);
+			sampling = false;
+			RXR_STAT_ADD(pl->sample_packets, got);
+		}
 		last = now;
 		got = 0;
+		if (unlikely(now >= next_control)) {
+			if (pl->control(now))
+				break;
+			next_control = rte_rdtsc() + pl->control_cycles;
+		}
+		if (unlikely(--countdown == 0)) {
+			countdown = every;
+			sampling = true;
+			pools_sample(pl, true);
+		}
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			struct poll_queue *q = &pl->q[i];
 			uint16_t n;
 
+			/*
+			 * other-poll: while the next poll lcore has not freed
+			 * a burst's room, leave the packets in the RX queue
+			 * (backpressure, as a full backlog stops NAPI) rather
+			 * than free them here: every packet is freed there.
+			 */
+			if (mode == CONSUMER_OTHER_POLL &&
+					rte_ring_free_count(pl->cons[0].ring) < burst)
+				continue;
 			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
 			if (n == 0)
 				continue;
 			got += n;
 			process(pl, pkts, n, mode, stages);
 		}
+		busy = got != 0;
+		/* Freeing is work too: such an iteration counts as busy. */
+		if (mode == CONSUMER_OTHER_POLL && inbox_free(pl) != 0)
+			busy = true;
 		/* bh-enable point: drain what other contexts freed. */
 		for (unsigned int i = 0; i < pl->nb_pools; i++)
 			rxr_pool_poll_end(pl->pools[i]);
 	}
+	if (sampling)
+		pools_sample(pl, false);
 	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
 	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);
 	rte_free(stages);

@@ -437,7 +437,8 @@ pool_frames(const struct app *a, const struct port *p)
 	n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst);
 	n += (uint64_t)a->nb_pollers * (high + RXR_RECYCLE_CACHE_SIZE +
 		RXR_RECYCLE_RING_SIZE);
-	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU)
+	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
+			o->consumer == CONSUMER_OTHER_POLL)
 		n += (uint64_t)a->nb_pollers * o->consumers * o->consumer_depth;
 	/* infinite_rx keeps a copy of every file packet in the pool. */
 	if (!p->finite)
@@ -616,6 +617,7 @@ ports_use_pool(struct app *a, unsigned int run)
 				.high = a->opt.high, .batch = a->opt.batch,
 				.fake_nodes = a->opt.fake_nodes,
 				.latency = a->opt.latency,
+				.test_refill_delay = a->opt.test_refill_delay,
 				.zero_policy = a->opt.zero_policy,
 				.zero_method = a->opt.zero_method,
 			},

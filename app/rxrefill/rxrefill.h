@@ -39,7 +39,15 @@ enum consumer_mode {
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */
 	CONSUMER_SAME_CPU,	/* a thread on the poll lcore's CPU */
 	CONSUMER_OTHER_CPU,	/* a thread on another CPU: remote frees */
+	CONSUMER_OTHER_POLL,	/* the next poll lcore, in its poll loop */
 };
+
+/* --reps auto: at least this many rounds (3 against 3 cannot reach
+ * p < 0.05 with an exact test), at most this many by default. */
+#define REPS_AUTO_MIN 5
+#define REPS_AUTO_MAX 10
+/* --reps auto: stop when every 95% interval of Gbit/s is this close. */
+#define REPS_AUTO_CI_PCT 2.0
 
 /* Drop causes counted by the app itself. */
 enum drop_cause {
@@ -56,7 +64,12 @@ struct run_config {
 struct options {
 	struct run_config configs[2 * RXR_STRATEGY_USER_MAX];
 	unsigned int nb_configs;
-	unsigned int reps;
+	unsigned int reps;		/* with reps_auto: the most rounds */
+	bool reps_auto;
+	bool main_polls;		/* the main lcore polls too */
+	unsigned int latency_every;	/* one sampled poll iteration in N */
+	uint32_t test_refill_delay;	/* test: cycles added to every refill */
+	bool stream_rows;		/* every stream's row in the table */
 	double warmup_s;
 	double duration_s;
 	unsigned int loops;		/* finite replay: 0 = duration based */
@@ -123,6 +136,7 @@ struct consumer {
 	volatile bool stop;
 	uint64_t packets;		/* read and freed */
 	uint64_t bytes;
+	uint64_t free_cycles;		/* in rte_pktmbuf_free_bulk() */
 	uint64_t checksum;		/* of what it read: keeps the reads */
 };
 
@@ -151,6 +165,19 @@ struct poller {
 	unsigned int max_streams;
 	struct rte_hash *stream_hash;	/* flow key -> row, this poller's only */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
+	uint64_t sample_packets;	/* received in latency-sampled iterations */
+
+	/* --consumer other-poll: the previous poll lcore's packets to free. */
+	struct rte_ring *inbox;
+	uint64_t inbox_packets;		/* freed from the inbox */
+	uint64_t inbox_free_cycles;
+
+	/*
+	 * The main lcore's poller (--main-polls) ends the run: its loop calls
+	 * control every control_cycles; true ends the loop. NULL elsewhere.
+	 */
+	bool (*control)(uint64_t now);
+	uint64_t control_cycles;
 };
 
 
@@ -275,6 +302,33 @@ void streams_untracked(const struct app *a, struct rxr_report_run *r,
 int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
+
+/* measure.c */
+/* Counters of the whole app at one instant. */
+struct snapshot {
+	uint64_t tsc;
+	uint64_t packets, bytes, busy;
+	uint64_t sample_packets;	/* received in latency-sampled iterations */
+	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
+	uint64_t drops[DROP_MAX];
+	struct port_counters port[MAX_PORTS];
+	struct rxr_pool_stats pool[MAX_PORTS];
+};
+
+void snapshot_take(struct snapshot *s);
+
+/* Per-stream rows of the report, merged over the pollers. */
+struct stream_rows {
+	struct rxr_report_stream *rows;
+	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
+	unsigned int n;
+};
+
+int streams_collect(struct stream_rows *sr);
+bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
+		char *why, size_t len);
+void fill_run(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
 
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
 int zeroer_start(struct app *a);

@@ -156,6 +156,10 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	char verr[RXR_REPORT_ERR_LEN];
 
 	/* Never write what rxr_report_load() would refuse. */
+	if (rr_fresh(r) != 0) {
+		rr_err(err, errlen, "%s: summary: out of memory", path);
+		return -ENOMEM;
+	}
 	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
 		rr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;

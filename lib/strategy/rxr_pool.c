@@ -8,6 +8,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
+#include <rte_pause.h>
 
 #include "rxr_pool_private.h"
 
@@ -49,6 +50,20 @@ rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l)
 
 /* --- refill latency ------------------------------------------------------ */
 
+/* Testing slowdown: a fixed number of cycles in every refill. */
+static void
+test_delay(const struct rxr_pool *p)
+{
+	uint64_t end = rte_rdtsc() + p->conf.test_refill_delay;
+
+	while (rte_rdtsc() < end)
+		rte_pause();
+}
+
+/*
+ * The timing layer. Only in the poll iterations the poll lcore samples
+ * (rxr_pool_sample()): timing every call would cost more than the refill.
+ */
 static int
 timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
@@ -57,7 +72,9 @@ timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	uint64_t t0, dt, ns;
 	int ret;
 
-	if (ls == NULL)
+	if (unlikely(p->conf.test_refill_delay != 0))
+		test_delay(p);
+	if (ls == NULL || !ls->sampling)
 		return untimed(p, objs, n);
 	t0 = rte_rdtsc();
 	ret = untimed(p, objs, n);
@@ -66,9 +83,39 @@ timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	RXR_STAT_ADD(ls->refill_calls, 1);
 	RXR_STAT_ADD(ls->refill_frames, ret == 0 ? n : 0);
 	RXR_STAT_ADD(ls->refill_cycles, dt);
+	RXR_STAT_ADD(ls->sample_cycles, dt);
 	RXR_STAT_ADD(ls->hist[RTE_MIN(ns == 0 ? 0 : 64 - __builtin_clzll(ns),
 		RXR_HIST_BUCKETS - 1)], 1);
 	return ret;
+}
+
+static void
+timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rxr_pool_free_t untimed = rxrp_below(p, RXRP_LAYER_TIMING)->free;
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	uint64_t t0;
+
+	if (ls == NULL || !ls->sampling) {
+		untimed(p, objs, n);
+		return;
+	}
+	t0 = rte_rdtsc();
+	untimed(p, objs, n);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+}
+
+void
+rxr_pool_sample(struct rxr_pool *p, bool on)
+{
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+
+	if (!p->conf.latency || ls == NULL)
+		return;
+	ls->sampling = on;
+	/* The inline owner path makes no call to time: left for the window. */
+	if (p->ops.owner_pcp != NULL)
+		p->owner_pcp[ls->lcore] = on ? NULL : ls->pcp;
 }
 
 /* --- creation ------------------------------------------------------------ */
@@ -177,9 +224,14 @@ fail:
 static void
 owner_inline_setup(struct rxr_pool *p)
 {
+	/* Latency sampling alone leaves the inline path only while it samples. */
+	bool sampling_only = p->top == RXRP_LAYER_TIMING + 1 &&
+		p->below[RXRP_LAYER_ZERO].alloc == NULL &&
+		p->conf.test_refill_delay == 0;
+
 	if (!(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE) ||
 			!p->conf.bulk || p->nr_zones != 1 ||
-			p->top != RXRP_LAYER_STRATEGY + 1)
+			(p->top != RXRP_LAYER_STRATEGY + 1 && !sampling_only))
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
@@ -274,8 +326,9 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	}
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
-	if (p->conf.latency)
-		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc, NULL);
+	if (p->conf.latency || p->conf.test_refill_delay != 0)
+		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
+			p->conf.latency ? timed_free : NULL);
 	owner_inline_setup(p);
 	return p;
 fail:
@@ -556,6 +609,7 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		o->refill_calls = RXR_STAT_READ(ls->refill_calls);
 		o->refill_frames = RXR_STAT_READ(ls->refill_frames);
 		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
+		o->sample_cycles = RXR_STAT_READ(ls->sample_cycles);
 		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
 			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
 		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);

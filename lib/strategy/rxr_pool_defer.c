@@ -7,6 +7,8 @@
  * (RXR_STRATEGY_CAP_DEFERS_FREES).
  */
 
+#include <rte_cycles.h>
+
 #include "rxr_pool_private.h"
 
 static inline uint32_t
@@ -84,8 +86,16 @@ unsigned int
 rxr_pool_poll_end(struct rxr_pool *p)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	unsigned int n;
+	uint64_t t0;
 
 	if (unlikely(ls == NULL))
 		return 0;
-	return rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	if (likely(!ls->sampling))
+		return rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	/* A latency sample: the drain is the allocator's work too. */
+	t0 = rte_rdtsc();
+	n = rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+	return n;
 }

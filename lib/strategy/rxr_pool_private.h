@@ -52,6 +52,8 @@ struct rxrp_lcore {
 	uint64_t refill_calls;
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
+	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
+	bool sampling;			/* rxr_pool_sample() window open */
 	uint64_t hist[RXR_HIST_BUCKETS];
 	uint64_t zero_bytes;
 	uint64_t zero_cycles;

@@ -128,7 +128,17 @@ struct rxr_pool_conf {
 	uint32_t recycle_cache;	/**< default RXR_RECYCLE_CACHE_SIZE */
 	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
 	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
-	bool latency;		/**< time every poll-context refill */
+	/**
+	 * Time poll-context refills, frees and drains, in the poll iterations
+	 * the poll lcore marks with rxr_pool_sample() (refill latency
+	 * histogram, refill_cycles, sample_cycles).
+	 */
+	bool latency;
+	/**
+	 * Testing: spin this many TSC cycles in every refill (alloc call),
+	 * a known slowdown for the tests of the statistics. 0: off.
+	 */
+	uint32_t test_refill_delay;
 	/**
 	 * Zeroing of frame payloads: none, alloc (__GFP_ZERO), free
 	 * (init_on_free) or background (a supply of pre-zeroed frames per
@@ -196,9 +206,10 @@ struct rxr_pool_ops {
 	rxr_pool_free_t free;
 	/**
 	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, bulk on, one node
-	 * and no wrapper (timing, zeroing, adoption): the poll lcore's pcp by
-	 * lcore id, so that its own refills and frees run inline with no call
-	 * at all. NULL otherwise.
+	 * and no wrapper (zeroing, adoption, the testing slowdown; latency
+	 * sampling clears a poll lcore's entry only while it samples): the
+	 * poll lcore's pcp by lcore id, so that its own refills and frees run
+	 * inline with no call at all. NULL otherwise.
 	 */
 	struct rxr_pcp * const *owner_pcp;
 };
@@ -276,6 +287,15 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 unsigned int rxr_pool_poll_end(struct rxr_pool *p);
 
 /**
+ * Latency sampling, by the poll lcore for itself: between
+ * rxr_pool_sample(p, true) and rxr_pool_sample(p, false) its refills,
+ * frees and its drain at the bh-enable point are timed (bh's inline owner
+ * path is left for that window only, so that it stays inline the rest of
+ * the time). No effect without conf.latency or outside a poll lcore.
+ */
+void rxr_pool_sample(struct rxr_pool *p, bool on);
+
+/**
  * Lcore stop: drain the deferred list, the recycle cache and ring, and the
  * pcp of the calling poll lcore into the zone.
  */
@@ -317,9 +337,11 @@ struct rxr_pool_lcore_stats {
 	uint64_t deferred_drains;	/**< bh: non-empty drains */
 	uint64_t remote_frees;		/**< frames of another node freed here */
 	struct rxr_recycle_stats recycle;
-	uint64_t refill_calls;		/**< timed poll-context allocs */
+	uint64_t refill_calls;		/**< timed (sampled) poll-context allocs */
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
+	/** Sampled cycles in alloc, free and the bh-enable drain. */
+	uint64_t sample_cycles;
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
 	uint64_t zero_bytes;		/**< alloc/free policy, poll context */
 	uint64_t zero_cycles;

@@ -159,10 +159,19 @@ test_layers(void)
 	RXR_TEST_ASSERT(rxrp_below(p, RXRP_LAYER_TIMING)->alloc != bh->alloc[1] &&
 		rxrp_below(p, RXRP_LAYER_TIMING)->alloc != NULL,
 		"timing wraps zeroing");
-	RXR_TEST_ASSERT(p->ops.free == bh->free[1], "free unwrapped");
+	RXR_TEST_ASSERT(p->ops.free != bh->free[1] &&
+		rxrp_below(p, RXRP_LAYER_TIMING)->free == bh->free[1],
+		"timing wraps the free (sampled frees), zeroing alloc does not");
 	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "no inline path under wrappers");
 	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
 		-EINVAL, "a layer under an installed one is refused");
+	rxr_pool_destroy(p);
+
+	/* Latency sampling alone keeps the inline path. */
+	c.zero_policy = RXR_ZERO_POLICY_NONE;
+	p = pool_with(&c);
+	RXR_TEST_ASSERT(p != NULL && p->top == RXRP_LAYER_TIMING + 1 &&
+		p->ops.owner_pcp != NULL, "sampling turned the inline path off");
 	rxr_pool_destroy(p);
 
 	/* Only a strategy that asks for it gets the inline path. */
