@@ -9,7 +9,9 @@
  *   rte_pktmbuf_alloc_bulk() -> rte_mempool_get_bulk() -> (cache size 0)
  *   -> ops dequeue -> the strategy; rte_pktmbuf_free_bulk() ->
  *   rte_mempool_put_bulk() -> ops enqueue -> the strategy;
- * and one rxr_pool_poll_end() per burst, as the poll loop does. The peer is
+ * and one rxr_pool_poll_end() per burst, as the poll loop does, with the
+ * latency window the poll loop opens (one burst in --latency-every timed
+ * through rxr_pool_sample(), none with --no-latency). The peer is
  * a pool from rte_pktmbuf_pool_create() with a 256 cache (ring_mp_mc
  * behind it), on the same lcore, through the same calls.
  *
@@ -70,6 +72,7 @@ struct config {
 };
 
 static unsigned int trials = 9;
+static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
 static struct config configs[2 * RXR_STRATEGY_USER_MAX + 2];
@@ -93,9 +96,14 @@ median(double *v, unsigned int n)
 
 /* One burst: what a PMD's refill and the app's free do, then poll end. */
 static __rte_always_inline int
-burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single)
+burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
+		bool sample)
 {
 	struct rte_mbuf *m[BURST];
+
+	/* The poll loop's latency window: this whole iteration. */
+	if (unlikely(sample))
+		rxr_pool_sample(p, true);
 
 	if (single) {
 		for (unsigned int i = 0; i < BURST; i++)
@@ -110,6 +118,8 @@ burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single)
 	}
 	if (p != NULL)
 		rxr_pool_poll_end(p);
+	if (unlikely(sample))
+		rxr_pool_sample(p, false);
 	return 0;
 }
 
@@ -117,12 +127,22 @@ static __rte_always_inline int
 run_regions(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
 		unsigned int nr)
 {
+	/* As poll_main(): a countdown, the window when it reaches zero. */
+	uint32_t every = p != NULL && sample_every != 0 ? sample_every :
+		UINT32_MAX;
+	uint32_t countdown = every;
+
 	for (unsigned int r = 0; r < nr; r++) {
 		uint64_t t0 = rte_rdtsc_precise(), t1;
 
-		for (unsigned int k = 0; k < REGION; k++)
-			if (unlikely(burst(mp, p, single) != 0))
+		for (unsigned int k = 0; k < REGION; k++) {
+			bool sample = --countdown == 0;
+
+			if (unlikely(sample))
+				countdown = every;
+			if (unlikely(burst(mp, p, single, sample) != 0))
 				return -1;
+		}
 		t1 = rte_rdtsc_precise();
 		regions[r] = (double)(t1 - t0) / (REGION * BURST);
 	}
@@ -158,6 +178,7 @@ our_pool(const struct options *o, enum rxr_strategy s, bool bulk)
 			.high = o->high, .batch = o->batch,
 			.fake_nodes = o->fake_nodes,
 			.latency = o->latency,
+			.test_refill_delay = o->test_refill_delay,
 			.zero_policy = o->zero_policy,
 			.zero_method = o->zero_method,
 			.nr_poll_lcores = 1, .poll_lcores = { rte_lcore_id() },
@@ -337,13 +358,14 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 
+	sample_every = o.latency ? o.latency_every : 0;
 	rxr_test_eal_init(argv[0], "0", 512, NULL);
 	if (RXR_DEBUG)
 		printf("# debug checks compiled in: figures are not valid\n");
-	printf("# rxrefill options: frame size %u, refill timing %s, pcp "
+	printf("# rxrefill options: frame size %u, refill timing %s %u, pcp "
 		"high %u batch %u, zeroing %s; %u trials of %" PRIu64
 		" frames per configuration\n", o.frame_size,
-		o.latency ? "on" : "off",
+		o.latency ? "on, one burst in" : "off", o.latency ? sample_every : 0,
 		o.high != 0 ? o.high : RXR_PCP_HIGH_DEFAULT,
 		o.batch != 0 ? o.batch : RXR_PCP_BATCH_DEFAULT,
 		rxr_zero_policy_name(o.zero_policy), trials, frames_per_trial);
