@@ -131,7 +131,7 @@ opts_usage(FILE *f)
 "                       default Toeplitz key when N > 1\n"
 "  --rxd N              RX descriptors per queue (default 1024)\n"
 "  --frame-size BYTES   frame stride: mbuf, headroom and data room, a multiple\n"
-"                       of 64 from 384 to 65536 (default 4096)\n"
+"                       of 64 from 384 to 65536 (default %u)\n"
 "  --frames N           frames per port's pool (default: sized from queues,\n"
 "                       descriptors, caches and consumers)\n"
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
@@ -204,7 +204,7 @@ opts_usage(FILE *f)
 "(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
 "(--log-level=rxrefill:debug).\n",
 		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
-		RXR_PROFILE_DIR);
+		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, RXR_PROFILE_DIR);
 }
 
 /* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
@@ -336,7 +336,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	o->duration_s = 2;
 	o->burst = 32;
 	o->rxd = 1024;
-	o->frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+	o->frame_size = RXR_MEMPOOL_FRAME_SIZE_DEFAULT;
 	o->consumer = CONSUMER_INLINE;
 	o->consumers = 1;
 	o->consumer_depth = 256;

@@ -199,7 +199,7 @@ RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
 RTE_DECLARE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
 
 /* The calling thread's own state if it is a poll lcore of p, else NULL. */
-static inline struct rxrp_lcore *
+static __rte_always_inline struct rxrp_lcore *
 rxrp_self_lcore(const struct rxr_pool *p)
 {
 	unsigned int lc = rte_lcore_id();
@@ -208,7 +208,7 @@ rxrp_self_lcore(const struct rxr_pool *p)
 }
 
 /* The poll lcore in poll context (owner), NULL in task and irq context. */
-static inline struct rxrp_lcore *
+static __rte_always_inline struct rxrp_lcore *
 rxrp_owner_lcore(const struct rxr_pool *p)
 {
 	struct rxrp_lcore *ls = rxrp_self_lcore(p);
@@ -260,13 +260,13 @@ rxrp_ctx_node(const struct rxr_pool *p)
 	return rxrp_task_target(p)->node;
 }
 
-static inline void
+static __rte_always_inline void
 rxrp_bh_disable(struct rxrp_lcore *ls)
 {
 	rxr_pool_bh_disable(ls->pcp);
 }
 
-static inline void
+static __rte_always_inline void
 rxrp_bh_enable(struct rxrp_lcore *ls)
 {
 	rxr_pool_bh_enable(ls->pcp);
@@ -303,7 +303,7 @@ rxrp_pcp_free_raw(struct rxr_pool *p, struct rxrp_lcore *ls,
  * Hand the frames of ls's node to fn; free the others to their own zone
  * (a pcp only ever holds frames of its zone).
  */
-static inline void
+static __rte_always_inline void
 rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n, rxrp_local_free_t fn)
 {
@@ -336,7 +336,16 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
  * Bulk off: each frame of a call is a call of its own (its own critical
  * section). On failure the frames already taken go back the same way.
  */
-static inline int
+static __rte_noinline __rte_cold int
+rxrp_per_frame_rollback(struct rxr_pool *p, void **objs, unsigned int i,
+		rxr_pool_free_t undo)
+{
+	while (i-- > 0)
+		undo(p, &objs[i], 1);
+	return -ENOBUFS;
+}
+
+static __rte_always_inline int
 rxrp_per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
 		rxr_pool_alloc_t one, rxr_pool_free_t undo)
 {
@@ -344,15 +353,11 @@ rxrp_per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
 
 	for (i = 0; i < n; i++)
 		if (unlikely(one(p, &objs[i], 1) != 0))
-			break;
-	if (likely(i == n))
-		return 0;
-	while (i-- > 0)
-		undo(p, &objs[i], 1);
-	return -ENOBUFS;
+			return rxrp_per_frame_rollback(p, objs, i, undo);
+	return 0;
 }
 
-static inline void
+static __rte_always_inline void
 rxrp_per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
 		rxr_pool_free_t one)
 {

@@ -215,7 +215,7 @@ struct rxr_pool_ops {
 };
 
 /** bh's local_bh_disable(): a plain counter and a compiler barrier. */
-static inline void
+static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
 	pcp->bh_count++;
@@ -223,7 +223,7 @@ rxr_pool_bh_disable(struct rxr_pcp *pcp)
 }
 
 /** bh's local_bh_enable(). */
-static inline void
+static __rte_always_inline void
 rxr_pool_bh_enable(struct rxr_pcp *pcp)
 {
 	rte_compiler_barrier();
@@ -231,7 +231,7 @@ rxr_pool_bh_enable(struct rxr_pcp *pcp)
 }
 
 /* The calling poll lcore's pcp when the inline owner path applies. */
-static inline struct rxr_pcp *
+static __rte_always_inline struct rxr_pcp *
 __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
 {
 	unsigned int lc;
@@ -248,7 +248,7 @@ __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
  * Allocate n frames from any context. All or nothing.
  * @return 0, or -ENOBUFS.
  */
-static inline int
+static __rte_always_inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
@@ -264,7 +264,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 }
 
 /** Free n frames from any context. */
-static inline void
+static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;

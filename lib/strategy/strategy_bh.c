@@ -13,7 +13,7 @@
 
 #include "rxr_pool_private.h"
 
-static int
+static __rte_always_inline int
 bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
@@ -27,7 +27,7 @@ bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	return ret;
 }
 
-static void
+static __rte_always_inline void
 bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);

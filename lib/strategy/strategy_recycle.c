@@ -39,7 +39,7 @@ pp_of(const struct rxrp_lcore *ls)
 }
 
 /* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
-static unsigned int
+static __rte_noinline unsigned int
 cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
 	struct rxr_page_pool *pp = pp_of(ls);
@@ -65,7 +65,7 @@ cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return got;
 }
 
-static int
+static __rte_always_inline int
 recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 		unsigned int n)
 {
@@ -124,7 +124,7 @@ ring_produce(struct rxr_page_pool *pp, void * const *objs, unsigned int n)
 }
 
 /* Owner frees of local frames: cache, then ring, then the pcp. */
-static void
+static __rte_always_inline void
 recycle_owner_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
 {
@@ -145,7 +145,7 @@ recycle_owner_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 	rxr_pcp_free_bulk(ls->pcp, objs + k + r, n - k - r);
 }
 
-static int
+static __rte_always_inline int
 recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
@@ -159,7 +159,7 @@ recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	return ret;
 }
 
-static void
+static __rte_always_inline void
 recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
