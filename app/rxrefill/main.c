@@ -26,6 +26,7 @@
 
 #include "rxrefill.h"
 #include "rxr_version.h"
+#include "rxr_log.h"
 
 struct app app;
 volatile bool force_quit;
@@ -166,8 +167,8 @@ finite_done(uint64_t now __rte_unused)
 		if (app.ports[i].finite)
 			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
 				port_accounted(i, &fin.base[i]));
-	fprintf(stderr, APP ": %s: replay stalled for 3 s with %" PRIu64
-		" packets unaccounted\n", fin.tag, fin.unaccounted);
+	RXR_LOG(ERR, "%s: replay stalled for 3 s with %" PRIu64
+		" packets unaccounted", fin.tag, fin.unaccounted);
 	return true;
 }
 
@@ -274,7 +275,7 @@ run_switch_pool(unsigned int cfg)
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
 	if (ports_retire_pools(&app, &app.lost_frames) != 0)
-		fprintf(stderr, APP ": frames were lost in the previous run\n");
+		RXR_LOG(ERR, "frames were lost in the previous run");
 	for (unsigned int k = 0; k < app.nb_pollers; k++) {
 		struct poller *pl = &app.pollers[k];
 
@@ -486,7 +487,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		r.duration_s > 0 ? r.rx_bytes * 8.0 / r.duration_s / 1e9 : 0.0,
 		r.duration_s, r.rx_packets);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
+		RXR_LOG(ERR, "%s", err);
 		goto out;
 	}
 	if (detail_attach(&app, report, cycles) != 0)
@@ -524,7 +525,7 @@ report_env(struct rxr_report *rep)
 	env.ports = ports;
 	env.nb_ports = app.nb_ports;
 	if (rxr_report_set_env(rep, &env, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": report: %s\n", err);
+		RXR_LOG(ERR, "report: %s", err);
 		return -1;
 	}
 	if (env_collect(&app, rep) != 0)
@@ -571,8 +572,8 @@ consumers_init(struct app *a)
 {
 	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
 		if (a->nb_pollers < 2) {
-			fprintf(stderr, APP ": --consumer other-poll: needs two poll "
-				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)\n",
+			RXR_LOG(ERR, "--consumer other-poll: needs two poll "
+				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)",
 				a->nb_pollers);
 			return -1;
 		}
@@ -593,8 +594,8 @@ consumers_init(struct app *a)
 				rte_lcore_to_socket_id(pl->lcore),
 				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 			if (pl->cons[i].ring == NULL) {
-				fprintf(stderr, APP ": cannot create a receive queue of %u "
-					"packets: %s\n", a->opt.consumer_depth,
+				RXR_LOG(ERR, "cannot create a receive queue of %u "
+					"packets: %s", a->opt.consumer_depth,
 					rte_strerror(rte_errno));
 				return -1;
 			}
@@ -665,7 +666,7 @@ main(int argc, char **argv)
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
-		fprintf(stderr, APP ": EAL could not start: %s%s\n",
+		RXR_LOG(ERR, "EAL could not start: %s%s",
 			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
 			"'s own options go after '--')" : "");
 		return EXIT_FAILURE;
@@ -680,9 +681,9 @@ main(int argc, char **argv)
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {
-		fprintf(stderr, APP ": no worker lcore to poll with: give EAL at "
+		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at "
 			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
-			"or --main-polls\n");
+			"or --main-polls");
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -735,7 +736,7 @@ main(int argc, char **argv)
 	live_fini();
 	consumers_stop(&app);
 	if (ports_close(&app, &lost) != 0 || app.lost_frames != 0) {
-		fprintf(stderr, APP ": conservation: %" PRIu64 " frames lost\n",
+		RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}

@@ -16,6 +16,7 @@
 #include <rte_prefetch.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* Keys one bulk lookup takes (rte_hash's limit). */
 #define LOOKUP_MAX RTE_HASH_LOOKUP_BULK_MAX
@@ -101,8 +102,8 @@ streams_size(struct poller *pl, unsigned int n)
 	if (h == NULL || rows == NULL) {
 		rte_hash_free(h);
 		free(rows);
-		fprintf(stderr, APP ": poll lcore %u: no memory for a table of %u "
-			"streams%s\n", pl->lcore, n, pl->stream_hash != NULL ?
+		RXR_LOG(WARNING, "poll lcore %u: no memory for a table of %u "
+			"streams%s", pl->lcore, n, pl->stream_hash != NULL ?
 			"; keeping the smaller one" : "; every packet counts as "
 			"untracked");
 		if (pl->stream_hash != NULL)

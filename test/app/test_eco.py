@@ -120,6 +120,14 @@ def case_log_levels():
     # Warnings (debug checks, a remote NUMA node) go at warning level.
     assert "not for comparison" not in quiet.stderr, quiet.stderr[-2000:]
     assert "report " in quiet.stdout, "results left stdout"
+    # The app's errors go through the logtype too: level critical hides
+    # them, the exit status still says.
+    for level, shown in (("error", True), ("critical", False)):
+        p = sh([RXREFILL] + EAL + ["--log-level=rxrefill:" + level, "--",
+                "--reps", "1", "--report", os.path.join(TMP, "np.json")])
+        assert p.returncode != 0, p.stderr
+        assert ("rxrefill: no port" in p.stderr) == shown, (
+            level, p.stderr[-1500:])
 
 
 # --- the report -------------------------------------------------------------
