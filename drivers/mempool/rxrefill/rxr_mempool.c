@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "rxr_log.h"
 #include "rxr_mempool.h"
 
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
@@ -87,7 +88,7 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	if (n < 0)
 		return n;
 	if (ret < 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot adopt %d objects: %s\n",
+		RXR_LOG(ERR, "%s: cannot adopt %d objects: %s",
 			mp->name, n, strerror(-ret));
 		return ret;
 	}
@@ -220,8 +221,8 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
 	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
 			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: a frame of %u bytes cannot hold an mbuf "
-			"(%zu bytes), %u bytes of private area and %u of headroom\n",
+		RXR_LOG(ERR, "%s: a frame of %u bytes cannot hold an mbuf "
+			"(%zu bytes), %u bytes of private area and %u of headroom",
 			name, c.frame_size, sizeof(struct rte_mbuf), c.priv_size,
 			RTE_PKTMBUF_HEADROOM);
 		rte_errno = EINVAL;
@@ -240,13 +241,13 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	rte_pktmbuf_pool_init(mp, &priv);
 	ret = rte_mempool_set_ops_byname(mp, RXR_MEMPOOL_OPS_NAME, &c);
 	if (ret != 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot select ops %s: %s\n", name,
+		RXR_LOG(ERR, "%s: cannot select ops %s: %s", name,
 			RXR_MEMPOOL_OPS_NAME, rte_strerror(-ret));
 		goto fail;
 	}
 	ret = rte_mempool_populate_default(mp);
 	if (ret < 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot populate %u frames of %u bytes: %s\n",
+		RXR_LOG(ERR, "%s: cannot populate %u frames of %u bytes: %s",
 			name, n, c.frame_size, rte_strerror(-ret));
 		goto fail;
 	}
