@@ -31,6 +31,22 @@ extern "C" {
 /** Name of the mempool ops. */
 #define RXR_MEMPOOL_OPS_NAME "rxrefill"
 
+/**
+ * Environment variable that configures the pools an application creates
+ * itself (rte_pktmbuf_pool_create() under --mbuf-pool-ops-name rxrefill):
+ * rte_kvargs syntax, keys strategy (zone, irqsave, bh, recycle), bulk (on,
+ * off), high, batch, zero (none, alloc, free, background) and zero_method.
+ * Unset: bh, bulk on, the pcp defaults, no zeroing.
+ */
+#define RXR_MEMPOOL_ENV "RXREFILL_POOL"
+
+/**
+ * Read RXR_MEMPOOL_ENV into @p pc (zeroed first, then the defaults above).
+ * @return 0, or -EINVAL with a message naming the bad key or value in
+ *   @p err.
+ */
+int rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen);
+
 /** An mbuf pool with rxrefill behind it. */
 struct rxr_mempool_conf {
 	/** Strategy, bulk, pcp high/batch, poll lcores, ... */
