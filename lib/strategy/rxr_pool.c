@@ -9,6 +9,10 @@
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "rxr_pool_private.h"
 
 RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxr_bind_pool);
@@ -129,7 +133,7 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
 		return NULL;
 	ls->lcore = lcore;
 	ls->node = node;
-	ls->defer_head = NIL;
+	ls->defer_head = DEFER_EMPTY;
 	ls->pcp = rxr_pcp_create(p->zone[node], p->conf.high, p->conf.batch,
 			socket);
 	if (ls->pcp == NULL)
@@ -233,6 +237,15 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		err = EINVAL;
 		goto fail;
 	}
+	/*
+	 * bh and recycle keep their caches free of atomics: a reclaim by
+	 * another thread pairs its request with a process-wide barrier.
+	 */
+	if ((p->conf.strategy == RXR_STRATEGY_BH ||
+			p->conf.strategy == RXR_STRATEGY_RECYCLE) &&
+			syscall(__NR_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+		p->remote_drain = true;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
 	if (p->conf.latency) {
@@ -491,13 +504,16 @@ global_frame(const struct rxr_pool *p, uint32_t g)
 /*
  * Lock-free push of a linked batch (Treiber stack): one compare-and-swap
  * per call, never waits on another thread, so a signal handler may push.
- * The owner takes the whole list with one exchange, so there is no ABA.
+ * The word carries the list's frame count, so the pool's count of
+ * available frames includes frames waiting here. A drain takes the whole
+ * list at once, so there is no ABA.
  */
 void
 pool_defer_push(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
 		unsigned int n)
 {
-	uint32_t first, last, head;
+	uint32_t first, last;
+	uint64_t head, want;
 
 	if (n == 0)
 		return;
@@ -510,33 +526,155 @@ pool_defer_push(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
 	}
 	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
 	do {
-		p->defer_next[last] = head;
-	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, first,
+		p->defer_next[last] = DEFER_HEAD(head);
+		want = ((uint64_t)first << 32) | (DEFER_COUNT(head) + n);
+	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
 			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
+/*
+ * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
+ * The count drops only once the frames are where fn put them. Any thread
+ * may drain any list.
+ */
 unsigned int
 pool_defer_drain(struct rxr_pool *p, struct pool_lcore *ls, local_free_t fn)
 {
 	void *tmp[CHUNK];
 	unsigned int k = 0, total = 0;
+	uint64_t head;
 	uint32_t g;
 
-	if (__atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED) == NIL)
-		return 0;
-	g = __atomic_exchange_n(&ls->defer_head, NIL, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
+	do {
+		if (DEFER_HEAD(head) == NIL)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head,
+			(uint64_t)NIL << 32 | DEFER_COUNT(head), true,
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	g = DEFER_HEAD(head);
 	while (g != NIL) {
 		tmp[k++] = global_frame(p, g);
 		g = p->defer_next[g];
 		if (k == CHUNK || g == NIL) {
-			split_local(p, ls, tmp, k, fn);
+			if (fn != NULL)
+				split_local(p, ls, tmp, k, fn);
+			else
+				pool_zone_free(p, tmp, k, true);
 			total += k;
 			k = 0;
 		}
 	}
-	RXR_STAT_ADD(ls->deferred_drained, total);
-	RXR_STAT_ADD(ls->deferred_drains, 1);
+	__atomic_fetch_sub(&ls->defer_head, (uint64_t)total, __ATOMIC_RELEASE);
+	if (fn != NULL) {
+		RXR_STAT_ADD(ls->deferred_drained, total);
+		RXR_STAT_ADD(ls->deferred_drains, 1);
+	}
 	return total;
+}
+
+/* --- reclaim: nothing stays out of reach when an allocation would fail --- */
+
+void
+__rxr_pool_bh_wait(struct rxr_pcp *pcp)
+{
+	do {
+		rte_compiler_barrier();
+		pcp->bh_count--;
+		while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
+		pcp->bh_count++;
+		rte_compiler_barrier();
+	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_RELAXED) != 0);
+}
+
+/*
+ * Empty a bh or recycle owner's caches from another thread (Dekker's
+ * pattern with an asymmetric barrier): publish the request, make every
+ * thread of the process execute a full barrier, then read the owner's
+ * section counter. Zero: the owner is outside and will see the request
+ * before it enters, so its caches are ours until the request is cleared.
+ * Not zero: it is working and its caches are in use; leave them.
+ */
+static unsigned int
+reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
+{
+	struct rxr_pcp *pcp = ls->pcp;
+	unsigned int got = 0;
+
+	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+			__atomic_load_n(&pcp->bh_count, __ATOMIC_SEQ_CST) == 0) {
+		if (ls->pp != NULL)
+			got = recycle_reclaim(p, ls);
+		got += pcp->count;
+		rxr_pcp_drain(pcp);
+	}
+	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
+	return got;
+}
+
+/* irqsave: every context takes the pcp lock, so a reclaim may too. */
+static unsigned int
+reclaim_locked_pcp(struct rxr_pool *p, struct pool_lcore *ls)
+{
+	unsigned int got;
+
+	rxr_spinlock_lock(&ls->pcp_lock);
+	got = ls->pcp->count;
+	rxr_pcp_drain(ls->pcp);
+	rxr_spinlock_unlock(&ls->pcp_lock);
+	return got;
+}
+
+/*
+ * Deferred lists to the zone, then, outside signal handlers, the caches
+ * of every lcore the strategy lets another thread empty.
+ * @return frames brought back.
+ */
+static unsigned int
+pool_reclaim(struct rxr_pool *p)
+{
+	unsigned int got = 0;
+	bool irq = rxr_in_irq();
+
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+		if (p->lcore[lc] != NULL)
+			got += pool_defer_drain(p, p->lcore[lc], NULL);
+	if (irq)
+		return got;
+	rxr_spinlock_lock(&p->reclaim_lock);
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
+		struct pool_lcore *ls = p->lcore[lc];
+
+		if (ls == NULL)
+			continue;
+		switch (p->conf.strategy) {
+		case RXR_STRATEGY_IRQSAVE:
+			got += reclaim_locked_pcp(p, ls);
+			break;
+		case RXR_STRATEGY_BH:
+		case RXR_STRATEGY_RECYCLE:
+			if (p->remote_drain)
+				got += reclaim_owner_caches(p, ls);
+			break;
+		default:
+			break;
+		}
+	}
+	rxr_spinlock_unlock(&p->reclaim_lock);
+	return got;
+}
+
+int
+__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = &p->ops;
+
+	if (pool_reclaim(p) == 0)
+		return -ENOBUFS;
+	return ops->alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
 }
 
 /* --- lcore life cycle ---------------------------------------------------- */
@@ -628,6 +766,7 @@ rxr_pool_avail(const struct rxr_pool *p)
 
 		if (ls == NULL)
 			continue;
+		n += pool_defer_count(ls);
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
 		if (ls->supply != NULL) {
 			struct rxr_zero_supply_stats ss;

@@ -40,9 +40,17 @@ struct pool_lcore {
 	uint64_t zone_fallback;		/* atomic: any context */
 	uint64_t released_remote;	/* atomic: recycle, other contexts */
 
-	/* bh: the deferred-free list head, pushed by any context. */
-	uint32_t defer_head __rte_cache_aligned;
+	/*
+	 * bh: the deferred-free list, pushed by any context: head frame
+	 * index (high half) and frames on the list (low half), one word so
+	 * that one compare-and-swap pushes and counts.
+	 */
+	uint64_t defer_head __rte_cache_aligned;
 };
+
+#define DEFER_EMPTY ((uint64_t)NIL << 32)
+#define DEFER_HEAD(w) ((uint32_t)((w) >> 32))
+#define DEFER_COUNT(w) ((uint32_t)(w))
 
 struct rxr_pool {
 	struct rxr_pool_ops ops;	/* first: rxr_pool_alloc_bulk() casts */
@@ -65,6 +73,8 @@ struct rxr_pool {
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
+	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
+	bool remote_drain;		/* membarrier: owner-only caches drainable */
 	struct pool_lcore *first;
 	struct pool_lcore *lcore[RTE_MAX_LCORE];
 	struct rxr_pcp *owner_pcp[RTE_MAX_LCORE]; /* ops.owner_pcp points here */
@@ -223,6 +233,12 @@ void pool_defer_push(struct rxr_pool *p, struct pool_lcore *ls,
 		void * const *objs, unsigned int n);
 unsigned int pool_defer_drain(struct rxr_pool *p, struct pool_lcore *ls,
 		local_free_t fn);
+/* Frames on ls's deferred list. */
+static inline uint32_t
+pool_defer_count(const struct pool_lcore *ls)
+{
+	return DEFER_COUNT(__atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED));
+}
 
 /* Strategy tables, bulk and single. */
 extern const struct rxr_pool_ops rxr_strategy_zone_ops[2];
@@ -238,6 +254,8 @@ void pool_zero_lcore_init(struct rxr_pool *p, struct pool_lcore *ls,
 
 /* Recycle's stop: cache and ring back to the pcp or zone. */
 void recycle_flush(struct rxr_pool *p, struct pool_lcore *ls);
+/* Cache and ring straight to the zone, by a reclaim that excluded the owner. */
+unsigned int recycle_reclaim(struct rxr_pool *p, struct pool_lcore *ls);
 /* The pcp free used at bh's enable point. */
 void bh_pcp_free(struct rxr_pool *p, struct pool_lcore *ls,
 		void * const *objs, unsigned int n);

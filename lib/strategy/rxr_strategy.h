@@ -164,12 +164,22 @@ struct rxr_pool_ops {
 	struct rxr_pcp * const *owner_pcp;
 };
 
-/** bh's local_bh_disable(): a plain counter and a compiler barrier. */
+/* Outermost section entered while a reclaim empties the pcp: wait it out. */
+void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
+
+/**
+ * bh's local_bh_disable(): a plain counter and a compiler barrier. A plain
+ * load of the reclaim request follows; the reclaimer's membarrier() makes
+ * the pair safe without an atomic here.
+ */
 static inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
 	pcp->bh_count++;
 	rte_compiler_barrier();
+	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_RELAXED) != 0) &&
+			pcp->bh_count == 1)
+		__rxr_pool_bh_wait(pcp);
 }
 
 /** bh's local_bh_enable(). */
@@ -194,8 +204,17 @@ __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
 	return ops->owner_pcp[lc];
 }
 
+/*
+ * The allocation would fail: take back what waits on deferred lists and
+ * what other lcores' caches hold (Linux's drain_all_pages() before giving
+ * up), then try once more.
+ */
+int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
+
 /**
- * Allocate n frames from any context. All or nothing.
+ * Allocate n frames from any context. All or nothing. Fails only when the
+ * frames are not in the pool: in use, or held by a recycle ring or a
+ * zeroing supply.
  * @return 0, or -ENOBUFS.
  */
 static inline int
@@ -203,14 +222,22 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
-	int ret;
+	int ret = -ENOBUFS;
 
-	if (pcp == NULL)
-		return ops->alloc(p, objs, n);
-	rxr_pool_bh_disable(pcp);
-	ret = rxr_pcp_alloc_bulk(pcp, objs, n);
-	rxr_pool_bh_enable(pcp);
-	return ret == 0 ? 0 : -ENOBUFS;
+	if (pcp == NULL) {
+		ret = ops->alloc(p, objs, n);
+	} else {
+		rxr_pool_bh_disable(pcp);
+		/* Short: the strategy's path collects deferred frees first. */
+		if (likely(pcp->count >= n))
+			ret = rxr_pcp_alloc_bulk(pcp, objs, n);
+		rxr_pool_bh_enable(pcp);
+		if (unlikely(ret != 0))
+			ret = ops->alloc(p, objs, n);
+	}
+	if (unlikely(ret != 0))
+		return __rxr_pool_alloc_slow(p, objs, n);
+	return 0;
 }
 
 /** Free n frames from any context. */
@@ -303,8 +330,9 @@ struct rxr_pool_stats {
 void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
 
 /**
- * Frames available: in zones, pcps, recycle caches and rings. Frames on a
- * deferred list count as in use until their owner drains them.
+ * Frames available: in zones, pcps, recycle caches and rings, zeroing
+ * supplies and deferred lists. Never below the true count; above it only
+ * for the instant a frame moves between two of these.
  */
 uint64_t rxr_pool_avail(const struct rxr_pool *p);
 

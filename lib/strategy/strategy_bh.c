@@ -5,7 +5,10 @@
  * counter and compiler barriers (local_bh_disable/enable): no atomics on the
  * owner's path. Any other context frees onto the owner's deferred list and
  * allocates from the zone; the owner drains the list at its bh-enable point,
- * rxr_pool_poll_end(), once per poll iteration.
+ * rxr_pool_poll_end(), once per poll iteration, and also whenever its pcp
+ * is short, before it would go to the zone (as mimalloc collects delayed
+ * frees in its allocation slow path), so an application that never calls
+ * the enable point still gets its frames back.
  */
 
 #include <errno.h>
@@ -30,6 +33,8 @@ bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	if (unlikely(ls == NULL))
 		return pool_zone_alloc(p, ctx_node(p), objs, n, true);
 	bh_disable(ls);
+	if (unlikely(ls->pcp->count < n) && pool_defer_count(ls) != 0)
+		pool_defer_drain(p, ls, bh_pcp_free);
 	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
 	bh_enable(ls);
 	return ret == 0 ? 0 : -ENOBUFS;

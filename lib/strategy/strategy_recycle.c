@@ -6,7 +6,8 @@
  * from the pcp in bulk; frames of another node found in the ring are waived
  * to their zone. The owner's frees go to the cache, then the ring; other
  * contexts' frees go to the ring. What does not fit is released to the
- * allocator the bh way.
+ * allocator the bh way, and the owner collects it before its pcp would go
+ * to the zone.
  */
 
 #include <errno.h>
@@ -62,6 +63,9 @@ recycle_owner_alloc(struct rxr_pool *p, struct pool_lcore *ls, void **objs,
 	}
 	while (c->count < n && cache_refill_from_ring(p, ls) != 0)
 		;
+	if (c->count < n && ls->pcp->count < n - c->count &&
+			pool_defer_count(ls) != 0)
+		pool_defer_drain(p, ls, bh_pcp_free);
 	if (c->count < n) {
 		room = c->size - c->count;
 		k = RTE_MIN(c->refill, room);
@@ -182,6 +186,22 @@ recycle_flush(struct rxr_pool *p, struct pool_lcore *ls)
 	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, CHUNK)) != 0)
 		split_local(p, ls, tmp, got, bh_pcp_free);
 	bh_enable(ls);
+}
+
+unsigned int
+recycle_reclaim(struct rxr_pool *p, struct pool_lcore *ls)
+{
+	struct rxr_page_pool *pp = ls->pp;
+	void *tmp[CHUNK];
+	unsigned int got, total = pp->cache.count;
+
+	pool_zone_free(p, pp->cache.frames, pp->cache.count, true);
+	__atomic_store_n(&pp->cache.count, 0, __ATOMIC_RELAXED);
+	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, CHUNK)) != 0) {
+		pool_zone_free(p, tmp, got, true);
+		total += got;
+	}
+	return total;
 }
 
 const struct rxr_pool_ops rxr_strategy_recycle_ops[2] = {
