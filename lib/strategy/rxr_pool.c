@@ -579,13 +579,14 @@ void
 __rxr_pool_bh_wait(struct rxr_pcp *pcp)
 {
 	do {
-		rte_compiler_barrier();
-		pcp->bh_count--;
+		__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1,
+				__ATOMIC_RELEASE);
 		while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)
 			rte_pause();
-		pcp->bh_count++;
+		__atomic_store_n(&pcp->bh_count, pcp->bh_count + 1,
+				__ATOMIC_RELAXED);
 		rte_compiler_barrier();
-	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_RELAXED) != 0);
+	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0);
 }
 
 /*
@@ -605,7 +606,7 @@ reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
 	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
-			__atomic_load_n(&pcp->bh_count, __ATOMIC_SEQ_CST) == 0) {
+			__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
 		if (ls->pp != NULL)
 			got = recycle_reclaim(p, ls);
 		got += pcp->count;

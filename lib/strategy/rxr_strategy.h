@@ -168,17 +168,21 @@ struct rxr_pool_ops {
 void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
 
 /**
- * bh's local_bh_disable(): a plain counter and a compiler barrier. A plain
- * load of the reclaim request follows; the reclaimer's membarrier() makes
- * the pair safe without an atomic here.
+ * bh's local_bh_disable(): a counter and a compiler barrier, then a look at
+ * the reclaim request. No atomic instruction: on x86 the stores and loads
+ * below are plain moves, ordered against a reclaimer by its membarrier();
+ * their atomic spelling only tells the compiler (and ThreadSanitizer)
+ * that another thread reads them.
  */
 static inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
-	pcp->bh_count++;
+	uint32_t c = pcp->bh_count + 1;
+
+	__atomic_store_n(&pcp->bh_count, c, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
-	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_RELAXED) != 0) &&
-			pcp->bh_count == 1)
+	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0) &&
+			c == 1)
 		__rxr_pool_bh_wait(pcp);
 }
 
@@ -186,8 +190,7 @@ rxr_pool_bh_disable(struct rxr_pcp *pcp)
 static inline void
 rxr_pool_bh_enable(struct rxr_pcp *pcp)
 {
-	rte_compiler_barrier();
-	pcp->bh_count--;
+	__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1, __ATOMIC_RELEASE);
 }
 
 /* The calling poll lcore's pcp when the inline owner path applies. */
