@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -50,6 +51,10 @@ max_regions_for(const struct rte_mempool *mp, uint32_t stride)
 	return (uint32_t)RTE_MIN(regions, (uint64_t)UINT16_MAX);
 }
 
+static void rxr_mp_destroy_event(enum rte_mempool_event event,
+		struct rte_mempool *mp, void *arg);
+static bool destroy_event_registered;
+
 static int
 rxr_mp_alloc(struct rte_mempool *mp)
 {
@@ -87,7 +92,39 @@ rxr_mp_alloc(struct rte_mempool *mp)
 		rxr_zero_method_name(pc.zero_method), mp->size, stride,
 		pc.nr_poll_lcores, c != NULL ? "" : " (" RXR_MEMPOOL_ENV ")");
 	mp->pool_data = p;
+	if (!__atomic_exchange_n(&destroy_event_registered, true,
+			__ATOMIC_RELAXED))
+		rte_mempool_event_callback_register(rxr_mp_destroy_event, NULL);
 	return 0;
+}
+
+/*
+ * Whatever the application, say at the end whether every frame came home.
+ * DPDK's destroy event comes before rte_mempool_free() takes the objects
+ * back for itself. The mempool's per-lcore caches are not flushed to us,
+ * so a shortfall is a leak only in a pool that had none.
+ */
+static void
+rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
+		void *arg)
+{
+	struct rxr_pool *p = rxr_mempool_pool(mp);
+	uint64_t frames, avail;
+
+	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
+		return;
+	rxr_pool_quiesce(p);
+	frames = rxr_pool_nr_frames(p);
+	avail = rxr_pool_avail(p);
+	if (rxr_pool_check(p, NULL) == 0)
+		RTE_LOG(NOTICE, MEMPOOL, "%s: all %" PRIu64 " frames are home\n",
+			mp->name, frames);
+	else
+		rte_log(mp->cache_size == 0 ? RTE_LOG_ERR : RTE_LOG_NOTICE,
+			RTE_LOGTYPE_MEMPOOL, "MEMPOOL: %s: %" PRIu64 " of %" PRIu64
+			" frames are not home%s\n", mp->name, frames - avail,
+			frames, mp->cache_size == 0 ? "" :
+			" (some may sit in the mempool's per-lcore caches)");
 }
 
 static void
