@@ -595,7 +595,8 @@ __rxr_pool_bh_wait(struct rxr_pcp *pcp)
  * thread of the process execute a full barrier, then read the owner's
  * section counter. Zero: the owner is outside and will see the request
  * before it enters, so its caches are ours until the request is cleared.
- * Not zero: it is working and its caches are in use; leave them.
+ * Not zero: it is working and its caches are in use; leave them. The pcp
+ * lock keeps out a stop or quiesce flushing the same caches.
  */
 static unsigned int
 reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
@@ -603,6 +604,8 @@ reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
 	struct rxr_pcp *pcp = ls->pcp;
 	unsigned int got = 0;
 
+	if (!rxr_spinlock_trylock(&ls->pcp_lock))
+		return 0;
 	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
@@ -613,6 +616,7 @@ reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
 		rxr_pcp_drain(pcp);
 	}
 	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
+	rxr_spinlock_unlock(&ls->pcp_lock);
 	return got;
 }
 
