@@ -73,8 +73,13 @@ usage(FILE *out)
 "  -V, --version      print the version and exit\n"
 "  -h, --help         print this help and exit\n"
 "\n"
+"Reports must be regular files (a FIFO or a device is refused, never\n"
+"read). Repetitions a report marks cut short are listed apart and left\n"
+"out of every row.\n"
+"\n"
 "Exit status: 0 on success, %d when a report cannot be read or is not a\n"
-"valid %s report (the message names the file), %d on bad usage.\n",
+"valid %s report (the message names the file), %d on bad usage (also\n"
+"a --metric that no complete run of the reports has).\n",
 		RXR_REPORT_COMPARE_SCHEMA, EXIT_BAD_REPORT, RXR_REPORT_SCHEMA,
 		EXIT_USAGE);
 }
@@ -124,6 +129,40 @@ add_metrics(const char *list, char ***metrics, unsigned int *n)
 	}
 	free(copy);
 	return 0;
+}
+
+/*
+ * A metric name can be known and still match nothing in these reports
+ * (drops.nosuch, recycle without a recycle run): name it rather than
+ * print an empty table.
+ */
+static int
+check_metrics_present(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, char **metrics,
+		unsigned int nb_metrics)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < nb_metrics; i++) {
+		struct rxr_report_select one = {
+			.metrics = (const char *const *)&metrics[i],
+			.nb_metrics = 1,
+		};
+		json_t *doc = rxr_report_compare_json(reports, labels, n, &one);
+
+		if (doc == NULL)
+			return -ENOMEM;
+		if (json_array_size(json_object_get(doc, "rows")) == 0 &&
+				json_array_size(json_object_get(doc,
+					"histograms")) == 0) {
+			fprintf(stderr, "%s: --metric %s: no complete run of %s "
+				"has it\n", prog, metrics[i], n == 1 ?
+				"this report" : "these reports");
+			ret = -EINVAL;
+		}
+		json_decref(doc);
+	}
+	return ret;
 }
 
 /* Column label: the file name without directory and ".json". */
@@ -219,6 +258,16 @@ main(int argc, char **argv)
 	}
 	sel.metrics = (const char *const *)metrics;
 	sel.nb_metrics = nb_metrics;
+	switch (check_metrics_present(reports, (const char *const *)labels, n,
+			metrics, nb_metrics)) {
+	case 0:
+		break;
+	case -ENOMEM:
+		goto nomem;
+	default:
+		ret = EXIT_USAGE;
+		goto out;
+	}
 
 	if (json) {
 		json_t *doc = rxr_report_compare_json(reports,

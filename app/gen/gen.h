@@ -202,4 +202,32 @@ int gen_split(pcap_t *in, const char *name, const struct rxr_flow_rss *rss,
 		struct gen_split_stats *st, struct gen_flowtab *ft,
 		struct gen_err *e);
 
+/** rxrefill-gen's options (gen_opts.c). */
+struct gen_opts {
+	const char *prefix;
+	const char *manifest;
+	bool all;
+	bool quiet;
+	uint32_t queues;
+	uint32_t reta_size;
+	const char *key_name;
+	uint8_t key[RXR_FLOW_RSS_KEY_LEN];
+	enum rxr_flow_rss_fields fields;
+	struct gen_traffic_conf t;
+	const char *size_text;
+	const char *split;
+	bool allow_truncated;
+	uint32_t max_streams;
+	unsigned int given;
+	const char *gen_only_name;
+	const char *split_only_name;
+};
+
+/**
+ * Parse the command line into o; on bad usage print the reason and exit
+ * with status 2. Paths are checked too: the split input must be a regular
+ * file, no output may be a device, FIFO, directory or the input.
+ */
+void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
+
 #endif /* RXR_GEN_H */

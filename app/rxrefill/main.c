@@ -29,15 +29,6 @@
 struct app app;
 volatile bool force_quit;
 volatile bool run_stop;
-static volatile int quit_signal;
-
-static void
-on_signal(int sig)
-{
-	quit_signal = sig;
-	force_quit = true;
-	run_stop = true;
-}
 
 /* Counters of the whole app at one instant. */
 struct snapshot {
@@ -421,6 +412,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	uint64_t cycles, unaccounted = 0;
 	char tag[96], err[RXR_REPORT_ERR_LEN];
 	struct exhaust ex = { 0 };
+	bool stopped;
 	int ret = -1;
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
@@ -489,6 +481,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		wait_pollers();
 		ports_stop(&app);
 	}
+	stopped = force_quit;
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
@@ -503,6 +496,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
+	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
 	r.has_deferred = rc->strategy == RXR_STRATEGY_BH ||
 		rc->strategy == RXR_STRATEGY_RECYCLE;
@@ -591,38 +585,6 @@ report_env(struct rxr_report *rep)
 }
 
 static int
-write_report(struct rxr_report *rep, bool partial)
-{
-	char err[RXR_REPORT_ERR_LEN];
-
-	rxr_report_set_partial(rep, partial);
-	if (rxr_report_write_atomic(rep, app.opt.report_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Fail before the runs, not after them, when the report cannot be written. */
-static int
-report_dir_check(const char *path)
-{
-	char *dup = strdup(path), *dir;
-	int ret = 0;
-
-	if (dup == NULL)
-		return -1;
-	dir = dirname(dup);
-	if (access(dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, APP ": --report %s: cannot write in %s: %s\n", path,
-			dir, strerror(errno));
-		ret = -1;
-	}
-	free(dup);
-	return ret;
-}
-
-static int
 consumers_init(struct app *a)
 {
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
@@ -670,6 +632,8 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 		*eal_argc = 1;
 		return opts_parse(argc, argv, &app.opt, &args);
 	}
+	if (opts_check_dashdash(argc, argv) != 0)
+		return -1;
 	return opts_parse(1, none, &app.opt, &args);
 }
 
@@ -677,14 +641,12 @@ int
 main(int argc, char **argv)
 {
 	struct rxr_report *report;
-	struct sigaction sa = { .sa_handler = on_signal };
 	int eal_argc, ret, status = EXIT_SUCCESS;
 	unsigned int lc;
 	uint64_t lost = 0;
 
 	/* First of all: a stop asked for at any point is a clean stop. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	signals_install();
 	/* The command line as typed, before anyone parses it in place. */
 	app.argc = argc;
 	app.argv = calloc(argc + 1, sizeof(char *));
@@ -697,11 +659,14 @@ main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	if (output_check(&app.opt) != 0)
+		return EXIT_FAILURE;
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
-		fprintf(stderr, APP ": EAL could not start: %s\n",
-			rte_strerror(rte_errno));
+		fprintf(stderr, APP ": EAL could not start: %s%s\n",
+			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
+			"'s own options go after '--')" : "");
 		return EXIT_FAILURE;
 	}
 
@@ -726,15 +691,12 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	pollers_assign(&app);
+	opts_check_ports(&app);
 	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
 		"rep(s), consumer %s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
 		rxr_mem_backing_name(app.backing));
 
-	if (report_dir_check(app.opt.report_path) != 0) {
-		status = EXIT_FAILURE;
-		goto cleanup;
-	}
 	report = rxr_report_create();
 	if (report == NULL || report_env(report) != 0) {
 		status = EXIT_FAILURE;
@@ -750,7 +712,7 @@ main(int argc, char **argv)
 		if (ret > 0)
 			status = EXIT_FAILURE;
 		/* After every run: an interruption leaves a valid report. */
-		if (write_report(report, true) != 0)
+		if (output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
 	}
 	wait_pollers();
@@ -760,16 +722,17 @@ main(int argc, char **argv)
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}
-	if (write_report(report, force_quit || status != EXIT_SUCCESS) != 0)
+	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0)
 		rxr_report_render_text(report, stdout, NULL);
-	printf(APP ": report %s%s\n", app.opt.report_path,
-		force_quit ? " (partial: interrupted)" : "");
+	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
+		app.opt.nb_configs * app.opt.reps);
+	output_say(report, force_quit);
 	rxr_report_free(report);
 cleanup:
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
-		return 128 + quit_signal;
+		return 128 + signals_caught();
 	return status;
 }

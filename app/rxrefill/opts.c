@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rxr_path.h"
 #include "rxrefill.h"
+
+/* net_pcap's RTE_PMD_PCAP_MAX_QUEUES: one RX queue per replayed file. */
+#define PCAP_MAX_QUEUES 16
 
 enum {
 	OPT_STRATEGY = 256, OPT_BULK, OPT_REPS, OPT_WARMUP, OPT_DURATION,
@@ -86,28 +90,32 @@ opts_usage(FILE *f)
 "                       report gives min, median and max (default 3)\n"
 "\n"
 "Runs:\n"
-"  --warmup SEC         unmeasured time before each run (default 0.5)\n"
+"  --warmup SEC         unmeasured time before each run (default 0.5; none\n"
+"                       with --loops)\n"
 "  --duration SEC       measured time of each run (default 2)\n"
 "  --loops N            finite replay: each queue's capture exactly N times,\n"
 "                       until every packet is received or dropped with a cause\n"
 "                       (with --replay only; replaces --duration)\n"
 "  --burst N            rx_burst size, 1..%u (default 32)\n"
+"                       (numbers are decimal: 010 is ten)\n"
 "  --stats-period SEC   progress line period, 0 for none (default 1)\n"
 "\n"
 "Ports and memory:\n"
 "  --replay FILES       replay captures on net_pcap, one file per RX queue,\n"
-"                       comma separated (see rxrefill-gen)\n"
+"                       comma separated, at most 16 (net_pcap's queues per\n"
+"                       port); regular files only (see rxrefill-gen)\n"
 "  --queues N           RX queues per port (default: one per poll lcore; the\n"
 "                       number of files with --replay); RSS with mlx5's\n"
 "                       default Toeplitz key when N > 1\n"
 "  --rxd N              RX descriptors per queue (default 1024)\n"
-"  --frame-size BYTES   frame stride: mbuf, headroom and data room (default 4096)\n"
+"  --frame-size BYTES   frame stride: mbuf, headroom and data room, a multiple\n"
+"                       of 64 from 384 to 65536 (default 4096)\n"
 "  --frames N           frames per port's pool (default: sized from queues,\n"
 "                       descriptors, caches and consumers)\n"
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
 "                       remote-node paths on a one-node machine)\n"
 "\n"
-"Zeroing (DESIGN.md \"Hugepage zeroing core\"):\n"
+"Zeroing:\n"
 "  --zero-policy P      none, alloc (clear before handing out, __GFP_ZERO),\n"
 "                       free (clear when freed, init_on_free), background (a\n"
 "                       thread keeps pre-zeroed frames per poll lcore)\n"
@@ -126,42 +134,50 @@ opts_usage(FILE *f)
 "  --stall-consumer I[:SEC]\n"
 "                       testing: consumer I of each poll lcore stops reading\n"
 "                       (for SEC seconds, else for the whole run)\n"
-"  --exhaust AT:SEC     testing: AT seconds into each run, take every free\n"
-"                       frame of every pool for SEC seconds (the zone runs\n"
-"                       out: refills fail and count as rx_nombuf)\n"
+"  --exhaust AT:SEC     testing: AT seconds into each run, take every frame\n"
+"                       the zones of every pool can give for SEC seconds (the\n"
+"                       zone runs out: refills the poll lcore's own cache\n"
+"                       cannot serve fail). PMDs that count the failures show\n"
+"                       them as rx_nombuf (net_pcap in finite replay, mlx5);\n"
+"                       net_pcap's infinite replay and net_null return an\n"
+"                       empty burst without counting it (a note says so):\n"
+"                       with --replay, use --loops\n"
 "\n"
 "Output:\n"
-"  --report FILE        JSON report, written atomically (default\n"
-"                       rxrefill-report.json)\n"
+"  --report FILE        JSON report, written atomically after every\n"
+"                       repetition, first when one has completed (default\n"
+"                       rxrefill-report.json); '-': standard output, once at\n"
+"                       the end (progress and table go to standard error).\n"
+"                       A device, FIFO, directory or an input is refused\n"
 "  --no-table           no text table at the end\n"
 "  --no-latency         do not time each refill (no latency histogram)\n"
 "  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
 "                       and NUMA node, then exit; no EAL options needed\n"
-"  --profile FILE       read options from FILE first, one per line without\n"
-"                       the leading '--' ('strategy bh,zone'); '#' starts a\n"
-"                       comment; options given after it on the command line\n"
-"                       win (see config/profiles/)\n"
+"  --profile FILE       read options from FILE (a regular file) first, one\n"
+"                       per line without the leading '--' ('strategy\n"
+"                       bh,zone'); '#' starts a comment; options given after\n"
+"                       it on the command line win (see config/profiles/)\n"
 "  --help               this text\n",
 		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
 }
 
+/* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
 static int
 parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 		unsigned long *v)
 {
-	char *end;
+	uint64_t n;
 
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' ||
-			*v < min || *v > max) {
-		fprintf(stderr, APP ": --%s: '%s' is not a whole number in %lu..%lu\n",
-			opt, s, min, max);
+	if (rxr_parse_decimal(s, min, max, &n) != 0) {
+		fprintf(stderr, APP ": --%s: '%s' is not a decimal whole number "
+			"in %lu..%lu\n", opt, s, min, max);
 		return -1;
 	}
+	*v = (unsigned long)n;
 	return 0;
 }
 
+/* Decimal seconds: digits, one point, an exponent; no hex, inf or nan. */
 static int
 parse_seconds(const char *opt, const char *s, double min, double max,
 		double *v)
@@ -170,9 +186,11 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(*v >= min && *v <= max)) {
-		fprintf(stderr, APP ": --%s: '%s' is not a number of seconds in %g..%g\n",
-			opt, s, min, max);
+	if (errno != 0 || end == s || *end != '\0' ||
+			strspn(s, "0123456789.eE+-") != strlen(s) ||
+			!(*v >= min && *v <= max)) {
+		fprintf(stderr, APP ": --%s: '%s' is not a decimal number of "
+			"seconds in %g..%g\n", opt, s, min, max);
 		return -1;
 	}
 	return 0;
@@ -182,17 +200,36 @@ static int
 parse_strategies(const char *s, bool *want)
 {
 	char buf[256], *tok, *save = NULL;
+	size_t len = strlen(s);
 
 	if (strcmp(s, "all") == 0) {
 		for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
 			want[i] = true;
 		return 0;
 	}
+	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
+	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
+			strstr(s, ",,") != NULL) {
+		fprintf(stderr, APP ": --strategy '%s': an empty strategy name; "
+			"give zone, irqsave, bh, recycle comma separated, or all\n",
+			s);
+		return -1;
+	}
+	if (len >= sizeof(buf)) {
+		fprintf(stderr, APP ": --strategy: list longer than %zu bytes\n",
+			sizeof(buf) - 1);
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		enum rxr_strategy st;
 
+		if (strcmp(tok, "all") == 0) {
+			fprintf(stderr, APP ": --strategy '%s': 'all' stands alone, "
+				"not in a list\n", s);
+			return -1;
+		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
 			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
 				"(zone, irqsave, bh, recycle or all)\n", tok);
@@ -206,20 +243,29 @@ parse_strategies(const char *s, bool *want)
 static int
 parse_replay(char *s, struct options *o)
 {
-	char *tok, *save = NULL;
+	char *tok, *save = NULL, err[PATH_MAX + 128];
+	size_t len = strlen(s);
 
+	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
+			strstr(s, ",,") != NULL) {
+		fprintf(stderr, APP ": --replay '%s': an empty file name\n", s);
+		return -1;
+	}
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
-		if (o->nb_replay == MAX_REPLAY_FILES) {
-			fprintf(stderr, APP ": --replay: at most %d files\n",
-				MAX_REPLAY_FILES);
+		if (o->nb_replay == PCAP_MAX_QUEUES) {
+			fprintf(stderr, APP ": --replay: more than %d files; "
+				"net_pcap has one RX queue per file and at most "
+				"%d queues per port\n", PCAP_MAX_QUEUES,
+				PCAP_MAX_QUEUES);
+			return -1;
+		}
+		/* A FIFO or a device would block net_pcap, or be read once. */
+		if (rxr_path_check_input("--replay", tok, err, sizeof(err)) != 0) {
+			fprintf(stderr, APP ": %s\n", err);
 			return -1;
 		}
 		o->replay[o->nb_replay++] = tok;
-	}
-	if (o->nb_replay == 0) {
-		fprintf(stderr, APP ": --replay: no file given\n");
-		return -1;
 	}
 	return 0;
 }
@@ -228,7 +274,7 @@ static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
 	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
-	bool bulk_on = true, bulk_off = true;
+	bool bulk_on = true, bulk_off = true, warmup_given = false;
 	unsigned long v;
 	int c;
 
@@ -281,6 +327,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		case OPT_WARMUP:
 			if (parse_seconds("warmup", optarg, 0, 3600, &o->warmup_s) != 0)
 				return -1;
+			warmup_given = true;
 			break;
 		case OPT_DURATION:
 			if (parse_seconds("duration", optarg, 0.01, 86400,
@@ -317,11 +364,19 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				return -1;
 			o->batch = v;
 			break;
-		case OPT_FRAME_SIZE:
-			if (parse_uint("frame-size", optarg, 512, 1u << 20, &v) != 0)
+		case OPT_FRAME_SIZE: {
+			char err[256];
+
+			if (parse_uint("frame-size", optarg, 1, 1u << 20, &v) != 0)
 				return -1;
+			if (rxr_pktmbuf_frame_size_check(v, 0, err,
+					sizeof(err)) != 0) {
+				fprintf(stderr, APP ": --frame-size %s\n", err);
+				return -1;
+			}
 			o->frame_size = v;
 			break;
+		}
 		case OPT_FRAMES:
 			if (parse_uint("frames", optarg, 64, 1u << 26, &v) != 0)
 				return -1;
@@ -474,10 +529,12 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->stall_consumer, o->consumers);
 		return -1;
 	}
-	if (rxr_mempool_data_room(o->frame_size, 0) == 0) {
-		fprintf(stderr, APP ": --frame-size %u cannot hold an mbuf and its headroom\n",
-			o->frame_size);
-		return -1;
+	/* Finite replay has no warm-up: say so, and record none. */
+	if (o->loops != 0) {
+		if (warmup_given && o->warmup_s > 0)
+			fprintf(stderr, APP ": note: --warmup is not used with "
+				"--loops (finite replay measures every packet)\n");
+		o->warmup_s = 0;
 	}
 	/* Interleaving order: every strategy with bulk, then without. */
 	for (int b = 1; b >= 0; b--)
@@ -572,11 +629,18 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 static int
 profile_load(const char *path, struct opts_args *a)
 {
-	FILE *f = fopen(path, "r");
+	char err[PATH_MAX + 128];
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;
+	FILE *f;
 	int ret;
 
+	/* A directory is no empty profile, and a FIFO would block. */
+	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
+		fprintf(stderr, APP ": %s\n", err);
+		return -1;
+	}
+	f = fopen(path, "r");
 	if (f == NULL) {
 		fprintf(stderr, APP ": --profile %s: %s\n", path, strerror(errno));
 		return -1;
@@ -610,6 +674,10 @@ profile_load(const char *path, struct opts_args *a)
 int
 opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
+	const char *profiles[MAX_PROFILES];
+	unsigned int nb_profiles = 0;
+	int ret;
+
 	memset(a, 0, sizeof(*a));
 	if (args_push(a, argc > 0 ? argv[0] : APP, strlen(argc > 0 ? argv[0] : APP)) != 0)
 		return -1;
@@ -620,7 +688,15 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			f = argv[++i];
 		else if (strncmp(argv[i], "--profile=", 10) == 0)
 			f = argv[i] + 10;
-		if (f != NULL && profile_load(f, a) != 0)
+		if (f == NULL)
+			continue;
+		if (nb_profiles == MAX_PROFILES) {
+			fprintf(stderr, APP ": more than %d --profile files\n",
+				MAX_PROFILES);
+			return -1;
+		}
+		profiles[nb_profiles++] = f;
+		if (profile_load(f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -633,5 +709,64 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		if (args_push(a, argv[i], strlen(argv[i])) != 0)
 			return -1;
 	}
-	return opts_parse_argv(a->argc, a->argv, o);
+	ret = opts_parse_argv(a->argc, a->argv, o);
+	for (unsigned int i = 0; ret == 0 && i < nb_profiles; i++)
+		o->profiles[o->nb_profiles++] = profiles[i];
+	return ret;
 }
+
+/*
+ * Without "--", everything goes to EAL, which answers one of our options
+ * with a page of its usage. Name the option and where it belongs instead.
+ */
+int
+opts_check_dashdash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		size_t n;
+
+		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+			continue;
+		n = strcspn(arg + 2, "=");
+		for (const struct option *lo = long_opts; lo->name != NULL; lo++) {
+			/* EAL has its own --help. */
+			if (lo->val == OPT_HELP || strlen(lo->name) != n ||
+					strncmp(lo->name, arg + 2, n) != 0)
+				continue;
+			fprintf(stderr, APP ": '%s' is an option of " APP ", not "
+				"of EAL: put it after '--' (" APP " [EAL options] "
+				"-- [options], e.g. " APP " -l 0-1 --no-pci -- "
+				"%s ...)\n", arg, arg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --exhaust makes refills fail; whether that shows as rx_nombuf is the
+ * PMD's doing. DPDK 22.11's net_pcap counts it only in finite replay
+ * (eth_pcap_rx); its infinite replay (eth_pcap_rx_infinite) and net_null
+ * (eth_null_rx) return an empty burst without a count. Say so up front.
+ */
+void
+opts_check_ports(const struct app *a)
+{
+	if (a->opt.exhaust_for_s <= 0)
+		return;
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		const struct port *p = &a->ports[i];
+		bool silent = strcmp(p->driver, "net_null") == 0 ||
+			(strcmp(p->driver, "net_pcap") == 0 && !p->finite);
+
+		if (silent)
+			fprintf(stderr, APP ": note: --exhaust: port %u (%s%s) does "
+				"not count failed refills as rx_nombuf: it drops "
+				"the burst without a count, so only the rate shows "
+				"the zone running out%s\n", p->id, p->driver,
+				p->replay ? ", infinite replay" : "",
+				p->replay ? "; with --loops it counts them" : "");
+	}
+}
+

@@ -30,6 +30,7 @@
 #define MAX_STREAMS 4096	/* per poller; the rest count as "other" */
 #define MAX_BURST 512
 #define MAX_REPLAY_FILES MAX_QUEUES
+#define MAX_PROFILES 8
 
 /* Where consumers run (DESIGN.md "Contexts": task). */
 enum consumer_mode {
@@ -80,6 +81,8 @@ struct options {
 	bool latency;
 	const char *replay[MAX_REPLAY_FILES];
 	unsigned int nb_replay;
+	const char *profiles[MAX_PROFILES];	/* inputs too: never overwritten */
+	unsigned int nb_profiles;
 	bool list_devices;
 	bool help;			/* --help was given: usage printed */
 };
@@ -190,8 +193,22 @@ int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
 int opts_profile_parse(const char *buf, size_t len, const char *name,
 		struct opts_args *a);
 void opts_args_free(struct opts_args *a);
+int opts_check_dashdash(int argc, char **argv);
+struct app;
+void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 const char *consumer_mode_name(enum consumer_mode m);
+
+/* signals.c */
+void signals_install(void);
+int signals_caught(void);
+const char *run_cut_short(bool stopped, uint64_t cycles);
+void stop_say(unsigned int done, unsigned int total);
+
+/* output.c: the report's path */
+int output_check(const struct options *o);
+int output_write(struct rxr_report *rep, bool partial, bool final);
+void output_say(const struct rxr_report *rep, bool interrupted);
 
 /* ports.c */
 int replay_scan(struct app *a);

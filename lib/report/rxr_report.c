@@ -86,7 +86,7 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		const char *s = json_string_value(json_object_get(run, "strategy"));
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
-		if (s == NULL)
+		if (s == NULL || !rxr_report_run_complete(run))
 			continue;
 		for (j = 0; j < n; j++)
 			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
@@ -555,6 +555,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "refill_cycles_per_frame",
 				jnum(run->refill_cycles_per_frame)))
 		goto nomem;
+	if (rr_run_mark(o, run, err, errlen) != 0)
+		goto inval;
 
 	drops = json_object();
 	if (drops == NULL || json_object_set(o, "drops", drops))

@@ -84,6 +84,13 @@ struct rxr_report_run {
 	const char *strategy;		/**< "zone", "irqsave", "bh", "recycle" */
 	bool bulk;			/**< bulk alloc/free on */
 	uint32_t rep;			/**< repetition index from 0 */
+	/**
+	 * NULL: the repetition ran to its end ("complete": true). Else why
+	 * it stopped early ("SIGTERM", "replay stalled", ...): written as
+	 * "complete": false with "cut_short", and left out of the summary,
+	 * the tables and the comparisons.
+	 */
+	const char *cut_short;
 	double duration_s;		/**< measured seconds, >= 0 */
 	uint64_t rx_packets;		/**< packets received */
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
@@ -244,8 +251,15 @@ void rxr_report_set_partial(struct rxr_report *r, bool partial);
 int rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		char *err, size_t errlen);
 
-/** Number of runs. */
+/** Number of runs, complete or cut short. */
 unsigned int rxr_report_nb_runs(const struct rxr_report *r);
+
+/** Number of runs marked "complete": false (cut short). */
+unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
+
+/** Whether a run object of the document ran to its end (no "complete"
+ * field counts as complete: reports written before it existed). */
+bool rxr_report_run_complete(const json_t *run);
 
 /**
  * Recompute "summary" from "runs" (rxr_report_add_run() does it already;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rxr_path.h"
 #include "rxr_report_priv.h"
 
 /* Far above any real report; keeps a wrong file from eating memory. */
@@ -29,11 +30,30 @@ rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 	FILE *f = NULL;
 	int fd = -1, dfd, ret;
 
+	if (rxr_path_is_stdout(path)) {
+		errno = 0;
+		if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
+				fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+			ret = errno != 0 ? -errno : -EIO;
+			rr_err(err, errlen, "cannot write report to standard "
+				"output: %s", strerror(-ret));
+			return ret;
+		}
+		return 0;
+	}
 	base = slash != NULL ? slash + 1 : path;
 	if (*base == '\0') {
 		rr_err(err, errlen, "cannot write report %s: not a file name",
 			path);
 		return -EINVAL;
+	}
+	/* The rename would replace a device, a FIFO, ... by a file. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+			!S_ISLNK(st.st_mode)) {
+		rr_err(err, errlen, "cannot write report %s: is %s, not a "
+			"regular file: refusing to replace it", path,
+			rxr_path_kind(path));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
 	if (slash == NULL)
 		dir = strdup(".");
@@ -432,6 +452,16 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			where);
 		return -EINVAL;
 	}
+	if (vfield(c, run, where, "complete", V_BOOL, false, &v) ||
+			vfield(c, run, where, "cut_short", V_STR, v != NULL &&
+				json_is_false(v), &sub))
+		return -EINVAL;
+	if (sub != NULL && (json_string_length(sub) == 0 || !json_is_false(v))) {
+		rr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
+			where, !json_is_false(v) ? "on a run not marked "
+			"\"complete\": false" : "empty");
+		return -EINVAL;
+	}
 	if (vfield(c, run, where, "drops", V_OBJ, true, &sub))
 		return -EINVAL;
 	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
@@ -565,6 +595,9 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 	char *buf = NULL;
 	FILE *f;
 
+	/* A FIFO or a device would block or be read once: regular files only. */
+	if (rxr_path_check_input(NULL, path, err, errlen) != 0)
+		return NULL;
 	f = fopen(path, "r");
 	if (f == NULL) {
 		rr_err(err, errlen, "%s: %s", path, strerror(errno));

@@ -22,9 +22,19 @@ struct rr_group {
 	json_t **runs;
 };
 
-/* Group doc's runs by (strategy, bulk) in order of first appearance. */
+/*
+ * Group doc's runs by (strategy, bulk) in order of first appearance; runs
+ * marked cut short are no measurement and stay out of every group.
+ */
 int rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb);
 void rr_groups_free(struct rr_group *groups, size_t nb);
+
+/*
+ * Set run object o's "complete", and "cut_short" when the run was cut
+ * short. 0, or -1 with err set (out of memory, or an empty reason).
+ */
+int rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen);
 
 /* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
 void rr_group_label(const char *strategy, bool bulk, char *buf, size_t len);

@@ -1067,6 +1067,34 @@ print_env_line(const json_t *doc, struct line *l)
 		line_add(l, "-");
 }
 
+/* The repetitions that did not run to their end, one line each. */
+static void
+print_cut_short(const struct rxr_report *r, const char *prefix,
+		struct line *l, FILE *out)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
+		char label[256], *why;
+
+		if (rxr_report_run_complete(run))
+			continue;
+		rr_group_label(json_string_value(json_object_get(run,
+				"strategy")), json_is_true(json_object_get(run,
+				"bulk")), label, sizeof(label));
+		why = clean_dup(json_string_value(json_object_get(run,
+				"cut_short")));
+		line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
+			"measured)", prefix, label, (long long)json_integer_value(
+				json_object_get(run, "rep")),
+			why != NULL ? why : "?",
+			rr_num(json_object_get(run, "duration_s")));
+		free(why);
+		line_put(l, out);
+	}
+}
+
 int
 rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel)
@@ -1121,6 +1149,7 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 			"repetitions that completed are shown");
 		line_put(&l, out);
 	}
+	print_cut_short(r, "", &l, out);
 	if (m.ncols == 0) {
 		line_add(&l, "no runs");
 		line_put(&l, out);
@@ -1143,6 +1172,7 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 {
 	struct line l = { .len = 0 };
 	struct model m;
+	char prefix[300];
 	unsigned int c;
 
 	if (model_compare(&m, reports, labels, n, sel) != 0)
@@ -1166,6 +1196,8 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 			json_is_true(json_object_get(doc, "partial")) ?
 				", partial (interrupted run)" : "");
 		line_put(&l, out);
+		snprintf(prefix, sizeof(prefix), "%s: ", m.headers[c]);
+		print_cut_short(reports[c], prefix, &l, out);
 	}
 	if (m.nrows == 0 && m.nhists == 0) {
 		line_add(&l, "no runs to compare");
@@ -1275,7 +1307,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 		const json_t *env = json_object_get(d, "env");
 
 		if (json_array_append_new(reps, json_pack(
-				"{s:o, s:O, s:O, s:O, s:O, s:O, s:I}",
+				"{s:o, s:O, s:O, s:O, s:O, s:O, s:I, s:I}",
 				"label", rr_jstr(labels[c]),
 				"created", json_object_get(d, "created"),
 				"partial", json_object_get(d, "partial"),
@@ -1284,6 +1316,8 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 					"dpdk_version"),
 				"memory", json_object_get(env, "memory"),
 				"runs", (json_int_t)rxr_report_nb_runs(
+					reports[c]),
+				"cut_short", (json_int_t)rxr_report_nb_cut_short(
 					reports[c]))) != 0) {
 			json_decref(reps);
 			reps = NULL;

@@ -959,7 +959,8 @@ test_bad_captures(void)
 	}
 	{
 		const char *a[] = { "--split", dir, "-o", path("x"), NULL };
-		if (expect_fail("not a capture", a) != 0) return -1;
+		if (expect_fail("is a directory, not a regular file", a) != 0)
+			return -1;
 	}
 	RXR_TEST_ASSERT_EQ(count_files(), files, "failed runs leave no files behind");
 
@@ -1041,7 +1042,7 @@ test_bad_options(void)
 	{
 		const char *a[] = { "-o", path("nodir/x"), NULL };
 
-		if (expect_fail("nodir/x.q0.pcap: cannot create", a) != 0)
+		if (expect_fail("nodir: No such file or directory", a) != 0)
 			return -1;
 	}
 	RXR_TEST_ASSERT_EQ(count_files(), 0, "bad options write nothing");

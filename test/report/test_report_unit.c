@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rxr_path.h"
 #include "rxr_report.h"
 #include "rxr_test.h"
 #include "report_fixture.h"
@@ -581,7 +582,8 @@ test_load_errors(void)
 		"/nonexistent/r.json: No such file or directory"),
 		"missing file: %s", err);
 	RXR_TEST_ASSERT(rxr_report_load("/", err, sizeof(err)) == NULL &&
-		strstr(err, "Is a directory") != NULL, "directory: %s", err);
+		strstr(err, "is a directory, not a regular file") != NULL,
+		"directory: %s", err);
 	return 0;
 }
 
@@ -880,6 +882,114 @@ test_write_roundtrip(void)
 	return 0;
 }
 
+/* A cut-short run is recorded, marked, and counted nowhere. */
+static int
+test_cut_short(void)
+{
+	struct fixture_conf conf = { .host = "h", .scale = 1, .reps = 2 };
+	struct rxr_report *r = fixture_report(&conf);
+	struct rxr_report_run run = {
+		.strategy = "zone", .bulk = true, .rep = 2, .duration_s = 0.0019,
+		.rx_packets = 19872, .rx_bytes = 19872 * 1500,
+	};
+	json_t *doc = rxr_report_json(r), *sum, *last, *bad;
+	char err[RXR_REPORT_ERR_LEN];
+	char *text;
+
+	run.cut_short = "SIGINT";
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) == 0,
+		"add: %s", err);
+	last = json_array_get(json_object_get(doc, "runs"), 4);
+	RXR_TEST_ASSERT(json_is_false(json_object_get(last, "complete")) &&
+		!strcmp(json_string_value(json_object_get(last, "cut_short")),
+			"SIGINT"), "marked");
+	RXR_TEST_ASSERT(json_is_true(json_object_get(json_array_get(
+		json_object_get(doc, "runs"), 0), "complete")), "whole run");
+	RXR_TEST_ASSERT_EQ(rxr_report_nb_runs(r), 5, "kept in runs");
+	RXR_TEST_ASSERT_EQ(rxr_report_nb_cut_short(r), 1, "counted apart");
+	/* zone's summary: the two whole runs, its figures unchanged. */
+	sum = json_object_get(doc, "summary");
+	RXR_TEST_ASSERT_EQ(json_integer_value(json_object_get(
+		json_array_get(sum, 0), "reps")), 2, "summary reps");
+	RXR_TEST_ASSERT(NEAR(sum_stat(sum, 0, "gbps", "min"), 30.0),
+		"summary min %g", sum_stat(sum, 0, "gbps", "min"));
+	text = render(r, NULL);
+	RXR_TEST_ASSERT(text != NULL && strstr(text, "cut short, not counted: "
+		"zone-bulk rep 2 (SIGINT, 0.002 s measured)") != NULL,
+		"table: %s", text != NULL ? text : "");
+	free(text);
+	/* A reason is required, and only on a run marked cut short. */
+	run.rep = 3;
+	run.cut_short = "";
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
+		-EINVAL, "empty reason accepted");
+	bad = json_deep_copy(doc);
+	json_object_del(json_array_get(json_object_get(bad, "runs"), 4),
+		"cut_short");
+	if (expect_invalid(bad, "runs[4].cut_short: missing"))
+		return -1;
+	bad = json_deep_copy(doc);
+	json_object_set_new(json_array_get(json_object_get(bad, "runs"), 0),
+		"cut_short", json_string("SIGTERM"));
+	if (expect_invalid(bad, "runs[0].cut_short: on a run not marked"))
+		return -1;
+	rxr_report_free(r);
+	return 0;
+}
+
+/* Decimal only, and the paths every program checks. */
+static int
+test_paths(void)
+{
+	char dir[] = "/tmp/rxr_report_unit.XXXXXX", p[96], q[96];
+	char err[RXR_REPORT_ERR_LEN];
+	const char *in[1];
+	uint64_t v;
+	FILE *f;
+
+	RXR_TEST_ASSERT(rxr_parse_decimal("010", 0, 100, &v) == 0 && v == 10,
+		"010 is ten");
+	RXR_TEST_ASSERT(rxr_parse_decimal("0x10", 0, 100, &v) == -EINVAL &&
+		rxr_parse_decimal("+1", 0, 100, &v) == -EINVAL &&
+		rxr_parse_decimal(" 1", 0, 100, &v) == -EINVAL &&
+		rxr_parse_decimal("", 0, 100, &v) == -EINVAL, "not decimal");
+	RXR_TEST_ASSERT(rxr_parse_decimal("101", 0, 100, &v) == -ERANGE &&
+		rxr_parse_decimal("99999999999999999999", 0, UINT64_MAX,
+			&v) == -ERANGE, "range");
+	RXR_TEST_ASSERT(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	RXR_TEST_ASSERT(mkfifo(p, 0600) == 0, "mkfifo");
+	RXR_TEST_ASSERT(rxr_path_check_input("--x", p, err, sizeof(err)) != 0 &&
+		strstr(err, "is a FIFO") != NULL, "fifo input: %s", err);
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", p, NULL, 0, 0, err,
+		sizeof(err)) != 0 && strstr(err, "refusing to replace") != NULL,
+		"fifo output: %s", err);
+	RXR_TEST_ASSERT(rxr_path_check_input("--x", dir, err, sizeof(err)) ==
+		-EISDIR, "dir input");
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", dir, NULL, 0, 0, err,
+		sizeof(err)) == -EISDIR, "dir output");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/in", dir);
+	snprintf(q, sizeof(q), "%s/link", dir);
+	f = fopen(p, "w");
+	RXR_TEST_ASSERT(f != NULL && fclose(f) == 0, "create");
+	RXR_TEST_ASSERT(link(p, q) == 0, "link");
+	in[0] = p;
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
+		sizeof(err)) == -EEXIST && strstr(err, "is also the input"),
+		"same inode: %s", err);
+	unlink(q);
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
+		sizeof(err)) == 0, "new file: %s", err);
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, UINT64_MAX,
+		err, sizeof(err)) == -ENOSPC, "free space");
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", "-", in, 1, UINT64_MAX,
+		err, sizeof(err)) == 0, "stdout");
+	unlink(p);
+	rmdir(dir);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -906,5 +1016,7 @@ main(int argc, char **argv)
 	rxr_test_run("render_sanitizes", test_render_sanitizes);
 	rxr_test_run("write_errors", test_write_errors);
 	rxr_test_run("write_roundtrip", test_write_roundtrip);
+	rxr_test_run("cut_short", test_cut_short);
+	rxr_test_run("paths", test_paths);
 	return rxr_test_done();
 }

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -254,6 +255,44 @@ rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
 			elt - sizeof(struct rte_mbuf) - priv_size > UINT16_MAX)
 		return 0;
 	return elt - sizeof(struct rte_mbuf) - priv_size;
+}
+
+int
+rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
+		char *err, size_t errlen)
+{
+	uint32_t min = RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) +
+			priv_size + RTE_PKTMBUF_HEADROOM + 64, RTE_CACHE_LINE_SIZE);
+	uint32_t elt;
+
+	if (frame_size > RXR_MEMPOOL_FRAME_SIZE_MAX) {
+		snprintf(err, errlen, "%u is above %u: an mbuf's data room is "
+			"16 bits", frame_size, RXR_MEMPOOL_FRAME_SIZE_MAX);
+		return -EINVAL;
+	}
+	if (frame_size % RTE_CACHE_LINE_SIZE != 0) {
+		snprintf(err, errlen, "%u is not a multiple of %u (mempool "
+			"objects are whole cache lines); try %u or %u",
+			frame_size, RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_FLOOR(frame_size, RTE_CACHE_LINE_SIZE),
+			RTE_ALIGN_CEIL(frame_size, RTE_CACHE_LINE_SIZE));
+		return -EINVAL;
+	}
+	if (frame_size < min) {
+		snprintf(err, errlen, "%u is below %u, the least that holds the "
+			"object header (%u), an mbuf (%zu), %u bytes of private "
+			"area, %u of headroom and 64 of data", frame_size, min,
+			OBJ_HDR, sizeof(struct rte_mbuf), priv_size,
+			RTE_PKTMBUF_HEADROOM);
+		return -EINVAL;
+	}
+	if (elt_size_for(frame_size, &elt) != 0 ||
+			rxr_mempool_data_room(frame_size, priv_size) == 0) {
+		snprintf(err, errlen, "%u: this DPDK's mempool cannot lay out "
+			"an object of exactly that stride", frame_size);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 struct rte_mempool *

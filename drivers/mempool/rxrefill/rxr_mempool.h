@@ -74,6 +74,21 @@ struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
 /** Data room (rte_pktmbuf_data_room_size) a frame size leaves. 0: too small. */
 uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
 
+/** Largest frame size the driver builds: data room is 16 bits in an mbuf. */
+#define RXR_MEMPOOL_FRAME_SIZE_MAX 65536u
+
+/**
+ * Check a frame size against what the driver can build, before any memory
+ * is touched: a multiple of RTE_CACHE_LINE_SIZE (the mempool rounds every
+ * object up to one, so any other stride cannot be exact), at least the
+ * object header + mbuf + @p priv_size + headroom + 64 bytes of data room,
+ * at most RXR_MEMPOOL_FRAME_SIZE_MAX.
+ * @return 0, or -EINVAL with one line in err naming the reason and the
+ *   limit ("--frame-size" is not in it: the caller prefixes its option).
+ */
+int rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
+		char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

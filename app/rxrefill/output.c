@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The report's path: checked before EAL starts (never a device, a FIFO, a
+ * directory or one of the inputs; a writable directory with room), first
+ * written when a repetition has completed, so a session that fails early
+ * leaves an existing report as it was; "-" is standard output.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rxr_path.h"
+#include "rxrefill.h"
+
+/* Room a report takes: a few KiB per repetition, more with streams. */
+#define REPORT_BYTES_BASE 16384u
+#define REPORT_BYTES_PER_RUN 65536u
+
+static FILE *report_stdout;	/* "-": the real standard output */
+static bool report_failed;	/* a write failed: said once, not retried */
+static bool report_written;
+
+int
+output_check(const struct options *o)
+{
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
+	unsigned int n = 0;
+	char err[PATH_MAX + 256];
+	uint64_t need = REPORT_BYTES_BASE +
+		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
+
+	for (unsigned int i = 0; i < o->nb_replay; i++)
+		inputs[n++] = o->replay[i];
+	for (unsigned int i = 0; i < o->nb_profiles; i++)
+		inputs[n++] = o->profiles[i];
+	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
+			err, sizeof(err)) != 0) {
+		fprintf(stderr, APP ": %s\n", err);
+		return -1;
+	}
+	if (o->nb_configs == 0) {
+		fprintf(stderr, APP ": no strategy configuration to run\n");
+		return -1;
+	}
+	if (!rxr_path_is_stdout(o->report_path))
+		return 0;
+	/*
+	 * Standard output carries the report alone: everything else printed
+	 * there (progress, table) goes to standard error from now on.
+	 */
+	fflush(stdout);
+	{
+		int fd = dup(STDOUT_FILENO);
+
+		if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
+				dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			fprintf(stderr, APP ": --report -: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static unsigned int
+complete_runs(const struct rxr_report *rep)
+{
+	return rxr_report_nb_runs(rep) - rxr_report_nb_cut_short(rep);
+}
+
+int
+output_write(struct rxr_report *rep, bool partial, bool final)
+{
+	char err[RXR_REPORT_ERR_LEN];
+	json_t *doc;
+
+	/* No repetition ran to its end: leave what is at the path as it is. */
+	if (report_failed || complete_runs(rep) == 0)
+		return report_failed ? -1 : 0;
+	rxr_report_set_partial(rep, partial);
+	if (report_stdout != NULL) {
+		/* One document on a stream: the last one only. */
+		if (!final)
+			return 0;
+		doc = rxr_report_json(rep);
+		if (rxr_report_validate(doc, "report", err, sizeof(err)) != 0)
+			goto fail;
+		errno = 0;
+		if (json_dumpf(doc, report_stdout, JSON_INDENT(2) |
+					JSON_REAL_PRECISION(12)) != 0 ||
+				fputc('\n', report_stdout) == EOF ||
+				fflush(report_stdout) != 0) {
+			snprintf(err, sizeof(err), "cannot write report to "
+				"standard output: %s",
+				strerror(errno != 0 ? errno : EIO));
+			goto fail;
+		}
+		report_written = true;
+		return 0;
+	}
+	if (rxr_report_write_atomic(rep, app.opt.report_path, err,
+			sizeof(err)) != 0)
+		goto fail;
+	report_written = true;
+	return 0;
+fail:
+	fprintf(stderr, APP ": %s%s\n", err, final ? "" :
+		"; the runs go on, the report will not be written again");
+	report_failed = true;
+	return -1;
+}
+
+/* The last line: where the report is, or why there is none. */
+void
+output_say(const struct rxr_report *rep, bool interrupted)
+{
+	if (report_failed)
+		fprintf(stderr, APP ": no report written (see above)\n");
+	else if (!report_written && complete_runs(rep) == 0)
+		fprintf(stderr, APP ": no repetition completed: no report "
+			"written%s\n", rxr_path_is_stdout(app.opt.report_path) ?
+			"" : ", the path was left as it was");
+	else
+		printf(APP ": report %s%s\n", rxr_path_is_stdout(
+				app.opt.report_path) ? "written to standard output" :
+			app.opt.report_path,
+			interrupted ? " (partial: interrupted)" : "");
+	fflush(stdout);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Stops: which signals end a session cleanly, and the one line that says
+ * why a session or a repetition ended early.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rxrefill.h"
+
+static volatile sig_atomic_t quit_signal;
+
+static void
+on_signal(int sig)
+{
+	quit_signal = sig;
+	force_quit = true;
+	run_stop = true;
+}
+
+static const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	default: return "a signal";
+	}
+}
+
+/*
+ * SIGINT, SIGTERM, SIGHUP (the terminal or ssh session went away) and
+ * SIGQUIT stop cleanly: the repetition in progress ends, is marked cut
+ * short, the report is written. SIGPIPE is ignored: a closed stdout
+ * (rxrefill ... | head) makes writes fail, never loses the run.
+ */
+void
+signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
+}
+
+int
+signals_caught(void)
+{
+	return quit_signal;
+}
+
+/* Why the repetition that just ended did not run to its end; NULL: it did. */
+const char *
+run_cut_short(bool stopped, uint64_t cycles)
+{
+	if (stopped)
+		return signal_name(quit_signal);
+	if (cycles == 0)
+		return "ports did not start";
+	return NULL;
+}
+
+/* The one line on how the session ended, when it ended early. */
+void
+stop_say(unsigned int done, unsigned int total)
+{
+	if (quit_signal == 0)
+		return;
+	fprintf(stderr, APP ": stopped by %s after %u of %u repetitions%s\n",
+		signal_name(quit_signal), done, total,
+		done < total ? "; the one in progress, if any, is marked cut short "
+		"in the report" : "");
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* Paths given to the programs: inputs that never block, safe outputs. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "rxr_path.h"
+
+static const char *
+mode_kind(mode_t m)
+{
+	if (S_ISREG(m))
+		return "a regular file";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
+const char *
+rxr_path_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return NULL;
+	return mode_kind(st.st_mode);
+}
+
+int
+rxr_path_check_input(const char *what, const char *path, char *err,
+		size_t errlen)
+{
+	const char *sp = what != NULL && *what != '\0' ? " " : "";
+	struct stat st;
+
+	if (what == NULL)
+		what = "";
+	/* stat() never opens: a FIFO is found without blocking on it. */
+	if (stat(path, &st) != 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s%s%s: %s", what, sp, path, strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s%s%s: is %s, not a regular file", what,
+			sp, path, mode_kind(st.st_mode));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	return 0;
+}
+
+/* The directory part of path: "." when there is none. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int
+rxr_path_check_output(const char *what, const char *path,
+		const char *const *inputs, unsigned int nb_inputs,
+		uint64_t min_free, char *err, size_t errlen)
+{
+	struct stat st, in;
+	struct statvfs vfs;
+	bool exists;
+	char *dir;
+	int ret = 0;
+
+	if (rxr_path_is_stdout(path))
+		return 0;
+	if (path[0] == '\0') {
+		snprintf(err, errlen, "%s: empty path", what);
+		return -EINVAL;
+	}
+	if (path[strlen(path) - 1] == '/') {
+		snprintf(err, errlen, "%s %s: names a directory, not a file",
+			what, path);
+		return -EISDIR;
+	}
+	/* lstat: an atomic write replaces a link, never its target. */
+	exists = lstat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		ret = -errno;
+		snprintf(err, errlen, "%s %s: %s", what, path, strerror(-ret));
+		return ret;
+	}
+	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: is %s, not a regular file: "
+			"refusing to replace it", what, path,
+			mode_kind(st.st_mode));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+	}
+	for (unsigned int i = 0; exists && i < nb_inputs; i++) {
+		if (inputs[i] == NULL || stat(inputs[i], &in) != 0)
+			continue;
+		if (in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+			snprintf(err, errlen, "%s %s: is also the input %s: "
+				"refusing to overwrite it", what, path,
+				inputs[i]);
+			return -EEXIST;
+		}
+	}
+	dir = dir_of(path);
+	if (dir == NULL) {
+		snprintf(err, errlen, "%s %s: out of memory", what, path);
+		return -ENOMEM;
+	}
+	if (stat(dir, &st) != 0)
+		ret = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		ret = -ENOTDIR;
+	if (ret != 0) {
+		snprintf(err, errlen, "%s %s: directory %s: %s", what, path,
+			dir, strerror(-ret));
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what,
+			path, dir, strerror(-ret));
+	} else if (statvfs(dir, &vfs) == 0 &&
+			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free) {
+		ret = -ENOSPC;
+		snprintf(err, errlen, "%s %s: %llu bytes free in %s, the "
+			"output needs about %llu", what, path,
+			(unsigned long long)vfs.f_bavail * vfs.f_frsize, dir,
+			(unsigned long long)min_free);
+	}
+	free(dir);
+	return ret;
+}
+
+int
+rxr_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	uint64_t n = 0;
+	const char *p;
+
+	if (s == NULL || *s == '\0')
+		return -EINVAL;
+	for (p = s; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (n < min || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}

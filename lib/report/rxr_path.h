@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_PATH_H
+#define RXR_PATH_H
+
+/**
+ * @file
+ * Checks of the files a program is given, made before anything runs, so
+ * that an input never blocks and an output never replaces what is not
+ * the user's regular file. Every rxrefill program (rxrefill, rxrefill-gen,
+ * rxrefill-compare) checks its paths with these. No DPDK here.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The path every output option reads as standard output. */
+#define RXR_PATH_STDOUT "-"
+
+/** Whether path means standard output ("-"). */
+static inline bool
+rxr_path_is_stdout(const char *path)
+{
+	return path != NULL && path[0] == '-' && path[1] == '\0';
+}
+
+/**
+ * What kind of file path names: "a directory", "a FIFO", "a character
+ * device", "a block device", "a socket", "a regular file", "a symbolic
+ * link" (lstat(), not followed); NULL when it does not exist or cannot
+ * be looked up (errno set).
+ */
+const char *rxr_path_kind(const char *path);
+
+/**
+ * Check an input before opening it: it must exist and be a regular file
+ * (after symbolic links). FIFOs, character devices and sockets would block
+ * or be read only once; directories hold no data.
+ * @param what  the option, e.g. "--replay", used in the message; NULL:
+ *   the message starts with the path
+ * @return 0, or -errno with err: "--replay x: is a FIFO, not a regular
+ *   file" or "--replay x: No such file or directory".
+ */
+int rxr_path_check_input(const char *what, const char *path, char *err,
+		size_t errlen);
+
+/**
+ * Check an output before anything runs. "-" (standard output) passes.
+ * Otherwise path must be missing, a regular file or a symbolic link (an
+ * atomic write replaces the name, never what a link points to); it must
+ * not be any of inputs[] (the same device and inode); its directory must
+ * exist, be writable and have at least min_free bytes free.
+ * @param what  the option, e.g. "--report", used in the message
+ * @return 0, or -errno with err naming path and the reason.
+ */
+int rxr_path_check_output(const char *what, const char *path,
+		const char *const *inputs, unsigned int nb_inputs,
+		uint64_t min_free, char *err, size_t errlen);
+
+/**
+ * Parse a decimal number with no sign, no leading space, no base prefix
+ * ("010" is ten, "0x10" is refused), in [min, max].
+ * @return 0, or -EINVAL (not a decimal number) or -ERANGE (out of range).
+ */
+int rxr_parse_decimal(const char *s, uint64_t min, uint64_t max,
+		uint64_t *v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_PATH_H */

@@ -1,0 +1,534 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Hostile input for every program (TAP output for meson).
+
+What a user owns is never replaced (devices, FIFOs, directories, the
+inputs), no input blocks, a repetition cut short is marked and left out of
+the figures, every stop says why, every option error names the real reason
+and limit. Device nodes are made with mknod in a temporary directory,
+never taken from /dev. Usage: test_hostile.py RXREFILL GEN COMPARE [CASE...]
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+
+RXREFILL, GEN, COMPARE = (os.path.abspath(a) for a in sys.argv[1:4])
+ONLY = set(sys.argv[4:])
+TMP = tempfile.mkdtemp(prefix="rxr_hostile_")
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_host_%d" % os.getpid(),
+       "--log-level", "lib.eal:error"]
+# Progress lines as they are printed, so a test can act on one. stdbuf
+# preloads a library: AddressSanitizer must be told that this is fine.
+LINEBUF = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
+if LINEBUF:
+    os.environ["ASAN_OPTIONS"] = ":".join(
+        o for o in (os.environ.get("ASAN_OPTIONS"),
+                    "verify_asan_link_order=0") if o)
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def run(args, timeout=120, eal=None, cwd=None):
+    cmd = [RXREFILL] + (EAL if eal is None else eal) + ["--"] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def prog(cmd, timeout=60, cwd=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def refused(rc, out, err, needle, what):
+    assert rc != 0, "%s: exit 0" % what
+    assert 0 < rc < 128, "%s: killed by a signal (%d)" % (what, rc)
+    assert needle in err, "%s: message lacks '%s': %s" % (
+        what, needle, err[-1500:])
+
+
+def digest(p):
+    with open(p, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def gen(name, *args):
+    prefix = path(name)
+    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True,
+                   timeout=60)
+    with open(prefix + ".json") as f:
+        manifest = json.load(f)
+    return manifest, [q["file"] for q in manifest["queues"]]
+
+
+_cap = []
+
+
+def capture():
+    """One small capture, made once."""
+    if not _cap:
+        _cap.extend(gen("base", "-q", "1", "-s", "4", "-n", "200")[1])
+    return _cap[0]
+
+
+def nodes():
+    """A FIFO, a character device (the null device's numbers) and a
+    directory, all in the temporary directory."""
+    made = {}
+    for kind in ("fifo", "chr", "dir"):
+        p = path("node_" + kind)
+        if not os.path.exists(p):
+            if kind == "fifo":
+                os.mkfifo(p)
+            elif kind == "chr":
+                os.mknod(p, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            else:
+                os.mkdir(p)
+        made[kind] = p
+    return made
+
+
+KIND_MSG = {"fifo": "is a FIFO", "chr": "is a character device",
+            "dir": "is a directory"}
+
+
+def short_run(extra=(), report=None):
+    rep = report or path("short.json")
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--no-table",
+                        "--report", rep] + list(extra))
+    assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+    return rep
+
+
+# --- 1. outputs never replace what is not a regular file --------------------
+
+def case_report_never_replaces_nodes():
+    for kind, p in nodes().items():
+        before = os.lstat(p)
+        rc, out, err = run(["--replay", capture(), "--loops", "1",
+                            "--report", p])
+        refused(rc, out, err, KIND_MSG[kind], "--report " + kind)
+        after = os.lstat(p)
+        assert stat.S_IFMT(after.st_mode) == stat.S_IFMT(before.st_mode) \
+            and after.st_ino == before.st_ino, "%s replaced" % kind
+        assert "EAL" not in out, "refused only after EAL started: " + out
+    # A trailing slash names a directory too.
+    rc, out, err = run(["--replay", capture(), "--report", TMP + "/"])
+    refused(rc, out, err, "names a directory", "--report DIR/")
+
+
+def case_gen_never_replaces_nodes():
+    n = nodes()
+    for kind, p in n.items():
+        rc, out, err = prog([GEN, "-o", path("gn"), "-m", p, "--quiet"])
+        refused(rc, out, err, KIND_MSG[kind], "gen -m " + kind)
+        assert stat.S_IFMT(os.lstat(p).st_mode) != stat.S_IFREG
+    # A FIFO where a queue file goes.
+    q0 = path("gq.q0.pcap")
+    os.mkfifo(q0)
+    rc, out, err = prog([GEN, "-o", path("gq"), "-q", "1", "--quiet"])
+    refused(rc, out, err, "is a FIFO", "gen -o over a FIFO")
+    assert stat.S_ISFIFO(os.lstat(q0).st_mode), "FIFO replaced"
+    rc, out, err = prog([GEN, "-o", "-", "--quiet"])
+    refused(rc, out, err, "standard output ('-') is for --manifest",
+            "gen -o -")
+
+
+def case_output_is_not_an_input():
+    cap = capture()
+    want = digest(cap)
+    rc, out, err = run(["--replay", cap, "--loops", "1", "--report", cap])
+    refused(rc, out, err, "is also the input", "--report = --replay")
+    assert digest(cap) == want, "capture overwritten"
+    prof = path("p.profile")
+    with open(prof, "w") as f:
+        f.write("strategy bh\n")
+    rc, out, err = run(["--profile", prof, "--replay", cap, "--report", prof])
+    refused(rc, out, err, "is also the input", "--report = --profile")
+    assert open(prof).read() == "strategy bh\n", "profile overwritten"
+    # A hard link is the same file under another name.
+    link = path("hard.pcap")
+    os.link(cap, link)
+    rc, out, err = run(["--replay", cap, "--report", link])
+    refused(rc, out, err, "is also the input", "--report = hard link")
+    # rxrefill-gen --split X.q0.pcap -o X overwrote its own input.
+    m, files = gen("self", "-q", "2", "-s", "4", "-n", "50")
+    want = digest(files[0])
+    rc, out, err = prog([GEN, "--split", files[0], "-o", path("self"), "-q",
+                         "2"])
+    refused(rc, out, err, "is also the input", "gen --split onto itself")
+    assert digest(files[0]) == want, "split input overwritten"
+    rc, out, err = prog([GEN, "--split", files[0], "-o", path("other"),
+                         "-m", files[0]])
+    refused(rc, out, err, "is also the input", "gen -m = --split")
+
+
+def case_dash_is_stdout():
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--report", "-"],
+                       cwd=TMP)
+    assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+    assert not os.path.exists(path("-")), "a file named '-' was written"
+    doc = json.loads(out)  # stdout holds the report and nothing else
+    assert doc["schema"] == "rxrefill-report/1" and len(doc["runs"]) == 1
+    assert "[bh bulk on rep 1/1]" in err, "progress not on stderr: " + err
+    rc, out, err = prog([GEN, "-o", path("dash"), "-m", "-", "-q", "1",
+                         "-s", "2", "-n", "5"], cwd=TMP)
+    assert rc == 0, err
+    assert json.loads(out)["schema"] == "rxrefill-gen-manifest/1"
+    assert not os.path.exists(path("-"))
+
+
+# --- 2. a run that fails early leaves an existing report ---------------------
+
+def case_early_failure_keeps_report():
+    rep = short_run(report=path("keep.json"))
+    want = digest(rep)
+    # The pool cannot be created in 64 MiB: fails before any repetition.
+    rc, out, err = run(["--replay", capture(), "--frames", "1000000",
+                        "--report", rep],
+                       eal=["-l", "0-1", "--no-pci", "--no-huge", "-m", "64",
+                            "--file-prefix", "rxr_host_m%d" % os.getpid()])
+    refused(rc, out, err, "cannot create a pool", "pool too large")
+    assert digest(rep) == want, "a failed run replaced the report"
+    assert "no report written" in err and "rxrefill: report " not in out, \
+        out[-500:] + err[-500:]
+
+
+def case_report_dir_and_space_checked_first():
+    # A directory that does not exist, checked before EAL starts.
+    rc, out, err = run(["--replay", capture(), "--report",
+                        path("nodir/r.json")])
+    refused(rc, out, err, "nodir: No such file or directory", "missing dir")
+    assert "memory:" not in out, "checked only after EAL: " + out
+    # Too little room: a 64 KiB tmpfs in a mount namespace of our own.
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        print("# skipped the full-disk part: needs root and unshare")
+        return
+    small = path("small")
+    os.mkdir(small)
+    cmd = ("mount -t tmpfs -o size=64k rxr_hostile_small %s && exec %s %s -- "
+           "--replay %s --loops 1 --reps 3 --report %s/r.json" % (
+               small, RXREFILL, " ".join(EAL), capture(), small))
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", cmd], capture_output=True, text=True,
+                       timeout=60)
+    if "mount" in p.stderr and "rxrefill" not in p.stderr:
+        print("# skipped the full-disk part: %s" % p.stderr.strip())
+        return
+    refused(p.returncode, p.stdout, p.stderr, "bytes free in", "full disk")
+    assert "memory:" not in p.stdout, "checked only after EAL"
+
+
+def case_report_write_failure_said_once():
+    # The report's directory goes away during the session: one message,
+    # the runs go on, and the last line claims no report.
+    d = path("vanish")
+    os.mkdir(d)
+    cmd = LINEBUF + [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--loops", "200", "--reps", "3",
+        "--strategy", "bh", "--bulk", "on", "--no-table",
+        "--report", os.path.join(d, "r.json")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if "rep 2/3] replaying" in line:
+            p.send_signal(signal.SIGSTOP)
+            shutil.rmtree(d)
+            p.send_signal(signal.SIGCONT)
+            break
+    out, err = p.communicate(timeout=120)
+    out = "".join(seen) + out
+    assert p.returncode == 1, "exit %d: %s" % (p.returncode, err[-800:])
+    assert err.count("cannot write report") == 1, err[-1500:]
+    assert "rep 3/3]" in out, "the runs did not go on: " + out[-800:]
+    assert "rxrefill: report " not in out and "no report written" in err, \
+        out[-500:] + err[-500:]
+
+
+# --- 3. cut-short repetitions are marked and left out ------------------------
+
+def stop_second_rep(args, sig, marker):
+    """Run until the second repetition starts, then deliver sig while the
+    process is stopped, so that the signal lands inside that repetition."""
+    cmd = LINEBUF + [RXREFILL] + EAL + ["--"] + args
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if marker in line:
+            p.send_signal(signal.SIGSTOP)
+            p.send_signal(sig)
+            p.send_signal(signal.SIGCONT)
+            break
+    out, err = p.communicate(timeout=120)
+    assert any(marker in l for l in seen), "never reached '%s': %s" % (
+        marker, "".join(seen)[-1000:] + err[-1000:])
+    return p.returncode, "".join(seen) + out, err
+
+
+def check_cut(report, sig_name, expect_complete):
+    with open(report) as f:
+        rep = json.load(f)
+    runs = rep["runs"]
+    assert rep["partial"] is True, "not partial"
+    assert [r.get("complete") for r in runs] == expect_complete + [False], \
+        [(r.get("complete"), r.get("cut_short")) for r in runs]
+    assert runs[-1]["cut_short"] == sig_name, runs[-1].get("cut_short")
+    summ = {(s["strategy"], s["bulk"]): s for s in rep["summary"]}
+    whole = [r for r in runs if r["complete"]]
+    key = (runs[-1]["strategy"], runs[-1]["bulk"])
+    n = sum(1 for r in whole if (r["strategy"], r["bulk"]) == key)
+    got = summ[key]["reps"] if key in summ else 0
+    assert got == n, "summary counts %d reps of %s, %d complete" % (got, key, n)
+    return rep
+
+
+def case_sigterm_finite_replay_cut_short():
+    # The issue's case: SIGTERM inside a --loops run recorded a fraction of
+    # the packets as a whole run.
+    manifest, files = gen("loops", "-q", "1", "-s", "4", "-n", "2000")
+    report = path("loops.json")
+    loops = 1000
+    rc, out, err = stop_second_rep(
+        ["--replay", files[0], "--loops", str(loops), "--reps", "2",
+         "--strategy", "bh", "--bulk", "on", "--report", report],
+        signal.SIGTERM, "rep 2/2] replaying")
+    assert rc == 128 + signal.SIGTERM, "exit %d: %s" % (rc, err[-800:])
+    rep = check_cut(report, "SIGTERM", [True])
+    total = manifest["total"]["packets"] * loops
+    assert rep["runs"][0]["rx_packets"] == total
+    assert rep["runs"][1]["rx_packets"] < total, "cut run got everything?"
+    assert "stopped by SIGTERM after 1 of 2 repetitions" in err, err[-800:]
+    # The table and compare list it apart and leave it out.
+    assert "cut short, not counted: bh-bulk rep 1 (SIGTERM" in out, out[-2000:]
+    rc, cout, cerr = prog([COMPARE, report, report])
+    assert rc == 0, cerr
+    assert "cut short, not counted: bh-bulk rep 1" in cout, cout[:2000]
+    rc, cout, cerr = prog([COMPARE, "--json", report])
+    assert json.loads(cout)["reports"][0]["cut_short"] == 1, cout[:500]
+
+
+def case_sighup_sigquit_stop_like_sigterm():
+    # What an ssh disconnect sends, and Ctrl-backslash, killed the run.
+    for sig, name in ((signal.SIGHUP, "SIGHUP"), (signal.SIGQUIT, "SIGQUIT")):
+        report = path("%s.json" % name)
+        rc, out, err = stop_second_rep(
+            ["--replay", capture(), "--duration", "3", "--warmup", "0.2",
+             "--reps", "2", "--strategy", "bh", "--bulk", "on",
+             "--stats-period", "0.5", "--report", report],
+            sig, "rep 2/2] warming up")
+        assert rc == 128 + sig, "%s: exit %d: %s" % (name, rc, err[-800:])
+        check_cut(report, name, [True])
+        assert "stopped by " + name in err, err[-800:]
+        assert "frames lost" not in err, err
+
+
+def case_sigint_first_rep_keeps_report():
+    # SIGINT before any repetition ended: a 0.002 s run was recorded and
+    # the previous report replaced. Now nothing is written.
+    report = short_run(report=path("int.json"))
+    want = digest(report)
+    cmd = LINEBUF + [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--duration", "30", "--reps", "1",
+        "--strategy", "bh", "--bulk", "on", "--report", report]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    for line in p.stdout:
+        if "warming up" in line:
+            p.send_signal(signal.SIGINT)
+            break
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, "exit %d: %s" % (p.returncode, err[-800:])
+    assert digest(report) == want, "report replaced by a cut-short run"
+    assert "stopped by SIGINT after 0 of 1" in err, err[-800:]
+
+
+def case_sigpipe_keeps_the_run():
+    # rxrefill ... | head -1 killed the run without a word or a report.
+    report = path("pipe.json")
+    cmd = [RXREFILL] + EAL + ["--", "--replay", capture(), "--loops", "20",
+                              "--reps", "2", "--strategy", "bh,zone",
+                              "--report", report]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.wait(timeout=120)
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode, err[-800:])
+    rep = json.load(open(report))
+    assert rep["partial"] is False and len(rep["runs"]) == 8, \
+        (rep["partial"], len(rep["runs"]))
+    assert all(r["complete"] for r in rep["runs"])
+
+
+def case_strategy_list_errors():
+    for arg, needle in (("", "empty strategy name"),
+                        (",", "empty strategy name"),
+                        ("bh,", "empty strategy name"),
+                        ("bh,,zone", "empty strategy name"),
+                        ("all,bh", "'all' stands alone")):
+        rc, out, err = run(["--replay", capture(), "--strategy", arg])
+        refused(rc, out, err, needle, "--strategy '%s'" % arg)
+
+
+def case_warmup_not_recorded_with_loops():
+    report = short_run(["--warmup", "16"], report=path("warm.json"))
+    opts = json.load(open(report))["env"]["options"]
+    assert opts["warmup_s"] == 0, "warmup_s %s recorded" % opts["warmup_s"]
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--warmup", "16",
+                        "--no-table", "--report", report])
+    assert "--warmup is not used with --loops" in err, err[-800:]
+
+
+# --- 5. no input blocks -------------------------------------------------------
+
+def case_inputs_never_block():
+    n = nodes()
+    for kind, p in n.items():
+        msg = KIND_MSG[kind]
+        rc, out, err = run(["--replay", p], timeout=30)
+        refused(rc, out, err, msg, "--replay " + kind)
+        rc, out, err = run(["--profile", p], timeout=30)
+        refused(rc, out, err, msg, "--profile " + kind)
+        rc, out, err = prog([GEN, "--split", p, "-o", path("nb")], timeout=30)
+        refused(rc, out, err, msg, "gen --split " + kind)
+        rc, out, err = prog([COMPARE, p], timeout=30)
+        refused(rc, out, err, msg, "compare " + kind)
+        rc, out, err = prog([COMPARE, short_run(report=path("cmp.json")), p],
+                            timeout=30)
+        refused(rc, out, err, msg, "compare report " + kind)
+
+
+def case_gen_all_invalid_capture():
+    bad = path("invalid.pcap")
+    with open(bad, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for _ in range(100):  # caplen above len: every record invalid
+            f.write(struct.pack("<IIII", 0, 0, 64, 32) + bytes(64))
+    rc, out, err = prog([GEN, "--split", bad, "-o", path("inv"), "-q", "2"])
+    refused(rc, out, err, "none of its 100 records", "all-invalid split")
+    assert not [f for f in os.listdir(TMP) if f.startswith("inv.")], \
+        "files written: %s" % os.listdir(TMP)
+
+
+# --- 6. option errors name the reason and the limit --------------------------
+
+def case_numbers_are_decimal():
+    report = short_run(["--burst", "010"], report=path("dec.json"))
+    assert json.load(open(report))["env"]["options"]["burst"] == 10
+    for v in ("0x10", "+5", " 5", "5 "):
+        rc, out, err = run(["--replay", capture(), "--burst", v])
+        refused(rc, out, err, "not a decimal whole number", "--burst " + v)
+    rc, out, err = run(["--replay", capture(), "--duration", "0x10"])
+    refused(rc, out, err, "not a decimal number", "--duration 0x10")
+    m, files = gen("dec", "-q", "1", "-s", "010", "-n", "2")
+    assert m["traffic"]["streams"] == 10, m["traffic"]
+    rc, out, err = prog([GEN, "-o", path("hex"), "-s", "0x10"])
+    refused(rc, out, err, "not a decimal number", "gen -s 0x10")
+
+
+def case_frame_size_reasons():
+    for size, needle in (("3000", "3000 is not a multiple of 64"),
+                         ("4095", "4095 is not a multiple of 64"),
+                         ("65535", "65535 is not a multiple of 64"),
+                         ("320", "320 is below 384"),
+                         ("70016", "70016 is above 65536")):
+        rc, out, err = run(["--replay", capture(), "--frame-size", size])
+        refused(rc, out, err, needle, "--frame-size " + size)
+        assert "memory:" not in out, "refused only after EAL"
+
+
+def case_replay_file_limit():
+    cap = capture()
+    rc, out, err = run(["--replay", ",".join([cap] * 17)])
+    refused(rc, out, err, "at most 16 queues per port", "17 replay files")
+    rc, out, err = run(["--replay", cap + ",," + cap])
+    refused(rc, out, err, "an empty file name", "--replay a,,b")
+
+
+def case_missing_dashdash():
+    cmd = [RXREFILL] + EAL + ["--replay", capture(), "--loops", "1"]
+    rc, out, err = prog(cmd)
+    refused(rc, out, err, "'--replay' is an option of rxrefill, not of EAL: "
+            "put it after '--'", "no --")
+    assert len((out + err).splitlines()) < 10, "a page of usage: " + err
+
+
+def case_compare_names_metric():
+    rep = short_run(report=path("metric.json"))
+    rc, out, err = prog([COMPARE, "-m", "drops.nosuch", rep])
+    refused(rc, out, err, "--metric drops.nosuch: no complete run", "-m")
+    rc, out, err = prog([COMPARE, "-m", "gbps,drops.nosuch", rep, rep])
+    refused(rc, out, err, "drops.nosuch", "-m in a list")
+
+
+# --- 7. --exhaust says where it cannot show ----------------------------------
+
+def case_exhaust_says_which_pmd_cannot():
+    report = path("exh.json")
+    rc, out, err = run(["--replay", capture(), "--duration", "0.3",
+                        "--warmup", "0", "--reps", "1", "--strategy", "zone",
+                        "--bulk", "on", "--exhaust", "0.05:0.1", "--no-table",
+                        "--report", report])
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert "does not count failed refills as rx_nombuf" in err and \
+        "with --loops it counts them" in err, err[-800:]
+    rc, out, err = run(["--duration", "0.3", "--warmup", "0", "--reps", "1",
+                        "--strategy", "zone", "--bulk", "on", "--exhaust",
+                        "0.05:0.1", "--no-table", "--report", report],
+                       eal=EAL + ["--vdev", "net_null0"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert "(net_null) does not count failed refills" in err, err[-800:]
+    # Finite replay counts them: no such note.
+    rc, out, err = run(["--replay", capture(), "--loops", "5", "--reps", "1",
+                        "--strategy", "zone", "--bulk", "on", "--exhaust",
+                        "0.05:0.1", "--no-table", "--report", report])
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert "does not count" not in err, err[-800:]
+
+
+CASES = [(n[5:], f) for n, f in sorted(globals().items())
+         if n.startswith("case_")]
+
+
+def main():
+    n = failed = 0
+    try:
+        for name, fn in CASES:
+            if ONLY and name not in ONLY:
+                continue
+            n += 1
+            try:
+                fn()
+                print("ok %d - %s" % (n, name))
+            except Exception as e:  # report and go on
+                failed += 1
+                for line in str(e).splitlines() or [repr(e)]:
+                    print("# " + line)
+                print("not ok %d - %s" % (n, name))
+            sys.stdout.flush()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
