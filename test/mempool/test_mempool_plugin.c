@@ -87,6 +87,31 @@ test_sizes(void)
 	return 0;
 }
 
+/* rxrefill's own pools: --frame-size values that once failed to adopt. */
+static int
+test_frame_sizes(void)
+{
+	static const uint32_t sizes[] = { 640, 1536, 2176, 2240, 4096, 9216 };
+
+	for (unsigned int i = 0; i < RTE_DIM(sizes); i++) {
+		struct rxr_mempool_conf c = { .frame_size = sizes[i],
+			.pool = { .strategy = RXR_STRATEGY_BH, .bulk = true } };
+		struct rte_mempool *mp;
+		char name[32];
+
+		snprintf(name, sizeof(name), "fs%u", sizes[i]);
+		mp = rxr_pktmbuf_pool_create(name, 4099, &c, SOCKET_ID_ANY);
+		RXR_TEST_ASSERT(mp != NULL, "frame size %u: %s", sizes[i],
+			rte_strerror(rte_errno));
+		RXR_TEST_ASSERT_EQ(rxr_pool_nr_frames(rxr_mempool_pool(mp)), 4099,
+			"frames");
+		if (whole(mp, 4099) != 0)
+			return -1;
+		rte_mempool_free(mp);
+	}
+	return 0;
+}
+
 static int
 test_env(void)
 {
@@ -261,6 +286,7 @@ main(int argc, char **argv)
 {
 	rxr_test_eal_init(argv[0], "0-1", 512, NULL);
 	rxr_test_run("any object size and count populates", test_sizes);
+	rxr_test_run("rxrefill's odd frame sizes populate", test_frame_sizes);
 	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
 	rxr_test_run("frees from any thread, no poll end, every strategy",
 		test_threads);
