@@ -87,6 +87,42 @@ test_sizes(void)
 	return 0;
 }
 
+/* Plain mempools (not mbufs): tiny and odd objects, packed or aligned. */
+static int
+test_raw_sizes(void)
+{
+	static const unsigned int elts[] = { 1, 8, 24, 40, 100, 1000, 5000,
+		70000 };
+	static const unsigned int flags[] = { 0, RTE_MEMPOOL_F_NO_CACHE_ALIGN,
+		RTE_MEMPOOL_F_NO_IOVA_CONTIG };
+	void *objs[300];
+
+	unsetenv(RXR_MEMPOOL_ENV);
+	for (unsigned int i = 0; i < RTE_DIM(elts); i++)
+		for (unsigned int f = 0; f < RTE_DIM(flags); f++) {
+			struct rte_mempool *mp = rte_mempool_create_empty("raw",
+					RTE_DIM(objs), elts[i], 0, 0,
+					SOCKET_ID_ANY, flags[f]);
+
+			RXR_TEST_ASSERT(mp != NULL, "create");
+			RXR_TEST_ASSERT(rte_mempool_set_ops_byname(mp,
+				RXR_MEMPOOL_OPS_NAME, NULL) == 0, "ops");
+			RXR_TEST_ASSERT(rte_mempool_populate_default(mp) ==
+				(int)RTE_DIM(objs), "objects of %u bytes, "
+				"flags %#x: %s", elts[i], flags[f],
+				rte_strerror(rte_errno));
+			RXR_TEST_ASSERT(rte_mempool_get_bulk(mp, objs,
+				RTE_DIM(objs)) == 0, "get all");
+			for (unsigned int k = 0; k < RTE_DIM(objs); k++)
+				memset(objs[k], 0xa5, elts[i]);
+			rte_mempool_put_bulk(mp, objs, RTE_DIM(objs));
+			if (whole(mp, RTE_DIM(objs)) != 0)
+				return -1;
+			rte_mempool_free(mp);
+		}
+	return 0;
+}
+
 /* rxrefill's own pools: --frame-size values that once failed to adopt. */
 static int
 test_frame_sizes(void)
@@ -286,6 +322,7 @@ main(int argc, char **argv)
 {
 	rxr_test_eal_init(argv[0], "0-1", 512, NULL);
 	rxr_test_run("any object size and count populates", test_sizes);
+	rxr_test_run("plain mempools of any object size populate", test_raw_sizes);
 	rxr_test_run("rxrefill's odd frame sizes populate", test_frame_sizes);
 	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
 	rxr_test_run("frees from any thread, no poll end, every strategy",
