@@ -85,7 +85,9 @@ rxr_mp_alloc(struct rte_mempool *mp)
 		return -rte_errno;
 	}
 	pc = *rxr_pool_conf(p);
-	RTE_LOG(NOTICE, MEMPOOL, "%s: rxrefill strategy=%s bulk=%s high=%u "
+	/* Said once per pool; rxrefill's own pools are in its report. */
+	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, RTE_LOGTYPE_MEMPOOL,
+		"MEMPOOL: %s: rxrefill strategy=%s bulk=%s high=%u "
 		"batch=%u zero=%s zero_method=%s, %u objects of %u bytes, "
 		"%u poll lcores%s\n", mp->name, rxr_strategy_name(pc.strategy),
 		pc.bulk ? "on" : "off", pc.high, pc.batch,
