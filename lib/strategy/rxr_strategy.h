@@ -334,8 +334,10 @@ void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
 
 /**
  * Frames available: in zones, pcps, recycle caches and rings, zeroing
- * supplies and deferred lists. Never below the true count; above it only
- * for the instant a frame moves between two of these.
+ * supplies and deferred lists (a frame on a deferred list counts from its
+ * push until it is in a pcp or zone). Exact when nothing moves; a snapshot
+ * taken while another thread moves frames between two of these places may
+ * be off by the frames in its hands, as DPDK's own ring and cache counts.
  */
 uint64_t rxr_pool_avail(const struct rxr_pool *p);
 
