@@ -11,7 +11,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev"
+PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2"
 
 install_missing() {
 	local missing=() p
@@ -24,6 +24,52 @@ install_missing() {
 	[ "$(id -u)" -eq 0 ] || sudo="sudo"
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# 2 MiB hugepages for the run, as root when none are free: Debian's
+# dpdk-hugepages.py (package dpdk) when installed, else sysfs plus a
+# hugetlbfs mount, creating the mount point (/dev/hugepages is not there on
+# every machine). Without them rxrefill falls back to --no-huge and says so.
+HUGE_PAGES=1024
+HUGE_DIR=/sys/kernel/mm/hugepages/hugepages-2048kB
+HUGE_MNT=/dev/hugepages
+hugepages() {
+	local free mounted=false
+	free=$(cat "$HUGE_DIR/free_hugepages" 2>/dev/null || echo 0)
+	grep -q '^[^ ]* [^ ]* hugetlbfs ' /proc/mounts && mounted=true
+	if [ "$free" -gt 0 ] && $mounted; then
+		echo "quickstart: $free free 2 MiB hugepages, hugetlbfs mounted"
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "quickstart: no free hugepages and not root: rxrefill runs with --no-huge"
+		return 0
+	fi
+	if [ ! -d "$HUGE_DIR" ]; then
+		echo "quickstart: this kernel has no 2 MiB hugepages: rxrefill runs with --no-huge"
+		return 0
+	fi
+	if [ "$free" -eq 0 ]; then
+		local total want
+		total=$(cat "$HUGE_DIR/nr_hugepages")
+		want=$((total + HUGE_PAGES))
+		mkdir -p "$HUGE_MNT"
+		if command -v dpdk-hugepages.py >/dev/null; then
+			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages with dpdk-hugepages.py"
+			dpdk-hugepages.py -p 2M -r "$((want * 2))M" || true
+		else
+			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages in $HUGE_DIR/nr_hugepages"
+			echo "$want" > "$HUGE_DIR/nr_hugepages" || true
+		fi
+		free=$(cat "$HUGE_DIR/free_hugepages")
+		echo "quickstart: $free 2 MiB hugepages free now"
+	fi
+	if ! $mounted; then
+		mkdir -p "$HUGE_MNT"
+		echo "quickstart: mounting hugetlbfs on $HUGE_MNT"
+		mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_MNT" || \
+			echo "quickstart: could not mount hugetlbfs: rxrefill runs with --no-huge"
+	fi
 }
 
 # setup DIR [meson options...]: configure once, reconfigure when options change.
@@ -43,15 +89,25 @@ run)
 	install_missing
 	setup build -Ddebug_checks=false
 	shift
-	# The default job, no NIC needed: 8 TCP streams of 1500-byte frames,
-	# split over 2 RX queues as mlx5's RSS would, generated once.
-	cap=build/capture/default
+	# The default job, no NIC needed: 8 TCP streams split over 2 RX queues
+	# as mlx5's RSS would, generated once, replayed on net_pcap. Both lcores
+	# poll (the main one too, as in l2fwd) and each packet is freed by the
+	# other poll lcore in its poll loop, so that the two CPUs share the
+	# allocator the way two softirqs do. 64-byte frames: net_pcap copies
+	# every frame, and with 1500 bytes the copy hides the allocator. Every
+	# strategy, bulk on and off, interleaved rounds until the intervals are
+	# narrow (--reps auto); bh first, the baseline of every column.
+	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture
-		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 2000 -l 1500
+		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp
 	fi
+	hugepages
 	if [ $# -eq 0 ]; then
-		set -- -l 0-1 --no-pci -- --replay "$cap.q0.pcap,$cap.q1.pcap"
+		set -- -l 0-1 --no-pci -- --replay "$cap.q0.pcap,$cap.q1.pcap" \
+			--main-polls --consumer other-poll --consumer-depth 4096 \
+			--strategy bh,zone,irqsave,recycle --bulk both \
+			--reps auto:8 --warmup 0.3 --duration 1
 	fi
 	exec ./build/app/rxrefill/rxrefill "$@"
 	;;

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
+#define EXIT_WORSE 3
 
 static const char *prog = "rxrefill-compare";
 
@@ -69,9 +71,26 @@ usage(FILE *out)
 	print_wrapped(out, rxr_report_metric_help(), 21, 56);
 	fprintf(out,
 "  -j, --json         print the comparison as JSON (schema %s):\n"
-"                     reports, rows with values and delta_pct, histograms\n"
+"                     reports, rows with values, delta_pct, p and\n"
+"                     significant, histograms\n"
+"  -a, --alpha A      significance level of the tests, in (0, 1);\n"
+"                     default: the first report's (0.05 unless set)\n"
+"  -w, --fail-if-worse PCT\n"
+"                     exit with status %d when a selected metric is\n"
+"                     significantly worse than in the first report by\n"
+"                     more than PCT %% (on the mean), naming each one on\n"
+"                     stderr; a gate for CI jobs\n"
+"  -s, --streams      print every stream's row (default: the fairness\n"
+"                     summary: smallest and largest share, Jain's index)\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         print this help and exit\n"
+"\n"
+"Statistics: each column is tested against the first, per configuration\n"
+"and metric, from the reports' runs[] (runs marked cut short left out),\n"
+"with the exact permutation test of the difference of means, two-sided;\n"
+"a change that is not significant at alpha is marked n.s. With fewer\n"
+"than 2 runs on a side nothing can be tested; with 3 against 3 the\n"
+"smallest p is 0.1, so use at least 4 repetitions to find a change.\n"
 "\n"
 "Reports must be regular files (a FIFO or a device is refused, never\n"
 "read). Repetitions a report marks cut short are listed apart and left\n"
@@ -79,9 +98,10 @@ usage(FILE *out)
 "\n"
 "Exit status: 0 on success, %d when a report cannot be read or is not a\n"
 "valid %s report (the message names the file), %d on bad usage (also\n"
-"a --metric that no complete run of the reports has).\n",
-		RXR_REPORT_COMPARE_SCHEMA, EXIT_BAD_REPORT, RXR_REPORT_SCHEMA,
-		EXIT_USAGE);
+"a --metric that no complete run of the reports has), %d when\n"
+"--fail-if-worse found a regression.\n",
+		RXR_REPORT_COMPARE_SCHEMA, EXIT_WORSE, EXIT_BAD_REPORT,
+		RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE);
 }
 
 /* Split a --metric LIST into sel, checking every name. */
@@ -128,6 +148,27 @@ add_metrics(const char *list, char ***metrics, unsigned int *n)
 		(*n)++;
 	}
 	free(copy);
+	return 0;
+}
+
+/* A number option in [lo, hi] (bounds excluded when open). */
+static int
+parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
+		double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || isnan(v) ||
+			(open ? !(v > lo && v < hi) : !(v >= lo && v <= hi))) {
+		fprintf(stderr, "%s: %s \"%s\": expected a number %s %g, %g %s\n",
+			prog, opt, arg, open ? "in (" : "in [", lo, hi,
+			open ? ")" : "]");
+		return -EINVAL;
+	}
+	*out = v;
 	return 0;
 }
 
@@ -185,6 +226,9 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "fail-if-worse", required_argument, NULL, 'w' },
+		{ "streams", no_argument, NULL, 's' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -195,10 +239,29 @@ main(int argc, char **argv)
 	char err[RXR_REPORT_ERR_LEN];
 	unsigned int nb_metrics = 0, n = 0, i, j;
 	bool json = false, dup = false;
-	int opt, ret = EXIT_SUCCESS;
+	double worse_pct = NAN;
+	int opt, ret = EXIT_SUCCESS, worse = 0;
 
-	while ((opt = getopt_long(argc, argv, "m:jVh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:ja:w:sVh", longopts,
+			NULL)) != -1) {
 		switch (opt) {
+		case 'a':
+			if (parse_num("--alpha", optarg, 0, 1, true,
+					&sel.alpha) != 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'w':
+			if (parse_num("--fail-if-worse", optarg, 0, 1e6, false,
+					&worse_pct) != 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 's':
+			sel.stream_rows = true;
+			break;
 		case 'm':
 			if (add_metrics(optarg, &metrics, &nb_metrics) != 0) {
 				ret = EXIT_USAGE;
@@ -288,6 +351,19 @@ main(int argc, char **argv)
 				(const char *const *)labels, n, stdout,
 				&sel) == -ENOMEM)
 			goto nomem;
+	}
+	if (!isnan(worse_pct)) {
+		worse = rxr_report_compare_worse(reports,
+				(const char *const *)labels, n, &sel, worse_pct,
+				stderr);
+		if (worse < 0)
+			goto nomem;
+		if (worse > 0) {
+			fprintf(stderr, "%s: %d metric%s significantly worse than "
+				"in %s by more than %g%%\n", prog, worse,
+				worse == 1 ? "" : "s", labels[0], worse_pct);
+			ret = EXIT_WORSE;
+		}
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Consumers (DESIGN.md "Contexts": task): each holds the packets of its
+ * Consumers (task context, doc/design.md): each holds the packets of its
  * streams in a receive queue like a socket's, reads their payload and frees
  * them, in the poll lcore (inline), in a thread on the poll lcore's CPU
- * (co-scheduled: the race of reference/004) or on another CPU (remote frees).
+ * (co-scheduled: the race behind the 2017 pcp list corruption) or on
+ * another CPU (remote frees).
  */
 
 #include <pthread.h>
@@ -95,8 +96,12 @@ consumer_main(void *arg)
 		n = rte_ring_dequeue_burst(c->ring, (void **)pkts, RTE_DIM(pkts),
 				NULL);
 		if (n != 0) {
+			uint64_t t0;
+
 			consumer_read(c, pkts, n);
+			t0 = rte_rdtsc();
 			rte_pktmbuf_free_bulk(pkts, n);
+			RXR_STAT_ADD(c->free_cycles, rte_rdtsc() - t0);
 			continue;
 		}
 		if (c->stop)
@@ -122,7 +127,7 @@ consumers_start(struct app *a, unsigned int run)
 			c->stop = false;
 			c->threaded = threaded;
 			c->stalled = (int)i == a->opt.stall_consumer;
-			c->packets = c->bytes = 0;
+			c->packets = c->bytes = c->free_cycles = 0;
 			if (!threaded)
 				continue;
 			if (pthread_create(&c->thread, NULL, consumer_main, c) != 0) {
@@ -136,10 +141,23 @@ consumers_start(struct app *a, unsigned int run)
 	return 0;
 }
 
-/* After the pollers stopped: consumers drain their queues and end. */
+/*
+ * After the pollers stopped: consumers drain their queues and end; with
+ * other-poll, what a poll lcore had not freed yet is freed here.
+ */
 void
 consumers_stop(struct app *a)
 {
+	for (unsigned int k = 0; a->opt.consumer == CONSUMER_OTHER_POLL &&
+			k < a->nb_pollers; k++) {
+		struct rte_mbuf *m[64];
+		unsigned int n;
+
+		while (a->pollers[k].inbox != NULL &&
+				(n = rte_ring_dequeue_burst(a->pollers[k].inbox,
+					(void **)m, RTE_DIM(m), NULL)) != 0)
+			rte_pktmbuf_free_bulk(m, n);
+	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		for (unsigned int i = 0; i < a->pollers[k].nb_cons; i++) {
 			struct consumer *c = &a->pollers[k].cons[i];

@@ -30,35 +30,6 @@ struct app app;
 volatile bool force_quit;
 volatile bool run_stop;
 
-/* Counters of the whole app at one instant. */
-struct snapshot {
-	uint64_t tsc;
-	uint64_t packets, bytes, busy;
-	uint64_t drops[DROP_MAX];
-	struct port_counters port[MAX_PORTS];
-	struct rxr_pool_stats pool[MAX_PORTS];
-};
-
-static void
-snapshot_take(struct snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->tsc = rte_rdtsc();
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct poller *pl = &app.pollers[k];
-
-		s->packets += RXR_STAT_READ(pl->rx_packets);
-		s->bytes += RXR_STAT_READ(pl->rx_bytes);
-		s->busy += RXR_STAT_READ(pl->busy_cycles);
-		for (int d = 0; d < DROP_MAX; d++)
-			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
-	}
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		port_counters_read(&app.ports[i], &s->port[i]);
-		if (app.ports[i].mp != NULL)
-			rxr_pool_stats(rxr_mempool_pool(app.ports[i].mp), &s->pool[i]);
-	}
-}
 
 /* Sleep up to sec seconds, waking for signals. */
 static void
@@ -92,13 +63,25 @@ progress(const char *tag, struct snapshot *prev)
 	*prev = now;
 }
 
+/* The main lcore's poller with --main-polls, else NULL. */
+static struct poller *
+main_poller(void)
+{
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		if (app.pollers[k].lcore == rte_get_main_lcore())
+			return &app.pollers[k];
+	return NULL;
+}
+
+/* Worker pollers; the main lcore's polls in run_until(). */
 static void
 launch_pollers(void)
 {
 	run_stop = false;
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		rte_eal_remote_launch(poll_main, &app.pollers[k],
-				app.pollers[k].lcore);
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_remote_launch(poll_main, &app.pollers[k],
+					app.pollers[k].lcore);
 }
 
 static void
@@ -106,8 +89,38 @@ wait_pollers(void)
 {
 	run_stop = true;
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		rte_eal_wait_lcore(app.pollers[k].lcore);
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_wait_lcore(app.pollers[k].lcore);
 }
+
+/*
+ * Until done(now) says so: the main lcore polls, checking done from its
+ * poll loop every 100 us (--main-polls), or sleeps between checks.
+ */
+static void
+run_until(bool (*done)(uint64_t now))
+{
+	struct poller *mp = main_poller();
+
+	if (mp == NULL) {
+		while (!done(rte_rdtsc()))
+			rte_delay_us_sleep(200);
+		return;
+	}
+	mp->control = done;
+	mp->control_cycles = rte_get_tsc_hz() / 10000;
+	poll_main(mp);
+	mp->control = NULL;
+}
+
+/* One loop of a finite replay, as run_until() checks it. */
+static struct {
+	const char *tag;
+	struct port_counters base[MAX_PORTS];
+	uint64_t expected[MAX_PORTS];
+	uint64_t last_total, stall_since;
+	uint64_t unaccounted;
+} fin;
 
 /* Packets a port delivered or lost with a cause, since a snapshot. */
 static uint64_t
@@ -118,6 +131,40 @@ port_accounted(unsigned int i, const struct port_counters *base)
 	port_counters_read(&app.ports[i], &c);
 	return (c.ipackets - base->ipackets) + (c.rx_nombuf - base->rx_nombuf) +
 		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
+}
+
+/* Every packet of the loop received or dropped with a cause, or a stall. */
+static bool
+finite_done(uint64_t now __rte_unused)
+{
+	uint64_t total = 0;
+	bool done = true;
+
+	if (force_quit)
+		return true;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		uint64_t got = port_accounted(i, &fin.base[i]);
+
+		total += got;
+		if (app.ports[i].finite && got < fin.expected[i])
+			done = false;
+	}
+	if (done)
+		return true;
+	if (total != fin.last_total) {
+		fin.last_total = total;
+		fin.stall_since = rte_get_timer_cycles();
+		return false;
+	}
+	if (rte_get_timer_cycles() - fin.stall_since <= 3 * rte_get_timer_hz())
+		return false;
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		if (app.ports[i].finite)
+			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
+				port_accounted(i, &fin.base[i]));
+	fprintf(stderr, APP ": %s: replay stalled for 3 s with %" PRIu64
+		" packets unaccounted\n", fin.tag, fin.unaccounted);
+	return true;
 }
 
 /*
@@ -132,49 +179,25 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	uint64_t cycles = 0;
 
 	*unaccounted = 0;
+	fin.tag = tag;
 	for (unsigned int loop = 0; loop < app.opt.loops && !force_quit; loop++) {
-		struct port_counters base[MAX_PORTS];
-		uint64_t expected[MAX_PORTS], last_total = UINT64_MAX, t0;
-		uint64_t stall_since = rte_get_timer_cycles();
-		bool done = false;
+		uint64_t t0;
 
+		fin.last_total = UINT64_MAX;
+		fin.stall_since = rte_get_timer_cycles();
+		fin.unaccounted = 0;
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
-			port_counters_read(&app.ports[i], &base[i]);
-			expected[i] = 0;
+			port_counters_read(&app.ports[i], &fin.base[i]);
+			fin.expected[i] = 0;
 			for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-				expected[i] += app.ports[i].file_packets[q];
+				fin.expected[i] += app.ports[i].file_packets[q];
 		}
 		if (ports_start(&app) != 0)
 			return 0;
 		t0 = rte_rdtsc();
 		launch_pollers();
-		while (!done && !force_quit) {
-			uint64_t total = 0;
-
-			done = true;
-			for (unsigned int i = 0; i < app.nb_ports; i++) {
-				uint64_t got = port_accounted(i, &base[i]);
-
-				total += got;
-				if (app.ports[i].finite && got < expected[i])
-					done = false;
-			}
-			if (total != last_total) {
-				last_total = total;
-				stall_since = rte_get_timer_cycles();
-			} else if (rte_get_timer_cycles() - stall_since >
-					3 * rte_get_timer_hz()) {
-				for (unsigned int i = 0; i < app.nb_ports; i++)
-					if (app.ports[i].finite)
-						*unaccounted += expected[i] -
-							RTE_MIN(expected[i],
-								port_accounted(i, &base[i]));
-				fprintf(stderr, APP ": %s: replay stalled for 3 s with %"
-					PRIu64 " packets unaccounted\n", tag, *unaccounted);
-				break;
-			}
-			rte_delay_us_sleep(200);
-		}
+		run_until(finite_done);
+		*unaccounted += fin.unaccounted;
 		wait_pollers();
 		cycles += rte_rdtsc() - t0;
 		ports_stop(&app);
@@ -182,172 +205,6 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	return cycles;
 }
 
-static double
-ratio(uint64_t a, uint64_t b)
-{
-	return b != 0 ? (double)a / (double)b : NAN;
-}
-
-/* Per-stream rows of the report, merged over the pollers. */
-struct stream_rows {
-	struct rxr_report_stream *rows;
-	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
-	unsigned int n;
-};
-
-static int
-streams_collect(struct stream_rows *sr)
-{
-	unsigned int max = 0;
-
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		max += app.pollers[k].nb_streams;
-	sr->n = 0;
-	sr->rows = calloc(max + 1, sizeof(*sr->rows));
-	sr->addr = calloc(max + 1, sizeof(*sr->addr));
-	if (sr->rows == NULL || sr->addr == NULL)
-		return -ENOMEM;
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		for (unsigned int j = 0; j < app.pollers[k].nb_streams; j++) {
-			const struct stream *s = &app.pollers[k].streams[j];
-			struct rxr_report_stream *r = &sr->rows[sr->n];
-
-			rxr_flow_addr_str(&s->key, false, sr->addr[sr->n][0],
-				RXR_FLOW_ADDR_STRLEN);
-			rxr_flow_addr_str(&s->key, true, sr->addr[sr->n][1],
-				RXR_FLOW_ADDR_STRLEN);
-			r->src = sr->addr[sr->n][0];
-			r->dst = sr->addr[sr->n][1];
-			r->sport = s->key.sport;
-			r->dport = s->key.dport;
-			r->proto = s->key.proto;
-			r->packets = s->packets;
-			r->bytes = s->bytes;
-			sr->n++;
-		}
-	return 0;
-}
-
-static void
-add_drop(struct rxr_report_run *r, const char *cause, uint64_t n, bool always)
-{
-	if ((n != 0 || always) && r->nb_drops < RXR_REPORT_DROPS_MAX)
-		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
-}
-
-static uint64_t
-zero_total(const struct snapshot *s, bool cycles)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		const struct rxr_pool_stats *ps = &s->pool[i];
-
-		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
-		for (unsigned int l = 0; l < ps->nr_lcores; l++)
-			n += cycles ? ps->lcore[l].zero_cycles +
-				ps->lcore[l].supply.clear_cycles :
-				ps->lcore[l].zero_bytes +
-				ps->lcore[l].supply.bytes_cleared;
-	}
-	return n;
-}
-
-static void
-fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b)
-{
-	static char method[48];
-	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
-	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
-	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
-
-	if (app.opt.zero_method == RXR_ZERO_AUTO)
-		snprintf(method, sizeof(method), "auto:%s",
-			rxr_zero_method_name(rxr_zero_auto_pick(room)));
-	else
-		snprintf(method, sizeof(method), "%s",
-			rxr_zero_method_name(app.opt.zero_method));
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
-	r->has_zeroing = true;
-	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
-	r->zeroing.method = method;
-	r->zeroing.bytes = bytes;
-	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
-		((double)cyc / rte_get_tsc_hz()) / 1e9 : NAN;
-	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
-}
-
-/* The run's figures from two snapshots. */
-static void
-fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
-{
-	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, zone_alloc = 0;
-	uint64_t into_pcp = 0, hits = 0, refill_cycles = 0, refill_frames = 0;
-	bool has_oob = false;
-
-	r->duration_s = (double)cycles / rte_get_tsc_hz();
-	r->rx_packets = b->packets - a->packets;
-	r->rx_bytes = b->bytes - a->bytes;
-	r->cycles_per_packet = ratio(b->busy - a->busy, r->rx_packets);
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
-
-		nombuf += b->port[i].rx_nombuf - a->port[i].rx_nombuf;
-		imissed += b->port[i].imissed - a->port[i].imissed;
-		ierr += b->port[i].ierrors - a->port[i].ierrors;
-		oob += b->port[i].out_of_buffer - a->port[i].out_of_buffer;
-		has_oob |= app.ports[i].xstat_out_of_buffer >= 0;
-		for (unsigned int z = 0; z < pb->nr_zones; z++) {
-			r->zone_lock.acquisitions += pb->zone[z].lock.acquisitions -
-				pa->zone[z].lock.acquisitions;
-			r->zone_lock.contended += pb->zone[z].lock.contended -
-				pa->zone[z].lock.contended;
-			r->zone_lock.wait_cycles += pb->zone[z].lock.wait_cycles -
-				pa->zone[z].lock.wait_cycles;
-			zone_alloc += pb->zone[z].alloc_frames - pa->zone[z].alloc_frames;
-		}
-		for (unsigned int l = 0; l < pb->nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *la = &pa->lcore[l];
-			const struct rxr_pool_lcore_stats *lb = &pb->lcore[l];
-			const uint64_t *ra = (const uint64_t *)&la->recycle;
-			const uint64_t *rb = (const uint64_t *)&lb->recycle;
-			uint64_t *rr = (uint64_t *)&r->recycle;
-
-			hits += (lb->pcp.alloc - la->pcp.alloc) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			into_pcp += (lb->pcp.refill_frames - la->pcp.refill_frames) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			r->deferred.drained += lb->deferred_drained - la->deferred_drained;
-			for (size_t c = 0; c < sizeof(r->recycle) / sizeof(uint64_t); c++)
-				rr[c] += rb[c] - ra[c];
-			refill_cycles += lb->refill_cycles - la->refill_cycles;
-			refill_frames += lb->refill_frames - la->refill_frames;
-			for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
-					h < RXR_REPORT_HIST_BUCKETS; h++)
-				r->refill_latency_ns[h] += lb->refill_hist[h] -
-					la->refill_hist[h];
-		}
-	}
-	r->pcp.hits = hits;
-	r->pcp.misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
-	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
-		((double)cycles * app.nb_pollers) : NAN;
-	r->refill_cycles_per_frame = ratio(refill_cycles, refill_frames);
-	r->deferred.queued = r->deferred.drained;
-	add_drop(r, "rx_nombuf", nombuf, true);
-	add_drop(r, "imissed", imissed, true);
-	add_drop(r, "rx_errors", ierr, false);
-	add_drop(r, "rx_out_of_buffer", oob, has_oob);
-	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
-		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_CPU);
-	add_drop(r, "unaccounted", unaccounted, false);
-	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
-		fill_zeroing(r, a, b);
-}
 
 /*
  * Fault injection (--exhaust AT:SEC): a task-context thread takes every
@@ -401,26 +258,14 @@ exhaust_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A run's pool: stop the ports, give them the pool of configuration cfg,
+ * retire the previous one (its frames must all be home) and tell each
+ * poll lcore which pools it ends its iterations on.
+ */
 static int
-run_one(unsigned int step, struct rxr_report *report)
+run_switch_pool(unsigned int cfg)
 {
-	unsigned int cfg, rep;
-	const struct run_config *rc;
-	struct rxr_report_run r = { 0 };
-	struct snapshot *s0 = NULL, *s1 = NULL, *s2 = NULL;
-	struct stream_rows sr = { 0 };
-	uint64_t cycles, unaccounted = 0;
-	char tag[96], err[RXR_REPORT_ERR_LEN];
-	struct exhaust ex = { 0 };
-	bool stopped;
-	int ret = -1;
-
-	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
-	rc = &app.opt.configs[cfg];
-	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%u]",
-		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
-		app.opt.reps);
-
 	ports_stop(&app);
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
@@ -440,70 +285,180 @@ run_one(unsigned int step, struct rxr_report *report)
 				pl->pools[pl->nb_pools++] = pl->q[q].pool;
 		}
 	}
-	s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
-	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
-	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
-	if (s0 == NULL || s1 == NULL || s2 == NULL)
-		goto out;
-	if (consumers_start(&app, cfg) != 0 || zeroer_start(&app) != 0)
-		goto stop_consumers;
-	memset(&ex, 0, sizeof(ex));
+	return 0;
+}
+
+/* A duration-based run as the main lcore's poll loop checks it. */
+static struct {
+	uint64_t warm_end, end;
+	struct snapshot *s1, *s2;
+	bool measuring;
+} tim;
+
+static bool
+timed_done(uint64_t now)
+{
+	if (force_quit)
+		return true;
+	if (!tim.measuring && now >= tim.warm_end) {
+		snapshot_take(tim.s1);
+		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
+			rte_get_tsc_hz());
+		tim.measuring = true;
+	} else if (tim.measuring && now >= tim.end) {
+		snapshot_take(tim.s2);
+		return true;
+	}
+	return false;
+}
+
+/* Duration based: warm up, then measure between snapshots s1 and s2. */
+static int
+run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles)
+{
+	if (ports_start(&app) != 0)
+		return -1;
+	launch_pollers();
+	if (main_poller() != NULL) {
+		/* No progress line: the main lcore is measuring too. */
+		tim.s1 = s1;
+		tim.s2 = s2;
+		tim.measuring = false;
+		tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+			rte_get_tsc_hz());
+		run_until(timed_done);
+		if (!tim.measuring)
+			snapshot_take(s1);
+		if (force_quit)
+			snapshot_take(s2);
+		*cycles = s2->tsc - s1->tsc;
+		wait_pollers();
+		ports_stop(&app);
+		return 0;
+	}
+	nap(app.opt.warmup_s);
+	snapshot_take(s1);
+	*s0 = *s1;
+	while (!force_quit) {
+		double left = app.opt.duration_s -
+			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
+
+		if (left <= 0)
+			break;
+		nap(app.opt.stats_period_s > 0 ?
+			RTE_MIN(left, app.opt.stats_period_s) : left);
+		if (app.opt.stats_period_s > 0)
+			progress(tag, s0);
+	}
+	snapshot_take(s2);
+	*cycles = s2->tsc - s1->tsc;
+	wait_pollers();
+	ports_stop(&app);
+	return 0;
+}
+
+/*
+ * The measurement of one run on the pool already in place. Set up:
+ * consumers, zeroer, exhaust thread, then ports and pollers; teardown is
+ * one path, in the reverse order, whatever failed.
+ */
+static int
+run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted,
+		bool *stopped)
+{
+	struct snapshot *s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
+	struct exhaust ex = { 0 };
+	bool cons = false, zeroer = false;
+	int ret = -1;
+
+	*cycles = 0;
+	*unaccounted = 0;
+	*stopped = false;
+	if (s0 == NULL)
+		return -1;
+	cons = consumers_start(&app, cfg) == 0;
+	if (!cons)
+		goto teardown;
+	zeroer = zeroer_start(&app) == 0;
+	if (!zeroer)
+		goto teardown;
 	if (app.opt.exhaust_for_s > 0) {
 		if (pthread_create(&ex.thread, NULL, exhaust_main, &ex) != 0)
-			goto stop_consumers;
+			goto teardown;
 		ex.running = true;
 	}
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
-		cycles = run_finite(tag, &unaccounted);
+		*cycles = run_finite(tag, unaccounted);
 		snapshot_take(s2);
+		ret = 0;
 	} else {
-		if (ports_start(&app) != 0)
-			goto stop_consumers;
-		launch_pollers();
-		nap(app.opt.warmup_s);
-		snapshot_take(s1);
-		*s0 = *s1;
-		while (!force_quit) {
-			double left = app.opt.duration_s -
-				(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
-
-			if (left <= 0)
-				break;
-			nap(app.opt.stats_period_s > 0 ?
-				RTE_MIN(left, app.opt.stats_period_s) : left);
-			if (app.opt.stats_period_s > 0)
-				progress(tag, s0);
-		}
-		snapshot_take(s2);
-		cycles = s2->tsc - s1->tsc;
-		wait_pollers();
-		ports_stop(&app);
+		ret = run_timed(tag, s0, s1, s2, cycles);
 	}
-	stopped = force_quit;
+teardown:
+	/* Stopped by a signal: the run is marked cut short. */
+	*stopped = force_quit;
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
-		ex.running = false;
-		printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
-			" packets received after they came back\n", tag, ex.held_max,
-			s2->packets - RTE_MIN(s2->packets, ex.rx_at_release));
+		if (ret == 0)
+			printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
+				" packets received after they came back\n", tag,
+				ex.held_max, s2->packets -
+				RTE_MIN(s2->packets, ex.rx_at_release));
 	}
+	if (zeroer)
+		zeroer_stop(&app);
 	consumers_stop(&app);
-	zeroer_stop(&app);
+	rte_free(s0);
+	return ret;
+}
+
+/* Run step of the schedule and add it to the report. */
+static int
+run_one(unsigned int step, struct rxr_report *report)
+{
+	unsigned int cfg, rep;
+	const struct run_config *rc;
+	struct rxr_report_run r = { 0 };
+	struct snapshot *s1 = NULL, *s2 = NULL;
+	struct stream_rows sr = { 0 };
+	uint64_t cycles, unaccounted = 0;
+	char tag[96], err[RXR_REPORT_ERR_LEN];
+	bool stopped;
+	int ret = -1;
+
+	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
+	rc = &app.opt.configs[cfg];
+	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%s%u]",
+		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
+		app.opt.reps_auto ? "<=" : "", app.opt.reps);
+
+	if (run_switch_pool(cfg) != 0)
+		return -1;
+	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
+	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
+	if (s1 == NULL || s2 == NULL ||
+			run_measure(tag, cfg, s1, s2, &cycles, &unaccounted,
+				&stopped) != 0)
+		goto out;
 
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
 	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
-	r.has_deferred = rc->strategy == RXR_STRATEGY_BH ||
-		rc->strategy == RXR_STRATEGY_RECYCLE;
-	r.has_recycle = rc->strategy == RXR_STRATEGY_RECYCLE;
+	r.has_deferred = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_DEFERS_FREES);
+	r.has_recycle = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_RECYCLES);
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
+		streams_untracked(&app, &r, tag);
 	}
 	printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64 " packets\n", tag,
 		r.duration_s > 0 ? r.rx_packets / r.duration_s / 1e6 : 0.0,
@@ -514,18 +469,9 @@ run_one(unsigned int step, struct rxr_report *report)
 		goto out;
 	}
 	ret = unaccounted != 0 ? 1 : 0;
-	goto out;
-stop_consumers:
-	if (ex.running) {
-		ex.quit = true;
-		pthread_join(ex.thread, NULL);
-	}
-	consumers_stop(&app);
-	zeroer_stop(&app);
 out:
 	free(sr.rows);
 	free(sr.addr);
-	rte_free(s0);
 	rte_free(s1);
 	rte_free(s2);
 	return ret;
@@ -563,7 +509,18 @@ report_env(struct rxr_report *rep)
 			i ? "," : "", rxr_strategy_name(o->configs[i].strategy),
 			o->configs[i].bulk ? "bulk" : "nobulk");
 	rxr_report_set_option_str(rep, "strategies", buf);
-	rxr_report_set_option_int(rep, "reps", o->reps);
+	if (o->reps_auto) {
+		snprintf(buf, sizeof(buf), "auto:%u", o->reps);
+		rxr_report_set_option_str(rep, "reps", buf);
+	} else {
+		rxr_report_set_option_int(rep, "reps", o->reps);
+	}
+	rxr_report_set_option_bool(rep, "main_polls", o->main_polls);
+	rxr_report_set_option_int(rep, "latency_every",
+		o->latency ? o->latency_every : 0);
+	if (o->test_refill_delay != 0)
+		rxr_report_set_option_int(rep, "test_refill_delay",
+			o->test_refill_delay);
 	rxr_report_set_option_double(rep, "warmup_s", o->warmup_s);
 	rxr_report_set_option_double(rep, "duration_s", o->loops ? 0 : o->duration_s);
 	rxr_report_set_option_int(rep, "loops", o->loops);
@@ -587,6 +544,16 @@ report_env(struct rxr_report *rep)
 static int
 consumers_init(struct app *a)
 {
+	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
+		if (a->nb_pollers < 2) {
+			fprintf(stderr, APP ": --consumer other-poll: needs two poll "
+				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)\n",
+				a->nb_pollers);
+			return -1;
+		}
+		/* One queue each, to the next poll lcore. */
+		a->opt.consumers = 1;
+	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
 
@@ -608,6 +575,10 @@ consumers_init(struct app *a)
 			}
 		}
 	}
+	if (a->opt.consumer == CONSUMER_OTHER_POLL)
+		for (unsigned int k = 0; k < a->nb_pollers; k++)
+			a->pollers[(k + 1) % a->nb_pollers].inbox =
+				a->pollers[k].cons[0].ring;
 	return 0;
 }
 
@@ -670,14 +641,18 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 
-	RTE_LCORE_FOREACH_WORKER(lc) {
+	/* --main-polls: the main lcore is the first poller, as in l2fwd. */
+	RTE_LCORE_FOREACH(lc) {
+		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
+			continue;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {
 		fprintf(stderr, APP ": no worker lcore to poll with: give EAL at "
-			"least two lcores, e.g. -l 0-1 (the main lcore reports)\n");
+			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
+			"or --main-polls\n");
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -714,6 +689,17 @@ main(int argc, char **argv)
 		/* After every run: an interruption leaves a valid report. */
 		if (output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
+		if (app.opt.reps_auto && (step + 1) % app.opt.nb_configs == 0) {
+			char why[256];
+			bool done = reps_auto_done(report, (step + 1) /
+				app.opt.nb_configs, why, sizeof(why));
+
+			printf(APP ": reps auto: %s%s\n", done ? "stop: " : "", why);
+			if (done) {
+				rxr_report_set_option_str(report, "reps_stop", why);
+				break;
+			}
+		}
 	}
 	wait_pollers();
 	consumers_stop(&app);
@@ -725,12 +711,14 @@ main(int argc, char **argv)
 	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0)
-		rxr_report_render_text(report, stdout, NULL);
+		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
+			.stream_rows = app.opt.stream_rows });
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
 	output_say(report, force_quit);
 	rxr_report_free(report);
 cleanup:
+	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
 		return 128 + signals_caught();

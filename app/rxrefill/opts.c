@@ -21,7 +21,8 @@ enum {
 	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
-	OPT_HELP,
+	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
+	OPT_STREAM_ROWS,
 };
 
 static const struct option long_opts[] = {
@@ -54,12 +55,17 @@ static const struct option long_opts[] = {
 	{ "exhaust", required_argument, NULL, OPT_EXHAUST },
 	{ "list-devices", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "main-polls", no_argument, NULL, OPT_MAIN_POLLS },
+	{ "latency-every", required_argument, NULL, OPT_LATENCY_EVERY },
+	{ "test-refill-delay", required_argument, NULL, OPT_REFILL_DELAY },
+	{ "stream-rows", no_argument, NULL, OPT_STREAM_ROWS },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char * const consumer_names[] = {
 	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
 	[CONSUMER_SAME_CPU] = "same-cpu", [CONSUMER_OTHER_CPU] = "other-cpu",
+	[CONSUMER_OTHER_POLL] = "other-poll",
 };
 
 const char *
@@ -71,6 +77,9 @@ consumer_mode_name(enum consumer_mode m)
 void
 opts_usage(FILE *f)
 {
+	char names[128];
+
+	rxr_strategy_user_names(names, sizeof(names));
 	fprintf(f,
 "Usage: " APP " [EAL options] -- [options]\n"
 "\n"
@@ -80,14 +89,20 @@ opts_usage(FILE *f)
 "Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
 "\n"
 "Strategies:\n"
-"  --strategy LIST      zone, irqsave, bh, recycle, comma separated, or 'all'\n"
-"                       (default all)\n"
+"  --strategy LIST      %s, comma separated, or 'all'\n"
+"                       (default all); columns follow the list, bulk on\n"
+"                       first, and every column is tested against the first\n"
 "  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
 "                       frame at a time (default both)\n"
 "  --high N             pcp high (default %u)\n"
 "  --batch N            pcp batch (default %u)\n"
-"  --reps N             repetitions; strategies interleave A B C A B C and the\n"
-"                       report gives min, median and max (default 3)\n"
+"  --reps N|auto[:MAX]  repetitions; strategies interleave A B C A B C and the\n"
+"                       report gives n, mean, stdev, median, min, max, a 95%%\n"
+"                       interval and a p-value against the first (default\n"
+"                       3). auto: rounds until every configuration's 95%%\n"
+"                       interval of Gbit/s is within 2%% of its mean, at\n"
+"                       least 5 and at most MAX (default 10); says why it\n"
+"                       stopped\n"
 "\n"
 "Runs:\n"
 "  --warmup SEC         unmeasured time before each run (default 0.5; none\n"
@@ -98,7 +113,11 @@ opts_usage(FILE *f)
 "                       (with --replay only; replaces --duration)\n"
 "  --burst N            rx_burst size, 1..%u (default 32)\n"
 "                       (numbers are decimal: 010 is ten)\n"
-"  --stats-period SEC   progress line period, 0 for none (default 1)\n"
+"  --stats-period SEC   progress line period, 0 for none (default 1); with\n"
+"                       --main-polls no line is printed while measuring\n"
+"  --main-polls         the main lcore polls too, as in l2fwd (a 2-CPU machine\n"
+"                       runs two poll lcores with -l 0-1); it also ends the\n"
+"                       run, checking the clock from its poll loop\n"
 "\n"
 "Ports and memory:\n"
 "  --replay FILES       replay captures on net_pcap, one file per RX queue,\n"
@@ -109,7 +128,7 @@ opts_usage(FILE *f)
 "                       default Toeplitz key when N > 1\n"
 "  --rxd N              RX descriptors per queue (default 1024)\n"
 "  --frame-size BYTES   frame stride: mbuf, headroom and data room, a multiple\n"
-"                       of 64 from 384 to 65536 (default 4096)\n"
+"                       of 64 from 384 to 65536 (default %u)\n"
 "  --frames N           frames per port's pool (default: sized from queues,\n"
 "                       descriptors, caches and consumers)\n"
 "  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
@@ -126,8 +145,10 @@ opts_usage(FILE *f)
 "Consumers (task context: holds packets like a socket receive queue):\n"
 "  --consumer MODE      none (free at once: rxonly), inline (run to completion\n"
 "                       in the poll lcore), same-cpu (a thread on the poll\n"
-"                       lcore's CPU), other-cpu (a thread on another CPU)\n"
-"                       (default inline)\n"
+"                       lcore's CPU), other-cpu (a thread on another CPU),\n"
+"                       other-poll (the next poll lcore frees each packet in\n"
+"                       its own poll loop: softirq on another CPU; needs two\n"
+"                       poll lcores) (default inline)\n"
 "  --consumers N        consumers per poll lcore; streams are spread over them\n"
 "                       (default 1)\n"
 "  --consumer-depth N   receive queue depth in packets (default 256)\n"
@@ -150,7 +171,16 @@ opts_usage(FILE *f)
 "                       the end (progress and table go to standard error).\n"
 "                       A device, FIFO, directory or an input is refused\n"
 "  --no-table           no text table at the end\n"
-"  --no-latency         do not time each refill (no latency histogram)\n"
+"  --no-latency         time nothing (no latency histogram, no\n"
+"                       refill_cycles_per_frame, allocator_cycles_per_packet)\n"
+"  --latency-every N    time the refills, frees and drains of one poll\n"
+"                       iteration in N (default 64; 1: every iteration, which\n"
+"                       costs throughput and bh its inline path)\n"
+"  --stream-rows        print every stream's row (default: the fairness\n"
+"                       summary: smallest and largest share, Jain's index)\n"
+"  --test-refill-delay CYCLES\n"
+"                       testing: spin CYCLES TSC cycles in every refill, a\n"
+"                       known slowdown (the statistics must find it)\n"
 "  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
 "                       and NUMA node, then exit; no EAL options needed\n"
 "  --profile FILE       read options from FILE (a regular file) first, one\n"
@@ -158,7 +188,8 @@ opts_usage(FILE *f)
 "                       bh,zone'); '#' starts a comment; options given after\n"
 "                       it on the command line win (see config/profiles/)\n"
 "  --help               this text\n",
-		RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST);
+		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
+		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
 /* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
@@ -196,23 +227,25 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
+/* want[s]: 0, or the strategy's place in the list from 1 (column order). */
 static int
-parse_strategies(const char *s, bool *want)
+parse_strategies(const char *s, unsigned int *want)
 {
-	char buf[256], *tok, *save = NULL;
+	char buf[256], names[128], *tok, *save = NULL;
+	unsigned int n = 0;
 	size_t len = strlen(s);
 
 	if (strcmp(s, "all") == 0) {
 		for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
-			want[i] = true;
+			want[i] = i + 1;
 		return 0;
 	}
 	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
+		rxr_strategy_user_names(names, sizeof(names));
 		fprintf(stderr, APP ": --strategy '%s': an empty strategy name; "
-			"give zone, irqsave, bh, recycle comma separated, or all\n",
-			s);
+			"give %s comma separated, or all\n", s, names);
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
@@ -231,11 +264,13 @@ parse_strategies(const char *s, bool *want)
 			return -1;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
+			rxr_strategy_user_names(names, sizeof(names));
 			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
-				"(zone, irqsave, bh, recycle or all)\n", tok);
+				"(%s or all)\n", tok, names);
 			return -1;
 		}
-		want[st] = true;
+		if (want[st] == 0)
+			want[st] = ++n;
 	}
 	return 0;
 }
@@ -273,18 +308,20 @@ parse_replay(char *s, struct options *o)
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	bool want[RXR_STRATEGY_USER_MAX] = { true, true, true, true };
+	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true, warmup_given = false;
 	unsigned long v;
 	int c;
 
+	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+		want[i] = i + 1;	/* every strategy, in order */
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
 	o->warmup_s = 0.5;
 	o->duration_s = 2;
 	o->burst = 32;
 	o->rxd = 1024;
-	o->frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+	o->frame_size = RXR_MEMPOOL_FRAME_SIZE_DEFAULT;
 	o->consumer = CONSUMER_INLINE;
 	o->consumers = 1;
 	o->consumer_depth = 256;
@@ -293,6 +330,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	o->report_path = "rxrefill-report.json";
 	o->table = true;
 	o->latency = true;
+	o->latency_every = 64;
 	o->fake_nodes = 1;
 
 	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
@@ -320,9 +358,38 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			}
 			break;
 		case OPT_REPS:
+			if (strncmp(optarg, "auto", 4) == 0 &&
+					(optarg[4] == '\0' || optarg[4] == ':')) {
+				o->reps_auto = true;
+				o->reps = REPS_AUTO_MAX;
+				if (optarg[4] == ':' && parse_uint("reps auto:MAX",
+						optarg + 5, REPS_AUTO_MIN, 1000, &v) != 0)
+					return -1;
+				if (optarg[4] == ':')
+					o->reps = v;
+				break;
+			}
 			if (parse_uint("reps", optarg, 1, 1000, &v) != 0)
 				return -1;
+			o->reps_auto = false;
 			o->reps = v;
+			break;
+		case OPT_MAIN_POLLS:
+			o->main_polls = true;
+			break;
+		case OPT_LATENCY_EVERY:
+			if (parse_uint("latency-every", optarg, 1, 1u << 30, &v) != 0)
+				return -1;
+			o->latency_every = v;
+			break;
+		case OPT_REFILL_DELAY:
+			if (parse_uint("test-refill-delay", optarg, 0, 1u << 30,
+					&v) != 0)
+				return -1;
+			o->test_refill_delay = v;
+			break;
+		case OPT_STREAM_ROWS:
+			o->stream_rows = true;
 			break;
 		case OPT_WARMUP:
 			if (parse_seconds("warmup", optarg, 0, 3600, &o->warmup_s) != 0)
@@ -396,7 +463,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 					break;
 			if (m == RTE_DIM(consumer_names)) {
 				fprintf(stderr, APP ": --consumer: '%s' is not none, "
-					"inline, same-cpu or other-cpu\n", optarg);
+					"inline, same-cpu, other-cpu or other-poll\n",
+					optarg);
 				return -1;
 			}
 			o->consumer = m;
@@ -536,12 +604,14 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				"--loops (finite replay measures every packet)\n");
 		o->warmup_s = 0;
 	}
-	/* Interleaving order: every strategy with bulk, then without. */
+	/* Bulk on first, strategies in the order given: the first column is
+	 * the one every other is compared with. */
 	for (int b = 1; b >= 0; b--)
-		for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-			if (want[s] && (b ? bulk_on : bulk_off))
-				o->configs[o->nb_configs++] =
-					(struct run_config){ s, b != 0 };
+		for (unsigned int k = 1; k <= RXR_STRATEGY_USER_MAX; k++)
+			for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+				if (want[s] == k && (b ? bulk_on : bulk_off))
+					o->configs[o->nb_configs++] =
+						(struct run_config){ s, b != 0 };
 	return 0;
 }
 

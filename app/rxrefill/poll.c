@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The poll lcore (DESIGN.md "Contexts": poll, the NAPI softirq): rx_burst
+ * The poll lcore (poll context, the NAPI softirq; doc/design.md): rx_burst
  * on its queues, account each packet to its stream, hand it to the
  * stream's consumer, and end every iteration at the pools' bh-enable point.
  */
@@ -9,16 +9,16 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "rxrefill.h"
 
-#define SLOTS (2 * MAX_STREAMS)	/* open addressing, power of two */
-
-/* Stream lookup: per poller, so no locks. Index + 1 in slot; 0 = empty. */
-static uint16_t slots[MAX_POLLERS][SLOTS];
+/* Keys one bulk lookup takes (rte_hash's limit). */
+#define LOOKUP_MAX RTE_HASH_LOOKUP_BULK_MAX
 
 void
 pollers_assign(struct app *a)
@@ -36,44 +36,189 @@ pollers_assign(struct app *a)
 		}
 }
 
+/*
+ * Rows a poller's stream table needs: the distinct flows of the capture
+ * files its queues replay, else STREAMS_DEFAULT; twice as many as the last
+ * run when that one had no room for some (grown between runs, never in the
+ * poll loop).
+ */
+static unsigned int
+streams_wanted(const struct poller *pl)
+{
+	uint64_t n = 0;
+	bool sized = false;
+
+	for (unsigned int i = 0; i < pl->nb_q; i++)
+		for (unsigned int j = 0; j < app.nb_ports; j++) {
+			const struct port *p = &app.ports[j];
+
+			if (p->id == pl->q[i].port && p->replay) {
+				n += p->file_flows[pl->q[i].queue];
+				sized = true;
+			}
+		}
+	if (!sized)
+		n = STREAMS_DEFAULT;
+	if (pl->table_full != 0 && pl->max_streams != 0)
+		n = RTE_MAX(n, 2ull * pl->max_streams);
+	return (unsigned int)RTE_MIN(RTE_MAX(n, 64ull), (uint64_t)STREAMS_MAX);
+}
+
+static void
+streams_free(struct poller *pl)
+{
+	rte_hash_free(pl->stream_hash);
+	pl->stream_hash = NULL;
+	free(pl->streams);
+	pl->streams = NULL;
+	pl->max_streams = 0;
+}
+
+/* Make the table for n rows; keep the old one when memory runs out. */
+static void
+streams_size(struct poller *pl, unsigned int n)
+{
+	char name[RTE_HASH_NAMESIZE];
+	struct rte_hash_parameters hp = {
+		.name = name,
+		/* Room to spare: a cuckoo table near full moves keys on insert. */
+		.entries = n + n / 4,
+		.key_len = sizeof(struct rxr_flow_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = (int)rte_lcore_to_socket_id(pl->lcore),
+	};
+	static unsigned int seq;
+	struct rte_hash *h;
+	struct stream *rows;
+
+	if (n == pl->max_streams && pl->stream_hash != NULL) {
+		rte_hash_reset(pl->stream_hash);
+		return;
+	}
+	snprintf(name, sizeof(name), "rxr_st%u_%u", pl->index, seq++);
+	h = rte_hash_create(&hp);
+	rows = calloc(n, sizeof(*rows));
+	if (h == NULL || rows == NULL) {
+		rte_hash_free(h);
+		free(rows);
+		fprintf(stderr, APP ": poll lcore %u: no memory for a table of %u "
+			"streams%s\n", pl->lcore, n, pl->stream_hash != NULL ?
+			"; keeping the smaller one" : "; every packet counts as "
+			"untracked");
+		if (pl->stream_hash != NULL)
+			rte_hash_reset(pl->stream_hash);
+		return;
+	}
+	streams_free(pl);
+	pl->stream_hash = h;
+	pl->streams = rows;
+	pl->max_streams = n;
+}
+
 void
 poller_reset(struct poller *pl)
 {
+	if (app.opt.consumer != CONSUMER_NONE)
+		streams_size(pl, streams_wanted(pl));
 	pl->rx_packets = pl->rx_bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
 	memset(pl->drops, 0, sizeof(pl->drops));
 	pl->other_packets = pl->other_bytes = 0;
-	memset(pl->streams, 0, sizeof(pl->streams));
+	pl->table_full = 0;
+	if (pl->streams != NULL)
+		memset(pl->streams, 0, sizeof(*pl->streams) * pl->nb_streams);
 	pl->nb_streams = 0;
 	pl->max_gap_cycles = 0;
-	memset(slots[pl->index], 0, sizeof(slots[pl->index]));
+	pl->sample_packets = 0;
+	pl->inbox_packets = pl->inbox_free_cycles = 0;
 }
 
-static struct stream *
-stream_of(struct poller *pl, const struct rxr_flow_key *key)
+void
+pollers_free(struct app *a)
 {
-	uint16_t *tab = slots[pl->index];
-	uint32_t h = rte_hash_crc(key, sizeof(*key), 0) & (SLOTS - 1);
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		streams_free(&a->pollers[k]);
+}
 
-	for (;;) {
-		uint16_t v = tab[h];
-		struct stream *s;
+/*
+ * What of the last run no stream row holds: non-IP frames, and flows the
+ * table had no room for. Into the report, and a line when there is any.
+ */
+void
+streams_untracked(const struct app *a, struct rxr_report_run *r,
+		const char *tag)
+{
+	uint64_t full = 0, rows = 0;
 
-		if (v == 0)
-			break;
-		s = &pl->streams[v - 1];
-		if (memcmp(&s->key, key, sizeof(*key)) == 0)
-			return s;
-		h = (h + 1) & (SLOTS - 1);
+	r->has_streams_untracked = true;
+	r->streams_untracked.packets = r->streams_untracked.bytes = 0;
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+
+		r->streams_untracked.packets += pl->other_packets;
+		r->streams_untracked.bytes += pl->other_bytes;
+		full += pl->table_full;
+		rows += pl->max_streams;
 	}
-	if (pl->nb_streams == MAX_STREAMS)
-		return NULL;
-	tab[h] = pl->nb_streams + 1;
-	pl->streams[pl->nb_streams] = (struct stream){
-		.key = *key,
-		.consumer = pl->nb_streams % pl->nb_cons,
-	};
-	return &pl->streams[pl->nb_streams++];
+	if (r->streams_untracked.packets == 0)
+		return;
+	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes: "
+		"%" PRIu64 " packets of flows a table of %" PRIu64 " rows had no "
+		"room for%s, the rest not IP\n", tag, r->streams_untracked.packets,
+		r->streams_untracked.bytes, full, rows,
+		full != 0 ? " (the next run's table has twice the rows)" : "");
+}
+
+/*
+ * The stream of each of n packets (NULL: untracked), looked up in bulk so
+ * the table's cache misses overlap; a new flow takes the next row. A miss
+ * is new unless an earlier packet of this call added the same flow.
+ */
+static void
+streams_of(struct poller *pl, struct rxr_flow_key *keys, unsigned int n,
+		struct stream **out)
+{
+	const void *kp[LOOKUP_MAX];
+	void *data[LOOKUP_MAX];
+	unsigned int added[LOOKUP_MAX], nb_added = 0;
+	uint64_t hits = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		kp[i] = &keys[i];
+	if (rte_hash_lookup_bulk_data(pl->stream_hash, kp, n, &hits, data) < 0)
+		hits = 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (hits & (1ull << i)) {
+			out[i] = &pl->streams[(uintptr_t)data[i]];
+			rte_prefetch0(out[i]);
+		}
+	for (unsigned int i = 0; i < n; i++) {
+		uintptr_t row;
+		struct stream *s = NULL;
+
+		if (hits & (1ull << i))
+			continue;
+		for (unsigned int j = 0; j < nb_added && s == NULL; j++)
+			if (memcmp(&keys[added[j]], &keys[i], sizeof(keys[i])) == 0)
+				s = out[added[j]];
+		if (s != NULL) {
+			out[i] = s;
+			continue;
+		}
+		row = pl->nb_streams;
+		if (row == pl->max_streams || rte_hash_add_key_data(
+				pl->stream_hash, &keys[i], (void *)row) != 0) {
+			out[i] = NULL;
+			pl->table_full++;
+			continue;
+		}
+		s = &pl->streams[row];
+		s->key = keys[i];
+		s->consumer = row % pl->nb_cons;
+		pl->nb_streams++;
+		out[i] = s;
+		added[nb_added++] = i;
+	}
 }
 
 /* Per consumer staging, filled during a burst, enqueued at its end. */
@@ -97,6 +242,9 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 			if (st->s[i] != NULL) {
 				st->s[i]->packets--;
 				st->s[i]->bytes -= st->m[i]->pkt_len;
+			} else {
+				pl->other_packets--;
+				pl->other_bytes -= st->m[i]->pkt_len;
 			}
 		}
 		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
@@ -119,25 +267,44 @@ process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rxr_flow_info info;
-		struct stream *s = NULL;
-		struct stage *st;
+	for (unsigned int base = 0; base < n; base += LOOKUP_MAX) {
+		unsigned int cnt = RTE_MIN(n - base, (unsigned int)LOOKUP_MAX);
+		struct rxr_flow_key keys[LOOKUP_MAX];
+		struct stream *found[LOOKUP_MAX], *ss[LOOKUP_MAX];
+		unsigned int idx[LOOKUP_MAX], nk = 0;
 
-		if (rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
-				&info) == RXR_FLOW_OK)
-			s = stream_of(pl, &info.key);
-		if (s != NULL) {
-			s->packets++;
-			s->bytes += m->pkt_len;
-		} else {
-			pl->other_packets++;
-			pl->other_bytes += m->pkt_len;
+		for (unsigned int i = 0; i < cnt; i++) {
+			struct rte_mbuf *m = pkts[base + i];
+			struct rxr_flow_info info;
+
+			ss[i] = NULL;
+			if (rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
+					&info) == RXR_FLOW_OK) {
+				keys[nk] = info.key;
+				idx[nk++] = i;
+			}
 		}
-		st = &stages[s != NULL ? s->consumer : 0];
-		st->m[st->n] = m;
-		st->s[st->n++] = s;
+		if (nk != 0 && pl->stream_hash != NULL) {
+			streams_of(pl, keys, nk, found);
+			for (unsigned int j = 0; j < nk; j++)
+				ss[idx[j]] = found[j];
+		}
+		for (unsigned int i = 0; i < cnt; i++) {
+			struct rte_mbuf *m = pkts[base + i];
+			struct stream *s = ss[i];
+			struct stage *st;
+
+			if (s != NULL) {
+				s->packets++;
+				s->bytes += m->pkt_len;
+			} else {
+				pl->other_packets++;
+				pl->other_bytes += m->pkt_len;
+			}
+			st = &stages[s != NULL ? s->consumer : 0];
+			st->m[st->n] = m;
+			st->s[st->n++] = s;
+		}
 	}
 	if (mode == CONSUMER_INLINE) {
 		/* Run to completion: read, then free, in the poll lcore. */
@@ -156,15 +323,49 @@ process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		stage_flush(pl, &pl->cons[c], &stages[c]);
 }
 
+/*
+ * --consumer other-poll: free what the previous poll lcore received, here
+ * in this poll loop, as a softirq on another CPU frees a page.
+ */
+static unsigned int
+inbox_free(struct poller *pl)
+{
+	struct rte_mbuf *m[MAX_BURST];
+	unsigned int n;
+	uint64_t t0;
+
+	n = rte_ring_dequeue_burst(pl->inbox, (void **)m, RTE_DIM(m), NULL);
+	if (n == 0)
+		return 0;
+	t0 = rte_rdtsc();
+	rte_pktmbuf_free_bulk(m, n);
+	RXR_STAT_ADD(pl->inbox_free_cycles, rte_rdtsc() - t0);
+	RXR_STAT_ADD(pl->inbox_packets, n);
+	return n;
+}
+
+/* Open or close the latency sampling window of every pool polled. */
+static void
+pools_sample(struct poller *pl, bool on)
+{
+	for (unsigned int i = 0; i < pl->nb_pools; i++)
+		rxr_pool_sample(pl->pools[i], on);
+}
+
 int
 poll_main(void *arg)
 {
 	struct poller *pl = arg;
 	const enum consumer_mode mode = app.opt.consumer;
 	const unsigned int burst = app.opt.burst;
+	/* One iteration in latency_every is timed (no timing: never). */
+	const uint32_t every = app.opt.latency ? app.opt.latency_every :
+		UINT32_MAX;
 	struct rte_mbuf *pkts[MAX_BURST];
 	struct stage *stages;
-	uint64_t start, last, max_gap = 0;
+	uint64_t start, last, max_gap = 0, next_control;
+	uint32_t countdown = every;
+	bool sampling = false, busy = false;
 
 	stages = rte_zmalloc_socket("rxr_stages", sizeof(*stages) * pl->nb_cons,
 			RTE_CACHE_LINE_SIZE, rte_socket_id());
@@ -173,29 +374,60 @@ poll_main(void *arg)
 	unsigned int got = 0;
 
 	start = last = rte_rdtsc();
+	next_control = pl->control != NULL ? start : UINT64_MAX;
 	while (!run_stop) {
 		/* One TSC read an iteration: it ends the last one and starts this. */
 		uint64_t now = rte_rdtsc();
 
 		max_gap = RTE_MAX(max_gap, now - last);
-		if (got != 0)
+		if (busy)
 			RXR_STAT_ADD(pl->busy_cycles, now - last);
+		if (unlikely(sampling)) {
+			pools_sample(pl, false);
+			sampling = false;
+			RXR_STAT_ADD(pl->sample_packets, got);
+		}
 		last = now;
 		got = 0;
+		if (unlikely(now >= next_control)) {
+			if (pl->control(now))
+				break;
+			next_control = rte_rdtsc() + pl->control_cycles;
+		}
+		if (unlikely(--countdown == 0)) {
+			countdown = every;
+			sampling = true;
+			pools_sample(pl, true);
+		}
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			struct poll_queue *q = &pl->q[i];
 			uint16_t n;
 
+			/*
+			 * other-poll: while the next poll lcore has not freed
+			 * a burst's room, leave the packets in the RX queue
+			 * (backpressure, as a full backlog stops NAPI) rather
+			 * than free them here: every packet is freed there.
+			 */
+			if (mode == CONSUMER_OTHER_POLL &&
+					rte_ring_free_count(pl->cons[0].ring) < burst)
+				continue;
 			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
 			if (n == 0)
 				continue;
 			got += n;
 			process(pl, pkts, n, mode, stages);
 		}
+		busy = got != 0;
+		/* Freeing is work too: such an iteration counts as busy. */
+		if (mode == CONSUMER_OTHER_POLL && inbox_free(pl) != 0)
+			busy = true;
 		/* bh-enable point: drain what other contexts freed. */
 		for (unsigned int i = 0; i < pl->nb_pools; i++)
 			rxr_pool_poll_end(pl->pools[i]);
 	}
+	if (sampling)
+		pools_sample(pl, false);
 	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
 	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);
 	rte_free(stages);

@@ -11,24 +11,74 @@
 
 #include <pcap/pcap.h>
 
+#include <rte_bus.h>
+#include <rte_cycles.h>
 #include <rte_bus_vdev.h>
+#include <rte_devargs.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 
 #include "rxrefill.h"
 
 #define REPLAY_VDEV "net_pcap_rxrefill"
+#define REPROBE_TRIES 10	/* probes, 100 ms apart, for a queue setup */
+
+/* Distinct flow keys of a capture: open addressing, grown at half full. */
+struct flow_set {
+	struct rxr_flow_key *keys;
+	uint8_t *used;
+	uint64_t cap, n;
+};
+
+static int
+flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
+{
+	uint64_t h;
+
+	if (2 * (fs->n + 1) > fs->cap) {
+		struct flow_set big = { .cap = fs->cap ? 2 * fs->cap : 1024 };
+
+		big.keys = malloc(big.cap * sizeof(*big.keys));
+		big.used = calloc(big.cap, 1);
+		if (big.keys == NULL || big.used == NULL) {
+			free(big.keys);
+			free(big.used);
+			return -1;
+		}
+		for (uint64_t i = 0; i < fs->cap; i++)
+			if (fs->used[i])
+				flow_set_add(&big, &fs->keys[i]);
+		free(fs->keys);
+		free(fs->used);
+		*fs = big;
+	}
+	h = rte_hash_crc(k, sizeof(*k), 0) & (fs->cap - 1);
+	while (fs->used[h]) {
+		if (memcmp(&fs->keys[h], k, sizeof(*k)) == 0)
+			return 0;
+		h = (h + 1) & (fs->cap - 1);
+	}
+	fs->used[h] = 1;
+	fs->keys[h] = *k;
+	fs->n++;
+	return 0;
+}
 
 /*
  * Read every capture once: a bad file must fail before EAL ports start,
- * naming the file and the record. Counts give finite replay its target.
+ * naming the file and the record. Counts give finite replay its target;
+ * distinct flows size the poll lcores' stream tables.
  */
 static int
 scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
-		uint64_t *segs)
+		uint64_t *segs, uint64_t *flows)
 {
+	struct flow_set fs = { 0 };
+	struct rxr_flow_info info;
+	bool bad = false;
 	char err[PCAP_ERRBUF_SIZE] = "";
 	struct pcap_pkthdr *h;
 	const u_char *data;
@@ -53,19 +103,33 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		if (h->caplen == 0) {
 			fprintf(stderr, APP ": --replay %s: record %" PRIu64
 				" has zero length\n", path, *pkts + 1);
-			pcap_close(pc);
-			return -1;
+			bad = true;
+			break;
 		}
 		if (h->caplen > h->len) {
 			fprintf(stderr, APP ": --replay %s: record %" PRIu64
 				" captures %u bytes of a %u-byte frame\n", path,
 				*pkts + 1, h->caplen, h->len);
-			pcap_close(pc);
-			return -1;
+			bad = true;
+			break;
 		}
 		(*pkts)++;
 		*bytes += h->caplen;
 		*segs += (h->caplen + room - 1) / room;
+		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
+				flow_set_add(&fs, &info.key) != 0) {
+			fprintf(stderr, APP ": --replay %s: no memory to count its "
+				"flows\n", path);
+			bad = true;
+			break;
+		}
+	}
+	*flows = fs.n;
+	free(fs.keys);
+	free(fs.used);
+	if (bad) {
+		pcap_close(pc);
+		return -1;
 	}
 	if (ret == PCAP_ERROR) {
 		fprintf(stderr, APP ": --replay %s: bad or truncated record %" PRIu64
@@ -94,7 +158,7 @@ replay_scan(struct app *a)
 		uint64_t segs;
 
 		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs) != 0)
+				&p->file_bytes[i], &segs, &p->file_flows[i]) != 0)
 			return -1;
 		p->file_segments += segs;
 	}
@@ -135,6 +199,10 @@ ports_create_replay(struct app *a)
 	}
 	return 0;
 }
+
+static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
+static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
+static void port_xstats_find(struct port *p);
 
 static int
 xstat_id(uint16_t port, const char *name)
@@ -237,8 +305,9 @@ ports_init(struct app *a)
 		}
 		if (port_configure(a, p, &di) != 0)
 			return -1;
-		p->xstat_out_of_buffer = xstat_id(id, "rx_out_of_buffer");
-		p->xstat_wqe_errors = xstat_id(id, "rx_wqe_errors");
+		if (port_identity(p, &di) != 0)
+			return -1;
+		port_xstats_find(p);
 		a->nb_ports++;
 	}
 	if (a->nb_ports == 0) {
@@ -252,24 +321,90 @@ ports_init(struct app *a)
 }
 
 /*
- * net_pcap with infinite_rx loads its files at queue setup and closes them
- * at stop, so its queues cannot be set up again: a new run gets a new port.
- * Closing the old one hands every mbuf back to the old pool.
+ * What it takes to probe the device again: its bus, its name on that bus
+ * and the arguments it was probed with (vdev or PCI devargs).
  */
 static int
-replay_recreate(struct app *a, struct port *p)
+port_identity(struct port *p, const struct rte_eth_dev_info *di)
+{
+	const struct rte_devargs *da;
+
+	/*
+	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
+	 * (EBUSY) and the failed setup forgets the first socket, which then
+	 * stays bound until the process exits; so it is probed again before
+	 * every new pool, never set up twice. Its close leaves the frames of
+	 * the fill ring in the pool's memory (its UMEM).
+	 */
+	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reprobe_ok = false;
+	if (di->device == NULL)
+		return 0;
+	snprintf(p->bus, sizeof(p->bus), "%s",
+		rte_bus_name(rte_dev_bus(di->device)));
+	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
+	da = rte_dev_devargs(di->device);
+	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
+			da != NULL && da->args != NULL ? da->args : "") >=
+			sizeof(p->devargs)) {
+		/* It matters only if a queue needs the port probed again. */
+		fprintf(stderr, APP ": port %u (%s): devargs longer than %zu bytes: "
+			"it cannot be probed again\n", p->id, p->driver,
+			sizeof(p->devargs) - 1);
+		return 0;
+	}
+	p->reprobe_ok = true;
+	return 0;
+}
+
+static void
+port_xstats_find(struct port *p)
+{
+	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
+	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	xsk_port_init(p);
+}
+
+/*
+ * Close the port and probe its device again (vdev or PCI hotplug), then
+ * configure it as before. Closing releases the queues and every mbuf the
+ * PMD held, whatever pool it came from: some PMDs cannot set a queue up
+ * twice (net_af_xdp binds one XDP socket per queue and builds its UMEM
+ * over the pool; net_pcap with infinite_rx loads its files at setup) or
+ * keep buffers of the old pool after a new setup.
+ */
+static int
+port_reprobe(struct app *a, struct port *p)
 {
 	struct rte_eth_dev_info di;
 	uint16_t old = p->id, id;
+	int ret;
 
+	if (!p->reprobe_ok) {
+		fprintf(stderr, APP ": port %u (%s): no device to probe again\n",
+			p->id, p->driver);
+		return -1;
+	}
 	if (p->started)
 		rte_eth_dev_stop(p->id);
 	p->started = false;
 	rte_eth_dev_close(p->id);
-	if (rte_eal_hotplug_remove("vdev", REPLAY_VDEV) != 0 ||
-			ports_create_replay(a) != 0 ||
-			rte_eth_dev_get_port_by_name(REPLAY_VDEV, &id) != 0) {
-		fprintf(stderr, APP ": cannot re-create the replay port\n");
+	/* The kernel unbinds a closed XDP socket from its queue from a work item. */
+	if (xsk_close_stale(p) != 0)
+		rte_delay_us_sleep(200 * 1000);
+	ret = rte_eal_hotplug_remove(p->bus, p->devname);
+	if (ret == 0)
+		ret = rte_eal_hotplug_add(p->bus, p->devname, p->devargs);
+	if (ret != 0) {
+		fprintf(stderr, APP ": port %u (%s): cannot probe %s device %s "
+			"again: %s\n", old, p->driver, p->bus, p->devname,
+			rte_strerror(-ret));
+		return -1;
+	}
+	if (rte_eth_dev_get_port_by_name(p->name, &id) != 0) {
+		fprintf(stderr, APP ": %s device %s probed again, but it has no "
+			"port %s\n", p->bus, p->devname, p->name);
 		return -1;
 	}
 	p->id = id;
@@ -277,9 +412,16 @@ replay_recreate(struct app *a, struct port *p)
 		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
 			if (a->pollers[k].q[q].port == old)
 				a->pollers[k].q[q].port = id;
-	if (rte_eth_dev_info_get(id, &di) != 0)
+	ret = rte_eth_dev_info_get(id, &di);
+	if (ret != 0) {
+		fprintf(stderr, APP ": port %u: no device info: %s\n", id,
+			rte_strerror(-ret));
 		return -1;
-	return port_configure(a, p, &di);
+	}
+	if (port_configure(a, p, &di) != 0)
+		return -1;
+	port_xstats_find(p);
+	return 0;
 }
 
 /* Frames a port's pool needs so that no strategy starves by construction. */
@@ -295,7 +437,8 @@ pool_frames(const struct app *a, const struct port *p)
 	n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst);
 	n += (uint64_t)a->nb_pollers * (high + RXR_RECYCLE_CACHE_SIZE +
 		RXR_RECYCLE_RING_SIZE);
-	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU)
+	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
+			o->consumer == CONSUMER_OTHER_POLL)
 		n += (uint64_t)a->nb_pollers * o->consumers * o->consumer_depth;
 	/* infinite_rx keeps a copy of every file packet in the pool. */
 	if (!p->finite)
@@ -305,8 +448,161 @@ pool_frames(const struct app *a, const struct port *p)
 }
 
 /*
+ * Set up every RX queue on p->mp. After a close the kernel may release what
+ * the old queues bound (an XDP socket on its queue) a little later: a port
+ * probed again gets a few tries.
+ */
+static int
+queues_setup(struct port *p, unsigned int rxd, bool again)
+{
+	xsk_setup_begin(p);
+	for (uint16_t q = 0; q < p->nb_q; q++) {
+		int ret = rte_eth_rx_queue_setup(p->id, q, rxd, p->socket, NULL,
+				p->mp);
+
+		if (ret != 0) {
+			fprintf(stderr, APP ": port %u (%s) queue %u: cannot set up "
+				"%u descriptors%s: %s\n", p->id, p->driver, q, rxd,
+				again ? " with another pool" : "", rte_strerror(-ret));
+			xsk_setup_end(p, false);
+			return -1;
+		}
+	}
+	xsk_setup_end(p, true);
+	return 0;
+}
+
+/* Frames of a pool that are not home (in a pcp or the zone). */
+static unsigned int
+pool_out(struct rte_mempool *mp)
+{
+	rxr_pool_quiesce(rxr_mempool_pool(mp));
+	return mp->size - rte_mempool_avail_count(mp);
+}
+
+struct reclaim {
+	void **home;		/* sorted: the frames that are home */
+	unsigned int nb_home;
+	void **out;		/* the others */
+	unsigned int nb_out;
+};
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void * const *)a;
+	uintptr_t y = (uintptr_t)*(void * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+reclaim_obj(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx __rte_unused)
+{
+	struct reclaim *rc = arg;
+
+	if (bsearch(&obj, rc->home, rc->nb_home, sizeof(void *), ptr_cmp) == NULL)
+		rc->out[rc->nb_out++] = obj;
+}
+
+/*
+ * A failed queue setup can take frames of the new pool and lose them
+ * (net_af_xdp of DPDK 22.11 fills its fill queue before it fails). Once the
+ * port is closed and the pool was never used by anything else, every frame
+ * that is not home is such a frame: take the free ones out, find the rest
+ * by walking the pool, and put them all back.
+ */
+static int
+pool_reclaim(struct rte_mempool *mp, unsigned int *reclaimed)
+{
+	struct reclaim rc = { 0 };
+	unsigned int n;
+
+	*reclaimed = 0;
+	rxr_pool_quiesce(rxr_mempool_pool(mp));
+	n = rte_mempool_avail_count(mp);
+	if (n == mp->size)
+		return 0;
+	rc.home = calloc(mp->size, sizeof(void *));
+	rc.out = calloc(mp->size, sizeof(void *));
+	if (rc.home == NULL || rc.out == NULL) {
+		free(rc.home);
+		free(rc.out);
+		return -1;
+	}
+	while (rc.nb_home < mp->size &&
+			rte_mempool_get(mp, &rc.home[rc.nb_home]) == 0)
+		rc.nb_home++;
+	qsort(rc.home, rc.nb_home, sizeof(void *), ptr_cmp);
+	rte_mempool_obj_iter(mp, reclaim_obj, &rc);
+	if (rc.nb_home != 0)
+		rte_mempool_put_bulk(mp, rc.home, rc.nb_home);
+	for (unsigned int i = 0; i < rc.nb_out; i++) {
+		rte_pktmbuf_reset(rc.out[i]);
+		rte_mbuf_refcnt_set(rc.out[i], 1);
+	}
+	if (rc.nb_out != 0)
+		rte_mempool_put_bulk(mp, rc.out, rc.nb_out);
+	*reclaimed = rc.nb_out;
+	free(rc.home);
+	free(rc.out);
+	return 0;
+}
+
+static struct rte_mempool *
+pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t n = pool_frames(a, p);
+	struct rte_mempool *mp;
+
+	snprintf(name, sizeof(name), "rxr_p%u_%u", p->id, a->run_seq++);
+	mp = rxr_pktmbuf_pool_create(name, n, c, p->socket);
+	if (mp == NULL)
+		fprintf(stderr, APP ": port %u: cannot create a pool of %u "
+			"frames of %u bytes (%s): %s%s\n", p->id, n,
+			a->opt.frame_size, rxr_strategy_name(c->pool.strategy),
+			rte_strerror(rte_errno),
+			a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
+			"raise EAL's -m" : "; reserve more hugepages");
+	return mp;
+}
+
+/*
+ * The queues could not take the new pool: close the port, probe it again,
+ * get back what the failed setup took, and try again. The pool was never
+ * used by anything but the failed setups, so every frame out of it after a
+ * close is one they lost. net_af_xdp can fail a setup right after a probe
+ * (its XDP program still being replaced), hence the tries.
+ */
+static int
+port_renew(struct app *a, struct port *p)
+{
+	unsigned int got;
+
+	p->always_reprobe = true;
+	for (unsigned int t = 0; t < REPROBE_TRIES; t++) {
+		fprintf(stderr, APP ": port %u (%s): closing it and probing %s "
+			"again for the new pool\n", p->id, p->driver, p->devname);
+		if (port_reprobe(a, p) != 0 || pool_reclaim(p->mp, &got) != 0)
+			return -1;
+		if (got != 0)
+			printf(APP ": port %u (%s): %u frames the failed setup "
+				"took are back\n", p->id, p->driver, got);
+		if (queues_setup(p, a->opt.rxd, false) == 0)
+			return 0;
+		rte_delay_us_sleep(100 * 1000);
+	}
+	return -1;
+}
+
+/*
  * Set up every RX queue with a fresh pool for this run's strategy; the
- * previous run's pool is retired by ports_retire_pools() afterwards.
+ * previous run's pool is retired by ports_retire_pools() afterwards, once
+ * the PMD gave back every frame of it. When a queue cannot be set up again
+ * or the PMD keeps frames of the old pool, the port is closed and probed
+ * again, and it is from then on for every new pool.
  */
 int
 ports_use_pool(struct app *a, unsigned int run)
@@ -321,13 +617,13 @@ ports_use_pool(struct app *a, unsigned int run)
 				.high = a->opt.high, .batch = a->opt.batch,
 				.fake_nodes = a->opt.fake_nodes,
 				.latency = a->opt.latency,
+				.test_refill_delay = a->opt.test_refill_delay,
 				.zero_policy = a->opt.zero_policy,
 				.zero_method = a->opt.zero_method,
 			},
 			.frame_size = a->opt.frame_size,
 		};
-		char name[RTE_MEMPOOL_NAMESIZE];
-		uint32_t n = pool_frames(a, p);
+		unsigned int held;
 
 		/* Only the lcores that poll this port own a pcp in its pool. */
 		for (unsigned int k = 0; k < a->nb_pollers; k++)
@@ -337,31 +633,29 @@ ports_use_pool(struct app *a, unsigned int run)
 						a->pollers[k].lcore;
 					break;
 				}
-		if (p->mp != NULL && p->replay && replay_recreate(a, p) != 0)
+		/* net_pcap with infinite_rx loads its files at queue setup. */
+		if (p->mp != NULL && p->replay && !p->finite)
+			p->always_reprobe = true;
+		if (p->mp != NULL && p->always_reprobe && port_reprobe(a, p) != 0)
 			return -1;
-		snprintf(name, sizeof(name), "rxr_p%u_%u", p->id, a->run_seq++);
-		/* The old pool gets its mbufs back when the queues are set up again. */
 		p->old_mp = p->mp;
-		p->mp = rxr_pktmbuf_pool_create(name, n, &c, p->socket);
-		if (p->mp == NULL) {
-			fprintf(stderr, APP ": port %u: cannot create a pool of %u "
-				"frames of %u bytes (%s): %s%s\n", p->id, n,
-				a->opt.frame_size, rxr_strategy_name(rc->strategy),
-				rte_strerror(rte_errno),
-				a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
-				"raise EAL's -m" : "; reserve more hugepages");
+		p->mp = pool_new(a, p, &c);
+		if (p->mp == NULL)
 			return -1;
-		}
-		for (uint16_t q = 0; q < p->nb_q; q++) {
-			int ret = rte_eth_rx_queue_setup(p->id, q, a->opt.rxd,
-					p->socket, NULL, p->mp);
-
-			if (ret != 0) {
-				fprintf(stderr, APP ": port %u (%s) queue %u: cannot set "
-					"up %u descriptors: %s\n", p->id, p->driver, q,
-					a->opt.rxd, rte_strerror(-ret));
+		if (queues_setup(p, a->opt.rxd, p->old_mp != NULL) != 0 &&
+				(p->old_mp == NULL || port_renew(a, p) != 0))
+			return -1;
+		/* Frames of the old pool the PMD still holds come back on close. */
+		if (p->old_mp != NULL && !p->always_reprobe &&
+				(held = pool_out(p->old_mp)) != 0) {
+			printf(APP ": port %u (%s) holds %u frames of the previous "
+				"pool after a new setup: closing it and probing %s "
+				"again\n", p->id, p->driver, held, p->devname);
+			p->always_reprobe = true;
+			if (port_reprobe(a, p) != 0 ||
+					(queues_setup(p, a->opt.rxd, false) != 0 &&
+					 port_renew(a, p) != 0))
 				return -1;
-			}
 		}
 		for (unsigned int k = 0; k < a->nb_pollers; k++)
 			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
@@ -369,6 +663,41 @@ ports_use_pool(struct app *a, unsigned int run)
 					a->pollers[k].q[q].pool = rxr_mempool_pool(p->mp);
 	}
 	return 0;
+}
+
+/*
+ * A port whose link comes up after start (net_memif's handshake with its
+ * peer, a tap or veth interface) would miss the start of the run: wait for
+ * every link a little, and say which stayed down.
+ */
+static void
+ports_wait_link(struct app *a)
+{
+	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
+	bool down;
+
+	do {
+		down = false;
+		for (unsigned int i = 0; i < a->nb_ports; i++) {
+			struct rte_eth_link l;
+
+			if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
+					l.link_status == RTE_ETH_LINK_DOWN)
+				down = true;
+		}
+		if (down)
+			rte_delay_us_sleep(10 * 1000);
+	} while (down && !force_quit && rte_get_timer_cycles() < end);
+	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
+		struct rte_eth_link l;
+
+		if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
+				l.link_status == RTE_ETH_LINK_DOWN && !a->ports[i].link_warned) {
+			printf(APP ": port %u (%s): link still down 3 s after start\n",
+				a->ports[i].id, a->ports[i].driver);
+			a->ports[i].link_warned = true;
+		}
+	}
 }
 
 int
@@ -385,6 +714,7 @@ ports_start(struct app *a)
 		a->ports[i].started = true;
 		rte_eth_promiscuous_enable(a->ports[i].id);
 	}
+	ports_wait_link(a);
 	return 0;
 }
 
@@ -406,9 +736,17 @@ static int
 pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 {
 	struct rxr_pool *pool = rxr_mempool_pool(mp);
-	unsigned int avail;
+	unsigned int avail, got;
 	int ret = 0;
 
+	/*
+	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
+	 * frames of its fill ring there when it closes: the port is closed by
+	 * now, so nothing can hold them any more.
+	 */
+	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
+		printf(APP ": port %u (%s): %u frames its closed queues kept are "
+			"back in their zone\n", p->id, p->driver, got);
 	rxr_pool_quiesce(pool);
 	avail = rte_mempool_avail_count(mp);
 	if (avail != mp->size || rxr_pool_check(pool, stderr) != 0) {
@@ -436,10 +774,14 @@ ports_retire_pools(struct app *a, uint64_t *lost)
 	return ret;
 }
 
+/*
+ * Close every port first: the PMDs hand back what they hold (rings, fill
+ * queues, preloaded files), then every pool is checked.
+ */
 int
 ports_close(struct app *a, uint64_t *lost)
 {
-	int ret = ports_retire_pools(a, lost);
+	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct port *p = &a->ports[i];
@@ -447,14 +789,21 @@ ports_close(struct app *a, uint64_t *lost)
 		if (p->started)
 			rte_eth_dev_stop(p->id);
 		p->started = false;
-		/* Closing releases the queues and the mbufs they hold. */
 		rte_eth_dev_close(p->id);
+		xsk_close_stale(p);
+	}
+	if (ports_retire_pools(a, lost) != 0)
+		ret = -1;
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct port *p = &a->ports[i];
+
 		if (p->mp != NULL && pool_retire(p, p->mp, lost) != 0)
 			ret = -1;
 		p->mp = NULL;
 	}
 	return ret;
 }
+
 void
 port_counters_read(const struct port *p, struct port_counters *c)
 {
@@ -478,4 +827,56 @@ port_counters_read(const struct port *p, struct port_counters *c)
 
 		rte_eth_xstats_get_by_id(p->id, &id, &c->wqe_errors, 1);
 	}
+	if (p->xsk) {
+		struct xsk_counters x;
+
+		/*
+		 * net_af_xdp counts an mbuf it could not allocate in rx_nombuf
+		 * and leaves the packet in the socket's RX ring: not a drop.
+		 * Packets are lost in the kernel, counted below.
+		 */
+		c->rx_nombuf = 0;
+		if (xsk_stats_read(p, &x) == 0) {
+			/* net_af_xdp counts the socket's rx_dropped in imissed. */
+			c->imissed -= RTE_MIN(c->imissed, x.rx_dropped);
+			c->xdp_rx_dropped = x.rx_dropped;
+			c->xdp_rx_ring_full = x.rx_ring_full;
+			c->xdp_fill_ring_empty = x.fill_ring_empty;
+		}
+	}
+}
+
+static void
+drop_add(struct rxr_report_run *r, const char *cause, uint64_t n)
+{
+	for (unsigned int i = 0; i < r->nb_drops; i++)
+		if (strcmp(r->drops[i].cause, cause) == 0) {
+			r->drops[i].count += n;
+			return;
+		}
+	if (r->nb_drops < RXR_REPORT_DROPS_MAX)
+		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
+}
+
+/*
+ * NIC-side drop causes of one port between two reads. XDP sockets: a
+ * packet that found the fill ring empty (no buffer posted: mlx5's
+ * rx_out_of_buffer) counts in both rx_dropped and fill_ring_empty_descs in
+ * copy mode, so the causes are split to add up to packets: fill ring
+ * empty, other rx_dropped (too long a frame), and RX ring full (the
+ * application did not take what was received).
+ */
+void
+port_drops_add(struct rxr_report_run *r, const struct port *p,
+		const struct port_counters *a, const struct port_counters *b)
+{
+	uint64_t dropped, empty;
+
+	if (!p->xsk)
+		return;
+	dropped = b->xdp_rx_dropped - a->xdp_rx_dropped;
+	empty = RTE_MIN(dropped, b->xdp_fill_ring_empty - a->xdp_fill_ring_empty);
+	drop_add(r, "xdp_fill_ring_empty", empty);
+	drop_add(r, "xdp_rx_dropped", dropped - empty);
+	drop_add(r, "xdp_rx_ring_full", b->xdp_rx_ring_full - a->xdp_rx_ring_full);
 }

@@ -27,18 +27,27 @@
 #define MAX_POLLERS RTE_MAX_LCORE
 #define MAX_QUEUES_PER_POLLER 64
 #define MAX_CONSUMERS 64	/* per poller */
-#define MAX_STREAMS 4096	/* per poller; the rest count as "other" */
+#define STREAMS_DEFAULT 65536	/* per poller, when no capture sizes it */
+#define STREAMS_MAX (1u << 24)	/* per poller: the table grows up to this */
 #define MAX_BURST 512
 #define MAX_REPLAY_FILES MAX_QUEUES
 #define MAX_PROFILES 8
 
-/* Where consumers run (DESIGN.md "Contexts": task). */
+/* Where consumers run (task context, doc/design.md). */
 enum consumer_mode {
 	CONSUMER_NONE,		/* rxonly: free at once, no per-stream work */
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */
 	CONSUMER_SAME_CPU,	/* a thread on the poll lcore's CPU */
 	CONSUMER_OTHER_CPU,	/* a thread on another CPU: remote frees */
+	CONSUMER_OTHER_POLL,	/* the next poll lcore, in its poll loop */
 };
+
+/* --reps auto: at least this many rounds (3 against 3 cannot reach
+ * p < 0.05 with an exact test), at most this many by default. */
+#define REPS_AUTO_MIN 5
+#define REPS_AUTO_MAX 10
+/* --reps auto: stop when every 95% interval of Gbit/s is this close. */
+#define REPS_AUTO_CI_PCT 2.0
 
 /* Drop causes counted by the app itself. */
 enum drop_cause {
@@ -55,7 +64,12 @@ struct run_config {
 struct options {
 	struct run_config configs[2 * RXR_STRATEGY_USER_MAX];
 	unsigned int nb_configs;
-	unsigned int reps;
+	unsigned int reps;		/* with reps_auto: the most rounds */
+	bool reps_auto;
+	bool main_polls;		/* the main lcore polls too */
+	unsigned int latency_every;	/* one sampled poll iteration in N */
+	uint32_t test_refill_delay;	/* test: cycles added to every refill */
+	bool stream_rows;		/* every stream's row in the table */
 	double warmup_s;
 	double duration_s;
 	unsigned int loops;		/* finite replay: 0 = duration based */
@@ -122,6 +136,7 @@ struct consumer {
 	volatile bool stop;
 	uint64_t packets;		/* read and freed */
 	uint64_t bytes;
+	uint64_t free_cycles;		/* in rte_pktmbuf_free_bulk() */
 	uint64_t checksum;		/* of what it read: keeps the reads */
 };
 
@@ -142,13 +157,35 @@ struct poller {
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
 	uint64_t drops[DROP_MAX];
-	uint64_t other_packets;		/* streams past MAX_STREAMS or non-IP */
+	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
 	uint64_t other_bytes;
-	struct stream streams[MAX_STREAMS];
+	uint64_t table_full;		/* packets of flows the table had no room for */
+	struct stream *streams;		/* nb_streams rows of max_streams */
 	unsigned int nb_streams;
+	unsigned int max_streams;
+	struct rte_hash *stream_hash;	/* flow key -> row, this poller's only */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
+	uint64_t sample_packets;	/* received in latency-sampled iterations */
+
+	/* --consumer other-poll: the previous poll lcore's packets to free. */
+	struct rte_ring *inbox;
+	uint64_t inbox_packets;		/* freed from the inbox */
+	uint64_t inbox_free_cycles;
+
+	/*
+	 * The main lcore's poller (--main-polls) ends the run: its loop calls
+	 * control every control_cycles; true ends the loop. NULL elsewhere.
+	 */
+	bool (*control)(uint64_t now);
+	uint64_t control_cycles;
 };
 
+
+/* An XDP socket a port's PMD opened: its descriptor and inode. */
+struct xsk_sock {
+	int fd;
+	unsigned long ino;
+};
 
 /* A port in use. */
 struct port {
@@ -162,11 +199,24 @@ struct port {
 	bool replay;			/* the net_pcap port made from --replay */
 	bool finite;			/* ... without infinite_rx (--loops) */
 	bool started;
+	bool link_warned;		/* said once that its link stayed down */
 	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
 	uint64_t file_bytes[MAX_QUEUES];
 	uint64_t file_segments;		/* mbufs the files need when loaded */
+	uint64_t file_flows[MAX_QUEUES];	/* distinct flows per queue file */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
+	/* Probing the device again (ports.c port_reprobe). */
+	char bus[32];
+	char devname[RTE_DEV_NAME_MAX_LEN];
+	char devargs[8192];		/* as probed: --replay names every file */
+	bool reprobe_ok;		/* bus, devname and devargs known */
+	bool always_reprobe;		/* a queue cannot take another pool */
+	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
+	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
+	bool xsk;
+	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
+	unsigned int nb_xsk;
 };
 
 /* Global state. */
@@ -223,18 +273,62 @@ int ports_close(struct app *a, uint64_t *lost);
 struct port_counters {
 	uint64_t ipackets, ibytes, imissed, ierrors, rx_nombuf;
 	uint64_t out_of_buffer, wqe_errors;
+	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
+void port_drops_add(struct rxr_report_run *r, const struct port *p,
+		const struct port_counters *a, const struct port_counters *b);
+
+/* xsk.c */
+struct xsk_counters {
+	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
+	unsigned int sockets;
+};
+void xsk_port_init(struct port *p);
+void xsk_setup_begin(struct port *p);
+void xsk_setup_end(struct port *p, bool done);
+int xsk_stats_read(const struct port *p, struct xsk_counters *c);
+unsigned int xsk_close_stale(struct port *p);
 
 /* poll.c */
 int poll_main(void *arg);
 void pollers_assign(struct app *a);
 void poller_reset(struct poller *p);
+void pollers_free(struct app *a);
+void streams_untracked(const struct app *a, struct rxr_report_run *r,
+		const char *tag);
 
 /* consumer.c */
 int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
+
+/* measure.c */
+/* Counters of the whole app at one instant. */
+struct snapshot {
+	uint64_t tsc;
+	uint64_t packets, bytes, busy;
+	uint64_t sample_packets;	/* received in latency-sampled iterations */
+	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
+	uint64_t drops[DROP_MAX];
+	struct port_counters port[MAX_PORTS];
+	struct rxr_pool_stats pool[MAX_PORTS];
+};
+
+void snapshot_take(struct snapshot *s);
+
+/* Per-stream rows of the report, merged over the pollers. */
+struct stream_rows {
+	struct rxr_report_stream *rows;
+	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
+	unsigned int n;
+};
+
+int streams_collect(struct stream_rows *sr);
+bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
+		char *why, size_t len);
+void fill_run(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
 
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
 int zeroer_start(struct app *a);

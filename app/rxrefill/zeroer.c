@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Background zeroing (DESIGN.md "Zeroing policies": background): one thread,
+ * Background zeroing (doc/zeroing.md, policy background): one thread,
  * on the main lcore's CPU so that it never takes a poll lcore's, keeps every
  * poll lcore's supply of pre-zeroed frames filled.
  */

@@ -92,7 +92,7 @@ __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 		rxr_zone_unlock(pcp->zone);
 		RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
 		RXR_STAT_ADD(pcp->stats.alloc_fail, 1);
-		return -ENOMEM;
+		return -ENOBUFS;
 	}
 	got = rxr_zone_alloc_bulk_locked(pcp->zone, pcp->frames, 0, pcp->batch);
 	rxr_zone_unlock(pcp->zone);

@@ -94,12 +94,16 @@ void rxr_pcp_destroy(struct rxr_pcp *pcp);
 /** Return every frame held to the zone in one lock hold (lcore stop). */
 void rxr_pcp_drain(struct rxr_pcp *pcp);
 
-/* Slow paths: zone transfers. */
-void *__rxr_pcp_alloc_refill(struct rxr_pcp *pcp);
-int __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs,
-		unsigned int n);
-void __rxr_pcp_free_drain(struct rxr_pcp *pcp, void * const *objs,
-		unsigned int n);
+/*
+ * Slow paths: zone transfers, once per batch at most. Cold and out of line,
+ * so that the owner's fast paths below stay a few instructions wherever
+ * they are inlined.
+ */
+__rte_noinline __rte_cold void *__rxr_pcp_alloc_refill(struct rxr_pcp *pcp);
+__rte_noinline __rte_cold int __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp,
+		void **objs, unsigned int n);
+__rte_noinline __rte_cold void __rxr_pcp_free_drain(struct rxr_pcp *pcp,
+		void * const *objs, unsigned int n);
 
 static inline void
 __rxr_pcp_debug_out(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
@@ -121,7 +125,7 @@ __rxr_pcp_debug_in(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
  * Allocate one order-0 frame.
  * @return the hottest frame, or NULL when the zone is exhausted.
  */
-static inline void *
+static __rte_always_inline void *
 rxr_pcp_alloc(struct rxr_pcp *pcp)
 {
 	void *f;
@@ -135,7 +139,7 @@ rxr_pcp_alloc(struct rxr_pcp *pcp)
 }
 
 /** Free one order-0 frame. */
-static inline void
+static __rte_always_inline void
 rxr_pcp_free(struct rxr_pcp *pcp, void *frame)
 {
 	if (unlikely(pcp->count == pcp->high)) {
@@ -151,7 +155,7 @@ rxr_pcp_free(struct rxr_pcp *pcp, void *frame)
  * Allocate @p n order-0 frames: the top n of the pcp, in the order they
  * were freed (objs[n-1] is the hottest), so that a burst freed with
  * rxr_pcp_free_bulk() comes back as it went. All or nothing.
- * @return 0, or -ENOMEM with nothing allocated.
+ * @return 0, or -ENOBUFS (the zone is short) with nothing allocated.
  */
 static inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)

@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rxr_report_priv.h"
+#include "rxr_stats.h"
 
 void
 rr_err(char *err, size_t len, const char *fmt, ...)
@@ -86,6 +88,7 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		const char *s = json_string_value(json_object_get(run, "strategy"));
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
+		/* A run cut short is kept in runs[] but in no statistic. */
 		if (s == NULL || !rxr_report_run_complete(run))
 			continue;
 		for (j = 0; j < n; j++)
@@ -114,34 +117,6 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 nomem:
 	rr_groups_free(g, n);
 	return -ENOMEM;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void
-rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
-{
-	size_t i, m = 0;
-
-	/* Unmeasured values (NaN) are left out, not counted as zero. */
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[m++] = v[i];
-	out->n = (unsigned int)m;
-	if (m == 0) {
-		out->min = out->median = out->max = NAN;
-		return;
-	}
-	qsort(v, m, sizeof(*v), cmp_double);
-	out->min = v[0];
-	out->max = v[m - 1];
-	out->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
 }
 
 /* JSON has no NaN nor infinity: "not measured" is null. */
@@ -191,6 +166,18 @@ jset(json_t *obj, const char *key, json_t *v)
 	return json_object_set_new(obj, key, v);
 }
 
+int
+rr_jset(json_t *obj, const char *key, json_t *v)
+{
+	return jset(obj, key, v);
+}
+
+json_t *
+rr_jnum(double d)
+{
+	return jnum(d);
+}
+
 static int
 format_created(json_t *doc, time_t t)
 {
@@ -218,7 +205,8 @@ rxr_report_create(void)
 			/* Options may come before env; env keeps its place. */
 			jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
 			jset(r->doc, "runs", json_array()) ||
-			jset(r->doc, "summary", json_array())) {
+			jset(r->doc, "summary", json_array()) ||
+			rxr_report_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
@@ -237,6 +225,7 @@ rxr_report_free(struct rxr_report *r)
 json_t *
 rxr_report_json(const struct rxr_report *r)
 {
+	rr_fresh(r);
 	return r->doc;
 }
 
@@ -529,6 +518,31 @@ nomem:
 	return NULL;
 }
 
+/* Each stream's share of the bytes: smallest, largest, Jain's index. */
+static json_t *
+fairness_json(const struct rxr_report_run *run)
+{
+	double *x = malloc(run->nb_streams * sizeof(*x)), sum = 0;
+	double lo = INFINITY, hi = 0, jain;
+	json_t *o;
+	unsigned int i;
+
+	if (x == NULL)
+		return NULL;
+	for (i = 0; i < run->nb_streams; i++)
+		sum += x[i] = (double)run->streams[i].bytes;
+	for (i = 0; i < run->nb_streams; i++) {
+		lo = fmin(lo, ratio(x[i], sum));
+		hi = fmax(hi, ratio(x[i], sum));
+	}
+	jain = rxr_stats_jain(x, run->nb_streams);
+	free(x);
+	o = json_pack("{s:i, s:o, s:o, s:o}", "streams", run->nb_streams,
+		"min_share", jnum(sum > 0 ? lo : NAN),
+		"max_share", jnum(sum > 0 ? hi : NAN), "jain", jnum(jain));
+	return o;
+}
+
 static json_t *
 run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 {
@@ -553,7 +567,13 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "cycles_per_packet",
 				jnum(run->cycles_per_packet)) ||
 			jset(o, "refill_cycles_per_frame",
-				jnum(run->refill_cycles_per_frame)))
+				jnum(run->refill_cycles_per_frame)) ||
+			jset(o, "allocator_cycles_per_packet",
+				jnum(run->allocator_cycles_per_packet)) ||
+			jset(o, "consumer_free_cycles_per_packet",
+				jnum(run->consumer_free_cycles_per_packet)) ||
+			jset(o, "refill_latency_sample_every",
+				json_integer(run->refill_latency_sample_every)))
 		goto nomem;
 	if (rr_run_mark(o, run, err, errlen) != 0)
 		goto inval;
@@ -641,6 +661,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	if (any_hist && jset(o, "refill_latency_hist",
 				hist_json(run->refill_latency_ns)))
 		goto nomem;
+	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
+		goto nomem;
 	if (run->nb_streams > 0) {
 		json_t *arr = json_array();
 
@@ -667,6 +689,10 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				goto nomem;
 		}
 	}
+	if (run->has_streams_untracked && jset(o, "streams_untracked", json_pack(
+			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
+			"bytes", jcount(run->streams_untracked.bytes))))
+		goto nomem;
 	json_decref(drops);
 	return o;
 nomem:
@@ -734,66 +760,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		rr_err(err, errlen, "run: out of memory");
 		return -ENOMEM;
 	}
-	return rxr_report_summarize(r);
-}
-
-static json_t *
-stats_json(struct rr_group *g, const char *metric, double *buf)
-{
-	struct rxr_report_stats st;
-	json_t *o = json_object();
-	size_t i;
-
-	for (i = 0; i < g->nb_runs; i++)
-		buf[i] = rr_num(json_object_get(g->runs[i], metric));
-	rxr_report_stats(buf, g->nb_runs, &st);
-	if (o == NULL || jset(o, "min", jnum(st.min)) ||
-			jset(o, "median", jnum(st.median)) ||
-			jset(o, "max", jnum(st.max))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-int
-rxr_report_summarize(struct rxr_report *r)
-{
-	static const char *const metrics[] = {
-		"gbps", "mpps", "cycles_per_packet",
-	};
-	struct rr_group *g;
-	json_t *summary;
-	size_t n, i, k, most = 1;
-	double *buf = NULL;
-	int ret = -ENOMEM;
-
-	if (rr_groups(r->doc, &g, &n) != 0)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (g[i].nb_runs > most)
-			most = g[i].nb_runs;
-	buf = malloc(most * sizeof(*buf));
-	summary = json_array();
-	if (buf == NULL || summary == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		json_t *o = json_object();
-
-		if (o == NULL || json_array_append_new(summary, o) ||
-				jset(o, "strategy", json_string(g[i].strategy)) ||
-				jset(o, "bulk", json_boolean(g[i].bulk)) ||
-				jset(o, "reps", json_integer(g[i].nb_runs)))
-			goto out;
-		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (jset(o, metrics[k], stats_json(&g[i], metrics[k],
-						buf)))
-				goto out;
-	}
-	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;
-out:
-	json_decref(summary);
-	free(buf);
-	rr_groups_free(g, n);
-	return ret;
+	/* Summarized when read or written: its tests cost more than a run. */
+	r->stale = true;
+	return 0;
 }

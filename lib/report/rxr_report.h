@@ -38,6 +38,8 @@ extern "C" {
 #define RXR_REPORT_HIST_BUCKETS 48
 /** Most drop causes one run can carry. */
 #define RXR_REPORT_DROPS_MAX 16
+/** Significance level of a report that sets none (rxr_report_set_alpha()). */
+#define RXR_REPORT_ALPHA_DEFAULT 0.05
 /** A good size for error buffers. */
 #define RXR_REPORT_ERR_LEN 512
 
@@ -96,6 +98,18 @@ struct rxr_report_run {
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
 	double cycles_per_packet;	/**< poll lcore cycles / rx_packets */
 	double refill_cycles_per_frame;	/**< refill path cycles / frame */
+	/**
+	 * Poll lcore cycles inside the pool's entry points (alloc, free, the
+	 * drain at the bh-enable point) per packet received; NAN: not measured.
+	 */
+	double allocator_cycles_per_packet;
+	/** Consumer cycles spent freeing, per packet it freed; NAN: none. */
+	double consumer_free_cycles_per_packet;
+	/**
+	 * Refill latency sampling: one poll-context refill in this many is
+	 * timed into refill_latency_ns and refill_cycles_per_frame; 0: off.
+	 */
+	uint32_t refill_latency_sample_every;
 	unsigned int nb_drops;		/**< entries used in drops[] */
 	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
 	struct {
@@ -127,6 +141,12 @@ struct rxr_report_run {
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
+	bool has_streams_untracked;	/**< write streams_untracked{} */
+	/** What no stream row holds: non-IP frames, flows past the table. */
+	struct {
+		uint64_t packets;
+		uint64_t bytes;
+	} streams_untracked;
 };
 
 /** An ethdev port of the run. */
@@ -243,7 +263,15 @@ int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 void rxr_report_set_partial(struct rxr_report *r, bool partial);
 
 /**
- * Append a run and update the summary.
+ * Set the significance level of the report's tests (statistics.alpha,
+ * default RXR_REPORT_ALPHA_DEFAULT) and recompute the summary.
+ * @return 0, -EINVAL when alpha is not in (0, 1), or -ENOMEM.
+ */
+int rxr_report_set_alpha(struct rxr_report *r, double alpha);
+
+/**
+ * Append a run. The summary is brought up to date when the report is
+ * next written or its document read (rxr_report_json()).
  * @return 0; -EINVAL (no strategy, an empty or duplicate drop cause, a
  *   strategy/bulk/rep already present, a stream without addresses) or
  *   -ENOMEM, with err filled.
@@ -262,7 +290,7 @@ unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 bool rxr_report_run_complete(const json_t *run);
 
 /**
- * Recompute "summary" from "runs" (rxr_report_add_run() does it already;
+ * Recompute "summary" from "runs" (writing the report does it already;
  * useful after editing the JSON through rxr_report_json()).
  */
 int rxr_report_summarize(struct rxr_report *r);
@@ -329,6 +357,13 @@ struct rxr_report *rxr_report_load_buffer(const char *buf, size_t len,
 struct rxr_report_select {
 	const char *const *metrics;
 	unsigned int nb_metrics;
+	/**
+	 * Every stream's row; otherwise only the fairness summary (smallest
+	 * and largest share, Jain's index), unless a selector names streams.
+	 */
+	bool stream_rows;
+	/** Significance level of the n.s. marks; 0: the first report's. */
+	double alpha;
 };
 
 /**
@@ -364,6 +399,18 @@ int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 int rxr_report_compare_text(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out,
 		const struct rxr_report_select *sel);
+
+/**
+ * Regressions against the first report: every row of the comparison whose
+ * metric has a direction and is significantly worse (p < alpha) than in
+ * the first report by more than @p pct percent, on the mean (the median
+ * for metrics without a Mean row). Each is printed on @p out (may be
+ * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
+ * @return the number of regressions, or -ENOMEM.
+ */
+int rxr_report_compare_worse(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, FILE *out);
 
 /**
  * The comparison of rxr_report_compare_text() as a JSON document

@@ -156,6 +156,10 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	char verr[RXR_REPORT_ERR_LEN];
 
 	/* Never write what rxr_report_load() would refuse. */
+	if (rr_fresh(r) != 0) {
+		rr_err(err, errlen, "%s: summary: out of memory", path);
+		return -ENOMEM;
+	}
 	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
 		rr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
@@ -424,6 +428,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		"acquisitions", "contended", "wait_cycles",
 	};
 	static const char *const deferred[] = { "queued", "drained" };
+	static const char *const untracked[] = { "packets", "bytes" };
 	static const char *const recycle[] = {
 		"alloc_fast", "alloc_slow", "alloc_empty", "alloc_refill",
 		"alloc_waive", "recycle_cached", "recycle_cache_full",
@@ -506,6 +511,11 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		return -EINVAL;
 	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
 			(sub != NULL && validate_streams(c, sub, where)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.streams_untracked", where);
+	if (vfield(c, run, where, "streams_untracked", V_OBJ, false, &sub) ||
+			(sub != NULL && vfields(c, sub, w, untracked,
+				NKEYS(untracked), V_COUNT)))
 		return -EINVAL;
 	return 0;
 }

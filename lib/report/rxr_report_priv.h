@@ -12,7 +12,11 @@
 /* A report is its JSON document: built here or loaded, one code path. */
 struct rxr_report {
 	json_t *doc;
+	bool stale;	/* runs added since the summary was computed */
 };
+
+/* Recompute the summary if runs were added since; 0 or -ENOMEM. */
+int rr_fresh(const struct rxr_report *r);
 
 /* The runs of one (strategy, bulk) pair, in the order they ran. */
 struct rr_group {
@@ -44,6 +48,13 @@ double rr_num(const json_t *v);
 
 /* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
 const json_t *rr_path(const json_t *obj, const char *path);
+
+/* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
+double rr_alpha(const json_t *doc);
+
+/* json_object_set_new() failing on a NULL value; a number or null. */
+int rr_jset(json_t *obj, const char *key, json_t *v);
+json_t *rr_jnum(double d);
 
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rr_jstr(const char *s);

@@ -2,12 +2,13 @@
 
 #include <errno.h>
 #include <string.h>
-#include <strings.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
+#include <rte_pause.h>
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -15,141 +16,231 @@
 
 #include "rxr_pool_private.h"
 
-RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxr_bind_pool);
-RTE_DEFINE_PER_LCORE(struct pool_lcore *, rxr_bind_lcore);
+RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
+RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
 
-static const char * const strategy_names[] = {
-	[RXR_STRATEGY_ZONE] = "zone",
-	[RXR_STRATEGY_IRQSAVE] = "irqsave",
-	[RXR_STRATEGY_BH] = "bh",
-	[RXR_STRATEGY_RECYCLE] = "recycle",
-	[RXR_STRATEGY_NONE] = "none",
-};
+static void lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls);
 
-const char *
-rxr_strategy_name(enum rxr_strategy s)
-{
-	return s < RXR_STRATEGY_MAX ? strategy_names[s] : "?";
-}
+/* --- layers -------------------------------------------------------------- */
 
 int
-rxr_strategy_parse(const char *name, bool allow_none, enum rxr_strategy *s)
+rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l, rxr_pool_alloc_t alloc,
+		rxr_pool_free_t free)
 {
-	for (unsigned int i = 0; i < RXR_STRATEGY_MAX; i++)
-		if (strcasecmp(name, strategy_names[i]) == 0 &&
-				(i != RXR_STRATEGY_NONE || allow_none)) {
-			*s = i;
-			return 0;
-		}
-	return -EINVAL;
+	if ((unsigned int)l < p->top || l >= RXRP_LAYER_MAX)
+		return -EINVAL;
+	p->below[l].alloc = p->ops.alloc;
+	p->below[l].free = p->ops.free;
+	if (alloc != NULL)
+		p->ops.alloc = alloc;
+	if (free != NULL)
+		p->ops.free = free;
+	p->top = l + 1;
+	return 0;
 }
 
-static const struct rxr_pool_ops *
-strategy_ops(enum rxr_strategy s, bool bulk)
+void
+rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l)
 {
-	static const struct rxr_pool_ops *tables[] = {
-		[RXR_STRATEGY_ZONE] = rxr_strategy_zone_ops,
-		[RXR_STRATEGY_IRQSAVE] = rxr_strategy_irqsave_ops,
-		[RXR_STRATEGY_BH] = rxr_strategy_bh_ops,
-		[RXR_STRATEGY_RECYCLE] = rxr_strategy_recycle_ops,
-		[RXR_STRATEGY_NONE] = rxr_strategy_none_ops,
-	};
-
-	return &tables[s][bulk ? 1 : 0];
+	RTE_VERIFY(p->top == (unsigned int)l + 1);
+	p->ops.alloc = p->below[l].alloc;
+	p->ops.free = p->below[l].free;
+	p->below[l] = (struct rxrp_fns){ NULL, NULL };
+	/* Back to the outermost layer still installed (below[] not NULL). */
+	while (p->top > RXRP_LAYER_STRATEGY + 1 &&
+			p->below[p->top - 1].alloc == NULL)
+		p->top--;
 }
 
 /* --- refill latency ------------------------------------------------------ */
 
+/* Testing slowdown: a fixed number of cycles in every refill. */
+static void
+test_delay(const struct rxr_pool *p)
+{
+	uint64_t end = rte_rdtsc() + p->conf.test_refill_delay;
+
+	while (rte_rdtsc() < end)
+		rte_pause();
+}
+
+/*
+ * The timing layer. Only in the poll iterations the poll lcore samples
+ * (rxr_pool_sample()): timing every call would cost more than the refill.
+ */
 static int
 timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	rxr_pool_alloc_t untimed = rxrp_below(p, RXRP_LAYER_TIMING)->alloc;
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	uint64_t t0, dt, ns;
 	int ret;
 
-	if (ls == NULL)
-		return p->untimed_alloc(p, objs, n);
+	if (unlikely(p->conf.test_refill_delay != 0))
+		test_delay(p);
+	if (ls == NULL || !ls->sampling)
+		return untimed(p, objs, n);
 	t0 = rte_rdtsc();
-	ret = p->untimed_alloc(p, objs, n);
+	ret = untimed(p, objs, n);
 	dt = rte_rdtsc() - t0;
 	ns = (uint64_t)(((unsigned __int128)dt * p->ns_mult) >> 32);
 	RXR_STAT_ADD(ls->refill_calls, 1);
 	RXR_STAT_ADD(ls->refill_frames, ret == 0 ? n : 0);
 	RXR_STAT_ADD(ls->refill_cycles, dt);
+	RXR_STAT_ADD(ls->sample_cycles, dt);
 	RXR_STAT_ADD(ls->hist[RTE_MIN(ns == 0 ? 0 : 64 - __builtin_clzll(ns),
 		RXR_HIST_BUCKETS - 1)], 1);
 	return ret;
 }
 
+static void
+timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rxr_pool_free_t untimed = rxrp_below(p, RXRP_LAYER_TIMING)->free;
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	uint64_t t0;
+
+	if (ls == NULL || !ls->sampling) {
+		untimed(p, objs, n);
+		return;
+	}
+	t0 = rte_rdtsc();
+	untimed(p, objs, n);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+}
+
+void
+rxr_pool_sample(struct rxr_pool *p, bool on)
+{
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+
+	if (!p->conf.latency || ls == NULL)
+		return;
+	ls->sampling = on;
+	/* The inline owner path makes no call to time: left for the window. */
+	if (p->ops.owner_pcp != NULL)
+		p->owner_pcp[ls->lcore] = on ? NULL : ls->pcp;
+}
+
 /* --- creation ------------------------------------------------------------ */
+
+/* One message per rejected field, naming the field and its value. */
+#define CONF_REJECT(c, fmt, ...) do { \
+	RTE_LOG(ERR, USER1, "pool %s: " fmt "\n", (c)->name, __VA_ARGS__); \
+	return -EINVAL; \
+} while (0)
 
 static int
 conf_defaults(struct rxr_pool_conf *c)
 {
+	const struct rxrp_strategy *st;
 	unsigned int lc;
 
-	if (c->strategy >= RXR_STRATEGY_MAX)
-		return -EINVAL;
+	if (rxrp_strategy_get(c->strategy) == NULL)
+		CONF_REJECT(c, "strategy %d is not a strategy (0 to %d)",
+			(int)c->strategy, RXR_STRATEGY_MAX - 1);
 	if (c->batch == 0)
 		c->batch = RXR_PCP_BATCH_DEFAULT;
 	if (c->high == 0)
 		c->high = RTE_MAX(RXR_PCP_HIGH_DEFAULT, c->batch);
 	if (c->high < c->batch)
-		return -EINVAL;
+		CONF_REJECT(c, "high %u is below batch %u", c->high, c->batch);
 	if (c->fake_nodes == 0)
 		c->fake_nodes = 1;
 	if (c->fake_nodes > RXR_POOL_MAX_NODES)
-		return -EINVAL;
-	if (c->recycle_cache == 0)
-		c->recycle_cache = RXR_RECYCLE_CACHE_SIZE;
-	if (c->recycle_refill == 0)
-		c->recycle_refill = RTE_MIN(RXR_RECYCLE_CACHE_REFILL, c->recycle_cache);
-	if (c->recycle_ring == 0)
-		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
+		CONF_REJECT(c, "fake_nodes %u is over the most, %u",
+			c->fake_nodes, RXR_POOL_MAX_NODES);
 	if (c->zero_supply == 0)
 		c->zero_supply = 2 * c->batch;
 	if (c->zero_policy > RXR_ZERO_POLICY_BACKGROUND)
-		return -EINVAL;
+		CONF_REJECT(c, "zero_policy %d is not a zeroing policy",
+			(int)c->zero_policy);
+	if (c->nr_poll_lcores > RTE_MAX_LCORE)
+		CONF_REJECT(c, "nr_poll_lcores %u is over RTE_MAX_LCORE, %u",
+			c->nr_poll_lcores, RTE_MAX_LCORE);
 	if (c->nr_poll_lcores == 0)
 		RTE_LCORE_FOREACH(lc)
 			c->poll_lcores[c->nr_poll_lcores++] = lc;
 	for (unsigned int i = 0; i < c->nr_poll_lcores; i++)
 		if (c->poll_lcores[i] >= RTE_MAX_LCORE)
-			return -EINVAL;
-	return 0;
+			CONF_REJECT(c, "poll_lcores[%u] %u is not an lcore "
+				"id (below %u)", i, c->poll_lcores[i],
+				RTE_MAX_LCORE);
+	st = rxrp_strategy_get(c->strategy);
+	return st->conf_check != NULL ? st->conf_check(c) : 0;
 }
 
-static struct pool_lcore *
-lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
+/* A poll lcore's state, the core's and the strategy's. @return 0, -errno. */
+static int
+lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
+		struct rxrp_lcore **out)
 {
+	const struct rxrp_strategy *st = p->strategy;
 	int socket = rte_lcore_to_socket_id(lcore);
-	struct pool_lcore *ls;
+	struct rxrp_lcore *ls;
+	int ret = -ENOMEM;
 
 	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
 		socket = SOCKET_ID_ANY;
+	if (st->lcore_priv_size > RXRP_LCORE_PRIV_SIZE) {
+		RTE_LOG(ERR, USER1, "pool %s: strategy %s wants %zu bytes per "
+			"lcore, over %u\n", p->name, st->name,
+			st->lcore_priv_size, RXRP_LCORE_PRIV_SIZE);
+		return -EINVAL;
+	}
 	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls),
 			RTE_CACHE_LINE_SIZE, socket);
 	if (ls == NULL)
-		return NULL;
+		return -ENOMEM;
 	ls->lcore = lcore;
 	ls->node = node;
-	ls->defer_head = DEFER_EMPTY;
+	ls->defer_head = RXRP_DEFER_EMPTY;
 	ls->pcp = rxr_pcp_create(p->zone[node], p->conf.high, p->conf.batch,
 			socket);
-	if (ls->pcp == NULL)
+	if (ls->pcp == NULL) {
+		ret = -rte_errno;
 		goto fail;
-	if (p->conf.strategy == RXR_STRATEGY_RECYCLE) {
-		ls->pp = rxr_page_pool_create(p->conf.recycle_cache,
-				p->conf.recycle_refill, p->conf.recycle_ring,
-				socket);
-		if (ls->pp == NULL)
+	}
+	if (st->lcore_init != NULL) {
+		ret = st->lcore_init(p, ls, socket);
+		if (ret != 0)
 			goto fail;
 	}
-	return ls;
+	ret = rxrp_zero_lcore_init(p, ls, socket);
+	if (ret != 0) {
+		if (st->lcore_fini != NULL)
+			st->lcore_fini(p, ls);
+		goto fail;
+	}
+	*out = ls;
+	return 0;
 fail:
 	rxr_pcp_destroy(ls->pcp);
 	rte_free(ls);
-	return NULL;
+	return ret;
+}
+
+/*
+ * The inline owner path of rxr_pool_alloc_bulk(): only when the pool calls
+ * the strategy's bulk functions unwrapped and the strategy says they are
+ * its pcp under the nesting counter.
+ */
+static void
+owner_inline_setup(struct rxr_pool *p)
+{
+	/* Latency sampling alone leaves the inline path only while it samples. */
+	bool sampling_only = p->top == RXRP_LAYER_TIMING + 1 &&
+		p->below[RXRP_LAYER_ZERO].alloc == NULL &&
+		p->conf.test_refill_delay == 0;
+
+	if (!(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE) ||
+			!p->conf.bulk || p->nr_zones != 1 ||
+			(p->top != RXRP_LAYER_STRATEGY + 1 && !sampling_only))
+		return;
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+		if (p->lcore[lc] != NULL)
+			p->owner_pcp[lc] = p->lcore[lc]->pcp;
+	p->ops.owner_pcp = p->owner_pcp;
 }
 
 struct rxr_pool *
@@ -158,7 +249,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 {
 	struct rxr_pool *p;
 	uint32_t total = 0;
-	int err = ENOMEM;
+	int err = ENOMEM, ret;
 
 	p = rte_zmalloc_socket("rxr_pool", sizeof(*p), RTE_CACHE_LINE_SIZE,
 			conf->socket_id);
@@ -168,10 +259,16 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	snprintf(p->name, sizeof(p->name), "%s",
 			conf->name != NULL ? conf->name : "pool");
 	p->conf.name = p->name;
-	if (conf_defaults(&p->conf) != 0 || max_frames == 0) {
+	if (conf_defaults(&p->conf) != 0) {
 		err = EINVAL;
 		goto fail;
 	}
+	if (max_frames == 0) {
+		RTE_LOG(ERR, USER1, "pool %s: max_frames is 0\n", p->name);
+		err = EINVAL;
+		goto fail;
+	}
+	p->strategy = rxrp_strategy_get(p->conf.strategy);
 	p->frame_size = frame_size;
 	p->nr_zones = p->conf.fake_nodes;
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
@@ -200,67 +297,51 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	if (p->defer_next == NULL)
 		goto fail;
 
-	p->ops = *strategy_ops(p->conf.strategy, p->conf.bulk);
-	if (pool_zero_setup(p) != 0) {
-		err = EINVAL;
+	/* The layers, innermost first (enum rxrp_layer). */
+	rxrp_layer_push(p, RXRP_LAYER_STRATEGY,
+			p->strategy->alloc[p->conf.bulk],
+			p->strategy->free[p->conf.bulk]);
+	ret = rxrp_zero_setup(p);
+	if (ret != 0) {
+		err = -ret;
 		goto fail;
 	}
 	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
 		unsigned int lc = p->conf.poll_lcores[i];
-		struct pool_lcore *ls;
+		struct rxrp_lcore *ls = NULL;
 		rte_cpuset_t cpus;
-		int zerr;
 
 		if (p->lcore[lc] != NULL)
 			continue;
-		ls = lcore_create(p, lc, i % p->nr_zones);
-		if (ls == NULL) {
-			err = rte_errno;
+		ret = lcore_create(p, lc, i % p->nr_zones, &ls);
+		if (ret != 0) {
+			err = -ret;
 			goto fail;
 		}
 		p->lcore[lc] = ls;
-		pool_zero_lcore_init(p, ls, rte_lcore_to_socket_id(lc), &zerr);
-		if (zerr != 0) {
-			err = zerr;
-			goto fail;
-		}
 		if (p->first == NULL)
 			p->first = ls;
 		/* An lcore pinned to one CPU owns that CPU's pcp. */
 		cpus = rte_lcore_cpuset(lc);
 		if (CPU_COUNT(&cpus) == 1)
-			for (int c = 0; c < MAX_CPUS; c++)
+			for (int c = 0; c < RXRP_MAX_CPUS; c++)
 				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
 					p->by_cpu[c] = ls;
 	}
-	if (p->first == NULL) {
-		err = EINVAL;
-		goto fail;
-	}
 	/*
-	 * bh and recycle keep their caches free of atomics: a reclaim by
-	 * another thread pairs its request with a process-wide barrier.
+	 * Strategies whose owners take no atomics keep their caches
+	 * reclaimable by pairing a request word with a process-wide barrier.
 	 */
-	if ((p->conf.strategy == RXR_STRATEGY_BH ||
-			p->conf.strategy == RXR_STRATEGY_RECYCLE) &&
+	if ((p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES) &&
 			syscall(__NR_membarrier,
 				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
 		p->remote_drain = true;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
-	if (p->conf.latency) {
-		p->untimed_alloc = p->ops.alloc;
-		p->ops.alloc = timed_alloc;
-	}
-	/* bh's owner path inline, when nothing needs to wrap it. */
-	if (p->conf.strategy == RXR_STRATEGY_BH && p->conf.bulk &&
-			p->nr_zones == 1 && !p->conf.latency &&
-			p->conf.zero_policy == RXR_ZERO_POLICY_NONE) {
-		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-			if (p->lcore[lc] != NULL)
-				p->owner_pcp[lc] = p->lcore[lc]->pcp;
-		p->ops.owner_pcp = p->owner_pcp;
-	}
+	if (p->conf.latency || p->conf.test_refill_delay != 0)
+		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
+			p->conf.latency ? timed_free : NULL);
+	owner_inline_setup(p);
 	return p;
 fail:
 	rxr_pool_destroy(p);
@@ -274,18 +355,15 @@ rxr_pool_destroy(struct rxr_pool *p)
 	if (p == NULL)
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		struct pool_lcore *ls = p->lcore[lc];
+		struct rxrp_lcore *ls = p->lcore[lc];
 
 		if (ls == NULL)
 			continue;
-		if (p->zone[ls->node] != NULL) {
-			pool_defer_drain(p, ls, bh_pcp_free);
-			if (ls->pp != NULL)
-				recycle_flush(p, ls);
-		}
+		lcore_flush(p, ls);
+		if (p->strategy->lcore_fini != NULL)
+			p->strategy->lcore_fini(p, ls);
 		rxr_zero_supply_destroy(ls->supply);
 		rxr_pcp_destroy(ls->pcp);
-		rxr_page_pool_destroy(ls->pp);
 		rte_free(ls);
 	}
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
@@ -364,8 +442,7 @@ rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames)
 	p->nr_adopt = 0;
 	p->max_adopt = max_frames;
 	p->adopt_overflow = false;
-	p->adopt_saved = p->ops.free;
-	p->ops.free = adopt_free;
+	rxrp_layer_push(p, RXRP_LAYER_ADOPT, NULL, adopt_free);
 	/* Every free must reach adopt_free, the owner's inline path too. */
 	p->adopt_owner = p->ops.owner_pcp;
 	p->ops.owner_pcp = NULL;
@@ -380,7 +457,7 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 
 	if (p->adopt == NULL)
 		return -EINVAL;
-	p->ops.free = p->adopt_saved;
+	rxrp_layer_pop(p, RXRP_LAYER_ADOPT);
 	p->ops.owner_pcp = p->adopt_owner;
 	if (p->adopt_overflow) {
 		ret = -ENOSPC;
@@ -402,7 +479,7 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 			ret = added;
 			goto out;
 		}
-		pool_zone_free(p, &p->adopt[i], j - i, true);
+		rxrp_zone_free(p, &p->adopt[i], j - i, true);
 	}
 	ret = (int)p->nr_adopt;
 out:
@@ -411,312 +488,37 @@ out:
 	return ret;
 }
 
-/* --- zone paths ---------------------------------------------------------- */
-
-static int
-zone_alloc_from(struct rxr_zone *z, void **objs, unsigned int n, bool bulk)
-{
-	unsigned int i;
-
-	/* A handler may have interrupted the lock holder: never wait. */
-	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, n, n) == n ? 0 : -ENOBUFS;
-	if (bulk)
-		return rxr_zone_alloc_bulk(z, objs, n, n) == n ? 0 : -ENOBUFS;
-	for (i = 0; i < n; i++) {
-		objs[i] = rxr_zone_alloc(z, 0);
-		if (unlikely(objs[i] == NULL))
-			break;
-	}
-	if (likely(i == n))
-		return 0;
-	while (i-- > 0)
-		rxr_zone_free(z, objs[i], 0);
-	return -ENOBUFS;
-}
-
-int
-pool_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
-		unsigned int n, bool bulk)
-{
-	if (likely(zone_alloc_from(p->zone[node], objs, n, bulk) == 0))
-		return 0;
-	/* The zonelist: other nodes before failing, as the kernel does. */
-	for (unsigned int k = 1; k < p->nr_zones; k++)
-		if (zone_alloc_from(p->zone[(node + k) % p->nr_zones], objs, n,
-				bulk) == 0)
-			return 0;
-	return -ENOBUFS;
-}
-
-static inline void
-zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n,
-		bool bulk)
-{
-	if (unlikely(rxr_in_irq()))
-		rxr_zone_free_bulk_nowait(z, objs, n);
-	else if (bulk)
-		rxr_zone_free_bulk(z, objs, n);
-	else
-		for (unsigned int i = 0; i < n; i++)
-			rxr_zone_free(z, objs[i], 0);
-}
-
-void
-pool_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n,
-		bool bulk)
-{
-	if (likely(p->nr_zones == 1)) {
-		zone_free_to(p->zone[0], objs, n, bulk);
-		return;
-	}
-	/* Runs of the same node together. */
-	for (unsigned int i = 0; i < n;) {
-		unsigned int node = frame_node(p, objs[i]), j = i + 1;
-
-		while (j < n && frame_node(p, objs[j]) == node)
-			j++;
-		zone_free_to(p->zone[node], objs + i, j - i, bulk);
-		i = j;
-	}
-}
-
-/* --- bh's deferred list -------------------------------------------------- */
-
-static inline uint32_t
-global_idx(const struct rxr_pool *p, const void *f)
-{
-	unsigned int node = frame_node(p, f);
-
-	return p->zone_base[node] + rxr_zone_frame_idx(p->zone[node], f);
-}
-
-static inline void *
-global_frame(const struct rxr_pool *p, uint32_t g)
-{
-	unsigned int node = 0;
-
-	while (g >= p->zone_base[node + 1])
-		node++;
-	return rxr_zone_frame_at(p->zone[node], g - p->zone_base[node]);
-}
-
-/*
- * Lock-free push of a linked batch (Treiber stack): one compare-and-swap
- * per call, never waits on another thread, so a signal handler may push.
- * The word carries the list's frame count, so the pool's count of
- * available frames includes frames waiting here. A drain takes the whole
- * list at once, so there is no ABA.
- */
-void
-pool_defer_push(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
-		unsigned int n)
-{
-	uint32_t first, last;
-	uint64_t head, want;
-
-	if (n == 0)
-		return;
-	first = last = global_idx(p, objs[0]);
-	for (unsigned int i = 1; i < n; i++) {
-		uint32_t g = global_idx(p, objs[i]);
-
-		p->defer_next[last] = g;
-		last = g;
-	}
-	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
-	do {
-		p->defer_next[last] = DEFER_HEAD(head);
-		want = ((uint64_t)first << 32) | (DEFER_COUNT(head) + n);
-	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
-			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-}
-
-/*
- * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
- * The count drops only once the frames are where fn put them. Any thread
- * may drain any list.
- */
-unsigned int
-pool_defer_drain(struct rxr_pool *p, struct pool_lcore *ls, local_free_t fn)
-{
-	void *tmp[CHUNK];
-	unsigned int k = 0, total = 0;
-	uint64_t head;
-	uint32_t g;
-
-	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
-	do {
-		if (DEFER_HEAD(head) == NIL)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head,
-			(uint64_t)NIL << 32 | DEFER_COUNT(head), true,
-			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-	g = DEFER_HEAD(head);
-	while (g != NIL) {
-		tmp[k++] = global_frame(p, g);
-		g = p->defer_next[g];
-		if (k == CHUNK || g == NIL) {
-			if (fn != NULL)
-				split_local(p, ls, tmp, k, fn);
-			else
-				pool_zone_free(p, tmp, k, true);
-			total += k;
-			k = 0;
-		}
-	}
-	__atomic_fetch_sub(&ls->defer_head, (uint64_t)total, __ATOMIC_RELEASE);
-	if (fn != NULL) {
-		RXR_STAT_ADD(ls->deferred_drained, total);
-		RXR_STAT_ADD(ls->deferred_drains, 1);
-	}
-	return total;
-}
-
-/* --- reclaim: nothing stays out of reach when an allocation would fail --- */
-
-void
-__rxr_pool_bh_wait(struct rxr_pcp *pcp)
-{
-	do {
-		__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1,
-				__ATOMIC_RELEASE);
-		while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)
-			rte_pause();
-		__atomic_store_n(&pcp->bh_count, pcp->bh_count + 1,
-				__ATOMIC_RELAXED);
-		rte_compiler_barrier();
-	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0);
-}
-
-/*
- * Empty a bh or recycle owner's caches from another thread (Dekker's
- * pattern with an asymmetric barrier): publish the request, make every
- * thread of the process execute a full barrier, then read the owner's
- * section counter. Zero: the owner is outside and will see the request
- * before it enters, so its caches are ours until the request is cleared.
- * Not zero: it is working and its caches are in use; leave them. The pcp
- * lock keeps out a stop or quiesce flushing the same caches.
- */
-static unsigned int
-reclaim_owner_caches(struct rxr_pool *p, struct pool_lcore *ls)
-{
-	struct rxr_pcp *pcp = ls->pcp;
-	unsigned int got = 0;
-
-	if (!rxr_spinlock_trylock(&ls->pcp_lock))
-		return 0;
-	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
-			__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
-		if (ls->pp != NULL)
-			got = recycle_reclaim(p, ls);
-		got += pcp->count;
-		rxr_pcp_drain(pcp);
-	}
-	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
-	rxr_spinlock_unlock(&ls->pcp_lock);
-	return got;
-}
-
-/* irqsave: every context takes the pcp lock, so a reclaim may too. */
-static unsigned int
-reclaim_locked_pcp(struct rxr_pool *p, struct pool_lcore *ls)
-{
-	unsigned int got;
-
-	rxr_spinlock_lock(&ls->pcp_lock);
-	got = ls->pcp->count;
-	rxr_pcp_drain(ls->pcp);
-	rxr_spinlock_unlock(&ls->pcp_lock);
-	return got;
-}
-
-/*
- * Deferred lists to the zone, then, outside signal handlers, the caches
- * of every lcore the strategy lets another thread empty.
- * @return frames brought back.
- */
-static unsigned int
-pool_reclaim(struct rxr_pool *p)
-{
-	unsigned int got = 0;
-	bool irq = rxr_in_irq();
-
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-		if (p->lcore[lc] != NULL)
-			got += pool_defer_drain(p, p->lcore[lc], NULL);
-	if (irq)
-		return got;
-	rxr_spinlock_lock(&p->reclaim_lock);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		struct pool_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
-		switch (p->conf.strategy) {
-		case RXR_STRATEGY_IRQSAVE:
-			got += reclaim_locked_pcp(p, ls);
-			break;
-		case RXR_STRATEGY_BH:
-		case RXR_STRATEGY_RECYCLE:
-			if (p->remote_drain)
-				got += reclaim_owner_caches(p, ls);
-			break;
-		default:
-			break;
-		}
-	}
-	rxr_spinlock_unlock(&p->reclaim_lock);
-	return got;
-}
-
-int
-__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	const struct rxr_pool_ops *ops = &p->ops;
-
-	if (pool_reclaim(p) == 0)
-		return -ENOBUFS;
-	return ops->alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
-}
-
 /* --- lcore life cycle ---------------------------------------------------- */
 
-unsigned int
-rxr_pool_poll_end(struct rxr_pool *p)
+void
+rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct pool_lcore *ls = owner_lcore(p);
-
-	if (unlikely(ls == NULL))
-		return 0;
-	return pool_defer_drain(p, ls, bh_pcp_free);
+	if (ls->supply != NULL)
+		rxr_zero_supply_drain(ls->supply);
+	rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	rxr_pcp_drain(ls->pcp);
 }
 
 static void
-lcore_flush(struct rxr_pool *p, struct pool_lcore *ls)
+lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	/*
-	 * Under irqsave, a thread or handler on the same CPU may be using this
-	 * pcp right now (ThreadSanitizer caught the stop racing one): drain it
-	 * inside the same lock they take. The other strategies pay one
-	 * uncontended lock at stop time.
-	 */
-	rxr_spinlock_lock(&ls->pcp_lock);
-	if (ls->supply != NULL)
-		rxr_zero_supply_drain(ls->supply);
-	pool_defer_drain(p, ls, bh_pcp_free);
-	if (ls->pp != NULL)
-		recycle_flush(p, ls);
-	rxr_pcp_drain(ls->pcp);
-	rxr_spinlock_unlock(&ls->pcp_lock);
+	/* A bh section keeps a reclaim by another thread out meanwhile. */
+	bool bh = p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES;
+
+	if (bh)
+		rxr_pool_bh_disable(ls->pcp);
+	if (p->strategy->flush != NULL)
+		p->strategy->flush(p, ls);
+	else
+		rxrp_lcore_drain(p, ls);
+	if (bh)
+		rxr_pool_bh_enable(ls->pcp);
 }
 
 void
 rxr_pool_lcore_stop(struct rxr_pool *p)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 
 	if (ls != NULL)
 		lcore_flush(p, ls);
@@ -740,8 +542,8 @@ rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
 {
 	if (lcore >= RTE_MAX_LCORE || p->lcore[lcore] == NULL)
 		return -EINVAL;
-	RTE_PER_LCORE(rxr_bind_pool) = p;
-	RTE_PER_LCORE(rxr_bind_lcore) = p->lcore[lcore];
+	RTE_PER_LCORE(rxrp_bind_pool) = p;
+	RTE_PER_LCORE(rxrp_bind_lcore) = p->lcore[lcore];
 	return 0;
 }
 
@@ -750,7 +552,7 @@ rxr_pool_context(const struct rxr_pool *p)
 {
 	if (rxr_in_irq())
 		return RXR_CTX_IRQ;
-	return self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
+	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
 }
 
 /* --- introspection ------------------------------------------------------- */
@@ -767,11 +569,11 @@ rxr_pool_avail(const struct rxr_pool *p)
 		n += zs.nr_free;
 	}
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct pool_lcore *ls = p->lcore[lc];
+		const struct rxrp_lcore *ls = p->lcore[lc];
 
 		if (ls == NULL)
 			continue;
-		n += pool_defer_count(ls);
+		n += rxrp_defer_count(ls);
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
 		if (ls->supply != NULL) {
 			struct rxr_zero_supply_stats ss;
@@ -779,10 +581,8 @@ rxr_pool_avail(const struct rxr_pool *p)
 			rxr_zero_supply_stats(ls->supply, &ss);
 			n += ss.ready;
 		}
-		if (ls->pp != NULL)
-			n += __atomic_load_n(&ls->pp->cache.count,
-					__ATOMIC_RELAXED) +
-				rxr_ptr_ring_count(&ls->pp->ring);
+		if (p->strategy->held != NULL)
+			n += p->strategy->held(p, ls);
 	}
 	return n;
 }
@@ -812,7 +612,7 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 	}
 	st->avail = rxr_pool_avail(p);
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct pool_lcore *ls = p->lcore[lc];
+		const struct rxrp_lcore *ls = p->lcore[lc];
 		struct rxr_pool_lcore_stats *o;
 
 		if (ls == NULL)
@@ -821,19 +621,15 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		o->lcore = ls->lcore;
 		o->node = ls->node;
 		rxr_pcp_stats(ls->pcp, &o->pcp);
-		rxr_spinlock_stats(&ls->pcp_lock, &o->pcp_lock);
-		o->zone_fallback = RXR_STAT_READ(ls->zone_fallback);
 		o->deferred_drained = RXR_STAT_READ(ls->deferred_drained);
 		o->deferred_drains = RXR_STAT_READ(ls->deferred_drains);
 		o->remote_frees = RXR_STAT_READ(ls->remote_frees);
-		if (ls->pp != NULL) {
-			rxr_page_pool_stats(ls->pp, &o->recycle);
-			o->recycle.recycle_released_refcnt +=
-				RXR_STAT_READ(ls->released_remote);
-		}
+		if (p->strategy->stats != NULL)
+			p->strategy->stats(p, ls, o);
 		o->refill_calls = RXR_STAT_READ(ls->refill_calls);
 		o->refill_frames = RXR_STAT_READ(ls->refill_frames);
 		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
+		o->sample_cycles = RXR_STAT_READ(ls->sample_cycles);
 		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
 			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
 		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);

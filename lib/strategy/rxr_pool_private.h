@@ -3,25 +3,47 @@
 #ifndef RXR_POOL_PRIVATE_H
 #define RXR_POOL_PRIVATE_H
 
-/* Internals shared by the strategy files. Not installed. */
+/*
+ * PRIVATE to lib/strategy: the pool core, the strategy files
+ * (strategy_<name>.c) and white-box tests include this header; nothing
+ * else may. Not installed. Every symbol carries the prefix rxrp_ / RXRP_.
+ *
+ * A strategy is a table of operations (struct rxrp_strategy) with required
+ * and optional callbacks, as rte_mempool_ops. The core (rxr_pool.c) calls
+ * them and names no strategy; the list of strategies is
+ * rxr_strategy_list.h. doc/design.md tells the whole story.
+ */
 
+#include <assert.h>
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 
 #include <rte_common.h>
 #include <rte_per_lcore.h>
 
 #include "rxr_strategy.h"
 
-#define NIL UINT32_MAX
-#define MAX_CPUS 1024	/* CPU_SETSIZE */
-#define CHUNK 64	/* frames per stack buffer when a call is split */
+#define RXRP_NIL UINT32_MAX
+#define RXRP_MAX_CPUS 1024	/* CPU_SETSIZE */
+#define RXRP_CHUNK 64		/* frames per stack buffer in split calls */
+/*
+ * Bytes of a strategy's own per-lcore state: one cache line, between the
+ * owner's lines and the line other contexts push deferred frees on. A
+ * strategy that needs more allocates it in lcore_init and keeps a pointer.
+ */
+#define RXRP_LCORE_PRIV_SIZE RTE_CACHE_LINE_SIZE
 
-/* A poll lcore's state in one pool. */
-struct pool_lcore {
-	/* Owner's lines: pcp, bh counter, owner-only counters. */
+/*
+ * A poll lcore's state in one pool: what the core keeps for every
+ * strategy, and the strategy's own state in priv[] (rxrp_lcore_priv()).
+ */
+struct rxrp_lcore {
+	/* Owner's lines: pcp, owner-only counters. */
 	struct rxr_pcp *pcp;
-	struct rxr_page_pool *pp;
+	/* The strategy's, set by lcore_init: what its owner path reads first,
+	 * on the same line as the pcp pointer. */
+	void *owner_data;
 	uint32_t node;
 	unsigned int lcore;
 	uint64_t deferred_drained;
@@ -30,32 +52,55 @@ struct pool_lcore {
 	uint64_t refill_calls;
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
+	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
+	bool sampling;			/* rxr_pool_sample() window open */
 	uint64_t hist[RXR_HIST_BUCKETS];
 	uint64_t zero_bytes;
 	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
 
-	/* irqsave: the per-pcp lock other contexts try. */
-	struct rxr_spinlock pcp_lock __rte_cache_aligned;
-	uint64_t zone_fallback;		/* atomic: any context */
-	uint64_t released_remote;	/* atomic: recycle, other contexts */
+	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
+	uint8_t priv[RXRP_LCORE_PRIV_SIZE] __rte_cache_aligned;
 
 	/*
-	 * bh: the deferred-free list, pushed by any context: head frame
-	 * index (high half) and frames on the list (low half), one word so
-	 * that one compare-and-swap pushes and counts.
+	 * The deferred-free list, pushed by any context: head frame index
+	 * (high half) and frames on the list (low half), one word so that
+	 * one compare-and-swap pushes and counts.
 	 */
 	uint64_t defer_head __rte_cache_aligned;
 };
 
-#define DEFER_EMPTY ((uint64_t)NIL << 32)
-#define DEFER_HEAD(w) ((uint32_t)((w) >> 32))
-#define DEFER_COUNT(w) ((uint32_t)(w))
+#define RXRP_DEFER_EMPTY ((uint64_t)RXRP_NIL << 32)
+#define RXRP_DEFER_HEAD(w) ((uint32_t)((w) >> 32))
+#define RXRP_DEFER_COUNT(w) ((uint32_t)(w))
+
+/*
+ * The wrappers around a strategy's functions, innermost first. Each layer
+ * calls the one below through rxrp_below(); layers are installed in this
+ * order only (rxrp_layer_push()).
+ */
+enum rxrp_layer {
+	RXRP_LAYER_STRATEGY,	/* the strategy's alloc/free, its bulk mode */
+	RXRP_LAYER_ZERO,	/* zeroing policy alloc, free or background */
+	RXRP_LAYER_TIMING,	/* refill latency of poll-context allocs */
+	RXRP_LAYER_ADOPT,	/* populate: frees gathered, not freed */
+	RXRP_LAYER_MAX,
+};
+
+/* One layer's entry points. */
+struct rxrp_fns {
+	rxr_pool_alloc_t alloc;
+	rxr_pool_free_t free;
+};
+
+struct rxrp_strategy;
 
 struct rxr_pool {
 	struct rxr_pool_ops ops;	/* first: rxr_pool_alloc_bulk() casts */
-	rxr_pool_alloc_t untimed_alloc;	/* under the latency wrapper */
-	struct rxr_pool_ops base;	/* the strategy's own, under zeroing */
+	const struct rxrp_strategy *strategy;
+	/* below[l]: what layer l wraps; valid for l < top. */
+	struct rxrp_fns below[RXRP_LAYER_MAX];
+	unsigned int top;		/* layers installed */
 	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
 	uint64_t zero_bytes_other;	/* atomic: task and irq contexts */
 	uint64_t zero_cycles_other;
@@ -67,26 +112,111 @@ struct rxr_pool {
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
 	uint32_t *defer_next;		/* deferred list links, by global index */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
-	rxr_pool_free_t adopt_saved;	/* the strategy's free while adopting */
-	struct rxr_pcp * const *adopt_owner;
+	struct rxr_pcp * const *adopt_owner; /* ops.owner_pcp while adopting */
 	void **adopt;
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
 	bool remote_drain;		/* membarrier: owner-only caches drainable */
-	struct pool_lcore *first;
-	struct pool_lcore *lcore[RTE_MAX_LCORE];
+	struct rxrp_lcore *first;
+	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	struct rxr_pcp *owner_pcp[RTE_MAX_LCORE]; /* ops.owner_pcp points here */
-	struct pool_lcore *by_cpu[MAX_CPUS];
+	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
 };
 
-RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxr_bind_pool);
-RTE_DECLARE_PER_LCORE(struct pool_lcore *, rxr_bind_lcore);
+/* rxr_pool_alloc_bulk() and rxr_pool_free_bulk() read ops at the pool. */
+static_assert(offsetof(struct rxr_pool, ops) == 0,
+	"struct rxr_pool: ops must be the first member");
+
+/*
+ * A strategy. Required: name, alloc and free for bulk off ([0]) and on
+ * ([1]). Every other callback may be NULL.
+ */
+struct rxrp_strategy {
+	const char *name;
+	uint32_t caps;			/* RXR_STRATEGY_CAP_* */
+	rxr_pool_alloc_t alloc[2];
+	rxr_pool_free_t free[2];
+	/*
+	 * Fill the defaults of the strategy's own configuration fields and
+	 * reject bad ones, one RTE_LOG message naming field and value each.
+	 * @return 0 or -EINVAL.
+	 */
+	int (*conf_check)(struct rxr_pool_conf *c);
+	/*
+	 * Bytes of per-lcore state the core keeps in rxrp_lcore.priv, at most
+	 * RXRP_LCORE_PRIV_SIZE (RXRP_LCORE_PRIV_CHECK() in the strategy file).
+	 */
+	size_t lcore_priv_size;
+	/* Set up / tear down that state. init: 0 or a negative errno. */
+	int (*lcore_init)(struct rxr_pool *p, struct rxrp_lcore *ls,
+			int socket);
+	void (*lcore_fini)(struct rxr_pool *p, struct rxrp_lcore *ls);
+	/*
+	 * Give every frame the lcore holds back to its zone, the strategy's
+	 * caches first, then rxrp_lcore_drain(), inside whatever protects
+	 * them from the strategy's other contexts. NULL: rxrp_lcore_drain()
+	 * alone.
+	 */
+	void (*flush)(struct rxr_pool *p, struct rxrp_lcore *ls);
+	/*
+	 * Give the frames of the strategy's own caches (not the pcp) back to
+	 * their zone, from another thread while the owner is kept out of its
+	 * section (the pool's reclaim). @return frames given back.
+	 */
+	unsigned int (*reclaim)(struct rxr_pool *p, struct rxrp_lcore *ls);
+	/* Frames available in the strategy's own caches (not the pcp). */
+	uint64_t (*held)(const struct rxr_pool *p, const struct rxrp_lcore *ls);
+	/* Fill the strategy's own fields of the lcore's statistics. */
+	void (*stats)(const struct rxr_pool *p, const struct rxrp_lcore *ls,
+			struct rxr_pool_lcore_stats *o);
+};
+
+/* The registry, one entry per line of rxr_strategy_list.h. */
+#define RXR_STRATEGY(id, name) \
+	extern const struct rxrp_strategy rxrp_strategy_##name;
+#include "rxr_strategy_list.h"
+#undef RXR_STRATEGY
+
+/* The strategy of an enum value, or NULL. */
+const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
+
+/* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
+#define RXRP_LCORE_PRIV_CHECK(type) \
+	static_assert(sizeof(type) <= RXRP_LCORE_PRIV_SIZE && \
+		_Alignof(type) <= RTE_CACHE_LINE_SIZE, \
+		#type " does not fit rxrp_lcore.priv")
+
+static inline void *
+rxrp_lcore_priv(const struct rxrp_lcore *ls)
+{
+	return (void *)(uintptr_t)ls->priv;
+}
+
+/* What layer l wraps. */
+static inline const struct rxrp_fns *
+rxrp_below(const struct rxr_pool *p, enum rxrp_layer l)
+{
+	return &p->below[l];
+}
+
+/*
+ * Install layer l on top: it wraps what the pool calls now. A NULL entry
+ * point leaves that one unwrapped. Layers go on in enum order only.
+ * @return 0, or -EINVAL when l would not be the outermost.
+ */
+int rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l,
+		rxr_pool_alloc_t alloc, rxr_pool_free_t free);
+/* Remove layer l, the outermost. */
+void rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l);
+
+RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
+RTE_DECLARE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
 
 /* The calling thread's own state if it is a poll lcore of p, else NULL. */
-static inline struct pool_lcore *
-self_lcore(const struct rxr_pool *p)
+static __rte_always_inline struct rxrp_lcore *
+rxrp_self_lcore(const struct rxr_pool *p)
 {
 	unsigned int lc = rte_lcore_id();
 
@@ -94,39 +224,39 @@ self_lcore(const struct rxr_pool *p)
 }
 
 /* The poll lcore in poll context (owner), NULL in task and irq context. */
-static inline struct pool_lcore *
-owner_lcore(const struct rxr_pool *p)
+static __rte_always_inline struct rxrp_lcore *
+rxrp_owner_lcore(const struct rxr_pool *p)
 {
-	struct pool_lcore *ls = self_lcore(p);
+	struct rxrp_lcore *ls = rxrp_self_lcore(p);
 
 	return ls != NULL && !rxr_in_irq() ? ls : NULL;
 }
 
 /* The poll lcore of the CPU this thread runs on (vDSO getcpu, no syscall). */
-static inline struct pool_lcore *
-cpu_lcore(const struct rxr_pool *p)
+static inline struct rxrp_lcore *
+rxrp_cpu_lcore(const struct rxr_pool *p)
 {
 	int cpu = sched_getcpu();
 
-	return cpu >= 0 && cpu < MAX_CPUS ? p->by_cpu[cpu] : NULL;
+	return cpu >= 0 && cpu < RXRP_MAX_CPUS ? p->by_cpu[cpu] : NULL;
 }
 
 /* Whose deferred list or ring a non-owner's frees go to. */
-static inline struct pool_lcore *
-task_target(const struct rxr_pool *p)
+static inline struct rxrp_lcore *
+rxrp_task_target(const struct rxr_pool *p)
 {
-	struct pool_lcore *ls;
+	struct rxrp_lcore *ls;
 
-	if (RTE_PER_LCORE(rxr_bind_pool) == p)
-		return RTE_PER_LCORE(rxr_bind_lcore);
-	ls = self_lcore(p);	/* irq on a poll thread: its own list */
+	if (RTE_PER_LCORE(rxrp_bind_pool) == p)
+		return RTE_PER_LCORE(rxrp_bind_lcore);
+	ls = rxrp_self_lcore(p);	/* irq on a poll thread: its own list */
 	if (ls == NULL)
-		ls = cpu_lcore(p);
+		ls = rxrp_cpu_lcore(p);
 	return ls != NULL ? ls : p->first;
 }
 
 static inline unsigned int
-frame_node(const struct rxr_pool *p, const void *f)
+rxrp_frame_node(const struct rxr_pool *p, const void *f)
 {
 	if (likely(p->nr_zones == 1))
 		return 0;
@@ -139,43 +269,61 @@ frame_node(const struct rxr_pool *p, const void *f)
 
 /* Node for allocations of the calling context. */
 static inline unsigned int
-ctx_node(const struct rxr_pool *p)
+rxrp_ctx_node(const struct rxr_pool *p)
 {
 	if (likely(p->nr_zones == 1))
 		return 0;
-	return task_target(p)->node;
+	return rxrp_task_target(p)->node;
 }
 
-static inline void
-bh_disable(struct pool_lcore *ls)
+static __rte_always_inline void
+rxrp_bh_disable(struct rxrp_lcore *ls)
 {
 	rxr_pool_bh_disable(ls->pcp);
 }
 
-static inline void
-bh_enable(struct pool_lcore *ls)
+static __rte_always_inline void
+rxrp_bh_enable(struct rxrp_lcore *ls)
 {
 	rxr_pool_bh_enable(ls->pcp);
 }
 
 /* Zone paths, shared by every strategy. */
-int pool_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n, bool bulk);
-void pool_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n,
+void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n,
 		bool bulk);
 
-typedef void (*local_free_t)(struct rxr_pool *p, struct pool_lcore *ls,
+typedef void (*rxrp_local_free_t)(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
+
+/* The owner's pcp free under bh (no other protection). */
+static inline void
+rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxrp_bh_disable(ls);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+	rxrp_bh_enable(ls);
+}
+
+/* The pcp free with no protection: the caller holds what protects it. */
+static inline void
+rxrp_pcp_free_raw(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+}
 
 /*
  * Hand the frames of ls's node to fn; free the others to their own zone
  * (a pcp only ever holds frames of its zone).
  */
-static inline void
-split_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
-		unsigned int n, local_free_t fn)
+static __rte_always_inline void
+rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n, rxrp_local_free_t fn)
 {
-	void *tmp[CHUNK];
+	void *tmp[RXRP_CHUNK];
 	unsigned int k = 0;
 
 	if (likely(p->nr_zones == 1)) {
@@ -183,15 +331,15 @@ split_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
 		return;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int node = frame_node(p, objs[i]);
+		unsigned int node = rxrp_frame_node(p, objs[i]);
 
 		if (node != ls->node) {
-			pool_zone_free(p, &objs[i], 1, true);
+			rxrp_zone_free(p, &objs[i], 1, true);
 			RXR_STAT_ADD(ls->remote_frees, 1);
 			continue;
 		}
 		tmp[k++] = objs[i];
-		if (k == CHUNK) {
+		if (k == RXRP_CHUNK) {
 			fn(p, ls, tmp, k);
 			k = 0;
 		}
@@ -204,60 +352,64 @@ split_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
  * Bulk off: each frame of a call is a call of its own (its own critical
  * section). On failure the frames already taken go back the same way.
  */
-static inline int
-per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
+static __rte_noinline __rte_cold int
+rxrp_per_frame_rollback(struct rxr_pool *p, void **objs, unsigned int i,
+		rxr_pool_free_t undo)
+{
+	while (i-- > 0)
+		undo(p, &objs[i], 1);
+	return -ENOBUFS;
+}
+
+static __rte_always_inline int
+rxrp_per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
 		rxr_pool_alloc_t one, rxr_pool_free_t undo)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		if (unlikely(one(p, &objs[i], 1) != 0))
-			break;
-	if (likely(i == n))
-		return 0;
-	while (i-- > 0)
-		undo(p, &objs[i], 1);
-	return -ENOBUFS;
+			return rxrp_per_frame_rollback(p, objs, i, undo);
+	return 0;
 }
 
-static inline void
-per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
+static __rte_always_inline void
+rxrp_per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
 		rxr_pool_free_t one)
 {
 	for (unsigned int i = 0; i < n; i++)
 		one(p, &objs[i], 1);
 }
 
-/* bh's deferred list. */
-void pool_defer_push(struct rxr_pool *p, struct pool_lcore *ls,
+/*
+ * The deferred list: frees from other contexts, pushed lock-free and
+ * drained by the owner (into its pcp, through fn) at its bh-enable point.
+ * A strategy that uses it has RXR_STRATEGY_CAP_DEFERS_FREES.
+ */
+void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
-unsigned int pool_defer_drain(struct rxr_pool *p, struct pool_lcore *ls,
-		local_free_t fn);
+unsigned int rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
+		rxrp_local_free_t fn);
 /* Frames on ls's deferred list. */
 static inline uint32_t
-pool_defer_count(const struct pool_lcore *ls)
+rxrp_defer_count(const struct rxrp_lcore *ls)
 {
-	return DEFER_COUNT(__atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED));
+	return RXRP_DEFER_COUNT(__atomic_load_n(&ls->defer_head,
+			__ATOMIC_RELAXED));
 }
 
-/* Strategy tables, bulk and single. */
-extern const struct rxr_pool_ops rxr_strategy_zone_ops[2];
-extern const struct rxr_pool_ops rxr_strategy_irqsave_ops[2];
-extern const struct rxr_pool_ops rxr_strategy_bh_ops[2];
-extern const struct rxr_pool_ops rxr_strategy_recycle_ops[2];
-extern const struct rxr_pool_ops rxr_strategy_none_ops[2];
+/*
+ * What every flush ends with: the lcore's zeroing supply, deferred list and
+ * pcp back to the zone. The caller excludes the lcore's other users.
+ */
+void rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls);
 
-/* Zeroing policy wrappers around a strategy's ops (zeroing.c). */
-int pool_zero_setup(struct rxr_pool *p);
-void pool_zero_lcore_init(struct rxr_pool *p, struct pool_lcore *ls,
-		int socket, int *err);
+/* Zeroing policy layer (zeroing.c). */
+int rxrp_zero_setup(struct rxr_pool *p);
+int rxrp_zero_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls,
+		int socket);
 
-/* Recycle's stop: cache and ring back to the pcp or zone. */
-void recycle_flush(struct rxr_pool *p, struct pool_lcore *ls);
-/* Cache and ring straight to the zone, by a reclaim that excluded the owner. */
-unsigned int recycle_reclaim(struct rxr_pool *p, struct pool_lcore *ls);
-/* The pcp free used at bh's enable point. */
-void bh_pcp_free(struct rxr_pool *p, struct pool_lcore *ls,
-		void * const *objs, unsigned int n);
+/* White-box tests: irqsave's per-pcp lock of an lcore. */
+struct rxr_spinlock *rxrp_irqsave_lock_of(struct rxrp_lcore *ls);
 
 #endif /* RXR_POOL_PRIVATE_H */

@@ -6,7 +6,9 @@
 /**
  * @file
  * Refill strategies: the allocator behind one buffer pool, in one of the
- * ways DESIGN.md defines, all sharing the zone and pcp code.
+ * ways doc/design.md describes, all sharing the zone and pcp code. Each is
+ * a file of its own behind a table of operations (rxr_pool_private.h);
+ * users ask for capabilities (rxr_strategy_caps()), not for names.
  *
  * - zone: no per-lcore cache; every alloc and free takes the zone lock.
  * - irqsave: any context may use the pcp of the CPU it runs on, inside a
@@ -47,24 +49,55 @@
 extern "C" {
 #endif
 
-/** The refill strategies. */
+/** The refill strategies, one per line of rxr_strategy_list.h. */
 enum rxr_strategy {
-	RXR_STRATEGY_ZONE,
-	RXR_STRATEGY_IRQSAVE,
-	RXR_STRATEGY_BH,
-	RXR_STRATEGY_RECYCLE,
-	RXR_STRATEGY_NONE,	/**< test only: no protection */
+#define RXR_STRATEGY(id, name) RXR_STRATEGY_##id,
+#include "rxr_strategy_list.h"
+#undef RXR_STRATEGY
 	RXR_STRATEGY_MAX,
 };
 
-/** Number of strategies offered to users (NONE excluded). */
+/** Number of strategies offered to users (the test-only NONE is last). */
 #define RXR_STRATEGY_USER_MAX RXR_STRATEGY_NONE
 
-/** "zone", "irqsave", "bh", "recycle", "none". */
+/** "zone", "irqsave", "bh", "recycle", "none"; "?" out of range. */
 const char *rxr_strategy_name(enum rxr_strategy s);
 
 /**
- * Parse a strategy name. "none" is accepted only when @p allow_none.
+ * The names of the strategies offered to users, in order, separated by
+ * ", " ("zone, irqsave, bh, recycle"), for help texts and messages.
+ * @return the length of the whole list, as snprintf (>= len: cut short).
+ */
+size_t rxr_strategy_user_names(char *buf, size_t len);
+
+/* Capabilities of a strategy (rxr_strategy_caps()). */
+/** Other contexts' frees wait on a deferred list until the owner drains it
+ * at rxr_pool_poll_end(): the report's deferred{} counters apply. */
+#define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
+/** page_pool recycling in front of the pcp: the recycle{} counters apply. */
+#define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
+/** Other contexts on the owner's CPU use its pcp under a per-pcp lock:
+ * the pcp_lock counters apply. */
+#define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
+/** The owner's bulk alloc and free are its pcp under the bh counter and
+ * nothing else, so rxr_pool_alloc_bulk() may run them inline. */
+#define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
+/** No protection: for tests that prove the debug checks; not offered. */
+#define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
+
+/** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
+uint32_t rxr_strategy_caps(enum rxr_strategy s);
+
+/** True when @p s has every capability in @p caps. */
+static inline bool
+rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
+{
+	return (rxr_strategy_caps(s) & caps) == caps;
+}
+
+/**
+ * Parse a strategy name. A test-only strategy ("none") is accepted only
+ * when @p allow_none.
  * @return 0, or -EINVAL for an unknown name.
  */
 int rxr_strategy_parse(const char *name, bool allow_none,
@@ -95,7 +128,17 @@ struct rxr_pool_conf {
 	uint32_t recycle_cache;	/**< default RXR_RECYCLE_CACHE_SIZE */
 	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
 	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
-	bool latency;		/**< time every poll-context refill */
+	/**
+	 * Time poll-context refills, frees and drains, in the poll iterations
+	 * the poll lcore marks with rxr_pool_sample() (refill latency
+	 * histogram, refill_cycles, sample_cycles).
+	 */
+	bool latency;
+	/**
+	 * Testing: spin this many TSC cycles in every refill (alloc call),
+	 * a known slowdown for the tests of the statistics. 0: off.
+	 */
+	uint32_t test_refill_delay;
 	/**
 	 * Zeroing of frame payloads: none, alloc (__GFP_ZERO), free
 	 * (init_on_free) or background (a supply of pre-zeroed frames per
@@ -114,7 +157,9 @@ struct rxr_pool;
  * Create a pool with room for @p max_frames frames of @p frame_size bytes
  * (stride) in at most @p max_regions regions. Memory comes later with
  * rxr_pool_add_region() or rxr_pool_reserve().
- * @return the pool, or NULL with rte_errno set.
+ * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
+ * configuration field (one RTE_LOG line names the field and its value),
+ * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 		uint32_t frame_size, uint32_t max_frames, uint32_t max_regions);
@@ -152,13 +197,18 @@ typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
-/** The public part of a pool, for inline dispatch. */
+/**
+ * The public part of a pool, for inline dispatch: the first member of every
+ * pool (rxr_pool_private.h asserts it at build time).
+ */
 struct rxr_pool_ops {
 	rxr_pool_alloc_t alloc;
 	rxr_pool_free_t free;
 	/**
-	 * bh with bulk on, one node, no timing and no zeroing: the poll
-	 * lcore's pcp by lcore id, so that its own refills and frees run
+	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, bulk on, one node
+	 * and no wrapper (zeroing, adoption, the testing slowdown; latency
+	 * sampling clears a poll lcore's entry only while it samples): the
+	 * poll lcore's pcp by lcore id, so that its own refills and frees run
 	 * inline with no call at all. NULL otherwise.
 	 */
 	struct rxr_pcp * const *owner_pcp;
@@ -174,7 +224,7 @@ void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
  * their atomic spelling only tells the compiler (and ThreadSanitizer)
  * that another thread reads them.
  */
-static inline void
+static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
 	uint32_t c = pcp->bh_count + 1;
@@ -187,14 +237,14 @@ rxr_pool_bh_disable(struct rxr_pcp *pcp)
 }
 
 /** bh's local_bh_enable(). */
-static inline void
+static __rte_always_inline void
 rxr_pool_bh_enable(struct rxr_pcp *pcp)
 {
 	__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1, __ATOMIC_RELEASE);
 }
 
 /* The calling poll lcore's pcp when the inline owner path applies. */
-static inline struct rxr_pcp *
+static __rte_always_inline struct rxr_pcp *
 __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
 {
 	unsigned int lc;
@@ -216,11 +266,11 @@ int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
 
 /**
  * Allocate n frames from any context. All or nothing. Fails only when the
- * frames are not in the pool: in use, or held by a recycle ring or a
- * zeroing supply.
+ * frames are not in the pool: in use, or held by a recycle ring, a zeroing
+ * supply or an lcore inside its own call.
  * @return 0, or -ENOBUFS.
  */
-static inline int
+static __rte_always_inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
@@ -244,7 +294,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 }
 
 /** Free n frames from any context. */
-static inline void
+static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
@@ -265,6 +315,15 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
  * @return frames drained.
  */
 unsigned int rxr_pool_poll_end(struct rxr_pool *p);
+
+/**
+ * Latency sampling, by the poll lcore for itself: between
+ * rxr_pool_sample(p, true) and rxr_pool_sample(p, false) its refills,
+ * frees and its drain at the bh-enable point are timed (bh's inline owner
+ * path is left for that window only, so that it stays inline the rest of
+ * the time). No effect without conf.latency or outside a poll lcore.
+ */
+void rxr_pool_sample(struct rxr_pool *p, bool on);
 
 /**
  * Lcore stop: drain the deferred list, the recycle cache and ring, and the
@@ -308,9 +367,11 @@ struct rxr_pool_lcore_stats {
 	uint64_t deferred_drains;	/**< bh: non-empty drains */
 	uint64_t remote_frees;		/**< frames of another node freed here */
 	struct rxr_recycle_stats recycle;
-	uint64_t refill_calls;		/**< timed poll-context allocs */
+	uint64_t refill_calls;		/**< timed (sampled) poll-context allocs */
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
+	/** Sampled cycles in alloc, free and the bh-enable drain. */
+	uint64_t sample_cycles;
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
 	uint64_t zero_bytes;		/**< alloc/free policy, poll context */
 	uint64_t zero_cycles;

@@ -8,62 +8,56 @@
  * rxr_pool_poll_end(), once per poll iteration, and also whenever its pcp
  * is short, before it would go to the zone (as mimalloc collects delayed
  * frees in its allocation slow path), so an application that never calls
- * the enable point still gets its frames back.
+ * the enable point still gets its frames back. No per-lcore state of its
+ * own: the pcp and the deferred list are the core's.
  */
 
 #include <errno.h>
 
 #include "rxr_pool_private.h"
 
-void
-bh_pcp_free(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
-		unsigned int n)
-{
-	bh_disable(ls);
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-	bh_enable(ls);
-}
-
-static int
+static __rte_always_inline int
 bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	int ret;
 
 	if (unlikely(ls == NULL))
-		return pool_zone_alloc(p, ctx_node(p), objs, n, true);
-	bh_disable(ls);
-	if (unlikely(ls->pcp->count < n) && pool_defer_count(ls) != 0)
-		pool_defer_drain(p, ls, bh_pcp_free);
+		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
+	rxrp_bh_disable(ls);
+	if (unlikely(ls->pcp->count < n) && rxrp_defer_count(ls) != 0)
+		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
-	bh_enable(ls);
-	return ret == 0 ? 0 : -ENOBUFS;
+	rxrp_bh_enable(ls);
+	return ret;
 }
 
-static void
+static __rte_always_inline void
 bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 
 	if (likely(ls != NULL))
-		split_local(p, ls, objs, n, bh_pcp_free);
+		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_owner);
 	else
-		pool_defer_push(p, task_target(p), objs, n);
+		rxrp_defer_push(p, rxrp_task_target(p), objs, n);
 }
 
 static int
 bh_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return per_frame_alloc(p, objs, n, bh_alloc_bulk, bh_free_bulk);
+	return rxrp_per_frame_alloc(p, objs, n, bh_alloc_bulk, bh_free_bulk);
 }
 
 static void
 bh_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	per_frame_free(p, objs, n, bh_free_bulk);
+	rxrp_per_frame_free(p, objs, n, bh_free_bulk);
 }
 
-const struct rxr_pool_ops rxr_strategy_bh_ops[2] = {
-	{ bh_alloc_single, bh_free_single },
-	{ bh_alloc_bulk, bh_free_bulk },
+const struct rxrp_strategy rxrp_strategy_bh = {
+	.name = "bh",
+	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE,
+	.alloc = { bh_alloc_single, bh_alloc_bulk },
+	.free = { bh_free_single, bh_free_bulk },
 };

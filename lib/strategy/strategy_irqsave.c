@@ -14,80 +14,124 @@
 
 #include "rxr_pool_private.h"
 
+/* Per poll lcore: the lock other contexts try, and how often they fail. */
+struct irqsave_lcore {
+	struct rxr_spinlock pcp_lock;
+	uint64_t zone_fallback;		/* atomic: any context */
+};
+RXRP_LCORE_PRIV_CHECK(struct irqsave_lcore);
+
+static inline struct irqsave_lcore *
+irqsave_of(const struct rxrp_lcore *ls)
+{
+	return rxrp_lcore_priv(ls);
+}
+
+struct rxr_spinlock *
+rxrp_irqsave_lock_of(struct rxrp_lcore *ls)
+{
+	return &irqsave_of(ls)->pcp_lock;
+}
+
 /*
  * Lock the pcp the caller may use; NULL: use the zone. @p need is the
  * room the call needs without a zone transfer: a signal handler holding the
  * pcp lock must not go on to spin on the zone lock (its interrupted thread
  * may hold it), so it uses the pcp only when no transfer is needed.
  */
-static inline struct pool_lcore *
+static inline struct rxrp_lcore *
 irqsave_lock(struct rxr_pool *p, bool alloc, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	struct irqsave_lcore *il;
 
 	if (likely(ls != NULL)) {
-		rxr_spinlock_lock(&ls->pcp_lock);
+		rxr_spinlock_lock(&irqsave_of(ls)->pcp_lock);
 		return ls;
 	}
-	ls = cpu_lcore(p);
+	ls = rxrp_cpu_lcore(p);
 	if (ls == NULL)
 		return NULL;
-	if (rxr_spinlock_trylock(&ls->pcp_lock)) {
+	il = irqsave_of(ls);
+	if (rxr_spinlock_trylock(&il->pcp_lock)) {
 		if (likely(!rxr_in_irq()) || (alloc ? ls->pcp->count >= n :
 				ls->pcp->count + n <= ls->pcp->high))
 			return ls;
-		rxr_spinlock_unlock(&ls->pcp_lock);
+		rxr_spinlock_unlock(&il->pcp_lock);
 	}
-	__atomic_fetch_add(&ls->zone_fallback, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&il->zone_fallback, 1, __ATOMIC_RELAXED);
 	return NULL;
-}
-
-static void
-pcp_free_local(struct rxr_pool *p, struct pool_lcore *ls, void * const *objs,
-		unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
 }
 
 static int
 irqsave_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct pool_lcore *ls = irqsave_lock(p, true, n);
+	struct rxrp_lcore *ls = irqsave_lock(p, true, n);
 	int ret;
 
 	if (ls == NULL)
-		return pool_zone_alloc(p, ctx_node(p), objs, n, true);
+		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
 	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
-	rxr_spinlock_unlock(&ls->pcp_lock);
-	return ret == 0 ? 0 : -ENOBUFS;
+	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
+	return ret;
 }
 
 static void
 irqsave_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	struct pool_lcore *ls = irqsave_lock(p, false, n);
+	struct rxrp_lcore *ls = irqsave_lock(p, false, n);
 
 	if (ls == NULL) {
-		pool_zone_free(p, objs, n, true);
+		rxrp_zone_free(p, objs, n, true);
 		return;
 	}
-	split_local(p, ls, objs, n, pcp_free_local);
-	rxr_spinlock_unlock(&ls->pcp_lock);
+	rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_raw);
+	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
 }
 
 static int
 irqsave_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return per_frame_alloc(p, objs, n, irqsave_alloc_bulk, irqsave_free_bulk);
+	return rxrp_per_frame_alloc(p, objs, n, irqsave_alloc_bulk,
+			irqsave_free_bulk);
 }
 
 static void
 irqsave_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	per_frame_free(p, objs, n, irqsave_free_bulk);
+	rxrp_per_frame_free(p, objs, n, irqsave_free_bulk);
 }
 
-const struct rxr_pool_ops rxr_strategy_irqsave_ops[2] = {
-	{ irqsave_alloc_single, irqsave_free_single },
-	{ irqsave_alloc_bulk, irqsave_free_bulk },
+/*
+ * A thread or handler on the same CPU may be using this pcp while the owner
+ * stops: drain it inside the same lock they take.
+ */
+static void
+irqsave_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct irqsave_lcore *il = irqsave_of(ls);
+
+	rxr_spinlock_lock(&il->pcp_lock);
+	rxrp_lcore_drain(p, ls);
+	rxr_spinlock_unlock(&il->pcp_lock);
+}
+
+static void
+irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
+		struct rxr_pool_lcore_stats *o)
+{
+	const struct irqsave_lcore *il = irqsave_of(ls);
+
+	rxr_spinlock_stats(&il->pcp_lock, &o->pcp_lock);
+	o->zone_fallback = RXR_STAT_READ(il->zone_fallback);
+}
+
+const struct rxrp_strategy rxrp_strategy_irqsave = {
+	.name = "irqsave",
+	.caps = RXR_STRATEGY_CAP_PCP_LOCK,
+	.alloc = { irqsave_alloc_single, irqsave_alloc_bulk },
+	.free = { irqsave_free_single, irqsave_free_bulk },
+	.lcore_priv_size = sizeof(struct irqsave_lcore),
+	.flush = irqsave_flush,
+	.stats = irqsave_stats,
 };

@@ -6,31 +6,54 @@
  * from the pcp in bulk; frames of another node found in the ring are waived
  * to their zone. The owner's frees go to the cache, then the ring; other
  * contexts' frees go to the ring. What does not fit is released to the
- * allocator the bh way, and the owner collects it before its pcp would go
- * to the zone.
+ * allocator the bh way.
  */
 
 #include <errno.h>
 #include <string.h>
 
+#include <rte_errno.h>
+#include <rte_log.h>
+
 #include "rxr_pool_private.h"
 
-/* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
-static unsigned int
-cache_refill_from_ring(struct rxr_pool *p, struct pool_lcore *ls)
+/*
+ * Per poll lcore: the page_pool is in owner_data, on the owner's first
+ * line, for the fast path; here, what other contexts had to release.
+ */
+struct recycle_lcore {
+	uint64_t released_remote;	/* atomic: other contexts */
+};
+RXRP_LCORE_PRIV_CHECK(struct recycle_lcore);
+
+static inline struct recycle_lcore *
+recycle_of(const struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = ls->pp;
+	return rxrp_lcore_priv(ls);
+}
+
+static inline struct rxr_page_pool *
+pp_of(const struct rxrp_lcore *ls)
+{
+	return ls->owner_data;
+}
+
+/* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
+static __rte_noinline unsigned int
+cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
-	void *tmp[CHUNK];
+	void *tmp[RXRP_CHUNK];
 	unsigned int want = RTE_MIN(RTE_MIN(c->refill, c->size - c->count),
-			(uint32_t)CHUNK);
+			(uint32_t)RXRP_CHUNK);
 	unsigned int got = rxr_ptr_ring_consume(&pp->ring, tmp, want);
 
 	if (got == 0)
 		return 0;
 	RXR_STAT_ADD(pp->stats.alloc_refill, 1);
 	for (unsigned int i = 0; i < got; i++) {
-		unsigned int node = frame_node(p, tmp[i]);
+		unsigned int node = rxrp_frame_node(p, tmp[i]);
 
 		if (unlikely(node != ls->node)) {
 			rxr_zone_free(p->zone[node], tmp[i], 0);
@@ -42,11 +65,11 @@ cache_refill_from_ring(struct rxr_pool *p, struct pool_lcore *ls)
 	return got;
 }
 
-static int
-recycle_owner_alloc(struct rxr_pool *p, struct pool_lcore *ls, void **objs,
+static __rte_always_inline int
+recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 		unsigned int n)
 {
-	struct rxr_page_pool *pp = ls->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
 	unsigned int room, k;
 
@@ -63,9 +86,10 @@ recycle_owner_alloc(struct rxr_pool *p, struct pool_lcore *ls, void **objs,
 	}
 	while (c->count < n && cache_refill_from_ring(p, ls) != 0)
 		;
+	/* Frames released the bh way, before the pcp goes to the zone. */
 	if (c->count < n && ls->pcp->count < n - c->count &&
-			pool_defer_count(ls) != 0)
-		pool_defer_drain(p, ls, bh_pcp_free);
+			rxrp_defer_count(ls) != 0)
+		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	if (c->count < n) {
 		room = c->size - c->count;
 		k = RTE_MIN(c->refill, room);
@@ -104,11 +128,11 @@ ring_produce(struct rxr_page_pool *pp, void * const *objs, unsigned int n)
 }
 
 /* Owner frees of local frames: cache, then ring, then the pcp. */
-static void
-recycle_owner_free_local(struct rxr_pool *p, struct pool_lcore *ls,
+static __rte_always_inline void
+recycle_owner_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
 {
-	struct rxr_page_pool *pp = ls->pp;
+	struct rxr_page_pool *pp = pp_of(ls);
 	struct rxr_alloc_cache *c = &pp->cache;
 	unsigned int k = RTE_MIN(n, c->size - c->count), r;
 
@@ -125,86 +149,154 @@ recycle_owner_free_local(struct rxr_pool *p, struct pool_lcore *ls,
 	rxr_pcp_free_bulk(ls->pcp, objs + k + r, n - k - r);
 }
 
-static int
+static __rte_always_inline int
 recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	int ret;
 
 	if (unlikely(ls == NULL))
-		return pool_zone_alloc(p, ctx_node(p), objs, n, true);
-	bh_disable(ls);
+		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
+	rxrp_bh_disable(ls);
 	ret = recycle_owner_alloc(p, ls, objs, n);
-	bh_enable(ls);
+	rxrp_bh_enable(ls);
 	return ret;
 }
 
-static void
+static __rte_always_inline void
 recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	struct recycle_lcore *rl;
 	unsigned int done;
 
 	if (likely(ls != NULL)) {
-		bh_disable(ls);
-		split_local(p, ls, objs, n, recycle_owner_free_local);
-		bh_enable(ls);
+		rxrp_bh_disable(ls);
+		rxrp_split_local(p, ls, objs, n, recycle_owner_free_local);
+		rxrp_bh_enable(ls);
 		return;
 	}
 	/* Another context: the owner's ring, else release the bh way. */
-	ls = task_target(p);
-	done = ring_produce(ls->pp, objs, n);
+	ls = rxrp_task_target(p);
+	rl = recycle_of(ls);
+	done = ring_produce(pp_of(ls), objs, n);
 	if (done == n)
 		return;
-	__atomic_fetch_add(&ls->released_remote, n - done, __ATOMIC_RELAXED);
-	pool_defer_push(p, ls, objs + done, n - done);
+	__atomic_fetch_add(&rl->released_remote, n - done, __ATOMIC_RELAXED);
+	rxrp_defer_push(p, ls, objs + done, n - done);
 }
 
 static int
 recycle_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return per_frame_alloc(p, objs, n, recycle_alloc_bulk,
+	return rxrp_per_frame_alloc(p, objs, n, recycle_alloc_bulk,
 			recycle_free_bulk);
 }
 
 static void
 recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	per_frame_free(p, objs, n, recycle_free_bulk);
+	rxrp_per_frame_free(p, objs, n, recycle_free_bulk);
 }
 
-void
-recycle_flush(struct rxr_pool *p, struct pool_lcore *ls)
+/* A reclaim that keeps the owner out: cache and ring to the zone. */
+static unsigned int
+recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = ls->pp;
-	void *tmp[CHUNK];
-	unsigned int got;
-
-	bh_disable(ls);
-	rxr_pcp_free_bulk(ls->pcp, pp->cache.frames, pp->cache.count);
-	pp->cache.count = 0;
-	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, CHUNK)) != 0)
-		split_local(p, ls, tmp, got, bh_pcp_free);
-	bh_enable(ls);
-}
-
-unsigned int
-recycle_reclaim(struct rxr_pool *p, struct pool_lcore *ls)
-{
-	struct rxr_page_pool *pp = ls->pp;
-	void *tmp[CHUNK];
+	struct rxr_page_pool *pp = pp_of(ls);
+	void *tmp[RXRP_CHUNK];
 	unsigned int got, total = pp->cache.count;
 
-	pool_zone_free(p, pp->cache.frames, pp->cache.count, true);
+	rxrp_zone_free(p, pp->cache.frames, pp->cache.count, true);
 	__atomic_store_n(&pp->cache.count, 0, __ATOMIC_RELAXED);
-	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, CHUNK)) != 0) {
-		pool_zone_free(p, tmp, got, true);
+	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0) {
+		rxrp_zone_free(p, tmp, got, true);
 		total += got;
 	}
 	return total;
 }
 
-const struct rxr_pool_ops rxr_strategy_recycle_ops[2] = {
-	{ recycle_alloc_single, recycle_free_single },
-	{ recycle_alloc_bulk, recycle_free_bulk },
+/* Lcore stop: cache and ring back to the pcp, then the core's drain. */
+static void
+recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct rxr_page_pool *pp = pp_of(ls);
+	void *tmp[RXRP_CHUNK];
+	unsigned int got;
+
+	rxrp_bh_disable(ls);
+	rxr_pcp_free_bulk(ls->pcp, pp->cache.frames, pp->cache.count);
+	pp->cache.count = 0;
+	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
+		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
+	rxrp_bh_enable(ls);
+	rxrp_lcore_drain(p, ls);
+}
+
+static int
+recycle_conf_check(struct rxr_pool_conf *c)
+{
+	if (c->recycle_cache == 0)
+		c->recycle_cache = RXR_RECYCLE_CACHE_SIZE;
+	if (c->recycle_refill == 0)
+		c->recycle_refill = RTE_MIN(RXR_RECYCLE_CACHE_REFILL, c->recycle_cache);
+	if (c->recycle_ring == 0)
+		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
+	if (c->recycle_refill > c->recycle_cache) {
+		RTE_LOG(ERR, USER1, "pool %s: recycle_refill %u is over "
+			"recycle_cache %u\n", c->name, c->recycle_refill,
+			c->recycle_cache);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
+{
+	ls->owner_data = rxr_page_pool_create(p->conf.recycle_cache,
+			p->conf.recycle_refill, p->conf.recycle_ring, socket);
+	return ls->owner_data != NULL ? 0 :
+		-(rte_errno != 0 ? rte_errno : ENOMEM);
+}
+
+static void
+recycle_lcore_fini(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	rxr_page_pool_destroy(pp_of(ls));
+	ls->owner_data = NULL;
+}
+
+static uint64_t
+recycle_held(const struct rxr_pool *p, const struct rxrp_lcore *ls)
+{
+	struct rxr_page_pool *pp = pp_of(ls);
+
+	return __atomic_load_n(&pp->cache.count, __ATOMIC_RELAXED) +
+		rxr_ptr_ring_count(&pp->ring);
+}
+
+static void
+recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
+		struct rxr_pool_lcore_stats *o)
+{
+	const struct recycle_lcore *rl = recycle_of(ls);
+
+	rxr_page_pool_stats(pp_of(ls), &o->recycle);
+	o->recycle.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
+}
+
+const struct rxrp_strategy rxrp_strategy_recycle = {
+	.name = "recycle",
+	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES,
+	.alloc = { recycle_alloc_single, recycle_alloc_bulk },
+	.free = { recycle_free_single, recycle_free_bulk },
+	.conf_check = recycle_conf_check,
+	.lcore_priv_size = sizeof(struct recycle_lcore),
+	.lcore_init = recycle_lcore_init,
+	.lcore_fini = recycle_lcore_fini,
+	.flush = recycle_flush,
+	.reclaim = recycle_reclaim,
+	.held = recycle_held,
+	.stats = recycle_stats,
 };

@@ -2,7 +2,9 @@
 
 /*
  * zone: no per-lcore cache in the refill path. Every alloc and free takes
- * the zone lock: the 4.11-rc1 regression of reference/004, on purpose.
+ * the zone lock: the 4.11-rc1 regression after Linux commit 374ad05ab64d
+ * ("mm, page_alloc: only use per-cpu allocator for irq-safe requests"),
+ * on purpose. No per-lcore state, no optional callback.
  */
 
 #include <errno.h>
@@ -12,28 +14,29 @@
 static int
 zone_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return pool_zone_alloc(p, ctx_node(p), objs, n, true);
+	return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
 }
 
 static int
 zone_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return pool_zone_alloc(p, ctx_node(p), objs, n, false);
+	return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, false);
 }
 
 static void
 zone_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	pool_zone_free(p, objs, n, true);
+	rxrp_zone_free(p, objs, n, true);
 }
 
 static void
 zone_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	pool_zone_free(p, objs, n, false);
+	rxrp_zone_free(p, objs, n, false);
 }
 
-const struct rxr_pool_ops rxr_strategy_zone_ops[2] = {
-	{ zone_alloc_single, zone_free_single },
-	{ zone_alloc_bulk, zone_free_bulk },
+const struct rxrp_strategy rxrp_strategy_zone = {
+	.name = "zone",
+	.alloc = { zone_alloc_single, zone_alloc_bulk },
+	.free = { zone_free_single, zone_free_bulk },
 };

@@ -5,20 +5,22 @@
  * __GFP_ZERO / init_on_alloc), free (clear when given back, init_on_free)
  * and background (the owner takes pre-zeroed frames from its supply first,
  * clearing only what the supply could not give). Picked once at creation;
- * with the policy none no wrapper is installed at all.
+ * with the policy none no wrapper is installed at all. The layer sits just
+ * above the strategy (enum rxrp_layer) and calls it through rxrp_below().
  */
 
 #include <errno.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "rxr_pool_private.h"
 
 static inline void
 clear_counted(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	uint64_t t0 = rte_rdtsc(), dt;
 
 	rxr_zero_payload_bulk(&p->zp, objs, n);
@@ -36,7 +38,7 @@ clear_counted(struct rxr_pool *p, void * const *objs, unsigned int n)
 static int
 zero_on_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	int ret = p->base.alloc(p, objs, n);
+	int ret = rxrp_below(p, RXRP_LAYER_ZERO)->alloc(p, objs, n);
 
 	if (likely(ret == 0))
 		clear_counted(p, objs, n);
@@ -47,13 +49,14 @@ static void
 zero_on_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	clear_counted(p, objs, n);
-	p->base.free(p, objs, n);
+	rxrp_below(p, RXRP_LAYER_ZERO)->free(p, objs, n);
 }
 
 static int
 zero_background_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct pool_lcore *ls = owner_lcore(p);
+	const struct rxrp_fns *base = rxrp_below(p, RXRP_LAYER_ZERO);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	unsigned int got = 0;
 	int ret;
 
@@ -61,49 +64,56 @@ zero_background_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 		got = rxr_zero_supply_get_bulk(ls->supply, objs, n);
 	if (got == n)
 		return 0;
-	ret = p->base.alloc(p, objs + got, n - got);
+	ret = base->alloc(p, objs + got, n - got);
 	if (unlikely(ret != 0)) {
-		p->base.free(p, objs, got);
+		base->free(p, objs, got);
 		return ret;
 	}
 	clear_counted(p, objs + got, n - got);
 	return 0;
 }
 
+/* @return 0 or the negative errno of the payload set-up, unchanged. */
 int
-pool_zero_setup(struct rxr_pool *p)
+rxrp_zero_setup(struct rxr_pool *p)
 {
 	const struct rxr_pool_conf *c = &p->conf;
 	uint32_t len = c->payload_len != 0 ? c->payload_len :
 		p->frame_size - RTE_MIN(c->payload_offset, p->frame_size);
 	int ret;
 
-	p->base = p->ops;
 	if (c->zero_policy == RXR_ZERO_POLICY_NONE)
 		return 0;
+	if ((uint64_t)c->payload_offset + len > p->frame_size) {
+		RTE_LOG(ERR, USER1, "pool %s: payload_offset %u + payload_len %u "
+			"is over the frame size, %u\n", c->name,
+			c->payload_offset, len, p->frame_size);
+		return -EINVAL;
+	}
+	if ((unsigned int)c->zero_method >= RXR_ZERO_NR_METHODS) {
+		RTE_LOG(ERR, USER1, "pool %s: zero_method %d is not a method\n",
+			c->name, (int)c->zero_method);
+		return -EINVAL;
+	}
 	ret = rxr_zero_payload_init(&p->zp, p->frame_size, c->payload_offset,
 			len, c->zero_method);
 	if (ret != 0)
 		return ret;
 	switch (c->zero_policy) {
 	case RXR_ZERO_POLICY_ALLOC:
-		p->ops.alloc = zero_on_alloc;
-		break;
+		return rxrp_layer_push(p, RXRP_LAYER_ZERO, zero_on_alloc, NULL);
 	case RXR_ZERO_POLICY_FREE:
-		p->ops.free = zero_on_free;
-		break;
+		return rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, zero_on_free);
 	case RXR_ZERO_POLICY_BACKGROUND:
-		p->ops.alloc = zero_background_alloc;
-		break;
+		return rxrp_layer_push(p, RXRP_LAYER_ZERO,
+				zero_background_alloc, NULL);
 	default:
 		return -EINVAL;
 	}
-	return 0;
 }
 
-void
-pool_zero_lcore_init(struct rxr_pool *p, struct pool_lcore *ls, int socket,
-		int *err)
+int
+rxrp_zero_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
 {
 	const struct rxr_pool_conf *c = &p->conf;
 	struct rxr_zero_supply_conf sc = {
@@ -116,12 +126,12 @@ pool_zero_lcore_init(struct rxr_pool *p, struct pool_lcore *ls, int socket,
 		.socket_id = socket,
 	};
 
-	*err = 0;
 	if (c->zero_policy != RXR_ZERO_POLICY_BACKGROUND)
-		return;
+		return 0;
 	ls->supply = rxr_zero_supply_create(&sc);
 	if (ls->supply == NULL)
-		*err = rte_errno != 0 ? rte_errno : ENOMEM;
+		return -(rte_errno != 0 ? rte_errno : ENOMEM);
+	return 0;
 }
 
 unsigned int

@@ -9,7 +9,7 @@
 #include <rte_memzone.h>
 #include <rte_reciprocal.h>
 
-#include "rxr_zone.h"
+#include "rxr_zone_private.h"
 
 /* Free list links are memmap indices; NIL ends a list. */
 #define NIL UINT32_MAX
@@ -27,54 +27,6 @@ enum page_state {
 static const char * const state_name[] = {
 	[PG_TAIL] = "tail", [PG_FREE] = "free",
 	[PG_ALLOC] = "allocated", [PG_PCP] = "in a pcp",
-};
-
-/* One memmap entry: 12 bytes per frame. */
-struct rxr_page {
-	uint32_t next;
-	uint32_t prev;
-	uint16_t region;
-	uint8_t order;
-	uint8_t state;
-};
-
-struct zone_region {
-	uintptr_t base;		/* address of the first frame */
-	uintptr_t end;		/* base + nr * frame_size */
-	rte_iova_t iova;
-	uint32_t first;		/* memmap index of the first frame */
-	uint32_t nr;		/* frames */
-};
-
-struct free_area {
-	uint32_t head;
-	uint32_t nr_blocks;
-};
-
-struct rxr_zone {
-	/* Written under the lock, on the lock's cache line. */
-	struct rxr_spinlock lock;
-	uint64_t nr_free;
-	uint64_t alloc_frames;
-	uint64_t free_frames;
-	uint64_t alloc_fail;
-	struct free_area area[RXR_ZONE_NR_ORDERS];
-	/* Frames freed by handlers that found the lock held (memmap links). */
-	uint32_t pending;
-
-	/* Read-mostly after set-up. */
-	struct rxr_page *memmap __rte_cache_aligned;
-	struct zone_region *regions;	/* sorted by base */
-	uint32_t nr_regions;
-	uint32_t max_regions;
-	uint32_t nr_frames;
-	uint32_t max_frames;
-	uint32_t frame_size;
-	struct rte_reciprocal_u64 frame_div;
-	int socket_id;
-	const struct rte_memzone **mz;	/* memory reserved by the zone */
-	uint32_t nr_mz;
-	char name[RTE_MEMZONE_NAMESIZE];
 };
 
 struct rxr_zone *
@@ -143,7 +95,7 @@ static inline void
 list_add(struct rxr_zone *z, uint32_t idx, unsigned int order)
 {
 	struct rxr_page *p = &z->memmap[idx];
-	struct free_area *a = &z->area[order];
+	struct rxr_zone_free_area *a = &z->area[order];
 
 	RXR_DEBUG_CHECK(p->next == POISON_NEXT && p->prev == POISON_PREV,
 		RXR_CHECK_POISON,
@@ -161,7 +113,7 @@ static inline void
 list_del(struct rxr_zone *z, uint32_t idx, unsigned int order)
 {
 	struct rxr_page *p = &z->memmap[idx];
-	struct free_area *a = &z->area[order];
+	struct rxr_zone_free_area *a = &z->area[order];
 
 	/* As CONFIG_DEBUG_LIST: both neighbours must point back at us. */
 	RXR_DEBUG_CHECK(p->prev == NIL ? a->head == idx :
@@ -187,14 +139,14 @@ list_del(struct rxr_zone *z, uint32_t idx, unsigned int order)
 
 /* --- address <-> index --------------------------------------------------- */
 
-static inline const struct zone_region *
+static inline const struct rxr_zone_region *
 region_of_addr(const struct rxr_zone *z, uintptr_t a)
 {
 	uint32_t lo = 0, hi = z->nr_regions;
 
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		const struct zone_region *r = &z->regions[mid];
+		const struct rxr_zone_region *r = &z->regions[mid];
 
 		if (a < r->base)
 			hi = mid;
@@ -211,7 +163,7 @@ static inline uint32_t
 frame_index(const struct rxr_zone *z, const void *frame)
 {
 	uintptr_t a = (uintptr_t)frame;
-	const struct zone_region *r = region_of_addr(z, a);
+	const struct rxr_zone_region *r = region_of_addr(z, a);
 	uint64_t off, rel;
 
 	if (unlikely(r == NULL))
@@ -230,7 +182,7 @@ frame_index(const struct rxr_zone *z, const void *frame)
 static inline void *
 frame_addr(const struct rxr_zone *z, uint32_t idx)
 {
-	const struct zone_region *r = &z->regions[z->memmap[idx].region];
+	const struct rxr_zone_region *r = &z->regions[z->memmap[idx].region];
 
 	return (void *)(r->base + (uintptr_t)(idx - r->first) * z->frame_size);
 }
@@ -276,7 +228,7 @@ static void
 __free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
 {
 	struct rxr_page *p = &z->memmap[idx];
-	const struct zone_region *r = &z->regions[p->region];
+	const struct rxr_zone_region *r = &z->regions[p->region];
 	uint32_t rel = idx - r->first;
 
 	if (unlikely(p->state != PG_ALLOC && p->state != PG_PCP))
@@ -357,7 +309,7 @@ rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
 {
 	uintptr_t base = (uintptr_t)addr;
 	uint64_t nr = len / z->frame_size;
-	struct zone_region *r;
+	struct rxr_zone_region *r;
 	uint32_t pos, i;
 
 	if (addr == NULL || nr == 0)
@@ -630,7 +582,7 @@ rxr_zone_frame_at(const struct rxr_zone *z, uint32_t idx)
 bool
 rxr_zone_owns(const struct rxr_zone *z, const void *addr)
 {
-	const struct zone_region *r = region_of_addr(z, (uintptr_t)addr);
+	const struct rxr_zone_region *r = region_of_addr(z, (uintptr_t)addr);
 
 	return r != NULL && ((uintptr_t)addr - r->base) % z->frame_size == 0;
 }
@@ -641,7 +593,7 @@ rxr_zone_memmap_bytes_per_frame(const struct rxr_zone *z)
 	if (z->nr_frames == 0)
 		return sizeof(struct rxr_page);
 	return sizeof(struct rxr_page) +
-		(double)(z->nr_regions * sizeof(struct zone_region)) /
+		(double)(z->nr_regions * sizeof(struct rxr_zone_region)) /
 		z->nr_frames;
 }
 
@@ -672,7 +624,7 @@ rxr_zone_check(struct rxr_zone *z, FILE *out)
 
 		while (idx != NIL) {
 			const struct rxr_page *p;
-			const struct zone_region *r;
+			const struct rxr_zone_region *r;
 			uint32_t rel, brel;
 
 			CHECK(idx < z->nr_frames && n < z->nr_frames,

@@ -2,13 +2,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rxrefill against dpdk-testpmd, and the reference experiment's shape.
 
-1. dpdk-testpmd --forward-mode=rxonly and rxrefill (--consumer none: the
-   same work, rx_burst then free) on the same net_pcap infinite_rx capture,
-   the same lcores, in the same run, at 64 B and 1500 B:
-   ratio: rxrefill_over_testpmd.mpps.<size> for the best strategy.
-2. reference/004's shape on this machine: 8 TCP streams, a poll lcore and
-   consumers on the other CPU (remote frees), recycling off: zone against bh
-   against recycle in Gbit/s.
+1. dpdk-testpmd --forward-mode=rxonly (its mbuf pool as testpmd makes it:
+   a per-lcore cache of 250) and rxrefill with its default refill options
+   (--consumer none: the same work, rx_burst then free; bh and recycle, bulk
+   on and off, refill timing as default) on the same port and lcores: a
+   net_pcap infinite_rx capture at 64 B and 1500 B, and net_null. Five
+   alternated pairs (testpmd first, then rxrefill first, ...); the ratio of
+   each pair takes rxrefill's best run:
+   ratio: rxrefill_over_testpmd.mpps.<64B|1500B|null> <median> (min, max).
+2. The cost of the measurement: rxrefill as it runs by default (refill
+   latency sampled in one poll iteration in 64) against --no-latency, bh
+   with bulk on, 64 B, the two interleaved process by process:
+   ratio: rxrefill_default_over_nolatency.mpps.64B (goal: at least 0.99).
+3. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll
+   lcore and consumers on the other CPU (remote frees), recycling off: zone
+   against bh against recycle in Gbit/s.
 
 Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
 Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick]
@@ -55,10 +63,10 @@ def gen(name, *args):
     return json.load(open(prefix + ".json"))
 
 
-def testpmd_mpps(pcap, seconds):
+def testpmd_mpps(vdev, seconds):
     """Median of testpmd's per-second Rx-pps once it is warm."""
     cmd = [TESTPMD] + eal("rxr_bench_tp_%d" % os.getpid()) + [
-        "--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--",
+        "--vdev", vdev, "--",
         "--forward-mode=rxonly", "--nb-cores", "1", "--rxq", "1", "--txq",
         "1", "--total-num-mbufs", "65536", "-a", "--stats-period", "1"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
@@ -87,11 +95,12 @@ def testpmd_mpps(pcap, seconds):
     return statistics.median(pps) / 1e6
 
 
-def rxrefill_runs(files, args):
+def rxrefill_runs(files, args, eal_extra=()):
     report = os.path.join(TMP, "r_%d.json" % time.monotonic_ns())
-    cmd = [RXREFILL] + eal("rxr_bench_rr_%d" % os.getpid()) + [
-        "--", "--replay", ",".join(files), "--report", report, "--no-table",
-        "--stats-period", "0"] + args
+    replay = ["--replay", ",".join(files)] if files else []
+    cmd = [RXREFILL] + eal("rxr_bench_rr_%d" % os.getpid()) + list(
+        eal_extra) + ["--"] + replay + ["--report", report, "--no-table",
+                                        "--stats-period", "0"] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
         print("# rxrefill failed: " + p.stderr[-800:].replace("\n", "\n# "))
@@ -105,34 +114,86 @@ def median_of(rep, strategy, bulk, key):
     return statistics.median(vals) if vals else None
 
 
-def versus_testpmd(size):
+def versus_testpmd(label, testpmd_vdev, files, eal_extra=()):
+    """rxrefill (default refill options, --consumer none) against testpmd
+    rxonly on the same port, in alternated pairs (A B, B A, ...)."""
+    secs = 3 if QUICK else 6
+    pairs = 2 if QUICK else 5
+    tp, ours, ratios, names = [], [], [], []
+    for i in range(pairs):
+        t = o = None
+        for first in ((True, False) if i % 2 == 0 else (False, True)):
+            if first:
+                t = testpmd_mpps(testpmd_vdev, secs)
+            else:
+                # Default options: only the strategies compared and the
+                # run lengths are given; bulk, timing, frame size are not.
+                rep = rxrefill_runs(files, [
+                    "--consumer", "none", "--strategy", "bh,recycle",
+                    "--reps", "1", "--duration", "2", "--warmup", "0.5"],
+                    eal_extra)
+                if rep is not None:
+                    best = max(rep["runs"], key=lambda r: r["mpps"] or 0)
+                    o = best["mpps"]
+                    names.append("%s%s" % (best["strategy"],
+                                           "" if best["bulk"] else "/single"))
+                    for r in rep["runs"]:
+                        print("bench: rxrefill.rxonly.%s%s.%s %.3f Mpps" % (
+                            r["strategy"], "" if r["bulk"] else ".single",
+                            label, r["mpps"] or 0))
+        if t is None or o is None:
+            return False
+        print("bench: testpmd.rxonly.mpps.%s %.3f Mpps" % (label, t))
+        tp.append(t)
+        ours.append(o)
+        ratios.append(o / t)
+    print("bench: testpmd.rxonly.median.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
+        label, statistics.median(tp), min(tp), max(tp)))
+    print("bench: rxrefill.rxonly.best.median.mpps.%s %.3f Mpps (%.3f-%.3f; "
+          "best of each run: %s)" % (label, statistics.median(ours),
+                                     min(ours), max(ours), ",".join(names)))
+    print("ratio: rxrefill_over_testpmd.mpps.%s %.3f (min %.3f, max %.3f, "
+          "%d alternated pairs)" % (label, statistics.median(ratios),
+                                     min(ratios), max(ratios), len(ratios)))
+    return True
+
+
+def versus_testpmd_pcap(size):
     m = gen("tp%d" % size, "-q", "1", "-s", "8", "-n", "512", "-l", str(size))
     pcap = m["queues"][0]["file"]
-    secs = 4 if QUICK else 8
-    reps = 1 if QUICK else 3
-    tp, ours, best_name = [], [], None
-    # Interleave the peer and us, so that noise hits both.
-    for _ in range(reps):
-        t = testpmd_mpps(pcap, secs)
-        # rxonly's work: no per-stream reads, no refill timing.
-        rep = rxrefill_runs([pcap], ["--consumer", "none", "--bulk", "on",
-                                     "--no-latency",
-                                     "--reps", "1", "--duration",
-                                     str(secs / 2), "--warmup", "1"])
-        if t is None or rep is None:
+    return versus_testpmd("%dB" % size,
+                          "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, [pcap])
+
+
+def versus_testpmd_null():
+    # net_null: no copy, no parsing; the receive path is the allocator.
+    return versus_testpmd("null", "net_null0", [], ["--vdev", "net_null0"])
+
+
+def default_over_nolatency():
+    m = gen("lat64", "-q", "1", "-s", "8", "-n", "512", "-l", "64")
+    files = [q["file"] for q in m["queues"]]
+    pairs = 2 if QUICK else 5
+    args = ["--consumer", "none", "--strategy", "bh", "--bulk", "on",
+            "--reps", "1", "--duration", "1" if QUICK else "2",
+            "--warmup", "0.5"]
+    dflt, nolat = [], []
+    # Interleaved A B A B ...: a drift of the shared machine hits both.
+    for _ in range(pairs):
+        a = rxrefill_runs(files, args)
+        b = rxrefill_runs(files, args + ["--no-latency"])
+        if a is None or b is None:
             return False
-        tp.append(t)
-        best = max(rep["runs"], key=lambda r: r["mpps"])
-        ours.append(best["mpps"])
-        best_name = best["strategy"]
-        for r in rep["runs"]:
-            print("bench: rxrefill.rxonly.%s.%dB %.3f Mpps" % (
-                r["strategy"], size, r["mpps"]))
-    t, o = statistics.median(tp), statistics.median(ours)
-    print("bench: testpmd.rxonly.mpps.%dB %.3f Mpps" % (size, t))
-    print("bench: rxrefill.rxonly.best.mpps.%dB %.3f Mpps (%s)" % (
-        size, o, best_name))
-    print("ratio: rxrefill_over_testpmd.mpps.%dB %.3f" % (size, o / t))
+        dflt.append(a["runs"][0]["mpps"])
+        nolat.append(b["runs"][0]["mpps"])
+    ratios = [x / y for x, y in zip(dflt, nolat)]
+    print("bench: rxrefill.bh.bulk.64B.default %.3f Mpps (median of %d)" % (
+        statistics.median(dflt), pairs))
+    print("bench: rxrefill.bh.bulk.64B.nolatency %.3f Mpps (median of %d)" % (
+        statistics.median(nolat), pairs))
+    print("ratio: rxrefill_default_over_nolatency.mpps.64B %.3f "
+          "(pairs %s)" % (statistics.median(dflt) / statistics.median(nolat),
+                          " ".join("%.3f" % r for r in ratios)))
     return True
 
 
@@ -180,7 +241,9 @@ def main():
         ok = False
     else:
         for size in (64, 1500):
-            ok &= versus_testpmd(size)
+            ok &= versus_testpmd_pcap(size)
+        ok &= versus_testpmd_null()
+    ok &= default_over_nolatency()
     ok &= reference_shape()
     shutil.rmtree(TMP, ignore_errors=True)
     return 0 if ok else 1

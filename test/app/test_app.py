@@ -68,6 +68,11 @@ def check_exact(name, gen_args, loops=2, extra=()):
             "%s: %d received + %d dropped != %d replayed" % (
                 tag, r["rx_packets"], drops, total_p)
         assert drops == 0, "%s: drops %s" % (tag, r["drops"])
+        # Counter groups follow the strategy's capabilities.
+        assert ("deferred" in r) == (r["strategy"] in ("bh", "recycle")), \
+            "%s: deferred{} %s" % (tag, "deferred" in r)
+        assert ("recycle" in r) == (r["strategy"] == "recycle"), \
+            "%s: recycle{} %s" % (tag, "recycle" in r)
         assert r["rx_bytes"] == total_b, "%s: bytes %d != %d" % (
             tag, r["rx_bytes"], total_b)
         got = {key(s): s for s in r["streams"]}

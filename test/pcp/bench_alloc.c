@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Allocator benchmark, in the shape of the page_bench tables of
- * reference/004_*: alloc, free and total cycles per frame for batches
- * 1 .. 16384 and orders 0..3, zone-only against pcp. Then, in the same run,
+ * Allocator benchmark, in the shape of the page_bench tables of the netdev
+ * thread "Page allocator order-0 optimizations merged" (2017): alloc, free
+ * and total cycles per frame for batches 1 .. 16384 and orders 0..3, zone-only against pcp. Then, in the same run,
  * the pcp and zone bulk paths against DPDK's own rte_mempool with a
  * per-lcore cache and without one.
  *

@@ -270,7 +270,7 @@ test_exhaustion(void)
 	struct rxr_pcp *pcp = rxr_pcp_create(z, 12, 4, SOCKET_ID_ANY);
 	int i;
 
-	RXR_TEST_ASSERT_EQ(rxr_pcp_alloc_bulk(pcp, f, 101), -ENOMEM, "over capacity");
+	RXR_TEST_ASSERT_EQ(rxr_pcp_alloc_bulk(pcp, f, 101), -ENOBUFS, "over capacity");
 	RXR_TEST_ASSERT_EQ(pcp->count, 0, "failed bulk left the pcp alone");
 	for (i = 0; i < 300 && (f[i] = rxr_pcp_alloc(pcp)) != NULL; i++)
 		;

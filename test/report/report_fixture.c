@@ -48,6 +48,9 @@ add_run(struct rxr_report *r, const struct fixture_conf *conf,
 	run.rx_bytes = pkts * 1500;
 	run.cycles_per_packet = s->cpp * (1.0 - 0.01 * jitter);
 	run.refill_cycles_per_frame = s->refill * (1.0 - 0.01 * jitter);
+	run.allocator_cycles_per_packet = s->refill * 1.5 * (1.0 - 0.01 * jitter);
+	run.consumer_free_cycles_per_packet = NAN;
+	run.refill_latency_sample_every = 64;
 	run.drops[0].cause = "rx_nombuf";
 	run.drops[0].count = strcmp(s->strategy, "zone") == 0 ? 1200 + rep % 5 :
 		0;

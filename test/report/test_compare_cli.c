@@ -305,7 +305,8 @@ static int
 test_usage(void)
 {
 	static const char *const options[] = {
-		"--metric", "--json", "--version", "--help",
+		"--metric", "--json", "--version", "--help", "--alpha",
+		"--fail-if-worse", "--streams",
 	};
 	size_t i;
 
@@ -319,6 +320,82 @@ test_usage(void)
 			"--help does not document %s", options[i]);
 	RXR_TEST_ASSERT(run("--version", NULL) == 0 && EXITED(0) &&
 		strstr(out, RXR_REPORT_SCHEMA) != NULL, "--version");
+	return 0;
+}
+
+/* A line of out that contains both needles, or NULL. */
+static const char *
+line_with(const char *a, const char *b)
+{
+	static char line[4096];
+	const char *p = out;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		if (strstr(line, a) != NULL && strstr(line, b) != NULL)
+			return line;
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+/*
+ * Statistics between reports: 5 reps 20% slower are significant (p =
+ * 2/252), the same figures are not; --fail-if-worse gates on them.
+ */
+static int
+test_statistics_gate(void)
+{
+	struct fixture_conf base = { .host = "b", .scale = 1, .reps = 5 };
+	struct fixture_conf slow = { .host = "s", .scale = 0.8, .reps = 5 };
+	struct fixture_conf same = { .host = "t", .scale = 1, .reps = 5 };
+	char b[256], sl[256], sa[256];
+	const char *l;
+
+	/* file_in_dir() reuses its buffers: keep copies. */
+	snprintf(b, sizeof(b), "%s", file_in_dir("base5.json"));
+	snprintf(sl, sizeof(sl), "%s", file_in_dir("slow5.json"));
+	snprintf(sa, sizeof(sa), "%s", file_in_dir("same5.json"));
+
+	RXR_TEST_ASSERT(write_report("base5.json", &base) == 0 &&
+		write_report("slow5.json", &slow) == 0 &&
+		write_report("same5.json", &same) == 0, "write reports");
+	RXR_TEST_ASSERT(run(b, sl, NULL) == 0 && EXITED(0), "plain: %d", status);
+	l = line_with("Mean", "zone-bulk.gbps ");
+	RXR_TEST_ASSERT(l != NULL && strstr(l, "-20.00%") != NULL &&
+		strstr(l, "n.s.") == NULL, "slow row: %s", l ? l : "none");
+	RXR_TEST_ASSERT(strstr(out, "n.s.: not significant at alpha 0.05") !=
+		NULL, "no line naming the test and alpha");
+	RXR_TEST_ASSERT(run(b, sa, NULL) == 0 && EXITED(0), "same: %d %s", status, err);
+	l = line_with("Mean", "zone-bulk.gbps ");
+	RXR_TEST_ASSERT(l != NULL && strstr(l, "n.s.") != NULL,
+		"same figures not marked n.s.: %s", l ? l : "none");
+
+	RXR_TEST_ASSERT(run("--fail-if-worse", "10", b, sl, NULL) == 0 &&
+		EXITED(3) && strstr(err, "worse: zone-bulk.gbps slow5") != NULL,
+		"20%% worse, gate 10%%: %d %s", status, err);
+	RXR_TEST_ASSERT(run("--fail-if-worse", "30", b, sl, NULL) == 0 &&
+		EXITED(0), "20%% worse, gate 30%%: %d %s", status, err);
+	/* Faster: more packets, so more lock contentions (a count). */
+	RXR_TEST_ASSERT(run("--fail-if-worse", "10", "-m", "gbps,mpps", sl, b,
+		NULL) == 0 && EXITED(0), "better: %d %s", status, err);
+	RXR_TEST_ASSERT(run("--fail-if-worse", "1", b, sa, NULL) == 0 &&
+		EXITED(0), "same: %d %s", status, err);
+	/* p = 0.0079 is not below alpha 0.005. */
+	RXR_TEST_ASSERT(run("--alpha", "0.005", "--fail-if-worse", "10", b, sl,
+		NULL) == 0 && EXITED(0), "alpha 0.005: %d %s", status, err);
+	RXR_TEST_ASSERT(run("--alpha", "1", b, NULL) == 0 && EXITED(2) &&
+		strstr(err, "--alpha \"1\"") != NULL, "alpha 1: %s", err);
+	RXR_TEST_ASSERT(run("--fail-if-worse", "x", b, NULL) == 0 &&
+		EXITED(2) && strstr(err, "--fail-if-worse") != NULL,
+		"pct x: %s", err);
+	RXR_TEST_ASSERT(run("--json", b, sl, NULL) == 0 && EXITED(0) &&
+		strstr(out, "\"significant\"") != NULL, "json significance");
+	unlink(b);
+	unlink(sl);
+	unlink(sa);
 	return 0;
 }
 
@@ -361,6 +438,7 @@ main(int argc, char **argv)
 	rxr_test_run("empty_file", test_empty_file);
 	rxr_test_run("not_an_object", test_not_an_object);
 	rxr_test_run("usage", test_usage);
+	rxr_test_run("statistics_gate", test_statistics_gate);
 	cleanup();
 	return rxr_test_done();
 }

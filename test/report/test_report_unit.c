@@ -397,10 +397,11 @@ test_env(void)
 	json_object_foreach(rxr_report_json(r), key, v)
 		if (n < 8)
 			order[n++] = key;
-	RXR_TEST_ASSERT(n == 6 && !strcmp(order[0], "schema") &&
+	RXR_TEST_ASSERT(n == 7 && !strcmp(order[0], "schema") &&
 		!strcmp(order[1], "partial") && !strcmp(order[2], "created") &&
 		!strcmp(order[3], "env") && !strcmp(order[4], "runs") &&
-		!strcmp(order[5], "summary"), "top-level key order");
+		!strcmp(order[5], "summary") && !strcmp(order[6], "statistics"),
+		"top-level key order");
 	RXR_TEST_ASSERT(rxr_report_validate(rxr_report_json(r), "t", err,
 		sizeof(err)) == 0, "validate: %s", err);
 	rxr_report_free(r);
@@ -461,6 +462,94 @@ test_summary_interleaved(void)
 	sum = json_object_get(rxr_report_json(r), "summary");
 	RXR_TEST_ASSERT(NEAR(sum_stat(sum, 0, "mpps", "median"), 2.525),
 		"even median %g", sum_stat(sum, 0, "mpps", "median"));
+	rxr_report_free(r);
+	return 0;
+}
+
+static json_t *
+vs_first(json_t *summary, size_t i, const char *metric)
+{
+	return json_object_get(json_object_get(json_array_get(summary, i),
+		metric), "vs_first");
+}
+
+/*
+ * n, mean, stdev, ci95 and vs_first: 5 reps of disjoint values differ at
+ * p = 2 / C(10, 5) (exact permutation test, by hand), 2 reps cannot
+ * (smallest p 1/3); a run marked incomplete is in no statistic.
+ */
+static int
+test_summary_statistics(void)
+{
+	struct fixture_conf conf = { .host = "h", .scale = 1, .reps = 5 };
+	struct rxr_report *r = fixture_report(&conf);
+	json_t *doc = rxr_report_json(r), *sum, *vs, *ci, *g;
+
+	sum = json_object_get(doc, "summary");
+	g = json_object_get(json_array_get(sum, 0), "gbps");
+	/* zone: 30 * (1, 1.02, 1.04, 1.06, 1.08) Gbit/s. */
+	RXR_TEST_ASSERT(json_integer_value(json_object_get(g, "n")) == 5 &&
+		NEAR(json_number_value(json_object_get(g, "mean")), 31.2) &&
+		NEAR(json_number_value(json_object_get(g, "stdev")),
+			30 * 0.02 * sqrt(2.5)), "zone gbps n/mean/stdev");
+	ci = json_object_get(g, "ci95");
+	RXR_TEST_ASSERT(json_number_value(json_array_get(ci, 0)) < 31.2 &&
+		json_number_value(json_array_get(ci, 1)) > 31.2, "ci95");
+	RXR_TEST_ASSERT(vs_first(sum, 0, "gbps") == NULL, "first has vs_first");
+	vs = vs_first(sum, 1, "gbps");
+	RXR_TEST_ASSERT(NEAR(json_number_value(json_object_get(vs, "p")),
+		2.0 / 252) && json_is_true(json_object_get(vs, "significant")) &&
+		NEAR(json_number_value(json_object_get(vs, "delta_pct")), 200.0),
+		"bh vs zone: p %g", json_number_value(json_object_get(vs, "p")));
+	RXR_TEST_ASSERT(NEAR(json_number_value(json_object_get(json_object_get(
+		doc, "statistics"), "alpha")), 0.05), "alpha");
+	/* A stricter alpha than the p: not significant any more. */
+	RXR_TEST_ASSERT(rxr_report_set_alpha(r, 0.005) == 0, "set alpha");
+	sum = json_object_get(rxr_report_json(r), "summary");
+	RXR_TEST_ASSERT(json_is_false(json_object_get(vs_first(sum, 1, "gbps"),
+		"significant")), "alpha 0.005");
+	RXR_TEST_ASSERT(rxr_report_set_alpha(r, 1.5) == -EINVAL, "alpha 1.5");
+	/* Incomplete runs: kept in runs[], left out of the statistics. */
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 2),
+		"complete", json_false());
+	rxr_report_summarize(r);
+	sum = json_object_get(doc, "summary");
+	RXR_TEST_ASSERT_EQ(json_integer_value(json_object_get(json_array_get(
+		sum, 0), "reps")), 4, "incomplete run counted");
+	rxr_report_free(r);
+
+	/* Bulk off against bulk on of the same strategy: vs_bulk. */
+	conf.with_nobulk = true;
+	r = fixture_report(&conf);
+	sum = json_object_get(rxr_report_json(r), "summary");
+	vs = json_object_get(json_object_get(json_array_get(sum, 2), "gbps"),
+		"vs_bulk");
+	RXR_TEST_ASSERT(!json_is_true(json_object_get(json_array_get(sum, 2),
+		"bulk")) && vs != NULL && json_is_number(json_object_get(vs, "p")),
+		"bh-nobulk has no vs_bulk");
+	RXR_TEST_ASSERT(vs_first(sum, 1, "gbps") != NULL &&
+		json_object_get(json_object_get(json_array_get(sum, 1), "gbps"),
+		"vs_bulk") == NULL, "a bulk entry has vs_bulk");
+	{
+		struct capture c;
+		char *text;
+
+		rxr_report_render_text(r, cap_open(&c), NULL);
+		text = cap_close(&c);
+		RXR_TEST_ASSERT(strstr(text, "bulk off against on, gbps (mean): "
+			"bh ") != NULL, "no bulk pairs line");
+		free(text);
+	}
+	rxr_report_free(r);
+	conf.with_nobulk = false;
+
+	conf.reps = 2;
+	r = fixture_report(&conf);
+	sum = json_object_get(rxr_report_json(r), "summary");
+	vs = vs_first(sum, 1, "gbps");
+	RXR_TEST_ASSERT(NEAR(json_number_value(json_object_get(vs, "p")),
+		1.0 / 3) && json_is_false(json_object_get(vs, "significant")),
+		"2 reps: p %g", json_number_value(json_object_get(vs, "p")));
 	rxr_report_free(r);
 	return 0;
 }
@@ -1006,6 +1095,7 @@ main(int argc, char **argv)
 	rxr_test_run("env", test_env);
 	rxr_test_run("created", test_created);
 	rxr_test_run("summary_interleaved", test_summary_interleaved);
+	rxr_test_run("summary_statistics", test_summary_statistics);
 	rxr_test_run("validate", test_validate);
 	rxr_test_run("load_errors", test_load_errors);
 	rxr_test_run("render_golden", test_render_golden);

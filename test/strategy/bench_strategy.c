@@ -6,15 +6,18 @@
  * that frees, with the consumer
  *   local:   in the poll lcore itself (run to completion),
  *   cosched: a pthread pinned to the poll lcore's CPU (the OS interleaves
- *            the two: the race of reference/004), frames handed over
- *            through an SPSC rte_ring,
+ *            the two: the race of the 2017 pcp regression), frames handed
+ *            over through an SPSC rte_ring,
  *   remote:  a pthread on the other CPU (remote free), same hand-over;
  * single (bulk off, calls of n = 1) and bulk 32 (bulk on, n = 32).
  * Then, in the same run and the same harness, DPDK's own paths as peers:
  *   - a non-EAL thread (no mempool cache) putting to a ring_mp_mc mempool
  *     without cache, against the same thread freeing bh frames (deferred),
- *     and again with the poll lcore getting from a 256 cache (DPDK's usual
- *     set-up), plus the whole trip (bh's owner drains what was deferred);
+ *     and again with the poll lcore getting from a 256 cache, plus the
+ *     whole trip (bh's owner drains what was deferred);
+ *   - the same thread in DPDK's usual set-up, with a cache of its own
+ *     (rte_mempool_cache_create() + rte_mempool_generic_put()), free only
+ *     and the whole trip;
  *   - mempool get/put with a 256 cache on an EAL lcore, against bh's owner
  *     path (poll-context alloc + free);
  * and the seed's shape: zone against bh with two pollers (lcores 0 and 1,
@@ -28,9 +31,9 @@
  * and each figure is the median over trials.
  *
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
- * (DESIGN.md, benchmark output convention). Never fails on a slow figure;
- * exits non-zero only when it cannot measure (set-up, an allocation
- * failure, frames lost, no valid sample).
+ * (README.md, "Benchmarks"). Never fails on a slow figure; exits non-zero
+ * only when it cannot measure (set-up, an allocation failure, frames lost,
+ * no valid sample).
  *
  * Cross-CPU figures scale with what a cache line costs between the two
  * CPUs, which on a VM depends on where the host put the vCPUs: the run
@@ -224,12 +227,19 @@ min_max(const double *v, unsigned int n, double *lo, double *hi)
 
 /* --- what is measured: one of our pools or a DPDK mempool --------------- */
 
-enum be_kind { BE_POOL, BE_MEMPOOL };
+/*
+ * BE_MEMPOOL_UCACHE: the mempool as DPDK sets it up for a thread that is
+ * not an EAL lcore: the poll lcore gets from its own cache, the other
+ * thread puts through a cache of its own (rte_mempool_cache_create() and
+ * rte_mempool_generic_put()).
+ */
+enum be_kind { BE_POOL, BE_MEMPOOL, BE_MEMPOOL_UCACHE };
 
 struct backend {
 	enum be_kind kind;
 	struct rxr_pool *pool;
 	struct rte_mempool *mp;
+	struct rte_mempool_cache *ucache;	/* BE_MEMPOOL_UCACHE's put side */
 };
 
 static __rte_always_inline int
@@ -261,6 +271,15 @@ be_free(const struct backend *be, void **objs, bool single)
 		}
 		for (unsigned int i = 0; i < BURST; i++)
 			rxr_pool_free_bulk(be->pool, &objs[i], 1);
+		return;
+	}
+	if (be->kind == BE_MEMPOOL_UCACHE) {
+		if (!single) {
+			rte_mempool_generic_put(be->mp, objs, BURST, be->ucache);
+			return;
+		}
+		for (unsigned int i = 0; i < BURST; i++)
+			rte_mempool_generic_put(be->mp, &objs[i], 1, be->ucache);
 		return;
 	}
 	if (!single) {
@@ -346,6 +365,9 @@ consume(struct job *j, const bool single, const enum be_kind kind)
 		acc_add(&j->free, t1 - t0, BURST);
 		got += BURST;
 	}
+	/* Untimed: the user cache's frames back to the pool's ring. */
+	if (be->kind == BE_MEMPOOL_UCACHE)
+		rte_mempool_cache_flush(be->ucache, be->mp);
 }
 
 static void
@@ -777,6 +799,7 @@ static struct config configs[MAX_CONFIGS];
 static unsigned int nr_configs;
 static struct rxr_pool *pools[NR_STRATEGIES][2];	/* [s][bulk] */
 static struct rte_mempool *mp_nocache, *mp_cache;
+static struct rte_mempool_cache *mp_ucache;	/* the remote thread's own */
 
 static struct config *
 config_add(const char *name, struct backend be, bool single, enum cons cons)
@@ -824,32 +847,40 @@ build_configs(void)
 					rxr_strategy_name(s), mode_name(single),
 					cons_name[k]);
 				config_add(name, (struct backend){ BE_POOL,
-					pools[s][!single], NULL }, single, k);
+					pools[s][!single], NULL, NULL }, single, k);
 			}
 	/* Part 2: the peer of bh's remote free: a non-EAL thread, no cache. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote",
 			mode_name(single));
-		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_nocache },
-			single, CONS_REMOTE);
+		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_nocache,
+			NULL }, single, CONS_REMOTE);
 	}
 	/* The same with a 256 cache: the poll lcore (EAL) gets from its cache,
 	 * the non-EAL consumer still puts straight to the ring. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "mempool_cache.%s.consumer_remote",
 			mode_name(single));
-		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_cache },
-			single, CONS_REMOTE);
+		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_cache,
+			NULL }, single, CONS_REMOTE);
+	}
+	/* DPDK's usual set-up for the remote thread: a cache of its own. */
+	for (int single = 1; single >= 0; single--) {
+		snprintf(name, sizeof(name), "mempool_usercache.%s.consumer_remote",
+			mode_name(single));
+		config_add(name, (struct backend){ BE_MEMPOOL_UCACHE, NULL,
+			mp_cache, mp_ucache }, single, CONS_REMOTE);
 	}
 	/* Part 3: bh's owner path against the mempool cache. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "bh.%s.owner", mode_name(single));
 		config_add(name, (struct backend){ BE_POOL,
-			pools[RXR_STRATEGY_BH][!single], NULL }, single, CONS_PAIR);
+			pools[RXR_STRATEGY_BH][!single], NULL, NULL }, single,
+			CONS_PAIR);
 		snprintf(name, sizeof(name), "mempool_cache.%s.owner",
 			mode_name(single));
-		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_cache },
-			single, CONS_PAIR);
+		config_add(name, (struct backend){ BE_MEMPOOL, NULL, mp_cache,
+			NULL }, single, CONS_PAIR);
 	}
 }
 
@@ -900,6 +931,50 @@ remote_free_vs_peer(const char *peer, const char *ratio)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
 		print_ratio(name, fig(o, o->free), fig(m, m->free));
+	}
+}
+
+/* The whole remote trip: bh alloc + drain + free over the peer's get + put. */
+static void
+remote_roundtrip_vs_peer(const char *peer, const char *ratio)
+{
+	char name[128];
+
+	for (int single = 1; single >= 0; single--) {
+		const struct config *o, *m;
+		double lo, hi, cost, cost_peer;
+
+		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+			mode_name(single));
+		o = config_find(name);
+		snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
+			mode_name(single));
+		m = config_find(name);
+		if (o == NULL || m == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
+		cost = fig(o, o->alloc) + fig(o, o->drain) + fig(o, o->free);
+		cost_peer = fig(m, m->alloc) + fig(m, m->free);
+		/* Spread: the same sums trial by trial (configurations run in
+		 * turn within a trial, so trial t of both is the same minutes). */
+		lo = INFINITY;
+		hi = -INFINITY;
+		for (unsigned int t = 0; t < trials; t++) {
+			double r = (o->alloc[t] + o->drain[t] + o->free[t]) /
+				(m->alloc[t] + m->free[t]);
+
+			if (isnan(r))
+				continue;
+			lo = RTE_MIN(lo, r);
+			hi = RTE_MAX(hi, r);
+		}
+		if (isnan(cost) || isnan(cost_peer) || cost_peer <= 0)
+			continue;
+		if (lo <= hi)
+			printf("ratio: %s %.2f (trial by trial %.2f-%.2f)\n", name,
+				cost / cost_peer, lo, hi);
+		else
+			printf("ratio: %s %.2f\n", name, cost / cost_peer);
 	}
 }
 
@@ -1012,32 +1087,26 @@ report_matrix(void)
 		"poll lcore handed over: bh (deferred list) against rte_mempool "
 		"ring_mp_mc without cache (put); lower is better, target <= 0.33 "
 		"for single\n");
-	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nonEAL");
+	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nocache");
 	printf("# the same non-EAL puts when the poll lcore gets from a %u "
 		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
 		MP_CACHE);
 	remote_free_vs_peer("mempool_cache",
-		"bh_remote_free_over_mempool_nonEAL_cached_poll");
+		"bh_remote_free_over_mempool_nocache_consumer");
 	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
 		"remote free over mempool get + put (the drain is where bh's owner "
 		"pays for the remote frees); lower is better\n");
-	for (int single = 1; single >= 0; single--) {
-		const struct config *o, *m;
-
-		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
-			mode_name(single));
-		o = config_find(name);
-		snprintf(name, sizeof(name), "mempool_nocache.%s.consumer_remote",
-			mode_name(single));
-		m = config_find(name);
-		if (o == NULL || m == NULL)
-			continue;
-		snprintf(name, sizeof(name),
-			"bh_remote_roundtrip_over_mempool_nonEAL.%s",
-			mode_name(single));
-		print_ratio(name, fig(o, o->alloc) + fig(o, o->drain) +
-			fig(o, o->free), fig(m, m->alloc) + fig(m, m->free));
-	}
+	remote_roundtrip_vs_peer("mempool_nocache",
+		"bh_remote_roundtrip_over_mempool_nocache");
+	printf("# the remote thread in DPDK's usual set-up: a user-owned cache "
+		"(rte_mempool_cache_create() + rte_mempool_generic_put()), the "
+		"poll lcore getting from its %u cache; free only, then the whole "
+		"trip; lower is better, goal <= 1.0 for the trip at bulk 32\n",
+		MP_CACHE);
+	remote_free_vs_peer("mempool_usercache",
+		"bh_remote_free_over_mempool_cached");
+	remote_roundtrip_vs_peer("mempool_usercache",
+		"bh_remote_roundtrip_over_mempool_cached");
 
 	/* Part 3 */
 	printf("# part 3: owner path, alloc + free of the same burst on the "
@@ -1428,12 +1497,13 @@ main(int argc, char **argv)
 		}
 	mp_nocache = mempool_new("bs_mp_nocache", 0);
 	mp_cache = mempool_new("bs_mp_cache", MP_CACHE);
+	mp_ucache = rte_mempool_cache_create(MP_CACHE, SOCKET_ID_ANY);
 	ring_co = rte_ring_create("bs_ring_co", RING_SIZE, SOCKET_ID_ANY,
 			RING_F_SP_ENQ | RING_F_SC_DEQ);
 	ring_remote = rte_ring_create("bs_ring_remote", RING_SIZE, SOCKET_ID_ANY,
 			RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (mp_nocache == NULL || mp_cache == NULL || ring_co == NULL ||
-			ring_remote == NULL) {
+	if (mp_nocache == NULL || mp_cache == NULL || mp_ucache == NULL ||
+			ring_co == NULL || ring_remote == NULL) {
 		printf("# set-up failed: cannot measure\n");
 		return EXIT_FAILURE;
 	}
@@ -1474,6 +1544,7 @@ out:
 		for (int bulk = 0; bulk < 2; bulk++)
 			rxr_pool_destroy(pools[s][bulk]);
 	rte_mempool_free(mp_nocache);
+	rte_mempool_cache_free(mp_ucache);
 	rte_mempool_free(mp_cache);
 	rte_ring_free(ring_co);
 	rte_ring_free(ring_remote);

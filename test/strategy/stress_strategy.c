@@ -3,7 +3,7 @@
 /*
  * Stress: one pool, every context at once, for millions of frame operations:
  * - a poll lcore (lcore 1) refilling and freeing, handing frames to
- * - a task thread co-scheduled on the same CPU (the race of reference/004),
+ * - a task thread co-scheduled on the same CPU (the race of the 2017 pcp regression),
  * - a task thread on the other CPU (remote frees), and
  * - timer-driven signal handlers (irq context) on the poll thread and the
  *   co-scheduled thread, allocating and freeing.

@@ -17,7 +17,7 @@
 #include <rte_lcore.h>
 
 #include "rxr_test.h"
-#include "../../lib/strategy/rxr_pool_private.h"
+#include "rxr_pool_private.h"
 
 #define NR_FRAMES 4096u
 
@@ -149,11 +149,14 @@ test_contexts(void)
 			printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
 			RXR_TEST_ASSERT(rxr_pool_context(p) == RXR_CTX_POLL,
 				"main lcore is a poll lcore");
-			/* Bursts below the recycle cache size, as a PMD's. */
+			/* Bursts below the recycle cache size, as a PMD's;
+			 * the first 5 in a latency sample. */
 			for (int r = 0; r < 20; r++) {
+				rxr_pool_sample(p, r < 5);
 				RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 100), 0, "poll alloc");
 				rxr_pool_free_bulk(p, a, 100);
 			}
+			rxr_pool_sample(p, false);
 			RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 200), 0, "poll alloc");
 			if (run_task(&tj) != 0)
 				return -1;
@@ -181,11 +184,64 @@ test_contexts(void)
 					st.lcore[0].recycle.recycle_cached > 0,
 					"recycle fast %" PRIu64,
 					st.lcore[0].recycle.alloc_fast);
-			RXR_TEST_ASSERT(st.lcore[0].refill_calls > 0, "refills timed");
+			RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 5,
+				"sampled refills timed, the others not");
+			RXR_TEST_ASSERT(st.lcore[0].sample_cycles >
+				st.lcore[0].refill_cycles, "frees timed too");
 			if (conserved(p) != 0)
 				return -1;
 			rxr_pool_destroy(p);
 		}
+	return 0;
+}
+
+/*
+ * Latency sampling keeps bh's owner path inline outside the window; the
+ * testing slowdown adds its cycles to every refill.
+ */
+static int
+test_sampling(void)
+{
+	struct rxr_pool_conf c = {
+		.name = "s", .strategy = RXR_STRATEGY_BH, .bulk = true,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
+		.poll_lcores = { 0 }, .latency = true,
+	};
+	const uint32_t delay = 2000000;
+	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
+	struct rxr_pool_stats st;
+	static void *a[32];
+	uint64_t t0, dt;
+
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p->ops.owner_pcp != NULL && p->owner_pcp[0] != NULL,
+		"sampling turned bh's inline path off");
+	rxr_pool_sample(p, true);
+	RXR_TEST_ASSERT(p->owner_pcp[0] == NULL, "window: no inline path");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	rxr_pool_poll_end(p);
+	rxr_pool_sample(p, false);
+	RXR_TEST_ASSERT(p->owner_pcp[0] != NULL, "inline path back");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 1, "one sampled refill");
+	rxr_pool_destroy(p);
+
+	c.test_refill_delay = delay;
+	p = rxr_pool_create(&c, 4096, 256, 2);
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "slowdown kept the inline path");
+	t0 = rte_rdtsc();
+	for (int i = 0; i < 4; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+		rxr_pool_free_bulk(p, a, 8);
+	}
+	dt = rte_rdtsc() - t0;
+	RXR_TEST_ASSERT(dt >= 4ull * delay, "4 refills took %" PRIu64
+		" cycles, less than 4 x %u", dt, delay);
+	rxr_pool_destroy(p);
 	return 0;
 }
 
@@ -226,9 +282,9 @@ test_stats(void)
 	}
 	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
 	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
-	rxr_spinlock_lock(&p->lcore[0]->pcp_lock);
+	rxr_spinlock_lock(rxrp_irqsave_lock_of(p->lcore[0]));
 	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
-	rxr_spinlock_unlock(&p->lcore[0]->pcp_lock);
+	rxr_spinlock_unlock(rxrp_irqsave_lock_of(p->lcore[0]));
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].zone_fallback, 1, "zone fallback");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
@@ -360,6 +416,7 @@ main(int argc, char **argv)
 	rxr_test_run("strategy names", test_parse);
 	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
 	rxr_test_run("statistics match what was done", test_stats);
+	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	return rxr_test_done();
 }

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Each debug check fires on the fault it exists for. White-box: the zone
- * source is compiled in so that a test can corrupt the memmap the way a
- * racing writer would.
+ * Each debug check fires on the fault it exists for. White-box: through
+ * the zone's private header a test can corrupt the memmap the way a racing
+ * writer would.
  */
 
 #include <stdlib.h>
 
 #include "rxr_test.h"
-#include "../../lib/zone/rxr_zone.c"
+#include "rxr_zone_private.h"
 #include "rxr_pcp.h"
 
 static struct rxr_zone *
@@ -85,7 +85,7 @@ poison(void *arg)
 	void *p = rxr_zone_alloc(z, 0);
 
 	/* Something wrote into the metadata of a frame in use. */
-	z->memmap[frame_index(z, p)].next = 7;
+	z->memmap[rxr_zone_frame_idx(z, p)].next = 7;
 	rxr_zone_free(z, p, 0);
 }
 
@@ -102,7 +102,7 @@ list_corruption(void *arg)
 	RTE_SET_USED(b);
 	RTE_SET_USED(d);
 	/* A racing list_add left a's prev pointing at a stranger. */
-	z->memmap[frame_index(z, a)].prev = 200;
+	z->memmap[rxr_zone_frame_idx(z, a)].prev = 200;
 	rxr_zone_alloc(z, 0);
 	rxr_zone_alloc(z, 0);
 }

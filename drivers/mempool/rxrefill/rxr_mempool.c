@@ -246,6 +246,19 @@ elt_size_for(uint32_t frame_size, uint32_t *elt)
 	return -EINVAL;
 }
 
+uint32_t
+rxr_mempool_frame_size_default(uint16_t priv_size)
+{
+	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
+			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
+			4096 / RTE_CACHE_LINE_SIZE;
+
+	/* Odd: frame i's header sits in set (i * lines) mod 64, every set. */
+	if (lines % 2 == 0)
+		lines++;
+	return lines * RTE_CACHE_LINE_SIZE;
+}
+
 uint16_t
 rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
 {
@@ -309,7 +322,7 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	int ret;
 
 	if (c.frame_size == 0)
-		c.frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT;
+		c.frame_size = rxr_mempool_frame_size_default(c.priv_size);
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
 	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
 			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {

@@ -47,14 +47,28 @@ extern "C" {
  */
 int rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen);
 
+/**
+ * Default frame stride with no mbuf private area: the mempool object
+ * header (64 bytes), the mbuf (128) and a 4 KiB data buffer (headroom and
+ * data room), 67 cache lines. At a stride of 4096 every mbuf header starts
+ * at the same offset of a 4 KiB frame and all of them map to one set of a
+ * 64-set L1 data cache; an odd number of lines makes consecutive frames
+ * walk every set (doc/layout.md has the measurements).
+ */
+#define RXR_MEMPOOL_FRAME_SIZE_DEFAULT 4288u
+
 /** An mbuf pool with rxrefill behind it. */
 struct rxr_mempool_conf {
 	/** Strategy, bulk, pcp high/batch, poll lcores, ... */
 	struct rxr_pool_conf pool;
 	/**
 	 * Frame stride in bytes: the mempool object header, the mbuf, its
-	 * private area, headroom and data room. 4096 (default) keeps the page
-	 * analogy exact and leaves 3776 bytes of data room.
+	 * private area, headroom and data room. 0 takes the default: the
+	 * header, the mbuf and its private area rounded up to cache lines,
+	 * then a 4 KiB data buffer, plus one line when the total is an even
+	 * number of lines (RXR_MEMPOOL_FRAME_SIZE_DEFAULT without a private
+	 * area). A stride that is a multiple of 4096 puts every mbuf header in
+	 * one L1 cache set.
 	 */
 	uint32_t frame_size;
 	uint16_t priv_size;	/**< mbuf private area */
@@ -70,6 +84,12 @@ struct rte_mempool *rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 
 /** The rxrefill pool behind a mempool, or NULL when it is not ours. */
 struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
+
+/**
+ * The default frame stride for an mbuf private area of @p priv_size bytes:
+ * a 4 KiB data buffer after the mbuf, an odd number of cache lines in all.
+ */
+uint32_t rxr_mempool_frame_size_default(uint16_t priv_size);
 
 /** Data room (rte_pktmbuf_data_room_size) a frame size leaves. 0: too small. */
 uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);

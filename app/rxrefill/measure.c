@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * What a run measured: counters of the whole app at one instant, and the
+ * report's figures from two such instants.
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "rxrefill.h"
+
+void
+snapshot_take(struct snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->tsc = rte_rdtsc();
+	for (unsigned int k = 0; k < app.nb_pollers; k++) {
+		const struct poller *pl = &app.pollers[k];
+
+		s->packets += RXR_STAT_READ(pl->rx_packets);
+		s->bytes += RXR_STAT_READ(pl->rx_bytes);
+		s->busy += RXR_STAT_READ(pl->busy_cycles);
+		s->sample_packets += RXR_STAT_READ(pl->sample_packets);
+		s->freed += RXR_STAT_READ(pl->inbox_packets);
+		s->free_cycles += RXR_STAT_READ(pl->inbox_free_cycles);
+		for (unsigned int c = 0; c < pl->nb_cons; c++) {
+			if (!pl->cons[c].threaded)
+				continue;
+			s->freed += RXR_STAT_READ(pl->cons[c].packets);
+			s->free_cycles += RXR_STAT_READ(pl->cons[c].free_cycles);
+		}
+		for (int d = 0; d < DROP_MAX; d++)
+			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
+	}
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		port_counters_read(&app.ports[i], &s->port[i]);
+		if (app.ports[i].mp != NULL)
+			rxr_pool_stats(rxr_mempool_pool(app.ports[i].mp), &s->pool[i]);
+	}
+}
+static double
+ratio(uint64_t a, uint64_t b)
+{
+	return b != 0 ? (double)a / (double)b : NAN;
+}
+
+int
+streams_collect(struct stream_rows *sr)
+{
+	unsigned int max = 0;
+
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		max += app.pollers[k].nb_streams;
+	sr->n = 0;
+	sr->rows = calloc(max + 1, sizeof(*sr->rows));
+	sr->addr = calloc(max + 1, sizeof(*sr->addr));
+	if (sr->rows == NULL || sr->addr == NULL)
+		return -ENOMEM;
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		for (unsigned int j = 0; j < app.pollers[k].nb_streams; j++) {
+			const struct stream *s = &app.pollers[k].streams[j];
+			struct rxr_report_stream *r = &sr->rows[sr->n];
+
+			rxr_flow_addr_str(&s->key, false, sr->addr[sr->n][0],
+				RXR_FLOW_ADDR_STRLEN);
+			rxr_flow_addr_str(&s->key, true, sr->addr[sr->n][1],
+				RXR_FLOW_ADDR_STRLEN);
+			r->src = sr->addr[sr->n][0];
+			r->dst = sr->addr[sr->n][1];
+			r->sport = s->key.sport;
+			r->dport = s->key.dport;
+			r->proto = s->key.proto;
+			r->packets = s->packets;
+			r->bytes = s->bytes;
+			sr->n++;
+		}
+	return 0;
+}
+
+static void
+add_drop(struct rxr_report_run *r, const char *cause, uint64_t n, bool always)
+{
+	if ((n != 0 || always) && r->nb_drops < RXR_REPORT_DROPS_MAX)
+		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
+}
+
+static uint64_t
+zero_total(const struct snapshot *s, bool cycles)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		const struct rxr_pool_stats *ps = &s->pool[i];
+
+		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
+		for (unsigned int l = 0; l < ps->nr_lcores; l++)
+			n += cycles ? ps->lcore[l].zero_cycles +
+				ps->lcore[l].supply.clear_cycles :
+				ps->lcore[l].zero_bytes +
+				ps->lcore[l].supply.bytes_cleared;
+	}
+	return n;
+}
+
+static void
+fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b)
+{
+	static char method[48];
+	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
+	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
+	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
+
+	if (app.opt.zero_method == RXR_ZERO_AUTO)
+		snprintf(method, sizeof(method), "auto:%s",
+			rxr_zero_method_name(rxr_zero_auto_pick(room)));
+	else
+		snprintf(method, sizeof(method), "%s",
+			rxr_zero_method_name(app.opt.zero_method));
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
+	r->has_zeroing = true;
+	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
+	r->zeroing.method = method;
+	r->zeroing.bytes = bytes;
+	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
+		((double)cyc / rte_get_tsc_hz()) / 1e9 : NAN;
+	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
+}
+
+/* The run's figures from two snapshots. */
+void
+fill_run(struct rxr_report_run *r, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
+{
+	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, zone_alloc = 0;
+	uint64_t into_pcp = 0, hits = 0, refill_cycles = 0, refill_frames = 0;
+	uint64_t sample_cycles = 0;
+	bool has_oob = false;
+
+	r->duration_s = (double)cycles / rte_get_tsc_hz();
+	r->rx_packets = b->packets - a->packets;
+	r->rx_bytes = b->bytes - a->bytes;
+	r->cycles_per_packet = ratio(b->busy - a->busy, r->rx_packets);
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
+
+		nombuf += b->port[i].rx_nombuf - a->port[i].rx_nombuf;
+		imissed += b->port[i].imissed - a->port[i].imissed;
+		ierr += b->port[i].ierrors - a->port[i].ierrors;
+		oob += b->port[i].out_of_buffer - a->port[i].out_of_buffer;
+		has_oob |= app.ports[i].xstat_out_of_buffer >= 0;
+		for (unsigned int z = 0; z < pb->nr_zones; z++) {
+			r->zone_lock.acquisitions += pb->zone[z].lock.acquisitions -
+				pa->zone[z].lock.acquisitions;
+			r->zone_lock.contended += pb->zone[z].lock.contended -
+				pa->zone[z].lock.contended;
+			r->zone_lock.wait_cycles += pb->zone[z].lock.wait_cycles -
+				pa->zone[z].lock.wait_cycles;
+			zone_alloc += pb->zone[z].alloc_frames - pa->zone[z].alloc_frames;
+		}
+		for (unsigned int l = 0; l < pb->nr_lcores; l++) {
+			const struct rxr_pool_lcore_stats *la = &pa->lcore[l];
+			const struct rxr_pool_lcore_stats *lb = &pb->lcore[l];
+			const uint64_t *ra = (const uint64_t *)&la->recycle;
+			const uint64_t *rb = (const uint64_t *)&lb->recycle;
+			uint64_t *rr = (uint64_t *)&r->recycle;
+
+			hits += (lb->pcp.alloc - la->pcp.alloc) -
+				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
+			into_pcp += (lb->pcp.refill_frames - la->pcp.refill_frames) -
+				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
+			r->deferred.drained += lb->deferred_drained - la->deferred_drained;
+			for (size_t c = 0; c < sizeof(r->recycle) / sizeof(uint64_t); c++)
+				rr[c] += rb[c] - ra[c];
+			refill_cycles += lb->refill_cycles - la->refill_cycles;
+			refill_frames += lb->refill_frames - la->refill_frames;
+			sample_cycles += lb->sample_cycles - la->sample_cycles;
+			for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
+					h < RXR_REPORT_HIST_BUCKETS; h++)
+				r->refill_latency_ns[h] += lb->refill_hist[h] -
+					la->refill_hist[h];
+		}
+	}
+	r->pcp.hits = hits;
+	r->pcp.misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
+	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
+		((double)cycles * app.nb_pollers) : NAN;
+	r->refill_cycles_per_frame = ratio(refill_cycles, refill_frames);
+	/* Sampled iterations: their allocator cycles over their packets. */
+	r->allocator_cycles_per_packet = ratio(sample_cycles,
+		b->sample_packets - a->sample_packets);
+	r->consumer_free_cycles_per_packet = ratio(b->free_cycles -
+		a->free_cycles, b->freed - a->freed);
+	r->refill_latency_sample_every = app.opt.latency ?
+		app.opt.latency_every : 0;
+	r->deferred.queued = r->deferred.drained;
+	add_drop(r, "rx_nombuf", nombuf, true);
+	add_drop(r, "imissed", imissed, true);
+	add_drop(r, "rx_errors", ierr, false);
+	add_drop(r, "rx_out_of_buffer", oob, has_oob);
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		port_drops_add(r, &app.ports[i], &a->port[i], &b->port[i]);
+	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
+		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
+		app.opt.consumer == CONSUMER_OTHER_CPU ||
+		app.opt.consumer == CONSUMER_OTHER_POLL);
+	add_drop(r, "unaccounted", unaccounted, false);
+	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
+		fill_zeroing(r, a, b);
+}
+
+/*
+ * --reps auto: after a whole round, whether every configuration's 95%
+ * interval of Gbit/s lies within REPS_AUTO_CI_PCT % of its mean. why gets
+ * the reason to stop, or what is still too wide.
+ */
+bool
+reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
+		size_t len)
+{
+	const json_t *sum = json_object_get(rxr_report_json(report), "summary");
+	const json_t *e;
+	double worst = 0;
+	const char *wname = "?";
+	bool wbulk = false;
+	size_t i;
+
+	json_array_foreach(sum, i, e) {
+		const json_t *g = json_object_get(e, "gbps");
+		const json_t *ci = json_object_get(g, "ci95");
+		double m = json_number_value(json_object_get(g, "mean"));
+		double lo = json_number_value(json_array_get(ci, 0));
+		double hi = json_number_value(json_array_get(ci, 1));
+		double pct = m > 0 && json_is_number(json_array_get(ci, 0)) ?
+			RTE_MAX(m - lo, hi - m) / m * 100 : INFINITY;
+
+		if (pct > worst) {
+			worst = pct;
+			wname = json_string_value(json_object_get(e, "strategy"));
+			wbulk = json_is_true(json_object_get(e, "bulk"));
+		}
+	}
+	if (rounds >= REPS_AUTO_MIN && worst <= REPS_AUTO_CI_PCT) {
+		snprintf(why, len, "every 95%% interval of Gbit/s within %.1f%% of "
+			"its mean after %u rounds (widest %.2f%%)",
+			REPS_AUTO_CI_PCT, rounds, worst);
+		return true;
+	}
+	if (rounds >= app.opt.reps) {
+		snprintf(why, len, "%u rounds, the most asked for; widest 95%% "
+			"interval of Gbit/s %.2f%% of its mean (%s-%s), above "
+			"%.1f%%", rounds, worst, wname, wbulk ? "bulk" : "nobulk",
+			REPS_AUTO_CI_PCT);
+		return true;
+	}
+	snprintf(why, len, "round %u: widest 95%% interval of Gbit/s %.2f%% of "
+		"its mean (%s-%s)", rounds, worst, wname, wbulk ? "bulk" : "nobulk");
+	return false;
+}

@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The table model: which metrics a set of columns has, their figures per
+ * column (min, median, max over repetitions) and % against the first,
+ * and the refill latency histograms.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_report_model.h"
+#include "rxr_stats.h"
+
+/*
+ * Core rows, always shown (in this order), then the optional ones. The
+ * headline rates and costs get Min and Max rows over repetitions; for the
+ * rest the median says enough and keeps the table readable.
+ */
+static const struct {
+	const char *name;
+	enum dir dir;
+	int prec;
+	bool spread;
+	bool optional;	/* only when some column has a value */
+} core_metrics[] = {
+	{ "gbps", DIR_HIGHER, 2, true },
+	{ "gbps_wire", DIR_HIGHER, 2, true },
+	{ "mpps", DIR_HIGHER, 2, true },
+	{ "cycles_per_packet", DIR_LOWER, 2, true },
+	{ "refill_cycles_per_frame", DIR_LOWER, 2, true },
+	{ "allocator_cycles_per_packet", DIR_LOWER, 2, true },
+	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true, true },
+	{ "pcp.hit_rate", DIR_HIGHER, 4, false },
+	{ "zone_lock.wait_share", DIR_LOWER, 4, false },
+	{ "zone_lock.contended", DIR_LOWER, 0, false },
+};
+
+static const char *const deferred_names[] = {
+	"deferred.queued", "deferred.drained",
+};
+
+static const char *const recycle_names[] = {
+	"recycle.alloc_fast", "recycle.alloc_slow", "recycle.alloc_empty",
+	"recycle.alloc_refill", "recycle.alloc_waive", "recycle.recycle_cached",
+	"recycle.recycle_cache_full", "recycle.recycle_ring",
+	"recycle.recycle_ring_full", "recycle.recycle_released_refcnt",
+};
+
+static const struct {
+	const char *name;
+	enum dir dir;
+	int prec;
+} zeroing_metrics[] = {
+	{ "zeroing.gbps", DIR_HIGHER, 2 },
+	{ "zeroing.max_poll_gap_us", DIR_LOWER, 2 },
+	/* Per-stream fairness, the summary of the stream rows. */
+	{ "fairness.min_share", DIR_HIGHER, 4 },
+	{ "fairness.max_share", DIR_LOWER, 4 },
+	{ "fairness.jain", DIR_HIGHER, 4 },
+};
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Names that select a group of rows rather than one. */
+static const char *const metric_groups[] = {
+	"pcp", "zone_lock", "drops", "deferred", "recycle", "zeroing",
+	"fairness",
+	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
+};
+
+bool
+rxr_report_metric_known(const char *sel)
+{
+	size_t i;
+
+	if (sel == NULL || *sel == '\0')
+		return false;
+	for (i = 0; i < NELEMS(core_metrics); i++)
+		if (strcmp(sel, core_metrics[i].name) == 0)
+			return true;
+	for (i = 0; i < NELEMS(deferred_names); i++)
+		if (strcmp(sel, deferred_names[i]) == 0)
+			return true;
+	for (i = 0; i < NELEMS(recycle_names); i++)
+		if (strcmp(sel, recycle_names[i]) == 0)
+			return true;
+	for (i = 0; i < NELEMS(zeroing_metrics); i++)
+		if (strcmp(sel, zeroing_metrics[i].name) == 0)
+			return true;
+	for (i = 0; i < NELEMS(metric_groups); i++)
+		if (strcmp(sel, metric_groups[i]) == 0)
+			return true;
+	/* Any drop cause may appear in a report; so may any flow. */
+	return (strncmp(sel, "drops.", 6) == 0 && sel[6] != '\0') ||
+		strncmp(sel, "streams.packets[", 16) == 0 ||
+		strncmp(sel, "streams.bytes[", 14) == 0;
+}
+
+const char *
+rxr_report_metric_help(void)
+{
+	return "gbps, gbps_wire, mpps, cycles_per_packet, "
+		"refill_cycles_per_frame, allocator_cycles_per_packet, "
+		"consumer_free_cycles_per_packet, pcp[.hit_rate], "
+		"zone_lock[.wait_share|.contended], drops[.<cause>], "
+		"deferred[.queued|.drained], recycle[.<counter>], "
+		"zeroing[.gbps|.max_poll_gap_us], "
+		"fairness[.min_share|.max_share|.jain], "
+		"streams[.packets|.bytes], refill_latency_hist";
+}
+
+bool
+selected(const struct rxr_report_select *sel, const char *name)
+{
+	unsigned int i;
+
+	if (sel == NULL || sel->nb_metrics == 0)
+		return true;
+	for (i = 0; i < sel->nb_metrics; i++) {
+		size_t n = strlen(sel->metrics[i]);
+
+		if (strncmp(name, sel->metrics[i], n) == 0 &&
+				(name[n] == '\0' || name[n] == '.' ||
+				 name[n] == '['))
+			return true;
+	}
+	return false;
+}
+
+/* A copy safe to print: control characters from a file become '?'. */
+char *
+clean_dup(const char *s)
+{
+	char *c = strdup(s != NULL ? s : "");
+	char *p;
+
+	if (c == NULL)
+		return NULL;
+	for (p = c; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return c;
+}
+
+static const char *
+proto_name(json_int_t p, char *buf, size_t len)
+{
+	switch (p) {
+	case 1: return "icmp";
+	case 6: return "tcp";
+	case 17: return "udp";
+	case 58: return "icmpv6";
+	case 132: return "sctp";
+	}
+	snprintf(buf, len, "proto%lld", (long long)p);
+	return buf;
+}
+
+/* "10.0.0.1:1234>10.0.0.2:80/udp", "[fe80::1]:1>[fe80::2]:2/tcp" */
+static char *
+stream_label(const json_t *s)
+{
+	const char *src = json_string_value(json_object_get(s, "src"));
+	const char *dst = json_string_value(json_object_get(s, "dst"));
+	json_int_t sport = json_integer_value(json_object_get(s, "sport"));
+	json_int_t dport = json_integer_value(json_object_get(s, "dport"));
+	json_int_t proto = json_integer_value(json_object_get(s, "proto"));
+	bool v6 = strchr(src, ':') != NULL || strchr(dst, ':') != NULL;
+	char pbuf[16], *out = NULL, *c;
+	int ret;
+
+	if (sport == 0 && dport == 0)
+		ret = asprintf(&out, "%s>%s/%s", src, dst,
+			proto_name(proto, pbuf, sizeof(pbuf)));
+	else
+		ret = asprintf(&out, "%s%s%s:%lld>%s%s%s:%lld/%s",
+			v6 ? "[" : "", src, v6 ? "]" : "", (long long)sport,
+			v6 ? "[" : "", dst, v6 ? "]" : "", (long long)dport,
+			proto_name(proto, pbuf, sizeof(pbuf)));
+	if (ret < 0)
+		return NULL;
+	c = clean_dup(out);
+	free(out);
+	return c;
+}
+
+static bool
+stream_eq(const json_t *a, const json_t *b)
+{
+	static const char *const nums[] = { "sport", "dport", "proto" };
+	size_t i;
+
+	for (i = 0; i < NELEMS(nums); i++)
+		if (json_integer_value(json_object_get(a, nums[i])) !=
+				json_integer_value(json_object_get(b, nums[i])))
+			return false;
+	return strcmp(json_string_value(json_object_get(a, "src")),
+			json_string_value(json_object_get(b, "src"))) == 0 &&
+		strcmp(json_string_value(json_object_get(a, "dst")),
+			json_string_value(json_object_get(b, "dst"))) == 0;
+}
+
+static double
+metric_value(const json_t *run, const struct metric *mt)
+{
+	const json_t *streams, *s;
+	size_t i;
+
+	if (mt->stream == NULL)
+		return rr_num(rr_path(run, mt->name));
+	streams = json_object_get(run, "streams");
+	if (streams == NULL)
+		return NAN;
+	/* The run counted flows but saw none of this one: 0, not unknown. */
+	json_array_foreach(streams, i, s)
+		if (stream_eq(s, mt->stream))
+			return rr_num(json_object_get(s, mt->field));
+	return 0;
+}
+
+/* Metric list for a set of columns: core, then what the runs carry. */
+struct mlist {
+	struct metric *m;
+	size_t n, cap;
+};
+
+static int
+mlist_add(struct mlist *l, const char *name, enum dir dir, int prec,
+		bool optional, const json_t *stream, const char *field)
+{
+	struct metric *mt;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 32;
+		struct metric *nm = realloc(l->m, cap * sizeof(*nm));
+
+		if (nm == NULL)
+			return -ENOMEM;
+		l->m = nm;
+		l->cap = cap;
+	}
+	mt = &l->m[l->n];
+	mt->name = strdup(name);
+	if (mt->name == NULL)
+		return -ENOMEM;
+	mt->dir = dir;
+	mt->prec = prec;
+	mt->optional = optional;
+	mt->spread = false;
+	mt->stream = stream;
+	mt->field = field;
+	l->n++;
+	return 0;
+}
+
+static void
+mlist_free(struct mlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->m[i].name);
+	free(l->m);
+}
+
+static bool
+mlist_has(const struct mlist *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->m[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static int
+mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
+		bool stream_rows)
+{
+	/* Flows first seen, to keep their order across columns. */
+	const json_t **flows = NULL;
+	size_t nflows = 0, i, j, f;
+	unsigned int c;
+	char *name;
+	int ret = -ENOMEM;
+
+	for (i = 0; i < NELEMS(core_metrics); i++)
+		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
+				core_metrics[i].prec, core_metrics[i].optional,
+				NULL, NULL))
+			return -ENOMEM;
+		else
+			l->m[l->n - 1].spread = core_metrics[i].spread;
+	/* Every drop cause any run of any column reported. */
+	for (c = 0; c < ncols; c++) {
+		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
+			const json_t *drops = json_object_get(cols[c]->runs[i],
+					"drops");
+			const char *key;
+			json_t *v;
+
+			json_object_foreach((json_t *)(uintptr_t)drops, key, v) {
+				if (asprintf(&name, "drops.%s", key) < 0)
+					return -ENOMEM;
+				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
+					DIR_LOWER, 0, true, NULL, NULL);
+				free(name);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	for (i = 0; i < NELEMS(deferred_names); i++)
+		if (mlist_add(l, deferred_names[i], DIR_NONE, 0, true, NULL,
+				NULL))
+			return -ENOMEM;
+	for (i = 0; i < NELEMS(recycle_names); i++)
+		if (mlist_add(l, recycle_names[i], DIR_NONE, 0, true, NULL,
+				NULL))
+			return -ENOMEM;
+	for (i = 0; i < NELEMS(zeroing_metrics); i++)
+		if (mlist_add(l, zeroing_metrics[i].name,
+				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
+				true, NULL, NULL))
+			return -ENOMEM;
+	for (c = 0; stream_rows && c < ncols; c++) {
+		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
+			const json_t *streams = json_object_get(
+					cols[c]->runs[i], "streams");
+			const json_t *s;
+
+			json_array_foreach(streams, j, s) {
+				const json_t **nf;
+
+				for (f = 0; f < nflows; f++)
+					if (stream_eq(flows[f], s))
+						break;
+				if (f < nflows)
+					continue;
+				nf = realloc(flows, (nflows + 1) * sizeof(*nf));
+				if (nf == NULL)
+					goto out;
+				flows = nf;
+				flows[nflows++] = s;
+			}
+		}
+	}
+	ret = 0;
+	for (f = 0; f < nflows && ret == 0; f++) {
+		char *label = stream_label(flows[f]);
+
+		ret = -ENOMEM;
+		if (label == NULL)
+			break;
+		if (asprintf(&name, "streams.packets[%s]", label) >= 0) {
+			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
+				"packets");
+			free(name);
+		}
+		if (ret == 0 && asprintf(&name, "streams.bytes[%s]",
+				label) >= 0) {
+			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
+				"bytes");
+			free(name);
+		} else {
+			ret = -ENOMEM;
+		}
+		free(label);
+	}
+out:
+	free(flows);
+	return ret;
+}
+
+void
+model_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; m->headers != NULL && i < m->ncols; i++)
+		free(m->headers[i]);
+	free(m->headers);
+	for (i = 0; i < m->nrows; i++) {
+		free(m->rows[i].name);
+		free(m->rows[i].config);
+		free(m->rows[i].metric);
+		free(m->rows[i].v);
+		free(m->rows[i].d);
+		free(m->rows[i].p);
+		free(m->rows[i].sig);
+	}
+	free(m->rows);
+	for (i = 0; i < m->nhists; i++) {
+		free(m->hists[i].config);
+		free(m->hists[i].present);
+		free(m->hists[i].total);
+		free(m->hists[i].counts);
+	}
+	free(m->hists);
+	memset(m, 0, sizeof(*m));
+}
+
+/* % better than the base: positive for higher rates and lower costs. */
+static double
+delta_pct(double base, double v, enum dir dir)
+{
+	double d;
+
+	if (isnan(base) || isnan(v))
+		return NAN;
+	if (base == 0)
+		return v == 0 ? 0.0 : NAN;
+	d = dir == DIR_HIGHER ? (v - base) / base * 100.0 :
+		(base - v) / base * 100.0;
+	/* No "-0.00%" for a change that rounds to nothing. */
+	return fabs(d) < 0.005 ? 0.0 : d;
+}
+
+static struct row *
+model_new_row(struct model *m)
+{
+	struct row *row;
+
+	if (m->nrows == m->caprows) {
+		size_t cap = m->caprows ? 2 * m->caprows : 64;
+		struct row *nr = realloc(m->rows, cap * sizeof(*nr));
+
+		if (nr == NULL)
+			return NULL;
+		m->rows = nr;
+		m->caprows = cap;
+	}
+	row = &m->rows[m->nrows];
+	memset(row, 0, sizeof(*row));
+	row->v = calloc(m->ncols, sizeof(double));
+	row->d = calloc(m->ncols, sizeof(double));
+	row->p = calloc(m->ncols, sizeof(double));
+	row->sig = calloc(m->ncols, sizeof(bool));
+	if (row->v == NULL || row->d == NULL || row->p == NULL ||
+			row->sig == NULL) {
+		free(row->v);
+		free(row->d);
+		free(row->p);
+		free(row->sig);
+		return NULL;
+	}
+	m->nrows++;
+	return row;
+}
+
+/* A stat of one column's values: 0 Min, 1 Median, 2 Mean, 3 Stddev, 4 Max. */
+static double
+stat_of(const struct rxr_stats_desc *d, size_t k)
+{
+	switch (k) {
+	case 0: return d->min;
+	case 1: return d->median;
+	case 2: return d->mean;
+	case 3: return d->stdev;
+	}
+	return d->max;
+}
+
+/*
+ * Rows of one set of columns (a report's groups, or one config). Each
+ * column after the first is tested against the first on every metric
+ * with a direction; every row of that metric carries the p-value.
+ */
+static int
+model_add_rows(struct model *m, const char *config,
+		struct rr_group *const *cols, const struct rxr_report_select *sel)
+{
+	static const char *const stat_names[] = {
+		"Min", "Median", "Mean", "Stddev", "Max",
+	};
+	struct rxr_stats_desc *st = NULL;
+	struct mlist l = { 0 };
+	double *buf = NULL, *p = NULL;
+	size_t most = 1, i, k, *nv = NULL;
+	unsigned int c;
+	int ret = -ENOMEM;
+
+	for (c = 0; c < m->ncols; c++)
+		if (cols[c] != NULL && cols[c]->nb_runs > most)
+			most = cols[c]->nb_runs;
+	buf = malloc(m->ncols * most * sizeof(*buf));
+	nv = calloc(m->ncols, sizeof(*nv));
+	p = calloc(m->ncols, sizeof(*p));
+	st = calloc(m->ncols, sizeof(*st));
+	if (buf == NULL || nv == NULL || p == NULL || st == NULL ||
+			mlist_build(&l, cols, m->ncols, m->stream_rows))
+		goto out;
+	for (i = 0; i < l.n; i++) {
+		const struct metric *mt = &l.m[i];
+		bool any = false;
+
+		if (!selected(sel, mt->name))
+			continue;
+		for (c = 0; c < m->ncols; c++) {
+			size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
+			double *v = buf + c * most;
+
+			nv[c] = 0;
+			for (r = 0; r < nr; r++) {
+				v[nv[c]] = metric_value(cols[c]->runs[r], mt);
+				nv[c] += !isnan(v[nv[c]]);
+			}
+			rxr_stats_describe(v, nv[c], &st[c]);
+			any |= st[c].n > 0;
+			p[c] = c > 0 && mt->dir != DIR_NONE && nv[c] >= 2 &&
+				nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], buf,
+					nv[0]) : NAN;
+		}
+		if (mt->optional && !any)
+			continue;
+		for (k = 0; k < NELEMS(stat_names); k++) {
+			struct row *row;
+
+			if (k != 1 && !(m->minmax && mt->spread))
+				continue;
+			row = model_new_row(m);
+			if (row == NULL)
+				goto out;
+			row->stat = stat_names[k];
+			/* A spread has no better direction. */
+			row->dir = k == 3 ? DIR_NONE : mt->dir;
+			row->prec = mt->prec;
+			row->section = mt->stream != NULL;
+			row->metric = strdup(mt->name);
+			if (config != NULL) {
+				row->config = strdup(config);
+				if (asprintf(&row->name, "%s.%s", config,
+						mt->name) < 0)
+					row->name = NULL;
+			} else {
+				row->name = strdup(mt->name);
+			}
+			if (row->metric == NULL || row->name == NULL ||
+					(config != NULL && row->config == NULL))
+				goto out;
+			for (c = 0; c < m->ncols; c++) {
+				row->v[c] = stat_of(&st[c], k);
+				row->d[c] = row->dir == DIR_NONE ? NAN :
+					delta_pct(row->v[0], row->v[c],
+						row->dir);
+				row->p[c] = row->dir == DIR_NONE ? NAN : p[c];
+				row->sig[c] = !isnan(row->p[c]) &&
+					row->p[c] < m->alpha;
+			}
+		}
+	}
+	ret = 0;
+out:
+	mlist_free(&l);
+	free(buf);
+	free(nv);
+	free(p);
+	free(st);
+	return ret;
+}
+
+/* Counts of the bucket [lo, hi) into counts[] (validated on load). */
+static void
+hist_accumulate(const json_t *h, uint64_t *counts, uint64_t *total)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(h, "buckets"), i, b) {
+		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
+		json_int_t n = json_integer_value(json_object_get(b, "count"));
+		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
+
+		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
+		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
+			UINT64_MAX : counts[idx] + (uint64_t)n;
+		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
+			*total + (uint64_t)n;
+	}
+}
+
+static int
+model_add_hist(struct model *m, const char *config,
+		struct rr_group *const *cols)
+{
+	struct hist *h, *nh;
+	int first = -1, last = -1, i;
+	unsigned int c;
+	size_t r;
+
+	nh = realloc(m->hists, (m->nhists + 1) * sizeof(*nh));
+	if (nh == NULL)
+		return -ENOMEM;
+	m->hists = nh;
+	h = &m->hists[m->nhists];
+	memset(h, 0, sizeof(*h));
+	h->present = calloc(m->ncols, sizeof(*h->present));
+	h->total = calloc(m->ncols, sizeof(*h->total));
+	h->counts = calloc(m->ncols, sizeof(*h->counts));
+	h->config = config != NULL ? strdup(config) : NULL;
+	if (h->present == NULL || h->total == NULL || h->counts == NULL ||
+			(config != NULL && h->config == NULL)) {
+		free(h->present);
+		free(h->total);
+		free(h->counts);
+		free(h->config);
+		return -ENOMEM;
+	}
+	for (c = 0; c < m->ncols; c++) {
+		for (r = 0; cols[c] != NULL && r < cols[c]->nb_runs; r++) {
+			const json_t *j = json_object_get(cols[c]->runs[r],
+					"refill_latency_hist");
+
+			if (j == NULL)
+				continue;
+			h->present[c] = true;
+			hist_accumulate(j, h->counts[c], &h->total[c]);
+		}
+		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
+			if (h->counts[c][i] == 0)
+				continue;
+			if (first < 0 || i < first)
+				first = i;
+			if (i > last)
+				last = i;
+		}
+	}
+	/* Nothing populated anywhere: no histogram at all. */
+	if (first < 0) {
+		free(h->present);
+		free(h->total);
+		free(h->counts);
+		free(h->config);
+		return 0;
+	}
+	h->first = (unsigned int)first;
+	h->last = (unsigned int)last;
+	m->nhists++;
+	return 0;
+}
+
+static bool
+any_minmax(struct rr_group *const *cols, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (cols[i] != NULL && cols[i]->nb_runs > 1)
+			return true;
+	return false;
+}
+
+/* Stream rows when asked for; alpha from sel, else the first report. */
+static void
+model_options(struct model *m, const json_t *doc,
+		const struct rxr_report_select *sel)
+{
+	unsigned int i;
+
+	m->alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
+		sel->alpha : doc != NULL ? rr_alpha(doc) :
+		RXR_REPORT_ALPHA_DEFAULT;
+	m->stream_rows = sel != NULL && sel->stream_rows;
+	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
+		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
+}
+
+/* One report: a column per (strategy, bulk). */
+int
+model_single(struct model *m, const struct rxr_report *r,
+		const struct rxr_report_select *sel)
+{
+	struct rr_group *g, **cols = NULL;
+	char label[256];
+	size_t n, i;
+	int ret = -ENOMEM;
+
+	memset(m, 0, sizeof(*m));
+	if (rr_groups(r->doc, &g, &n) != 0)
+		return -ENOMEM;
+	m->ncols = (unsigned int)n;
+	model_options(m, r->doc, sel);
+	m->headers = calloc(n + 1, sizeof(char *));
+	cols = calloc(n + 1, sizeof(*cols));
+	if (m->headers == NULL || cols == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		rr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		m->headers[i] = clean_dup(label);
+		if (m->headers[i] == NULL)
+			goto out;
+		cols[i] = &g[i];
+	}
+	m->minmax = any_minmax(cols, n);
+	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
+			(selected(sel, "refill_latency_hist") &&
+			 model_add_hist(m, NULL, cols))))
+		goto out;
+	ret = 0;
+out:
+	free(cols);
+	rr_groups_free(g, n);
+	if (ret)
+		model_free(m);
+	return ret;
+}
+
+/* Several reports: a column per report, rows per (strategy, bulk). */
+int
+model_compare(struct model *m, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel)
+{
+	struct rr_group **g = NULL, **cols = NULL;
+	size_t *ng = NULL, i, j, k;
+	unsigned int c;
+	char label[256];
+	int ret = -ENOMEM;
+
+	memset(m, 0, sizeof(*m));
+	m->ncols = n;
+	model_options(m, n > 0 ? reports[0]->doc : NULL, sel);
+	m->headers = calloc(n + 1, sizeof(char *));
+	g = calloc(n + 1, sizeof(*g));
+	ng = calloc(n + 1, sizeof(*ng));
+	cols = calloc(n + 1, sizeof(*cols));
+	if (m->headers == NULL || g == NULL || ng == NULL || cols == NULL)
+		goto out;
+	for (c = 0; c < n; c++) {
+		m->headers[c] = clean_dup(labels[c]);
+		if (m->headers[c] == NULL ||
+				rr_groups(reports[c]->doc, &g[c], &ng[c]))
+			goto out;
+		for (i = 0; i < ng[c]; i++)
+			m->minmax |= g[c][i].nb_runs > 1;
+	}
+	/* Configs in order of first appearance, first report first. */
+	for (c = 0; c < n; c++) {
+		for (i = 0; i < ng[c]; i++) {
+			const struct rr_group *cfg = &g[c][i];
+			bool seen = false;
+			unsigned int o;
+			char *clean;
+
+			for (o = 0; o < c && !seen; o++)
+				for (j = 0; j < ng[o] && !seen; j++)
+					seen = g[o][j].bulk == cfg->bulk &&
+						!strcmp(g[o][j].strategy,
+							cfg->strategy);
+			if (seen)
+				continue;
+			for (o = 0; o < n; o++) {
+				cols[o] = NULL;
+				for (k = 0; k < ng[o]; k++)
+					if (g[o][k].bulk == cfg->bulk &&
+							!strcmp(g[o][k].strategy,
+								cfg->strategy))
+						cols[o] = &g[o][k];
+			}
+			rr_group_label(cfg->strategy, cfg->bulk, label,
+				sizeof(label));
+			clean = clean_dup(label);
+			if (clean == NULL)
+				goto out;
+			ret = model_add_rows(m, clean, cols, sel);
+			if (ret == 0 && selected(sel, "refill_latency_hist"))
+				ret = model_add_hist(m, clean, cols);
+			free(clean);
+			if (ret)
+				goto out;
+			ret = -ENOMEM;
+		}
+	}
+	ret = 0;
+out:
+	for (c = 0; g != NULL && c < n; c++)
+		rr_groups_free(g[c], ng[c]);
+	free(g);
+	free(ng);
+	free(cols);
+	if (ret)
+		model_free(m);
+	return ret;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The summary of a report: per (strategy, bulk) and metric, n, mean,
+ * stdev, median, min, max, a 95% interval and the test against the first
+ * configuration (lib/stats), from the runs that ran to their end.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_report_priv.h"
+#include "rxr_stats.h"
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
+{
+	size_t i, m = 0;
+
+	/* Unmeasured values (NaN) are left out, not counted as zero. */
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[m++] = v[i];
+	out->n = (unsigned int)m;
+	if (m == 0) {
+		out->min = out->median = out->max = NAN;
+		return;
+	}
+	qsort(v, m, sizeof(*v), cmp_double);
+	out->min = v[0];
+	out->max = v[m - 1];
+	out->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
+}
+
+int
+rr_fresh(const struct rxr_report *r)
+{
+	/* The summary is a cache of the runs: computing it is not a change. */
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
+
+	return w->stale ? rxr_report_summarize(w) : 0;
+}
+
+/* The measured values of one metric over a group's runs. */
+static size_t
+group_values(const struct rr_group *g, const char *metric, double *buf)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nb_runs; i++) {
+		double v = rr_num(json_object_get(g->runs[i], metric));
+
+		if (!isnan(v))
+			buf[n++] = v;
+	}
+	return n;
+}
+
+/* The report's alpha: statistics.alpha, else the default. */
+double
+rr_alpha(const json_t *doc)
+{
+	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
+			"alpha"));
+
+	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
+}
+
+/* A group's mean against a reference group's: delta_pct, p, significant. */
+static json_t *
+vs_json(const struct rr_group *g, const struct rr_group *ref,
+		const char *metric, double alpha, double *buf, double *base)
+{
+	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
+			base);
+	double m = rxr_stats_mean(buf, n), m0 = rxr_stats_mean(base, n0), p;
+	json_t *vs = json_object();
+
+	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
+	if (rr_jset(vs, "delta_pct", rr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
+				100.0 : NAN)) ||
+			rr_jset(vs, "p", rr_jnum(p)) ||
+			rr_jset(vs, "significant", json_boolean(!isnan(p) &&
+				p < alpha))) {
+		json_decref(vs);
+		return NULL;
+	}
+	return vs;
+}
+
+/* The same strategy with bulk on, for a bulk-off group; else NULL. */
+static const struct rr_group *
+bulk_sibling(const struct rr_group *g, size_t n, size_t i)
+{
+	for (size_t j = 0; !g[i].bulk && j < n; j++)
+		if (g[j].bulk && strcmp(g[j].strategy, g[i].strategy) == 0)
+			return &g[j];
+	return NULL;
+}
+
+static json_t *
+stats_json(const struct rr_group *g, const struct rr_group *first,
+		const struct rr_group *bulk, const char *metric, double alpha,
+		double *buf, double *base)
+{
+	struct rxr_stats_desc d;
+	json_t *o = json_object();
+	size_t n = group_values(g, metric, buf);
+
+	rxr_stats_describe(buf, n, &d);
+	if (o == NULL || rr_jset(o, "n", json_integer(d.n)) ||
+			rr_jset(o, "min", rr_jnum(d.min)) ||
+			rr_jset(o, "median", rr_jnum(d.median)) ||
+			rr_jset(o, "max", rr_jnum(d.max)) ||
+			rr_jset(o, "mean", rr_jnum(d.mean)) ||
+			rr_jset(o, "stdev", rr_jnum(d.stdev)) ||
+			rr_jset(o, "ci95", json_pack("[o,o]", rr_jnum(d.ci_lo),
+				rr_jnum(d.ci_hi))) ||
+			(first != NULL && rr_jset(o, "vs_first", vs_json(g, first,
+				metric, alpha, buf, base))) ||
+			(bulk != NULL && bulk != first && rr_jset(o, "vs_bulk",
+				vs_json(g, bulk, metric, alpha, buf, base)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int
+rxr_report_set_alpha(struct rxr_report *r, double alpha)
+{
+	json_t *st;
+
+	if (!(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	st = json_pack("{s:s, s:s, s:f}", "ci95", RXR_STATS_CI_METHOD,
+		"test", RXR_STATS_TEST_METHOD ", two-sided, against the first "
+		"configuration", "alpha", alpha);
+	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
+		return -ENOMEM;
+	return rxr_report_summarize(r);
+}
+
+int
+rxr_report_summarize(struct rxr_report *r)
+{
+	static const char *const metrics[] = {
+		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
+		"refill_cycles_per_frame", "allocator_cycles_per_packet",
+		"consumer_free_cycles_per_packet",
+	};
+	struct rr_group *g;
+	json_t *summary;
+	size_t n, i, k, most = 1;
+	double *buf = NULL, *base = NULL, alpha = rr_alpha(r->doc);
+	int ret = -ENOMEM;
+
+	if (json_object_get(r->doc, "statistics") == NULL &&
+			rxr_report_set_alpha(r, alpha) != 0)
+		return -ENOMEM;
+	if (rr_groups(r->doc, &g, &n) != 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (g[i].nb_runs > most)
+			most = g[i].nb_runs;
+	buf = malloc(most * sizeof(*buf));
+	base = malloc(most * sizeof(*base));
+	summary = json_array();
+	if (buf == NULL || base == NULL || summary == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		if (o == NULL || json_array_append_new(summary, o) ||
+				rr_jset(o, "strategy", json_string(g[i].strategy)) ||
+				rr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
+				rr_jset(o, "reps", json_integer(g[i].nb_runs)))
+			goto out;
+		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
+			if (rr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
+						NULL, bulk_sibling(g, n, i),
+						metrics[k], alpha, buf, base)))
+				goto out;
+	}
+	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;
+	r->stale = ret != 0;
+out:
+	json_decref(summary);
+	free(buf);
+	free(base);
+	rr_groups_free(g, n);
+	return ret;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The registry of strategies: one entry per line of rxr_strategy_list.h,
+ * indexed by enum rxr_strategy. Names and capabilities come from each
+ * strategy's own table.
+ */
+
+#include <stdio.h>
+#include <strings.h>
+
+#include "rxr_pool_private.h"
+
+static const struct rxrp_strategy * const registry[RXR_STRATEGY_MAX] = {
+#define RXR_STRATEGY(id, name) [RXR_STRATEGY_##id] = &rxrp_strategy_##name,
+#include "rxr_strategy_list.h"
+#undef RXR_STRATEGY
+};
+
+const struct rxrp_strategy *
+rxrp_strategy_get(enum rxr_strategy s)
+{
+	return (unsigned int)s < RXR_STRATEGY_MAX ? registry[s] : NULL;
+}
+
+const char *
+rxr_strategy_name(enum rxr_strategy s)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+
+	return st != NULL ? st->name : "?";
+}
+
+size_t
+rxr_strategy_user_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len != 0)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < RXR_STRATEGY_USER_MAX; i++) {
+		int k = snprintf(buf + RTE_MIN(n, len), len - RTE_MIN(n, len),
+				"%s%s", i != 0 ? ", " : "", registry[i]->name);
+
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return n;
+}
+
+uint32_t
+rxr_strategy_caps(enum rxr_strategy s)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+
+	return st != NULL ? st->caps : 0;
+}
+
+int
+rxr_strategy_parse(const char *name, bool allow_none, enum rxr_strategy *s)
+{
+	for (unsigned int i = 0; i < RXR_STRATEGY_MAX; i++)
+		if (strcasecmp(name, registry[i]->name) == 0 &&
+				(allow_none || !(registry[i]->caps &
+					RXR_STRATEGY_CAP_TEST_ONLY))) {
+			*s = i;
+			return 0;
+		}
+	return -EINVAL;
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Per-stream accounting at 8 flows and at a million flows, same run.
+
+Two captures of the same number of 64-byte UDP frames, one cycling over 8
+flows, one where every frame is its own flow (1,000,000 flows on one poll
+lcore), replayed once each (--loops 1, net_pcap, consumer inline: every
+packet is parsed and looked up in the poll lcore's stream table),
+alternating, 5 times each. Prints the median Mpps of each and the ratio of
+the million to the 8 (per pair, median and range). A ratio near 1 says the
+table does not slow the poll loop; net_pcap reading the file bounds both.
+
+Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
+Usage: bench_streams.py RXREFILL [--quick]
+"""
+
+import json
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+RXREFILL = sys.argv[1]
+QUICK = "--quick" in sys.argv[2:]
+TMP = tempfile.mkdtemp(prefix="rxr_bench_st_")
+FRAMES = 200000 if QUICK else 1000000
+PAIRS = 2 if QUICK else 5
+LOOPS = int(os.environ.get("RXR_BENCH_LOOPS", "4"))
+
+
+def write_pcap(path, frames, flows):
+    """Ethernet/IPv4/UDP frames of 60 bytes; frame i is flow i % flows."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        eth = bytes.fromhex("020000000002" "020000000001" "0800")
+        pay = bytes(18)
+        rec = struct.Struct("<IIII")
+        for i in range(frames):
+            k = i % flows
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, 0, 0, 64, 17, 0,
+                             bytes((10, (k >> 16) & 255, (k >> 8) & 255,
+                                    k & 255)), bytes((192, 168, 0, 1)))
+            udp = struct.pack("!HHHH", 1024 + (k >> 24), 9, 26, 0)
+            f.write(rec.pack(i // 1000000, i % 1000000, 60, 60))
+            f.write(eth + ip + udp + pay)
+
+
+def run(pcap, n):
+    report = os.path.join(TMP, "r%d.json" % n)
+    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "2048",
+           "--file-prefix", "rxr_bst_%d_%d" % (os.getpid(), n),
+           "--log-level", "lib.eal:error", "--", "--replay", pcap,
+           "--loops", str(LOOPS), "--reps", "1", "--strategy", "bh", "--bulk", "on",
+           "--consumer", "inline", "--no-table", "--no-latency",
+           "--report", report]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        print("# rxrefill failed: %s" % p.stderr[-1500:])
+        sys.exit(1)
+    with open(report) as f:
+        r = json.load(f)["runs"][0]
+    flows = len(r["streams"])
+    if r["rx_packets"] != FRAMES * LOOPS or r["streams_untracked"]["packets"]:
+        print("# %s: %d of %d packets, %s untracked" % (
+            pcap, r["rx_packets"], FRAMES, r["streams_untracked"]))
+        sys.exit(1)
+    return r["mpps"], flows
+
+
+def main():
+    few = os.path.join(TMP, "flows8.pcap")
+    many = os.path.join(TMP, "flowsM.pcap")
+    write_pcap(few, FRAMES, 8)
+    write_pcap(many, FRAMES, FRAMES)
+    a, b, ratios = [], [], []
+    for i in range(PAIRS):
+        # Alternate which goes first: a drift of the machine hits both.
+        order = [(few, a), (many, b)] if i % 2 == 0 else [(many, b), (few, a)]
+        for pcap, out in order:
+            mpps, flows = run(pcap, len(a) + len(b))
+            out.append(mpps)
+            print("# %s: %.3f Mpps, %d flows" % (os.path.basename(pcap),
+                                                 mpps, flows), flush=True)
+        ratios.append(b[-1] / a[-1])
+    print("bench: streams.flows8.mpps %.3f Mpps" % statistics.median(a))
+    print("bench: streams.flows%d.mpps %.3f Mpps" % (FRAMES,
+                                                    statistics.median(b)))
+    print("ratio: streams.flows%d_over_flows8.mpps %.3f" % (
+        FRAMES, statistics.median(ratios)))
+    print("# ratio per pair: %s (min %.3f, max %.3f)" % (
+        " ".join("%.3f" % r for r in ratios), min(ratios), max(ratios)))
+    shutil.rmtree(TMP, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

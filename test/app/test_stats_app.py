@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The statistics on the app, not only on numbers (TAP output for meson).
+
+- A/A: one configuration measured many times; random 5-against-5 splits
+  of its runs, compared as two reports by rxrefill-compare, must come out
+  significant at about alpha's rate (at most 3 x alpha: a shared machine
+  drifts), never for most splits.
+- Planted slowdown: --test-refill-delay adds a fixed number of cycles to
+  every refill; against the same configuration without it, Gbit/s must be
+  found significantly worse (rxrefill-compare --fail-if-worse exits 3),
+  and an A/A pair of reports must not be. The three are measured in
+  alternating processes: reports measured one after the other on a shared
+  machine differ by its drift, which a test of them would rightly find.
+- The main lcore polling, packets freed by the other poll lcore and
+  --reps auto: the run says why it stopped and the report carries the
+  statistics.
+Usage: test_stats_app.py RXREFILL RXREFILL_GEN RXREFILL_COMPARE [CASE...]
+"""
+
+import copy
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+RXREFILL, GEN, COMPARE = sys.argv[1], sys.argv[2], sys.argv[3]
+ONLY = set(sys.argv[4:])
+TMP = tempfile.mkdtemp(prefix="rxr_stats_app_")
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
+       "rxr_stats_app_%d" % os.getpid(), "--log-level", "lib.eal:error"]
+ALPHA = 0.05
+
+
+def run(args, timeout=300):
+    cmd = [RXREFILL] + EAL + ["--"] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, "exit %d\n%s\n%s" % (
+        p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    return p.stdout
+
+
+def capture():
+    prefix = os.path.join(TMP, "cap")
+    if not os.path.exists(prefix + ".json"):
+        subprocess.run([GEN, "-o", prefix, "--quiet", "-q", "2", "-s", "8",
+                        "-n", "1000", "-l", "1500"], check=True, timeout=60)
+    with open(prefix + ".json") as f:
+        return ",".join(q["file"] for q in json.load(f)["queues"])
+
+
+def measure(name, reps, extra=()):
+    report = os.path.join(TMP, name + ".json")
+    run(["--replay", capture(), "--loops", "2", "--reps", str(reps),
+         "--strategy", "bh", "--bulk", "on", "--consumer", "none",
+         "--report", report, "--no-table"] + list(extra))
+    with open(report) as f:
+        return json.load(f)
+
+
+def measure_interleaved(variants, reps):
+    """One process per repetition, variants alternating (A B C A B C ...),
+    so that a drift of the machine hits every variant alike; each variant's
+    runs gathered into one report. variants: {name: extra args}."""
+    docs = {}
+    for r in range(reps):
+        for name, extra in variants.items():
+            one = measure("%s_%d" % (name, r), 1, extra)
+            run = one["runs"][0]
+            run["rep"] = r
+            if name not in docs:
+                docs[name] = one
+            else:
+                docs[name]["runs"].append(run)
+    for name, doc in docs.items():
+        doc["summary"] = []
+        with open(os.path.join(TMP, name + ".json"), "w") as f:
+            json.dump(doc, f)
+    return docs
+
+
+def subset(doc, runs, path):
+    """A report of the given runs, renumbered 0..n-1."""
+    d = copy.deepcopy(doc)
+    d["runs"] = []
+    for i, r in enumerate(runs):
+        r = copy.deepcopy(r)
+        r["rep"] = i
+        d["runs"].append(r)
+    d["summary"] = []
+    with open(path, "w") as f:
+        json.dump(d, f)
+
+
+def compare(a, b, *opts):
+    p = subprocess.run([COMPARE, "--json", "-m", "gbps"] + list(opts) +
+                       [a, b], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def gbps_significant(a, b):
+    rc, out, err = compare(a, b)
+    assert rc == 0, "compare exit %d: %s" % (rc, err)
+    for row in json.loads(out)["rows"]:
+        if row["metric"] == "gbps" and row["stat"] == "mean":
+            return row["significant"][1], row["p"][1]
+    raise AssertionError("no gbps mean row in %s" % out[:500])
+
+
+def case_aa():
+    doc = measure("aa", 20)
+    runs = doc["runs"]
+    assert len(runs) == 20, "%d runs" % len(runs)
+    rng = random.Random(1)
+    a, b = os.path.join(TMP, "aa_a.json"), os.path.join(TMP, "aa_b.json")
+    splits, hits = 60, 0
+    for _ in range(splits):
+        pick = rng.sample(range(len(runs)), 10)
+        subset(doc, [runs[i] for i in pick[:5]], a)
+        subset(doc, [runs[i] for i in pick[5:]], b)
+        sig, _ = gbps_significant(a, b)
+        hits += bool(sig)
+    rate = hits / splits
+    print("# A/A: %d of %d splits significant at alpha %g (rate %.3f)" % (
+        hits, splits, ALPHA, rate))
+    assert rate <= 3 * ALPHA, "A/A significant in %.0f%% of splits" % (
+        100 * rate)
+
+
+def case_planted_slowdown():
+    # 10 us at 2 GHz in every refill (net_pcap refills a frame at a time).
+    docs = measure_interleaved({"base": [], "slow": ["--test-refill-delay",
+                                                     "20000"], "again": []}, 5)
+    base, slow = docs["base"], docs["slow"]
+    pb, ps, pa = (os.path.join(TMP, n + ".json") for n in
+                  ("base", "slow", "again"))
+    assert slow["env"]["options"]["test_refill_delay"] == 20000
+    sig, p = gbps_significant(pb, ps)
+    assert sig and p < ALPHA, "slowdown not significant: p %s" % p
+    rc, out, err = compare(pb, ps, "--fail-if-worse", "20")
+    assert rc == 3 and "worse: bh-bulk.gbps slow" in err, \
+        "gate: exit %d, %s" % (rc, err)
+    mean = lambda d: sum(r["gbps"] for r in d["runs"]) / len(d["runs"])
+    print("# slowdown: base %.2f Gbit/s, slow %.2f Gbit/s, p %.4f" % (
+        mean(base), mean(slow), p))
+    # A/A as two reports, interleaved process by process: the gate stays
+    # shut at 20%.
+    rc, out, err = compare(pb, pa, "--fail-if-worse", "20")
+    assert rc == 0, "A/A gate: exit %d, %s" % (rc, err)
+
+
+def case_main_polls_other_poll_auto():
+    out = run(["--replay", capture(), "--reps", "auto:5", "--strategy",
+               "zone,bh", "--bulk", "on", "--main-polls", "--consumer",
+               "other-poll", "--consumer-depth", "4096", "--warmup", "0.1",
+               "--duration", "0.2", "--report",
+               os.path.join(TMP, "auto.json")])
+    assert "reps auto: stop: " in out, out[-2000:]
+    assert "n.s.: not significant at alpha 0.05" in out, out[-2000:]
+    with open(os.path.join(TMP, "auto.json")) as f:
+        doc = json.load(f)
+    o = doc["env"]["options"]
+    assert o["poll_lcores"] == 2 and o["main_polls"] is True, o
+    assert o["reps"] == "auto:5" and "reps_stop" in o, o
+    assert len(doc["runs"]) == 10, "%d runs" % len(doc["runs"])
+    s = doc["summary"][1]
+    for k in ("n", "mean", "stdev", "ci95", "vs_first"):
+        assert k in s["gbps"], "summary gbps lacks %s" % k
+    for r in doc["runs"]:
+        assert r["consumer_free_cycles_per_packet"] is not None, r
+        assert r["allocator_cycles_per_packet"] is not None, r
+        assert r["refill_latency_sample_every"] == 64, r
+        assert abs(r["fairness"]["jain"] - 1) < 0.2, r["fairness"]
+        # Handed to the other poll lcore: a full queue is a drop cause.
+        assert "consumer_full" in r["drops"], r["drops"]
+
+
+CASES = [(n[5:], f) for n, f in sorted(globals().items())
+         if n.startswith("case_")]
+
+
+def main():
+    n = failed = 0
+    for name, fn in CASES:
+        if ONLY and name not in ONLY:
+            continue
+        n += 1
+        try:
+            fn()
+            print("ok %d - %s" % (n, name))
+        except Exception as e:  # report and go on
+            failed += 1
+            for line in str(e).splitlines() or [repr(e)]:
+                print("# " + line)
+            print("not ok %d - %s" % (n, name))
+        sys.stdout.flush()
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The path a PMD runs, against DPDK's default. Every strategy serves an
+ * mbuf pool made by rxr_pktmbuf_pool_create() with rxrefill's default
+ * options (read from the application's own option parser, so frame size,
+ * refill timing, pcp high/batch and zeroing are what `rxrefill` runs with),
+ * and is reached the way a PMD reaches it:
+ *   rte_pktmbuf_alloc_bulk() -> rte_mempool_get_bulk() -> (cache size 0)
+ *   -> ops dequeue -> the strategy; rte_pktmbuf_free_bulk() ->
+ *   rte_mempool_put_bulk() -> ops enqueue -> the strategy;
+ * and one rxr_pool_poll_end() per burst, as the poll loop does, with the
+ * latency window the poll loop opens (one burst in --latency-every timed
+ * through rxr_pool_sample(), none with --no-latency). The peer is
+ * a pool from rte_pktmbuf_pool_create() with a 256 cache (ring_mp_mc
+ * behind it), on the same lcore, through the same calls.
+ *
+ *   bulk32: bursts of 32 with the strategy's bulk on;
+ *   bulk1:  32 calls of one frame (rte_pktmbuf_alloc()/rte_pktmbuf_free())
+ *           a burst, with the strategy's bulk off (a driver that refills
+ *           one descriptor at a time).
+ *
+ * Each trial runs every configuration once, in turn (A B C ... A B C ...);
+ * a trial's figure is the median over timed regions of 64 bursts (a region
+ * that held a preemption is an outlier, not a mean's weight), in cycles per
+ * frame for one alloc and one free. Ratios are taken trial by trial against
+ * the peer of the same trial: the median ratio is printed with the lowest
+ * and highest.
+ *
+ * Output: "bench: <name> <value> <unit>", "ratio: <name> <value> (min ..,
+ * max .., N trials)" (lower is better); never fails on a slow figure, only
+ * when it cannot measure (set-up, an allocation failure, frames lost).
+ *
+ * Usage: bench_mempool_path [--quick] [--trials N] [--only TEXT]
+ *                           [-- rxrefill options]
+ *   --quick      3 trials of fewer frames (a smoke run, noisier)
+ *   --trials N   interleaved trials (default 9)
+ *   --only TEXT  only the configurations whose name holds TEXT, with the
+ *                peer of the same call size (for perf or callgrind)
+ *   -- ...       rxrefill options that change the defaults, e.g.
+ *                --no-latency or --frame-size 4096
+ */
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rxrefill.h"
+#include "rxr_mempool.h"
+#include "rxr_test.h"
+
+#define BURST 32u
+#define REGION 64u		/* bursts per timed region */
+#define POOL_FRAMES 4096u	/* far above what is in flight */
+#define PEER_CACHE 256u
+#define MAX_TRIALS 31
+#define MAX_REGIONS 4096u
+
+struct config {
+	char name[64];
+	struct rte_mempool *mp;
+	struct rxr_pool *pool;		/* NULL: the DPDK peer */
+	bool single;			/* bulk1 */
+	const struct config *peer;
+	double trial[MAX_TRIALS];	/* cycles per frame */
+};
+
+static unsigned int trials = 9;
+static uint32_t sample_every;	/* one burst in N timed; 0: none */
+static uint64_t frames_per_trial = 1u << 19;
+static const char *only;
+static struct config configs[2 * RXR_STRATEGY_USER_MAX + 2];
+static unsigned int nr_configs;
+static double regions[MAX_REGIONS];
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One burst: what a PMD's refill and the app's free do, then poll end. */
+static __rte_always_inline int
+burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
+		bool sample)
+{
+	struct rte_mbuf *m[BURST];
+
+	/* The poll loop's latency window: this whole iteration. */
+	if (unlikely(sample))
+		rxr_pool_sample(p, true);
+
+	if (single) {
+		for (unsigned int i = 0; i < BURST; i++)
+			if (unlikely((m[i] = rte_pktmbuf_alloc(mp)) == NULL))
+				return -1;
+		for (unsigned int i = 0; i < BURST; i++)
+			rte_pktmbuf_free(m[i]);
+	} else {
+		if (unlikely(rte_pktmbuf_alloc_bulk(mp, m, BURST) != 0))
+			return -1;
+		rte_pktmbuf_free_bulk(m, BURST);
+	}
+	if (p != NULL)
+		rxr_pool_poll_end(p);
+	if (unlikely(sample))
+		rxr_pool_sample(p, false);
+	return 0;
+}
+
+static __rte_always_inline int
+run_regions(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
+		unsigned int nr)
+{
+	/* As poll_main(): a countdown, the window when it reaches zero. */
+	uint32_t every = p != NULL && sample_every != 0 ? sample_every :
+		UINT32_MAX;
+	uint32_t countdown = every;
+
+	for (unsigned int r = 0; r < nr; r++) {
+		uint64_t t0 = rte_rdtsc_precise(), t1;
+
+		for (unsigned int k = 0; k < REGION; k++) {
+			bool sample = --countdown == 0;
+
+			if (unlikely(sample))
+				countdown = every;
+			if (unlikely(burst(mp, p, single, sample) != 0))
+				return -1;
+		}
+		t1 = rte_rdtsc_precise();
+		regions[r] = (double)(t1 - t0) / (REGION * BURST);
+	}
+	return 0;
+}
+
+static int
+run_config(struct config *c, unsigned int t)
+{
+	unsigned int nr = RTE_MIN(frames_per_trial / (REGION * BURST),
+			(uint64_t)MAX_REGIONS);
+	int ret;
+
+	if (nr == 0)
+		nr = 1;
+	ret = c->single ? run_regions(c->mp, c->pool, true, nr) :
+		run_regions(c->mp, c->pool, false, nr);
+	if (ret != 0) {
+		printf("# %s: allocation failed, cannot measure\n", c->name);
+		return -1;
+	}
+	c->trial[t] = median(regions, nr);
+	return 0;
+}
+
+static struct rte_mempool *
+our_pool(const struct options *o, enum rxr_strategy s, bool bulk)
+{
+	struct rxr_mempool_conf c = {
+		/* As ports_use_pool() sets up a pool from the options. */
+		.pool = {
+			.strategy = s, .bulk = bulk,
+			.high = o->high, .batch = o->batch,
+			.fake_nodes = o->fake_nodes,
+			.latency = o->latency,
+			.test_refill_delay = o->test_refill_delay,
+			.zero_policy = o->zero_policy,
+			.zero_method = o->zero_method,
+			.nr_poll_lcores = 1, .poll_lcores = { rte_lcore_id() },
+		},
+		.frame_size = o->frame_size,
+	};
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+
+	snprintf(name, sizeof(name), "bmp_%s_%d", rxr_strategy_name(s), bulk);
+	mp = rxr_pktmbuf_pool_create(name, POOL_FRAMES, &c, rte_socket_id());
+	if (mp == NULL)
+		printf("# %s: cannot create: %s\n", name, rte_strerror(rte_errno));
+	return mp;
+}
+
+static const char *
+mode_name(bool single)
+{
+	return single ? "bulk1" : "bulk32";
+}
+
+static struct config *
+config_add(const char *name, struct rte_mempool *mp, bool single)
+{
+	struct config *c = &configs[nr_configs++];
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->mp = mp;
+	c->pool = rxr_mempool_pool(mp);
+	c->single = single;
+	return c;
+}
+
+static int
+build(const struct options *o, struct rte_mempool *peer)
+{
+	struct config *pc[2];
+	char name[64];
+
+	for (int single = 0; single < 2; single++) {
+		snprintf(name, sizeof(name), "mempool_cache.%s", mode_name(single));
+		pc[single] = config_add(name, peer, single);
+	}
+	for (int single = 0; single < 2; single++)
+		for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+			struct rte_mempool *mp;
+			struct config *c;
+
+			snprintf(name, sizeof(name), "%s_via_mempool.%s",
+				rxr_strategy_name(s), mode_name(single));
+			if (only != NULL && strstr(name, only) == NULL)
+				continue;
+			mp = our_pool(o, s, !single);
+			if (mp == NULL)
+				return -1;
+			c = config_add(name, mp, single);
+			c->peer = pc[single];
+		}
+	return 0;
+}
+
+/* Every frame back in its zone, every mbuf back in the peer. */
+static int
+conserved(void)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		struct config *c = &configs[i];
+
+		if (c->pool != NULL) {
+			rxr_pool_quiesce(c->pool);
+			if (rxr_pool_check(c->pool, stdout) != 0)
+				ret = -1;
+		}
+		if (rte_mempool_avail_count(c->mp) != c->mp->size) {
+			printf("# %s: %u of %u objects back: frames lost, the "
+				"figures are not valid\n", c->name,
+				rte_mempool_avail_count(c->mp), c->mp->size);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static void
+report(void)
+{
+	double v[MAX_TRIALS];
+
+	printf("# cycles per frame (one alloc + one free, poll end per burst): "
+		"min / median / max over %u interleaved trials\n", trials);
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		const struct config *c = &configs[i];
+
+		double med;
+
+		memcpy(v, c->trial, trials * sizeof(*v));
+		med = median(v, trials);	/* sorts v */
+		printf("bench: %s.alloc_free %.2f cycles/frame\n", c->name, med);
+		printf("#   %-32s %7.2f %7.2f %7.2f\n", c->name, v[0], med,
+			v[trials - 1]);
+	}
+	printf("# <strategy>_via_mempool_over_mempool_cache.<bulk1|bulk32>: "
+		"ours over the 256 cache, trial by trial; lower is better, "
+		"goal for bh and recycle <= 1.0\n");
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		const struct config *c = &configs[i];
+
+		if (c->peer == NULL)
+			continue;
+		double med;
+
+		for (unsigned int t = 0; t < trials; t++)
+			v[t] = c->trial[t] / c->peer->trial[t];
+		med = median(v, trials);
+		printf("ratio: %s_via_mempool_over_mempool_cache.%s %.3f (min "
+			"%.3f, max %.3f, %u trials)\n", rxr_strategy_name(
+				rxr_pool_conf(c->pool)->strategy),
+			mode_name(c->single), med, v[0], v[trials - 1], trials);
+	}
+}
+
+static void
+usage(const char *prog)
+{
+	printf("usage: %s [--quick] [--trials N] [--only TEXT] "
+		"[-- rxrefill options]\n", prog);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "trials", required_argument, NULL, 't' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *app_argv[64] = { (char *)(uintptr_t)"rxrefill" };
+	int app_argc = 1, c, ret = EXIT_FAILURE;
+	struct rte_mempool *peer;
+	struct opts_args oa;
+	struct options o;
+
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			trials = 3;
+			frames_per_trial = 1u << 16;
+			break;
+		case 't':
+			trials = (unsigned int)strtoul(optarg, NULL, 10);
+			if (trials < 1 || trials > MAX_TRIALS) {
+				printf("# --trials: 1..%u\n", MAX_TRIALS);
+				return EXIT_FAILURE;
+			}
+			break;
+		case 'o':
+			only = optarg;
+			break;
+		case 'h':
+			usage(argv[0]);
+			return EXIT_SUCCESS;
+		default:
+			usage(argv[0]);
+			return EXIT_FAILURE;
+		}
+	}
+	/* What getopt left after "--" are rxrefill's own options. */
+	for (int i = optind; i < argc && app_argc < 63; i++)
+		app_argv[app_argc++] = argv[i];
+	if (opts_parse(app_argc, app_argv, &o, &oa) != 0) {
+		printf("# rxrefill options not accepted\n");
+		return EXIT_FAILURE;
+	}
+
+	sample_every = o.latency ? o.latency_every : 0;
+	rxr_test_eal_init(argv[0], "0", 512, NULL);
+	if (RXR_DEBUG)
+		printf("# debug checks compiled in: figures are not valid\n");
+	printf("# rxrefill options: frame size %u, refill timing %s %u, pcp "
+		"high %u batch %u, zeroing %s; %u trials of %" PRIu64
+		" frames per configuration\n", o.frame_size,
+		o.latency ? "on, one burst in" : "off", o.latency ? sample_every : 0,
+		o.high != 0 ? o.high : RXR_PCP_HIGH_DEFAULT,
+		o.batch != 0 ? o.batch : RXR_PCP_BATCH_DEFAULT,
+		rxr_zero_policy_name(o.zero_policy), trials, frames_per_trial);
+	peer = rte_pktmbuf_pool_create("bmp_peer", 8191, PEER_CACHE, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (peer == NULL) {
+		printf("# peer pool: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	if (build(&o, peer) != 0)
+		goto out;
+	/* An untimed pass warms every pool (pcp, caches, TLB). */
+	for (unsigned int i = 0; i < nr_configs; i++)
+		if (run_config(&configs[i], 0) != 0)
+			goto out;
+	for (unsigned int t = 0; t < trials; t++)
+		for (unsigned int i = 0; i < nr_configs; i++)
+			if (run_config(&configs[i], t) != 0)
+				goto out;
+	if (conserved() != 0)
+		goto out;
+	report();
+	ret = EXIT_SUCCESS;
+out:
+	for (unsigned int i = 0; i < nr_configs; i++)
+		if (configs[i].pool != NULL)
+			rte_mempool_free(configs[i].mp);
+	rte_mempool_free(peer);
+	opts_args_free(&oa);
+	rte_eal_cleanup();
+	return ret;
+}
