@@ -62,6 +62,12 @@ struct rxr_pcp {
 	 * that guard the pcp with one (bh's local_bh_disable analog).
 	 */
 	uint32_t bh_count;
+	/**
+	 * Set by another thread that wants to empty this pcp while the
+	 * owner is outside its section (the pool's reclaim); read by the
+	 * owner on entering its outermost section.
+	 */
+	uint32_t drain_req;
 	struct rxr_zone *zone;	/**< where frames come from and go back */
 	struct rxr_pcp_stats stats;
 	void *frames[] __rte_cache_aligned; /**< [0] coldest, [count-1] hottest */

@@ -10,7 +10,12 @@
 #include <rte_memzone.h>
 #include <rte_pause.h>
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "rxr_pool_private.h"
+#include "rxr_log.h"
 
 RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
 RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
@@ -122,7 +127,7 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 
 /* One message per rejected field, naming the field and its value. */
 #define CONF_REJECT(c, fmt, ...) do { \
-	RTE_LOG(ERR, USER1, "pool %s: " fmt "\n", (c)->name, __VA_ARGS__); \
+	RXR_LOG(ERR, "pool %s: " fmt, (c)->name, __VA_ARGS__); \
 	return -EINVAL; \
 } while (0)
 
@@ -179,8 +184,8 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
 		socket = SOCKET_ID_ANY;
 	if (st->lcore_priv_size > RXRP_LCORE_PRIV_SIZE) {
-		RTE_LOG(ERR, USER1, "pool %s: strategy %s wants %zu bytes per "
-			"lcore, over %u\n", p->name, st->name,
+		RXR_LOG(ERR, "pool %s: strategy %s wants %zu bytes per "
+			"lcore, over %u", p->name, st->name,
 			st->lcore_priv_size, RXRP_LCORE_PRIV_SIZE);
 		return -EINVAL;
 	}
@@ -190,7 +195,7 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 		return -ENOMEM;
 	ls->lcore = lcore;
 	ls->node = node;
-	ls->defer_head = RXRP_NIL;
+	ls->defer_head = RXRP_DEFER_EMPTY;
 	ls->pcp = rxr_pcp_create(p->zone[node], p->conf.high, p->conf.batch,
 			socket);
 	if (ls->pcp == NULL) {
@@ -260,7 +265,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		goto fail;
 	}
 	if (max_frames == 0) {
-		RTE_LOG(ERR, USER1, "pool %s: max_frames is 0\n", p->name);
+		RXR_LOG(ERR, "pool %s: max_frames is 0", p->name);
 		err = EINVAL;
 		goto fail;
 	}
@@ -324,6 +329,14 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
 					p->by_cpu[c] = ls;
 	}
+	/*
+	 * Strategies whose owners take no atomics keep their caches
+	 * reclaimable by pairing a request word with a process-wide barrier.
+	 */
+	if ((p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES) &&
+			syscall(__NR_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
+		p->remote_drain = true;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
 	if (p->conf.latency || p->conf.test_refill_delay != 0)
@@ -490,10 +503,17 @@ rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 static void
 lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
+	/* A bh section keeps a reclaim by another thread out meanwhile. */
+	bool bh = p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES;
+
+	if (bh)
+		rxr_pool_bh_disable(ls->pcp);
 	if (p->strategy->flush != NULL)
 		p->strategy->flush(p, ls);
 	else
 		rxrp_lcore_drain(p, ls);
+	if (bh)
+		rxr_pool_bh_enable(ls->pcp);
 }
 
 void
@@ -554,6 +574,7 @@ rxr_pool_avail(const struct rxr_pool *p)
 
 		if (ls == NULL)
 			continue;
+		n += rxrp_defer_count(ls);
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
 		if (ls->supply != NULL) {
 			struct rxr_zero_supply_stats ss;

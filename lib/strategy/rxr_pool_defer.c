@@ -7,7 +7,14 @@
  * (RXR_STRATEGY_CAP_DEFERS_FREES).
  */
 
+#include <errno.h>
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <rte_cycles.h>
+#include <rte_pause.h>
 
 #include "rxr_pool_private.h"
 
@@ -32,13 +39,16 @@ global_frame(const struct rxr_pool *p, uint32_t g)
 /*
  * Lock-free push of a linked batch (Treiber stack): one compare-and-swap
  * per call, never waits on another thread, so a signal handler may push.
- * The owner takes the whole list with one exchange, so there is no ABA.
+ * The word carries the list's frame count, so the pool's count of
+ * available frames includes frames waiting here. A drain takes the whole
+ * list at once, so there is no ABA.
  */
 void
 rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 		unsigned int n)
 {
-	uint32_t first, last, head;
+	uint32_t first, last;
+	uint64_t head, want;
 
 	if (n == 0)
 		return;
@@ -51,34 +61,151 @@ rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 	}
 	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
 	do {
-		p->defer_next[last] = head;
-	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, first,
+		p->defer_next[last] = RXRP_DEFER_HEAD(head);
+		want = ((uint64_t)first << 32) | (RXRP_DEFER_COUNT(head) + n);
+	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
 			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
+/*
+ * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
+ * The count drops only once the frames are where fn put them. Any thread
+ * may drain any list.
+ */
 unsigned int
 rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 		rxrp_local_free_t fn)
 {
 	void *tmp[RXRP_CHUNK];
 	unsigned int k = 0, total = 0;
+	uint64_t head;
 	uint32_t g;
 
-	if (__atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED) == RXRP_NIL)
-		return 0;
-	g = __atomic_exchange_n(&ls->defer_head, RXRP_NIL, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
+	do {
+		if (RXRP_DEFER_HEAD(head) == RXRP_NIL)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head,
+			RXRP_DEFER_EMPTY | RXRP_DEFER_COUNT(head), true,
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	g = RXRP_DEFER_HEAD(head);
 	while (g != RXRP_NIL) {
 		tmp[k++] = global_frame(p, g);
 		g = p->defer_next[g];
 		if (k == RXRP_CHUNK || g == RXRP_NIL) {
-			rxrp_split_local(p, ls, tmp, k, fn);
+			if (fn != NULL)
+				rxrp_split_local(p, ls, tmp, k, fn);
+			else
+				rxrp_zone_free(p, tmp, k, true);
 			total += k;
 			k = 0;
 		}
 	}
-	RXR_STAT_ADD(ls->deferred_drained, total);
-	RXR_STAT_ADD(ls->deferred_drains, 1);
+	__atomic_fetch_sub(&ls->defer_head, (uint64_t)total, __ATOMIC_RELEASE);
+	if (fn != NULL) {
+		RXR_STAT_ADD(ls->deferred_drained, total);
+		RXR_STAT_ADD(ls->deferred_drains, 1);
+	}
 	return total;
+}
+
+/* --- reclaim: nothing stays out of reach when an allocation would fail --- */
+
+void
+__rxr_pool_bh_wait(struct rxr_pcp *pcp)
+{
+	do {
+		__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1,
+				__ATOMIC_RELEASE);
+		while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
+		__atomic_store_n(&pcp->bh_count, pcp->bh_count + 1,
+				__ATOMIC_RELAXED);
+		rte_compiler_barrier();
+	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0);
+}
+
+/*
+ * Empty an owner's caches from another thread when the owner takes no
+ * atomics (Dekker's pattern with an asymmetric barrier): publish the
+ * request, make every thread of the process execute a full barrier, then
+ * read the owner's section counter. Zero: the owner is outside and will
+ * see the request before it enters, so its caches are ours until the
+ * request is cleared. Not zero: it is working (or stopping) with them;
+ * leave them.
+ */
+static unsigned int
+reclaim_owner_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct rxr_pcp *pcp = ls->pcp;
+	unsigned int got = 0;
+
+	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+			__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
+		if (p->strategy->reclaim != NULL)
+			got = p->strategy->reclaim(p, ls);
+		got += pcp->count;
+		rxr_pcp_drain(pcp);
+	}
+	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
+	return got;
+}
+
+/* irqsave: every context takes the pcp lock, so a reclaim may too. */
+static unsigned int
+reclaim_locked_pcp(struct rxrp_lcore *ls)
+{
+	struct rxr_spinlock *l = rxrp_irqsave_lock_of(ls);
+	unsigned int got;
+
+	rxr_spinlock_lock(l);
+	got = ls->pcp->count;
+	rxr_pcp_drain(ls->pcp);
+	rxr_spinlock_unlock(l);
+	return got;
+}
+
+/*
+ * Deferred lists to the zone, then, outside signal handlers, the caches
+ * of every lcore the strategy lets another thread empty (Linux's
+ * drain_all_pages() before an allocation gives up).
+ * @return frames brought back.
+ */
+static unsigned int
+pool_reclaim(struct rxr_pool *p)
+{
+	uint32_t caps = p->strategy->caps;
+	unsigned int got = 0;
+
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+		if (p->lcore[lc] != NULL)
+			got += rxrp_defer_drain(p, p->lcore[lc], NULL);
+	if (rxr_in_irq())
+		return got;
+	rxr_spinlock_lock(&p->reclaim_lock);
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
+		struct rxrp_lcore *ls = p->lcore[lc];
+
+		if (ls == NULL)
+			continue;
+		if (caps & RXR_STRATEGY_CAP_PCP_LOCK)
+			got += reclaim_locked_pcp(ls);
+		else if ((caps & RXR_STRATEGY_CAP_DEFERS_FREES) &&
+				p->remote_drain)
+			got += reclaim_owner_caches(p, ls);
+	}
+	rxr_spinlock_unlock(&p->reclaim_lock);
+	return got;
+}
+
+int
+__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (pool_reclaim(p) == 0)
+		return -ENOBUFS;
+	return p->ops.alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
 }
 
 /* The owner's bh-enable point: its deferred list into its pcp. */

@@ -62,9 +62,17 @@ struct rxrp_lcore {
 	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
 	uint8_t priv[RXRP_LCORE_PRIV_SIZE] __rte_cache_aligned;
 
-	/* The deferred-free list head, pushed by any context. */
-	uint32_t defer_head __rte_cache_aligned;
+	/*
+	 * The deferred-free list, pushed by any context: head frame index
+	 * (high half) and frames on the list (low half), one word so that
+	 * one compare-and-swap pushes and counts.
+	 */
+	uint64_t defer_head __rte_cache_aligned;
 };
+
+#define RXRP_DEFER_EMPTY ((uint64_t)RXRP_NIL << 32)
+#define RXRP_DEFER_HEAD(w) ((uint32_t)((w) >> 32))
+#define RXRP_DEFER_COUNT(w) ((uint32_t)(w))
 
 /*
  * The wrappers around a strategy's functions, innermost first. Each layer
@@ -109,6 +117,8 @@ struct rxr_pool {
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
+	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
+	bool remote_drain;		/* membarrier: owner-only caches drainable */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	struct rxr_pcp *owner_pcp[RTE_MAX_LCORE]; /* ops.owner_pcp points here */
@@ -130,7 +140,7 @@ struct rxrp_strategy {
 	rxr_pool_free_t free[2];
 	/*
 	 * Fill the defaults of the strategy's own configuration fields and
-	 * reject bad ones, one RTE_LOG message naming field and value each.
+	 * reject bad ones, one rxrefill log line naming field and value each.
 	 * @return 0 or -EINVAL.
 	 */
 	int (*conf_check)(struct rxr_pool_conf *c);
@@ -150,6 +160,12 @@ struct rxrp_strategy {
 	 * alone.
 	 */
 	void (*flush)(struct rxr_pool *p, struct rxrp_lcore *ls);
+	/*
+	 * Give the frames of the strategy's own caches (not the pcp) back to
+	 * their zone, from another thread while the owner is kept out of its
+	 * section (the pool's reclaim). @return frames given back.
+	 */
+	unsigned int (*reclaim)(struct rxr_pool *p, struct rxrp_lcore *ls);
 	/* Frames available in the strategy's own caches (not the pcp). */
 	uint64_t (*held)(const struct rxr_pool *p, const struct rxrp_lcore *ls);
 	/* Fill the strategy's own fields of the lcore's statistics. */
@@ -374,6 +390,13 @@ void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 unsigned int rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 		rxrp_local_free_t fn);
+/* Frames on ls's deferred list. */
+static inline uint32_t
+rxrp_defer_count(const struct rxrp_lcore *ls)
+{
+	return RXRP_DEFER_COUNT(__atomic_load_n(&ls->defer_head,
+			__ATOMIC_RELAXED));
+}
 
 /*
  * What every flush ends with: the lcore's zeroing supply, deferred list and

@@ -158,7 +158,7 @@ struct rxr_pool;
  * (stride) in at most @p max_regions regions. Memory comes later with
  * rxr_pool_add_region() or rxr_pool_reserve().
  * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
- * configuration field (one RTE_LOG line names the field and its value),
+ * configuration field (one rxrefill log line names the field and its value),
  * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
@@ -214,20 +214,33 @@ struct rxr_pool_ops {
 	struct rxr_pcp * const *owner_pcp;
 };
 
-/** bh's local_bh_disable(): a plain counter and a compiler barrier. */
+/* Outermost section entered while a reclaim empties the pcp: wait it out. */
+void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
+
+/**
+ * bh's local_bh_disable(): a counter and a compiler barrier, then a look at
+ * the reclaim request. No atomic instruction: on x86 the stores and loads
+ * below are plain moves, ordered against a reclaimer by its membarrier();
+ * their atomic spelling only tells the compiler (and ThreadSanitizer)
+ * that another thread reads them.
+ */
 static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
-	pcp->bh_count++;
+	uint32_t c = pcp->bh_count + 1;
+
+	__atomic_store_n(&pcp->bh_count, c, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
+	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0) &&
+			c == 1)
+		__rxr_pool_bh_wait(pcp);
 }
 
 /** bh's local_bh_enable(). */
 static __rte_always_inline void
 rxr_pool_bh_enable(struct rxr_pcp *pcp)
 {
-	rte_compiler_barrier();
-	pcp->bh_count--;
+	__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1, __ATOMIC_RELEASE);
 }
 
 /* The calling poll lcore's pcp when the inline owner path applies. */
@@ -244,8 +257,17 @@ __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
 	return ops->owner_pcp[lc];
 }
 
+/*
+ * The allocation would fail: take back what waits on deferred lists and
+ * what other lcores' caches hold (Linux's drain_all_pages() before giving
+ * up), then try once more.
+ */
+int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
+
 /**
- * Allocate n frames from any context. All or nothing.
+ * Allocate n frames from any context. All or nothing. Fails only when the
+ * frames are not in the pool: in use, or held by a recycle ring, a zeroing
+ * supply or an lcore inside its own call.
  * @return 0, or -ENOBUFS.
  */
 static __rte_always_inline int
@@ -253,14 +275,22 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
-	int ret;
+	int ret = -ENOBUFS;
 
-	if (pcp == NULL)
-		return ops->alloc(p, objs, n);
-	rxr_pool_bh_disable(pcp);
-	ret = rxr_pcp_alloc_bulk(pcp, objs, n);
-	rxr_pool_bh_enable(pcp);
-	return ret;
+	if (pcp == NULL) {
+		ret = ops->alloc(p, objs, n);
+	} else {
+		rxr_pool_bh_disable(pcp);
+		/* Short: the strategy's path collects deferred frees first. */
+		if (likely(pcp->count >= n))
+			ret = rxr_pcp_alloc_bulk(pcp, objs, n);
+		rxr_pool_bh_enable(pcp);
+		if (unlikely(ret != 0))
+			ret = ops->alloc(p, objs, n);
+	}
+	if (unlikely(ret != 0))
+		return __rxr_pool_alloc_slow(p, objs, n);
+	return 0;
 }
 
 /** Free n frames from any context. */
@@ -364,8 +394,11 @@ struct rxr_pool_stats {
 void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
 
 /**
- * Frames available: in zones, pcps, recycle caches and rings. Frames on a
- * deferred list count as in use until their owner drains them.
+ * Frames available: in zones, pcps, recycle caches and rings, zeroing
+ * supplies and deferred lists (a frame on a deferred list counts from its
+ * push until it is in a pcp or zone). Exact when nothing moves; a snapshot
+ * taken while another thread moves frames between two of these places may
+ * be off by the frames in its hands, as DPDK's own ring and cache counts.
  */
 uint64_t rxr_pool_avail(const struct rxr_pool *p);
 

@@ -5,7 +5,10 @@
  * counter and compiler barriers (local_bh_disable/enable): no atomics on the
  * owner's path. Any other context frees onto the owner's deferred list and
  * allocates from the zone; the owner drains the list at its bh-enable point,
- * rxr_pool_poll_end(), once per poll iteration. No per-lcore state of its
+ * rxr_pool_poll_end(), once per poll iteration, and also whenever its pcp
+ * is short, before it would go to the zone (as mimalloc collects delayed
+ * frees in its allocation slow path), so an application that never calls
+ * the enable point still gets its frames back. No per-lcore state of its
  * own: the pcp and the deferred list are the core's.
  */
 
@@ -22,6 +25,8 @@ bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	if (unlikely(ls == NULL))
 		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
 	rxrp_bh_disable(ls);
+	if (unlikely(ls->pcp->count < n) && rxrp_defer_count(ls) != 0)
+		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
 	rxrp_bh_enable(ls);
 	return ret;

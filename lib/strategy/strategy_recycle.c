@@ -16,6 +16,7 @@
 #include <rte_log.h>
 
 #include "rxr_pool_private.h"
+#include "rxr_log.h"
 
 /*
  * Per poll lcore: the page_pool is in owner_data, on the owner's first
@@ -86,6 +87,10 @@ recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	}
 	while (c->count < n && cache_refill_from_ring(p, ls) != 0)
 		;
+	/* Frames released the bh way, before the pcp goes to the zone. */
+	if (c->count < n && ls->pcp->count < n - c->count &&
+			rxrp_defer_count(ls) != 0)
+		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	if (c->count < n) {
 		room = c->size - c->count;
 		k = RTE_MIN(c->refill, room);
@@ -195,6 +200,23 @@ recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxrp_per_frame_free(p, objs, n, recycle_free_bulk);
 }
 
+/* A reclaim that keeps the owner out: cache and ring to the zone. */
+static unsigned int
+recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct rxr_page_pool *pp = pp_of(ls);
+	void *tmp[RXRP_CHUNK];
+	unsigned int got, total = pp->cache.count;
+
+	rxrp_zone_free(p, pp->cache.frames, pp->cache.count, true);
+	__atomic_store_n(&pp->cache.count, 0, __ATOMIC_RELAXED);
+	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0) {
+		rxrp_zone_free(p, tmp, got, true);
+		total += got;
+	}
+	return total;
+}
+
 /* Lcore stop: cache and ring back to the pcp, then the core's drain. */
 static void
 recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
@@ -222,8 +244,8 @@ recycle_conf_check(struct rxr_pool_conf *c)
 	if (c->recycle_ring == 0)
 		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
 	if (c->recycle_refill > c->recycle_cache) {
-		RTE_LOG(ERR, USER1, "pool %s: recycle_refill %u is over "
-			"recycle_cache %u\n", c->name, c->recycle_refill,
+		RXR_LOG(ERR, "pool %s: recycle_refill %u is over "
+			"recycle_cache %u", c->name, c->recycle_refill,
 			c->recycle_cache);
 		return -EINVAL;
 	}
@@ -275,6 +297,7 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.lcore_init = recycle_lcore_init,
 	.lcore_fini = recycle_lcore_fini,
 	.flush = recycle_flush,
+	.reclaim = recycle_reclaim,
 	.held = recycle_held,
 	.stats = recycle_stats,
 };

@@ -34,7 +34,7 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 {
 	struct rxr_zone *z;
 
-	if (conf == NULL || conf->frame_size < 64 || conf->max_frames == 0 ||
+	if (conf == NULL || conf->frame_size == 0 || conf->max_frames == 0 ||
 			conf->max_frames >= NIL || conf->max_regions == 0 ||
 			conf->max_regions > UINT16_MAX) {
 		rte_errno = EINVAL;

@@ -46,7 +46,8 @@ struct rxr_zone;
 struct rxr_zone_conf {
 	const char *name;	/**< for messages and reports */
 	int socket_id;		/**< NUMA socket of the memory and memmap */
-	uint32_t frame_size;	/**< stride between frames, bytes (>= 64) */
+	uint32_t frame_size;	/**< stride between frames, bytes (any: a mempool
+				     object with its header may be small) */
 	uint32_t max_frames;	/**< memmap capacity over all regions */
 	uint32_t max_regions;	/**< regions that may be added */
 };

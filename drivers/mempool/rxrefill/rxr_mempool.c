@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,25 +16,119 @@
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
 #define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
 
+/* Where the mbuf's data room is, so that zeroing never clears headers. */
+static void
+payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
+{
+	const struct rte_pktmbuf_pool_private *priv;
+
+	pc->payload_offset = 0;
+	pc->payload_len = mp->elt_size;
+	if (mp->private_data_size < sizeof(*priv))
+		return;
+	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
+	if (sizeof(struct rte_mbuf) + priv->mbuf_priv_size +
+			priv->mbuf_data_room_size > mp->elt_size)
+		return;
+	pc->payload_offset = sizeof(struct rte_mbuf) + priv->mbuf_priv_size;
+	pc->payload_len = priv->mbuf_data_room_size;
+}
+
+/*
+ * Regions the pool may need: populate adopts one run of objects per chunk,
+ * and a chunk is at worst one page (memory that is not IOVA-contiguous
+ * beyond a page), holding at least one object.
+ */
+static uint32_t
+max_regions_for(const struct rte_mempool *mp, uint32_t stride)
+{
+	size_t pg_sz;
+	uint64_t per_page = 1, regions;
+
+	if (rte_mempool_get_page_size((struct rte_mempool *)(uintptr_t)mp,
+			&pg_sz) == 0 && pg_sz > stride)
+		per_page = pg_sz / stride;
+	regions = ((uint64_t)mp->size + per_page - 1) / per_page +
+		RTE_MAX_MEMSEG_LISTS;
+	return (uint32_t)RTE_MIN(regions, (uint64_t)UINT16_MAX);
+}
+
+static void rxr_mp_destroy_event(enum rte_mempool_event event,
+		struct rte_mempool *mp, void *arg);
+static bool destroy_event_registered;
+
 static int
 rxr_mp_alloc(struct rte_mempool *mp)
 {
 	const struct rxr_mempool_conf *c = mp->pool_config;
-	struct rxr_pool_conf pc = { .strategy = RXR_STRATEGY_BH, .bulk = true };
+	struct rxr_pool_conf pc;
 	uint32_t stride = mp->header_size + mp->elt_size + mp->trailer_size;
 	struct rxr_pool *p;
+	char err[256];
 
-	if (c != NULL)
+	if (c != NULL) {
 		pc = c->pool;
+	} else {
+		/* A pool the application made: settings from the environment. */
+		if (rxr_mempool_env_conf(&pc, err, sizeof(err)) != 0) {
+			RXR_LOG(ERR, "%s: %s", mp->name, err);
+			return -EINVAL;
+		}
+		payload_of(mp, &pc);
+	}
 	pc.name = mp->name;
 	pc.socket_id = mp->socket_id;
-	/* Populate hands chunks; page boundaries may split them further. */
-	p = rxr_pool_create(&pc, stride, mp->size,
-			RTE_MIN(65535u, mp->size / 8 + 64));
-	if (p == NULL)
+	p = rxr_pool_create(&pc, stride, mp->size, max_regions_for(mp, stride));
+	if (p == NULL) {
+		RXR_LOG(ERR, "%s: cannot create an rxrefill pool of %u "
+			"objects of %u bytes: %s", mp->name, mp->size, stride,
+			rte_strerror(rte_errno));
 		return -rte_errno;
+	}
+	pc = *rxr_pool_conf(p);
+	/* Said once per pool; rxrefill's own pools are in its report. */
+	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, rxr_logtype,
+		"rxrefill: %s: rxrefill strategy=%s bulk=%s high=%u "
+		"batch=%u zero=%s zero_method=%s, %u objects of %u bytes, "
+		"%u poll lcores%s\n", mp->name, rxr_strategy_name(pc.strategy),
+		pc.bulk ? "on" : "off", pc.high, pc.batch,
+		rxr_zero_policy_name(pc.zero_policy),
+		rxr_zero_method_name(pc.zero_method), mp->size, stride,
+		pc.nr_poll_lcores, c != NULL ? "" : " (" RXR_MEMPOOL_ENV ")");
 	mp->pool_data = p;
+	if (!__atomic_exchange_n(&destroy_event_registered, true,
+			__ATOMIC_RELAXED))
+		rte_mempool_event_callback_register(rxr_mp_destroy_event, NULL);
 	return 0;
+}
+
+/*
+ * Whatever the application, say at the end whether every frame came home.
+ * DPDK's destroy event comes before rte_mempool_free() takes the objects
+ * back for itself. The mempool's per-lcore caches are not flushed to us,
+ * so a shortfall is a leak only in a pool that had none.
+ */
+static void
+rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
+		void *arg)
+{
+	struct rxr_pool *p = rxr_mempool_pool(mp);
+	uint64_t frames, avail;
+
+	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
+		return;
+	rxr_pool_quiesce(p);
+	frames = rxr_pool_nr_frames(p);
+	avail = rxr_pool_avail(p);
+	if (rxr_pool_check(p, NULL) == 0)
+		RXR_LOG(NOTICE, "%s: all %" PRIu64 " frames are home",
+			mp->name, frames);
+	else
+		rte_log(mp->cache_size == 0 ? RTE_LOG_ERR : RTE_LOG_NOTICE,
+			rxr_logtype, "rxrefill: %s: %" PRIu64 " of %" PRIu64
+			" frames are not home%s\n", mp->name, frames - avail,
+			frames, mp->cache_size == 0 ? "" :
+			" (some may sit in the mempool's per-lcore caches)");
 }
 
 static void
@@ -63,8 +158,11 @@ rxr_mp_get_count(const struct rte_mempool *mp)
 }
 
 /*
- * The standard helper lays the objects out and enqueues each one; the pool
- * adopts what it is given, so the frames are exactly the pool's objects.
+ * Objects at the exact stride from the start of the chunk. DPDK hands
+ * populate one IOVA-contiguous chunk at a time, so an object may cross a
+ * page boundary inside it without breaking DMA; unlike the standard helper
+ * this leaves no gap at each page, and the chunk is one run the zone takes
+ * as one region whatever the page and object sizes.
  */
 static int
 rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
@@ -73,26 +171,34 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 {
 	struct rxr_pool *p = mp->pool_data;
 	struct rxr_zero_opts zo = { .method = rxr_pool_conf(p)->zero_method };
-	int ret, n;
+	size_t stride = mp->header_size + mp->elt_size + mp->trailer_size;
+	unsigned int n = RTE_MIN((size_t)max_objs, len / stride), i;
+	int ret;
 
+	if (n == 0)
+		return 0;
 	/* Memory entering the zone is cleared before frames are set up. */
-	ret = rxr_zero_extent(vaddr, len, &zo);
+	ret = rxr_zero_extent(vaddr, n * stride, &zo);
 	if (ret != 0)
 		return ret;
-	ret = rxr_pool_adopt_begin(p, max_objs);
+	ret = rxr_pool_adopt_begin(p, n);
 	if (ret != 0)
 		return ret;
-	n = rte_mempool_op_populate_helper(mp, 0, max_objs, vaddr, iova, len,
-			obj_cb, obj_cb_arg);
+	for (i = 0; i < n; i++) {
+		size_t off = i * stride + mp->header_size;
+		void *obj = RTE_PTR_ADD(vaddr, off);
+
+		obj_cb(mp, obj_cb_arg, obj,
+			iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : iova + off);
+		rte_mempool_ops_enqueue_bulk(mp, &obj, 1);
+	}
 	ret = rxr_pool_adopt_end(p);
-	if (n < 0)
-		return n;
 	if (ret < 0) {
-		RXR_LOG(ERR, "%s: cannot adopt %d objects: %s",
+		RXR_LOG(ERR, "%s: cannot adopt %u objects: %s",
 			mp->name, n, strerror(-ret));
 		return ret;
 	}
-	return n;
+	return (int)n;
 }
 
 static struct rte_mempool_ops rxr_mempool_ops = {

@@ -32,6 +32,22 @@ extern "C" {
 #define RXR_MEMPOOL_OPS_NAME "rxrefill"
 
 /**
+ * Environment variable that configures the pools an application creates
+ * itself (rte_pktmbuf_pool_create() under --mbuf-pool-ops-name rxrefill):
+ * rte_kvargs syntax, keys strategy (zone, irqsave, bh, recycle), bulk (on,
+ * off), high, batch, zero (none, alloc, free, background) and zero_method.
+ * Unset: bh, bulk on, the pcp defaults, no zeroing.
+ */
+#define RXR_MEMPOOL_ENV "RXREFILL_POOL"
+
+/**
+ * Read RXR_MEMPOOL_ENV into @p pc (zeroed first, then the defaults above).
+ * @return 0, or -EINVAL with a message naming the bad key or value in
+ *   @p err.
+ */
+int rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen);
+
+/**
  * Default frame stride with no mbuf private area: the mempool object
  * header (64 bytes), the mbuf (128) and a 4 KiB data buffer (headroom and
  * data room), 67 cache lines. At a stride of 4096 every mbuf header starts

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The mempool driver as a generic DPDK application uses it: pools made by
+ * rte_pktmbuf_pool_create() with RXREFILL_POOL, no rxr_pool_poll_end().
+ * - Odd object sizes and counts populate on 4 KiB pages and hugepages.
+ * - A malformed RXREFILL_POOL is refused.
+ * - Under every strategy, frames freed by a worker lcore, a registered
+ *   non-EAL thread, a plain pthread and the interrupt thread are all
+ *   allocatable again by the main lcore, avail_count never falls short,
+ *   and every frame is home when the pool is freed.
+ */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_alarm.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rxr_mempool.h"
+#include "rxr_test.h"
+
+#define NB 512u
+
+static struct rte_mempool *
+make_pool(const char *env, unsigned int n, uint16_t room)
+{
+	static unsigned int seq;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	snprintf(name, sizeof(name), "plg%u", seq++);
+	if (env != NULL)
+		setenv(RXR_MEMPOOL_ENV, env, 1);
+	else
+		unsetenv(RXR_MEMPOOL_ENV);
+	return rte_pktmbuf_pool_create_by_ops(name, n, 0, 0, room,
+			SOCKET_ID_ANY, RXR_MEMPOOL_OPS_NAME);
+}
+
+/* Every frame back in its zone once the application has freed all. */
+static int
+whole(struct rte_mempool *mp, unsigned int n)
+{
+	struct rxr_pool *p = rxr_mempool_pool(mp);
+
+	RXR_TEST_ASSERT(p != NULL, "our pool");
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), n, "avail_count");
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "pool whole");
+	return 0;
+}
+
+static int
+test_sizes(void)
+{
+	/* Frame sizes of rxrefill --frame-size that used to fail, and more. */
+	static const uint16_t rooms[] = { 0, 1, 100, 256, 448, 1088, 1600,
+		1664, RTE_MBUF_DEFAULT_DATAROOM, 3000, 4096, 9000 };
+	static const unsigned int counts[] = { 1, 7, 128, 1000, 4099 };
+
+	for (unsigned int i = 0; i < RTE_DIM(rooms); i++)
+		for (unsigned int j = 0; j < RTE_DIM(counts); j++) {
+			uint16_t room = rooms[i] + RTE_PKTMBUF_HEADROOM;
+			struct rte_mempool *mp = make_pool(NULL, counts[j], room);
+			struct rte_mbuf **m;
+
+			RXR_TEST_ASSERT(mp != NULL, "%u objects with a data room "
+				"of %u: %s", counts[j], room,
+				rte_strerror(rte_errno));
+			m = calloc(counts[j], sizeof(*m));
+			RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m,
+				counts[j]) == 0, "all %u allocated", counts[j]);
+			for (unsigned int k = 0; k < counts[j]; k++)
+				RXR_TEST_ASSERT(m[k]->buf_len == room, "buf_len");
+			rte_pktmbuf_free_bulk(m, counts[j]);
+			free(m);
+			if (whole(mp, counts[j]) != 0)
+				return -1;
+			rte_mempool_free(mp);
+		}
+	return 0;
+}
+
+/* Plain mempools (not mbufs): tiny and odd objects, packed or aligned. */
+static int
+test_raw_sizes(void)
+{
+	static const unsigned int elts[] = { 1, 8, 24, 40, 100, 1000, 5000,
+		70000 };
+	static const unsigned int flags[] = { 0, RTE_MEMPOOL_F_NO_CACHE_ALIGN,
+		RTE_MEMPOOL_F_NO_IOVA_CONTIG };
+	void *objs[300];
+
+	unsetenv(RXR_MEMPOOL_ENV);
+	for (unsigned int i = 0; i < RTE_DIM(elts); i++)
+		for (unsigned int f = 0; f < RTE_DIM(flags); f++) {
+			struct rte_mempool *mp = rte_mempool_create_empty("raw",
+					RTE_DIM(objs), elts[i], 0, 0,
+					SOCKET_ID_ANY, flags[f]);
+
+			RXR_TEST_ASSERT(mp != NULL, "create");
+			RXR_TEST_ASSERT(rte_mempool_set_ops_byname(mp,
+				RXR_MEMPOOL_OPS_NAME, NULL) == 0, "ops");
+			RXR_TEST_ASSERT(rte_mempool_populate_default(mp) ==
+				(int)RTE_DIM(objs), "objects of %u bytes, "
+				"flags %#x: %s", elts[i], flags[f],
+				rte_strerror(rte_errno));
+			RXR_TEST_ASSERT(rte_mempool_get_bulk(mp, objs,
+				RTE_DIM(objs)) == 0, "get all");
+			for (unsigned int k = 0; k < RTE_DIM(objs); k++)
+				memset(objs[k], 0xa5, elts[i]);
+			rte_mempool_put_bulk(mp, objs, RTE_DIM(objs));
+			if (whole(mp, RTE_DIM(objs)) != 0)
+				return -1;
+			rte_mempool_free(mp);
+		}
+	return 0;
+}
+
+/* rxrefill's own pools: --frame-size values that once failed to adopt. */
+static int
+test_frame_sizes(void)
+{
+	static const uint32_t sizes[] = { 640, 1536, 2176, 2240, 4096, 9216 };
+
+	for (unsigned int i = 0; i < RTE_DIM(sizes); i++) {
+		struct rxr_mempool_conf c = { .frame_size = sizes[i],
+			.pool = { .strategy = RXR_STRATEGY_BH, .bulk = true } };
+		struct rte_mempool *mp;
+		char name[32];
+
+		snprintf(name, sizeof(name), "fs%u", sizes[i]);
+		mp = rxr_pktmbuf_pool_create(name, 4099, &c, SOCKET_ID_ANY);
+		RXR_TEST_ASSERT(mp != NULL, "frame size %u: %s", sizes[i],
+			rte_strerror(rte_errno));
+		RXR_TEST_ASSERT_EQ(rxr_pool_nr_frames(rxr_mempool_pool(mp)), 4099,
+			"frames");
+		if (whole(mp, 4099) != 0)
+			return -1;
+		rte_mempool_free(mp);
+	}
+	return 0;
+}
+
+static int
+test_env(void)
+{
+	static const char * const bad[] = {
+		"strategy=slab", "bulk=maybe", "high=0", "batch=-3", "high=8,batch=63",
+		"zero=sometimes", "colour=blue", "strategy", "high=99999999",
+		"strategy=none",
+	};
+	struct rte_mempool *mp;
+
+	for (unsigned int i = 0; i < RTE_DIM(bad); i++) {
+		mp = make_pool(bad[i], 64, RTE_MBUF_DEFAULT_BUF_SIZE);
+		RXR_TEST_ASSERT(mp == NULL, "RXREFILL_POOL=%s accepted", bad[i]);
+	}
+	mp = make_pool("strategy=irqsave,bulk=off,high=128,batch=16,zero=alloc",
+			64, RTE_MBUF_DEFAULT_BUF_SIZE);
+	RXR_TEST_ASSERT(mp != NULL, "good settings refused");
+	{
+		const struct rxr_pool_conf *c = rxr_pool_conf(rxr_mempool_pool(mp));
+
+		RXR_TEST_ASSERT_EQ(c->strategy, RXR_STRATEGY_IRQSAVE, "strategy");
+		RXR_TEST_ASSERT_EQ(c->bulk, false, "bulk");
+		RXR_TEST_ASSERT_EQ(c->high, 128, "high");
+		RXR_TEST_ASSERT_EQ(c->batch, 16, "batch");
+		RXR_TEST_ASSERT_EQ(c->zero_policy, RXR_ZERO_POLICY_ALLOC, "zero");
+		/* The mbuf header is never cleared: only the data room. */
+		RXR_TEST_ASSERT_EQ(c->payload_offset, sizeof(struct rte_mbuf),
+			"payload offset");
+	}
+	{
+		struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
+		RXR_TEST_ASSERT(m != NULL && m->pool == mp && m->buf_addr != NULL,
+			"mbuf intact under zero=alloc");
+		rte_pktmbuf_free(m);
+	}
+	if (whole(mp, 64) != 0)
+		return -1;
+	rte_mempool_free(mp);
+	return 0;
+}
+
+/* --- frees from every kind of thread ------------------------------------ */
+
+struct job {
+	struct rte_mbuf **m;
+	unsigned int n;
+	volatile int done;
+};
+
+static void
+free_all(struct job *j)
+{
+	/* One at a time, as a generic application does. */
+	for (unsigned int i = 0; i < j->n; i++)
+		rte_pktmbuf_free(j->m[i]);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+}
+
+static int
+worker_free(void *arg)
+{
+	free_all(arg);
+	return 0;
+}
+
+static void *
+pthread_free(void *arg)
+{
+	free_all(arg);
+	return NULL;
+}
+
+static void *
+registered_free(void *arg)
+{
+	if (rte_thread_register() != 0)
+		return (void *)1;
+	free_all(arg);
+	rte_thread_unregister();
+	return NULL;
+}
+
+static void
+alarm_free(void *arg)
+{
+	free_all(arg);
+}
+
+enum freer { BY_WORKER, BY_REGISTERED, BY_PTHREAD, BY_INTERRUPT, NR_FREERS };
+static const char * const freer_names[] = {
+	"worker lcore", "registered thread", "plain pthread", "interrupt thread",
+};
+
+static int
+run_freer(enum freer f, struct job *j)
+{
+	pthread_t t;
+	void *ret = NULL;
+
+	switch (f) {
+	case BY_WORKER:
+		RXR_TEST_ASSERT(rte_eal_remote_launch(worker_free, j, 1) == 0,
+			"launch");
+		rte_eal_wait_lcore(1);
+		break;
+	case BY_REGISTERED:
+	case BY_PTHREAD:
+		RXR_TEST_ASSERT(pthread_create(&t, NULL, f == BY_PTHREAD ?
+			pthread_free : registered_free, j) == 0, "thread");
+		pthread_join(t, &ret);
+		RXR_TEST_ASSERT(ret == NULL, "rte_thread_register");
+		break;
+	default:
+		RXR_TEST_ASSERT(rte_eal_alarm_set(1, alarm_free, j) == 0, "alarm");
+		while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE))
+			usleep(1000);
+		break;
+	}
+	return 0;
+}
+
+static int
+test_threads(void)
+{
+	static const char * const confs[] = {
+		"strategy=zone", "strategy=irqsave", "strategy=bh",
+		"strategy=recycle", "strategy=bh,bulk=off",
+		"strategy=recycle,bulk=off", "strategy=irqsave,bulk=off",
+	};
+	static struct rte_mbuf *m[NB];
+
+	for (unsigned int c = 0; c < RTE_DIM(confs); c++) {
+		struct rte_mempool *mp = make_pool(confs[c], NB,
+				RTE_MBUF_DEFAULT_BUF_SIZE);
+
+		RXR_TEST_ASSERT(mp != NULL, "%s", confs[c]);
+		for (int f = 0; f < NR_FREERS; f++) {
+			struct job j = { .m = m, .n = NB };
+
+			/* Main takes every frame, another thread frees them. */
+			RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), NB,
+				"avail before");
+			for (unsigned int i = 0; i < NB; i++) {
+				m[i] = rte_pktmbuf_alloc(mp);
+				RXR_TEST_ASSERT(m[i] != NULL, "%s, freed by %s: "
+					"mbuf %u of %u", confs[c],
+					freer_names[f == 0 ? 0 : f - 1], i, NB);
+			}
+			RXR_TEST_ASSERT(rte_pktmbuf_alloc(mp) == NULL, "empty");
+			if (run_freer(f, &j) != 0)
+				return -1;
+			RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), NB,
+				"avail after the frees");
+			/* The next round allocates them all again from main. */
+		}
+		/* And a worker lcore allocates what main and others freed. */
+		for (unsigned int i = 0; i < NB; i++) {
+			m[i] = rte_pktmbuf_alloc(mp);
+			RXR_TEST_ASSERT(m[i] != NULL, "%s: last round %u", confs[c], i);
+		}
+		rte_pktmbuf_free_bulk(m, NB);
+		if (whole(mp, NB) != 0)
+			return -1;
+		rte_mempool_free(mp);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	rxr_test_eal_init(argv[0], "0-1", 512, NULL);
+	rxr_test_run("any object size and count populates", test_sizes);
+	rxr_test_run("plain mempools of any object size populate", test_raw_sizes);
+	rxr_test_run("rxrefill's odd frame sizes populate", test_frame_sizes);
+	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
+	rxr_test_run("frees from any thread, no poll end, every strategy",
+		test_threads);
+	return rxr_test_done();
+}
