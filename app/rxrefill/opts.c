@@ -458,6 +458,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->frame_size = v;
+			o->frame_size_set = true;
 			break;
 		}
 		case OPT_FRAMES:

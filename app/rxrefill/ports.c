@@ -254,6 +254,37 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 	return 0;
 }
 
+/*
+ * A PMD whose buffers must each sit in one 4 KiB page gets frames of
+ * exactly a page, unless --frame-size asked for one that fits; the
+ * default frame (an odd number of cache lines, larger than a page) would
+ * be refused at queue set-up.
+ */
+static int
+ports_frame_size(struct app *a)
+{
+	const uint32_t page = 4096;
+
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		const struct port *p = &a->ports[i];
+
+		if (!p->page_bounded || a->opt.frame_size <= page)
+			continue;
+		if (a->opt.frame_size_set) {
+			fprintf(stderr, APP ": --frame-size %u: port %u (%s) takes "
+				"buffers of at most %u bytes, each inside one "
+				"page\n", a->opt.frame_size, p->id, p->driver,
+				page);
+			return -1;
+		}
+		printf(APP ": port %u (%s) takes buffers of at most one %u-byte "
+			"page: frames of %u bytes for every port\n", p->id,
+			p->driver, page, page);
+		a->opt.frame_size = page;
+	}
+	return 0;
+}
+
 int
 ports_init(struct app *a)
 {
@@ -311,6 +342,8 @@ ports_init(struct app *a)
 		port_xstats_find(p);
 		a->nb_ports++;
 	}
+	if (ports_frame_size(a) != 0)
+		return -1;
 	if (a->nb_ports == 0) {
 		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "
 			"device with --vdev, or captures with -- --replay FILES "
@@ -339,6 +372,11 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 */
 	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
+	/*
+	 * Its UMEM chunks are at most a page, and on 4 KiB pages a buffer
+	 * must not cross one: the kernel refuses larger chunks.
+	 */
+	p->page_bounded = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return 0;

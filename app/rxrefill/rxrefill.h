@@ -78,6 +78,7 @@ struct options {
 	unsigned int rxd;		/* RX descriptors per queue */
 	uint32_t high, batch;
 	uint32_t frame_size;
+	bool frame_size_set;		/* given with --frame-size */
 	uint32_t frames;		/* per pool; 0 = auto */
 	uint32_t fake_nodes;
 	enum consumer_mode consumer;
@@ -218,6 +219,7 @@ struct port {
 	bool reprobe_ok;		/* bus, devname and devargs known */
 	bool always_reprobe;		/* a queue cannot take another pool */
 	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
+	bool page_bounded;		/* each buffer must sit in one 4 KiB page */
 	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
 	bool xsk;
 	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
