@@ -271,9 +271,9 @@ ports_frame_size(struct app *a)
 		if (!p->page_bounded || a->opt.frame_size <= page)
 			continue;
 		if (a->opt.frame_size_set) {
-			fprintf(stderr, APP ": --frame-size %u: port %u (%s) takes "
+			RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes "
 				"buffers of at most %u bytes, each inside one "
-				"page\n", a->opt.frame_size, p->id, p->driver,
+				"page", a->opt.frame_size, p->id, p->driver,
 				page);
 			return -1;
 		}
