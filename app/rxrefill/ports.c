@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Ports: captures checked before anything starts, the net_pcap replay port,
- * configuration with RSS, one rxrefill pool per port and run, counters.
+ * Ports: configuration with RSS, one rxrefill pool per port and run
+ * (probing a device again when its queues cannot take another pool),
+ * counters and NIC-side drop causes. Captures and the replay port: replay.c.
  */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <pcap/pcap.h>
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
@@ -24,182 +23,7 @@
 #include "rxrefill.h"
 #include "rxr_log.h"
 
-#define REPLAY_VDEV "net_pcap_rxrefill"
 #define REPROBE_TRIES 10	/* probes, 100 ms apart, for a queue setup */
-
-/* Distinct flow keys of a capture: open addressing, grown at half full. */
-struct flow_set {
-	struct rxr_flow_key *keys;
-	uint8_t *used;
-	uint64_t cap, n;
-};
-
-static int
-flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
-{
-	uint64_t h;
-
-	if (2 * (fs->n + 1) > fs->cap) {
-		struct flow_set big = { .cap = fs->cap ? 2 * fs->cap : 1024 };
-
-		big.keys = malloc(big.cap * sizeof(*big.keys));
-		big.used = calloc(big.cap, 1);
-		if (big.keys == NULL || big.used == NULL) {
-			free(big.keys);
-			free(big.used);
-			return -1;
-		}
-		for (uint64_t i = 0; i < fs->cap; i++)
-			if (fs->used[i])
-				flow_set_add(&big, &fs->keys[i]);
-		free(fs->keys);
-		free(fs->used);
-		*fs = big;
-	}
-	h = rte_hash_crc(k, sizeof(*k), 0) & (fs->cap - 1);
-	while (fs->used[h]) {
-		if (memcmp(&fs->keys[h], k, sizeof(*k)) == 0)
-			return 0;
-		h = (h + 1) & (fs->cap - 1);
-	}
-	fs->used[h] = 1;
-	fs->keys[h] = *k;
-	fs->n++;
-	return 0;
-}
-
-/*
- * Read every capture once: a bad file must fail before EAL ports start,
- * naming the file and the record. Counts give finite replay its target;
- * distinct flows size the poll lcores' stream tables.
- */
-static int
-scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
-		uint64_t *segs, uint64_t *flows)
-{
-	struct flow_set fs = { 0 };
-	struct rxr_flow_info info;
-	bool bad = false;
-	char err[PCAP_ERRBUF_SIZE] = "";
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	pcap_t *pc;
-	int ret;
-
-	pc = pcap_open_offline(path, err);
-	if (pc == NULL) {
-		RXR_LOG(ERR, "--replay %s: not a readable capture: %s",
-			path, err);
-		return -1;
-	}
-	if (pcap_datalink(pc) != DLT_EN10MB) {
-		RXR_LOG(ERR, "--replay %s: link type %s, net_pcap replays "
-			"Ethernet captures only", path,
-			pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "?");
-		pcap_close(pc);
-		return -1;
-	}
-	*pkts = *bytes = *segs = 0;
-	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
-		if (h->caplen == 0) {
-			RXR_LOG(ERR, "--replay %s: record %" PRIu64
-				" has zero length", path, *pkts + 1);
-			bad = true;
-			break;
-		}
-		if (h->caplen > h->len) {
-			RXR_LOG(ERR, "--replay %s: record %" PRIu64
-				" captures %u bytes of a %u-byte frame", path,
-				*pkts + 1, h->caplen, h->len);
-			bad = true;
-			break;
-		}
-		(*pkts)++;
-		*bytes += h->caplen;
-		*segs += (h->caplen + room - 1) / room;
-		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
-				flow_set_add(&fs, &info.key) != 0) {
-			RXR_LOG(ERR, "--replay %s: no memory to count its "
-				"flows", path);
-			bad = true;
-			break;
-		}
-	}
-	*flows = fs.n;
-	free(fs.keys);
-	free(fs.used);
-	if (bad) {
-		pcap_close(pc);
-		return -1;
-	}
-	if (ret == PCAP_ERROR) {
-		RXR_LOG(ERR, "--replay %s: bad or truncated record %" PRIu64
-			": %s", path, *pkts + 1, pcap_geterr(pc));
-		pcap_close(pc);
-		return -1;
-	}
-	pcap_close(pc);
-	if (*pkts == 0) {
-		RXR_LOG(ERR, "--replay %s: the capture holds no packet",
-			path);
-		return -1;
-	}
-	return 0;
-}
-
-int
-replay_scan(struct app *a)
-{
-	struct port *p = &a->ports[0];
-	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
-		RTE_PKTMBUF_HEADROOM;
-
-	p->file_segments = 0;
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
-		uint64_t segs;
-
-		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs, &p->file_flows[i]) != 0)
-			return -1;
-		p->file_segments += segs;
-	}
-	return 0;
-}
-
-int
-ports_create_replay(struct app *a)
-{
-	size_t len = 64;
-	char *args;
-	int ret;
-
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++)
-		len += strlen(a->opt.replay[i]) + 16;
-	args = calloc(1, len);
-	if (args == NULL)
-		return -1;
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
-		if (strchr(a->opt.replay[i], ',') != NULL) {
-			RXR_LOG(ERR, "--replay %s: a file name with ',' cannot "
-				"be passed to net_pcap", a->opt.replay[i]);
-			free(args);
-			return -1;
-		}
-		strcat(args, i == 0 ? "rx_pcap=" : ",rx_pcap=");
-		strcat(args, a->opt.replay[i]);
-	}
-	/* Finite replay reads each file once per port start. */
-	if (a->opt.loops == 0)
-		strcat(args, ",infinite_rx=1");
-	ret = rte_eal_hotplug_add("vdev", REPLAY_VDEV, args);
-	free(args);
-	if (ret != 0) {
-		RXR_LOG(ERR, "cannot create the net_pcap replay port: %s",
-			rte_strerror(-ret));
-		return -1;
-	}
-	return 0;
-}
 
 static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
 static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);

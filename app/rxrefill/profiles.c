@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* --profile NAME: a file, or a profile installed under share/rxrefill. */
+/*
+ * --profile NAME: a file, or a profile installed under share/rxrefill;
+ * its lines are options without their leading '--'.
+ */
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+
+#include "rxr_path.h"
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 static bool
 try_dir(const char *dir, const char *name, char *buf, size_t len)
@@ -43,4 +52,125 @@ profile_find(const char *name, char *buf, size_t len)
 		return buf;
 	/* Not found: the caller's error names what was given. */
 	return name;
+}
+
+/* Arguments read from a profile live as long as the options that point in. */
+void
+opts_args_free(struct opts_args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	memset(a, 0, sizeof(*a));
+}
+
+int
+opts_args_push(struct opts_args *a, const char *s, size_t len)
+{
+	char **nv;
+
+	if (a->argc + 2 > a->cap) {
+		int cap = a->cap != 0 ? 2 * a->cap : 16;
+
+		nv = realloc(a->argv, cap * sizeof(*nv));
+		if (nv == NULL)
+			return -1;
+		a->argv = nv;
+		a->cap = cap;
+	}
+	a->argv[a->argc] = strndup(s, len);
+	if (a->argv[a->argc] == NULL)
+		return -1;
+	a->argv[++a->argc] = NULL;
+	return 0;
+}
+
+int
+opts_profile_parse(const char *buf, size_t len, const char *name,
+		struct opts_args *a)
+{
+	size_t pos = 0;
+	unsigned int line = 0;
+
+	while (pos < len) {
+		const char *l = buf + pos, *end = memchr(l, '\n', len - pos);
+		size_t n = end != NULL ? (size_t)(end - l) : len - pos, k, v;
+		char opt[64];
+
+		pos += n + 1;
+		line++;
+		if (memchr(l, '\0', n) != NULL) {
+			RXR_LOG(ERR, "--profile %s:%u: not a text file",
+				name, line);
+			return -1;
+		}
+		/* Trim, drop comments. */
+		for (k = 0; k < n && l[k] != '#'; k++)
+			;
+		n = k;
+		while (n > 0 && strchr(" \t\r", l[n - 1]) != NULL)
+			n--;
+		for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
+			;
+		if (k == n)
+			continue;
+		for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
+			;
+		if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
+			RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
+				"name (write options without the leading '--')", name,
+				line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+			return -1;
+		}
+		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
+		if (opts_args_push(a, opt, strlen(opt)) != 0)
+			return -1;
+		while (v < n && strchr(" \t=", l[v]) != NULL)
+			v++;
+		if (v < n && opts_args_push(a, l + v, n - v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+opts_profile_load(const char *name, struct opts_args *a)
+{
+	char found[PATH_MAX], err[PATH_MAX + 128];
+	const char *path = profile_find(name, found, sizeof(found));
+	size_t cap = 0, len = 0, n;
+	char *buf = NULL;
+	FILE *f;
+	int ret;
+
+	/* A directory is no empty profile, and a FIFO would block. */
+	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	f = fopen(path, "r");
+	if (f == NULL) {
+		RXR_LOG(ERR, "--profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (nb == NULL || cap > (1u << 24)) {
+				RXR_LOG(ERR, "--profile %s: too large", path);
+				free(nb != NULL ? nb : buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	ret = opts_profile_parse(buf, len, path, a);
+	free(buf);
+	return ret;
 }

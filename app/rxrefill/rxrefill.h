@@ -21,6 +21,8 @@
 #include "rxr_report.h"
 #include "rxr_strategy.h"
 
+/* The net_pcap port --replay makes. */
+#define REPLAY_VDEV "net_pcap_rxrefill"
 #define APP "rxrefill"
 #define MAX_PORTS 16
 #define MAX_QUEUES 64		/* per port */
@@ -250,6 +252,10 @@ int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
 int opts_profile_parse(const char *buf, size_t len, const char *name,
 		struct opts_args *a);
 void opts_args_free(struct opts_args *a);
+/* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
+int opts_args_push(struct opts_args *a, const char *s, size_t len);
+/* Reads the profile NAME (a path or an installed name) into A. */
+int opts_profile_load(const char *name, struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
 struct app;
 void opts_check_ports(const struct app *a);
