@@ -503,16 +503,19 @@ rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 static void
 lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	/* A bh section keeps a reclaim by another thread out meanwhile. */
-	bool bh = p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES;
+	/*
+	 * Where frees are deferred, the owner's section keeps a reclaim by
+	 * another thread out meanwhile.
+	 */
+	bool section = p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES;
 
-	if (bh)
+	if (section)
 		rxr_pool_bh_disable(ls->pcp);
 	if (p->strategy->flush != NULL)
 		p->strategy->flush(p, ls);
 	else
 		rxrp_lcore_drain(p, ls);
-	if (bh)
+	if (section)
 		rxr_pool_bh_enable(ls->pcp);
 }
 
