@@ -291,10 +291,13 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		total += zc.max_frames;
 	}
 	p->zone_base[p->nr_zones] = total;
-	p->defer_next = rte_malloc_socket("rxr_defer_next",
-			(size_t)total * sizeof(uint32_t), RTE_CACHE_LINE_SIZE,
-			conf->socket_id);
-	if (p->defer_next == NULL)
+	p->defer_link = rte_malloc_socket("rxr_defer_link",
+			(size_t)total * sizeof(struct rxrp_defer_link),
+			RTE_CACHE_LINE_SIZE, conf->socket_id);
+	p->defer_rest = rte_malloc_socket("rxr_defer_rest",
+			(size_t)total * sizeof(struct rxrp_defer_rest),
+			RTE_CACHE_LINE_SIZE, conf->socket_id);
+	if (p->defer_link == NULL || p->defer_rest == NULL)
 		goto fail;
 
 	/* The layers, innermost first (enum rxrp_layer). */
@@ -368,7 +371,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 	}
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
 		rxr_zone_destroy(p->zone[n]);
-	rte_free(p->defer_next);
+	rte_free(p->defer_link);
+	rte_free(p->defer_rest);
 	rte_free(p);
 }
 
