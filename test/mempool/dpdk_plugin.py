@@ -22,9 +22,11 @@ process sees it), and gives them back afterwards; when none can be had it
 says why and skips.
 """
 
+import atexit
 import os
 import re
 import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -394,6 +396,38 @@ def perf_testpmd(plugin, strategies, reps=3, secs=4):
     return status
 
 
+def world_writable_dir(path):
+    """The first directory above PATH that anyone may write, or None."""
+    d = os.path.dirname(path)
+    while True:
+        if os.stat(d).st_mode & stat.S_IWOTH:
+            return d
+        if d == "/":
+            return None
+        d = os.path.dirname(d)
+
+
+def loadable(plugin):
+    """EAL refuses a plugin below a world-writable directory (a build
+    tree under /tmp, say): load a private copy then."""
+    bad = world_writable_dir(plugin)
+    if bad is None:
+        return plugin
+    for base in ("/run", os.path.expanduser("~")):
+        if os.path.isdir(base) and world_writable_dir(base + "/x") is None \
+                and not os.stat(base).st_mode & stat.S_IWOTH:
+            d = tempfile.mkdtemp(prefix="rxrefill-plugin-", dir=base)
+            atexit.register(shutil.rmtree, d, True)
+            copy = os.path.join(d, os.path.basename(plugin))
+            shutil.copyfile(plugin, copy)
+            os.chmod(copy, 0o644)
+            print("# %s is world-writable, which EAL refuses for plugins: "
+                  "loading a copy in %s" % (bad, d))
+            return copy
+    sys.exit("%s: below the world-writable %s, which EAL refuses for "
+             "plugins, and no private directory to copy it to" % (plugin, bad))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -401,6 +435,7 @@ def main():
     strategies = sys.argv[3:] or STRATEGIES
     if not os.path.exists(plugin):
         sys.exit("%s: no such plugin" % plugin)
+    plugin = loadable(plugin)
     if mode == "autotest":
         return autotest(plugin)
     if mode == "testpmd":
