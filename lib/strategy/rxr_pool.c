@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -222,8 +223,8 @@ fail:
 
 /*
  * The inline owner path of rxr_pool_alloc_bulk(): only when the pool calls
- * the strategy's bulk functions unwrapped and the strategy says they are
- * its pcp under the nesting counter.
+ * the strategy's functions unwrapped and the strategy says they are its pcp
+ * under the nesting counter; with bulk off, for one-frame calls only.
  */
 static void
 owner_inline_setup(struct rxr_pool *p)
@@ -234,12 +235,13 @@ owner_inline_setup(struct rxr_pool *p)
 		p->conf.test_refill_delay == 0;
 
 	if (!(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE) ||
-			!p->conf.bulk || p->nr_zones != 1 ||
+			p->nr_zones != 1 ||
 			(p->top != RXRP_LAYER_STRATEGY + 1 && !sampling_only))
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
 			p->owner_pcp[lc] = p->lcore[lc]->pcp;
+	p->ops.owner_max = p->conf.bulk ? UINT_MAX : 1;
 	p->ops.owner_pcp = p->owner_pcp;
 }
 
