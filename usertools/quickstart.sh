@@ -11,7 +11,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2"
+PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 python3-matplotlib help2man bash-completion"
 
 install_missing() {
 	local missing=() p

@@ -14,6 +14,8 @@
 
 #include "rxr_build_config.h"
 #include "rxr_report.h"
+#include "rxr_version.h"
+#include "compare_format.h"
 
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
@@ -82,8 +84,19 @@ usage(FILE *out)
 "                     stderr; a gate for CI jobs\n"
 "  -s, --streams      print every stream's row (default: the fairness\n"
 "                     summary: smallest and largest share, Jain's index)\n"
+"  -f, --format FMT   text (default), json (as --json), csv (one row per\n"
+"                     configuration, metric, statistic and report: config,\n"
+"                     metric,statistic,report,value,delta_pct,better,p,\n"
+"                     significant) or\n"
+"                     markdown (a table, one column per report)\n"
+"  -d, --detail       text: add the per-queue, per-lcore and extended\n"
+"                     statistics tables of a single report\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         print this help and exit\n"
+"\n"
+"Reports that differ in environment (memory backing, build type, debug\n"
+"checks, CPU, DPDK or rxrefill version) are compared all the same,\n"
+"with a warning per difference on stderr.\n"
 "\n"
 "Statistics: each column is tested against the first, per configuration\n"
 "and metric, from the reports' runs[] (runs marked cut short left out),\n"
@@ -226,6 +239,8 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "detail", no_argument, NULL, 'd' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "fail-if-worse", required_argument, NULL, 'w' },
 		{ "streams", no_argument, NULL, 's' },
@@ -238,11 +253,12 @@ main(int argc, char **argv)
 	char **metrics = NULL, **labels = NULL;
 	char err[RXR_REPORT_ERR_LEN];
 	unsigned int nb_metrics = 0, n = 0, i, j;
-	bool json = false, dup = false;
+	bool dup = false, detail = false, want_pct;
+	int format = FORMAT_TEXT;
 	double worse_pct = NAN;
 	int opt, ret = EXIT_SUCCESS, worse = 0;
 
-	while ((opt = getopt_long(argc, argv, "m:ja:w:sVh", longopts,
+	while ((opt = getopt_long(argc, argv, "m:jf:da:w:sVh", longopts,
 			NULL)) != -1) {
 		switch (opt) {
 		case 'a':
@@ -269,11 +285,23 @@ main(int argc, char **argv)
 			}
 			break;
 		case 'j':
-			json = true;
+			format = FORMAT_JSON;
+			break;
+		case 'f':
+			format = compare_format_parse(optarg);
+			if (format < 0) {
+				fprintf(stderr, "%s: --format \"%s\": not one of "
+					"text, json, csv, markdown\n", prog, optarg);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'd':
+			detail = true;
 			break;
 		case 'V':
-			printf("%s %s (reads %s)\n", prog, RXR_VERSION,
-				RXR_REPORT_SCHEMA);
+			rxr_version_print(stdout, prog, NULL);
+			printf("reads %s\n", RXR_REPORT_SCHEMA);
 			goto out;
 		case 'h':
 			usage(stdout);
@@ -319,6 +347,7 @@ main(int argc, char **argv)
 		if (labels[i] == NULL)
 			goto nomem;
 	}
+	want_pct = nb_metrics == 0;
 	sel.metrics = (const char *const *)metrics;
 	sel.nb_metrics = nb_metrics;
 	switch (check_metrics_present(reports, (const char *const *)labels, n,
@@ -331,26 +360,53 @@ main(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	/* Percentiles come with the histogram they are computed from. */
+	for (i = 0; i < nb_metrics; i++)
+		want_pct |= strncmp(metrics[i], "refill_latency", 14) == 0;
 
-	if (json) {
+	/* stderr: the outputs stay machine-readable. */
+	if (n > 1 || format == FORMAT_TEXT)
+		rxr_report_env_differences(reports,
+			(const char *const *)labels, n, stderr);
+	if (format != FORMAT_TEXT) {
 		json_t *doc = rxr_report_compare_json(reports,
 				(const char *const *)labels, n, &sel);
 
-		if (doc == NULL)
+		if (doc == NULL || (want_pct && json_object_set_new(doc,
+				"refill_latency_percentiles",
+				rxr_report_percentiles_json(reports, n)) != 0)) {
+			json_decref(doc);
 			goto nomem;
-		if (json_dumpf(doc, stdout, JSON_INDENT(2) |
+		}
+		if (format == FORMAT_CSV)
+			ret = compare_write_csv(doc, stdout) == 0 ?
+				EXIT_SUCCESS : EXIT_FAILURE;
+		else if (format == FORMAT_MARKDOWN)
+			ret = compare_write_markdown(doc, stdout) == 0 ?
+				EXIT_SUCCESS : EXIT_FAILURE;
+		else if (json_dumpf(doc, stdout, JSON_INDENT(2) |
 				JSON_REAL_PRECISION(12)) != 0 ||
 				fputc('\n', stdout) == EOF)
 			ret = EXIT_FAILURE;
 		json_decref(doc);
 	} else if (n == 1) {
-		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM)
+		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM ||
+				rxr_report_render_extra(reports[0], stdout,
+					detail) == -ENOMEM)
 			goto nomem;
 	} else {
-		if (rxr_report_compare_text(reports,
+		json_t *pct = want_pct ? rxr_report_percentiles_json(reports,
+			n) : json_array();
+
+		if (pct == NULL || rxr_report_compare_text(reports,
 				(const char *const *)labels, n, stdout,
-				&sel) == -ENOMEM)
+				&sel) == -ENOMEM) {
+			json_decref(pct);
 			goto nomem;
+		}
+		compare_write_percentiles_text(pct,
+			(const char *const *)labels, n, stdout);
+		json_decref(pct);
 	}
 	if (!isnan(worse_pct)) {
 		worse = rxr_report_compare_worse(reports,

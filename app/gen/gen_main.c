@@ -14,6 +14,7 @@
 
 #include "rxr_build_config.h"
 #include "gen.h"
+#include "rxr_version.h"
 
 /* ---- manifest ---- */
 
@@ -33,7 +34,7 @@ manifest_base(const struct gen_opts *o, const char *mode)
 	for (i = 0; i < RXR_FLOW_RSS_KEY_LEN; i++)
 		snprintf(hex + 2 * i, 3, "%02x", o->key[i]);
 	json_object_set_new(doc, "schema", json_string(GEN_MANIFEST_SCHEMA));
-	json_object_set_new(doc, "generator", json_string(GEN_PROG " " RXR_VERSION));
+	json_object_set_new(doc, "generator", json_string(rxr_version()));
 	json_object_set_new(doc, "mode", json_string(mode));
 	json_object_set_new(rss, "key", json_string(o->key_name));
 	json_object_set_new(rss, "key_hex", json_string(hex));

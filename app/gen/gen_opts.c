@@ -17,6 +17,7 @@
 #include "rxr_build_config.h"
 #include "rxr_path.h"
 #include "gen.h"
+#include "rxr_version.h"
 
 #define EXIT_USAGE 2
 
@@ -404,7 +405,7 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 			usage(stdout);
 			exit(EXIT_SUCCESS);
 		case 'V':
-			printf(GEN_PROG " " RXR_VERSION "\n");
+			rxr_version_print(stdout, GEN_PROG, NULL);
 			exit(EXIT_SUCCESS);
 		default:
 			/* getopt_long() already said what was wrong. */

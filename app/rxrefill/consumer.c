@@ -19,6 +19,7 @@
 #include <rte_pause.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* Read every byte of the payload: what a socket reader costs the cache. */
 void
@@ -131,7 +132,7 @@ consumers_start(struct app *a, unsigned int run)
 			if (!threaded)
 				continue;
 			if (pthread_create(&c->thread, NULL, consumer_main, c) != 0) {
-				fprintf(stderr, APP ": cannot start consumer %u of lcore %u\n",
+				RXR_LOG(ERR, "cannot start consumer %u of lcore %u",
 					i, pl->lcore);
 				c->threaded = false;
 				return -1;

@@ -25,6 +25,8 @@
 #include <rte_version.h>
 
 #include "rxrefill.h"
+#include "rxr_version.h"
+#include "rxr_log.h"
 
 struct app app;
 volatile bool force_quit;
@@ -37,8 +39,10 @@ nap(double sec)
 {
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
 
-	while (!force_quit && rte_get_timer_cycles() < end)
+	while (!force_quit && rte_get_timer_cycles() < end) {
 		rte_delay_us_sleep(RTE_MIN(10000.0, sec * 1e6));
+		live_tick();
+	}
 }
 
 static void
@@ -140,6 +144,7 @@ finite_done(uint64_t now __rte_unused)
 	uint64_t total = 0;
 	bool done = true;
 
+	live_tick();
 	if (force_quit)
 		return true;
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
@@ -162,8 +167,8 @@ finite_done(uint64_t now __rte_unused)
 		if (app.ports[i].finite)
 			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
 				port_accounted(i, &fin.base[i]));
-	fprintf(stderr, APP ": %s: replay stalled for 3 s with %" PRIu64
-		" packets unaccounted\n", fin.tag, fin.unaccounted);
+	RXR_LOG(ERR, "%s: replay stalled for 3 s with %" PRIu64
+		" packets unaccounted", fin.tag, fin.unaccounted);
 	return true;
 }
 
@@ -270,7 +275,7 @@ run_switch_pool(unsigned int cfg)
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
 	if (ports_retire_pools(&app, &app.lost_frames) != 0)
-		fprintf(stderr, APP ": frames were lost in the previous run\n");
+		RXR_LOG(ERR, "frames were lost in the previous run");
 	for (unsigned int k = 0; k < app.nb_pollers; k++) {
 		struct poller *pl = &app.pollers[k];
 
@@ -298,15 +303,19 @@ static struct {
 static bool
 timed_done(uint64_t now)
 {
+	live_tick();
 	if (force_quit)
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
 		snapshot_take(tim.s1);
+		detail_begin(&app);
+		live_phase(PHASE_MEASURING);
 		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
 			rte_get_tsc_hz());
 		tim.measuring = true;
 	} else if (tim.measuring && now >= tim.end) {
 		snapshot_take(tim.s2);
+		detail_end(&app);
 		return true;
 	}
 	return false;
@@ -328,10 +337,14 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 		tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
 			rte_get_tsc_hz());
 		run_until(timed_done);
-		if (!tim.measuring)
+		if (!tim.measuring) {
 			snapshot_take(s1);
-		if (force_quit)
+			detail_begin(&app);
+		}
+		if (force_quit) {
 			snapshot_take(s2);
+			detail_end(&app);
+		}
 		*cycles = s2->tsc - s1->tsc;
 		wait_pollers();
 		ports_stop(&app);
@@ -339,6 +352,8 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	}
 	nap(app.opt.warmup_s);
 	snapshot_take(s1);
+	detail_begin(&app);
+	live_phase(PHASE_MEASURING);
 	*s0 = *s1;
 	while (!force_quit) {
 		double left = app.opt.duration_s -
@@ -352,6 +367,7 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 			progress(tag, s0);
 	}
 	snapshot_take(s2);
+	detail_end(&app);
 	*cycles = s2->tsc - s1->tsc;
 	wait_pollers();
 	ports_stop(&app);
@@ -390,10 +406,14 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		ex.running = true;
 	}
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
+	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
 		snapshot_take(s1);
+		detail_begin(&app);
+		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(tag, unaccounted);
 		snapshot_take(s2);
+		detail_end(&app);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
@@ -401,6 +421,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 teardown:
 	/* Stopped by a signal: the run is marked cut short. */
 	*stopped = force_quit;
+	live_phase(PHASE_TEARDOWN);
 	if (ex.running) {
 		ex.quit = true;
 		pthread_join(ex.thread, NULL);
@@ -439,6 +460,7 @@ run_one(unsigned int step, struct rxr_report *report)
 
 	if (run_switch_pool(cfg) != 0)
 		return -1;
+	live_run(rc, rep);
 	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
 	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
 	if (s1 == NULL || s2 == NULL ||
@@ -465,9 +487,11 @@ run_one(unsigned int step, struct rxr_report *report)
 		r.duration_s > 0 ? r.rx_bytes * 8.0 / r.duration_s / 1e9 : 0.0,
 		r.duration_s, r.rx_packets);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
+		RXR_LOG(ERR, "%s", err);
 		goto out;
 	}
+	if (detail_attach(&app, report, cycles) != 0)
+		goto out;
 	ret = unaccounted != 0 ? 1 : 0;
 out:
 	free(sr.rows);
@@ -501,9 +525,11 @@ report_env(struct rxr_report *rep)
 	env.ports = ports;
 	env.nb_ports = app.nb_ports;
 	if (rxr_report_set_env(rep, &env, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": report: %s\n", err);
+		RXR_LOG(ERR, "report: %s", err);
 		return -1;
 	}
+	if (env_collect(&app, rep) != 0)
+		return -1;
 	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf); i++)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s-%s",
 			i ? "," : "", rxr_strategy_name(o->configs[i].strategy),
@@ -546,8 +572,8 @@ consumers_init(struct app *a)
 {
 	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
 		if (a->nb_pollers < 2) {
-			fprintf(stderr, APP ": --consumer other-poll: needs two poll "
-				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)\n",
+			RXR_LOG(ERR, "--consumer other-poll: needs two poll "
+				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)",
 				a->nb_pollers);
 			return -1;
 		}
@@ -568,8 +594,8 @@ consumers_init(struct app *a)
 				rte_lcore_to_socket_id(pl->lcore),
 				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 			if (pl->cons[i].ring == NULL) {
-				fprintf(stderr, APP ": cannot create a receive queue of %u "
-					"packets: %s\n", a->opt.consumer_depth,
+				RXR_LOG(ERR, "cannot create a receive queue of %u "
+					"packets: %s", a->opt.consumer_depth,
 					rte_strerror(rte_errno));
 				return -1;
 			}
@@ -599,6 +625,7 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	if (d < argc)
 		return opts_parse(argc - d, argv + d, &app.opt, &args);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "--version") == 0 ||
 			strcmp(argv[1], "--list-devices") == 0)) {
 		*eal_argc = 1;
 		return opts_parse(argc, argv, &app.opt, &args);
@@ -628,14 +655,18 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
+	if (app.opt.version) {
+		rxr_version_print(stdout, APP, rte_version());
+		return EXIT_SUCCESS;
+	}
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-	if (output_check(&app.opt) != 0)
+	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
 		return EXIT_FAILURE;
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
-		fprintf(stderr, APP ": EAL could not start: %s%s\n",
+		RXR_LOG(ERR, "EAL could not start: %s%s",
 			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
 			"'s own options go after '--')" : "");
 		return EXIT_FAILURE;
@@ -650,9 +681,9 @@ main(int argc, char **argv)
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {
-		fprintf(stderr, APP ": no worker lcore to poll with: give EAL at "
+		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at "
 			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
-			"or --main-polls\n");
+			"or --main-polls");
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -673,7 +704,7 @@ main(int argc, char **argv)
 		rxr_mem_backing_name(app.backing));
 
 	report = rxr_report_create();
-	if (report == NULL || report_env(report) != 0) {
+	if (report == NULL || report_env(report) != 0 || live_init(&app) != 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -702,21 +733,25 @@ main(int argc, char **argv)
 		}
 	}
 	wait_pollers();
+	live_fini();
 	consumers_stop(&app);
 	if (ports_close(&app, &lost) != 0 || app.lost_frames != 0) {
-		fprintf(stderr, APP ": conservation: %" PRIu64 " frames lost\n",
+		RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}
 	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
-	if (app.opt.table && rxr_report_nb_runs(report) != 0)
+	if (app.opt.table && rxr_report_nb_runs(report) != 0) {
 		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
 			.stream_rows = app.opt.stream_rows });
+		rxr_report_render_extra(report, stdout, app.opt.detail);
+	}
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
 	output_say(report, force_quit);
 	rxr_report_free(report);
+	detail_free();
 cleanup:
 	pollers_free(&app);
 	rte_eal_cleanup();

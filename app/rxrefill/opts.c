@@ -10,6 +10,7 @@
 
 #include "rxr_path.h"
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* net_pcap's RTE_PMD_PCAP_MAX_QUEUES: one RX queue per replayed file. */
 #define PCAP_MAX_QUEUES 16
@@ -22,7 +23,7 @@ enum {
 	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
 	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
-	OPT_STREAM_ROWS,
+	OPT_STREAM_ROWS, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +60,9 @@ static const struct option long_opts[] = {
 	{ "latency-every", required_argument, NULL, OPT_LATENCY_EVERY },
 	{ "test-refill-delay", required_argument, NULL, OPT_REFILL_DELAY },
 	{ "stream-rows", no_argument, NULL, OPT_STREAM_ROWS },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "detail", no_argument, NULL, OPT_DETAIL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -181,15 +185,27 @@ opts_usage(FILE *f)
 "  --test-refill-delay CYCLES\n"
 "                       testing: spin CYCLES TSC cycles in every refill, a\n"
 "                       known slowdown (the statistics must find it)\n"
+"  --detail             add per-queue, per-lcore and extended statistics\n"
+"                       tables to the text table\n"
+"  --metrics-file FILE  write live figures in Prometheus text format to FILE,\n"
+"                       atomically, every stats period (node-exporter's\n"
+"                       textfile collector)\n"
 "  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
 "                       and NUMA node, then exit; no EAL options needed\n"
-"  --profile FILE       read options from FILE (a regular file) first, one\n"
+"  --profile FILE|NAME  read options from FILE (a regular file) first, one\n"
 "                       per line without the leading '--' ('strategy\n"
 "                       bh,zone'); '#' starts a comment; options given after\n"
-"                       it on the command line win (see config/profiles/)\n"
-"  --help               this text\n",
+"                       it on the command line win. A NAME without '/' that\n"
+"                       is no file is looked up as NAME.profile in the\n"
+"                       installed profiles (share/rxrefill/profiles next to\n"
+"                       the program, or %s)\n"
+"  --version            print the version of rxrefill and DPDK, then exit\n"
+"  --help               this text\n\n"
+"Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
+"(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
+"(--log-level=rxrefill:debug).\n",
 		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
-		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
+		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, RXR_PROFILE_DIR);
 }
 
 /* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
@@ -200,8 +216,8 @@ parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 	uint64_t n;
 
 	if (rxr_parse_decimal(s, min, max, &n) != 0) {
-		fprintf(stderr, APP ": --%s: '%s' is not a decimal whole number "
-			"in %lu..%lu\n", opt, s, min, max);
+		RXR_LOG(ERR, "--%s: '%s' is not a decimal whole number "
+			"in %lu..%lu", opt, s, min, max);
 		return -1;
 	}
 	*v = (unsigned long)n;
@@ -220,8 +236,8 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 	if (errno != 0 || end == s || *end != '\0' ||
 			strspn(s, "0123456789.eE+-") != strlen(s) ||
 			!(*v >= min && *v <= max)) {
-		fprintf(stderr, APP ": --%s: '%s' is not a decimal number of "
-			"seconds in %g..%g\n", opt, s, min, max);
+		RXR_LOG(ERR, "--%s: '%s' is not a decimal number of "
+			"seconds in %g..%g", opt, s, min, max);
 		return -1;
 	}
 	return 0;
@@ -244,12 +260,12 @@ parse_strategies(const char *s, unsigned int *want)
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
 		rxr_strategy_user_names(names, sizeof(names));
-		fprintf(stderr, APP ": --strategy '%s': an empty strategy name; "
-			"give %s comma separated, or all\n", s, names);
+		RXR_LOG(ERR, "--strategy '%s': an empty strategy name; "
+			"give %s comma separated, or all", s, names);
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
-		fprintf(stderr, APP ": --strategy: list longer than %zu bytes\n",
+		RXR_LOG(ERR, "--strategy: list longer than %zu bytes",
 			sizeof(buf) - 1);
 		return -1;
 	}
@@ -259,14 +275,14 @@ parse_strategies(const char *s, unsigned int *want)
 		enum rxr_strategy st;
 
 		if (strcmp(tok, "all") == 0) {
-			fprintf(stderr, APP ": --strategy '%s': 'all' stands alone, "
-				"not in a list\n", s);
+			RXR_LOG(ERR, "--strategy '%s': 'all' stands alone, "
+				"not in a list", s);
 			return -1;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
 			rxr_strategy_user_names(names, sizeof(names));
-			fprintf(stderr, APP ": --strategy: unknown strategy '%s' "
-				"(%s or all)\n", tok, names);
+			RXR_LOG(ERR, "--strategy: unknown strategy '%s' "
+				"(%s or all)", tok, names);
 			return -1;
 		}
 		if (want[st] == 0)
@@ -283,21 +299,21 @@ parse_replay(char *s, struct options *o)
 
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
-		fprintf(stderr, APP ": --replay '%s': an empty file name\n", s);
+		RXR_LOG(ERR, "--replay '%s': an empty file name", s);
 		return -1;
 	}
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (o->nb_replay == PCAP_MAX_QUEUES) {
-			fprintf(stderr, APP ": --replay: more than %d files; "
+			RXR_LOG(ERR, "--replay: more than %d files; "
 				"net_pcap has one RX queue per file and at most "
-				"%d queues per port\n", PCAP_MAX_QUEUES,
+				"%d queues per port", PCAP_MAX_QUEUES,
 				PCAP_MAX_QUEUES);
 			return -1;
 		}
 		/* A FIFO or a device would block net_pcap, or be read once. */
 		if (rxr_path_check_input("--replay", tok, err, sizeof(err)) != 0) {
-			fprintf(stderr, APP ": %s\n", err);
+			RXR_LOG(ERR, "%s", err);
 			return -1;
 		}
 		o->replay[o->nb_replay++] = tok;
@@ -352,7 +368,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			} else if (strcmp(optarg, "both") == 0) {
 				bulk_on = bulk_off = true;
 			} else {
-				fprintf(stderr, APP ": --bulk: '%s' is not on, off or both\n",
+				RXR_LOG(ERR, "--bulk: '%s' is not on, off or both",
 					optarg);
 				return -1;
 			}
@@ -438,7 +454,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				return -1;
 			if (rxr_pktmbuf_frame_size_check(v, 0, err,
 					sizeof(err)) != 0) {
-				fprintf(stderr, APP ": --frame-size %s\n", err);
+				RXR_LOG(ERR, "--frame-size %s", err);
 				return -1;
 			}
 			o->frame_size = v;
@@ -463,8 +479,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				if (strcmp(optarg, consumer_names[m]) == 0)
 					break;
 			if (m == RTE_DIM(consumer_names)) {
-				fprintf(stderr, APP ": --consumer: '%s' is not none, "
-					"inline, same-cpu, other-cpu or other-poll\n",
+				RXR_LOG(ERR, "--consumer: '%s' is not none, "
+					"inline, same-cpu, other-cpu or other-poll",
 					optarg);
 				return -1;
 			}
@@ -500,7 +516,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			char *colon = strchr(optarg, ':');
 
 			if (colon == NULL) {
-				fprintf(stderr, APP ": --exhaust %s: give AT:SECONDS\n",
+				RXR_LOG(ERR, "--exhaust %s: give AT:SECONDS",
 					optarg);
 				return -1;
 			}
@@ -519,7 +535,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			break;
 		case OPT_REPORT:
 			if (optarg[0] == '\0') {
-				fprintf(stderr, APP ": --report: empty path\n");
+				RXR_LOG(ERR, "--report: empty path");
 				return -1;
 			}
 			o->report_path = optarg;
@@ -530,6 +546,19 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		case OPT_NO_LATENCY:
 			o->latency = false;
 			break;
+		case OPT_DETAIL:
+			o->detail = true;
+			break;
+		case OPT_METRICS_FILE:
+			if (optarg[0] == '\0') {
+				RXR_LOG(ERR, "--metrics-file: empty path");
+				return -1;
+			}
+			o->metrics_path = optarg;
+			break;
+		case OPT_VERSION:
+			o->version = true;
+			return 0;
 		case OPT_REPLAY:
 			if (parse_replay(optarg, o) != 0)
 				return -1;
@@ -542,7 +571,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 
 			if (rxr_zero_policy_parse(optarg, &o->zero_policy, err,
 					sizeof(err)) != 0) {
-				fprintf(stderr, APP ": --zero-policy: %s\n", err);
+				RXR_LOG(ERR, "--zero-policy: %s", err);
 				return -1;
 			}
 			break;
@@ -552,7 +581,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 
 			if (rxr_zero_method_parse(optarg, &o->zero_method, err,
 					sizeof(err)) != 0) {
-				fprintf(stderr, APP ": --zero-method: %s\n", err);
+				RXR_LOG(ERR, "--zero-method: %s", err);
 				return -1;
 			}
 			break;
@@ -562,47 +591,47 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->help = true;
 			return 0;
 		case OPT_PROFILE:
-			fprintf(stderr, APP ": --profile may not be nested in a profile\n");
+			RXR_LOG(ERR, "--profile may not be nested in a profile");
 			return -1;
 		case ':':
-			fprintf(stderr, APP ": option '%s' needs a value; see --help\n",
+			RXR_LOG(ERR, "option '%s' needs a value; see --help",
 				argv[optind - 1]);
 			return -1;
 		default:
 			/* Short options have no place here; a long one is whole. */
 			if (optopt > 0 && optopt < 256)
-				fprintf(stderr, APP ": unknown option '-%c'; see --help\n",
+				RXR_LOG(ERR, "unknown option '-%c'; see --help",
 					optopt);
 			else
-				fprintf(stderr, APP ": unknown option '%s'; see --help\n",
+				RXR_LOG(ERR, "unknown option '%s'; see --help",
 					optind > 0 && optind <= argc ? argv[optind - 1] : "?");
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, APP ": unexpected argument '%s'; see --help\n",
+		RXR_LOG(ERR, "unexpected argument '%s'; see --help",
 			argv[optind]);
 		return -1;
 	}
 	if (o->loops != 0 && o->nb_replay == 0) {
-		fprintf(stderr, APP ": --loops needs --replay (finite replay of captures)\n");
+		RXR_LOG(ERR, "--loops needs --replay (finite replay of captures)");
 		return -1;
 	}
 	if (o->high != 0 && o->batch != 0 && o->high < o->batch) {
-		fprintf(stderr, APP ": --high %u is below --batch %u\n", o->high,
+		RXR_LOG(ERR, "--high %u is below --batch %u", o->high,
 			o->batch);
 		return -1;
 	}
 	if (o->stall_consumer >= (int)o->consumers) {
-		fprintf(stderr, APP ": --stall-consumer %d: there are only %u consumers\n",
+		RXR_LOG(ERR, "--stall-consumer %d: there are only %u consumers",
 			o->stall_consumer, o->consumers);
 		return -1;
 	}
 	/* Finite replay has no warm-up: say so, and record none. */
 	if (o->loops != 0) {
 		if (warmup_given && o->warmup_s > 0)
-			fprintf(stderr, APP ": note: --warmup is not used with "
-				"--loops (finite replay measures every packet)\n");
+			RXR_LOG(NOTICE, "note: --warmup is not used with "
+				"--loops (finite replay measures every packet)");
 		o->warmup_s = 0;
 	}
 	/* Bulk on first, strategies in the order given: the first column is
@@ -664,7 +693,7 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 		pos += n + 1;
 		line++;
 		if (memchr(l, '\0', n) != NULL) {
-			fprintf(stderr, APP ": --profile %s:%u: not a text file\n",
+			RXR_LOG(ERR, "--profile %s:%u: not a text file",
 				name, line);
 			return -1;
 		}
@@ -681,8 +710,8 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 		for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
 			;
 		if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
-			fprintf(stderr, APP ": --profile %s:%u: '%.*s' is not an option "
-				"name (write options without the leading '--')\n", name,
+			RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
+				"name (write options without the leading '--')", name,
 				line, (int)RTE_MIN(v - k, (size_t)60), l + k);
 			return -1;
 		}
@@ -698,9 +727,10 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 }
 
 static int
-profile_load(const char *path, struct opts_args *a)
+profile_load(const char *name, struct opts_args *a)
 {
-	char err[PATH_MAX + 128];
+	char found[PATH_MAX], err[PATH_MAX + 128];
+	const char *path = profile_find(name, found, sizeof(found));
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;
 	FILE *f;
@@ -708,12 +738,12 @@ profile_load(const char *path, struct opts_args *a)
 
 	/* A directory is no empty profile, and a FIFO would block. */
 	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
+		RXR_LOG(ERR, "%s", err);
 		return -1;
 	}
 	f = fopen(path, "r");
 	if (f == NULL) {
-		fprintf(stderr, APP ": --profile %s: %s\n", path, strerror(errno));
+		RXR_LOG(ERR, "--profile %s: %s", path, strerror(errno));
 		return -1;
 	}
 	do {
@@ -721,7 +751,7 @@ profile_load(const char *path, struct opts_args *a)
 			char *nb = realloc(buf, cap + 65536);
 
 			if (nb == NULL || cap > (1u << 24)) {
-				fprintf(stderr, APP ": --profile %s: too large\n", path);
+				RXR_LOG(ERR, "--profile %s: too large", path);
 				free(nb != NULL ? nb : buf);
 				fclose(f);
 				return -1;
@@ -762,7 +792,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		if (f == NULL)
 			continue;
 		if (nb_profiles == MAX_PROFILES) {
-			fprintf(stderr, APP ": more than %d --profile files\n",
+			RXR_LOG(ERR, "more than %d --profile files",
 				MAX_PROFILES);
 			return -1;
 		}
@@ -805,10 +835,10 @@ opts_check_dashdash(int argc, char **argv)
 			if (lo->val == OPT_HELP || strlen(lo->name) != n ||
 					strncmp(lo->name, arg + 2, n) != 0)
 				continue;
-			fprintf(stderr, APP ": '%s' is an option of " APP ", not "
+			RXR_LOG(ERR, "'%s' is an option of " APP ", not "
 				"of EAL: put it after '--' (" APP " [EAL options] "
 				"-- [options], e.g. " APP " -l 0-1 --no-pci -- "
-				"%s ...)\n", arg, arg);
+				"%s ...)", arg, arg);
 			return -1;
 		}
 	}
@@ -832,10 +862,10 @@ opts_check_ports(const struct app *a)
 			(strcmp(p->driver, "net_pcap") == 0 && !p->finite);
 
 		if (silent)
-			fprintf(stderr, APP ": note: --exhaust: port %u (%s%s) does "
+			RXR_LOG(NOTICE, "note: --exhaust: port %u (%s%s) does "
 				"not count failed refills as rx_nombuf: it drops "
 				"the burst without a count, so only the rate shows "
-				"the zone running out%s\n", p->id, p->driver,
+				"the zone running out%s", p->id, p->driver,
 				p->replay ? ", infinite replay" : "",
 				p->replay ? "; with --loops it counts them" : "");
 	}

@@ -15,6 +15,7 @@
 
 #include "rxr_path.h"
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* Room a report takes: a few KiB per repetition, more with streams. */
 #define REPORT_BYTES_BASE 16384u
@@ -39,11 +40,11 @@ output_check(const struct options *o)
 		inputs[n++] = o->profiles[i];
 	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
 			err, sizeof(err)) != 0) {
-		fprintf(stderr, APP ": %s\n", err);
+		RXR_LOG(ERR, "%s", err);
 		return -1;
 	}
 	if (o->nb_configs == 0) {
-		fprintf(stderr, APP ": no strategy configuration to run\n");
+		RXR_LOG(ERR, "no strategy configuration to run");
 		return -1;
 	}
 	if (!rxr_path_is_stdout(o->report_path))
@@ -58,7 +59,7 @@ output_check(const struct options *o)
 
 		if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
 				dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			fprintf(stderr, APP ": --report -: %s\n", strerror(errno));
+			RXR_LOG(ERR, "--report -: %s", strerror(errno));
 			return -1;
 		}
 	}
@@ -107,7 +108,7 @@ output_write(struct rxr_report *rep, bool partial, bool final)
 	report_written = true;
 	return 0;
 fail:
-	fprintf(stderr, APP ": %s%s\n", err, final ? "" :
+	RXR_LOG(ERR, "%s%s", err, final ? "" :
 		"; the runs go on, the report will not be written again");
 	report_failed = true;
 	return -1;
@@ -118,10 +119,10 @@ void
 output_say(const struct rxr_report *rep, bool interrupted)
 {
 	if (report_failed)
-		fprintf(stderr, APP ": no report written (see above)\n");
+		RXR_LOG(ERR, "no report written (see above)");
 	else if (!report_written && complete_runs(rep) == 0)
-		fprintf(stderr, APP ": no repetition completed: no report "
-			"written%s\n", rxr_path_is_stdout(app.opt.report_path) ?
+		RXR_LOG(ERR, "no repetition completed: no report "
+			"written%s", rxr_path_is_stdout(app.opt.report_path) ?
 			"" : ", the path was left as it was");
 	else
 		printf(APP ": report %s%s\n", rxr_path_is_stdout(

@@ -16,6 +16,7 @@
 #include <rte_prefetch.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* Keys one bulk lookup takes (rte_hash's limit). */
 #define LOOKUP_MAX RTE_HASH_LOOKUP_BULK_MAX
@@ -101,8 +102,8 @@ streams_size(struct poller *pl, unsigned int n)
 	if (h == NULL || rows == NULL) {
 		rte_hash_free(h);
 		free(rows);
-		fprintf(stderr, APP ": poll lcore %u: no memory for a table of %u "
-			"streams%s\n", pl->lcore, n, pl->stream_hash != NULL ?
+		RXR_LOG(WARNING, "poll lcore %u: no memory for a table of %u "
+			"streams%s", pl->lcore, n, pl->stream_hash != NULL ?
 			"; keeping the smaller one" : "; every packet counts as "
 			"untracked");
 		if (pl->stream_hash != NULL)
@@ -254,8 +255,8 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 }
 
 static void
-process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
-		enum consumer_mode mode, struct stage *stages)
+process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
+		unsigned int n, enum consumer_mode mode, struct stage *stages)
 {
 	uint64_t bytes = 0;
 
@@ -263,6 +264,8 @@ process(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		bytes += pkts[i]->pkt_len;
 	RXR_STAT_ADD(pl->rx_packets, n);
 	RXR_STAT_ADD(pl->rx_bytes, bytes);
+	RXR_STAT_ADD(q->packets, n);
+	RXR_STAT_ADD(q->bytes, bytes);
 	if (mode == CONSUMER_NONE) {
 		rte_pktmbuf_free_bulk(pkts, n);
 		return;
@@ -416,7 +419,7 @@ poll_main(void *arg)
 			if (n == 0)
 				continue;
 			got += n;
-			process(pl, pkts, n, mode, stages);
+			process(pl, q, pkts, n, mode, stages);
 		}
 		busy = got != 0;
 		/* Freeing is work too: such an iteration counts as busy. */

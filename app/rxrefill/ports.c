@@ -22,6 +22,7 @@
 #include <rte_lcore.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 #define REPLAY_VDEV "net_pcap_rxrefill"
 #define REPROBE_TRIES 10	/* probes, 100 ms apart, for a queue setup */
@@ -87,13 +88,13 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 
 	pc = pcap_open_offline(path, err);
 	if (pc == NULL) {
-		fprintf(stderr, APP ": --replay %s: not a readable capture: %s\n",
+		RXR_LOG(ERR, "--replay %s: not a readable capture: %s",
 			path, err);
 		return -1;
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {
-		fprintf(stderr, APP ": --replay %s: link type %s, net_pcap replays "
-			"Ethernet captures only\n", path,
+		RXR_LOG(ERR, "--replay %s: link type %s, net_pcap replays "
+			"Ethernet captures only", path,
 			pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "?");
 		pcap_close(pc);
 		return -1;
@@ -101,14 +102,14 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 	*pkts = *bytes = *segs = 0;
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (h->caplen == 0) {
-			fprintf(stderr, APP ": --replay %s: record %" PRIu64
-				" has zero length\n", path, *pkts + 1);
+			RXR_LOG(ERR, "--replay %s: record %" PRIu64
+				" has zero length", path, *pkts + 1);
 			bad = true;
 			break;
 		}
 		if (h->caplen > h->len) {
-			fprintf(stderr, APP ": --replay %s: record %" PRIu64
-				" captures %u bytes of a %u-byte frame\n", path,
+			RXR_LOG(ERR, "--replay %s: record %" PRIu64
+				" captures %u bytes of a %u-byte frame", path,
 				*pkts + 1, h->caplen, h->len);
 			bad = true;
 			break;
@@ -118,8 +119,8 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		*segs += (h->caplen + room - 1) / room;
 		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
 				flow_set_add(&fs, &info.key) != 0) {
-			fprintf(stderr, APP ": --replay %s: no memory to count its "
-				"flows\n", path);
+			RXR_LOG(ERR, "--replay %s: no memory to count its "
+				"flows", path);
 			bad = true;
 			break;
 		}
@@ -132,14 +133,14 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		return -1;
 	}
 	if (ret == PCAP_ERROR) {
-		fprintf(stderr, APP ": --replay %s: bad or truncated record %" PRIu64
-			": %s\n", path, *pkts + 1, pcap_geterr(pc));
+		RXR_LOG(ERR, "--replay %s: bad or truncated record %" PRIu64
+			": %s", path, *pkts + 1, pcap_geterr(pc));
 		pcap_close(pc);
 		return -1;
 	}
 	pcap_close(pc);
 	if (*pkts == 0) {
-		fprintf(stderr, APP ": --replay %s: the capture holds no packet\n",
+		RXR_LOG(ERR, "--replay %s: the capture holds no packet",
 			path);
 		return -1;
 	}
@@ -179,8 +180,8 @@ ports_create_replay(struct app *a)
 		return -1;
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
 		if (strchr(a->opt.replay[i], ',') != NULL) {
-			fprintf(stderr, APP ": --replay %s: a file name with ',' cannot "
-				"be passed to net_pcap\n", a->opt.replay[i]);
+			RXR_LOG(ERR, "--replay %s: a file name with ',' cannot "
+				"be passed to net_pcap", a->opt.replay[i]);
 			free(args);
 			return -1;
 		}
@@ -193,7 +194,7 @@ ports_create_replay(struct app *a)
 	ret = rte_eal_hotplug_add("vdev", REPLAY_VDEV, args);
 	free(args);
 	if (ret != 0) {
-		fprintf(stderr, APP ": cannot create the net_pcap replay port: %s\n",
+		RXR_LOG(ERR, "cannot create the net_pcap replay port: %s",
 			rte_strerror(-ret));
 		return -1;
 	}
@@ -220,8 +221,8 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 	int ret;
 
 	if (p->nb_q > di->max_rx_queues) {
-		fprintf(stderr, APP ": port %u (%s) can do at most %u RX queues, "
-			"asked for %u\n", p->id, p->driver, di->max_rx_queues, p->nb_q);
+		RXR_LOG(ERR, "port %u (%s) can do at most %u RX queues, "
+			"asked for %u", p->id, p->driver, di->max_rx_queues, p->nb_q);
 		return -1;
 	}
 	if (p->nb_q > 1 && di->flow_type_rss_offloads != 0) {
@@ -240,13 +241,13 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	ret = rte_eth_dev_configure(p->id, p->nb_q, 1, &conf);
 	if (ret != 0) {
-		fprintf(stderr, APP ": port %u (%s): cannot configure %u RX queues: %s\n",
+		RXR_LOG(ERR, "port %u (%s): cannot configure %u RX queues: %s",
 			p->id, p->driver, p->nb_q, rte_strerror(-ret));
 		return -1;
 	}
 	ret = rte_eth_tx_queue_setup(p->id, 0, 512, p->socket, NULL);
 	if (ret != 0) {
-		fprintf(stderr, APP ": port %u (%s): cannot set up a TX queue: %s\n",
+		RXR_LOG(ERR, "port %u (%s): cannot set up a TX queue: %s",
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
@@ -270,9 +271,9 @@ ports_frame_size(struct app *a)
 		if (!p->page_bounded || a->opt.frame_size <= page)
 			continue;
 		if (a->opt.frame_size_set) {
-			fprintf(stderr, APP ": --frame-size %u: port %u (%s) takes "
+			RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes "
 				"buffers of at most %u bytes, each inside one "
-				"page\n", a->opt.frame_size, p->id, p->driver,
+				"page", a->opt.frame_size, p->id, p->driver,
 				page);
 			return -1;
 		}
@@ -295,7 +296,7 @@ ports_init(struct app *a)
 		int ret;
 
 		if (a->nb_ports == MAX_PORTS) {
-			fprintf(stderr, APP ": more than %d ports; use -a/--vdev to pick\n",
+			RXR_LOG(ERR, "more than %d ports; use -a/--vdev to pick",
 				MAX_PORTS);
 			return -1;
 		}
@@ -306,7 +307,7 @@ ports_init(struct app *a)
 		p->id = id;
 		ret = rte_eth_dev_info_get(id, &di);
 		if (ret != 0) {
-			fprintf(stderr, APP ": port %u: no device info: %s\n", id,
+			RXR_LOG(ERR, "port %u: no device info: %s", id,
 				rte_strerror(-ret));
 			return -1;
 		}
@@ -324,13 +325,13 @@ ports_init(struct app *a)
 				RTE_MAX(1u, a->nb_pollers);
 		if (strcmp(p->name, REPLAY_VDEV) == 0 && a->opt.queues != 0 &&
 				a->opt.queues != a->opt.nb_replay) {
-			fprintf(stderr, APP ": --queues %u, but --replay gives %u files: "
-				"net_pcap has one RX queue per file\n", a->opt.queues,
+			RXR_LOG(ERR, "--queues %u, but --replay gives %u files: "
+				"net_pcap has one RX queue per file", a->opt.queues,
 				a->opt.nb_replay);
 			return -1;
 		}
 		if (p->nb_q > MAX_QUEUES) {
-			fprintf(stderr, APP ": port %u: at most %d queues\n", id,
+			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
 			return -1;
 		}
@@ -344,10 +345,10 @@ ports_init(struct app *a)
 	if (ports_frame_size(a) != 0)
 		return -1;
 	if (a->nb_ports == 0) {
-		fprintf(stderr, APP ": no port: give a NIC with -a <PCI>, a virtual "
+		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "
 			"device with --vdev, or captures with -- --replay FILES "
 			"(rxrefill-gen writes some); rxrefill --list-devices lists "
-			"RDMA NICs\n");
+			"RDMA NICs");
 		return -1;
 	}
 	return 0;
@@ -387,8 +388,8 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 			da != NULL && da->args != NULL ? da->args : "") >=
 			sizeof(p->devargs)) {
 		/* It matters only if a queue needs the port probed again. */
-		fprintf(stderr, APP ": port %u (%s): devargs longer than %zu bytes: "
-			"it cannot be probed again\n", p->id, p->driver,
+		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
+			"it cannot be probed again", p->id, p->driver,
 			sizeof(p->devargs) - 1);
 		return 0;
 	}
@@ -420,7 +421,7 @@ port_reprobe(struct app *a, struct port *p)
 	int ret;
 
 	if (!p->reprobe_ok) {
-		fprintf(stderr, APP ": port %u (%s): no device to probe again\n",
+		RXR_LOG(ERR, "port %u (%s): no device to probe again",
 			p->id, p->driver);
 		return -1;
 	}
@@ -435,14 +436,14 @@ port_reprobe(struct app *a, struct port *p)
 	if (ret == 0)
 		ret = rte_eal_hotplug_add(p->bus, p->devname, p->devargs);
 	if (ret != 0) {
-		fprintf(stderr, APP ": port %u (%s): cannot probe %s device %s "
-			"again: %s\n", old, p->driver, p->bus, p->devname,
+		RXR_LOG(ERR, "port %u (%s): cannot probe %s device %s "
+			"again: %s", old, p->driver, p->bus, p->devname,
 			rte_strerror(-ret));
 		return -1;
 	}
 	if (rte_eth_dev_get_port_by_name(p->name, &id) != 0) {
-		fprintf(stderr, APP ": %s device %s probed again, but it has no "
-			"port %s\n", p->bus, p->devname, p->name);
+		RXR_LOG(ERR, "%s device %s probed again, but it has no "
+			"port %s", p->bus, p->devname, p->name);
 		return -1;
 	}
 	p->id = id;
@@ -452,7 +453,7 @@ port_reprobe(struct app *a, struct port *p)
 				a->pollers[k].q[q].port = id;
 	ret = rte_eth_dev_info_get(id, &di);
 	if (ret != 0) {
-		fprintf(stderr, APP ": port %u: no device info: %s\n", id,
+		RXR_LOG(ERR, "port %u: no device info: %s", id,
 			rte_strerror(-ret));
 		return -1;
 	}
@@ -499,8 +500,8 @@ queues_setup(struct port *p, unsigned int rxd, bool again)
 				p->mp);
 
 		if (ret != 0) {
-			fprintf(stderr, APP ": port %u (%s) queue %u: cannot set up "
-				"%u descriptors%s: %s\n", p->id, p->driver, q, rxd,
+			RXR_LOG(ERR, "port %u (%s) queue %u: cannot set up "
+				"%u descriptors%s: %s", p->id, p->driver, q, rxd,
 				again ? " with another pool" : "", rte_strerror(-ret));
 			xsk_setup_end(p, false);
 			return -1;
@@ -598,8 +599,8 @@ pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 	snprintf(name, sizeof(name), "rxr_p%u_%u", p->id, a->run_seq++);
 	mp = rxr_pktmbuf_pool_create(name, n, c, p->socket);
 	if (mp == NULL)
-		fprintf(stderr, APP ": port %u: cannot create a pool of %u "
-			"frames of %u bytes (%s): %s%s\n", p->id, n,
+		RXR_LOG(ERR, "port %u: cannot create a pool of %u "
+			"frames of %u bytes (%s): %s%s", p->id, n,
 			a->opt.frame_size, rxr_strategy_name(c->pool.strategy),
 			rte_strerror(rte_errno),
 			a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
@@ -621,13 +622,13 @@ port_renew(struct app *a, struct port *p)
 
 	p->always_reprobe = true;
 	for (unsigned int t = 0; t < REPROBE_TRIES; t++) {
-		fprintf(stderr, APP ": port %u (%s): closing it and probing %s "
-			"again for the new pool\n", p->id, p->driver, p->devname);
+		RXR_LOG(NOTICE, "port %u (%s): closing it and probing %s "
+			"again for the new pool", p->id, p->driver, p->devname);
 		if (port_reprobe(a, p) != 0 || pool_reclaim(p->mp, &got) != 0)
 			return -1;
 		if (got != 0)
-			printf(APP ": port %u (%s): %u frames the failed setup "
-				"took are back\n", p->id, p->driver, got);
+			RXR_LOG(NOTICE, "port %u (%s): %u frames the failed "
+				"setup took are back", p->id, p->driver, got);
 		if (queues_setup(p, a->opt.rxd, false) == 0)
 			return 0;
 		rte_delay_us_sleep(100 * 1000);
@@ -686,9 +687,10 @@ ports_use_pool(struct app *a, unsigned int run)
 		/* Frames of the old pool the PMD still holds come back on close. */
 		if (p->old_mp != NULL && !p->always_reprobe &&
 				(held = pool_out(p->old_mp)) != 0) {
-			printf(APP ": port %u (%s) holds %u frames of the previous "
-				"pool after a new setup: closing it and probing %s "
-				"again\n", p->id, p->driver, held, p->devname);
+			RXR_LOG(NOTICE, "port %u (%s) holds %u frames of the "
+				"previous pool after a new setup: closing it and "
+				"probing %s again", p->id, p->driver, held,
+				p->devname);
 			p->always_reprobe = true;
 			if (port_reprobe(a, p) != 0 ||
 					(queues_setup(p, a->opt.rxd, false) != 0 &&
@@ -731,8 +733,9 @@ ports_wait_link(struct app *a)
 
 		if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
 				l.link_status == RTE_ETH_LINK_DOWN && !a->ports[i].link_warned) {
-			printf(APP ": port %u (%s): link still down 3 s after start\n",
-				a->ports[i].id, a->ports[i].driver);
+			RXR_LOG(WARNING, "warning: port %u (%s): link still down "
+				"3 s after start", a->ports[i].id,
+				a->ports[i].driver);
 			a->ports[i].link_warned = true;
 		}
 	}
@@ -745,7 +748,7 @@ ports_start(struct app *a)
 		int ret = rte_eth_dev_start(a->ports[i].id);
 
 		if (ret != 0) {
-			fprintf(stderr, APP ": port %u (%s): cannot start: %s\n",
+			RXR_LOG(ERR, "port %u (%s): cannot start: %s",
 				a->ports[i].id, a->ports[i].driver, rte_strerror(-ret));
 			return -1;
 		}
@@ -770,6 +773,26 @@ ports_stop(struct app *a)
  * A pool whose queues were set up again (or closed) has every frame back
  * from the PMD: check that each is home in its zone, then free it.
  */
+/* rxr_pool_check()'s findings, one rte_log line each. */
+static int
+pool_check_logged(struct rxr_pool *pool)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (f == NULL)
+		return rxr_pool_check(pool, stderr);
+	ret = rxr_pool_check(pool, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+			line = strtok_r(NULL, "\n", &save))
+		RXR_LOG(ERR, "%s", line);
+	free(buf);
+	return ret;
+}
+
 static int
 pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 {
@@ -783,13 +806,13 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 	 * now, so nothing can hold them any more.
 	 */
 	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
-		printf(APP ": port %u (%s): %u frames its closed queues kept are "
-			"back in their zone\n", p->id, p->driver, got);
+		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
+			"are back in their zone", p->id, p->driver, got);
 	rxr_pool_quiesce(pool);
 	avail = rte_mempool_avail_count(mp);
-	if (avail != mp->size || rxr_pool_check(pool, stderr) != 0) {
-		fprintf(stderr, APP ": port %u: %u of %u frames did not come back "
-			"to their zone\n", p->id, mp->size - avail, mp->size);
+	if (avail != mp->size || pool_check_logged(pool) != 0) {
+		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
+			"to their zone", p->id, mp->size - avail, mp->size);
 		*lost += mp->size - avail;
 		ret = -1;
 	}

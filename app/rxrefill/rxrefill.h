@@ -100,6 +100,9 @@ struct options {
 	unsigned int nb_profiles;
 	bool list_devices;
 	bool help;			/* --help was given: usage printed */
+	bool version;			/* --version was given */
+	bool detail;			/* per-queue/lcore/xstats tables */
+	const char *metrics_path;	/* --metrics-file: Prometheus text */
 };
 
 /* Arguments after profiles are read in; options point into them. */
@@ -114,6 +117,8 @@ struct poll_queue {
 	uint16_t port;
 	uint16_t queue;
 	struct rxr_pool *pool;
+	uint64_t packets;	/* received; written by the poll lcore */
+	uint64_t bytes;
 };
 
 /* Per-stream counters, as received. */
@@ -338,5 +343,34 @@ void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);
+
+/* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
+int env_collect(struct app *a, struct rxr_report *rep);
+void env_link_sample(struct app *a);	/* while receiving */
+int env_link_commit(struct app *a, struct rxr_report *rep);
+
+/* detail.c: runs[].queues, lcores, xstats between two samples */
+void detail_begin(struct app *a);
+void detail_end(struct app *a);
+int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
+void detail_free(void);
+
+/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
+enum live_phase {
+	PHASE_STARTING,
+	PHASE_WARMUP,
+	PHASE_MEASURING,
+	PHASE_TEARDOWN,
+	PHASE_DONE,
+};
+int metrics_check(const struct options *o);	/* before EAL starts */
+int live_init(struct app *a);
+void live_run(const struct run_config *rc, unsigned int rep);
+void live_phase(enum live_phase ph);
+void live_tick(void);
+void live_fini(void);
+
+/* profiles.c: a --profile argument as a path, or NAME of an installed one */
+const char *profile_find(const char *name, char *buf, size_t len);
 
 #endif /* RXREFILL_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -76,7 +77,7 @@ stop_say(unsigned int done, unsigned int total)
 {
 	if (quit_signal == 0)
 		return;
-	fprintf(stderr, APP ": stopped by %s after %u of %u repetitions%s\n",
+	RXR_LOG(NOTICE, "stopped by %s after %u of %u repetitions%s",
 		signal_name(quit_signal), done, total,
 		done < total ? "; the one in progress, if any, is marked cut short "
 		"in the report" : "");

@@ -21,6 +21,7 @@
 #include <rte_common.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 #ifndef AF_XDP
 #define AF_XDP 44
@@ -107,8 +108,8 @@ xsk_setup_end(struct port *p, bool done)
 	memcpy(p->xsk_socks, now, k * sizeof(now[0]));
 	p->nb_xsk = k;
 	if (k == 0 && done)
-		fprintf(stderr, APP ": port %u (%s): no XDP socket found after "
-			"its setup: XDP socket drops will read 0\n", p->id,
+		RXR_LOG(WARNING, "port %u (%s): no XDP socket found after "
+			"its setup: XDP socket drops will read 0", p->id,
 			p->driver);
 }
 

@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 static pthread_t zeroer;
 static volatile bool zeroer_quit;
@@ -47,7 +48,7 @@ zeroer_start(struct app *a)
 		return 0;
 	zeroer_quit = false;
 	if (pthread_create(&zeroer, NULL, zeroer_main, a) != 0) {
-		fprintf(stderr, APP ": cannot start the zeroing thread\n");
+		RXR_LOG(ERR, "cannot start the zeroing thread");
 		return -1;
 	}
 	zeroer_running = true;

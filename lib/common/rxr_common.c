@@ -5,18 +5,21 @@
 #include <stdlib.h>
 
 #include "rxr_common.h"
+#include "rxr_log.h"
 
 void
 rxr_debug_fail(const char *check, const char *file, int line,
 		const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, "rxrefill: debug check failed: %s: ", check);
+	/* One rte_log line (CRIT, the rxrefill logtype), then abort. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (%s:%d)\n", file, line);
+	RXR_LOG(CRIT, "debug check failed: %s: %s (%s:%d)", check, msg, file,
+		line);
 	fflush(stderr);
 	abort();
 }

@@ -25,8 +25,9 @@ extern "C" {
 /**
  * Report a violated debug check and abort.
  *
- * Prints "rxrefill: debug check failed: <check>: <message> (<file>:<line>)"
- * on stderr, then calls abort(). Tests that plant a fault look for the
+ * Logs "rxrefill: debug check failed: <check>: <message> (<file>:<line>)"
+ * at CRIT level through the rxrefill logtype (stderr unless EAL was told
+ * otherwise), then calls abort(). Tests that plant a fault look for the
  * check name in that line.
  */
 __rte_noreturn void rxr_debug_fail(const char *check, const char *file, int line,

@@ -658,8 +658,10 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	}
 	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
 		any_hist |= run->refill_latency_ns[i] != 0;
-	if (any_hist && jset(o, "refill_latency_hist",
-				hist_json(run->refill_latency_ns)))
+	if (any_hist && (jset(o, "refill_latency_hist",
+				hist_json(run->refill_latency_ns)) ||
+			jset(o, "refill_latency_percentiles",
+				rr_percentiles_json(run->refill_latency_ns))))
 		goto nomem;
 	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
 		goto nomem;

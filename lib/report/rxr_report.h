@@ -421,6 +421,70 @@ json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
 
+/** Refill latency percentiles in reports and tables: p50 p90 p99 p99.9. */
+#define RXR_REPORT_PCT_N 4
+/** The percentiles, in %: 50, 90, 99, 99.9. */
+extern const double rxr_report_pct_points[RXR_REPORT_PCT_N];
+
+/** A percentile of a log2 histogram and the bucket it falls in. */
+struct rxr_report_pct {
+	double p;	/**< percentile, 0 < p <= 100 */
+	uint64_t lo;	/**< bucket lower bound, ns, inclusive */
+	uint64_t hi;	/**< bucket upper bound, ns, exclusive */
+	double ns;	/**< estimate: linear interpolation inside the bucket */
+};
+
+/**
+ * Percentile p of a histogram of RXR_REPORT_HIST_BUCKETS log2 buckets
+ * (nearest rank: the bucket holding the ceil(p% * total)-th value).
+ * @return 0, or -EINVAL when the histogram is empty or p is out of range.
+ */
+int rxr_report_percentile(const uint64_t *counts, double p,
+		struct rxr_report_pct *out);
+
+/**
+ * Set env.<key> (new fields: versions, build, kernel, ...). Steals v.
+ * @return 0, -EINVAL (no env, NULL key or value) or -ENOMEM.
+ */
+int rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v);
+
+/**
+ * Set runs[idx].<key> (queues, lcores, xstats). Steals v.
+ * @return 0, -EINVAL (no such run) or -ENOMEM.
+ */
+int rxr_report_run_set(struct rxr_report *r, unsigned int idx,
+		const char *key, json_t *v);
+
+/**
+ * Print a note when the report was measured with debug checks, the
+ * refill latency percentiles of each configuration (all its
+ * complete repetitions together) and, with detail, the per-queue,
+ * per-lcore and changed extended statistics of every run.
+ * @return 0, -ENOMEM or -EIO.
+ */
+int rxr_report_render_extra(const struct rxr_report *r, FILE *out,
+		bool detail);
+
+/**
+ * Refill latency percentiles of each configuration (all its complete
+ * repetitions) in each report: an array of {"config", "percentile"
+ * ("p50", "p90", "p99", "p99.9"), "ns", "lo", "hi"}, the last three
+ * arrays with one entry per report, null where a report has no histogram
+ * for that configuration. New reference; NULL on ENOMEM.
+ */
+json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n);
+
+/**
+ * Print a "warning: ..." line on out for every environment field in which
+ * a report differs from the first (memory backing, build type, debug
+ * checks, CPU, DPDK version, rxrefill version) and for every report
+ * measured with debug checks. Fields a report lacks are not compared.
+ * @return the number of warnings.
+ */
+int rxr_report_env_differences(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

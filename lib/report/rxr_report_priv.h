@@ -59,6 +59,9 @@ json_t *rr_jnum(double d);
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rr_jstr(const char *s);
 
+/* Refill latency percentiles of a histogram as JSON; NULL when empty. */
+json_t *rr_percentiles_json(const uint64_t *counts);
+
 void rr_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

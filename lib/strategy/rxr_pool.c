@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rxr_pool_private.h"
+#include "rxr_log.h"
 
 RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
 RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
@@ -127,7 +128,7 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 
 /* One message per rejected field, naming the field and its value. */
 #define CONF_REJECT(c, fmt, ...) do { \
-	RTE_LOG(ERR, USER1, "pool %s: " fmt "\n", (c)->name, __VA_ARGS__); \
+	RXR_LOG(ERR, "pool %s: " fmt, (c)->name, __VA_ARGS__); \
 	return -EINVAL; \
 } while (0)
 
@@ -184,8 +185,8 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
 		socket = SOCKET_ID_ANY;
 	if (st->lcore_priv_size > RXRP_LCORE_PRIV_SIZE) {
-		RTE_LOG(ERR, USER1, "pool %s: strategy %s wants %zu bytes per "
-			"lcore, over %u\n", p->name, st->name,
+		RXR_LOG(ERR, "pool %s: strategy %s wants %zu bytes per "
+			"lcore, over %u", p->name, st->name,
 			st->lcore_priv_size, RXRP_LCORE_PRIV_SIZE);
 		return -EINVAL;
 	}
@@ -266,7 +267,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		goto fail;
 	}
 	if (max_frames == 0) {
-		RTE_LOG(ERR, USER1, "pool %s: max_frames is 0\n", p->name);
+		RXR_LOG(ERR, "pool %s: max_frames is 0", p->name);
 		err = EINVAL;
 		goto fail;
 	}

@@ -158,7 +158,7 @@ struct rxrp_strategy {
 	rxr_pool_free_t free[2];
 	/*
 	 * Fill the defaults of the strategy's own configuration fields and
-	 * reject bad ones, one RTE_LOG message naming field and value each.
+	 * reject bad ones, one rxrefill log line naming field and value each.
 	 * @return 0 or -EINVAL.
 	 */
 	int (*conf_check)(struct rxr_pool_conf *c);

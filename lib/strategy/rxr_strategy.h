@@ -158,7 +158,7 @@ struct rxr_pool;
  * (stride) in at most @p max_regions regions. Memory comes later with
  * rxr_pool_add_region() or rxr_pool_reserve().
  * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
- * configuration field (one RTE_LOG line names the field and its value),
+ * configuration field (one rxrefill log line names the field and its value),
  * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,

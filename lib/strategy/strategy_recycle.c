@@ -16,6 +16,7 @@
 #include <rte_log.h>
 
 #include "rxr_pool_private.h"
+#include "rxr_log.h"
 
 /*
  * Per poll lcore: the page_pool is in owner_data, on the owner's first
@@ -243,8 +244,8 @@ recycle_conf_check(struct rxr_pool_conf *c)
 	if (c->recycle_ring == 0)
 		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
 	if (c->recycle_refill > c->recycle_cache) {
-		RTE_LOG(ERR, USER1, "pool %s: recycle_refill %u is over "
-			"recycle_cache %u\n", c->name, c->recycle_refill,
+		RXR_LOG(ERR, "pool %s: recycle_refill %u is over "
+			"recycle_cache %u", c->name, c->recycle_refill,
 			c->recycle_cache);
 		return -EINVAL;
 	}

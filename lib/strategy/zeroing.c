@@ -16,6 +16,7 @@
 #include <rte_log.h>
 
 #include "rxr_pool_private.h"
+#include "rxr_log.h"
 
 static inline void
 clear_counted(struct rxr_pool *p, void * const *objs, unsigned int n)
@@ -85,13 +86,13 @@ rxrp_zero_setup(struct rxr_pool *p)
 	if (c->zero_policy == RXR_ZERO_POLICY_NONE)
 		return 0;
 	if ((uint64_t)c->payload_offset + len > p->frame_size) {
-		RTE_LOG(ERR, USER1, "pool %s: payload_offset %u + payload_len %u "
-			"is over the frame size, %u\n", c->name,
+		RXR_LOG(ERR, "pool %s: payload_offset %u + payload_len %u "
+			"is over the frame size, %u", c->name,
 			c->payload_offset, len, p->frame_size);
 		return -EINVAL;
 	}
 	if ((unsigned int)c->zero_method >= RXR_ZERO_NR_METHODS) {
-		RTE_LOG(ERR, USER1, "pool %s: zero_method %d is not a method\n",
+		RXR_LOG(ERR, "pool %s: zero_method %d is not a method",
 			c->name, (int)c->zero_method);
 		return -EINVAL;
 	}

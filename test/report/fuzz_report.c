@@ -4,7 +4,8 @@
  * libFuzzer target: report loading and validation, then everything
  * rxrefill-compare does with a report that passed: its own table, a
  * comparison with itself and with a well-formed fixture, the JSON
- * comparison, a summary recomputed from its runs. A loaded report is
+ * comparison, percentiles, detail tables and environment differences, a
+ * summary recomputed from its runs. A loaded report is
  * untrusted input; none of this may crash, leak or read out of bounds.
  */
 
@@ -57,6 +58,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rxr_report_compare_text(pair, labels, 2, sink, &sel);
 	j = rxr_report_compare_json(pair, labels, 2, NULL);
 	json_decref(j);
+	/* Percentiles, detail tables, environment differences. */
+	rxr_report_render_extra(r, sink, true);
+	j = rxr_report_percentiles_json(pair, 2);
+	json_decref(j);
+	rxr_report_env_differences(pair, labels, 2, sink);
 	rxr_report_summarize(r);
 	rxr_report_free(r);
 	return 0;

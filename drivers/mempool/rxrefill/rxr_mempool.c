@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "rxr_log.h"
 #include "rxr_mempool.h"
 
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
@@ -70,7 +71,7 @@ rxr_mp_alloc(struct rte_mempool *mp)
 	} else {
 		/* A pool the application made: settings from the environment. */
 		if (rxr_mempool_env_conf(&pc, err, sizeof(err)) != 0) {
-			RTE_LOG(ERR, MEMPOOL, "%s: %s\n", mp->name, err);
+			RXR_LOG(ERR, "%s: %s", mp->name, err);
 			return -EINVAL;
 		}
 		payload_of(mp, &pc);
@@ -79,15 +80,15 @@ rxr_mp_alloc(struct rte_mempool *mp)
 	pc.socket_id = mp->socket_id;
 	p = rxr_pool_create(&pc, stride, mp->size, max_regions_for(mp, stride));
 	if (p == NULL) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot create an rxrefill pool of %u "
-			"objects of %u bytes: %s\n", mp->name, mp->size, stride,
+		RXR_LOG(ERR, "%s: cannot create an rxrefill pool of %u "
+			"objects of %u bytes: %s", mp->name, mp->size, stride,
 			rte_strerror(rte_errno));
 		return -rte_errno;
 	}
 	pc = *rxr_pool_conf(p);
 	/* Said once per pool; rxrefill's own pools are in its report. */
-	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, RTE_LOGTYPE_MEMPOOL,
-		"MEMPOOL: %s: rxrefill strategy=%s bulk=%s high=%u "
+	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, rxr_logtype,
+		"rxrefill: %s: rxrefill strategy=%s bulk=%s high=%u "
 		"batch=%u zero=%s zero_method=%s, %u objects of %u bytes, "
 		"%u poll lcores%s\n", mp->name, rxr_strategy_name(pc.strategy),
 		pc.bulk ? "on" : "off", pc.high, pc.batch,
@@ -120,11 +121,11 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 	frames = rxr_pool_nr_frames(p);
 	avail = rxr_pool_avail(p);
 	if (rxr_pool_check(p, NULL) == 0)
-		RTE_LOG(NOTICE, MEMPOOL, "%s: all %" PRIu64 " frames are home\n",
+		RXR_LOG(NOTICE, "%s: all %" PRIu64 " frames are home",
 			mp->name, frames);
 	else
 		rte_log(mp->cache_size == 0 ? RTE_LOG_ERR : RTE_LOG_NOTICE,
-			RTE_LOGTYPE_MEMPOOL, "MEMPOOL: %s: %" PRIu64 " of %" PRIu64
+			rxr_logtype, "rxrefill: %s: %" PRIu64 " of %" PRIu64
 			" frames are not home%s\n", mp->name, frames - avail,
 			frames, mp->cache_size == 0 ? "" :
 			" (some may sit in the mempool's per-lcore caches)");
@@ -193,7 +194,7 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	}
 	ret = rxr_pool_adopt_end(p);
 	if (ret < 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot adopt %u objects: %s\n",
+		RXR_LOG(ERR, "%s: cannot adopt %u objects: %s",
 			mp->name, n, strerror(-ret));
 		return ret;
 	}
@@ -326,8 +327,8 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
 	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
 			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: a frame of %u bytes cannot hold an mbuf "
-			"(%zu bytes), %u bytes of private area and %u of headroom\n",
+		RXR_LOG(ERR, "%s: a frame of %u bytes cannot hold an mbuf "
+			"(%zu bytes), %u bytes of private area and %u of headroom",
 			name, c.frame_size, sizeof(struct rte_mbuf), c.priv_size,
 			RTE_PKTMBUF_HEADROOM);
 		rte_errno = EINVAL;
@@ -346,13 +347,13 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	rte_pktmbuf_pool_init(mp, &priv);
 	ret = rte_mempool_set_ops_byname(mp, RXR_MEMPOOL_OPS_NAME, &c);
 	if (ret != 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot select ops %s: %s\n", name,
+		RXR_LOG(ERR, "%s: cannot select ops %s: %s", name,
 			RXR_MEMPOOL_OPS_NAME, rte_strerror(-ret));
 		goto fail;
 	}
 	ret = rte_mempool_populate_default(mp);
 	if (ret < 0) {
-		RTE_LOG(ERR, MEMPOOL, "%s: cannot populate %u frames of %u bytes: %s\n",
+		RXR_LOG(ERR, "%s: cannot populate %u frames of %u bytes: %s",
 			name, n, c.frame_size, rte_strerror(-ret));
 		goto fail;
 	}

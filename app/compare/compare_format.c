@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* rxrefill-compare --format csv|markdown, rendered from the JSON model. */
+
+#include <math.h>
+#include <string.h>
+
+#include "compare_format.h"
+
+int
+compare_format_parse(const char *s)
+{
+	if (strcmp(s, "text") == 0)
+		return FORMAT_TEXT;
+	if (strcmp(s, "json") == 0)
+		return FORMAT_JSON;
+	if (strcmp(s, "csv") == 0)
+		return FORMAT_CSV;
+	if (strcmp(s, "markdown") == 0 || strcmp(s, "md") == 0)
+		return FORMAT_MARKDOWN;
+	return -1;
+}
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(FILE *out, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* Numbers to 15 significant digits (no binary noise); empty when null. */
+static void
+num_field(FILE *out, const json_t *v)
+{
+	if (json_is_number(v))
+		fprintf(out, "%.15g", json_number_value(v));
+}
+
+static const char *
+row_config(const json_t *row)
+{
+	const char *c = json_string_value(json_object_get(row, "config"));
+
+	/* One report's table has no config column: the metric carries it. */
+	return c != NULL ? c : "";
+}
+
+/* Lower latency is better: positive when v is below the first report's. */
+static double
+pct_delta(const json_t *vals, size_t c)
+{
+	double base = json_number_value(json_array_get(vals, 0));
+	const json_t *v = json_array_get(vals, c);
+
+	if (!json_is_number(v) || !json_is_number(json_array_get(vals, 0)) ||
+			base == 0)
+		return NAN;
+	return (base - json_number_value(v)) / base * 100.0;
+}
+
+static void
+pct_csv(const json_t *doc, FILE *out)
+{
+	const json_t *reports = json_object_get(doc, "reports");
+	const json_t *row;
+	size_t i, c;
+
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		for (c = 0; c < json_array_size(vals); c++) {
+			double d = pct_delta(vals, c);
+
+			csv_field(out, json_string_value(json_object_get(row,
+				"config")));
+			fprintf(out, ",refill_latency.%s,all_reps,",
+				json_string_value(json_object_get(row,
+					"percentile")));
+			csv_field(out, json_string_value(json_object_get(
+				json_array_get(reports, c), "label")));
+			fputc(',', out);
+			num_field(out, json_array_get(vals, c));
+			fputc(',', out);
+			if (!isnan(d))
+				fprintf(out, "%.15g", d);
+			fputs(",lower,,\n", out);
+		}
+	}
+}
+
+int
+compare_write_csv(const json_t *doc, FILE *out)
+{
+	const json_t *reports = json_object_get(doc, "reports");
+	const json_t *row, *sig;
+	size_t i, c;
+
+	fputs("config,metric,statistic,report,value,delta_pct,better,p,"
+		"significant\n", out);
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *vals = json_object_get(row, "values");
+		const json_t *deltas = json_object_get(row, "delta_pct");
+
+		for (c = 0; c < json_array_size(vals); c++) {
+			const json_t *label = json_object_get(
+				json_array_get(reports, c), "label");
+
+			csv_field(out, row_config(row));
+			fputc(',', out);
+			csv_field(out, json_string_value(json_object_get(row,
+				"metric")));
+			fputc(',', out);
+			csv_field(out, json_string_value(json_object_get(row,
+				"stat")));
+			fputc(',', out);
+			/* One report's table: columns are its configurations. */
+			csv_field(out, json_string_value(label));
+			fputc(',', out);
+			num_field(out, json_array_get(vals, c));
+			fputc(',', out);
+			num_field(out, json_array_get(deltas, c));
+			fputc(',', out);
+			csv_field(out, json_string_value(json_object_get(row,
+				"better")));
+			/* The test against the first report, where there is one. */
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row, "p"), c));
+			fputc(',', out);
+			sig = json_array_get(json_object_get(row, "significant"), c);
+			if (json_is_boolean(sig))
+				fputs(json_is_true(sig) ? "true" : "false", out);
+			fputc('\n', out);
+		}
+	}
+	pct_csv(doc, out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* Markdown cells: a '|' would end the cell. */
+static void
+md_text(FILE *out, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+int
+compare_write_markdown(const json_t *doc, FILE *out)
+{
+	const json_t *reports = json_object_get(doc, "reports");
+	const json_t *row, *r;
+	size_t i, c;
+
+	fputs("| config | metric | statistic |", out);
+	json_array_foreach(reports, i, r) {
+		fputc(' ', out);
+		md_text(out, json_string_value(json_object_get(r, "label")));
+		fputs(" |", out);
+	}
+	fputs("\n|---|---|---|", out);
+	for (i = 0; i < json_array_size(reports); i++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		const json_t *vals = json_object_get(row, "values");
+		const json_t *deltas = json_object_get(row, "delta_pct");
+
+		fputs("| ", out);
+		md_text(out, row_config(row));
+		fputs(" | ", out);
+		md_text(out, json_string_value(json_object_get(row, "metric")));
+		fputs(" | ", out);
+		md_text(out, json_string_value(json_object_get(row, "stat")));
+		fputs(" |", out);
+		for (c = 0; c < json_array_size(vals); c++) {
+			const json_t *v = json_array_get(vals, c);
+			const json_t *d = json_array_get(deltas, c);
+
+			const json_t *sig = json_array_get(json_object_get(row,
+				"significant"), c);
+
+			if (!json_is_number(v))
+				fputs(" - |", out);
+			else if (c > 0 && json_is_number(d))
+				/* n.s.: the test found no real difference. */
+				fprintf(out, " %.4g (%+.2f%%%s) |",
+					json_number_value(v),
+					json_number_value(d),
+					json_is_false(sig) ? " n.s." : "");
+			else
+				fprintf(out, " %.4g |", json_number_value(v));
+		}
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		fputs("| ", out);
+		md_text(out, json_string_value(json_object_get(row, "config")));
+		fprintf(out, " | refill_latency.%s | all_reps |",
+			json_string_value(json_object_get(row, "percentile")));
+		for (c = 0; c < json_array_size(vals); c++) {
+			const json_t *v = json_array_get(vals, c);
+			double d = pct_delta(vals, c);
+
+			if (!json_is_number(v))
+				fputs(" - |", out);
+			else if (c > 0 && !isnan(d))
+				fprintf(out, " %.0f ns [%lld, %lld) (%+.2f%%) |",
+					json_number_value(v),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "lo"), c)),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "hi"), c)),
+					d);
+			else
+				fprintf(out, " %.0f ns [%lld, %lld) |",
+					json_number_value(v),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "lo"), c)),
+					(long long)json_integer_value(
+					json_array_get(json_object_get(row, "hi"), c)));
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+int
+compare_write_percentiles_text(const json_t *pct,
+		const char *const *labels, unsigned int n, FILE *out)
+{
+	const json_t *row;
+	size_t i;
+	unsigned int c;
+
+	if (json_array_size(pct) == 0)
+		return 0;
+	fprintf(out, "\nRefill latency percentiles, ns (estimate [bucket]), all "
+		"repetitions; %% against the first, lower is better\n%-24s", "");
+	for (c = 0; c < n; c++)
+		fprintf(out, c + 1 < n ? " %-32s" : " %s", labels[c]);
+	fputc('\n', out);
+	json_array_foreach(pct, i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+		char name[96], cell[96];
+
+		snprintf(name, sizeof(name), "%s.%s",
+			json_string_value(json_object_get(row, "config")),
+			json_string_value(json_object_get(row, "percentile")));
+		fprintf(out, "%-24s", name);
+		for (c = 0; c < n; c++) {
+			const json_t *v = json_array_get(vals, c);
+			double d = pct_delta(vals, c);
+			int len;
+
+			if (!json_is_number(v)) {
+				fprintf(out, c + 1 < n ? " %-32s" : " %s", "-");
+				continue;
+			}
+			len = snprintf(cell, sizeof(cell), "%.0f [%lld, %lld)",
+				json_number_value(v),
+				(long long)json_integer_value(json_array_get(
+					json_object_get(row, "lo"), c)),
+				(long long)json_integer_value(json_array_get(
+					json_object_get(row, "hi"), c)));
+			if (c > 0 && !isnan(d) && len > 0 &&
+					(size_t)len < sizeof(cell))
+				snprintf(cell + len, sizeof(cell) - len,
+					" (%+.2f%%)", d);
+			fprintf(out, c + 1 < n ? " %-32s" : " %s", cell);
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * runs[].queues[], runs[].lcores[] and runs[].xstats: what each queue and
+ * poll lcore did during the measurement, and every extended statistic of
+ * every port that changed. Sampled on the main lcore at the measurement's
+ * start and end; cold path.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include "rxrefill.h"
+#include "rxr_log.h"
+
+struct xstats {
+	struct rte_eth_xstat_name *names;
+	uint64_t *v0, *v1;
+	int n;
+};
+
+struct sample {
+	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	uint64_t busy[MAX_POLLERS];
+	struct rte_eth_stats eth[MAX_PORTS];
+};
+
+static struct {
+	struct sample s0, s1;
+	struct xstats x[MAX_PORTS];
+} d;
+
+static void
+sample_take(struct app *a, struct sample *s, bool first)
+{
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+
+		s->busy[k] = RXR_STAT_READ(pl->busy_cycles);
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			s->qpackets[k][i] = RXR_STAT_READ(pl->q[i].packets);
+			s->qbytes[k][i] = RXR_STAT_READ(pl->q[i].bytes);
+		}
+	}
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct xstats *x = &d.x[i];
+		uint16_t port = a->ports[i].id;
+
+		if (rte_eth_stats_get(port, &s->eth[i]) != 0)
+			memset(&s->eth[i], 0, sizeof(s->eth[i]));
+		if (first) {
+			int n = rte_eth_xstats_get_names(port, NULL, 0);
+
+			free(x->names);
+			free(x->v0);
+			free(x->v1);
+			memset(x, 0, sizeof(*x));
+			if (n <= 0)
+				continue;
+			x->names = calloc(n, sizeof(*x->names));
+			x->v0 = calloc(n, sizeof(*x->v0));
+			x->v1 = calloc(n, sizeof(*x->v1));
+			if (x->names == NULL || x->v0 == NULL || x->v1 == NULL ||
+					rte_eth_xstats_get_names(port, x->names,
+						n) != n) {
+				x->n = 0;
+				continue;
+			}
+			x->n = n;
+		}
+		if (x->n > 0) {
+			struct rte_eth_xstat xs[x->n];
+			uint64_t *v = first ? x->v0 : x->v1;
+
+			if (rte_eth_xstats_get(port, xs, x->n) != x->n) {
+				x->n = 0;
+				continue;
+			}
+			for (int j = 0; j < x->n; j++)
+				if (xs[j].id < (uint64_t)x->n)
+					v[xs[j].id] = xs[j].value;
+		}
+	}
+}
+
+void
+detail_begin(struct app *a)
+{
+	sample_take(a, &d.s0, true);
+}
+
+void
+detail_end(struct app *a)
+{
+	sample_take(a, &d.s1, false);
+}
+
+static unsigned int
+port_index(const struct app *a, uint16_t id)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (a->ports[i].id == id)
+			return i;
+	return 0;
+}
+
+static json_t *
+queues_json(const struct app *a)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int k = 0; arr != NULL && k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			const struct poll_queue *q = &pl->q[i];
+			unsigned int pi = port_index(a, q->port);
+			const struct rte_eth_stats *e0 = &d.s0.eth[pi];
+			const struct rte_eth_stats *e1 = &d.s1.eth[pi];
+			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
+				"port", q->port, "queue", q->queue,
+				"lcore", pl->lcore,
+				"packets", (json_int_t)(d.s1.qpackets[k][i] -
+					d.s0.qpackets[k][i]),
+				"bytes", (json_int_t)(d.s1.qbytes[k][i] -
+					d.s0.qbytes[k][i]));
+			bool has_q = false;
+
+			/* A PMD that keeps per-queue counters fills some. */
+			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)
+				has_q |= e1->q_ipackets[j] != 0;
+			if (o != NULL && has_q &&
+					q->queue < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+				unsigned int j = q->queue;
+
+				json_object_set_new(o, "q_ipackets", json_integer(
+					e1->q_ipackets[j] - e0->q_ipackets[j]));
+				json_object_set_new(o, "q_ibytes", json_integer(
+					e1->q_ibytes[j] - e0->q_ibytes[j]));
+				json_object_set_new(o, "q_errors", json_integer(
+					e1->q_errors[j] - e0->q_errors[j]));
+			}
+			json_array_append_new(arr, o);
+		}
+	}
+	return arr;
+}
+
+static json_t *
+lcores_json(const struct app *a, uint64_t cycles)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int k = 0; arr != NULL && k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+		uint64_t busy = d.s1.busy[k] - d.s0.busy[k];
+
+		json_array_append_new(arr, json_pack("{s:i, s:i, s:I, s:I, s:o}",
+			"lcore", pl->lcore,
+			"cpu", rte_lcore_to_cpu_id((int)pl->lcore),
+			"cycles", (json_int_t)cycles,
+			"busy_cycles", (json_int_t)busy,
+			"busy_share", cycles != 0 ? json_real(RTE_MIN(1.0,
+				(double)busy / (double)cycles)) : json_null()));
+	}
+	return arr;
+}
+
+static json_t *
+xstats_json(const struct app *a)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int i = 0; arr != NULL && i < a->nb_ports; i++) {
+		const struct xstats *x = &d.x[i];
+		json_t *changed = json_object();
+
+		for (int j = 0; changed != NULL && j < x->n; j++)
+			if (x->v1[j] != x->v0[j])
+				json_object_set_new(changed, x->names[j].name,
+					json_integer((json_int_t)(x->v1[j] -
+						x->v0[j])));
+		json_array_append_new(arr, json_pack("{s:i, s:o}",
+			"port", a->ports[i].id, "changed", changed));
+	}
+	return arr;
+}
+
+int
+detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
+{
+	unsigned int idx = rxr_report_nb_runs(rep) - 1;
+
+	if (env_link_commit(a, rep) != 0 ||
+			rxr_report_run_set(rep, idx, "queues", queues_json(a)) != 0 ||
+			rxr_report_run_set(rep, idx, "lcores",
+				lcores_json(a, cycles)) != 0 ||
+			rxr_report_run_set(rep, idx, "xstats",
+				xstats_json(a)) != 0) {
+		RXR_LOG(ERR, "report: per-queue statistics: out of "
+			"memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+detail_free(void)
+{
+	for (unsigned int i = 0; i < MAX_PORTS; i++) {
+		free(d.x[i].names);
+		free(d.x[i].v0);
+		free(d.x[i].v1);
+		memset(&d.x[i], 0, sizeof(d.x[i]));
+	}
+}

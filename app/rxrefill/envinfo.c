@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * What a report needs to be reproduced and compared: versions, build,
+ * kernel and its CPU isolation, the poll CPUs' frequency governors, the
+ * page size, and each port's link, firmware and NUMA node.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_memory.h>
+
+#include "rxrefill.h"
+#include "rxr_version.h"
+#include "rxr_log.h"
+
+#if defined(__clang__)
+#define RXR_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define RXR_COMPILER "gcc " __VERSION__
+#else
+#define RXR_COMPILER "unknown"
+#endif
+
+/* First line of a small file, without its newline; false when unreadable. */
+static bool
+read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (f == NULL)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* The value of key=... on the kernel command line, or JSON null. */
+static json_t *
+cmdline_param(const char *cmdline, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key)) != NULL) {
+		bool word = p == cmdline || p[-1] == ' ';
+
+		if (word && p[klen] == '=') {
+			const char *v = p + klen + 1;
+
+			return json_stringn(v, strcspn(v, " "));
+		}
+		p += klen;
+	}
+	return json_null();
+}
+
+static json_t *
+kernel_json(void)
+{
+	struct utsname u;
+	char cmdline[4096] = "", buf[1024];
+
+	if (uname(&u) != 0)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
+		u.version, u.machine);
+	read_line("/proc/cmdline", cmdline, sizeof(cmdline));
+	return json_pack("{s:s, s:s, s:o, s:o}", "uname", buf,
+		"release", u.release,
+		"isolcpus", cmdline_param(cmdline, "isolcpus"),
+		"nohz_full", cmdline_param(cmdline, "nohz_full"));
+}
+
+/* One lcore: its CPU, node, role and the CPU's frequency governor. */
+static json_t *
+lcore_json(unsigned int lcore, const char *role)
+{
+	int cpu = rte_lcore_to_cpu_id((int)lcore);
+	char path[128], gov[64];
+	json_t *g = json_null();
+
+	if (cpu >= 0) {
+		snprintf(path, sizeof(path),
+			"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			cpu);
+		if (read_line(path, gov, sizeof(gov)))
+			g = json_string(gov);
+	}
+	return json_pack("{s:i, s:i, s:i, s:s, s:o}", "lcore", (int)lcore,
+		"cpu", cpu, "node", (int)rte_lcore_to_socket_id(lcore),
+		"role", role, "governor", g);
+}
+
+static int
+page_size_cb(const struct rte_memseg_list *msl, void *arg)
+{
+	uint64_t *sz = arg;
+
+	if (msl->page_sz != 0 && msl->memseg_arr.count != 0) {
+		*sz = msl->page_sz;
+		return 1;
+	}
+	return 0;
+}
+
+/* Every port: link, firmware, node; warn when a poll lcore is elsewhere. */
+static json_t *
+ports_json(struct app *a)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int i = 0; arr != NULL && i < a->nb_ports; i++) {
+		const struct port *p = &a->ports[i];
+		struct rte_eth_link link = { 0 };
+		char fw[128];
+		json_t *fwj, *remote = json_array();
+		int node = rte_eth_dev_socket_id(p->id);
+
+		if (rte_eth_dev_fw_version_get(p->id, fw, sizeof(fw)) == 0)
+			fwj = json_string(fw);
+		else
+			fwj = json_null();	/* the PMD does not say */
+		rte_eth_link_get_nowait(p->id, &link);
+		for (unsigned int k = 0; remote != NULL && k < a->nb_pollers; k++) {
+			const struct poller *pl = &a->pollers[k];
+			unsigned int lnode = rte_lcore_to_socket_id(pl->lcore);
+			bool polls = false;
+
+			for (unsigned int q = 0; q < pl->nb_q; q++)
+				polls |= pl->q[q].port == p->id;
+			if (!polls || node < 0 || (unsigned int)node == lnode)
+				continue;
+			RXR_LOG(WARNING, "warning: port %u (%s) is on NUMA "
+				"node %d but poll lcore %u is on node %u: every "
+				"packet crosses the interconnect", p->id, p->name,
+				node, pl->lcore, lnode);
+			json_array_append_new(remote, json_integer(pl->lcore));
+		}
+		json_array_append_new(arr, json_pack(
+			"{s:i, s:i, s:b, s:s, s:o, s:o, s:o}",
+			"port", p->id, "link_speed_mbps", (int)link.link_speed,
+			"link_up", link.link_status == RTE_ETH_LINK_UP,
+			"link_duplex", link.link_duplex ? "full" : "half",
+			"fw_version", fwj,
+			"numa_node", node >= 0 ? json_integer(node) : json_null(),
+			"remote_poll_lcores", remote));
+	}
+	return arr;
+}
+
+/*
+ * A port's link as seen while receiving: before the first run a stopped
+ * port says "down" (and some PMDs no speed), so the env is corrected from
+ * samples taken during the measurements.
+ */
+static struct rte_eth_link link_seen[MAX_PORTS];
+
+void
+env_link_sample(struct app *a)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct rte_eth_link l = { 0 };
+
+		if (!a->ports[i].started ||
+				rte_eth_link_get_nowait(a->ports[i].id, &l) != 0 ||
+				l.link_status != RTE_ETH_LINK_UP)
+			continue;
+		link_seen[i] = l;
+	}
+}
+
+int
+env_link_commit(struct app *a, struct rxr_report *rep)
+{
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
+	int ret = 0;
+
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		json_t *p = json_array_get(ports, i);
+
+		if (p == NULL || link_seen[i].link_status != RTE_ETH_LINK_UP)
+			continue;
+		ret |= json_object_set_new(p, "link_up", json_true());
+		ret |= json_object_set_new(p, "link_speed_mbps",
+			json_integer(link_seen[i].link_speed));
+		ret |= json_object_set_new(p, "link_duplex", json_string(
+			link_seen[i].link_duplex ? "full" : "half"));
+	}
+	return ret != 0 ? -ENOMEM : 0;
+}
+
+/* Into env.ports[i], which rxr_report_set_env() made in the same order. */
+static int
+ports_merge(struct rxr_report *rep, json_t *info)
+{
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
+	size_t i;
+	json_t *p;
+	int ret = info == NULL ? -ENOMEM : 0;
+
+	json_array_foreach(info, i, p)
+		if (json_object_update(json_array_get(ports, i), p) != 0)
+			ret = -ENOMEM;
+	json_decref(info);
+	return ret;
+}
+
+int
+env_collect(struct app *a, struct rxr_report *rep)
+{
+	json_t *lcores = json_array();
+	uint64_t page_sz = 0;
+	unsigned int lc;
+	int ret = 0;
+
+	if (RXR_DEBUG)
+		RXR_LOG(WARNING, "warning: built with debug checks: these "
+			"figures are not for comparison (meson setup "
+			"-Ddebug_checks=false for measurements)");
+	memset(link_seen, 0, sizeof(link_seen));
+	lc = rte_get_main_lcore();
+	json_array_append_new(lcores, lcore_json(lc, "main"));
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		json_array_append_new(lcores, lcore_json(a->pollers[k].lcore,
+			"poll"));
+	rte_memseg_list_walk(page_size_cb, &page_sz);
+	ret |= rxr_report_env_set(rep, "rxrefill_version",
+		json_string(rxr_version()));
+	ret |= rxr_report_env_set(rep, "build", json_pack("{s:s, s:b, s:s}",
+		"type", RXR_BUILD_TYPE, "debug_checks", RXR_DEBUG != 0,
+		"compiler", RXR_COMPILER));
+	ret |= rxr_report_env_set(rep, "kernel", kernel_json());
+	ret |= rxr_report_env_set(rep, "lcore_cpus", lcores);
+	ret |= rxr_report_env_set(rep, "page_size_kb", page_sz != 0 ?
+		json_integer((json_int_t)(page_sz / 1024)) : json_null());
+	ret |= rxr_report_env_set(rep, "hugepage_size_kb",
+		a->backing != RXR_MEM_NO_HUGE && page_sz != 0 ?
+		json_integer((json_int_t)(page_sz / 1024)) : json_null());
+	ret |= ports_merge(rep, ports_json(a));
+	if (ret != 0) {
+		RXR_LOG(ERR, "report: environment: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}

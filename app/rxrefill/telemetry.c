@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Live figures: the main lcore samples the counters every stats period
+ * (live_tick(), cold path) and publishes them under a mutex; the
+ * rte_telemetry commands /rxrefill/status and /rxrefill/stats read the
+ * published copy from EAL's telemetry thread (never the pools, which the
+ * main lcore swaps between runs), and --metrics-file writes the same
+ * figures in Prometheus text format, atomically, at each sample.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+#include <rte_telemetry.h>
+
+#include "rxrefill.h"
+#include "rxr_path.h"
+#include "rxr_log.h"
+
+static const char *const phase_names[] = {
+	[PHASE_STARTING] = "starting", [PHASE_WARMUP] = "warmup",
+	[PHASE_MEASURING] = "measuring", [PHASE_TEARDOWN] = "teardown",
+	[PHASE_DONE] = "done",
+};
+
+/* The drop causes counted live: ethdev's and the app's. */
+enum { LD_NOMBUF, LD_IMISSED, LD_IERRORS, LD_CONSUMER_FULL, LD_MAX };
+static const char *const drop_names[LD_MAX] = {
+	"rx_nombuf", "imissed", "rx_errors", "consumer_full",
+};
+
+struct live_pool {
+	uint16_t port;
+	uint64_t pcp_hits, pcp_misses;
+	uint64_t lock_acq, lock_contended, lock_wait_cycles;
+	double lock_wait_share;		/* of the last period */
+	uint64_t deferred_drained;
+	struct rxr_recycle_stats recycle;
+};
+
+/* What the telemetry thread and the metrics file see. */
+struct live_view {
+	enum live_phase phase;
+	char strategy[16];
+	bool bulk;
+	unsigned int rep, reps, config, configs;
+	uint64_t phase_tsc, start_tsc;	/* elapsed is computed when asked */
+	double mpps, gbps;		/* over the last period */
+	uint64_t rx_packets, rx_bytes;	/* since the run began */
+	uint64_t drops[LD_MAX];
+	unsigned int nb_pools;
+	struct live_pool pool[MAX_PORTS];
+};
+
+static struct {
+	struct app *app;
+	pthread_mutex_t lock;
+	struct live_view view;		/* published, under lock */
+	/* Main lcore only. */
+	uint64_t start_tsc, phase_tsc, last_tsc, period;
+	uint64_t run_packets0, run_bytes0, last_packets, last_bytes;
+	uint64_t drops0[LD_MAX];
+	uint64_t wait0[MAX_PORTS];
+	const struct rte_mempool *mp0[MAX_PORTS];
+	struct rxr_pool_stats *ps;
+	bool baseline;
+	bool link_seen;		/* the ports' link read in this run */
+} L = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void
+counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
+{
+	struct app *a = L.app;
+
+	*packets = *bytes = 0;
+	memset(drops, 0, sizeof(uint64_t) * LD_MAX);
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		*packets += RXR_STAT_READ(a->pollers[k].rx_packets);
+		*bytes += RXR_STAT_READ(a->pollers[k].rx_bytes);
+		drops[LD_CONSUMER_FULL] +=
+			RXR_STAT_READ(a->pollers[k].drops[DROP_CONSUMER_FULL]);
+	}
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct port_counters c;
+
+		port_counters_read(&a->ports[i], &c);
+		drops[LD_NOMBUF] += c.rx_nombuf;
+		drops[LD_IMISSED] += c.imissed;
+		drops[LD_IERRORS] += c.ierrors;
+	}
+}
+
+/* Per pool, from the pool's own counters (they start with the pool). */
+static void
+pools_now(struct live_view *v, double dt_cycles)
+{
+	struct app *a = L.app;
+
+	v->nb_pools = 0;
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct live_pool *lp = &v->pool[v->nb_pools];
+		const struct rte_mempool *mp = a->ports[i].mp;
+		uint64_t zone_alloc = 0, into_pcp = 0;
+
+		if (mp == NULL || L.ps == NULL)
+			continue;
+		memset(lp, 0, sizeof(*lp));
+		lp->port = a->ports[i].id;
+		rxr_pool_stats(rxr_mempool_pool(mp), L.ps);
+		for (unsigned int z = 0; z < L.ps->nr_zones; z++) {
+			lp->lock_acq += L.ps->zone[z].lock.acquisitions;
+			lp->lock_contended += L.ps->zone[z].lock.contended;
+			lp->lock_wait_cycles += L.ps->zone[z].lock.wait_cycles;
+			zone_alloc += L.ps->zone[z].alloc_frames;
+		}
+		for (unsigned int l = 0; l < L.ps->nr_lcores; l++) {
+			const struct rxr_pool_lcore_stats *ls = &L.ps->lcore[l];
+			const uint64_t *rs = (const uint64_t *)&ls->recycle;
+			uint64_t *rd = (uint64_t *)&lp->recycle;
+
+			/* As the report counts them (fill_run()). */
+			lp->pcp_hits += ls->pcp.alloc - ls->pcp.alloc_zone_frames;
+			into_pcp += ls->pcp.refill_frames -
+				ls->pcp.alloc_zone_frames;
+			lp->deferred_drained += ls->deferred_drained;
+			for (size_t c = 0; c < sizeof(lp->recycle) /
+					sizeof(uint64_t); c++)
+				rd[c] += rs[c];
+		}
+		lp->pcp_misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
+		/* A new pool (next run) starts its own wait count. */
+		if (L.mp0[i] != mp || !L.baseline)
+			lp->lock_wait_share = 0;
+		else if (dt_cycles > 0)
+			lp->lock_wait_share = (double)(lp->lock_wait_cycles -
+				L.wait0[i]) / (dt_cycles * RTE_MAX(1u, a->nb_pollers));
+		L.mp0[i] = mp;
+		L.wait0[i] = lp->lock_wait_cycles;
+		v->nb_pools++;
+	}
+}
+
+static int metrics_write(const struct live_view *v);
+
+static void
+sample(void)
+{
+	uint64_t now = rte_get_tsc_cycles(), packets, bytes, drops[LD_MAX];
+	double hz = (double)rte_get_tsc_hz(), dt = (double)(now - L.last_tsc);
+	struct live_view v;
+
+	pthread_mutex_lock(&L.lock);
+	v = L.view;
+	pthread_mutex_unlock(&L.lock);
+	counters_now(&packets, &bytes, drops);
+	if (L.baseline && dt > 0) {
+		v.mpps = (double)(packets - L.last_packets) / (dt / hz) / 1e6;
+		v.gbps = (double)(bytes - L.last_bytes) * 8 / (dt / hz) / 1e9;
+	} else {
+		v.mpps = v.gbps = 0;
+	}
+	v.rx_packets = packets - L.run_packets0;
+	v.rx_bytes = bytes - L.run_bytes0;
+	for (int d = 0; d < LD_MAX; d++)
+		v.drops[d] = drops[d] - L.drops0[d];
+	pools_now(&v, L.baseline ? dt : 0);
+	L.last_tsc = now;
+	L.last_packets = packets;
+	L.last_bytes = bytes;
+	L.baseline = true;
+	pthread_mutex_lock(&L.lock);
+	L.view = v;
+	pthread_mutex_unlock(&L.lock);
+	if (L.app->opt.metrics_path != NULL)
+		metrics_write(&v);
+}
+
+void
+live_tick(void)
+{
+	if (L.app == NULL)
+		return;
+	/* Once per run, as soon as the ports receive (finite runs are short). */
+	if (!L.link_seen && L.view.phase == PHASE_MEASURING) {
+		env_link_sample(L.app);
+		L.link_seen = true;
+	}
+	if (rte_get_tsc_cycles() - L.last_tsc < L.period)
+		return;
+	sample();
+}
+
+/* The configuration and repetition the next phases belong to. */
+void
+live_run(const struct run_config *rc, unsigned int rep)
+{
+	if (L.app == NULL)
+		return;
+	pthread_mutex_lock(&L.lock);
+	snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
+		rxr_strategy_name(rc->strategy));
+	L.view.bulk = rc->bulk;
+	L.view.rep = rep + 1;
+	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
+	pthread_mutex_unlock(&L.lock);
+}
+
+void
+live_phase(enum live_phase ph)
+{
+	if (L.app == NULL)
+		return;
+	L.phase_tsc = rte_get_tsc_cycles();
+	if (ph == PHASE_WARMUP) {
+		/* A new run: counters from here, rates from the next tick. */
+		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
+		L.baseline = false;
+		L.link_seen = false;
+	}
+	pthread_mutex_lock(&L.lock);
+	L.view.phase = ph;
+	L.view.phase_tsc = L.phase_tsc;
+	pthread_mutex_unlock(&L.lock);
+	sample();
+}
+
+/* --- rte_telemetry ---------------------------------------------------- */
+
+static void
+view_get(struct live_view *v)
+{
+	pthread_mutex_lock(&L.lock);
+	*v = L.view;
+	pthread_mutex_unlock(&L.lock);
+}
+
+/* 22.11's telemetry values have no floating type: rates as text. */
+static void
+add_real(struct rte_tel_data *d, const char *name, double x, int prec)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.*f", prec, x);
+	rte_tel_data_add_dict_string(d, name, buf);
+}
+
+static int
+tel_status(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct live_view v;
+	uint64_t now = rte_get_tsc_cycles();
+	double hz = (double)rte_get_tsc_hz();
+
+	view_get(&v);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "phase", phase_names[v.phase]);
+	rte_tel_data_add_dict_string(d, "strategy", v.strategy);
+	rte_tel_data_add_dict_string(d, "bulk", v.bulk ? "on" : "off");
+	rte_tel_data_add_dict_int(d, "repetition", (int)v.rep);
+	rte_tel_data_add_dict_int(d, "repetitions", (int)v.reps);
+	rte_tel_data_add_dict_int(d, "configuration", (int)v.config);
+	rte_tel_data_add_dict_int(d, "configurations", (int)v.configs);
+	add_real(d, "elapsed_s", (double)(now - v.phase_tsc) / hz, 3);
+	add_real(d, "uptime_s", (double)(now - v.start_tsc) / hz, 3);
+	return 0;
+}
+
+static int
+tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct live_view v;
+	struct rte_tel_data *drops;
+
+	view_get(&v);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "phase", phase_names[v.phase]);
+	add_real(d, "mpps", v.mpps, 4);
+	add_real(d, "gbps", v.gbps, 4);
+	rte_tel_data_add_dict_u64(d, "rx_packets", v.rx_packets);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", v.rx_bytes);
+	drops = rte_tel_data_alloc();
+	if (drops != NULL) {
+		rte_tel_data_start_dict(drops);
+		for (int k = 0; k < LD_MAX; k++)
+			rte_tel_data_add_dict_u64(drops, drop_names[k], v.drops[k]);
+		rte_tel_data_add_dict_container(d, "drops", drops, 0);
+	}
+	/* One container per pool: containers do not nest deeper. */
+	for (unsigned int i = 0; i < v.nb_pools; i++) {
+		const struct live_pool *p = &v.pool[i];
+		struct rte_tel_data *pd = rte_tel_data_alloc();
+		const uint64_t *rc = (const uint64_t *)&p->recycle;
+		static const char *const rnames[] = {
+			"alloc_fast", "alloc_slow", "alloc_empty",
+			"alloc_refill", "alloc_waive", "recycle_cached",
+			"recycle_cache_full", "recycle_ring",
+			"recycle_ring_full", "recycle_released_refcnt",
+		};
+		char name[32];
+
+		if (pd == NULL)
+			break;
+		rte_tel_data_start_dict(pd);
+		rte_tel_data_add_dict_u64(pd, "pcp_hits", p->pcp_hits);
+		rte_tel_data_add_dict_u64(pd, "pcp_misses", p->pcp_misses);
+		rte_tel_data_add_dict_u64(pd, "zone_lock_acquisitions",
+			p->lock_acq);
+		rte_tel_data_add_dict_u64(pd, "zone_lock_contended",
+			p->lock_contended);
+		add_real(pd, "zone_lock_wait_share", p->lock_wait_share, 6);
+		rte_tel_data_add_dict_u64(pd, "deferred_drained",
+			p->deferred_drained);
+		for (size_t k = 0; k < RTE_DIM(rnames); k++)
+			rte_tel_data_add_dict_u64(pd, rnames[k], rc[k]);
+		snprintf(name, sizeof(name), "pool_port%u", p->port);
+		rte_tel_data_add_dict_container(d, name, pd, 0);
+	}
+	return 0;
+}
+
+/* --- Prometheus text format -------------------------------------------- */
+
+static int
+metrics_write(const struct live_view *v)
+{
+	const char *path = L.app->opt.metrics_path;
+	char tmp[4096], labels[96];
+	FILE *f;
+	int fd, ret = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
+			sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		RXR_LOG(ERR, "--metrics-file %s: %s", path,
+			strerror(errno));
+		return -errno;
+	}
+	fchmod(fd, 0644);
+	snprintf(labels, sizeof(labels), "strategy=\"%s\",bulk=\"%s\"",
+		v->strategy, v->bulk ? "on" : "off");
+	fprintf(f, "# HELP rxrefill_phase Current phase (1 for the phase).\n"
+		"# TYPE rxrefill_phase gauge\n");
+	for (int p = 0; p <= PHASE_DONE; p++)
+		fprintf(f, "rxrefill_phase{phase=\"%s\"} %d\n", phase_names[p],
+			p == (int)v->phase);
+	fprintf(f, "# HELP rxrefill_repetition Repetition of the current "
+		"configuration, from 1.\n# TYPE rxrefill_repetition gauge\n"
+		"rxrefill_repetition{%s} %u\n", labels, v->rep);
+	fprintf(f, "# HELP rxrefill_mpps Received packets per second over "
+		"the last stats period, millions.\n# TYPE rxrefill_mpps gauge\n"
+		"rxrefill_mpps{%s} %.6f\n", labels, v->mpps);
+	fprintf(f, "# HELP rxrefill_gbps Received Gbit/s over the last stats "
+		"period.\n# TYPE rxrefill_gbps gauge\n"
+		"rxrefill_gbps{%s} %.6f\n", labels, v->gbps);
+	fprintf(f, "# HELP rxrefill_rx_packets_total Packets received in the "
+		"current run.\n# TYPE rxrefill_rx_packets_total counter\n"
+		"rxrefill_rx_packets_total{%s} %" PRIu64 "\n", labels,
+		v->rx_packets);
+	fprintf(f, "# HELP rxrefill_rx_bytes_total Bytes received in the "
+		"current run.\n# TYPE rxrefill_rx_bytes_total counter\n"
+		"rxrefill_rx_bytes_total{%s} %" PRIu64 "\n", labels, v->rx_bytes);
+	fprintf(f, "# HELP rxrefill_drops_total Packets dropped in the current "
+		"run, by cause.\n# TYPE rxrefill_drops_total counter\n");
+	for (int d = 0; d < LD_MAX; d++)
+		fprintf(f, "rxrefill_drops_total{%s,cause=\"%s\"} %" PRIu64 "\n",
+			labels, drop_names[d], v->drops[d]);
+#define POOL_METRIC(name, type, help, fmt, field) do { \
+	fprintf(f, "# HELP rxrefill_" name " " help "\n" \
+		"# TYPE rxrefill_" name " " type "\n"); \
+	for (unsigned int i = 0; i < v->nb_pools; i++) \
+		fprintf(f, "rxrefill_" name "{%s,port=\"%u\"} " fmt "\n", \
+			labels, v->pool[i].port, v->pool[i].field); \
+} while (0)
+	POOL_METRIC("pcp_hits_total", "counter",
+		"Allocations served by the pcp.", "%" PRIu64, pcp_hits);
+	POOL_METRIC("pcp_misses_total", "counter",
+		"Allocations that went to the zone.", "%" PRIu64, pcp_misses);
+	POOL_METRIC("zone_lock_acquisitions_total", "counter",
+		"Zone lock acquisitions.", "%" PRIu64, lock_acq);
+	POOL_METRIC("zone_lock_contended_total", "counter",
+		"Zone lock acquisitions that found it held.", "%" PRIu64,
+		lock_contended);
+	POOL_METRIC("zone_lock_wait_share", "gauge",
+		"Share of poll time spent waiting for the zone lock, last period.",
+		"%.6f", lock_wait_share);
+	POOL_METRIC("deferred_drained_total", "counter",
+		"Frames freed by other contexts and drained by the owner.",
+		"%" PRIu64, deferred_drained);
+#undef POOL_METRIC
+	fprintf(f, "# HELP rxrefill_recycle_total page_pool-style recycling "
+		"counters.\n# TYPE rxrefill_recycle_total counter\n");
+	for (unsigned int i = 0; i < v->nb_pools; i++) {
+		static const char *const rnames[] = {
+			"alloc_fast", "alloc_slow", "alloc_empty",
+			"alloc_refill", "alloc_waive", "recycle_cached",
+			"recycle_cache_full", "recycle_ring",
+			"recycle_ring_full", "recycle_released_refcnt",
+		};
+		const uint64_t *rc = (const uint64_t *)&v->pool[i].recycle;
+
+		for (size_t k = 0; k < RTE_DIM(rnames); k++)
+			fprintf(f, "rxrefill_recycle_total{%s,port=\"%u\","
+				"counter=\"%s\"} %" PRIu64 "\n", labels,
+				v->pool[i].port, rnames[k], rc[k]);
+	}
+	if (fflush(f) != 0 || fsync(fd) != 0)
+		ret = -errno;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	if (ret == 0 && rename(tmp, path) != 0)
+		ret = -errno;
+	if (ret != 0) {
+		RXR_LOG(ERR, "--metrics-file %s: %s", path,
+			strerror(-ret));
+		unlink(tmp);
+	}
+	return ret;
+}
+
+int
+metrics_check(const struct options *o)
+{
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
+	char err[PATH_MAX + 256];
+	unsigned int n = 0;
+
+	if (o->metrics_path == NULL)
+		return 0;
+	if (rxr_path_is_stdout(o->metrics_path)) {
+		RXR_LOG(ERR, "--metrics-file -: rewritten every period, it needs "
+			"a file");
+		return -1;
+	}
+	for (unsigned int i = 0; i < o->nb_replay; i++)
+		inputs[n++] = o->replay[i];
+	for (unsigned int i = 0; i < o->nb_profiles; i++)
+		inputs[n++] = o->profiles[i];
+	/* Two writers of one file: by name now, by inode once it exists. */
+	if (strcmp(o->metrics_path, o->report_path) == 0) {
+		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
+			o->metrics_path);
+		return -1;
+	}
+	inputs[n++] = o->report_path;
+	if (rxr_path_check_output("--metrics-file", o->metrics_path, inputs, n,
+			64 * 1024, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+live_init(struct app *a)
+{
+	double period = a->opt.stats_period_s > 0 ? a->opt.stats_period_s : 1;
+
+	L.ps = rte_zmalloc("rxr_live_stats", sizeof(*L.ps), 0);
+	if (L.ps == NULL) {
+		RXR_LOG(ERR, "live statistics: out of memory");
+		return -ENOMEM;
+	}
+	L.app = a;
+	L.start_tsc = L.phase_tsc = L.last_tsc = rte_get_tsc_cycles();
+	L.period = (uint64_t)(period * rte_get_tsc_hz());
+	L.view.reps = a->opt.reps;
+	L.view.start_tsc = L.view.phase_tsc = L.start_tsc;
+	L.view.configs = a->opt.nb_configs;
+	/* EAL without telemetry (--no-telemetry): these just go unanswered. */
+	if (rte_telemetry_register_cmd("/rxrefill/status", tel_status,
+			"Phase, strategy, bulk, repetition, elapsed seconds. "
+			"No parameters") != 0 ||
+			rte_telemetry_register_cmd("/rxrefill/stats", tel_stats,
+			"Live Mpps, Gbit/s, drops by cause, per pool pcp, zone "
+			"lock, deferred and recycle counters. No parameters") != 0)
+		RXR_LOG(WARNING, "warning: telemetry commands not "
+			"registered");
+	else
+		RXR_LOG(DEBUG, "telemetry: /rxrefill/status and /rxrefill/stats "
+			"registered, sampled every %.3f s", period);
+	if (a->opt.metrics_path != NULL && metrics_write(&L.view) != 0)
+		return -1;
+	return 0;
+}
+
+void
+live_fini(void)
+{
+	if (L.app == NULL)
+		return;
+	live_phase(PHASE_DONE);
+	L.app = NULL;
+	rte_free(L.ps);
+	L.ps = NULL;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_VERSION_H
+#define RXR_VERSION_H
+
+/**
+ * @file
+ * The version of the rxrefill programs: meson's project version, with
+ * `git describe` appended when built from a git checkout, and the DPDK
+ * version they were built against. No EAL needed (rxrefill-gen and
+ * rxrefill-compare never start it).
+ */
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** "0.1.0" or, from a checkout, "0.1.0 (git 71ceb39-dirty)". */
+const char *rxr_version(void);
+
+/** DPDK version of the headers built against: "DPDK 22.11.4". */
+const char *rxr_version_dpdk_built(void);
+
+/**
+ * Print the --version text of a program: "<prog> <rxr_version()>", then
+ * the DPDK version built against and, when not NULL, the one running
+ * (rte_version()).
+ */
+void rxr_version_print(FILE *out, const char *prog, const char *dpdk_running);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_VERSION_H */
