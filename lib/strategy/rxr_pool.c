@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -223,8 +224,8 @@ fail:
 
 /*
  * The inline owner path of rxr_pool_alloc_bulk(): only when the pool calls
- * the strategy's bulk functions unwrapped and the strategy says they are
- * its pcp under the nesting counter.
+ * the strategy's functions unwrapped and the strategy says they are its pcp
+ * under the nesting counter; with bulk off, for one-frame calls only.
  */
 static void
 owner_inline_setup(struct rxr_pool *p)
@@ -235,12 +236,13 @@ owner_inline_setup(struct rxr_pool *p)
 		p->conf.test_refill_delay == 0;
 
 	if (!(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE) ||
-			!p->conf.bulk || p->nr_zones != 1 ||
+			p->nr_zones != 1 ||
 			(p->top != RXRP_LAYER_STRATEGY + 1 && !sampling_only))
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
 			p->owner_pcp[lc] = p->lcore[lc]->pcp;
+	p->ops.owner_max = p->conf.bulk ? UINT_MAX : 1;
 	p->ops.owner_pcp = p->owner_pcp;
 }
 
@@ -292,10 +294,13 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		total += zc.max_frames;
 	}
 	p->zone_base[p->nr_zones] = total;
-	p->defer_next = rte_malloc_socket("rxr_defer_next",
-			(size_t)total * sizeof(uint32_t), RTE_CACHE_LINE_SIZE,
-			conf->socket_id);
-	if (p->defer_next == NULL)
+	p->defer_link = rte_malloc_socket("rxr_defer_link",
+			(size_t)total * sizeof(struct rxrp_defer_link),
+			RTE_CACHE_LINE_SIZE, conf->socket_id);
+	p->defer_rest = rte_malloc_socket("rxr_defer_rest",
+			(size_t)total * sizeof(struct rxrp_defer_rest),
+			RTE_CACHE_LINE_SIZE, conf->socket_id);
+	if (p->defer_link == NULL || p->defer_rest == NULL)
 		goto fail;
 
 	/* The layers, innermost first (enum rxrp_layer). */
@@ -369,7 +374,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 	}
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
 		rxr_zone_destroy(p->zone[n]);
-	rte_free(p->defer_next);
+	rte_free(p->defer_link);
+	rte_free(p->defer_rest);
 	rte_free(p);
 }
 

@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "rxr_pool_private.h"
 
@@ -37,40 +38,65 @@ global_frame(const struct rxr_pool *p, uint32_t g)
 }
 
 /*
- * Lock-free push of a linked batch (Treiber stack): one compare-and-swap
- * per call, never waits on another thread, so a signal handler may push.
- * The word carries the list's frame count, so the pool's count of
- * available frames includes frames waiting here. A drain takes the whole
- * list at once, so there is no ABA.
+ * Lock-free push of one free call's frames (Treiber stack of batches): the
+ * frames are written into batch nodes first, then one compare-and-swap
+ * links them all; it never waits on another thread, so a signal handler
+ * may push, also over a push it interrupted. Nothing is held back between
+ * calls, so no frame waits in a thread's partial batch. The word carries
+ * the list's frame count, so the pool's count of available frames includes
+ * frames waiting here. A drain takes the whole list at once, so there is
+ * no ABA.
  */
 void
 rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 		unsigned int n)
 {
-	uint32_t first, last;
+	struct rxrp_defer_link *tail = NULL;
+	uint32_t first = RXRP_NIL;
 	uint64_t head, want;
 
 	if (n == 0)
 		return;
-	first = last = global_idx(p, objs[0]);
-	for (unsigned int i = 1; i < n; i++) {
+	for (unsigned int i = 0; i < n; i += RXRP_DEFER_BATCH) {
+		unsigned int k = RTE_MIN(n - i, (unsigned int)RXRP_DEFER_BATCH);
 		uint32_t g = global_idx(p, objs[i]);
+		struct rxrp_defer_link *l = &p->defer_link[g];
+		uint32_t *rest = p->defer_rest[g].idx;
 
-		p->defer_next[last] = g;
-		last = g;
+		l->n = k;
+		for (unsigned int j = 1; j < k; j++)
+			rest[j - 1] = global_idx(p, objs[i + j]);
+		if (tail != NULL)
+			tail->next = g;
+		else
+			first = g;
+		tail = l;
 	}
 	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
 	do {
-		p->defer_next[last] = RXRP_DEFER_HEAD(head);
+		tail->next = RXRP_DEFER_HEAD(head);
 		want = ((uint64_t)first << 32) | (RXRP_DEFER_COUNT(head) + n);
 	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
 			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
+/* tmp[0..k) to fn (NULL: to the zone). */
+static inline void
+defer_hand(struct rxr_pool *p, struct rxrp_lcore *ls, void **tmp,
+		unsigned int k, rxrp_local_free_t fn)
+{
+	if (fn != NULL)
+		rxrp_split_local(p, ls, tmp, k, fn);
+	else
+		rxrp_zone_free(p, tmp, k, true);
+}
+
 /*
  * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
- * The count drops only once the frames are where fn put them. Any thread
- * may drain any list.
+ * A batch is read whole before any of its frames leaves (a freed frame may
+ * be pushed again, into the same slots). The next batch's link is
+ * prefetched while this one is read. The count drops only once the frames are where
+ * fn put them. Any thread may drain any list.
  */
 unsigned int
 rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
@@ -81,6 +107,8 @@ rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 	uint64_t head;
 	uint32_t g;
 
+	static_assert(RXRP_CHUNK >= RXRP_DEFER_BATCH,
+		"a chunk holds a batch");
 	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
 	do {
 		if (RXRP_DEFER_HEAD(head) == RXRP_NIL)
@@ -90,16 +118,28 @@ rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
 	g = RXRP_DEFER_HEAD(head);
 	while (g != RXRP_NIL) {
-		tmp[k++] = global_frame(p, g);
-		g = p->defer_next[g];
-		if (k == RXRP_CHUNK || g == RXRP_NIL) {
-			if (fn != NULL)
-				rxrp_split_local(p, ls, tmp, k, fn);
-			else
-				rxrp_zone_free(p, tmp, k, true);
+		const uint32_t *rest = p->defer_rest[g].idx;
+		uint32_t next, m;
+
+		rte_prefetch0(rest);
+		rte_prefetch0(rest + RTE_CACHE_LINE_SIZE / sizeof(*rest));
+		next = p->defer_link[g].next;
+		m = p->defer_link[g].n;
+		if (next != RXRP_NIL)
+			rte_prefetch0(&p->defer_link[next]);
+		if (k + m > RXRP_CHUNK) {
+			defer_hand(p, ls, tmp, k, fn);
 			total += k;
 			k = 0;
 		}
+		tmp[k++] = global_frame(p, g);
+		for (uint32_t j = 1; j < m; j++)
+			tmp[k++] = global_frame(p, rest[j - 1]);
+		g = next;
+	}
+	if (k != 0) {
+		defer_hand(p, ls, tmp, k, fn);
+		total += k;
 	}
 	__atomic_fetch_sub(&ls->defer_head, (uint64_t)total, __ATOMIC_RELEASE);
 	if (fn != NULL) {

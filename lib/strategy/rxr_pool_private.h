@@ -70,6 +70,23 @@ struct rxrp_lcore {
 	uint64_t defer_head __rte_cache_aligned;
 };
 
+/*
+ * A batch on a deferred list: up to RXRP_DEFER_BATCH frames of one free
+ * call, kept under its first frame's global index g (a frame is on one list
+ * at a time, so the slots are the batch's alone): the link and count in
+ * defer_link[g] (dense, as a single frame needs nothing more) and the other
+ * frames' indexes in defer_rest[g]. The drain reads whole batches and
+ * follows one link per batch, not one per frame.
+ */
+#define RXRP_DEFER_BATCH 32
+struct rxrp_defer_link {
+	uint32_t next;			/* next batch's first frame, or RXRP_NIL */
+	uint32_t n;			/* frames in the batch */
+};
+struct rxrp_defer_rest {
+	uint32_t idx[RXRP_DEFER_BATCH - 1]; /* frames 1..n-1, global indexes */
+} __rte_aligned(2 * RTE_CACHE_LINE_SIZE);
+
 #define RXRP_DEFER_EMPTY ((uint64_t)RXRP_NIL << 32)
 #define RXRP_DEFER_HEAD(w) ((uint32_t)((w) >> 32))
 #define RXRP_DEFER_COUNT(w) ((uint32_t)(w))
@@ -110,7 +127,8 @@ struct rxr_pool {
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
-	uint32_t *defer_next;		/* deferred list links, by global index */
+	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
+	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
 	struct rxr_pcp * const *adopt_owner; /* ops.owner_pcp while adopting */
 	void **adopt;

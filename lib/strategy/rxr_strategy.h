@@ -205,13 +205,19 @@ struct rxr_pool_ops {
 	rxr_pool_alloc_t alloc;
 	rxr_pool_free_t free;
 	/**
-	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, bulk on, one node
-	 * and no wrapper (zeroing, adoption, the testing slowdown; latency
-	 * sampling clears a poll lcore's entry only while it samples): the
-	 * poll lcore's pcp by lcore id, so that its own refills and frees run
-	 * inline with no call at all. NULL otherwise.
+	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
+	 * wrapper (zeroing, adoption, the testing slowdown; latency sampling
+	 * clears a poll lcore's entry only while it samples): the poll lcore's
+	 * pcp by lcore id, so that its own refills and frees run inline with
+	 * no call at all. NULL otherwise.
 	 */
 	struct rxr_pcp * const *owner_pcp;
+	/**
+	 * Most frames a call may take or give on the inline path: any with
+	 * bulk on; one with bulk off (a one-frame call is what bulk off makes
+	 * of every call, so the pcp serves it as the strategy would).
+	 */
+	unsigned int owner_max;
 };
 
 /* Outermost section entered while a reclaim empties the pcp: wait it out. */
@@ -277,7 +283,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
 	int ret = -ENOBUFS;
 
-	if (pcp == NULL) {
+	if (pcp == NULL || unlikely(n > ops->owner_max)) {
 		ret = ops->alloc(p, objs, n);
 	} else {
 		rxr_pool_bh_disable(pcp);
@@ -300,7 +306,7 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
 
-	if (pcp == NULL) {
+	if (pcp == NULL || unlikely(n > ops->owner_max)) {
 		ops->free(p, objs, n);
 		return;
 	}

@@ -390,6 +390,83 @@ test_numa(void)
 	return 0;
 }
 
+/*
+ * bh's remote frees travel in batches (up to RXRP_DEFER_BATCH frames
+ * of a call each, one push per call): sizes around the batch size, from a
+ * plain pthread and from a signal handler, each counted once as available
+ * as soon as it is pushed, and every frame comes back exactly once, by the
+ * owner's drain and by a reclaim's drain to the zone.
+ */
+static int
+test_defer_batches(void)
+{
+	static const unsigned int sizes[] = { 1, 2, 13, 31, 32, 33, 63, 64, 65,
+		100, 255 };
+	static void *a[2048], *back[NR_FRAMES];
+
+	for (int reclaim = 0; reclaim < 2; reclaim++) {
+		struct rxr_pool *p = pool_new(RXR_STRATEGY_BH, true, 1);
+		struct rxrp_lcore *ls;
+		unsigned int all = 0, total = 0, got;
+		uint8_t *seen;
+
+		RXR_TEST_ASSERT(p != NULL, "pool");
+		ls = rxrp_owner_lcore(p);
+		RXR_TEST_ASSERT(ls != NULL, "main lcore owns a pcp");
+		for (unsigned int i = 0; i < RTE_DIM(sizes); i++)
+			all += sizes[i];
+		RXR_TEST_ASSERT(all <= RTE_DIM(a), "test sizes");
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, all), 0, "alloc");
+		RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), NR_FRAMES - all, "avail");
+		for (unsigned int i = 0; i < RTE_DIM(sizes); i++) {
+			struct task_job tj = { .p = p, .objs = a + total,
+				.n = sizes[i], .alloc = false, .bind = 0 };
+
+			/* Every other batch from a handler on this thread. */
+			if (i % 2 == 0) {
+				if (run_task(&tj) != 0)
+					return -1;
+			} else if (run_irq(p, a + total, sizes[i], false) != 0) {
+				return -1;
+			}
+			total += sizes[i];
+			RXR_TEST_ASSERT(rxrp_defer_count(ls) == total,
+				"deferred after a batch of %u: %u, want %u",
+				sizes[i], rxrp_defer_count(ls), total);
+			RXR_TEST_ASSERT(rxr_pool_avail(p) == NR_FRAMES - all + total,
+				"avail after a batch of %u: %u", sizes[i],
+				(unsigned int)rxr_pool_avail(p));
+		}
+		if (reclaim)
+			got = rxrp_defer_drain(p, ls, NULL);
+		else
+			got = rxr_pool_poll_end(p);
+		RXR_TEST_ASSERT(got == all, "%s drained %u of %u",
+			reclaim ? "reclaim" : "owner", got, all);
+		RXR_TEST_ASSERT_EQ(rxrp_defer_count(ls), 0, "list empty");
+		RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), NR_FRAMES, "avail drained");
+		/* All of them out again: each frame once, none missing. */
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, back, NR_FRAMES), 0,
+			"every frame back");
+		seen = calloc(p->zone_base[p->nr_zones], 1);
+		RXR_TEST_ASSERT(seen != NULL, "calloc");
+		for (unsigned int i = 0; i < NR_FRAMES; i++) {
+			uint32_t g = rxr_zone_frame_idx(p->zone[0], back[i]);
+
+			if (g >= p->zone_base[1] || seen[g]++ != 0) {
+				free(seen);
+				RXR_TEST_ASSERT(false, "frame %u handed out twice", g);
+			}
+		}
+		free(seen);
+		rxr_pool_free_bulk(p, back, NR_FRAMES);
+		if (conserved(p) != 0)
+			return -1;
+		rxr_pool_destroy(p);
+	}
+	return 0;
+}
+
 static int
 test_parse(void)
 {
@@ -418,5 +495,6 @@ main(int argc, char **argv)
 	rxr_test_run("statistics match what was done", test_stats);
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
+	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	return rxr_test_done();
 }

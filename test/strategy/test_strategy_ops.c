@@ -9,6 +9,7 @@
  * codes come through unchanged.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,9 +181,15 @@ test_layers(void)
 			c = conf_of(s, bulk);
 			p = pool_with(&c);
 			RXR_TEST_ASSERT(p != NULL, "pool");
-			RXR_TEST_ASSERT((p->ops.owner_pcp != NULL) == (bulk &&
-				rxr_strategy_has(s, RXR_STRATEGY_CAP_OWNER_INLINE)),
+			RXR_TEST_ASSERT((p->ops.owner_pcp != NULL) ==
+				rxr_strategy_has(s, RXR_STRATEGY_CAP_OWNER_INLINE),
 				"%s bulk %d: inline path", rxr_strategy_name(s), bulk);
+			/* Bulk off: one-frame calls only, as the strategy
+			 * splits every call. */
+			RXR_TEST_ASSERT(p->ops.owner_pcp == NULL ||
+				p->ops.owner_max == (bulk ? UINT_MAX : 1),
+				"%s bulk %d: inline up to %u frames",
+				rxr_strategy_name(s), bulk, p->ops.owner_max);
 			rxr_pool_destroy(p);
 		}
 	return 0;
