@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <errno.h>
+#include <stdalign.h>
 #include <limits.h>
 #include <string.h>
 
@@ -299,7 +300,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 			RTE_CACHE_LINE_SIZE, conf->socket_id);
 	p->defer_rest = rte_malloc_socket("rxr_defer_rest",
 			(size_t)total * sizeof(struct rxrp_defer_rest),
-			RTE_CACHE_LINE_SIZE, conf->socket_id);
+			alignof(struct rxrp_defer_rest), conf->socket_id);
 	if (p->defer_link == NULL || p->defer_rest == NULL)
 		goto fail;
 

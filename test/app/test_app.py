@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+import tap
+
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
 TMP = tempfile.mkdtemp(prefix="rxr_app_")
@@ -332,28 +334,8 @@ def case_help():
         assert opt in p.stdout, opt
 
 
-CASES = [(n[5:], f) for n, f in sorted(globals().items())
-         if n.startswith("case_")]
-
-
 def main():
-    n = 0
-    failed = 0
-    for name, fn in CASES:
-        if ONLY and name not in ONLY:
-            continue
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, name))
-        except Exception as e:  # report and go on
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (n, name))
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return tap.run(globals(), ONLY)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+import tap
+
 RXREFILL, GEN, COMPARE, PLOT, SRC, VERSION = sys.argv[1:7]
 ONLY = set(sys.argv[7:])
 TMP = tempfile.mkdtemp(prefix="rxr_eco_")
@@ -509,31 +511,13 @@ def case_plot():
     assert bad.returncode == 1 and "cap.json" in bad.stderr, bad.stderr
 
 
-CASES = [(n[5:], f) for n, f in sorted(globals().items())
-         if n.startswith("case_")]
-
-
 def main():
-    n = failed = 0
-    for name, fn in CASES:
-        if ONLY and name not in ONLY:
-            continue
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, name))
-        except Exception as e:  # report and go on
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (n, name))
-        sys.stdout.flush()
-    print("1..%d" % n)
+    ret = tap.run(globals(), ONLY)
     shutil.rmtree(TMP, ignore_errors=True)
     for d in ("/var/run/dpdk", os.environ.get("XDG_RUNTIME_DIR", "") +
               "/dpdk", "/tmp/dpdk"):
         shutil.rmtree(os.path.join(d, PREFIX), ignore_errors=True)
-    return 1 if failed else 0
+    return ret
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+import tap
+
 RXREFILL, GEN, COMPARE = (os.path.abspath(a) for a in sys.argv[1:4])
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_")
@@ -504,30 +506,11 @@ def case_exhaust_says_which_pmd_cannot():
     assert "does not count" not in err, err[-800:]
 
 
-CASES = [(n[5:], f) for n, f in sorted(globals().items())
-         if n.startswith("case_")]
-
-
 def main():
-    n = failed = 0
     try:
-        for name, fn in CASES:
-            if ONLY and name not in ONLY:
-                continue
-            n += 1
-            try:
-                fn()
-                print("ok %d - %s" % (n, name))
-            except Exception as e:  # report and go on
-                failed += 1
-                for line in str(e).splitlines() or [repr(e)]:
-                    print("# " + line)
-                print("not ok %d - %s" % (n, name))
-            sys.stdout.flush()
+        return tap.run(globals(), ONLY)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
-    print("1..%d" % n)
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import tap
+
 RXREFILL, GEN, SWEEP = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = set(sys.argv[4:])
 PID = os.getpid()
@@ -46,8 +48,7 @@ seq = [0]
 ns_made = [False]
 
 
-class Skip(Exception):
-    pass
+Skip = tap.Skip
 
 
 def sh(cmd, check=True, timeout=60):
@@ -423,31 +424,8 @@ def case_lab_sweep():
         print("# " + line)
 
 
-CASES = [(n[5:], f) for n, f in sorted(globals().items())
-         if n.startswith("case_")]
-
-
 def main():
-    n = 0
-    failed = 0
-    for name, fn in CASES:
-        if ONLY and name not in ONLY:
-            continue
-        n += 1
-        t = time.time()
-        try:
-            fn()
-            print("ok %d - %s (%.0f s)" % (n, name, time.time() - t))
-        except Skip as e:
-            print("ok %d - %s # SKIP %s" % (n, name, e))
-        except Exception as e:  # report and go on
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (n, name))
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return tap.run(globals(), ONLY)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+import tap
+
 RXREFILL, GEN, COMPARE = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_stats_app_")
@@ -177,27 +179,8 @@ def case_main_polls_other_poll_auto():
         assert "consumer_full" in r["drops"], r["drops"]
 
 
-CASES = [(n[5:], f) for n, f in sorted(globals().items())
-         if n.startswith("case_")]
-
-
 def main():
-    n = failed = 0
-    for name, fn in CASES:
-        if ONLY and name not in ONLY:
-            continue
-        n += 1
-        try:
-            fn()
-            print("ok %d - %s" % (n, name))
-        except Exception as e:  # report and go on
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (n, name))
-        sys.stdout.flush()
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return tap.run(globals(), ONLY)
 
 
 if __name__ == "__main__":

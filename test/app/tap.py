@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The TAP runner the application's test scripts share.
+
+Every function named case_* of a script runs in name order; each is one
+test point, "ok" with its time, "ok ... # SKIP reason" when it raised
+Skip, or "not ok" with the failure's lines as comments. The other cases
+still run.
+"""
+
+import sys
+import time
+
+
+class Skip(Exception):
+    """A case that cannot run on this machine; the message says why."""
+
+
+def run(namespace, only=()):
+    """Run the case_* functions of NAMESPACE (those named in ONLY, when
+    given); return the exit status: 1 when one failed."""
+    cases = [(n[5:], f) for n, f in sorted(namespace.items())
+             if n.startswith("case_") and callable(f)]
+    n = failed = 0
+    for name, fn in cases:
+        if only and name not in only:
+            continue
+        n += 1
+        t = time.time()
+        try:
+            fn()
+            print("ok %d - %s (%.0f s)" % (n, name, time.time() - t))
+        except Skip as e:
+            print("ok %d - %s # SKIP %s" % (n, name, e))
+        except Exception as e:  # report and go on
+            failed += 1
+            for line in str(e).splitlines() or [repr(e)]:
+                print("# " + line)
+            print("not ok %d - %s" % (n, name))
+        sys.stdout.flush()
+    print("1..%d" % n)
+    return 1 if failed else 0
