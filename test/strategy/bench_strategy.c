@@ -904,6 +904,21 @@ print_ratio(const char *name, double ours, double peer)
 		printf("ratio: %s %.2f\n", name, ours / peer);
 }
 
+/* bh's remote-consumer configuration and the peer's, for one call size. */
+static void
+remote_pair(const char *peer, int single, const struct config **o,
+		const struct config **m)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+		mode_name(single));
+	*o = config_find(name);
+	snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
+		mode_name(single));
+	*m = config_find(name);
+}
+
 /* A DPDK peer's remote get/put and bh's remote free over its put. */
 static void
 remote_free_vs_peer(const char *peer, const char *ratio)
@@ -913,12 +928,7 @@ remote_free_vs_peer(const char *peer, const char *ratio)
 	for (int single = 1; single >= 0; single--) {
 		const struct config *o, *m;
 
-		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
-			mode_name(single));
-		o = config_find(name);
-		snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
-			mode_name(single));
-		m = config_find(name);
+		remote_pair(peer, single, &o, &m);
 		if (m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s.consumer_remote.get", peer,
@@ -944,12 +954,7 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 		const struct config *o, *m;
 		double lo, hi, cost, cost_peer;
 
-		snprintf(name, sizeof(name), "bh.%s.consumer_remote",
-			mode_name(single));
-		o = config_find(name);
-		snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
-			mode_name(single));
-		m = config_find(name);
+		remote_pair(peer, single, &o, &m);
 		if (o == NULL || m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
