@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The flow table: linear probing over cache-line entries, no deletions.
+ * nb_slots home slots, then RXR_FLOW_TABLE_PROBE_MAX - 1 more so that a
+ * window never wraps around.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+#include <rte_prefetch.h>
+
+#include "rxr_flow_table.h"
+
+/* Keys hashed and prefetched ahead of their probes. */
+#define BULK_CHUNK 64u
+
+/* Seed of the CRC: any value; fixed so that tables are reproducible. */
+#define HASH_SEED 0x9e3779b9u
+
+struct rxr_flow_table {
+	struct rxr_flow_entry *slots;	/* nb_slots + PROBE_MAX - 1 */
+	uint32_t nb_slots;		/* home slots */
+	uint32_t max_flows;
+	uint32_t nb_flows;
+	uint16_t nb_consumers;
+	uint16_t next_consumer;		/* nb_flows % nb_consumers */
+} __rte_cache_aligned;
+
+_Static_assert(sizeof(struct rxr_flow_entry) == RTE_CACHE_LINE_SIZE,
+	"an entry is one cache line");
+_Static_assert(sizeof(struct rxr_flow_key) == 40, "keys hash as 5 words");
+
+static inline uint64_t
+word(const struct rxr_flow_key *k, unsigned int i)
+{
+	uint64_t w;
+
+	/* Keys may be only 2-byte aligned: memcpy compiles to a load. */
+	memcpy(&w, (const uint8_t *)k + 8 * i, sizeof(w));
+	return w;
+}
+
+static inline uint32_t
+key_hash(const struct rxr_flow_key *k)
+{
+	uint32_t h = HASH_SEED;
+
+	for (unsigned int i = 0; i < 5; i++)
+		h = rte_hash_crc_8byte(word(k, i), h);
+	return h;
+}
+
+static inline bool
+key_eq(const struct rxr_flow_key *a, const struct rxr_flow_key *b)
+{
+	uint64_t d = 0;
+
+	for (unsigned int i = 0; i < 5; i++)
+		d |= word(a, i) ^ word(b, i);
+	return d == 0;
+}
+
+/* The home slot: the hash scaled to nb_slots (no modulo, no power of 2). */
+static inline uint32_t
+home_of(const struct rxr_flow_table *t, uint32_t h)
+{
+	return (uint32_t)(((uint64_t)h * t->nb_slots) >> 32);
+}
+
+static size_t
+slots_size(uint32_t nb_slots)
+{
+	return ((size_t)nb_slots + RXR_FLOW_TABLE_PROBE_MAX - 1) *
+		sizeof(struct rxr_flow_entry);
+}
+
+struct rxr_flow_table *
+rxr_flow_table_create(uint32_t max_flows, uint16_t nb_consumers,
+		int socket_id)
+{
+	struct rxr_flow_table *t;
+	uint32_t nb_slots;
+
+	if (max_flows == 0 || max_flows > RXR_FLOW_TABLE_FLOWS_MAX ||
+			nb_consumers == 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	nb_slots = max_flows * RXR_FLOW_TABLE_SLOTS_PER_FLOW;
+	t = rte_zmalloc_socket("rxr_flow_table", sizeof(*t),
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	t->slots = rte_zmalloc_socket("rxr_flow_slots", slots_size(nb_slots),
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (t->slots == NULL) {
+		rte_free(t);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	t->nb_slots = nb_slots;
+	t->max_flows = max_flows;
+	t->nb_consumers = nb_consumers;
+	return t;
+}
+
+void
+rxr_flow_table_free(struct rxr_flow_table *t)
+{
+	if (t == NULL)
+		return;
+	rte_free(t->slots);
+	rte_free(t);
+}
+
+void
+rxr_flow_table_reset(struct rxr_flow_table *t)
+{
+	memset(t->slots, 0, slots_size(t->nb_slots));
+	t->nb_flows = 0;
+	t->next_consumer = 0;
+}
+
+uint32_t
+rxr_flow_table_count(const struct rxr_flow_table *t)
+{
+	return t->nb_flows;
+}
+
+uint32_t
+rxr_flow_table_max(const struct rxr_flow_table *t)
+{
+	return t->max_flows;
+}
+
+/*
+ * The entry of key, probing from its home slot; a new flow takes the first
+ * free slot, which is where a lookup of it stops (nothing is ever deleted).
+ */
+static inline struct rxr_flow_entry *
+find_or_add(struct rxr_flow_table *t, const struct rxr_flow_key *key,
+		uint32_t home)
+{
+	struct rxr_flow_entry *e = &t->slots[home];
+
+	for (unsigned int i = 0; i < RXR_FLOW_TABLE_PROBE_MAX; i++, e++) {
+		if (e->seq == 0) {
+			if (unlikely(t->nb_flows == t->max_flows))
+				return NULL;
+			e->key = *key;
+			e->seq = ++t->nb_flows;
+			e->consumer = t->next_consumer;
+			if (++t->next_consumer == t->nb_consumers)
+				t->next_consumer = 0;
+			return e;
+		}
+		if (key_eq(&e->key, key))
+			return e;
+	}
+	return NULL;
+}
+
+unsigned int
+rxr_flow_table_update_bulk(struct rxr_flow_table *t,
+		const struct rxr_flow_key *keys, const uint32_t *bytes,
+		unsigned int n, struct rxr_flow_entry **out)
+{
+	uint32_t home[BULK_CHUNK];
+	unsigned int untracked = 0;
+
+	for (unsigned int base = 0; base < n; base += BULK_CHUNK) {
+		unsigned int cnt = RTE_MIN(n - base, BULK_CHUNK);
+
+		/* Every slot's miss at once, then the probes find them in cache. */
+		for (unsigned int i = 0; i < cnt; i++) {
+			home[i] = home_of(t, key_hash(&keys[base + i]));
+			rte_prefetch0(&t->slots[home[i]]);
+		}
+		for (unsigned int i = 0; i < cnt; i++) {
+			struct rxr_flow_entry *e = find_or_add(t, &keys[base + i],
+					home[i]);
+
+			out[base + i] = e;
+			if (unlikely(e == NULL)) {
+				untracked++;
+				continue;
+			}
+			e->packets++;
+			e->bytes += bytes[base + i];
+		}
+	}
+	return untracked;
+}
+
+const struct rxr_flow_entry *
+rxr_flow_table_lookup(const struct rxr_flow_table *t,
+		const struct rxr_flow_key *key)
+{
+	const struct rxr_flow_entry *e = &t->slots[home_of(t, key_hash(key))];
+
+	for (unsigned int i = 0; i < RXR_FLOW_TABLE_PROBE_MAX; i++, e++) {
+		if (e->seq == 0)
+			return NULL;
+		if (key_eq(&e->key, key))
+			return e;
+	}
+	return NULL;
+}
+
+const struct rxr_flow_entry *
+rxr_flow_table_next(const struct rxr_flow_table *t, uint32_t *pos)
+{
+	const uint32_t end = t->nb_slots + RXR_FLOW_TABLE_PROBE_MAX - 1;
+
+	while (*pos < end) {
+		const struct rxr_flow_entry *e = &t->slots[(*pos)++];
+
+		if (e->seq != 0)
+			return e;
+	}
+	return NULL;
+}
+
+struct rxr_flow_table *
+rxr_flow_table_grow(const struct rxr_flow_table *t, uint32_t max_flows,
+		int socket_id)
+{
+	struct rxr_flow_table *g;
+	const struct rxr_flow_entry *e;
+	uint32_t pos = 0;
+
+	if (max_flows < t->nb_flows) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	g = rxr_flow_table_create(max_flows, t->nb_consumers, socket_id);
+	if (g == NULL)
+		return NULL;
+	while ((e = rxr_flow_table_next(t, &pos)) != NULL) {
+		struct rxr_flow_entry *d = &g->slots[home_of(g, key_hash(&e->key))];
+		unsigned int i;
+
+		for (i = 0; i < RXR_FLOW_TABLE_PROBE_MAX && d->seq != 0; i++)
+			d++;
+		if (i == RXR_FLOW_TABLE_PROBE_MAX) {
+			rxr_flow_table_free(g);
+			rte_errno = ENOSPC;
+			return NULL;
+		}
+		*d = *e;
+	}
+	g->nb_flows = t->nb_flows;
+	g->next_consumer = t->next_consumer;
+	return g;
+}

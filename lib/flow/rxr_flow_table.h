@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_FLOW_TABLE_H
+#define RXR_FLOW_TABLE_H
+
+/**
+ * @file
+ * A per-lcore flow table: per-flow packet and byte counters for a poll
+ * loop, with room for millions of flows.
+ *
+ * Open addressing (linear probing) over cache-line slots, each holding the
+ * flow key, its counters and its consumer together, so that counting a
+ * packet of a known flow touches one cache line of the table.
+ * rxr_flow_table_update_bulk() takes a burst in two passes: hash every key
+ * and prefetch its slot, then probe, compare and count, so the cache (and
+ * TLB) misses of a burst overlap instead of following one another.
+ *
+ * The capacity is fixed at creation and nothing is allocated after it: a
+ * new flow takes a free slot within RXR_FLOW_TABLE_PROBE_MAX slots of its
+ * home slot while the table holds fewer than its max_flows flows; past
+ * that its packets are not counted and update_bulk() says so, so that the
+ * caller can count them as untracked. There are no deletions, so a flow
+ * that found no room never finds room later, and a flow that has a slot
+ * keeps it (entries never move) for the life of the table.
+ * rxr_flow_table_grow() makes a larger table with every count kept.
+ *
+ * Not thread safe: one lcore updates a table; others may read it only
+ * when that lcore is not updating it (between runs).
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "rxr_flow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Slots from a flow's home slot on that are probed for it (its window).
+ * At a load factor of 1/2, linear probing displaces a flow by half a slot
+ * on average and a million flows by a few tens at most: the window bounds
+ * the cost of a packet without leaving a flow of a table that is not full
+ * without room in practice.
+ */
+#define RXR_FLOW_TABLE_PROBE_MAX 128u
+
+/** Slots allocated per flow of max_flows: the load factor is at most 1/2. */
+#define RXR_FLOW_TABLE_SLOTS_PER_FLOW 2u
+
+/** Most flows a table holds (the sequence numbers are 32 bits). */
+#define RXR_FLOW_TABLE_FLOWS_MAX (1u << 30)
+
+/** One flow: a cache line. */
+struct rxr_flow_entry {
+	struct rxr_flow_key key;	/**< the flow */
+	uint64_t packets;		/**< packets counted */
+	uint64_t bytes;			/**< their bytes */
+	/** 1 + the number of flows inserted before this one; 0: free slot. */
+	uint32_t seq;
+	/** (seq - 1) % nb_consumers: fixed for the life of the entry. */
+	uint16_t consumer;
+	uint16_t pad;			/**< zero */
+} __rte_cache_aligned;
+
+/** A flow table (opaque). */
+struct rxr_flow_table;
+
+/**
+ * Make a table for up to @p max_flows flows, zeroed, from rte_malloc's
+ * heap on @p socket_id (hugepages when EAL has them).
+ *
+ * @param max_flows 1..RXR_FLOW_TABLE_FLOWS_MAX.
+ * @param nb_consumers 1..65535: flows are given consumers round robin in
+ *   the order they arrive.
+ * @param socket_id NUMA socket, or SOCKET_ID_ANY.
+ * @return the table, or NULL with rte_errno EINVAL or ENOMEM.
+ */
+struct rxr_flow_table *rxr_flow_table_create(uint32_t max_flows,
+		uint16_t nb_consumers, int socket_id);
+
+/** Free a table (NULL is allowed). */
+void rxr_flow_table_free(struct rxr_flow_table *t);
+
+/** Forget every flow: the table is as created. */
+void rxr_flow_table_reset(struct rxr_flow_table *t);
+
+/** Flows in the table. */
+uint32_t rxr_flow_table_count(const struct rxr_flow_table *t);
+
+/** The most flows the table holds (max_flows at creation). */
+uint32_t rxr_flow_table_max(const struct rxr_flow_table *t);
+
+/**
+ * Count a burst: for each i < n, add one packet and @p bytes[i] bytes to
+ * the flow of @p keys[i], inserting the flow when it is new and there is
+ * room. Several packets of one new flow in a burst share one entry.
+ *
+ * @param out out[i] receives the entry counted, or NULL when keys[i]'s
+ *   flow has no entry (the table had no room for it). Entries stay where
+ *   they are for the life of the table: a caller may undo a count later
+ *   (a packet dropped after all) through them.
+ * @return how many of the n packets were not counted (out[i] NULL).
+ */
+unsigned int rxr_flow_table_update_bulk(struct rxr_flow_table *t,
+		const struct rxr_flow_key *keys, const uint32_t *bytes,
+		unsigned int n, struct rxr_flow_entry **out);
+
+/**
+ * The entry of a flow, or NULL when the table has none; counts nothing.
+ */
+const struct rxr_flow_entry *rxr_flow_table_lookup(
+		const struct rxr_flow_table *t, const struct rxr_flow_key *key);
+
+/**
+ * Iterate over the entries, each once, in no particular order (seq gives
+ * the order the flows arrived in).
+ *
+ * @param pos 0 to start; updated.
+ * @return the next entry, or NULL at the end.
+ */
+const struct rxr_flow_entry *rxr_flow_table_next(
+		const struct rxr_flow_table *t, uint32_t *pos);
+
+/**
+ * Make a table for @p max_flows flows holding every entry of @p t, with
+ * its counts, sequence number and consumer. @p t is left as it was.
+ *
+ * @param max_flows at least rxr_flow_table_count(t).
+ * @return the new table, or NULL with rte_errno EINVAL or ENOMEM (or
+ *   ENOSPC when an entry found no free slot in its window: a larger
+ *   max_flows spreads them).
+ */
+struct rxr_flow_table *rxr_flow_table_grow(const struct rxr_flow_table *t,
+		uint32_t max_flows, int socket_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXR_FLOW_TABLE_H */
