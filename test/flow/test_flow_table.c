@@ -7,7 +7,8 @@
  * counts, the order flows arrived in and their consumers; a full table
  * (what it has no room for is counted as untracked, exactly, and nothing
  * twice); growth keeping every count; iteration returning every entry
- * once; reset.
+ * once, in small tables too where entries sit past the last home slot;
+ * reset.
  */
 
 #include <stdlib.h>
@@ -264,7 +265,8 @@ static int
 t_last_row(void)
 {
 	struct rxr_flow_key *keys = make_keys(3);
-	struct rxr_flow_table *t = rxr_flow_table_create(2, 1, SOCKET_ID_ANY);
+	struct rxr_flow_table *t = rxr_flow_table_create(2, CONSUMERS,
+			SOCKET_ID_ANY);
 	struct rxr_flow_key burst[5];
 	struct rxr_flow_entry *out[5];
 	uint32_t len[5] = { 100, 200, 300, 400, 500 };
@@ -293,6 +295,7 @@ t_last_row(void)
 	RXR_TEST_ASSERT_EQ(rxr_flow_table_update_bulk(t, &keys[2], len, 1, out),
 		0, "untracked after reset");
 	RXR_TEST_ASSERT_EQ(out[0]->seq, 1, "first seq after reset");
+	RXR_TEST_ASSERT_EQ(out[0]->consumer, 0, "first consumer after reset");
 	rxr_flow_table_free(t);
 	free(keys);
 	return 0;
@@ -347,6 +350,40 @@ t_grow(void)
 	return ret;
 }
 
+/*
+ * Many small full tables: clusters run past the last home slot (into the
+ * slots a window reaches beyond it), and iteration still finds them all.
+ */
+static int
+t_small(void)
+{
+	const unsigned int rounds = 500, room = 4;
+	struct rxr_flow_key *keys = make_keys(rounds * room);
+	uint32_t len[4] = { 64, 64, 64, 64 };
+	struct rxr_flow_entry *out[4];
+
+	RXR_TEST_ASSERT(keys != NULL, "no memory");
+	for (unsigned int i = 0; i < rounds; i++) {
+		struct rxr_flow_table *t = rxr_flow_table_create(room, 1,
+				SOCKET_ID_ANY);
+		const struct rxr_flow_entry *e;
+		uint32_t pos = 0, n = 0;
+
+		RXR_TEST_ASSERT(t != NULL, "no memory");
+		RXR_TEST_ASSERT_EQ(rxr_flow_table_update_bulk(t, &keys[i * room],
+			len, room, out), 0, "untracked in a table with room");
+		while ((e = rxr_flow_table_next(t, &pos)) != NULL)
+			n++;
+		for (unsigned int k = 0; k < room; k++)
+			RXR_TEST_ASSERT(rxr_flow_table_lookup(t,
+				&keys[i * room + k]) == out[k], "lookup");
+		rxr_flow_table_free(t);
+		RXR_TEST_ASSERT_EQ(n, room, "entries iterated");
+	}
+	free(keys);
+	return 0;
+}
+
 static int
 t_args(void)
 {
@@ -369,6 +406,7 @@ main(int argc, char **argv)
 	rxr_test_run("full", t_full);
 	rxr_test_run("last_row", t_last_row);
 	rxr_test_run("grow", t_grow);
+	rxr_test_run("small", t_small);
 	rxr_test_run("args", t_args);
 	return rxr_test_done();
 }
