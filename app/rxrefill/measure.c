@@ -48,36 +48,46 @@ ratio(uint64_t a, uint64_t b)
 	return b != 0 ? (double)a / (double)b : NAN;
 }
 
+/* Every poller's stream rows, each poller's in the order its flows came. */
 int
 streams_collect(struct stream_rows *sr)
 {
 	unsigned int max = 0;
 
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		max += app.pollers[k].nb_streams;
+		if (app.pollers[k].streams != NULL)
+			max += rxr_flow_table_count(app.pollers[k].streams);
 	sr->n = 0;
 	sr->rows = calloc(max + 1, sizeof(*sr->rows));
 	sr->addr = calloc(max + 1, sizeof(*sr->addr));
 	if (sr->rows == NULL || sr->addr == NULL)
 		return -ENOMEM;
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		for (unsigned int j = 0; j < app.pollers[k].nb_streams; j++) {
-			const struct stream *s = &app.pollers[k].streams[j];
-			struct rxr_report_stream *r = &sr->rows[sr->n];
+	for (unsigned int k = 0; k < app.nb_pollers; k++) {
+		const struct rxr_flow_table *t = app.pollers[k].streams;
+		const struct rxr_flow_entry *s;
+		uint32_t pos = 0;
 
-			rxr_flow_addr_str(&s->key, false, sr->addr[sr->n][0],
+		if (t == NULL)
+			continue;
+		while ((s = rxr_flow_table_next(t, &pos)) != NULL) {
+			/* seq numbers this table's flows 1..count. */
+			unsigned int i = sr->n + s->seq - 1;
+			struct rxr_report_stream *r = &sr->rows[i];
+
+			rxr_flow_addr_str(&s->key, false, sr->addr[i][0],
 				RXR_FLOW_ADDR_STRLEN);
-			rxr_flow_addr_str(&s->key, true, sr->addr[sr->n][1],
+			rxr_flow_addr_str(&s->key, true, sr->addr[i][1],
 				RXR_FLOW_ADDR_STRLEN);
-			r->src = sr->addr[sr->n][0];
-			r->dst = sr->addr[sr->n][1];
+			r->src = sr->addr[i][0];
+			r->dst = sr->addr[i][1];
 			r->sport = s->key.sport;
 			r->dport = s->key.dport;
 			r->proto = s->key.proto;
 			r->packets = s->packets;
 			r->bytes = s->bytes;
-			sr->n++;
 		}
+		sr->n += rxr_flow_table_count(t);
+	}
 	return 0;
 }
 

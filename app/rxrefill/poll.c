@@ -9,17 +9,15 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
-#include <rte_prefetch.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"
 
-/* Keys one bulk lookup takes (rte_hash's limit). */
-#define LOOKUP_MAX RTE_HASH_LOOKUP_BULK_MAX
+/* Packets parsed and counted together: their table misses overlap. */
+#define LOOKUP_MAX 64
 
 void
 pollers_assign(struct app *a)
@@ -68,51 +66,37 @@ streams_wanted(const struct poller *pl)
 static void
 streams_free(struct poller *pl)
 {
-	rte_hash_free(pl->stream_hash);
-	pl->stream_hash = NULL;
-	free(pl->streams);
+	rxr_flow_table_free(pl->streams);
 	pl->streams = NULL;
 	pl->max_streams = 0;
 }
 
-/* Make the table for n rows; keep the old one when memory runs out. */
+/*
+ * Make the table for n flows on the poll lcore's socket (hugepages when
+ * the run has them), empty; keep the old one when memory runs out.
+ */
 static void
 streams_size(struct poller *pl, unsigned int n)
 {
-	char name[RTE_HASH_NAMESIZE];
-	struct rte_hash_parameters hp = {
-		.name = name,
-		/* Room to spare: a cuckoo table near full moves keys on insert. */
-		.entries = n + n / 4,
-		.key_len = sizeof(struct rxr_flow_key),
-		.hash_func = rte_hash_crc,
-		.socket_id = (int)rte_lcore_to_socket_id(pl->lcore),
-	};
-	static unsigned int seq;
-	struct rte_hash *h;
-	struct stream *rows;
+	struct rxr_flow_table *t;
 
-	if (n == pl->max_streams && pl->stream_hash != NULL) {
-		rte_hash_reset(pl->stream_hash);
+	if (n == pl->max_streams && pl->streams != NULL) {
+		rxr_flow_table_reset(pl->streams);
 		return;
 	}
-	snprintf(name, sizeof(name), "rxr_st%u_%u", pl->index, seq++);
-	h = rte_hash_create(&hp);
-	rows = calloc(n, sizeof(*rows));
-	if (h == NULL || rows == NULL) {
-		rte_hash_free(h);
-		free(rows);
+	t = rxr_flow_table_create(n, (uint16_t)pl->nb_cons,
+			(int)rte_lcore_to_socket_id(pl->lcore));
+	if (t == NULL) {
 		RXR_LOG(WARNING, "poll lcore %u: no memory for a table of %u "
-			"streams%s", pl->lcore, n, pl->stream_hash != NULL ?
-			"; keeping the smaller one" : "; every packet counts as "
-			"untracked");
-		if (pl->stream_hash != NULL)
-			rte_hash_reset(pl->stream_hash);
+			"streams (%s)%s", pl->lcore, n, rte_strerror(rte_errno),
+			pl->streams != NULL ? "; keeping the smaller one" :
+			"; every packet counts as untracked");
+		if (pl->streams != NULL)
+			rxr_flow_table_reset(pl->streams);
 		return;
 	}
 	streams_free(pl);
-	pl->stream_hash = h;
-	pl->streams = rows;
+	pl->streams = t;
 	pl->max_streams = n;
 }
 
@@ -126,9 +110,6 @@ poller_reset(struct poller *pl)
 	memset(pl->drops, 0, sizeof(pl->drops));
 	pl->other_packets = pl->other_bytes = 0;
 	pl->table_full = 0;
-	if (pl->streams != NULL)
-		memset(pl->streams, 0, sizeof(*pl->streams) * pl->nb_streams);
-	pl->nb_streams = 0;
 	pl->max_gap_cycles = 0;
 	pl->sample_packets = 0;
 	pl->inbox_packets = pl->inbox_free_cycles = 0;
@@ -170,62 +151,10 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		full != 0 ? " (the next run's table has twice the rows)" : "");
 }
 
-/*
- * The stream of each of n packets (NULL: untracked), looked up in bulk so
- * the table's cache misses overlap; a new flow takes the next row. A miss
- * is new unless an earlier packet of this call added the same flow.
- */
-static void
-streams_of(struct poller *pl, struct rxr_flow_key *keys, unsigned int n,
-		struct stream **out)
-{
-	const void *kp[LOOKUP_MAX];
-	void *data[LOOKUP_MAX];
-	unsigned int added[LOOKUP_MAX], nb_added = 0;
-	uint64_t hits = 0;
-
-	for (unsigned int i = 0; i < n; i++)
-		kp[i] = &keys[i];
-	if (rte_hash_lookup_bulk_data(pl->stream_hash, kp, n, &hits, data) < 0)
-		hits = 0;
-	for (unsigned int i = 0; i < n; i++)
-		if (hits & (1ull << i)) {
-			out[i] = &pl->streams[(uintptr_t)data[i]];
-			rte_prefetch0(out[i]);
-		}
-	for (unsigned int i = 0; i < n; i++) {
-		uintptr_t row;
-		struct stream *s = NULL;
-
-		if (hits & (1ull << i))
-			continue;
-		for (unsigned int j = 0; j < nb_added && s == NULL; j++)
-			if (memcmp(&keys[added[j]], &keys[i], sizeof(keys[i])) == 0)
-				s = out[added[j]];
-		if (s != NULL) {
-			out[i] = s;
-			continue;
-		}
-		row = pl->nb_streams;
-		if (row == pl->max_streams || rte_hash_add_key_data(
-				pl->stream_hash, &keys[i], (void *)row) != 0) {
-			out[i] = NULL;
-			pl->table_full++;
-			continue;
-		}
-		s = &pl->streams[row];
-		s->key = keys[i];
-		s->consumer = row % pl->nb_cons;
-		pl->nb_streams++;
-		out[i] = s;
-		added[nb_added++] = i;
-	}
-}
-
 /* Per consumer staging, filled during a burst, enqueued at its end. */
 struct stage {
 	struct rte_mbuf *m[MAX_BURST];
-	struct stream *s[MAX_BURST];
+	struct rxr_flow_entry *s[MAX_BURST];
 	unsigned int n;
 };
 
@@ -273,7 +202,8 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 	for (unsigned int base = 0; base < n; base += LOOKUP_MAX) {
 		unsigned int cnt = RTE_MIN(n - base, (unsigned int)LOOKUP_MAX);
 		struct rxr_flow_key keys[LOOKUP_MAX];
-		struct stream *found[LOOKUP_MAX], *ss[LOOKUP_MAX];
+		struct rxr_flow_entry *found[LOOKUP_MAX], *ss[LOOKUP_MAX];
+		uint32_t lens[LOOKUP_MAX];
 		unsigned int idx[LOOKUP_MAX], nk = 0;
 
 		for (unsigned int i = 0; i < cnt; i++) {
@@ -284,23 +214,23 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 			if (rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
 					&info) == RXR_FLOW_OK) {
 				keys[nk] = info.key;
+				lens[nk] = m->pkt_len;
 				idx[nk++] = i;
 			}
 		}
-		if (nk != 0 && pl->stream_hash != NULL) {
-			streams_of(pl, keys, nk, found);
+		/* The table counts what it holds; the rest is untracked here. */
+		if (nk != 0 && pl->streams != NULL) {
+			pl->table_full += rxr_flow_table_update_bulk(pl->streams,
+					keys, lens, nk, found);
 			for (unsigned int j = 0; j < nk; j++)
 				ss[idx[j]] = found[j];
 		}
 		for (unsigned int i = 0; i < cnt; i++) {
 			struct rte_mbuf *m = pkts[base + i];
-			struct stream *s = ss[i];
+			struct rxr_flow_entry *s = ss[i];
 			struct stage *st;
 
-			if (s != NULL) {
-				s->packets++;
-				s->bytes += m->pkt_len;
-			} else {
+			if (s == NULL) {
 				pl->other_packets++;
 				pl->other_bytes += m->pkt_len;
 			}

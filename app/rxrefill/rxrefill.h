@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "rxr_flow.h"
+#include "rxr_flow_table.h"
 #include "rxr_hugepage.h"
 #include "rxr_mempool.h"
 #include "rxr_report.h"
@@ -123,14 +124,6 @@ struct poll_queue {
 	uint64_t bytes;
 };
 
-/* Per-stream counters, as received. */
-struct stream {
-	struct rxr_flow_key key;
-	uint64_t packets;
-	uint64_t bytes;
-	uint16_t consumer;
-};
-
 struct poller;
 
 /* A consumer: a socket receive queue and whoever reads it. */
@@ -168,10 +161,9 @@ struct poller {
 	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
 	uint64_t other_bytes;
 	uint64_t table_full;		/* packets of flows the table had no room for */
-	struct stream *streams;		/* nb_streams rows of max_streams */
-	unsigned int nb_streams;
-	unsigned int max_streams;
-	struct rte_hash *stream_hash;	/* flow key -> row, this poller's only */
+	/* Per-stream counters, as received: this poller's only. */
+	struct rxr_flow_table *streams;
+	unsigned int max_streams;	/* flows it holds */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 
