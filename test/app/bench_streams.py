@@ -4,13 +4,20 @@
 
 Two captures of the same number of 64-byte UDP frames, one cycling over 8
 flows, one where every frame is its own flow (1,000,000 flows on one poll
-lcore), replayed once each (--loops 1, net_pcap, consumer inline: every
-packet is parsed and looked up in the poll lcore's stream table),
+lcore), replayed RXR_BENCH_LOOPS times each (4; net_pcap, consumer inline:
+every packet is parsed and counted in the poll lcore's stream table),
 alternating, 5 times each. Prints the median Mpps of each and the ratio of
 the million to the 8 (per pair, median and range). A ratio near 1 says the
 table does not slow the poll loop; net_pcap reading the file bounds both.
 
-Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
+Once on ordinary memory (--no-huge: 4 KiB pages, so the table costs TLB
+misses too) and once on 2 MiB hugepages, as a poll lcore on a NIC runs:
+the pages are reserved for the duration, in a mount namespace of each run's
+own, and only those this benchmark added are given back. Without root or
+free memory the hugepage half is skipped with the reason.
+
+Prints "bench:" and "ratio:" lines (suffix .nohuge or .hugepages); fails
+only when it cannot measure.
 Usage: bench_streams.py RXREFILL [--quick]
 """
 
@@ -29,6 +36,9 @@ TMP = tempfile.mkdtemp(prefix="rxr_bench_st_")
 FRAMES = 200000 if QUICK else 1000000
 PAIRS = 2 if QUICK else 5
 LOOPS = int(os.environ.get("RXR_BENCH_LOOPS", "4"))
+# 2 MiB pages for the hugepage half: the table (128 MiB at a million flows)
+# and the pools, with room to spare.
+HUGE_PAGES = 1024
 
 
 def write_pcap(path, frames, flows):
@@ -48,17 +58,99 @@ def write_pcap(path, frames, flows):
             f.write(eth + ip + udp + pay)
 
 
-def run(pcap, n):
+class Hugepages:
+    """2 MiB pages reserved for the duration.
+
+    Each run is in a mount namespace of its own with a hugetlbfs mount that
+    reserves the pages (min_size): other processes on the machine neither
+    see the mount nor take its pages.
+    """
+
+    NR = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+
+    def __init__(self, pages):
+        self.pages = pages
+        self.dir = None
+        self.added = 0
+        self.why = None
+
+    def _free(self):
+        """Free pages no mount has reserved yet (free counts reserved)."""
+        def read(name):
+            with open(self.NR.replace("nr_hugepages", name)) as f:
+                return int(f.read())
+        return read("free_hugepages") - read("resv_hugepages")
+
+    def __enter__(self):
+        try:
+            if shutil.which("unshare") is None:
+                self.why = "unshare (util-linux) not found"
+                return self
+            with open(self.NR) as f:
+                before = int(f.read())
+            free = self._free()
+            if free < self.pages:
+                self.added = self.pages - free
+                with open(self.NR, "w") as f:
+                    f.write(str(before + self.added))
+            if self._free() < self.pages:
+                self.why = "only %d free 2 MiB hugepages after asking for " \
+                    "%d more" % (self._free(), self.added)
+                return self
+            self.dir = tempfile.mkdtemp(prefix="rxr_bst_huge_")
+        except (OSError, ValueError) as e:
+            self.why = "cannot reserve hugepages: %s" % e
+        return self
+
+    def eal(self):
+        return ["--huge-dir", self.dir, "-m", str(self.pages * 2 - 64)]
+
+    def wrap(self, cmd):
+        return ["unshare", "--mount", "--propagation", "private", "sh",
+                "-c", 'mount -t hugetlbfs -o pagesize=2M,min_size=%dM nodev '
+                '"$0" && exec "$@"' % (2 * self.pages), self.dir] + cmd
+
+    def __exit__(self, *exc):
+        if self.dir is not None:
+            os.rmdir(self.dir)
+        if self.added:
+            # Only what this benchmark added: others may have changed it.
+            try:
+                with open(self.NR) as f:
+                    now = int(f.read())
+                with open(self.NR, "w") as f:
+                    f.write(str(max(0, now - self.added)))
+            except (OSError, ValueError) as e:
+                print("# could not give the hugepages back: %s" % e)
+        return False
+
+
+def memories():
+    """(label, EAL memory arguments or None with the reason, wrapper)."""
+    yield "nohuge", ["--no-huge", "-m", "2048"], None, lambda c: c
+    with Hugepages(HUGE_PAGES) as h:
+        if h.why is not None:
+            yield "hugepages", None, h.why, None
+        else:
+            yield "hugepages", h.eal(), None, h.wrap
+
+
+def run(pcap, n, mem, wrap, label):
     report = os.path.join(TMP, "r%d.json" % n)
-    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "2048",
+    cmd = wrap([RXREFILL, "-l", "0-1", "--no-pci"] + mem + [
            "--file-prefix", "rxr_bst_%d_%d" % (os.getpid(), n),
            "--log-level", "lib.eal:error", "--", "--replay", pcap,
            "--loops", str(LOOPS), "--reps", "1", "--strategy", "bh", "--bulk", "on",
            "--consumer", "inline", "--no-table", "--no-latency",
-           "--report", report]
+           "--report", report])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         print("# rxrefill failed: %s" % p.stderr[-1500:])
+        sys.exit(1)
+    want = "memory: hugepages" if label == "hugepages" else \
+        "memory: ordinary memory"
+    if want not in p.stdout + p.stderr:
+        print("# %s run without %r:\n%s" % (label, want, p.stdout[-1500:]))
         sys.exit(1)
     with open(report) as f:
         r = json.load(f)["runs"][0]
@@ -70,28 +162,38 @@ def run(pcap, n):
     return r["mpps"], flows
 
 
-def main():
-    few = os.path.join(TMP, "flows8.pcap")
-    many = os.path.join(TMP, "flowsM.pcap")
-    write_pcap(few, FRAMES, 8)
-    write_pcap(many, FRAMES, FRAMES)
+def measure(label, mem, wrap, few, many):
     a, b, ratios = [], [], []
     for i in range(PAIRS):
         # Alternate which goes first: a drift of the machine hits both.
         order = [(few, a), (many, b)] if i % 2 == 0 else [(many, b), (few, a)]
         for pcap, out in order:
-            mpps, flows = run(pcap, len(a) + len(b))
+            mpps, flows = run(pcap, len(a) + len(b), mem, wrap, label)
             out.append(mpps)
-            print("# %s: %.3f Mpps, %d flows" % (os.path.basename(pcap),
-                                                 mpps, flows), flush=True)
+            print("# %s %s: %.3f Mpps, %d flows" % (
+                label, os.path.basename(pcap), mpps, flows), flush=True)
         ratios.append(b[-1] / a[-1])
-    print("bench: streams.flows8.mpps %.3f Mpps" % statistics.median(a))
-    print("bench: streams.flows%d.mpps %.3f Mpps" % (FRAMES,
-                                                    statistics.median(b)))
-    print("ratio: streams.flows%d_over_flows8.mpps %.3f" % (
-        FRAMES, statistics.median(ratios)))
-    print("# ratio per pair: %s (min %.3f, max %.3f)" % (
-        " ".join("%.3f" % r for r in ratios), min(ratios), max(ratios)))
+    print("bench: streams.flows8.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
+        label, statistics.median(a), min(a), max(a)))
+    print("bench: streams.flows%d.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
+        FRAMES, label, statistics.median(b), min(b), max(b)))
+    print("ratio: streams.flows%d_over_flows8.mpps.%s %.3f (min %.3f, "
+          "max %.3f)" % (FRAMES, label, statistics.median(ratios),
+                         min(ratios), max(ratios)))
+    print("# %s ratio per pair: %s" % (
+        label, " ".join("%.3f" % r for r in ratios)), flush=True)
+
+
+def main():
+    few = os.path.join(TMP, "flows8.pcap")
+    many = os.path.join(TMP, "flowsM.pcap")
+    write_pcap(few, FRAMES, 8)
+    write_pcap(many, FRAMES, FRAMES)
+    for label, mem, why, wrap in memories():
+        if mem is None:
+            print("# %s: skipped: %s" % (label, why))
+            continue
+        measure(label, mem, wrap, few, many)
     shutil.rmtree(TMP, ignore_errors=True)
     return 0
 
