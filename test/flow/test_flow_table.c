@@ -6,7 +6,8 @@
  * too) with many packets of one flow in a burst, exact packet and byte
  * counts, the order flows arrived in and their consumers; a full table
  * (what it has no room for is counted as untracked, exactly, and nothing
- * twice); growth keeping every count; iteration returning every entry
+ * twice); a flow whose probe window is full while the table has room;
+ * growth keeping every count; iteration returning every entry
  * once, in small tables too where entries sit past the last home slot;
  * reset.
  */
@@ -384,6 +385,61 @@ t_small(void)
 	return 0;
 }
 
+/*
+ * A window with no free slot while the table has room for more flows:
+ * RXR_FLOW_TABLE_PROBE_MAX + 1 flows with one home slot. In an empty
+ * table a flow lands on its home slot, which finds them.
+ */
+static int
+t_window(void)
+{
+	const unsigned int room = 130, want = RXR_FLOW_TABLE_PROBE_MAX + 1;
+	const unsigned int nb_keys = 400000;
+	struct rxr_flow_key *keys = make_keys(nb_keys), *same, other = { 0 };
+	struct rxr_flow_table *t = rxr_flow_table_create(room, 1, SOCKET_ID_ANY);
+	struct rxr_flow_entry *out[2], *home = NULL;
+	uint32_t len[2] = { 100, 100 };
+	unsigned int n = 0;
+
+	same = calloc(want, sizeof(*same));
+	RXR_TEST_ASSERT(keys != NULL && t != NULL && same != NULL, "no memory");
+	for (unsigned int k = 0; k < nb_keys && n < want; k++) {
+		rxr_flow_table_update_bulk(t, &keys[k], len, 1, out);
+		if (home == NULL)
+			home = out[0];
+		if (out[0] == home)
+			same[n++] = keys[k];
+		else
+			other = keys[k];
+		rxr_flow_table_reset(t);
+	}
+	RXR_TEST_ASSERT(n == want, "only %u keys of one home in %u", n, nb_keys);
+	for (unsigned int i = 0; i + 1 < want; i++)
+		RXR_TEST_ASSERT_EQ(rxr_flow_table_update_bulk(t, &same[i], len, 1,
+			out), 0, "untracked with room in the window");
+	/* The window is full, the table is not: untracked, now and later. */
+	for (unsigned int i = 0; i < 2; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_flow_table_update_bulk(t, &same[want - 1],
+			len, 1, out), 1, "untracked past a full window");
+		RXR_TEST_ASSERT(out[0] == NULL, "an entry past a full window");
+	}
+	RXR_TEST_ASSERT_EQ(rxr_flow_table_count(t), want - 1, "flows");
+	RXR_TEST_ASSERT(rxr_flow_table_lookup(t, &same[want - 1]) == NULL,
+		"lookup of a flow with no room");
+	for (unsigned int i = 0; i + 1 < want; i++) {
+		const struct rxr_flow_entry *e = rxr_flow_table_lookup(t, &same[i]);
+
+		RXR_TEST_ASSERT(e != NULL && e->packets == 1, "flow %u", i);
+	}
+	/* Another home still takes a new flow. */
+	RXR_TEST_ASSERT_EQ(rxr_flow_table_update_bulk(t, &other, len, 1, out), 0,
+		"untracked elsewhere");
+	rxr_flow_table_free(t);
+	free(same);
+	free(keys);
+	return 0;
+}
+
 static int
 t_args(void)
 {
@@ -407,6 +463,7 @@ main(int argc, char **argv)
 	rxr_test_run("last_row", t_last_row);
 	rxr_test_run("grow", t_grow);
 	rxr_test_run("small", t_small);
+	rxr_test_run("window", t_window);
 	rxr_test_run("args", t_args);
 	return rxr_test_done();
 }
