@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
@@ -29,6 +31,8 @@ struct rxr_flow_table {
 	uint32_t nb_flows;
 	uint16_t nb_consumers;
 	uint16_t next_consumer;		/* nb_flows % nb_consumers */
+	void *map;			/* the slots' own mapping, if any */
+	size_t mapped;			/* its length; 0: rte_malloc */
 } __rte_cache_aligned;
 
 _Static_assert(sizeof(struct rxr_flow_entry) == RTE_CACHE_LINE_SIZE,
@@ -72,11 +76,57 @@ home_of(const struct rxr_flow_table *t, uint32_t h)
 	return (uint32_t)(((uint64_t)h * t->nb_slots) >> 32);
 }
 
+#define THP_SIZE ((size_t)2 << 20)
+
 static size_t
 slots_size(uint32_t nb_slots)
 {
 	return ((size_t)nb_slots + RXR_FLOW_TABLE_PROBE_MAX - 1) *
 		sizeof(struct rxr_flow_entry);
+}
+
+/*
+ * The slots. With hugepages, from rte_malloc's heap on the socket. Without
+ * (--no-huge), EAL's memory is a memfd in 4 KiB pages that transparent
+ * huge pages do not cover (shmem), and a table of a million flows takes a
+ * TLB miss per packet: a table of 2 MiB or more is then anonymous memory
+ * of its own that the kernel may back with transparent huge pages.
+ */
+static struct rxr_flow_entry *
+slots_alloc(struct rxr_flow_table *t, size_t size, int socket_id)
+{
+	void *p;
+
+	t->mapped = 0;
+	if (!rte_eal_has_hugepages() && size >= THP_SIZE) {
+		size_t len = RTE_ALIGN_CEIL(size, THP_SIZE) + THP_SIZE;
+
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			/* Aligned, so that every 2 MiB of it can be one page. */
+			uintptr_t a = RTE_ALIGN_CEIL((uintptr_t)p, THP_SIZE);
+
+			(void)madvise((void *)a, len - (a - (uintptr_t)p),
+				MADV_HUGEPAGE);
+			t->map = p;
+			t->mapped = len;
+			/* Fault it all in now, not in the poll loop. */
+			memset((void *)a, 0, size);
+			return (void *)a;
+		}
+	}
+	return rte_zmalloc_socket("rxr_flow_slots", size, RTE_CACHE_LINE_SIZE,
+			socket_id);
+}
+
+static void
+slots_free(struct rxr_flow_table *t)
+{
+	if (t->mapped != 0)
+		munmap(t->map, t->mapped);
+	else
+		rte_free(t->slots);
 }
 
 struct rxr_flow_table *
@@ -98,8 +148,7 @@ rxr_flow_table_create(uint32_t max_flows, uint16_t nb_consumers,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	t->slots = rte_zmalloc_socket("rxr_flow_slots", slots_size(nb_slots),
-			RTE_CACHE_LINE_SIZE, socket_id);
+	t->slots = slots_alloc(t, slots_size(nb_slots), socket_id);
 	if (t->slots == NULL) {
 		rte_free(t);
 		rte_errno = ENOMEM;
@@ -116,7 +165,7 @@ rxr_flow_table_free(struct rxr_flow_table *t)
 {
 	if (t == NULL)
 		return;
-	rte_free(t->slots);
+	slots_free(t);
 	rte_free(t);
 }
 

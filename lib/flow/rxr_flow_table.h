@@ -69,8 +69,13 @@ struct rxr_flow_entry {
 struct rxr_flow_table;
 
 /**
- * Make a table for up to @p max_flows flows, zeroed, from rte_malloc's
- * heap on @p socket_id (hugepages when EAL has them).
+ * Make a table for up to @p max_flows flows, zeroed, every page faulted
+ * in. With hugepages, from rte_malloc's heap on @p socket_id. Without
+ * (--no-huge: EAL's memory is then a memfd in 4 KiB pages, and a table of
+ * a million flows would take a TLB miss per packet), a table of 2 MiB or
+ * more is anonymous memory of its own, 2 MiB aligned, that the kernel may
+ * back with transparent huge pages (MADV_HUGEPAGE; it is on the node of
+ * the thread that creates the table, and outside EAL's -m).
  *
  * @param max_flows 1..RXR_FLOW_TABLE_FLOWS_MAX.
  * @param nb_consumers 1..65535: flows are given consumers round robin in
