@@ -196,9 +196,63 @@ test_contexts(void)
 }
 
 /*
- * Latency sampling keeps bh's owner path inline outside the window; the
- * testing slowdown adds its cycles to every refill.
+ * Latency sampling keeps the inline owner path (bh's pcp, recycle's alloc
+ * cache; with bulk off, one-frame calls) outside the window and times
+ * every call inside it; the testing slowdown adds its cycles to every
+ * refill.
  */
+static int
+sampling_inline(enum rxr_strategy s, bool bulk)
+{
+	struct rxr_pool_conf c = {
+		.name = "s", .strategy = s, .bulk = bulk,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
+		.poll_lcores = { 0 }, .latency = true,
+	};
+	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
+	struct rxr_pool_stats st;
+	static void *a[32];
+	uint64_t fast0;
+
+	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0] != NULL,
+		"sampling turned the inline path off");
+	RXR_TEST_ASSERT_EQ(p->ops.owner_max, bulk ? UINT_MAX : 1,
+		"inline call size");
+	rxr_pool_sample(p, true);
+	RXR_TEST_ASSERT(p->owner[0] == NULL, "window: no inline path");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
+	rxr_pool_free_bulk(p, a, 1);
+	rxr_pool_poll_end(p);
+	rxr_pool_sample(p, false);
+	RXR_TEST_ASSERT(p->owner[0] != NULL, "inline path back");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
+		"both refills of the window timed");
+	fast0 = s == RXR_STRATEGY_RECYCLE ? st.lcore[0].recycle.alloc_fast :
+		st.lcore[0].pcp.alloc;
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	for (int i = 0; i < 8; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
+		rxr_pool_free_bulk(p, a, 1);
+	}
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
+		"no refill timed outside the window");
+	/* The inline path keeps the strategy's counters. */
+	RXR_TEST_ASSERT_EQ((s == RXR_STRATEGY_RECYCLE ?
+		st.lcore[0].recycle.alloc_fast : st.lcore[0].pcp.alloc) - fast0,
+		32 + 8, "frames counted as served from the owner's stack");
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
+	rxr_pool_destroy(p);
+	return 0;
+}
+
 static int
 test_sampling(void)
 {
@@ -208,31 +262,18 @@ test_sampling(void)
 		.poll_lcores = { 0 }, .latency = true,
 	};
 	const uint32_t delay = 2000000;
-	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
-	struct rxr_pool_stats st;
+	struct rxr_pool *p;
 	static void *a[32];
 	uint64_t t0, dt;
 
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner_pcp != NULL && p->owner_pcp[0] != NULL,
-		"sampling turned bh's inline path off");
-	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->owner_pcp[0] == NULL, "window: no inline path");
-	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
-	rxr_pool_free_bulk(p, a, 32);
-	rxr_pool_poll_end(p);
-	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->owner_pcp[0] != NULL, "inline path back");
-	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
-	rxr_pool_free_bulk(p, a, 32);
-	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 1, "one sampled refill");
-	rxr_pool_destroy(p);
-
+	for (int bulk = 0; bulk < 2; bulk++)
+		if (sampling_inline(RXR_STRATEGY_BH, bulk) != 0 ||
+				sampling_inline(RXR_STRATEGY_RECYCLE, bulk) != 0)
+			return -1;
 	c.test_refill_delay = delay;
 	p = rxr_pool_create(&c, 4096, 256, 2);
 	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "slowdown kept the inline path");
+	RXR_TEST_ASSERT(p->ops.owner == NULL, "slowdown kept the inline path");
 	t0 = rte_rdtsc();
 	for (int i = 0; i < 4; i++) {
 		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
