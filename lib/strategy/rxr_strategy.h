@@ -233,6 +233,7 @@ struct rxr_pool_ops {
 	 * Most frames a call may take or give on the inline path: any with
 	 * bulk on; one with bulk off (a one-frame call is what bulk off makes
 	 * of every call, so the stack serves it as the strategy would).
+	 * At least 1 whenever owner is set.
 	 */
 	unsigned int owner_max;
 };
@@ -247,17 +248,16 @@ void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
  * their atomic spelling only tells the compiler (and ThreadSanitizer)
  * that another thread reads them.
  */
-static __rte_always_inline uint32_t
+static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pcp *pcp)
 {
-	uint32_t b = pcp->bh_count;
+	uint32_t c = pcp->bh_count + 1;
 
-	__atomic_store_n(&pcp->bh_count, b + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp->bh_count, c, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
 	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0) &&
-			b == 0)
+			c == 1)
 		__rxr_pool_bh_wait(pcp);
-	return b;
 }
 
 /** bh's local_bh_enable(). */
@@ -268,37 +268,34 @@ rxr_pool_bh_enable(struct rxr_pcp *pcp)
 }
 
 /*
- * rxr_pool_bh_disable() for the inline paths, which must make no call:
- * when a reclaim asks to empty the pcp as the outermost section starts,
- * the section is left at once (UINT32_MAX) and the caller takes the
- * strategy's path, which waits.
+ * The inline paths' section, outermost only: entered when the counter is 0,
+ * left by storing 0. Constants, not the value read: the counter is no
+ * link of a dependency chain through memory from one call to the next (a
+ * load forwarded from the last call's store, then a store of what it
+ * read: two store-forwarding latencies per call). Nested (the owner
+ * inside its own section) or asked by a reclaim to empty the pcp as it
+ * starts: false, the section not entered, and the caller takes the
+ * strategy's path, which nests or waits. No call, so that the inline
+ * paths stay leaf code.
  */
-static __rte_always_inline uint32_t
-__rxr_pool_bh_disable_inline(struct rxr_pcp *pcp)
+static __rte_always_inline bool
+__rxr_pool_bh_enter_outer(struct rxr_pcp *pcp)
 {
-	uint32_t b = pcp->bh_count;
-
-	__atomic_store_n(&pcp->bh_count, b + 1, __ATOMIC_RELAXED);
+	if (unlikely(__atomic_load_n(&pcp->bh_count, __ATOMIC_RELAXED) != 0))
+		return false;
+	__atomic_store_n(&pcp->bh_count, 1, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
-	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0) &&
-			b == 0) {
-		__atomic_store_n(&pcp->bh_count, b, __ATOMIC_RELEASE);
-		return UINT32_MAX;
+	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)) {
+		__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
+		return false;
 	}
-	return b;
+	return true;
 }
 
-/**
- * local_bh_enable() back to @p b, what rxr_pool_bh_disable() returned: only
- * the owner writes the counter (a reclaim's wait restores it), so the
- * store need not wait for a reload of it (the acquire above forbids
- * reusing the first load), which would put two dependent memory round
- * trips per section on the chain from one call to the next.
- */
 static __rte_always_inline void
-rxr_pool_bh_restore(struct rxr_pcp *pcp, uint32_t b)
+__rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
 {
-	__atomic_store_n(&pcp->bh_count, b, __ATOMIC_RELEASE);
+	__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
 }
 
 /* The calling poll lcore's stack when the inline owner path applies. */
@@ -345,28 +342,30 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t c, b;
+	uint32_t c;
 
-	if (o == NULL || unlikely(n > ops->owner_max))
+	uint32_t *count;
+
+	/* Every stack takes one frame: no test when the size is known. */
+	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
 		return false;
 	pcp = o->pcp;
-	b = __rxr_pool_bh_disable_inline(pcp);
-	/* A reclaim waiting to empty the stack: the strategy's path waits. */
-	if (unlikely(b == UINT32_MAX))
+	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
 		return false;
-	c = *o->count;
+	count = o->count;	/* before stores of pointers it may alias */
+	c = *count;
 	/* Short: the strategy's path refills (deferred frees first). */
 	if (unlikely(c < n)) {
-		rxr_pool_bh_restore(pcp, b);
+		__rxr_pool_bh_leave_outer(pcp);
 		return false;
 	}
 	c -= n;
-	*o->count = c;
+	*count = c;
 	__rxr_pool_copy(objs, &o->frames[c], n);
 	RXR_STAT_ADD(*o->alloc_stat, n);
 	if (o->pcp_frames)
 		__rxr_pcp_debug_out(pcp, objs, n);
-	rxr_pool_bh_restore(pcp, b);
+	__rxr_pool_bh_leave_outer(pcp);
 	return true;
 }
 
@@ -398,26 +397,28 @@ rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t c, b;
+	uint32_t c;
 
-	if (o == NULL || unlikely(n > ops->owner_max))
+	uint32_t *count;
+
+	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
 		return false;
 	pcp = o->pcp;
-	b = __rxr_pool_bh_disable_inline(pcp);
-	if (unlikely(b == UINT32_MAX))
+	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
 		return false;
-	c = *o->count;
+	count = o->count;
+	c = *count;
 	/* Full: the strategy's path makes room (pcp drain, recycle ring). */
 	if (unlikely(c + n > o->max)) {
-		rxr_pool_bh_restore(pcp, b);
+		__rxr_pool_bh_leave_outer(pcp);
 		return false;
 	}
 	if (o->pcp_frames)
 		__rxr_pcp_debug_in(pcp, objs, n);
 	__rxr_pool_copy(&o->frames[c], objs, n);
-	*o->count = c + n;
+	*count = c + n;
 	RXR_STAT_ADD(*o->free_stat, n);
-	rxr_pool_bh_restore(pcp, b);
+	__rxr_pool_bh_leave_outer(pcp);
 	return true;
 }
 
