@@ -44,6 +44,9 @@
  *   --trials N   interleaved trials (default 9)
  *   --only TEXT  only the configurations whose name holds TEXT, with the
  *                peer of the same call size (for perf or callgrind)
+ *   --solo TEXT  only the configurations whose name holds TEXT, peers
+ *                too only if theirs does, no ratios: one path per process,
+ *                for instruction counts (callgrind)
  *   -- ...       rxrefill options that change the defaults, e.g.
  *                --no-latency or --frame-size 4096
  */
@@ -112,10 +115,13 @@ static int
 floor_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
 	struct floor_stack *st = mp->pool_data;
+	unsigned int len = st->len;
 
-	for (unsigned int i = 0; i < n; i++)
-		st->objs[st->len + i] = objs[i];
-	st->len += n;
+	if (n == 1)
+		st->objs[len] = objs[0];
+	else
+		memcpy(&st->objs[len], objs, n * sizeof(*objs));
+	st->len = len + n;
 	return 0;
 }
 
@@ -123,12 +129,16 @@ static int
 floor_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	struct floor_stack *st = mp->pool_data;
+	unsigned int len = st->len;
 
-	if (unlikely(n > st->len))
+	if (unlikely(n > len))
 		return -ENOBUFS;
-	st->len -= n;
-	for (unsigned int i = 0; i < n; i++)
-		objs[i] = st->objs[st->len + i];
+	len -= n;
+	st->len = len;
+	if (n == 1)
+		objs[0] = st->objs[len];
+	else
+		memcpy(objs, &st->objs[len], n * sizeof(*objs));
 	return 0;
 }
 
@@ -152,6 +162,7 @@ static unsigned int trials = 9;
 static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
+static bool solo;		/* --solo: peers only when they match */
 static struct config configs[2 * RXR_STRATEGY_USER_MAX + 4];
 static unsigned int nr_configs;
 static double regions[MAX_REGIONS];
@@ -299,10 +310,13 @@ build(const struct options *o, struct rte_mempool *peer,
 
 	for (int single = 0; single < 2; single++) {
 		snprintf(name, sizeof(name), "mempool_cache.%s", mode_name(single));
-		pc[single] = config_add(name, peer, single);
+		pc[single] = solo && strstr(name, only) == NULL ? NULL :
+			config_add(name, peer, single);
 		snprintf(name, sizeof(name), "ops_floor.%s", mode_name(single));
-		fc[single] = config_add(name, floor, single);
-		fc[single]->peer = pc[single];
+		fc[single] = solo && strstr(name, only) == NULL ? NULL :
+			config_add(name, floor, single);
+		if (fc[single] != NULL)
+			fc[single]->peer = pc[single];
 	}
 	for (int single = 0; single < 2; single++)
 		for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
@@ -413,7 +427,7 @@ report(void)
 static void
 usage(const char *prog)
 {
-	printf("usage: %s [--quick] [--trials N] [--only TEXT] "
+	printf("usage: %s [--quick] [--trials N] [--only TEXT] [--solo TEXT] "
 		"[-- rxrefill options]\n", prog);
 }
 
@@ -424,6 +438,7 @@ main(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "trials", required_argument, NULL, 't' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "solo", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -448,6 +463,10 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			only = optarg;
+			break;
+		case 's':
+			only = optarg;
+			solo = true;
 			break;
 		case 'h':
 			usage(argv[0]);
