@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -286,6 +287,78 @@ test_sampling(void)
 	return 0;
 }
 
+/*
+ * A reclaim that asked to empty an owner's caches before the owner entered
+ * its section keeps the owner out, on the inline path too: the owner's
+ * call waits for the request to be withdrawn and touches nothing before.
+ * The helper looks after a pause; correct code passes whatever the timing.
+ */
+struct reclaim_job {
+	struct rxr_pcp *pcp;
+	const uint32_t *count;	/* the owner's stack */
+	uint32_t count0;
+	bool done;		/* set by the owner when its call returned */
+	bool early;		/* the owner's call returned, or touched the stack */
+};
+
+static void *
+reclaim_helper(void *arg)
+{
+	struct reclaim_job *j = arg;
+
+	rte_delay_us_sleep(50 * 1000);
+	j->early = __atomic_load_n(&j->done, __ATOMIC_ACQUIRE) ||
+		__atomic_load_n(j->count, __ATOMIC_RELAXED) != j->count0;
+	__atomic_store_n(&j->pcp->drain_req, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int
+inline_reclaim_one(enum rxr_strategy s, bool alloc)
+{
+	struct rxr_pool *p = pool_new(s, true, 1);
+	struct reclaim_job j;
+	struct rxrp_lcore *ls;
+	static void *a[4];
+	pthread_t t;
+
+	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0] != NULL,
+		"%s: pool with an inline path", rxr_strategy_name(s));
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
+	ls = p->lcore[0];
+	j = (struct reclaim_job){ .pcp = ls->pcp, .count = ls->owner.count,
+		.count0 = *ls->owner.count };
+	__atomic_store_n(&ls->pcp->drain_req, 1, __ATOMIC_RELEASE);
+	RXR_TEST_ASSERT_EQ(pthread_create(&t, NULL, reclaim_helper, &j), 0,
+		"helper");
+	if (alloc)
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc");
+	else
+		rxr_pool_free_bulk(p, &a[2], 1);
+	__atomic_store_n(&j.done, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	RXR_TEST_ASSERT(!j.early, "%s %s: the owner went on while a reclaim "
+		"held its caches", rxr_strategy_name(s), alloc ? "alloc" : "free");
+	rxr_pool_free_bulk(p, alloc ? a : &a[3], 1);
+	if (alloc)
+		rxr_pool_free_bulk(p, &a[2], 2);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
+static int
+test_inline_reclaim(void)
+{
+	for (int alloc = 0; alloc < 2; alloc++)
+		if (inline_reclaim_one(RXR_STRATEGY_BH, alloc) != 0 ||
+				inline_reclaim_one(RXR_STRATEGY_RECYCLE, alloc) != 0)
+			return -1;
+	return 0;
+}
+
 /* Statistics match what was done, strategy by strategy. */
 static int
 test_stats(void)
@@ -535,6 +608,8 @@ main(int argc, char **argv)
 	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
 	rxr_test_run("statistics match what was done", test_stats);
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
+	rxr_test_run("a pending reclaim keeps the inline owner path out",
+		test_inline_reclaim);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	return rxr_test_done();
