@@ -342,9 +342,7 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t c;
-
-	uint32_t *count;
+	uint32_t *count, c;
 
 	/* Every stack takes one frame: no test when the size is known. */
 	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
@@ -397,9 +395,7 @@ rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t c;
-
-	uint32_t *count;
+	uint32_t *count, c;
 
 	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
 		return false;
