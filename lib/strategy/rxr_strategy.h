@@ -209,7 +209,7 @@ struct rxr_pool_owner {
 	uint32_t *count;	/**< frames on the stack */
 	void **frames;		/**< the stack, [*count - 1] the hottest */
 	uint32_t max;		/**< most frames a fast free may leave on it */
-	bool pcp_frames;	/**< the stack is the pcp (debug checks) */
+	bool pcp_frames;	/**< the stack is the pcp: its fields used directly */
 	uint64_t *alloc_stat;	/**< frames handed out from the stack */
 	uint64_t *free_stat;	/**< frames taken back onto it */
 };
@@ -350,6 +350,21 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 	pcp = o->pcp;
 	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
 		return false;
+	if (o->pcp_frames) {
+		/* The pcp's own fields: no pointer to follow. */
+		c = pcp->count;
+		if (unlikely(c < n)) {
+			__rxr_pool_bh_leave_outer(pcp);
+			return false;
+		}
+		c -= n;
+		pcp->count = c;
+		__rxr_pool_copy(objs, &pcp->frames[c], n);
+		RXR_STAT_ADD(pcp->stats.alloc, n);
+		__rxr_pcp_debug_out(pcp, objs, n);
+		__rxr_pool_bh_leave_outer(pcp);
+		return true;
+	}
 	count = o->count;	/* before stores of pointers it may alias */
 	c = *count;
 	/* Short: the strategy's path refills (deferred frees first). */
@@ -361,8 +376,6 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 	*count = c;
 	__rxr_pool_copy(objs, &o->frames[c], n);
 	RXR_STAT_ADD(*o->alloc_stat, n);
-	if (o->pcp_frames)
-		__rxr_pcp_debug_out(pcp, objs, n);
 	__rxr_pool_bh_leave_outer(pcp);
 	return true;
 }
@@ -402,15 +415,27 @@ rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 	pcp = o->pcp;
 	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
 		return false;
+	if (o->pcp_frames) {
+		c = pcp->count;
+		/* Full: the strategy's path drains to the zone. */
+		if (unlikely(c + n > pcp->high)) {
+			__rxr_pool_bh_leave_outer(pcp);
+			return false;
+		}
+		__rxr_pcp_debug_in(pcp, objs, n);
+		__rxr_pool_copy(&pcp->frames[c], objs, n);
+		pcp->count = c + n;
+		RXR_STAT_ADD(pcp->stats.free, n);
+		__rxr_pool_bh_leave_outer(pcp);
+		return true;
+	}
 	count = o->count;
 	c = *count;
-	/* Full: the strategy's path makes room (pcp drain, recycle ring). */
+	/* Full: the strategy's path makes room (recycle's ring). */
 	if (unlikely(c + n > o->max)) {
 		__rxr_pool_bh_leave_outer(pcp);
 		return false;
 	}
-	if (o->pcp_frames)
-		__rxr_pcp_debug_in(pcp, objs, n);
 	__rxr_pool_copy(&o->frames[c], objs, n);
 	*count = c + n;
 	RXR_STAT_ADD(*o->free_stat, n);
