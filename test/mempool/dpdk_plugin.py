@@ -501,9 +501,11 @@ def perf_autotest(plugin, shim, strategies, modes, scale):
             ours = tables.get("ops:rxrefill", [])
             if not ours or not ring:
                 continue
-            print("# cacheless pools of 2048-byte objects, rates in "
-                  "objects/s%s" % ("" if scale == 1 else
-                                   " over 1/%d of the time" % scale))
+            # A scaled row counts over 1/scale of the time the test
+            # divides by: its printed rate times the scale is the rate.
+            print("# cacheless pools of 2048-byte objects, objects/s%s" %
+                  ("" if scale == 1 else
+                   " (the printed rates times the time scale, %d)" % scale))
             print("# cores get put keep const   rxrefill_ops     "
                   "ring_mp_mc  ratio")
             for i, (r, o) in enumerate(zip(ring, ours)):
@@ -513,7 +515,7 @@ def perf_autotest(plugin, shim, strategies, modes, scale):
                     b = r[k][1]
                     rs.append(a / b if b else float("nan"))
                     print("# %5d %3d %3d %4d %5d %14d %14d %6.3f" %
-                          ((cores,) + k + (a, b, rs[-1])))
+                          ((cores,) + k + (a * scale, b * scale, rs[-1])))
                 if not rs:
                     continue
                 # The third pass is all lcores (2 here, as is the second).
