@@ -121,8 +121,8 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 		return;
 	ls->sampling = on;
 	/* The inline owner path makes no call to time: left for the window. */
-	if (p->ops.owner_pcp != NULL)
-		p->owner_pcp[ls->lcore] = on ? NULL : ls->pcp;
+	if (p->ops.owner != NULL)
+		p->owner[ls->lcore] = on ? NULL : &ls->owner;
 }
 
 /* --- creation ------------------------------------------------------------ */
@@ -204,6 +204,12 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
 		ret = -rte_errno;
 		goto fail;
 	}
+	ls->owner = (struct rxr_pool_owner){
+		.pcp = ls->pcp, .count = &ls->pcp->count,
+		.frames = ls->pcp->frames, .max = ls->pcp->high,
+		.pcp_frames = true, .alloc_stat = &ls->pcp->stats.alloc,
+		.free_stat = &ls->pcp->stats.free,
+	};
 	if (st->lcore_init != NULL) {
 		ret = st->lcore_init(p, ls, socket);
 		if (ret != 0)
@@ -225,8 +231,9 @@ fail:
 
 /*
  * The inline owner path of rxr_pool_alloc_bulk(): only when the pool calls
- * the strategy's functions unwrapped and the strategy says they are its pcp
- * under the nesting counter; with bulk off, for one-frame calls only.
+ * the strategy's functions unwrapped and the strategy says their fast path
+ * is its owner stack under the nesting counter; with bulk off, for
+ * one-frame calls only.
  */
 static void
 owner_inline_setup(struct rxr_pool *p)
@@ -242,9 +249,9 @@ owner_inline_setup(struct rxr_pool *p)
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
-			p->owner_pcp[lc] = p->lcore[lc]->pcp;
+			p->owner[lc] = &p->lcore[lc]->owner;
 	p->ops.owner_max = p->conf.bulk ? UINT_MAX : 1;
-	p->ops.owner_pcp = p->owner_pcp;
+	p->ops.owner = p->owner;
 }
 
 struct rxr_pool *
@@ -452,8 +459,8 @@ rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames)
 	p->adopt_overflow = false;
 	rxrp_layer_push(p, RXRP_LAYER_ADOPT, NULL, adopt_free);
 	/* Every free must reach adopt_free, the owner's inline path too. */
-	p->adopt_owner = p->ops.owner_pcp;
-	p->ops.owner_pcp = NULL;
+	p->adopt_owner = p->ops.owner;
+	p->ops.owner = NULL;
 	return 0;
 }
 
@@ -466,7 +473,7 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 	if (p->adopt == NULL)
 		return -EINVAL;
 	rxrp_layer_pop(p, RXRP_LAYER_ADOPT);
-	p->ops.owner_pcp = p->adopt_owner;
+	p->ops.owner = p->adopt_owner;
 	if (p->adopt_overflow) {
 		ret = -ENOSPC;
 		goto out;

@@ -248,6 +248,20 @@ __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
 	return p->ops.alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
 }
 
+int
+rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(p->ops.alloc(p, objs, n) == 0))
+		return 0;
+	return __rxr_pool_alloc_slow(p, objs, n);
+}
+
+void
+rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	p->ops.free(p, objs, n);
+}
+
 /* The owner's bh-enable point: its deferred list into its pcp. */
 unsigned int
 rxr_pool_poll_end(struct rxr_pool *p)

@@ -58,6 +58,11 @@ struct rxrp_lcore {
 	uint64_t zero_bytes;
 	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
+	/*
+	 * The inline owner path's stack: the pcp unless the strategy's
+	 * lcore_init points it at its own cache (ops.owner).
+	 */
+	struct rxr_pool_owner owner;
 
 	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
 	uint8_t priv[RXRP_LCORE_PRIV_SIZE] __rte_cache_aligned;
@@ -130,7 +135,7 @@ struct rxr_pool {
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
-	struct rxr_pcp * const *adopt_owner; /* ops.owner_pcp while adopting */
+	const struct rxr_pool_owner * const *adopt_owner; /* ops.owner, adopting */
 	void **adopt;
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
@@ -139,7 +144,8 @@ struct rxr_pool {
 	bool remote_drain;		/* membarrier: owner-only caches drainable */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
-	struct rxr_pcp *owner_pcp[RTE_MAX_LCORE]; /* ops.owner_pcp points here */
+	/* ops.owner points here; NULL for an lcore inside its sampling window. */
+	const struct rxr_pool_owner *owner[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
 };
 

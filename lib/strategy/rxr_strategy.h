@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_atomic.h>
 #include <rte_lcore.h>
@@ -79,8 +80,9 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** Other contexts on the owner's CPU use its pcp under a per-pcp lock:
  * the pcp_lock counters apply. */
 #define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
-/** The owner's bulk alloc and free are its pcp under the bh counter and
- * nothing else, so rxr_pool_alloc_bulk() may run them inline. */
+/** The owner's fast alloc and free are one stack of frames (struct
+ * rxr_pool_owner) under the bh counter and nothing else, so
+ * rxr_pool_alloc_bulk() may run them inline. */
 #define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
 /** No protection: for tests that prove the debug checks; not offered. */
 #define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
@@ -198,6 +200,21 @@ typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
 /**
+ * What the inline owner path of one poll lcore works on: a stack of frames
+ * under the pcp's bh counter. bh's is the pcp itself; recycle's its alloc
+ * cache. Set at creation, read-only after.
+ */
+struct rxr_pool_owner {
+	struct rxr_pcp *pcp;	/**< whose bh counter guards the stack */
+	uint32_t *count;	/**< frames on the stack */
+	void **frames;		/**< the stack, [*count - 1] the hottest */
+	uint32_t max;		/**< most frames a fast free may leave on it */
+	bool pcp_frames;	/**< the stack is the pcp: its fields used directly */
+	uint64_t *alloc_stat;	/**< frames handed out from the stack */
+	uint64_t *free_stat;	/**< frames taken back onto it */
+};
+
+/**
  * The public part of a pool, for inline dispatch: the first member of every
  * pool (rxr_pool_private.h asserts it at build time).
  */
@@ -208,14 +225,15 @@ struct rxr_pool_ops {
 	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
 	 * wrapper (zeroing, adoption, the testing slowdown; latency sampling
 	 * clears a poll lcore's entry only while it samples): the poll lcore's
-	 * pcp by lcore id, so that its own refills and frees run inline with
+	 * stack by lcore id, so that its own refills and frees run inline with
 	 * no call at all. NULL otherwise.
 	 */
-	struct rxr_pcp * const *owner_pcp;
+	const struct rxr_pool_owner * const *owner;
 	/**
 	 * Most frames a call may take or give on the inline path: any with
 	 * bulk on; one with bulk off (a one-frame call is what bulk off makes
-	 * of every call, so the pcp serves it as the strategy would).
+	 * of every call, so the stack serves it as the strategy would).
+	 * At least 1 whenever owner is set.
 	 */
 	unsigned int owner_max;
 };
@@ -249,18 +267,59 @@ rxr_pool_bh_enable(struct rxr_pcp *pcp)
 	__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1, __ATOMIC_RELEASE);
 }
 
-/* The calling poll lcore's pcp when the inline owner path applies. */
-static __rte_always_inline struct rxr_pcp *
-__rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
+/*
+ * The inline paths' section, outermost only: entered when the counter is 0,
+ * left by storing 0. Constants, not the value read: the counter is no
+ * link of a dependency chain through memory from one call to the next (a
+ * load forwarded from the last call's store, then a store of what it
+ * read: two store-forwarding latencies per call). Nested (the owner
+ * inside its own section) or asked by a reclaim to empty the pcp as it
+ * starts: false, the section not entered, and the caller takes the
+ * strategy's path, which nests or waits. No call, so that the inline
+ * paths stay leaf code.
+ */
+static __rte_always_inline bool
+__rxr_pool_bh_enter_outer(struct rxr_pcp *pcp)
+{
+	if (unlikely(__atomic_load_n(&pcp->bh_count, __ATOMIC_RELAXED) != 0))
+		return false;
+	__atomic_store_n(&pcp->bh_count, 1, __ATOMIC_RELAXED);
+	rte_compiler_barrier();
+	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)) {
+		__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
+		return false;
+	}
+	return true;
+}
+
+static __rte_always_inline void
+__rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
+{
+	__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
+}
+
+/* The calling poll lcore's stack when the inline owner path applies. */
+static __rte_always_inline const struct rxr_pool_owner *
+__rxr_pool_owner(const struct rxr_pool_ops *ops)
 {
 	unsigned int lc;
 
-	if (ops->owner_pcp == NULL)
+	if (ops->owner == NULL)
 		return NULL;
 	lc = rte_lcore_id();
 	if (unlikely(lc >= RTE_MAX_LCORE) || unlikely(rxr_in_irq()))
 		return NULL;
-	return ops->owner_pcp[lc];
+	return ops->owner[lc];
+}
+
+/* Frame pointers; one frame without a copy routine's size dispatch. */
+static __rte_always_inline void
+__rxr_pool_copy(void **dst, void * const *src, unsigned int n)
+{
+	if (n == 1)
+		dst[0] = src[0];
+	else
+		memcpy(dst, src, n * sizeof(*dst));
 }
 
 /*
@@ -271,6 +330,60 @@ __rxr_pool_owner_pcp(const struct rxr_pool_ops *ops)
 int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
 
 /**
+ * The inline owner path of an allocation: the calling poll lcore's stack,
+ * when the pool has one for it and it holds @p n frames.
+ * @return true when served; false: nothing taken, use
+ * rxr_pool_alloc_call() (as a tail call, the caller's fast path needs no
+ * register saves).
+ */
+static __rte_always_inline bool
+rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
+	struct rxr_pcp *pcp;
+	uint32_t *count, c;
+
+	/* Every stack takes one frame: no test when the size is known. */
+	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+		return false;
+	pcp = o->pcp;
+	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
+		return false;
+	if (o->pcp_frames) {
+		/* The pcp's own fields: no pointer to follow. */
+		c = pcp->count;
+		if (unlikely(c < n)) {
+			__rxr_pool_bh_leave_outer(pcp);
+			return false;
+		}
+		c -= n;
+		pcp->count = c;
+		__rxr_pool_copy(objs, &pcp->frames[c], n);
+		RXR_STAT_ADD(pcp->stats.alloc, n);
+		__rxr_pcp_debug_out(pcp, objs, n);
+		__rxr_pool_bh_leave_outer(pcp);
+		return true;
+	}
+	count = o->count;	/* before stores of pointers it may alias */
+	c = *count;
+	/* Short: the strategy's path refills (deferred frees first). */
+	if (unlikely(c < n)) {
+		__rxr_pool_bh_leave_outer(pcp);
+		return false;
+	}
+	c -= n;
+	*count = c;
+	__rxr_pool_copy(objs, &o->frames[c], n);
+	RXR_STAT_ADD(*o->alloc_stat, n);
+	__rxr_pool_bh_leave_outer(pcp);
+	return true;
+}
+
+/** Allocation through the strategy (and its wrappers), then the slow path. */
+int rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n);
+
+/**
  * Allocate n frames from any context. All or nothing. Fails only when the
  * frames are not in the pool: in use, or held by a recycle ring, a zeroing
  * supply or an lcore inside its own call.
@@ -279,40 +392,68 @@ int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
 static __rte_always_inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
-	int ret = -ENOBUFS;
-
-	if (pcp == NULL || unlikely(n > ops->owner_max)) {
-		ret = ops->alloc(p, objs, n);
-	} else {
-		rxr_pool_bh_disable(pcp);
-		/* Short: the strategy's path collects deferred frees first. */
-		if (likely(pcp->count >= n))
-			ret = rxr_pcp_alloc_bulk(pcp, objs, n);
-		rxr_pool_bh_enable(pcp);
-		if (unlikely(ret != 0))
-			ret = ops->alloc(p, objs, n);
-	}
-	if (unlikely(ret != 0))
-		return __rxr_pool_alloc_slow(p, objs, n);
-	return 0;
+	if (likely(rxr_pool_alloc_inline(p, objs, n)))
+		return 0;
+	return rxr_pool_alloc_call(p, objs, n);
 }
+
+/**
+ * The inline owner path of a free: onto the calling poll lcore's stack
+ * when the pool has one for it and there is room.
+ * @return true when done; false: nothing freed, use rxr_pool_free_call().
+ */
+static __rte_always_inline bool
+rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
+	struct rxr_pcp *pcp;
+	uint32_t *count, c;
+
+	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+		return false;
+	pcp = o->pcp;
+	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
+		return false;
+	if (o->pcp_frames) {
+		c = pcp->count;
+		/* Full: the strategy's path drains to the zone. */
+		if (unlikely(c + n > pcp->high)) {
+			__rxr_pool_bh_leave_outer(pcp);
+			return false;
+		}
+		__rxr_pcp_debug_in(pcp, objs, n);
+		__rxr_pool_copy(&pcp->frames[c], objs, n);
+		pcp->count = c + n;
+		RXR_STAT_ADD(pcp->stats.free, n);
+		__rxr_pool_bh_leave_outer(pcp);
+		return true;
+	}
+	count = o->count;
+	c = *count;
+	/* Full: the strategy's path makes room (recycle's ring). */
+	if (unlikely(c + n > o->max)) {
+		__rxr_pool_bh_leave_outer(pcp);
+		return false;
+	}
+	__rxr_pool_copy(&o->frames[c], objs, n);
+	*count = c + n;
+	RXR_STAT_ADD(*o->free_stat, n);
+	__rxr_pool_bh_leave_outer(pcp);
+	return true;
+}
+
+/** Free through the strategy (and its wrappers). */
+void rxr_pool_free_call(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
 
 /** Free n frames from any context. */
 static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	struct rxr_pcp *pcp = __rxr_pool_owner_pcp(ops);
-
-	if (pcp == NULL || unlikely(n > ops->owner_max)) {
-		ops->free(p, objs, n);
+	if (likely(rxr_pool_free_inline(p, objs, n)))
 		return;
-	}
-	rxr_pool_bh_disable(pcp);
-	rxr_pcp_free_bulk(pcp, objs, n);
-	rxr_pool_bh_enable(pcp);
+	rxr_pool_free_call(p, objs, n);
 }
 
 /**

@@ -255,10 +255,22 @@ recycle_conf_check(struct rxr_pool_conf *c)
 static int
 recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
 {
-	ls->owner_data = rxr_page_pool_create(p->conf.recycle_cache,
+	struct rxr_page_pool *pp;
+
+	pp = rxr_page_pool_create(p->conf.recycle_cache,
 			p->conf.recycle_refill, p->conf.recycle_ring, socket);
-	return ls->owner_data != NULL ? 0 :
-		-(rte_errno != 0 ? rte_errno : ENOMEM);
+	if (pp == NULL)
+		return -(rte_errno != 0 ? rte_errno : ENOMEM);
+	ls->owner_data = pp;
+	/* The inline owner path: the alloc cache, as recycle_owner_alloc()'s
+	 * and recycle_owner_free_local()'s fast paths. */
+	ls->owner.count = &pp->cache.count;
+	ls->owner.frames = pp->cache.frames;
+	ls->owner.max = pp->cache.size;
+	ls->owner.pcp_frames = false;
+	ls->owner.alloc_stat = &pp->stats.alloc_fast;
+	ls->owner.free_stat = &pp->stats.recycle_cached;
+	return 0;
 }
 
 static void
@@ -289,7 +301,8 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
-	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES,
+	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES |
+		RXR_STRATEGY_CAP_OWNER_INLINE,
 	.alloc = { recycle_alloc_single, recycle_alloc_bulk },
 	.free = { recycle_free_single, recycle_free_bulk },
 	.conf_check = recycle_conf_check,

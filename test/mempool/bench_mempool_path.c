@@ -27,6 +27,13 @@
  * the peer of the same trial: the median ratio is printed with the lowest
  * and highest.
  *
+ * A third configuration per call size, ops_floor, is what any mempool
+ * driver without a cache pays at least on this path: DPDK's dispatch
+ * through the ops table to a driver whose dequeue and enqueue are a bare
+ * array stack (no protection, no lookup; one lcore only, so not a real
+ * driver). ops_floor_over_mempool_cache is the structural part of every
+ * ratio; <strategy>_via_mempool_over_ops_floor what the strategy adds.
+ *
  * Output: "bench: <name> <value> <unit>", "ratio: <name> <value> (min ..,
  * max .., N trials)" (lower is better); never fails on a slow figure, only
  * when it cannot measure (set-up, an allocation failure, frames lost).
@@ -37,6 +44,9 @@
  *   --trials N   interleaved trials (default 9)
  *   --only TEXT  only the configurations whose name holds TEXT, with the
  *                peer of the same call size (for perf or callgrind)
+ *   --solo TEXT  only the configurations whose name holds TEXT, peers
+ *                too only if theirs does, no ratios: one path per process,
+ *                for instruction counts (callgrind)
  *   -- ...       rxrefill options that change the defaults, e.g.
  *                --no-latency or --frame-size 4096
  */
@@ -48,6 +58,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -65,17 +76,94 @@
 struct config {
 	char name[64];
 	struct rte_mempool *mp;
-	struct rxr_pool *pool;		/* NULL: the DPDK peer */
+	struct rxr_pool *pool;		/* NULL: the DPDK peer or the floor */
 	bool single;			/* bulk1 */
 	const struct config *peer;
+	const struct config *floor;
 	double trial[MAX_TRIALS];	/* cycles per frame */
 };
+
+/*
+ * The floor: a cacheless driver that does nothing but move pointers, one
+ * array stack per pool, for the lcore that runs the benchmark only.
+ */
+struct floor_stack {
+	unsigned int len;
+	void *objs[];
+};
+
+static int
+floor_alloc(struct rte_mempool *mp)
+{
+	struct floor_stack *st = rte_zmalloc_socket("bmp_floor",
+			sizeof(*st) + (size_t)mp->size * sizeof(void *),
+			RTE_CACHE_LINE_SIZE, mp->socket_id);
+
+	if (st == NULL)
+		return -ENOMEM;
+	mp->pool_data = st;
+	return 0;
+}
+
+static void
+floor_free(struct rte_mempool *mp)
+{
+	rte_free(mp->pool_data);
+}
+
+static int
+floor_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+{
+	struct floor_stack *st = mp->pool_data;
+	unsigned int len = st->len;
+
+	if (n == 1)
+		st->objs[len] = objs[0];
+	else
+		memcpy(&st->objs[len], objs, n * sizeof(*objs));
+	st->len = len + n;
+	return 0;
+}
+
+static int
+floor_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	struct floor_stack *st = mp->pool_data;
+	unsigned int len = st->len;
+
+	if (unlikely(n > len))
+		return -ENOBUFS;
+	len -= n;
+	st->len = len;
+	if (n == 1)
+		objs[0] = st->objs[len];
+	else
+		memcpy(objs, &st->objs[len], n * sizeof(*objs));
+	return 0;
+}
+
+static unsigned int
+floor_get_count(const struct rte_mempool *mp)
+{
+	return ((const struct floor_stack *)mp->pool_data)->len;
+}
+
+static struct rte_mempool_ops floor_ops = {
+	.name = "bmp_floor",
+	.alloc = floor_alloc,
+	.free = floor_free,
+	.enqueue = floor_enqueue,
+	.dequeue = floor_dequeue,
+	.get_count = floor_get_count,
+};
+RTE_MEMPOOL_REGISTER_OPS(floor_ops);
 
 static unsigned int trials = 9;
 static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
-static struct config configs[2 * RXR_STRATEGY_USER_MAX + 2];
+static bool solo;		/* --solo: peers only when they match */
+static struct config configs[2 * RXR_STRATEGY_USER_MAX + 4];
 static unsigned int nr_configs;
 static double regions[MAX_REGIONS];
 
@@ -214,14 +302,21 @@ config_add(const char *name, struct rte_mempool *mp, bool single)
 }
 
 static int
-build(const struct options *o, struct rte_mempool *peer)
+build(const struct options *o, struct rte_mempool *peer,
+		struct rte_mempool *floor)
 {
-	struct config *pc[2];
+	struct config *pc[2], *fc[2];
 	char name[64];
 
 	for (int single = 0; single < 2; single++) {
 		snprintf(name, sizeof(name), "mempool_cache.%s", mode_name(single));
-		pc[single] = config_add(name, peer, single);
+		pc[single] = solo && strstr(name, only) == NULL ? NULL :
+			config_add(name, peer, single);
+		snprintf(name, sizeof(name), "ops_floor.%s", mode_name(single));
+		fc[single] = solo && strstr(name, only) == NULL ? NULL :
+			config_add(name, floor, single);
+		if (fc[single] != NULL)
+			fc[single]->peer = pc[single];
 	}
 	for (int single = 0; single < 2; single++)
 		for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
@@ -237,6 +332,7 @@ build(const struct options *o, struct rte_mempool *peer)
 				return -1;
 			c = config_add(name, mp, single);
 			c->peer = pc[single];
+			c->floor = fc[single];
 		}
 	return 0;
 }
@@ -265,6 +361,21 @@ conserved(void)
 	return ret;
 }
 
+/* Trial by trial against a configuration of the same trials. */
+static void
+ratio_line(const struct config *c, const struct config *base,
+		const char *name, const char *base_name)
+{
+	double v[MAX_TRIALS], med;
+
+	for (unsigned int t = 0; t < trials; t++)
+		v[t] = c->trial[t] / base->trial[t];
+	med = median(v, trials);
+	printf("ratio: %s_over_%s.%s %.3f (min %.3f, max %.3f, %u trials)\n",
+		name, base_name, mode_name(c->single), med, v[0],
+		v[trials - 1], trials);
+}
+
 static void
 report(void)
 {
@@ -288,25 +399,35 @@ report(void)
 		"goal for bh and recycle <= 1.0\n");
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		const struct config *c = &configs[i];
+		char name[64];
 
 		if (c->peer == NULL)
 			continue;
-		double med;
+		if (c->pool != NULL)
+			snprintf(name, sizeof(name), "%s_via_mempool",
+				rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
+		else
+			snprintf(name, sizeof(name), "ops_floor");
+		ratio_line(c, c->peer, name, "mempool_cache");
+	}
+	printf("# <strategy>_via_mempool_over_ops_floor: what the strategy "
+		"adds to the least any cacheless driver pays\n");
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		const struct config *c = &configs[i];
+		char name[64];
 
-		for (unsigned int t = 0; t < trials; t++)
-			v[t] = c->trial[t] / c->peer->trial[t];
-		med = median(v, trials);
-		printf("ratio: %s_via_mempool_over_mempool_cache.%s %.3f (min "
-			"%.3f, max %.3f, %u trials)\n", rxr_strategy_name(
-				rxr_pool_conf(c->pool)->strategy),
-			mode_name(c->single), med, v[0], v[trials - 1], trials);
+		if (c->floor == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s_via_mempool",
+			rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
+		ratio_line(c, c->floor, name, "ops_floor");
 	}
 }
 
 static void
 usage(const char *prog)
 {
-	printf("usage: %s [--quick] [--trials N] [--only TEXT] "
+	printf("usage: %s [--quick] [--trials N] [--only TEXT] [--solo TEXT] "
 		"[-- rxrefill options]\n", prog);
 }
 
@@ -317,12 +438,13 @@ main(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "trials", required_argument, NULL, 't' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "solo", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *app_argv[64] = { (char *)(uintptr_t)"rxrefill" };
 	int app_argc = 1, c, ret = EXIT_FAILURE;
-	struct rte_mempool *peer;
+	struct rte_mempool *peer = NULL, *floor = NULL;
 	struct opts_args oa;
 	struct options o;
 
@@ -341,6 +463,10 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			only = optarg;
+			break;
+		case 's':
+			only = optarg;
+			solo = true;
 			break;
 		case 'h':
 			usage(argv[0]);
@@ -375,7 +501,14 @@ main(int argc, char **argv)
 		printf("# peer pool: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	if (build(&o, peer) != 0)
+	floor = rte_pktmbuf_pool_create_by_ops("bmp_floor", 8191, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id(),
+			floor_ops.name);
+	if (floor == NULL) {
+		printf("# floor pool: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	if (build(&o, peer, floor) != 0)
 		goto out;
 	/* An untimed pass warms every pool (pcp, caches, TLB). */
 	for (unsigned int i = 0; i < nr_configs; i++)
@@ -394,6 +527,7 @@ out:
 		if (configs[i].pool != NULL)
 			rte_mempool_free(configs[i].mp);
 	rte_mempool_free(peer);
+	rte_mempool_free(floor);
 	opts_args_free(&oa);
 	rte_eal_cleanup();
 	return ret;

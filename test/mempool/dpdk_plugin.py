@@ -9,9 +9,18 @@
                                     on another lcore than the one that
                                     allocated them, every strategy; every
                                     frame home at exit (TAP)
+  dpdk_plugin.py perf-autotest-quick PLUGIN SHIM [STRATEGY...]
+        [--memory nohuge|huge|both] [--time-scale N]
+                                    mempool_perf_autotest to its end, rows
+                                    of 5/N s (N=1000) through the timer shim
+                                    SHIM (librxr_tsc_scale.so); Test OK,
+                                    every row of our ops, every frame of
+                                    its pool home at the end (TAP)
   dpdk_plugin.py perf-autotest PLUGIN [STRATEGY...]
-                                    mempool_perf_autotest: our ops against
-                                    ring_mp_mc from the same table
+        [--memory nohuge|huge|both] [--time-scale N --shim SHIM]
+                                    mempool_perf_autotest to its end (an
+                                    hour a run at full length): our ops
+                                    against ring_mp_mc from the same table
   dpdk_plugin.py perf-testpmd PLUGIN [STRATEGY...]
                                     testpmd rxonly on net_null, our ops
                                     against the default ops, interleaved
@@ -283,75 +292,242 @@ def run_paced(cmd, script, env_pool, pause_after, secs=1.5, timeout=120):
 
 # --- perf ------------------------------------------------------------------
 
-def perf_autotest(plugin, strategies):
+# mempool_perf_autotest's constants (DPDK 22.11, app/test/test_mempool_perf.c):
+# each lcore repeats N gets and puts until TIME_S seconds have passed, and
+# a row's rate is the sum over lcores of its count divided by TIME_S.
+PERF_N = 65536
+PERF_TIME_S = 5
+PERF_ROW = re.compile(r"mempool_autotest cache=(\d+) cores=(\d+) "
+                      r"n_get_bulk=(\d+) n_put_bulk=(\d+) n_keep=(\d+) "
+                      r"(?:constant_n=(\d+) )?rate_persec=(\d+)")
+QUICK_SCALE = 1000  # 5 ms rows: 5 to 10 s a run on two busy CPUs
+MEMORY_MODES = {"nohuge": "4 KiB pages", "huge": "hugepages"}
+
+
+def perf_section(line):
+    """The section a "start performance test" line opens."""
+    m = re.search(r"start performance test (?:for (\S+) )?\((.*)\)", line)
+    if m is None:
+        return None
+    if m.group(1):
+        return "ops:" + m.group(1)   # the --mbuf-pool-ops-name pool
+    return {"without cache": "ring_mp_mc", "with cache": "cache",
+            "with user-owned cache": "user_cache"}.get(m.group(2),
+                                                      m.group(2))
+
+
+def perf_tables(out):
+    """{section: [pass, ...]}, a pass being the {(get, put, keep, const):
+    (cores, rate)} of one lcore count (1, 2, then all lcores)."""
+    tables, cur = {}, None
+    for ln in out.splitlines():
+        sec = perf_section(ln)
+        if sec is not None:
+            cur = tables.setdefault(sec, [])
+            continue
+        m = PERF_ROW.search(ln)
+        if m is None or cur is None:
+            continue
+        g = [int(x or 0) for x in m.groups()]
+        key = (g[2], g[3], g[4], g[5])
+        # A pass is the full table of bulk sizes: it starts over at the
+        # first row again, or when the lcore count changes.
+        if not cur or key in cur[-1] or \
+                next(iter(cur[-1].values()))[0] != g[1]:
+            cur.append({})
+        cur[-1][key] = (g[1], g[6])
+    return tables
+
+
+def perf_cmd(plugin, strategy, eal_mem, shim, scale):
+    cmd = [find_prog("dpdk-test"), "-l", "0-1", "--no-pci", "--file-prefix",
+           prefix("perf" + strategy), "-d", plugin,
+           "--mbuf-pool-ops-name", "rxrefill"] + eal_mem
+    # Line-buffered: the driver's messages land between whole lines.
+    cmd = ["stdbuf", "-oL"] + cmd
+    if scale != 1:
+        cmd = ["env", "LD_PRELOAD=" + shim, "RXR_TSC_SCALE=%d" % scale] + cmd
+    return cmd
+
+
+def perf_run(cmd, strategy, timeout, progress):
+    """Run mempool_perf_autotest to its end: (exit status, output,
+    seconds)."""
+    import threading
+    import time
+    env = dict(os.environ, RXREFILL_POOL="strategy=" + strategy)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, env=env, text=True,
+                         errors="replace")
+    killer = threading.Timer(timeout, p.kill)
+    killer.start()
+    try:
+        # dpdk-test runs the command, then quits at the end of its input.
+        p.stdin.write("mempool_perf_autotest\n")
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    log = []
+    for ln in p.stdout:
+        log.append(ln)
+        if progress and "start performance test" in ln:
+            print("# %5.0fs %s" % (time.monotonic() - t0, ln.strip()))
+            sys.stdout.flush()
+    p.wait()
+    timed_out = not killer.is_alive()
+    killer.cancel()
+    out = "".join(log)
+    if timed_out:
+        out += "\n(timed out after %ds)" % timeout
+    return p.returncode, out, time.monotonic() - t0
+
+
+def perf_timeout(scale):
+    # 720 rows (12 passes of 60) of TIME_S/scale s, slack for slow rows.
+    return int(720 * PERF_TIME_S / scale * 1.5) + 300
+
+
+def pool_size(out, name):
+    """The size of a pool in rte_mempool_list_dump()'s output."""
+    m = re.search(r"mempool <%s>@\S+\n(?:\s+\S.*\n)*?\s+size=(\d+)" %
+                  re.escape(name), out)
+    return int(m.group(1)) if m else None
+
+
+def perf_check(out, strategy):
+    """Whatever is wrong with a run that should have ended in Test OK."""
+    why = []
+    if "Test OK" not in out:
+        why.append("no Test OK")
+    if not re.search(r"default_pool: rxrefill strategy=%s " % strategy, out):
+        why.append("default_pool did not use rxrefill strategy=%s" %
+                   strategy)
+    tables = perf_tables(out)
+    ring, ours = tables.get("ring_mp_mc", []), tables.get("ops:rxrefill", [])
+    if len(ours) != 3 or len(ring) != 3:
+        why.append("passes (1, 2, all lcores): ring_mp_mc %d, rxrefill %d"
+                   % (len(ring), len(ours)))
+    for i, (r, o) in enumerate(zip(ring, ours)):
+        if set(r) != set(o):
+            why.append("rxrefill pass %d has %d rows, ring_mp_mc %d" %
+                       (i + 1, len(o), len(r)))
+        for k, (cores, rate) in sorted(o.items()):
+            # Every lcore completes at least one round of N objects.
+            if rate < cores * (PERF_N // PERF_TIME_S):
+                why.append("rxrefill row %s cores=%d: rate %d is below "
+                           "one round per lcore" % (k, cores, rate))
+    size = pool_size(out, "default_pool")
+    if size is None:
+        why.append("no default_pool in the mempool list dump")
+    elif not re.search(r"default_pool: all %d frames are home" % size, out):
+        why.append("default_pool: no \"all %d frames are home\" at its "
+                   "free" % size)
+    why += not_home(out)
+    return why, tables
+
+
+def min_rounds(passes):
+    """The fewest rounds of N objects an lcore made in any row."""
+    return min((rate // (PERF_N // PERF_TIME_S) // cores
+                for p in passes for cores, rate in p.values()), default=0)
+
+
+def perf_memories(modes):
+    """memories(), keeping the modes asked for: (tag, name, EAL memory
+    arguments or None, reason to skip, wrapper)."""
+    for name, eal_mem, why, wrap in memories():
+        tag = [t for t, n in MEMORY_MODES.items() if n == name][0]
+        if tag in modes:
+            yield tag, name, eal_mem, why, wrap
+
+
+def perf_autotest_quick(plugin, shim, strategies, modes, scale):
+    """mempool_perf_autotest to its end with rows of TIME_S/scale s."""
+    for tag, mem, eal_mem, why, wrap in perf_memories(modes):
+        for s in strategies:
+            name = "mempool_perf_autotest, %s, %s, rows of %g ms" % \
+                (s, mem, 1000.0 * PERF_TIME_S / scale)
+            if eal_mem is None:
+                print("ok %d - %s # SKIP %s" % (tap_n + 1, name, why))
+                globals()["tap_n"] += 1
+                continue
+            rc, out, secs = perf_run(wrap(perf_cmd(plugin, s, eal_mem, shim,
+                                                   scale)),
+                                     s, perf_timeout(scale), False)
+            bad, tables = perf_check(out, s)
+            if rc != 0:
+                bad.insert(0, "exit %d" % rc)
+            ours = tables.get("ops:rxrefill", [])
+            tap(not bad, name, "%.1f s, %d rxrefill rows, fewest rounds of "
+                "%d per lcore in a row: %d" %
+                (secs, sum(len(p) for p in ours), PERF_N, min_rounds(ours)) +
+                ("" if not bad else "\n" + "\n".join(bad[:10]) + "\n" +
+                 tail(out)))
+    print("1..%d" % tap_n)
+    return 1 if tap_failed else 0
+
+
+def perf_autotest(plugin, shim, strategies, modes, scale):
     """mempool_perf_autotest's table: rxrefill ops and ring_mp_mc per row.
 
     The test measures the cacheless ring_mp_mc pool first, then a cacheless
     pool of the default ops (ours, by --mbuf-pool-ops-name), then pools
-    with DPDK's own caches in front that never reach our ops. It is
-    stopped once our section is complete: 5 s a row, 60 rows per lcore
-    count, 1, 2 and all lcores, for each of the two pools: about 30
-    minutes per strategy on two lcores.
+    with DPDK's own caches in front that never reach our ops, and frees its
+    pools through their ops at the end. 720 rows of 5 s: about an hour per
+    strategy and memory mode, unless scaled (--time-scale).
     """
-    dpdk_test = find_prog("dpdk-test")
-    row = re.compile(r"mempool_autotest cache=(\d+) cores=(\d+) "
-                     r"n_get_bulk=(\d+) n_put_bulk=(\d+) n_keep=(\d+) "
-                     r"(?:constant_n=(\d+) )?rate_persec=(\d+)")
     status = 0
-    for s in strategies:
-        cmd = ["stdbuf", "-oL", dpdk_test, "-l", "0-1", "--no-pci",
-               "--no-huge", "-m", "1024", "--file-prefix",
-               prefix("perf" + s), "-d", plugin,
-               "--mbuf-pool-ops-name", "rxrefill"]
-        env = dict(os.environ, RXREFILL_POOL="strategy=" + s)
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             env=env, text=True, errors="replace")
-        p.stdin.write("mempool_perf_autotest\n")
-        p.stdin.flush()
-        tables, cur, log = {}, None, []
-        for ln in p.stdout:
-            log.append(ln)
-            if "start performance test" in ln:
-                if "(without cache)" in ln and " for " not in ln:
-                    cur = "ring_mp_mc"
-                elif "for rxrefill" in ln:
-                    cur = "rxrefill"
-                else:
-                    break   # DPDK's caches from here on: not our ops
-            m = row.search(ln)
-            if m and cur:
-                g = m.groups()
-                key = (int(g[1]), int(g[2]), int(g[3]), int(g[4]),
-                       int(g[5] or 0))
-                tables.setdefault(cur, {})[key] = int(g[6])
-        p.terminate()
-        try:
-            p.stdin.close()
-        except BrokenPipeError:
-            pass
-        p.wait()
-        ring, ours = tables.get("ring_mp_mc", {}), tables.get("rxrefill", {})
-        common = sorted(set(ring) & set(ours))
-        if not common:
-            print("# %s: no table to compare\n%s" % (s, tail("".join(log))))
-            status = 1
-            continue
-        print("# strategy %s, cacheless pools of 2048-byte objects "
-              "(rates in objects/s)" % s)
-        print("# cores get put keep const   rxrefill_ops     ring_mp_mc  ratio")
-        ratios = {}
-        for k in common:
-            r = ours[k] / ring[k] if ring[k] else float("nan")
-            ratios.setdefault(k[0], []).append(r)
-            print("# %5d %3d %3d %4d %5d %14d %14d %6.3f" %
-                  (k + (ours[k], ring[k], r)))
-        for cores, rs in sorted(ratios.items()):
-            print("ratio: mempool_perf_%s_cores%d_over_ring_mp_mc %.3f "
-                  "(median of %d rows, min %.3f, max %.3f)" %
-                  (s, cores, statistics.median(rs), len(rs), min(rs),
-                   max(rs)))
-        sys.stdout.flush()
+    for tag, mem, eal_mem, why, wrap in perf_memories(modes):
+        for s in strategies:
+            if eal_mem is None:
+                print("# %s, %s: skipped: %s" % (s, mem, why))
+                continue
+            print("# mempool_perf_autotest, strategy %s, %s, rows of %g s "
+                  "(time scale %d)" % (s, mem, PERF_TIME_S / scale, scale))
+            sys.stdout.flush()
+            rc, out, secs = perf_run(wrap(perf_cmd(plugin, s, eal_mem, shim,
+                                                   scale)),
+                                     s, perf_timeout(scale), True)
+            bad, tables = perf_check(out, s)
+            if rc != 0:
+                bad.insert(0, "exit %d" % rc)
+            print("# %s after %.0f s%s" % ("Test OK" if not bad else "FAILED",
+                  secs, "" if not bad else ": " + "; ".join(bad[:5])))
+            if bad:
+                print(tail(out))
+                status = 1
+            ring = tables.get("ring_mp_mc", [])
+            ours = tables.get("ops:rxrefill", [])
+            if not ours or not ring:
+                continue
+            # A scaled row counts over 1/scale of the time the test
+            # divides by: its printed rate times the scale is the rate.
+            print("# cacheless pools of 2048-byte objects, objects/s%s" %
+                  ("" if scale == 1 else
+                   " (the printed rates times the time scale, %d)" % scale))
+            print("# cores get put keep const   rxrefill_ops     "
+                  "ring_mp_mc  ratio")
+            for i, (r, o) in enumerate(zip(ring, ours)):
+                rs = []
+                for k in sorted(set(r) & set(o)):
+                    cores, a = o[k]
+                    b = r[k][1]
+                    rs.append(a / b if b else float("nan"))
+                    print("# %5d %3d %3d %4d %5d %14d %14d %6.3f" %
+                          ((cores,) + k + (a * scale, b * scale, rs[-1])))
+                if not rs:
+                    continue
+                # The third pass is all lcores (2 here, as is the second).
+                label = "cores%d" % cores if i < 2 else "coresmax"
+                print("ratio: mempool_perf_%s_%s_over_ring_mp_mc_%s %.3f "
+                      "(median of %d rows, min %.3f, max %.3f; %d lcores%s)"
+                      % (s, label, tag, statistics.median(rs), len(rs),
+                         min(rs), max(rs), cores,
+                         "" if scale == 1 else
+                         "; time scale %d: rows of %g ms" %
+                         (scale, 1000.0 * PERF_TIME_S / scale)))
+            sys.stdout.flush()
     return status
 
 
@@ -428,11 +604,51 @@ def loadable(plugin):
              "plugins, and no private directory to copy it to" % (plugin, bad))
 
 
+def perf_args(mode, argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="dpdk_plugin.py " + mode)
+    ap.add_argument("plugin")
+    if mode == "perf-autotest-quick":
+        ap.add_argument("shim")
+    ap.add_argument("strategies", nargs="*", metavar="STRATEGY",
+                    help=", ".join(STRATEGIES) + " (default: all)")
+    ap.add_argument("--memory", choices=["nohuge", "huge", "both"],
+                    default="both")
+    ap.add_argument("--time-scale", type=int, metavar="N",
+                    default=QUICK_SCALE if mode == "perf-autotest-quick"
+                    else 1,
+                    help="rows of 5/N s, through the timer shim")
+    if mode == "perf-autotest":
+        ap.add_argument("--shim", help="the timer shim, for --time-scale")
+    a = ap.parse_args(argv)
+    for st in a.strategies:
+        if st not in STRATEGIES:
+            ap.error("%s: not a strategy (%s)" % (st, ", ".join(STRATEGIES)))
+    a.strategies = a.strategies or STRATEGIES
+    if a.time_scale < 1:
+        ap.error("--time-scale must be at least 1")
+    if a.time_scale != 1 and not a.shim:
+        ap.error("--time-scale needs --shim (librxr_tsc_scale.so)")
+    if a.shim:
+        a.shim = os.path.abspath(a.shim)
+        if not os.path.exists(a.shim):
+            ap.error("%s: no such shim" % a.shim)
+    a.modes = ["nohuge", "huge"] if a.memory == "both" else [a.memory]
+    return a
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    mode, plugin = sys.argv[1], os.path.abspath(sys.argv[2])
-    strategies = sys.argv[3:] or STRATEGIES
+    mode = sys.argv[1]
+    if mode in ("perf-autotest", "perf-autotest-quick"):
+        a = perf_args(mode, sys.argv[2:])
+        plugin = a.plugin
+        strategies = a.strategies
+    else:
+        plugin = sys.argv[2]
+        strategies = sys.argv[3:] or STRATEGIES
+    plugin = os.path.abspath(plugin)
     if not os.path.exists(plugin):
         sys.exit("%s: no such plugin" % plugin)
     plugin = loadable(plugin)
@@ -440,8 +656,12 @@ def main():
         return autotest(plugin)
     if mode == "testpmd":
         return testpmd(plugin)
+    if mode == "perf-autotest-quick":
+        return perf_autotest_quick(plugin, a.shim, strategies, a.modes,
+                                   a.time_scale)
     if mode == "perf-autotest":
-        return perf_autotest(plugin, strategies)
+        return perf_autotest(plugin, a.shim, strategies, a.modes,
+                             a.time_scale)
     if mode == "perf-testpmd":
         return perf_testpmd(plugin, strategies)
     sys.exit("unknown mode %s\n%s" % (mode, __doc__))

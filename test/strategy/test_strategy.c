@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -196,9 +197,63 @@ test_contexts(void)
 }
 
 /*
- * Latency sampling keeps bh's owner path inline outside the window; the
- * testing slowdown adds its cycles to every refill.
+ * Latency sampling keeps the inline owner path (bh's pcp, recycle's alloc
+ * cache; with bulk off, one-frame calls) outside the window and times
+ * every call inside it; the testing slowdown adds its cycles to every
+ * refill.
  */
+static int
+sampling_inline(enum rxr_strategy s, bool bulk)
+{
+	struct rxr_pool_conf c = {
+		.name = "s", .strategy = s, .bulk = bulk,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
+		.poll_lcores = { 0 }, .latency = true,
+	};
+	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
+	struct rxr_pool_stats st;
+	static void *a[32];
+	uint64_t fast0;
+
+	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0] != NULL,
+		"sampling turned the inline path off");
+	RXR_TEST_ASSERT_EQ(p->ops.owner_max, bulk ? UINT_MAX : 1,
+		"inline call size");
+	rxr_pool_sample(p, true);
+	RXR_TEST_ASSERT(p->owner[0] == NULL, "window: no inline path");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
+	rxr_pool_free_bulk(p, a, 1);
+	rxr_pool_poll_end(p);
+	rxr_pool_sample(p, false);
+	RXR_TEST_ASSERT(p->owner[0] != NULL, "inline path back");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
+		"both refills of the window timed");
+	fast0 = s == RXR_STRATEGY_RECYCLE ? st.lcore[0].recycle.alloc_fast :
+		st.lcore[0].pcp.alloc;
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 32);
+	for (int i = 0; i < 8; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
+		rxr_pool_free_bulk(p, a, 1);
+	}
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
+		"no refill timed outside the window");
+	/* The inline path keeps the strategy's counters. */
+	RXR_TEST_ASSERT_EQ((s == RXR_STRATEGY_RECYCLE ?
+		st.lcore[0].recycle.alloc_fast : st.lcore[0].pcp.alloc) - fast0,
+		32 + 8, "frames counted as served from the owner's stack");
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
+	rxr_pool_destroy(p);
+	return 0;
+}
+
 static int
 test_sampling(void)
 {
@@ -208,31 +263,18 @@ test_sampling(void)
 		.poll_lcores = { 0 }, .latency = true,
 	};
 	const uint32_t delay = 2000000;
-	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
-	struct rxr_pool_stats st;
+	struct rxr_pool *p;
 	static void *a[32];
 	uint64_t t0, dt;
 
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner_pcp != NULL && p->owner_pcp[0] != NULL,
-		"sampling turned bh's inline path off");
-	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->owner_pcp[0] == NULL, "window: no inline path");
-	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
-	rxr_pool_free_bulk(p, a, 32);
-	rxr_pool_poll_end(p);
-	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->owner_pcp[0] != NULL, "inline path back");
-	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
-	rxr_pool_free_bulk(p, a, 32);
-	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 1, "one sampled refill");
-	rxr_pool_destroy(p);
-
+	for (int bulk = 0; bulk < 2; bulk++)
+		if (sampling_inline(RXR_STRATEGY_BH, bulk) != 0 ||
+				sampling_inline(RXR_STRATEGY_RECYCLE, bulk) != 0)
+			return -1;
 	c.test_refill_delay = delay;
 	p = rxr_pool_create(&c, 4096, 256, 2);
 	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "slowdown kept the inline path");
+	RXR_TEST_ASSERT(p->ops.owner == NULL, "slowdown kept the inline path");
 	t0 = rte_rdtsc();
 	for (int i = 0; i < 4; i++) {
 		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
@@ -242,6 +284,78 @@ test_sampling(void)
 	RXR_TEST_ASSERT(dt >= 4ull * delay, "4 refills took %" PRIu64
 		" cycles, less than 4 x %u", dt, delay);
 	rxr_pool_destroy(p);
+	return 0;
+}
+
+/*
+ * A reclaim that asked to empty an owner's caches before the owner entered
+ * its section keeps the owner out, on the inline path too: the owner's
+ * call waits for the request to be withdrawn and touches nothing before.
+ * The helper looks after a pause; correct code passes whatever the timing.
+ */
+struct reclaim_job {
+	struct rxr_pcp *pcp;
+	const uint32_t *count;	/* the owner's stack */
+	uint32_t count0;
+	bool done;		/* set by the owner when its call returned */
+	bool early;		/* the owner's call returned, or touched the stack */
+};
+
+static void *
+reclaim_helper(void *arg)
+{
+	struct reclaim_job *j = arg;
+
+	rte_delay_us_sleep(50 * 1000);
+	j->early = __atomic_load_n(&j->done, __ATOMIC_ACQUIRE) ||
+		__atomic_load_n(j->count, __ATOMIC_RELAXED) != j->count0;
+	__atomic_store_n(&j->pcp->drain_req, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int
+inline_reclaim_one(enum rxr_strategy s, bool alloc)
+{
+	struct rxr_pool *p = pool_new(s, true, 1);
+	struct reclaim_job j;
+	struct rxrp_lcore *ls;
+	static void *a[4];
+	pthread_t t;
+
+	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0] != NULL,
+		"%s: pool with an inline path", rxr_strategy_name(s));
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
+	ls = p->lcore[0];
+	j = (struct reclaim_job){ .pcp = ls->pcp, .count = ls->owner.count,
+		.count0 = *ls->owner.count };
+	__atomic_store_n(&ls->pcp->drain_req, 1, __ATOMIC_RELEASE);
+	RXR_TEST_ASSERT_EQ(pthread_create(&t, NULL, reclaim_helper, &j), 0,
+		"helper");
+	if (alloc)
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc");
+	else
+		rxr_pool_free_bulk(p, &a[2], 1);
+	__atomic_store_n(&j.done, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	RXR_TEST_ASSERT(!j.early, "%s %s: the owner went on while a reclaim "
+		"held its caches", rxr_strategy_name(s), alloc ? "alloc" : "free");
+	rxr_pool_free_bulk(p, alloc ? a : &a[3], 1);
+	if (alloc)
+		rxr_pool_free_bulk(p, &a[2], 2);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
+static int
+test_inline_reclaim(void)
+{
+	for (int alloc = 0; alloc < 2; alloc++)
+		if (inline_reclaim_one(RXR_STRATEGY_BH, alloc) != 0 ||
+				inline_reclaim_one(RXR_STRATEGY_RECYCLE, alloc) != 0)
+			return -1;
 	return 0;
 }
 
@@ -494,6 +608,8 @@ main(int argc, char **argv)
 	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
 	rxr_test_run("statistics match what was done", test_stats);
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
+	rxr_test_run("a pending reclaim keeps the inline owner path out",
+		test_inline_reclaim);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	return rxr_test_done();

@@ -88,10 +88,9 @@ test_registry(void)
 		RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE),
 		"bh defers frees, inline owner");
 	RXR_TEST_ASSERT(rxr_strategy_has(RXR_STRATEGY_RECYCLE,
-		RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES),
-		"recycle defers frees and recycles");
-	RXR_TEST_ASSERT(!rxr_strategy_has(RXR_STRATEGY_RECYCLE,
-		RXR_STRATEGY_CAP_OWNER_INLINE), "recycle: no inline owner");
+		RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES |
+		RXR_STRATEGY_CAP_OWNER_INLINE),
+		"recycle defers frees, recycles, inline owner (its cache)");
 	RXR_TEST_ASSERT(rxr_strategy_has(RXR_STRATEGY_IRQSAVE,
 		RXR_STRATEGY_CAP_PCP_LOCK), "irqsave locks its pcp");
 	RXR_TEST_ASSERT_EQ(rxr_strategy_caps(RXR_STRATEGY_ZONE), 0, "zone: none");
@@ -120,7 +119,7 @@ test_layers(void)
 	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_BH, true);
 	struct rxr_pool_ops before;
 	struct rxr_pool *p;
-	void *objs[32];
+	static void *objs[NR_FRAMES + 1];	/* room for the refused call */
 
 	/* Nothing to wrap: the strategy itself, and bh's owner path inline. */
 	p = pool_with(&c);
@@ -128,7 +127,7 @@ test_layers(void)
 	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_STRATEGY + 1, "one layer");
 	RXR_TEST_ASSERT(p->ops.alloc == bh->alloc[1] && p->ops.free == bh->free[1],
 		"the strategy's bulk functions");
-	RXR_TEST_ASSERT(p->ops.owner_pcp != NULL, "inline owner path");
+	RXR_TEST_ASSERT(p->ops.owner != NULL, "inline owner path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, objs, NR_FRAMES + 1), -ENOBUFS,
 		"the pcp's code, unchanged");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, objs, 32), 0, "alloc");
@@ -137,7 +136,7 @@ test_layers(void)
 	before = p->ops;
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_begin(p, 64), 0, "adopt begin");
 	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_ADOPT + 1, "adoption outermost");
-	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "no inline path while adopting");
+	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path while adopting");
 	RXR_TEST_ASSERT(p->ops.free != before.free, "frees gathered");
 	RXR_TEST_ASSERT(p->ops.alloc == before.alloc, "allocs untouched");
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_end(p), 0, "nothing adopted");
@@ -163,7 +162,7 @@ test_layers(void)
 	RXR_TEST_ASSERT(p->ops.free != bh->free[1] &&
 		rxrp_below(p, RXRP_LAYER_TIMING)->free == bh->free[1],
 		"timing wraps the free (sampled frees), zeroing alloc does not");
-	RXR_TEST_ASSERT(p->ops.owner_pcp == NULL, "no inline path under wrappers");
+	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path under wrappers");
 	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
 		-EINVAL, "a layer under an installed one is refused");
 	rxr_pool_destroy(p);
@@ -172,7 +171,7 @@ test_layers(void)
 	c.zero_policy = RXR_ZERO_POLICY_NONE;
 	p = pool_with(&c);
 	RXR_TEST_ASSERT(p != NULL && p->top == RXRP_LAYER_TIMING + 1 &&
-		p->ops.owner_pcp != NULL, "sampling turned the inline path off");
+		p->ops.owner != NULL, "sampling turned the inline path off");
 	rxr_pool_destroy(p);
 
 	/* Only a strategy that asks for it gets the inline path. */
@@ -181,12 +180,12 @@ test_layers(void)
 			c = conf_of(s, bulk);
 			p = pool_with(&c);
 			RXR_TEST_ASSERT(p != NULL, "pool");
-			RXR_TEST_ASSERT((p->ops.owner_pcp != NULL) ==
+			RXR_TEST_ASSERT((p->ops.owner != NULL) ==
 				rxr_strategy_has(s, RXR_STRATEGY_CAP_OWNER_INLINE),
 				"%s bulk %d: inline path", rxr_strategy_name(s), bulk);
 			/* Bulk off: one-frame calls only, as the strategy
 			 * splits every call. */
-			RXR_TEST_ASSERT(p->ops.owner_pcp == NULL ||
+			RXR_TEST_ASSERT(p->ops.owner == NULL ||
 				p->ops.owner_max == (bulk ? UINT_MAX : 1),
 				"%s bulk %d: inline up to %u frames",
 				rxr_strategy_name(s), bulk, p->ops.owner_max);

@@ -138,17 +138,57 @@ rxr_mp_free(struct rte_mempool *mp)
 	mp->pool_data = NULL;
 }
 
+/*
+ * The PMD's path. The owner's stack inline, anything else by a tail call;
+ * calls of one frame (a driver refilling one descriptor at a time,
+ * rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a copy of the inline path of
+ * their own, with the size known, small enough to need no register saves.
+ */
+static __rte_noinline int
+rxr_mp_enqueue_call(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rxr_pool_free_call(p, objs, n);
+	return 0;
+}
+
+static __rte_noinline int
+rxr_mp_enqueue_n(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(rxr_pool_free_inline(p, objs, n)))
+		return 0;
+	return rxr_mp_enqueue_call(p, objs, n);
+}
+
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
-	rxr_pool_free_bulk(mp->pool_data, objs, n);
-	return 0;
+	struct rxr_pool *p = mp->pool_data;
+
+	if (n != 1)
+		return rxr_mp_enqueue_n(p, objs, n);
+	if (likely(rxr_pool_free_inline(p, objs, 1)))
+		return 0;
+	return rxr_mp_enqueue_call(p, objs, 1);
+}
+
+static __rte_noinline int
+rxr_mp_dequeue_n(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(rxr_pool_alloc_inline(p, objs, n)))
+		return 0;
+	return rxr_pool_alloc_call(p, objs, n);
 }
 
 static int
 rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	return rxr_pool_alloc_bulk(mp->pool_data, objs, n);
+	struct rxr_pool *p = mp->pool_data;
+
+	if (n != 1)
+		return rxr_mp_dequeue_n(p, objs, n);
+	if (likely(rxr_pool_alloc_inline(p, objs, 1)))
+		return 0;
+	return rxr_pool_alloc_call(p, objs, 1);
 }
 
 static unsigned int
