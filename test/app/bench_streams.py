@@ -30,6 +30,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from hugepages import Hugepages  # noqa: E402
+
 RXREFILL = sys.argv[1]
 QUICK = "--quick" in sys.argv[2:]
 TMP = tempfile.mkdtemp(prefix="rxr_bench_st_")
@@ -58,77 +62,11 @@ def write_pcap(path, frames, flows):
             f.write(eth + ip + udp + pay)
 
 
-class Hugepages:
-    """2 MiB pages reserved for the duration.
-
-    Each run is in a mount namespace of its own with a hugetlbfs mount that
-    reserves the pages (min_size): other processes on the machine neither
-    see the mount nor take its pages.
-    """
-
-    NR = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-
-    def __init__(self, pages):
-        self.pages = pages
-        self.dir = None
-        self.added = 0
-        self.why = None
-
-    def _free(self):
-        """Free pages no mount has reserved yet (free counts reserved)."""
-        def read(name):
-            with open(self.NR.replace("nr_hugepages", name)) as f:
-                return int(f.read())
-        return read("free_hugepages") - read("resv_hugepages")
-
-    def __enter__(self):
-        try:
-            if shutil.which("unshare") is None:
-                self.why = "unshare (util-linux) not found"
-                return self
-            with open(self.NR) as f:
-                before = int(f.read())
-            free = self._free()
-            if free < self.pages:
-                self.added = self.pages - free
-                with open(self.NR, "w") as f:
-                    f.write(str(before + self.added))
-            if self._free() < self.pages:
-                self.why = "only %d free 2 MiB hugepages after asking for " \
-                    "%d more" % (self._free(), self.added)
-                return self
-            self.dir = tempfile.mkdtemp(prefix="rxr_bst_huge_")
-        except (OSError, ValueError) as e:
-            self.why = "cannot reserve hugepages: %s" % e
-        return self
-
-    def eal(self):
-        return ["--huge-dir", self.dir, "-m", str(self.pages * 2 - 64)]
-
-    def wrap(self, cmd):
-        return ["unshare", "--mount", "--propagation", "private", "sh",
-                "-c", 'mount -t hugetlbfs -o pagesize=2M,min_size=%dM nodev '
-                '"$0" && exec "$@"' % (2 * self.pages), self.dir] + cmd
-
-    def __exit__(self, *exc):
-        if self.dir is not None:
-            os.rmdir(self.dir)
-        if self.added:
-            # Only what this benchmark added: others may have changed it.
-            try:
-                with open(self.NR) as f:
-                    now = int(f.read())
-                with open(self.NR, "w") as f:
-                    f.write(str(max(0, now - self.added)))
-            except (OSError, ValueError) as e:
-                print("# could not give the hugepages back: %s" % e)
-        return False
-
-
 def memories():
     """(label, EAL memory arguments or None with the reason, wrapper)."""
     yield "nohuge", ["--no-huge", "-m", "2048"], None, lambda c: c
-    with Hugepages(HUGE_PAGES) as h:
+    with Hugepages(HUGE_PAGES, HUGE_PAGES * 2 - 64,
+                   "rxr_bst_huge_") as h:
         if h.why is not None:
             yield "hugepages", None, h.why, None
         else:

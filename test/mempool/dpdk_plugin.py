@@ -41,6 +41,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from hugepages import Hugepages  # noqa: E402
+
 STRATEGIES = ["zone", "irqsave", "bh", "recycle"]
 LCORES = "0@0,1@0,2@1"  # main and two workers on the machine's two CPUs
 HUGE_PAGES = 192        # 384 MiB: -m 256 and DPDK's own overhead
@@ -96,76 +100,11 @@ def tail(out, n=25):
     return "\n".join(lines[-n:])
 
 
-class Hugepages:
-    """2 MiB pages reserved for the duration.
-
-    Each program runs in a mount namespace of its own with a hugetlbfs
-    mount that reserves the pages (min_size): other processes on the
-    machine neither see the mount nor take its pages.
-    """
-
-    def __init__(self, pages):
-        self.pages = pages
-        self.dir = None
-        self.nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-        self.before = None
-        self.added = 0
-        self.why = None
-
-    def __enter__(self):
-        try:
-            if shutil.which("unshare") is None:
-                self.why = "unshare (util-linux) not found"
-                return self
-            with open(self.nr_path) as f:
-                self.before = int(f.read())
-            free = self._free()
-            if free < self.pages:
-                self.added = self.pages - free
-                with open(self.nr_path, "w") as f:
-                    f.write(str(self.before + self.added))
-            if self._free() < self.pages:
-                self.why = "only %d free 2 MiB hugepages after asking for " \
-                    "%d more" % (self._free(), self.pages)
-                return self
-            self.dir = tempfile.mkdtemp(prefix="rxrplg_huge_")
-        except (OSError, ValueError) as e:
-            self.why = "cannot reserve hugepages: %s" % e
-        return self
-
-    def _free(self):
-        with open(self.nr_path.replace("nr_hugepages", "free_hugepages")) as f:
-            return int(f.read())
-
-    def eal(self):
-        return ["--huge-dir", self.dir, "-m", "256"]
-
-    def wrap(self, cmd):
-        """cmd inside its own mount namespace with the reserving mount."""
-        return ["unshare", "--mount", "--propagation", "private", "sh",
-                "-c", 'mount -t hugetlbfs -o pagesize=2M,min_size=%dM nodev '
-                '"$0" && exec "$@"' % (2 * self.pages), self.dir] + cmd
-
-    def __exit__(self, *exc):
-        if self.dir is not None:
-            os.rmdir(self.dir)
-        if self.added:
-            # Only what this test added: others may have changed it since.
-            try:
-                with open(self.nr_path) as f:
-                    now = int(f.read())
-                with open(self.nr_path, "w") as f:
-                    f.write(str(max(0, now - self.added)))
-            except (OSError, ValueError) as e:
-                print("# could not give the hugepages back: %s" % e)
-        return False
-
-
 def memories():
     """(name, EAL memory arguments or None with the reason to skip,
     command wrapper)."""
     yield "4 KiB pages", ["--no-huge", "-m", "1024"], None, lambda c: c
-    with Hugepages(HUGE_PAGES) as h:
+    with Hugepages(HUGE_PAGES, 256, "rxrplg_huge_") as h:
         if h.why is not None:
             yield "hugepages", None, h.why, None
         else:
