@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,6 +25,7 @@ run_file(const char *file)
 	struct stat sb;
 	uint8_t *buf;
 	FILE *f;
+	int saved;
 
 	if (stat(file, &sb) != 0 || (f = fopen(file, "rb")) == NULL) {
 		printf("not ok %u - %s: cannot read\n", ++n, file);
@@ -38,8 +40,17 @@ run_file(const char *file)
 		return -1;
 	}
 	fclose(f);
+	/* What the target prints (a --help text) is not TAP: to stderr. */
 	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 	LLVMFuzzerTestOneInput(buf, (size_t)sb.st_size);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
 	free(buf);
 	printf("ok %u - %s\n", ++n, file);
 	return 0;
