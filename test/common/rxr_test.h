@@ -11,6 +11,7 @@
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "rxr_hugepage.h"
@@ -28,6 +29,17 @@
 	long long a_ = (long long)(a), b_ = (long long)(b); \
 	RXR_TEST_ASSERT(a_ == b_, "%s: got %lld, expected %lld", what, a_, b_); \
 } while (0)
+
+/** Next number of a xorshift64 sequence (reproducible, never 0 from a
+ * nonzero state). */
+static inline uint64_t
+rxr_test_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 /** Run one test case and print its TAP line. */
 void rxr_test_run(const char *name, int (*fn)(void));

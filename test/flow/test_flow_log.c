@@ -30,10 +30,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rxr_test_xorshift(&rng);
 }
 
 static struct rxr_flow_key *
@@ -238,10 +235,7 @@ appender_main(void *arg)
 		unsigned int n = RTE_MIN(1 + sent % BURST_MAX, a->packets - sent);
 
 		for (unsigned int i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			burst[i] = a->keys[x % a->nb_keys];
+			burst[i] = a->keys[rxr_test_xorshift(&x) % a->nb_keys];
 			/* The length says which packet it was: sums check it. */
 			len[i] = 1;
 		}

@@ -29,10 +29,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rxr_test_xorshift(&rng);
 }
 
 /* nb distinct keys, IPv4 and IPv6, TCP and UDP. */
