@@ -34,13 +34,29 @@ volatile bool run_stop;
 
 
 /* Sleep up to sec seconds, waking for signals. */
+/*
+ * The main lcore, when it does not poll, is the collector of deferred
+ * stream counting: it counts what the poll lcores logged, up to a batch of
+ * each at a time, and sleeps unless a batch was waiting. Reading a log's
+ * lines just after the poll lcore wrote them, and its head after every
+ * burst, would pull them from under the poll lcore; a log
+ * (RXR_FLOW_LOG_SIZE_DEFAULT records) outlasts the sleep and its timer
+ * slack many times over at the rates one lcore receives.
+ */
+#define COLLECT_BATCH 4096
+#define COLLECT_IDLE_US 100
+
 static void
 nap(double sec)
 {
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
+	const bool collect = streams_deferred(&app);
 
 	while (!force_quit && rte_get_timer_cycles() < end) {
-		rte_delay_us_sleep(RTE_MIN(10000.0, sec * 1e6));
+		if (!collect || streams_drain(&app, COLLECT_BATCH) <
+				COLLECT_BATCH)
+			rte_delay_us_sleep(collect ? COLLECT_IDLE_US :
+				RTE_MIN(10000.0, sec * 1e6));
 		live_tick();
 	}
 }
@@ -107,8 +123,12 @@ run_until(bool (*done)(uint64_t now))
 	struct poller *mp = main_poller();
 
 	if (mp == NULL) {
+		const bool collect = streams_deferred(&app);
+
 		while (!done(rte_rdtsc()))
-			rte_delay_us_sleep(200);
+			if (!collect || streams_drain(&app, COLLECT_BATCH) <
+					COLLECT_BATCH)
+				rte_delay_us_sleep(collect ? COLLECT_IDLE_US : 200);
 		return;
 	}
 	mp->control = done;
@@ -434,6 +454,7 @@ teardown:
 	if (zeroer)
 		zeroer_stop(&app);
 	consumers_stop(&app);
+	streams_settle(&app);
 	rte_free(s0);
 	return ret;
 }

@@ -24,6 +24,7 @@ enum {
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
 	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
 	OPT_STREAM_ROWS, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
+	OPT_STREAM_COUNTING,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "consumers", required_argument, NULL, OPT_CONSUMERS },
 	{ "consumer-depth", required_argument, NULL, OPT_DEPTH },
 	{ "stall-consumer", required_argument, NULL, OPT_STALL },
+	{ "stream-counting", required_argument, NULL, OPT_STREAM_COUNTING },
 	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "no-table", no_argument, NULL, OPT_NO_TABLE },
@@ -156,6 +158,13 @@ opts_usage(FILE *f)
 "  --consumers N        consumers per poll lcore; streams are spread over them\n"
 "                       (default 1)\n"
 "  --consumer-depth N   receive queue depth in packets (default 256)\n"
+"  --stream-counting M  deferred: the poll lcore logs each packet's flow and\n"
+"                       length, the main lcore counts them into the poll\n"
+"                       lcore's stream table (the poll lcore does when its\n"
+"                       log is full, or the main lcore polls); inline: the\n"
+"                       poll lcore counts in place. With --consumers above 1\n"
+"                       a flow's entry steers its packets: inline (default\n"
+"                       deferred)\n"
 "  --stall-consumer I[:SEC]\n"
 "                       testing: consumer I of each poll lcore stops reading\n"
 "                       (for SEC seconds, else for the whole run)\n"
@@ -512,6 +521,17 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->stall_consumer = v;
 			break;
 		}
+		case OPT_STREAM_COUNTING:
+			if (strcmp(optarg, "deferred") == 0) {
+				o->streams_inline = false;
+			} else if (strcmp(optarg, "inline") == 0) {
+				o->streams_inline = true;
+			} else {
+				RXR_LOG(ERR, "--stream-counting: '%s' is not "
+					"deferred or inline", optarg);
+				return -1;
+			}
+			break;
 		case OPT_EXHAUST: {
 			char *colon = strchr(optarg, ':');
 

@@ -6,6 +6,7 @@
  * stream's consumer, and end every iteration at the pools' bh-enable point.
  */
 
+#include <limits.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -66,9 +67,34 @@ streams_wanted(const struct poller *pl)
 static void
 streams_free(struct poller *pl)
 {
+	rxr_flow_log_free(pl->streams_log);
+	pl->streams_log = NULL;
 	rxr_flow_table_free(pl->streams);
 	pl->streams = NULL;
 	pl->max_streams = 0;
+}
+
+/*
+ * Deferred counting needs one consumer (with more, the flow's entry is
+ * what steers a packet, so the poll loop reads it anyway) and is the
+ * default. Without memory for a log the poll lcore counts in place.
+ */
+static void
+streams_log_make(struct poller *pl)
+{
+	if (pl->streams_log != NULL) {
+		rxr_flow_log_reset(pl->streams_log);
+		return;
+	}
+	if (pl->streams == NULL || pl->nb_cons != 1 || app.opt.streams_inline)
+		return;
+	pl->streams_log = rxr_flow_log_create(pl->streams,
+			RXR_FLOW_LOG_SIZE_DEFAULT,
+			(int)rte_lcore_to_socket_id(pl->lcore));
+	if (pl->streams_log == NULL)
+		RXR_LOG(WARNING, "poll lcore %u: no memory for a stream log "
+			"(%s): it counts its streams in place", pl->lcore,
+			rte_strerror(rte_errno));
 }
 
 /*
@@ -82,6 +108,7 @@ streams_size(struct poller *pl, unsigned int n)
 
 	if (n == pl->max_streams && pl->streams != NULL) {
 		rxr_flow_table_reset(pl->streams);
+		streams_log_make(pl);
 		return;
 	}
 	t = rxr_flow_table_create(n, (uint16_t)pl->nb_cons,
@@ -93,11 +120,13 @@ streams_size(struct poller *pl, unsigned int n)
 			"; every packet counts as untracked");
 		if (pl->streams != NULL)
 			rxr_flow_table_reset(pl->streams);
+		streams_log_make(pl);
 		return;
 	}
 	streams_free(pl);
 	pl->streams = t;
 	pl->max_streams = n;
+	streams_log_make(pl);
 }
 
 void
@@ -110,6 +139,7 @@ poller_reset(struct poller *pl)
 	memset(pl->drops, 0, sizeof(pl->drops));
 	pl->other_packets = pl->other_bytes = 0;
 	pl->table_full = 0;
+	pl->streams_self = 0;
 	pl->max_gap_cycles = 0;
 	pl->sample_packets = 0;
 	pl->inbox_packets = pl->inbox_free_cycles = 0;
@@ -130,7 +160,7 @@ void
 streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag)
 {
-	uint64_t full = 0, rows = 0;
+	uint64_t full = 0, rows = 0, self = 0, logged = 0;
 
 	r->has_streams_untracked = true;
 	r->streams_untracked.packets = r->streams_untracked.bytes = 0;
@@ -141,7 +171,14 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		r->streams_untracked.bytes += pl->other_bytes;
 		full += pl->table_full;
 		rows += pl->max_streams;
+		self += pl->streams_self;
+		logged += pl->streams_logged;
 	}
+	/* Deferred counting that fell on the poll loops after all. */
+	if (self != 0 && !a->opt.main_polls)
+		printf("%s streams: the poll lcores counted %" PRIu64 " of %"
+			PRIu64 " logged packets themselves (their logs were full:"
+			" the main lcore did not keep up)\n", tag, self, logged);
 	if (r->streams_untracked.packets == 0)
 		return;
 	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes: "
@@ -149,6 +186,48 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		"room for%s, the rest not IP\n", tag, r->streams_untracked.packets,
 		r->streams_untracked.bytes, full, rows,
 		full != 0 ? " (the next run's table has twice the rows)" : "");
+}
+
+bool
+streams_deferred(const struct app *a)
+{
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (a->pollers[k].streams_log != NULL)
+			return true;
+	return false;
+}
+
+unsigned int
+streams_drain(struct app *a, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (a->pollers[k].streams_log != NULL)
+			n += rxr_flow_log_drain(a->pollers[k].streams_log, max);
+	return n;
+}
+
+void
+streams_settle(struct app *a)
+{
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		struct poller *pl = &a->pollers[k];
+		struct rxr_flow_log_stats st;
+
+		if (pl->streams_log == NULL)
+			continue;
+		while (rxr_flow_log_drain(pl->streams_log, UINT_MAX) != 0)
+			;
+		rxr_flow_log_stats(pl->streams_log, &st);
+		pl->other_packets += st.untracked_packets;
+		pl->other_bytes += st.untracked_bytes;
+		pl->table_full += st.untracked_packets;
+		pl->streams_self = st.applied_by_appender;
+		pl->streams_logged = st.applied;
+		/* Counted into the poller's own fields: not twice next time. */
+		rxr_flow_log_reset(pl->streams_log);
+	}
 }
 
 /* Per consumer staging, filled during a burst, enqueued at its end. */
@@ -183,6 +262,58 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 	st->n = 0;
 }
 
+/*
+ * One consumer, deferred counting: nothing to steer, so the poll loop only
+ * parses, and logs the flow and length of each IP packet its consumer
+ * took; the table's misses fall on whoever drains the log.
+ */
+static void
+process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
+		enum consumer_mode mode)
+{
+	struct rxr_flow_key keys[MAX_BURST];
+	uint32_t lens[MAX_BURST];
+	bool ip[MAX_BURST];
+	unsigned int nk = 0, k;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rxr_flow_info info;
+
+		ip[i] = rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
+				&info) == RXR_FLOW_OK;
+		if (ip[i]) {
+			keys[nk] = info.key;
+			lens[nk++] = m->pkt_len;
+		} else {
+			pl->other_packets++;
+			pl->other_bytes += m->pkt_len;
+		}
+	}
+	if (mode == CONSUMER_INLINE) {
+		consumer_read(&pl->cons[0], pkts, n);
+		rte_pktmbuf_free_bulk(pkts, n);
+	} else {
+		k = rte_ring_enqueue_burst(pl->cons[0].ring, (void **)pkts, n,
+				NULL);
+		if (k < n) {
+			/* The socket receive queue is full: not counted. */
+			for (unsigned int i = k; i < n; i++) {
+				if (ip[i]) {
+					nk--;
+				} else {
+					pl->other_packets--;
+					pl->other_bytes -= pkts[i]->pkt_len;
+				}
+			}
+			pl->drops[DROP_CONSUMER_FULL] += n - k;
+			rte_pktmbuf_free_bulk(&pkts[k], n - k);
+		}
+	}
+	if (nk != 0)
+		rxr_flow_log_append(pl->streams_log, keys, lens, nk);
+}
+
 static void
 process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 		unsigned int n, enum consumer_mode mode, struct stage *stages)
@@ -197,6 +328,10 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 	RXR_STAT_ADD(q->bytes, bytes);
 	if (mode == CONSUMER_NONE) {
 		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
+	if (pl->streams_log != NULL) {
+		process_logged(pl, pkts, n, mode);
 		return;
 	}
 	for (unsigned int base = 0; base < n; base += LOOKUP_MAX) {

@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "rxr_flow.h"
+#include "rxr_flow_log.h"
 #include "rxr_flow_table.h"
 #include "rxr_hugepage.h"
 #include "rxr_mempool.h"
@@ -87,6 +88,7 @@ struct options {
 	enum consumer_mode consumer;
 	unsigned int consumers;		/* per poller */
 	unsigned int consumer_depth;
+	bool streams_inline;		/* count streams in the poll loop */
 	int stall_consumer;		/* test: this consumer never reads; -1 */
 	double stall_s;			/* ... for this long; 0: the whole run */
 	double exhaust_at_s;		/* test: take every free frame at ... */
@@ -161,8 +163,12 @@ struct poller {
 	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
 	uint64_t other_bytes;
 	uint64_t table_full;		/* packets of flows the table had no room for */
+	uint64_t streams_logged;	/* deferred: packets counted from the log */
+	uint64_t streams_self;		/* ... of them by the poll lcore (log full) */
 	/* Per-stream counters, as received: this poller's only. */
 	struct rxr_flow_table *streams;
+	/* Deferred counting: the poll lcore appends, the main lcore drains. */
+	struct rxr_flow_log *streams_log;
 	unsigned int max_streams;	/* flows it holds */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
@@ -330,6 +336,13 @@ struct stream_rows {
 };
 
 int streams_collect(struct stream_rows *sr);
+/* Deferred stream counting: does any poll lcore log its packets? */
+bool streams_deferred(const struct app *a);
+/* The collector: count up to max logged packets of each poll lcore. */
+unsigned int streams_drain(struct app *a, unsigned int max);
+/* After a run, pollers stopped: count every logged packet, fold the logs'
+ * counters into the pollers'. */
+void streams_settle(struct app *a);
 bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
 		char *why, size_t len);
 void fill_run(struct rxr_report_run *r, const struct snapshot *a,

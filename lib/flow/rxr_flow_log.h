@@ -34,8 +34,8 @@
 extern "C" {
 #endif
 
-/** Records a log holds by default: about 1 ms of a poll lcore at 16 Mpps. */
-#define RXR_FLOW_LOG_SIZE_DEFAULT 16384u
+/** Records a log holds by default: 4 ms of a poll lcore at 16 Mpps. */
+#define RXR_FLOW_LOG_SIZE_DEFAULT 65536u
 
 /** What a log did, since it was created or reset. */
 struct rxr_flow_log_stats {

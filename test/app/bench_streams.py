@@ -5,10 +5,13 @@
 Two captures of the same number of 64-byte UDP frames, one cycling over 8
 flows, one where every frame is its own flow (1,000,000 flows on one poll
 lcore), replayed RXR_BENCH_LOOPS times each (4; net_pcap, consumer inline:
-every packet is parsed and counted in the poll lcore's stream table),
-alternating, 5 times each. Prints the median Mpps of each and the ratio of
-the million to the 8 (per pair, median and range). A ratio near 1 says the
-table does not slow the poll loop; net_pcap reading the file bounds both.
+every packet is parsed and counted), alternating, 5 times each. Prints the
+median Mpps of each and the ratio of the million to the 8 (per pair, median
+and range), for each way of counting: deferred (the default: the poll lcore
+logs each packet's flow, the main lcore counts it into the table) and
+inline (--stream-counting inline: the poll lcore counts in its table). A
+ratio near 1 says counting does not slow the poll loop; net_pcap reading
+the file bounds both.
 
 Once on ordinary memory (--no-huge: 4 KiB pages, so the table costs TLB
 misses too) and once on 2 MiB hugepages, as a poll lcore on a NIC runs:
@@ -16,7 +19,8 @@ the pages are reserved for the duration, in a mount namespace of each run's
 own, and only those this benchmark added are given back. Without root or
 free memory the hugepage half is skipped with the reason.
 
-Prints "bench:" and "ratio:" lines (suffix .nohuge or .hugepages); fails
+Prints "bench:" and "ratio:" lines (suffix .deferred or .inline, then
+.nohuge or .hugepages); fails
 only when it cannot measure.
 Usage: bench_streams.py RXREFILL [--quick]
 """
@@ -73,14 +77,14 @@ def memories():
             yield "hugepages", h.eal(), None, h.wrap
 
 
-def run(pcap, n, mem, wrap, label):
+def run(pcap, n, mem, wrap, label, counting):
     report = os.path.join(TMP, "r%d.json" % n)
     cmd = wrap([RXREFILL, "-l", "0-1", "--no-pci"] + mem + [
            "--file-prefix", "rxr_bst_%d_%d" % (os.getpid(), n),
            "--log-level", "lib.eal:error", "--", "--replay", pcap,
            "--loops", str(LOOPS), "--reps", "1", "--strategy", "bh", "--bulk", "on",
-           "--consumer", "inline", "--no-table", "--no-latency",
-           "--report", report])
+           "--consumer", "inline", "--stream-counting", counting,
+           "--no-table", "--no-latency", "--report", report])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         print("# rxrefill failed: %s" % p.stderr[-1500:])
@@ -90,6 +94,10 @@ def run(pcap, n, mem, wrap, label):
     if want not in p.stdout + p.stderr:
         print("# %s run without %r:\n%s" % (label, want, p.stdout[-1500:]))
         sys.exit(1)
+    if "logged packets themselves" in p.stdout:
+        print("# %s, %s counting: the poll lcore counted some itself: %s" % (
+            os.path.basename(pcap), counting,
+            [x for x in p.stdout.splitlines() if "themselves" in x][0]))
     with open(report) as f:
         r = json.load(f)["runs"][0]
     flows = len(r["streams"])
@@ -100,26 +108,28 @@ def run(pcap, n, mem, wrap, label):
     return r["mpps"], flows
 
 
-def measure(label, mem, wrap, few, many):
+def measure(label, mem, wrap, few, many, counting):
     a, b, ratios = [], [], []
+    tag = "%s.%s" % (counting, label)
     for i in range(PAIRS):
         # Alternate which goes first: a drift of the machine hits both.
         order = [(few, a), (many, b)] if i % 2 == 0 else [(many, b), (few, a)]
         for pcap, out in order:
-            mpps, flows = run(pcap, len(a) + len(b), mem, wrap, label)
+            mpps, flows = run(pcap, len(a) + len(b), mem, wrap, label,
+                              counting)
             out.append(mpps)
             print("# %s %s: %.3f Mpps, %d flows" % (
-                label, os.path.basename(pcap), mpps, flows), flush=True)
+                tag, os.path.basename(pcap), mpps, flows), flush=True)
         ratios.append(b[-1] / a[-1])
     print("bench: streams.flows8.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
-        label, statistics.median(a), min(a), max(a)))
+        tag, statistics.median(a), min(a), max(a)))
     print("bench: streams.flows%d.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
-        FRAMES, label, statistics.median(b), min(b), max(b)))
+        FRAMES, tag, statistics.median(b), min(b), max(b)))
     print("ratio: streams.flows%d_over_flows8.mpps.%s %.3f (min %.3f, "
-          "max %.3f)" % (FRAMES, label, statistics.median(ratios),
+          "max %.3f)" % (FRAMES, tag, statistics.median(ratios),
                          min(ratios), max(ratios)))
     print("# %s ratio per pair: %s" % (
-        label, " ".join("%.3f" % r for r in ratios)), flush=True)
+        tag, " ".join("%.3f" % r for r in ratios)), flush=True)
 
 
 def main():
@@ -131,7 +141,8 @@ def main():
         if mem is None:
             print("# %s: skipped: %s" % (label, why))
             continue
-        measure(label, mem, wrap, few, many)
+        for counting in ("deferred", "inline"):
+            measure(label, mem, wrap, few, many, counting)
     shutil.rmtree(TMP, ignore_errors=True)
     return 0
 

@@ -289,6 +289,7 @@ def case_bad_input():
     bad(["--strategy", "slab"], "unknown strategy 'slab'")
     bad(["--strategy", "none"], "unknown strategy 'none'")
     bad(["--bulk", "maybe"], "--bulk")
+    bad(["--stream-counting", "later"], "--stream-counting: 'later'")
     bad(["--reps", "0"], "--reps")
     bad(["--duration", "-1"], "--duration")
     bad(["--loops", "2"], "--loops needs --replay")

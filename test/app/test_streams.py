@@ -7,6 +7,11 @@ holding every packet (the table is sized from the capture). A port the
 capture does not size (net_pcap probed with --vdev) starts with 65536 rows:
 70000 flows leave some untracked, said in the output and in the report's
 streams_untracked, and the next repetition's larger table holds them all.
+Deferred counting (the default: the poll lcore logs, the main lcore
+counts) gives the rows counting in place gives, flow for flow and in the
+same order, also when nobody collects (--main-polls: the poll lcores count
+from their full logs) and behind a consumer queue; packets that queue
+drops are in no row.
 Usage: test_streams.py RXREFILL RXREFILL_GEN
 """
 
@@ -73,6 +78,54 @@ def case_grows_between_runs():
     assert len(second["streams"]) == 70000, "%d rows in the second run" % (
         len(second["streams"]))
     assert second["streams_untracked"]["packets"] == 0
+
+
+def rows(r):
+    return [(s["src"], s["dst"], s["sport"], s["dport"], s["proto"],
+             s["packets"], s["bytes"]) for s in r["streams"]]
+
+
+def case_deferred_as_inline():
+    m, files = gen("d30k", "-q", "1", "-s", "30000", "-n", "3")
+    base = ["--replay", files[0], "--loops", "2", "--reps", "1"]
+    total = 2 * m["total"]["packets"]
+    want = None
+    for name, extra in (("inline", ["--stream-counting", "inline"]),
+                        ("deferred", []),
+                        ("deferred, no collector", ["--main-polls"]),
+                        ("deferred, consumer thread",
+                         ["--consumer", "other-cpu",
+                          "--consumer-depth", "65536"])):
+        runs, out = run([], base + extra)
+        (r,) = runs
+        assert r["rx_packets"] == total, "%s: %d of %d" % (
+            name, r["rx_packets"], total)
+        assert r["drops"].get("consumer_full", 0) == 0, (name, r["drops"])
+        got = rows(r)
+        assert len(got) == 30000, "%s: %d rows" % (name, len(got))
+        assert sum(x[5] for x in got) == total, name
+        if want is None:
+            want = got
+        else:
+            diff = [i for i in range(len(want)) if want[i] != got[i]]
+            assert not diff, "%s: %d rows differ from inline, first %s " \
+                "against %s" % (name, len(diff), got[diff[0]],
+                                want[diff[0]])
+
+
+def case_deferred_drops_uncounted():
+    m, files = gen("dstall", "-q", "1", "-s", "500", "-n", "40")
+    runs, out = run([], ["--replay", files[0], "--loops", "1", "--reps", "1",
+                         "--consumer", "other-cpu", "--consumer-depth", "64",
+                         "--stall-consumer", "0:0.2"])
+    (r,) = runs
+    full = r["drops"].get("consumer_full", 0)
+    counted = sum(s["packets"] for s in r["streams"])
+    assert full > 0, "the stalled consumer dropped nothing: %s" % r["drops"]
+    assert r["rx_packets"] == m["total"]["packets"], r["rx_packets"]
+    assert counted + full == r["rx_packets"], \
+        "%d counted + %d dropped != %d received" % (
+            counted, full, r["rx_packets"])
 
 
 def main():
