@@ -578,6 +578,9 @@ report_env(struct rxr_report *rep)
 	rxr_report_set_option_int(rep, "frame_size", o->frame_size);
 	rxr_report_set_option_int(rep, "fake_nodes", o->fake_nodes);
 	rxr_report_set_option_str(rep, "consumer", consumer_mode_name(o->consumer));
+	if (o->consumer != CONSUMER_NONE)
+		rxr_report_set_option_str(rep, "stream_counting",
+			app.streams_deferred ? "deferred" : "inline");
 	rxr_report_set_option_int(rep, "consumers", o->consumers);
 	rxr_report_set_option_int(rep, "consumer_depth", o->consumer_depth);
 	rxr_report_set_option_int(rep, "poll_lcores", app.nb_pollers);
@@ -719,9 +722,12 @@ main(int argc, char **argv)
 	}
 	pollers_assign(&app);
 	opts_check_ports(&app);
+	streams_counting_choose(&app);
 	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
-		"rep(s), consumer %s, memory %s\n", app.nb_ports, app.nb_pollers,
+		"rep(s), consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
+		app.opt.consumer == CONSUMER_NONE ? "" : app.streams_deferred ?
+		" (streams counted deferred)" : " (streams counted inline)",
 		rxr_mem_backing_name(app.backing));
 
 	report = rxr_report_create();

@@ -68,11 +68,23 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char * const stream_counting_names[] = {
+	[STREAM_COUNTING_AUTO] = "auto",
+	[STREAM_COUNTING_DEFERRED] = "deferred",
+	[STREAM_COUNTING_INLINE] = "inline",
+};
+
 static const char * const consumer_names[] = {
 	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
 	[CONSUMER_SAME_CPU] = "same-cpu", [CONSUMER_OTHER_CPU] = "other-cpu",
 	[CONSUMER_OTHER_POLL] = "other-poll",
 };
+
+const char *
+stream_counting_name(enum stream_counting c)
+{
+	return stream_counting_names[c];
+}
 
 const char *
 consumer_mode_name(enum consumer_mode m)
@@ -161,10 +173,11 @@ opts_usage(FILE *f)
 "  --stream-counting M  deferred: the poll lcore logs each packet's flow and\n"
 "                       length, the main lcore counts them into the poll\n"
 "                       lcore's stream table (the poll lcore does when its\n"
-"                       log is full, or the main lcore polls); inline: the\n"
-"                       poll lcore counts in place. With --consumers above 1\n"
-"                       a flow's entry steers its packets: inline (default\n"
-"                       deferred)\n"
+"                       log is full); inline: the poll lcore counts in place;\n"
+"                       auto: deferred when the main lcore does not poll and\n"
+"                       shares no CPU with a poll lcore, else inline. With\n"
+"                       --consumers above 1 a flow's entry steers its\n"
+"                       packets: inline (default auto)\n"
 "  --stall-consumer I[:SEC]\n"
 "                       testing: consumer I of each poll lcore stops reading\n"
 "                       (for SEC seconds, else for the whole run)\n"
@@ -521,17 +534,20 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->stall_consumer = v;
 			break;
 		}
-		case OPT_STREAM_COUNTING:
-			if (strcmp(optarg, "deferred") == 0) {
-				o->streams_inline = false;
-			} else if (strcmp(optarg, "inline") == 0) {
-				o->streams_inline = true;
-			} else {
-				RXR_LOG(ERR, "--stream-counting: '%s' is not "
+		case OPT_STREAM_COUNTING: {
+			unsigned int m;
+
+			for (m = 0; m < RTE_DIM(stream_counting_names); m++)
+				if (strcmp(optarg, stream_counting_names[m]) == 0)
+					break;
+			if (m == RTE_DIM(stream_counting_names)) {
+				RXR_LOG(ERR, "--stream-counting: '%s' is not auto, "
 					"deferred or inline", optarg);
 				return -1;
 			}
+			o->stream_counting = m;
 			break;
+		}
 		case OPT_EXHAUST: {
 			char *colon = strchr(optarg, ':');
 

@@ -86,7 +86,7 @@ streams_log_make(struct poller *pl)
 		rxr_flow_log_reset(pl->streams_log);
 		return;
 	}
-	if (pl->streams == NULL || pl->nb_cons != 1 || app.opt.streams_inline)
+	if (pl->streams == NULL || pl->nb_cons != 1 || !app.streams_deferred)
 		return;
 	pl->streams_log = rxr_flow_log_create(pl->streams,
 			RXR_FLOW_LOG_SIZE_DEFAULT,
@@ -186,6 +186,46 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		"room for%s, the rest not IP\n", tag, r->streams_untracked.packets,
 		r->streams_untracked.bytes, full, rows,
 		full != 0 ? " (the next run's table has twice the rows)" : "");
+}
+
+void
+streams_counting_choose(struct app *a)
+{
+	const enum stream_counting c = a->opt.stream_counting;
+	const unsigned int main_lcore = rte_get_main_lcore();
+	rte_cpuset_t main_cpus = rte_lcore_cpuset(main_lcore);
+
+	a->streams_deferred = false;
+	if (a->opt.consumer == CONSUMER_NONE)
+		return;
+	if (a->opt.consumers > 1) {
+		if (c == STREAM_COUNTING_DEFERRED)
+			printf(APP ": streams: counted inline: with %u consumers "
+				"per poll lcore a flow's entry steers its "
+				"packets\n", a->opt.consumers);
+		return;
+	}
+	if (c != STREAM_COUNTING_AUTO) {
+		a->streams_deferred = c == STREAM_COUNTING_DEFERRED;
+		return;
+	}
+	if (a->opt.main_polls)
+		return;
+	/* The collector would take its CPU from a poll lcore. */
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		rte_cpuset_t poll_cpus = rte_lcore_cpuset(a->pollers[k].lcore);
+		rte_cpuset_t both;
+
+		CPU_AND(&both, &main_cpus, &poll_cpus);
+		if (CPU_COUNT(&both) != 0) {
+			printf(APP ": streams: counted inline: the main lcore "
+				"shares a CPU with poll lcore %u, so it cannot "
+				"count for the poll lcores\n",
+				a->pollers[k].lcore);
+			return;
+		}
+	}
+	a->streams_deferred = true;
 }
 
 bool

@@ -38,6 +38,13 @@
 #define MAX_PROFILES 8
 
 /* Where consumers run (task context, doc/design.md). */
+/* Who counts the packets of each stream (--stream-counting). */
+enum stream_counting {
+	STREAM_COUNTING_AUTO,		/* deferred when the main lcore has a CPU of its own */
+	STREAM_COUNTING_DEFERRED,	/* the poll lcore logs, the main lcore counts */
+	STREAM_COUNTING_INLINE,		/* the poll lcore counts */
+};
+
 enum consumer_mode {
 	CONSUMER_NONE,		/* rxonly: free at once, no per-stream work */
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */
@@ -88,7 +95,7 @@ struct options {
 	enum consumer_mode consumer;
 	unsigned int consumers;		/* per poller */
 	unsigned int consumer_depth;
-	bool streams_inline;		/* count streams in the poll loop */
+	enum stream_counting stream_counting;
 	int stall_consumer;		/* test: this consumer never reads; -1 */
 	double stall_s;			/* ... for this long; 0: the whole run */
 	double exhaust_at_s;		/* test: take every free frame at ... */
@@ -235,6 +242,7 @@ struct app {
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
 	unsigned int poll_lcores[MAX_POLLERS];
+	bool streams_deferred;		/* --stream-counting, resolved */
 	int argc;
 	char **argv;			/* a copy, as typed */
 	unsigned int run_seq;	/* for unique pool names */
@@ -259,6 +267,7 @@ struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 const char *consumer_mode_name(enum consumer_mode m);
+const char *stream_counting_name(enum stream_counting c);
 
 /* signals.c */
 void signals_install(void);
@@ -336,6 +345,9 @@ struct stream_rows {
 };
 
 int streams_collect(struct stream_rows *sr);
+/* Resolve --stream-counting (auto: deferred when the main lcore has a CPU
+ * no poll lcore uses) into a->streams_deferred, and say which. */
+void streams_counting_choose(struct app *a);
 /* Deferred stream counting: does any poll lcore log its packets? */
 bool streams_deferred(const struct app *a);
 /* The collector: count up to max logged packets of each poll lcore. */

@@ -7,11 +7,13 @@ holding every packet (the table is sized from the capture). A port the
 capture does not size (net_pcap probed with --vdev) starts with 65536 rows:
 70000 flows leave some untracked, said in the output and in the report's
 streams_untracked, and the next repetition's larger table holds them all.
-Deferred counting (the default: the poll lcore logs, the main lcore
-counts) gives the rows counting in place gives, flow for flow and in the
-same order, also when nobody collects (--main-polls: the poll lcores count
-from their full logs) and behind a consumer queue; packets that queue
-drops are in no row.
+Deferred counting (the poll lcore logs, the main lcore counts) gives the
+rows counting in place gives, flow for flow and in the same order, also
+when nobody collects (--main-polls: the poll lcores count from their full
+logs) and behind a consumer queue; packets that queue drops are in no row.
+The default (auto) defers when the main lcore has a CPU of its own, and
+counts inline when it shares one with a poll lcore or when the flow's
+entry steers packets to several consumers.
 Usage: test_streams.py RXREFILL RXREFILL_GEN
 """
 
@@ -37,10 +39,10 @@ def gen(name, *args):
     return m, [q["file"] for q in m["queues"]]
 
 
-def run(eal, args):
+def run(eal, args, lcores=("-l", "0-1"), whole=False):
     n[0] += 1
     report = os.path.join(TMP, "r%d.json" % n[0])
-    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "1024",
+    cmd = [RXREFILL] + list(lcores) + ["--no-pci", "--no-huge", "-m", "1024",
            "--file-prefix", "rxr_st_%d_%d" % (PID, n[0]), "--log-level",
            "lib.eal:error"] + eal + ["--", "--strategy", "bh", "--bulk",
                                      "on", "--no-table", "--stats-period",
@@ -49,7 +51,8 @@ def run(eal, args):
     assert p.returncode == 0, "exit %d\n%s\n%s" % (
         p.returncode, p.stdout[-2000:], p.stderr[-2000:])
     with open(report) as f:
-        return json.load(f)["runs"], p.stdout
+        d = json.load(f)
+    return (d if whole else d["runs"]), p.stdout
 
 
 def case_sized_from_capture():
@@ -91,10 +94,12 @@ def case_deferred_as_inline():
     total = 2 * m["total"]["packets"]
     want = None
     for name, extra in (("inline", ["--stream-counting", "inline"]),
-                        ("deferred", []),
-                        ("deferred, no collector", ["--main-polls"]),
+                        ("deferred", ["--stream-counting", "deferred"]),
+                        ("deferred, no collector",
+                         ["--stream-counting", "deferred", "--main-polls"]),
                         ("deferred, consumer thread",
-                         ["--consumer", "other-cpu",
+                         ["--stream-counting", "deferred",
+                          "--consumer", "other-cpu",
                           "--consumer-depth", "65536"])):
         runs, out = run([], base + extra)
         (r,) = runs
@@ -111,6 +116,28 @@ def case_deferred_as_inline():
             assert not diff, "%s: %d rows differ from inline, first %s " \
                 "against %s" % (name, len(diff), got[diff[0]],
                                 want[diff[0]])
+
+
+def case_auto_counting():
+    m, files = gen("auto", "-q", "1", "-s", "100", "-n", "2")
+    base = ["--replay", files[0], "--loops", "1", "--reps", "1"]
+    # The main lcore has CPU 0 to itself: it collects.
+    d, out = run([], base, whole=True)
+    assert d["env"]["options"]["stream_counting"] == "deferred", \
+        d["env"]["options"]
+    assert "(streams counted deferred)" in out, out[-1000:]
+    # Lcore 1 polls on the main lcore's CPU: the poll lcores count.
+    d, out = run([], base, lcores=("--lcores", "(0,1)@0,2@1"), whole=True)
+    assert d["env"]["options"]["stream_counting"] == "inline", \
+        d["env"]["options"]
+    assert "shares a CPU with poll lcore 1" in out, out[-1000:]
+    assert sum(s["packets"] for s in d["runs"][0]["streams"]) == 200
+    # More than one consumer: the flow's entry steers, so inline.
+    d, out = run([], base + ["--consumers", "2", "--consumer", "other-cpu",
+                             "--stream-counting", "deferred"], whole=True)
+    assert d["env"]["options"]["stream_counting"] == "inline", \
+        d["env"]["options"]
+    assert "with 2 consumers per poll lcore" in out, out[-1000:]
 
 
 def case_deferred_drops_uncounted():
