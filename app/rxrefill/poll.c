@@ -139,7 +139,7 @@ poller_reset(struct poller *pl)
 	memset(pl->drops, 0, sizeof(pl->drops));
 	pl->other_packets = pl->other_bytes = 0;
 	pl->table_full = 0;
-	pl->streams_self = 0;
+	pl->streams_self = pl->streams_logged = 0;
 	pl->max_gap_cycles = 0;
 	pl->sample_packets = 0;
 	pl->inbox_packets = pl->inbox_free_cycles = 0;
@@ -154,7 +154,8 @@ pollers_free(struct app *a)
 
 /*
  * What of the last run no stream row holds: non-IP frames, and flows the
- * table had no room for. Into the report, and a line when there is any.
+ * table had no room for. Into the report, and a line when there is any;
+ * another when deferred counting fell on the poll lcores (full logs).
  */
 void
 streams_untracked(const struct app *a, struct rxr_report_run *r,
