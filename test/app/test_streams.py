@@ -11,6 +11,7 @@ Deferred counting (the poll lcore logs, the main lcore counts) gives the
 rows counting in place gives, flow for flow and in the same order, also
 when nobody collects (--main-polls: the poll lcores count from their full
 logs) and behind a consumer queue; packets that queue drops are in no row.
+Two poll lcores sharing a CPU drain into one collector as exactly.
 The default (auto) defers when the main lcore has a CPU of its own, and
 counts inline when it shares one with a poll lcore or when the flow's
 entry steers packets to several consumers.
@@ -116,6 +117,25 @@ def case_deferred_as_inline():
             assert not diff, "%s: %d rows differ from inline, first %s " \
                 "against %s" % (name, len(diff), got[diff[0]],
                                 want[diff[0]])
+
+
+def case_deferred_two_pollers():
+    # Two poll lcores on CPU 1, the main lcore alone on CPU 0: auto defers
+    # and the collector drains two logs; rows as counted in place.
+    m, files = gen("two", "-q", "2", "-s", "4000", "-n", "5")
+    base = ["--replay", ",".join(files), "--loops", "3", "--reps", "1"]
+    lc = ("--lcores", "0@0,(1,2)@1")
+    got = {}
+    for mode in ("auto", "inline"):
+        d, out = run([], base + ["--stream-counting", mode], lcores=lc,
+                     whole=True)
+        assert "2 poll lcore(s)" in out, out[-1000:]
+        r = d["runs"][0]
+        assert r["rx_packets"] == 3 * m["total"]["packets"], r["rx_packets"]
+        got[mode] = (d["env"]["options"]["stream_counting"], rows(r))
+    assert got["auto"][0] == "deferred", got["auto"][0]
+    assert len(got["auto"][1]) == 4000, len(got["auto"][1])
+    assert got["auto"][1] == got["inline"][1], "rows differ"
 
 
 def case_auto_counting():
