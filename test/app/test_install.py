@@ -101,12 +101,19 @@ def completion():
                   "COMP_WORDS=(rxrefill -- --profile rx); COMP_CWORD=3; "
                   "COMP_LINE='rxrefill -- --profile rx'; "
                   "COMP_POINT=${#COMP_LINE}; _rxrefill rxrefill rx --profile;"
+                  " printf '%%s\\n' \"${COMPREPLY[@]}\"; "
+                  "COMP_WORDS=(rxrefill -- --stream-counting de); "
+                  "COMP_CWORD=3; "
+                  "COMP_LINE='rxrefill -- --stream-counting de'; "
+                  "COMP_POINT=${#COMP_LINE}; "
+                  "_rxrefill rxrefill de --stream-counting;"
                   " printf '%%s\\n' \"${COMPREPLY[@]}\"") % (
                       bc, path, under(BINDIR))
         p = sh(["bash", "-c", script])
         got = p.stdout.split()
         assert "--strategy" in got, (p.stdout, p.stderr)
         assert "rxonly" in got, (p.stdout, p.stderr)
+        assert "deferred" in got, (p.stdout, p.stderr)
 
 
 def profiles():
