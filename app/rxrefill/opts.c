@@ -265,6 +265,24 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
+/* One of names[0..n): *v gets its index; the error lists them all. */
+static int
+parse_name(const char *opt, const char *s, const char * const *names,
+		unsigned int n, unsigned long *v)
+{
+	char list[256];
+	size_t off = 0;
+
+	for (*v = 0; *v < n; (*v)++)
+		if (strcmp(s, names[*v]) == 0)
+			return 0;
+	for (unsigned int i = 0; i < n && off < sizeof(list); i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+			i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	RXR_LOG(ERR, "--%s: '%s' is not %s", opt, s, list);
+	return -1;
+}
+
 /* want[s]: 0, or the strategy's place in the list from 1 (column order). */
 static int
 parse_strategies(const char *s, unsigned int *want)
@@ -494,21 +512,12 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				return -1;
 			o->fake_nodes = v;
 			break;
-		case OPT_CONSUMER: {
-			unsigned int m;
-
-			for (m = 0; m < RTE_DIM(consumer_names); m++)
-				if (strcmp(optarg, consumer_names[m]) == 0)
-					break;
-			if (m == RTE_DIM(consumer_names)) {
-				RXR_LOG(ERR, "--consumer: '%s' is not none, "
-					"inline, same-cpu, other-cpu or other-poll",
-					optarg);
+		case OPT_CONSUMER:
+			if (parse_name("consumer", optarg, consumer_names,
+					RTE_DIM(consumer_names), &v) != 0)
 				return -1;
-			}
-			o->consumer = m;
+			o->consumer = v;
 			break;
-		}
 		case OPT_CONSUMERS:
 			if (parse_uint("consumers", optarg, 1, MAX_CONSUMERS, &v) != 0)
 				return -1;
@@ -534,20 +543,13 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->stall_consumer = v;
 			break;
 		}
-		case OPT_STREAM_COUNTING: {
-			unsigned int m;
-
-			for (m = 0; m < RTE_DIM(stream_counting_names); m++)
-				if (strcmp(optarg, stream_counting_names[m]) == 0)
-					break;
-			if (m == RTE_DIM(stream_counting_names)) {
-				RXR_LOG(ERR, "--stream-counting: '%s' is not auto, "
-					"deferred or inline", optarg);
+		case OPT_STREAM_COUNTING:
+			if (parse_name("stream-counting", optarg,
+					stream_counting_names,
+					RTE_DIM(stream_counting_names), &v) != 0)
 				return -1;
-			}
-			o->stream_counting = m;
+			o->stream_counting = v;
 			break;
-		}
 		case OPT_EXHAUST: {
 			char *colon = strchr(optarg, ':');
 
