@@ -176,6 +176,8 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		logged += pl->streams_logged;
 	}
 	/* Deferred counting that fell on the poll loops after all. */
+	r->has_streams_counted_by_poll = streams_deferred(a);
+	r->streams_counted_by_poll = self;
 	if (self != 0 && !a->opt.main_polls)
 		printf("%s streams: the poll lcores counted %" PRIu64 " of %"
 			PRIu64 " logged packets themselves (their logs were full:"

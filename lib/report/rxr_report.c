@@ -695,6 +695,10 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
 			"bytes", jcount(run->streams_untracked.bytes))))
 		goto nomem;
+	if (run->has_streams_counted_by_poll && jset(o,
+			"streams_counted_by_poll",
+			jcount(run->streams_counted_by_poll)))
+		goto nomem;
 	json_decref(drops);
 	return o;
 nomem:

@@ -147,6 +147,10 @@ struct rxr_report_run {
 		uint64_t packets;
 		uint64_t bytes;
 	} streams_untracked;
+	/** Deferred stream counting ran: write streams_counted_by_poll. */
+	bool has_streams_counted_by_poll;
+	/** Of the packets logged, those the poll lcores counted themselves. */
+	uint64_t streams_counted_by_poll;
 };
 
 /** An ethdev port of the run. */

@@ -517,6 +517,9 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			(sub != NULL && vfields(c, sub, w, untracked,
 				NKEYS(untracked), V_COUNT)))
 		return -EINVAL;
+	if (vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
+			NULL))
+		return -EINVAL;
 	return 0;
 }
 

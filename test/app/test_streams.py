@@ -107,6 +107,14 @@ def case_deferred_as_inline():
         assert r["rx_packets"] == total, "%s: %d of %d" % (
             name, r["rx_packets"], total)
         assert r["drops"].get("consumer_full", 0) == 0, (name, r["drops"])
+        by_poll = r.get("streams_counted_by_poll")
+        if name == "inline":
+            assert by_poll is None, by_poll
+        elif name == "deferred, no collector":
+            assert by_poll and by_poll <= total, by_poll
+            assert "themselves" not in out, "a line for --main-polls: " + out
+        else:
+            assert by_poll is not None and by_poll <= total, by_poll
         got = rows(r)
         assert len(got) == 30000, "%s: %d rows" % (name, len(got))
         assert sum(x[5] for x in got) == total, name

@@ -636,6 +636,12 @@ test_validate(void)
 	if (expect_invalid(d, "runs[2].recycle.alloc_fast"))
 		return -1;
 	d = json_deep_copy(good);
+	json_object_set_new(RUN(d, 1), "streams_counted_by_poll",
+		json_integer(-3));
+	if (expect_invalid(d, "runs[1].streams_counted_by_poll: expected an "
+			"integer >= 0"))
+		return -1;
+	d = json_deep_copy(good);
 	json_array_set_new(json_object_get(d, "runs"), 0, json_true());
 	if (expect_invalid(d, "runs[0]: expected an object, found true"))
 		return -1;
