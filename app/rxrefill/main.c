@@ -33,7 +33,6 @@ volatile bool force_quit;
 volatile bool run_stop;
 
 
-/* Sleep up to sec seconds, waking for signals. */
 /*
  * The main lcore, when it does not poll, is the collector of deferred
  * stream counting: it counts what the poll lcores logged, up to a batch of
@@ -46,6 +45,15 @@ volatile bool run_stop;
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
+/* One step of the main lcore's wait: collect, else sleep (idle_us). */
+static void
+wait_step(bool collect, double idle_us)
+{
+	if (!collect || streams_drain(&app, COLLECT_BATCH) < COLLECT_BATCH)
+		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
+}
+
+/* Sleep up to sec seconds, waking for signals. */
 static void
 nap(double sec)
 {
@@ -53,10 +61,7 @@ nap(double sec)
 	const bool collect = streams_deferred(&app);
 
 	while (!force_quit && rte_get_timer_cycles() < end) {
-		if (!collect || streams_drain(&app, COLLECT_BATCH) <
-				COLLECT_BATCH)
-			rte_delay_us_sleep(collect ? COLLECT_IDLE_US :
-				RTE_MIN(10000.0, sec * 1e6));
+		wait_step(collect, RTE_MIN(10000.0, sec * 1e6));
 		live_tick();
 	}
 }
@@ -126,9 +131,7 @@ run_until(bool (*done)(uint64_t now))
 		const bool collect = streams_deferred(&app);
 
 		while (!done(rte_rdtsc()))
-			if (!collect || streams_drain(&app, COLLECT_BATCH) <
-					COLLECT_BATCH)
-				rte_delay_us_sleep(collect ? COLLECT_IDLE_US : 200);
+			wait_step(collect, 200);
 		return;
 	}
 	mp->control = done;

@@ -81,12 +81,6 @@ static const char * const consumer_names[] = {
 };
 
 const char *
-stream_counting_name(enum stream_counting c)
-{
-	return stream_counting_names[c];
-}
-
-const char *
 consumer_mode_name(enum consumer_mode m)
 {
 	return consumer_names[m];

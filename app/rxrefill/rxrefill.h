@@ -37,7 +37,6 @@
 #define MAX_REPLAY_FILES MAX_QUEUES
 #define MAX_PROFILES 8
 
-/* Where consumers run (task context, doc/design.md). */
 /* Who counts the packets of each stream (--stream-counting). */
 enum stream_counting {
 	STREAM_COUNTING_AUTO,		/* deferred when the main lcore has a CPU of its own */
@@ -45,6 +44,7 @@ enum stream_counting {
 	STREAM_COUNTING_INLINE,		/* the poll lcore counts */
 };
 
+/* Where consumers run (task context, doc/design.md). */
 enum consumer_mode {
 	CONSUMER_NONE,		/* rxonly: free at once, no per-stream work */
 	CONSUMER_INLINE,	/* in the poll lcore: run to completion */
@@ -267,7 +267,6 @@ struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 const char *consumer_mode_name(enum consumer_mode m);
-const char *stream_counting_name(enum stream_counting c);
 
 /* signals.c */
 void signals_install(void);
