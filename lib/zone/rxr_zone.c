@@ -543,28 +543,10 @@ rxr_zone_stats(const struct rxr_zone *z, struct rxr_zone_stats *st)
 	rxr_spinlock_stats(&z->lock, &st->lock);
 }
 
-const char *
-rxr_zone_name(const struct rxr_zone *z)
-{
-	return z->name;
-}
-
-int
-rxr_zone_socket(const struct rxr_zone *z)
-{
-	return z->socket_id;
-}
-
 uint32_t
 rxr_zone_frame_size(const struct rxr_zone *z)
 {
 	return z->frame_size;
-}
-
-uint32_t
-rxr_zone_max_frames(const struct rxr_zone *z)
-{
-	return z->max_frames;
 }
 
 uint32_t
