@@ -511,6 +511,110 @@ def case_plot():
     assert bad.returncode == 1 and "cap.json" in bad.stderr, bad.stderr
 
 
+def plot_module():
+    """rxrefill-plot's functions, loaded from the script."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("rxrefill_plot", PLOT)
+    spec = importlib.util.spec_from_loader("rxrefill_plot", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def help_strategies():
+    """The strategy names rxrefill --help lists for --strategy."""
+    p = sh([RXREFILL, "--help"])
+    m = re.search(r"--strategy LIST\s+(.*?)comma separated", p.stdout)
+    assert m, p.stdout[:800]
+    names = [w.strip() for w in m.group(1).split(",") if w.strip()]
+    assert len(names) >= 4, names
+    return names
+
+
+def case_plot_trust():
+    """One colour per configuration in every figure, whiskers that are the
+    report's own interval, a caption naming what made the report, an
+    honest sweep axis."""
+    try:
+        import matplotlib
+    except ImportError:
+        # This interpreter has no matplotlib: the check runs under the one
+        # rxrefill-plot runs with.
+        if sys.executable == SYS_PY:
+            raise tap.Skip("matplotlib is missing for " + SYS_PY)
+        p = sh([SYS_PY, os.path.abspath(__file__)] + sys.argv[1:7] +
+               ["plot_trust"], timeout=300)
+        assert p.returncode == 0 and "ok 1 - plot_trust" in p.stdout and \
+            "SKIP" not in p.stdout, p.stdout + p.stderr
+        return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    mod = plot_module()
+    names = help_strategies()
+    dark = [mod.config_colour(plt, n + "-bulk") for n in names]
+    light = [mod.config_colour(plt, n + "-nobulk") for n in names]
+    assert len(set(dark + light)) == 2 * len(names), (names, dark, light)
+
+    a, ra, _, _ = report()
+    doc = json.loads(json.dumps(ra))
+
+    class Recorder:
+        def __init__(self):
+            self.bars, self.whiskers = [], []
+
+        def bar(self, x, h, *args, **kw):
+            self.bars.append((x, h, kw.get("color")))
+
+        def errorbar(self, x, m, yerr=None, **kw):
+            self.whiskers.append((m - yerr[0][0], m + yerr[1][0]))
+
+        def __getattr__(self, name):
+            return lambda *args, **kw: None
+
+    configs = mod.configs_of([doc])
+    ax = Recorder()
+    mod.plot_rate(ax, plt, [doc], configs, "gbps", "Gbit/s")
+    want = [tuple(s["gbps"]["ci95"]) for c in configs for s in doc["summary"]
+            if mod.config_label(s) == c and s["gbps"]["ci95"][0] is not None]
+    assert len(ax.whiskers) == len(want) and want, (ax.whiskers, want)
+    for got, exp in zip(ax.whiskers, want):
+        assert all(abs(g - e) < 1e-9 * max(1.0, abs(e))
+                   for g, e in zip(got, exp)), (got, exp)
+    # The same configuration keeps its colour in a report that lists the
+    # configurations the other way round.
+    rev = mod.configs_of([doc])[::-1]
+    ax2 = Recorder()
+    mod.plot_rate(ax2, plt, [doc], rev, "gbps", "Gbit/s")
+    col = {c: b[2] for c, b in zip(configs, ax.bars)}
+    assert all(col[c] == b[2] for c, b in zip(rev, ax2.bars)), (col, ax2.bars)
+
+    out = os.path.join(TMP, "trust")
+    p = sh([SYS_PY, PLOT, "-o", out, a], timeout=180)
+    assert p.returncode == 0, p.stderr
+    text = svg_texts(out + "-gbps.svg")
+    for what in (doc["env"]["cpu_model"], doc["env"]["memory"],
+                 doc["env"]["rxrefill_version"], "Mpps"):
+        assert what in text, (what, text[:600])
+    assert "Histogram" in svg_texts(out + "-latency.svg")
+
+    # A sweep that says how long each step sent: the axis is what was sent.
+    sweep = os.path.join(TMP, "sent.json")
+    with open(sweep, "w") as f:
+        json.dump({"schema": "rxrefill-sweep/1", "unit": "pps", "seconds": 2,
+                   "tolerance": 0.0, "strategies": [
+                       {"strategy": "bh", "bulk": True, "no_drop_rate": None,
+                        "first_failing_rate": 1e6, "at_max": False,
+                        "steps": [{"rate": 1e6, "sent": 600000,
+                                   "rx_packets": 500000, "loss": 1 / 6}]}]},
+                  f)
+    xlabel, lines, marks, _ = mod.sweep_points(sweep)
+    (x, loss), = lines["bh-bulk"]
+    assert "sent" in xlabel and abs(x - 0.3) < 1e-12 and \
+        abs(loss - 100 / 6) < 1e-9, (xlabel, lines)
+    assert marks == {}, marks     # no no-drop rate, no line at x = 0
+
+
 def main():
     ret = tap.run(globals(), ONLY)
     shutil.rmtree(TMP, ignore_errors=True)
