@@ -744,7 +744,8 @@ main(int argc, char **argv)
 		rxr_mem_backing_name(app.backing));
 
 	report = rxr_report_create();
-	if (report == NULL || report_env(report) != 0 || live_init(&app) != 0) {
+	/* Live figures first: they answer during the machine checks too. */
+	if (report == NULL || live_init(&app) != 0 || report_env(report) != 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
