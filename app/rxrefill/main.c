@@ -434,6 +434,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 			goto teardown;
 		ex.running = true;
 	}
+	noise_run_start();
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {

@@ -9,7 +9,10 @@
  * lcore's thread, the other processes busy on the poll CPUs, and the
  * measured duration against the asked one. A repetition past a limit is
  * marked disturbed, with its causes. Everything is read from /proc and
- * /sys by the main lcore at the window's ends, never in a poll loop.
+ * /sys by the main lcore at the window's ends, never in a poll loop; the
+ * other processes (a directory walk, a millisecond or more) at the start
+ * of the repetition, before its poll lcores start, and at the window's
+ * end, where a main lcore that polls is done polling.
  */
 
 #include <dirent.h>
@@ -46,6 +49,7 @@ struct noise_sample {
 	bool lc_ok[MAX_POLLERS];
 	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
 	uint64_t migrations[MAX_POLLERS];
+	struct timespec tasks_t;	/* when tasks were read */
 	struct noise_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
 };
@@ -118,6 +122,7 @@ tasks_scan(struct noise_sample *s)
 	struct dirent *e;
 
 	s->nb_tasks = 0;
+	clock_gettime(CLOCK_MONOTONIC, &s->tasks_t);
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
@@ -148,8 +153,9 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
+/* /proc/stat and the poll lcores' threads; other processes with tasks. */
 static void
-sample_take(const struct app *a, struct noise_sample *s)
+sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
 	char path[96], buf[4096];
 
@@ -181,7 +187,8 @@ sample_take(const struct app *a, struct noise_sample *s)
 			s->migrations[k] = 0;
 		s->lc_ok[k] = true;
 	}
-	tasks_scan(s);
+	if (tasks)
+		tasks_scan(s);
 }
 
 static double
@@ -209,7 +216,8 @@ share_cmp(const void *a, const void *b)
 static unsigned int
 busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 {
-	const double ticks = ts_diff(&s0->t, &s1->t) * sysconf(_SC_CLK_TCK);
+	const double ticks = ts_diff(&s0->tasks_t, &s1->tasks_t) *
+		sysconf(_SC_CLK_TCK);
 	struct rxr_report_noise_task all[64];
 	unsigned int n = 0;
 
@@ -303,7 +311,7 @@ noise_init(struct app *a)
 	rte_eal_mp_remote_launch(tid_record, NULL, SKIP_MAIN);
 	rte_eal_mp_wait_lcore();
 	nz.tid[rte_get_main_lcore()] = rte_gettid();
-	sample_take(a, &nz.s0);
+	sample_take(a, &nz.s0, true);
 }
 
 /* "0,1" or "none" for the poll CPUs in set, into buf. */
@@ -438,7 +446,7 @@ noise_env(struct app *a, struct rxr_report *rep)
 		clock_gettime(CLOCK_MONOTONIC, &s1->t);
 		waited = ts_diff(&s0->t, &s1->t);
 	}
-	sample_take(a, s1);
+	sample_take(a, s1, true);
 	waited = ts_diff(&s0->t, &s1->t);
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
@@ -515,9 +523,15 @@ noise_env(struct app *a, struct rxr_report *rep)
 }
 
 void
+noise_run_start(void)
+{
+	tasks_scan(&nz.s0);
+}
+
+void
 noise_begin(const struct app *a)
 {
-	sample_take(a, &nz.s0);
+	sample_take(a, &nz.s0, false);
 	nz.begun = true;
 	nz.ended = false;
 }
@@ -527,7 +541,7 @@ noise_end(const struct app *a)
 {
 	if (!nz.begun)
 		return;
-	sample_take(a, &nz.s1);
+	sample_take(a, &nz.s1, true);
 	nz.ended = true;
 }
 

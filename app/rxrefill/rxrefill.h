@@ -390,6 +390,8 @@ int env_link_commit(struct app *a, struct rxr_report *rep);
 void noise_init(struct app *a);
 /* The machine check's line and env.machine, a second after noise_init. */
 int noise_env(struct app *a, struct rxr_report *rep);
+/* A repetition starts, its poll lcores not yet: other processes' times. */
+void noise_run_start(void);
 /* The measured window's ends, from the main lcore. */
 void noise_begin(const struct app *a);
 void noise_end(const struct app *a);
