@@ -49,6 +49,8 @@ struct noise_sample {
 	bool lc_ok[MAX_POLLERS];
 	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
 	uint64_t migrations[MAX_POLLERS];
+	bool wait_ok[MAX_POLLERS];
+	uint64_t wait_ns[MAX_POLLERS];	/* runnable, waiting for a CPU */
 	struct timespec tasks_t;	/* when tasks were read */
 	struct noise_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
@@ -158,6 +160,7 @@ static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
 	char path[96], buf[4096];
+	uint64_t run_ns, slices;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
@@ -171,7 +174,7 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		int tid = nz.tid[a->pollers[k].lcore];
 
-		s->lc_ok[k] = false;
+		s->lc_ok[k] = s->wait_ok[k] = false;
 		if (tid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
@@ -185,6 +188,12 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 				noise_parse_field(buf, "se.nr_migrations",
 					&s->migrations[k]) != 0)
 			s->migrations[k] = 0;
+		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
+			tid);
+		s->wait_ok[k] = read_text(path, buf, sizeof(buf)) > 0 &&
+			noise_parse_schedstat(buf, &run_ns, &s->wait_ns[k],
+				&slices) == 0;
 		s->lc_ok[k] = true;
 	}
 	if (tasks)
@@ -508,10 +517,11 @@ noise_env(struct app *a, struct rxr_report *rep)
 			json_integer(nz.cpus[i]));
 	ret |= m == NULL || rxr_report_env_set(rep, "machine", m) != 0;
 	ret |= rxr_report_env_set(rep, "noise_limits", json_pack(
-		"{s:f, s:f, s:i, s:f}",
+		"{s:f, s:f, s:i, s:f, s:f}",
 		"duration_excess", NOISE_DURATION_EXCESS,
 		"steal_share", NOISE_STEAL_SHARE,
 		"switches_per_s", NOISE_SWITCHES_PER_S,
+		"runqueue_wait_share", NOISE_WAIT_SHARE,
 		"busy_share", NOISE_BUSY_SHARE)) != 0;
 	ret |= rxr_report_set_option_str(rep, "disturbed",
 		a->opt.disturbed_exclude ? "exclude" : "count") != 0;
@@ -550,9 +560,10 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 {
 	struct rxr_report_noise *n = &r->noise;
 	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
-	double steal_max = NAN, excess;
+	double steal_max = NAN, excess, sw_wait = NAN;
 	unsigned int steal_cpu = 0, sw_lcore = 0;
 	uint64_t sw_max = 0;
+	bool preempted = false;
 
 	if (!nz.begun || !nz.ended || window <= 0)
 		return;
@@ -586,11 +597,26 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 				RTE_MIN(nz.s0.nvcsw[k], nz.s1.nvcsw[k]),
 			.migrations = nz.s1.migrations[k] -
 				RTE_MIN(nz.s0.migrations[k], nz.s1.migrations[k]),
+			.runqueue_wait_share = nz.s0.wait_ok[k] &&
+				nz.s1.wait_ok[k] ? (double)(nz.s1.wait_ns[k] -
+				RTE_MIN(nz.s0.wait_ns[k], nz.s1.wait_ns[k])) /
+				(window * 1e9) : NAN,
 		};
 		n->nb_lcores++;
-		if (l->own_cpu && l->nonvoluntary_ctxt_switches > sw_max) {
-			sw_max = l->nonvoluntary_ctxt_switches;
-			sw_lcore = l->lcore;
+		if (!l->own_cpu)
+			continue;
+		/* The lcore switched out most often, or waiting longest. */
+		if (l->nonvoluntary_ctxt_switches / window >
+				NOISE_SWITCHES_PER_S ||
+				l->runqueue_wait_share > NOISE_WAIT_SHARE) {
+			if (!preempted || l->runqueue_wait_share > sw_wait ||
+					(isnan(sw_wait) &&
+					l->nonvoluntary_ctxt_switches > sw_max)) {
+				sw_max = l->nonvoluntary_ctxt_switches;
+				sw_lcore = l->lcore;
+				sw_wait = l->runqueue_wait_share;
+			}
+			preempted = true;
 		}
 	}
 	n->lcores = nz.rlc;
@@ -602,7 +628,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 		n->disturbed |= RXR_REPORT_DISTURBED_DURATION;
 	if (steal_max > NOISE_STEAL_SHARE)
 		n->disturbed |= RXR_REPORT_DISTURBED_STEAL;
-	if (sw_max / window > NOISE_SWITCHES_PER_S)
+	if (preempted)
 		n->disturbed |= RXR_REPORT_DISTURBED_SWITCHES;
 	nz.measured++;
 	if (n->disturbed == 0)
@@ -617,9 +643,14 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 			r->duration_s, n->asked_s, 100 * excess);
 	if (n->disturbed & RXR_REPORT_DISTURBED_STEAL)
 		printf(" steal %.1f%% of CPU %u;", 100 * steal_max, steal_cpu);
-	if (n->disturbed & RXR_REPORT_DISTURBED_SWITCHES)
-		printf(" lcore %u switched out %" PRIu64 " times (%.0f/s);",
+	if (n->disturbed & RXR_REPORT_DISTURBED_SWITCHES) {
+		printf(" lcore %u switched out %" PRIu64 " times (%.0f/s)",
 			sw_lcore, sw_max, sw_max / window);
+		if (!isnan(sw_wait))
+			printf(", waiting for its CPU %.1f%% of the window",
+				100 * sw_wait);
+		printf(";");
+	}
 	if (n->nb_busy_tasks != 0)
 		printf(" busiest other task on a poll CPU: %s (pid %d) %.0f%%",
 			nz.rtask[0].comm, nz.rtask[0].pid,

@@ -98,6 +98,20 @@ noise_parse_field(const char *text, const char *key, uint64_t *out)
 }
 
 int
+noise_parse_schedstat(const char *text, uint64_t *run_ns, uint64_t *wait_ns,
+		uint64_t *slices)
+{
+	const char *p = text;
+
+	if (next_u64(&p, run_ns) != 0 || next_u64(&p, wait_ns) != 0 ||
+			next_u64(&p, slices) != 0)
+		return -1;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return *p == '\0' ? 0 : -1;
+}
+
+int
 noise_parse_pid_stat(const char *text, struct noise_task *out)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');

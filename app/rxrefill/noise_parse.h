@@ -59,6 +59,14 @@ int noise_parse_stat_cpu(const char *text, int cpu,
  */
 int noise_parse_field(const char *text, const char *key, uint64_t *out);
 
+/*
+ * /proc/<pid>/task/<tid>/schedstat: nanoseconds on the CPU, nanoseconds
+ * runnable but waiting for a CPU, and timeslices.
+ * @return 0, or -1 when the line does not hold three numbers.
+ */
+int noise_parse_schedstat(const char *text, uint64_t *run_ns,
+		uint64_t *wait_ns, uint64_t *slices);
+
 /* What /proc/<pid>/stat says of a task. */
 struct noise_task {
 	int pid;

@@ -65,12 +65,14 @@ enum consumer_mode {
  * duration exceeds the asked one by more than this share, when a poll
  * CPU's steal time passes this share of its time, or when a poll lcore
  * with a CPU of its own is switched out involuntarily more often than
- * this per second. Other processes are listed as busy on a poll CPU from
- * this share of a CPU. (--help gives the first three.)
+ * this per second or waits for its CPU longer than this share of the
+ * window. Other processes are listed as busy on a poll CPU from this
+ * share of a CPU. (--help gives the first four.)
  */
 #define NOISE_DURATION_EXCESS 0.05
 #define NOISE_STEAL_SHARE 0.05
 #define NOISE_SWITCHES_PER_S 100
+#define NOISE_WAIT_SHARE 0.05
 #define NOISE_BUSY_SHARE 0.05
 
 /* Drop causes counted by the app itself. */

@@ -103,6 +103,9 @@ struct rxr_report_noise_lcore {
 	bool own_cpu;
 	uint64_t nonvoluntary_ctxt_switches;
 	uint64_t migrations;		/**< moves to another CPU */
+	/** Share of the window it was runnable but waiting for a CPU; NaN:
+	 * unknown (a kernel without schedstat). */
+	double runqueue_wait_share;
 };
 
 /** Another process that ran on a poll CPU during a repetition. */

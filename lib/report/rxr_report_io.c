@@ -456,7 +456,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	static const struct vspec lcores[] = {
 		{ "lcore", V_COUNT }, { "tid", V_COUNT }, { "own_cpu", V_BOOL },
 		{ "nonvoluntary_ctxt_switches", V_COUNT },
-		{ "migrations", V_COUNT },
+		{ "migrations", V_COUNT }, { "runqueue_wait_share", V_NUM_NULL },
 	};
 	static const struct vspec tasks[] = {
 		{ "pid", V_COUNT }, { "comm", V_STR }, { "cpu", V_COUNT },

@@ -106,11 +106,13 @@ noise_json(const struct rxr_report_run *run)
 		sw += l->nonvoluntary_ctxt_switches;
 		mig += l->migrations;
 		if (json_array_append_new(lcores, json_pack(
-				"{s:i, s:i, s:b, s:o, s:o}", "lcore",
+				"{s:i, s:i, s:b, s:o, s:o, s:o}", "lcore",
 				(int)l->lcore, "tid", l->tid, "own_cpu",
 				l->own_cpu, "nonvoluntary_ctxt_switches",
 				count_json(l->nonvoluntary_ctxt_switches),
-				"migrations", count_json(l->migrations))) != 0)
+				"migrations", count_json(l->migrations),
+				"runqueue_wait_share",
+				rr_jnum(l->runqueue_wait_share))) != 0)
 			goto nomem;
 	}
 	for (i = 0; i < n->nb_busy_tasks; i++) {

@@ -70,6 +70,9 @@ def check_record(r):
     assert n["lcores"], "%s: no poll lcore" % tag
     for lc in n["lcores"]:
         assert lc["tid"] > 0 and isinstance(lc["own_cpu"], bool), lc
+        w = lc["runqueue_wait_share"]
+        # Read a little apart from the window's clock: a little over 1.
+        assert w is None or 0 <= w <= 1.2, lc
     for t in n["busy_tasks"]:
         assert t["pid"] > 0 and t["comm"], t
         assert t["cpu_share"] >= 0.05, t

@@ -100,6 +100,24 @@ test_fields(void)
 }
 
 static int
+test_schedstat(void)
+{
+	uint64_t run, wait, slices;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1234567 11086046 17\n", &run,
+		&wait, &slices), 0, "schedstat");
+	RXR_TEST_ASSERT(run == 1234567 && wait == 11086046 && slices == 17,
+		"%" PRIu64 " %" PRIu64 " %" PRIu64, run, wait, slices);
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1 2\n", &run, &wait,
+		&slices), -1, "two numbers");
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1 2 3 4\n", &run, &wait,
+		&slices), -1, "four numbers");
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("", &run, &wait, &slices), -1,
+		"empty");
+	return 0;
+}
+
+static int
 test_pid_stat(void)
 {
 	/* comm with blanks and parentheses; negative tty_nr and tpgid. */
@@ -201,6 +219,7 @@ main(void)
 {
 	rxr_test_run("/proc/stat cpu lines", test_stat);
 	rxr_test_run("status and sched fields", test_fields);
+	rxr_test_run("schedstat", test_schedstat);
 	rxr_test_run("/proc/<pid>/stat", test_pid_stat);
 	rxr_test_run("cpu lists", test_cpulist);
 	rxr_test_run("cpuinfo model", test_cpu_model);
