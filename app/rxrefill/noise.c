@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -98,6 +99,22 @@ read_text(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[got] = '\0';
 	return (ssize_t)got;
+}
+
+/* Append to buf at *off, never past len (a long line is cut). */
+static void __rte_format_printf(4, 5)
+append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = RTE_MIN(*off + (size_t)n, len - 1);
 }
 
 static double
@@ -438,7 +455,7 @@ noise_env(struct app *a, struct rxr_report *rep)
 	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
 	struct noise_cpuset iso, nohz;
 	char model[256], gov[128], iso_t[256], nohz_t[256], iso_p[128];
-	char nohz_p[128], line[512];
+	char nohz_p[128], line[1024];
 	json_t *m, *per_gov, *smt;
 	unsigned int nsmt, ntasks;
 	double steal = NAN, waited;
@@ -475,26 +492,24 @@ noise_env(struct app *a, struct rxr_report *rep)
 	cpus_in(&iso, iso_p, sizeof(iso_p));
 	cpus_in(&nohz, nohz_p, sizeof(nohz_p));
 
-	off += snprintf(line + off, sizeof(line) - off, "%s; governor %s%s; "
-		"SMT siblings among poll CPUs: %s; poll CPUs in isolcpus: %s, "
-		"in nohz_full: %s", model, gov, strcmp(gov, "none") == 0 ?
+	append(line, sizeof(line), &off, "%s; governor %s%s; SMT siblings "
+		"among poll CPUs: %s; poll CPUs in isolcpus: %s, in nohz_full: "
+		"%s", model, gov, strcmp(gov, "none") == 0 ?
 		" (no cpufreq: a VM?)" : "", nsmt == 0 ? "none" : "yes",
 		iso_p, have_nohz ? nohz_p : "none");
 	if (isnan(steal))
-		off += snprintf(line + off, sizeof(line) - off, "; steal "
-			"unknown");
+		append(line, sizeof(line), &off, "; steal unknown");
 	else
-		off += snprintf(line + off, sizeof(line) - off, "; steal "
-			"%.1f%% over the last %.1f s", 100 * steal, waited);
+		append(line, sizeof(line), &off, "; steal %.1f%% over the last "
+			"%.1f s", 100 * steal, waited);
 	if (ntasks == 0)
-		off += snprintf(line + off, sizeof(line) - off, "; busy tasks "
-			"on poll CPUs: none");
-	for (unsigned int i = 0; i < ntasks && i < 3 && off < sizeof(line);
-			i++)
-		off += snprintf(line + off, sizeof(line) - off, "%s %s (pid "
-			"%d) %.0f%% of CPU %u", i ? "," : "; busy on poll CPUs:",
-			nz.rtask[i].comm, nz.rtask[i].pid,
-			100 * nz.rtask[i].cpu_share, nz.rtask[i].cpu);
+		append(line, sizeof(line), &off, "; busy tasks on poll CPUs: "
+			"none");
+	for (unsigned int i = 0; i < ntasks && i < 3; i++)
+		append(line, sizeof(line), &off, "%s %s (pid %d) %.0f%% of CPU "
+			"%u", i ? "," : "; busy on poll CPUs:", nz.rtask[i].comm,
+			nz.rtask[i].pid, 100 * nz.rtask[i].cpu_share,
+			nz.rtask[i].cpu);
 	printf(APP ": machine: %s\n", line);
 
 	m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:b, s:b, "
