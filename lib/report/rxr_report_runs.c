@@ -242,8 +242,10 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 	size_t i;
 
 	json_array_foreach(runs, i, run) {
-		const json_t *noise = json_object_get(run, "noise");
+		const json_t *noise = json_object_get(run, "noise"), *lc;
 		char label[256], causes[64], *c;
+		double wait;
+		size_t k;
 
 		if (noise == NULL)
 			continue;
@@ -268,9 +270,21 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 		if (!isnan(rr_num(json_object_get(noise, "steal_share_max"))))
 			line_add(l, ", steal %.1f%%", 100 * rr_num(
 				json_object_get(noise, "steal_share_max")));
-		line_add(l, ", %lld involuntary switches)", (long long)
+		line_add(l, ", %lld involuntary switches", (long long)
 			json_integer_value(json_object_get(noise,
 				"nonvoluntary_ctxt_switches")));
+		wait = NAN;
+		json_array_foreach(json_object_get(noise, "lcores"), k, lc) {
+			double w = rr_num(json_object_get(lc,
+				"runqueue_wait_share"));
+
+			if (!isnan(w) && !(w <= wait))
+				wait = w;
+		}
+		if (!isnan(wait))
+			line_add(l, ", waiting for a CPU %.1f%% of the time",
+				100 * wait);
+		line_add(l, ")");
 		line_put(l, out);
 	}
 	if (measured == 0)

@@ -1044,7 +1044,8 @@ test_disturbed(void)
 	static const struct rxr_report_noise_cpu cpus[] = { { 1, 0.25 } };
 	static const struct rxr_report_noise_lcore lcores[] = {
 		{ .lcore = 1, .tid = 77, .own_cpu = true,
-		  .nonvoluntary_ctxt_switches = 9, .migrations = 1 },
+		  .nonvoluntary_ctxt_switches = 9, .migrations = 1,
+		  .runqueue_wait_share = 0.125 },
 	};
 	static const struct rxr_report_noise_task tasks[] = {
 		{ .pid = 5, .comm = "cc1", .cpu = 1, .cpu_share = 0.5 },
@@ -1090,7 +1091,8 @@ test_disturbed(void)
 	text = render(r, NULL);
 	RXR_TEST_ASSERT(text != NULL && strstr(text, "disturbed, counted: "
 		"zone-bulk rep 2 (duration+steal; 3.000 s measured of 2.000 s, "
-		"steal 25.0%, 9 involuntary switches)") != NULL &&
+		"steal 25.0%, 9 involuntary switches, waiting for a CPU 12.5% of "
+		"the time)") != NULL &&
 		strstr(text, "noise: 1 of 1 repetitions disturbed, counted in "
 		"the figures (--disturbed count)") != NULL, "table: %s",
 		text != NULL ? text : "");
