@@ -302,6 +302,10 @@ own_cpu(const struct app *a, const struct poller *pl)
 			(a->opt.consumer == CONSUMER_OTHER_CPU &&
 			a->opt.main_polls))
 		return false;
+	/* The zeroing thread runs on the main lcore's CPUs. */
+	if (a->opt.zero_policy == RXR_ZERO_POLICY_BACKGROUND &&
+			pl->lcore == rte_get_main_lcore())
+		return false;
 	RTE_LCORE_FOREACH(lc) {
 		rte_cpuset_t other, both;
 
