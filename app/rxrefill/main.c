@@ -330,6 +330,7 @@ timed_done(uint64_t now)
 	if (force_quit)
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
+		noise_begin(&app);
 		snapshot_take(tim.s1);
 		detail_begin(&app);
 		live_phase(PHASE_MEASURING);
@@ -339,6 +340,7 @@ timed_done(uint64_t now)
 	} else if (tim.measuring && now >= tim.end) {
 		snapshot_take(tim.s2);
 		detail_end(&app);
+		noise_end(&app);
 		return true;
 	}
 	return false;
@@ -361,12 +363,14 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 			rte_get_tsc_hz());
 		run_until(timed_done);
 		if (!tim.measuring) {
+			noise_begin(&app);
 			snapshot_take(s1);
 			detail_begin(&app);
 		}
 		if (force_quit) {
 			snapshot_take(s2);
 			detail_end(&app);
+			noise_end(&app);
 		}
 		*cycles = s2->tsc - s1->tsc;
 		wait_pollers();
@@ -374,6 +378,7 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 		return 0;
 	}
 	nap(app.opt.warmup_s);
+	noise_begin(&app);
 	snapshot_take(s1);
 	detail_begin(&app);
 	live_phase(PHASE_MEASURING);
@@ -391,6 +396,7 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	}
 	snapshot_take(s2);
 	detail_end(&app);
+	noise_end(&app);
 	*cycles = s2->tsc - s1->tsc;
 	wait_pollers();
 	ports_stop(&app);
@@ -428,15 +434,18 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 			goto teardown;
 		ex.running = true;
 	}
+	noise_run_start();
 	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
+		noise_begin(&app);
 		snapshot_take(s1);
 		detail_begin(&app);
 		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(tag, unaccounted);
 		snapshot_take(s2);
 		detail_end(&app);
+		noise_end(&app);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
@@ -510,6 +519,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		r.duration_s > 0 ? r.rx_packets / r.duration_s / 1e6 : 0.0,
 		r.duration_s > 0 ? r.rx_bytes * 8.0 / r.duration_s / 1e9 : 0.0,
 		r.duration_s, r.rx_packets);
+	noise_fill(&app, &r, tag);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
 		goto out;
@@ -552,7 +562,7 @@ report_env(struct rxr_report *rep)
 		RXR_LOG(ERR, "report: %s", err);
 		return -1;
 	}
-	if (env_collect(&app, rep) != 0)
+	if (env_collect(&app, rep) != 0 || noise_env(&app, rep) != 0)
 		return -1;
 	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf); i++)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s-%s",
@@ -726,6 +736,7 @@ main(int argc, char **argv)
 	pollers_assign(&app);
 	opts_check_ports(&app);
 	streams_counting_choose(&app);
+	noise_init(&app);
 	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
 		"rep(s), consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
@@ -734,7 +745,8 @@ main(int argc, char **argv)
 		rxr_mem_backing_name(app.backing));
 
 	report = rxr_report_create();
-	if (report == NULL || report_env(report) != 0 || live_init(&app) != 0) {
+	/* Live figures first: they answer during the machine checks too. */
+	if (report == NULL || live_init(&app) != 0 || report_env(report) != 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -776,6 +788,9 @@ main(int argc, char **argv)
 		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
 			.stream_rows = app.opt.stream_rows });
 		rxr_report_render_extra(report, stdout, app.opt.detail);
+	} else {
+		/* The table says it otherwise. */
+		noise_say(&app);
 	}
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
@@ -783,6 +798,7 @@ main(int argc, char **argv)
 	rxr_report_free(report);
 	detail_free();
 cleanup:
+	noise_free();
 	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)

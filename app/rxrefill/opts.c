@@ -24,7 +24,7 @@ enum {
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
 	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
 	OPT_STREAM_ROWS, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
-	OPT_STREAM_COUNTING,
+	OPT_STREAM_COUNTING, OPT_DISTURBED,
 };
 
 static const struct option long_opts[] = {
@@ -65,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "detail", no_argument, NULL, OPT_DETAIL },
+	{ "disturbed", required_argument, NULL, OPT_DISTURBED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -73,6 +74,8 @@ static const char * const stream_counting_names[] = {
 	[STREAM_COUNTING_DEFERRED] = "deferred",
 	[STREAM_COUNTING_INLINE] = "inline",
 };
+
+static const char * const disturbed_names[] = { "count", "exclude" };
 
 static const char * const consumer_names[] = {
 	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
@@ -127,6 +130,14 @@ opts_usage(FILE *f)
 "                       (numbers are decimal: 010 is ten)\n"
 "  --stats-period SEC   progress line period, 0 for none (default 1); with\n"
 "                       --main-polls no line is printed while measuring\n"
+"  --disturbed count|exclude\n"
+"                       whether repetitions marked disturbed count in the\n"
+"                       figures (default count; the run says how many were).\n"
+"                       Disturbed: measured more than 5%% longer than asked\n"
+"                       (stopped or starved), a poll CPU's steal time above\n"
+"                       5%%, or a poll lcore with a CPU of its own switched\n"
+"                       out more than 100 times a second or waiting for its\n"
+"                       CPU more than 5%% of the time\n"
 "  --main-polls         the main lcore polls too, as in l2fwd (a 2-CPU machine\n"
 "                       runs two poll lcores with -l 0-1); it also ends the\n"
 "                       run, checking the clock from its poll loop\n"
@@ -426,6 +437,12 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			break;
 		case OPT_MAIN_POLLS:
 			o->main_polls = true;
+			break;
+		case OPT_DISTURBED:
+			if (parse_name("disturbed", optarg, disturbed_names,
+					RTE_DIM(disturbed_names), &v) != 0)
+				return -1;
+			o->disturbed_exclude = v == 1;
 			break;
 		case OPT_LATENCY_EVERY:
 			if (parse_uint("latency-every", optarg, 1, 1u << 30, &v) != 0)

@@ -60,6 +60,21 @@ enum consumer_mode {
 /* --reps auto: stop when every 95% interval of Gbit/s is this close. */
 #define REPS_AUTO_CI_PCT 2.0
 
+/*
+ * Noise accounting (noise.c): a repetition is disturbed when its measured
+ * duration exceeds the asked one by more than this share, when a poll
+ * CPU's steal time passes this share of its time, or when a poll lcore
+ * with a CPU of its own is switched out involuntarily more often than
+ * this per second or waits for its CPU longer than this share of the
+ * window. Other processes are listed as busy on a poll CPU from this
+ * share of a CPU. (--help gives the first four.)
+ */
+#define NOISE_DURATION_EXCESS 0.05
+#define NOISE_STEAL_SHARE 0.05
+#define NOISE_SWITCHES_PER_S 100
+#define NOISE_WAIT_SHARE 0.05
+#define NOISE_BUSY_SHARE 0.05
+
 /* Drop causes counted by the app itself. */
 enum drop_cause {
 	DROP_CONSUMER_FULL,	/* the stream's receive queue was full */
@@ -77,6 +92,7 @@ struct options {
 	unsigned int nb_configs;
 	unsigned int reps;		/* with reps_auto: the most rounds */
 	bool reps_auto;
+	bool disturbed_exclude;		/* disturbed repetitions not counted */
 	bool main_polls;		/* the main lcore polls too */
 	unsigned int latency_every;	/* one sampled poll iteration in N */
 	uint32_t test_refill_delay;	/* test: cycles added to every refill */
@@ -370,6 +386,23 @@ int rdma_list(FILE *out);
 int env_collect(struct app *a, struct rxr_report *rep);
 void env_link_sample(struct app *a);	/* while receiving */
 int env_link_commit(struct app *a, struct rxr_report *rep);
+
+/* noise.c: machine checks at start, the noise of each measured window */
+/* After EAL: the lcores' thread ids, the machine check's first sample. */
+void noise_init(struct app *a);
+/* The machine check's line and env.machine, a second after noise_init. */
+int noise_env(struct app *a, struct rxr_report *rep);
+/* A repetition starts, its poll lcores not yet: other processes' times. */
+void noise_run_start(void);
+/* The measured window's ends, from the main lcore. */
+void noise_begin(const struct app *a);
+void noise_end(const struct app *a);
+/* The window's noise into r; a line when it was disturbed. */
+void noise_fill(const struct app *a, struct rxr_report_run *r,
+		const char *tag);
+/* How many repetitions were disturbed, and whether they count. */
+void noise_say(const struct app *a);
+void noise_free(void);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */
 void detail_begin(struct app *a);

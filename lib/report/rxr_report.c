@@ -88,8 +88,9 @@ rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
 		const char *s = json_string_value(json_object_get(run, "strategy"));
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
-		/* A run cut short is kept in runs[] but in no statistic. */
-		if (s == NULL || !rxr_report_run_complete(run))
+		/* A run cut short (or disturbed, when excluded) is kept in
+		 * runs[] but in no statistic. */
+		if (s == NULL || !rxr_report_run_counted(doc, run))
 			continue;
 		for (j = 0; j < n; j++)
 			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)

@@ -74,6 +74,60 @@ struct rxr_report_recycle {
 	uint64_t recycle_released_refcnt;
 };
 
+/** Causes of a disturbed repetition (rxr_report_noise.disturbed). */
+enum rxr_report_disturbance {
+	/** Measured longer than asked: the process was stopped or starved. */
+	RXR_REPORT_DISTURBED_DURATION = 1u << 0,
+	/** The hypervisor ran something else on a poll CPU (steal time). */
+	RXR_REPORT_DISTURBED_STEAL = 1u << 1,
+	/** A poll lcore with a CPU of its own was switched out involuntarily. */
+	RXR_REPORT_DISTURBED_SWITCHES = 1u << 2,
+};
+/** Number of causes in enum rxr_report_disturbance. */
+#define RXR_REPORT_DISTURBED_CAUSES 3
+
+/** Name of cause bit i ("duration", "steal", "switches"), NULL past them. */
+const char *rxr_report_disturbance_name(unsigned int i);
+
+/** A poll CPU during a repetition. */
+struct rxr_report_noise_cpu {
+	unsigned int cpu;
+	double steal_share;	/**< steal ticks / all its ticks; NaN: unknown */
+};
+
+/** A poll lcore's thread during a repetition. */
+struct rxr_report_noise_lcore {
+	unsigned int lcore;
+	int tid;			/**< its thread id; 0: unknown */
+	/** No other thread of the run is placed on its CPUs: switches count. */
+	bool own_cpu;
+	uint64_t nonvoluntary_ctxt_switches;
+	uint64_t migrations;		/**< moves to another CPU */
+	/** Share of the window it was runnable but waiting for a CPU; NaN:
+	 * unknown (a kernel without schedstat). */
+	double runqueue_wait_share;
+};
+
+/** Another process that ran on a poll CPU during a repetition. */
+struct rxr_report_noise_task {
+	int pid;
+	const char *comm;		/**< its command name */
+	unsigned int cpu;		/**< the CPU it last ran on */
+	double cpu_share;		/**< of one CPU over the window */
+};
+
+/** What else took the machine while a repetition was measured. */
+struct rxr_report_noise {
+	double asked_s;			/**< duration asked; NaN: none (loops) */
+	const struct rxr_report_noise_cpu *cpus;
+	unsigned int nb_cpus;
+	const struct rxr_report_noise_lcore *lcores;
+	unsigned int nb_lcores;
+	const struct rxr_report_noise_task *busy_tasks;
+	unsigned int nb_busy_tasks;
+	unsigned int disturbed;		/**< RXR_REPORT_DISTURBED_* bits; 0: not */
+};
+
 /**
  * One repetition of one (strategy, bulk) pair, as measured.
  *
@@ -151,6 +205,9 @@ struct rxr_report_run {
 	bool has_streams_counted_by_poll;
 	/** Of the packets logged, those the poll lcores counted themselves. */
 	uint64_t streams_counted_by_poll;
+	/** Write noise{}, disturbed and disturbed_by. */
+	bool has_noise;
+	struct rxr_report_noise noise;
 };
 
 /** An ethdev port of the run. */
@@ -292,6 +349,15 @@ unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 /** Whether a run object of the document ran to its end (no "complete"
  * field counts as complete: reports written before it existed). */
 bool rxr_report_run_complete(const json_t *run);
+
+/** Number of runs marked "disturbed": true. */
+unsigned int rxr_report_nb_disturbed(const struct rxr_report *r);
+
+/**
+ * Whether a run of doc counts in the statistics: it ran to its end, and it
+ * is not disturbed or env.options.disturbed is not "exclude".
+ */
+bool rxr_report_run_counted(const json_t *doc, const json_t *run);
 
 /**
  * Recompute "summary" from "runs" (writing the report does it already;

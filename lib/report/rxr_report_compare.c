@@ -47,6 +47,7 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 		line_put(&l, out);
 		snprintf(prefix, sizeof(prefix), "%s: ", m.headers[c]);
 		print_cut_short(reports[c], prefix, &l, out);
+		print_disturbed(reports[c], prefix, &l, out);
 	}
 	if (m.nrows == 0 && m.nhists == 0) {
 		line_add(&l, "no runs to compare");

@@ -156,7 +156,7 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	char verr[RXR_REPORT_ERR_LEN];
 
 	/* Never write what rxr_report_load() would refuse. */
-	if (rr_fresh(r) != 0) {
+	if (rr_fresh(r) != 0 || rr_noise_count(r->doc) != 0) {
 		rr_err(err, errlen, "%s: summary: out of memory", path);
 		return -ENOMEM;
 	}
@@ -415,6 +415,121 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 	return 0;
 }
 
+/* Every element of arr is an object with fields[] of their types. */
+struct vspec {
+	const char *key;
+	enum vtype t;
+};
+
+static int
+validate_objects(struct vctx *c, const json_t *arr, const char *where,
+		const struct vspec *spec, size_t n)
+{
+	const json_t *e;
+	char w[96];
+	size_t i, k;
+
+	json_array_foreach(arr, i, e) {
+		snprintf(w, sizeof(w), "%s[%zu]", where, i);
+		if (!json_is_object(e)) {
+			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+				"found %s", c->name, w, json_type_name(e));
+			return -EINVAL;
+		}
+		for (k = 0; k < n; k++)
+			if (vfield(c, e, w, spec[k].key, spec[k].t, true, NULL))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * disturbed, disturbed_by and noise{} (optional: older reports have
+ * none); disturbed_by names a cause, and only on a disturbed run.
+ */
+static int
+validate_noise(struct vctx *c, const json_t *run, const char *where)
+{
+	static const struct vspec cpus[] = {
+		{ "cpu", V_COUNT }, { "steal_share", V_NUM_NULL },
+	};
+	static const struct vspec lcores[] = {
+		{ "lcore", V_COUNT }, { "tid", V_COUNT }, { "own_cpu", V_BOOL },
+		{ "nonvoluntary_ctxt_switches", V_COUNT },
+		{ "migrations", V_COUNT }, { "runqueue_wait_share", V_NUM_NULL },
+	};
+	static const struct vspec tasks[] = {
+		{ "pid", V_COUNT }, { "comm", V_STR }, { "cpu", V_COUNT },
+		{ "cpu_share", V_NUM_NULL },
+	};
+	static const char *const counts[] = {
+		"nonvoluntary_ctxt_switches", "migrations",
+	};
+	const json_t *dist, *by, *noise, *e, *cpus_a, *lcores_a, *tasks_a;
+	char w[64];
+	size_t i;
+
+	if (vfield(c, run, where, "disturbed", V_BOOL, false, &dist) ||
+			vfield(c, run, where, "disturbed_by", V_ARR,
+				dist != NULL, &by) ||
+			vfield(c, run, where, "noise", V_OBJ, dist != NULL,
+				&noise))
+		return -EINVAL;
+	if (dist == NULL && (by != NULL || noise != NULL)) {
+		rr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
+			c->name, where, by != NULL ? "disturbed_by" : "noise",
+			where);
+		return -EINVAL;
+	}
+	if (dist == NULL)
+		return 0;
+	if (json_is_true(dist) != (json_array_size(by) != 0)) {
+		rr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
+			where, json_is_true(dist) ? "empty on a disturbed run" :
+			"causes on a run not disturbed");
+		return -EINVAL;
+	}
+	json_array_foreach(by, i, e) {
+		unsigned int k = 0;
+		const char *name;
+
+		while ((name = rxr_report_disturbance_name(k)) != NULL &&
+				!(json_is_string(e) &&
+				strcmp(json_string_value(e), name) == 0))
+			k++;
+		if (name == NULL) {
+			rr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
+				"not duration, steal or switches", c->name,
+				where, i);
+			return -EINVAL;
+		}
+	}
+	snprintf(w, sizeof(w), "%s.noise", where);
+	if (vfield(c, noise, w, "asked_s", V_NUM_NULL, true, NULL) ||
+			vfield(c, noise, w, "steal_share_max", V_NUM_NULL, true,
+				NULL) ||
+			vfields(c, noise, w, counts, NKEYS(counts), V_COUNT) ||
+			vfield(c, noise, w, "cpus", V_ARR, true, &cpus_a) ||
+			vfield(c, noise, w, "lcores", V_ARR, true, &lcores_a) ||
+			vfield(c, noise, w, "busy_tasks", V_ARR, true, &tasks_a))
+		return -EINVAL;
+	/* Negative when the run was shorter than asked (cut short). */
+	e = json_object_get(noise, "duration_excess");
+	if (e == NULL || !(json_is_null(e) || json_is_number(e))) {
+		rr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
+			w, e == NULL ? "missing" : "expected a number or null");
+		return -EINVAL;
+	}
+	snprintf(w, sizeof(w), "%s.noise.cpus", where);
+	if (validate_objects(c, cpus_a, w, cpus, NKEYS(cpus)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.noise.lcores", where);
+	if (validate_objects(c, lcores_a, w, lcores, NKEYS(lcores)))
+		return -EINVAL;
+	snprintf(w, sizeof(w), "%s.noise.busy_tasks", where);
+	return validate_objects(c, tasks_a, w, tasks, NKEYS(tasks));
+}
+
 static int
 validate_run(struct vctx *c, const json_t *run, size_t idx)
 {
@@ -518,7 +633,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 				NKEYS(untracked), V_COUNT)))
 		return -EINVAL;
 	if (vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
-			NULL))
+			NULL) || validate_noise(c, run, where))
 		return -EINVAL;
 	return 0;
 }

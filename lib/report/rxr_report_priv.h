@@ -28,7 +28,8 @@ struct rr_group {
 
 /*
  * Group doc's runs by (strategy, bulk) in order of first appearance; runs
- * marked cut short are no measurement and stay out of every group.
+ * marked cut short are no measurement and stay out of every group, and so
+ * do disturbed ones under env.options.disturbed "exclude".
  */
 int rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb);
 void rr_groups_free(struct rr_group *groups, size_t nb);
@@ -39,6 +40,12 @@ void rr_groups_free(struct rr_group *groups, size_t nb);
  */
 int rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen);
+
+/*
+ * Set doc's "noise" to the count of repetitions with a noise record and of
+ * the disturbed ones (none: no "noise"). 0, or -1 when out of memory.
+ */
+int rr_noise_count(json_t *doc);
 
 /* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
 void rr_group_label(const char *strategy, bool bulk, char *buf, size_t len);

@@ -1,13 +1,50 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* Runs that did not run to their end: kept for the record, counted apart. */
+/*
+ * Runs that did not run to their end, or ran while something else took
+ * the machine: kept for the record, counted apart.
+ */
 
-#include "rxr_report_priv.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_report_model.h"
+
+static const char *const disturbance_names[RXR_REPORT_DISTURBED_CAUSES] = {
+	"duration", "steal", "switches",
+};
+
+const char *
+rxr_report_disturbance_name(unsigned int i)
+{
+	return i < RXR_REPORT_DISTURBED_CAUSES ? disturbance_names[i] : NULL;
+}
 
 bool
 rxr_report_run_complete(const json_t *run)
 {
 	return !json_is_false(json_object_get(run, "complete"));
+}
+
+/* env.options.disturbed of a report is "exclude". */
+static bool
+disturbed_excluded(const json_t *doc)
+{
+	const char *p = json_string_value(json_object_get(json_object_get(
+		json_object_get(doc, "env"), "options"), "disturbed"));
+
+	return p != NULL && strcmp(p, "exclude") == 0;
+}
+
+bool
+rxr_report_run_counted(const json_t *doc, const json_t *run)
+{
+	if (!rxr_report_run_complete(run))
+		return false;
+	return !json_is_true(json_object_get(run, "disturbed")) ||
+		!disturbed_excluded(doc);
 }
 
 unsigned int
@@ -22,6 +59,117 @@ rxr_report_nb_cut_short(const struct rxr_report *r)
 	return n;
 }
 
+unsigned int
+rxr_report_nb_disturbed(const struct rxr_report *r)
+{
+	const json_t *run;
+	unsigned int n = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
+		n += json_is_true(json_object_get(run, "disturbed"));
+	return n;
+}
+
+static json_t *
+count_json(uint64_t c)
+{
+	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+}
+
+/* runs[].noise: the window's figures, per CPU, lcore and busy task. */
+static json_t *
+noise_json(const struct rxr_report_run *run)
+{
+	const struct rxr_report_noise *n = &run->noise;
+	json_t *o = json_object(), *cpus = json_array(), *lcores = json_array();
+	json_t *tasks = json_array();
+	double steal_max = NAN;
+	uint64_t sw = 0, mig = 0;
+	unsigned int i;
+
+	if (o == NULL || cpus == NULL || lcores == NULL || tasks == NULL)
+		goto nomem;
+	for (i = 0; i < n->nb_cpus; i++) {
+		const struct rxr_report_noise_cpu *c = &n->cpus[i];
+
+		if (!isnan(c->steal_share) && !(c->steal_share <= steal_max))
+			steal_max = c->steal_share;
+		if (json_array_append_new(cpus, json_pack("{s:i, s:o}", "cpu",
+				(int)c->cpu, "steal_share",
+				rr_jnum(c->steal_share))) != 0)
+			goto nomem;
+	}
+	for (i = 0; i < n->nb_lcores; i++) {
+		const struct rxr_report_noise_lcore *l = &n->lcores[i];
+
+		sw += l->nonvoluntary_ctxt_switches;
+		mig += l->migrations;
+		if (json_array_append_new(lcores, json_pack(
+				"{s:i, s:i, s:b, s:o, s:o, s:o}", "lcore",
+				(int)l->lcore, "tid", l->tid, "own_cpu",
+				l->own_cpu, "nonvoluntary_ctxt_switches",
+				count_json(l->nonvoluntary_ctxt_switches),
+				"migrations", count_json(l->migrations),
+				"runqueue_wait_share",
+				rr_jnum(l->runqueue_wait_share))) != 0)
+			goto nomem;
+	}
+	for (i = 0; i < n->nb_busy_tasks; i++) {
+		const struct rxr_report_noise_task *t = &n->busy_tasks[i];
+
+		if (json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
+				"s:o}", "pid", t->pid, "comm", rr_jstr(t->comm),
+				"cpu", (int)t->cpu, "cpu_share",
+				rr_jnum(t->cpu_share))) != 0)
+			goto nomem;
+	}
+	if (rr_jset(o, "asked_s", rr_jnum(n->asked_s)) ||
+			rr_jset(o, "duration_excess", rr_jnum(n->asked_s > 0 ?
+				run->duration_s / n->asked_s - 1 : NAN)) ||
+			rr_jset(o, "steal_share_max", rr_jnum(steal_max)) ||
+			rr_jset(o, "nonvoluntary_ctxt_switches",
+				count_json(sw)) ||
+			rr_jset(o, "migrations", count_json(mig)) ||
+			json_object_set(o, "cpus", cpus) ||
+			json_object_set(o, "lcores", lcores) ||
+			json_object_set(o, "busy_tasks", tasks))
+		goto nomem;
+	json_decref(cpus);
+	json_decref(lcores);
+	json_decref(tasks);
+	return o;
+nomem:
+	json_decref(o);
+	json_decref(cpus);
+	json_decref(lcores);
+	json_decref(tasks);
+	return NULL;
+}
+
+/* disturbed, disturbed_by and noise{} of a run with a noise record. */
+static int
+run_noise_mark(json_t *o, const struct rxr_report_run *run)
+{
+	json_t *by = json_array();
+
+	if (by == NULL)
+		return -1;
+	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		if ((run->noise.disturbed & (1u << i)) &&
+				json_array_append_new(by,
+					json_string(disturbance_names[i])) != 0) {
+			json_decref(by);
+			return -1;
+		}
+	if (json_object_set_new(o, "disturbed",
+			json_boolean(run->noise.disturbed != 0)) != 0 ||
+			json_object_set_new(o, "disturbed_by", by) != 0 ||
+			rr_jset(o, "noise", noise_json(run)) != 0)
+		return -1;
+	return 0;
+}
+
 int
 rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
@@ -31,12 +179,121 @@ rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 			run->strategy);
 		return -1;
 	}
+	if (run->has_noise && run->noise.disturbed >>
+			RXR_REPORT_DISTURBED_CAUSES != 0) {
+		rr_err(err, errlen, "run %s: disturbed by unknown causes 0x%x",
+			run->strategy, run->noise.disturbed);
+		return -1;
+	}
 	if (json_object_set_new(o, "complete",
 			json_boolean(run->cut_short == NULL)) != 0 ||
 			(run->cut_short != NULL && json_object_set_new(o,
-				"cut_short", rr_jstr(run->cut_short)) != 0)) {
+				"cut_short", rr_jstr(run->cut_short)) != 0) ||
+			(run->has_noise && run_noise_mark(o, run) != 0)) {
 		rr_err(err, errlen, "run: out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+int
+rr_noise_count(json_t *doc)
+{
+	const json_t *run;
+	json_int_t measured = 0, disturbed = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "runs"), i, run) {
+		if (json_object_get(run, "noise") == NULL)
+			continue;
+		measured++;
+		disturbed += json_is_true(json_object_get(run, "disturbed"));
+	}
+	if (measured == 0) {
+		json_object_del(doc, "noise");
+		return 0;
+	}
+	return rr_jset(doc, "noise", json_pack("{s:I, s:I, s:b}",
+		"repetitions", measured, "disturbed", disturbed, "counted",
+		!disturbed_excluded(doc))) == 0 ? 0 : -1;
+}
+
+/* Causes of a run object, "duration+steal", into buf. */
+static void
+causes_str(const json_t *run, char *buf, size_t len)
+{
+	const json_t *c;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(run, "disturbed_by"), i, c)
+		if (json_is_string(c) && off < len)
+			off += snprintf(buf + off, len - off, "%s%s",
+				i ? "+" : "", json_string_value(c));
+}
+
+void
+print_disturbed(const struct rxr_report *r, const char *prefix,
+		struct line *l, FILE *out)
+{
+	const json_t *runs = json_object_get(r->doc, "runs"), *run;
+	const bool excluded = disturbed_excluded(r->doc);
+	unsigned int measured = 0, disturbed = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const json_t *noise = json_object_get(run, "noise"), *lc;
+		char label[256], causes[64], *c;
+		double wait;
+		size_t k;
+
+		if (noise == NULL)
+			continue;
+		measured++;
+		if (!json_is_true(json_object_get(run, "disturbed")))
+			continue;
+		disturbed++;
+		rr_group_label(json_string_value(json_object_get(run,
+				"strategy")), json_is_true(json_object_get(run,
+				"bulk")), label, sizeof(label));
+		causes_str(run, causes, sizeof(causes));
+		c = clean_dup(causes);
+		line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
+			prefix, excluded ? "not counted" : "counted", label,
+			(long long)json_integer_value(json_object_get(run, "rep")),
+			c != NULL ? c : "?",
+			rr_num(json_object_get(run, "duration_s")));
+		free(c);
+		if (!isnan(rr_num(json_object_get(noise, "asked_s"))))
+			line_add(l, " of %.3f s", rr_num(json_object_get(noise,
+				"asked_s")));
+		if (!isnan(rr_num(json_object_get(noise, "steal_share_max"))))
+			line_add(l, ", steal %.1f%%", 100 * rr_num(
+				json_object_get(noise, "steal_share_max")));
+		line_add(l, ", %lld involuntary switches", (long long)
+			json_integer_value(json_object_get(noise,
+				"nonvoluntary_ctxt_switches")));
+		wait = NAN;
+		json_array_foreach(json_object_get(noise, "lcores"), k, lc) {
+			double w = rr_num(json_object_get(lc,
+				"runqueue_wait_share"));
+
+			if (!isnan(w) && !(w <= wait))
+				wait = w;
+		}
+		if (!isnan(wait))
+			line_add(l, ", waiting for a CPU %.1f%% of the time",
+				100 * wait);
+		line_add(l, ")");
+		line_put(l, out);
+	}
+	if (measured == 0)
+		return;
+	line_add(l, "%snoise: %u of %u repetitions disturbed", prefix,
+		disturbed, measured);
+	if (disturbed != 0)
+		line_add(l, ", %s", excluded ? "left out of the figures "
+			"(--disturbed exclude)" : "counted in the figures "
+			"(--disturbed count)");
+	line_put(l, out);
 }

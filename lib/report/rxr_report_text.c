@@ -437,6 +437,7 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		line_put(&l, out);
 	}
 	print_cut_short(r, "", &l, out);
+	print_disturbed(r, "", &l, out);
 	if (m.ncols == 0) {
 		line_add(&l, "no runs");
 		line_put(&l, out);

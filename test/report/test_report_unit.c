@@ -1032,6 +1032,117 @@ test_cut_short(void)
 	return 0;
 }
 
+/*
+ * A disturbed run is recorded with its causes and noise; it counts in the
+ * summary unless env.options.disturbed is "exclude".
+ */
+static int
+test_disturbed(void)
+{
+	struct fixture_conf conf = { .host = "h", .scale = 1, .reps = 2 };
+	struct rxr_report *r = fixture_report(&conf);
+	static const struct rxr_report_noise_cpu cpus[] = { { 1, 0.25 } };
+	static const struct rxr_report_noise_lcore lcores[] = {
+		{ .lcore = 1, .tid = 77, .own_cpu = true,
+		  .nonvoluntary_ctxt_switches = 9, .migrations = 1,
+		  .runqueue_wait_share = 0.125 },
+	};
+	static const struct rxr_report_noise_task tasks[] = {
+		{ .pid = 5, .comm = "cc1", .cpu = 1, .cpu_share = 0.5 },
+	};
+	struct rxr_report_run run = {
+		.strategy = "zone", .bulk = true, .rep = 2, .duration_s = 3.0,
+		.rx_packets = 1000, .rx_bytes = 1000 * 1500, .has_noise = true,
+		.noise = { .asked_s = 2.0, .cpus = cpus, .nb_cpus = 1,
+			.lcores = lcores, .nb_lcores = 1, .busy_tasks = tasks,
+			.nb_busy_tasks = 1,
+			.disturbed = RXR_REPORT_DISTURBED_DURATION |
+				RXR_REPORT_DISTURBED_STEAL },
+	};
+	json_t *doc = rxr_report_json(r), *last, *noise, *bad;
+	char err[RXR_REPORT_ERR_LEN];
+	char *text;
+
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) == 0,
+		"add: %s", err);
+	last = json_array_get(json_object_get(doc, "runs"), 4);
+	noise = json_object_get(last, "noise");
+	RXR_TEST_ASSERT(json_is_true(json_object_get(last, "disturbed")) &&
+		json_array_size(json_object_get(last, "disturbed_by")) == 2 &&
+		!strcmp(json_string_value(json_array_get(json_object_get(last,
+			"disturbed_by"), 0)), "duration") &&
+		!strcmp(json_string_value(json_array_get(json_object_get(last,
+			"disturbed_by"), 1)), "steal"), "causes");
+	RXR_TEST_ASSERT(NEAR(json_number_value(json_object_get(noise,
+		"duration_excess")), 0.5) && NEAR(json_number_value(
+		json_object_get(noise, "steal_share_max")), 0.25) &&
+		json_integer_value(json_object_get(noise,
+			"nonvoluntary_ctxt_switches")) == 9 &&
+		json_integer_value(json_object_get(noise, "migrations")) == 1 &&
+		json_array_size(json_object_get(noise, "busy_tasks")) == 1,
+		"noise figures");
+	RXR_TEST_ASSERT(json_object_get(json_array_get(json_object_get(doc,
+		"runs"), 0), "disturbed") == NULL, "no record, no mark");
+	RXR_TEST_ASSERT_EQ(rxr_report_nb_disturbed(r), 1, "counted");
+	/* Counted by default: zone has three runs in its summary. */
+	RXR_TEST_ASSERT_EQ(json_integer_value(json_object_get(json_array_get(
+		json_object_get(rxr_report_json(r), "summary"), 0), "reps")), 3,
+		"counted reps");
+	text = render(r, NULL);
+	RXR_TEST_ASSERT(text != NULL && strstr(text, "disturbed, counted: "
+		"zone-bulk rep 2 (duration+steal; 3.000 s measured of 2.000 s, "
+		"steal 25.0%, 9 involuntary switches, waiting for a CPU 12.5% of "
+		"the time)") != NULL &&
+		strstr(text, "noise: 1 of 1 repetitions disturbed, counted in "
+		"the figures (--disturbed count)") != NULL, "table: %s",
+		text != NULL ? text : "");
+	free(text);
+	/* Excluded: left out of the summary, and the table says so. */
+	RXR_TEST_ASSERT(rxr_report_set_option_str(r, "disturbed", "exclude") ==
+		0 && rxr_report_summarize(r) == 0, "exclude");
+	RXR_TEST_ASSERT_EQ(json_integer_value(json_object_get(json_array_get(
+		json_object_get(doc, "summary"), 0), "reps")), 2, "excluded reps");
+	RXR_TEST_ASSERT(rxr_report_run_counted(doc, json_array_get(
+		json_object_get(doc, "runs"), 0)) && !rxr_report_run_counted(doc,
+		last), "run_counted");
+	text = render(r, NULL);
+	RXR_TEST_ASSERT(text != NULL && strstr(text, "disturbed, not counted: "
+		"zone-bulk rep 2") != NULL && strstr(text, "left out of the "
+		"figures (--disturbed exclude)") != NULL, "table: %s",
+		text != NULL ? text : "");
+	free(text);
+	/* Causes name a known cause and go with the mark. */
+	bad = json_deep_copy(doc);
+	json_array_set_new(json_object_get(json_array_get(json_object_get(bad,
+		"runs"), 4), "disturbed_by"), 0, json_string("cosmic rays"));
+	if (expect_invalid(bad, "runs[4].disturbed_by[0]: not duration"))
+		return -1;
+	bad = json_deep_copy(doc);
+	json_object_set_new(json_array_get(json_object_get(bad, "runs"), 4),
+		"disturbed", json_false());
+	if (expect_invalid(bad, "runs[4].disturbed_by: causes on a run not "
+			"disturbed"))
+		return -1;
+	bad = json_deep_copy(doc);
+	json_object_del(json_array_get(json_object_get(bad, "runs"), 4),
+		"noise");
+	if (expect_invalid(bad, "runs[4].noise: missing"))
+		return -1;
+	bad = json_deep_copy(doc);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(bad, "runs"), 4), "noise"),
+		"lcores"), 0), "migrations", json_integer(-1));
+	if (expect_invalid(bad, "runs[4].noise.lcores[0].migrations"))
+		return -1;
+	/* Unknown cause bits are refused when building. */
+	run.rep = 3;
+	run.noise.disturbed = 1u << RXR_REPORT_DISTURBED_CAUSES;
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
+		-EINVAL, "unknown cause accepted");
+	rxr_report_free(r);
+	return 0;
+}
+
 /* Decimal only, and the paths every program checks. */
 static int
 test_paths(void)
@@ -1113,6 +1224,7 @@ main(int argc, char **argv)
 	rxr_test_run("write_errors", test_write_errors);
 	rxr_test_run("write_roundtrip", test_write_roundtrip);
 	rxr_test_run("cut_short", test_cut_short);
+	rxr_test_run("disturbed", test_disturbed);
 	rxr_test_run("paths", test_paths);
 	return rxr_test_done();
 }

@@ -263,6 +263,7 @@ test_sampling(void)
 		.poll_lcores = { 0 }, .latency = true,
 	};
 	const uint32_t delay = 2000000;
+	struct rxr_pool_stats st;
 	struct rxr_pool *p;
 	static void *a[32];
 	uint64_t t0, dt;
@@ -283,6 +284,23 @@ test_sampling(void)
 	dt = rte_rdtsc() - t0;
 	RXR_TEST_ASSERT(dt >= 4ull * delay, "4 refills took %" PRIu64
 		" cycles, less than 4 x %u", dt, delay);
+	/* Sampled refills: the delay is inside the timed region. */
+	rxr_pool_sample(p, true);
+	for (int i = 0; i < 4; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+		rxr_pool_free_bulk(p, a, 8);
+	}
+	rxr_pool_sample(p, false);
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 4, "sampled refills");
+	RXR_TEST_ASSERT(st.lcore[0].refill_cycles >= 4ull * delay,
+		"4 timed refills took %" PRIu64 " cycles, less than 4 x %u: "
+		"the planted delay is outside the timed region",
+		st.lcore[0].refill_cycles, delay);
+	RXR_TEST_ASSERT(st.lcore[0].refill_cycles / st.lcore[0].refill_frames >=
+		delay / 8, "refill cycles per frame %" PRIu64 " below the "
+		"delay over 8 frames", st.lcore[0].refill_cycles /
+		st.lcore[0].refill_frames);
 	rxr_pool_destroy(p);
 	return 0;
 }

@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Noise accounting: what else took the machine while a repetition was
+ * measured. At start, one line of machine checks (CPU model, frequency
+ * governor, SMT siblings and isolation of the poll CPUs, steal and busy
+ * tasks over the last second); per repetition, the steal time of each poll
+ * CPU, the involuntary context switches and migrations of each poll
+ * lcore's thread, the other processes busy on the poll CPUs, and the
+ * measured duration against the asked one. A repetition past a limit is
+ * marked disturbed, with its causes. Everything is read from /proc and
+ * /sys by the main lcore at the window's ends, never in a poll loop; the
+ * other processes (a directory walk, a millisecond or more) at the start
+ * of the repetition, before its poll lcores start, and at the window's
+ * end, where a main lcore that polls is done polling.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "noise_parse.h"
+#include "rxrefill.h"
+#include "rxr_log.h"
+
+/* Poll CPUs and busy tasks a report lists at most. */
+#define NOISE_CPUS_SHOWN 64
+#define NOISE_TASKS_SHOWN 8
+/* The machine check's window: "steal in the last second". */
+#define NOISE_MACHINE_WINDOW_S 1.0
+
+/* /proc and /sys at one instant. */
+struct noise_sample {
+	struct timespec t;
+	bool stat_ok[NOISE_CPUS_SHOWN];
+	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
+	struct noise_cpu_times all;			/* the "cpu" line */
+	bool all_ok;
+	bool lc_ok[MAX_POLLERS];
+	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
+	uint64_t migrations[MAX_POLLERS];
+	bool wait_ok[MAX_POLLERS];
+	uint64_t wait_ns[MAX_POLLERS];	/* runnable, waiting for a CPU */
+	struct timespec tasks_t;	/* when tasks were read */
+	struct noise_task *tasks;	/* other processes, by pid */
+	size_t nb_tasks, cap_tasks;
+};
+
+static struct {
+	int tid[RTE_MAX_LCORE];
+	unsigned int cpus[NOISE_CPUS_SHOWN];	/* poll CPUs */
+	unsigned int nb_cpus;
+	struct noise_cpuset cpuset;		/* the same, as a set */
+	bool own_cpu[MAX_POLLERS];
+	struct noise_sample s0, s1;
+	bool begun, ended;
+	/* What the last noise_fill() handed to the report. */
+	struct rxr_report_noise_cpu rcpu[NOISE_CPUS_SHOWN];
+	struct rxr_report_noise_lcore rlc[MAX_POLLERS];
+	struct rxr_report_noise_task rtask[NOISE_TASKS_SHOWN];
+	char comm[NOISE_TASKS_SHOWN][sizeof(((struct noise_task *)0)->comm)];
+	/* Repetitions measured, disturbed, and per cause. */
+	unsigned int measured, disturbed;
+	unsigned int causes[RXR_REPORT_DISTURBED_CAUSES];
+} nz;
+
+/* /proc/stat can be long on a large machine: one buffer for it. */
+static char stat_buf[1 << 18];
+
+/* A small file, whole, NUL-terminated; -1 when unreadable. */
+static ssize_t
+read_text(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (ssize_t)got;
+}
+
+/* Append to buf at *off, never past len (a long line is cut). */
+static void __rte_format_printf(4, 5)
+append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = RTE_MIN(*off + (size_t)n, len - 1);
+}
+
+static double
+ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+		(double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static int
+task_cmp(const void *a, const void *b)
+{
+	const struct noise_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Every other process's /proc/<pid>/stat, sorted by pid. */
+static void
+tasks_scan(struct noise_sample *s)
+{
+	const pid_t self = getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	s->nb_tasks = 0;
+	clock_gettime(CLOCK_MONOTONIC, &s->tasks_t);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[64], buf[1024];
+		struct noise_task t;
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end != '\0' || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+				noise_parse_pid_stat(buf, &t) != 0)
+			continue;	/* gone meanwhile */
+		if (s->nb_tasks == s->cap_tasks) {
+			size_t cap = s->cap_tasks ? 2 * s->cap_tasks : 512;
+			struct noise_task *n = realloc(s->tasks,
+					cap * sizeof(*n));
+
+			if (n == NULL)
+				break;
+			s->tasks = n;
+			s->cap_tasks = cap;
+		}
+		s->tasks[s->nb_tasks++] = t;
+	}
+	closedir(d);
+	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
+}
+
+/* /proc/stat and the poll lcores' threads; other processes with tasks. */
+static void
+sample_take(const struct app *a, struct noise_sample *s, bool tasks)
+{
+	char path[96], buf[4096];
+	uint64_t run_ns, slices;
+
+	clock_gettime(CLOCK_MONOTONIC, &s->t);
+	memset(s->stat_ok, 0, sizeof(s->stat_ok));
+	s->all_ok = false;
+	if (read_text("/proc/stat", stat_buf, sizeof(stat_buf)) > 0) {
+		s->all_ok = noise_parse_stat_cpu(stat_buf, -1, &s->all) == 0;
+		for (unsigned int i = 0; i < nz.nb_cpus; i++)
+			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
+				(int)nz.cpus[i], &s->cpu[i]) == 0;
+	}
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		int tid = nz.tid[a->pollers[k].lcore];
+
+		s->lc_ok[k] = s->wait_ok[k] = false;
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+				noise_parse_field(buf, "nonvoluntary_ctxt_switches",
+					&s->nvcsw[k]) != 0)
+			continue;
+		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
+		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
+		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+				noise_parse_field(buf, "se.nr_migrations",
+					&s->migrations[k]) != 0)
+			s->migrations[k] = 0;
+		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
+			tid);
+		s->wait_ok[k] = read_text(path, buf, sizeof(buf)) > 0 &&
+			noise_parse_schedstat(buf, &run_ns, &s->wait_ns[k],
+				&slices) == 0;
+		s->lc_ok[k] = true;
+	}
+	if (tasks)
+		tasks_scan(s);
+}
+
+static double
+steal_share(const struct noise_cpu_times *a, const struct noise_cpu_times *b)
+{
+	uint64_t total = noise_cpu_total(b) - noise_cpu_total(a);
+
+	return total != 0 && b->steal >= a->steal ?
+		(double)(b->steal - a->steal) / (double)total : NAN;
+}
+
+static int
+share_cmp(const void *a, const void *b)
+{
+	const struct rxr_report_noise_task *x = a, *y = b;
+
+	return (x->cpu_share < y->cpu_share) - (x->cpu_share > y->cpu_share);
+}
+
+/*
+ * Other processes that last ran on a poll CPU and took at least
+ * NOISE_BUSY_SHARE of a CPU between s0 and s1, busiest first, into
+ * nz.rtask. @return how many.
+ */
+static unsigned int
+busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
+{
+	const double ticks = ts_diff(&s0->tasks_t, &s1->tasks_t) *
+		sysconf(_SC_CLK_TCK);
+	struct rxr_report_noise_task all[64];
+	unsigned int n = 0;
+
+	for (size_t i = 0; ticks > 0 && i < s1->nb_tasks; i++) {
+		const struct noise_task *t = &s1->tasks[i], *t0;
+		double share;
+
+		if (!noise_cpuset_has(&nz.cpuset, (unsigned int)t->cpu))
+			continue;
+		t0 = bsearch(t, s0->tasks, s0->nb_tasks, sizeof(*t), task_cmp);
+		/* A process born in the window: all of its time is new. */
+		share = (double)(t->utime + t->stime - (t0 != NULL ?
+			RTE_MIN(t0->utime + t0->stime, t->utime + t->stime) :
+			0)) / ticks;
+		if (share < NOISE_BUSY_SHARE)
+			continue;
+		if (n == RTE_DIM(all)) {
+			qsort(all, n, sizeof(all[0]), share_cmp);
+			if (share <= all[n - 1].cpu_share)
+				continue;
+			n--;
+		}
+		all[n++] = (struct rxr_report_noise_task){ .pid = t->pid,
+			.comm = t->comm, .cpu = (unsigned int)t->cpu,
+			.cpu_share = share };
+	}
+	qsort(all, n, sizeof(all[0]), share_cmp);
+	n = RTE_MIN(n, (unsigned int)NOISE_TASKS_SHOWN);
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(nz.comm[i], sizeof(nz.comm[i]), "%s", all[i].comm);
+		nz.rtask[i] = all[i];
+		nz.rtask[i].comm = nz.comm[i];
+	}
+	return n;
+}
+
+static int
+tid_record(void *arg __rte_unused)
+{
+	nz.tid[rte_lcore_id()] = rte_gettid();
+	return 0;
+}
+
+/*
+ * Whether a poll lcore has its CPUs to itself: no other lcore of the run
+ * on them, and no consumer or zeroing thread placed there by design.
+ * Switches of an lcore that shares its CPU on purpose are no noise.
+ */
+static bool
+own_cpu(const struct app *a, const struct poller *pl)
+{
+	rte_cpuset_t mine = rte_lcore_cpuset(pl->lcore);
+	unsigned int lc;
+
+	if (a->opt.consumer == CONSUMER_SAME_CPU ||
+			(a->opt.consumer == CONSUMER_OTHER_CPU &&
+			a->opt.main_polls))
+		return false;
+	/* The zeroing thread runs on the main lcore's CPUs. */
+	if (a->opt.zero_policy == RXR_ZERO_POLICY_BACKGROUND &&
+			pl->lcore == rte_get_main_lcore())
+		return false;
+	RTE_LCORE_FOREACH(lc) {
+		rte_cpuset_t other, both;
+
+		if (lc == pl->lcore)
+			continue;
+		other = rte_lcore_cpuset(lc);
+		CPU_AND(&both, &mine, &other);
+		if (CPU_COUNT(&both) != 0)
+			return false;
+	}
+	return true;
+}
+
+void
+noise_init(struct app *a)
+{
+	memset(&nz, 0, sizeof(nz));
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		rte_cpuset_t set = rte_lcore_cpuset(a->pollers[k].lcore);
+
+		for (unsigned int c = 0; c < CPU_SETSIZE && c < NOISE_CPUS_MAX;
+				c++) {
+			if (!CPU_ISSET(c, &set) ||
+					noise_cpuset_has(&nz.cpuset, c) ||
+					nz.nb_cpus == NOISE_CPUS_SHOWN)
+				continue;
+			noise_cpuset_add(&nz.cpuset, c);
+			nz.cpus[nz.nb_cpus++] = c;
+		}
+		nz.own_cpu[k] = own_cpu(a, &a->pollers[k]);
+	}
+	/* Each lcore's thread id, from the thread itself. */
+	rte_eal_mp_remote_launch(tid_record, NULL, SKIP_MAIN);
+	rte_eal_mp_wait_lcore();
+	nz.tid[rte_get_main_lcore()] = rte_gettid();
+	sample_take(a, &nz.s0, true);
+}
+
+/* "0,1" or "none" for the poll CPUs in set, into buf. */
+static void
+cpus_in(const struct noise_cpuset *set, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < nz.nb_cpus && off < len; i++)
+		if (noise_cpuset_has(set, nz.cpus[i]))
+			off += snprintf(buf + off, len - off, "%s%u",
+				off ? "," : "", nz.cpus[i]);
+	if (off == 0)
+		snprintf(buf, len, "none");
+}
+
+/* A /sys CPU list file into set; false when it is not there. */
+static bool
+sys_cpulist(const char *path, struct noise_cpuset *set, char *text,
+		size_t len)
+{
+	if (read_text(path, text, len) < 0 || noise_parse_cpulist(text, set) < 0) {
+		memset(set, 0, sizeof(*set));
+		text[0] = '\0';
+		return false;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	return true;
+}
+
+/* The poll CPUs' governors: one name, "a/b" when they differ, "none". */
+static json_t *
+governors(char *buf, size_t len)
+{
+	json_t *per = json_array();
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
+		char path[96], gov[64];
+		bool have;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
+			"cpufreq/scaling_governor", nz.cpus[i]);
+		have = read_text(path, gov, sizeof(gov)) > 0;
+		gov[strcspn(gov, "\n")] = '\0';
+		if (!have || gov[0] == '\0')
+			snprintf(gov, sizeof(gov), "none");
+		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
+			(int)nz.cpus[i], "governor", gov));
+		if (strstr(buf, gov) == NULL && off < len)
+			off += snprintf(buf + off, len - off, "%s%s",
+				off ? "/" : "", gov);
+	}
+	return per;
+}
+
+/* Pairs of poll CPUs that are SMT siblings of each other. */
+static json_t *
+smt_pairs(unsigned int *n)
+{
+	json_t *pairs = json_array();
+
+	*n = 0;
+	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
+		struct noise_cpuset sib;
+		char path[112], text[256];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
+			"topology/thread_siblings_list", nz.cpus[i]);
+		if (!sys_cpulist(path, &sib, text, sizeof(text)))
+			continue;
+		for (unsigned int j = i + 1; j < nz.nb_cpus; j++)
+			if (noise_cpuset_has(&sib, nz.cpus[j])) {
+				json_array_append_new(pairs, json_pack("[i,i]",
+					(int)nz.cpus[i], (int)nz.cpus[j]));
+				(*n)++;
+			}
+	}
+	return pairs;
+}
+
+static json_t *
+tasks_json(unsigned int n)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack("{s:i, s:s, s:i, s:f}",
+			"pid", nz.rtask[i].pid, "comm", nz.rtask[i].comm,
+			"cpu", (int)nz.rtask[i].cpu, "cpu_share",
+			nz.rtask[i].cpu_share));
+	return arr;
+}
+
+/* The CPU model when the report's lookup found none ("unknown"). */
+static void
+cpu_model_fill(struct rxr_report *rep, char *model, size_t len)
+{
+	json_t *env = json_object_get(rxr_report_json(rep), "env");
+	const char *have = json_string_value(json_object_get(env, "cpu_model"));
+
+	snprintf(model, len, "%s", have != NULL ? have : "unknown");
+	if (strcmp(model, "unknown") != 0 ||
+			read_text("/proc/cpuinfo", stat_buf, sizeof(stat_buf)) <= 0 ||
+			noise_parse_cpu_model(stat_buf, model, len) != 0)
+		return;
+	rxr_report_env_set(rep, "cpu_model", json_string(model));
+}
+
+int
+noise_env(struct app *a, struct rxr_report *rep)
+{
+	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
+	struct noise_cpuset iso, nohz;
+	char model[256], gov[128], iso_t[256], nohz_t[256], iso_p[128];
+	char nohz_p[128], line[1024];
+	json_t *m, *per_gov, *smt;
+	unsigned int nsmt, ntasks;
+	double steal = NAN, waited;
+	bool have_nohz;
+	size_t off = 0;
+	int ret = 0;
+
+	/* The rest of the machine check's second, unless asked to stop. */
+	clock_gettime(CLOCK_MONOTONIC, &s1->t);
+	waited = ts_diff(&s0->t, &s1->t);
+	while (!force_quit && waited < NOISE_MACHINE_WINDOW_S) {
+		rte_delay_us_sleep((unsigned int)(RTE_MIN(0.05,
+			NOISE_MACHINE_WINDOW_S - waited) * 1e6) + 1);
+		clock_gettime(CLOCK_MONOTONIC, &s1->t);
+		waited = ts_diff(&s0->t, &s1->t);
+	}
+	sample_take(a, s1, true);
+	waited = ts_diff(&s0->t, &s1->t);
+	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
+		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
+			steal_share(&s0->cpu[i], &s1->cpu[i]) : NAN;
+
+		if (!isnan(sh) && !(sh <= steal))
+			steal = sh;
+	}
+	ntasks = busy_tasks(s0, s1);
+	cpu_model_fill(rep, model, sizeof(model));
+	per_gov = governors(gov, sizeof(gov));
+	smt = smt_pairs(&nsmt);
+	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, iso_t,
+		sizeof(iso_t));
+	have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full", &nohz,
+		nohz_t, sizeof(nohz_t));
+	cpus_in(&iso, iso_p, sizeof(iso_p));
+	cpus_in(&nohz, nohz_p, sizeof(nohz_p));
+
+	append(line, sizeof(line), &off, "%s; governor %s%s; SMT siblings "
+		"among poll CPUs: %s; poll CPUs in isolcpus: %s, in nohz_full: "
+		"%s", model, gov, strcmp(gov, "none") == 0 ?
+		" (no cpufreq: a VM?)" : "", nsmt == 0 ? "none" : "yes",
+		iso_p, have_nohz ? nohz_p : "none");
+	if (isnan(steal))
+		append(line, sizeof(line), &off, "; steal unknown");
+	else
+		append(line, sizeof(line), &off, "; steal %.1f%% over the last "
+			"%.1f s", 100 * steal, waited);
+	if (ntasks == 0)
+		append(line, sizeof(line), &off, "; busy tasks on poll CPUs: "
+			"none");
+	for (unsigned int i = 0; i < ntasks && i < 3; i++)
+		append(line, sizeof(line), &off, "%s %s (pid %d) %.0f%% of CPU "
+			"%u", i ? "," : "; busy on poll CPUs:", nz.rtask[i].comm,
+			nz.rtask[i].pid, 100 * nz.rtask[i].cpu_share,
+			nz.rtask[i].cpu);
+	printf(APP ": machine: %s\n", line);
+
+	m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:b, s:b, "
+		"s:o, s:f, s:o}",
+		"cpu_model", model,
+		"poll_cpus", json_array(),
+		"governor", gov,
+		"governors", per_gov,
+		"smt_sibling_pairs", smt,
+		"isolated", json_string(iso_t),
+		"isolated_poll_cpus", iso_p,
+		"nohz_full", have_nohz ? json_string(nohz_t) : json_null(),
+		"poll_cpus_isolated", strcmp(iso_p, "none") != 0,
+		"poll_cpus_nohz_full", have_nohz && strcmp(nohz_p, "none") != 0,
+		"steal_share", isnan(steal) ? json_null() : json_real(steal),
+		"window_s", waited,
+		"busy_tasks", tasks_json(ntasks));
+	for (unsigned int i = 0; m != NULL && i < nz.nb_cpus; i++)
+		json_array_append_new(json_object_get(m, "poll_cpus"),
+			json_integer(nz.cpus[i]));
+	ret |= m == NULL || rxr_report_env_set(rep, "machine", m) != 0;
+	ret |= rxr_report_env_set(rep, "noise_limits", json_pack(
+		"{s:f, s:f, s:i, s:f, s:f}",
+		"duration_excess", NOISE_DURATION_EXCESS,
+		"steal_share", NOISE_STEAL_SHARE,
+		"switches_per_s", NOISE_SWITCHES_PER_S,
+		"runqueue_wait_share", NOISE_WAIT_SHARE,
+		"busy_share", NOISE_BUSY_SHARE)) != 0;
+	ret |= rxr_report_set_option_str(rep, "disturbed",
+		a->opt.disturbed_exclude ? "exclude" : "count") != 0;
+	if (ret != 0) {
+		RXR_LOG(ERR, "report: machine checks: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+noise_run_start(void)
+{
+	tasks_scan(&nz.s0);
+}
+
+void
+noise_begin(const struct app *a)
+{
+	sample_take(a, &nz.s0, false);
+	nz.begun = true;
+	nz.ended = false;
+}
+
+void
+noise_end(const struct app *a)
+{
+	if (!nz.begun)
+		return;
+	sample_take(a, &nz.s1, true);
+	nz.ended = true;
+}
+
+void
+noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
+{
+	struct rxr_report_noise *n = &r->noise;
+	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
+	double steal_max = NAN, excess, sw_wait = NAN;
+	unsigned int steal_cpu = 0, sw_lcore = 0;
+	uint64_t sw_max = 0;
+	bool preempted = false;
+
+	if (!nz.begun || !nz.ended || window <= 0)
+		return;
+	nz.begun = nz.ended = false;
+	memset(n, 0, sizeof(*n));
+	r->has_noise = true;
+	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
+	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
+		double sh = nz.s0.stat_ok[i] && nz.s1.stat_ok[i] ?
+			steal_share(&nz.s0.cpu[i], &nz.s1.cpu[i]) : NAN;
+
+		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
+		if (!isnan(sh) && !(sh <= steal_max)) {
+			steal_max = sh;
+			steal_cpu = nz.cpus[i];
+		}
+	}
+	n->cpus = nz.rcpu;
+	n->nb_cpus = nz.nb_cpus;
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		const bool ok = nz.s0.lc_ok[k] && nz.s1.lc_ok[k];
+		struct rxr_report_noise_lcore *l = &nz.rlc[n->nb_lcores];
+
+		if (!ok)
+			continue;
+		*l = (struct rxr_report_noise_lcore){
+			.lcore = a->pollers[k].lcore,
+			.tid = nz.tid[a->pollers[k].lcore],
+			.own_cpu = nz.own_cpu[k],
+			.nonvoluntary_ctxt_switches = nz.s1.nvcsw[k] -
+				RTE_MIN(nz.s0.nvcsw[k], nz.s1.nvcsw[k]),
+			.migrations = nz.s1.migrations[k] -
+				RTE_MIN(nz.s0.migrations[k], nz.s1.migrations[k]),
+			.runqueue_wait_share = nz.s0.wait_ok[k] &&
+				nz.s1.wait_ok[k] ? (double)(nz.s1.wait_ns[k] -
+				RTE_MIN(nz.s0.wait_ns[k], nz.s1.wait_ns[k])) /
+				(window * 1e9) : NAN,
+		};
+		n->nb_lcores++;
+		if (!l->own_cpu)
+			continue;
+		/* The lcore switched out most often, or waiting longest. */
+		if (l->nonvoluntary_ctxt_switches / window >
+				NOISE_SWITCHES_PER_S ||
+				l->runqueue_wait_share > NOISE_WAIT_SHARE) {
+			if (!preempted || l->runqueue_wait_share > sw_wait ||
+					(isnan(sw_wait) &&
+					l->nonvoluntary_ctxt_switches > sw_max)) {
+				sw_max = l->nonvoluntary_ctxt_switches;
+				sw_lcore = l->lcore;
+				sw_wait = l->runqueue_wait_share;
+			}
+			preempted = true;
+		}
+	}
+	n->lcores = nz.rlc;
+	n->nb_busy_tasks = busy_tasks(&nz.s0, &nz.s1);
+	n->busy_tasks = nz.rtask;
+
+	excess = n->asked_s > 0 ? r->duration_s / n->asked_s - 1 : NAN;
+	if (excess > NOISE_DURATION_EXCESS)
+		n->disturbed |= RXR_REPORT_DISTURBED_DURATION;
+	if (steal_max > NOISE_STEAL_SHARE)
+		n->disturbed |= RXR_REPORT_DISTURBED_STEAL;
+	if (preempted)
+		n->disturbed |= RXR_REPORT_DISTURBED_SWITCHES;
+	nz.measured++;
+	if (n->disturbed == 0)
+		return;
+	nz.disturbed++;
+	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		nz.causes[i] += (n->disturbed >> i) & 1;
+	printf("%s disturbed%s:", tag, a->opt.disturbed_exclude ?
+		", left out of the figures" : "");
+	if (n->disturbed & RXR_REPORT_DISTURBED_DURATION)
+		printf(" measured %.3f s of %.3f s asked (+%.0f%%);",
+			r->duration_s, n->asked_s, 100 * excess);
+	if (n->disturbed & RXR_REPORT_DISTURBED_STEAL)
+		printf(" steal %.1f%% of CPU %u;", 100 * steal_max, steal_cpu);
+	if (n->disturbed & RXR_REPORT_DISTURBED_SWITCHES) {
+		printf(" lcore %u switched out %" PRIu64 " times (%.0f/s)",
+			sw_lcore, sw_max, sw_max / window);
+		if (!isnan(sw_wait))
+			printf(", waiting for its CPU %.1f%% of the window",
+				100 * sw_wait);
+		printf(";");
+	}
+	if (n->nb_busy_tasks != 0)
+		printf(" busiest other task on a poll CPU: %s (pid %d) %.0f%%",
+			nz.rtask[0].comm, nz.rtask[0].pid,
+			100 * nz.rtask[0].cpu_share);
+	printf("\n");
+}
+
+void
+noise_say(const struct app *a)
+{
+	if (nz.measured == 0)
+		return;
+	printf(APP ": noise: %u of %u repetitions disturbed", nz.disturbed,
+		nz.measured);
+	for (unsigned int i = 0, first = 1; i < RXR_REPORT_DISTURBED_CAUSES;
+			i++)
+		if (nz.causes[i] != 0) {
+			printf("%s%s %u", first ? " (" : ", ",
+				rxr_report_disturbance_name(i), nz.causes[i]);
+			first = 0;
+		}
+	printf("%s; %s\n", nz.disturbed != 0 ? ")" : "",
+		a->opt.disturbed_exclude ? "disturbed repetitions are left out "
+		"of the figures (--disturbed exclude)" : "disturbed repetitions "
+		"count in the figures (--disturbed count)");
+}
+
+void
+noise_free(void)
+{
+	free(nz.s0.tasks);
+	free(nz.s1.tasks);
+	nz.s0.tasks = nz.s1.tasks = NULL;
+	nz.s0.cap_tasks = nz.s1.cap_tasks = 0;
+}

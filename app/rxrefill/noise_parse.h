@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef NOISE_PARSE_H
+#define NOISE_PARSE_H
+
+/*
+ * Parsers of the kernel's text files that noise accounting reads
+ * (/proc/stat, /proc/<pid>/task/<tid>/status and sched, /proc/<pid>/stat,
+ * the CPU lists of /sys/devices/system/cpu). On text, not files, so that
+ * they are tested on fixtures; no DPDK here.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* CPUs a CPU list can name (0 .. NOISE_CPUS_MAX - 1). */
+#define NOISE_CPUS_MAX 1024
+
+/* A set of CPUs, one bit each. */
+struct noise_cpuset {
+	uint64_t bits[NOISE_CPUS_MAX / 64];
+};
+
+static inline bool
+noise_cpuset_has(const struct noise_cpuset *s, unsigned int cpu)
+{
+	return cpu < NOISE_CPUS_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline void
+noise_cpuset_add(struct noise_cpuset *s, unsigned int cpu)
+{
+	if (cpu < NOISE_CPUS_MAX)
+		s->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
+/* One CPU's line of /proc/stat, in USER_HZ ticks. */
+struct noise_cpu_times {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* Every tick of the line (guest time is already inside user and nice). */
+uint64_t noise_cpu_total(const struct noise_cpu_times *t);
+
+/*
+ * The "cpuN" line of /proc/stat text (cpu < 0: the "cpu" line of all
+ * CPUs). Fields a kernel does not have (steal before 2.6.11) are 0.
+ * @return 0, or -1 when there is no such line or it does not parse.
+ */
+int noise_parse_stat_cpu(const char *text, int cpu,
+		struct noise_cpu_times *out);
+
+/*
+ * The number after "key:" at the start of a line, as in /proc/.../status
+ * ("nonvoluntary_ctxt_switches:\t12") and /proc/.../sched
+ * ("se.nr_migrations    :    3"): blanks may stand before and after the
+ * colon. @return 0, or -1 when the key is absent or its value no number.
+ */
+int noise_parse_field(const char *text, const char *key, uint64_t *out);
+
+/*
+ * /proc/<pid>/task/<tid>/schedstat: nanoseconds on the CPU, nanoseconds
+ * runnable but waiting for a CPU, and timeslices.
+ * @return 0, or -1 when the line does not hold three numbers.
+ */
+int noise_parse_schedstat(const char *text, uint64_t *run_ns,
+		uint64_t *wait_ns, uint64_t *slices);
+
+/* What /proc/<pid>/stat says of a task. */
+struct noise_task {
+	int pid;
+	char comm[32];		/* without its parentheses, cut to fit */
+	char state;
+	uint64_t utime;		/* USER_HZ ticks */
+	uint64_t stime;
+	int cpu;		/* the CPU it last ran on */
+};
+
+/*
+ * /proc/<pid>/stat text. comm may hold blanks and parentheses: it ends at
+ * the last ')'. @return 0, or -1 when the line does not parse.
+ */
+int noise_parse_pid_stat(const char *text, struct noise_task *out);
+
+/*
+ * A CPU list ("0-3,8,10-11", "" or "\n" for none) into set, which is
+ * cleared first. @return the number of CPUs in it, or -1 when the text is
+ * not a CPU list or names a CPU past NOISE_CPUS_MAX.
+ */
+int noise_parse_cpulist(const char *text, struct noise_cpuset *set);
+
+/*
+ * The first "model name" of /proc/cpuinfo text, else what other
+ * architectures name it by ("Processor", "cpu model", "cpu", "uarch",
+ * "Hardware"); into buf. @return 0, or -1 when none is there.
+ */
+int noise_parse_cpu_model(const char *text, char *buf, size_t len);
+
+#endif /* NOISE_PARSE_H */

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The parsers of noise accounting on fixture text: /proc/stat, a thread's
+ * status and sched, /proc/<pid>/stat, CPU lists and /proc/cpuinfo, as
+ * Linux writes them, and text they must refuse.
+ */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "noise_parse.h"
+#include "rxr_test.h"
+
+static const char proc_stat[] =
+	"cpu  24128 3038 3822 11768 375 0 80 47 0 0\n"
+	"cpu0 11702 1472 1758 6643 29 0 7 24 0 0\n"
+	"cpu1 12426 1566 2063 5125 345 0 73 23 0 0\n"
+	"cpu10 1 2 3 4 5 6 7 8 9 10\n"
+	"intr 1 2 3\n"
+	"ctxt 4216631\n"
+	"btime 1764624000\n";
+
+static int
+test_stat(void)
+{
+	struct noise_cpu_times t;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu(proc_stat, 1, &t), 0, "cpu1");
+	RXR_TEST_ASSERT_EQ(t.user, 12426, "user");
+	RXR_TEST_ASSERT_EQ(t.idle, 5125, "idle");
+	RXR_TEST_ASSERT_EQ(t.steal, 23, "steal");
+	RXR_TEST_ASSERT_EQ(noise_cpu_total(&t), 12426 + 1566 + 2063 + 5125 +
+		345 + 0 + 73 + 23, "total without guest");
+	/* cpu1 is not the start of cpu10's line, nor cpu10 of cpu1's. */
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu(proc_stat, 10, &t), 0, "cpu10");
+	RXR_TEST_ASSERT_EQ(t.user, 1, "cpu10 user");
+	RXR_TEST_ASSERT_EQ(t.steal, 8, "cpu10 steal");
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu(proc_stat, -1, &t), 0, "all");
+	RXR_TEST_ASSERT_EQ(t.user, 24128, "all user");
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu(proc_stat, 2, &t), -1,
+		"no cpu2");
+	/* A kernel without steal: 7 fields, steal 0. */
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu("cpu0 1 2 3 4 5 6 7\n", 0, &t),
+		0, "seven fields");
+	RXR_TEST_ASSERT_EQ(t.steal, 0, "no steal field");
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu("cpu0 1 2\n", 0, &t), -1,
+		"too few fields");
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu("cpu0 x y z w\n", 0, &t), -1,
+		"not numbers");
+	RXR_TEST_ASSERT_EQ(noise_parse_stat_cpu("", 0, &t), -1, "empty");
+	return 0;
+}
+
+static const char status[] =
+	"Name:\tlcore-worker-1\n"
+	"State:\tR (running)\n"
+	"Tgid:\t5050\n"
+	"Pid:\t5051\n"
+	"Cpus_allowed_list:\t1\n"
+	"voluntary_ctxt_switches:\t7\n"
+	"nonvoluntary_ctxt_switches:\t136\n";
+
+static const char sched[] =
+	"lcore-worker-1 (5051, #threads: 3)\n"
+	"-------------------------------------------------------------------\n"
+	"se.exec_start                                :        217188.742868\n"
+	"se.sum_exec_runtime                          :          1234.000000\n"
+	"se.nr_migrations                             :                    4\n"
+	"nr_switches                                  :                  143\n"
+	"nr_involuntary_switches                      :                  136\n";
+
+static int
+test_fields(void)
+{
+	uint64_t v;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_field(status,
+		"nonvoluntary_ctxt_switches", &v), 0, "nonvoluntary");
+	RXR_TEST_ASSERT_EQ(v, 136, "nonvoluntary value");
+	/* "voluntary_ctxt_switches" is inside the other key: whole keys only. */
+	RXR_TEST_ASSERT_EQ(noise_parse_field(status, "voluntary_ctxt_switches",
+		&v), 0, "voluntary");
+	RXR_TEST_ASSERT_EQ(v, 7, "voluntary value");
+	RXR_TEST_ASSERT_EQ(noise_parse_field(sched, "se.nr_migrations", &v), 0,
+		"migrations");
+	RXR_TEST_ASSERT_EQ(v, 4, "migrations value");
+	/* nr_switches is a prefix of no other key, but a key's prefix is no
+	 * match: "nr_" alone is absent. */
+	RXR_TEST_ASSERT_EQ(noise_parse_field(sched, "nr_", &v), -1, "prefix");
+	RXR_TEST_ASSERT_EQ(noise_parse_field(sched, "nr_switches", &v), 0,
+		"nr_switches");
+	RXR_TEST_ASSERT_EQ(v, 143, "nr_switches value");
+	RXR_TEST_ASSERT_EQ(noise_parse_field(status, "Name", &v), -1,
+		"not a number");
+	RXR_TEST_ASSERT_EQ(noise_parse_field(status, "absent", &v), -1,
+		"absent");
+	RXR_TEST_ASSERT_EQ(noise_parse_field("", "x", &v), -1, "empty");
+	return 0;
+}
+
+static int
+test_schedstat(void)
+{
+	uint64_t run, wait, slices;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1234567 11086046 17\n", &run,
+		&wait, &slices), 0, "schedstat");
+	RXR_TEST_ASSERT(run == 1234567 && wait == 11086046 && slices == 17,
+		"%" PRIu64 " %" PRIu64 " %" PRIu64, run, wait, slices);
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1 2\n", &run, &wait,
+		&slices), -1, "two numbers");
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("1 2 3 4\n", &run, &wait,
+		&slices), -1, "four numbers");
+	RXR_TEST_ASSERT_EQ(noise_parse_schedstat("", &run, &wait, &slices), -1,
+		"empty");
+	return 0;
+}
+
+static int
+test_pid_stat(void)
+{
+	/* comm with blanks and parentheses; negative tty_nr and tpgid. */
+	static const char odd[] =
+		"4519 (cc1 (x) y) R 4518 4518 6755 0 -1 4194304 101 0 0 0 "
+		"250 17 0 0 20 0 1 0 53187 3133440 365 18446744073709551615 "
+		"9480 9481 1407 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 9480 9481 "
+		"9482 1407 1407 1407 1407 0\n";
+	static const char cat[] =
+		"5931 (cat) R 5926 5926 6755 0 -1 4194304 101 0 0 0 0 0 0 0 "
+		"20 0 1 0 53187 3133440 365 18446744073709551615 94807933607936"
+		" 94807933627817 140736385811584 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0"
+		" 0 94807933643824 94807933645440 94808198168576 140736385817214"
+		" 140736385817234 140736385817234 140736385818603 0\n";
+	struct noise_task t;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat(odd, &t), 0, "odd comm");
+	RXR_TEST_ASSERT_EQ(t.pid, 4519, "pid");
+	RXR_TEST_ASSERT(strcmp(t.comm, "cc1 (x) y") == 0, "comm '%s'", t.comm);
+	RXR_TEST_ASSERT_EQ(t.state, 'R', "state");
+	RXR_TEST_ASSERT_EQ(t.utime, 250, "utime");
+	RXR_TEST_ASSERT_EQ(t.stime, 17, "stime");
+	RXR_TEST_ASSERT_EQ(t.cpu, 1, "cpu");
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat(cat, &t), 0, "cat");
+	RXR_TEST_ASSERT_EQ(t.cpu, 1, "cat's cpu");
+	RXR_TEST_ASSERT_EQ(t.utime + t.stime, 0, "cat's time");
+	/* Cut after the state, no parentheses, no pid. */
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat("12 (x) S 1 2 3\n", &t), -1,
+		"truncated");
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat("12 x S 1\n", &t), -1,
+		"no comm");
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat("(x) S 1\n", &t), -1,
+		"no pid");
+	RXR_TEST_ASSERT_EQ(noise_parse_pid_stat("", &t), -1, "empty");
+	return 0;
+}
+
+static int
+test_cpulist(void)
+{
+	struct noise_cpuset s;
+
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("0-3,8,10-11\n", &s), 7,
+		"ranges");
+	RXR_TEST_ASSERT(noise_cpuset_has(&s, 0) && noise_cpuset_has(&s, 3) &&
+		!noise_cpuset_has(&s, 4) && noise_cpuset_has(&s, 8) &&
+		!noise_cpuset_has(&s, 9) && noise_cpuset_has(&s, 11) &&
+		!noise_cpuset_has(&s, 12), "members");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("\n", &s), 0, "none");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("", &s), 0, "empty");
+	RXR_TEST_ASSERT(!noise_cpuset_has(&s, 0), "cleared");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("1,1-2", &s), 2, "overlap");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("64-65", &s), 2, "past a word");
+	RXR_TEST_ASSERT(noise_cpuset_has(&s, 65), "65");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("3-1", &s), -1, "backwards");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("1,", &s), -1, "trailing comma");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("a", &s), -1, "not a list");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("1 2", &s), -1, "blank inside");
+	RXR_TEST_ASSERT_EQ(noise_parse_cpulist("0-99999", &s), -1,
+		"past NOISE_CPUS_MAX");
+	return 0;
+}
+
+static int
+test_cpu_model(void)
+{
+	static const char x86[] =
+		"processor\t: 0\n"
+		"vendor_id\t: GenuineIntel\n"
+		"cpu family\t: 6\n"
+		"model\t\t: 167\n"
+		"model name\t: Intel(R) Xeon(R) Processor\n"
+		"cpu MHz\t\t: 2893.202\n";
+	static const char ppc[] =
+		"processor\t: 0\n"
+		"cpu\t\t: POWER9 (architected), altivec supported\n"
+		"clock\t\t: 2200.000000MHz\n";
+	static const char arm64[] =
+		"processor\t: 0\n"
+		"BogoMIPS\t: 50.00\n"
+		"CPU implementer\t: 0x41\n"
+		"CPU part\t: 0xd0c\n";
+	char buf[128];
+
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(x86, buf, sizeof(buf)), 0,
+		"x86");
+	RXR_TEST_ASSERT(strcmp(buf, "Intel(R) Xeon(R) Processor") == 0,
+		"x86 '%s'", buf);
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(ppc, buf, sizeof(buf)), 0,
+		"ppc");
+	RXR_TEST_ASSERT(strncmp(buf, "POWER9", 6) == 0, "ppc '%s'", buf);
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(arm64, buf, sizeof(buf)), -1,
+		"arm64 names no model");
+	return 0;
+}
+
+int
+main(void)
+{
+	rxr_test_run("/proc/stat cpu lines", test_stat);
+	rxr_test_run("status and sched fields", test_fields);
+	rxr_test_run("schedstat", test_schedstat);
+	rxr_test_run("/proc/<pid>/stat", test_pid_stat);
+	rxr_test_run("cpu lists", test_cpulist);
+	rxr_test_run("cpuinfo model", test_cpu_model);
+	return rxr_test_done();
+}
