@@ -38,22 +38,11 @@ consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
 	RXR_STAT_ADD(c->bytes, bytes);
 }
 
-static unsigned int
-cpu_of_lcore(unsigned int lcore)
-{
-	rte_cpuset_t set = rte_lcore_cpuset(lcore);
-
-	for (unsigned int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return 0;
-}
-
 /* A CPU that is not the poll lcore's: the main lcore's, else any other. */
 static unsigned int
 other_cpu(unsigned int poll_cpu)
 {
-	unsigned int main_cpu = cpu_of_lcore(rte_get_main_lcore());
+	unsigned int main_cpu = RTE_MAX(lcore_cpu(rte_get_main_lcore()), 0);
 	cpu_set_t set;
 
 	if (main_cpu != poll_cpu)
@@ -71,7 +60,7 @@ consumer_main(void *arg)
 	struct consumer *c = arg;
 	struct poller *pl = c->poller;
 	struct rte_mbuf *pkts[64];
-	unsigned int cpu = cpu_of_lcore(pl->lcore);
+	unsigned int cpu = RTE_MAX(lcore_cpu(pl->lcore), 0);
 	cpu_set_t set;
 
 	if (app.opt.consumer == CONSUMER_OTHER_CPU)

@@ -162,7 +162,7 @@ lcores_json(const struct app *a, uint64_t cycles)
 
 		json_array_append_new(arr, json_pack("{s:i, s:i, s:I, s:I, s:o}",
 			"lcore", pl->lcore,
-			"cpu", rte_lcore_to_cpu_id((int)pl->lcore),
+			"cpu", lcore_cpu(pl->lcore),
 			"cycles", (json_int_t)cycles,
 			"busy_cycles", (json_int_t)busy,
 			"busy_share", cycles != 0 ? json_real(RTE_MIN(1.0,

@@ -386,6 +386,8 @@ int rdma_list(FILE *out);
 int env_collect(struct app *a, struct rxr_report *rep);
 void env_link_sample(struct app *a);	/* while receiving */
 int env_link_commit(struct app *a, struct rxr_report *rep);
+/* The first CPU of an lcore's set, -1 when it has none. */
+int lcore_cpu(unsigned int lcore);
 
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */
