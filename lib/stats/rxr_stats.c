@@ -629,8 +629,8 @@ int
 rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		size_t nb, struct rxr_stats_ratio *out)
 {
-	double *lx, *lb, mx, mb, vx, vb, se, df, t;
-	size_t kx = 0, kb = 0;
+	double *fx, *fb, *lx, *lb, mx, mb, vx, vb, se, df, t;
+	size_t kx = 0, kb = 0, gx = 0, gb = 0;
 	int ret = -1;
 
 	*out = (struct rxr_stats_ratio){ .ratio = NAN, .ci_lo = NAN,
@@ -639,34 +639,40 @@ rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		.interval = RXR_STATS_UNPAIRED_CI_METHOD };
 	if (nx > RXR_STATS_MAX_N || nb > RXR_STATS_MAX_N)
 		return -1;
+	fx = malloc((nx + 1) * sizeof(*fx));
+	fb = malloc((nb + 1) * sizeof(*fb));
 	lx = malloc((nx + 1) * sizeof(*lx));
 	lb = malloc((nb + 1) * sizeof(*lb));
-	if (lx == NULL || lb == NULL)
+	if (fx == NULL || fb == NULL || lx == NULL || lb == NULL)
 		goto out;
-	for (size_t i = 0; i < nx; i++)
+	/* The test: every finite value; the ratio: the positive ones. */
+	for (size_t i = 0; i < nx; i++) {
+		if (isfinite(x[i]))
+			fx[gx++] = x[i];
 		if (positive(x[i]))
-			lx[kx++] = x[i];
-	for (size_t i = 0; i < nb; i++)
+			lx[kx++] = log(x[i]);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (isfinite(base[i]))
+			fb[gb++] = base[i];
 		if (positive(base[i]))
-			lb[kb++] = base[i];
-	out->n = (unsigned int)kx;
-	out->n_base = (unsigned int)kb;
+			lb[kb++] = log(base[i]);
+	}
+	out->n = (unsigned int)gx;
+	out->n_base = (unsigned int)gb;
+	if (gx == 0 || gb == 0)
+		goto out;
+	ret = 0;
+	if (gx >= 2 && gb >= 2) {
+		out->p = rxr_stats_perm_test(fx, gx, fb, gb);
+		out->test = rxr_stats_perm_method(gx, gb);
+		out->min_p = rxr_stats_perm_min_p(gx, gb);
+	}
 	if (kx == 0 || kb == 0)
 		goto out;
-	/* The test is on the values themselves, as the table's means. */
-	if (kx >= 2 && kb >= 2) {
-		out->p = rxr_stats_perm_test(lx, kx, lb, kb);
-		out->test = rxr_stats_perm_method(kx, kb);
-		out->min_p = rxr_stats_perm_min_p(kx, kb);
-	}
-	for (size_t i = 0; i < kx; i++)
-		lx[i] = log(lx[i]);
-	for (size_t i = 0; i < kb; i++)
-		lb[i] = log(lb[i]);
 	mx = rxr_stats_mean(lx, kx);
 	mb = rxr_stats_mean(lb, kb);
 	out->ratio = exp(mx - mb);
-	ret = 0;
 	if (kx < 2 || kb < 2)
 		goto out;
 	vx = rxr_stats_stdev(lx, kx);
@@ -685,6 +691,8 @@ rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		out->ci_lo = out->ci_hi = out->ratio;
 	}
 out:
+	free(fx);
+	free(fb);
 	free(lx);
 	free(lb);
 	return ret;

@@ -162,7 +162,7 @@ unsigned int rxr_stats_signflip_min_rounds(double alpha);
 
 /** A ratio of a configuration to a base, with its interval and test. */
 struct rxr_stats_ratio {
-	unsigned int n;		/**< rounds (paired) or values of x */
+	unsigned int n;		/**< rounds (paired) or values of x tested */
 	unsigned int n_base;	/**< values of the base (= n when paired) */
 	bool paired;
 	double ratio;		/**< geometric-mean ratio x / base */
@@ -186,11 +186,12 @@ int rxr_stats_paired(const double *x, const double *base, size_t n,
 		struct rxr_stats_ratio *out);
 
 /**
- * Unpaired comparison, for values not measured in common rounds: ratio of
- * geometric means, Welch t interval of the difference of mean logs, and
- * the permutation test of the difference of means of the values
- * (rxr_stats_perm_test()). Values that are not finite and > 0 are left
- * out. @return 0, or -1 when a side has no usable value.
+ * Unpaired comparison, for values not measured in common rounds: the
+ * permutation test of the difference of means of the finite values
+ * (rxr_stats_perm_test(); n and n_base count them), and from the values
+ * > 0 the ratio of geometric means with a Welch t interval of the
+ * difference of mean logs.
+ * @return 0, or -1 when a side has no finite value.
  */
 int rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		size_t nb, struct rxr_stats_ratio *out);
