@@ -95,8 +95,9 @@ run)
 	# other poll lcore in its poll loop, so that the two CPUs share the
 	# allocator the way two softirqs do. 64-byte frames: net_pcap copies
 	# every frame, and with 1500 bytes the copy hides the allocator. Every
-	# strategy, bulk on and off, interleaved rounds until the intervals are
-	# narrow (--reps auto); bh first, the baseline of every column.
+	# strategy, bulk on and off, interleaved rounds until every ratio to
+	# bh-bulk is decided (--reps auto); bh first, the baseline of every
+	# column.
 	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture

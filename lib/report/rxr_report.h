@@ -482,12 +482,50 @@ json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
 /**
  * Print a "warning: ..." line on out for every environment field in which
  * a report differs from the first (memory backing, build type, debug
- * checks, CPU, DPDK version, rxrefill version) and for every report
- * measured with debug checks. Fields a report lacks are not compared.
+ * checks, CPU, DPDK version, rxrefill version), for every workload field
+ * ("warning: workload: consumer differs: ..."; consumer, main lcore
+ * polling, poll lcores, frame size, zeroing policy, the captures given to
+ * --replay, the ports' PMDs) and for every report measured with debug
+ * checks. Fields a report lacks are not compared.
  * @return the number of warnings.
  */
 int rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out);
+
+/**
+ * --reps auto: the target of a ratio to the first configuration. A ratio
+ * is decided when its 95% interval excludes 1, or is narrower than
+ * +- this many percent (a shared 2-vCPU machine gets there in about 8
+ * rounds where the configurations differ by less than their noise).
+ */
+#define RXR_REPORT_AUTO_RATIO_PCT 20.0
+/** --reps auto with one configuration: its interval of the mean within
+ * this many percent of the mean. */
+#define RXR_REPORT_AUTO_MEAN_PCT 2.0
+
+/**
+ * --reps auto, after round @p rounds (at most @p max): whether to stop.
+ * With several configurations: stop when every Gbit/s ratio to the first
+ * (paired over the rounds) is decided (RXR_REPORT_AUTO_RATIO_PCT) and
+ * enough rounds ran for the paired test to reach alpha
+ * (rxr_stats_signflip_min_rounds()); with one, when its interval of the
+ * mean is within RXR_REPORT_AUTO_MEAN_PCT. @p why gets what was reached:
+ * the reason to stop, or what is still open.
+ */
+bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
+		unsigned int max, char *why, size_t len);
+
+/**
+ * Comparisons of rxr_report_compare_worse() that cannot decide: a tested
+ * row of a configuration both sides have, whose test could not give a p
+ * below alpha with these repetitions (too few runs, or none on a side).
+ * Each is printed on @p out (may be NULL) as "undecided: <row> <label>:
+ * 2 against 3 runs, the smallest p the test can give is 0.2, ...".
+ * @return their number, or -ENOMEM.
+ */
+int rxr_report_compare_undecided(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
 - A/A: one configuration measured many times; random 5-against-5 splits
   of its runs, compared as two reports by rxrefill-compare, must come out
   significant at about alpha's rate (at most 3 x alpha: a shared machine
-  drifts), never for most splits.
+  drifts), never for most splits; so must random splits of its runs into
+  two configurations of one report, 10 rounds each, compared paired.
 - Planted slowdown: --test-refill-delay adds a fixed number of cycles to
   every refill; against the same configuration without it, Gbit/s must be
   found significantly worse (rxrefill-compare --fail-if-worse exits 3),
@@ -129,6 +130,35 @@ def case_aa():
         hits, splits, ALPHA, rate))
     assert rate <= 3 * ALPHA, "A/A significant in %.0f%% of splits" % (
         100 * rate)
+    # The paired test: the 20 runs shuffled into two configurations of
+    # one report, 10 interleaved rounds (bh0 x0 bh1 x1 ...), compared by
+    # rxrefill-compare over the rounds. Under A/A its rate is alpha's.
+    one = os.path.join(TMP, "aa_paired.json")
+    hits = 0
+    for _ in range(splits):
+        pick = rng.sample(range(len(runs)), 20)
+        d = copy.deepcopy(doc)
+        d["runs"], d["summary"] = [], []
+        for k in range(10):
+            for j, strategy in ((pick[k], "bh"), (pick[10 + k], "irqsave")):
+                r = copy.deepcopy(runs[j])
+                r["strategy"], r["rep"] = strategy, k
+                d["runs"].append(r)
+        with open(one, "w") as f:
+            json.dump(d, f)
+        p = subprocess.run([COMPARE, "--json", "-m", "gbps", one],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        assert out["paired"] is True, out
+        row = [r for r in out["rows"] if r["stat"] == "mean"][0]
+        assert row["test"][1].startswith("exact sign-flip"), row
+        hits += bool(row["significant"][1])
+    rate = hits / splits
+    print("# A/A paired: %d of %d splits significant at alpha %g "
+          "(rate %.3f)" % (hits, splits, ALPHA, rate))
+    assert rate <= 3 * ALPHA, "A/A paired significant in %.0f%% of " \
+        "splits" % (100 * rate)
 
 
 def case_planted_slowdown():

@@ -383,9 +383,31 @@ test_statistics_gate(void)
 		NULL) == 0 && EXITED(0), "better: %d %s", status, err);
 	RXR_TEST_ASSERT(run("--fail-if-worse", "1", b, sa, NULL) == 0 &&
 		EXITED(0), "same: %d %s", status, err);
-	/* p = 0.0079 is not below alpha 0.005. */
+	/* p = 0.0079 is not below alpha 0.005, and 5 against 5 runs never
+	 * can be: the gate cannot decide (exit 4), it does not pass. */
 	RXR_TEST_ASSERT(run("--alpha", "0.005", "--fail-if-worse", "10", b, sl,
-		NULL) == 0 && EXITED(0), "alpha 0.005: %d %s", status, err);
+		NULL) == 0 && EXITED(4) && strstr(err, "cannot decide") != NULL &&
+		strstr(err, "undecided: zone-bulk.gbps slow5: 5 against 5 runs, "
+		"unpaired, the smallest p the test can give is 0.00794") != NULL,
+		"alpha 0.005: %d %s", status, err);
+	/* 2 against 3 runs and 41% worse: cannot decide, not a pass. */
+	{
+		struct fixture_conf two = { .host = "b", .scale = 1, .reps = 2 };
+		struct fixture_conf three = { .host = "s", .scale = 0.59,
+			.reps = 3 };
+		char t2[256], t3[256];
+
+		snprintf(t2, sizeof(t2), "%s", file_in_dir("two.json"));
+		snprintf(t3, sizeof(t3), "%s", file_in_dir("three.json"));
+		RXR_TEST_ASSERT(write_report("two.json", &two) == 0 &&
+			write_report("three.json", &three) == 0, "write");
+		RXR_TEST_ASSERT(run("--fail-if-worse", "5", "-m", "gbps", t2, t3,
+			NULL) == 0 && EXITED(4) && strstr(err, "--fail-if-worse "
+			"cannot decide") != NULL, "2 against 3: %d %s", status,
+			err);
+		unlink(t2);
+		unlink(t3);
+	}
 	RXR_TEST_ASSERT(run("--alpha", "1", b, NULL) == 0 && EXITED(2) &&
 		strstr(err, "--alpha \"1\"") != NULL, "alpha 1: %s", err);
 	RXR_TEST_ASSERT(run("--fail-if-worse", "x", b, NULL) == 0 &&
