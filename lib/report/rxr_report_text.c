@@ -264,6 +264,52 @@ print_hist(const struct model *m, const struct hist *h, struct line *l,
 	free(colw);
 }
 
+/*
+ * The line under the table: what n.s. means, on which rows, and the test
+ * that ran (by name when one method ran for every comparison).
+ */
+static void
+print_test_note(const struct model *m, struct line *l, FILE *out)
+{
+	const char *test = NULL;
+	bool mixed = false, fallback = false;
+
+	for (size_t i = 0; i < m->nrows; i++)
+		for (unsigned int c = 1; m->rows[i].tested && c < m->ncols; c++) {
+			const struct rxr_stats_ratio *r = &m->rows[i].cmp[c];
+
+			if (isnan(r->p))
+				continue;
+			fallback |= m->paired && !r->paired;
+			if (m->paired && !r->paired)
+				continue;	/* named apart */
+			if (test == NULL)
+				test = r->test;
+			else if (strcmp(test, r->test) != 0)
+				mixed = true;
+		}
+	line_add(l, "n.s.: not significant at alpha %g, on the row each metric "
+		"is tested on (Mean, else Median), each column against the "
+		"first: ", m->alpha);
+	if (test == NULL || mixed)
+		line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
+			RXR_STATS_TEST_METHOD);
+	else
+		line_add(l, "%s", test);
+	line_add(l, ", two-sided");
+	if (m->paired && fallback)
+		line_add(l, "; the unpaired permutation test of the means where "
+			"fewer than 2 rounds have a ratio (a count of 0)");
+	if (!m->paired)
+		line_add(l, ", unpaired (the columns were not measured in "
+			"common rounds)");
+	if (mixed)
+		line_add(l, "; exact up to 20 %s, Monte Carlo above",
+			m->paired ? "rounds" : "values in all");
+	line_add(l, "; fewer than 2 values on a side: untested");
+	line_put(l, out);
+}
+
 void
 print_model(const struct model *m, struct line *l, FILE *out)
 {
@@ -276,19 +322,8 @@ print_model(const struct model *m, struct line *l, FILE *out)
 	if (has[0]) {
 		fputc('\n', out);
 		print_table(m, 0, l, out);
-		if (m->ncols > 1) {
-			line_add(l, "n.s.: not significant at alpha %g, on the "
-				"row each metric is tested on (Mean, else "
-				"Median), each column against the first: %s, "
-				"two-sided%s", m->alpha, m->paired ?
-				RXR_STATS_PAIRED_METHOD " (unpaired "
-				"permutation test of the means where fewer than "
-				"2 rounds have a ratio)" : RXR_STATS_TEST_METHOD,
-				m->paired ? "" : ", unpaired (the columns were "
-				"not measured in common rounds); fewer than 2 "
-				"values on a side: untested");
-			line_put(l, out);
-		}
+		if (m->ncols > 1)
+			print_test_note(m, l, out);
 	}
 	for (i = 0; i < m->nhists; i++) {
 		fputc('\n', out);

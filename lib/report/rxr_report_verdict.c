@@ -213,51 +213,131 @@ weakest_warn(const struct weakest *w, double alpha, struct line *l,
 	line_put(l, out);
 }
 
+/* Findings gathered before printing, so that the header can name the
+ * test that ran for all of them. */
+struct finding {
+	char name[512];
+	char base[256];
+	struct rxr_stats_ratio r;
+};
+
+struct findings {
+	struct finding *f;
+	size_t n, cap;
+	bool oom;
+};
+
+static void
+findings_add(struct findings *fs, const char *name, const char *base,
+		const struct rxr_stats_ratio *r)
+{
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? 2 * fs->cap : 16;
+		struct finding *nf = realloc(fs->f, cap * sizeof(*nf));
+
+		if (nf == NULL) {
+			fs->oom = true;
+			return;
+		}
+		fs->f = nf;
+		fs->cap = cap;
+	}
+	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
+	snprintf(fs->f[fs->n].base, sizeof(fs->f[fs->n].base), "%s", base);
+	fs->f[fs->n].r = *r;
+	fs->n++;
+}
+
+/* The header (naming the test when one method ran for every tested
+ * line), the lines, and the warning when some cannot be significant. */
+static void
+findings_print(struct findings *fs, const char *against, double alpha,
+		struct line *l, FILE *out)
+{
+	struct weakest w = { .count = 0 };
+	const char *test = NULL;
+	bool mixed = false, paired = false, unpaired = false;
+
+	if (fs->oom)
+		l->oom = true;
+	if (fs->n == 0)
+		return;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct rxr_stats_ratio *r = &fs->f[i].r;
+
+		if (r->n > 0) {
+			paired |= r->paired;
+			unpaired |= !r->paired;
+		}
+		if (isnan(r->p))
+			continue;
+		if (test == NULL)
+			test = r->test;
+		else if (strcmp(test, r->test) != 0)
+			mixed = true;
+	}
+	line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
+		"interval; p: ", against, paired && !unpaired ?
+		"geometric mean of the per-round ratios" : !paired ?
+		"ratio of geometric means" : "ratio, per line paired or not");
+	if (test != NULL && !mixed)
+		line_add(l, "%s", test);
+	else if (test != NULL)
+		line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
+			" (exact up to 20 rounds, Monte Carlo above)" :
+			"the permutation test of each line's kind, exact up to "
+			"20 values, Monte Carlo above");
+	if (test != NULL)
+		line_add(l, ", two-sided; alpha %g):", alpha);
+	else
+		line_add(l, "none, too few values; alpha %g):", alpha);
+	line_put(l, out);
+	for (size_t i = 0; i < fs->n; i++) {
+		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
+			&fs->f[i].r, alpha);
+		weakest_note(&w, &fs->f[i].r, fs->f[i].name, alpha);
+	}
+	weakest_warn(&w, alpha, l, out);
+}
+
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
 rr_print_verdict_single(const struct rxr_report *r, double alpha,
 		struct line *l, FILE *out)
 {
-	struct weakest w = { .count = 0 };
+	struct findings fs = { .n = 0 };
 	struct rr_group *g;
 	size_t n, i, j;
 	bool paired = rr_interleaved(r->doc);
-	char name[256], base[256];
+	char name[256], base[256], first[256];
 
 	if (rr_groups(r->doc, &g, &n) != 0) {
 		l->oom = true;
 		return;
 	}
-	if (n > 1) {
-		line_add(l, "Findings, Gbit/s against %s-%s (x: %s ratio, 95%% "
-			"interval; p: %s, two-sided; alpha %g):", g[0].strategy,
-			g[0].bulk ? "bulk" : "nobulk", paired ?
-			"geometric mean of the per-round" : "geometric-mean",
-			paired ? "sign-flip permutation test over the rounds" :
-			"permutation test of the means (runs not in rounds)",
-			alpha);
-		line_put(l, out);
-	}
+	if (n > 0)
+		rr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_ratio rt;
 
 		rr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
-		rr_group_label(g[0].strategy, g[0].bulk, base, sizeof(base));
 		rr_ratio(&g[i], &g[0], rr_get_path, "gbps", paired, &rt);
-		verdict_line(l, out, name, base, "Gbit/s", &rt, alpha);
-		weakest_note(&w, &rt, name, alpha);
+		findings_add(&fs, name, first, &rt);
 		for (j = 0; !g[i].bulk && j < n; j++) {
 			if (j == 0 || !g[j].bulk ||
 					strcmp(g[j].strategy, g[i].strategy))
 				continue;
 			rr_group_label(g[j].strategy, true, base, sizeof(base));
 			rr_ratio(&g[i], &g[j], rr_get_path, "gbps", paired, &rt);
-			verdict_line(l, out, name, base, "Gbit/s", &rt, alpha);
-			weakest_note(&w, &rt, name, alpha);
+			findings_add(&fs, name, base, &rt);
 		}
 	}
-	weakest_warn(&w, alpha, l, out);
+	if (n > 1) {
+		/* "bh-bulk", and the bulk-on siblings of the lines. */
+		findings_print(&fs, first, alpha, l, out);
+	}
+	free(fs.f);
 	rr_groups_free(g, n);
 }
 
@@ -266,8 +346,7 @@ rr_print_verdict_single(const struct rxr_report *r, double alpha,
 void
 rr_print_verdict_model(const struct model *m, struct line *l, FILE *out)
 {
-	struct weakest w = { .count = 0 };
-	bool head = false;
+	struct findings fs = { .n = 0 };
 	char name[512];
 
 	for (size_t i = 0; i < m->nrows; i++) {
@@ -279,27 +358,13 @@ rr_print_verdict_model(const struct model *m, struct line *l, FILE *out)
 			/* A configuration one of the two reports lacks. */
 			if (isnan(row->v[0]) || isnan(row->v[c]))
 				continue;
-			if (!head) {
-				line_add(l, "Findings, Gbit/s of each report "
-					"against %s (x: %s ratio, 95%% interval; "
-					"p: %s, two-sided; alpha %g):",
-					m->headers[0], m->paired ?
-					"geometric mean of the per-round" :
-					"geometric-mean", m->paired ?
-					"sign-flip permutation test over the "
-					"rounds" : "permutation test of the means",
-					m->alpha);
-				line_put(l, out);
-				head = true;
-			}
 			snprintf(name, sizeof(name), "%s %s", row->config != NULL ?
 				row->config : "", m->headers[c]);
-			verdict_line(l, out, name, m->headers[0], "Gbit/s",
-				&row->cmp[c], m->alpha);
-			weakest_note(&w, &row->cmp[c], name, m->alpha);
+			findings_add(&fs, name, m->headers[0], &row->cmp[c]);
 		}
 	}
-	weakest_warn(&w, m->alpha, l, out);
+	findings_print(&fs, m->headers[0], m->alpha, l, out);
+	free(fs.f);
 }
 
 int
