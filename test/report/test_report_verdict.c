@@ -483,6 +483,24 @@ test_workload_differs(void)
 		"differs: a has \"other-poll\", b has \"inline\"") != NULL,
 		"%d warnings: %s", n, buf);
 	free(buf);
+	/* Other captures, another PMD. */
+	{
+		json_t *env = json_object_get(rxr_report_json(b), "env");
+
+		json_object_set_new(env, "argv", json_string("rxrefill -- "
+			"--replay=b.pcap --reps 3"));
+		json_object_set_new(json_array_get(json_object_get(env,
+			"ports"), 0), "driver", json_string("net_null"));
+	}
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	n = rxr_report_env_differences(p, labels, 2, f);
+	fclose(f);
+	RXR_TEST_ASSERT(n == 3 && strstr(buf, "warning: workload: captures "
+		"differs: a has \"a.pcap\", b has \"b.pcap\"") != NULL &&
+		strstr(buf, "warning: workload: PMD differs: a has \"net_pcap\", "
+		"b has \"net_null\"") != NULL, "%d warnings: %s", n, buf);
+	free(buf);
 	rxr_report_free(a);
 	rxr_report_free(b);
 	return 0;
