@@ -286,16 +286,39 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 	/* Splits that tie with the observed one count on both sides. */
 	tol = 1e-9 * (hi - lo);
 	if (n <= RXR_STATS_PERM_EXACT_MAX) {
-		/* Every subset of na of the n pooled values, as a bit mask. */
+		/*
+		 * Every subset of na of the n pooled values, as a bit mask.
+		 * The sums of the low and high halves' subsets are tabled:
+		 * each split's sum is one addition.
+		 */
 		uint32_t v = (1u << na) - 1, end = 1u << n;
+		size_t nl = n / 2, nh = n - nl;
+		double *lo_sum = malloc(((size_t)1 << nl) * sizeof(double));
+		double *hi_sum = malloc(((size_t)1 << nh) * sizeof(double));
 
+		if (lo_sum == NULL || hi_sum == NULL) {
+			free(lo_sum);
+			free(hi_sum);
+			free(pool);
+			return NAN;
+		}
+		for (size_t m = 0; m < ((size_t)1 << nl); m++) {
+			lo_sum[m] = 0;
+			for (size_t i = 0; i < nl; i++)
+				if (m & ((size_t)1 << i))
+					lo_sum[m] += pool[i];
+		}
+		for (size_t m = 0; m < ((size_t)1 << nh); m++) {
+			hi_sum[m] = 0;
+			for (size_t i = 0; i < nh; i++)
+				if (m & ((size_t)1 << i))
+					hi_sum[m] += pool[nl + i];
+		}
 		while (v < end) {
-			double sa = 0, ti;
+			double sa = lo_sum[v & ((1u << nl) - 1)] + hi_sum[v >> nl];
+			double ti;
 			uint32_t c, r;
 
-			for (size_t i = 0; i < n; i++)
-				if (v & (1u << i))
-					sa += pool[i];
 			ti = sa / na - (sum - sa) / nb;
 			le += ti <= t + tol;
 			ge += ti >= t - tol;
@@ -305,6 +328,8 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 			r = v + c;
 			v = (((r ^ v) >> 2) / c) | r;
 		}
+		free(lo_sum);
+		free(hi_sum);
 		p = 2.0 * (le < ge ? le : ge) / total;
 	} else if (n > RXR_STATS_PERM_MC_MAX) {
 		/*
@@ -440,11 +465,20 @@ t_cdf(double t, double df)
 double
 rxr_stats_t_quantile(double q, double df)
 {
-	double lo = -1e7, hi = 1e7;
+	double lo = 0, hi = 1;
 
 	if (!(df > 0) || !(q > 0 && q < 1))
 		return NAN;
-	for (int i = 0; i < 200; i++) {
+	if (q < 0.5)
+		return -rxr_stats_t_quantile(1 - q, df);
+	if (q == 0.5)
+		return 0;
+	/* Bracket by doubling, then bisect to the last bits. */
+	while (t_cdf(hi, df) < q && hi < 1e300) {
+		lo = hi;
+		hi *= 2;
+	}
+	for (int i = 0; i < 64 && hi - lo > 1e-15 * hi; i++) {
 		double mid = (lo + hi) / 2;
 
 		if (t_cdf(mid, df) < q)
