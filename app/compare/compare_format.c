@@ -296,6 +296,9 @@ compare_write_markdown(const json_t *doc, FILE *out)
 					(long long)json_integer_value(
 					json_array_get(json_object_get(row, "hi"), c)));
 		}
+		/* One report: one value under its configuration columns. */
+		for (; c < ncols; c++)
+			fputs("  |", out);
 		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;

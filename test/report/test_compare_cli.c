@@ -436,6 +436,47 @@ cleanup(void)
 	rmdir(dir);
 }
 
+/*
+ * One report's exports are its own table: a column per configuration,
+ * the tested cells with ratio, interval, p and the test that ran.
+ */
+static int
+test_one_report_exports(void)
+{
+	static const char head[] = "config,metric,statistic,report,value,"
+		"delta_pct,better,p,significant,ratio,ci_lo,ci_hi,test,paired,n,"
+		"n_base,p_unpaired\n";
+	const char *p, *e;
+	int bars = -1;
+
+	RXR_TEST_ASSERT(run("-f", "csv", file_in_dir("monday.json"), NULL) ==
+		0 && EXITED(0), "csv: %d %s", status, err);
+	RXR_TEST_ASSERT(strncmp(out, head, strlen(head)) == 0,
+		"csv header: %.200s", out);
+	RXR_TEST_ASSERT(strstr(out, ",gbps,mean,bh-bulk,") != NULL &&
+		strstr(out, "\"exact sign-flip permutation test over paired "
+		"rounds, mean log-ratio (all 2^n sign vectors)\",true,3,3,") !=
+		NULL, "csv rows:\n%s", out);
+	RXR_TEST_ASSERT(run("-f", "markdown", file_in_dir("monday.json"),
+		NULL) == 0 && EXITED(0), "markdown: %d %s", status, err);
+	RXR_TEST_ASSERT(strstr(out, "| zone-bulk | bh-bulk | recycle-bulk |") !=
+		NULL && strstr(out, "x CI ") != NULL, "markdown:\n%s", out);
+	/* Every line as many cells as the header, percentiles included. */
+	for (p = out; *p != '\0'; p = *e ? e + 1 : e) {
+		int n = 0;
+
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		for (const char *q = p; q < e; q++)
+			n += *q == '|' && (q == p || q[-1] != '\\');
+		RXR_TEST_ASSERT(bars < 0 || n == bars, "%d cells, not %d: %.*s",
+			n, bars, (int)(e - p), p);
+		bars = n;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -461,6 +502,7 @@ main(int argc, char **argv)
 	rxr_test_run("not_an_object", test_not_an_object);
 	rxr_test_run("usage", test_usage);
 	rxr_test_run("statistics_gate", test_statistics_gate);
+	rxr_test_run("one_report_exports", test_one_report_exports);
 	cleanup();
 	return rxr_test_done();
 }
