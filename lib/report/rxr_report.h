@@ -386,8 +386,12 @@ const char *rxr_report_metric_help(void);
 
 /**
  * Print one report as text: header, the metric table with one column per
- * (strategy, bulk) and % against the first column, the refill latency
- * histogram, per-stream rows.
+ * (strategy, bulk) and % against the first column (n.s. on the row each
+ * metric is tested on: the sign-flip test over the rounds), the refill
+ * latency histogram, per-stream rows, and the findings: one line per
+ * configuration against the first (and bulk off against on) for Gbit/s,
+ * "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI 0.55-0.79, p 0.016, 8 paired
+ * rounds)", with a warning when the rounds cannot reach alpha.
  * @return 0, or -EIO when writing to out failed.
  */
 int rxr_report_render_text(const struct rxr_report *r, FILE *out,
@@ -396,7 +400,9 @@ int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 /**
  * Print several reports side by side, one column per report, % against
  * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
- * (strategy, bulk); "-" where a report lacks that pair.
+ * (strategy, bulk); "-" where a report lacks that pair. Separate reports
+ * share no rounds: the tests are unpaired (a report given twice is
+ * paired over its own rounds); the findings follow the table.
  * @param labels  column headers (e.g. file names), n of them
  * @return 0, or -EIO.
  */
@@ -408,7 +414,7 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
  * Regressions against the first report: every row of the comparison whose
  * metric has a direction and is significantly worse (p < alpha) than in
  * the first report by more than @p pct percent, on the mean (the median
- * for metrics without a Mean row). Each is printed on @p out (may be
+ * for metrics without a Mean row): the row the metric is tested on. Each is printed on @p out (may be
  * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
  * @return the number of regressions, or -ENOMEM.
  */
@@ -418,8 +424,11 @@ int rxr_report_compare_worse(struct rxr_report *const *reports,
 
 /**
  * The comparison of rxr_report_compare_text() as a JSON document
- * (schema rxrefill-compare/1: reports, rows with values and delta_pct,
- * histograms). New reference owned by the caller; NULL on ENOMEM.
+ * (schema rxrefill-compare/1: reports, columns, rows with values,
+ * delta_pct and, on tested rows, p, ratio, interval and test, and
+ * histograms). With n == 1, that report's own table (a column per
+ * configuration, paired over its rounds). New reference owned by the
+ * caller; NULL on ENOMEM.
  */
 json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
