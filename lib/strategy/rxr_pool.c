@@ -79,11 +79,15 @@ timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	uint64_t t0, dt, ns;
 	int ret;
 
+	if (ls == NULL || !ls->sampling) {
+		if (unlikely(p->conf.test_refill_delay != 0))
+			test_delay(p);
+		return untimed(p, objs, n);
+	}
+	t0 = rte_rdtsc();
+	/* Inside the timed region: the planted slowdown is a refill cost. */
 	if (unlikely(p->conf.test_refill_delay != 0))
 		test_delay(p);
-	if (ls == NULL || !ls->sampling)
-		return untimed(p, objs, n);
-	t0 = rte_rdtsc();
 	ret = untimed(p, objs, n);
 	dt = rte_rdtsc() - t0;
 	ns = (uint64_t)(((unsigned __int128)dt * p->ns_mult) >> 32);

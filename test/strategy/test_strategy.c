@@ -283,6 +283,22 @@ test_sampling(void)
 	dt = rte_rdtsc() - t0;
 	RXR_TEST_ASSERT(dt >= 4ull * delay, "4 refills took %" PRIu64
 		" cycles, less than 4 x %u", dt, delay);
+	/* A timed refill counts the planted cycles as refill cycles. */
+	rxr_pool_sample(p, true);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 8);
+	rxr_pool_poll_end(p);
+	rxr_pool_sample(p, false);
+	{
+		struct rxr_pool_stats st;
+
+		rxr_pool_stats(p, &st);
+		RXR_TEST_ASSERT(st.lcore[0].refill_calls == 1 &&
+			st.lcore[0].refill_cycles >= delay, "timed refill: %"
+			PRIu64 " calls, %" PRIu64 " cycles, delay %u",
+			(uint64_t)st.lcore[0].refill_calls,
+			(uint64_t)st.lcore[0].refill_cycles, delay);
+	}
 	rxr_pool_destroy(p);
 	return 0;
 }
