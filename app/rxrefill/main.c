@@ -673,14 +673,15 @@ reps_warn(const struct options *o)
 	unsigned int least = rxr_stats_signflip_min_rounds(
 			RXR_REPORT_ALPHA_DEFAULT);
 
-	if (o->reps_auto || o->nb_configs < 2 || o->reps >= least)
+	if (o->nb_configs < 2 || o->reps >= least)
 		return;
-	RXR_LOG(WARNING, "warning: --reps %u: with %u paired rounds the "
+	RXR_LOG(WARNING, "warning: --reps %s%u: with %u paired rounds the "
 		"smallest p a comparison can give is %.3g, not below alpha %g: "
 		"no difference between configurations can be found; use "
-		"--reps %u or more, or --reps auto", o->reps, o->reps,
-		rxr_stats_signflip_min_p(o->reps), RXR_REPORT_ALPHA_DEFAULT,
-		least);
+		"--reps %s%u or more%s", o->reps_auto ? "auto:" : "", o->reps,
+		o->reps, rxr_stats_signflip_min_p(o->reps),
+		RXR_REPORT_ALPHA_DEFAULT, o->reps_auto ? "auto:" : "", least,
+		o->reps_auto ? "" : ", or --reps auto");
 }
 
 int

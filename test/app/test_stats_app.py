@@ -16,6 +16,8 @@
 - The main lcore polling, packets freed by the other poll lcore and
   --reps auto: the run says why it stopped and the report carries the
   statistics.
+- Too few repetitions to be significant: said at start and under the
+  table.
 Usage: test_stats_app.py RXREFILL RXREFILL_GEN RXREFILL_COMPARE [CASE...]
 """
 
@@ -207,6 +209,24 @@ def case_main_polls_other_poll_auto():
         assert abs(r["fairness"]["jain"] - 1) < 0.2, r["fairness"]
         # Handed to the other poll lcore: a full queue is a drop cause.
         assert "consumer_full" in r["drops"], r["drops"]
+
+
+def case_too_few_reps_warn():
+    """Repetitions that can never be significant are said at start, and
+    the findings under the table say it again."""
+    cmd = [RXREFILL] + EAL + ["--", "--replay", capture(), "--loops", "1",
+                              "--reps", "2", "--strategy", "bh,zone",
+                              "--bulk", "on", "--consumer", "none",
+                              "--report", os.path.join(TMP, "r2.json")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    both = p.stdout + p.stderr
+    start = both.find("warning: --reps 2: with 2 paired rounds the smallest "
+                      "p a comparison can give is 0.5")
+    assert start >= 0, both[-2000:]
+    assert "use --reps 6 or more, or --reps auto" in both, both[-2000:]
+    assert "zone-bulk: " in p.stdout and "cannot be significant with 2 " \
+        "paired rounds" in p.stdout, p.stdout[-2000:]
 
 
 def main():
