@@ -98,8 +98,9 @@ run)
 	# frees by the other poll lcore left the effect inside the noise
 	# (doc/design.md, "The default job"). 64-byte frames: net_pcap copies
 	# every frame, and with 1500 bytes the copy hides the allocator. Every
-	# strategy, bulk on and off, interleaved rounds (--reps auto); bh
-	# first, the baseline of every column.
+	# strategy, bulk on and off, interleaved rounds until every ratio to
+	# bh-bulk is decided (--reps auto); bh first, the baseline of every
+	# column.
 	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture

@@ -96,27 +96,39 @@ pct_csv(const json_t *doc, FILE *out)
 			fputc(',', out);
 			if (!isnan(d))
 				fprintf(out, "%.15g", d);
-			fputs(",lower,,\n", out);
+			fputs(",lower,,,,,,,,,,\n", out);
 		}
 	}
+}
+
+/* A column's label: "columns" (configurations of one report, or the
+ * reports), else the report's label. */
+static const char *
+col_label(const json_t *doc, size_t c)
+{
+	const char *s = json_string_value(json_array_get(json_object_get(doc,
+			"columns"), c));
+
+	return s != NULL ? s : json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "reports"), c), "label"));
 }
 
 int
 compare_write_csv(const json_t *doc, FILE *out)
 {
-	const json_t *reports = json_object_get(doc, "reports");
 	const json_t *row, *sig;
 	size_t i, c;
 
 	fputs("config,metric,statistic,report,value,delta_pct,better,p,"
-		"significant\n", out);
+		"significant,ratio,ci_lo,ci_hi,test,paired,n,n_base,"
+		"p_unpaired\n", out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		const json_t *vals = json_object_get(row, "values");
 		const json_t *deltas = json_object_get(row, "delta_pct");
 
 		for (c = 0; c < json_array_size(vals); c++) {
-			const json_t *label = json_object_get(
-				json_array_get(reports, c), "label");
+			const json_t *n = json_array_get(json_object_get(row,
+				"n"), c);
 
 			csv_field(out, row_config(row));
 			fputc(',', out);
@@ -127,7 +139,7 @@ compare_write_csv(const json_t *doc, FILE *out)
 				"stat")));
 			fputc(',', out);
 			/* One report's table: columns are its configurations. */
-			csv_field(out, json_string_value(label));
+			csv_field(out, col_label(doc, c));
 			fputc(',', out);
 			num_field(out, json_array_get(vals, c));
 			fputc(',', out);
@@ -142,6 +154,30 @@ compare_write_csv(const json_t *doc, FILE *out)
 			sig = json_array_get(json_object_get(row, "significant"), c);
 			if (json_is_boolean(sig))
 				fputs(json_is_true(sig) ? "true" : "false", out);
+			/* The comparison with the first column, where tested. */
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row,
+				"ratio"), c));
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row,
+				"ci_lo"), c));
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row,
+				"ci_hi"), c));
+			fputc(',', out);
+			csv_field(out, json_string_value(json_array_get(
+				json_object_get(row, "test"), c)));
+			fputc(',', out);
+			if (json_is_object(n))
+				fputs(json_is_true(json_object_get(n, "paired")) ?
+					"true" : "false", out);
+			fputc(',', out);
+			num_field(out, json_object_get(n, "n"));
+			fputc(',', out);
+			num_field(out, json_object_get(n, "n_base"));
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row,
+				"p_unpaired"), c));
 			fputc('\n', out);
 		}
 	}
@@ -164,17 +200,20 @@ int
 compare_write_markdown(const json_t *doc, FILE *out)
 {
 	const json_t *reports = json_object_get(doc, "reports");
-	const json_t *row, *r;
+	const json_t *row;
 	size_t i, c;
+	size_t ncols = json_array_size(json_object_get(doc, "columns"));
 
+	if (ncols == 0)
+		ncols = json_array_size(reports);
 	fputs("| config | metric | statistic |", out);
-	json_array_foreach(reports, i, r) {
+	for (i = 0; i < ncols; i++) {
 		fputc(' ', out);
-		md_text(out, json_string_value(json_object_get(r, "label")));
+		md_text(out, col_label(doc, i));
 		fputs(" |", out);
 	}
 	fputs("\n|---|---|---|", out);
-	for (i = 0; i < json_array_size(reports); i++)
+	for (i = 0; i < ncols; i++)
 		fputs("---:|", out);
 	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
@@ -195,15 +234,34 @@ compare_write_markdown(const json_t *doc, FILE *out)
 			const json_t *sig = json_array_get(json_object_get(row,
 				"significant"), c);
 
-			if (!json_is_number(v))
+			const json_t *ratio = json_array_get(json_object_get(row,
+				"ratio"), c);
+			const json_t *p = json_array_get(json_object_get(row,
+				"p"), c);
+
+			if (!json_is_number(v)) {
 				fputs(" - |", out);
-			else if (c > 0 && json_is_number(d))
+			} else if (c > 0 && json_is_number(d)) {
 				/* n.s.: the test found no real difference. */
-				fprintf(out, " %.4g (%+.2f%%%s) |",
+				fprintf(out, " %.4g (%+.2f%%%s)",
 					json_number_value(v),
 					json_number_value(d),
 					json_is_false(sig) ? " n.s." : "");
-			else
+				/* The tested row: ratio, interval, p. */
+				if (json_is_number(ratio))
+					fprintf(out, " %.2fx", json_number_value(
+						ratio));
+				if (json_is_number(json_array_get(
+						json_object_get(row, "ci_lo"), c)))
+					fprintf(out, " CI %.2f-%.2f",
+						json_number_value(json_array_get(
+						json_object_get(row, "ci_lo"), c)),
+						json_number_value(json_array_get(
+						json_object_get(row, "ci_hi"), c)));
+				if (json_is_number(p))
+					fprintf(out, " p %.2g", json_number_value(p));
+				fputs(" |", out);
+			} else
 				fprintf(out, " %.4g |", json_number_value(v));
 		}
 		fputc('\n', out);
@@ -238,6 +296,9 @@ compare_write_markdown(const json_t *doc, FILE *out)
 					(long long)json_integer_value(
 					json_array_get(json_object_get(row, "hi"), c)));
 		}
+		/* One report: one value under its configuration columns. */
+		for (; c < ncols; c++)
+			fputs("  |", out);
 		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;

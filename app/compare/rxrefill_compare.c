@@ -20,6 +20,7 @@
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
 #define EXIT_WORSE 3
+#define EXIT_UNDECIDED 4
 
 static const char *prog = "rxrefill-compare";
 
@@ -81,7 +82,10 @@ usage(FILE *out)
 "                     exit with status %d when a selected metric is\n"
 "                     significantly worse than in the first report by\n"
 "                     more than PCT %% (on the mean), naming each one on\n"
-"                     stderr; a gate for CI jobs\n"
+"                     stderr; a gate for CI jobs. Exit %d when none is\n"
+"                     worse but some comparison cannot be significant\n"
+"                     with so few runs (e.g. 2 against 3): the data\n"
+"                     cannot decide\n"
 "  -s, --streams      print every stream's row (default: the fairness\n"
 "                     summary: smallest and largest share, Jain's index)\n"
 "  -f, --format FMT   text (default), json (as --json), csv (one row per\n"
@@ -95,15 +99,22 @@ usage(FILE *out)
 "  -h, --help         print this help and exit\n"
 "\n"
 "Reports that differ in environment (memory backing, build type, debug\n"
-"checks, CPU, DPDK or rxrefill version) are compared all the same,\n"
-"with a warning per difference on stderr.\n"
+"checks, CPU, DPDK or rxrefill version) or in workload (consumer, main\n"
+"lcore polling, frame size, captures, zeroing policy, PMD) are compared\n"
+"all the same, with a warning per difference on stderr.\n"
 "\n"
 "Statistics: each column is tested against the first, per configuration\n"
-"and metric, from the reports' runs[] (runs marked cut short left out),\n"
-"with the exact permutation test of the difference of means, two-sided;\n"
-"a change that is not significant at alpha is marked n.s. With fewer\n"
-"than 2 runs on a side nothing can be tested; with 3 against 3 the\n"
-"smallest p is 0.1, so use at least 4 repetitions to find a change.\n"
+"and metric, from the reports' runs[] (runs marked cut short left out).\n"
+"Separate reports were not measured in common rounds: the test is the\n"
+"permutation test of the difference of means, two-sided, unpaired, and\n"
+"the ratio is of geometric means with a Welch t interval. A single\n"
+"report's configurations ran in interleaved rounds: there, the\n"
+"sign-flip permutation test of the per-round log-ratios (paired). A\n"
+"change that is not significant at alpha is marked n.s. on the row the\n"
+"metric is tested on (Mean, else Median). Under the table, one line per\n"
+"finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
+"a side nothing can be tested; 3 against 3 runs cannot go below p 0.1,\n"
+"and fewer than 6 paired rounds not below 0.05.\n"
 "\n"
 "Reports must be regular files (a FIFO or a device is refused, never\n"
 "read). Repetitions a report marks cut short are listed apart and left\n"
@@ -112,9 +123,11 @@ usage(FILE *out)
 "Exit status: 0 on success, %d when a report cannot be read or is not a\n"
 "valid %s report (the message names the file), %d on bad usage (also\n"
 "a --metric that no complete run of the reports has), %d when\n"
-"--fail-if-worse found a regression.\n",
-		RXR_REPORT_COMPARE_SCHEMA, EXIT_WORSE, EXIT_BAD_REPORT,
-		RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE);
+"--fail-if-worse found a regression, %d when it found none but the data\n"
+"cannot decide.\n",
+		RXR_REPORT_COMPARE_SCHEMA, EXIT_WORSE, EXIT_UNDECIDED,
+		EXIT_BAD_REPORT, RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE,
+		EXIT_UNDECIDED);
 }
 
 /* Split a --metric LIST into sel, checking every name. */
@@ -409,16 +422,28 @@ main(int argc, char **argv)
 		json_decref(pct);
 	}
 	if (!isnan(worse_pct)) {
+		int undecided = 0;
+
 		worse = rxr_report_compare_worse(reports,
 				(const char *const *)labels, n, &sel, worse_pct,
 				stderr);
-		if (worse < 0)
+		if (worse == 0)
+			undecided = rxr_report_compare_undecided(reports,
+				(const char *const *)labels, n, &sel, stderr);
+		if (worse < 0 || undecided < 0)
 			goto nomem;
 		if (worse > 0) {
 			fprintf(stderr, "%s: %d metric%s significantly worse than "
 				"in %s by more than %g%%\n", prog, worse,
 				worse == 1 ? "" : "s", labels[0], worse_pct);
 			ret = EXIT_WORSE;
+		} else if (undecided > 0) {
+			/* No regression found, but none could have been. */
+			fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
+				"comparison%s against %s cannot reach significance "
+				"with these repetitions\n", prog, undecided,
+				undecided == 1 ? "" : "s", labels[0]);
+			ret = EXIT_UNDECIDED;
 		}
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -27,6 +27,7 @@
 #include "rxrefill.h"
 #include "rxr_version.h"
 #include "rxr_log.h"
+#include "rxr_stats.h"
 
 struct app app;
 volatile bool force_quit;
@@ -672,6 +673,27 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	return opts_parse(1, none, &app.opt, &args);
 }
 
+/*
+ * Repetitions too few for any difference between configurations to be
+ * significant: say so before spending the time.
+ */
+static void
+reps_warn(const struct options *o)
+{
+	unsigned int least = rxr_stats_signflip_min_rounds(
+			RXR_REPORT_ALPHA_DEFAULT);
+
+	if (o->nb_configs < 2 || o->reps >= least)
+		return;
+	RXR_LOG(WARNING, "warning: --reps %s%u: with %u paired rounds the "
+		"smallest p a comparison can give is %.3g, not below alpha %g: "
+		"no difference between configurations can be found; use "
+		"--reps %s%u or more%s", o->reps_auto ? "auto:" : "", o->reps,
+		o->reps, rxr_stats_signflip_min_p(o->reps),
+		RXR_REPORT_ALPHA_DEFAULT, o->reps_auto ? "auto:" : "", least,
+		o->reps_auto ? "" : ", or --reps auto");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -743,6 +765,7 @@ main(int argc, char **argv)
 		app.opt.consumer == CONSUMER_NONE ? "" : app.streams_deferred ?
 		" (streams counted deferred)" : " (streams counted inline)",
 		rxr_mem_backing_name(app.backing));
+	reps_warn(&app.opt);
 
 	report = rxr_report_create();
 	/* Live figures first: they answer during the machine checks too. */

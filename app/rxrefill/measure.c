@@ -225,50 +225,13 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 }
 
 /*
- * --reps auto: after a whole round, whether every configuration's 95%
- * interval of Gbit/s lies within REPS_AUTO_CI_PCT % of its mean. why gets
- * the reason to stop, or what is still too wide.
+ * --reps auto: after a whole round, whether to stop (the rule is the
+ * report library's: every Gbit/s ratio to the first configuration
+ * decided on its paired interval). why gets what was reached.
  */
 bool
 reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
 		size_t len)
 {
-	const json_t *sum = json_object_get(rxr_report_json(report), "summary");
-	const json_t *e;
-	double worst = 0;
-	const char *wname = "?";
-	bool wbulk = false;
-	size_t i;
-
-	json_array_foreach(sum, i, e) {
-		const json_t *g = json_object_get(e, "gbps");
-		const json_t *ci = json_object_get(g, "ci95");
-		double m = json_number_value(json_object_get(g, "mean"));
-		double lo = json_number_value(json_array_get(ci, 0));
-		double hi = json_number_value(json_array_get(ci, 1));
-		double pct = m > 0 && json_is_number(json_array_get(ci, 0)) ?
-			RTE_MAX(m - lo, hi - m) / m * 100 : INFINITY;
-
-		if (pct > worst) {
-			worst = pct;
-			wname = json_string_value(json_object_get(e, "strategy"));
-			wbulk = json_is_true(json_object_get(e, "bulk"));
-		}
-	}
-	if (rounds >= REPS_AUTO_MIN && worst <= REPS_AUTO_CI_PCT) {
-		snprintf(why, len, "every 95%% interval of Gbit/s within %.1f%% of "
-			"its mean after %u rounds (widest %.2f%%)",
-			REPS_AUTO_CI_PCT, rounds, worst);
-		return true;
-	}
-	if (rounds >= app.opt.reps) {
-		snprintf(why, len, "%u rounds, the most asked for; widest 95%% "
-			"interval of Gbit/s %.2f%% of its mean (%s-%s), above "
-			"%.1f%%", rounds, worst, wname, wbulk ? "bulk" : "nobulk",
-			REPS_AUTO_CI_PCT);
-		return true;
-	}
-	snprintf(why, len, "round %u: widest 95%% interval of Gbit/s %.2f%% of "
-		"its mean (%s-%s)", rounds, worst, wname, wbulk ? "bulk" : "nobulk");
-	return false;
+	return rxr_report_reps_auto(report, rounds, app.opt.reps, why, len);
 }

@@ -53,12 +53,11 @@ enum consumer_mode {
 	CONSUMER_OTHER_POLL,	/* the next poll lcore, in its poll loop */
 };
 
-/* --reps auto: at least this many rounds (3 against 3 cannot reach
- * p < 0.05 with an exact test), at most this many by default. */
+/* --reps auto: the smallest MAX accepted, and the default MAX. Its
+ * stopping rule (rxr_report_reps_auto()) runs at least the 6 rounds a
+ * paired test needs to reach p < 0.05, unless MAX is smaller. */
 #define REPS_AUTO_MIN 5
 #define REPS_AUTO_MAX 10
-/* --reps auto: stop when every 95% interval of Gbit/s is this close. */
-#define REPS_AUTO_CI_PCT 2.0
 
 /*
  * Noise accounting (noise.c): a repetition is disturbed when its measured

@@ -452,8 +452,12 @@ const char *rxr_report_metric_help(void);
 
 /**
  * Print one report as text: header, the metric table with one column per
- * (strategy, bulk) and % against the first column, the refill latency
- * histogram, per-stream rows.
+ * (strategy, bulk) and % against the first column (n.s. on the row each
+ * metric is tested on: the sign-flip test over the rounds), the refill
+ * latency histogram, per-stream rows, and the findings: one line per
+ * configuration against the first (and bulk off against on) for Gbit/s,
+ * "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI 0.55-0.79, p 0.016, 8 paired
+ * rounds)", with a warning when the rounds cannot reach alpha.
  * @return 0, or -EIO when writing to out failed.
  */
 int rxr_report_render_text(const struct rxr_report *r, FILE *out,
@@ -462,7 +466,9 @@ int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 /**
  * Print several reports side by side, one column per report, % against
  * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
- * (strategy, bulk); "-" where a report lacks that pair.
+ * (strategy, bulk); "-" where a report lacks that pair. Separate reports
+ * share no rounds: the tests are unpaired (a report given twice is
+ * paired over its own rounds); the findings follow the table.
  * @param labels  column headers (e.g. file names), n of them
  * @return 0, or -EIO.
  */
@@ -474,7 +480,7 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
  * Regressions against the first report: every row of the comparison whose
  * metric has a direction and is significantly worse (p < alpha) than in
  * the first report by more than @p pct percent, on the mean (the median
- * for metrics without a Mean row). Each is printed on @p out (may be
+ * for metrics without a Mean row): the row the metric is tested on. Each is printed on @p out (may be
  * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
  * @return the number of regressions, or -ENOMEM.
  */
@@ -484,8 +490,11 @@ int rxr_report_compare_worse(struct rxr_report *const *reports,
 
 /**
  * The comparison of rxr_report_compare_text() as a JSON document
- * (schema rxrefill-compare/1: reports, rows with values and delta_pct,
- * histograms). New reference owned by the caller; NULL on ENOMEM.
+ * (schema rxrefill-compare/1: reports, columns, rows with values,
+ * delta_pct and, on tested rows, p, ratio, interval and test, and
+ * histograms). With n == 1, that report's own table (a column per
+ * configuration, paired over its rounds). New reference owned by the
+ * caller; NULL on ENOMEM.
  */
 json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
@@ -548,12 +557,50 @@ json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
 /**
  * Print a "warning: ..." line on out for every environment field in which
  * a report differs from the first (memory backing, build type, debug
- * checks, CPU, DPDK version, rxrefill version) and for every report
- * measured with debug checks. Fields a report lacks are not compared.
+ * checks, CPU, DPDK version, rxrefill version), for every workload field
+ * ("warning: workload: consumer differs: ..."; consumer, main lcore
+ * polling, poll lcores, frame size, zeroing policy, the captures given to
+ * --replay, the ports' PMDs) and for every report measured with debug
+ * checks. Fields a report lacks are not compared.
  * @return the number of warnings.
  */
 int rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out);
+
+/**
+ * --reps auto: the target of a ratio to the first configuration. A ratio
+ * is decided when its 95% interval excludes 1, or is narrower than
+ * +- this many percent (a shared 2-vCPU machine gets there in about 8
+ * rounds where the configurations differ by less than their noise).
+ */
+#define RXR_REPORT_AUTO_RATIO_PCT 20.0
+/** --reps auto with one configuration: its interval of the mean within
+ * this many percent of the mean. */
+#define RXR_REPORT_AUTO_MEAN_PCT 2.0
+
+/**
+ * --reps auto, after round @p rounds (at most @p max): whether to stop.
+ * With several configurations: stop when every Gbit/s ratio to the first
+ * (paired over the rounds) is decided (RXR_REPORT_AUTO_RATIO_PCT) and
+ * enough rounds ran for the paired test to reach alpha
+ * (rxr_stats_signflip_min_rounds()); with one, when its interval of the
+ * mean is within RXR_REPORT_AUTO_MEAN_PCT. @p why gets what was reached:
+ * the reason to stop, or what is still open.
+ */
+bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
+		unsigned int max, char *why, size_t len);
+
+/**
+ * Comparisons of rxr_report_compare_worse() that cannot decide: a tested
+ * row of a configuration both sides have, whose test could not give a p
+ * below alpha with these repetitions (too few runs, or none on a side).
+ * Each is printed on @p out (may be NULL) as "undecided: <row> <label>:
+ * 2 against 3 runs, the smallest p the test can give is 0.2, ...".
+ * @return their number, or -ENOMEM.
+ */
+int rxr_report_compare_undecided(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -54,6 +54,10 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 		line_put(&l, out);
 	}
 	print_model(&m, &l, out);
+	if (m.ncols > 1 && m.nrows > 0) {
+		fputc('\n', out);
+		rr_print_verdict_model(&m, &l, out);
+	}
 	model_free(&m);
 	line_free(&l);
 	if (l.oom)
@@ -75,13 +79,9 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 		return -ENOMEM;
 	for (i = 0; i < m.nrows; i++) {
 		const struct row *row = &m.rows[i];
-		bool mean = strcmp(row->stat, "Mean") == 0;
 
-		/* The Mean row when there is one, else the Median row. */
-		if (row->dir == DIR_NONE || !(mean ||
-				(strcmp(row->stat, "Median") == 0 &&
-				!(i + 1 < m.nrows && strcmp(m.rows[i + 1].stat,
-					"Mean") == 0))))
+		/* The tested row: Mean when there is one, else Median. */
+		if (!row->tested)
 			continue;
 		for (c = 1; c < m.ncols; c++) {
 			if (!row->sig[c] || isnan(row->d[c]) ||
@@ -119,31 +119,71 @@ rows_json(const struct model *m)
 		const struct row *row = &m->rows[i];
 		json_t *v = json_array(), *d = json_array();
 		json_t *p = json_array(), *sig = json_array();
+		json_t *ratio = json_array(), *lo = json_array();
+		json_t *hi = json_array(), *test = json_array();
+		json_t *cnt = json_array(), *pu = json_array();
 		json_t *o;
 		char stat[16];
 
 		for (c = 0; v != NULL && d != NULL && p != NULL &&
-				sig != NULL && c < m->ncols; c++) {
+				sig != NULL && ratio != NULL && lo != NULL &&
+				hi != NULL && test != NULL && cnt != NULL &&
+				pu != NULL && c < m->ncols; c++) {
+			const struct rxr_stats_ratio *r = &row->cmp[c];
+			bool has = row->tested && c > 0 && r->n > 0;
+
 			json_array_append_new(v, jnum_or_null(row->v[c]));
 			json_array_append_new(d, jnum_or_null(row->d[c]));
 			json_array_append_new(p, jnum_or_null(row->p[c]));
-			json_array_append_new(sig, c == 0 ? json_null() :
-				json_boolean(row->sig[c]));
+			/* Untested rows carry no verdict, not "false". */
+			json_array_append_new(sig, c == 0 || !row->tested ?
+				json_null() : json_boolean(row->sig[c]));
+			json_array_append_new(ratio, jnum_or_null(has ?
+				r->ratio : NAN));
+			json_array_append_new(lo, jnum_or_null(has ? r->ci_lo :
+				NAN));
+			json_array_append_new(hi, jnum_or_null(has ? r->ci_hi :
+				NAN));
+			json_array_append_new(test, has && !isnan(r->p) ?
+				json_string(r->test) : json_null());
+			json_array_append_new(cnt, has ? json_pack("{s:b, s:I, "
+				"s:I}", "paired", r->paired, "n",
+				(json_int_t)r->n, "n_base",
+				(json_int_t)r->n_base) : json_null());
+			json_array_append_new(pu, jnum_or_null(
+				row->p_unpaired[c]));
 		}
 		for (c = 0; c + 1 < sizeof(stat) && row->stat[c] != '\0'; c++)
 			stat[c] = (char)tolower((unsigned char)row->stat[c]);
 		stat[c] = '\0';
-		o = json_pack("{s:s?, s:s, s:s, s:s?, s:o*, s:o*, s:o*, s:o*}",
+		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b, s:o*, s:o*, s:o*, "
+			"s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*}",
 			"config", row->config, "metric", row->metric,
 			"stat", stat, "better", dir_names[row->dir],
+			"tested", row->tested,
 			"values", v, "delta_pct", d, "p", p,
-			"significant", sig);
+			"significant", sig, "ratio", ratio, "ci_lo", lo,
+			"ci_hi", hi, "test", test, "n", cnt,
+			"p_unpaired", pu);
 		if (o == NULL || json_array_append_new(rows, o) != 0) {
 			json_decref(rows);
 			return NULL;
 		}
 	}
 	return rows;
+}
+
+static json_t *
+columns_json(const struct model *m)
+{
+	json_t *a = json_array();
+
+	for (unsigned int c = 0; a != NULL && c < m->ncols; c++)
+		if (json_array_append_new(a, rr_jstr(m->headers[c])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
 }
 
 static json_t *
@@ -194,7 +234,9 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 	struct model m;
 	unsigned int c;
 
-	if (model_compare(&m, reports, labels, n, sel) != 0)
+	/* One report: its configurations are the columns, as in its table. */
+	if ((n == 1 ? model_single(&m, reports[0], sel) :
+			model_compare(&m, reports, labels, n, sel)) != 0)
 		return NULL;
 	reps = json_array();
 	for (c = 0; reps != NULL && c < n; c++) {
@@ -219,14 +261,19 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 		}
 	}
 	if (reps != NULL)
-		doc = json_pack("{s:s, s:s, s:s, s:f, s:o, s:o*, s:o*}",
+		doc = json_pack("{s:s, s:s, s:s, s:b, s:s, s:f, s:o, s:o*, "
+			"s:o*, s:o*}",
 			"schema", RXR_REPORT_COMPARE_SCHEMA,
 			"sign", "delta_pct > 0 is better: higher for rates, "
-				"lower for costs; against the first report",
-			"test", RXR_STATS_TEST_METHOD ", two-sided",
+				"lower for costs; against the first column",
+			"test", m.paired ? RXR_STATS_PAIRED_METHOD ", two-sided" :
+				RXR_STATS_TEST_METHOD ", two-sided, unpaired",
+			"paired", m.paired,
+			"interval", m.paired ? RXR_STATS_PAIRED_CI_METHOD :
+				RXR_STATS_UNPAIRED_CI_METHOD,
 			"alpha", m.alpha,
-			"reports", reps, "rows", rows_json(&m),
-			"histograms", hists_json(&m));
+			"reports", reps, "columns", columns_json(&m),
+			"rows", rows_json(&m), "histograms", hists_json(&m));
 	model_free(&m);
 	return doc;
 }

@@ -403,6 +403,72 @@ env_text(const json_t *env, const char *path)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* The PMDs of a report's ports, "net_pcap,net_pcap"; NULL without ports. */
+static char *
+drivers_text(const json_t *env)
+{
+	const json_t *ports = json_object_get(env, "ports"), *p;
+	char *s = NULL, *t;
+	size_t i;
+
+	json_array_foreach(ports, i, p) {
+		const char *d = json_string_value(json_object_get(p, "driver"));
+
+		if (asprintf(&t, "%s%s%s", s != NULL ? s : "", i ? "," : "",
+				d != NULL ? d : "?") < 0) {
+			free(s);
+			return NULL;
+		}
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The captures replayed: the argument of --replay on the command line,
+ * "none" without it; NULL without a command line. */
+static char *
+captures_text(const json_t *env)
+{
+	const char *argv = json_string_value(json_object_get(env, "argv"));
+	const char *p;
+	size_t n;
+
+	if (argv == NULL)
+		return NULL;
+	p = strstr(argv, " --replay");
+	if (p == NULL)
+		return strdup("none");
+	p += strlen(" --replay");
+	p += strspn(p, " =");
+	n = strcspn(p, " ");
+	return strndup(p, n);
+}
+
+/* What the runs did, as opposed to where: options that change the work
+ * per packet, so that figures of two workloads are not taken for a
+ * change of the allocator. */
+static const struct {
+	const char *path, *what;
+} workload_fields[] = {
+	{ "options.consumer", "workload: consumer" },
+	{ "options.main_polls", "workload: main lcore polling" },
+	{ "options.poll_lcores", "workload: poll lcores" },
+	{ "options.frame_size", "workload: frame size" },
+	{ "options.zero_policy", "workload: zeroing policy" },
+	{ "", "workload: captures" },
+	{ "", "workload: PMD" },
+};
+
+static char *
+workload_text(const json_t *env, size_t k)
+{
+	if (workload_fields[k].path[0] != '\0')
+		return env_text(env, workload_fields[k].path);
+	return strcmp(workload_fields[k].what, "workload: PMD") == 0 ?
+		drivers_text(env) : captures_text(env);
+}
+
 /* The host is not here: the same figures from two identical machines are
  * what comparisons are for. */
 int
@@ -434,6 +500,25 @@ rxr_report_env_differences(struct rxr_report *const *reports,
 				fprintf(out, "warning: %s differs: %s has "
 					"\"%s\", %s has \"%s\"\n", fields[k].what,
 					labels[0], a, labels[i], b);
+				diffs++;
+			}
+			free(b);
+		}
+		free(a);
+	}
+	for (k = 0; k < sizeof(workload_fields) / sizeof(workload_fields[0]);
+			k++) {
+		char *a = workload_text(e0, k);
+
+		for (i = 1; i < n; i++) {
+			char *b = workload_text(json_object_get(reports[i]->doc,
+					"env"), k);
+
+			if (a != NULL && b != NULL && strcmp(a, b) != 0) {
+				fprintf(out, "warning: %s differs: %s has "
+					"\"%s\", %s has \"%s\"\n",
+					workload_fields[k].what, labels[0], a,
+					labels[i], b);
 				diffs++;
 			}
 			free(b);

@@ -392,6 +392,8 @@ model_free(struct model *m)
 		free(m->rows[i].d);
 		free(m->rows[i].p);
 		free(m->rows[i].sig);
+		free(m->rows[i].cmp);
+		free(m->rows[i].p_unpaired);
 	}
 	free(m->rows);
 	for (i = 0; i < m->nhists; i++) {
@@ -440,12 +442,17 @@ model_new_row(struct model *m)
 	row->d = calloc(m->ncols, sizeof(double));
 	row->p = calloc(m->ncols, sizeof(double));
 	row->sig = calloc(m->ncols, sizeof(bool));
+	row->cmp = calloc(m->ncols, sizeof(*row->cmp));
+	row->p_unpaired = calloc(m->ncols, sizeof(double));
 	if (row->v == NULL || row->d == NULL || row->p == NULL ||
-			row->sig == NULL) {
+			row->sig == NULL || row->cmp == NULL ||
+			row->p_unpaired == NULL) {
 		free(row->v);
 		free(row->d);
 		free(row->p);
 		free(row->sig);
+		free(row->cmp);
+		free(row->p_unpaired);
 		return NULL;
 	}
 	m->nrows++;
@@ -465,10 +472,17 @@ stat_of(const struct rxr_stats_desc *d, size_t k)
 	return d->max;
 }
 
+static double
+metric_get(const json_t *run, const void *mt)
+{
+	return metric_value(run, mt);
+}
+
 /*
  * Rows of one set of columns (a report's groups, or one config). Each
- * column after the first is tested against the first on every metric
- * with a direction; every row of that metric carries the p-value.
+ * column after the first is compared with the first on every metric with
+ * a direction (paired over the rounds when the model is); the metric's
+ * tested row (Mean, else Median) carries the result.
  */
 static int
 model_add_rows(struct model *m, const char *config,
@@ -478,6 +492,7 @@ model_add_rows(struct model *m, const char *config,
 		"Min", "Median", "Mean", "Stddev", "Max",
 	};
 	struct rxr_stats_desc *st = NULL;
+	struct rxr_stats_ratio *cmp = NULL;
 	struct mlist l = { 0 };
 	double *buf = NULL, *p = NULL;
 	size_t most = 1, i, k, *nv = NULL;
@@ -491,7 +506,9 @@ model_add_rows(struct model *m, const char *config,
 	nv = calloc(m->ncols, sizeof(*nv));
 	p = calloc(m->ncols, sizeof(*p));
 	st = calloc(m->ncols, sizeof(*st));
+	cmp = calloc(m->ncols, sizeof(*cmp));
 	if (buf == NULL || nv == NULL || p == NULL || st == NULL ||
+			cmp == NULL ||
 			mlist_build(&l, cols, m->ncols, m->stream_rows))
 		goto out;
 	for (i = 0; i < l.n; i++) {
@@ -514,13 +531,22 @@ model_add_rows(struct model *m, const char *config,
 			p[c] = c > 0 && mt->dir != DIR_NONE && nv[c] >= 2 &&
 				nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], buf,
 					nv[0]) : NAN;
+			memset(&cmp[c], 0, sizeof(cmp[c]));
+			cmp[c].p = cmp[c].ratio = cmp[c].ci_lo = NAN;
+			cmp[c].ci_hi = NAN;
+			cmp[c].min_p = 1;
+			if (c > 0 && mt->dir != DIR_NONE && cols[c] != NULL &&
+					cols[0] != NULL)
+				rr_ratio(cols[c], cols[0], metric_get, mt,
+					m->paired, &cmp[c]);
 		}
 		if (mt->optional && !any)
 			continue;
 		for (k = 0; k < NELEMS(stat_names); k++) {
+			bool has_mean = m->minmax && mt->spread;
 			struct row *row;
 
-			if (k != 1 && !(m->minmax && mt->spread))
+			if (k != 1 && !has_mean)
 				continue;
 			row = model_new_row(m);
 			if (row == NULL)
@@ -542,12 +568,22 @@ model_add_rows(struct model *m, const char *config,
 			if (row->metric == NULL || row->name == NULL ||
 					(config != NULL && row->config == NULL))
 				goto out;
+			row->tested = row->dir != DIR_NONE &&
+				k == (has_mean ? 2 : 1);
 			for (c = 0; c < m->ncols; c++) {
 				row->v[c] = stat_of(&st[c], k);
 				row->d[c] = row->dir == DIR_NONE ? NAN :
 					delta_pct(row->v[0], row->v[c],
 						row->dir);
-				row->p[c] = row->dir == DIR_NONE ? NAN : p[c];
+				row->p_unpaired[c] = row->tested ? p[c] : NAN;
+				if (row->tested)
+					row->cmp[c] = cmp[c];
+				else
+					row->cmp[c] = (struct rxr_stats_ratio){
+						.ratio = NAN, .ci_lo = NAN,
+						.ci_hi = NAN, .p = NAN,
+						.min_p = 1 };
+				row->p[c] = row->cmp[c].p;
 				row->sig[c] = !isnan(row->p[c]) &&
 					row->p[c] < m->alpha;
 			}
@@ -560,6 +596,7 @@ out:
 	free(nv);
 	free(p);
 	free(st);
+	free(cmp);
 	return ret;
 }
 
@@ -684,6 +721,7 @@ model_single(struct model *m, const struct rxr_report *r,
 		return -ENOMEM;
 	m->ncols = (unsigned int)n;
 	model_options(m, r->doc, sel);
+	m->paired = rr_interleaved(r->doc);
 	m->headers = calloc(n + 1, sizeof(char *));
 	cols = calloc(n + 1, sizeof(*cols));
 	if (m->headers == NULL || cols == NULL)
@@ -724,6 +762,19 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	memset(m, 0, sizeof(*m));
 	m->ncols = n;
 	model_options(m, n > 0 ? reports[0]->doc : NULL, sel);
+	/*
+	 * Separate reports ran in separate rounds: unpaired. A report
+	 * compared with itself ran in its own rounds: paired.
+	 */
+	m->paired = n > 1 && rr_interleaved(reports[0]->doc);
+	for (c = 1; c < n && m->paired; c++) {
+		static const char *const same[] = { "created", "env", "runs" };
+
+		for (size_t k = 0; k < NELEMS(same) && m->paired; k++)
+			m->paired = json_equal(json_object_get(reports[c]->doc,
+					same[k]), json_object_get(reports[0]->doc,
+					same[k]));
+	}
 	m->headers = calloc(n + 1, sizeof(char *));
 	g = calloc(n + 1, sizeof(*g));
 	ng = calloc(n + 1, sizeof(*ng));

@@ -39,6 +39,17 @@ struct row {
 	double *d;		/* per column % better; NaN: n/a */
 	double *p;		/* per column p against the first; NaN: untested */
 	bool *sig;		/* per column: p < the model's alpha */
+	/*
+	 * The row that carries its metric's test (Mean, else Median): only
+	 * it has p, sig, cmp and p_unpaired; Min, Max and a Median under a
+	 * Mean show no mark.
+	 */
+	bool tested;
+	/* per column: the comparison against the first, paired over rounds
+	 * when the model is (n == 0: none); p is cmp[c].p */
+	struct rxr_stats_ratio *cmp;
+	/* per column: the unpaired permutation test, the second opinion */
+	double *p_unpaired;
 };
 
 struct hist {
@@ -54,6 +65,9 @@ struct model {
 	char **headers;
 	bool minmax;		/* some column has more than one rep */
 	double alpha;		/* significance level of the marks */
+	/* columns ran in the same rounds (one report's configurations, or
+	 * a report compared with itself): comparisons are paired */
+	bool paired;
 	bool stream_rows;	/* every stream's row, not only fairness */
 	struct row *rows;
 	size_t nrows, caprows;
@@ -102,5 +116,12 @@ void print_disturbed(const struct rxr_report *r, const char *prefix,
 		struct line *l, FILE *out);
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void print_env_line(const json_t *doc, struct line *l);
+
+/* Findings, one line each, of one report (Gbit/s against the first
+ * configuration, bulk off against on) and of a comparison model. */
+void rr_print_verdict_single(const struct rxr_report *r, double alpha,
+		struct line *l, FILE *out);
+void rr_print_verdict_model(const struct model *m, struct line *l,
+		FILE *out);
 
 #endif /* RXR_REPORT_MODEL_H */

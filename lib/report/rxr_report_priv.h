@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "rxr_report.h"
+#include "rxr_stats.h"
 
 /* A report is its JSON document: built here or loaded, one code path. */
 struct rxr_report {
@@ -68,6 +69,31 @@ json_t *rr_jstr(const char *s);
 
 /* Refill latency percentiles of a histogram as JSON; NULL when empty. */
 json_t *rr_percentiles_json(const uint64_t *counts);
+
+/*
+ * Whether doc's configurations ran in interleaved rounds: along runs[],
+ * rep never goes back (A0 B0 A1 B1 ..., as rxrefill schedules them), so
+ * the runs with the same rep of two configurations form a pair.
+ */
+bool rr_interleaved(const json_t *doc);
+
+/* A run's value of what is compared; NaN when it has none. */
+typedef double (*rr_getter)(const json_t *run, const void *ctx);
+
+/* A run's value of a metric path ("gbps", "pcp.hit_rate"). */
+double rr_get_path(const json_t *run, const void *path);
+
+/*
+ * g against ref: paired by rep when paired is set and at least 2 rounds
+ * have a usable log-ratio (both values > 0), else the unpaired fallback.
+ * 0, or -1 when nothing could be compared (out->n == 0).
+ */
+int rr_ratio(const struct rr_group *g, const struct rr_group *ref,
+		rr_getter get, const void *ctx, bool paired,
+		struct rxr_stats_ratio *out);
+
+/* A comparison as the report's JSON object; NULL on ENOMEM. */
+json_t *rr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
 
 void rr_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

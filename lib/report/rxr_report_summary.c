@@ -92,7 +92,9 @@ vs_json(const struct rr_group *g, const struct rr_group *ref,
 				100.0 : NAN)) ||
 			rr_jset(vs, "p", rr_jnum(p)) ||
 			rr_jset(vs, "significant", json_boolean(!isnan(p) &&
-				p < alpha))) {
+				p < alpha)) ||
+			rr_jset(vs, "test", isnan(p) ? json_null() :
+				json_string(rxr_stats_perm_method(n, n0)))) {
 		json_decref(vs);
 		return NULL;
 	}
@@ -109,10 +111,21 @@ bulk_sibling(const struct rr_group *g, size_t n, size_t i)
 	return NULL;
 }
 
+/* A group against a reference, paired over the rounds when paired. */
+static json_t *
+paired_json(const struct rr_group *g, const struct rr_group *ref,
+		const char *metric, double alpha, bool paired)
+{
+	struct rxr_stats_ratio r;
+
+	rr_ratio(g, ref, rr_get_path, metric, paired, &r);
+	return rr_ratio_json(&r, alpha);
+}
+
 static json_t *
 stats_json(const struct rr_group *g, const struct rr_group *first,
 		const struct rr_group *bulk, const char *metric, double alpha,
-		double *buf, double *base)
+		bool paired, double *buf, double *base)
 {
 	struct rxr_stats_desc d;
 	json_t *o = json_object();
@@ -129,8 +142,13 @@ stats_json(const struct rr_group *g, const struct rr_group *first,
 				rr_jnum(d.ci_hi))) ||
 			(first != NULL && rr_jset(o, "vs_first", vs_json(g, first,
 				metric, alpha, buf, base))) ||
+			(first != NULL && rr_jset(o, "paired_vs_first",
+				paired_json(g, first, metric, alpha, paired))) ||
 			(bulk != NULL && bulk != first && rr_jset(o, "vs_bulk",
-				vs_json(g, bulk, metric, alpha, buf, base)))) {
+				vs_json(g, bulk, metric, alpha, buf, base))) ||
+			(bulk != NULL && bulk != first && rr_jset(o,
+				"paired_vs_bulk", paired_json(g, bulk, metric,
+					alpha, paired)))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -144,9 +162,15 @@ rxr_report_set_alpha(struct rxr_report *r, double alpha)
 
 	if (!(alpha > 0 && alpha < 1))
 		return -EINVAL;
-	st = json_pack("{s:s, s:s, s:f}", "ci95", RXR_STATS_CI_METHOD,
-		"test", RXR_STATS_TEST_METHOD ", two-sided, against the first "
-		"configuration", "alpha", alpha);
+	st = json_pack("{s:s, s:s, s:s, s:s, s:f}", "ci95",
+		RXR_STATS_CI_METHOD, "test", RXR_STATS_TEST_METHOD ", two-sided, "
+		"against the first configuration (exact up to 20 values in all, "
+		"Monte Carlo up to 60, normal approximation above; each "
+		"comparison names what ran)", "paired_test",
+		RXR_STATS_PAIRED_METHOD ", two-sided (exact up to 20 rounds, "
+		"Monte Carlo above); the rounds of an interleaved run are its "
+		"pairs", "paired_interval", RXR_STATS_PAIRED_CI_METHOD,
+		"alpha", alpha);
 	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
 		return -ENOMEM;
 	return rxr_report_summarize(r);
@@ -164,6 +188,7 @@ rxr_report_summarize(struct rxr_report *r)
 	json_t *summary;
 	size_t n, i, k, most = 1;
 	double *buf = NULL, *base = NULL, alpha = rr_alpha(r->doc);
+	bool paired = rr_interleaved(r->doc);
 	int ret = -ENOMEM;
 
 	if (json_object_get(r->doc, "statistics") == NULL &&
@@ -190,7 +215,8 @@ rxr_report_summarize(struct rxr_report *r)
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
 			if (rr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
 						NULL, bulk_sibling(g, n, i),
-						metrics[k], alpha, buf, base)))
+						metrics[k], alpha, paired, buf,
+						base)))
 				goto out;
 	}
 	ret = json_object_set(r->doc, "summary", summary) == 0 ? 0 : -ENOMEM;

@@ -91,7 +91,7 @@ fmt_delta(const struct row *row, unsigned int c, char *buf, size_t len)
 		buf[0] = '\0';
 	else if (isnan(row->d[c]))
 		snprintf(buf, len, "(%7s)", "n/a");
-	else if (c == 0 || row->sig[c])
+	else if (c == 0 || row->sig[c] || !row->tested)
 		snprintf(buf, len, "(%6.2f%%)", row->d[c]);
 	else
 		/* Noise must not read as a finding. */
@@ -264,6 +264,52 @@ print_hist(const struct model *m, const struct hist *h, struct line *l,
 	free(colw);
 }
 
+/*
+ * The line under the table: what n.s. means, on which rows, and the test
+ * that ran (by name when one method ran for every comparison).
+ */
+static void
+print_test_note(const struct model *m, struct line *l, FILE *out)
+{
+	const char *test = NULL;
+	bool mixed = false, fallback = false;
+
+	for (size_t i = 0; i < m->nrows; i++)
+		for (unsigned int c = 1; m->rows[i].tested && c < m->ncols; c++) {
+			const struct rxr_stats_ratio *r = &m->rows[i].cmp[c];
+
+			if (isnan(r->p))
+				continue;
+			fallback |= m->paired && !r->paired;
+			if (m->paired && !r->paired)
+				continue;	/* named apart */
+			if (test == NULL)
+				test = r->test;
+			else if (strcmp(test, r->test) != 0)
+				mixed = true;
+		}
+	line_add(l, "n.s.: not significant at alpha %g, on the row each metric "
+		"is tested on (Mean, else Median), each column against the "
+		"first: ", m->alpha);
+	if (test == NULL || mixed)
+		line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
+			RXR_STATS_TEST_METHOD);
+	else
+		line_add(l, "%s", test);
+	line_add(l, ", two-sided");
+	if (m->paired && fallback)
+		line_add(l, "; the unpaired permutation test of the means where "
+			"fewer than 2 rounds have a ratio (a count of 0)");
+	if (!m->paired)
+		line_add(l, ", unpaired (the columns were not measured in "
+			"common rounds)");
+	if (mixed)
+		line_add(l, "; exact up to 20 %s, Monte Carlo above",
+			m->paired ? "rounds" : "values in all");
+	line_add(l, "; fewer than 2 values on a side: untested");
+	line_put(l, out);
+}
+
 void
 print_model(const struct model *m, struct line *l, FILE *out)
 {
@@ -276,13 +322,8 @@ print_model(const struct model *m, struct line *l, FILE *out)
 	if (has[0]) {
 		fputc('\n', out);
 		print_table(m, 0, l, out);
-		if (m->ncols > 1) {
-			line_add(l, "n.s.: not significant at alpha %g (%s, "
-				"two-sided, each column against the first; "
-				"fewer than 2 values on a side: untested)",
-				m->alpha, RXR_STATS_TEST_METHOD);
-			line_put(l, out);
-		}
+		if (m->ncols > 1)
+			print_test_note(m, l, out);
 	}
 	for (i = 0; i < m->nhists; i++) {
 		fputc('\n', out);
@@ -339,45 +380,6 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
 			why != NULL ? why : "?",
 			rr_num(json_object_get(run, "duration_s")));
 		free(why);
-		line_put(l, out);
-	}
-}
-
-/*
- * Bulk against single, which the table's columns (each against the first)
- * do not show: per strategy that ran both, the Gbit/s of bulk off against
- * bulk on, from the summary's vs_bulk.
- */
-static void
-print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out)
-{
-	const json_t *sum = json_object_get(r->doc, "summary"), *e;
-	bool any = false;
-	size_t i;
-
-	json_array_foreach(sum, i, e) {
-		const json_t *vs = json_object_get(json_object_get(e, "gbps"),
-				"vs_bulk");
-		double d = rr_num(json_object_get(vs, "delta_pct"));
-		double p = rr_num(json_object_get(vs, "p"));
-		char *s;
-
-		if (vs == NULL)
-			continue;
-		if (!any)
-			line_add(l, "bulk off against on, gbps (mean):");
-		any = true;
-		s = clean_dup(json_string_value(json_object_get(e, "strategy")));
-		line_add(l, " %s %+.2f%%%s", s != NULL ? s : "?", d,
-			json_is_true(json_object_get(vs, "significant")) ? "" :
-			" n.s.");
-		if (!isnan(p))
-			line_add(l, " (p %.3g)", p);
-		line_add(l, ";");
-		free(s);
-	}
-	if (any) {
-		l->len--;	/* the last ';' */
 		line_put(l, out);
 	}
 }
@@ -446,8 +448,10 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		line_put(&l, out);
 	}
 	print_model(&m, &l, out);
-	if (rr_fresh(r) == 0)
-		print_bulk_pairs(r, &l, out);
+	if (m.ncols > 1 && selected(sel, "gbps")) {
+		fputc('\n', out);
+		rr_print_verdict_single(r, m.alpha, &l, out);
+	}
 	model_free(&m);
 	line_free(&l);
 	if (l.oom)

@@ -244,7 +244,7 @@ rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d)
 		d->median = rxr_stats_median(v, m);
 		d->min = v[0];
 		d->max = v[m - 1];
-		rxr_stats_bootstrap_ci(v, m, 0.95, &d->ci_lo, &d->ci_hi);
+		rxr_stats_t_ci(v, m, 0.95, &d->ci_lo, &d->ci_hi);
 	}
 	free(v);
 	return 0;
@@ -254,7 +254,7 @@ double
 rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 {
 	size_t n = na + nb, le = 0, ge = 0, total = 0;
-	double *pool, sum = 0, t, tol, scale = 0;
+	double *pool, sum = 0, t, tol, lo = INFINITY, hi = -INFINITY, c;
 	double p;
 
 	if (na == 0 || nb == 0 || na > RXR_STATS_MAX_N || nb > RXR_STATS_MAX_N)
@@ -265,23 +265,60 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 	memcpy(pool, a, na * sizeof(*a));
 	memcpy(pool + na, b, nb * sizeof(*b));
 	for (size_t i = 0; i < n; i++) {
-		sum += pool[i];
-		scale = fmax(scale, fabs(pool[i]));
+		lo = fmin(lo, pool[i]);
+		hi = fmax(hi, pool[i]);
 	}
-	t = rxr_stats_mean(a, na) - rxr_stats_mean(b, nb);
+	if (!(hi > lo)) {
+		/* Every value equal: every split ties with the observed one. */
+		free(pool);
+		return 1;
+	}
+	/*
+	 * Centered values: the sums below then carry rounding errors of the
+	 * order of the spread, not of the values' size (1e9 + k).
+	 */
+	c = lo + (hi - lo) / 2;
+	for (size_t i = 0; i < n; i++) {
+		pool[i] -= c;
+		sum += pool[i];
+	}
+	t = rxr_stats_mean(pool, na) - rxr_stats_mean(pool + na, nb);
 	/* Splits that tie with the observed one count on both sides. */
-	tol = 1e-9 * (scale + 1e-300);
+	tol = 1e-9 * (hi - lo);
 	if (n <= RXR_STATS_PERM_EXACT_MAX) {
-		/* Every subset of na of the n pooled values, as a bit mask. */
+		/*
+		 * Every subset of na of the n pooled values, as a bit mask.
+		 * The sums of the low and high halves' subsets are tabled:
+		 * each split's sum is one addition.
+		 */
 		uint32_t v = (1u << na) - 1, end = 1u << n;
+		size_t nl = n / 2, nh = n - nl;
+		double *lo_sum = malloc(((size_t)1 << nl) * sizeof(double));
+		double *hi_sum = malloc(((size_t)1 << nh) * sizeof(double));
 
+		if (lo_sum == NULL || hi_sum == NULL) {
+			free(lo_sum);
+			free(hi_sum);
+			free(pool);
+			return NAN;
+		}
+		for (size_t m = 0; m < ((size_t)1 << nl); m++) {
+			lo_sum[m] = 0;
+			for (size_t i = 0; i < nl; i++)
+				if (m & ((size_t)1 << i))
+					lo_sum[m] += pool[i];
+		}
+		for (size_t m = 0; m < ((size_t)1 << nh); m++) {
+			hi_sum[m] = 0;
+			for (size_t i = 0; i < nh; i++)
+				if (m & ((size_t)1 << i))
+					hi_sum[m] += pool[nl + i];
+		}
 		while (v < end) {
-			double sa = 0, ti;
+			double sa = lo_sum[v & ((1u << nl) - 1)] + hi_sum[v >> nl];
+			double ti;
 			uint32_t c, r;
 
-			for (size_t i = 0; i < n; i++)
-				if (v & (1u << i))
-					sa += pool[i];
 			ti = sa / na - (sum - sa) / nb;
 			le += ti <= t + tol;
 			ge += ti >= t - tol;
@@ -291,6 +328,8 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 			r = v + c;
 			v = (((r ^ v) >> 2) / c) | r;
 		}
+		free(lo_sum);
+		free(hi_sum);
 		p = 2.0 * (le < ge ? le : ge) / total;
 	} else if (n > RXR_STATS_PERM_MC_MAX) {
 		/*
@@ -336,4 +375,359 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 	}
 	free(pool);
 	return p > 1 ? 1 : p;
+}
+
+const char *
+rxr_stats_perm_method(size_t na, size_t nb)
+{
+	if (na + nb <= RXR_STATS_PERM_EXACT_MAX)
+		return "exact permutation test, difference of means (every split)";
+	if (na + nb <= RXR_STATS_PERM_MC_MAX)
+		return "Monte Carlo permutation test, difference of means "
+			"(20000 random splits, fixed seed)";
+	return "normal approximation of the permutation test, difference of "
+		"means";
+}
+
+double
+rxr_stats_perm_min_p(size_t na, size_t nb)
+{
+	double p;
+
+	if (na == 0 || nb == 0)
+		return 1;
+	if (na + nb > RXR_STATS_PERM_EXACT_MAX)
+		return 2.0 / (PERM_RESAMPLES + 1);
+	p = 2.0 / (double)binom(na + nb, na);
+	return p > 1 ? 1 : p;
+}
+
+/* Student t: the regularized incomplete beta I_x(a, b) by Lentz's
+ * continued fraction (converges fast for x < (a + 1) / (a + b + 2)). */
+static double
+beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double
+ibeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(T <= t) for Student's t with df degrees of freedom. */
+static double
+t_cdf(double t, double df)
+{
+	double tail = 0.5 * ibeta(df / 2, 0.5, df / (df + t * t));
+
+	return t >= 0 ? 1 - tail : tail;
+}
+
+double
+rxr_stats_t_quantile(double q, double df)
+{
+	double lo = 0, hi = 1;
+
+	if (!(df > 0) || !(q > 0 && q < 1))
+		return NAN;
+	if (q < 0.5)
+		return -rxr_stats_t_quantile(1 - q, df);
+	if (q == 0.5)
+		return 0;
+	/* Bracket by doubling, then bisect to the last bits. */
+	while (t_cdf(hi, df) < q && hi < 1e300) {
+		lo = hi;
+		hi *= 2;
+	}
+	for (int i = 0; i < 64 && hi - lo > 1e-15 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_cdf(mid, df) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int
+rxr_stats_t_ci(const double *x, size_t n, double level, double *lo,
+		double *hi)
+{
+	double m, half;
+
+	*lo = *hi = NAN;
+	if (n < 2 || !(level > 0 && level < 1))
+		return -1;
+	m = rxr_stats_mean(x, n);
+	half = rxr_stats_t_quantile((1 + level) / 2, (double)(n - 1)) *
+		rxr_stats_stdev(x, n) / sqrt((double)n);
+	*lo = m - half;
+	*hi = m + half;
+	return 0;
+}
+
+double
+rxr_stats_signflip_test(const double *d, size_t n)
+{
+	size_t le = 0, ge = 0, total;
+	double t = 0, tol = 0, p;
+
+	if (n == 0 || n > RXR_STATS_MAX_N)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		t += d[i];
+		tol = fmax(tol, fabs(d[i]));
+	}
+	if (tol == 0)
+		return 1;	/* every difference 0: every sign vector ties */
+	/* Rounding of a sum of n terms, relative to the largest one. */
+	tol *= 1e-9 * (double)n;
+	if (n <= RXR_STATS_SIGNFLIP_EXACT_MAX) {
+		/*
+		 * Every sign vector as a mask (bit set: sign flipped). Sums of
+		 * the low and high halves are tabled, so each of the 2^n
+		 * sums is one addition, not a running update.
+		 */
+		size_t nl = n / 2, nh = n - nl;
+		size_t sl = (size_t)1 << nl, sh = (size_t)1 << nh;
+		double *lo = malloc(sl * sizeof(*lo)), *hi = malloc(sh *
+				sizeof(*hi));
+
+		if (lo == NULL || hi == NULL) {
+			free(lo);
+			free(hi);
+			return NAN;
+		}
+		for (size_t m = 0; m < sl; m++) {
+			lo[m] = 0;
+			for (size_t i = 0; i < nl; i++)
+				lo[m] += m & ((size_t)1 << i) ? -d[i] : d[i];
+		}
+		for (size_t m = 0; m < sh; m++) {
+			hi[m] = 0;
+			for (size_t i = 0; i < nh; i++)
+				hi[m] += m & ((size_t)1 << i) ? -d[nl + i] :
+					d[nl + i];
+		}
+		for (size_t mh = 0; mh < sh; mh++)
+			for (size_t ml = 0; ml < sl; ml++) {
+				double ti = lo[ml] + hi[mh];
+
+				le += ti <= t + tol;
+				ge += ti >= t - tol;
+			}
+		total = sl * sh;
+		free(lo);
+		free(hi);
+		p = 2.0 * (le < ge ? le : ge) / total;
+	} else {
+		uint64_t seed = 0x853c49e6748fea9bULL;
+
+		for (total = 0; total < PERM_RESAMPLES; total++) {
+			double ti = 0;
+			uint64_t bits = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				if (i % 64 == 0)
+					bits = xorshift(&seed);
+				ti += bits & 1 ? -d[i] : d[i];
+				bits >>= 1;
+			}
+			le += ti <= t + tol;
+			ge += ti >= t - tol;
+		}
+		p = 2.0 * ((le < ge ? le : ge) + 1) / (total + 1);
+	}
+	return p > 1 ? 1 : p;
+}
+
+const char *
+rxr_stats_signflip_method(size_t n)
+{
+	if (n <= RXR_STATS_SIGNFLIP_EXACT_MAX)
+		return "exact sign-flip permutation test over paired rounds, "
+			"mean log-ratio (all 2^n sign vectors)";
+	return "Monte Carlo sign-flip permutation test over paired rounds, "
+		"mean log-ratio (20000 random sign vectors, fixed seed)";
+}
+
+double
+rxr_stats_signflip_min_p(size_t n)
+{
+	if (n == 0)
+		return 1;
+	if (n > RXR_STATS_SIGNFLIP_EXACT_MAX)
+		return 2.0 / (PERM_RESAMPLES + 1);
+	return n == 1 ? 1 : 2.0 / (double)((size_t)1 << n);
+}
+
+unsigned int
+rxr_stats_signflip_min_rounds(double alpha)
+{
+	unsigned int n = 1;
+
+	if (!(alpha > 0 && alpha < 1))
+		return 0;
+	while (n <= RXR_STATS_SIGNFLIP_EXACT_MAX &&
+			!(rxr_stats_signflip_min_p(n) < alpha))
+		n++;
+	return n;
+}
+
+static bool
+positive(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+int
+rxr_stats_paired(const double *x, const double *base, size_t n,
+		struct rxr_stats_ratio *out)
+{
+	double *d, m;
+	size_t k = 0;
+
+	*out = (struct rxr_stats_ratio){ .ratio = NAN, .ci_lo = NAN,
+		.ci_hi = NAN, .p = NAN, .min_p = 1, .paired = true,
+		.test = RXR_STATS_PAIRED_METHOD,
+		.interval = RXR_STATS_PAIRED_CI_METHOD };
+	if (n == 0 || n > RXR_STATS_MAX_N)
+		return -1;
+	d = malloc(n * sizeof(*d));
+	if (d == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (positive(x[i]) && positive(base[i]))
+			d[k++] = log(x[i] / base[i]);
+	out->n = out->n_base = (unsigned int)k;
+	if (k == 0) {
+		free(d);
+		return -1;
+	}
+	m = rxr_stats_mean(d, k);
+	out->ratio = exp(m);
+	if (rxr_stats_t_ci(d, k, 0.95, &out->ci_lo, &out->ci_hi) == 0) {
+		out->ci_lo = exp(out->ci_lo);
+		out->ci_hi = exp(out->ci_hi);
+	}
+	if (k >= 2) {
+		out->p = rxr_stats_signflip_test(d, k);
+		out->test = rxr_stats_signflip_method(k);
+	}
+	out->min_p = rxr_stats_signflip_min_p(k);
+	free(d);
+	return 0;
+}
+
+int
+rxr_stats_unpaired(const double *x, size_t nx, const double *base,
+		size_t nb, struct rxr_stats_ratio *out)
+{
+	double *fx, *fb, *lx, *lb, mx, mb, vx, vb, se, df, t;
+	size_t kx = 0, kb = 0, gx = 0, gb = 0;
+	int ret = -1;
+
+	*out = (struct rxr_stats_ratio){ .ratio = NAN, .ci_lo = NAN,
+		.ci_hi = NAN, .p = NAN, .min_p = 1, .paired = false,
+		.test = RXR_STATS_TEST_METHOD,
+		.interval = RXR_STATS_UNPAIRED_CI_METHOD };
+	if (nx > RXR_STATS_MAX_N || nb > RXR_STATS_MAX_N)
+		return -1;
+	fx = malloc((nx + 1) * sizeof(*fx));
+	fb = malloc((nb + 1) * sizeof(*fb));
+	lx = malloc((nx + 1) * sizeof(*lx));
+	lb = malloc((nb + 1) * sizeof(*lb));
+	if (fx == NULL || fb == NULL || lx == NULL || lb == NULL)
+		goto out;
+	/* The test: every finite value; the ratio: the positive ones. */
+	for (size_t i = 0; i < nx; i++) {
+		if (isfinite(x[i]))
+			fx[gx++] = x[i];
+		if (positive(x[i]))
+			lx[kx++] = log(x[i]);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (isfinite(base[i]))
+			fb[gb++] = base[i];
+		if (positive(base[i]))
+			lb[kb++] = log(base[i]);
+	}
+	out->n = (unsigned int)gx;
+	out->n_base = (unsigned int)gb;
+	if (gx == 0 || gb == 0)
+		goto out;
+	ret = 0;
+	if (gx >= 2 && gb >= 2) {
+		out->p = rxr_stats_perm_test(fx, gx, fb, gb);
+		out->test = rxr_stats_perm_method(gx, gb);
+		out->min_p = rxr_stats_perm_min_p(gx, gb);
+	}
+	if (kx == 0 || kb == 0)
+		goto out;
+	mx = rxr_stats_mean(lx, kx);
+	mb = rxr_stats_mean(lb, kb);
+	out->ratio = exp(mx - mb);
+	if (kx < 2 || kb < 2)
+		goto out;
+	vx = rxr_stats_stdev(lx, kx);
+	vb = rxr_stats_stdev(lb, kb);
+	vx = vx * vx / kx;
+	vb = vb * vb / kb;
+	se = sqrt(vx + vb);
+	if (se > 0) {
+		/* Welch-Satterthwaite degrees of freedom. */
+		df = (vx + vb) * (vx + vb) / (vx * vx / (kx - 1) + vb * vb /
+			(kb - 1));
+		t = rxr_stats_t_quantile(0.975, df);
+		out->ci_lo = exp(mx - mb - t * se);
+		out->ci_hi = exp(mx - mb + t * se);
+	} else {
+		out->ci_lo = out->ci_hi = out->ratio;
+	}
+out:
+	free(fx);
+	free(fb);
+	free(lx);
+	free(lb);
+	return ret;
 }

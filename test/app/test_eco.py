@@ -381,7 +381,10 @@ def case_compare_csv():
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert list(rows[0].keys()) == ["config", "metric", "statistic",
                                     "report", "value", "delta_pct",
-                                    "better", "p", "significant"], \
+                                    "better", "p", "significant",
+                                    "ratio", "ci_lo", "ci_hi", "test",
+                                    "paired", "n", "n_base",
+                                    "p_unpaired"], \
         rows[0].keys()
     labels = [r["label"] for r in doc["reports"]]
     pct = doc["refill_latency_percentiles"]

@@ -5,7 +5,8 @@
 - A/A: one configuration measured many times; random 5-against-5 splits
   of its runs, compared as two reports by rxrefill-compare, must come out
   significant at about alpha's rate (at most 3 x alpha: a shared machine
-  drifts), never for most splits.
+  drifts), never for most splits; so must random splits of its runs into
+  two configurations of one report, 10 rounds each, compared paired.
 - Planted slowdown: --test-refill-delay adds a fixed number of cycles to
   every refill; against the same configuration without it, Gbit/s must be
   found significantly worse (rxrefill-compare --fail-if-worse exits 3),
@@ -15,6 +16,8 @@
 - The main lcore polling, packets freed by the other poll lcore and
   --reps auto: the run says why it stopped and the report carries the
   statistics.
+- Too few repetitions to be significant: said at start and under the
+  table.
 Usage: test_stats_app.py RXREFILL RXREFILL_GEN RXREFILL_COMPARE [CASE...]
 """
 
@@ -129,6 +132,35 @@ def case_aa():
         hits, splits, ALPHA, rate))
     assert rate <= 3 * ALPHA, "A/A significant in %.0f%% of splits" % (
         100 * rate)
+    # The paired test: the 20 runs shuffled into two configurations of
+    # one report, 10 interleaved rounds (bh0 x0 bh1 x1 ...), compared by
+    # rxrefill-compare over the rounds. Under A/A its rate is alpha's.
+    one = os.path.join(TMP, "aa_paired.json")
+    hits = 0
+    for _ in range(splits):
+        pick = rng.sample(range(len(runs)), 20)
+        d = copy.deepcopy(doc)
+        d["runs"], d["summary"] = [], []
+        for k in range(10):
+            for j, strategy in ((pick[k], "bh"), (pick[10 + k], "irqsave")):
+                r = copy.deepcopy(runs[j])
+                r["strategy"], r["rep"] = strategy, k
+                d["runs"].append(r)
+        with open(one, "w") as f:
+            json.dump(d, f)
+        p = subprocess.run([COMPARE, "--json", "-m", "gbps", one],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        assert out["paired"] is True, out
+        row = [r for r in out["rows"] if r["stat"] == "mean"][0]
+        assert row["test"][1].startswith("exact sign-flip"), row
+        hits += bool(row["significant"][1])
+    rate = hits / splits
+    print("# A/A paired: %d of %d splits significant at alpha %g "
+          "(rate %.3f)" % (hits, splits, ALPHA, rate))
+    assert rate <= 3 * ALPHA, "A/A paired significant in %.0f%% of " \
+        "splits" % (100 * rate)
 
 
 def case_planted_slowdown():
@@ -177,6 +209,24 @@ def case_main_polls_other_poll_auto():
         assert abs(r["fairness"]["jain"] - 1) < 0.2, r["fairness"]
         # Handed to the other poll lcore: a full queue is a drop cause.
         assert "consumer_full" in r["drops"], r["drops"]
+
+
+def case_too_few_reps_warn():
+    """Repetitions that can never be significant are said at start, and
+    the findings under the table say it again."""
+    cmd = [RXREFILL] + EAL + ["--", "--replay", capture(), "--loops", "1",
+                              "--reps", "2", "--strategy", "bh,zone",
+                              "--bulk", "on", "--consumer", "none",
+                              "--report", os.path.join(TMP, "r2.json")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    both = p.stdout + p.stderr
+    start = both.find("warning: --reps 2: with 2 paired rounds the smallest "
+                      "p a comparison can give is 0.5")
+    assert start >= 0, both[-2000:]
+    assert "use --reps 6 or more, or --reps auto" in both, both[-2000:]
+    assert "zone-bulk: " in p.stdout and "cannot be significant with 2 " \
+        "paired rounds" in p.stdout, p.stdout[-2000:]
 
 
 def main():

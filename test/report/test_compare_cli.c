@@ -383,9 +383,31 @@ test_statistics_gate(void)
 		NULL) == 0 && EXITED(0), "better: %d %s", status, err);
 	RXR_TEST_ASSERT(run("--fail-if-worse", "1", b, sa, NULL) == 0 &&
 		EXITED(0), "same: %d %s", status, err);
-	/* p = 0.0079 is not below alpha 0.005. */
+	/* p = 0.0079 is not below alpha 0.005, and 5 against 5 runs never
+	 * can be: the gate cannot decide (exit 4), it does not pass. */
 	RXR_TEST_ASSERT(run("--alpha", "0.005", "--fail-if-worse", "10", b, sl,
-		NULL) == 0 && EXITED(0), "alpha 0.005: %d %s", status, err);
+		NULL) == 0 && EXITED(4) && strstr(err, "cannot decide") != NULL &&
+		strstr(err, "undecided: zone-bulk.gbps slow5: 5 against 5 runs, "
+		"unpaired, the smallest p the test can give is 0.00794") != NULL,
+		"alpha 0.005: %d %s", status, err);
+	/* 2 against 3 runs and 41% worse: cannot decide, not a pass. */
+	{
+		struct fixture_conf two = { .host = "b", .scale = 1, .reps = 2 };
+		struct fixture_conf three = { .host = "s", .scale = 0.59,
+			.reps = 3 };
+		char t2[256], t3[256];
+
+		snprintf(t2, sizeof(t2), "%s", file_in_dir("two.json"));
+		snprintf(t3, sizeof(t3), "%s", file_in_dir("three.json"));
+		RXR_TEST_ASSERT(write_report("two.json", &two) == 0 &&
+			write_report("three.json", &three) == 0, "write");
+		RXR_TEST_ASSERT(run("--fail-if-worse", "5", "-m", "gbps", t2, t3,
+			NULL) == 0 && EXITED(4) && strstr(err, "--fail-if-worse "
+			"cannot decide") != NULL, "2 against 3: %d %s", status,
+			err);
+		unlink(t2);
+		unlink(t3);
+	}
 	RXR_TEST_ASSERT(run("--alpha", "1", b, NULL) == 0 && EXITED(2) &&
 		strstr(err, "--alpha \"1\"") != NULL, "alpha 1: %s", err);
 	RXR_TEST_ASSERT(run("--fail-if-worse", "x", b, NULL) == 0 &&
@@ -414,6 +436,47 @@ cleanup(void)
 	rmdir(dir);
 }
 
+/*
+ * One report's exports are its own table: a column per configuration,
+ * the tested cells with ratio, interval, p and the test that ran.
+ */
+static int
+test_one_report_exports(void)
+{
+	static const char head[] = "config,metric,statistic,report,value,"
+		"delta_pct,better,p,significant,ratio,ci_lo,ci_hi,test,paired,n,"
+		"n_base,p_unpaired\n";
+	const char *p, *e;
+	int bars = -1;
+
+	RXR_TEST_ASSERT(run("-f", "csv", file_in_dir("monday.json"), NULL) ==
+		0 && EXITED(0), "csv: %d %s", status, err);
+	RXR_TEST_ASSERT(strncmp(out, head, strlen(head)) == 0,
+		"csv header: %.200s", out);
+	RXR_TEST_ASSERT(strstr(out, ",gbps,mean,bh-bulk,") != NULL &&
+		strstr(out, "\"exact sign-flip permutation test over paired "
+		"rounds, mean log-ratio (all 2^n sign vectors)\",true,3,3,") !=
+		NULL, "csv rows:\n%s", out);
+	RXR_TEST_ASSERT(run("-f", "markdown", file_in_dir("monday.json"),
+		NULL) == 0 && EXITED(0), "markdown: %d %s", status, err);
+	RXR_TEST_ASSERT(strstr(out, "| zone-bulk | bh-bulk | recycle-bulk |") !=
+		NULL && strstr(out, "x CI ") != NULL, "markdown:\n%s", out);
+	/* Every line as many cells as the header, percentiles included. */
+	for (p = out; *p != '\0'; p = *e ? e + 1 : e) {
+		int n = 0;
+
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		for (const char *q = p; q < e; q++)
+			n += *q == '|' && (q == p || q[-1] != '\\');
+		RXR_TEST_ASSERT(bars < 0 || n == bars, "%d cells, not %d: %.*s",
+			n, bars, (int)(e - p), p);
+		bars = n;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -439,6 +502,7 @@ main(int argc, char **argv)
 	rxr_test_run("not_an_object", test_not_an_object);
 	rxr_test_run("usage", test_usage);
 	rxr_test_run("statistics_gate", test_statistics_gate);
+	rxr_test_run("one_report_exports", test_one_report_exports);
 	cleanup();
 	return rxr_test_done();
 }

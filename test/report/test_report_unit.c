@@ -536,8 +536,9 @@ test_summary_statistics(void)
 
 		rxr_report_render_text(r, cap_open(&c), NULL);
 		text = cap_close(&c);
-		RXR_TEST_ASSERT(strstr(text, "bulk off against on, gbps (mean): "
-			"bh ") != NULL, "no bulk pairs line");
+		RXR_TEST_ASSERT(strstr(text, "  bh-nobulk: ") != NULL &&
+			strstr(strstr(text, "  bh-nobulk: "), "bh-bulk") != NULL,
+			"no bulk pair line:\n%s", text);
 		free(text);
 	}
 	rxr_report_free(r);
