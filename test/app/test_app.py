@@ -125,30 +125,34 @@ def case_exact_oversize_chained():
 
 
 def case_stalled_consumer():
-    manifest, files = gen("stall", "-q", "1", "-s", "4", "-n", "5000",
+    # Three streams go round robin to two consumers: the stalled one (0)
+    # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
+    # 1500 packets, which its ring holds even when it cannot run at all
+    # (a busy machine), so whatever it loses is the stall's doing.
+    manifest, files = gen("stall", "-q", "1", "-s", "3", "-n", "1500",
                           "-l", "128")
     report = os.path.join(TMP, "stall.report.json")
     rc, out, err = run(["--replay", ",".join(files), "--loops", "1",
                         "--reps", "1", "--strategy", "bh", "--bulk", "on",
                         "--consumer", "other-cpu", "--consumers", "2",
-                        "--consumer-depth", "4096", "--stall-consumer", "0",
+                        "--consumer-depth", "2048", "--stall-consumer", "0",
                         "--report", report, "--no-table"])
     assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
     with open(report) as f:
         r = json.load(f)["runs"][0]
     total = manifest["total"]["packets"]
     full = r["drops"].get("consumer_full", 0)
-    assert full > 0, "a stalled consumer dropped nothing: %s" % r["drops"]
+    assert full >= 3000 - 2048, "the stalled consumer dropped %d: %s" % (
+        full, r["drops"])
     assert r["rx_packets"] == total, "received %d of %d" % (
         r["rx_packets"], total)
-    # Streams of the healthy consumer (odd stream index) lost nothing.
     delivered = sum(s["packets"] for s in r["streams"])
     assert delivered + full == total, "%d delivered + %d dropped != %d" % (
         delivered, full, total)
     want = {key(s): s["packets"] for s in manifest["streams"]}
     whole = [s for s in r["streams"] if s["packets"] == want[key(s)]]
-    assert len(whole) >= 2, "the other streams were affected: %s" % (
-        [(s["sport"], s["packets"]) for s in r["streams"]])
+    assert len(whole) >= 1, "the healthy consumer's stream was affected: " \
+        "%s" % ([(s["sport"], s["packets"]) for s in r["streams"]])
 
 
 def case_sigint_partial_report():
