@@ -170,6 +170,13 @@ conf_defaults(struct rxr_pool_conf *c)
 				"id (below %u)", i, c->poll_lcores[i],
 				RTE_MAX_LCORE);
 	st = rxrp_strategy_get(c->strategy);
+	if (st->available != NULL) {
+		char why[160];
+
+		if (!st->available(why, sizeof(why)))
+			CONF_REJECT(c, "strategy %s is not available: %s",
+				st->name, why);
+	}
 	return st->conf_check != NULL ? st->conf_check(c) : 0;
 }
 
@@ -352,6 +359,13 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		p->remote_drain = true;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
+	if (p->strategy->pool_init != NULL) {
+		ret = p->strategy->pool_init(p);
+		if (ret != 0) {
+			err = -ret;
+			goto fail;
+		}
+	}
 	if (p->conf.latency || p->conf.test_refill_delay != 0)
 		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
 			p->conf.latency ? timed_free : NULL);
@@ -368,6 +382,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 {
 	if (p == NULL)
 		return;
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		p->strategy->pool_reclaim(p);
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
 		struct rxrp_lcore *ls = p->lcore[lc];
 
@@ -380,6 +396,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 		rxr_pcp_destroy(ls->pcp);
 		rte_free(ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_fini != NULL)
+		p->strategy->pool_fini(p);
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
 		rxr_zone_destroy(p->zone[n]);
 	rte_free(p->defer_link);
@@ -548,6 +566,8 @@ rxr_pool_quiesce(struct rxr_pool *p)
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
 			lcore_flush(p, p->lcore[lc]);
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		p->strategy->pool_reclaim(p);
 	/* A lock hold merges what handlers left pending. */
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		rxr_zone_lock(p->zone[n]);
@@ -602,6 +622,8 @@ rxr_pool_avail(const struct rxr_pool *p)
 		if (p->strategy->held != NULL)
 			n += p->strategy->held(p, ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_held != NULL)
+		n += p->strategy->pool_held(p);
 	return n;
 }
 

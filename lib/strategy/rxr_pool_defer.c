@@ -236,6 +236,8 @@ pool_reclaim(struct rxr_pool *p)
 				p->remote_drain)
 			got += reclaim_owner_caches(p, ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		got += p->strategy->pool_reclaim(p);
 	rxr_spinlock_unlock(&p->reclaim_lock);
 	return got;
 }
