@@ -113,6 +113,7 @@ static const char * const rseq_counter_names[] = {
 struct rseq_pool {
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	unsigned int ncpu;
+	uint32_t high;				/* every pcp's: most n a section takes */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
 	struct rseq_ctr ctr[RXRP_MAX_CPUS];
@@ -231,7 +232,7 @@ rseq_cpu_now(const struct rseq *rs)
 	[sfree] "i" (offsetof(struct rxr_pcp, stats.free))
 
 /*
- * Pop the top n (>= 1) frames of CPU cpu's pcp into objs, objs[n - 1] the
+ * Pop the top n (1 <= n <= high) frames of CPU cpu's pcp into objs, objs[n - 1] the
  * hottest. The commit is the store of the new count, after the last load
  * of a frame; stats.alloc is one add just before it (a restart between
  * the two counts the frames twice, nothing else).
@@ -294,7 +295,7 @@ rseq_pop(struct rseq *rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 }
 
 /*
- * Push n (>= 1) frames onto CPU cpu's pcp, objs[n - 1] the hottest. The
+ * Push n (1 <= n <= high) frames onto CPU cpu's pcp, objs[n - 1] the hottest. The
  * frames are stored above count (no commit: nobody reads there), then
  * count + n is stored (the commit).
  */
@@ -482,6 +483,10 @@ rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 
 	if (unlikely(n == 0))
 		return 0;
+	/* More than any pcp holds: the zone (the sections take n <= high). */
+	if (unlikely(n > rp->high))
+		return rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) %
+				rp->ncpu], objs, n, true);
 	ret = rseq_take(p, rp, rs, objs, n, &cpu);
 	if (likely(ret == 0))
 		return 0;
@@ -503,11 +508,6 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
 {
 	void *tmp[RSEQ_TMP];
 
-	if (n > rp->pcp[cpu]->high) {
-		/* More than any pcp holds: straight to the zone. */
-		rxrp_zone_free(p, objs, n, true);
-		return;
-	}
 	for (unsigned int tries = 0; tries < 4; tries++) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 		uint32_t c = __atomic_load_n(&pc->count, __ATOMIC_RELAXED);
@@ -562,6 +562,11 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
 			rxrp_zone_free(p, objs, n, true);
 			return;
 		}
+	}
+	/* More than any pcp holds: the zone (the sections take n <= high). */
+	if (unlikely(n > rp->high)) {
+		rxrp_zone_free(p, objs, n, true);
+		return;
 	}
 	r = rseq_put(p, rp, rs, node, objs, n, &cpu);
 	if (likely(r == RSEQ_PUSHED))
@@ -733,6 +738,7 @@ rseq_pool_init(struct rxr_pool *p)
 			p->conf.socket_id);
 	if (rp == NULL)
 		return -ENOMEM;
+	rp->high = p->conf.high;
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		/* A poll lcore's CPU takes its node, the others in turn. */
