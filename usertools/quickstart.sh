@@ -106,7 +106,7 @@ run)
 	if [ $# -eq 0 ]; then
 		set -- -l 0-1 --no-pci -- --replay "$cap.q0.pcap,$cap.q1.pcap" \
 			--main-polls --consumer other-poll --consumer-depth 4096 \
-			--strategy bh,zone,irqsave,recycle --bulk both \
+			--strategy bh,zone,irqsave,recycle,rseq --bulk both \
 			--reps auto:8 --warmup 0.3 --duration 1
 	fi
 	exec ./build/app/rxrefill/rxrefill "$@"
