@@ -113,6 +113,7 @@ static const char * const rseq_counter_names[] = {
 struct rseq_pool {
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	unsigned int ncpu;
+	intptr_t off;				/* __rseq_offset */
 	uint32_t high;				/* every pcp's: most n a section takes */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
@@ -169,26 +170,29 @@ rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
 }
 
 
-static __rte_always_inline struct rseq *
-rseq_self(void)
-{
-	uint8_t *tp;
-
-	/* %fs:0 is the thread pointer (the TCB points at itself). */
-	asm ("movq %%fs:0, %0" : "=r" (tp));
-	return (struct rseq *)(tp + __rseq_offset);
-}
-
+/*
+ * The calling thread's struct rseq is at the thread pointer plus
+ * __rseq_offset, the same for every thread: the sections and the reads
+ * below address it through %fs with that offset (kept in the pool).
+ */
 static __rte_always_inline uint32_t
-rseq_cpu_start(const struct rseq *rs)
+rseq_cpu_start(intptr_t rs)
 {
-	return __atomic_load_n(&rs->cpu_id_start, __ATOMIC_RELAXED);
+	uint32_t cpu;
+
+	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
+		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id_start)));
+	return cpu;
 }
 
 static __rte_always_inline int32_t
-rseq_cpu_now(const struct rseq *rs)
+rseq_cpu_now(intptr_t rs)
 {
-	return (int32_t)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+	int32_t cpu;
+
+	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
+		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id)));
+	return cpu;
 }
 
 /*
@@ -206,9 +210,9 @@ rseq_cpu_now(const struct rseq *rs)
 	".popsection\n\t" \
 	"movl $1, %[ret]\n\t" \
 	"leaq 3b(%%rip), %" scratch "\n\t" \
-	"movq %" scratch ", %c[cs](%[rs])\n\t" \
+	"movq %" scratch ", %%fs:%c[cs](%[rs])\n\t" \
 	"1:\n\t" \
-	"cmpl %k[cpu], %c[cpuid](%[rs])\n\t" \
+	"cmpl %k[cpu], %%fs:%c[cpuid](%[rs])\n\t" \
 	"jnz 9f\n\t"
 
 /* After the commit: done; the abort handler, out of line, says aborted. */
@@ -241,7 +245,7 @@ rseq_cpu_now(const struct rseq *rs)
  * the copy pushes over the slots still being read.
  */
 static __rte_always_inline int
-rseq_pop(struct rseq *rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
+rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		unsigned long n)
 {
 	unsigned long c, i, src, d;
@@ -300,7 +304,7 @@ rseq_pop(struct rseq *rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
  * count + n is stored (the commit).
  */
 static __rte_always_inline int
-rseq_push(struct rseq *rs, struct rxr_pcp *pc, uint32_t cpu,
+rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 		void * const *objs, unsigned long n)
 {
 	unsigned long c, e, i, dst, d;
@@ -332,9 +336,78 @@ rseq_push(struct rseq *rs, struct rxr_pcp *pc, uint32_t cpu,
 	return ret;
 }
 
+/*
+ * One frame (the per-frame calls of bulk off, a PMD's one-mbuf refill):
+ * the same sections without the loop, in fewer registers.
+ */
+static __rte_always_inline int
+rseq_pop1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs)
+{
+	unsigned long c, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[d]")
+		"movl (%[pc]), %k[c]\n\t"
+		"cmpl $1, %k[c]\n\t"
+		"jl 9f\n\t"
+		"decl %k[c]\n\t"
+		"movq %c[frames](%[pc],%[c],8), %[d]\n\t"
+		"movq %[d], (%[objs])\n\t"
+#ifdef RXRP_RSEQ_PLANT_EARLY_COMMIT
+		/* The planted bug needs a read after the commit: here, one. */
+		"incq %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		"2:\n\t"
+		"movq %c[frames](%[pc],%[c],8), %[d]\n\t"
+		"movq %[d], (%[objs])\n\t"
+		"movl $0, %[ret]\n\t"
+		"9:\n\t"
+		".pushsection __rseq_failure, \"ax\"\n\t"
+		".long " RTE_STR(RSEQ_SIG) "\n\t"
+		"4:\n\t"
+		"movl $2, %[ret]\n\t"
+		"jmp 9b\n\t"
+		".popsection\n\t"
+#else
+		"incq %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+#endif
+		: [ret] "=&r" (ret), [c] "=&r" (c), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
+static __rte_always_inline int
+rseq_push1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void * const *objs)
+{
+	unsigned long c, e, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[d]")
+		"movl (%[pc]), %k[c]\n\t"
+		"leal 1(%q[c]), %k[e]\n\t"
+		"cmpl %c[high](%[pc]), %k[e]\n\t"
+		"ja 9f\n\t"
+		"movq (%[objs]), %[d]\n\t"
+		"movq %[d], %c[frames](%[pc],%[c],8)\n\t"
+		"incq %c[sfree](%[pc])\n\t"
+		"movl %k[e], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
 /* After a section that did not commit: restart or migration to count. */
 static __rte_noinline __rte_cold void
-rseq_count_retry(struct rseq_pool *rp, const struct rseq *rs, uint32_t cpu,
+rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu,
 		int r)
 {
 	if (r == RSEQ_ABORTED)
@@ -349,7 +422,7 @@ rseq_count_retry(struct rseq_pool *rp, const struct rseq *rs, uint32_t cpu,
  * -EAGAIN when no pcp could be used (*cpu: the last CPU read).
  */
 static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		void **objs, unsigned int n, uint32_t *cpu_out)
 {
 	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
@@ -361,7 +434,8 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
 		if (unlikely(cpu >= rp->ncpu))
 			return -EAGAIN;
 		pc = rp->pcp[cpu];
-		r = rseq_pop(rs, pc, cpu, objs, n);
+		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
+			rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
 			rseq_debug_out(p, objs, n);
@@ -384,7 +458,7 @@ enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
  * the CPU; RSEQ_NO_PCP: no pcp could be used. Not pushed: nothing done.
  */
 static __rte_always_inline int
-rseq_put(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
+rseq_put(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void * const *objs, unsigned int n,
 		uint32_t *cpu_out)
 {
@@ -399,7 +473,8 @@ rseq_put(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
 			break;
 		pc = rp->pcp[cpu];
 		rseq_tsan_release(pc);
-		r = rseq_push(rs, pc, cpu, objs, n);
+		r = n == 1 ? rseq_push1(rs, pc, cpu, objs) :
+			rseq_push(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE))
 			return RSEQ_PUSHED;
 		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu) {
@@ -430,7 +505,7 @@ rseq_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
  * thread is on by then (what does not fit goes back).
  */
 static __rte_noinline __rte_cold int
-rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
+rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		uint32_t cpu, void **objs, unsigned int n)
 {
 	struct rxr_pcp *pc = rp->pcp[cpu];
@@ -473,16 +548,21 @@ fail:
 	return -ENOBUFS;
 }
 
-static int
-rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+/* Everything but one section that committed at the first try. */
+static __rte_noinline int
+rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
+		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	struct rseq *rs = rseq_self();
+	intptr_t rs = rp->off;
 	uint32_t cpu;
 	int ret;
 
 	if (unlikely(n == 0))
 		return 0;
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
 	/* More than any pcp holds: the zone (the sections take n <= high). */
 	if (unlikely(n > rp->high))
 		return rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) %
@@ -496,13 +576,39 @@ rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 }
 
 /*
+ * The fast path: one section on the CPU the thread is on, no retry, few
+ * registers; anything else (a restart, a short pcp, more frames than a
+ * pcp holds) is the slow path's, which starts over.
+ */
+static __rte_always_inline int
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	uint32_t cpu = rseq_cpu_start(rp->off);
+	int r = RSEQ_BAIL;
+
+	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high)) {
+		struct rxr_pcp *pc = rp->pcp[cpu];
+
+		r = n == 1 ? rseq_pop1(rp->off, pc, cpu, objs) :
+			rseq_pop(rp->off, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE)) {
+			rseq_tsan_acquire(pc);
+			rseq_debug_out(p, objs, n);
+			return 0;
+		}
+	}
+	return rseq_alloc_slow(p, objs, n, cpu, r);
+}
+
+/*
  * The pcp was full: pop what Linux's free_pcppages_bulk() would give back
  * (a multiple of batch, enough to make room) and give it to the zone,
  * then push. The frames come off the top: a section cannot move the
  * coldest from the bottom with one commit.
  */
 static __rte_noinline __rte_cold void
-rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
+rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void * const *objs, unsigned int n,
 		uint32_t cpu)
 {
@@ -547,7 +653,7 @@ zone:
 
 /* Frames of one node: onto the pcp of the CPU, if it is of that node. */
 static __rte_always_inline void
-rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
+rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void * const *objs, unsigned int n)
 {
 	uint32_t cpu;
@@ -579,11 +685,17 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, struct rseq *rs,
 	rxrp_zone_free(p, objs, n, true);
 }
 
-static void
-rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+/* Everything but one section that committed at the first try. */
+static __rte_noinline void
+rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
+		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	struct rseq *rs = rseq_self();
+	intptr_t rs = rp->off;
+
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
 
 	if (unlikely(n == 0))
 		return;
@@ -600,6 +712,29 @@ rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rseq_free_node(p, rp, rs, node, objs + i, j - i);
 		i = j;
 	}
+}
+
+/* As rseq_alloc_fast(): one section, one node, else the slow path. */
+static __rte_always_inline void
+rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	uint32_t cpu = rseq_cpu_start(rp->off);
+	int r = RSEQ_BAIL;
+
+	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high) &&
+			likely(p->nr_zones == 1)) {
+		struct rxr_pcp *pc = rp->pcp[cpu];
+
+		rseq_debug_in(p, objs, n);
+		rseq_tsan_release(pc);
+		r = n == 1 ? rseq_push1(rp->off, pc, cpu, objs) :
+			rseq_push(rp->off, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE))
+			return;
+		rseq_debug_out(p, objs, n);
+	}
+	rseq_free_slow(p, objs, n, cpu, r);
 }
 
 /*
@@ -664,9 +799,9 @@ rseq_available(char *why, size_t len)
 			__rseq_size);
 		return false;
 	}
-	if (rseq_cpu_now(rseq_self()) < 0) {
+	if (rseq_cpu_now(__rseq_offset) < 0) {
 		snprintf(why, len, "this thread's rseq area is not registered "
-			"(cpu_id %d)", rseq_cpu_now(rseq_self()));
+			"(cpu_id %d)", rseq_cpu_now(__rseq_offset));
 		return false;
 	}
 	if (syscall(__NR_membarrier,
@@ -683,13 +818,13 @@ rseq_available(char *why, size_t len)
 
 /* Never called: rseq_available() refuses every pool. */
 static int
-rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	return rxrp_zone_alloc(p, 0, objs, n, true);
 }
 
 static void
-rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	rxrp_zone_free(p, objs, n, true);
 }
@@ -717,14 +852,33 @@ rseq_available(char *why, size_t len)
 #endif /* RSEQ_BUILT */
 
 static int
+rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return rseq_alloc_fast(p, objs, n);
+}
+
+static void
+rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rseq_free_fast(p, objs, n);
+}
+
+/* Bulk off: a section per frame. */
+static int
 rseq_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
 {
+	if (likely(n == 1))
+		return rseq_alloc_fast(p, objs, 1);
 	return rxrp_per_frame_alloc(p, objs, n, rseq_alloc_bulk, rseq_free_bulk);
 }
 
 static void
 rseq_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
+	if (likely(n == 1)) {
+		rseq_free_fast(p, objs, 1);
+		return;
+	}
 	rxrp_per_frame_free(p, objs, n, rseq_free_bulk);
 }
 
@@ -739,6 +893,9 @@ rseq_pool_init(struct rxr_pool *p)
 	if (rp == NULL)
 		return -ENOMEM;
 	rp->high = p->conf.high;
+#if RSEQ_BUILT
+	rp->off = __rseq_offset;
+#endif
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		/* A poll lcore's CPU takes its node, the others in turn. */
