@@ -507,9 +507,16 @@ static void
 corrupt_child(void *arg)
 {
 	char **argv = arg;
+	uint64_t end;
 
 	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
-	run(strategy, bulk, 1, seconds);
+	/* A planted race may need more than one run to be hit: run again
+	 * until a check stops the child or the time is up. */
+	end = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
+	do {
+		if (run(strategy, bulk, 1, seconds) != 0)
+			exit(EXIT_FAILURE);
+	} while (rte_get_timer_cycles() < end);
 }
 
 static char **saved_argv;
