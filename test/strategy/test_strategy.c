@@ -608,7 +608,8 @@ test_defer_batches(void)
  * rseq: any thread uses the pcp of its CPU (a plain pthread on CPU 1 fills
  * CPU 1's, counted under the poll lcore pinned there); an allocation that
  * would fail takes back what another CPU's pcp holds (the reclaim's fence);
- * its own counters are named. Refused with the reason where glibc did not
+ * frames a consumer on CPU 1 frees reach CPU 0 through the transfer stage,
+ * not the zone; its own counters are named. Refused with the reason where glibc did not
  * register rseq (this program under GLIBC_TUNABLES=glibc.pthread.rseq=0).
  */
 static int
@@ -626,7 +627,7 @@ test_rseq(void)
 	struct rxr_pool *p;
 	char why[160];
 
-	RXR_TEST_ASSERT_EQ(rxr_strategy_counters(RXR_STRATEGY_RSEQ, &names), 3,
+	RXR_TEST_ASSERT_EQ(rxr_strategy_counters(RXR_STRATEGY_RSEQ, &names), 5,
 		"rseq counters");
 	RXR_TEST_ASSERT(strcmp(names[0], "restarts") == 0 &&
 		strcmp(names[1], "migrations") == 0, "counter names");
@@ -661,7 +662,24 @@ test_rseq(void)
 		for (int k = i + 1; k < 64; k++)
 			RXR_TEST_ASSERT(a[i] != a[k], "frame handed out twice");
 	RXR_TEST_ASSERT(rxr_pool_alloc_bulk(p, b, 1) != 0, "nothing left");
-	rxr_pool_free_bulk(p, a, 64);
+	/* A consumer on CPU 1 frees them, 16 a call: CPU 1's pcp fills and
+	 * drains into the transfer stage, where CPU 0's refill finds them. */
+	for (int i = 0; i < 4; i++) {
+		tj = (struct task_job){ .p = p, .objs = a + 16 * i, .n = 16,
+			.bind = -1, .cpu = 1 };
+		RXR_TEST_ASSERT(run_task(&tj) == 0, "task free");
+	}
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 64, "all back");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT(st.lcore[1].counters[3] >= 16, "drained into the "
+		"transfer stage: %" PRIu64, st.lcore[1].counters[3]);
+	RXR_TEST_ASSERT_EQ(st.zone[0].nr_free, 0, "none to the zone");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 16), 0, "alloc on CPU 0");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT(st.lcore[0].counters[4] >= 16, "refilled from the "
+		"transfer stage: %" PRIu64, st.lcore[0].counters[4]);
+	RXR_TEST_ASSERT_EQ(st.zone[0].nr_free, 0, "nothing from the zone");
+	rxr_pool_free_bulk(p, a, 16);
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 64, "all back");
 	rxr_pool_stats(p, &st);
 	printf("# restarts %" PRIu64 ", migrations %" PRIu64 ", zone "
