@@ -538,7 +538,8 @@ rseq_xfer_get(struct rseq_pool *rp, unsigned int node, void **objs,
 	rxr_spinlock_lock(&x->lock);
 	if (x->count >= min) {
 		k = RTE_MIN(x->count, max);
-		x->count -= k;
+		/* Atomic: the unlocked looks above read it. */
+		__atomic_store_n(&x->count, x->count - k, __ATOMIC_RELAXED);
 		memcpy(objs, &x->frames[x->count], k * sizeof(*objs));
 	}
 	rxr_spinlock_unlock(&x->lock);
@@ -559,7 +560,7 @@ rseq_xfer_put(struct rseq_pool *rp, unsigned int node, void * const *objs,
 	rxr_spinlock_lock(&x->lock);
 	k = RTE_MIN(n, x->max - x->count);
 	memcpy(&x->frames[x->count], objs, k * sizeof(*objs));
-	x->count += k;
+	__atomic_store_n(&x->count, x->count + k, __ATOMIC_RELAXED);
 	rxr_spinlock_unlock(&x->lock);
 	return k;
 }
@@ -881,7 +882,7 @@ rseq_pool_reclaim(struct rxr_pool *p)
 		if (x->count != 0)
 			rxr_zone_free_bulk(p->zone[n], x->frames, x->count);
 		got += x->count;
-		x->count = 0;
+		__atomic_store_n(&x->count, 0, __ATOMIC_RELAXED);
 		rxr_spinlock_unlock(&x->lock);
 	}
 	rxr_spinlock_unlock(&rp->lock);
