@@ -17,10 +17,11 @@
  *   (stores above count: nobody reads them until the commit), store
  *   count + n (the commit).
  * With bulk on a call is one section whatever n; with bulk off each frame
- * is its own section. Zone refills and drains run outside any section: the
- * zone lock is taken, then frames go onto or come off whatever CPU the
- * thread runs on by then, under a section again (the CPU may have changed;
- * what does not fit goes back to the zone).
+ * is its own section. Refills and drains run outside any section: frames
+ * come from (or go to) a node's transfer stage, else the zone, under their
+ * locks, then go onto (or come off) whatever CPU the thread runs on by
+ * then, under a section again (the CPU may have changed; what does not fit
+ * goes back).
  *
  * The pool's reclaim (an allocation would fail, quiesce, destroy) empties
  * every CPU's pcp from one thread: it sets the top bit of each count (a
@@ -33,7 +34,8 @@
  * does not tell apart), migrations (a restart or a start that found the
  * thread on another CPU than the one it read), zone_fallback (calls that
  * used the zone: pcp being reclaimed, thread without rseq, too many
- * restarts in a row).
+ * restarts in a row), xfer_in and xfer_out (frames into and out of the
+ * transfer stage).
  *
  * x86_64 only: other architectures are refused with the reason
  * (rxr_strategy_available()), as are processes where glibc did not
@@ -576,9 +578,10 @@ rseq_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
 }
 
 /*
- * The pcp was short: n frames for the caller and a batch for the pcp from
- * the zone in one lock hold, the batch pushed onto the pcp of the CPU the
- * thread is on by then (what does not fit goes back).
+ * The pcp was short: n frames for the caller and more for the pcp in one
+ * lock hold, from the transfer stage (a move) when it has n, else from
+ * the zone (a batch); pushed onto the pcp of the CPU the thread is on by
+ * then (what does not fit goes to the zone).
  */
 static __rte_noinline __rte_cold int
 rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -690,9 +693,10 @@ rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
 
 /*
  * The pcp was full: pop what Linux's free_pcppages_bulk() would give back
- * (a multiple of batch, enough to make room) and give it to the zone,
- * then push. The frames come off the top: a section cannot move the
- * coldest from the bottom with one commit.
+ * (a multiple of batch, enough to make room; at least a transfer move) and
+ * give it to the transfer stage, the zone what the stage cannot take, then
+ * push. The frames come off the top: a section cannot move the coldest
+ * from the bottom with one commit.
  */
 static __rte_noinline __rte_cold void
 rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
