@@ -112,6 +112,18 @@ timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
 }
 
+/* The timing layer in ops (a window is open) or out of the way. */
+static void
+timing_set(struct rxr_pool *p, bool on)
+{
+	const struct rxrp_fns *b = rxrp_below(p, RXRP_LAYER_TIMING);
+
+	__atomic_store_n(&p->ops.alloc, on ? timed_alloc : b->alloc,
+		__ATOMIC_RELAXED);
+	__atomic_store_n(&p->ops.free, on ? timed_free : b->free,
+		__ATOMIC_RELAXED);
+}
+
 void
 rxr_pool_sample(struct rxr_pool *p, bool on)
 {
@@ -119,6 +131,14 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 
 	if (!p->conf.latency || ls == NULL)
 		return;
+	if (p->timing_on_demand && ls->sampling != on) {
+		rxr_spinlock_lock(&p->sample_lock);
+		p->sampling_lcores += on ? 1 : -1;
+		/* Not while a layer sits above it (adoption). */
+		if (p->top == RXRP_LAYER_TIMING + 1)
+			timing_set(p, p->sampling_lcores != 0);
+		rxr_spinlock_unlock(&p->sample_lock);
+	}
 	ls->sampling = on;
 	/* The inline owner path makes no call to time: left for the window. */
 	if (p->ops.owner != NULL)
@@ -369,6 +389,10 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	if (p->conf.latency || p->conf.test_refill_delay != 0)
 		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
 			p->conf.latency ? timed_free : NULL);
+	if (p->conf.latency && p->conf.test_refill_delay == 0) {
+		p->timing_on_demand = true;
+		timing_set(p, false);
+	}
 	owner_inline_setup(p);
 	return p;
 fail:

@@ -247,13 +247,16 @@ __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	if (pool_reclaim(p) == 0)
 		return -ENOBUFS;
-	return p->ops.alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
+	return __atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs, n) == 0 ?
+		0 : -ENOBUFS;
 }
 
 int
 rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	if (likely(p->ops.alloc(p, objs, n) == 0))
+	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
+	if (likely(__atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs,
+			n) == 0))
 		return 0;
 	return __rxr_pool_alloc_slow(p, objs, n);
 }
@@ -261,7 +264,7 @@ rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
 void
 rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	p->ops.free(p, objs, n);
+	__atomic_load_n(&p->ops.free, __ATOMIC_RELAXED)(p, objs, n);
 }
 
 /* The owner's bh-enable point: its deferred list into its pcp. */

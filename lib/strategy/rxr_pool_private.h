@@ -142,6 +142,14 @@ struct rxr_pool {
 	bool adopt_overflow;
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
 	bool remote_drain;		/* membarrier: owner-only caches drainable */
+	/*
+	 * Latency sampling with no testing slowdown: the timing layer is in
+	 * ops only while a poll lcore samples (rxr_pool_sample()), so that
+	 * strategies with no inline path do not pass through it otherwise.
+	 */
+	bool timing_on_demand;
+	unsigned int sampling_lcores;	/* under sample_lock */
+	struct rxr_spinlock sample_lock;
 	void *priv;			/* the strategy's pool-wide state (pool_init) */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
