@@ -479,6 +479,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	unsigned int cfg, rep;
 	const struct run_config *rc;
 	struct rxr_report_run r = { 0 };
+	const char * const *cnames;
 	struct snapshot *s1 = NULL, *s2 = NULL;
 	struct stream_rows sr = { 0 };
 	uint64_t cycles, unaccounted = 0;
@@ -511,6 +512,9 @@ run_one(unsigned int step, struct rxr_report *report)
 		RXR_STRATEGY_CAP_DEFERS_FREES);
 	r.has_recycle = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_RECYCLES);
+	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
+	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
+		r.strategy_counters[i].cause = cnames[i];
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;

@@ -185,6 +185,10 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 			into_pcp += (lb->pcp.refill_frames - la->pcp.refill_frames) -
 				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
 			r->deferred.drained += lb->deferred_drained - la->deferred_drained;
+			for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
+					c < RXR_REPORT_DROPS_MAX; c++)
+				r->strategy_counters[c].count += lb->counters[c] -
+					la->counters[c];
 			for (size_t c = 0; c < sizeof(r->recycle) / sizeof(uint64_t); c++)
 				rr[c] += rb[c] - ra[c];
 			refill_cycles += lb->refill_cycles - la->refill_cycles;

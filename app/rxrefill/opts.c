@@ -375,6 +375,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 {
 	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true, warmup_given = false;
+	bool strategies_all = true;
 	unsigned long v;
 	int c;
 
@@ -406,6 +407,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			memset(want, 0, sizeof(want));
 			if (parse_strategies(optarg, want) != 0)
 				return -1;
+			strategies_all = strcmp(optarg, "all") == 0;
 			break;
 		case OPT_BULK:
 			if (strcmp(optarg, "on") == 0) {
@@ -686,6 +688,22 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			RXR_LOG(NOTICE, "note: --warmup is not used with "
 				"--loops (finite replay measures every packet)");
 		o->warmup_s = 0;
+	}
+	/* A strategy this process cannot run: refused when named, left
+	 * out of 'all' with the reason. */
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		char why[160];
+
+		if (want[s] == 0 || rxr_strategy_available(s, why, sizeof(why)))
+			continue;
+		if (!strategies_all) {
+			RXR_LOG(ERR, "--strategy %s: not available here: %s",
+				rxr_strategy_name(s), why);
+			return -1;
+		}
+		RXR_LOG(NOTICE, "note: strategy %s left out of all: %s",
+			rxr_strategy_name(s), why);
+		want[s] = 0;
 	}
 	/* Bulk on first, strategies in the order given: the first column is
 	 * the one every other is compared with. */

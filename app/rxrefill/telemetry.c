@@ -46,12 +46,15 @@ struct live_pool {
 	double lock_wait_share;		/* of the last period */
 	uint64_t deferred_drained;
 	struct rxr_recycle_stats recycle;
+	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];	/* the strategy's own */
 };
 
 /* What the telemetry thread and the metrics file see. */
 struct live_view {
 	enum live_phase phase;
 	char strategy[16];
+	unsigned int nb_counters;		/* the strategy's own counters */
+	const char * const *counter_names;
 	bool bulk;
 	unsigned int rep, reps, config, configs;
 	uint64_t phase_tsc, start_tsc;	/* elapsed is computed when asked */
@@ -133,6 +136,8 @@ pools_now(struct live_view *v, double dt_cycles)
 			into_pcp += ls->pcp.refill_frames -
 				ls->pcp.alloc_zone_frames;
 			lp->deferred_drained += ls->deferred_drained;
+			for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX; c++)
+				lp->counters[c] += ls->counters[c];
 			for (size_t c = 0; c < sizeof(lp->recycle) /
 					sizeof(uint64_t); c++)
 				rd[c] += rs[c];
@@ -209,6 +214,8 @@ live_run(const struct run_config *rc, unsigned int rep)
 	pthread_mutex_lock(&L.lock);
 	snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
 		rxr_strategy_name(rc->strategy));
+	L.view.nb_counters = rxr_strategy_counters(rc->strategy,
+		&L.view.counter_names);
 	L.view.bulk = rc->bulk;
 	L.view.rep = rep + 1;
 	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
@@ -322,6 +329,12 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 			p->deferred_drained);
 		for (size_t k = 0; k < RTE_DIM(rnames); k++)
 			rte_tel_data_add_dict_u64(pd, rnames[k], rc[k]);
+		/* The strategy's own, under its name: "rseq_restarts". */
+		for (unsigned int k = 0; k < v.nb_counters; k++) {
+			snprintf(name, sizeof(name), "%s_%s", v.strategy,
+				v.counter_names[k]);
+			rte_tel_data_add_dict_u64(pd, name, p->counters[k]);
+		}
 		snprintf(name, sizeof(name), "pool_port%u", p->port);
 		rte_tel_data_add_dict_container(d, name, pd, 0);
 	}
@@ -417,6 +430,14 @@ metrics_write(const struct live_view *v)
 				"counter=\"%s\"} %" PRIu64 "\n", labels,
 				v->pool[i].port, rnames[k], rc[k]);
 	}
+	fprintf(f, "# HELP rxrefill_strategy_total The running strategy's own "
+		"counters.\n# TYPE rxrefill_strategy_total counter\n");
+	for (unsigned int i = 0; i < v->nb_pools; i++)
+		for (unsigned int k = 0; k < v->nb_counters; k++)
+			fprintf(f, "rxrefill_strategy_total{%s,port=\"%u\","
+				"counter=\"%s\"} %" PRIu64 "\n", labels,
+				v->pool[i].port, v->counter_names[k],
+				v->pool[i].counters[k]);
 	if (fflush(f) != 0 || fsync(fd) != 0)
 		ret = -errno;
 	if (fclose(f) != 0 && ret == 0)

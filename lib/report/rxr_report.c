@@ -646,6 +646,16 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 					jcount(rc->recycle_released_refcnt)))
 			goto nomem;
 	}
+	if (run->nb_strategy_counters != 0) {
+		sub = json_object();
+		if (jset(o, "strategy_counters", sub))
+			goto nomem;
+		for (unsigned int i = 0; i < run->nb_strategy_counters &&
+				i < RXR_REPORT_DROPS_MAX; i++)
+			if (jset(sub, run->strategy_counters[i].cause,
+					jcount(run->strategy_counters[i].count)))
+				goto nomem;
+	}
 	if (run->has_zeroing) {
 		sub = json_object();
 		if (jset(o, "zeroing", sub) ||

@@ -183,6 +183,13 @@ struct rxr_report_run {
 	} deferred;
 	bool has_recycle;		/**< write recycle{} (recycle) */
 	struct rxr_report_recycle recycle;
+	/**
+	 * The strategy's own counters (rxr_strategy_counters()), written as
+	 * strategy_counters{name: count} when nb_strategy_counters > 0
+	 * (rseq: restarts, migrations, zone_fallback).
+	 */
+	unsigned int nb_strategy_counters;
+	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
 	struct {
 		const char *policy;	/**< "alloc", "free", "background" */

@@ -612,6 +612,16 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			(sub != NULL && vfields(c, sub, w, recycle,
 				NKEYS(recycle), V_COUNT)))
 		return -EINVAL;
+	if (vfield(c, run, where, "strategy_counters", V_OBJ, false, &sub))
+		return -EINVAL;
+	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
+		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
+			rr_err(c->err, c->errlen, "%s: %s.strategy_counters.%s: "
+				"expected %s, found %s", c->name, where, key,
+				vtype_names[V_COUNT], json_type_name(v));
+			return -EINVAL;
+		}
+	}
 	snprintf(w, sizeof(w), "%s.zeroing", where);
 	if (vfield(c, run, where, "zeroing", V_OBJ, false, &sub) ||
 			(sub != NULL && (vfields(c, sub, w, zero_strs,

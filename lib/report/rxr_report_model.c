@@ -67,6 +67,7 @@ static const struct {
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
 	"pcp", "zone_lock", "drops", "deferred", "recycle", "zeroing",
+	"strategy_counters",
 	"fairness",
 	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
 };
@@ -95,6 +96,8 @@ rxr_report_metric_known(const char *sel)
 			return true;
 	/* Any drop cause may appear in a report; so may any flow. */
 	return (strncmp(sel, "drops.", 6) == 0 && sel[6] != '\0') ||
+		(strncmp(sel, "strategy_counters.", 18) == 0 &&
+			sel[18] != '\0') ||
 		strncmp(sel, "streams.packets[", 16) == 0 ||
 		strncmp(sel, "streams.bytes[", 14) == 0;
 }
@@ -107,6 +110,7 @@ rxr_report_metric_help(void)
 		"consumer_free_cycles_per_packet, pcp[.hit_rate], "
 		"zone_lock[.wait_share|.contended], drops[.<cause>], "
 		"deferred[.queued|.drained], recycle[.<counter>], "
+		"strategy_counters[.<counter>], "
 		"zeroing[.gbps|.max_poll_gap_us], "
 		"fairness[.min_share|.max_share|.jain], "
 		"streams[.packets|.bytes], refill_latency_hist";
@@ -318,6 +322,26 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		if (mlist_add(l, deferred_names[i], DIR_NONE, 0, true, NULL,
 				NULL))
 			return -ENOMEM;
+	/* Every counter of its own any run's strategy reported. */
+	for (c = 0; c < ncols; c++) {
+		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
+			const json_t *sc = json_object_get(cols[c]->runs[i],
+					"strategy_counters");
+			const char *key;
+			json_t *v;
+
+			json_object_foreach((json_t *)(uintptr_t)sc, key, v) {
+				if (asprintf(&name, "strategy_counters.%s",
+						key) < 0)
+					return -ENOMEM;
+				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
+					DIR_NONE, 0, true, NULL, NULL);
+				free(name);
+				if (ret)
+					return ret;
+			}
+		}
+	}
 	for (i = 0; i < NELEMS(recycle_names); i++)
 		if (mlist_add(l, recycle_names[i], DIR_NONE, 0, true, NULL,
 				NULL))

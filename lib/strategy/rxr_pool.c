@@ -116,6 +116,18 @@ timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
 }
 
+/* The timing layer in ops (a window is open) or out of the way. */
+static void
+timing_set(struct rxr_pool *p, bool on)
+{
+	const struct rxrp_fns *b = rxrp_below(p, RXRP_LAYER_TIMING);
+
+	__atomic_store_n(&p->ops.alloc, on ? timed_alloc : b->alloc,
+		__ATOMIC_RELAXED);
+	__atomic_store_n(&p->ops.free, on ? timed_free : b->free,
+		__ATOMIC_RELAXED);
+}
+
 void
 rxr_pool_sample(struct rxr_pool *p, bool on)
 {
@@ -123,6 +135,14 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 
 	if (!p->conf.latency || ls == NULL)
 		return;
+	if (p->timing_on_demand && ls->sampling != on) {
+		rxr_spinlock_lock(&p->sample_lock);
+		p->sampling_lcores += on ? 1 : -1;
+		/* Not while a layer sits above it (adoption). */
+		if (p->top == RXRP_LAYER_TIMING + 1)
+			timing_set(p, p->sampling_lcores != 0);
+		rxr_spinlock_unlock(&p->sample_lock);
+	}
 	ls->sampling = on;
 	/* The inline owner path makes no call to time: left for the window. */
 	if (p->ops.owner != NULL)
@@ -174,6 +194,13 @@ conf_defaults(struct rxr_pool_conf *c)
 				"id (below %u)", i, c->poll_lcores[i],
 				RTE_MAX_LCORE);
 	st = rxrp_strategy_get(c->strategy);
+	if (st->available != NULL) {
+		char why[160];
+
+		if (!st->available(why, sizeof(why)))
+			CONF_REJECT(c, "strategy %s is not available: %s",
+				st->name, why);
+	}
 	return st->conf_check != NULL ? st->conf_check(c) : 0;
 }
 
@@ -356,9 +383,20 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		p->remote_drain = true;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
+	if (p->strategy->pool_init != NULL) {
+		ret = p->strategy->pool_init(p);
+		if (ret != 0) {
+			err = -ret;
+			goto fail;
+		}
+	}
 	if (p->conf.latency || p->conf.test_refill_delay != 0)
 		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
 			p->conf.latency ? timed_free : NULL);
+	if (p->conf.latency && p->conf.test_refill_delay == 0) {
+		p->timing_on_demand = true;
+		timing_set(p, false);
+	}
 	owner_inline_setup(p);
 	return p;
 fail:
@@ -372,6 +410,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 {
 	if (p == NULL)
 		return;
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		p->strategy->pool_reclaim(p);
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
 		struct rxrp_lcore *ls = p->lcore[lc];
 
@@ -384,6 +424,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 		rxr_pcp_destroy(ls->pcp);
 		rte_free(ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_fini != NULL)
+		p->strategy->pool_fini(p);
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
 		rxr_zone_destroy(p->zone[n]);
 	rte_free(p->defer_link);
@@ -552,6 +594,8 @@ rxr_pool_quiesce(struct rxr_pool *p)
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
 			lcore_flush(p, p->lcore[lc]);
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		p->strategy->pool_reclaim(p);
 	/* A lock hold merges what handlers left pending. */
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		rxr_zone_lock(p->zone[n]);
@@ -606,6 +650,8 @@ rxr_pool_avail(const struct rxr_pool *p)
 		if (p->strategy->held != NULL)
 			n += p->strategy->held(p, ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_held != NULL)
+		n += p->strategy->pool_held(p);
 	return n;
 }
 

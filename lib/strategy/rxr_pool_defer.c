@@ -236,6 +236,8 @@ pool_reclaim(struct rxr_pool *p)
 				p->remote_drain)
 			got += reclaim_owner_caches(p, ls);
 	}
+	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
+		got += p->strategy->pool_reclaim(p);
 	rxr_spinlock_unlock(&p->reclaim_lock);
 	return got;
 }
@@ -245,13 +247,16 @@ __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	if (pool_reclaim(p) == 0)
 		return -ENOBUFS;
-	return p->ops.alloc(p, objs, n) == 0 ? 0 : -ENOBUFS;
+	return __atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs, n) == 0 ?
+		0 : -ENOBUFS;
 }
 
 int
 rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	if (likely(p->ops.alloc(p, objs, n) == 0))
+	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
+	if (likely(__atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs,
+			n) == 0))
 		return 0;
 	return __rxr_pool_alloc_slow(p, objs, n);
 }
@@ -259,7 +264,7 @@ rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
 void
 rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	p->ops.free(p, objs, n);
+	__atomic_load_n(&p->ops.free, __ATOMIC_RELAXED)(p, objs, n);
 }
 
 /* The owner's bh-enable point: its deferred list into its pcp. */

@@ -142,6 +142,15 @@ struct rxr_pool {
 	bool adopt_overflow;
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
 	bool remote_drain;		/* membarrier: owner-only caches drainable */
+	/*
+	 * Latency sampling with no testing slowdown: the timing layer is in
+	 * ops only while a poll lcore samples (rxr_pool_sample()), so that
+	 * strategies with no inline path do not pass through it otherwise.
+	 */
+	bool timing_on_demand;
+	unsigned int sampling_lcores;	/* under sample_lock */
+	struct rxr_spinlock sample_lock;
+	void *priv;			/* the strategy's pool-wide state (pool_init) */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	/* ops.owner points here; NULL for an lcore inside its sampling window. */
@@ -195,6 +204,30 @@ struct rxrp_strategy {
 	/* Fill the strategy's own fields of the lcore's statistics. */
 	void (*stats)(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 			struct rxr_pool_lcore_stats *o);
+	/*
+	 * Names of the strategy's own counters, NULL-terminated, at most
+	 * RXR_STRATEGY_COUNTERS_MAX: stats fills o->counters[] in this order
+	 * (reports and telemetry print them by these names).
+	 */
+	const char * const *counter_names;
+	/*
+	 * Whether the strategy can run in this process (a CPU feature, a
+	 * kernel or libc facility). NULL: always. @return true, or false with
+	 * the reason in @p why.
+	 */
+	bool (*available)(char *why, size_t len);
+	/*
+	 * State of the whole pool rather than of a poll lcore (caches per
+	 * CPU): pool_init runs once the lcores exist and sets p->priv (0 or
+	 * a negative errno); pool_fini frees it. pool_reclaim gives every
+	 * frame those caches hold back to the zones, safe while other threads
+	 * use the pool (the pool's reclaim, rxr_pool_quiesce(), destroy);
+	 * pool_held counts them for rxr_pool_avail(). Each may be NULL.
+	 */
+	int (*pool_init)(struct rxr_pool *p);
+	void (*pool_fini)(struct rxr_pool *p);
+	unsigned int (*pool_reclaim)(struct rxr_pool *p);
+	uint64_t (*pool_held)(const struct rxr_pool *p);
 };
 
 /* The registry, one entry per line of rxr_strategy_list.h. */

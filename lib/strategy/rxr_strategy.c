@@ -47,6 +47,41 @@ rxr_strategy_user_names(char *buf, size_t len)
 	return n;
 }
 
+bool
+rxr_strategy_available(enum rxr_strategy s, char *why, size_t len)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+
+	if (why != NULL && len != 0)
+		why[0] = '\0';
+	if (st == NULL) {
+		if (why != NULL)
+			snprintf(why, len, "not a strategy");
+		return false;
+	}
+	if (st->available == NULL)
+		return true;
+	if (why == NULL) {
+		char tmp[8];
+
+		return st->available(tmp, sizeof(tmp));
+	}
+	return st->available(why, len);
+}
+
+unsigned int
+rxr_strategy_counters(enum rxr_strategy s, const char * const **names)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	unsigned int n = 0;
+
+	*names = st != NULL ? st->counter_names : NULL;
+	if (*names != NULL)
+		while ((*names)[n] != NULL && n < RXR_STRATEGY_COUNTERS_MAX)
+			n++;
+	return n;
+}
+
 uint32_t
 rxr_strategy_caps(enum rxr_strategy s)
 {

@@ -87,6 +87,23 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** No protection: for tests that prove the debug checks; not offered. */
 #define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
 
+/**
+ * Whether strategy @p s can run in this process: some need a CPU, kernel
+ * or libc facility (rseq needs x86_64 and the rseq area glibc registers).
+ * @return true, or false with the reason in @p why (may be NULL).
+ */
+bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
+
+/** Most counters of a strategy's own (rxr_pool_lcore_stats.counters). */
+#define RXR_STRATEGY_COUNTERS_MAX 8
+
+/**
+ * The names of strategy @p s's own counters, in the order of
+ * rxr_pool_lcore_stats.counters[]. @return how many (0: none).
+ */
+unsigned int rxr_strategy_counters(enum rxr_strategy s,
+		const char * const **names);
+
 /** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
 uint32_t rxr_strategy_caps(enum rxr_strategy s);
 
@@ -523,6 +540,8 @@ struct rxr_pool_lcore_stats {
 	uint64_t zero_bytes;		/**< alloc/free policy, poll context */
 	uint64_t zero_cycles;
 	struct rxr_zero_supply_stats supply; /**< background policy */
+	/** The strategy's own counters, named by rxr_strategy_counters(). */
+	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];
 };
 
 /** Pool statistics. */

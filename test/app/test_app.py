@@ -28,9 +28,10 @@ EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_app_%d" % os.getpid(),
 results = []
 
 
-def run(args, timeout=120, eal=None):
+def run(args, timeout=120, eal=None, env=None):
     cmd = [RXREFILL] + (EAL if eal is None else eal) + ["--"] + args
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=None if env is None else dict(os.environ, **env))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -75,6 +76,8 @@ def check_exact(name, gen_args, loops=2, extra=()):
             "%s: deferred{} %s" % (tag, "deferred" in r)
         assert ("recycle" in r) == (r["strategy"] == "recycle"), \
             "%s: recycle{} %s" % (tag, "recycle" in r)
+        assert ("strategy_counters" in r) == (r["strategy"] == "rseq"), \
+            "%s: strategy_counters{} %s" % (tag, "strategy_counters" in r)
         assert r["rx_bytes"] == total_b, "%s: bytes %d != %d" % (
             tag, r["rx_bytes"], total_b)
         got = {key(s): s for s in r["streams"]}
@@ -268,8 +271,8 @@ def case_memory_backing_said():
         out[:1000]
 
 
-def bad(args, needle, eal=None):
-    rc, out, err = run(args, timeout=60, eal=eal)
+def bad(args, needle, eal=None, env=None):
+    rc, out, err = run(args, timeout=60, eal=eal, env=env)
     assert rc != 0, "exit 0 for %s" % args
     assert rc < 128, "killed by a signal (%d) for %s" % (rc, args)
     assert needle in err, "message lacks '%s': %s" % (needle, err[-1500:])
@@ -337,6 +340,25 @@ def case_help():
     for opt in ("--strategy", "--bulk", "--loops", "--replay", "--consumer",
                 "--report", "--list-devices"):
         assert opt in p.stdout, opt
+
+
+def case_rseq_unavailable():
+    """Without glibc's rseq registration: rseq named is refused with the
+    reason; 'all' leaves it out and says so."""
+    no_rseq = {"GLIBC_TUNABLES": "glibc.pthread.rseq=0"}
+    bad(["--strategy", "rseq"], "--strategy rseq: not available here: "
+        "glibc registered no rseq area", env=no_rseq)
+    manifest, files = gen("norseq", "-q", "1", "-s", "2", "-n", "64")
+    report = os.path.join(TMP, "norseq.report.json")
+    rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps", "1",
+                        "--bulk", "on", "--report", report, "--no-table"],
+                       env=no_rseq)
+    assert rc == 0, "exit %d\n%s" % (rc, err[-2000:])
+    assert "strategy rseq left out of all: glibc registered no rseq" in err, \
+        err[-1500:]
+    with open(report) as f:
+        ran = {r["strategy"] for r in json.load(f)["runs"]}
+    assert "rseq" not in ran and "bh" in ran, ran
 
 
 def main():

@@ -306,7 +306,7 @@ build(const struct options *o, struct rte_mempool *peer,
 		struct rte_mempool *floor)
 {
 	struct config *pc[2], *fc[2];
-	char name[64];
+	char name[64], why[160];
 
 	for (int single = 0; single < 2; single++) {
 		snprintf(name, sizeof(name), "mempool_cache.%s", mode_name(single));
@@ -327,6 +327,10 @@ build(const struct options *o, struct rte_mempool *peer,
 				rxr_strategy_name(s), mode_name(single));
 			if (only != NULL && strstr(name, only) == NULL)
 				continue;
+			if (!rxr_strategy_available(s, why, sizeof(why))) {
+				printf("# %s left out: %s\n", name, why);
+				continue;
+			}
 			mp = our_pool(o, s, !single);
 			if (mp == NULL)
 				return -1;
@@ -396,7 +400,8 @@ report(void)
 	}
 	printf("# <strategy>_via_mempool_over_mempool_cache.<bulk1|bulk32>: "
 		"ours over the 256 cache, trial by trial; lower is better, "
-		"goal for bh and recycle <= 1.0\n");
+		"goal for bh and recycle <= 1.0; rseq <= 0.6 at bulk 32 and "
+		"at most bh's at bulk 1\n");
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		const struct config *c = &configs[i];
 		char name[64];

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """DPDK's own programs on rxrefill's mempool plugin (-d ... --mbuf-pool-ops-name).
 
-  dpdk_plugin.py autotest PLUGIN    mempool_autotest and mbuf_autotest of
+  dpdk_plugin.py autotest PLUGIN [STRATEGY...]
+                                    mempool_autotest and mbuf_autotest of
                                     Debian's dpdk-test, every strategy, on
                                     4 KiB pages and on hugepages (TAP)
-  dpdk_plugin.py testpmd PLUGIN     dpdk-testpmd io forwarding, mbufs freed
+  dpdk_plugin.py testpmd PLUGIN [STRATEGY...]
+                                    dpdk-testpmd io forwarding, mbufs freed
                                     on another lcore than the one that
                                     allocated them, every strategy; every
                                     frame home at exit (TAP)
@@ -45,7 +47,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from hugepages import Hugepages  # noqa: E402
 
-STRATEGIES = ["zone", "irqsave", "bh", "recycle"]
+
+
+def registry_strategies():
+    """The strategies offered to users, from the registry
+    (lib/strategy/rxr_strategy_list.h): every line but the test-only
+    last."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "lib", "strategy", "rxr_strategy_list.h")
+    with open(path) as f:
+        names = re.findall(r"^RXR_STRATEGY\(\w+,\s*(\w+)\)", f.read(), re.M)
+    return names[:-1]
+
+
+STRATEGIES = registry_strategies()
 LCORES = "0@0,1@0,2@1"  # main and two workers on the machine's two CPUs
 HUGE_PAGES = 192        # 384 MiB: -m 256 and DPDK's own overhead
 
@@ -94,6 +109,23 @@ def run(cmd, stdin_text, env_pool, timeout):
         return -1, out + "\n(timed out after %ds)" % timeout
 
 
+def unavailable(out):
+    """The plugin's reason when the strategy cannot run here (rseq without
+    glibc's registration, another architecture), else None."""
+    m = re.search(r"strategy=\S+: not available here: (.*)", out)
+    return m.group(1).strip() if m else None
+
+
+def tap_run(ok, name, diag, out):
+    """tap(), or a skip with the reason when the strategy cannot run here."""
+    why = unavailable(out)
+    if why is not None:
+        globals()["tap_n"] += 1
+        print("ok %d - %s # SKIP %s" % (tap_n, name, why))
+        return
+    tap(ok, name, diag)
+
+
 def tail(out, n=25):
     lines = [ln for ln in out.splitlines()
              if not re.match(r"^[0-9A-F]{8}: ", ln)]  # hex dumps
@@ -119,10 +151,10 @@ def not_home(out):
 
 # --- dpdk-test -------------------------------------------------------------
 
-def autotest(plugin):
+def autotest(plugin, strategies):
     dpdk_test = find_prog("dpdk-test")
     for mem, eal_mem, why, wrap in memories():
-        for s in STRATEGIES:
+        for s in strategies:
             for t in ["mempool_autotest", "mbuf_autotest"]:
                 name = "%s, %s, %s" % (t, s, mem)
                 if eal_mem is None:
@@ -137,8 +169,9 @@ def autotest(plugin):
                 # Not the pools' ends: DPDK's tests free some pools while
                 # they still hold mbufs (test_nb_segs_and_next_reset).
                 ok = rc == 0 and "Test OK" in out and ours
-                tap(ok, name, "" if ok else
-                    "exit %d, ops used: %s\n%s" % (rc, ours, tail(out)))
+                tap_run(ok, name, "" if ok else
+                        "exit %d, ops used: %s\n%s" % (rc, ours, tail(out)),
+                        out)
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
 
@@ -163,13 +196,13 @@ def port_stats(out):
     return st
 
 
-def testpmd(plugin):
+def testpmd(plugin, strategies):
     # Port 0 (net_null) receives into fresh mbufs on lcore 1, which sends
     # them into port 1's ring; lcore 2 takes them off the ring and port 0's
     # transmit frees them there. rxonly at the end empties the ring.
     script = "start\nstop\nset fwd rxonly\nstart\nstop\nquit\n"
     nmbufs = 4096
-    for s in STRATEGIES:
+    for s in strategies:
         for bulk in ["on", "off"]:
             conf = "strategy=%s,bulk=%s" % (s, bulk)
             cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
@@ -186,9 +219,9 @@ def testpmd(plugin):
             home = "all %d frames are home" % nmbufs in out
             ok = rc == 0 and crossed and home and not not_home(out) and \
                 "rxrefill strategy=%s" % s in out
-            tap(ok, "testpmd io, frees on the other lcore, %s" % conf,
-                "ports (rx, tx): %s, whole at exit: %s, exit %d" %
-                (st, home, rc) + ("" if ok else "\n" + tail(out)))
+            tap_run(ok, "testpmd io, frees on the other lcore, %s" % conf,
+                    "ports (rx, tx): %s, whole at exit: %s, exit %d" %
+                    (st, home, rc) + ("" if ok else "\n" + tail(out)), out)
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
 
@@ -398,11 +431,12 @@ def perf_autotest_quick(plugin, shim, strategies, modes, scale):
             if rc != 0:
                 bad.insert(0, "exit %d" % rc)
             ours = tables.get("ops:rxrefill", [])
-            tap(not bad, name, "%.1f s, %d rxrefill rows, fewest rounds of "
-                "%d per lcore in a row: %d" %
-                (secs, sum(len(p) for p in ours), PERF_N, min_rounds(ours)) +
-                ("" if not bad else "\n" + "\n".join(bad[:10]) + "\n" +
-                 tail(out)))
+            tap_run(not bad, name, "%.1f s, %d rxrefill rows, fewest "
+                    "rounds of %d per lcore in a row: %d" %
+                    (secs, sum(len(p) for p in ours), PERF_N,
+                     min_rounds(ours)) +
+                    ("" if not bad else "\n" + "\n".join(bad[:10]) + "\n" +
+                     tail(out)), out)
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
 
@@ -592,9 +626,9 @@ def main():
         sys.exit("%s: no such plugin" % plugin)
     plugin = loadable(plugin)
     if mode == "autotest":
-        return autotest(plugin)
+        return autotest(plugin, strategies)
     if mode == "testpmd":
-        return testpmd(plugin)
+        return testpmd(plugin, strategies)
     if mode == "perf-autotest-quick":
         return perf_autotest_quick(plugin, a.shim, strategies, a.modes,
                                    a.time_scale)

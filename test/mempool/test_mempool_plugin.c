@@ -277,13 +277,21 @@ test_threads(void)
 		"strategy=zone", "strategy=irqsave", "strategy=bh",
 		"strategy=recycle", "strategy=bh,bulk=off",
 		"strategy=recycle,bulk=off", "strategy=irqsave,bulk=off",
+		"strategy=rseq", "strategy=rseq,bulk=off",
 	};
 	static struct rte_mbuf *m[NB];
 
 	for (unsigned int c = 0; c < RTE_DIM(confs); c++) {
-		struct rte_mempool *mp = make_pool(confs[c], NB,
-				RTE_MBUF_DEFAULT_BUF_SIZE);
+		struct rte_mempool *mp;
+		char why[160];
 
+		if (strstr(confs[c], "rseq") != NULL &&
+				!rxr_strategy_available(RXR_STRATEGY_RSEQ, why,
+					sizeof(why))) {
+			printf("# %s left out: %s\n", confs[c], why);
+			continue;
+		}
+		mp = make_pool(confs[c], NB, RTE_MBUF_DEFAULT_BUF_SIZE);
 		RXR_TEST_ASSERT(mp != NULL, "%s", confs[c]);
 		for (int f = 0; f < NR_FREERS; f++) {
 			struct job j = { .m = m, .n = NB };

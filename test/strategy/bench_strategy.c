@@ -841,7 +841,7 @@ build_configs(void)
 
 	/* Part 1: every strategy, mode and consumer placement. */
 	for (unsigned int s = 0; s < NR_STRATEGIES; s++)
-		for (int single = 1; single >= 0; single--)
+		for (int single = 1; single >= 0 && pools[s][0] != NULL; single--)
 			for (unsigned int k = CONS_LOCAL; k <= CONS_REMOTE; k++) {
 				snprintf(name, sizeof(name), "%s.%s.%s",
 					rxr_strategy_name(s), mode_name(single),
@@ -904,14 +904,14 @@ print_ratio(const char *name, double ours, double peer)
 		printf("ratio: %s %.2f\n", name, ours / peer);
 }
 
-/* bh's remote-consumer configuration and the peer's, for one call size. */
+/* A strategy's remote-consumer configuration and the peer's, one call size. */
 static void
-remote_pair(const char *peer, int single, const struct config **o,
-		const struct config **m)
+remote_pair(const char *strategy, const char *peer, int single,
+		const struct config **o, const struct config **m)
 {
 	char name[128];
 
-	snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+	snprintf(name, sizeof(name), "%s.%s.consumer_remote", strategy,
 		mode_name(single));
 	*o = config_find(name);
 	snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
@@ -919,16 +919,16 @@ remote_pair(const char *peer, int single, const struct config **o,
 	*m = config_find(name);
 }
 
-/* A DPDK peer's remote get/put and bh's remote free over its put. */
+/* A DPDK peer's remote get/put and a strategy's remote free over its put. */
 static void
-remote_free_vs_peer(const char *peer, const char *ratio)
+remote_free_vs_peer(const char *strategy, const char *peer, const char *ratio)
 {
 	char name[128];
 
 	for (int single = 1; single >= 0; single--) {
 		const struct config *o, *m;
 
-		remote_pair(peer, single, &o, &m);
+		remote_pair(strategy, peer, single, &o, &m);
 		if (m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s.consumer_remote.get", peer,
@@ -944,9 +944,13 @@ remote_free_vs_peer(const char *peer, const char *ratio)
 	}
 }
 
-/* The whole remote trip: bh alloc + drain + free over the peer's get + put. */
+/*
+ * The whole remote trip: a strategy's alloc + drain + free over the peer's
+ * get + put.
+ */
 static void
-remote_roundtrip_vs_peer(const char *peer, const char *ratio)
+remote_roundtrip_vs_peer(const char *strategy, const char *peer,
+		const char *ratio)
 {
 	char name[128];
 
@@ -954,7 +958,7 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 		const struct config *o, *m;
 		double lo, hi, cost, cost_peer;
 
-		remote_pair(peer, single, &o, &m);
+		remote_pair(strategy, peer, single, &o, &m);
 		if (o == NULL || m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
@@ -1092,26 +1096,34 @@ report_matrix(void)
 		"poll lcore handed over: bh (deferred list) against rte_mempool "
 		"ring_mp_mc without cache (put); lower is better, target <= 0.33 "
 		"for single\n");
-	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nocache");
+	remote_free_vs_peer("bh", "mempool_nocache",
+		"bh_remote_free_over_mempool_nocache");
 	printf("# the same non-EAL puts when the poll lcore gets from a %u "
 		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
 		MP_CACHE);
-	remote_free_vs_peer("mempool_cache",
+	remote_free_vs_peer("bh", "mempool_cache",
 		"bh_remote_free_over_mempool_nocache_consumer");
 	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
 		"remote free over mempool get + put (the drain is where bh's owner "
 		"pays for the remote frees); lower is better\n");
-	remote_roundtrip_vs_peer("mempool_nocache",
+	remote_roundtrip_vs_peer("bh", "mempool_nocache",
 		"bh_remote_roundtrip_over_mempool_nocache");
 	printf("# the remote thread in DPDK's usual set-up: a user-owned cache "
 		"(rte_mempool_cache_create() + rte_mempool_generic_put()), the "
 		"poll lcore getting from its %u cache; free only, then the whole "
 		"trip; lower is better, goal <= 1.0 for the trip at bulk 32\n",
 		MP_CACHE);
-	remote_free_vs_peer("mempool_usercache",
+	remote_free_vs_peer("bh", "mempool_usercache",
 		"bh_remote_free_over_mempool_cached");
-	remote_roundtrip_vs_peer("mempool_usercache",
+	remote_roundtrip_vs_peer("bh", "mempool_usercache",
 		"bh_remote_roundtrip_over_mempool_cached");
+	printf("# rseq, the same trip: the remote thread frees onto its own "
+		"CPU's pcp (no deferral, no drain), the poll lcore refills from "
+		"the zone what it does not get back; goal <= 1.0 at bulk 32\n");
+	remote_free_vs_peer("rseq", "mempool_usercache",
+		"rseq_remote_free_over_mempool_cached");
+	remote_roundtrip_vs_peer("rseq", "mempool_usercache",
+		"rseq_remote_roundtrip_over_mempool_cached");
 
 	/* Part 3 */
 	printf("# part 3: owner path, alloc + free of the same burst on the "
@@ -1494,12 +1506,19 @@ main(int argc, char **argv)
 	print_bench("machine.cross_cpu_line_roundtrip", cacheline_roundtrip(),
 		"cycles");
 
-	for (unsigned int s = 0; s < NR_STRATEGIES; s++)
+	for (unsigned int s = 0; s < NR_STRATEGIES; s++) {
+		char why[160];
+
+		if (!rxr_strategy_available(s, why, sizeof(why))) {
+			printf("# %s left out: %s\n", rxr_strategy_name(s), why);
+			continue;
+		}
 		for (int bulk = 0; bulk < 2; bulk++) {
 			pools[s][bulk] = pool_new(s, bulk, 1);
 			if (pools[s][bulk] == NULL)
 				return EXIT_FAILURE;
 		}
+	}
 	mp_nocache = mempool_new("bs_mp_nocache", 0);
 	mp_cache = mempool_new("bs_mp_cache", MP_CACHE);
 	mp_ucache = rte_mempool_cache_create(MP_CACHE, SOCKET_ID_ANY);
@@ -1526,7 +1545,8 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	for (unsigned int s = 0; s < NR_STRATEGIES; s++)
 		for (int bulk = 0; bulk < 2; bulk++)
-			if (pool_conserved(pools[s][bulk]) != 0)
+			if (pools[s][bulk] != NULL &&
+					pool_conserved(pools[s][bulk]) != 0)
 				return EXIT_FAILURE;
 	consumer_stop(&cons_co);
 	consumer_stop(&cons_remote);

@@ -7,12 +7,16 @@
  * - a task thread on the other CPU (remote frees), and
  * - timer-driven signal handlers (irq context) on the poll thread and the
  *   co-scheduled thread, allocating and freeing.
+ * - with --migrate, a task thread with a timer signal of its own that
+ *   another thread moves between the two CPUs as often as it can
+ *   (sched_setaffinity), wherever it is in its loop.
  * At the end every frame must be back in its zone and no debug check may
- * have fired. With --expect-corruption (strategy none) the run is made in a
- * child process that must be stopped by a debug check.
+ * have fired. With --expect-corruption the run (strategy none unless one is
+ * given: a build with a planted bug) is made in a child process that must
+ * be stopped by a debug check.
  *
  * Usage: stress_strategy STRATEGY [--single] [--ops N] [--seconds S]
- *                        [--fake-nodes N] [--expect-corruption]
+ *                        [--fake-nodes N] [--migrate] [--expect-corruption]
  */
 
 #include <getopt.h>
@@ -90,7 +94,9 @@ static unsigned int poll_cpu = 1, remote_cpu;
 struct counts {
 	uint64_t alloc, free, fail;
 };
-static struct counts c_poll, c_co, c_remote;
+static struct counts c_poll, c_co, c_remote, c_migrate;
+static bool migrate;
+static uint64_t migrate_flips;
 static enum rxr_zero_policy zero_policy = RXR_ZERO_POLICY_NONE;
 static uint64_t dirty_found;
 
@@ -295,6 +301,57 @@ remote_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A task thread moved between the two CPUs by another thread (its affinity
+ * flipped as often as that thread runs), so that moves land anywhere in its loop, in the
+ * middle of a call too.
+ */
+static pid_t migrate_tid;	/* atomic */
+
+static void *
+migrate_main(void *arg)
+{
+	timer_t t = irq_timer_for_self(60 * 1000 * irq_scale);
+	void *objs[BURST];
+
+	__atomic_store_n(&migrate_tid, (pid_t)syscall(SYS_gettid),
+		__ATOMIC_RELEASE);
+	while (!time_up()) {
+		unsigned int n = 1 + rte_rand_max(BURST);
+
+		if (rxr_pool_alloc_bulk(pool, objs, n) != 0) {
+			c_migrate.fail++;
+			continue;
+		}
+		c_migrate.alloc += n;
+		check_zero(objs, n);
+		dirty(objs, n);
+		rxr_pool_free_bulk(pool, objs, n);
+		c_migrate.free += n;
+	}
+	timer_delete(t);
+	stash_release();
+	return NULL;
+}
+
+static void *
+mover_main(void *arg)
+{
+	pid_t tid;
+
+	while ((tid = __atomic_load_n(&migrate_tid, __ATOMIC_ACQUIRE)) == 0)
+		sched_yield();
+	while (!time_up()) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(migrate_flips & 1 ? poll_cpu : remote_cpu, &set);
+		if (sched_setaffinity(tid, sizeof(set), &set) == 0)
+			migrate_flips++;
+	}
+	return NULL;
+}
+
 /* Background zeroing: the service fills the poll lcore's supply. */
 static void *
 zeroer_main(void *arg)
@@ -327,7 +384,9 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	struct sigaction sa = { .sa_sigaction = irq_handler,
 		.sa_flags = SA_SIGINFO | SA_RESTART };
 	struct rxr_pool_stats st;
-	pthread_t co, remote, zeroer;
+	pthread_t co, remote, zeroer, mig, mover;
+	const char * const *cnames;
+	unsigned int ncounters = rxr_strategy_counters(s, &cnames);
 	rte_cpuset_t cpus = rte_lcore_cpuset(1);
 	uint64_t total;
 	int ret;
@@ -355,6 +414,11 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	deadline = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
 	pthread_create(&co, NULL, co_main, NULL);
 	pthread_create(&remote, NULL, remote_main, NULL);
+	if (migrate) {
+		__atomic_store_n(&migrate_tid, 0, __ATOMIC_RELAXED);
+		pthread_create(&mig, NULL, migrate_main, NULL);
+		pthread_create(&mover, NULL, mover_main, NULL);
+	}
 	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
 		pthread_create(&zeroer, NULL, zeroer_main, NULL);
 	rte_eal_remote_launch(poll_main, NULL, 1);
@@ -363,6 +427,10 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		rte_pause();
 	pthread_join(co, NULL);
 	pthread_join(remote, NULL);
+	if (migrate) {
+		pthread_join(mig, NULL);
+		pthread_join(mover, NULL);
+	}
 	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
 		pthread_join(zeroer, NULL);
 	drain_ring(to_co);
@@ -371,7 +439,8 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	rxr_pool_quiesce(pool);
 	rxr_pool_stats(pool, &st);
 	total = c_poll.alloc + c_poll.free + c_co.alloc + c_co.free +
-		c_remote.alloc + c_remote.free + c_irq_alloc + c_irq_free;
+		c_remote.alloc + c_remote.free + c_irq_alloc + c_irq_free +
+		c_migrate.alloc + c_migrate.free;
 	printf("# %s bulk %s: poll %" PRIu64 "/%" PRIu64 " co-task %" PRIu64 "/%" PRIu64
 		" remote-task %" PRIu64 "/%" PRIu64 " irq %" PRIu64 "/%" PRIu64
 		" (alloc/free frames); failed allocs poll %" PRIu64 " co %" PRIu64
@@ -387,8 +456,22 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		st.lcore[0].pcp_lock.acquisitions, st.lcore[0].pcp_lock.contended,
 		st.lcore[0].zone_fallback, st.lcore[0].deferred_drained,
 		st.lcore[0].remote_frees);
+	if (migrate)
+		printf("# migrating task %" PRIu64 "/%" PRIu64 " (alloc/free "
+			"frames), %" PRIu64 " moves, failed allocs %" PRIu64 "\n",
+			c_migrate.alloc, c_migrate.free, migrate_flips,
+			c_migrate.fail);
+	for (unsigned int i = 0; i < ncounters; i++) {
+		uint64_t v = 0;
+
+		for (unsigned int l = 0; l < st.nr_lcores; l++)
+			v += st.lcore[l].counters[i];
+		printf("# %s %s: %" PRIu64 "\n", rxr_strategy_name(s),
+			cnames[i], v);
+	}
 	RXR_TEST_ASSERT(ret == 0, "poll lcore");
-	RXR_TEST_ASSERT(c_irq_alloc > 0 && c_co.free > 0 && c_remote.free > 0,
+	RXR_TEST_ASSERT(c_irq_alloc > 0 && c_co.free > 0 && c_remote.free > 0 &&
+		(!migrate || (c_migrate.free > 0 && migrate_flips > 0)),
 		"every context took part");
 	RXR_TEST_ASSERT(total >= min_ops, "only %" PRIu64 " frame operations in %.0f s",
 		total, seconds);
@@ -405,7 +488,7 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	return 0;
 }
 
-static enum rxr_strategy strategy;
+static enum rxr_strategy strategy = RXR_STRATEGY_NONE;
 static bool bulk = true;
 static uint32_t fake_nodes = 1;
 static double seconds = 20;
@@ -416,14 +499,24 @@ test_stress(void)
 	return run(strategy, bulk, fake_nodes, seconds);
 }
 
-/* Child: the same stress with no protection; must die by a debug check. */
+/*
+ * Child: the same stress with no protection (none) or a strategy built
+ * with a planted bug; must die by a debug check.
+ */
 static void
 corrupt_child(void *arg)
 {
 	char **argv = arg;
+	uint64_t end;
 
 	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
-	run(RXR_STRATEGY_NONE, bulk, 1, seconds);
+	/* A planted race may need more than one run to be hit: run again
+	 * until a check stops the child or the time is up. */
+	end = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
+	do {
+		if (run(strategy, bulk, 1, seconds) != 0)
+			exit(EXIT_FAILURE);
+	} while (rte_get_timer_cycles() < end);
 }
 
 static char **saved_argv;
@@ -445,10 +538,12 @@ main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "fake-nodes", required_argument, NULL, 'f' },
 		{ "expect-corruption", no_argument, NULL, 'c' },
+		{ "migrate", no_argument, NULL, 'm' },
 		{ "zero", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool corruption = false;
+	char why[160];
 	int opt;
 
 	target_ops = 3000000;
@@ -465,6 +560,7 @@ main(int argc, char **argv)
 		case 't': seconds = atof(optarg); break;
 		case 'f': fake_nodes = atoi(optarg); break;
 		case 'c': corruption = true; break;
+		case 'm': migrate = true; break;
 		case 'z':
 			if (rxr_zero_policy_parse(optarg, &zero_policy, NULL, 0) != 0) {
 				fprintf(stderr, "unknown zeroing policy %s\n", optarg);
@@ -473,27 +569,47 @@ main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s STRATEGY [--single] [--ops N] "
-				"[--seconds S] [--fake-nodes N] [--expect-corruption]\n",
+				"[--seconds S] [--fake-nodes N] [--migrate] "
+				"[--expect-corruption]\n",
 				argv[0]);
 			return EXIT_FAILURE;
 		}
 	}
+	if (optind < argc && rxr_strategy_parse(argv[optind], corruption,
+			&strategy) != 0) {
+		char names[128];
+
+		rxr_strategy_user_names(names, sizeof(names));
+		fprintf(stderr, "%s: unknown strategy '%s': give one of %s\n",
+			argv[0], argv[optind], names);
+		return EXIT_FAILURE;
+	}
 	if (corruption) {
+		char name[96];
+
 		if (!RXR_DEBUG) {
 			printf("1..0 # SKIP needs -Ddebug_checks=true\n");
 			return 0;
 		}
 		saved_argv = argv;
-		rxr_test_run("strategy none: the race is caught by a debug check",
-			test_corruption_caught);
+		snprintf(name, sizeof(name), "strategy %s: the race is caught "
+			"by a debug check", rxr_strategy_name(strategy));
+		rxr_test_run(name, test_corruption_caught);
 		return rxr_test_done();
 	}
-	if (optind >= argc || rxr_strategy_parse(argv[optind], false, &strategy) != 0) {
-		fprintf(stderr, "%s: give a strategy: zone, irqsave, bh or recycle\n",
-			argv[0]);
+	if (optind >= argc) {
+		char names[128];
+
+		rxr_strategy_user_names(names, sizeof(names));
+		fprintf(stderr, "%s: give a strategy: %s\n", argv[0], names);
 		return EXIT_FAILURE;
 	}
 	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
+	if (!rxr_strategy_available(strategy, why, sizeof(why))) {
+		printf("1..0 # SKIP strategy %s is not available: %s\n",
+			rxr_strategy_name(strategy), why);
+		return 0;
+	}
 	rxr_test_run("poll + co-scheduled task + remote task + irq, conservation",
 		test_stress);
 	return rxr_test_done();

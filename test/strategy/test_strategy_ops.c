@@ -159,9 +159,18 @@ test_layers(void)
 	RXR_TEST_ASSERT(rxrp_below(p, RXRP_LAYER_TIMING)->alloc != bh->alloc[1] &&
 		rxrp_below(p, RXRP_LAYER_TIMING)->alloc != NULL,
 		"timing wraps zeroing");
+	/* The timing layer is in ops only while a poll lcore samples. */
+	RXR_TEST_ASSERT(p->ops.free == bh->free[1] &&
+		p->ops.alloc == rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
+		"no window open: the timing layer out of the calls");
+	rxr_pool_sample(p, true);
 	RXR_TEST_ASSERT(p->ops.free != bh->free[1] &&
 		rxrp_below(p, RXRP_LAYER_TIMING)->free == bh->free[1],
 		"timing wraps the free (sampled frees), zeroing alloc does not");
+	RXR_TEST_ASSERT(p->ops.alloc != rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
+		"a window puts the timing layer in");
+	rxr_pool_sample(p, false);
+	RXR_TEST_ASSERT(p->ops.free == bh->free[1], "and takes it out");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path under wrappers");
 	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
 		-EINVAL, "a layer under an installed one is refused");

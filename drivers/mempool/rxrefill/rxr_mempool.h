@@ -34,7 +34,7 @@ extern "C" {
 /**
  * Environment variable that configures the pools an application creates
  * itself (rte_pktmbuf_pool_create() under --mbuf-pool-ops-name rxrefill):
- * rte_kvargs syntax, keys strategy (zone, irqsave, bh, recycle), bulk (on,
+ * rte_kvargs syntax, keys strategy (zone, irqsave, bh, recycle, rseq), bulk (on,
  * off), high, batch, zero (none, alloc, free, background) and zero_method.
  * Unset: bh, bulk on, the pcp defaults, no zeroing.
  */

@@ -57,9 +57,17 @@ env_kv(const char *key, const char *v, void *arg)
 		return -1;
 	}
 	if (strcmp(key, "strategy") == 0) {
+		char names[128], why[160];
+
 		if (rxr_strategy_parse(v, false, &pc->strategy) != 0) {
+			rxr_strategy_user_names(names, sizeof(names));
 			snprintf(e->err, sizeof(e->err), "strategy=%s: expected "
-				"zone, irqsave, bh or recycle", v);
+				"one of %s", v, names);
+			return -1;
+		}
+		if (!rxr_strategy_available(pc->strategy, why, sizeof(why))) {
+			snprintf(e->err, sizeof(e->err), "strategy=%s: not "
+				"available here: %s", v, why);
 			return -1;
 		}
 	} else if (strcmp(key, "bulk") == 0) {

@@ -1,0 +1,1122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * rseq: one pcp per CPU (not per poll lcore), used by any thread on that
+ * CPU - poll lcores, consumers, non-EAL threads, signal handlers - with no
+ * lock, no atomic and no deferral. Each access is a restartable sequence
+ * (rseq(2), on the area glibc registers for every thread): the kernel
+ * restarts it at its abort handler when the thread is preempted, migrated
+ * or signalled before the one store that commits it, so two contexts on a
+ * CPU never interleave inside it. It is the user-space twin of the
+ * kernel's preempt_disable() pcp: the same-CPU race of the 2017 pcp
+ * regression (a free against a refill in another context) cannot happen.
+ *
+ * - alloc: load count, leave when it is below n, copy the top n frames out,
+ *   store count - n (the commit).
+ * - free: load count, leave when count + n is over high, copy n frames in
+ *   (stores above count: nobody reads them until the commit), store
+ *   count + n (the commit).
+ * With bulk on a call is one section whatever n; with bulk off each frame
+ * is its own section. Refills and drains run outside any section: frames
+ * come from (or go to) a node's transfer stage, else the zone, under their
+ * locks, then go onto (or come off) whatever CPU the thread runs on by
+ * then, under a section again (the CPU may have changed; what does not fit
+ * goes back).
+ *
+ * The pool's reclaim (an allocation would fail, quiesce, destroy) empties
+ * every CPU's pcp from one thread: it sets the top bit of each count (a
+ * section then finds its pcp "short" and "full" with the same comparisons
+ * it makes anyway), restarts every section in flight with membarrier's
+ * rseq fence, and owns the pcps once the bit survived a fence.
+ *
+ * Counters (per CPU, kept by the slow paths only): restarts (sections the
+ * kernel aborted: preemption, a signal or a migration, which the kernel
+ * does not tell apart), migrations (a restart or a start that found the
+ * thread on another CPU than the one it read), zone_fallback (calls that
+ * used the zone: pcp being reclaimed, thread without rseq, too many
+ * restarts in a row), xfer_in and xfer_out (frames into and out of the
+ * transfer stage).
+ *
+ * x86_64 only: other architectures are refused with the reason
+ * (rxr_strategy_available()), as are processes where glibc did not
+ * register rseq (glibc.pthread.rseq=0, an old kernel).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "rxr_pool_private.h"
+#include "rxr_log.h"
+
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#define RSEQ_BUILT 1
+#endif
+#endif
+#ifndef RSEQ_BUILT
+#define RSEQ_BUILT 0
+#endif
+
+/*
+ * ThreadSanitizer sees no access inside the sections: a push releases the
+ * pcp and a pop acquires it, the order the sections give frames (and
+ * their payloads) that pass through a pcp.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define RSEQ_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RSEQ_TSAN 1
+#endif
+#endif
+#ifdef RSEQ_TSAN
+#include <sanitizer/tsan_interface.h>
+#define rseq_tsan_release(a) __tsan_release(a)
+#define rseq_tsan_acquire(a) __tsan_acquire(a)
+#else
+#define rseq_tsan_release(a) do { } while (0)
+#define rseq_tsan_acquire(a) do { } while (0)
+#endif
+
+/* Top bit of a pcp's count: a reclaim owns the pcp. */
+#define RSEQ_LOCKED 0x80000000u
+/* Most frames a slow path moves at once (stack buffer). */
+#define RSEQ_TMP 512u
+/* Restarts in a row before a call uses the zone. */
+#define RSEQ_RETRIES 64u
+
+enum { RSEQ_DONE, RSEQ_BAIL, RSEQ_ABORTED };
+
+/* Slow-path counters of one CPU, atomic adds (any thread). */
+struct rseq_ctr {
+	uint64_t restarts;
+	uint64_t migrations;
+	uint64_t zone_fallback;
+	uint64_t xfer_in;		/* frames drained into the transfer stage */
+	uint64_t xfer_out;		/* frames refilled from it */
+	uint64_t remote_frees;		/* frames of another node's zone */
+	/* Moved by the slow paths' sections, not by callers' calls: left out
+	 * of the pcp's alloc and free counts. */
+	uint64_t refill_pushed;
+	uint64_t drain_popped;
+	uint64_t xfer_alloc;		/* handed to callers from the stage */
+} __rte_cache_aligned;
+
+static const char * const rseq_counter_names[] = {
+	"restarts", "migrations", "zone_fallback", "xfer_in", "xfer_out", NULL,
+};
+
+/*
+ * Between the pcps and the zone of one node, whole batches handed from the
+ * CPUs that free to the CPUs that allocate (tcmalloc's transfer cache): a
+ * consumer on another CPU than the poll fills its own CPU's pcp, whose
+ * drain would otherwise give every frame to the buddy allocator and the
+ * poll's refill take it back. A lock hold and a copy of pointers per
+ * batch; never waited for in a signal handler.
+ */
+#define RSEQ_XFER_BATCHES 16u
+/*
+ * Batches a drain gives the stage and a refill takes from it at once (at
+ * most high - batch): a lock hold costs a cross-CPU miss or two whatever
+ * the count, so the stage moves several batches (the zone still sees
+ * single batches). bench_strategy's remote round trip at bulk 32 over
+ * DPDK's user cache: 3.3 moving one batch, 1.8 three, 1.5 five.
+ */
+#define RSEQ_XFER_MOVE 5u
+struct rseq_xfer {
+	struct rxr_spinlock lock;
+	uint32_t count;			/* frames held */
+	uint32_t max;
+	void **frames;			/* [max], [count - 1] the last in */
+} __rte_cache_aligned;
+
+struct rseq_pool {
+	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
+	unsigned int ncpu;
+	intptr_t off;				/* __rseq_offset */
+	uint32_t high;				/* every pcp's: most n a section takes */
+	struct rxr_spinlock lock;		/* one reclaim at a time */
+	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
+	struct rseq_xfer xfer[RXR_POOL_MAX_NODES];
+	struct rseq_ctr ctr[RXRP_MAX_CPUS];
+};
+
+/* The sections keep count at offset 0 and address the rest by offset. */
+static_assert(offsetof(struct rxr_pcp, count) == 0,
+	"struct rxr_pcp: the sections load count at offset 0");
+
+static inline struct rseq_pool *
+rseq_pool_of(const struct rxr_pool *p)
+{
+	return p->priv;
+}
+
+static inline void
+rseq_debug_in(const struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (RXR_DEBUG)
+		for (unsigned int i = 0; i < n; i++)
+			rxr_zone_debug_to_pcp(p->zone[rxrp_frame_node(p, objs[i])],
+				objs[i]);
+}
+
+static inline void
+rseq_debug_out(const struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (RXR_DEBUG)
+		for (unsigned int i = 0; i < n; i++)
+			rxr_zone_debug_from_pcp(p->zone[rxrp_frame_node(p, objs[i])],
+				objs[i]);
+}
+
+#if RSEQ_BUILT
+
+static void
+rseq_count(struct rseq_pool *rp, uint32_t cpu, size_t field)
+{
+	if (cpu < rp->ncpu)
+		__atomic_fetch_add((uint64_t *)((uint8_t *)&rp->ctr[cpu] + field),
+			1, __ATOMIC_RELAXED);
+}
+#define RSEQ_COUNT(rp, cpu, f) rseq_count(rp, cpu, offsetof(struct rseq_ctr, f))
+
+/* Calls served by the zone because no pcp could be used. */
+static int
+rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
+		void **objs, unsigned int n)
+{
+	RSEQ_COUNT(rp, cpu, zone_fallback);
+	return rxrp_zone_alloc(p, cpu < rp->ncpu ? rp->node[cpu] : 0, objs, n,
+			true);
+}
+
+
+/*
+ * The calling thread's struct rseq is at the thread pointer plus
+ * __rseq_offset, the same for every thread: the sections and the reads
+ * below address it through %fs with that offset (kept in the pool).
+ */
+static __rte_always_inline uint32_t
+rseq_cpu_start(intptr_t rs)
+{
+	uint32_t cpu;
+
+	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
+		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id_start)));
+	return cpu;
+}
+
+static __rte_always_inline int32_t
+rseq_cpu_now(intptr_t rs)
+{
+	int32_t cpu;
+
+	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
+		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id)));
+	return cpu;
+}
+
+/*
+ * The descriptor of a section (struct rseq_cs: version, flags, start ip,
+ * length, abort ip) in section __rseq_cs, and the arming store of its
+ * address into rseq_cs. Labels: 1 start, 2 post-commit, 4 abort (after
+ * the signature), 9 the exit; %[ret] is RSEQ_BAIL from here on.
+ */
+#define RSEQ_ASM_ENTER(scratch) \
+	".pushsection __rseq_cs, \"aw\"\n\t" \
+	".balign 32\n\t" \
+	"3:\n\t" \
+	".long 0x0, 0x0\n\t" \
+	".quad 1f, (2f - 1f), 4f\n\t" \
+	".popsection\n\t" \
+	"movl $1, %[ret]\n\t" \
+	"leaq 3b(%%rip), %" scratch "\n\t" \
+	"movq %" scratch ", %%fs:%c[cs](%[rs])\n\t" \
+	"1:\n\t" \
+	"cmpl %k[cpu], %%fs:%c[cpuid](%[rs])\n\t" \
+	"jnz 9f\n\t"
+
+/* After the commit: done; the abort handler, out of line, says aborted. */
+#define RSEQ_ASM_LEAVE \
+	"2:\n\t" \
+	"movl $0, %[ret]\n\t" \
+	"9:\n\t" \
+	".pushsection __rseq_failure, \"ax\"\n\t" \
+	".long " RTE_STR(RSEQ_SIG) "\n\t" \
+	"4:\n\t" \
+	"movl $2, %[ret]\n\t" \
+	"jmp 9b\n\t" \
+	".popsection\n\t"
+
+#define RSEQ_ASM_CONST(rs, pc) \
+	[cs] "i" (offsetof(struct rseq, rseq_cs)), \
+	[cpuid] "i" (offsetof(struct rseq, cpu_id)), \
+	[frames] "i" (offsetof(struct rxr_pcp, frames)), \
+	[high] "i" (offsetof(struct rxr_pcp, high)), \
+	[salloc] "i" (offsetof(struct rxr_pcp, stats.alloc)), \
+	[sfree] "i" (offsetof(struct rxr_pcp, stats.free))
+
+/*
+ * Pop the top n (1 <= n <= high) frames of CPU cpu's pcp into objs, objs[n - 1] the
+ * hottest. The commit is the store of the new count, after the last load
+ * of a frame; stats.alloc is one add just before it (a restart between
+ * the two counts the frames twice, nothing else).
+ * RXRP_RSEQ_PLANT_EARLY_COMMIT (test builds only) commits before the
+ * copy, the bug the stress test must catch: a context that interrupts
+ * the copy pushes over the slots still being read.
+ */
+static __rte_always_inline int
+rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
+		unsigned long n)
+{
+	unsigned long c, i, src, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[src]")
+		"movl (%[pc]), %k[c]\n\t"
+		/* Signed: short, or a reclaim's top bit set. */
+		"cmpl %k[n], %k[c]\n\t"
+		"jl 9f\n\t"
+		"subl %k[n], %k[c]\n\t"
+		"leaq %c[frames](%[pc],%[c],8), %[src]\n\t"
+#ifdef RXRP_RSEQ_PLANT_EARLY_COMMIT
+		"addq %[n], %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		"2:\n\t"
+		"xorl %k[i], %k[i]\n\t"
+		"5:\n\t"
+		"movq (%[src],%[i],8), %[d]\n\t"
+		"movq %[d], (%[objs],%[i],8)\n\t"
+		"incq %[i]\n\t"
+		"cmpq %[n], %[i]\n\t"
+		"jb 5b\n\t"
+		"movl $0, %[ret]\n\t"
+		"9:\n\t"
+		".pushsection __rseq_failure, \"ax\"\n\t"
+		".long " RTE_STR(RSEQ_SIG) "\n\t"
+		"4:\n\t"
+		"movl $2, %[ret]\n\t"
+		"jmp 9b\n\t"
+		".popsection\n\t"
+#else
+		"xorl %k[i], %k[i]\n\t"
+		"5:\n\t"
+		"movq (%[src],%[i],8), %[d]\n\t"
+		"movq %[d], (%[objs],%[i],8)\n\t"
+		"incq %[i]\n\t"
+		"cmpq %[n], %[i]\n\t"
+		"jb 5b\n\t"
+		"addq %[n], %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+#endif
+		: [ret] "=&r" (ret), [c] "=&r" (c), [i] "=&r" (i),
+		  [src] "=&r" (src), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * Push n (1 <= n <= high) frames onto CPU cpu's pcp, objs[n - 1] the hottest. The
+ * frames are stored above count (no commit: nobody reads there), then
+ * count + n is stored (the commit).
+ */
+static __rte_always_inline int
+rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
+		void * const *objs, unsigned long n)
+{
+	unsigned long c, e, i, dst, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[dst]")
+		"movl (%[pc]), %k[c]\n\t"
+		"leal (%q[c],%q[n]), %k[e]\n\t"
+		/* Unsigned: full, or a reclaim's top bit set. */
+		"cmpl %c[high](%[pc]), %k[e]\n\t"
+		"ja 9f\n\t"
+		"leaq %c[frames](%[pc],%[c],8), %[dst]\n\t"
+		"xorl %k[i], %k[i]\n\t"
+		"5:\n\t"
+		"movq (%[objs],%[i],8), %[d]\n\t"
+		"movq %[d], (%[dst],%[i],8)\n\t"
+		"incq %[i]\n\t"
+		"cmpq %[n], %[i]\n\t"
+		"jb 5b\n\t"
+		"addq %[n], %c[sfree](%[pc])\n\t"
+		"movl %k[e], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e),
+		  [i] "=&r" (i), [dst] "=&r" (dst), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * One frame (the per-frame calls of bulk off, a PMD's one-mbuf refill):
+ * the same sections without the loop, in fewer registers.
+ */
+static __rte_always_inline int
+rseq_pop1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs)
+{
+	unsigned long c, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[d]")
+		"movl (%[pc]), %k[c]\n\t"
+		"cmpl $1, %k[c]\n\t"
+		"jl 9f\n\t"
+		"decl %k[c]\n\t"
+		"movq %c[frames](%[pc],%[c],8), %[d]\n\t"
+		"movq %[d], (%[objs])\n\t"
+#ifdef RXRP_RSEQ_PLANT_EARLY_COMMIT
+		/* The planted bug needs a read after the commit: here, one. */
+		"incq %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		"2:\n\t"
+		"movq %c[frames](%[pc],%[c],8), %[d]\n\t"
+		"movq %[d], (%[objs])\n\t"
+		"movl $0, %[ret]\n\t"
+		"9:\n\t"
+		".pushsection __rseq_failure, \"ax\"\n\t"
+		".long " RTE_STR(RSEQ_SIG) "\n\t"
+		"4:\n\t"
+		"movl $2, %[ret]\n\t"
+		"jmp 9b\n\t"
+		".popsection\n\t"
+#else
+		"incq %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+#endif
+		: [ret] "=&r" (ret), [c] "=&r" (c), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
+static __rte_always_inline int
+rseq_push1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void * const *objs)
+{
+	unsigned long c, e, d;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[d]")
+		"movl (%[pc]), %k[c]\n\t"
+		"leal 1(%q[c]), %k[e]\n\t"
+		"cmpl %c[high](%[pc]), %k[e]\n\t"
+		"ja 9f\n\t"
+		"movq (%[objs]), %[d]\n\t"
+		"movq %[d], %c[frames](%[pc],%[c],8)\n\t"
+		"incq %c[sfree](%[pc])\n\t"
+		"movl %k[e], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e), [d] "=&r" (d)
+		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
+		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: "memory", "cc");
+	return ret;
+}
+
+/* After a section that did not commit: restart or migration to count. */
+static __rte_noinline __rte_cold void
+rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu,
+		int r)
+{
+	if (r == RSEQ_ABORTED)
+		RSEQ_COUNT(rp, cpu, restarts);
+	if (rseq_cpu_start(rs) != cpu)
+		RSEQ_COUNT(rp, cpu, migrations);
+}
+
+/*
+ * Pop n frames from the pcp of the CPU the thread runs on. @return 0, or
+ * -ENOBUFS when it is short (or reclaimed) with *cpu the CPU it was, or
+ * -EAGAIN when no pcp could be used (*cpu: the last CPU read).
+ */
+static __rte_always_inline int
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		void **objs, unsigned int n, uint32_t *cpu_out)
+{
+	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
+		uint32_t cpu = rseq_cpu_start(rs);
+		struct rxr_pcp *pc;
+		int r;
+
+		*cpu_out = cpu;
+		if (unlikely(cpu >= rp->ncpu))
+			return -EAGAIN;
+		pc = rp->pcp[cpu];
+		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
+			rseq_pop(rs, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE)) {
+			rseq_tsan_acquire(pc);
+			rseq_debug_out(p, objs, n);
+			return 0;
+		}
+		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu)
+			return -ENOBUFS;
+		if (rseq_cpu_now(rs) < 0)
+			return -EAGAIN;		/* this thread has no rseq */
+		rseq_count_retry(rp, rs, cpu, r);
+	}
+	return -EAGAIN;
+}
+
+enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
+
+/*
+ * Push n frames of node @p node onto the pcp of the CPU the thread runs
+ * on. RSEQ_FULL: that pcp has no room (or is being reclaimed), *cpu_out
+ * the CPU; RSEQ_NO_PCP: no pcp could be used. Not pushed: nothing done.
+ */
+static __rte_always_inline int
+rseq_put(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		unsigned int node, void * const *objs, unsigned int n,
+		uint32_t *cpu_out)
+{
+	rseq_debug_in(p, objs, n);
+	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
+		uint32_t cpu = rseq_cpu_start(rs);
+		struct rxr_pcp *pc;
+		int r;
+
+		*cpu_out = cpu;
+		if (unlikely(cpu >= rp->ncpu) || unlikely(rp->node[cpu] != node))
+			break;
+		pc = rp->pcp[cpu];
+		rseq_tsan_release(pc);
+		r = n == 1 ? rseq_push1(rs, pc, cpu, objs) :
+			rseq_push(rs, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE))
+			return RSEQ_PUSHED;
+		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu) {
+			rseq_debug_out(p, objs, n);
+			return RSEQ_FULL;
+		}
+		if (rseq_cpu_now(rs) < 0)
+			break;
+		rseq_count_retry(rp, rs, cpu, r);
+	}
+	rseq_debug_out(p, objs, n);
+	return RSEQ_NO_PCP;
+}
+
+/* Frames one move to or from the stage takes: what leaves a batch of room. */
+static inline uint32_t
+rseq_xfer_move(const struct rxr_pcp *pc)
+{
+	return RTE_MAX(pc->batch, RTE_MIN(RSEQ_XFER_MOVE * pc->batch,
+			pc->high - pc->batch));
+}
+
+/* Between min and max frames from node's transfer stage; 0: fewer there. */
+static unsigned int
+rseq_xfer_get(struct rseq_pool *rp, unsigned int node, void **objs,
+		unsigned int min, unsigned int max)
+{
+	struct rseq_xfer *x = &rp->xfer[node];
+	unsigned int k = 0;
+
+	if (rxr_in_irq() || __atomic_load_n(&x->count, __ATOMIC_RELAXED) < min)
+		return 0;
+	rxr_spinlock_lock(&x->lock);
+	if (x->count >= min) {
+		k = RTE_MIN(x->count, max);
+		/* Atomic: the unlocked looks above read it. */
+		__atomic_store_n(&x->count, x->count - k, __ATOMIC_RELAXED);
+		memcpy(objs, &x->frames[x->count], k * sizeof(*objs));
+	}
+	rxr_spinlock_unlock(&x->lock);
+	return k;
+}
+
+/* Frames into node's transfer stage. @return how many it took. */
+static unsigned int
+rseq_xfer_put(struct rseq_pool *rp, unsigned int node, void * const *objs,
+		unsigned int n)
+{
+	struct rseq_xfer *x = &rp->xfer[node];
+	unsigned int k;
+
+	if (rxr_in_irq() || __atomic_load_n(&x->count, __ATOMIC_RELAXED) >=
+			x->max)
+		return 0;
+	rxr_spinlock_lock(&x->lock);
+	k = RTE_MIN(n, x->max - x->count);
+	memcpy(&x->frames[x->count], objs, k * sizeof(*objs));
+	__atomic_store_n(&x->count, x->count + k, __ATOMIC_RELAXED);
+	rxr_spinlock_unlock(&x->lock);
+	return k;
+}
+
+/* Take frames from a zone, between min and max, never waiting in irq. */
+static unsigned int
+rseq_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	if (unlikely(rxr_in_irq()))
+		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
+	return rxr_zone_alloc_bulk(z, objs, min, max);
+}
+
+/*
+ * The pcp was short: n frames for the caller and more for the pcp in one
+ * lock hold, from the transfer stage (a move) when it has n, else from
+ * the zone (a batch); pushed onto the pcp of the CPU the thread is on by
+ * then (what does not fit goes to the zone).
+ */
+static __rte_noinline __rte_cold int
+rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		uint32_t cpu, void **objs, unsigned int n)
+{
+	struct rxr_pcp *pc = rp->pcp[cpu];
+	unsigned int node = rp->node[cpu], got, rest;
+	void *tmp[RSEQ_TMP];
+
+	if (__atomic_load_n(&pc->count, __ATOMIC_RELAXED) & RSEQ_LOCKED)
+		return rseq_zone_alloc(p, rp, cpu, objs, n);
+	__atomic_fetch_add(&pc->stats.alloc_miss, 1, __ATOMIC_RELAXED);
+	if (n + pc->batch > RSEQ_TMP) {
+		if (rxrp_zone_alloc(p, node, objs, n, true) != 0)
+			goto fail;
+		__atomic_fetch_add(&pc->stats.refill_frames, n, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&pc->stats.alloc_zone_frames, n,
+			__ATOMIC_RELAXED);
+		return 0;
+	}
+	got = rseq_xfer_get(rp, node, tmp, n,
+			RTE_MIN(n + rseq_xfer_move(pc), RSEQ_TMP));
+	if (got != 0) {
+		/* Frames another CPU gave back: no zone transfer. */
+		__atomic_fetch_add(&rp->ctr[cpu].xfer_out, got,
+			__ATOMIC_RELAXED);
+		__atomic_fetch_add(&rp->ctr[cpu].xfer_alloc, n,
+			__ATOMIC_RELAXED);
+		goto hand;
+	}
+	got = rseq_zone_take(p->zone[node], tmp, n, n + pc->batch);
+	if (got == 0) {
+		/* The zonelist: other nodes before failing. */
+		if (rxrp_zone_alloc(p, node, objs, n, true) != 0)
+			goto fail;
+		got = n;
+		memcpy(tmp, objs, n * sizeof(*objs));
+	}
+	__atomic_fetch_add(&pc->stats.refill_frames, got, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&pc->stats.alloc_zone_frames, n, __ATOMIC_RELAXED);
+hand:
+	rest = got - n;
+	memcpy(objs, tmp + rest, n * sizeof(*objs));
+	if (rest == 0)
+		return 0;
+	if (rseq_put(p, rp, rs, node, tmp, rest, &cpu) == RSEQ_PUSHED)
+		__atomic_fetch_add(&rp->ctr[cpu].refill_pushed, rest,
+			__ATOMIC_RELAXED);
+	else
+		rxrp_zone_free(p, tmp, rest, true);
+	return 0;
+fail:
+	__atomic_fetch_add(&pc->stats.alloc_fail, 1, __ATOMIC_RELAXED);
+	return -ENOBUFS;
+}
+
+/* Everything but one section that committed at the first try. */
+static __rte_noinline int
+rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
+		uint32_t cpu0, int r0)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	intptr_t rs = rp->off;
+	uint32_t cpu;
+	int ret;
+
+	if (unlikely(n == 0))
+		return 0;
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
+	/* More than any pcp holds: the zone (the sections take n <= high). */
+	if (unlikely(n > rp->high))
+		return rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) %
+				rp->ncpu], objs, n, true);
+	ret = rseq_take(p, rp, rs, objs, n, &cpu);
+	if (likely(ret == 0))
+		return 0;
+	if (ret == -ENOBUFS)
+		return rseq_refill(p, rp, rs, cpu, objs, n);
+	return rseq_zone_alloc(p, rp, cpu, objs, n);
+}
+
+/*
+ * The fast path: one section on the CPU the thread is on, no retry, few
+ * registers; anything else (a restart, a short pcp, more frames than a
+ * pcp holds) is the slow path's, which starts over.
+ */
+static __rte_always_inline int
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	uint32_t cpu = rseq_cpu_start(rp->off);
+	int r = RSEQ_BAIL;
+
+	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high)) {
+		struct rxr_pcp *pc = rp->pcp[cpu];
+
+		r = n == 1 ? rseq_pop1(rp->off, pc, cpu, objs) :
+			rseq_pop(rp->off, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE)) {
+			rseq_tsan_acquire(pc);
+			rseq_debug_out(p, objs, n);
+			return 0;
+		}
+	}
+	return rseq_alloc_slow(p, objs, n, cpu, r);
+}
+
+/*
+ * The pcp was full: pop what Linux's free_pcppages_bulk() would give back
+ * (a multiple of batch, enough to make room; at least a transfer move) and
+ * give it to the transfer stage, the zone what the stage cannot take, then
+ * push. The frames come off the top: a section cannot move the coldest
+ * from the bottom with one commit.
+ */
+static __rte_noinline __rte_cold void
+rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		unsigned int node, void * const *objs, unsigned int n,
+		uint32_t cpu)
+{
+	void *tmp[RSEQ_TMP];
+
+	for (unsigned int tries = 0; tries < 4; tries++) {
+		struct rxr_pcp *pc = rp->pcp[cpu];
+		uint32_t c = __atomic_load_n(&pc->count, __ATOMIC_RELAXED);
+		uint32_t k = 0, got_cpu;
+
+		if (c & RSEQ_LOCKED)
+			break;
+		if (c + n > pc->high)
+			k = RTE_MIN(RTE_MIN(RTE_MAX(rxr_roundup(c + n - pc->high,
+				pc->batch), rseq_xfer_move(pc)), c), RSEQ_TMP);
+		if (k != 0 && rseq_take(p, rp, rs, tmp, k, &got_cpu) == 0) {
+			struct rxr_pcp *gp = rp->pcp[got_cpu];
+			unsigned int in = rseq_xfer_put(rp, node, tmp, k);
+
+			__atomic_fetch_add(&rp->ctr[got_cpu].xfer_in, in,
+				__ATOMIC_RELAXED);
+			if (in < k)
+				rxrp_zone_free(p, tmp + in, k - in, true);
+			__atomic_fetch_add(&rp->ctr[got_cpu].drain_popped, k,
+				__ATOMIC_RELAXED);
+			__atomic_fetch_add(&gp->stats.free_drain, 1,
+				__ATOMIC_RELAXED);
+			__atomic_fetch_add(&gp->stats.drain_frames, k - in,
+				__ATOMIC_RELAXED);
+		}
+		switch (rseq_put(p, rp, rs, node, objs, n, &cpu)) {
+		case RSEQ_PUSHED:
+			return;
+		case RSEQ_NO_PCP:
+			goto zone;
+		default:
+			break;
+		}
+		if (cpu >= rp->ncpu)
+			break;
+	}
+zone:
+	RSEQ_COUNT(rp, cpu, zone_fallback);
+	rxrp_zone_free(p, objs, n, true);
+}
+
+/* Frames of one node: onto the pcp of the CPU, if it is of that node. */
+static __rte_always_inline void
+rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		unsigned int node, void * const *objs, unsigned int n)
+{
+	uint32_t cpu;
+	int r;
+
+	if (unlikely(p->nr_zones > 1)) {
+		cpu = rseq_cpu_start(rs);
+		if (cpu >= rp->ncpu || rp->node[cpu] != node) {
+			/* A pcp only holds frames of its zone. */
+			__atomic_fetch_add(&rp->ctr[RTE_MIN(cpu, rp->ncpu - 1)]
+				.remote_frees, n, __ATOMIC_RELAXED);
+			rxrp_zone_free(p, objs, n, true);
+			return;
+		}
+	}
+	/* More than any pcp holds: the zone (the sections take n <= high). */
+	if (unlikely(n > rp->high)) {
+		rxrp_zone_free(p, objs, n, true);
+		return;
+	}
+	r = rseq_put(p, rp, rs, node, objs, n, &cpu);
+	if (likely(r == RSEQ_PUSHED))
+		return;
+	if (r == RSEQ_FULL) {
+		rseq_drain(p, rp, rs, node, objs, n, cpu);
+		return;
+	}
+	RSEQ_COUNT(rp, cpu, zone_fallback);
+	rxrp_zone_free(p, objs, n, true);
+}
+
+/* Everything but one section that committed at the first try. */
+static __rte_noinline void
+rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
+		uint32_t cpu0, int r0)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	intptr_t rs = rp->off;
+
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
+
+	if (unlikely(n == 0))
+		return;
+	if (likely(p->nr_zones == 1)) {
+		rseq_free_node(p, rp, rs, 0, objs, n);
+		return;
+	}
+	/* Runs of one node: each goes where its frames belong. */
+	for (unsigned int i = 0; i < n;) {
+		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
+
+		while (j < n && rxrp_frame_node(p, objs[j]) == node)
+			j++;
+		rseq_free_node(p, rp, rs, node, objs + i, j - i);
+		i = j;
+	}
+}
+
+/* As rseq_alloc_fast(): one section, one node, else the slow path. */
+static __rte_always_inline void
+rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	uint32_t cpu = rseq_cpu_start(rp->off);
+	int r = RSEQ_BAIL;
+
+	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high) &&
+			likely(p->nr_zones == 1)) {
+		struct rxr_pcp *pc = rp->pcp[cpu];
+
+		rseq_debug_in(p, objs, n);
+		rseq_tsan_release(pc);
+		r = n == 1 ? rseq_push1(rp->off, pc, cpu, objs) :
+			rseq_push(rp->off, pc, cpu, objs, n);
+		if (likely(r == RSEQ_DONE))
+			return;
+		rseq_debug_out(p, objs, n);
+	}
+	rseq_free_slow(p, objs, n, cpu, r);
+}
+
+/*
+ * Every CPU's pcp: set the top bit of its count, restart every section in
+ * flight (membarrier's rseq fence), set it again where a section that
+ * started before it committed over it, until it holds everywhere; then
+ * the pcps are ours to empty. Any thread, any time but in a handler.
+ */
+static unsigned int
+rseq_pool_reclaim(struct rxr_pool *p)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+	unsigned int got = 0;
+	bool again;
+
+	if (rxr_in_irq())
+		return 0;
+	rxr_spinlock_lock(&rp->lock);
+	for (unsigned int c = 0; c < rp->ncpu; c++)
+		__atomic_fetch_or(&rp->pcp[c]->count, RSEQ_LOCKED,
+			__ATOMIC_SEQ_CST);
+	do {
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+				0, 0) != 0)
+			RXR_LOG(ERR, "pool %s: membarrier rseq fence: %s",
+				p->name, strerror(errno));
+		again = false;
+		for (unsigned int c = 0; c < rp->ncpu; c++)
+			if (!(__atomic_load_n(&rp->pcp[c]->count,
+					__ATOMIC_SEQ_CST) & RSEQ_LOCKED)) {
+				__atomic_fetch_or(&rp->pcp[c]->count,
+					RSEQ_LOCKED, __ATOMIC_SEQ_CST);
+				again = true;
+			}
+	} while (again);
+	for (unsigned int c = 0; c < rp->ncpu; c++) {
+		struct rxr_pcp *pc = rp->pcp[c];
+		uint32_t k = __atomic_load_n(&pc->count, __ATOMIC_ACQUIRE) &
+			~RSEQ_LOCKED;
+
+		rseq_tsan_acquire(pc);
+		if (k != 0) {
+			rxr_zone_free_bulk(pc->zone, pc->frames, k);
+			__atomic_fetch_add(&pc->stats.drain_frames, k,
+				__ATOMIC_RELAXED);
+			got += k;
+		}
+		__atomic_store_n(&pc->count, 0, __ATOMIC_RELEASE);
+	}
+	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		struct rseq_xfer *x = &rp->xfer[n];
+
+		rxr_spinlock_lock(&x->lock);
+		if (x->count != 0)
+			rxr_zone_free_bulk(p->zone[n], x->frames, x->count);
+		got += x->count;
+		__atomic_store_n(&x->count, 0, __ATOMIC_RELAXED);
+		rxr_spinlock_unlock(&x->lock);
+	}
+	rxr_spinlock_unlock(&rp->lock);
+	return got;
+}
+
+/* What glibc and the kernel must give: checked before a pool is made. */
+static bool
+rseq_available(char *why, size_t len)
+{
+	if (__rseq_size < 20) {
+		snprintf(why, len, "glibc registered no rseq area for this "
+			"process (__rseq_size %u): the tunable "
+			"glibc.pthread.rseq=0, or a kernel without rseq(2)",
+			__rseq_size);
+		return false;
+	}
+	if (rseq_cpu_now(__rseq_offset) < 0) {
+		snprintf(why, len, "this thread's rseq area is not registered "
+			"(cpu_id %d)", rseq_cpu_now(__rseq_offset));
+		return false;
+	}
+	if (syscall(__NR_membarrier,
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0) != 0) {
+		snprintf(why, len, "membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_"
+			"EXPEDITED_RSEQ): %s (Linux 5.10 or later), needed to "
+			"empty other CPUs' caches", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+#else /* !RSEQ_BUILT */
+
+/* Never called: rseq_available() refuses every pool. */
+static int
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return rxrp_zone_alloc(p, 0, objs, n, true);
+}
+
+static void
+rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rxrp_zone_free(p, objs, n, true);
+}
+
+static unsigned int
+rseq_pool_reclaim(struct rxr_pool *p)
+{
+	return 0;
+}
+
+static bool
+rseq_available(char *why, size_t len)
+{
+#if defined(__aarch64__)
+	const char *arch = "aarch64";
+#else
+	const char *arch = "this architecture";
+#endif
+	snprintf(why, len, "its critical sections are written for x86_64 "
+		"with glibc's <sys/rseq.h> (2.35 or later); not built for %s",
+		arch);
+	return false;
+}
+
+#endif /* RSEQ_BUILT */
+
+static int
+rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return rseq_alloc_fast(p, objs, n);
+}
+
+static void
+rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rseq_free_fast(p, objs, n);
+}
+
+/* Bulk off: a section per frame. */
+static int
+rseq_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(n == 1))
+		return rseq_alloc_fast(p, objs, 1);
+	return rxrp_per_frame_alloc(p, objs, n, rseq_alloc_bulk, rseq_free_bulk);
+}
+
+static void
+rseq_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(n == 1)) {
+		rseq_free_fast(p, objs, 1);
+		return;
+	}
+	rxrp_per_frame_free(p, objs, n, rseq_free_bulk);
+}
+
+static int
+rseq_pool_init(struct rxr_pool *p)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	struct rseq_pool *rp;
+
+	rp = rte_zmalloc_socket("rxr_rseq", sizeof(*rp), RTE_CACHE_LINE_SIZE,
+			p->conf.socket_id);
+	if (rp == NULL)
+		return -ENOMEM;
+	rp->high = p->conf.high;
+#if RSEQ_BUILT
+	rp->off = __rseq_offset;
+#endif
+	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
+	for (unsigned int c = 0; c < rp->ncpu; c++) {
+		/* A poll lcore's CPU takes its node, the others in turn. */
+		unsigned int node = p->by_cpu[c] != NULL ? p->by_cpu[c]->node :
+			c % p->nr_zones;
+
+		rp->node[c] = node;
+		rp->pcp[c] = rxr_pcp_create(p->zone[node], p->conf.high,
+				p->conf.batch, rxr_zone_socket(p->zone[node]));
+		if (rp->pcp[c] == NULL) {
+			int err = rte_errno;
+
+			for (unsigned int k = 0; k < c; k++)
+				rxr_pcp_destroy(rp->pcp[k]);
+			rte_free(rp);
+			return -err;
+		}
+	}
+	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		struct rseq_xfer *x = &rp->xfer[n];
+
+		x->max = RSEQ_XFER_BATCHES * p->conf.batch;
+		x->frames = rte_malloc_socket("rxr_rseq_xfer",
+				x->max * sizeof(void *), RTE_CACHE_LINE_SIZE,
+				rxr_zone_socket(p->zone[n]));
+		if (x->frames == NULL) {
+			for (unsigned int k = 0; k < rp->ncpu; k++)
+				rxr_pcp_destroy(rp->pcp[k]);
+			for (unsigned int k = 0; k < n; k++)
+				rte_free(rp->xfer[k].frames);
+			rte_free(rp);
+			return -ENOMEM;
+		}
+	}
+	p->priv = rp;
+	return 0;
+}
+
+static void
+rseq_pool_fini(struct rxr_pool *p)
+{
+	struct rseq_pool *rp = rseq_pool_of(p);
+
+	for (unsigned int c = 0; c < rp->ncpu; c++)
+		rxr_pcp_destroy(rp->pcp[c]);
+	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
+		rte_free(rp->xfer[n].frames);
+	rte_free(rp);
+	p->priv = NULL;
+}
+
+static uint64_t
+rseq_pool_held(const struct rxr_pool *p)
+{
+	const struct rseq_pool *rp = rseq_pool_of(p);
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < rp->ncpu; c++)
+		n += __atomic_load_n(&rp->pcp[c]->count, __ATOMIC_RELAXED) &
+			~RSEQ_LOCKED;
+	for (unsigned int k = 0; k < p->nr_zones; k++)
+		n += __atomic_load_n(&rp->xfer[k].count, __ATOMIC_RELAXED);
+	return n;
+}
+
+/*
+ * Per-CPU figures under the poll lcore pinned to that CPU, the other
+ * CPUs' under the first poll lcore, so that sums over lcores are the
+ * pool's. pcp.alloc counts the frames handed straight from the zone too,
+ * as the pcp's own refill does; the frames the slow paths move through
+ * sections of their own are not callers' allocs and frees.
+ */
+static void
+rseq_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
+		struct rxr_pool_lcore_stats *o)
+{
+	const struct rseq_pool *rp = rseq_pool_of(p);
+
+	if (rp == NULL)
+		return;
+	for (unsigned int c = 0; c < rp->ncpu; c++) {
+		const struct rxrp_lcore *owner = p->by_cpu[c] != NULL ?
+			p->by_cpu[c] : p->first;
+		struct rxr_pcp_stats s;
+
+		if (owner != ls)
+			continue;
+		rxr_pcp_stats(rp->pcp[c], &s);
+		o->pcp.alloc += s.alloc + s.alloc_zone_frames +
+			RXR_STAT_READ(rp->ctr[c].xfer_alloc) -
+			RXR_STAT_READ(rp->ctr[c].drain_popped);
+		o->pcp.alloc_miss += s.alloc_miss;
+		o->pcp.alloc_fail += s.alloc_fail;
+		o->pcp.free += s.free - RXR_STAT_READ(rp->ctr[c].refill_pushed);
+		o->pcp.free_drain += s.free_drain;
+		o->pcp.refill_frames += s.refill_frames;
+		o->pcp.alloc_zone_frames += s.alloc_zone_frames;
+		o->pcp.drain_frames += s.drain_frames;
+		o->counters[0] += RXR_STAT_READ(rp->ctr[c].restarts);
+		o->counters[1] += RXR_STAT_READ(rp->ctr[c].migrations);
+		o->counters[2] += RXR_STAT_READ(rp->ctr[c].zone_fallback);
+		o->counters[3] += RXR_STAT_READ(rp->ctr[c].xfer_in);
+		o->counters[4] += RXR_STAT_READ(rp->ctr[c].xfer_out);
+		o->remote_frees += RXR_STAT_READ(rp->ctr[c].remote_frees);
+	}
+}
+
+const struct rxrp_strategy rxrp_strategy_rseq = {
+	.name = "rseq",
+	.alloc = { rseq_alloc_single, rseq_alloc_bulk },
+	.free = { rseq_free_single, rseq_free_bulk },
+	.stats = rseq_stats,
+	.counter_names = rseq_counter_names,
+	.available = rseq_available,
+	.pool_init = rseq_pool_init,
+	.pool_fini = rseq_pool_fini,
+	.pool_reclaim = rseq_pool_reclaim,
+	.pool_held = rseq_pool_held,
+};
