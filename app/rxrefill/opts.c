@@ -105,8 +105,9 @@ opts_usage(FILE *f)
 "\n"
 "Strategies:\n"
 "  --strategy LIST      %s, comma separated, or 'all'\n"
-"                       (default all); columns follow the list, bulk on\n"
-"                       first, and every column is tested against the first\n"
+"                       (default all), last in a list for every other one\n"
+"                       ('bh,all'); columns follow the list, bulk on first,\n"
+"                       and every column is tested against the first\n"
 "  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
 "                       frame at a time (default both)\n"
 "  --high N             pcp high (default %u)\n"
@@ -292,19 +293,18 @@ parse_name(const char *opt, const char *s, const char * const *names,
 	return -1;
 }
 
-/* want[s]: 0, or the strategy's place in the list from 1 (column order). */
+/*
+ * want[s]: 0, or the strategy's place in the list from 1 (column order);
+ * implied[s]: added by a trailing 'all' ("bh,all": bh first, then every
+ * other in the registry's order), left out with a note where it cannot run.
+ */
 static int
-parse_strategies(const char *s, unsigned int *want)
+parse_strategies(const char *s, unsigned int *want, bool *implied)
 {
 	char buf[256], names[128], *tok, *save = NULL;
 	unsigned int n = 0;
 	size_t len = strlen(s);
 
-	if (strcmp(s, "all") == 0) {
-		for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
-			want[i] = i + 1;
-		return 0;
-	}
 	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
@@ -324,9 +324,18 @@ parse_strategies(const char *s, unsigned int *want)
 		enum rxr_strategy st;
 
 		if (strcmp(tok, "all") == 0) {
-			RXR_LOG(ERR, "--strategy '%s': 'all' stands alone, "
-				"not in a list", s);
-			return -1;
+			if (strtok_r(NULL, ",", &save) != NULL) {
+				RXR_LOG(ERR, "--strategy '%s': 'all' comes "
+					"last (every strategy not named before "
+					"it)", s);
+				return -1;
+			}
+			for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+				if (want[i] == 0) {
+					want[i] = ++n;
+					implied[i] = true;
+				}
+			break;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
 			rxr_strategy_user_names(names, sizeof(names));
@@ -375,12 +384,14 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 {
 	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool bulk_on = true, bulk_off = true, warmup_given = false;
-	bool strategies_all = true;
+	bool implied[RXR_STRATEGY_USER_MAX];
 	unsigned long v;
 	int c;
 
-	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++) {
 		want[i] = i + 1;	/* every strategy, in order */
+		implied[i] = true;
+	}
 	memset(o, 0, sizeof(*o));
 	o->reps = 3;
 	o->warmup_s = 0.5;
@@ -405,9 +416,9 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		switch (c) {
 		case OPT_STRATEGY:
 			memset(want, 0, sizeof(want));
-			if (parse_strategies(optarg, want) != 0)
+			memset(implied, 0, sizeof(implied));
+			if (parse_strategies(optarg, want, implied) != 0)
 				return -1;
-			strategies_all = strcmp(optarg, "all") == 0;
 			break;
 		case OPT_BULK:
 			if (strcmp(optarg, "on") == 0) {
@@ -696,7 +707,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 
 		if (want[s] == 0 || rxr_strategy_available(s, why, sizeof(why)))
 			continue;
-		if (!strategies_all) {
+		if (!implied[s]) {
 			RXR_LOG(ERR, "--strategy %s: not available here: %s",
 				rxr_strategy_name(s), why);
 			return -1;

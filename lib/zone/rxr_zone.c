@@ -543,6 +543,12 @@ rxr_zone_stats(const struct rxr_zone *z, struct rxr_zone_stats *st)
 	rxr_spinlock_stats(&z->lock, &st->lock);
 }
 
+int
+rxr_zone_socket(const struct rxr_zone *z)
+{
+	return z->socket_id;
+}
+
 uint32_t
 rxr_zone_frame_size(const struct rxr_zone *z)
 {

@@ -158,6 +158,8 @@ void rxr_zone_free_bulk_locked(struct rxr_zone *zone, void * const *objs,
 /** Take a snapshot of the counters; safe while other lcores allocate. */
 void rxr_zone_stats(const struct rxr_zone *zone, struct rxr_zone_stats *st);
 
+/** NUMA socket of the zone. */
+int rxr_zone_socket(const struct rxr_zone *zone);
 /** Frame stride in bytes. */
 uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
 

@@ -384,7 +384,7 @@ def case_strategy_list_errors():
                         (",", "empty strategy name"),
                         ("bh,", "empty strategy name"),
                         ("bh,,zone", "empty strategy name"),
-                        ("all,bh", "'all' stands alone")):
+                        ("all,bh", "'all' comes last")):
         rc, out, err = run(["--replay", capture(), "--strategy", arg])
         refused(rc, out, err, needle, "--strategy '%s'" % arg)
 
