@@ -14,6 +14,7 @@
 
 #include "rxr_build_config.h"
 #include "rxr_report.h"
+#include "rxr_stats.h"
 #include "rxr_version.h"
 #include "compare_format.h"
 
@@ -190,6 +191,81 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
  * (drops.nosuch, recycle without a recycle run): name it rather than
  * print an empty table.
  */
+/* A copy of s safe for a terminal: control characters as \xNN. */
+static char *
+escaped_dup(const char *s)
+{
+	size_t n = strlen(s), i, o = 0;
+	char *out = malloc(4 * n + 1);
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)sprintf(out + o, "\\x%02x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/*
+ * The statistics take at most RXR_STATS_MAX_N runs per configuration:
+ * above that every figure would be "-" and --fail-if-worse would pass, so
+ * such a report is refused by name. 0, 1 when refused, -ENOMEM.
+ */
+static int
+check_runs_per_config(const struct rxr_report *r, const char *path)
+{
+	const json_t *run;
+	json_t *seen = json_object();
+	size_t i;
+	int ret = 0;
+
+	if (seen == NULL)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(rxr_report_json(r), "runs"), i,
+			run) {
+		const char *strategy = json_string_value(
+				json_object_get(run, "strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		json_int_t nb;
+		char *key;
+
+		if (json_is_false(json_object_get(run, "complete")))
+			continue;	/* cut short: not counted anywhere */
+		if (asprintf(&key, "%s-%s", strategy, bulk ? "bulk" :
+				"nobulk") < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		nb = json_integer_value(json_object_get(seen, key)) + 1;
+		if (json_object_set_new_nocheck(seen, key,
+				json_integer(nb)) != 0) {
+			free(key);
+			ret = -ENOMEM;
+			break;
+		}
+		if (nb == RXR_STATS_MAX_N + 1) {
+			char *shown = escaped_dup(key);
+
+			fprintf(stderr, "%s: %s: configuration %s has more "
+				"than %u complete runs: at most %u per "
+				"configuration can be compared\n", prog, path,
+				shown != NULL ? shown : "?", RXR_STATS_MAX_N,
+				RXR_STATS_MAX_N);
+			free(shown);
+			ret = 1;
+		}
+		free(key);
+	}
+	json_decref(seen);
+	return ret;
+}
+
 static int
 check_metrics_present(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, char **metrics,
@@ -334,6 +410,14 @@ main(int argc, char **argv)
 		labels[i] = label_of(argv[optind + i]);
 		if (labels[i] == NULL)
 			goto nomem;
+	}
+	for (i = 0; i < n && reports[i] != NULL; i++) {
+		int r = check_runs_per_config(reports[i], argv[optind + i]);
+
+		if (r < 0)
+			goto nomem;
+		if (r > 0)
+			ret = EXIT_BAD_REPORT;
 	}
 	if (ret != EXIT_SUCCESS)
 		goto out;

@@ -667,6 +667,7 @@ main(int argc, char **argv)
 {
 	struct rxr_report *report;
 	int eal_argc, ret, status = EXIT_SUCCESS;
+	bool interrupted;
 	unsigned int lc;
 	uint64_t lost = 0;
 
@@ -770,7 +771,9 @@ main(int argc, char **argv)
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}
-	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
+	/* What the report says; a signal during the table below is not. */
+	interrupted = force_quit;
+	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0) {
 		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
@@ -779,7 +782,7 @@ main(int argc, char **argv)
 	}
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
-	output_say(report, force_quit);
+	output_say(report, interrupted);
 	rxr_report_free(report);
 	detail_free();
 cleanup:
