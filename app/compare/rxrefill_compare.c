@@ -173,6 +173,13 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
 	char *end;
 	double v;
 
+	/* Decimal only: strtod() would also take hex, inf and blanks. */
+	if (arg[0] == '\0' || arg[strspn(arg, "0123456789.eE+-")] != '\0' ||
+			strchr("eE", arg[0]) != NULL) {
+		fprintf(stderr, "%s: %s \"%s\": not a decimal number\n", prog,
+			opt, arg);
+		return -EINVAL;
+	}
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || isnan(v) ||
@@ -210,6 +217,24 @@ escaped_dup(const char *s)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/* stdout through this: control characters but newline and tab as '?'. */
+static ssize_t
+terminal_safe_write(void *cookie, const char *buf, size_t size)
+{
+	FILE *f = cookie;
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+			ch = '?';
+		if (fputc_unlocked(ch, f) == EOF)
+			return i > 0 ? (ssize_t)i : -1;
+	}
+	return (ssize_t)size;
 }
 
 /*
@@ -302,11 +327,17 @@ label_of(const char *path)
 	const char *base = strrchr(path, '/');
 	size_t len;
 
+	char *label, *shown;
+
 	base = base != NULL && base[1] != '\0' ? base + 1 : path;
 	len = strlen(base);
 	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
 		len -= 5;
-	return strndup(base, len);
+	label = strndup(base, len);
+	/* Printed in headers and warnings: no terminal escapes from names. */
+	shown = label != NULL ? escaped_dup(label) : NULL;
+	free(label);
+	return shown;
 }
 
 int
@@ -404,7 +435,11 @@ main(int argc, char **argv)
 		reports[i] = rxr_report_load(argv[optind + i], err,
 				sizeof(err));
 		if (reports[i] == NULL) {
-			fprintf(stderr, "%s: %s\n", prog, err);
+			char *shown = escaped_dup(err);
+
+			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
+				err);
+			free(shown);
 			ret = EXIT_BAD_REPORT;
 		}
 		labels[i] = label_of(argv[optind + i]);
@@ -427,7 +462,7 @@ main(int argc, char **argv)
 			dup |= strcmp(labels[i], labels[j]) == 0;
 	for (i = 0; dup && i < n; i++) {
 		free(labels[i]);
-		labels[i] = strdup(argv[optind + i]);
+		labels[i] = escaped_dup(argv[optind + i]);
 		if (labels[i] == NULL)
 			goto nomem;
 	}
@@ -473,24 +508,36 @@ main(int argc, char **argv)
 				fputc('\n', stdout) == EOF)
 			ret = EXIT_FAILURE;
 		json_decref(doc);
-	} else if (n == 1) {
-		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM ||
-				rxr_report_render_extra(reports[0], stdout,
-					detail) == -ENOMEM)
-			goto nomem;
 	} else {
-		json_t *pct = want_pct ? rxr_report_percentiles_json(reports,
-			n) : json_array();
+		/* Names from the files reach the terminal escaped. */
+		FILE *out = fopencookie(stdout, "w", (cookie_io_functions_t){
+			.write = terminal_safe_write });
+		json_t *pct = NULL;
+		int r = -ENOMEM;
 
-		if (pct == NULL || rxr_report_compare_text(reports,
-				(const char *const *)labels, n, stdout,
-				&sel) == -ENOMEM) {
-			json_decref(pct);
+		if (out == NULL)
 			goto nomem;
+		if (n == 1) {
+			if (rxr_report_render_text(reports[0], out, &sel) !=
+					-ENOMEM && rxr_report_render_extra(
+					reports[0], out, detail) != -ENOMEM)
+				r = 0;
+		} else {
+			pct = want_pct ? rxr_report_percentiles_json(reports,
+				n) : json_array();
+			if (pct != NULL && rxr_report_compare_text(reports,
+					(const char *const *)labels, n, out,
+					&sel) != -ENOMEM) {
+				compare_write_percentiles_text(pct,
+					(const char *const *)labels, n, out);
+				r = 0;
+			}
 		}
-		compare_write_percentiles_text(pct,
-			(const char *const *)labels, n, stdout);
 		json_decref(pct);
+		if (fclose(out) != 0 && r == 0)
+			ret = EXIT_FAILURE;
+		if (r != 0)
+			goto nomem;
 	}
 	if (!isnan(worse_pct)) {
 		worse = rxr_report_compare_worse(reports,
