@@ -589,6 +589,22 @@ def case_messages_name_the_input_and_reason():
     assert rc == 1 and "\x1b" not in err, err
 
 
+def case_long_paths_keep_the_reason():
+    # 5 000-character paths filled the message and cut the reason off.
+    long = path("a" * 5000 + "/r.json")
+    for what, (rc, out, err) in (
+            ("compare", prog([COMPARE, long])),
+            ("gen --split", prog([GEN, "--split", long, "-o", path("lp")])),
+            ("gen -o", prog([GEN, "-o", long, "--quiet"])),
+            ("--replay", run(["--replay", long])),
+            ("--report", run(["--replay", capture(), "--report", long]))):
+        assert rc != 0, what
+        assert "File name too long" in err, "%s: %s" % (what, err[-300:])
+        assert max(len(x) for x in err.splitlines()) < 1000, \
+            "%s: a line of %d characters" % (what, max(
+                len(x) for x in err.splitlines()))
+
+
 def case_gen_full_disk_says_so():
     if shutil.which("unshare") is None or os.geteuid() != 0:
         raise tap.Skip("needs root and unshare")
