@@ -589,6 +589,26 @@ def case_messages_name_the_input_and_reason():
     assert rc == 1 and "\x1b" not in err, err
 
 
+def case_stream_listing_signal_says_what_the_report_says():
+    # SIGTERM during a --stream-rows listing: the report was already
+    # written with partial: false, the last line said "(partial:
+    # interrupted)". The signal lands while the process is stopped at the
+    # first stream row; the listing must then end (no hang).
+    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
+    report = path("rows.json")
+    rc, out, err = stop_second_rep(
+        ["--replay", files[0], "--loops", "1", "--reps", "1", "--strategy",
+         "bh", "--bulk", "on", "--stream-rows", "--report", report],
+        signal.SIGTERM, "Median   streams.packets[")
+    rep = json.load(open(report))
+    assert rep["partial"] is False and rep["runs"][0]["complete"], \
+        (rep["partial"], rep["runs"][0].get("cut_short"))
+    last = out.strip().splitlines()[-1]
+    assert last == "rxrefill: report %s" % report, last
+    assert "streams.packets[" in out and len(rep["runs"][0]["streams"]) == \
+        20000
+
+
 def case_long_paths_keep_the_reason():
     # 5 000-character paths filled the message and cut the reason off.
     long = path("a" * 5000 + "/r.json")
