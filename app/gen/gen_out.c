@@ -23,6 +23,7 @@
 #define LIVE_MAX 256
 static char *volatile live[LIVE_MAX];
 static const int stop_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define NB_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 static void
 live_block(sigset_t *old)
@@ -30,7 +31,7 @@ live_block(sigset_t *old)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t i = 0; i < (sizeof(stop_signals) / sizeof(stop_signals[0])); i++)
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
 		sigaddset(&set, stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
@@ -68,9 +69,9 @@ gen_out_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < (sizeof(stop_signals) / sizeof(stop_signals[0])); i++)
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
 		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (size_t i = 0; i < (sizeof(stop_signals) / sizeof(stop_signals[0])); i++)
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
 		if (sigaction(stop_signals[i], &sa, NULL) != 0)
 			return -1;
 	return 0;
