@@ -140,9 +140,17 @@ def _finite_float(s):
     return v
 
 
+def _int64(s):
+    v = int(s)
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError("number %s is out of range" % shown(s, 40))
+    return v
+
+
 def load_json(path, limit=256 << 20):
     """The JSON document in path, as strict as the C programs read it:
-    UTF-8, no duplicate keys, no NaN or Infinity, finite numbers."""
+    UTF-8, no duplicate keys, no NaN or Infinity, finite numbers and
+    integers of 64 bits (what jansson reads)."""
     data = read_input(path, limit)
     if not data:
         raise _err(path, "empty file")
@@ -153,7 +161,7 @@ def load_json(path, limit=256 << 20):
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates,
                           parse_constant=_no_constant,
-                          parse_float=_finite_float)
+                          parse_float=_finite_float, parse_int=_int64)
     except RecursionError:
         raise _err(path, "malformed JSON: nested too deeply")
     except json.JSONDecodeError as e:

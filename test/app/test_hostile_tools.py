@@ -238,6 +238,8 @@ def bad_reports():
         ("nan", good.replace('"gbps": ', '"gbps": NaN, "x": ', 1)),
         ("inf", good.replace('"gbps": ', '"gbps": 1e999, "x": ', 1)),
         ("dup", good.replace('"gbps": ', '"gbps": 1, "gbps": ', 1)),
+        ("bigint", good.replace('"rx_bytes": ', '"rx_bytes": 1%s, "x": ' %
+                                ("0" * 400), 1)),
         ("deep", "[" * 100000 + "]" * 100000),
         ("truncated", good[:len(good) // 2]),
         ("empty", ""),
