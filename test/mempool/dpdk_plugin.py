@@ -8,7 +8,8 @@
                                     pages and on hugepages (TAP)
   dpdk_plugin.py testpmd PLUGIN     dpdk-testpmd io forwarding, mbufs freed
                                     on another lcore than the one that
-                                    allocated them, every strategy; every
+                                    allocated them, every strategy, bulk
+                                    on and off, every zero= policy; every
                                     frame home at exit (TAP)
   dpdk_plugin.py perf-autotest-quick PLUGIN SHIM [STRATEGY...]
         [--memory nohuge|huge|both] [--time-scale N]
@@ -184,26 +185,31 @@ def testpmd(plugin):
     # transmit frees them there. rxonly at the end empties the ring.
     script = "start\nstop\nset fwd rxonly\nstart\nstop\nquit\n"
     nmbufs = 4096
-    for s in STRATEGIES:
-        for bulk in ["on", "off"]:
-            conf = "strategy=%s,bulk=%s" % (s, bulk)
-            cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
-                              "--vdev", "net_null0", "--vdev", "net_ring0"],
-                              True, ["-i", "--mbcache=0",
-                                     "--total-num-mbufs=%d" % nmbufs,
-                                     "--nb-cores=2", "--forward-mode=io"])
-            # testpmd reads commands as they come: pace them so that
-            # packets flow between start and stop.
-            rc, out = run_paced(cmd, script, conf, pause_after="start\n")
-            io = out.split("Set rxonly packet forwarding mode")[0]
-            st = port_stats(io)
-            crossed = st.get(1, (0, 0))[0] > 0 and st.get(0, (0, 0))[1] > 0
-            home = "all %d frames are home" % nmbufs in out
-            ok = rc == 0 and crossed and home and not not_home(out) and \
-                "rxrefill strategy=%s" % s in out
-            tap(ok, "testpmd io, frees on the other lcore, %s" % conf,
-                "ports (rx, tx): %s, whole at exit: %s, exit %d" %
-                (st, home, rc) + ("" if ok else "\n" + tail(out)))
+    # Every strategy with bulk on and off, and with each zeroing policy.
+    confs = [(s, "bulk=%s" % b) for s in STRATEGIES for b in ["on", "off"]]
+    confs += [(s, "zero=%s" % z) for s in STRATEGIES
+              for z in ZERO_POLICIES if z != "none"]
+    for s, more in confs:
+        conf = "strategy=%s,%s" % (s, more)
+        cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
+                          "--vdev", "net_null0", "--vdev", "net_ring0"],
+                          True, ["-i", "--mbcache=0",
+                                 "--total-num-mbufs=%d" % nmbufs,
+                                 "--nb-cores=2", "--forward-mode=io"])
+        # testpmd reads commands as they come: pace them so that
+        # packets flow between start and stop.
+        rc, out = run_paced(cmd, script, conf, pause_after="start\n")
+        io = out.split("Set rxonly packet forwarding mode")[0]
+        st = port_stats(io)
+        crossed = st.get(1, (0, 0))[0] > 0 and st.get(0, (0, 0))[1] > 0
+        home = "all %d frames are home" % nmbufs in out
+        # The settings line shows what was asked: bulk=... or zero=...
+        ours = re.search(r"rxrefill strategy=%s [^\n]*%s[ ,]" % (s, more),
+                         out) is not None
+        ok = rc == 0 and crossed and home and not not_home(out) and ours
+        tap(ok, "testpmd io, frees on the other lcore, %s" % conf,
+            "ports (rx, tx): %s, whole at exit: %s, exit %d" %
+            (st, home, rc) + ("" if ok else "\n" + tail(out)))
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
 
