@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Copy a script, replacing @VERSION@ with the project version and `git
 describe` when the source is a checkout (as rxr_version() prints it), and
-make the copy executable. Usage: subst_version.py IN OUT VERSION SRCDIR"""
+make the copy executable; a line "from rxrefill_paths import *" is
+replaced by that module's text, so that the installed script stands alone.
+Usage: subst_version.py IN OUT VERSION SRCDIR"""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -19,6 +22,15 @@ except (OSError, subprocess.CalledProcessError):
     pass
 with open(src, encoding="utf-8") as f:
     text = f.read().replace("@VERSION@", version)
+mod = os.path.join(os.path.dirname(os.path.abspath(src)), "rxrefill_paths.py")
+if re.search(r"^from rxrefill_paths import \*.*$", text, re.M):
+    with open(mod, encoding="utf-8") as f:
+        body = f.read()
+    text = re.sub(r"^from rxrefill_paths import \*.*$",
+                  lambda m: "# --- %s, copied in at build time ---\n%s"
+                  "# --- end of %s ---" % (os.path.basename(mod), body,
+                                           os.path.basename(mod)),
+                  text, count=1, flags=re.M)
 with open(dst + ".tmp", "w", encoding="utf-8") as f:
     f.write(text)
 os.chmod(dst + ".tmp", 0o755)

@@ -326,6 +326,10 @@ compare_write_percentiles_text(const json_t *pct,
 		snprintf(name, sizeof(name), "%s.%s",
 			json_string_value(json_object_get(row, "config")),
 			json_string_value(json_object_get(row, "percentile")));
+		/* A name from a file never reaches the terminal raw. */
+		for (char *p = name; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
 		fprintf(out, "%-24s", name);
 		for (c = 0; c < n; c++) {
 			const json_t *v = json_array_get(vals, c);

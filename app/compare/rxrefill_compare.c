@@ -14,6 +14,7 @@
 
 #include "rxr_build_config.h"
 #include "rxr_report.h"
+#include "rxr_stats.h"
 #include "rxr_version.h"
 #include "compare_format.h"
 
@@ -185,6 +186,13 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
 	char *end;
 	double v;
 
+	/* Decimal only: strtod() would also take hex, inf and blanks. */
+	if (arg[0] == '\0' || arg[strspn(arg, "0123456789.eE+-")] != '\0' ||
+			strchr("eE", arg[0]) != NULL) {
+		fprintf(stderr, "%s: %s \"%s\": not a decimal number\n", prog,
+			opt, arg);
+		return -EINVAL;
+	}
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || isnan(v) ||
@@ -203,6 +211,99 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
  * (drops.nosuch, recycle without a recycle run): name it rather than
  * print an empty table.
  */
+/* A copy of s safe for a terminal: control characters as \xNN. */
+static char *
+escaped_dup(const char *s)
+{
+	size_t n = strlen(s), i, o = 0;
+	char *out = malloc(4 * n + 1);
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)sprintf(out + o, "\\x%02x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* stdout through this: control characters but newline and tab as '?'. */
+static ssize_t
+terminal_safe_write(void *cookie, const char *buf, size_t size)
+{
+	FILE *f = cookie;
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+			ch = '?';
+		if (fputc_unlocked(ch, f) == EOF)
+			return i > 0 ? (ssize_t)i : -1;
+	}
+	return (ssize_t)size;
+}
+
+/*
+ * The statistics take at most RXR_STATS_MAX_N runs per configuration:
+ * above that every figure would be "-" and --fail-if-worse would pass, so
+ * such a report is refused by name. 0, 1 when refused, -ENOMEM.
+ */
+static int
+check_runs_per_config(const struct rxr_report *r, const char *path)
+{
+	const json_t *run;
+	json_t *seen = json_object();
+	size_t i;
+	int ret = 0;
+
+	if (seen == NULL)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(rxr_report_json(r), "runs"), i,
+			run) {
+		const char *strategy = json_string_value(
+				json_object_get(run, "strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		json_int_t nb;
+		char *key;
+
+		if (json_is_false(json_object_get(run, "complete")))
+			continue;	/* cut short: not counted anywhere */
+		if (asprintf(&key, "%s-%s", strategy, bulk ? "bulk" :
+				"nobulk") < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		nb = json_integer_value(json_object_get(seen, key)) + 1;
+		if (json_object_set_new_nocheck(seen, key,
+				json_integer(nb)) != 0) {
+			free(key);
+			ret = -ENOMEM;
+			break;
+		}
+		if (nb == RXR_STATS_MAX_N + 1) {
+			char *shown = escaped_dup(key);
+
+			fprintf(stderr, "%s: %s: configuration %s has more "
+				"than %u complete runs: at most %u per "
+				"configuration can be compared\n", prog, path,
+				shown != NULL ? shown : "?", RXR_STATS_MAX_N,
+				RXR_STATS_MAX_N);
+			free(shown);
+			ret = 1;
+		}
+		free(key);
+	}
+	json_decref(seen);
+	return ret;
+}
+
 static int
 check_metrics_present(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, char **metrics,
@@ -239,11 +340,17 @@ label_of(const char *path)
 	const char *base = strrchr(path, '/');
 	size_t len;
 
+	char *label, *shown;
+
 	base = base != NULL && base[1] != '\0' ? base + 1 : path;
 	len = strlen(base);
 	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
 		len -= 5;
-	return strndup(base, len);
+	label = strndup(base, len);
+	/* Printed in headers and warnings: no terminal escapes from names. */
+	shown = label != NULL ? escaped_dup(label) : NULL;
+	free(label);
+	return shown;
 }
 
 int
@@ -341,12 +448,24 @@ main(int argc, char **argv)
 		reports[i] = rxr_report_load(argv[optind + i], err,
 				sizeof(err));
 		if (reports[i] == NULL) {
-			fprintf(stderr, "%s: %s\n", prog, err);
+			char *shown = escaped_dup(err);
+
+			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
+				err);
+			free(shown);
 			ret = EXIT_BAD_REPORT;
 		}
 		labels[i] = label_of(argv[optind + i]);
 		if (labels[i] == NULL)
 			goto nomem;
+	}
+	for (i = 0; i < n && reports[i] != NULL; i++) {
+		int r = check_runs_per_config(reports[i], argv[optind + i]);
+
+		if (r < 0)
+			goto nomem;
+		if (r > 0)
+			ret = EXIT_BAD_REPORT;
 	}
 	if (ret != EXIT_SUCCESS)
 		goto out;
@@ -356,7 +475,7 @@ main(int argc, char **argv)
 			dup |= strcmp(labels[i], labels[j]) == 0;
 	for (i = 0; dup && i < n; i++) {
 		free(labels[i]);
-		labels[i] = strdup(argv[optind + i]);
+		labels[i] = escaped_dup(argv[optind + i]);
 		if (labels[i] == NULL)
 			goto nomem;
 	}
@@ -402,24 +521,36 @@ main(int argc, char **argv)
 				fputc('\n', stdout) == EOF)
 			ret = EXIT_FAILURE;
 		json_decref(doc);
-	} else if (n == 1) {
-		if (rxr_report_render_text(reports[0], stdout, &sel) == -ENOMEM ||
-				rxr_report_render_extra(reports[0], stdout,
-					detail) == -ENOMEM)
-			goto nomem;
 	} else {
-		json_t *pct = want_pct ? rxr_report_percentiles_json(reports,
-			n) : json_array();
+		/* Names from the files reach the terminal escaped. */
+		FILE *out = fopencookie(stdout, "w", (cookie_io_functions_t){
+			.write = terminal_safe_write });
+		json_t *pct = NULL;
+		int r = -ENOMEM;
 
-		if (pct == NULL || rxr_report_compare_text(reports,
-				(const char *const *)labels, n, stdout,
-				&sel) == -ENOMEM) {
-			json_decref(pct);
+		if (out == NULL)
 			goto nomem;
+		if (n == 1) {
+			if (rxr_report_render_text(reports[0], out, &sel) !=
+					-ENOMEM && rxr_report_render_extra(
+					reports[0], out, detail) != -ENOMEM)
+				r = 0;
+		} else {
+			pct = want_pct ? rxr_report_percentiles_json(reports,
+				n) : json_array();
+			if (pct != NULL && rxr_report_compare_text(reports,
+					(const char *const *)labels, n, out,
+					&sel) != -ENOMEM) {
+				compare_write_percentiles_text(pct,
+					(const char *const *)labels, n, out);
+				r = 0;
+			}
 		}
-		compare_write_percentiles_text(pct,
-			(const char *const *)labels, n, stdout);
 		json_decref(pct);
+		if (fclose(out) != 0 && r == 0)
+			ret = EXIT_FAILURE;
+		if (r != 0)
+			goto nomem;
 	}
 	if (!isnan(worse_pct)) {
 		int undecided = 0;

@@ -119,6 +119,7 @@ struct gen_out {
 	uint64_t bytes;		/* frame lengths (len) */
 	uint64_t captured;	/* bytes in the file (caplen) */
 	uint32_t streams;
+	int write_errno;	/* of the first failed write, 0 if none */
 };
 
 int gen_out_open(struct gen_out *o, const char *path, int linktype,
@@ -131,6 +132,15 @@ int gen_out_finish(struct gen_out *o, struct gen_err *e);
 int gen_out_commit(struct gen_out *o, struct gen_err *e);
 /** Close if open and remove the temporary file. */
 void gen_out_abort(struct gen_out *o);
+
+/**
+ * Remove every temporary output on SIGINT, SIGQUIT, SIGTERM and SIGHUP,
+ * then end by that signal. Called once, before any output is opened.
+ */
+int gen_out_signals(void);
+
+/** 0 for an Ethernet capture; else -1 with a message naming the input. */
+int gen_split_check_linktype(pcap_t *in, const char *name, struct gen_err *e);
 
 /** Write a JSON document atomically (or to stdout for "-"). */
 int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);

@@ -333,6 +333,9 @@ split(struct run *r, struct gen_err *e)
 	in = gen_capture_open(f, o->split, &precision, e);
 	if (in == NULL)
 		goto out;
+	/* Before any output: a message about the input, not a temporary file. */
+	if (gen_split_check_linktype(in, o->split, e) != 0)
+		goto out;
 	if (run_open(r, pcap_datalink(in), pcap_snapshot(in), precision, e) != 0)
 		goto out;
 	if (gen_split(in, o->split, &rss, o->allow_truncated, split_sink, r,
@@ -427,6 +430,11 @@ main(int argc, char **argv)
 	int ret;
 
 	gen_opts_parse(&o, argc, argv);
+	/* An interrupted run leaves no *.tmp.* behind. */
+	if (gen_out_signals() != 0) {
+		perror(GEN_PROG ": sigaction");
+		return EXIT_FAILURE;
+	}
 	if (o.manifest != NULL) {
 		r.manifest_path = (char *)(uintptr_t)o.manifest;
 	} else {

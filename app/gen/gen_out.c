@@ -7,12 +7,84 @@
  */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "gen.h"
+
+/*
+ * The temporary files not yet renamed or removed, for the signal handler:
+ * a slot is set once its name is complete and cleared before it is freed,
+ * with the signals blocked meanwhile.
+ */
+#define LIVE_MAX 256
+static char *volatile live[LIVE_MAX];
+static const int stop_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define NB_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void
+live_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void
+live_set(const char *from, char *to)
+{
+	sigset_t old;
+
+	live_block(&old);
+	for (size_t i = 0; i < LIVE_MAX; i++)
+		if (live[i] == from) {
+			live[i] = to;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+on_stop_signal(int sig)
+{
+	/* unlink() and raise() are async-signal-safe. */
+	for (size_t i = 0; i < LIVE_MAX; i++)
+		if (live[i] != NULL)
+			unlink(live[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int
+gen_out_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
+		if (sigaction(stop_signals[i], &sa, NULL) != 0)
+			return -1;
+	return 0;
+}
+
+/* Forget a temporary file (renamed or removed), then free its name. */
+static void
+live_drop(char *tmp)
+{
+	if (tmp != NULL)
+		live_set(tmp, NULL);
+	free(tmp);
+}
 
 char *
 gen_queue_path(const char *prefix, unsigned int queue)
@@ -37,7 +109,20 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		return NULL;
 	}
-	fd = mkstemp(*tmp);
+	{
+		sigset_t old;
+
+		/* Created and listed with no signal in between. */
+		live_block(&old);
+		fd = mkstemp(*tmp);
+		if (fd >= 0)
+			for (size_t i = 0; i < LIVE_MAX; i++)
+				if (live[i] == NULL) {
+					live[i] = *tmp;
+					break;
+				}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
 	if (fd < 0) {
 		gen_err_set(e, "%s: cannot create a temporary file next to it: %s",
 			path, strerror(errno));
@@ -49,32 +134,37 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) != 0) {
-		gen_err_set(e, "%s: %s", *tmp, strerror(errno));
+		gen_err_set(e, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(*tmp);
-		free(*tmp);
+		live_drop(*tmp);
 		*tmp = NULL;
 		return NULL;
 	}
 	f = fdopen(fd, "wb");
 	if (f == NULL) {
-		gen_err_set(e, "%s: %s", *tmp, strerror(errno));
+		gen_err_set(e, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(*tmp);
-		free(*tmp);
+		live_drop(*tmp);
 		*tmp = NULL;
 	}
 	return f;
 }
 
-/* Flush and sync a stream we wrote; report the first write error. */
+/*
+ * Flush and sync a stream we wrote; report the first write error (err: the
+ * errno of a failure seen earlier, 0 if none).
+ */
 static int
-sync_file(FILE *f, const char *path, struct gen_err *e)
+sync_file(FILE *f, const char *path, int err, struct gen_err *e)
 {
 	errno = 0;
 	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+		if (err == 0)
+			err = errno;
 		gen_err_set(e, "%s: write failed: %s", path,
-			errno != 0 ? strerror(errno) : "I/O error");
+			err != 0 ? strerror(err) : "I/O error");
 		return -1;
 	}
 	return 0;
@@ -103,7 +193,7 @@ gen_out_open(struct gen_out *o, const char *path, int linktype, int snaplen,
 		return -1;
 	o->dumper = pcap_dump_fopen(o->dead, f);
 	if (o->dumper == NULL) {
-		gen_err_set(e, "%s: %s", o->tmp, pcap_geterr(o->dead));
+		gen_err_set(e, "%s: %s", path, pcap_geterr(o->dead));
 		fclose(f);
 		return -1;
 	}
@@ -114,13 +204,21 @@ int
 gen_out_write(struct gen_out *o, const struct pcap_pkthdr *h,
 		const uint8_t *data, struct gen_err *e)
 {
+	FILE *f = pcap_dump_file(o->dumper);
+
 	pcap_dump((u_char *)o->dumper, h, data);
 	o->packets++;
 	o->bytes += h->len;
 	o->captured += h->caplen;
-	/* pcap_dump() cannot fail loudly: look at the stream now and then. */
-	if ((o->packets & 0xffff) == 0 && ferror(pcap_dump_file(o->dumper))) {
-		gen_err_set(e, "%s: write failed: %s", o->path, strerror(errno));
+	/*
+	 * pcap_dump() cannot fail loudly: keep the errno of the first failed
+	 * write (a full disk), which later calls would overwrite.
+	 */
+	if (__builtin_expect(ferror_unlocked(f) != 0, 0) && o->write_errno == 0)
+		o->write_errno = errno != 0 ? errno : EIO;
+	if (__builtin_expect(o->write_errno != 0, 0) && (o->packets & 0xffff) == 0) {
+		gen_err_set(e, "%s: write failed: %s", o->path,
+			strerror(o->write_errno));
 		return -1;
 	}
 	return 0;
@@ -133,7 +231,7 @@ gen_out_finish(struct gen_out *o, struct gen_err *e)
 
 	if (o->dumper == NULL)
 		return 0;
-	ret = sync_file(pcap_dump_file(o->dumper), o->path, e);
+	ret = sync_file(pcap_dump_file(o->dumper), o->path, o->write_errno, e);
 	pcap_dump_close(o->dumper);
 	o->dumper = NULL;
 	return ret;
@@ -147,7 +245,7 @@ gen_out_commit(struct gen_out *o, struct gen_err *e)
 			o->tmp, strerror(errno));
 		return -1;
 	}
-	free(o->tmp);
+	live_drop(o->tmp);
 	o->tmp = NULL;
 	return 0;
 }
@@ -160,7 +258,7 @@ gen_out_abort(struct gen_out *o)
 	o->dumper = NULL;
 	if (o->tmp != NULL)
 		unlink(o->tmp);
-	free(o->tmp);
+	live_drop(o->tmp);
 	o->tmp = NULL;
 	if (o->dead != NULL)
 		pcap_close(o->dead);
@@ -188,9 +286,11 @@ gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
 	f = tmp_open(path, &tmp, e);
 	if (f == NULL)
 		return -1;
+	errno = 0;
 	if (json_dumpf(doc, f, flags) != 0 || fputc('\n', f) == EOF)
-		gen_err_set(e, "%s: write failed: %s", path, strerror(errno));
-	else if (sync_file(f, path, e) == 0)
+		gen_err_set(e, "%s: write failed: %s", path,
+			strerror(errno != 0 ? errno : EIO));
+	else if (sync_file(f, path, 0, e) == 0)
 		ret = 0;
 	if (fclose(f) != 0 && ret == 0) {
 		gen_err_set(e, "%s: write failed: %s", path, strerror(errno));
@@ -203,6 +303,6 @@ gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
 	}
 	if (ret != 0)
 		unlink(tmp);
-	free(tmp);
+	live_drop(tmp);
 	return ret;
 }

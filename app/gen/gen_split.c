@@ -148,6 +148,20 @@ gen_flowtab_add(struct gen_flowtab *t, const struct rxr_flow_key *k,
 }
 
 int
+gen_split_check_linktype(pcap_t *in, const char *name, struct gen_err *e)
+{
+	int linktype = pcap_datalink(in);
+	const char *lt;
+
+	if (linktype == DLT_EN10MB)
+		return 0;
+	lt = pcap_datalink_val_to_name(linktype);
+	gen_err_set(e, "%s: link type %s (%d) is not Ethernet; only Ethernet (EN10MB) captures can be split",
+		name, lt != NULL ? lt : "unknown", linktype);
+	return -1;
+}
+
+int
 gen_split(pcap_t *in, const char *name, const struct rxr_flow_rss *rss,
 		bool allow_truncated, gen_sink_fn sink, void *ctx,
 		struct gen_split_stats *st, struct gen_flowtab *ft,
@@ -162,13 +176,8 @@ gen_split(pcap_t *in, const char *name, const struct rxr_flow_rss *rss,
 
 	st->linktype = pcap_datalink(in);
 	st->snaplen = pcap_snapshot(in);
-	if (st->linktype != DLT_EN10MB) {
-		const char *lt = pcap_datalink_val_to_name(st->linktype);
-
-		gen_err_set(e, "%s: link type %s (%d) is not Ethernet; only Ethernet (EN10MB) captures can be split",
-			name, lt != NULL ? lt : "unknown", st->linktype);
+	if (gen_split_check_linktype(in, name, e) != 0)
 		return -1;
-	}
 
 	for (;;) {
 		r = pcap_next_ex(in, &h, &data);

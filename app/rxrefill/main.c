@@ -703,7 +703,8 @@ main(int argc, char **argv)
 {
 	struct rxr_report *report;
 	int eal_argc, ret, status = EXIT_SUCCESS;
-	unsigned int lc;
+	bool interrupted, all_ran = false;
+	unsigned int lc, steps_run = 0;
 	uint64_t lost = 0;
 
 	/* First of all: a stop asked for at any point is a clean stop. */
@@ -779,6 +780,7 @@ main(int argc, char **argv)
 	}
 	for (unsigned int step = 0; step < app.opt.nb_configs * app.opt.reps &&
 			!force_quit; step++) {
+		steps_run = step + 1;
 		ret = run_one(step, report);
 		if (ret < 0) {
 			status = EXIT_FAILURE;
@@ -797,6 +799,7 @@ main(int argc, char **argv)
 			printf(APP ": reps auto: %s%s\n", done ? "stop: " : "", why);
 			if (done) {
 				rxr_report_set_option_str(report, "reps_stop", why);
+				all_ran = true;
 				break;
 			}
 		}
@@ -809,7 +812,14 @@ main(int argc, char **argv)
 			lost + app.lost_frames);
 		status = EXIT_FAILURE;
 	}
-	if (output_write(report, force_quit || status != EXIT_SUCCESS, true) != 0)
+	/*
+	 * What the report says: a signal cut a repetition short or came
+	 * before the last one; not one after it (or during the table below).
+	 */
+	all_ran |= steps_run == app.opt.nb_configs * app.opt.reps;
+	interrupted = force_quit && (!all_ran ||
+		rxr_report_nb_cut_short(report) != 0);
+	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table && rxr_report_nb_runs(report) != 0) {
 		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
@@ -821,7 +831,7 @@ main(int argc, char **argv)
 	}
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
-	output_say(report, force_quit);
+	output_say(report, interrupted);
 	rxr_report_free(report);
 	detail_free();
 cleanup:

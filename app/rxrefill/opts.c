@@ -728,6 +728,32 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 }
 
 /*
+ * A profile line is "--name" or "--name=value": an option that needs a
+ * value and has none would take the next word of the command line.
+ */
+static int
+profile_values_given(const char *file, const struct opts_args *a, int first)
+{
+	for (int i = first; i < a->argc; i++) {
+		const char *name = a->argv[i] + 2;
+
+		if (strncmp(a->argv[i], "--", 2) != 0 ||
+				strchr(name, '=') != NULL)
+			continue;
+		for (const struct option *lo = long_opts; lo->name != NULL;
+				lo++) {
+			if (strcmp(lo->name, name) != 0 ||
+					lo->has_arg != required_argument)
+				continue;
+			RXR_LOG(ERR, "--profile %s: '%s' needs a value on its "
+				"line ('%s VALUE')", file, name, name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Options from --profile files come first, the rest of the command line
  * after them, so that what the user typed wins.
  */
@@ -736,7 +762,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
 	const char *profiles[MAX_PROFILES];
 	unsigned int nb_profiles = 0;
-	int ret;
+	int ret, first;
 
 	memset(a, 0, sizeof(*a));
 	if (opts_args_push(a, argc > 0 ? argv[0] : APP, strlen(argc > 0 ? argv[0] : APP)) != 0)
@@ -756,7 +782,9 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			return -1;
 		}
 		profiles[nb_profiles++] = f;
-		if (opts_profile_load(f, a) != 0)
+		first = a->argc;
+		if (opts_profile_load(f, a) != 0 ||
+				profile_values_given(f, a, first) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++) {

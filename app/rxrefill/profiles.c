@@ -123,12 +123,26 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 			return -1;
 		}
 		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
-		if (opts_args_push(a, opt, strlen(opt)) != 0)
-			return -1;
 		while (v < n && strchr(" \t=", l[v]) != NULL)
 			v++;
-		if (v < n && opts_args_push(a, l + v, n - v) != 0)
+		/*
+		 * One word, "--name=value": a line never lends its option the
+		 * next word of the command line (opts_parse() refuses a line
+		 * whose option needs a value and has none).
+		 */
+		if (v < n) {
+			char *w;
+			int ret;
+
+			if (asprintf(&w, "%s=%.*s", opt, (int)(n - v), l + v) < 0)
+				return -1;
+			ret = opts_args_push(a, w, strlen(w));
+			free(w);
+			if (ret != 0)
+				return -1;
+		} else if (opts_args_push(a, opt, strlen(opt)) != 0) {
 			return -1;
+		}
 	}
 	return 0;
 }

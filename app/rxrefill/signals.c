@@ -77,8 +77,9 @@ stop_say(unsigned int done, unsigned int total)
 {
 	if (quit_signal == 0)
 		return;
+	/* With none done there is no report to mark anything in. */
 	RXR_LOG(NOTICE, "stopped by %s after %u of %u repetitions%s",
 		signal_name(quit_signal), done, total,
-		done < total ? "; the one in progress, if any, is marked cut short "
-		"in the report" : "");
+		done > 0 && done < total ? "; the one in progress, if any, is "
+		"marked cut short in the report" : "");
 }

@@ -32,6 +32,24 @@ mode_kind(mode_t m)
 	return "not a regular file";
 }
 
+/*
+ * path as a message shows it: whole up to SHOWN_MAX characters, else both
+ * ends, so that a very long path never pushes the reason out of a message.
+ */
+#define SHOWN_MAX 200
+
+const char *
+rxr_path_shown(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+
+	if (n <= SHOWN_MAX || len < SHOWN_MAX + 40)
+		return path;
+	snprintf(buf, len, "%.*s...(%zu characters)...%s", SHOWN_MAX / 2,
+		path, n, path + n - SHOWN_MAX / 2);
+	return buf;
+}
+
 const char *
 rxr_path_kind(const char *path)
 {
@@ -46,21 +64,24 @@ int
 rxr_path_check_input(const char *what, const char *path, char *err,
 		size_t errlen)
 {
-	const char *sp = what != NULL && *what != '\0' ? " " : "";
+	const char *sp = what != NULL && *what != '\0' ? " " : "", *path_in_msg;
+	char shown[RXR_PATH_SHOWN_LEN];
 	struct stat st;
 
 	if (what == NULL)
 		what = "";
+	path_in_msg = rxr_path_shown(path, shown, sizeof(shown));
 	/* stat() never opens: a FIFO is found without blocking on it. */
 	if (stat(path, &st) != 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "%s%s%s: %s", what, sp, path, strerror(e));
+		snprintf(err, errlen, "%s%s%s: %s", what, sp, path_in_msg,
+			strerror(e));
 		return -e;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s%s%s: is %s, not a regular file", what,
-			sp, path, mode_kind(st.st_mode));
+			sp, path_in_msg, mode_kind(st.st_mode));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	return 0;
@@ -86,31 +107,35 @@ rxr_path_check_output(const char *what, const char *path,
 {
 	struct stat st, in;
 	struct statvfs vfs;
+	char shown[RXR_PATH_SHOWN_LEN], shown_dir[RXR_PATH_SHOWN_LEN];
+	char shown_in[RXR_PATH_SHOWN_LEN];
+	const char *p;
 	bool exists;
 	char *dir;
 	int ret = 0;
 
 	if (rxr_path_is_stdout(path))
 		return 0;
+	p = rxr_path_shown(path, shown, sizeof(shown));
 	if (path[0] == '\0') {
 		snprintf(err, errlen, "%s: empty path", what);
 		return -EINVAL;
 	}
 	if (path[strlen(path) - 1] == '/') {
 		snprintf(err, errlen, "%s %s: names a directory, not a file",
-			what, path);
+			what, p);
 		return -EISDIR;
 	}
 	/* lstat: an atomic write replaces a link, never its target. */
 	exists = lstat(path, &st) == 0;
 	if (!exists && errno != ENOENT) {
 		ret = -errno;
-		snprintf(err, errlen, "%s %s: %s", what, path, strerror(-ret));
+		snprintf(err, errlen, "%s %s: %s", what, p, strerror(-ret));
 		return ret;
 	}
 	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
 		snprintf(err, errlen, "%s %s: is %s, not a regular file: "
-			"refusing to replace it", what, path,
+			"refusing to replace it", what, p,
 			mode_kind(st.st_mode));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
@@ -119,14 +144,15 @@ rxr_path_check_output(const char *what, const char *path,
 			continue;
 		if (in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
 			snprintf(err, errlen, "%s %s: is also the input %s: "
-				"refusing to overwrite it", what, path,
-				inputs[i]);
+				"refusing to overwrite it", what, p,
+				rxr_path_shown(inputs[i], shown_in,
+					sizeof(shown_in)));
 			return -EEXIST;
 		}
 	}
 	dir = dir_of(path);
 	if (dir == NULL) {
-		snprintf(err, errlen, "%s %s: out of memory", what, path);
+		snprintf(err, errlen, "%s %s: out of memory", what, p);
 		return -ENOMEM;
 	}
 	if (stat(dir, &st) != 0)
@@ -134,18 +160,21 @@ rxr_path_check_output(const char *what, const char *path,
 	else if (!S_ISDIR(st.st_mode))
 		ret = -ENOTDIR;
 	if (ret != 0) {
-		snprintf(err, errlen, "%s %s: directory %s: %s", what, path,
-			dir, strerror(-ret));
+		snprintf(err, errlen, "%s %s: directory %s: %s", what, p,
+			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+			strerror(-ret));
 	} else if (access(dir, W_OK | X_OK) != 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what,
-			path, dir, strerror(-ret));
+			p, rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+			strerror(-ret));
 	} else if (statvfs(dir, &vfs) == 0 &&
 			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free) {
 		ret = -ENOSPC;
 		snprintf(err, errlen, "%s %s: %llu bytes free in %s, the "
-			"output needs about %llu", what, path,
-			(unsigned long long)vfs.f_bavail * vfs.f_frsize, dir,
+			"output needs about %llu", what, p,
+			(unsigned long long)vfs.f_bavail * vfs.f_frsize,
+			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
 			(unsigned long long)min_free);
 	}
 	free(dir);

@@ -29,6 +29,18 @@ rxr_path_is_stdout(const char *path)
 	return path != NULL && path[0] == '-' && path[1] == '\0';
 }
 
+/** Size of a buffer for rxr_path_shown(). */
+#define RXR_PATH_SHOWN_LEN 256
+
+/**
+ * path as a message should show it: whole when short, else its two ends
+ * and its length, so that the reason after it is never cut off.
+ * @param buf
+ *   Room for the shortened form, at least RXR_PATH_SHOWN_LEN bytes.
+ * @return path itself or buf.
+ */
+const char *rxr_path_shown(const char *path, char *buf, size_t len);
+
 /**
  * What kind of file path names: "a directory", "a FIFO", "a character
  * device", "a block device", "a socket", "a regular file", "a symbolic

@@ -280,6 +280,10 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			header = true;
 		}
 		rr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		/* A name from a file never reaches the terminal raw. */
+		for (char *c = label; *c != '\0'; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 		fprintf(out, "%-18s", label);
 		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
 			struct rxr_report_pct pc;

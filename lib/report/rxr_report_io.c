@@ -210,6 +210,19 @@ json_type_name(const json_t *v)
 	return "something else";
 }
 
+/* What was found instead: the number itself ("-1"), else its type. */
+static const char *
+found_name(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.17g", json_real_value(v));
+	else
+		return json_type_name(v);
+	return buf;
+}
+
 static bool
 vtype_ok(const json_t *v, enum vtype t)
 {
@@ -247,9 +260,11 @@ vfield(struct vctx *c, const json_t *obj, const char *where, const char *key,
 		return -EINVAL;
 	}
 	if (!vtype_ok(v, t)) {
+		char found[32];
+
 		rr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
 			c->name, where, dot, key, vtype_names[t],
-			json_type_name(v));
+			found_name(v, found, sizeof(found)));
 		return -EINVAL;
 	}
 	return 0;
@@ -278,7 +293,7 @@ validate_env(struct vctx *c, const json_t *doc)
 	};
 	static const char *const port_strs[] = { "driver", "name" };
 	const json_t *env, *arr, *v, *mem;
-	char where[64];
+	char where[64], found[32];
 	size_t i;
 
 	if (vfield(c, doc, "", "env", V_OBJ, true, &env) ||
@@ -290,7 +305,8 @@ validate_env(struct vctx *c, const json_t *doc)
 		if (!vtype_ok(v, V_COUNT)) {
 			rr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
 				"expected %s, found %s", c->name, i,
-				vtype_names[V_COUNT], json_type_name(v));
+				vtype_names[V_COUNT],
+				found_name(v, found, sizeof(found)));
 			return -EINVAL;
 		}
 	}
@@ -552,7 +568,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 	static const char *const zero_strs[] = { "policy", "method" };
 	static const char *const zero_nums[] = { "gbps", "max_poll_gap_us" };
 	const json_t *sub, *v, *strategy;
-	char where[32], w[64];
+	char where[32], w[64], found[32];
 	const char *key;
 
 	snprintf(where, sizeof(where), "runs[%zu]", idx);
@@ -588,7 +604,8 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
 			rr_err(c->err, c->errlen, "%s: %s.drops.%s: expected "
 				"%s, found %s", c->name, where, key,
-				vtype_names[V_COUNT], json_type_name(v));
+				vtype_names[V_COUNT],
+				found_name(v, found, sizeof(found)));
 			return -EINVAL;
 		}
 	}

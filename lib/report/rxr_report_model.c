@@ -191,38 +191,70 @@ stream_label(const json_t *s)
 	return c;
 }
 
-static bool
-stream_eq(const json_t *a, const json_t *b)
+/*
+ * A flow's identity as one string (addresses, ports, protocol), the key
+ * of the hash tables that keep stream rows linear in the streams.
+ */
+static char *
+stream_key(const json_t *s)
 {
-	static const char *const nums[] = { "sport", "dport", "proto" };
-	size_t i;
+	char *k;
 
-	for (i = 0; i < NELEMS(nums); i++)
-		if (json_integer_value(json_object_get(a, nums[i])) !=
-				json_integer_value(json_object_get(b, nums[i])))
-			return false;
-	return strcmp(json_string_value(json_object_get(a, "src")),
-			json_string_value(json_object_get(b, "src"))) == 0 &&
-		strcmp(json_string_value(json_object_get(a, "dst")),
-			json_string_value(json_object_get(b, "dst"))) == 0;
+	if (asprintf(&k, "%s\x1f%s\x1f%lld\x1f%lld\x1f%lld",
+			json_string_value(json_object_get(s, "src")),
+			json_string_value(json_object_get(s, "dst")),
+			(long long)json_integer_value(json_object_get(s, "sport")),
+			(long long)json_integer_value(json_object_get(s, "dport")),
+			(long long)json_integer_value(json_object_get(s, "proto")))
+			< 0)
+		return NULL;
+	return k;
 }
 
-static double
-metric_value(const json_t *run, const struct metric *mt)
+/*
+ * A run's streams by key (the first of equal ones, as a scan would find);
+ * json_null() for a run without streams. NULL when out of memory.
+ */
+static json_t *
+stream_index(const json_t *run)
 {
-	const json_t *streams, *s;
+	const json_t *streams = json_object_get(run, "streams"), *s;
+	json_t *idx;
 	size_t i;
+
+	if (streams == NULL)
+		return json_null();
+	idx = json_object();
+	if (idx == NULL)
+		return NULL;
+	json_array_foreach(streams, i, s) {
+		char *k = stream_key(s);
+
+		if (k == NULL || (json_object_get(idx, k) == NULL &&
+				json_object_set_nocheck(idx, k,
+					(json_t *)(uintptr_t)s) != 0)) {
+			free(k);
+			json_decref(idx);
+			return NULL;
+		}
+		free(k);
+	}
+	return idx;
+}
+
+/* index: the run's stream_index(), for stream rows. */
+static double
+metric_value(const json_t *run, const json_t *index, const struct metric *mt)
+{
+	const json_t *s;
 
 	if (mt->stream == NULL)
 		return rr_num(rr_path(run, mt->name));
-	streams = json_object_get(run, "streams");
-	if (streams == NULL)
+	if (index == NULL || json_is_null(index))
 		return NAN;
 	/* The run counted flows but saw none of this one: 0, not unknown. */
-	json_array_foreach(streams, i, s)
-		if (stream_eq(s, mt->stream))
-			return rr_num(json_object_get(s, mt->field));
-	return 0;
+	s = json_object_get(index, mt->key);
+	return s != NULL ? rr_num(json_object_get(s, mt->field)) : 0;
 }
 
 /* Metric list for a set of columns: core, then what the runs carry. */
@@ -256,6 +288,7 @@ mlist_add(struct mlist *l, const char *name, enum dir dir, int prec,
 	mt->spread = false;
 	mt->stream = stream;
 	mt->field = field;
+	mt->key = NULL;
 	l->n++;
 	return 0;
 }
@@ -265,8 +298,10 @@ mlist_free(struct mlist *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		free(l->m[i].name);
+		free(l->m[i].key);
+	}
 	free(l->m);
 }
 
@@ -287,7 +322,9 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 {
 	/* Flows first seen, to keep their order across columns. */
 	const json_t **flows = NULL;
-	size_t nflows = 0, i, j, f;
+	size_t nflows = 0, capflows = 0, i, j, f;
+	json_t *seen = NULL;
+	char **keys = NULL;
 	unsigned int c;
 	char *name;
 	int ret = -ENOMEM;
@@ -351,6 +388,8 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
 				true, NULL, NULL))
 			return -ENOMEM;
+	if (stream_rows && (seen = json_object()) == NULL)
+		goto out;
 	for (c = 0; stream_rows && c < ncols; c++) {
 		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
 			const json_t *streams = json_object_get(
@@ -358,17 +397,36 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 			const json_t *s;
 
 			json_array_foreach(streams, j, s) {
-				const json_t **nf;
+				char *k = stream_key(s);
 
-				for (f = 0; f < nflows; f++)
-					if (stream_eq(flows[f], s))
-						break;
-				if (f < nflows)
-					continue;
-				nf = realloc(flows, (nflows + 1) * sizeof(*nf));
-				if (nf == NULL)
+				if (k == NULL)
 					goto out;
-				flows = nf;
+				if (json_object_get(seen, k) != NULL) {
+					free(k);
+					continue;
+				}
+				if (nflows == capflows) {
+					size_t cap = capflows ? 2 * capflows : 64;
+					const json_t **nf = realloc(flows,
+						cap * sizeof(*nf));
+					char **nk = nf == NULL ? NULL :
+						realloc(keys, cap * sizeof(*nk));
+
+					if (nf != NULL)
+						flows = nf;
+					if (nk == NULL) {
+						free(k);
+						goto out;
+					}
+					keys = nk;
+					capflows = cap;
+				}
+				if (json_object_set_new_nocheck(seen, k,
+						json_true()) != 0) {
+					free(k);
+					goto out;
+				}
+				keys[nflows] = k;
 				flows[nflows++] = s;
 			}
 		}
@@ -384,19 +442,31 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
 				"packets");
 			free(name);
+			if (ret == 0)
+				l->m[l->n - 1].key = keys[f];
+			else
+				free(keys[f]);
+			keys[f] = NULL;
 		}
 		if (ret == 0 && asprintf(&name, "streams.bytes[%s]",
 				label) >= 0) {
 			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
 				"bytes");
 			free(name);
+			if (ret == 0 && (l->m[l->n - 1].key =
+					strdup(l->m[l->n - 2].key)) == NULL)
+				ret = -ENOMEM;
 		} else {
 			ret = -ENOMEM;
 		}
 		free(label);
 	}
 out:
+	for (f = 0; keys != NULL && f < nflows; f++)
+		free(keys[f]);
+	free(keys);
 	free(flows);
+	json_decref(seen);
 	return ret;
 }
 
@@ -519,6 +589,7 @@ model_add_rows(struct model *m, const char *config,
 	struct rxr_stats_ratio *cmp = NULL;
 	struct mlist l = { 0 };
 	double *buf = NULL, *p = NULL;
+	json_t **index = NULL;	/* per column and run: stream_index() */
 	size_t most = 1, i, k, *nv = NULL;
 	unsigned int c;
 	int ret = -ENOMEM;
@@ -535,6 +606,17 @@ model_add_rows(struct model *m, const char *config,
 			cmp == NULL ||
 			mlist_build(&l, cols, m->ncols, m->stream_rows))
 		goto out;
+	if (m->stream_rows) {
+		index = calloc(m->ncols * most, sizeof(*index));
+		if (index == NULL)
+			goto out;
+		for (c = 0; c < m->ncols; c++)
+			for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs;
+					i++)
+				if ((index[c * most + i] = stream_index(
+						cols[c]->runs[i])) == NULL)
+					goto out;
+	}
 	for (i = 0; i < l.n; i++) {
 		const struct metric *mt = &l.m[i];
 		bool any = false;
@@ -547,7 +629,9 @@ model_add_rows(struct model *m, const char *config,
 
 			nv[c] = 0;
 			for (r = 0; r < nr; r++) {
-				v[nv[c]] = metric_value(cols[c]->runs[r], mt);
+				v[nv[c]] = metric_value(cols[c]->runs[r],
+					index != NULL ? index[c * most + r] :
+					NULL, mt);
 				nv[c] += !isnan(v[nv[c]]);
 			}
 			rxr_stats_describe(v, nv[c], &st[c]);
@@ -615,6 +699,9 @@ model_add_rows(struct model *m, const char *config,
 	}
 	ret = 0;
 out:
+	for (i = 0; index != NULL && i < m->ncols * most; i++)
+		json_decref(index[i]);
+	free(index);
 	mlist_free(&l);
 	free(buf);
 	free(nv);

@@ -21,6 +21,7 @@ struct metric {
 	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
 	const json_t *stream;	/* the flow, for stream rows */
 	const char *field;	/* "packets" or "bytes", for stream rows */
+	char *key;		/* the flow's key in the runs' stream indexes */
 	enum dir dir;
 	int prec;		/* decimals in text */
 	bool optional;		/* a row only when some column has a value */

@@ -19,6 +19,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 import tap
 
@@ -504,6 +505,142 @@ def case_exhaust_says_which_pmd_cannot():
                         "0.05:0.1", "--no-table", "--report", report])
     assert rc == 0, "exit %d: %s" % (rc, err[-800:])
     assert "does not count" not in err, err[-800:]
+
+
+# --- 8. temporary files, profile values, messages ---------------------------
+
+def case_gen_signals_remove_temporaries():
+    # An interrupted generation left about 100 MB of *.pcap.tmp.*.
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+        d = path("gsig%d" % sig)
+        os.mkdir(d)
+        p = subprocess.Popen([GEN, "-o", os.path.join(d, "big"), "-q", "2",
+                              "-s", "100", "-n", "5000000", "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(600):
+            if [f for f in os.listdir(d) if ".tmp." in f] or \
+                    p.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert p.poll() is None, "generation ended before the signal"
+        p.send_signal(sig)
+        p.communicate(timeout=60)
+        assert p.returncode == -sig, "signal %d: exit %d" % (sig,
+                                                             p.returncode)
+        assert os.listdir(d) == [], "left behind: %s" % os.listdir(d)
+
+
+def case_profile_value_never_from_command_line():
+    # "report" with no value took the next word: a report "./--no-table".
+    prof = path("novalue.profile")
+    with open(prof, "w") as f:
+        f.write("strategy bh\nreport\n")
+    rc, out, err = run(["--profile", prof, "--replay", capture(),
+                        "--no-table"], cwd=TMP)
+    refused(rc, out, err, "'report' needs a value", "profile line report")
+    assert not os.path.exists(path("--no-table")), "a report --no-table"
+    # name=value and name value still work, a flag stays a flag.
+    with open(prof, "w") as f:
+        f.write("strategy=bh\nbulk on\nno-table\nreps 1\nloops=1\n")
+    rep = path("prof.json")
+    rc, out, err = run(["--profile", prof, "--replay", capture(),
+                        "--report", rep])
+    assert rc == 0, err[-800:]
+    assert json.load(open(rep))["env"]["options"]["strategies"] == "bh-bulk"
+
+
+def case_messages_name_the_input_and_reason():
+    # A capture of another link type: the message named the temporary
+    # output, not the input.
+    raw = path("raw.pcap")
+    with open(raw, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))
+        f.write(struct.pack("<IIII", 0, 0, 20, 20) + bytes(20))
+    rc, out, err = prog([GEN, "--split", raw, "-o", path("rawout")])
+    refused(rc, out, err, raw + ": link type", "split of a raw capture")
+    assert ".tmp" not in err, err
+    # A negative count names the value found.
+    rep = short_run(report=path("neg.json"))
+    doc = json.load(open(rep))
+    doc["runs"][0]["rx_packets"] = -1
+    with open(rep, "w") as f:
+        json.dump(doc, f)
+    rc, out, err = prog([COMPARE, rep])
+    refused(rc, out, err, "expected an integer >= 0, found -1", "-1")
+    # Numbers are decimal.
+    good = short_run(report=path("good.json"))
+    for args, needle in ((["-a", "0x1p-4"], "not a decimal number"),
+                         (["-w", "0x10"], "not a decimal number"),
+                         (["-a", "inf"], "not a decimal number")):
+        rc, out, err = prog([COMPARE] + args + [good, good])
+        assert rc == 2 and needle in err, (args, rc, err[-500:])
+    # Names with terminal escapes are printed escaped.
+    doc = json.load(open(good))
+    for r in doc["runs"]:
+        r["strategy"] = "\x1b[31mred"
+    esc = path("e\x1b[31mx.json")
+    with open(esc, "w") as f:
+        json.dump(doc, f)
+    for args in ([esc], [esc, esc], ["-d", esc], ["-s", esc, good]):
+        rc, out, err = prog([COMPARE] + args)
+        assert rc == 0, err[-500:]
+        assert "\x1b" not in out + err, "escape printed raw: %s" % args
+    rc, out, err = prog([COMPARE, path("no\x1bsuch.json")])
+    assert rc == 1 and "\x1b" not in err, err
+
+
+def case_stream_listing_signal_says_what_the_report_says():
+    # SIGTERM during a --stream-rows listing: the report was already
+    # written with partial: false, the last line said "(partial:
+    # interrupted)". The signal lands while the process is stopped at the
+    # first stream row; the listing must then end (no hang).
+    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
+    report = path("rows.json")
+    rc, out, err = stop_second_rep(
+        ["--replay", files[0], "--loops", "1", "--reps", "1", "--strategy",
+         "bh", "--bulk", "on", "--stream-rows", "--report", report],
+        signal.SIGTERM, "Median   streams.packets[")
+    rep = json.load(open(report))
+    assert rep["partial"] is False and rep["runs"][0]["complete"], \
+        (rep["partial"], rep["runs"][0].get("cut_short"))
+    last = out.strip().splitlines()[-1]
+    assert last == "rxrefill: report %s" % report, last
+    assert "streams.packets[" in out and len(rep["runs"][0]["streams"]) == \
+        20000
+
+
+def case_long_paths_keep_the_reason():
+    # 5 000-character paths filled the message and cut the reason off.
+    long = path("a" * 5000 + "/r.json")
+    for what, (rc, out, err) in (
+            ("compare", prog([COMPARE, long])),
+            ("gen --split", prog([GEN, "--split", long, "-o", path("lp")])),
+            ("gen -o", prog([GEN, "-o", long, "--quiet"])),
+            ("--replay", run(["--replay", long])),
+            ("--report", run(["--replay", capture(), "--report", long]))):
+        assert rc != 0, what
+        assert "File name too long" in err, "%s: %s" % (what, err[-300:])
+        assert max(len(x) for x in err.splitlines()) < 1000, \
+            "%s: a line of %d characters" % (what, max(
+                len(x) for x in err.splitlines()))
+
+
+def case_gen_full_disk_says_so():
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        raise tap.Skip("needs root and unshare")
+    small = path("gsmall")
+    os.mkdir(small)
+    cmd = ("mount -t tmpfs -o size=64k rxr_hostile_gsmall %s && "
+           "%s -o %s/x -q 1 -s 10 -n 100000 --quiet; echo rc=$?; ls %s" % (
+               small, GEN, small, small))
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", cmd], capture_output=True, text=True,
+                       timeout=120)
+    if "rc=" not in p.stdout:
+        raise tap.Skip("mount: %s" % p.stderr.strip())
+    assert "rc=1" in p.stdout, p.stdout + p.stderr
+    assert "No space left on device" in p.stderr, p.stderr[-800:]
+    assert p.stdout.strip().endswith("rc=1"), "left behind: " + p.stdout
 
 
 def main():

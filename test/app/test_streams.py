@@ -106,7 +106,12 @@ def case_deferred_as_inline():
         (r,) = runs
         assert r["rx_packets"] == total, "%s: %d of %d" % (
             name, r["rx_packets"], total)
-        assert r["drops"].get("consumer_full", 0) == 0, (name, r["drops"])
+        # A consumer thread models a socket: on a loaded machine it may
+        # fall behind and its queue drop (consumer_full). Those packets
+        # are not counted in the rows; conservation is checked, not speed.
+        full = r["drops"].get("consumer_full", 0)
+        if "consumer thread" not in name:
+            assert full == 0, (name, r["drops"])
         by_poll = r.get("streams_counted_by_poll")
         if name == "inline":
             assert by_poll is None, by_poll
@@ -116,8 +121,18 @@ def case_deferred_as_inline():
         else:
             assert by_poll is not None and by_poll <= total, by_poll
         got = rows(r)
+        assert sum(x[5] for x in got) + full == total, (name, full)
+        if full:
+            # A stream whose every packet was dropped may have no row.
+            print("# %s: %d packets dropped by a consumer that fell "
+                  "behind; rows checked for conservation" % (name, full))
+            inline = {x[:5]: x[5:] for x in want}
+            over = [x for x in got if x[:5] not in inline or
+                    x[5] > inline[x[:5]][0] or x[6] > inline[x[:5]][1]]
+            assert not over, "%s: row %s not within inline's" % (
+                name, over[0])
+            continue
         assert len(got) == 30000, "%s: %d rows" % (name, len(got))
-        assert sum(x[5] for x in got) == total, name
         if want is None:
             want = got
         else:

@@ -4,12 +4,14 @@
 
   dpdk_plugin.py autotest PLUGIN [STRATEGY...]
                                     mempool_autotest and mbuf_autotest of
-                                    Debian's dpdk-test, every strategy, on
-                                    4 KiB pages and on hugepages (TAP)
+                                    Debian's dpdk-test, every strategy with
+                                    every zeroing policy (zero=), on 4 KiB
+                                    pages and on hugepages (TAP)
   dpdk_plugin.py testpmd PLUGIN [STRATEGY...]
                                     dpdk-testpmd io forwarding, mbufs freed
                                     on another lcore than the one that
-                                    allocated them, every strategy; every
+                                    allocated them, every strategy, bulk
+                                    on and off, every zero= policy; every
                                     frame home at exit (TAP)
   dpdk_plugin.py perf-autotest-quick PLUGIN SHIM [STRATEGY...]
         [--memory nohuge|huge|both] [--time-scale N]
@@ -61,6 +63,7 @@ def registry_strategies():
 
 
 STRATEGIES = registry_strategies()
+ZERO_POLICIES = ["none", "alloc", "free", "background"]
 LCORES = "0@0,1@0,2@1"  # main and two workers on the machine's two CPUs
 HUGE_PAGES = 192        # 384 MiB: -m 256 and DPDK's own overhead
 
@@ -155,25 +158,37 @@ def autotest(plugin, strategies):
     dpdk_test = find_prog("dpdk-test")
     for mem, eal_mem, why, wrap in memories():
         for s in strategies:
-            for t in ["mempool_autotest", "mbuf_autotest"]:
-                name = "%s, %s, %s" % (t, s, mem)
-                if eal_mem is None:
-                    print("ok %d - %s # SKIP %s" % (tap_n + 1, name, why))
-                    globals()["tap_n"] += 1
-                    continue
-                cmd = [dpdk_test, "-l", "0-1", "--no-pci",
-                       "--file-prefix", prefix(s), "-d", plugin,
-                       "--mbuf-pool-ops-name", "rxrefill"] + eal_mem
-                rc, out = run(wrap(cmd), t + "\n", "strategy=" + s, 240)
-                ours = "rxrefill strategy=%s" % s in out
-                # Not the pools' ends: DPDK's tests free some pools while
-                # they still hold mbufs (test_nb_segs_and_next_reset).
-                ok = rc == 0 and "Test OK" in out and ours
-                tap_run(ok, name, "" if ok else
-                        "exit %d, ops used: %s\n%s" % (rc, ours, tail(out)),
-                        out)
+            for z in ZERO_POLICIES:
+                for t in ["mempool_autotest", "mbuf_autotest"]:
+                    autotest_one(dpdk_test, plugin, t, s, z, mem, eal_mem,
+                                 why, wrap)
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
+
+
+def autotest_one(dpdk_test, plugin, t, s, z, mem, eal_mem, why, wrap):
+    name = "%s, %s, zero=%s, %s" % (t, s, z, mem)
+    if eal_mem is None:
+        print("ok %d - %s # SKIP %s" % (tap_n + 1, name, why))
+        globals()["tap_n"] += 1
+        return
+    cmd = [dpdk_test, "-l", "0-1", "--no-pci", "--file-prefix",
+           prefix(s), "-d", plugin, "--mbuf-pool-ops-name",
+           "rxrefill"] + eal_mem
+    rc, out = run(wrap(cmd), t + "\n", "strategy=%s,zero=%s" % (s, z), 240)
+    # The policy asked for was applied to the pools with a data room.
+    ours = re.search(r"rxrefill strategy=%s .*zero=%s " % (s, z),
+                     out) is not None
+    # Not the pools' ends in general: DPDK's tests free some pools while
+    # they still hold mbufs (test_nb_segs_and_next_reset), and mbufs may
+    # sit in the per-lcore caches. A zeroing that cleared the mbuf headers
+    # of the pinned external-buffer pool lost every one of its frames.
+    lost = [m.group(0) for m in re.finditer(
+        r"test_pinned_pool: (\d+) of (\d+) frames are not home", out)
+        if m.group(1) == m.group(2)]
+    ok = rc == 0 and "Test OK" in out and ours and not lost
+    tap_run(ok, name, "" if ok else "exit %d, ops used with zero=%s: %s\n%s"
+            % (rc, z, ours, "\n".join(lost + [tail(out)])), out)
 
 
 # --- testpmd ---------------------------------------------------------------
@@ -202,26 +217,31 @@ def testpmd(plugin, strategies):
     # transmit frees them there. rxonly at the end empties the ring.
     script = "start\nstop\nset fwd rxonly\nstart\nstop\nquit\n"
     nmbufs = 4096
-    for s in strategies:
-        for bulk in ["on", "off"]:
-            conf = "strategy=%s,bulk=%s" % (s, bulk)
-            cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
-                              "--vdev", "net_null0", "--vdev", "net_ring0"],
-                              True, ["-i", "--mbcache=0",
-                                     "--total-num-mbufs=%d" % nmbufs,
-                                     "--nb-cores=2", "--forward-mode=io"])
-            # testpmd reads commands as they come: pace them so that
-            # packets flow between start and stop.
-            rc, out = run_paced(cmd, script, conf, pause_after="start\n")
-            io = out.split("Set rxonly packet forwarding mode")[0]
-            st = port_stats(io)
-            crossed = st.get(1, (0, 0))[0] > 0 and st.get(0, (0, 0))[1] > 0
-            home = "all %d frames are home" % nmbufs in out
-            ok = rc == 0 and crossed and home and not not_home(out) and \
-                "rxrefill strategy=%s" % s in out
-            tap_run(ok, "testpmd io, frees on the other lcore, %s" % conf,
-                    "ports (rx, tx): %s, whole at exit: %s, exit %d" %
-                    (st, home, rc) + ("" if ok else "\n" + tail(out)), out)
+    # Every strategy with bulk on and off, and with each zeroing policy.
+    confs = [(s, "bulk=%s" % b) for s in strategies for b in ["on", "off"]]
+    confs += [(s, "zero=%s" % z) for s in strategies
+              for z in ZERO_POLICIES if z != "none"]
+    for s, more in confs:
+        conf = "strategy=%s,%s" % (s, more)
+        cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
+                          "--vdev", "net_null0", "--vdev", "net_ring0"],
+                          True, ["-i", "--mbcache=0",
+                                 "--total-num-mbufs=%d" % nmbufs,
+                                 "--nb-cores=2", "--forward-mode=io"])
+        # testpmd reads commands as they come: pace them so that
+        # packets flow between start and stop.
+        rc, out = run_paced(cmd, script, conf, pause_after="start\n")
+        io = out.split("Set rxonly packet forwarding mode")[0]
+        st = port_stats(io)
+        crossed = st.get(1, (0, 0))[0] > 0 and st.get(0, (0, 0))[1] > 0
+        home = "all %d frames are home" % nmbufs in out
+        # The settings line shows what was asked: bulk=... or zero=...
+        ours = re.search(r"rxrefill strategy=%s [^\n]*%s[ ,]" % (s, more),
+                         out) is not None
+        ok = rc == 0 and crossed and home and not not_home(out) and ours
+        tap_run(ok, "testpmd io, frees on the other lcore, %s" % conf,
+                "ports (rx, tx): %s, whole at exit: %s, exit %d" %
+                (st, home, rc) + ("" if ok else "\n" + tail(out)), out)
     print("1..%d" % tap_n)
     return 1 if tap_failed else 0
 

@@ -155,6 +155,9 @@ test_env(void)
 		"strategy=slab", "bulk=maybe", "high=0", "batch=-3", "high=8,batch=63",
 		"zero=sometimes", "colour=blue", "strategy", "high=99999999",
 		"strategy=none",
+		/* Decimal only: hex, signs and blanks are no counts. */
+		"high=0x100", "high=+256", "high= 256", "batch=1e2",
+		"high=4294967552",
 	};
 	struct rte_mempool *mp;
 
@@ -162,7 +165,8 @@ test_env(void)
 		mp = make_pool(bad[i], 64, RTE_MBUF_DEFAULT_BUF_SIZE);
 		RXR_TEST_ASSERT(mp == NULL, "RXREFILL_POOL=%s accepted", bad[i]);
 	}
-	mp = make_pool("strategy=irqsave,bulk=off,high=128,batch=16,zero=alloc",
+	/* "010" is ten, not octal eight. */
+	mp = make_pool("strategy=irqsave,bulk=off,high=0128,batch=016,zero=alloc",
 			64, RTE_MBUF_DEFAULT_BUF_SIZE);
 	RXR_TEST_ASSERT(mp != NULL, "good settings refused");
 	{

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rxr_report.h"
+#include "rxr_stats.h"
 #include "rxr_test.h"
 #include "report_fixture.h"
 
@@ -421,6 +422,156 @@ test_statistics_gate(void)
 	return 0;
 }
 
+/* A fixture report with the runs of doc edited by fn, written as name. */
+static int
+write_edited(const char *name, void (*fn)(json_t *doc))
+{
+	struct fixture_conf c = { .host = "e", .scale = 1, .reps = 1 };
+	struct rxr_report *r = fixture_report(&c);
+	json_t *doc = json_deep_copy(rxr_report_json(r));
+	char e[RXR_REPORT_ERR_LEN];
+	int ret;
+
+	rxr_report_free(r);
+	json_object_del(doc, "summary");
+	fn(doc);
+	ret = rxr_report_json_write_atomic(doc, file_in_dir(name), e,
+		sizeof(e));
+	if (ret != 0)
+		printf("# %s\n", e);
+	json_decref(doc);
+	return ret;
+}
+
+static unsigned int nb_runs_wanted;
+
+/* nb_runs_wanted complete zone-bulk runs, and one cut short. */
+static void
+many_runs(json_t *doc)
+{
+	json_t *runs = json_object_get(doc, "runs");
+	json_t *first = json_deep_copy(json_array_get(runs, 0)), *cut;
+	unsigned int i;
+
+	json_array_clear(runs);
+	for (i = 0; i < nb_runs_wanted; i++) {
+		json_t *run = json_deep_copy(first);
+
+		json_object_set_new(run, "rep", json_integer(i + 1));
+		json_array_append_new(runs, run);
+	}
+	cut = json_deep_copy(first);
+	json_object_set_new(cut, "complete", json_false());
+	json_object_set_new(cut, "cut_short", json_string("SIGTERM"));
+	json_array_append_new(runs, cut);
+	json_decref(first);
+}
+
+/*
+ * More runs of one configuration than the statistics take: every figure
+ * was "-" and --fail-if-worse passed. Now refused by name; the limit
+ * itself still compares, and a cut-short run does not count.
+ */
+static int
+test_runs_limit(void)
+{
+	char over[256], at[256];
+
+	snprintf(over, sizeof(over), "%s", file_in_dir("over.json"));
+	snprintf(at, sizeof(at), "%s", file_in_dir("at.json"));
+	nb_runs_wanted = RXR_STATS_MAX_N + 1;
+	RXR_TEST_ASSERT(write_edited("over.json", many_runs) == 0, "write");
+	nb_runs_wanted = RXR_STATS_MAX_N;
+	RXR_TEST_ASSERT(write_edited("at.json", many_runs) == 0, "write");
+	RXR_TEST_ASSERT(run("--fail-if-worse", "1", over, over, NULL) == 0 &&
+		EXITED(1) && strstr(err, "over.json: configuration zone-bulk "
+			"has more than") != NULL, "over the limit: %d %s",
+		status, err);
+	RXR_TEST_ASSERT(run("--json", over, NULL) == 0 && EXITED(1),
+		"--json over the limit: %d", status);
+	RXR_TEST_ASSERT(run("--fail-if-worse", "1", at, at, NULL) == 0 &&
+		EXITED(0), "at the limit: %d %s", status, err);
+	{
+		const char *l = line_with("Mean", "zone-bulk.gbps ");
+
+		RXR_TEST_ASSERT(l != NULL && strstr(l, "(  0.00%)") != NULL,
+			"at the limit, no figure: %s", l ? l : "none");
+	}
+	unlink(over);
+	unlink(at);
+	return 0;
+}
+
+#define NB_FLOWS 3000
+
+/* Run 0 with flows 0..NB_FLOWS-1, run 1 with flows NB_FLOWS/2.. on. */
+static void
+many_streams(json_t *doc)
+{
+	json_t *runs = json_object_get(doc, "runs");
+	unsigned int r, i;
+
+	for (r = 0; r < 2; r++) {
+		json_t *arr = json_array();
+
+		for (i = 0; i < NB_FLOWS; i++) {
+			unsigned int f = i + r * NB_FLOWS / 2;
+			char src[32];
+
+			snprintf(src, sizeof(src), "10.%u.%u.%u", f >> 16 & 255,
+				f >> 8 & 255, f & 255);
+			json_array_append_new(arr, json_pack("{s:s,s:s,s:i,s:i,"
+				"s:i,s:I,s:I}", "src", src, "dst", "10.9.9.9",
+				"sport", 1000 + f % 5000, "dport", 80,
+				"proto", 17, "packets", (json_int_t)(f + 1),
+				"bytes", (json_int_t)(64 * (f + 1))));
+		}
+		json_object_set_new(json_array_get(runs, r), "streams", arr);
+	}
+}
+
+static size_t
+count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p != NULL;
+			p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * -s on thousands of streams: every flow once, in order of first sight,
+ * 0 where a run did not see it (hash tables instead of pairwise matching).
+ */
+static int
+test_stream_rows_many(void)
+{
+	char f[256];
+	const char *l;
+
+	snprintf(f, sizeof(f), "%s", file_in_dir("flows.json"));
+	RXR_TEST_ASSERT(write_edited("flows.json", many_streams) == 0,
+		"write");
+	RXR_TEST_ASSERT(run("-s", "-m", "streams.packets", f, NULL) == 0 &&
+		EXITED(0), "-s: %d %s", status, err);
+	RXR_TEST_ASSERT(count_of(out, "streams.packets[") ==
+		NB_FLOWS + NB_FLOWS / 2, "%zu stream rows, not %d",
+		count_of(out, "streams.packets["), NB_FLOWS + NB_FLOWS / 2);
+	/* Flow 0: only in run 0 (zone); the last: only in run 1 (bh). */
+	l = line_with("Median", "streams.packets[10.0.0.0:1000>");
+	RXR_TEST_ASSERT(l != NULL && strstr(l, " 1 ") != NULL, "flow 0: %s",
+		l ? l : "none");
+	l = line_with("Median", "streams.packets[10.0.17.147:5499>");
+	RXR_TEST_ASSERT(l != NULL && strstr(l, " 0 ") != NULL &&
+		strstr(l, " 4500") != NULL, "flow 4499: %s", l ? l : "none");
+	RXR_TEST_ASSERT(strstr(out, "10.0.0.0:1000>") <
+		strstr(out, "10.0.0.1:1001>"), "order of first sight");
+	unlink(f);
+	return 0;
+}
+
 static void
 cleanup(void)
 {
@@ -503,6 +654,8 @@ main(int argc, char **argv)
 	rxr_test_run("usage", test_usage);
 	rxr_test_run("statistics_gate", test_statistics_gate);
 	rxr_test_run("one_report_exports", test_one_report_exports);
+	rxr_test_run("runs_limit", test_runs_limit);
+	rxr_test_run("stream_rows_many", test_stream_rows_many);
 	cleanup();
 	return rxr_test_done();
 }

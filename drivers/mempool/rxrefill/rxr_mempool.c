@@ -16,7 +16,12 @@
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
 #define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
 
-/* Where the mbuf's data room is, so that zeroing never clears headers. */
+/*
+ * Where the mbuf's data room is, so that zeroing never clears headers. A
+ * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) holds
+ * only the mbufs: their data rooms are elsewhere and each object is all
+ * header, so such a pool is not zeroed (said once).
+ */
 static void
 payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 {
@@ -27,6 +32,15 @@ payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 	if (mp->private_data_size < sizeof(*priv))
 		return;
 	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
+	if ((priv->flags & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) != 0) {
+		if (pc->zero_policy != RXR_ZERO_POLICY_NONE)
+			RXR_LOG(NOTICE, "%s: zero=%s not applied: the pool's "
+				"data rooms are pinned external buffers, its "
+				"objects only mbuf headers", mp->name,
+				rxr_zero_policy_name(pc->zero_policy));
+		pc->zero_policy = RXR_ZERO_POLICY_NONE;
+		return;
+	}
 	if (sizeof(struct rte_mbuf) + priv->mbuf_priv_size +
 			priv->mbuf_data_room_size > mp->elt_size)
 		return;

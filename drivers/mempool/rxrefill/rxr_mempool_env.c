@@ -27,21 +27,21 @@ struct env_parse {
 	char err[192];
 };
 
+/* Decimal digits only: no sign, blank, hex or octal ("010" is ten). */
 static int
 parse_u32(const char *key, const char *v, uint32_t *out, struct env_parse *e)
 {
-	char *end;
-	unsigned long x;
+	uint32_t x = 0;
+	const char *p;
 
-	errno = 0;
-	x = strtoul(v, &end, 0);
-	if (v[0] == '\0' || v[0] == '-' || *end != '\0' || errno != 0 ||
-			x == 0 || x > UINT16_MAX) {
-		snprintf(e->err, sizeof(e->err),
-			"%s=%s: expected a count in 1..%u", key, v, UINT16_MAX);
+	for (p = v; *p >= '0' && *p <= '9' && x <= UINT16_MAX; p++)
+		x = x * 10 + (uint32_t)(*p - '0');
+	if (v[0] == '\0' || *p != '\0' || x == 0 || x > UINT16_MAX) {
+		snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
+			"decimal count in 1..%u", key, v, UINT16_MAX);
 		return -1;
 	}
-	*out = (uint32_t)x;
+	*out = x;
 	return 0;
 }
 
@@ -115,9 +115,20 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 		return 0;
 	kv = rte_kvargs_parse(s, env_keys);
 	if (kv == NULL) {
-		snprintf(err, errlen, "%s=\"%s\": not key=value[,key=value...] "
-			"with keys strategy, bulk, high, batch, zero, zero_method",
-			RXR_MEMPOOL_ENV, s);
+		unsigned int pairs = 1;
+
+		for (const char *c = s; *c != '\0'; c++)
+			pairs += *c == ',';
+		/* rte_kvargs refuses more pairs than it holds, silently. */
+		if (pairs > RTE_KVARGS_MAX)
+			snprintf(err, errlen, "%s: %u key=value pairs, DPDK's "
+				"rte_kvargs reads at most %u", RXR_MEMPOOL_ENV,
+				pairs, RTE_KVARGS_MAX);
+		else
+			snprintf(err, errlen, "%s=\"%.100s\": not "
+				"key=value[,key=value...] with keys strategy, "
+				"bulk, high, batch, zero, zero_method",
+				RXR_MEMPOOL_ENV, s);
 		return -EINVAL;
 	}
 	ret = rte_kvargs_process(kv, NULL, env_kv, &e);

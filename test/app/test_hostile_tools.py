@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Hostile input for the Python tools, rxrefill-plot and rxrefill-sweep
+(TAP output for meson); test_hostile.py does the same for the C programs.
+
+What a user owns is never replaced (inputs, devices, FIFOs, directories,
+the targets of symbolic links), no input or output blocks, a full disk
+leaves what was there, a malformed report is refused by name as
+rxrefill-compare refuses it, every usage error exits 2, and nothing a user
+can type or feed gives a traceback. The sweep stops its children on every
+signal and writes strict JSON. Device nodes are made with mknod and a tiny
+tmpfs is mounted in a temporary directory (root only: skipped otherwise).
+Usage: test_hostile_tools.py RXREFILL GEN COMPARE PLOT SWEEP [CASE...]
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+import tap
+
+RXREFILL, GEN, COMPARE, PLOT, SWEEP = (os.path.abspath(a)
+                                       for a in sys.argv[1:6])
+ONLY = set(sys.argv[6:])
+TMP = tempfile.mkdtemp(prefix="rxr_hostile_tools_")
+PREFIX = "rxr_htools_%d" % os.getpid()
+EAL = ["-l", "0-1", "--no-pci", "--no-huge", "-m", "512", "--file-prefix",
+       PREFIX, "--log-level", "lib.eal:error"]
+# Debian's python3-matplotlib is for the system interpreter.
+PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") \
+    else sys.executable
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def sh(cmd, timeout=60, **kw):
+    """Run; a hang is a failure with the command named, never a hang."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout, **kw)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("hung for %d s: %s" % (timeout,
+                                                    " ".join(cmd)[:300]))
+
+
+def plot(*args, timeout=120):
+    return sh([PY, PLOT] + list(args), timeout=timeout)
+
+
+def sweep(*args, timeout=120):
+    return sh([sys.executable, SWEEP] + list(args), timeout=timeout)
+
+
+def clean(p, what):
+    """No traceback, no death by a signal."""
+    assert "Traceback" not in p.stderr, "%s: traceback:\n%s" % (
+        what, p.stderr[-2000:])
+    assert 0 <= p.returncode < 128, "%s: exit %d" % (what, p.returncode)
+
+
+def refused(p, status, needle, what):
+    clean(p, what)
+    assert p.returncode == status, "%s: exit %d, not %d: %s" % (
+        what, p.returncode, status, p.stderr[-1500:])
+    assert needle in p.stderr, "%s: message lacks '%s': %s" % (
+        what, needle, p.stderr[-1500:])
+
+
+def digest(p):
+    with open(p, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def node_id(p):
+    st = os.lstat(p)
+    return stat.S_IFMT(st.st_mode), st.st_ino
+
+
+def is_root():
+    return os.geteuid() == 0
+
+
+_cache = {}
+
+
+def report():
+    """One real report, made once."""
+    if "report" not in _cache:
+        prefix = path("cap")
+        p = sh([GEN, "-o", prefix, "--quiet", "-q", "1", "-s", "4", "-n",
+                "200"])
+        assert p.returncode == 0, p.stderr
+        rep = path("r.json")
+        p = sh([RXREFILL] + EAL + ["--", "--replay", prefix + ".q0.pcap",
+                                   "--loops", "2", "--reps", "2",
+                                   "--strategy", "bh,zone", "--bulk", "on",
+                                   "--no-table", "--latency-every", "1",
+                                   "--report", rep], timeout=300)
+        assert p.returncode == 0, p.stderr[-2000:]
+        _cache["report"] = rep
+        _cache["capture"] = prefix + ".q0.pcap"
+    return _cache["report"]
+
+
+def capture():
+    report()
+    return _cache["capture"]
+
+
+def nodes(tag):
+    """A FIFO, a directory and (as root) a character device with the null
+    device's numbers, made here: never taken from /dev."""
+    made = {}
+    p = path(tag + "_fifo")
+    os.mkfifo(p)
+    made["fifo"] = p
+    p = path(tag + "_dir")
+    os.mkdir(p)
+    made["dir"] = p
+    if is_root():
+        p = path(tag + "_chr")
+        os.mknod(p, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        made["chr"] = p
+    else:
+        print("# not root: no device node made with mknod")
+    return made
+
+
+KIND = {"fifo": "is a FIFO", "chr": "is a character device",
+        "dir": "is a directory"}
+
+
+def leftovers(d):
+    return [f for f in os.listdir(d) if ".tmp" in f]
+
+
+# --- rxrefill-plot ----------------------------------------------------------
+
+def case_plot_help_version():
+    for a in ("--help", "--version"):
+        p = plot(a)
+        assert p.returncode == 0, "%s: exit %d %s" % (a, p.returncode,
+                                                      p.stderr)
+    assert "--output" in plot("--help").stdout
+    p = plot("--no-such-option")
+    refused(p, 2, "--no-such-option", "unknown option")
+    p = plot()
+    refused(p, 2, "no report", "no argument")
+
+
+def case_plot_never_overwrites_its_input():
+    # rxrefill-plot -o DIR/self DIR/self-gbps.svg overwrote the report.
+    src = path("self-gbps.svg")
+    shutil.copy(report(), src)
+    want = digest(src)
+    p = plot("-o", path("self"), src)
+    refused(p, 2, "is also the input", "-o onto the input")
+    assert digest(src) == want, "the input report was overwritten"
+    # The same through a hard link and through a symbolic link.
+    os.link(src, path("hard-gbps.svg"))
+    p = plot("-o", path("hard"), src)
+    refused(p, 2, "is also the input", "-o onto a hard link of the input")
+    os.symlink(src, path("sym-latency.svg"))
+    p = plot("-o", path("sym"), src)
+    refused(p, 2, "symbolic link to the input", "-o onto a link to input")
+    assert digest(src) == want and os.path.islink(path("sym-latency.svg"))
+
+
+def case_plot_never_replaces_nodes():
+    for kind, p in nodes("po").items():
+        for ext in ("-gbps.svg", "-gbps.png", "-latency.svg"):
+            target = path("n%s%s" % (kind, ext))
+            os.rename(p, target)
+            before = node_id(target)
+            r = plot("-o", path("n" + kind), report(), timeout=60)
+            refused(r, 2, KIND[kind], "output %s as %s" % (kind, ext))
+            assert node_id(target) == before, "%s replaced" % kind
+            os.rename(target, p)
+    r = plot("-o", path("nodir/x"), report())
+    refused(r, 2, "No such file or directory", "missing directory")
+    r = plot("-o", TMP + "/", report())
+    refused(r, 2, "not a directory", "-o DIR/")
+
+
+def case_plot_symlink_target_untouched():
+    # A symbolic link at an output: the link is replaced, never its target.
+    target = path("elsewhere.txt")
+    with open(target, "w") as f:
+        f.write("mine\n")
+    os.symlink(target, path("ln-gbps.svg"))
+    p = plot("-o", path("ln"), report())
+    clean(p, "symlinked output")
+    assert open(target).read() == "mine\n", "written through the link"
+    if p.returncode == 0:
+        assert not os.path.islink(path("ln-gbps.svg"))
+
+
+def case_plot_inputs_never_block():
+    n = nodes("pi")
+    for kind, p in n.items():
+        r = plot("-o", path("pi"), p, timeout=30)
+        refused(r, 1, KIND[kind], "input " + kind)
+        r = plot("-o", path("pi"), "--sweep", p, timeout=30)
+        refused(r, 1, KIND[kind], "--sweep " + kind)
+    r = plot("-o", path("pi"), path("missing.json"))
+    refused(r, 1, "No such file or directory", "missing input")
+
+
+def bad_reports():
+    """(name, text) of reports rxrefill-compare refuses."""
+    with open(report()) as f:
+        good = f.read()
+    doc = json.loads(good)
+
+    def edit(fn):
+        d = json.loads(good)
+        fn(d)
+        return json.dumps(d)
+
+    return [
+        ("fast", edit(lambda d: d["runs"][0].update(gbps="fast"))),
+        ("negative", edit(lambda d: d["runs"][0].update(rx_packets=-1))),
+        ("nostrategy", edit(lambda d: d["runs"][0].pop("strategy"))),
+        ("schema", edit(lambda d: d.update(schema="rxrefill-report/9"))),
+        ("runs", edit(lambda d: d.update(runs={}))),
+        ("env", edit(lambda d: d.pop("env"))),
+        ("bucket", edit(lambda d: d["runs"][0]["refill_latency_hist"][
+            "buckets"].append({"lo": 3, "hi": 5, "count": 1}))),
+        ("nan", good.replace('"gbps": ', '"gbps": NaN, "x": ', 1)),
+        ("inf", good.replace('"gbps": ', '"gbps": 1e999, "x": ', 1)),
+        ("dup", good.replace('"gbps": ', '"gbps": 1, "gbps": ', 1)),
+        ("bigint", good.replace('"rx_bytes": ', '"rx_bytes": 1%s, "x": ' %
+                                ("0" * 400), 1)),
+        ("deep", "[" * 100000 + "]" * 100000),
+        ("truncated", good[:len(good) // 2]),
+        ("empty", ""),
+        ("array", "[]"),
+        ("latin1", json.dumps(doc).replace("bh", "b\xe9", 1)),
+    ]
+
+
+def case_plot_refuses_what_compare_refuses():
+    for name, text in bad_reports():
+        p = path("bad_%s.json" % name)
+        with open(p, "w", encoding="latin-1" if name == "latin1"
+                  else "utf-8") as f:
+            f.write(text)
+        c = sh([COMPARE, p])
+        assert c.returncode != 0, "compare took %s" % name
+        r = plot("-o", path("bad_" + name), p)
+        refused(r, 1, p, "report " + name)
+        assert not [f for f in os.listdir(TMP)
+                    if f.startswith("bad_%s-" % name)], "figures written"
+
+
+def case_plot_values_and_names():
+    # Values compare takes but no figure can hold, and names of any size
+    # and content: a clear refusal or a figure, never a traceback.
+    with open(report()) as f:
+        good = json.load(f)
+    cases = {
+        "huge": lambda d: d["runs"][0].update(gbps=1e308),
+        "longname": lambda d: [r.update(strategy="A" * 100000)
+                               for r in d["runs"]],
+        "escape": lambda d: [r.update(strategy="\x1b[31mred\x07")
+                             for r in d["runs"]],
+    }
+    for name, fn in cases.items():
+        d = json.loads(json.dumps(good))
+        fn(d)
+        p = path("v_%s.json" % name)
+        with open(p, "w") as f:
+            json.dump(d, f)
+        r = plot("-o", path("v_" + name), "-t", "T" * 100000, p,
+                 timeout=180)
+        clean(r, name)
+        assert "\x1b" not in r.stderr + r.stdout, "escape printed raw"
+        if name == "huge":
+            refused(r, 1, "runs[0].gbps", "gbps 1e308")
+        else:
+            assert r.returncode == 0, "%s: exit %d %s" % (
+                name, r.returncode, r.stderr[-800:])
+    # A malformed sweep result: refused by name, no traceback.
+    for name, doc in (("rate", {"schema": "rxrefill-sweep/1", "unit": "pps",
+                                "strategies": [{"strategy": "bh", "steps": [
+                                    {"rate": "fast", "loss": 0}]}]}),
+                      ("points", {"schema": "rxrefill-sweep/x",
+                                  "points": [7]}),
+                      ("unit", {"schema": "rxrefill-sweep/1", "unit": [],
+                                "strategies": []})):
+        p = path("sw_%s.json" % name)
+        with open(p, "w") as f:
+            json.dump(doc, f)
+        r = plot("-o", path("sw_" + name), "--sweep", p)
+        refused(r, 1, p, "sweep " + name)
+
+
+class Tmpfs:
+    """A tmpfs of size bytes mounted on a new directory (root only)."""
+
+    def __init__(self, name, size):
+        if not is_root() or shutil.which("mount") is None:
+            raise tap.Skip("needs root to mount a tmpfs")
+        self.dir = path(name)
+        os.mkdir(self.dir)
+        p = sh(["mount", "-t", "tmpfs", "-o", "size=%d" % size,
+                "rxr_" + name, self.dir])
+        if p.returncode != 0:
+            raise tap.Skip("mount tmpfs: %s" % p.stderr.strip())
+
+    def __enter__(self):
+        return self.dir
+
+    def __exit__(self, *exc):
+        sh(["umount", "-l", self.dir])
+
+
+def case_plot_full_disk():
+    with Tmpfs("pfull", 16384) as d:
+        old = os.path.join(d, "fig-gbps.svg")
+        with open(old, "w") as f:
+            f.write("old\n")
+        r = plot("-o", os.path.join(d, "fig"), report())
+        refused(r, 1, "No space left on device", "full disk")
+        assert open(old).read() == "old\n", "the old figure was replaced"
+        assert sorted(os.listdir(d)) == ["fig-gbps.svg"], \
+            "left behind: %s" % os.listdir(d)
+
+
+def case_plot_signal_removes_temporaries():
+    # A plot stopped while drawing leaves no temporary file.
+    d = path("psig")
+    os.mkdir(d)
+    p = subprocess.Popen([PY, PLOT, "-o", os.path.join(d, "f"), report()],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    end = time.time() + 60
+    while time.time() < end and not leftovers(d) and p.poll() is None:
+        time.sleep(0.005)
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=60)
+    if p.returncode == 0:
+        raise tap.Skip("the plot ended before the signal")
+    assert p.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), \
+        p.returncode
+    assert not leftovers(d), "left behind: %s" % os.listdir(d)
+
+
+# --- rxrefill-sweep ---------------------------------------------------------
+
+def sweep_cmd(json_out, sender="echo Successful packets: 0 # {pps}",
+              extra=()):
+    return ["--sender", sender, "--min", "1", "--max", "2", "--strategy",
+            "bh", "--max-steps", "1", "--seconds", "0.3", "--margin", "0.5",
+            "--json", json_out] + list(extra) + [
+            "--", RXREFILL] + EAL + ["--vdev", "net_null0", "--"]
+
+
+def case_sweep_help_version():
+    for a in ("--help", "--version"):
+        p = sweep(a)
+        assert p.returncode == 0, "%s: exit %d %s" % (a, p.returncode,
+                                                      p.stderr)
+    assert "--sender" in sweep("--help").stdout
+
+
+def case_sweep_usage_errors():
+    base = path("u.json")
+    for args, needle in (
+            (["--max", "inf"], "not a finite decimal number"),
+            (["--max", "nan"], "not a finite decimal number"),
+            (["--min", "1e999"], "not a finite decimal number"),
+            (["--sender", "tcpreplay {pps"], "--sender"),
+            (["--sender", "awk '{print}' {pps}"], "unknown field {print}"),
+            (["--sender", "x {pps} {}"], "a field needs a name"),
+            (["--sent-regex", "("], "does not compile"),
+            (["--sent-regex", "sent \\d+"], "no group"),
+            (["--max-steps", "0x10"], "not a decimal whole number")):
+        cmd = sweep_cmd(base)
+        for i in range(0, len(args), 2):
+            if args[i] in cmd:
+                cmd[cmd.index(args[i]) + 1] = args[i + 1]
+            else:
+                cmd[:0] = args[i:i + 2]
+        p = sweep(*cmd)
+        refused(p, 2, needle, " ".join(args))
+        assert not os.path.exists(base), "a result written"
+
+
+def case_sweep_outputs_checked_first():
+    cap = capture()
+    want = digest(cap)
+    # --json onto the capture the sender reads: turned it into JSON.
+    p = sweep(*sweep_cmd(cap, sender="cat %s > /dev/null # {pps}" % cap))
+    refused(p, 2, "is also the input", "--json = capture")
+    assert digest(cap) == want, "capture overwritten"
+    for kind, n in nodes("so").items():
+        before = node_id(n)
+        p = sweep(*sweep_cmd(n), timeout=30)
+        refused(p, 2, KIND[kind], "--json " + kind)
+        p = sweep(*sweep_cmd(path("so.json"), extra=["--plot", n]),
+                  timeout=30)
+        refused(p, 2, KIND[kind], "--plot " + kind)
+        assert node_id(n) == before, kind + " replaced"
+    p = sweep(*sweep_cmd(path("nodir/x.json")))
+    refused(p, 2, "No such file or directory", "--json in a missing dir")
+    p = sweep(*sweep_cmd(TMP + "/"))
+    refused(p, 2, "names a directory", "--json DIR/")
+
+
+def case_sweep_strict_json_and_tmp_fifo():
+    out = path("sw.json")
+    # A FIFO where the old code put its temporary file: it hung there.
+    os.mkfifo(out + ".tmp")
+    p = sweep(*sweep_cmd(out), timeout=120)
+    clean(p, "sweep")
+    assert p.returncode == 0, p.stderr[-2000:]
+
+    def constant(c):
+        raise AssertionError("%s in the result" % c)
+
+    with open(out) as f:
+        res = json.load(f, parse_constant=constant)
+    assert res["schema"] == "rxrefill-sweep/1" and res["strategies"]
+    assert stat.S_ISFIFO(os.lstat(out + ".tmp").st_mode)
+    # Group 1 that is not a number: a clear failure, the old result kept.
+    want = digest(out)
+    p = sweep(*sweep_cmd(out, sender="echo Successful packets: many # {pps}",
+                         extra=["--sent-regex", r"packets: (\w+)"]))
+    refused(p, 1, "not a number of packets", "group not a number")
+    assert digest(out) == want, "the result was replaced"
+
+
+def case_sweep_full_disk():
+    with Tmpfs("sfull", 4096) as d:
+        out = os.path.join(d, "r.json")
+        with open(out, "w") as f:
+            f.write("old\n")
+        p = sweep(*sweep_cmd(out))
+        refused(p, 1, "No space left on device", "full disk")
+        assert open(out).read() == "old\n", "the old result was replaced"
+        assert os.listdir(d) == ["r.json"], os.listdir(d)
+
+
+def children_of(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def case_sweep_signals_stop_children():
+    # SIGTERM to the sweep left its rxrefill and the sender running.
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        pidf = path("sender_%d.pid" % sig)
+        out = path("sig_%d.json" % sig)
+        cmd = [sys.executable, SWEEP] + sweep_cmd(
+            out, sender="echo $$ > %s; exec sleep 120 # {pps}" % pidf,
+            extra=["--seconds", "60"])
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        end = time.time() + 90
+        while not (os.path.exists(pidf) and os.path.getsize(pidf)):
+            assert time.time() < end and p.poll() is None, \
+                "the sender never started: %s" % (p.communicate()[1][-1500:])
+            time.sleep(0.05)
+        sender = int(open(pidf).read())
+        kids = children_of(p.pid)
+        assert sender in kids and len(kids) == 2, (kids, sender)
+        p.send_signal(sig)
+        try:
+            _, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise AssertionError("the sweep did not stop on signal %d" % sig)
+        assert p.returncode in (-sig, 128 + sig), (sig, p.returncode, err)
+        assert "Traceback" not in err, err[-1500:]
+        time.sleep(0.5)
+        left = [k for k in kids if alive(k)]
+        for k in left:
+            os.kill(k, signal.SIGKILL)
+        assert not left, "signal %d left children running: %s" % (sig, left)
+        assert not os.path.exists(out), "a result from a stopped sweep"
+
+
+def main():
+    try:
+        return tap.run(globals(), ONLY)
+    finally:
+        for d in os.listdir(TMP):
+            if os.path.ismount(path(d)):
+                sh(["umount", "-l", path(d)])
+        shutil.rmtree(TMP, ignore_errors=True)
+        for d in ("/var/run/dpdk", "/tmp/dpdk"):
+            shutil.rmtree(os.path.join(d, PREFIX), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
