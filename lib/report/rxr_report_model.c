@@ -566,10 +566,11 @@ stat_of(const struct rxr_stats_desc *d, size_t k)
 	return d->max;
 }
 
+/* Paired ratios of run-wide metrics; stream rows keep the unpaired test. */
 static double
 metric_get(const json_t *run, const void *mt)
 {
-	return metric_value(run, mt);
+	return metric_value(run, NULL, mt);
 }
 
 /*
@@ -643,8 +644,8 @@ model_add_rows(struct model *m, const char *config,
 			cmp[c].p = cmp[c].ratio = cmp[c].ci_lo = NAN;
 			cmp[c].ci_hi = NAN;
 			cmp[c].min_p = 1;
-			if (c > 0 && mt->dir != DIR_NONE && cols[c] != NULL &&
-					cols[0] != NULL)
+			if (c > 0 && mt->dir != DIR_NONE && mt->stream == NULL &&
+					cols[c] != NULL && cols[0] != NULL)
 				rr_ratio(cols[c], cols[0], metric_get, mt,
 					m->paired, &cmp[c]);
 		}
