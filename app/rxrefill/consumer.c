@@ -101,7 +101,7 @@ consumer_main(void *arg)
 
 			consumer_read(c, pkts, n);
 			t0 = rte_rdtsc();
-			rte_pktmbuf_free_bulk(pkts, n);
+			rxr_pktmbuf_free_bulk(pkts, n);
 			RXR_STAT_ADD(c->free_cycles, rte_rdtsc() - t0);
 			continue;
 		}
@@ -157,7 +157,7 @@ consumers_stop(struct app *a)
 		while (a->pollers[k].inbox != NULL &&
 				(n = rte_ring_dequeue_burst(a->pollers[k].inbox,
 					(void **)m, RTE_DIM(m), NULL)) != 0)
-			rte_pktmbuf_free_bulk(m, n);
+			rxr_pktmbuf_free_bulk(m, n);
 	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		for (unsigned int i = 0; i < a->pollers[k].nb_cons; i++) {
