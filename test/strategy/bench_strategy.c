@@ -240,6 +240,7 @@ struct backend {
 	struct rxr_pool *pool;
 	struct rte_mempool *mp;
 	struct rte_mempool_cache *ucache;	/* BE_MEMPOOL_UCACHE's put side */
+	unsigned int task_batch;	/* BE_POOL: the consumer's task batch */
 };
 
 static __rte_always_inline int
@@ -347,8 +348,10 @@ consume(struct job *j, const bool single, const enum be_kind kind)
 
 	/* The consumer frees onto the deferred list (ring) of the poll
 	 * lcore that delivered its frames. */
-	if (kind == BE_POOL)
+	if (kind == BE_POOL) {
 		rxr_pool_task_bind(be->pool, POLL_LCORE);
+		rxr_pool_task_batch(be->pool, be->task_batch);
+	}
 	while (got < j->frames) {
 		uint64_t t0, t1;
 
@@ -365,9 +368,14 @@ consume(struct job *j, const bool single, const enum be_kind kind)
 		acc_add(&j->free, t1 - t0, BURST);
 		got += BURST;
 	}
-	/* Untimed: the user cache's frames back to the pool's ring. */
+	/* Untimed: the user cache's frames back to the pool's ring, the
+	 * task batch's onto the owner's list. */
 	if (be->kind == BE_MEMPOOL_UCACHE)
 		rte_mempool_cache_flush(be->ucache, be->mp);
+	if (kind == BE_POOL) {
+		rxr_pool_task_flush(be->pool);
+		rxr_pool_task_batch(be->pool, 0);
+	}
 }
 
 static void
@@ -871,6 +879,14 @@ build_configs(void)
 		config_add(name, (struct backend){ BE_MEMPOOL_UCACHE, NULL,
 			mp_cache, mp_ucache }, single, CONS_REMOTE);
 	}
+	/* bh's consumer as the app runs it: a task batch of its own. */
+	for (int single = 1; single >= 0; single--) {
+		snprintf(name, sizeof(name), "bh_task_batch.%s.consumer_remote",
+			mode_name(single));
+		config_add(name, (struct backend){ BE_POOL,
+			pools[RXR_STRATEGY_BH][!single], NULL, NULL,
+			RXR_POOL_TASK_BATCH_DEFAULT }, single, CONS_REMOTE);
+	}
 	/* Part 3: bh's owner path against the mempool cache. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "bh.%s.owner", mode_name(single));
@@ -904,14 +920,14 @@ print_ratio(const char *name, double ours, double peer)
 		printf("ratio: %s %.2f\n", name, ours / peer);
 }
 
-/* bh's remote-consumer configuration and the peer's, for one call size. */
+/* A bh remote-consumer configuration and the peer's, for one call size. */
 static void
-remote_pair(const char *peer, int single, const struct config **o,
-		const struct config **m)
+remote_pair(const char *ours, const char *peer, int single,
+		const struct config **o, const struct config **m)
 {
 	char name[128];
 
-	snprintf(name, sizeof(name), "bh.%s.consumer_remote",
+	snprintf(name, sizeof(name), "%s.%s.consumer_remote", ours,
 		mode_name(single));
 	*o = config_find(name);
 	snprintf(name, sizeof(name), "%s.%s.consumer_remote", peer,
@@ -921,14 +937,14 @@ remote_pair(const char *peer, int single, const struct config **o,
 
 /* A DPDK peer's remote get/put and bh's remote free over its put. */
 static void
-remote_free_vs_peer(const char *peer, const char *ratio)
+remote_free_vs_peer(const char *ours, const char *peer, const char *ratio)
 {
 	char name[128];
 
 	for (int single = 1; single >= 0; single--) {
 		const struct config *o, *m;
 
-		remote_pair(peer, single, &o, &m);
+		remote_pair(ours, peer, single, &o, &m);
 		if (m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s.consumer_remote.get", peer,
@@ -946,7 +962,7 @@ remote_free_vs_peer(const char *peer, const char *ratio)
 
 /* The whole remote trip: bh alloc + drain + free over the peer's get + put. */
 static void
-remote_roundtrip_vs_peer(const char *peer, const char *ratio)
+remote_roundtrip_vs_peer(const char *ours, const char *peer, const char *ratio)
 {
 	char name[128];
 
@@ -954,7 +970,7 @@ remote_roundtrip_vs_peer(const char *peer, const char *ratio)
 		const struct config *o, *m;
 		double lo, hi, cost, cost_peer;
 
-		remote_pair(peer, single, &o, &m);
+		remote_pair(ours, peer, single, &o, &m);
 		if (o == NULL || m == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", ratio, mode_name(single));
@@ -1092,26 +1108,34 @@ report_matrix(void)
 		"poll lcore handed over: bh (deferred list) against rte_mempool "
 		"ring_mp_mc without cache (put); lower is better, target <= 0.33 "
 		"for single\n");
-	remote_free_vs_peer("mempool_nocache", "bh_remote_free_over_mempool_nocache");
+	remote_free_vs_peer("bh", "mempool_nocache",
+		"bh_remote_free_over_mempool_nocache");
 	printf("# the same non-EAL puts when the poll lcore gets from a %u "
 		"cache (DPDK's usual set-up: only the consumer has no cache)\n",
 		MP_CACHE);
-	remote_free_vs_peer("mempool_cache",
+	remote_free_vs_peer("bh", "mempool_cache",
 		"bh_remote_free_over_mempool_nocache_consumer");
 	printf("# the whole trip, both sides: bh poll alloc + poll-end drain + "
 		"remote free over mempool get + put (the drain is where bh's owner "
 		"pays for the remote frees); lower is better\n");
-	remote_roundtrip_vs_peer("mempool_nocache",
+	remote_roundtrip_vs_peer("bh", "mempool_nocache",
 		"bh_remote_roundtrip_over_mempool_nocache");
 	printf("# the remote thread in DPDK's usual set-up: a user-owned cache "
 		"(rte_mempool_cache_create() + rte_mempool_generic_put()), the "
 		"poll lcore getting from its %u cache; free only, then the whole "
-		"trip; lower is better, goal <= 1.0 for the trip at bulk 32\n",
-		MP_CACHE);
-	remote_free_vs_peer("mempool_usercache",
+		"trip; lower is better, goal <= 1.0 for the trip at bulk 32; bh's "
+		"consumer with a task batch of its own (rxr_pool_task_batch(), "
+		"%u frames, as the app's consumers), like for like; "
+		"bh_unbatched_*: each free call published\n",
+		MP_CACHE, RXR_POOL_TASK_BATCH_DEFAULT);
+	remote_free_vs_peer("bh_task_batch", "mempool_usercache",
 		"bh_remote_free_over_mempool_cached");
-	remote_roundtrip_vs_peer("mempool_usercache",
+	remote_roundtrip_vs_peer("bh_task_batch", "mempool_usercache",
 		"bh_remote_roundtrip_over_mempool_cached");
+	remote_free_vs_peer("bh", "mempool_usercache",
+		"bh_unbatched_remote_free_over_mempool_cached");
+	remote_roundtrip_vs_peer("bh", "mempool_usercache",
+		"bh_unbatched_remote_roundtrip_over_mempool_cached");
 
 	/* Part 3 */
 	printf("# part 3: owner path, alloc + free of the same burst on the "
