@@ -30,6 +30,9 @@
  * bounded by frame count, repeated in interleaved trials (A B C A B C ...)
  * and each figure is the median over trials.
  *
+ * Runs twice, each in a child process: on hugepages (when usable) and on
+ * ordinary memory (--no-huge); each figure's name ends .huge or .nohuge
+ * (RXR_BENCH_MEMORY=huge or nohuge in the environment: that run only).
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
  * (README.md, "Benchmarks"). Never fails on a slow figure; exits non-zero
  * only when it cannot measure (set-up, an allocation failure, frames lost,
@@ -910,14 +913,16 @@ static void
 print_bench(const char *name, double v, const char *unit)
 {
 	if (!isnan(v))
-		printf("bench: %s %.2f %s\n", name, v, unit);
+		printf("bench: %s%s %.2f %s\n", name, rxr_bench_memory_tag(), v,
+			unit);
 }
 
 static void
 print_ratio(const char *name, double ours, double peer)
 {
 	if (!isnan(ours) && !isnan(peer) && peer > 0)
-		printf("ratio: %s %.2f\n", name, ours / peer);
+		printf("ratio: %s%s %.2f\n", name, rxr_bench_memory_tag(),
+			ours / peer);
 }
 
 /* A bh remote-consumer configuration and the peer's, for one call size. */
@@ -992,10 +997,12 @@ remote_roundtrip_vs_peer(const char *ours, const char *peer, const char *ratio)
 		if (isnan(cost) || isnan(cost_peer) || cost_peer <= 0)
 			continue;
 		if (lo <= hi)
-			printf("ratio: %s %.2f (trial by trial %.2f-%.2f)\n", name,
+			printf("ratio: %s%s %.2f (trial by trial %.2f-%.2f)\n",
+				name, rxr_bench_memory_tag(),
 				cost / cost_peer, lo, hi);
 		else
-			printf("ratio: %s %.2f\n", name, cost / cost_peer);
+			printf("ratio: %s%s %.2f\n", name,
+				rxr_bench_memory_tag(), cost / cost_peer);
 	}
 }
 
@@ -1457,6 +1464,12 @@ main(int argc, char **argv)
 	uint64_t t_begin;
 	int opt, ret = EXIT_FAILURE;
 
+	/* Hugepages and ordinary memory, a child process each. */
+	ret = rxr_bench_each_memory(argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = EXIT_FAILURE;
+
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'q': quick = true; break;
@@ -1488,7 +1501,7 @@ main(int argc, char **argv)
 		frames_per_run = PAIR_CHUNK * BURST;
 
 	/* Lcore 0 (main) polls, lcore 1 is the second poller of part 4. */
-	rxr_test_eal_init(argv[0], "0-1", 512, NULL);
+	rxr_test_eal_init(argv[0], "0-1", 1024, NULL);
 	if (rte_lcore_count() < 2 || rte_get_main_lcore() != POLL_LCORE) {
 		printf("# needs lcores 0 and 1 on two CPUs: cannot measure\n");
 		return EXIT_FAILURE;
