@@ -141,6 +141,9 @@ rxr_bench_each_memory(int argc, char **argv)
 	int rc = EXIT_SUCCESS;
 
 	RTE_SET_USED(argc);
+	/* Whole lines: EAL's log lines on stderr go between them, not into
+	 * them, when both go to one file. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv(BENCH_MEMORY_ENV) != NULL)
 		return -1;
 	cpu_model(model, sizeof(model));

@@ -168,7 +168,8 @@ static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
 static bool solo;		/* --solo: peers only when they match */
-static struct config configs[2 * RXR_STRATEGY_USER_MAX + 4];
+/* Peer and floor per call size, each strategy per call size, app_free. */
+static struct config configs[3 * RXR_STRATEGY_USER_MAX + 4];
 static unsigned int nr_configs;
 static double regions[MAX_REGIONS];
 
