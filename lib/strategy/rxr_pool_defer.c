@@ -24,6 +24,8 @@ global_idx(const struct rxr_pool *p, const void *f)
 {
 	unsigned int node;
 
+	/* One zone, one region: a division (debug builds keep the zone's
+	 * lookup, which checks that f is one of its frames). */
 	if (likely(p->flat_base != 0) && likely(!RXR_DEBUG))
 		return (uint32_t)rte_reciprocal_divide_u64((uintptr_t)f -
 				p->flat_base, &p->frame_div);
@@ -125,9 +127,9 @@ rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 /*
  * A task thread's frees not yet published (rxr_pool_task_batch()): a chain
  * built as a push builds it, in full batches whatever the call sizes,
- * published with one compare-and-swap once it holds max frames. What
- * crosses to the owner's CPU (the list head, the link of each batch) then
- * moves once per max frames, not once per call.
+ * published with one compare-and-swap once it holds max frames. The list
+ * head then crosses to the owner's CPU once per max frames, not once per
+ * call, and the owner's drain finds full batches even for calls of one.
  */
 struct rxrp_task_batch {
 	struct rxr_pool *pool;		/* NULL: no batch asked for */
