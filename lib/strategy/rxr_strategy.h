@@ -495,7 +495,11 @@ int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 
 /** Most frames rxr_pool_task_batch() lets a thread hold. */
 #define RXR_POOL_TASK_BATCH_MAX 4096u
-/** The task batch the application's consumers use: DPDK's usual cache. */
+/**
+ * The task batch the application's consumers use: DPDK's usual cache, and
+ * below the default pcp high (a drain larger than the room in the owner's
+ * pcp goes on to the zone, and refills come back from it).
+ */
 #define RXR_POOL_TASK_BATCH_DEFAULT 256u
 
 /**
