@@ -300,7 +300,7 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 			}
 		}
 		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
-		rte_pktmbuf_free_bulk(&st->m[k], st->n - k);
+		rxr_pktmbuf_free_bulk(&st->m[k], st->n - k);
 	}
 	st->n = 0;
 }
@@ -335,7 +335,7 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 	}
 	if (mode == CONSUMER_INLINE) {
 		consumer_read(&pl->cons[0], pkts, n);
-		rte_pktmbuf_free_bulk(pkts, n);
+		rxr_pktmbuf_free_bulk(pkts, n);
 	} else {
 		k = rte_ring_enqueue_burst(pl->cons[0].ring, (void **)pkts, n,
 				NULL);
@@ -350,7 +350,7 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 				}
 			}
 			pl->drops[DROP_CONSUMER_FULL] += n - k;
-			rte_pktmbuf_free_bulk(&pkts[k], n - k);
+			rxr_pktmbuf_free_bulk(&pkts[k], n - k);
 		}
 	}
 	if (nk != 0)
@@ -361,16 +361,21 @@ static void
 process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 		unsigned int n, enum consumer_mode mode, struct stage *stages)
 {
-	uint64_t bytes = 0;
+	const struct rte_mempool *mp = pkts[0]->pool;
+	uint64_t bytes = 0, not_plain = 0;
 
-	for (unsigned int i = 0; i < n; i++)
+	/* One pass over the first cache lines: lengths, and what the free
+	 * needs to know (rxr_pktmbuf_free_scanned()). */
+	for (unsigned int i = 0; i < n; i++) {
 		bytes += pkts[i]->pkt_len;
+		not_plain |= rxr_pktmbuf_not_plain(pkts[i], mp);
+	}
 	RXR_STAT_ADD(pl->rx_packets, n);
 	RXR_STAT_ADD(pl->rx_bytes, bytes);
 	RXR_STAT_ADD(q->packets, n);
 	RXR_STAT_ADD(q->bytes, bytes);
 	if (mode == CONSUMER_NONE) {
-		rte_pktmbuf_free_bulk(pkts, n);
+		rxr_pktmbuf_free_scanned(pkts, n, not_plain);
 		return;
 	}
 	if (pl->streams_log != NULL) {
@@ -425,7 +430,7 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 			if (st->n == 0)
 				continue;
 			consumer_read(&pl->cons[c], st->m, st->n);
-			rte_pktmbuf_free_bulk(st->m, st->n);
+			rxr_pktmbuf_free_bulk(st->m, st->n);
 			st->n = 0;
 		}
 		return;
@@ -449,7 +454,7 @@ inbox_free(struct poller *pl)
 	if (n == 0)
 		return 0;
 	t0 = rte_rdtsc();
-	rte_pktmbuf_free_bulk(m, n);
+	rxr_pktmbuf_free_bulk(m, n);
 	RXR_STAT_ADD(pl->inbox_free_cycles, rte_rdtsc() - t0);
 	RXR_STAT_ADD(pl->inbox_packets, n);
 	return n;

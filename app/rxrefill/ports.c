@@ -302,7 +302,8 @@ pool_frames(const struct app *a, const struct port *p)
 		RXR_RECYCLE_RING_SIZE);
 	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
 			o->consumer == CONSUMER_OTHER_POLL)
-		n += (uint64_t)a->nb_pollers * o->consumers * o->consumer_depth;
+		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
+			RXR_POOL_TASK_BATCH_DEFAULT);
 	/* infinite_rx keeps a copy of every file packet in the pool. */
 	if (!p->finite)
 		n += p->file_segments;

@@ -161,7 +161,7 @@ struct consumer {
 	volatile bool stop;
 	uint64_t packets;		/* read and freed */
 	uint64_t bytes;
-	uint64_t free_cycles;		/* in rte_pktmbuf_free_bulk() */
+	uint64_t free_cycles;		/* in rxr_pktmbuf_free_bulk() */
 	uint64_t checksum;		/* of what it read: keeps the reads */
 };
 

@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 #include <rte_memzone.h>
 #include <rte_pause.h>
+#include <rte_reciprocal.h>
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
@@ -312,6 +313,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	}
 	p->strategy = rxrp_strategy_get(p->conf.strategy);
 	p->frame_size = frame_size;
+	p->frame_div = rte_reciprocal_value_u64(frame_size);
 	p->nr_zones = p->conf.fake_nodes;
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		char name[RTE_MEMZONE_NAMESIZE];
@@ -433,6 +435,20 @@ rxr_pool_destroy(struct rxr_pool *p)
 	rte_free(p);
 }
 
+/*
+ * One zone of one region (a pool populated from one chunk, one reserved
+ * memzone): frame index and address are one division or multiplication
+ * away, without the zone's region lookup (the deferred lists convert every
+ * frame both ways).
+ */
+static void
+flat_update(struct rxr_pool *p, unsigned int regions_added)
+{
+	p->nr_regions += regions_added;
+	p->flat_base = p->nr_zones == 1 && p->nr_regions == 1 ?
+		(uintptr_t)rxr_zone_frame_at(p->zone[0], 0) : 0;
+}
+
 int
 rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
 		rte_iova_t iova, enum rxr_zone_region_state state)
@@ -455,11 +471,14 @@ rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
 				part * p->frame_size,
 				iova == RTE_BAD_IOVA ? iova : iova + done * p->frame_size,
 				state);
-		if (ret < 0)
+		if (ret < 0) {
+			flat_update(p, n);
 			return ret;
+		}
 		total += ret;
 		done += part;
 	}
+	flat_update(p, p->nr_zones);
 	return total;
 }
 
@@ -473,9 +492,12 @@ rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames)
 			nr_frames / p->nr_zones;
 		int ret = rxr_zone_reserve(p->zone[n], part);
 
-		if (ret != 0)
+		if (ret != 0) {
+			flat_update(p, n);
 			return ret;
+		}
 	}
+	flat_update(p, p->nr_zones);
 	return 0;
 }
 

@@ -22,7 +22,14 @@
 static inline uint32_t
 global_idx(const struct rxr_pool *p, const void *f)
 {
-	unsigned int node = rxrp_frame_node(p, f);
+	unsigned int node;
+
+	/* One zone, one region: a division (debug builds keep the zone's
+	 * lookup, which checks that f is one of its frames). */
+	if (likely(p->flat_base != 0) && likely(!RXR_DEBUG))
+		return (uint32_t)rte_reciprocal_divide_u64((uintptr_t)f -
+				p->flat_base, &p->frame_div);
+	node = rxrp_frame_node(p, f);
 
 	return p->zone_base[node] + rxr_zone_frame_idx(p->zone[node], f);
 }
@@ -32,9 +39,66 @@ global_frame(const struct rxr_pool *p, uint32_t g)
 {
 	unsigned int node = 0;
 
+	if (likely(p->flat_base != 0))
+		return (void *)(p->flat_base + (uintptr_t)g * p->frame_size);
 	while (g >= p->zone_base[node + 1])
 		node++;
 	return rxr_zone_frame_at(p->zone[node], g - p->zone_base[node]);
+}
+
+/*
+ * Write frames objs[0..n) into batch nodes (their first frames' slots) and
+ * link the nodes: first and tail of the chain; tail->next is left for the
+ * publisher. When *tail is a batch of the caller's own (not published, not
+ * full), it is filled up first. A frame is on one list at a time, so the
+ * slots are the caller's until the chain is published.
+ */
+static inline void
+defer_chain(struct rxr_pool *p, void * const *objs, unsigned int n,
+		uint32_t *first, struct rxrp_defer_link **tail)
+{
+	struct rxrp_defer_link *t = *tail;
+	unsigned int i = 0;
+
+	if (t != NULL && t->n < RXRP_DEFER_BATCH) {
+		/* The batch's own index: t is &p->defer_link[g]. */
+		uint32_t *rest = p->defer_rest[t - p->defer_link].idx;
+
+		for (; i < n && t->n < RXRP_DEFER_BATCH; i++)
+			rest[t->n++ - 1] = global_idx(p, objs[i]);
+	}
+	while (i < n) {
+		unsigned int k = RTE_MIN(n - i, (unsigned int)RXRP_DEFER_BATCH);
+		uint32_t g = global_idx(p, objs[i]);
+		struct rxrp_defer_link *l = &p->defer_link[g];
+		uint32_t *rest = p->defer_rest[g].idx;
+
+		l->n = k;
+		for (unsigned int j = 1; j < k; j++)
+			rest[j - 1] = global_idx(p, objs[i + j]);
+		if (t != NULL)
+			t->next = g;
+		else
+			*first = g;
+		t = l;
+		i += k;
+	}
+	*tail = t;
+}
+
+/* Link a chain of n frames onto ls's list: one compare-and-swap. */
+static inline void
+defer_publish(struct rxrp_lcore *ls, uint32_t first,
+		struct rxrp_defer_link *tail, unsigned int n)
+{
+	uint64_t head, want;
+
+	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
+	do {
+		tail->next = RXRP_DEFER_HEAD(head);
+		want = ((uint64_t)first << 32) | (RXRP_DEFER_COUNT(head) + n);
+	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
+			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 /*
@@ -42,7 +106,7 @@ global_frame(const struct rxr_pool *p, uint32_t g)
  * frames are written into batch nodes first, then one compare-and-swap
  * links them all; it never waits on another thread, so a signal handler
  * may push, also over a push it interrupted. Nothing is held back between
- * calls, so no frame waits in a thread's partial batch. The word carries
+ * calls unless the thread asked for a task batch (below). The word carries
  * the list's frame count, so the pool's count of available frames includes
  * frames waiting here. A drain takes the whole list at once, so there is
  * no ABA.
@@ -53,31 +117,85 @@ rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 {
 	struct rxrp_defer_link *tail = NULL;
 	uint32_t first = RXRP_NIL;
-	uint64_t head, want;
 
 	if (n == 0)
 		return;
-	for (unsigned int i = 0; i < n; i += RXRP_DEFER_BATCH) {
-		unsigned int k = RTE_MIN(n - i, (unsigned int)RXRP_DEFER_BATCH);
-		uint32_t g = global_idx(p, objs[i]);
-		struct rxrp_defer_link *l = &p->defer_link[g];
-		uint32_t *rest = p->defer_rest[g].idx;
+	defer_chain(p, objs, n, &first, &tail);
+	defer_publish(ls, first, tail, n);
+}
 
-		l->n = k;
-		for (unsigned int j = 1; j < k; j++)
-			rest[j - 1] = global_idx(p, objs[i + j]);
-		if (tail != NULL)
-			tail->next = g;
-		else
-			first = g;
-		tail = l;
+/*
+ * A task thread's frees not yet published (rxr_pool_task_batch()): a chain
+ * built as a push builds it, in full batches whatever the call sizes,
+ * published with one compare-and-swap once it holds max frames. The list
+ * head then crosses to the owner's CPU once per max frames, not once per
+ * call, and the owner's drain finds full batches even for calls of one.
+ */
+struct rxrp_task_batch {
+	struct rxr_pool *pool;		/* NULL: no batch asked for */
+	struct rxrp_lcore *ls;		/* whose list the chain goes to */
+	struct rxrp_defer_link *tail;	/* NULL: empty */
+	uint32_t first;
+	uint32_t count;
+	uint32_t max;
+};
+
+static RTE_DEFINE_PER_LCORE(struct rxrp_task_batch, rxrp_task_batch);
+
+static void
+task_batch_publish(struct rxrp_task_batch *tb)
+{
+	if (tb->tail == NULL)
+		return;
+	defer_publish(tb->ls, tb->first, tb->tail, tb->count);
+	tb->tail = NULL;
+	tb->first = RXRP_NIL;
+	tb->count = 0;
+}
+
+void
+rxrp_defer_free(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
+		unsigned int n)
+{
+	struct rxrp_task_batch *tb = &RTE_PER_LCORE(rxrp_task_batch);
+
+	/* A handler may interrupt the thread's own batch: it pushes. */
+	if (likely(tb->pool != p) || n == 0 || rxr_in_irq()) {
+		rxrp_defer_push(p, ls, objs, n);
+		return;
 	}
-	head = __atomic_load_n(&ls->defer_head, __ATOMIC_RELAXED);
-	do {
-		tail->next = RXRP_DEFER_HEAD(head);
-		want = ((uint64_t)first << 32) | (RXRP_DEFER_COUNT(head) + n);
-	} while (!__atomic_compare_exchange_n(&ls->defer_head, &head, want,
-			true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	if (tb->ls != ls) {
+		task_batch_publish(tb);
+		tb->ls = ls;
+	}
+	defer_chain(p, objs, n, &tb->first, &tb->tail);
+	tb->count += n;
+	if (tb->count >= tb->max)
+		task_batch_publish(tb);
+}
+
+int
+rxr_pool_task_batch(struct rxr_pool *p, unsigned int max)
+{
+	struct rxrp_task_batch *tb = &RTE_PER_LCORE(rxrp_task_batch);
+
+	if (max > RXR_POOL_TASK_BATCH_MAX)
+		return -EINVAL;
+	if (tb->pool != NULL)
+		task_batch_publish(tb);
+	tb->pool = max > 1 ? p : NULL;
+	tb->ls = NULL;
+	tb->max = max;
+	return 0;
+}
+
+void
+rxr_pool_task_flush(struct rxr_pool *p)
+{
+	struct rxrp_task_batch *tb = &RTE_PER_LCORE(rxrp_task_batch);
+
+	if (tb->pool == p)
+		task_batch_publish(tb);
 }
 
 /* tmp[0..k) to fn (NULL: to the zone). */
@@ -91,12 +209,18 @@ defer_hand(struct rxr_pool *p, struct rxrp_lcore *ls, void **tmp,
 		rxrp_zone_free(p, tmp, k, true);
 }
 
+/* Batches whose links a drain reads before it reads their frames. */
+#define DRAIN_AHEAD 8u
+
 /*
  * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
  * A batch is read whole before any of its frames leaves (a freed frame may
- * be pushed again, into the same slots). The next batch's link is
- * prefetched while this one is read. The count drops only once the frames are where
- * fn put them. Any thread may drain any list.
+ * be pushed again, into the same slots). The links are a chain, one miss
+ * after another (lines another CPU wrote): up to DRAIN_AHEAD of them are
+ * followed first, each batch's indexes prefetched as its link is read, so
+ * that those misses overlap the walk instead of following it. The count
+ * drops only once the frames are where fn put them. Any thread may drain
+ * any list.
  */
 unsigned int
 rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
@@ -118,24 +242,31 @@ rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
 	g = RXRP_DEFER_HEAD(head);
 	while (g != RXRP_NIL) {
-		const uint32_t *rest = p->defer_rest[g].idx;
-		uint32_t next, m;
+		uint32_t win[DRAIN_AHEAD], wn[DRAIN_AHEAD];
+		unsigned int nw = 0;
 
-		rte_prefetch0(rest);
-		rte_prefetch0(rest + RTE_CACHE_LINE_SIZE / sizeof(*rest));
-		next = p->defer_link[g].next;
-		m = p->defer_link[g].n;
-		if (next != RXRP_NIL)
-			rte_prefetch0(&p->defer_link[next]);
-		if (k + m > RXRP_CHUNK) {
-			defer_hand(p, ls, tmp, k, fn);
-			total += k;
-			k = 0;
+		do {
+			const uint32_t *rest = p->defer_rest[g].idx;
+
+			rte_prefetch0(rest);
+			rte_prefetch0(rest + RTE_CACHE_LINE_SIZE / sizeof(*rest));
+			win[nw] = g;
+			wn[nw++] = p->defer_link[g].n;
+			g = p->defer_link[g].next;
+		} while (g != RXRP_NIL && nw < DRAIN_AHEAD);
+		for (unsigned int b = 0; b < nw; b++) {
+			const uint32_t *rest = p->defer_rest[win[b]].idx;
+			uint32_t m = wn[b];
+
+			if (k + m > RXRP_CHUNK) {
+				defer_hand(p, ls, tmp, k, fn);
+				total += k;
+				k = 0;
+			}
+			tmp[k++] = global_frame(p, win[b]);
+			for (uint32_t j = 1; j < m; j++)
+				tmp[k++] = global_frame(p, rest[j - 1]);
 		}
-		tmp[k++] = global_frame(p, g);
-		for (uint32_t j = 1; j < m; j++)
-			tmp[k++] = global_frame(p, rest[j - 1]);
-		g = next;
 	}
 	if (k != 0) {
 		defer_hand(p, ls, tmp, k, fn);
@@ -276,6 +407,11 @@ rxr_pool_poll_end(struct rxr_pool *p)
 	uint64_t t0;
 
 	if (unlikely(ls == NULL))
+		return 0;
+	/* Nothing deferred (the usual case with no remote consumer): no
+	 * call, one load of a line only remote frees write. */
+	if (likely(RXRP_DEFER_HEAD(__atomic_load_n(&ls->defer_head,
+			__ATOMIC_RELAXED)) == RXRP_NIL))
 		return 0;
 	if (likely(!ls->sampling))
 		return rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);

@@ -21,6 +21,7 @@
 
 #include <rte_common.h>
 #include <rte_per_lcore.h>
+#include <rte_reciprocal.h>
 
 #include "rxr_strategy.h"
 
@@ -129,6 +130,9 @@ struct rxr_pool {
 	struct rxr_pool_conf conf;
 	char name[32];			/* conf.name points here */
 	uint32_t frame_size;
+	struct rte_reciprocal_u64 frame_div; /* of frame_size */
+	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
+	uint32_t nr_regions;		/* added to the zones */
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
@@ -447,6 +451,12 @@ void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 unsigned int rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 		rxrp_local_free_t fn);
+/*
+ * A non-owner's free onto ls's list: into the calling thread's task batch
+ * when it asked for one on p (rxr_pool_task_batch()), else pushed at once.
+ */
+void rxrp_defer_free(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n);
 /* Frames on ls's deferred list. */
 static inline uint32_t
 rxrp_defer_count(const struct rxrp_lcore *ls)

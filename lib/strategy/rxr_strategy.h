@@ -510,6 +510,34 @@ void rxr_pool_quiesce(struct rxr_pool *p);
  */
 int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 
+/** Most frames rxr_pool_task_batch() lets a thread hold. */
+#define RXR_POOL_TASK_BATCH_MAX 4096u
+/**
+ * The task batch the application's consumers use: DPDK's usual cache, and
+ * below the default pcp high (a drain larger than the room in the owner's
+ * pcp goes on to the zone, and refills come back from it).
+ */
+#define RXR_POOL_TASK_BATCH_DEFAULT 256u
+
+/**
+ * Let the calling thread's task-context frees to @p p (strategies that
+ * defer frees: bh) gather in a batch of its own, up to @p max frames, that
+ * goes to the owner's deferred list with one atomic operation when full:
+ * the owner's list head and batch links cross CPUs once per @p max frames
+ * rather than once per free call, as a thread's own mempool cache
+ * (rte_mempool_cache_create()) does for rte_mempool. Frames in the batch
+ * are nobody's until it is published: the thread calls
+ * rxr_pool_task_flush() before it waits (idle, blocked) and before it
+ * ends, and counts up to @p max frames of the pool as its own. Frees from
+ * a signal handler are never batched. A new call publishes the old batch.
+ * @param max 0 or 1: no batch (each free call published, the default).
+ * @return 0, or -EINVAL above RXR_POOL_TASK_BATCH_MAX.
+ */
+int rxr_pool_task_batch(struct rxr_pool *p, unsigned int max);
+
+/** Publish the calling thread's task batch on @p p, if it has one. */
+void rxr_pool_task_flush(struct rxr_pool *p);
+
 /**
  * Background zeroing: fill every poll lcore's supply of pre-zeroed frames
  * by up to @p budget frames each. One thread at a time (a service lcore or

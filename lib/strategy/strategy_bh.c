@@ -40,7 +40,7 @@ bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	if (likely(ls != NULL))
 		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_owner);
 	else
-		rxrp_defer_push(p, rxrp_task_target(p), objs, n);
+		rxrp_defer_free(p, rxrp_task_target(p), objs, n);
 }
 
 static int

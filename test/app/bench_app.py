@@ -18,8 +18,14 @@
    lcore and consumers on the other CPU (remote frees), recycling off: zone
    against bh against recycle in Gbit/s.
 
+Everything runs twice: on hugepages (when usable) and on ordinary memory
+(--no-huge), every figure's name ending .huge or .nohuge; the header names
+the CPU model. The reference shape also prints what each strategy's
+allocator cost per frame (the report's cycle counters), so that the
+zone/bh ratio comes with its cause.
+
 Prints "bench:" and "ratio:" lines; fails only when it cannot measure.
-Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick]
+Usage: bench_app.py RXREFILL RXREFILL_GEN [--quick] [--memory huge|nohuge]
 """
 
 import json
@@ -35,6 +41,9 @@ import time
 
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
+ONLY_MEM = (sys.argv[sys.argv.index("--memory") + 1]
+            if "--memory" in sys.argv[3:-1] else None)
+MEM = "huge"    # the memory of the runs in progress: huge or nohuge
 TMP = tempfile.mkdtemp(prefix="rxr_bench_")
 TESTPMD = shutil.which("dpdk-testpmd")
 
@@ -52,9 +61,24 @@ def hugepages_usable():
 def eal(prefix):
     args = ["-l", "0-1", "--no-pci", "--file-prefix", prefix,
             "--log-level", "lib.eal:error"]
-    if not hugepages_usable():
+    if MEM == "nohuge" or not hugepages_usable():
         args += ["--no-huge", "-m", "2048"]
     return args
+
+
+def tag(name):
+    """A figure's name for the memory of the runs in progress."""
+    return "%s.%s" % (name, MEM)
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
 
 
 def gen(name, *args):
@@ -138,23 +162,26 @@ def versus_testpmd(label, testpmd_vdev, files, eal_extra=()):
                     names.append("%s%s" % (best["strategy"],
                                            "" if best["bulk"] else "/single"))
                     for r in rep["runs"]:
-                        print("bench: rxrefill.rxonly.%s%s.%s %.3f Mpps" % (
-                            r["strategy"], "" if r["bulk"] else ".single",
-                            label, r["mpps"] or 0))
+                        print("bench: %s %.3f Mpps" % (tag(
+                            "rxrefill.rxonly.%s%s.%s" % (
+                                r["strategy"], "" if r["bulk"] else ".single",
+                                label)), r["mpps"] or 0))
         if t is None or o is None:
             return False
-        print("bench: testpmd.rxonly.mpps.%s %.3f Mpps" % (label, t))
+        print("bench: %s %.3f Mpps" % (tag("testpmd.rxonly.mpps.%s" % label),
+                                        t))
         tp.append(t)
         ours.append(o)
         ratios.append(o / t)
-    print("bench: testpmd.rxonly.median.mpps.%s %.3f Mpps (%.3f-%.3f)" % (
-        label, statistics.median(tp), min(tp), max(tp)))
-    print("bench: rxrefill.rxonly.best.median.mpps.%s %.3f Mpps (%.3f-%.3f; "
-          "best of each run: %s)" % (label, statistics.median(ours),
-                                     min(ours), max(ours), ",".join(names)))
-    print("ratio: rxrefill_over_testpmd.mpps.%s %.3f (min %.3f, max %.3f, "
-          "%d alternated pairs)" % (label, statistics.median(ratios),
-                                     min(ratios), max(ratios), len(ratios)))
+    print("bench: %s %.3f Mpps (%.3f-%.3f)" % (
+        tag("testpmd.rxonly.median.mpps.%s" % label), statistics.median(tp),
+        min(tp), max(tp)))
+    print("bench: %s %.3f Mpps (%.3f-%.3f; best of each run: %s)" % (
+        tag("rxrefill.rxonly.best.median.mpps.%s" % label),
+        statistics.median(ours), min(ours), max(ours), ",".join(names)))
+    print("ratio: %s %.3f (min %.3f, max %.3f, %d alternated pairs)" % (
+        tag("rxrefill_over_testpmd.mpps.%s" % label),
+        statistics.median(ratios), min(ratios), max(ratios), len(ratios)))
     return True
 
 
@@ -187,13 +214,15 @@ def default_over_nolatency():
         dflt.append(a["runs"][0]["mpps"])
         nolat.append(b["runs"][0]["mpps"])
     ratios = [x / y for x, y in zip(dflt, nolat)]
-    print("bench: rxrefill.bh.bulk.64B.default %.3f Mpps (median of %d)" % (
-        statistics.median(dflt), pairs))
-    print("bench: rxrefill.bh.bulk.64B.nolatency %.3f Mpps (median of %d)" % (
-        statistics.median(nolat), pairs))
-    print("ratio: rxrefill_default_over_nolatency.mpps.64B %.3f "
-          "(pairs %s)" % (statistics.median(dflt) / statistics.median(nolat),
-                          " ".join("%.3f" % r for r in ratios)))
+    print("bench: %s %.3f Mpps (median of %d)" % (
+        tag("rxrefill.bh.bulk.64B.default"), statistics.median(dflt), pairs))
+    print("bench: %s %.3f Mpps (median of %d)" % (
+        tag("rxrefill.bh.bulk.64B.nolatency"), statistics.median(nolat),
+        pairs))
+    print("ratio: %s %.3f (pairs %s)" % (
+        tag("rxrefill_default_over_nolatency.mpps.64B"),
+        statistics.median(dflt) / statistics.median(nolat),
+        " ".join("%.3f" % r for r in ratios)))
     return True
 
 
@@ -212,39 +241,68 @@ def reference_shape():
         for b in (True, False):
             v = median_of(rep, s, b, "gbps")
             w = median_of(rep, s, b, "mpps")
-            tag = "%s.%s" % (s, "bulk" if b else "single")
-            g[tag] = v
-            print("bench: reference.8streams.remote_consumers.%s.gbps %.3f "
-                  "Gbit/s" % (tag, v))
-            print("bench: reference.8streams.remote_consumers.%s.mpps %.3f "
-                  "Mpps" % (tag, w))
+            t = "%s.%s" % (s, "bulk" if b else "single")
+            g[t] = v
+            print("bench: %s %.3f Gbit/s" % (tag(
+                "reference.8streams.remote_consumers.%s.gbps" % t), v))
+            print("bench: %s %.3f Mpps" % (tag(
+                "reference.8streams.remote_consumers.%s.mpps" % t), w))
+            # What the allocator cost per frame, from the report: the
+            # poll lcore's refills, its whole allocator share, the
+            # consumers' frees (where zone takes its lock remotely).
+            for key, unit in (("refill_cycles_per_frame", "cycles/frame"),
+                              ("allocator_cycles_per_packet",
+                               "cycles/packet"),
+                              ("consumer_free_cycles_per_packet",
+                               "cycles/packet"),
+                              ("cycles_per_packet", "cycles/packet")):
+                c = median_of(rep, s, b, key)
+                if c is not None:
+                    print("bench: %s %.1f %s" % (tag(
+                        "reference.%s.%s" % (t, key)), c, unit))
         ws = [r["zone_lock"]["wait_share"] for r in rep["runs"]
               if r["strategy"] == s and r["zone_lock"]["wait_share"] is not None]
         if ws:
-            print("bench: reference.%s.zone_lock_wait_share %.4f" % (
-                s, statistics.median(ws)))
-    print("ratio: zone_over_bh.gbps.remote_consumers %.3f" % (
-        g["zone.bulk"] / g["bh.bulk"]))
-    print("ratio: recycle_over_bh.gbps.remote_consumers %.3f" % (
-        g["recycle.bulk"] / g["bh.bulk"]))
-    print("ratio: zone_over_bh.gbps.remote_consumers.single %.3f" % (
+            print("bench: %s %.4f" % (
+                tag("reference.%s.zone_lock_wait_share" % s),
+                statistics.median(ws)))
+    print("ratio: %s %.3f" % (tag("zone_over_bh.gbps.remote_consumers"),
+                              g["zone.bulk"] / g["bh.bulk"]))
+    print("ratio: %s %.3f" % (tag("recycle_over_bh.gbps.remote_consumers"),
+                              g["recycle.bulk"] / g["bh.bulk"]))
+    print("ratio: %s %.3f" % (
+        tag("zone_over_bh.gbps.remote_consumers.single"),
         g["zone.single"] / g["bh.single"]))
-    print("ratio: bulk_over_single.bh.gbps %.3f" % (
-        g["bh.bulk"] / g["bh.single"]))
+    print("ratio: %s %.3f" % (tag("bulk_over_single.bh.gbps"),
+                              g["bh.bulk"] / g["bh.single"]))
     return True
 
 
 def main():
+    global MEM
     ok = True
-    if TESTPMD is None:
-        print("# dpdk-testpmd not found (package dpdk): cannot measure the peer")
-        ok = False
-    else:
-        for size in (64, 1500):
-            ok &= versus_testpmd_pcap(size)
-        ok &= versus_testpmd_null()
-    ok &= default_over_nolatency()
-    ok &= reference_shape()
+    print("# cpu: %s (%d online)" % (cpu_model(), os.cpu_count() or 0))
+    print("# every figure twice: on hugepages (names end .huge) and on "
+          "ordinary memory (--no-huge, .nohuge)")
+    for MEM in ("huge", "nohuge"):
+        if ONLY_MEM is not None and MEM != ONLY_MEM:
+            continue
+        if MEM == "huge" and not hugepages_usable():
+            print("# memory huge: no usable hugepages here, not measured")
+            continue
+        print("# memory %s: %s" % (MEM, "hugepages" if MEM == "huge" else
+                                   "ordinary memory (--no-huge)"))
+        sys.stdout.flush()
+        if TESTPMD is None:
+            print("# dpdk-testpmd not found (package dpdk): cannot measure "
+                  "the peer")
+            ok = False
+        else:
+            for size in (64, 1500):
+                ok &= versus_testpmd_pcap(size)
+            ok &= versus_testpmd_null()
+        ok &= default_over_nolatency()
+        ok &= reference_shape()
     shutil.rmtree(TMP, ignore_errors=True)
     return 0 if ok else 1
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 
@@ -92,10 +94,96 @@ rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
 	return 0;
 }
 
+/* The memory mode a benchmark child runs in (rxr_bench_each_memory()). */
+#define BENCH_MEMORY_ENV "RXR_BENCH_MEMORY"
+
+/* First "model name" of /proc/cpuinfo (x86), else "unknown". */
+static void
+cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+const char *
+rxr_bench_memory_tag(void)
+{
+	const char *m = getenv(BENCH_MEMORY_ENV);
+
+	if (m == NULL)
+		return "";
+	return strcmp(m, "nohuge") == 0 ? ".nohuge" : ".huge";
+}
+
+int
+rxr_bench_each_memory(int argc, char **argv)
+{
+	static const char * const modes[] = { "huge", "nohuge" };
+	struct rxr_hugepage_info hp;
+	char model[256];
+	int rc = EXIT_SUCCESS;
+
+	RTE_SET_USED(argc);
+	/* Whole lines: EAL's log lines on stderr go between them, not into
+	 * them, when both go to one file. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv(BENCH_MEMORY_ENV) != NULL)
+		return -1;
+	cpu_model(model, sizeof(model));
+	printf("# cpu: %s (%ld online)\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("# every figure twice, in a process of its own: on hugepages "
+		"(names end .huge) and on ordinary memory (--no-huge, .nohuge)\n");
+	for (unsigned int i = 0; i < RTE_DIM(modes); i++) {
+		int status;
+		pid_t pid;
+
+		rxr_hugepage_probe(&hp);
+		if (i == 0 && !rxr_hugepage_usable(&hp)) {
+			printf("# memory huge: no usable hugepages here, not "
+				"measured\n");
+			continue;
+		}
+		printf("# memory %s: %s\n", modes[i], i == 0 ? "hugepages" :
+			"ordinary memory (--no-huge)");
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0)
+			return EXIT_FAILURE;
+		if (pid == 0) {
+			setenv(BENCH_MEMORY_ENV, modes[i], 1);
+			execv("/proc/self/exe", argv);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+				WEXITSTATUS(status) != 0) {
+			printf("# memory %s: the run failed\n", modes[i]);
+			rc = EXIT_FAILURE;
+		}
+	}
+	return rc;
+}
+
 enum rxr_mem_backing
 rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 {
-	char prefix[64], lc[64];
+	char prefix[64], lc[64], mem[16];
 	char *argv[32];
 	enum rxr_mem_backing backing;
 	const char *extra;
@@ -104,12 +192,20 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 
 	snprintf(prefix, sizeof(prefix), "--file-prefix=rxrt_%d", (int)getpid());
 	snprintf(lc, sizeof(lc), "-l%s", lcores);
+	snprintf(mem, sizeof(mem), "%u", mib);
 	argv[argc++] = (char *)(uintptr_t)prog;
 	argv[argc++] = lc;
 	argv[argc++] = (char *)(uintptr_t)"--no-pci";
 	argv[argc++] = prefix;
 	argv[argc++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
 	argv[argc++] = (char *)(uintptr_t)"--no-telemetry";
+	/* A benchmark child on ordinary memory; on hugepages it needs them. */
+	if (getenv(BENCH_MEMORY_ENV) != NULL &&
+			strcmp(getenv(BENCH_MEMORY_ENV), "nohuge") == 0) {
+		argv[argc++] = (char *)(uintptr_t)"--no-huge";
+		argv[argc++] = (char *)(uintptr_t)"-m";
+		argv[argc++] = mem;
+	}
 	va_start(ap, mib);
 	while ((extra = va_arg(ap, const char *)) != NULL && argc < 30)
 		argv[argc++] = (char *)(uintptr_t)extra;
@@ -122,5 +218,11 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 		exit(EXIT_FAILURE);
 	}
 	printf("# memory: %s\n", rxr_mem_backing_name(backing));
+	if (getenv(BENCH_MEMORY_ENV) != NULL &&
+			strcmp(getenv(BENCH_MEMORY_ENV), "huge") == 0 &&
+			backing != RXR_MEM_HUGEPAGES) {
+		printf("# hugepages asked for, not had: not measured\n");
+		exit(EXIT_FAILURE);
+	}
 	return backing;
 }

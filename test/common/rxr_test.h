@@ -63,4 +63,18 @@ int rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle);
 enum rxr_mem_backing rxr_test_eal_init(const char *prog, const char *lcores,
 		unsigned int mib, ...);
 
+/**
+ * Benchmarks: print the CPU model, then run the calling program again
+ * (same arguments) once on hugepages, when usable, and once on ordinary
+ * memory (--no-huge), each a child process of its own, since EAL starts
+ * once per process. In such a child it returns -1 at once and the caller
+ * carries on measuring; rxr_test_eal_init() then takes the child's memory.
+ * @return in the parent, the exit status: failure when a child failed.
+ */
+int rxr_bench_each_memory(int argc, char **argv);
+
+/** Suffix of a benchmark child's figure names: ".huge", ".nohuge", or ""
+ * outside rxr_bench_each_memory(). */
+const char *rxr_bench_memory_tag(void);
+
 #endif /* RXR_TEST_H */

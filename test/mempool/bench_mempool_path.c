@@ -34,6 +34,9 @@
  * driver). ops_floor_over_mempool_cache is the structural part of every
  * ratio; <strategy>_via_mempool_over_ops_floor what the strategy adds.
  *
+ * Runs twice, each in a child process: on hugepages (when usable) and on
+ * ordinary memory (--no-huge); each figure's name ends .huge or .nohuge
+ * (RXR_BENCH_MEMORY=huge or nohuge in the environment: that run only).
  * Output: "bench: <name> <value> <unit>", "ratio: <name> <value> (min ..,
  * max .., N trials)" (lower is better); never fails on a slow figure, only
  * when it cannot measure (set-up, an allocation failure, frames lost).
@@ -78,6 +81,8 @@ struct config {
 	struct rte_mempool *mp;
 	struct rxr_pool *pool;		/* NULL: the DPDK peer or the floor */
 	bool single;			/* bulk1 */
+	bool app_free;			/* frees as the app: rxr_pktmbuf_free_bulk() */
+	char label[48];			/* name in ratios */
 	const struct config *peer;
 	const struct config *floor;
 	double trial[MAX_TRIALS];	/* cycles per frame */
@@ -163,7 +168,8 @@ static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
 static bool solo;		/* --solo: peers only when they match */
-static struct config configs[2 * RXR_STRATEGY_USER_MAX + 4];
+/* Peer and floor per call size, each strategy per call size, app_free. */
+static struct config configs[3 * RXR_STRATEGY_USER_MAX + 4];
 static unsigned int nr_configs;
 static double regions[MAX_REGIONS];
 
@@ -185,7 +191,7 @@ median(double *v, unsigned int n)
 /* One burst: what a PMD's refill and the app's free do, then poll end. */
 static __rte_always_inline int
 burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
-		bool sample)
+		const bool app_free, bool sample)
 {
 	struct rte_mbuf *m[BURST];
 
@@ -202,7 +208,10 @@ burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
 	} else {
 		if (unlikely(rte_pktmbuf_alloc_bulk(mp, m, BURST) != 0))
 			return -1;
-		rte_pktmbuf_free_bulk(m, BURST);
+		if (app_free)
+			rxr_pktmbuf_free_bulk(m, BURST);
+		else
+			rte_pktmbuf_free_bulk(m, BURST);
 	}
 	if (p != NULL)
 		rxr_pool_poll_end(p);
@@ -213,7 +222,7 @@ burst(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
 
 static __rte_always_inline int
 run_regions(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
-		unsigned int nr)
+		const bool app_free, unsigned int nr)
 {
 	/* As poll_main(): a countdown, the window when it reaches zero. */
 	uint32_t every = p != NULL && sample_every != 0 ? sample_every :
@@ -228,7 +237,7 @@ run_regions(struct rte_mempool *mp, struct rxr_pool *p, const bool single,
 
 			if (unlikely(sample))
 				countdown = every;
-			if (unlikely(burst(mp, p, single, sample) != 0))
+			if (unlikely(burst(mp, p, single, app_free, sample) != 0))
 				return -1;
 		}
 		t1 = rte_rdtsc_precise();
@@ -246,8 +255,12 @@ run_config(struct config *c, unsigned int t)
 
 	if (nr == 0)
 		nr = 1;
-	ret = c->single ? run_regions(c->mp, c->pool, true, nr) :
-		run_regions(c->mp, c->pool, false, nr);
+	if (c->single)
+		ret = run_regions(c->mp, c->pool, true, false, nr);
+	else if (c->app_free)
+		ret = run_regions(c->mp, c->pool, false, true, nr);
+	else
+		ret = run_regions(c->mp, c->pool, false, false, nr);
 	if (ret != 0) {
 		printf("# %s: allocation failed, cannot measure\n", c->name);
 		return -1;
@@ -297,6 +310,11 @@ config_add(const char *name, struct rte_mempool *mp, bool single)
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->mp = mp;
 	c->pool = rxr_mempool_pool(mp);
+	if (c->pool != NULL)
+		snprintf(c->label, sizeof(c->label), "%s_via_mempool",
+			rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
+	else
+		snprintf(c->label, sizeof(c->label), "ops_floor");
 	c->single = single;
 	return c;
 }
@@ -337,6 +355,17 @@ build(const struct options *o, struct rte_mempool *peer,
 			c = config_add(name, mp, single);
 			c->peer = pc[single];
 			c->floor = fc[single];
+			/* The same pool freed as rxrefill's poll loop frees. */
+			snprintf(name, sizeof(name), "%s_app_free.%s",
+				rxr_strategy_name(s), mode_name(single));
+			if (single || (solo && strstr(name, only) == NULL))
+				continue;
+			c = config_add(name, mp, single);
+			c->app_free = true;
+			snprintf(c->label, sizeof(c->label), "%s_app_free",
+				rxr_strategy_name(s));
+			c->peer = pc[single];
+			c->floor = fc[single];
 		}
 	return 0;
 }
@@ -375,9 +404,9 @@ ratio_line(const struct config *c, const struct config *base,
 	for (unsigned int t = 0; t < trials; t++)
 		v[t] = c->trial[t] / base->trial[t];
 	med = median(v, trials);
-	printf("ratio: %s_over_%s.%s %.3f (min %.3f, max %.3f, %u trials)\n",
-		name, base_name, mode_name(c->single), med, v[0],
-		v[trials - 1], trials);
+	printf("ratio: %s_over_%s.%s%s %.3f (min %.3f, max %.3f, %u trials)\n",
+		name, base_name, mode_name(c->single), rxr_bench_memory_tag(),
+		med, v[0], v[trials - 1], trials);
 }
 
 static void
@@ -394,7 +423,8 @@ report(void)
 
 		memcpy(v, c->trial, trials * sizeof(*v));
 		med = median(v, trials);	/* sorts v */
-		printf("bench: %s.alloc_free %.2f cycles/frame\n", c->name, med);
+		printf("bench: %s.alloc_free%s %.2f cycles/frame\n", c->name,
+			rxr_bench_memory_tag(), med);
 		printf("#   %-32s %7.2f %7.2f %7.2f\n", c->name, v[0], med,
 			v[trials - 1]);
 	}
@@ -404,28 +434,20 @@ report(void)
 		"at most bh's at bulk 1\n");
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		const struct config *c = &configs[i];
-		char name[64];
 
-		if (c->peer == NULL)
-			continue;
-		if (c->pool != NULL)
-			snprintf(name, sizeof(name), "%s_via_mempool",
-				rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
-		else
-			snprintf(name, sizeof(name), "ops_floor");
-		ratio_line(c, c->peer, name, "mempool_cache");
+		if (c->peer != NULL)
+			ratio_line(c, c->peer, c->label, "mempool_cache");
 	}
 	printf("# <strategy>_via_mempool_over_ops_floor: what the strategy "
-		"adds to the least any cacheless driver pays\n");
+		"adds to the least any cacheless driver pays; <strategy>_app_free: "
+		"the same pool freed with rxr_pktmbuf_free_bulk(), as rxrefill's "
+		"poll loop frees (its floor and peer still free through "
+		"rte_pktmbuf_free_bulk())\n");
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		const struct config *c = &configs[i];
-		char name[64];
 
-		if (c->floor == NULL)
-			continue;
-		snprintf(name, sizeof(name), "%s_via_mempool",
-			rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
-		ratio_line(c, c->floor, name, "ops_floor");
+		if (c->floor != NULL)
+			ratio_line(c, c->floor, c->label, "ops_floor");
 	}
 }
 
@@ -453,6 +475,11 @@ main(int argc, char **argv)
 	struct opts_args oa;
 	struct options o;
 
+	/* Hugepages and ordinary memory, a child process each. */
+	ret = rxr_bench_each_memory(argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = EXIT_FAILURE;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'q':

@@ -5,6 +5,8 @@
  * every frame carries a 4 KiB data buffer, and the mbuf headers (and the
  * packet data after the headroom) of the pool's frames spread over every
  * set of a 64-set L1 data cache rather than all landing in one.
+ * And rxr_pktmbuf_free_bulk(): plain bursts straight to the pool, anything
+ * else (a clone, a chain, another pool's mbuf) as rte_pktmbuf_free_bulk().
  */
 
 #include <inttypes.h>
@@ -115,6 +117,125 @@ test_priv(void)
 	return layout(64) == 0 && layout(128) == 0 ? 0 : -1;
 }
 
+/* --- rxr_pktmbuf_free_bulk() ---------------------------------------------- */
+
+#define BURST 32u
+
+static struct rte_mempool *
+bh_pool(const char *name)
+{
+	struct rxr_mempool_conf c = {
+		.pool = { .strategy = RXR_STRATEGY_BH, .bulk = true,
+			.nr_poll_lcores = 1, .poll_lcores = { rte_lcore_id() } },
+	};
+
+	return rxr_pktmbuf_pool_create(name, NR_MBUFS, &c, SOCKET_ID_ANY);
+}
+
+static int
+free_cases(struct rte_mempool *mp, struct rte_mempool *other)
+{
+	struct rte_mbuf *m[BURST], *tail, *foreign;
+	const unsigned int full = rte_mempool_avail_count(mp);
+
+	/* Plain: every frame home, through the pool's free. */
+	RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, BURST) == 0, "alloc");
+	for (unsigned int i = 0; i < BURST; i++)
+		RXR_TEST_ASSERT_EQ(rxr_pktmbuf_not_plain(m[i], mp), 0,
+			"a fresh mbuf is plain");
+	rxr_pktmbuf_free_bulk(m, BURST);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full, "plain burst home");
+
+	/* A clone's reference: that frame stays out until its last free. */
+	RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, BURST) == 0, "alloc");
+	rte_mbuf_refcnt_update(m[5], 1);
+	RXR_TEST_ASSERT(rxr_pktmbuf_not_plain(m[5], mp) != 0, "refcnt 2 seen");
+	rxr_pktmbuf_free_bulk(m, BURST);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full - 1,
+		"a shared mbuf outlives one free");
+	RXR_TEST_ASSERT_EQ(rte_mbuf_refcnt_read(m[5]), 1, "one reference left");
+	rxr_pktmbuf_free_bulk(&m[5], 1);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full, "then home");
+
+	/* A chain: every segment freed, not only the head. */
+	RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, BURST) == 0, "alloc");
+	tail = rte_pktmbuf_alloc(mp);
+	RXR_TEST_ASSERT(tail != NULL, "alloc tail");
+	RXR_TEST_ASSERT(rte_pktmbuf_chain(m[0], tail) == 0, "chain");
+	RXR_TEST_ASSERT(rxr_pktmbuf_not_plain(m[0], mp) != 0, "2 segments seen");
+	rxr_pktmbuf_free_bulk(m, BURST);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full,
+		"every segment home");
+
+	/* Another pool's mbuf in the burst goes back to that pool. */
+	RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, BURST) == 0, "alloc");
+	foreign = rte_pktmbuf_alloc(other);
+	RXR_TEST_ASSERT(foreign != NULL, "alloc from the other pool");
+	rte_pktmbuf_free(m[BURST - 1]);
+	m[BURST - 1] = foreign;
+	RXR_TEST_ASSERT(rxr_pktmbuf_not_plain(foreign, mp) != 0,
+		"another pool seen");
+	rxr_pktmbuf_free_bulk(m, BURST);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full, "ours home");
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(other), NR_MBUFS,
+		"the other pool's home");
+
+	/* A burst of the other pool alone never reaches ours. */
+	RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(other, m, BURST) == 0, "alloc");
+	rxr_pktmbuf_free_bulk(m, BURST);
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(other), NR_MBUFS,
+		"the other pool's burst home");
+	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), full, "ours untouched");
+	return 0;
+}
+
+static int
+test_free(void)
+{
+	struct rte_mempool *mp = bh_pool("rxr_free"), *other;
+	int ret;
+
+	RXR_TEST_ASSERT(mp != NULL, "pool: %s", rte_strerror(rte_errno));
+	RXR_TEST_ASSERT(rxr_mempool_pool_fast(mp) == rxr_mempool_pool(mp),
+		"the fast lookup finds the pool");
+	other = rte_pktmbuf_pool_create_by_ops("rxr_free_ring", NR_MBUFS, 0, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY, "ring_mp_mc");
+	if (other == NULL) {
+		rte_mempool_free(mp);
+		RXR_TEST_ASSERT(false, "ring pool: %s", rte_strerror(rte_errno));
+	}
+	RXR_TEST_ASSERT(rxr_mempool_pool_fast(other) == NULL,
+		"a ring pool is not ours");
+	ret = free_cases(mp, other);
+	rte_mempool_free(other);
+	rte_mempool_free(mp);
+	return ret;
+}
+
+/* A caller's scan that lied: one segment, yet a next (debug builds). */
+static void
+free_lie(void *arg)
+{
+	struct rte_mempool *mp = bh_pool("rxr_free_lie");
+	struct rte_mbuf *m[2];
+
+	RTE_SET_USED(arg);
+	if (mp == NULL || rte_pktmbuf_alloc_bulk(mp, m, 2) != 0)
+		return;
+	m[0]->next = m[1];
+	rxr_pktmbuf_free_scanned(m, 1, 0);
+}
+
+static int
+test_free_debug(void)
+{
+	if (!RXR_DEBUG) {
+		printf("# debug checks are off in this build\n");
+		return 0;
+	}
+	return rxr_test_expect_abort(free_lie, NULL, "frame-state");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -123,5 +244,9 @@ main(int argc, char **argv)
 	rxr_test_run("default frames: 4 KiB of data, headers over every L1 set",
 		test_default);
 	rxr_test_run("with a private area: still every L1 set", test_priv);
+	rxr_test_run("rxr_pktmbuf_free_bulk: plain bursts to the pool, "
+		"clones, chains and other pools as DPDK frees them", test_free);
+	rxr_test_run("rxr_pktmbuf_free_scanned: a plain burst with a next "
+		"fails the debug check", test_free_debug);
 	return rxr_test_done();
 }

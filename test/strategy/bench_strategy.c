@@ -30,6 +30,9 @@
  * bounded by frame count, repeated in interleaved trials (A B C A B C ...)
  * and each figure is the median over trials.
  *
+ * Runs twice, each in a child process: on hugepages (when usable) and on
+ * ordinary memory (--no-huge); each figure's name ends .huge or .nohuge
+ * (RXR_BENCH_MEMORY=huge or nohuge in the environment: that run only).
  * Output: "bench: <name> <value> <unit>" and "ratio: <name> <value>" lines
  * (README.md, "Benchmarks"). Never fails on a slow figure; exits non-zero
  * only when it cannot measure (set-up, an allocation failure, frames lost,
@@ -240,6 +243,7 @@ struct backend {
 	struct rxr_pool *pool;
 	struct rte_mempool *mp;
 	struct rte_mempool_cache *ucache;	/* BE_MEMPOOL_UCACHE's put side */
+	unsigned int task_batch;	/* BE_POOL: the consumer's task batch */
 };
 
 static __rte_always_inline int
@@ -347,8 +351,10 @@ consume(struct job *j, const bool single, const enum be_kind kind)
 
 	/* The consumer frees onto the deferred list (ring) of the poll
 	 * lcore that delivered its frames. */
-	if (kind == BE_POOL)
+	if (kind == BE_POOL) {
 		rxr_pool_task_bind(be->pool, POLL_LCORE);
+		rxr_pool_task_batch(be->pool, be->task_batch);
+	}
 	while (got < j->frames) {
 		uint64_t t0, t1;
 
@@ -365,9 +371,14 @@ consume(struct job *j, const bool single, const enum be_kind kind)
 		acc_add(&j->free, t1 - t0, BURST);
 		got += BURST;
 	}
-	/* Untimed: the user cache's frames back to the pool's ring. */
+	/* Untimed: the user cache's frames back to the pool's ring, the
+	 * task batch's onto the owner's list. */
 	if (be->kind == BE_MEMPOOL_UCACHE)
 		rte_mempool_cache_flush(be->ucache, be->mp);
+	if (kind == BE_POOL) {
+		rxr_pool_task_flush(be->pool);
+		rxr_pool_task_batch(be->pool, 0);
+	}
 }
 
 static void
@@ -871,6 +882,14 @@ build_configs(void)
 		config_add(name, (struct backend){ BE_MEMPOOL_UCACHE, NULL,
 			mp_cache, mp_ucache }, single, CONS_REMOTE);
 	}
+	/* bh's consumer as the app runs it: a task batch of its own. */
+	for (int single = 1; single >= 0; single--) {
+		snprintf(name, sizeof(name), "bh_task_batch.%s.consumer_remote",
+			mode_name(single));
+		config_add(name, (struct backend){ BE_POOL,
+			pools[RXR_STRATEGY_BH][!single], NULL, NULL,
+			RXR_POOL_TASK_BATCH_DEFAULT }, single, CONS_REMOTE);
+	}
 	/* Part 3: bh's owner path against the mempool cache. */
 	for (int single = 1; single >= 0; single--) {
 		snprintf(name, sizeof(name), "bh.%s.owner", mode_name(single));
@@ -894,14 +913,16 @@ static void
 print_bench(const char *name, double v, const char *unit)
 {
 	if (!isnan(v))
-		printf("bench: %s %.2f %s\n", name, v, unit);
+		printf("bench: %s%s %.2f %s\n", name, rxr_bench_memory_tag(), v,
+			unit);
 }
 
 static void
 print_ratio(const char *name, double ours, double peer)
 {
 	if (!isnan(ours) && !isnan(peer) && peer > 0)
-		printf("ratio: %s %.2f\n", name, ours / peer);
+		printf("ratio: %s%s %.2f\n", name, rxr_bench_memory_tag(),
+			ours / peer);
 }
 
 /* A strategy's remote-consumer configuration and the peer's, one call size. */
@@ -980,10 +1001,12 @@ remote_roundtrip_vs_peer(const char *strategy, const char *peer,
 		if (isnan(cost) || isnan(cost_peer) || cost_peer <= 0)
 			continue;
 		if (lo <= hi)
-			printf("ratio: %s %.2f (trial by trial %.2f-%.2f)\n", name,
+			printf("ratio: %s%s %.2f (trial by trial %.2f-%.2f)\n",
+				name, rxr_bench_memory_tag(),
 				cost / cost_peer, lo, hi);
 		else
-			printf("ratio: %s %.2f\n", name, cost / cost_peer);
+			printf("ratio: %s%s %.2f\n", name,
+				rxr_bench_memory_tag(), cost / cost_peer);
 	}
 }
 
@@ -1111,12 +1134,19 @@ report_matrix(void)
 	printf("# the remote thread in DPDK's usual set-up: a user-owned cache "
 		"(rte_mempool_cache_create() + rte_mempool_generic_put()), the "
 		"poll lcore getting from its %u cache; free only, then the whole "
-		"trip; lower is better, goal <= 1.0 for the trip at bulk 32\n",
-		MP_CACHE);
-	remote_free_vs_peer("bh", "mempool_usercache",
+		"trip; lower is better, goal <= 1.0 for the trip at bulk 32; bh's "
+		"consumer with a task batch of its own (rxr_pool_task_batch(), "
+		"%u frames, as the app's consumers), like for like; "
+		"bh_unbatched_*: each free call published\n",
+		MP_CACHE, RXR_POOL_TASK_BATCH_DEFAULT);
+	remote_free_vs_peer("bh_task_batch", "mempool_usercache",
 		"bh_remote_free_over_mempool_cached");
-	remote_roundtrip_vs_peer("bh", "mempool_usercache",
+	remote_roundtrip_vs_peer("bh_task_batch", "mempool_usercache",
 		"bh_remote_roundtrip_over_mempool_cached");
+	remote_free_vs_peer("bh", "mempool_usercache",
+		"bh_unbatched_remote_free_over_mempool_cached");
+	remote_roundtrip_vs_peer("bh", "mempool_usercache",
+		"bh_unbatched_remote_roundtrip_over_mempool_cached");
 	printf("# rseq, the same trip: the remote thread frees onto its own "
 		"CPU's pcp (no deferral, no drain), the poll lcore refills from "
 		"the zone what it does not get back; goal <= 1.0 at bulk 32\n");
@@ -1445,6 +1475,12 @@ main(int argc, char **argv)
 	uint64_t t_begin;
 	int opt, ret = EXIT_FAILURE;
 
+	/* Hugepages and ordinary memory, a child process each. */
+	ret = rxr_bench_each_memory(argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = EXIT_FAILURE;
+
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'q': quick = true; break;
@@ -1476,7 +1512,7 @@ main(int argc, char **argv)
 		frames_per_run = PAIR_CHUNK * BURST;
 
 	/* Lcore 0 (main) polls, lcore 1 is the second poller of part 4. */
-	rxr_test_eal_init(argv[0], "0-1", 512, NULL);
+	rxr_test_eal_init(argv[0], "0-1", 1024, NULL);
 	if (rte_lcore_count() < 2 || rte_get_main_lcore() != POLL_LCORE) {
 		printf("# needs lcores 0 and 1 on two CPUs: cannot measure\n");
 		return EXIT_FAILURE;

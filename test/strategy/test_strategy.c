@@ -728,6 +728,121 @@ test_parse(void)
 	return 0;
 }
 
+/*
+ * A task batch (rxr_pool_task_batch()): a thread's frees wait in its own
+ * batch, nobody's, until it holds max frames; then one publication puts
+ * them all on the owner's list. A flush publishes the rest; the owner's
+ * drain gets every frame once. One zone (the division path) and fake
+ * nodes (the zones' region lookup).
+ */
+#define TB_MAX 100u
+
+struct tb_job {
+	struct rxr_pool *p;
+	struct rxrp_lcore *ls;
+	void **objs;
+	bool single;
+	int fail_line;
+	unsigned int seen[4];
+};
+
+static void *
+tb_main(void *arg)
+{
+	struct tb_job *j = arg;
+	struct rxr_pool *p = j->p;
+	unsigned int done = 0;
+
+#define TB_CHECK(c) do { if (!(c) && j->fail_line == 0) j->fail_line = __LINE__; } while (0)
+	rxr_pool_task_bind(p, 0);
+	TB_CHECK(rxr_pool_task_batch(p, RXR_POOL_TASK_BATCH_MAX + 1) == -EINVAL);
+	TB_CHECK(rxr_pool_task_batch(p, TB_MAX) == 0);
+	/* 99 frames, in calls of 33 (or one at a time): all held. */
+	for (; done < TB_MAX - 1; done += j->single ? 1 : 33)
+		rxr_pool_free_bulk(p, j->objs + done, j->single ? 1 : 33);
+	j->seen[0] = rxrp_defer_count(j->ls);
+	/* The 100th publishes the lot. */
+	rxr_pool_free_bulk(p, j->objs + done++, 1);
+	j->seen[1] = rxrp_defer_count(j->ls);
+	/* 40 more held, then flushed. */
+	rxr_pool_free_bulk(p, j->objs + done, 40);
+	done += 40;
+	j->seen[2] = rxrp_defer_count(j->ls);
+	rxr_pool_task_flush(p);
+	j->seen[3] = rxrp_defer_count(j->ls);
+	TB_CHECK(rxr_pool_task_batch(p, 0) == 0);
+	/* No batch: published at once. */
+	rxr_pool_free_bulk(p, j->objs + done, 10);
+	TB_CHECK(rxrp_defer_count(j->ls) == j->seen[3] + 10);
+#undef TB_CHECK
+	return NULL;
+}
+
+static int
+task_batch_case(uint32_t fake_nodes, bool single)
+{
+	static void *a[150], *back[NR_FRAMES];
+	struct rxr_pool *p = pool_new(RXR_STRATEGY_BH, !single, fake_nodes);
+	struct tb_job j = { .p = p, .objs = a, .single = single };
+	pthread_t t;
+	uint8_t *seen;
+	unsigned int got;
+
+	RXR_TEST_ASSERT(p != NULL, "pool");
+	j.ls = rxrp_owner_lcore(p);
+	RXR_TEST_ASSERT(j.ls != NULL, "main lcore owns a pcp");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, RTE_DIM(a)), 0, "alloc");
+	RXR_TEST_ASSERT(pthread_create(&t, NULL, tb_main, &j) == 0, "thread");
+	pthread_join(t, NULL);
+	RXR_TEST_ASSERT(j.fail_line == 0, "task thread check at line %d",
+		j.fail_line);
+	RXR_TEST_ASSERT_EQ(j.seen[0], 0, "99 frames held in the batch");
+	RXR_TEST_ASSERT_EQ(j.seen[1], TB_MAX, "the 100th published them");
+	RXR_TEST_ASSERT_EQ(j.seen[2], TB_MAX, "40 more held");
+	RXR_TEST_ASSERT_EQ(j.seen[3], TB_MAX + 40, "the flush published them");
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), NR_FRAMES, "every frame counted");
+	got = rxr_pool_poll_end(p);
+	RXR_TEST_ASSERT_EQ(got, RTE_DIM(a), "the owner drained them all");
+	/* Fake nodes: an lcore allocates from its own node only; the zones'
+	 * check (conserved()) finds a frame freed twice. */
+	if (fake_nodes > 1)
+		goto out;
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, back, NR_FRAMES), 0,
+		"every frame back");
+	seen = calloc(p->zone_base[p->nr_zones], 1);
+	RXR_TEST_ASSERT(seen != NULL, "calloc");
+	for (unsigned int i = 0; i < NR_FRAMES; i++) {
+		unsigned int node = rxrp_frame_node(p, back[i]);
+		uint32_t g = p->zone_base[node] +
+			rxr_zone_frame_idx(p->zone[node], back[i]);
+
+		if (seen[g]++ != 0) {
+			free(seen);
+			RXR_TEST_ASSERT(false, "frame %u handed out twice", g);
+		}
+	}
+	free(seen);
+	rxr_pool_free_bulk(p, back, NR_FRAMES);
+out:
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
+static int
+test_task_batch(void)
+{
+	for (uint32_t nodes = 1; nodes <= 2; nodes++)
+		for (int single = 0; single < 2; single++)
+			if (task_batch_case(nodes, single) != 0) {
+				printf("# fake nodes %u, bulk %s\n", nodes,
+					single ? "off" : "on");
+				return -1;
+			}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -744,5 +859,7 @@ main(int argc, char **argv)
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
+	rxr_test_run("task batches: held until full or flushed, then every "
+		"frame once", test_task_batch);
 	return rxr_test_done();
 }

@@ -265,7 +265,16 @@ static struct rte_mempool_ops rxr_mempool_ops = {
 	.populate = rxr_mp_populate,
 };
 
-RTE_MEMPOOL_REGISTER_OPS(rxr_mempool_ops);
+int rxr_mempool_ops_index = -1;
+
+/* RTE_MEMPOOL_REGISTER_OPS(), keeping the index for the fast lookup. */
+RTE_INIT(rxr_mempool_ops_register)
+{
+	int idx = rte_mempool_register_ops(&rxr_mempool_ops);
+
+	if (idx >= 0)
+		rxr_mempool_ops_index = idx;
+}
 
 struct rxr_pool *
 rxr_mempool_pool(const struct rte_mempool *mp)

@@ -17,6 +17,8 @@
  * pool memory for DMA (mlx5's mr_mempool_reg_en) sees every chunk.
  */
 
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -108,6 +110,91 @@ uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
  */
 int rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 		char *err, size_t errlen);
+
+/**
+ * Index of the rxrefill ops in DPDK's ops table, set when this copy of the
+ * driver registered them; -1 when it did not (another copy, a plugin,
+ * registered the name first), and then rxr_mempool_pool_fast() finds no
+ * pool and rxr_pktmbuf_free_bulk() takes DPDK's path.
+ */
+extern int rxr_mempool_ops_index;
+
+/**
+ * rxr_mempool_pool() for a hot path: one compare of the ops index, no
+ * string compare. NULL when the pool is not ours.
+ */
+static __rte_always_inline struct rxr_pool *
+rxr_mempool_pool_fast(const struct rte_mempool *mp)
+{
+	return mp->ops_index == rxr_mempool_ops_index ? mp->pool_data : NULL;
+}
+
+/**
+ * Zero when freeing @p m needs nothing but giving its object back to
+ * @p mp: it comes from @p mp, is direct (no attached or external buffer),
+ * has one reference and one segment; else not zero. Branch free, so that
+ * a burst's values are or'ed together and tested once. The fields are all
+ * on the mbuf's first cache line, the line a receive path reads anyway
+ * (pkt_len, data_off).
+ */
+static __rte_always_inline uint64_t
+rxr_pktmbuf_not_plain(const struct rte_mbuf *m, const struct rte_mempool *mp)
+{
+	return ((uintptr_t)m->pool ^ (uintptr_t)mp) |
+		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
+		(uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) |
+		(uint64_t)(m->nb_segs ^ 1);
+}
+
+/**
+ * Free @p n mbufs (n >= 1) that the caller has scanned: @p not_plain is
+ * rxr_pktmbuf_not_plain(m[i], m[0]->pool) or'ed over the burst. Zero, and
+ * the pool is rxrefill's: the burst goes to the pool's free as it is,
+ * inline on a poll lcore's owner path, which is what
+ * rte_pktmbuf_free_bulk() does for such a burst without its per-mbuf
+ * reference handling, its read of the second cache line (m->next), its
+ * copy into a pending array, its thread-local lookup of a mempool cache
+ * and its call through the ops table. These are the assumptions of
+ * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, checked per burst, not trusted;
+ * anything else (segments, clones, external buffers, another pool) goes
+ * to rte_pktmbuf_free_bulk().
+ */
+static __rte_always_inline void
+rxr_pktmbuf_free_scanned(struct rte_mbuf **m, unsigned int n,
+		uint64_t not_plain)
+{
+	const struct rte_mempool *mp = m[0]->pool;
+	struct rxr_pool *pool = rxr_mempool_pool_fast(mp);
+
+	if (unlikely(not_plain != 0 || pool == NULL)) {
+		rte_pktmbuf_free_bulk(m, n);
+		return;
+	}
+	/* The caller's scan, and a single segment ends its chain. */
+	for (unsigned int i = 0; RXR_DEBUG && i < n; i++)
+		RXR_DEBUG_CHECK(rxr_pktmbuf_not_plain(m[i], mp) == 0 &&
+			m[i]->next == NULL, RXR_CHECK_STATE,
+			"mbuf %p freed as plain: pool %s/%s refcnt %u segments "
+			"%u ol_flags %#" PRIx64 " next %p", (void *)m[i],
+			m[i]->pool->name, mp->name, rte_mbuf_refcnt_read(m[i]),
+			m[i]->nb_segs, m[i]->ol_flags, (void *)m[i]->next);
+	rxr_pool_free_bulk(pool, (void * const *)m, n);
+}
+
+/**
+ * Free @p n mbufs (n >= 1): rxr_pktmbuf_free_scanned() after a scan of
+ * their first cache lines.
+ */
+static __rte_always_inline void
+rxr_pktmbuf_free_bulk(struct rte_mbuf **m, unsigned int n)
+{
+	const struct rte_mempool *mp = m[0]->pool;
+	uint64_t not_plain = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		not_plain |= rxr_pktmbuf_not_plain(m[i], mp);
+	rxr_pktmbuf_free_scanned(m, n, not_plain);
+}
 
 #ifdef __cplusplus
 }
