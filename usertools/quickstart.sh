@@ -11,7 +11,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 python3-matplotlib help2man bash-completion"
+# Build: compilers, meson, DPDK and the libraries. Tests: dpdk-dev's
+# dpdk-test/dpdk-testpmd/dpdk-telemetry.py, tcpreplay, ip (iproute2) and
+# sysctl (procps) for the veth lab, man (man-db) and bash-completion for the
+# install test, git for --version's commit; stdbuf, unshare, mount and
+# mknod are in every Debian root (coreutils, util-linux, mount).
+PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib help2man man-db bash-completion git"
 
 install_missing() {
 	local missing=() p
@@ -72,16 +77,24 @@ hugepages() {
 	fi
 }
 
-# setup DIR [meson options...]: configure once, reconfigure when options change.
+# setup DIR [meson options...]: configure once, reconfigure when options
+# change, build. One line; meson's and ninja's output go to DIR/quickstart.log
+# and are printed only when the build fails.
 setup() {
-	local dir=$1; shift
-	if [ -d "$dir" ] && [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
-	else
+	local dir=$1 log=$1/quickstart.log configure=configure; shift
+	if [ ! -f "$dir/build.ninja" ]; then
 		rm -rf "$dir"
-		meson setup "$dir" "$@" >/dev/null
+		configure=setup
 	fi
-	ninja -C "$dir"
+	mkdir -p "$dir"
+	printf 'quickstart: building %s ... ' "$dir"
+	if { meson "$configure" "$dir" "$@" && ninja -C "$dir"; } >"$log" 2>&1; then
+		echo "done (log: $log)"
+	else
+		echo "failed:"
+		cat "$log" >&2
+		return 1
+	fi
 }
 
 case "${1:-}" in

@@ -75,6 +75,9 @@ def report(name="r", strategies="bh,zone", extra=(), loops=2, reps=2):
 
 
 def git_head():
+    if shutil.which("git") is None:
+        print("# git not installed: --version's commit not checked")
+        return None
     p = sh(["git", "-C", SRC, "rev-parse", "--short=7", "HEAD"])
     return p.stdout.strip() if p.returncode == 0 else None
 

@@ -77,10 +77,12 @@ def man_pages():
                "rxrefill-compare": "\\-\\-format",
                "rxrefill-plot": "\\-\\-sweep"}[prog]
         assert opt in text or opt.replace("\\-", "-") in text, (path, opt)
+        if shutil.which("man") is None:
+            print("# man (man-db) not installed: %s not rendered" % path)
+            continue
         p = sh(["man", "-l", "-P", "cat", path],
                env=dict(os.environ, MANWIDTH="80"))
-        if shutil.which("man"):
-            assert p.returncode == 0 and prog in p.stdout, p.stderr
+        assert p.returncode == 0 and prog in p.stdout, p.stderr
 
 
 def completion():

@@ -70,6 +70,8 @@ def lab_up():
         return
     if os.geteuid() != 0:
         raise Skip("not root: cannot make a network namespace")
+    need("ip")         # iproute2
+    need("sysctl")     # procps
     p = sh(["ip", "netns", "add", NS], check=False)
     if p.returncode != 0:
         raise Skip("the kernel refused a network namespace: %s" %
@@ -396,6 +398,8 @@ def case_lab_sweep():
     # strategy, with every step's packets accounted for.
     lab_down()    # the sweep makes its own namespace
     need("tcpreplay")
+    need("ip")
+    need("sysctl")
     if os.geteuid() != 0:
         raise Skip("not root: cannot make a network namespace")
     _, files = gen("sweep", "-q", "1", "-s", "8", "-n", "500", "-l", "64")
