@@ -109,18 +109,21 @@ run)
 	# allocator the way two softirqs do. 64-byte frames: net_pcap copies
 	# every frame, and with 1500 bytes the copy hides the allocator. Every
 	# strategy, bulk on and off, interleaved rounds until the intervals are
-	# narrow (--reps auto); bh first, the baseline of every column.
+	# narrow (--reps auto); bh first, the baseline of every column. One
+	# progress line per round, EAL's start-up lines left out, the brief
+	# table at the end (--table full for every metric).
 	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture
-		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp
+		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp --quiet
 	fi
 	hugepages
 	if [ $# -eq 0 ]; then
-		set -- -l 0-1 --no-pci -- --replay "$cap.q0.pcap,$cap.q1.pcap" \
+		set -- -l 0-1 --no-pci --log-level lib.eal:notice -- \
+			--replay "$cap.q0.pcap,$cap.q1.pcap" \
 			--main-polls --consumer other-poll --consumer-depth 4096 \
 			--strategy bh,zone,irqsave,recycle --bulk both \
-			--reps auto:8 --warmup 0.3 --duration 1
+			--reps auto:8 --warmup 0.3 --duration 1 --progress rounds
 	fi
 	exec ./build/app/rxrefill/rxrefill "$@"
 	;;

@@ -426,6 +426,8 @@ main(int argc, char **argv)
 	char *mpath = NULL;
 	int ret;
 
+	/* Each line as it is printed, never cut by a diagnostic on stderr. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_opts_parse(&o, argc, argv);
 	if (o.manifest != NULL) {
 		r.manifest_path = (char *)(uintptr_t)o.manifest;

@@ -268,7 +268,14 @@ reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
 			REPS_AUTO_CI_PCT);
 		return true;
 	}
-	snprintf(why, len, "round %u: widest 95%% interval of Gbit/s %.2f%% of "
-		"its mean (%s-%s)", rounds, worst, wname, wbulk ? "bulk" : "nobulk");
+	if (isinf(worst))
+		/* Fewer than two values: no interval to measure yet. */
+		snprintf(why, len, "round %u: no 95%% interval yet (%s-%s has "
+			"fewer than 2 repetitions)", rounds, wname,
+			wbulk ? "bulk" : "nobulk");
+	else
+		snprintf(why, len, "round %u: widest 95%% interval of Gbit/s "
+			"%.2f%% of its mean (%s-%s)", rounds, worst, wname,
+			wbulk ? "bulk" : "nobulk");
 	return false;
 }

@@ -97,6 +97,8 @@ void print_model(const struct model *m, struct line *l, FILE *out);
 /* The repetitions that did not run to their end, one line each. */
 void print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct line *l, FILE *out);
+/* Bulk off against on per strategy, one line, from the summary. */
+void print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out);
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void print_env_line(const json_t *doc, struct line *l);
 

@@ -335,7 +335,7 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
 				"cut_short")));
 		line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
 			"measured)", prefix, label, (long long)json_integer_value(
-				json_object_get(run, "rep")),
+				json_object_get(run, "rep")) + 1,
 			why != NULL ? why : "?",
 			rr_num(json_object_get(run, "duration_s")));
 		free(why);
@@ -348,7 +348,7 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
  * do not show: per strategy that ran both, the Gbit/s of bulk off against
  * bulk on, from the summary's vs_bulk.
  */
-static void
+void
 print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out)
 {
 	const json_t *sum = json_object_get(r->doc, "summary"), *e;

@@ -711,6 +711,43 @@ test_render_golden(void)
 	return ret;
 }
 
+/*
+ * The brief table: every configuration a row, every deciding metric a
+ * column, no line past 120 columns, and no "n.s." on a column of zeros.
+ */
+static int
+test_render_brief(void)
+{
+	static const char *const want[] = {
+		"Gbit/s", "Mpps", "refill cyc/frame", "alloc cyc/pkt", "drops",
+		"zone wait", "\nzone-bulk ", "\nbh-bulk ", "\nrecycle-bulk ",
+		"\nbh-nobulk ", "n.s.",
+	};
+	struct fixture_conf conf = { .host = "hostA", .scale = 1, .reps = 2,
+		.with_recycle = true, .with_nobulk = true };
+	struct rxr_report *r = fixture_report(&conf);
+	struct capture c;
+	const char *line;
+	char *text;
+	size_t i;
+
+	RXR_TEST_ASSERT(cap_open(&c) != NULL, "capture");
+	RXR_TEST_ASSERT_EQ(rxr_report_render_brief(r, c.f), 0, "render");
+	text = cap_close(&c);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		RXR_TEST_ASSERT(strstr(text, want[i]) != NULL, "no '%s' in\n%s",
+			want[i], text);
+	for (line = text; *line != '\0'; ) {
+		size_t n = strcspn(line, "\n");
+
+		RXR_TEST_ASSERT(n <= 120, "%zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	free(text);
+	rxr_report_free(r);
+	return 0;
+}
+
 static int
 test_compare_golden(void)
 {
@@ -1010,7 +1047,7 @@ test_cut_short(void)
 		"summary min %g", sum_stat(sum, 0, "gbps", "min"));
 	text = render(r, NULL);
 	RXR_TEST_ASSERT(text != NULL && strstr(text, "cut short, not counted: "
-		"zone-bulk rep 2 (SIGINT, 0.002 s measured)") != NULL,
+		"zone-bulk rep 3 (SIGINT, 0.002 s measured)") != NULL,
 		"table: %s", text != NULL ? text : "");
 	free(text);
 	/* A reason is required, and only on a run marked cut short. */
@@ -1105,6 +1142,7 @@ main(int argc, char **argv)
 	rxr_test_run("validate", test_validate);
 	rxr_test_run("load_errors", test_load_errors);
 	rxr_test_run("render_golden", test_render_golden);
+	rxr_test_run("render_brief", test_render_brief);
 	rxr_test_run("compare_golden", test_compare_golden);
 	rxr_test_run("hist_shape", test_hist_shape);
 	rxr_test_run("select", test_select);
