@@ -765,7 +765,7 @@ main(int argc, char **argv)
 		app.argv[i] = strdup(argv[i]);
 	/* App options first: bad input fails before EAL touches anything. */
 	if (parse_app_args(argc, argv, &eal_argc) != 0)
-		return EXIT_FAILURE;
+		return EXIT_USAGE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
 	if (app.opt.version) {
@@ -774,8 +774,9 @@ main(int argc, char **argv)
 	}
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	/* Paths given on the command line that cannot serve: usage too. */
 	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
-		return EXIT_FAILURE;
+		return EXIT_USAGE;
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
@@ -797,7 +798,7 @@ main(int argc, char **argv)
 		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at "
 			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
 			"or --main-polls");
-		status = EXIT_FAILURE;
+		status = EXIT_USAGE;
 		goto cleanup;
 	}
 	if (app.opt.nb_replay != 0 &&

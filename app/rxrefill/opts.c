@@ -238,7 +238,15 @@ opts_usage(FILE *f)
 "  --help               this text\n\n"
 "Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
 "(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
-"(--log-level=rxrefill:debug).\n",
+"(--log-level=rxrefill:debug).\n"
+"\n"
+"Exit status: 0 when every run completed and every frame came home; 1 on\n"
+"a runtime error (EAL could not start, a capture could not be read, a run\n"
+"failed or stalled with packets unaccounted, frames were lost, the report\n"
+"could not be written); 2 on bad usage (an unknown option or a bad value,\n"
+"a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
+"fewer lcores than the options need); 128+N when stopped by signal N (the\n"
+"report is kept, marked partial).\n",
 		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, RXR_PROFILE_DIR);
 }

@@ -72,6 +72,13 @@ struct run_config {
 	bool bulk;
 };
 
+/*
+ * Exit status (--help and the man page say the same): EXIT_SUCCESS,
+ * EXIT_FAILURE for a runtime error, EXIT_USAGE for bad usage, 128 + N when
+ * stopped by signal N.
+ */
+#define EXIT_USAGE 2
+
 /* --table: the text table at the end. */
 enum table_mode { TABLE_NONE, TABLE_BRIEF, TABLE_FULL };
 /* --progress: a line per run, or per round of every configuration. */
