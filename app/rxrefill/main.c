@@ -701,8 +701,9 @@ round_end(unsigned int round, struct rxr_report *report)
 		printf("[round %u%s%u] ", round, app.opt.reps_auto ?
 			", up to " : "/", app.opt.reps);
 		if (round_gbps.runs != 0)
-			printf("%u runs, %.3f to %.3f Gbit/s", round_gbps.runs,
-				round_gbps.min, round_gbps.max);
+			printf("%u run%s, %.3f to %.3f Gbit/s", round_gbps.runs,
+				round_gbps.runs == 1 ? "" : "s", round_gbps.min,
+				round_gbps.max);
 		else
 			printf("no run to count");
 		printf("%s%s\n", app.opt.reps_auto && !done && w != NULL ? ";" : "",
@@ -813,8 +814,8 @@ main(int argc, char **argv)
 	pollers_assign(&app);
 	opts_check_ports(&app);
 	streams_counting_choose(&app);
-	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
-		"rep(s), consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
+	printf(APP ": %u port(s), %u poll lcore(s), %u configs x %u rep(s), "
+		"consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
 		app.opt.consumer == CONSUMER_NONE ? "" : app.streams_deferred ?
 		" (streams counted deferred)" : " (streams counted inline)",

@@ -105,14 +105,8 @@ fmt_cell_delta(const struct row *row, unsigned int c, char *buf, size_t len)
 int
 rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 {
-	static const char *const metrics[] = {
-		"gbps", "mpps", "refill_cycles_per_frame",
-		"allocator_cycles_per_packet", "zone_lock.wait_share",
-	};
-#define NB_METRICS (sizeof(metrics) / sizeof(metrics[0]))
-	const struct rxr_report_select sel = {
-		.metrics = metrics, .nb_metrics = NB_METRICS,
-	};
+	const char *metrics[NB_COLS];
+	struct rxr_report_select sel = { .metrics = metrics };
 	const json_t *env = json_object_get(r->doc, "env");
 	const struct row *rows[NB_COLS];
 	size_t valw[NB_COLS], dw[NB_COLS], namew = 13, i, ng = 0;
@@ -124,6 +118,10 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	unsigned int c, most = 0;
 	int ret = -ENOMEM;
 
+	/* The model's rows the columns take: every metric but the drops. */
+	for (i = 0; i < NB_COLS; i++)
+		if (brief_cols[i].metric != NULL)
+			metrics[sel.nb_metrics++] = brief_cols[i].metric;
 	if (model_single(&m, r, &sel) != 0)
 		return -ENOMEM;
 	if (rr_groups(r->doc, &g, &ng) != 0)

@@ -16,6 +16,7 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
+#define TEXT_COLUMNS 120	/* what a line of the brief output fits in */
 
 
 
@@ -360,7 +361,7 @@ print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out)
 				"vs_bulk");
 		double d = rr_num(json_object_get(vs, "delta_pct"));
 		double p = rr_num(json_object_get(vs, "p"));
-		char *s;
+		char *s, pair[160];
 
 		if (vs == NULL)
 			continue;
@@ -368,12 +369,18 @@ print_bulk_pairs(const struct rxr_report *r, struct line *l, FILE *out)
 			line_add(l, "bulk off against on, gbps (mean):");
 		any = true;
 		s = clean_dup(json_string_value(json_object_get(e, "strategy")));
-		line_add(l, " %s %+.2f%%%s", s != NULL ? s : "?", d,
-			json_is_true(json_object_get(vs, "significant")) ? "" :
+		snprintf(pair, sizeof(pair), " %s %+.2f%%%s", s != NULL ? s : "?",
+			d, json_is_true(json_object_get(vs, "significant")) ? "" :
 			" n.s.");
 		if (!isnan(p))
-			line_add(l, " (p %.3g)", p);
-		line_add(l, ";");
+			snprintf(pair + strlen(pair), sizeof(pair) - strlen(pair),
+				" (p %.3g)", p);
+		/* Within 120 columns: the next pair on a line of its own. */
+		if (l->len + strlen(pair) + 1 > TEXT_COLUMNS) {
+			line_put(l, out);
+			line_add(l, " ");
+		}
+		line_add(l, "%s;", pair);
 		free(s);
 	}
 	if (any) {
