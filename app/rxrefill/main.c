@@ -682,6 +682,32 @@ consumers_init(struct app *a)
 	return 0;
 }
 
+/* Lines within this many columns, as the brief table. */
+#define SAY_COLUMNS 120
+
+/* prefix and text on one line, or broken after "; " to fit SAY_COLUMNS. */
+static void
+say_wrapped(const char *prefix, const char *text)
+{
+	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),
+		(size_t)SAY_COLUMNS / 2);
+
+	while (strlen(text) > room) {
+		const char *cut = NULL, *p;
+
+		for (p = strstr(text, "; "); p != NULL && (size_t)(p - text) < room;
+				p = strstr(p + 1, "; "))
+			cut = p;
+		if (cut == NULL)
+			break;
+		printf("%s%.*s;\n", prefix, (int)(cut - text), text);
+		text = cut + 2;
+		prefix = "  ";
+		room = SAY_COLUMNS - 2;
+	}
+	printf("%s%s\n", prefix, text);
+}
+
 /*
  * After each round of every configuration: --reps auto decides whether to
  * stop (true), and --progress rounds says how the round went.
@@ -710,7 +736,8 @@ round_end(unsigned int round, struct rxr_report *report)
 			app.opt.reps_auto && !done && w != NULL ? w + 1 : "");
 	}
 	if (app.opt.reps_auto && (done || app.opt.progress == PROGRESS_RUNS))
-		printf(APP ": reps auto: %s%s\n", done ? "stop: " : "", why);
+		say_wrapped(done ? APP ": reps auto: stop: " : APP ": reps auto: ",
+			why);
 	round_gbps.runs = 0;
 	if (done)
 		rxr_report_set_option_str(report, "reps_stop", why);
