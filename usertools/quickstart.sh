@@ -11,7 +11,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 python3-matplotlib help2man bash-completion"
+# Build: compilers, meson, DPDK and the libraries. Tests: dpdk-dev's
+# dpdk-test/dpdk-testpmd/dpdk-telemetry.py, tcpreplay, ip (iproute2) and
+# sysctl (procps) for the veth lab, man (man-db) and bash-completion for the
+# install test (the man pages are made by usertools/mkman.py), git for --version's commit; stdbuf, unshare, mount and
+# mknod are in every Debian root (coreutils, util-linux, mount).
+PKGS="python3 gcc clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git"
 
 install_missing() {
 	local missing=() p
@@ -72,16 +77,24 @@ hugepages() {
 	fi
 }
 
-# setup DIR [meson options...]: configure once, reconfigure when options change.
+# setup DIR [meson options...]: configure once, reconfigure when options
+# change, build. One line; meson's and ninja's output go to DIR/quickstart.log
+# and are printed only when the build fails.
 setup() {
-	local dir=$1; shift
-	if [ -d "$dir" ] && [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
-	else
+	local dir=$1 log=$1/quickstart.log configure=configure; shift
+	if [ ! -f "$dir/build.ninja" ]; then
 		rm -rf "$dir"
-		meson setup "$dir" "$@" >/dev/null
+		configure=setup
 	fi
-	ninja -C "$dir"
+	mkdir -p "$dir"
+	printf 'quickstart: building %s ... ' "$dir"
+	if { meson "$configure" "$dir" "$@" && ninja -C "$dir"; } >"$log" 2>&1; then
+		echo "done (log: $log)"
+	else
+		echo "failed:"
+		cat "$log" >&2
+		return 1
+	fi
 }
 
 case "${1:-}" in
@@ -101,17 +114,19 @@ run)
 	# strategy, bulk on and off, interleaved rounds until every ratio to
 	# bh-bulk is decided (--reps auto); bh first, the baseline of every
 	# column.
+	# One progress line per round, EAL's start-up lines left out, the
+	# brief table at the end (--table full for every metric).
 	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture
-		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp
+		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp --quiet
 	fi
 	hugepages
 	if [ $# -eq 0 ]; then
-		set -- --lcores '(0,1)@0,2@1' --no-pci -- \
+		set -- --lcores '(0,1)@0,2@1' --no-pci --log-level lib.eal:notice -- \
 			--replay "$cap.q0.pcap,$cap.q1.pcap" --consumer inline \
 			--strategy bh,all --bulk both \
-			--reps auto:8 --warmup 0.3 --duration 1
+			--reps auto:8 --warmup 0.3 --duration 1 --progress rounds
 	fi
 	exec ./build/app/rxrefill/rxrefill "$@"
 	;;

@@ -378,6 +378,8 @@ main(int argc, char **argv)
 	double worse_pct = NAN;
 	int opt, ret = EXIT_SUCCESS, worse = 0;
 
+	/* Each line as it is printed, never cut by a diagnostic on stderr. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt_long(argc, argv, "m:jf:da:w:sVh", longopts,
 			NULL)) != -1) {
 		switch (opt) {

@@ -429,6 +429,8 @@ main(int argc, char **argv)
 	char *mpath = NULL;
 	int ret;
 
+	/* Each line as it is printed, never cut by a diagnostic on stderr. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_opts_parse(&o, argc, argv);
 	/* An interrupted run leaves no *.tmp.* behind. */
 	if (gen_out_signals() != 0) {

@@ -129,7 +129,11 @@ usage(FILE *f)
 "  -V, --version          version\n"
 "\n"
 "With real RSS the split is what the NIC's hash says: the same key, fields\n"
-"and RETA give the same split. See doc/generator.md.\n",
+"and RETA give the same split. See doc/generator.md.\n"
+"\n"
+"Exit status: 0 on success; 1 when a capture cannot be read or split, or an\n"
+"output cannot be written (the message names the file); 2 on bad usage\n"
+"(an unknown option or a bad value).\n",
 		RXR_FLOW_QUEUES_MAX, GEN_QUEUES_DEFAULT,
 		RXR_FLOW_RETA_SIZE_DEFAULT, GEN_STREAMS_MAX,
 		GEN_STREAMS_DEFAULT, GEN_PACKETS_DEFAULT, GEN_SIZE_MIN,

@@ -91,6 +91,8 @@ sample_take(struct app *a, struct sample *s, bool first)
 void
 detail_begin(struct app *a)
 {
+	/* Where the measurement starts: the stream logs' counts too. */
+	streams_mark(a);
 	sample_take(a, &d.s0, true);
 }
 

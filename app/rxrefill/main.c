@@ -436,7 +436,8 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		ex.running = true;
 	}
 	noise_run_start();
-	printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
+	if (app.opt.progress == PROGRESS_RUNS)
+		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
 		noise_begin(&app);
@@ -472,6 +473,57 @@ teardown:
 	return ret;
 }
 
+/*
+ * A repetition shorter than this measured too little to trust: timer
+ * ticks, the first bursts and the teardown weigh in its figures.
+ */
+#define RUN_TOO_SHORT_S 0.1
+
+/* The Gbit/s of the current round's runs, for --progress rounds. */
+static struct {
+	double min, max;
+	unsigned int runs;
+} round_gbps;
+
+/* "[bh bulk on rep 2/3]", "[bh bulk on rep 2, up to 8]": reps from 1. */
+static void
+run_tag(const struct run_config *rc, unsigned int rep, char *tag, size_t len)
+{
+	snprintf(tag, len, "[%s bulk %s rep %u%s%u]",
+		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off",
+		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
+}
+
+/* The result line of a run; one that is cut short or too short says so. */
+static void
+run_say(const char *tag, const struct rxr_report_run *r)
+{
+	double mpps = r->duration_s > 0 ? r->rx_packets / r->duration_s / 1e6 : 0;
+	double gbps = r->duration_s > 0 ?
+		r->rx_bytes * 8.0 / r->duration_s / 1e9 : 0;
+
+	if (r->cut_short != NULL) {
+		printf("warning: %s cut short (%s) after %.2f s, %" PRIu64
+			" packets: not counted\n", tag, r->cut_short,
+			r->duration_s, r->rx_packets);
+		return;
+	}
+	if (r->duration_s < RUN_TOO_SHORT_S)
+		printf("warning: %s %.3f Mpps %.3f Gbit/s over only %.3f s, %"
+			PRIu64 " packets: too short to trust (--duration SEC, "
+			"or more --loops)\n", tag, mpps, gbps, r->duration_s,
+			r->rx_packets);
+	else if (app.opt.progress == PROGRESS_RUNS)
+		printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64
+			" packets\n", tag, mpps, gbps, r->duration_s,
+			r->rx_packets);
+	if (round_gbps.runs == 0 || gbps < round_gbps.min)
+		round_gbps.min = gbps;
+	if (round_gbps.runs == 0 || gbps > round_gbps.max)
+		round_gbps.max = gbps;
+	round_gbps.runs++;
+}
+
 /* Run step of the schedule and add it to the report. */
 static int
 run_one(unsigned int step, struct rxr_report *report)
@@ -489,9 +541,7 @@ run_one(unsigned int step, struct rxr_report *report)
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
 	rc = &app.opt.configs[cfg];
-	snprintf(tag, sizeof(tag), "[%s bulk %s rep %u/%s%u]",
-		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", rep + 1,
-		app.opt.reps_auto ? "<=" : "", app.opt.reps);
+	run_tag(rc, rep, tag, sizeof(tag));
 
 	if (run_switch_pool(cfg) != 0)
 		return -1;
@@ -515,15 +565,12 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
 	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
 		r.strategy_counters[i].cause = cnames[i];
+	run_say(tag, &r);
 	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
 		streams_untracked(&app, &r, tag);
 	}
-	printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64 " packets\n", tag,
-		r.duration_s > 0 ? r.rx_packets / r.duration_s / 1e6 : 0.0,
-		r.duration_s > 0 ? r.rx_bytes * 8.0 / r.duration_s / 1e9 : 0.0,
-		r.duration_s, r.rx_packets);
 	noise_fill(&app, &r, tag);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
@@ -650,6 +697,68 @@ consumers_init(struct app *a)
 	return 0;
 }
 
+/* Lines within this many columns, as the brief table. */
+#define SAY_COLUMNS 120
+
+/* prefix and text on one line, or broken after "; " to fit SAY_COLUMNS. */
+static void
+say_wrapped(const char *prefix, const char *text)
+{
+	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),
+		(size_t)SAY_COLUMNS / 2);
+
+	while (strlen(text) > room) {
+		const char *cut = NULL, *p;
+
+		for (p = strstr(text, "; "); p != NULL && (size_t)(p - text) < room;
+				p = strstr(p + 1, "; "))
+			cut = p;
+		if (cut == NULL)
+			break;
+		printf("%s%.*s;\n", prefix, (int)(cut - text), text);
+		text = cut + 2;
+		prefix = "  ";
+		room = SAY_COLUMNS - 2;
+	}
+	printf("%s%s\n", prefix, text);
+}
+
+/*
+ * After each round of every configuration: --reps auto decides whether to
+ * stop (true), and --progress rounds says how the round went.
+ */
+static bool
+round_end(unsigned int round, struct rxr_report *report)
+{
+	char why[256] = "";
+	bool done = false;
+
+	if (app.opt.reps_auto)
+		done = reps_auto_done(report, round, why, sizeof(why));
+	if (app.opt.progress == PROGRESS_ROUNDS) {
+		/* why starts "round N: " when the rounds go on. */
+		const char *w = strchr(why, ':');
+
+		printf("[round %u%s%u] ", round, app.opt.reps_auto ?
+			", up to " : "/", app.opt.reps);
+		if (round_gbps.runs != 0)
+			printf("%u run%s, %.3f to %.3f Gbit/s", round_gbps.runs,
+				round_gbps.runs == 1 ? "" : "s", round_gbps.min,
+				round_gbps.max);
+		else
+			printf("no run to count");
+		printf("%s%s\n", app.opt.reps_auto && !done && w != NULL ? ";" : "",
+			app.opt.reps_auto && !done && w != NULL ? w + 1 : "");
+	}
+	if (app.opt.reps_auto && (done || app.opt.progress == PROGRESS_RUNS))
+		say_wrapped(done ? APP ": reps auto: stop: " : APP ": reps auto: ",
+			why);
+	round_gbps.runs = 0;
+	if (done)
+		rxr_report_set_option_str(report, "reps_stop", why);
+	return done;
+}
+
 /*
  * Our options follow the first "--"; EAL gets what comes before. --help and
  * --list-devices also work alone, without EAL options or "--".
@@ -709,6 +818,11 @@ main(int argc, char **argv)
 
 	/* First of all: a stop asked for at any point is a clean stop. */
 	signals_install();
+	/*
+	 * Progress as it happens, also into a pipe, and each line whole:
+	 * a diagnostic on stderr lands between lines, never inside one.
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The command line as typed, before anyone parses it in place. */
 	app.argc = argc;
 	app.argv = calloc(argc + 1, sizeof(char *));
@@ -716,7 +830,7 @@ main(int argc, char **argv)
 		app.argv[i] = strdup(argv[i]);
 	/* App options first: bad input fails before EAL touches anything. */
 	if (parse_app_args(argc, argv, &eal_argc) != 0)
-		return EXIT_FAILURE;
+		return EXIT_USAGE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
 	if (app.opt.version) {
@@ -725,8 +839,9 @@ main(int argc, char **argv)
 	}
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	/* Paths given on the command line that cannot serve: usage too. */
 	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
-		return EXIT_FAILURE;
+		return EXIT_USAGE;
 
 	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
 	if (ret < 0) {
@@ -748,7 +863,7 @@ main(int argc, char **argv)
 		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at "
 			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
 			"or --main-polls");
-		status = EXIT_FAILURE;
+		status = EXIT_USAGE;
 		goto cleanup;
 	}
 	if (app.opt.nb_replay != 0 &&
@@ -764,8 +879,8 @@ main(int argc, char **argv)
 	opts_check_ports(&app);
 	streams_counting_choose(&app);
 	noise_init(&app);
-	printf(APP ": %u port(s), %u poll lcore(s), %u configuration(s) x %u "
-		"rep(s), consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
+	printf(APP ": %u port(s), %u poll lcore(s), %u configs x %u rep(s), "
+		"consumer %s%s, memory %s\n", app.nb_ports, app.nb_pollers,
 		app.opt.nb_configs, app.opt.reps, consumer_mode_name(app.opt.consumer),
 		app.opt.consumer == CONSUMER_NONE ? "" : app.streams_deferred ?
 		" (streams counted deferred)" : " (streams counted inline)",
@@ -791,17 +906,10 @@ main(int argc, char **argv)
 		/* After every run: an interruption leaves a valid report. */
 		if (output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
-		if (app.opt.reps_auto && (step + 1) % app.opt.nb_configs == 0) {
-			char why[256];
-			bool done = reps_auto_done(report, (step + 1) /
-				app.opt.nb_configs, why, sizeof(why));
-
-			printf(APP ": reps auto: %s%s\n", done ? "stop: " : "", why);
-			if (done) {
-				rxr_report_set_option_str(report, "reps_stop", why);
-				all_ran = true;
-				break;
-			}
+		if ((step + 1) % app.opt.nb_configs == 0 &&
+				round_end((step + 1) / app.opt.nb_configs, report)) {
+			all_ran = true;
+			break;
 		}
 	}
 	wait_pollers();
@@ -821,10 +929,17 @@ main(int argc, char **argv)
 		rxr_report_nb_cut_short(report) != 0);
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
-	if (app.opt.table && rxr_report_nb_runs(report) != 0) {
-		rxr_report_render_text(report, stdout, &(struct rxr_report_select){
-			.stream_rows = app.opt.stream_rows });
-		rxr_report_render_extra(report, stdout, app.opt.detail);
+	if (app.opt.table != TABLE_NONE && rxr_report_nb_runs(report) != 0) {
+		putchar('\n');
+		/* Each table ends with the findings, one line each. */
+		if (app.opt.table == TABLE_BRIEF)
+			rxr_report_render_brief(report, stdout);
+		else
+			rxr_report_render_text(report, stdout,
+				&(struct rxr_report_select){
+					.stream_rows = app.opt.stream_rows });
+		if (app.opt.table == TABLE_FULL || app.opt.detail)
+			rxr_report_render_extra(report, stdout, app.opt.detail);
 	} else {
 		/* The table says it otherwise. */
 		noise_say(&app);

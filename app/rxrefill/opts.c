@@ -24,7 +24,7 @@ enum {
 	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
 	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
 	OPT_STREAM_ROWS, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
-	OPT_STREAM_COUNTING, OPT_DISTURBED,
+	OPT_STREAM_COUNTING, OPT_DISTURBED, OPT_TABLE, OPT_PROGRESS,
 };
 
 static const struct option long_opts[] = {
@@ -50,6 +50,8 @@ static const struct option long_opts[] = {
 	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "no-table", no_argument, NULL, OPT_NO_TABLE },
+	{ "table", required_argument, NULL, OPT_TABLE },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "no-latency", no_argument, NULL, OPT_NO_LATENCY },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "zero-policy", required_argument, NULL, OPT_ZERO_POLICY },
@@ -76,6 +78,14 @@ static const char * const stream_counting_names[] = {
 };
 
 static const char * const disturbed_names[] = { "count", "exclude" };
+
+static const char * const table_names[] = {
+	[TABLE_NONE] = "none", [TABLE_BRIEF] = "brief", [TABLE_FULL] = "full",
+};
+
+static const char * const progress_names[] = {
+	[PROGRESS_RUNS] = "runs", [PROGRESS_ROUNDS] = "rounds",
+};
 
 static const char * const consumer_names[] = {
 	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
@@ -142,6 +152,10 @@ opts_usage(FILE *f)
 "                       5%%, or a poll lcore with a CPU of its own switched\n"
 "                       out more than 100 times a second or waiting for its\n"
 "                       CPU more than 5%% of the time\n"
+"  --progress WHAT      runs: a line when each run starts and one with its\n"
+"                       result; rounds: one line per round of every\n"
+"                       configuration (default runs). Runs cut short or too\n"
+"                       short to trust get a line either way\n"
 "  --main-polls         the main lcore polls too, as in l2fwd (a 2-CPU machine\n"
 "                       runs two poll lcores with -l 0-1); it also ends the\n"
 "                       run, checking the clock from its poll loop\n"
@@ -205,20 +219,26 @@ opts_usage(FILE *f)
 "                       rxrefill-report.json); '-': standard output, once at\n"
 "                       the end (progress and table go to standard error).\n"
 "                       A device, FIFO, directory or an input is refused\n"
-"  --no-table           no text table at the end\n"
+"  --table WHAT         the text table at the end: brief (one row per\n"
+"                       configuration: Gbit/s, Mpps, refill and allocator\n"
+"                       cycles, drops, zone lock wait), full (every metric,\n"
+"                       min to max, the latency histogram and percentiles)\n"
+"                       or none (default brief)\n"
+"  --no-table           the same as --table none\n"
 "  --no-latency         time nothing (no latency histogram, no\n"
 "                       refill_cycles_per_frame, allocator_cycles_per_packet)\n"
 "  --latency-every N    time the refills, frees and drains of one poll\n"
 "                       iteration in N (default 64; 1: every iteration, which\n"
 "                       costs throughput and bh its inline path)\n"
 "  --stream-rows        print every stream's row (default: the fairness\n"
-"                       summary: smallest and largest share, Jain's index)\n"
+"                       summary: smallest and largest share, Jain's index;\n"
+"                       implies --table full)\n"
 "  --test-refill-delay CYCLES\n"
 "                       testing: spin CYCLES TSC cycles in every refill, a\n"
 "                       known slowdown (the statistics must find it), counted\n"
 "                       in refill_cycles_per_frame where refills are timed\n"
 "  --detail             add per-queue, per-lcore and extended statistics\n"
-"                       tables to the text table\n"
+"                       tables to the text table (implies --table full)\n"
 "  --metrics-file FILE  write live figures in Prometheus text format to FILE,\n"
 "                       atomically, every stats period (node-exporter's\n"
 "                       textfile collector)\n"
@@ -235,7 +255,15 @@ opts_usage(FILE *f)
 "  --help               this text\n\n"
 "Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
 "(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
-"(--log-level=rxrefill:debug).\n",
+"(--log-level=rxrefill:debug).\n"
+"\n"
+"Exit status: 0 when every run completed and every frame came home; 1 on\n"
+"a runtime error (EAL could not start, a capture could not be read, a run\n"
+"failed or stalled with packets unaccounted, frames were lost, the report\n"
+"could not be written); 2 on bad usage (an unknown option or a bad value,\n"
+"a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
+"fewer lcores than the options need); 128+N when stopped by signal N (the\n"
+"report is kept, marked partial).\n",
 		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, RXR_PROFILE_DIR);
 }
@@ -405,7 +433,7 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	o->stall_consumer = -1;
 	o->stats_period_s = 1;
 	o->report_path = "rxrefill-report.json";
-	o->table = true;
+	o->table = TABLE_BRIEF;
 	o->latency = true;
 	o->latency_every = 64;
 	o->fake_nodes = 1;
@@ -474,6 +502,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			break;
 		case OPT_STREAM_ROWS:
 			o->stream_rows = true;
+			if (o->table == TABLE_BRIEF)
+				o->table = TABLE_FULL;
 			break;
 		case OPT_WARMUP:
 			if (parse_seconds("warmup", optarg, 0, 3600, &o->warmup_s) != 0)
@@ -607,13 +637,27 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->report_path = optarg;
 			break;
 		case OPT_NO_TABLE:
-			o->table = false;
+			o->table = TABLE_NONE;
+			break;
+		case OPT_TABLE:
+			if (parse_name("table", optarg, table_names,
+					RTE_DIM(table_names), &v) != 0)
+				return -1;
+			o->table = (enum table_mode)v;
+			break;
+		case OPT_PROGRESS:
+			if (parse_name("progress", optarg, progress_names,
+					RTE_DIM(progress_names), &v) != 0)
+				return -1;
+			o->progress = (enum progress_mode)v;
 			break;
 		case OPT_NO_LATENCY:
 			o->latency = false;
 			break;
 		case OPT_DETAIL:
 			o->detail = true;
+			if (o->table == TABLE_BRIEF)
+				o->table = TABLE_FULL;
 			break;
 		case OPT_METRICS_FILE:
 			if (optarg[0] == '\0') {

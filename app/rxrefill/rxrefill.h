@@ -86,6 +86,18 @@ struct run_config {
 	bool bulk;
 };
 
+/*
+ * Exit status (--help and the man page say the same): EXIT_SUCCESS,
+ * EXIT_FAILURE for a runtime error, EXIT_USAGE for bad usage, 128 + N when
+ * stopped by signal N.
+ */
+#define EXIT_USAGE 2
+
+/* --table: the text table at the end. */
+enum table_mode { TABLE_NONE, TABLE_BRIEF, TABLE_FULL };
+/* --progress: a line per run, or per round of every configuration. */
+enum progress_mode { PROGRESS_RUNS, PROGRESS_ROUNDS };
+
 struct options {
 	struct run_config configs[2 * RXR_STRATEGY_USER_MAX];
 	unsigned int nb_configs;
@@ -119,7 +131,8 @@ struct options {
 	enum rxr_zero_method zero_method;
 	double stats_period_s;
 	const char *report_path;
-	bool table;
+	enum table_mode table;
+	enum progress_mode progress;
 	bool latency;
 	const char *replay[MAX_REPLAY_FILES];
 	unsigned int nb_replay;
@@ -187,6 +200,7 @@ struct poller {
 	uint64_t table_full;		/* packets of flows the table had no room for */
 	uint64_t streams_logged;	/* deferred: packets counted from the log */
 	uint64_t streams_self;		/* ... of them by the poll lcore (log full) */
+	uint64_t streams_logged0, streams_self0;	/* the same at warmup's end */
 	/* Per-stream counters, as received: this poller's only. */
 	struct rxr_flow_table *streams;
 	/* Deferred counting: the poll lcore appends, the main lcore drains. */
@@ -369,6 +383,8 @@ unsigned int streams_drain(struct app *a, unsigned int max);
 /* After a run, pollers stopped: count every logged packet, fold the logs'
  * counters into the pollers'. */
 void streams_settle(struct app *a);
+/* The measurement starts: what the logs counted so far is warmup's. */
+void streams_mark(struct app *a);
 bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
 		char *why, size_t len);
 void fill_run(struct rxr_report_run *r, const struct snapshot *a,

@@ -367,9 +367,10 @@ metrics_write(const struct live_view *v)
 		v->strategy, v->bulk ? "on" : "off");
 	fprintf(f, "# HELP rxrefill_phase Current phase (1 for the phase).\n"
 		"# TYPE rxrefill_phase gauge\n");
+	/* Every sample carries the run's labels, the phase too. */
 	for (int p = 0; p <= PHASE_DONE; p++)
-		fprintf(f, "rxrefill_phase{phase=\"%s\"} %d\n", phase_names[p],
-			p == (int)v->phase);
+		fprintf(f, "rxrefill_phase{%s,phase=\"%s\"} %d\n", labels,
+			phase_names[p], p == (int)v->phase);
 	fprintf(f, "# HELP rxrefill_repetition Repetition of the current "
 		"configuration, from 1.\n# TYPE rxrefill_repetition gauge\n"
 		"rxrefill_repetition{%s} %u\n", labels, v->rep);

@@ -471,6 +471,17 @@ int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel);
 
 /**
+ * Print one report as a brief table that fits 120 columns: a line on the
+ * machine, the repetitions cut short, then one row per (strategy, bulk)
+ * with the metrics that decide: Gbit/s, Mpps, refill and allocator cycles
+ * (% against the first configuration, n.s. where not significant), drops
+ * of every cause and the zone lock's wait share; then bulk off against on.
+ * rxr_report_render_text() prints every metric.
+ * @return 0, -ENOMEM, or -EIO when writing to out failed.
+ */
+int rxr_report_render_brief(const struct rxr_report *r, FILE *out);
+
+/**
  * Print several reports side by side, one column per report, % against
  * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
  * (strategy, bulk); "-" where a report lacks that pair. Separate reports

@@ -314,8 +314,9 @@ run_label(const json_t *run, char *buf, size_t len)
 
 	rr_group_label(json_string_value(json_object_get(run, "strategy")),
 		json_is_true(json_object_get(run, "bulk")), cfg, sizeof(cfg));
+	/* Printed from 1, as the progress lines count; 0-based in JSON. */
 	snprintf(buf, len, "%s rep %lld", cfg,
-		(long long)json_integer_value(json_object_get(run, "rep")));
+		(long long)json_integer_value(json_object_get(run, "rep")) + 1);
 	return buf;
 }
 

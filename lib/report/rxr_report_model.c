@@ -620,7 +620,7 @@ model_add_rows(struct model *m, const char *config,
 	}
 	for (i = 0; i < l.n; i++) {
 		const struct metric *mt = &l.m[i];
-		bool any = false;
+		bool any = false, zeros;
 
 		if (!selected(sel, mt->name))
 			continue;
@@ -651,6 +651,10 @@ model_add_rows(struct model *m, const char *config,
 		}
 		if (mt->optional && !any)
 			continue;
+		/* Zeros in every column: nothing to test, no % to give. */
+		zeros = any;
+		for (c = 0; c < m->ncols && zeros; c++)
+			zeros = st[c].n == 0 || (st[c].min == 0 && st[c].max == 0);
 		for (k = 0; k < NELEMS(stat_names); k++) {
 			bool has_mean = m->minmax && mt->spread;
 			struct row *row;
@@ -662,7 +666,7 @@ model_add_rows(struct model *m, const char *config,
 				goto out;
 			row->stat = stat_names[k];
 			/* A spread has no better direction. */
-			row->dir = k == 3 ? DIR_NONE : mt->dir;
+			row->dir = k == 3 || zeros ? DIR_NONE : mt->dir;
 			row->prec = mt->prec;
 			row->section = mt->stream != NULL;
 			row->metric = strdup(mt->name);

@@ -102,6 +102,8 @@ struct line {
 void line_add(struct line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void line_put(struct line *l, FILE *out);
+/* line_put() of a sentence, broken at spaces within 120 columns. */
+void line_put_wrapped(struct line *l, FILE *out);
 void line_free(struct line *l);
 
 #define SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
@@ -114,6 +116,9 @@ void print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct line *l, FILE *out);
 /* The disturbed repetitions, one line each, and how many of how many. */
 void print_disturbed(const struct rxr_report *r, const char *prefix,
+		struct line *l, FILE *out);
+/* How many repetitions were disturbed, one line (the brief table). */
+void print_noise_count(const struct rxr_report *r, const char *prefix,
 		struct line *l, FILE *out);
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void print_env_line(const json_t *doc, struct line *l);

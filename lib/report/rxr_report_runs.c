@@ -238,7 +238,6 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 {
 	const json_t *runs = json_object_get(r->doc, "runs"), *run;
 	const bool excluded = disturbed_excluded(r->doc);
-	unsigned int measured = 0, disturbed = 0;
 	size_t i;
 
 	json_array_foreach(runs, i, run) {
@@ -247,12 +246,9 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 		double wait;
 		size_t k;
 
-		if (noise == NULL)
+		if (noise == NULL ||
+				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
-		measured++;
-		if (!json_is_true(json_object_get(run, "disturbed")))
-			continue;
-		disturbed++;
 		rr_group_label(json_string_value(json_object_get(run,
 				"strategy")), json_is_true(json_object_get(run,
 				"bulk")), label, sizeof(label));
@@ -260,8 +256,8 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 		c = clean_dup(causes);
 		line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
-			(long long)json_integer_value(json_object_get(run, "rep")),
-			c != NULL ? c : "?",
+			(long long)json_integer_value(json_object_get(run, "rep")) +
+			1, c != NULL ? c : "?",
 			rr_num(json_object_get(run, "duration_s")));
 		free(c);
 		if (!isnan(rr_num(json_object_get(noise, "asked_s"))))
@@ -285,15 +281,30 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 			line_add(l, ", waiting for a CPU %.1f%% of the time",
 				100 * wait);
 		line_add(l, ")");
-		line_put(l, out);
+		line_put_wrapped(l, out);
+	}
+	print_noise_count(r, prefix, l, out);
+}
+
+void
+print_noise_count(const struct rxr_report *r, const char *prefix,
+		struct line *l, FILE *out)
+{
+	const json_t *runs = json_object_get(r->doc, "runs"), *run;
+	unsigned int measured = 0, disturbed = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		measured += json_object_get(run, "noise") != NULL;
+		disturbed += json_is_true(json_object_get(run, "disturbed"));
 	}
 	if (measured == 0)
 		return;
 	line_add(l, "%snoise: %u of %u repetitions disturbed", prefix,
 		disturbed, measured);
 	if (disturbed != 0)
-		line_add(l, ", %s", excluded ? "left out of the figures "
-			"(--disturbed exclude)" : "counted in the figures "
-			"(--disturbed count)");
+		line_add(l, ", %s", disturbed_excluded(r->doc) ?
+			"left out of the figures (--disturbed exclude)" :
+			"counted in the figures (--disturbed count)");
 	line_put(l, out);
 }

@@ -16,6 +16,7 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
+#define TEXT_COLUMNS 120	/* what a line of the brief output fits in */
 
 
 
@@ -65,6 +66,41 @@ line_put(struct line *l, FILE *out)
 	s[l->len] = '\0';
 	fputs(s, out);
 	fputc('\n', out);
+	l->len = 0;
+}
+
+/*
+ * A sentence line within TEXT_COLUMNS: broken at spaces, the rest indented
+ * by four (lists indent their items by two). A word longer than a line
+ * stays whole.
+ */
+void
+line_put_wrapped(struct line *l, FILE *out)
+{
+	char *s = l->big != NULL ? l->big : l->buf;
+	size_t start = 0, width = TEXT_COLUMNS;
+
+	while (l->len > 0 && s[l->len - 1] == ' ')
+		l->len--;
+	s[l->len] = '\0';
+	while (l->len - start > width) {
+		size_t cut = start + width;
+
+		while (cut > start && s[cut] != ' ')
+			cut--;
+		if (cut == start) {
+			cut = start + width;
+			while (cut < l->len && s[cut] != ' ')
+				cut++;
+			if (cut == l->len)
+				break;
+		}
+		fprintf(out, "%s%.*s\n", start == 0 ? "" : "    ",
+			(int)(cut - start), s + start);
+		start = cut + 1;
+		width = TEXT_COLUMNS - 4;
+	}
+	fprintf(out, "%s%s\n", start == 0 ? "" : "    ", s + start);
 	l->len = 0;
 }
 
@@ -376,7 +412,7 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
 				"cut_short")));
 		line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
 			"measured)", prefix, label, (long long)json_integer_value(
-				json_object_get(run, "rep")),
+				json_object_get(run, "rep")) + 1,
 			why != NULL ? why : "?",
 			rr_num(json_object_get(run, "duration_s")));
 		free(why);

@@ -150,7 +150,7 @@ verdict_line(struct line *l, FILE *out, const char *name, const char *base,
 	if (isnan(r->ratio)) {
 		line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
 			base, cnt);
-		line_put(l, out);
+		line_put_wrapped(l, out);
 		return;
 	}
 	if (!isnan(r->ci_lo))
@@ -169,7 +169,7 @@ verdict_line(struct line *l, FILE *out, const char *name, const char *base,
 	else
 		line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
 			"%s)", name, base, r->ratio, ci, r->p, cnt);
-	line_put(l, out);
+	line_put_wrapped(l, out);
 }
 
 /* The comparisons that cannot reach alpha, and the weakest of them. */
@@ -210,7 +210,7 @@ weakest_warn(const struct weakest *w, double alpha, struct line *l,
 			rxr_stats_signflip_min_rounds(alpha));
 	else
 		line_add(l, "; use more repetitions");
-	line_put(l, out);
+	line_put_wrapped(l, out);
 }
 
 /* Findings gathered before printing, so that the header can name the
@@ -291,7 +291,7 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		line_add(l, ", two-sided; alpha %g):", alpha);
 	else
 		line_add(l, "none, too few values; alpha %g):", alpha);
-	line_put(l, out);
+	line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
 		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
 			&fs->f[i].r, alpha);

@@ -271,10 +271,14 @@ def case_memory_backing_said():
         out[:1000]
 
 
-def bad(args, needle, eal=None, env=None):
+def bad(args, needle, eal=None, env=None, status=None):
+    """Refused with a message naming needle; status: the exit status
+    (2 bad usage, 1 a runtime error, as --help says), when given."""
     rc, out, err = run(args, timeout=60, eal=eal, env=env)
     assert rc != 0, "exit 0 for %s" % args
     assert rc < 128, "killed by a signal (%d) for %s" % (rc, args)
+    assert status is None or rc == status, "exit %d, not %d, for %s" % (
+        rc, status, args)
     assert needle in err, "message lacks '%s': %s" % (needle, err[-1500:])
 
 
@@ -292,38 +296,39 @@ def case_bad_input():
     frame = bytes(14) + bytes(50)
     ok = os.path.join(TMP, "ok.pcap")
     write_pcap(ok, [(64, 64, frame)])
-    bad(["--bogus"], "--bogus")
-    bad(["--strategy", "slab"], "unknown strategy 'slab'")
-    bad(["--strategy", "none"], "unknown strategy 'none'")
-    bad(["--bulk", "maybe"], "--bulk")
-    bad(["--stream-counting", "later"], "--stream-counting: 'later'")
-    bad(["--reps", "0"], "--reps")
-    bad(["--duration", "-1"], "--duration")
-    bad(["--loops", "2"], "--loops needs --replay")
-    bad(["--replay", os.path.join(TMP, "missing.pcap")], "missing.pcap")
+    bad(["--bogus"], "--bogus", status=2)
+    bad(["--strategy", "slab"], "unknown strategy 'slab'", status=2)
+    bad(["--strategy", "none"], "unknown strategy 'none'", status=2)
+    bad(["--bulk", "maybe"], "--bulk", status=2)
+    bad(["--stream-counting", "later"], "--stream-counting: 'later'", status=2)
+    bad(["--reps", "0"], "--reps", status=2)
+    bad(["--duration", "-1"], "--duration", status=2)
+    bad(["--loops", "2"], "--loops needs --replay", status=2)
+    bad(["--replay", os.path.join(TMP, "missing.pcap")], "missing.pcap", status=2)
     txt = os.path.join(TMP, "notes.txt")
     with open(txt, "w") as f:
         f.write("not a capture\n" * 10)
-    bad(["--replay", txt], "notes.txt: not a readable capture")
+    bad(["--replay", txt], "notes.txt: not a readable capture", status=1)
     trunc = os.path.join(TMP, "trunc.pcap")
     write_pcap(trunc, [(64, 64, frame), (64, 64, frame)], truncate=10)
-    bad(["--replay", trunc], "truncated record 2")
+    bad(["--replay", trunc], "truncated record 2", status=1)
     zero = os.path.join(TMP, "zero.pcap")
     write_pcap(zero, [(64, 64, frame), (0, 64, b"")])
-    bad(["--replay", zero], "record 2 has zero length")
+    bad(["--replay", zero], "record 2 has zero length", status=1)
     huge = os.path.join(TMP, "huge.pcap")
     write_pcap(huge, [(300000, 300000, b"\0" * 300000)])
     bad(["--replay", huge], "huge.pcap")
     empty = os.path.join(TMP, "empty.pcap")
     write_pcap(empty, [])
-    bad(["--replay", empty], "holds no packet")
+    bad(["--replay", empty], "holds no packet", status=1)
     bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file")
     bad(["--replay", ok], "no worker lcore",
-        eal=["-l", "0", "--no-pci", "--file-prefix", "rxr_app_b%d" % os.getpid()])
+        eal=["-l", "0", "--no-pci", "--file-prefix", "rxr_app_b%d" % os.getpid()],
+        status=2)
     bad(["--replay", ok, "--frame-size", "600"], "--frame-size 600")
     bad(["--replay", ok, "--report", os.path.join(TMP, "no/such/dir/r.json")],
-        "no/such/dir")
-    bad([], "no port")
+        "no/such/dir", status=2)
+    bad([], "no port", status=1)
 
 
 def case_list_devices():

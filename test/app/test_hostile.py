@@ -319,10 +319,11 @@ def case_sigterm_finite_replay_cut_short():
     assert rep["runs"][1]["rx_packets"] < total, "cut run got everything?"
     assert "stopped by SIGTERM after 1 of 2 repetitions" in err, err[-800:]
     # The table and compare list it apart and leave it out.
-    assert "cut short, not counted: bh-bulk rep 1 (SIGTERM" in out, out[-2000:]
+    # Repetitions count from 1 in every text, as in the progress lines.
+    assert "cut short, not counted: bh-bulk rep 2 (SIGTERM" in out, out[-2000:]
     rc, cout, cerr = prog([COMPARE, report, report])
     assert rc == 0, cerr
-    assert "cut short, not counted: bh-bulk rep 1" in cout, cout[:2000]
+    assert "cut short, not counted: bh-bulk rep 2" in cout, cout[:2000]
     rc, cout, cerr = prog([COMPARE, "--json", report])
     assert json.loads(cout)["reports"][0]["cut_short"] == 1, cout[:500]
 

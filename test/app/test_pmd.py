@@ -70,6 +70,8 @@ def lab_up():
         return
     if os.geteuid() != 0:
         raise Skip("not root: cannot make a network namespace")
+    need("ip")         # iproute2
+    need("sysctl")     # procps
     p = sh(["ip", "netns", "add", NS], check=False)
     if p.returncode != 0:
         raise Skip("the kernel refused a network namespace: %s" %
@@ -138,14 +140,26 @@ def tail(p):
     return "stdout:\n%s\nstderr:\n%s" % (p.stdout[-2500:], p.stderr[-2500:])
 
 
+def registry_strategies():
+    """The strategies rxrefill offers, as its --help lists them."""
+    out = subprocess.run([RXREFILL, "--help"], capture_output=True,
+                         text=True, timeout=60).stdout
+    m = re.search(r"^  --strategy LIST\s+(.*?), comma separated", out, re.M)
+    assert m, out[:1500]
+    return [n.strip() for n in m.group(1).split(",")]
+
+
 def check_matrix(name, p, rep, traffic):
     assert p.returncode == 0, "%s: exit %d\n%s" % (name, p.returncode, tail(p))
     assert rep is not None and rep["partial"] is False, \
         "%s: no complete report\n%s" % (name, tail(p))
     runs = rep["runs"]
     got = sorted((r["strategy"], r["bulk"]) for r in runs)
-    want = sorted((s, b) for s in ("zone", "irqsave", "bh", "recycle")
-                  for b in (True, False))
+    # Every strategy of the program's registry (its --help), less those
+    # 'all' left out here with a note.
+    names = [n for n in registry_strategies()
+             if "strategy %s left out of all" % n not in p.stdout + p.stderr]
+    want = sorted((s, b) for s in names for b in (True, False))
     assert got == want, "%s: configurations %s" % (name, got)
     for r in runs:
         if traffic:
@@ -396,6 +410,8 @@ def case_lab_sweep():
     # strategy, with every step's packets accounted for.
     lab_down()    # the sweep makes its own namespace
     need("tcpreplay")
+    need("ip")
+    need("sysctl")
     if os.geteuid() != 0:
         raise Skip("not root: cannot make a network namespace")
     _, files = gen("sweep", "-q", "1", "-s", "8", "-n", "500", "-l", "64")

@@ -226,3 +226,23 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	}
 	return backing;
 }
+
+char *
+rxr_test_unwrap(char *text)
+{
+	char *w = text;
+
+	if (text == NULL)
+		return NULL;
+	for (const char *r = text; *r != '\0'; r++) {
+		if (r[0] == '\n' && strncmp(r + 1, "    ", 4) == 0 &&
+				r[5] != ' ') {
+			*w++ = ' ';
+			r += 4;
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+	return text;
+}

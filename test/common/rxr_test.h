@@ -41,6 +41,13 @@ rxr_test_xorshift(uint64_t *state)
 	return *state;
 }
 
+/**
+ * Join the lines a report wrapped within 120 columns (a line break and
+ * the four spaces of a continuation become one space), in place, so that
+ * a test can look for a whole sentence. @return text (NULL stays NULL).
+ */
+char *rxr_test_unwrap(char *text);
+
 /** Run one test case and print its TAP line. */
 void rxr_test_run(const char *name, int (*fn)(void));
 

@@ -197,7 +197,9 @@ def testpmd_cmd(plugin, tag, extra_eal, ops, args):
     cmd = [find_prog("dpdk-testpmd"), "--lcores", LCORES, "--no-pci",
            "--file-prefix", prefix(tag)] + extra_eal
     if ops:
-        cmd += ["-d", plugin, "--mbuf-pool-ops-name", "rxrefill"]
+        # The driver says at debug level that every frame came home.
+        cmd += ["-d", plugin, "--mbuf-pool-ops-name", "rxrefill",
+                "--log-level", "rxrefill:debug"]
     return cmd + ["--"] + args
 
 
@@ -334,7 +336,8 @@ def perf_tables(out):
 def perf_cmd(plugin, strategy, eal_mem, shim, scale):
     cmd = [find_prog("dpdk-test"), "-l", "0-1", "--no-pci", "--file-prefix",
            prefix("perf" + strategy), "-d", plugin,
-           "--mbuf-pool-ops-name", "rxrefill"] + eal_mem
+           "--mbuf-pool-ops-name", "rxrefill",
+           "--log-level", "rxrefill:debug"] + eal_mem
     # Line-buffered: the driver's messages land between whole lines.
     cmd = ["stdbuf", "-oL"] + cmd
     if scale != 1:

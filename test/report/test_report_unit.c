@@ -712,6 +712,43 @@ test_render_golden(void)
 	return ret;
 }
 
+/*
+ * The brief table: every configuration a row, every deciding metric a
+ * column, no line past 120 columns, and no "n.s." on a column of zeros.
+ */
+static int
+test_render_brief(void)
+{
+	static const char *const want[] = {
+		"Gbit/s", "Mpps", "refill cyc/frame", "alloc cyc/pkt", "drops",
+		"zone wait", "\nzone-bulk ", "\nbh-bulk ", "\nrecycle-bulk ",
+		"\nbh-nobulk ", "n.s.",
+	};
+	struct fixture_conf conf = { .host = "hostA", .scale = 1, .reps = 2,
+		.with_recycle = true, .with_nobulk = true };
+	struct rxr_report *r = fixture_report(&conf);
+	struct capture c;
+	const char *line;
+	char *text;
+	size_t i;
+
+	RXR_TEST_ASSERT(cap_open(&c) != NULL, "capture");
+	RXR_TEST_ASSERT_EQ(rxr_report_render_brief(r, c.f), 0, "render");
+	text = cap_close(&c);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		RXR_TEST_ASSERT(strstr(text, want[i]) != NULL, "no '%s' in\n%s",
+			want[i], text);
+	for (line = text; *line != '\0'; ) {
+		size_t n = strcspn(line, "\n");
+
+		RXR_TEST_ASSERT(n <= 120, "%zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	free(text);
+	rxr_report_free(r);
+	return 0;
+}
+
 static int
 test_compare_golden(void)
 {
@@ -1011,7 +1048,7 @@ test_cut_short(void)
 		"summary min %g", sum_stat(sum, 0, "gbps", "min"));
 	text = render(r, NULL);
 	RXR_TEST_ASSERT(text != NULL && strstr(text, "cut short, not counted: "
-		"zone-bulk rep 2 (SIGINT, 0.002 s measured)") != NULL,
+		"zone-bulk rep 3 (SIGINT, 0.002 s measured)") != NULL,
 		"table: %s", text != NULL ? text : "");
 	free(text);
 	/* A reason is required, and only on a run marked cut short. */
@@ -1089,9 +1126,10 @@ test_disturbed(void)
 	RXR_TEST_ASSERT_EQ(json_integer_value(json_object_get(json_array_get(
 		json_object_get(rxr_report_json(r), "summary"), 0), "reps")), 3,
 		"counted reps");
-	text = render(r, NULL);
+	text = rxr_test_unwrap(render(r, NULL));
+	/* Repetitions are counted from 1 on screen: rep 2 is the third. */
 	RXR_TEST_ASSERT(text != NULL && strstr(text, "disturbed, counted: "
-		"zone-bulk rep 2 (duration+steal; 3.000 s measured of 2.000 s, "
+		"zone-bulk rep 3 (duration+steal; 3.000 s measured of 2.000 s, "
 		"steal 25.0%, 9 involuntary switches, waiting for a CPU 12.5% of "
 		"the time)") != NULL &&
 		strstr(text, "noise: 1 of 1 repetitions disturbed, counted in "
@@ -1106,9 +1144,9 @@ test_disturbed(void)
 	RXR_TEST_ASSERT(rxr_report_run_counted(doc, json_array_get(
 		json_object_get(doc, "runs"), 0)) && !rxr_report_run_counted(doc,
 		last), "run_counted");
-	text = render(r, NULL);
+	text = rxr_test_unwrap(render(r, NULL));
 	RXR_TEST_ASSERT(text != NULL && strstr(text, "disturbed, not counted: "
-		"zone-bulk rep 2") != NULL && strstr(text, "left out of the "
+		"zone-bulk rep 3") != NULL && strstr(text, "left out of the "
 		"figures (--disturbed exclude)") != NULL, "table: %s",
 		text != NULL ? text : "");
 	free(text);
@@ -1217,6 +1255,7 @@ main(int argc, char **argv)
 	rxr_test_run("validate", test_validate);
 	rxr_test_run("load_errors", test_load_errors);
 	rxr_test_run("render_golden", test_render_golden);
+	rxr_test_run("render_brief", test_render_brief);
 	rxr_test_run("compare_golden", test_compare_golden);
 	rxr_test_run("hist_shape", test_hist_shape);
 	rxr_test_run("select", test_select);

@@ -112,7 +112,7 @@ render(const struct rxr_report *r)
 		return NULL;
 	rxr_report_render_text(r, f, NULL);
 	fclose(f);
-	return buf;
+	return rxr_test_unwrap(buf);
 }
 
 static const json_t *

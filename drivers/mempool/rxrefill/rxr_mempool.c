@@ -117,7 +117,9 @@ rxr_mp_alloc(struct rte_mempool *mp)
 }
 
 /*
- * Whatever the application, say at the end whether every frame came home.
+ * Whatever the application, say at the end whether every frame came home:
+ * a shortfall at ERR or NOTICE, all home at DEBUG (--log-level
+ * rxrefill:debug), one line per pool being noise in a long session.
  * DPDK's destroy event comes before rte_mempool_free() takes the objects
  * back for itself. The mempool's per-lcore caches are not flushed to us,
  * so a shortfall is a leak only in a pool that had none.
@@ -135,7 +137,7 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 	frames = rxr_pool_nr_frames(p);
 	avail = rxr_pool_avail(p);
 	if (rxr_pool_check(p, NULL) == 0)
-		RXR_LOG(NOTICE, "%s: all %" PRIu64 " frames are home",
+		RXR_LOG(DEBUG, "%s: all %" PRIu64 " frames are home",
 			mp->name, frames);
 	else
 		rte_log(mp->cache_size == 0 ? RTE_LOG_ERR : RTE_LOG_NOTICE,

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The brief table: one row per configuration, one column per metric that
+ * decides between strategies, within 120 columns. The full table
+ * (rxr_report_render_text) has every metric.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_report_model.h"
+#include "rxr_stats.h"
+
+/* The columns: a metric of the model, or the drops of every cause. */
+static const struct {
+	const char *metric;	/* NULL: drops, summed over causes */
+	const char *header;
+	bool delta;		/* % against the first configuration */
+	bool share;		/* a fraction printed as a percentage */
+} brief_cols[] = {
+	{ "gbps", "Gbit/s", true, false },
+	{ "mpps", "Mpps", false, false },
+	{ "refill_cycles_per_frame", "refill cyc/frame", true, false },
+	{ "allocator_cycles_per_packet", "alloc cyc/pkt", true, false },
+	{ NULL, "drops", false, false },
+	{ "zone_lock.wait_share", "zone wait", false, true },
+};
+
+#define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CELL_LEN 48
+
+/* The model's row of metric: its Mean when it has one, else its Median. */
+static const struct row *
+find_row(const struct model *m, const char *metric)
+{
+	const struct row *median = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nrows; i++) {
+		const struct row *row = &m->rows[i];
+
+		if (strcmp(row->metric, metric) != 0)
+			continue;
+		if (strcmp(row->stat, "Mean") == 0)
+			return row;
+		if (strcmp(row->stat, "Median") == 0)
+			median = row;
+	}
+	return median;
+}
+
+/* Drops of every cause per complete repetition of column c, the mean. */
+static double
+drops_mean(const struct rr_group *g)
+{
+	double sum = 0;
+	size_t r, n = 0;
+
+	for (r = 0; r < g->nb_runs; r++) {
+		const json_t *drops = json_object_get(g->runs[r], "drops");
+		const char *key;
+		json_t *v;
+
+		if (!rxr_report_run_complete(g->runs[r]))
+			continue;
+		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
+			sum += rr_num(v);
+		n++;
+	}
+	return n != 0 ? sum / (double)n : NAN;
+}
+
+/* The value part of a cell. */
+static void
+fmt_cell_value(const struct row *row, unsigned int c, bool share, char *buf,
+		size_t len)
+{
+	if (row == NULL || isnan(row->v[c]))
+		snprintf(buf, len, "-");
+	else if (share)
+		snprintf(buf, len, "%.2f%%", 100.0 * row->v[c]);
+	else
+		snprintf(buf, len, "%.*f", row->prec, row->v[c]);
+}
+
+/*
+ * The % part: nothing for the first column, a row of zeros or no value;
+ * "n.s." when tested and not significant, "n.t." when untested.
+ */
+static void
+fmt_cell_delta(const struct row *row, unsigned int c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (row == NULL || c == 0 || row->dir == DIR_NONE ||
+			isnan(row->v[c]) || isnan(row->d[c]))
+		return;
+	snprintf(buf, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
+		isnan(row->p[c]) ? " n.t." : " n.s.");
+}
+
+int
+rxr_report_render_brief(const struct rxr_report *r, FILE *out)
+{
+	const char *metrics[NB_COLS];
+	struct rxr_report_select sel = { .metrics = metrics };
+	const json_t *env = json_object_get(r->doc, "env");
+	const struct row *rows[NB_COLS];
+	size_t valw[NB_COLS], dw[NB_COLS], namew = 13, i, ng = 0;
+	char val[CELL_LEN], delta[CELL_LEN], *s, *t;
+	struct line l = { .len = 0 };
+	struct rr_group *g = NULL;
+	double *drops = NULL;
+	struct model m;
+	unsigned int c, most = 0;
+	int ret = -ENOMEM;
+
+	/* The model's rows the columns take: every metric but the drops. */
+	for (i = 0; i < NB_COLS; i++)
+		if (brief_cols[i].metric != NULL)
+			metrics[sel.nb_metrics++] = brief_cols[i].metric;
+	if (model_single(&m, r, &sel) != 0)
+		return -ENOMEM;
+	if (rr_groups(r->doc, &g, &ng) != 0)
+		goto out;
+	drops = calloc(ng + 1, sizeof(*drops));
+	if (drops == NULL)
+		goto out;
+	s = clean_dup(json_string_value(json_object_get(env, "host")));
+	t = clean_dup(json_string_value(json_object_get(env, "cpu_model")));
+	line_add(&l, "report: host %s, cpu %s, ", s != NULL ? s : "",
+		t != NULL ? t : "");
+	free(s);
+	free(t);
+	print_env_line(r->doc, &l);
+	line_put(&l, out);
+	if (json_is_true(json_object_get(r->doc, "partial"))) {
+		line_add(&l, "partial: the run was interrupted, only the "
+			"repetitions that completed are shown");
+		line_put(&l, out);
+	}
+	print_cut_short(r, "", &l, out);
+	print_noise_count(r, "", &l, out);
+	if (json_is_true(rr_path(env, "build.debug_checks"))) {
+		line_add(&l, "note: built with debug checks: these figures "
+			"are not for comparison");
+		line_put(&l, out);
+	}
+	if (m.ncols == 0 || ng != m.ncols) {
+		line_add(&l, "no runs");
+		line_put(&l, out);
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < NB_COLS; i++)
+		rows[i] = brief_cols[i].metric != NULL ?
+			find_row(&m, brief_cols[i].metric) : NULL;
+	for (c = 0; c < m.ncols; c++) {
+		drops[c] = drops_mean(&g[c]);
+		if (g[c].nb_runs > most)
+			most = g[c].nb_runs;
+	}
+	/* Widths: the longest value and % of each column. */
+	for (i = 0; i < NB_COLS; i++) {
+		valw[i] = 0;
+		dw[i] = 0;
+		for (c = 0; c < m.ncols; c++) {
+			if (brief_cols[i].metric == NULL)
+				snprintf(val, sizeof(val), isnan(drops[c]) ?
+					"-" : "%.0f", drops[c]);
+			else
+				fmt_cell_value(rows[i], c, brief_cols[i].share,
+					val, sizeof(val));
+			fmt_cell_delta(brief_cols[i].delta ? rows[i] : NULL, c,
+				delta, sizeof(delta));
+			valw[i] = MAX(valw[i], strlen(val));
+			dw[i] = MAX(dw[i], strlen(delta));
+		}
+		/* A header wider than its cells widens the values. */
+		if (strlen(brief_cols[i].header) > valw[i] + (dw[i] ? dw[i] + 1 : 0))
+			valw[i] = strlen(brief_cols[i].header) -
+				(dw[i] ? dw[i] + 1 : 0);
+	}
+	for (c = 0; c < m.ncols; c++)
+		namew = MAX(namew, strlen(m.headers[c]));
+	line_add(&l, "%s of up to %u repetition%s per configuration (zone "
+		"wait: median); %% against %s, positive = better",
+		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
+		m.headers[0]);
+	line_put(&l, out);
+	line_add(&l, "%-*s", (int)namew, "configuration");
+	for (i = 0; i < NB_COLS; i++)
+		line_add(&l, "  %-*s", (int)(valw[i] + (dw[i] ? dw[i] + 1 : 0)),
+			brief_cols[i].header);
+	line_put(&l, out);
+	for (c = 0; c < m.ncols; c++) {
+		line_add(&l, "%-*s", (int)namew, m.headers[c]);
+		for (i = 0; i < NB_COLS; i++) {
+			if (brief_cols[i].metric == NULL)
+				snprintf(val, sizeof(val), isnan(drops[c]) ?
+					"-" : "%.0f", drops[c]);
+			else
+				fmt_cell_value(rows[i], c, brief_cols[i].share,
+					val, sizeof(val));
+			fmt_cell_delta(brief_cols[i].delta ? rows[i] : NULL, c,
+				delta, sizeof(delta));
+			line_add(&l, "  %*s", (int)valw[i], val);
+			if (dw[i])
+				line_add(&l, " %-*s", (int)dw[i], delta);
+		}
+		line_put(&l, out);
+	}
+	if (m.ncols > 1) {
+		line_add(&l, "n.s.: not significant at alpha %g, each against "
+			"the first (%s); n.t.: not tested", m.alpha, m.paired ?
+			"sign-flip test over paired rounds" :
+			"permutation test of the means, unpaired");
+		line_put_wrapped(&l, out);
+		fputc('\n', out);
+		rr_print_verdict_single(r, m.alpha, &l, out);
+	}
+	ret = 0;
+out:
+	free(drops);
+	rr_groups_free(g, ng);
+	model_free(&m);
+	line_free(&l);
+	if (ret == 0 && l.oom)
+		ret = -ENOMEM;
+	if (ret == 0 && ferror(out))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Build a program's man page: a hand-written roff template whose OPTIONS
+section is made from the program's own --help, so the man page lists the
+options the program has (the --help text is printed from the table the
+parser uses) and never drifts from it.
+
+    mkman.py TEMPLATE OUTPUT VERSION PROGRAM [ARG...]
+
+runs PROGRAM [ARG...] --help and writes TEMPLATE to OUTPUT with @OPTIONS@
+replaced by the options as roff (a .SS per heading of the help, a .TP per
+option), @EXIT_STATUS@ by the help's "Exit status:" paragraph, and
+@VERSION@, @DATE@ by the version and the date (SOURCE_DATE_EPOCH when set,
+for reproducible builds). A help without options or without an exit
+status paragraph is an error: every program documents both.
+"""
+
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+# "  -o, --prefix PREFIX    text", "      --quiet   text", "  --replay FILES":
+# an option starts within INDENT columns, its text goes on further in.
+INDENT = 8
+OPT = re.compile(r"^( {1,%d})(-\S.*?)(?: {2,}(\S.*))?$" % INDENT)
+# "Strategies:", "RSS (how the NIC splits; both modes):", "options:"
+HEADING = re.compile(r"^(\S[^:]*(?:\([^)]*\))?[^:]*):$")
+
+
+def esc(s):
+    """Text for roff: backslashes, dashes, and no request at a line start."""
+    s = s.replace("\\", "\\e").replace("-", "\\-")
+    return "\\&" + s if s[:1] in (".", "'") else s
+
+
+def term(spec):
+    """'-o, --prefix PREFIX' as roff: options bold, arguments italic."""
+    out = []
+    for i, part in enumerate(spec.split(", ")):
+        words = part.split(" ", 1)
+        s = "\\fB%s\\fR" % esc(words[0])
+        if len(words) > 1:
+            s += " \\fI%s\\fR" % esc(words[1])
+        out.append(s)
+    return ", ".join(out)
+
+
+def options_roff(help_text):
+    """The option list of a --help text as roff."""
+    lines = help_text.splitlines()
+    out, item = [], None
+
+    def flush():
+        if item is not None:
+            out.append(".TP")
+            out.append(term(item[0]))
+            out.append(esc(" ".join(item[1])) if item[1] else "")
+
+    for line in lines:
+        m = OPT.match(line)
+        h = HEADING.match(line)
+        if m:
+            flush()
+            item = (m.group(2).strip(), [m.group(3)] if m.group(3) else [])
+        elif item is not None and line.startswith(" " * (INDENT + 1)):
+            item[1].append(line.strip())
+        elif h and not line.startswith(" "):
+            flush()
+            item = None
+            out.append('.SS "%s"' % esc(h.group(1)))
+        else:
+            flush()
+            item = None
+    flush()
+    # Headings with no option under them (a prose paragraph's title).
+    clean = []
+    for i, ln in enumerate(out):
+        if ln.startswith(".SS") and (i + 1 == len(out) or
+                                     out[i + 1].startswith(".SS")):
+            continue
+        clean.append(ln)
+    return "\n".join(x for x in clean if x != "")
+
+
+def exit_status(help_text):
+    """The help's paragraph that starts with "Exit status:", as roff."""
+    m = re.search(r"^Exit status: (.*?)(?:\n\s*\n|\Z)", help_text,
+                  re.M | re.S)
+    if not m:
+        return None
+    text = " ".join(m.group(1).split())
+    return esc(text[:1].upper() + text[1:])
+
+
+def main(argv):
+    if len(argv) < 5:
+        sys.stderr.write(__doc__)
+        return 2
+    template, output, version = argv[1:4]
+    prog = argv[4:]
+    p = subprocess.run(prog + ["--help"], capture_output=True, text=True,
+                       timeout=60)
+    if p.returncode != 0 or not p.stdout.strip():
+        sys.stderr.write("mkman: %s --help: exit %d\n%s" % (
+            " ".join(prog), p.returncode, p.stderr))
+        return 1
+    opts = options_roff(p.stdout)
+    if ".TP" not in opts:
+        sys.stderr.write("mkman: no option found in %s --help\n" % prog[-1])
+        return 1
+    status = exit_status(p.stdout)
+    if status is None:
+        sys.stderr.write("mkman: no 'Exit status:' paragraph in %s --help\n"
+                         % prog[-1])
+        return 1
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+            if epoch else datetime.datetime.now(datetime.timezone.utc))
+    with open(template) as f:
+        text = f.read()
+    text = (text.replace("@OPTIONS@", opts)
+            .replace("@EXIT_STATUS@", status).replace("@VERSION@", version)
+            .replace("@DATE@", when.strftime("%Y-%m-%d")))
+    tmp = output + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
