@@ -392,7 +392,9 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 			break;
 		nap(app.opt.stats_period_s > 0 ?
 			RTE_MIN(left, app.opt.stats_period_s) : left);
-		if (app.opt.stats_period_s > 0)
+		/* --progress rounds: a line per round, none while measuring. */
+		if (app.opt.stats_period_s > 0 &&
+				app.opt.progress == PROGRESS_RUNS)
 			progress(tag, s0);
 	}
 	snapshot_take(s2);
@@ -701,7 +703,7 @@ consumers_init(struct app *a)
 #define SAY_COLUMNS 120
 
 /* prefix and text on one line, or broken after "; " to fit SAY_COLUMNS. */
-static void
+void
 say_wrapped(const char *prefix, const char *text)
 {
 	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),

@@ -514,7 +514,7 @@ noise_env(struct app *a, struct rxr_report *rep)
 			"%u", i ? "," : "; busy on poll CPUs:", nz.rtask[i].comm,
 			nz.rtask[i].pid, 100 * nz.rtask[i].cpu_share,
 			nz.rtask[i].cpu);
-	printf(APP ": machine: %s\n", line);
+	say_wrapped(APP ": machine: ", line);
 
 	m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:b, s:b, "
 		"s:o, s:f, s:o}",

@@ -397,6 +397,9 @@ void zeroer_stop(struct app *a);
 /* rdma.c */
 int rdma_list(FILE *out);
 
+/* main.c: a line within 120 columns, broken after "; " */
+void say_wrapped(const char *prefix, const char *text);
+
 /* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
 int env_collect(struct app *a, struct rxr_report *rep);
 void env_link_sample(struct app *a);	/* while receiving */
