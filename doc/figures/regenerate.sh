@@ -22,6 +22,8 @@ case "${1:-}" in
 esac
 
 out=doc/figures
+# The commit the figures are made from, before they change the tree.
+commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -32,7 +34,6 @@ report=rxrefill-report.json
 plot() { /usr/bin/python3 usertools/rxrefill-plot "$@" >/dev/null; }
 plot -o "$out/default-job" "$report"
 
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cpu=$(lscpu | sed -n 's/^Model name:[ \t]*//p' | head -n 1)
 memory=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["memory"])' "$report")
 {
