@@ -24,6 +24,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+import fixtures
 import tap
 
 RXREFILL, GEN, COMPARE, PLOT, SRC, VERSION = sys.argv[1:7]
@@ -485,18 +486,7 @@ def svg_texts(path):
 def case_plot():
     a, b = two_reports()
     sweep = os.path.join(TMP, "sweep.json")
-    # As usertools/rxrefill-sweep writes it.
-    with open(sweep, "w") as f:
-        json.dump({"schema": "rxrefill-sweep/1", "unit": "pps",
-                   "tolerance": 0.0, "strategies": [
-                       {"strategy": s, "bulk": True, "no_drop_rate": 2e6,
-                        "first_failing_rate": 4e6, "at_max": False,
-                        "steps": [{"rate": r, "sent": 1000,
-                                   "rx_packets": 1000 - int(l * 1000),
-                                   "loss": l, "pass": l == 0}
-                                  for r, l in ((1e6, 0), (4e6, 0.02),
-                                               (2e6, 0.0))]}
-                       for s in ("bh", "zone")]}, f)
+    fixtures.write_sweep(sweep)
     # Another generator's sweep, as points.
     other = os.path.join(TMP, "points.json")
     with open(other, "w") as f:
