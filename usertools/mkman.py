@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Build a program's man page: a hand-written roff template whose OPTIONS
-section is made from the program's own --help, so the man page lists the
-options the program has (the --help text is printed from the table the
-parser uses) and never drifts from it.
+section is made from the program's own options table (PROGRAM
+--options-table, the table its parser, --help and the bash completion
+come from), so the man page lists the options the program has and never
+drifts from it.
 
     mkman.py TEMPLATE OUTPUT VERSION PROGRAM [ARG...]
 
-runs PROGRAM [ARG...] --help and writes TEMPLATE to OUTPUT with @OPTIONS@
-replaced by the options as roff (a .SS per heading of the help, a .TP per
-option), @EXIT_STATUS@ by the help's "Exit status:" paragraph, and
+runs PROGRAM [ARG...] --options-table and --help and writes TEMPLATE to
+OUTPUT with @OPTIONS@ replaced by the options as roff (a .SS per SECTION
+of the table, a .TP per option with its argument, its help and its
+default), @EXIT_STATUS@ by the help's "Exit status:" paragraph, and
 @VERSION@, @DATE@ by the version and the date (SOURCE_DATE_EPOCH when set,
 for reproducible builds). A help without options or without an exit
 status paragraph is an error: every program documents both.
@@ -21,6 +23,10 @@ import re
 import subprocess
 import sys
 
+# What an options table starts with (usertools/rxrefill_opts.py).
+TABLE_HEADER = "# options-table 1"
+
+# FALLBACK (see main): the --help parser, for a program without a table.
 # "  -o, --prefix PREFIX    text", "      --quiet   text", "  --replay FILES":
 # an option starts within INDENT columns, its text goes on further in.
 INDENT = 8
@@ -84,6 +90,35 @@ def options_roff(help_text):
     return "\n".join(x for x in clean if x != "")
 
 
+def table_roff(table):
+    """The options of an --options-table text as roff."""
+    out, section = [], None
+    for n, line in enumerate(table.splitlines()[1:], 2):
+        if not line.strip():
+            continue
+        f = line.split("\t")
+        if len(f) != 7:
+            raise ValueError("line %d: %d fields, not 7" % (n, len(f)))
+        long_, short, arg, default, _complete, sect, text = f
+        if sect != section:
+            section = sect
+            out.append('.SS "%s"' % esc(sect))
+        names = (["\\fB\\-%s\\fR" % esc(short)] if short != "-" else []) + \
+            (["\\fB\\-\\-%s\\fR" % esc(long_)] if long_ != "-" else [])
+        tag = ", ".join(names)
+        if arg != "-":
+            tag += " \\fI%s\\fR" % esc(arg)
+        out.append(".TP")
+        out.append(tag)
+        body = esc(text) if text != "-" else ""
+        if default != "-" and not re.search(r"\bdefault\b", text, re.I):
+            body += "%sDefault: \\fI%s\\fR." % (" " if body else "",
+                                              esc(default))
+        if body:
+            out.append(body)
+    return "\n".join(out)
+
+
 def exit_status(help_text):
     """The help's paragraph that starts with "Exit status:", as roff."""
     m = re.search(r"^Exit status: (.*?)(?:\n\s*\n|\Z)", help_text,
@@ -100,13 +135,26 @@ def main(argv):
         return 2
     template, output, version = argv[1:4]
     prog = argv[4:]
+    t = subprocess.run(prog + ["--options-table"], capture_output=True,
+                       text=True, timeout=60)
     p = subprocess.run(prog + ["--help"], capture_output=True, text=True,
                        timeout=60)
     if p.returncode != 0 or not p.stdout.strip():
         sys.stderr.write("mkman: %s --help: exit %d\n%s" % (
             " ".join(prog), p.returncode, p.stderr))
         return 1
-    opts = options_roff(p.stdout)
+    if t.returncode == 0 and t.stdout.startswith(TABLE_HEADER):
+        try:
+            opts = table_roff(t.stdout)
+        except ValueError as e:
+            sys.stderr.write("mkman: %s --options-table: %s\n" % (
+                prog[-1], e))
+            return 1
+    else:
+        # FALLBACK until the C programs print --options-table (the `opts`
+        # branch): the options parsed from --help. Remove after the merge,
+        # with options_roff(), term(), OPT, HEADING and INDENT.
+        opts = options_roff(p.stdout)
     if ".TP" not in opts:
         sys.stderr.write("mkman: no option found in %s --help\n" % prog[-1])
         return 1

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Copy a script, replacing @VERSION@ with the project version and `git
 describe` when the source is a checkout (as rxr_version() prints it), and
-make the copy executable; a line "from rxrefill_paths import *" is
-replaced by that module's text, so that the installed script stands alone.
+make the copy executable; each line "from rxrefill_X import *" is
+replaced by the text of usertools/rxrefill_X.py (the path rules, the
+options table), so that the installed script stands alone.
 Usage: subst_version.py IN OUT VERSION SRCDIR"""
 
 import os
@@ -22,15 +23,19 @@ except (OSError, subprocess.CalledProcessError):
     pass
 with open(src, encoding="utf-8") as f:
     text = f.read().replace("@VERSION@", version)
-mod = os.path.join(os.path.dirname(os.path.abspath(src)), "rxrefill_paths.py")
-if re.search(r"^from rxrefill_paths import \*.*$", text, re.M):
-    with open(mod, encoding="utf-8") as f:
+here = os.path.dirname(os.path.abspath(src))
+
+
+def inline(m):
+    name = m.group(1) + ".py"
+    with open(os.path.join(here, name), encoding="utf-8") as f:
         body = f.read()
-    text = re.sub(r"^from rxrefill_paths import \*.*$",
-                  lambda m: "# --- %s, copied in at build time ---\n%s"
-                  "# --- end of %s ---" % (os.path.basename(mod), body,
-                                           os.path.basename(mod)),
-                  text, count=1, flags=re.M)
+    return "# --- %s, copied in at build time ---\n%s# --- end of %s ---" % (
+        name, body, name)
+
+
+text = re.sub(r"^from (rxrefill_\w+) import \*.*$", inline, text,
+              flags=re.M)
 with open(dst + ".tmp", "w", encoding="utf-8") as f:
     f.write(text)
 os.chmod(dst + ".tmp", 0o755)

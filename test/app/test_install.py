@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """meson install into a temporary DESTDIR, and each file checked (TAP):
-the three programs and rxrefill-plot, their man pages, the bash
-completion under bash-completion's directory, the profiles, and
+the three programs, rxrefill-plot and rxrefill-sweep, their man pages,
+the bash completion under bash-completion's directory, the profiles, and
 --profile NAME finding an installed profile.
 
 Usage: test_install.py BUILD_DIR PREFIX BINDIR MANDIR DATADIR COMPLETIONSDIR
@@ -19,7 +19,8 @@ import tempfile
 BUILD, PREFIX, BINDIR, MANDIR, DATADIR, COMPDIR = sys.argv[1:7]
 TMP = tempfile.mkdtemp(prefix="rxr_install_")
 DEST = os.path.join(TMP, "dest")
-PROGS = ["rxrefill", "rxrefill-gen", "rxrefill-compare", "rxrefill-plot"]
+PROGS = ["rxrefill", "rxrefill-gen", "rxrefill-compare", "rxrefill-plot",
+         "rxrefill-sweep"]
 results = []
 
 
@@ -59,7 +60,7 @@ def programs():
         assert os.path.isfile(path), "missing " + path
         assert os.access(path, os.X_OK), "not executable: " + path
         cmd = [path, "--version"]
-        if prog == "rxrefill-plot":
+        if prog in ("rxrefill-plot", "rxrefill-sweep"):
             cmd = ["/usr/bin/python3", path, "--version"]
         p = sh(cmd)
         assert p.returncode == 0 and p.stdout.startswith(prog + " "), \
@@ -82,7 +83,8 @@ def man_pages():
         # Made from --help: the options are there.
         opt = {"rxrefill": "\\-\\-strategy", "rxrefill-gen": "\\-\\-streams",
                "rxrefill-compare": "\\-\\-format",
-               "rxrefill-plot": "\\-\\-sweep"}[prog]
+               "rxrefill-plot": "\\-\\-sweep",
+               "rxrefill-sweep": "\\-\\-sender"}[prog]
         assert opt in text or opt.replace("\\-", "-") in text, (path, opt)
         if shutil.which("man") is None:
             print("# man (man-db) not installed: %s not rendered" % path)

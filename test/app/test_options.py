@@ -67,7 +67,7 @@ def declared(name):
         shorts = re.findall(r"[A-Za-z0-9]", m.group(1)) if m else []
     else:
         longs, shorts = [], []
-        for call in re.findall(r"add_argument\(([^)]*)", text):
+        for call in re.findall(r"\b(?:add_argument|opt)\(([^)]*)", text):
             for o in re.findall(r'"(-[^"]+)"', call):
                 (longs if o.startswith("--") else shorts).append(
                     o.lstrip("-"))
