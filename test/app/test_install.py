@@ -118,6 +118,11 @@ def completion():
                   "COMP_LINE='rxrefill -- --stream-counting de'; "
                   "COMP_POINT=${#COMP_LINE}; "
                   "_rxrefill rxrefill de --stream-counting;"
+                  " printf '%%s\\n' \"${COMPREPLY[@]}\"; "
+                  "COMP_WORDS=(rxrefill-sweep --bulk b); COMP_CWORD=2; "
+                  "COMP_LINE='rxrefill-sweep --bulk b'; "
+                  "COMP_POINT=${#COMP_LINE}; "
+                  "_rxrefill_tool rxrefill-sweep b --bulk;"
                   " printf '%%s\\n' \"${COMPREPLY[@]}\"") % (
                       bc, path, under(BINDIR))
         p = sh(["bash", "-c", script])
@@ -125,6 +130,8 @@ def completion():
         assert "--strategy" in got, (p.stdout, p.stderr)
         assert "rxonly" in got, (p.stdout, p.stderr)
         assert "deferred" in got, (p.stdout, p.stderr)
+        # The installed sweep's own table.
+        assert "both" in got, (p.stdout, p.stderr)
 
 
 def profiles():

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Options and documented commands cannot drift from the programs.
 
-    test_options.py SRCDIR RXREFILL GEN COMPARE PLOT MANDIR
+    test_options.py SRCDIR RXREFILL GEN COMPARE PLOT SWEEP MANDIR [CASE...]
 
-1. Every option of every program, as its parser declares it (the getopt
-   tables in app/, the argparse calls of rxrefill-plot), appears in its
-   --help, in its man page (as built, rendered by man when man-db is
-   installed) and in what the bash completion offers; each --help exits 0
-   and has an "Exit status:" paragraph.
+1. Each program and script prints its options table (PROGRAM
+   --options-table, its format in usertools/rxrefill_opts.py): the
+   options its parser declares (the option tables in app/, the argparse
+   calls of the scripts) are the table's; every option of the table appears in its --help, in
+   its man page (as built, rendered by man when man-db is installed) and in
+   what the bash completion offers; each --help exits 0 and has an "Exit
+   status:" paragraph; the argument of one option of each COMPLETE kind
+   present completes as that kind says (bash with the completion loaded).
 2. Every command in a ```sh block of README.md and doc/*.md runs and exits
    0, in a scratch folder with small captures and reports under the names
    the docs use (a.pcap, q0.pcap, a.json, rxrefill-report.json, ...), the
@@ -23,7 +26,7 @@
    namespaces, builds, installs): the test never runs those.
 """
 
-import json
+import glob
 import os
 import re
 import shutil
@@ -32,22 +35,31 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
+import fixtures  # noqa: E402
 import tap  # noqa: E402
 
-SRC, RXREFILL, GEN, COMPARE, PLOT, MANDIR = [
-    os.path.abspath(a) for a in sys.argv[1:7]]
-ONLY = sys.argv[7:]
+SRC, RXREFILL, GEN, COMPARE, PLOT, SWEEP, MANDIR = [
+    os.path.abspath(a) for a in sys.argv[1:8]]
+ONLY = sys.argv[8:]
 TMP = tempfile.mkdtemp(prefix="rxr_options_")
 BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 COMPLETION = os.path.join(SRC, "usertools", "rxrefill.bash-completion")
+# Debian's python3, which has python3-matplotlib, for rxrefill-plot.
+SYS_PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") \
+    else sys.executable
 
 PROGS = {
-    # name: (program argv, parser source, getopt short string or None)
-    "rxrefill": ([RXREFILL], "app/rxrefill/opts.c"),
-    "rxrefill-gen": ([GEN], "app/gen/gen_opts.c"),
-    "rxrefill-compare": ([COMPARE], "app/compare/rxrefill_compare.c"),
-    "rxrefill-plot": ([sys.executable, PLOT], "usertools/rxrefill-plot"),
+    # name: (program argv, parser sources)
+    "rxrefill": ([RXREFILL], "app/rxrefill/*.[ch]"),
+    "rxrefill-gen": ([GEN], "app/gen/*.[ch]"),
+    "rxrefill-compare": ([COMPARE], "app/compare/*.[ch]"),
+    "rxrefill-plot": ([SYS_PY, PLOT], "usertools/rxrefill-plot"),
+    "rxrefill-sweep": ([SYS_PY, SWEEP], "usertools/rxrefill-sweep"),
 }
+# The hidden option that prints the table: in no table, help or page.
+HIDDEN = {"options-table"}
+KINDS = re.compile(r"^(none|file|dir|profile|(file|files):[\w.+-]+(,[\w.+-]+)*"
+                   r"|(words|list):[^,\s]+(,[^,\s]+)*)$")
 
 
 def sh(cmd, timeout=120, **kw):
@@ -55,26 +67,67 @@ def sh(cmd, timeout=120, **kw):
                           timeout=timeout, **kw)
 
 
+def sources(name):
+    paths = sorted(glob.glob(os.path.join(SRC, PROGS[name][1])))
+    assert paths, "no source for " + name
+    text = ""
+    for path in paths:
+        with open(path) as f:
+            text += f.read()
+    return text
+
+
 def declared(name):
-    """(long, short) option names the program's parser declares."""
-    path = os.path.join(SRC, PROGS[name][1])
-    with open(path) as f:
-        text = f.read()
-    if path.endswith(".c"):
-        longs = re.findall(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*'
-                           r'(?:no|required|optional)_argument', text)
-        m = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text)
-        shorts = re.findall(r"[A-Za-z0-9]", m.group(1)) if m else []
-    else:
+    """(long, short) option names the program's parser declares in its
+    source: struct option entries and getopt's short string in C (empty
+    when the parser is built from the table at run time), the
+    add_argument() and opt() calls of a script."""
+    text = sources(name)
+    if not PROGS[name][1].endswith("*.[ch]"):
         longs, shorts = [], []
         for call in re.findall(r"\b(?:add_argument|opt)\(([^)]*)", text):
             for o in re.findall(r'"(-[^"]+)"', call):
                 (longs if o.startswith("--") else shorts).append(
                     o.lstrip("-"))
-        shorts.append("h")
-        longs.append("help")
-    assert longs, "no option found in " + path
-    return sorted(set(longs)), sorted(set(shorts))
+        if "add_help=False" not in text:
+            longs.append("help")
+            shorts.append("h")
+        assert longs, "no option found in the source of " + name
+    else:
+        longs = re.findall(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*'
+                           r'(?:no|required|optional)_argument', text)
+        m = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text)
+        shorts = re.findall(r"[A-Za-z0-9]", m.group(1)) if m else []
+    return sorted(set(longs) - HIDDEN), sorted(set(shorts))
+
+
+def table(name):
+    """The rows of the program's --options-table as dicts, or None when
+    the program prints no table."""
+    p = sh(PROGS[name][0] + ["--options-table"], timeout=30)
+    if p.returncode != 0 or not p.stdout.startswith("# options-table 1"):
+        return None
+    lines = p.stdout.splitlines()
+    assert lines[0] == "# options-table 1 " + name, lines[0]
+    rows, seen = [], set()
+    for n, line in enumerate(lines[1:], 2):
+        f = line.split("\t")
+        assert len(f) == 7, "%s --options-table line %d: %d fields: %r" % (
+            name, n, len(f), line)
+        r = dict(zip(("long", "short", "arg", "default", "complete",
+                      "section", "help"), f))
+        assert all(f), "%s line %d: an empty field" % (name, n)
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", r["long"]), line
+        assert re.fullmatch(r"[A-Za-z0-9]|-", r["short"]), line
+        assert KINDS.match(r["complete"]), "%s --%s: COMPLETE %r" % (
+            name, r["long"], r["complete"])
+        assert r["arg"] != "-" or r["complete"] == "none", line
+        for k in ("--" + r["long"], "-" + r["short"]):
+            assert k not in seen or k == "--", "%s: %s twice" % (name, k)
+            seen.add(k)
+        rows.append(r)
+    assert rows, name + ": an empty options table"
+    return rows
 
 
 def help_text(name):
@@ -99,54 +152,78 @@ def man_text(name):
             .replace("\\fR", "").replace("\\fI", "")
 
 
-def completions(name, words):
+def completions(name, words, cwd=None):
     """What the completion offers for the command line words (the last
-    one being completed)."""
+    one being completed), run in cwd."""
     script = (
         'source %s; source %s; PATH=%s:$PATH; COMP_WORDS=(%s); '
         'COMP_CWORD=%d; COMP_LINE="${COMP_WORDS[*]}"; '
         'COMP_POINT=${#COMP_LINE}; %s %s "${COMP_WORDS[COMP_CWORD]}" '
         '"${COMP_WORDS[COMP_CWORD-1]}"; printf "%%s\\n" "${COMPREPLY[@]}"'
     ) % (BASH_COMPLETION, COMPLETION, ":".join(
-        os.path.dirname(p) for p in (RXREFILL, GEN, COMPARE, PLOT)),
+        os.path.dirname(p) for p in (RXREFILL, GEN, COMPARE, PLOT, SWEEP)),
         " ".join("'%s'" % w for w in [name] + words), len(words),
         "_rxrefill" if name == "rxrefill" else "_rxrefill_tool", name)
-    p = sh(["bash", "-c", script], timeout=60)
+    p = sh(["bash", "-c", script], timeout=60, cwd=cwd)
     assert p.returncode == 0, p.stderr
     return p.stdout.split()
 
 
+def has(text, opt):
+    return re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(opt), text)
+
+
 def check_program(name):
     longs, shorts = declared(name)
+    rows = table(name)
     helps, man = help_text(name), man_text(name)
     missing = []
-    for o in longs:
-        if not re.search(r"(?<![\w-])--%s\b" % re.escape(o), helps):
-            missing.append("--%s not in --help" % o)
-        if not re.search(r"(?<![\w-])--%s\b" % re.escape(o), man):
-            missing.append("--%s not in the man page" % o)
-    for o in shorts:
-        if not re.search(r"(?<![\w-])-%s\b" % re.escape(o), helps):
-            missing.append("-%s not in --help" % o)
-        if not re.search(r"(?<![\w-])-%s\b" % re.escape(o), man):
-            missing.append("-%s not in the man page" % o)
+    if rows is None:
+        # FALLBACK until the C programs print --options-table (the `opts`
+        # branch): the options the source declares stand for the table.
+        # Remove after the merge; every program must have a table.
+        assert name in ("rxrefill", "rxrefill-gen", "rxrefill-compare"), \
+            name + " prints no --options-table"
+        print("# %s prints no options table: its source's options checked "
+              "(fallback)" % name)
+        opts = ["--" + o for o in longs] + ["-" + o for o in shorts]
+    else:
+        t_longs = sorted(r["long"] for r in rows)
+        t_shorts = sorted(r["short"] for r in rows if r["short"] != "-")
+        if longs:
+            assert longs == t_longs, "%s: the parser's long options %s, " \
+                "the table's %s" % (name, longs, t_longs)
+        else:
+            # A parser made from the table at run time: each row's name
+            # is in the source (the table is there).
+            for o in t_longs:
+                assert '"%s"' % o in sources(name), \
+                    "%s: --%s is in no table of its source" % (name, o)
+        if shorts or not PROGS[name][1].endswith("*.[ch]"):
+            assert shorts == t_shorts, "%s: the parser's short options " \
+                "%s, the table's %s" % (name, shorts, t_shorts)
+        opts = ["--" + o for o in t_longs] + ["-" + o for o in t_shorts]
+    for o in opts:
+        if not has(helps, o):
+            missing.append("%s not in --help" % o)
+        if not has(man, o):
+            missing.append("%s not in the man page" % o)
+    for o in HIDDEN:
+        assert not has(helps, "--" + o), "%s --help shows --%s" % (name, o)
     assert re.search(r"^Exit status: ", helps, re.M), \
         "%s --help says nothing of its exit status" % name
     assert re.search(r"^EXIT STATUS", man, re.M), name + ": no EXIT STATUS"
     if os.path.exists(BASH_COMPLETION):
         got = set(completions(name, (["--"] if name == "rxrefill" else [])
                               + ["-"]))
-        for o in longs:
-            if "--" + o not in got:
-                missing.append("--%s not completed" % o)
-        for o in shorts:
-            if "-" + o not in got:
-                missing.append("-%s not completed" % o)
+        for o in opts:
+            if o not in got:
+                missing.append("%s not completed" % o)
     else:
         print("# bash-completion not installed: completion not checked")
     assert not missing, "%s: %s" % (name, "; ".join(missing))
-    print("# %s: %d long and %d short options in --help, man page and "
-          "completion" % (name, len(longs), len(shorts)))
+    print("# %s: %d options in %s, --help, man page and completion" % (
+        name, len(opts), "its table" if rows else "its source"))
 
 
 def case_rxrefill_options():
@@ -165,22 +242,96 @@ def case_plot_options():
     check_program("rxrefill-plot")
 
 
+def case_sweep_options():
+    check_program("rxrefill-sweep")
+
+
+def case_help_version():
+    for name, (argv, _) in PROGS.items():
+        for o in ("--help", "--version"):
+            p = sh(argv + [o], timeout=30)
+            assert p.returncode == 0 and p.stdout.strip(), \
+                "%s %s: exit %d %s" % (name, o, p.returncode, p.stderr)
+
+
+def kind_check(kind, got, d):
+    """Does what the completion offered (got, in folder d) complete as
+    COMPLETE kind says? d holds x1.json, x2.txt, x3.profile, x4.pcap and
+    the folder sub/; the word completed is given by kind_word()."""
+    files = {"x1.json", "x2.txt", "x3.profile", "x4.pcap"}
+    base = kind.split(":", 1)[0]
+    vals = kind.split(":", 1)[1].split(",") if ":" in kind else []
+    if base == "none":
+        return got == []
+    if base == "file":
+        want = files | {"sub"} if not vals else \
+            {f for f in files if f.rsplit(".", 1)[1] in vals} | {"sub"}
+        return set(got) == want
+    if base == "files":
+        return set(got) == {"x4.pcap,sub/"} | {
+            "x4.pcap," + f for f in files if f.rsplit(".", 1)[1] in vals}
+    if base == "dir":
+        return got == ["sub"] or got == ["sub/"]
+    if base == "words":
+        return sorted(got) == sorted(vals)
+    if base == "list":
+        return sorted(got) == sorted("%s,%s" % (vals[0], v) for v in vals)
+    if base == "profile":
+        return "x3.profile" in got and not {"x1.json", "x2.txt"} & set(got)
+    return False
+
+
+def kind_word(kind):
+    """The word completed for a kind: a list after its first item."""
+    if kind.startswith("list:"):
+        return kind[5:].split(",")[0] + ","
+    if kind.startswith("files:"):
+        return "x4.pcap,"
+    return ""
+
+
+def case_completion_kinds():
+    if not os.path.exists(BASH_COMPLETION):
+        raise tap.Skip("bash-completion is not installed")
+    d = os.path.join(TMP, "kinds")
+    os.makedirs(os.path.join(d, "sub"))
+    for f in ("x1.json", "x2.txt", "x3.profile", "x4.pcap"):
+        open(os.path.join(d, f), "w").close()
+    tried, errors = {}, []
+    for name in PROGS:
+        rows = table(name)
+        for r in rows or []:
+            kind = r["complete"]
+            # file and file:EXT are two kinds, words:A and words:B one.
+            base = kind.split(":")[0] + (":" if ":" in kind else "")
+            if r["arg"] == "-" or base in tried or r["arg"].startswith("["):
+                continue
+            opt = "--" + r["long"]
+            words = (["--"] if name == "rxrefill" else []) + \
+                [opt, kind_word(kind)]
+            got = completions(name, words, cwd=d)
+            tried[base] = "%s %s" % (name, opt)
+            if not kind_check(kind, got, d):
+                errors.append("%s %s (%s): offered %s" % (
+                    name, opt, kind, got))
+    print("# kinds tried: " + ", ".join(
+        "%s (%s)" % (k, v) for k, v in sorted(tried.items())))
+    assert not errors, "\n".join(errors)
+    for k in ("none", "file", "file:", "dir", "words:", "list:"):
+        assert k in tried, "no option of kind %s in any table" % k
+
+
 def case_completion_values():
     if not os.path.exists(BASH_COMPLETION):
         raise tap.Skip("bash-completion is not installed")
     got = completions("rxrefill", ["--", "--strategy", "bh,"])
     assert "bh,zone" in got and "bh,recycle" in got, got
     open(os.path.join(TMP, "x1.pcap"), "w").close()
-    cwd = os.getcwd()
-    os.chdir(TMP)
-    try:
-        got = completions("rxrefill", ["--", "--replay", "a.pcap,x"])
-    finally:
-        os.chdir(cwd)
+    got = completions("rxrefill", ["--", "--replay", "a.pcap,x"], cwd=TMP)
     assert "a.pcap,x1.pcap" in got, got
     got = completions("rxrefill", ["-"])
     for o in ("-l", "--file-prefix", "--no-huge", "-m", "-a", "--no-pci",
-              "--lcores", "--"):
+              "--lcores", "--in-memory", "--log-level", "--vdev", "--"):
         assert o in got, (o, got)
     assert "--strategy" not in got, "rxrefill's options before '--'"
     got = completions("rxrefill-compare", ["-m", ""])
@@ -192,6 +343,10 @@ def case_completion_values():
         got = completions("rxrefill-gen", [opt, ""])
         assert not any(os.path.exists(g) for g in got), (opt, got)
     assert completions("rxrefill-gen", ["-p", ""]) == ["tcp", "udp"]
+    got = completions("rxrefill-sweep", ["--strategy", "bh,"])
+    assert "bh,zone" in got, got
+    got = completions("rxrefill-sweep", ["--bulk=b"])
+    assert got == ["both"], got
 
 
 # --- documented commands ----------------------------------------------------
@@ -204,11 +359,6 @@ OURS = ("rxrefill", "rxrefill-gen", "rxrefill-compare", "rxrefill-plot",
 MACHINE = re.compile(r"/sys/|/proc/|\bmount\b|quickstart\.sh|\bmeson\b|"
                      r"\bninja\b|\bip netns\b|\bsudo\b|dpdk-hugepages|"
                      r"\bsysctl\b|\bmodprobe\b")
-# Debian's python3, which has python3-matplotlib, for rxrefill-plot.
-SYS_PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") \
-    else sys.executable
-
-
 def doc_blocks():
     """(file, line, lang, text, skip reason or None) of every block."""
     files = [os.path.join(SRC, "README.md")] + sorted(
@@ -278,17 +428,7 @@ def scratch():
         shutil.copy(os.path.join(d, "rxrefill-report.json"),
                     os.path.join(d, dst))
     # A sweep result as usertools/rxrefill-sweep writes it.
-    with open(os.path.join(d, "sweep.json"), "w") as f:
-        json.dump({"schema": "rxrefill-sweep/1", "unit": "pps",
-                   "tolerance": 0.0, "strategies": [
-                       {"strategy": s, "bulk": True, "no_drop_rate": 2e6,
-                        "first_failing_rate": 4e6, "at_max": False,
-                        "steps": [{"rate": r, "sent": 1000,
-                                   "rx_packets": 1000 - int(loss * 1000),
-                                   "loss": loss, "pass": loss == 0}
-                                  for r, loss in ((1e6, 0), (4e6, 0.02),
-                                                  (2e6, 0.0))]}
-                       for s in ("bh", "zone")]}, f)
+    fixtures.write_sweep(os.path.join(d, "sweep.json"))
     return d, env
 
 
