@@ -106,12 +106,18 @@ def table_roff(table):
         names = (["\\fB\\-%s\\fR" % esc(short)] if short != "-" else []) + \
             (["\\fB\\-\\-%s\\fR" % esc(long_)] if long_ != "-" else [])
         tag = ", ".join(names)
-        if arg != "-":
+        if arg.startswith("[") and arg.endswith("]"):
+            # An optional argument is attached: --opt=N, -oN.
+            tag += "[%s\\fI%s\\fR]" % ("=" if long_ != "-" else "",
+                                      esc(arg[1:-1]))
+        elif arg != "-":
             tag += " \\fI%s\\fR" % esc(arg)
         out.append(".TP")
         out.append(tag)
         body = esc(text) if text != "-" else ""
         if default != "-" and not re.search(r"\bdefault\b", text, re.I):
+            if body and body[-1] not in ".!?":
+                body += "."
             body += "%sDefault: \\fI%s\\fR." % (" " if body else "",
                                               esc(default))
         if body:
