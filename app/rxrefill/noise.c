@@ -32,6 +32,7 @@
 
 #include "noise_parse.h"
 #include "rxrefill.h"
+#include "rxr_cpuinfo.h"
 #include "rxr_log.h"
 
 /* Poll CPUs and busy tasks a report lists at most. */
@@ -438,19 +439,17 @@ tasks_json(unsigned int n)
 	return arr;
 }
 
-/* The CPU model when the report's lookup found none ("unknown"). */
+/* The CPU model the report looked up, else this machine's. */
 static void
-cpu_model_fill(struct rxr_report *rep, char *model, size_t len)
+cpu_model_get(struct rxr_report *rep, char *model, size_t len)
 {
 	json_t *env = json_object_get(rxr_report_json(rep), "env");
 	const char *have = json_string_value(json_object_get(env, "cpu_model"));
 
-	snprintf(model, len, "%s", have != NULL ? have : "unknown");
-	if (strcmp(model, "unknown") != 0 ||
-			read_text("/proc/cpuinfo", stat_buf, sizeof(stat_buf)) <= 0 ||
-			noise_parse_cpu_model(stat_buf, model, len) != 0)
-		return;
-	rxr_report_env_set(rep, "cpu_model", json_string(model));
+	if (have != NULL)
+		snprintf(model, len, "%s", have);
+	else
+		rxr_cpu_model(model, len);
 }
 
 int
@@ -486,7 +485,7 @@ noise_env(struct app *a, struct rxr_report *rep)
 			steal = sh;
 	}
 	ntasks = busy_tasks(s0, s1);
-	cpu_model_fill(rep, model, sizeof(model));
+	cpu_model_get(rep, model, sizeof(model));
 	per_gov = governors(gov, sizeof(gov));
 	smt = smt_pairs(&nsmt);
 	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, iso_t,
