@@ -71,55 +71,56 @@ size_entry(struct gen_sizes *s, const char *text, const char *tok,
 	return 0;
 }
 
-int
-gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
+/* What starts a weighted list of sizes. */
+#define IMIX_PREFIX "imix:"
+#define IMIX_PREFIX_LEN (sizeof(IMIX_PREFIX) - 1)
+
+/* "SIZE[xWEIGHT],..." (after IMIX_PREFIX) of --size text into s. */
+static int
+imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
+		struct gen_err *e)
 {
-	const char *p, *list;
-	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
-	uint32_t i, k, total = 0, size, weight;
-	size_t used;
+	uint32_t size, weight;
 	char *end;
 
-	memset(s, 0, sizeof(*s));
-	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
-	if (strncmp(list, "imix:", 5) == 0) {
-		p = list + 5;
-		for (;;) {
-			const char *tok = p;
+	for (;;) {
+		const char *tok = p;
 
-			if (parse_u32(p, &end, &size) != 0) {
-				gen_err_set(e, "--size '%s': expected SIZE[xWEIGHT] at '%s'",
+		if (parse_u32(p, &end, &size) != 0) {
+			gen_err_set(e, "--size '%s': expected SIZE[xWEIGHT] at '%s'",
+				text, tok);
+			return -1;
+		}
+		weight = 1;
+		if (*end == 'x') {
+			if (parse_u32(end + 1, &end, &weight) != 0) {
+				gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
 					text, tok);
 				return -1;
 			}
-			weight = 1;
-			if (*end == 'x') {
-				if (parse_u32(end + 1, &end, &weight) != 0) {
-					gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
-						text, tok);
-					return -1;
-				}
-			}
-			if (*end != ',' && *end != '\0') {
-				gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
-					text, *end, tok);
-				return -1;
-			}
-			if (size_entry(s, text, tok, size, weight, e) != 0)
-				return -1;
-			if (*end == '\0')
-				break;
-			p = end + 1;
 		}
-	} else {
-		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
-			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
-				text);
+		if (*end != ',' && *end != '\0') {
+			gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
+				text, *end, tok);
 			return -1;
 		}
-		if (size_entry(s, text, text, size, 1, e) != 0)
+		if (size_entry(s, text, tok, size, weight, e) != 0)
 			return -1;
+		if (*end == '\0')
+			return 0;
+		p = end + 1;
 	}
+}
+
+/*
+ * The cycle of sizes, each as often as its weight, by smooth weighted
+ * round robin: sizes mix instead of coming in runs. Also min and max.
+ */
+static int
+sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
+{
+	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
+	uint32_t i, k, total = 0;
 
 	s->min = UINT32_MAX;
 	for (i = 0; i < s->nb_entries; i++) {
@@ -132,7 +133,6 @@ gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		return -1;
 	}
-	/* Smooth weighted round robin: sizes mix instead of coming in runs. */
 	for (k = 0; k < total; k++) {
 		uint32_t best = 0;
 
@@ -145,16 +145,52 @@ gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 		s->cycle[k] = s->size[best];
 	}
 	s->n = total;
+	return 0;
+}
 
-	if (s->nb_entries == 1 && strncmp(list, "imix:", 5) != 0) {
+/* s->spec: "SIZE" for one plain size, else "imix:SIZExWEIGHT,...". */
+static void
+sizes_spec_write(struct gen_sizes *s, bool weighted)
+{
+	size_t used;
+
+	if (!weighted) {
 		snprintf(s->spec, sizeof(s->spec), "%u", s->size[0]);
-	} else {
-		used = (size_t)snprintf(s->spec, sizeof(s->spec), "imix:");
-		for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
-			used += (size_t)snprintf(s->spec + used,
-				sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
-				s->size[i], s->weight[i]);
+		return;
 	}
+	used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
+	for (uint32_t i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
+		used += (size_t)snprintf(s->spec + used,
+			sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
+			s->size[i], s->weight[i]);
+}
+
+int
+gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
+{
+	const char *list;
+	uint32_t size;
+	bool weighted;
+	char *end;
+
+	memset(s, 0, sizeof(*s));
+	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
+	weighted = strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0;
+	if (weighted) {
+		if (imix_list_parse(s, text, list + IMIX_PREFIX_LEN, e) != 0)
+			return -1;
+	} else {
+		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
+			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
+				text);
+			return -1;
+		}
+		if (size_entry(s, text, text, size, 1, e) != 0)
+			return -1;
+	}
+	if (sizes_cycle_build(s, e) != 0)
+		return -1;
+	sizes_spec_write(s, weighted);
 	return 0;
 }
 
