@@ -323,6 +323,24 @@ run_switch_pool(unsigned int cfg)
 	return 0;
 }
 
+/* The measured window opens: noise, counters and detail sampled. */
+static void
+window_begin(struct snapshot *s1)
+{
+	noise_begin(&app);
+	snapshot_take(s1);
+	detail_begin(&app);
+}
+
+/* The measured window closes, in the reverse order. */
+static void
+window_end(struct snapshot *s2)
+{
+	snapshot_take(s2);
+	detail_end(&app);
+	noise_end(&app);
+}
+
 /* A duration-based run as the main lcore's poll loop checks it. */
 static struct {
 	uint64_t warm_end, end;
@@ -337,57 +355,42 @@ timed_done(uint64_t now)
 	if (force_quit)
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
-		noise_begin(&app);
-		snapshot_take(tim.s1);
-		detail_begin(&app);
+		window_begin(tim.s1);
 		live_phase(PHASE_MEASURING);
 		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
 			rte_get_tsc_hz());
 		tim.measuring = true;
 	} else if (tim.measuring && now >= tim.end) {
-		snapshot_take(tim.s2);
-		detail_end(&app);
-		noise_end(&app);
+		window_end(tim.s2);
 		return true;
 	}
 	return false;
 }
 
-/* Duration based: warm up, then measure between snapshots s1 and s2. */
-static int
-run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
-		struct snapshot *s2, uint64_t *cycles)
+/* --main-polls: the main lcore polls, timed_done() opens and closes. */
+static void
+timed_main_polls(struct snapshot *s1, struct snapshot *s2)
 {
-	if (ports_start(&app) != 0)
-		return -1;
-	launch_pollers();
-	if (main_poller() != NULL) {
-		/* No progress line: the main lcore is measuring too. */
-		tim.s1 = s1;
-		tim.s2 = s2;
-		tim.measuring = false;
-		tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
-			rte_get_tsc_hz());
-		run_until(timed_done);
-		if (!tim.measuring) {
-			noise_begin(&app);
-			snapshot_take(s1);
-			detail_begin(&app);
-		}
-		if (force_quit) {
-			snapshot_take(s2);
-			detail_end(&app);
-			noise_end(&app);
-		}
-		*cycles = s2->tsc - s1->tsc;
-		wait_pollers();
-		ports_stop(&app);
-		return 0;
-	}
+	/* No progress line: the main lcore is measuring too. */
+	tim.s1 = s1;
+	tim.s2 = s2;
+	tim.measuring = false;
+	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+		rte_get_tsc_hz());
+	run_until(timed_done);
+	if (!tim.measuring)
+		window_begin(s1);
+	if (force_quit)
+		window_end(s2);
+}
+
+/* The main lcore naps through warmup and window, printing progress. */
+static void
+timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2)
+{
 	nap(app.opt.warmup_s);
-	noise_begin(&app);
-	snapshot_take(s1);
-	detail_begin(&app);
+	window_begin(s1);
 	live_phase(PHASE_MEASURING);
 	*s0 = *s1;
 	while (!force_quit) {
@@ -403,9 +406,21 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 				app.opt.progress == PROGRESS_RUNS)
 			progress(tag, s0);
 	}
-	snapshot_take(s2);
-	detail_end(&app);
-	noise_end(&app);
+	window_end(s2);
+}
+
+/* Duration based: warm up, then measure between snapshots s1 and s2. */
+static int
+run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles)
+{
+	if (ports_start(&app) != 0)
+		return -1;
+	launch_pollers();
+	if (main_poller() != NULL)
+		timed_main_polls(s1, s2);
+	else
+		timed_naps(tag, s0, s1, s2);
 	*cycles = s2->tsc - s1->tsc;
 	wait_pollers();
 	ports_stop(&app);
@@ -448,14 +463,10 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
-		noise_begin(&app);
-		snapshot_take(s1);
-		detail_begin(&app);
+		window_begin(s1);
 		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(tag, unaccounted);
-		snapshot_take(s2);
-		detail_end(&app);
-		noise_end(&app);
+		window_end(s2);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
