@@ -645,18 +645,25 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 	return ret;
 }
 
+/* The pool at *slot, if any, retired (pool_retire()); *slot emptied. */
+static int
+pool_retire_slot(struct port *p, struct rte_mempool **slot, uint64_t *lost)
+{
+	int ret = *slot != NULL ? pool_retire(p, *slot, lost) : 0;
+
+	*slot = NULL;
+	return ret;
+}
+
 int
 ports_retire_pools(struct app *a, uint64_t *lost)
 {
 	int ret = 0;
 
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (p->old_mp != NULL && pool_retire(p, p->old_mp, lost) != 0)
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (pool_retire_slot(&a->ports[i], &a->ports[i].old_mp,
+				lost) != 0)
 			ret = -1;
-		p->old_mp = NULL;
-	}
 	return ret;
 }
 
@@ -680,13 +687,9 @@ ports_close(struct app *a, uint64_t *lost)
 	}
 	if (ports_retire_pools(a, lost) != 0)
 		ret = -1;
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (p->mp != NULL && pool_retire(p, p->mp, lost) != 0)
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (pool_retire_slot(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
-		p->mp = NULL;
-	}
 	return ret;
 }
 
