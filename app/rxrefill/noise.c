@@ -32,7 +32,7 @@
 
 #include "noise_parse.h"
 #include "rxrefill.h"
-#include "rxr_cpuinfo.h"
+#include "rxr_proc_text.h"
 #include "rxr_log.h"
 
 /* Poll CPUs and busy tasks a report lists at most. */

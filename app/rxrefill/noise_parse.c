@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "noise_parse.h"
+#include "rxr_proc_text.h"
 
 uint64_t
 noise_cpu_total(const struct noise_cpu_times *t)
@@ -75,26 +76,9 @@ noise_parse_stat_cpu(const char *text, int cpu, struct noise_cpu_times *out)
 int
 noise_parse_field(const char *text, const char *key, uint64_t *out)
 {
-	size_t klen = strlen(key);
+	const char *p = rxr_proc_value(text, key);
 
-	if (klen == 0)
-		return -1;
-	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		const char *p = l;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, key, klen) != 0)
-			continue;
-		p += klen;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;	/* a longer key that starts with key */
-		p++;
-		return next_u64(&p, out);
-	}
-	return -1;
+	return p != NULL ? next_u64(&p, out) : -1;
 }
 
 int

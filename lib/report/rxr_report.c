@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rxr_cpuinfo.h"
+#include "rxr_proc_text.h"
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 

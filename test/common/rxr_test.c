@@ -12,7 +12,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
-#include "rxr_cpuinfo.h"
+#include "rxr_proc_text.h"
 #include "rxr_test.h"
 
 static unsigned int nr_tests;

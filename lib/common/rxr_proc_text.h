@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-#ifndef RXR_CPUINFO_H
-#define RXR_CPUINFO_H
+#ifndef RXR_PROC_TEXT_H
+#define RXR_PROC_TEXT_H
 
 /**
  * @file
- * The CPU model named by /proc/cpuinfo, for reports and benchmark headers.
- * Plain C with no DPDK: tools that never start EAL use it too.
+ * Readers of the kernel's "KEY: value" text (/proc/cpuinfo,
+ * /proc/<pid>/status, sched) and the CPU model named by /proc/cpuinfo,
+ * for reports and benchmark headers. On text, so that they are tested on
+ * fixtures. Plain C with no DPDK: tools that never start EAL use it too.
  */
 
 #include <stddef.h>
@@ -14,6 +16,22 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * The value of the first "KEY: value" line of text whose key is key.
+ *
+ * Blanks may stand before the key and on either side of the ':'; a line
+ * whose key only starts with key ("cpu" and "cpu MHz") does not count.
+ *
+ * @param text
+ *   NUL-terminated lines; NULL is taken as no text.
+ * @param key
+ *   The key, without ':'; an empty key finds nothing.
+ * @return
+ *   The value's first non-blank character, within text (the value ends at
+ *   the line's '\n'), or NULL when no line has the key.
+ */
+const char *rxr_proc_value(const char *text, const char *key);
 
 /** What rxr_cpu_model() writes when /proc/cpuinfo names no model. */
 #define RXR_CPU_MODEL_UNKNOWN "unknown"
@@ -55,4 +73,4 @@ int rxr_cpu_model(char *buf, size_t len);
 }
 #endif
 
-#endif /* RXR_CPUINFO_H */
+#endif /* RXR_PROC_TEXT_H */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_cpuinfo.h"
+#include "rxr_proc_text.h"
 
 /* /proc/cpuinfo is read whole up to this size (about 700 x86 CPUs). */
 #define CPUINFO_MAX_BYTES (1u << 20)
@@ -20,33 +20,46 @@ next_line(const char *l)
 	return nl != NULL ? nl + 1 : NULL;
 }
 
-/* The value of the first line whose key (before ':', blanks cut) is key. */
-static int
-cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
+const char *
+rxr_proc_value(const char *text, const char *key)
 {
 	size_t klen = strlen(key);
 
+	if (klen == 0)
+		return NULL;
 	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		const char *p = l, *v, *eol;
-		size_t vlen;
+		const char *p = l;
 
+		while (*p == ' ' || *p == '\t')
+			p++;
 		if (strncmp(p, key, klen) != 0)
 			continue;
 		p += klen;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p != ':')
-			continue;
-		v = p + 1;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		eol = v + strcspn(v, "\n");
+			continue;	/* a longer key that starts with key */
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+/* The first non-empty value of key into buf, blanks at its end cut. */
+static int
+cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
+{
+	for (const char *v = rxr_proc_value(text, key); v != NULL;
+			v = rxr_proc_value(next_line(v), key)) {
+		const char *eol = v + strcspn(v, "\n");
+
 		while (eol > v && isspace((unsigned char)eol[-1]))
 			eol--;
-		vlen = (size_t)(eol - v);
-		if (vlen == 0)
+		if (eol == v)
 			continue;
-		snprintf(buf, len, "%.*s", (int)vlen, v);
+		snprintf(buf, len, "%.*s", (int)(eol - v), v);
 		return 0;
 	}
 	return -1;

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * rxr_cpu_model_parse() on /proc/cpuinfo text as Linux writes it on x86,
- * powerpc, arm32 and aarch64 (which names no model), and on empty text;
- * rxr_cpu_model() on this machine.
+ * rxr_proc_value() on /proc "KEY: value" lines; rxr_cpu_model_parse() on
+ * /proc/cpuinfo text as Linux writes it on x86, powerpc, arm32 and aarch64
+ * (which names no model), and on empty text; rxr_cpu_model() on this
+ * machine.
  */
 
 #include <string.h>
 
-#include "rxr_cpuinfo.h"
+#include "rxr_proc_text.h"
 #include "rxr_test.h"
 
 static const char x86[] =
@@ -43,6 +44,35 @@ static const char aarch64[] =
 	"CPU variant\t: 0x3\n"
 	"CPU part\t: 0xd0c\n"
 	"CPU revision\t: 1\n";
+
+static int
+test_value(void)
+{
+	static const char status[] =
+		"Name:\tpoll\n"
+		"voluntary_ctxt_switches:\t7\n"
+		"nonvoluntary_ctxt_switches:\t12\n";
+	static const char sched[] =
+		"se.nr_migrations                             :                    3\n"
+		"  indented : 5\n";
+	const char *v;
+
+	v = rxr_proc_value(status, "nonvoluntary_ctxt_switches");
+	RXR_TEST_ASSERT(v != NULL && strncmp(v, "12\n", 3) == 0,
+		"status: '%s'", v != NULL ? v : "(null)");
+	v = rxr_proc_value(status, "voluntary_ctxt_switches");
+	RXR_TEST_ASSERT(v != NULL && *v == '7', "not a longer key's line");
+	v = rxr_proc_value(sched, "se.nr_migrations");
+	RXR_TEST_ASSERT(v != NULL && *v == '3', "blanks around ':'");
+	v = rxr_proc_value(sched, "indented");
+	RXR_TEST_ASSERT(v != NULL && *v == '5', "blanks before the key");
+	RXR_TEST_ASSERT(rxr_proc_value(status, "Nam") == NULL,
+		"a key's start is no key");
+	RXR_TEST_ASSERT(rxr_proc_value(status, "") == NULL, "empty key");
+	RXR_TEST_ASSERT(rxr_proc_value(NULL, "Name") == NULL, "no text");
+	RXR_TEST_ASSERT(rxr_proc_value("", "Name") == NULL, "empty text");
+	return 0;
+}
 
 static int
 test_parse(void)
@@ -110,6 +140,7 @@ test_this_machine(void)
 int
 main(void)
 {
+	rxr_test_run("KEY: value lines", test_value);
 	rxr_test_run("cpuinfo x86, powerpc, arm32", test_parse);
 	rxr_test_run("cpuinfo aarch64, empty", test_no_model);
 	rxr_test_run("cpuinfo value cut to fit", test_cut);
