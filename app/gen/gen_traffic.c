@@ -8,13 +8,25 @@
 #include <string.h>
 #include <netinet/in.h>
 
+#include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
 
 #include "gen.h"
 
 #define IMIX_CLASSIC	"imix:64x7,594x4,1518x1"
 #define PORT_FIRST	1024u
 #define PORT_COUNT	(65536u - PORT_FIRST)
+
+/* Header lengths of the frames written: no IP options, no TCP options. */
+#define ETH_ADDRS_LEN	(2 * RTE_ETHER_ADDR_LEN)
+#define IPV4_HLEN	((uint32_t)sizeof(struct rte_ipv4_hdr))
+#define IPV6_HLEN	((uint32_t)sizeof(struct rte_ipv6_hdr))
+#define TCP_HLEN	((uint32_t)sizeof(struct rte_tcp_hdr))
+#define UDP_HLEN	((uint32_t)sizeof(struct rte_udp_hdr))
+/* IPv4 TTL and IPv6 hop limit, as hosts send. */
+#define GEN_TTL		64
 /* Streams per source address: half the ports, so balancing has choice. */
 #define STREAMS_PER_ADDR (PORT_COUNT / 2)
 
@@ -205,8 +217,9 @@ gen_sizes_free(struct gen_sizes *s)
 uint32_t
 gen_hdr_len(const struct gen_traffic_conf *c)
 {
-	return 14 + 4 * c->nb_vlan + (c->ipver == 4 ? 20 : 40) +
-		(c->proto == IPPROTO_TCP ? 20 : 8);
+	return RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN * c->nb_vlan +
+		(c->ipver == 4 ? IPV4_HLEN : IPV6_HLEN) +
+		(c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN);
 }
 
 static uint64_t
@@ -349,53 +362,54 @@ void
 gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
 {
-	static const uint8_t macs[12] = {
+	static const uint8_t macs[ETH_ADDRS_LEN] = {
 		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
 		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
 	};
-	uint32_t o = 12, l3, l4, plen, j, hlen = c->proto == IPPROTO_TCP ? 20 : 8;
+	uint32_t o = ETH_ADDRS_LEN, l3, l4, plen, j;
+	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
 	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
 	uint16_t ck;
 
 	memcpy(buf, macs, sizeof(macs));
 	if (c->nb_vlan == 2) {
-		wr16(buf + o, 0x88a8);
+		wr16(buf + o, RTE_ETHER_TYPE_QINQ);
 		wr16(buf + o + 2, c->vlan[0]);
-		o += 4;
+		o += RTE_VLAN_HLEN;
 	}
 	if (c->nb_vlan >= 1) {
-		wr16(buf + o, 0x8100);
+		wr16(buf + o, RTE_ETHER_TYPE_VLAN);
 		wr16(buf + o + 2, c->vlan[c->nb_vlan - 1]);
-		o += 4;
+		o += RTE_VLAN_HLEN;
 	}
-	wr16(buf + o, c->ipver == 4 ? 0x0800 : 0x86dd);
+	wr16(buf + o, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
 	l3 = o + 2;
 
 	if (c->ipver == 4) {
 		uint8_t *ip = buf + l3;
 
-		memset(ip, 0, 20);
+		memset(ip, 0, IPV4_HLEN);
 		ip[0] = 0x45;
 		wr16(ip + 2, (uint16_t)(len - l3));
 		wr16(ip + 4, s->ip_id++);
 		wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
-		ip[8] = 64;
+		ip[8] = GEN_TTL;
 		ip[9] = c->proto;
 		memcpy(ip + 12, s->key.src, 4);
 		memcpy(ip + 16, s->key.dst, 4);
 		ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
 		memcpy(ip + 10, &ck, 2);	/* already in wire order */
-		l4 = l3 + 20;
+		l4 = l3 + IPV4_HLEN;
 	} else {
 		uint8_t *ip = buf + l3;
 
 		wr32(ip, 0x60000000u | s->flow_label);
-		wr16(ip + 4, (uint16_t)(len - l3 - 40));
+		wr16(ip + 4, (uint16_t)(len - l3 - IPV6_HLEN));
 		ip[6] = c->proto;
-		ip[7] = 64;
+		ip[7] = GEN_TTL;
 		memcpy(ip + 8, s->key.src, 16);
 		memcpy(ip + 24, s->key.dst, 16);
-		l4 = l3 + 40;
+		l4 = l3 + IPV6_HLEN;
 	}
 
 	plen = len - l4 - hlen;
@@ -405,7 +419,7 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 	if (c->proto == IPPROTO_TCP) {
 		wr32(buf + l4 + 4, s->seq);
 		wr32(buf + l4 + 8, 1);		/* the receiver's ISN + 1 */
-		buf[l4 + 12] = 5 << 4;
+		buf[l4 + 12] = (TCP_HLEN / 4) << 4;	/* data offset, words */
 		buf[l4 + 13] = 0x18;		/* PSH, ACK */
 		wr16(buf + l4 + 14, 0xffff);
 		s->seq += plen;
@@ -425,5 +439,7 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 	else
 		ck = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)(buf + l3),
 			buf + l4);
-	memcpy(buf + l4 + (c->proto == IPPROTO_TCP ? 16 : 6), &ck, 2);
+	memcpy(buf + l4 + (c->proto == IPPROTO_TCP ?
+		offsetof(struct rte_tcp_hdr, cksum) :
+		offsetof(struct rte_udp_hdr, dgram_cksum)), &ck, sizeof(ck));
 }
