@@ -46,6 +46,14 @@ volatile bool run_stop;
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
+#define US_PER_S 1000000
+
+/* The main lcore's longest sleep while napping: signals are seen within. */
+#define NAP_STEP_US 10000.0
+/* How often the main lcore checks a run's end: sleeping, polling. */
+#define DONE_CHECK_US 200
+#define DONE_CHECK_POLLING_US 100
+
 /* One step of the main lcore's wait: collect, else sleep (idle_us). */
 static void
 wait_step(bool collect, double idle_us)
@@ -62,7 +70,7 @@ nap(double sec)
 	const bool collect = streams_deferred(&app);
 
 	while (!force_quit && rte_get_timer_cycles() < end) {
-		wait_step(collect, RTE_MIN(10000.0, sec * 1e6));
+		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
 		live_tick();
 	}
 }
@@ -123,7 +131,8 @@ wait_pollers(void)
 
 /*
  * Until done(now) says so: the main lcore polls, checking done from its
- * poll loop every 100 us (--main-polls), or sleeps between checks.
+ * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps between
+ * checks.
  */
 static void
 run_until(bool (*done)(uint64_t now))
@@ -134,11 +143,11 @@ run_until(bool (*done)(uint64_t now))
 		const bool collect = streams_deferred(&app);
 
 		while (!done(rte_rdtsc()))
-			wait_step(collect, 200);
+			wait_step(collect, DONE_CHECK_US);
 		return;
 	}
 	mp->control = done;
-	mp->control_cycles = rte_get_tsc_hz() / 10000;
+	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
 	poll_main(mp);
 	mp->control = NULL;
 }
