@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * Readers of /proc "KEY: value" text and of the CPU model
+ * (rxr_proc_text.h).
+ */
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

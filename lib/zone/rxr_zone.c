@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The zone: a buddy allocator over page frames behind one spinlock, and
+ * its lock-free pending list of frees (rxr_zone.h).
+ */
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

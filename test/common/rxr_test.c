@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The TAP harness, the abort catcher, EAL start for tests and the
+ * benchmarks' run in both memories (rxr_test.h).
+ */
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdarg.h>
