@@ -265,6 +265,10 @@ struct exhaust {
 	bool released;
 };
 
+/* How often the thread looks at the clock before AT, and retakes after. */
+#define EXHAUST_WAIT_US 500
+#define EXHAUST_RETAKE_US 200
+
 static void *
 exhaust_main(void *arg)
 {
@@ -276,7 +280,7 @@ exhaust_main(void *arg)
 	uint64_t n[MAX_PORTS] = { 0 };
 
 	while (!ex->quit && rte_get_timer_cycles() < at)
-		usleep(500);
+		usleep(EXHAUST_WAIT_US);
 	while (!ex->quit && rte_get_timer_cycles() < until) {
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
 			struct rte_mempool *mp = app.ports[i].mp;
@@ -289,7 +293,7 @@ exhaust_main(void *arg)
 				n[i]++;
 			ex->held_max = RTE_MAX(ex->held_max, n[i]);
 		}
-		usleep(200);
+		usleep(EXHAUST_RETAKE_US);
 	}
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
 		if (n[i] != 0)
@@ -1056,6 +1060,6 @@ main(int argc, char **argv)
 	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
-		return 128 + signals_caught();
+		return EXIT_SIGNAL_BASE + signals_caught();
 	return status;
 }

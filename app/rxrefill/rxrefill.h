@@ -92,6 +92,7 @@ struct run_config {
  * stopped by signal N.
  */
 #define EXIT_USAGE 2
+#define EXIT_SIGNAL_BASE 128
 
 /* --table: the text table at the end. */
 enum table_mode { TABLE_NONE, TABLE_BRIEF, TABLE_FULL };
