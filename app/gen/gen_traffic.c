@@ -358,18 +358,15 @@ wr32(uint8_t *p, uint32_t v)
 	wr16(p + 2, (uint16_t)v);
 }
 
-void
-gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
-		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
+/* MAC addresses, VLAN tags and EtherType; returns where L3 starts. */
+static uint32_t
+frame_eth(uint8_t *buf, const struct gen_traffic_conf *c)
 {
 	static const uint8_t macs[ETH_ADDRS_LEN] = {
 		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
 		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
 	};
-	uint32_t o = ETH_ADDRS_LEN, l3, l4, plen, j;
-	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
-	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
-	uint16_t ck;
+	uint32_t o = ETH_ADDRS_LEN;
 
 	memcpy(buf, macs, sizeof(macs));
 	if (c->nb_vlan == 2) {
@@ -383,37 +380,46 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 		o += RTE_VLAN_HLEN;
 	}
 	wr16(buf + o, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
-	l3 = o + 2;
+	return o + 2;
+}
 
-	if (c->ipver == 4) {
-		uint8_t *ip = buf + l3;
+/* The IPv4 or IPv6 header of a len-byte frame at l3; returns where L4 starts. */
+static uint32_t
+frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
+		const struct gen_traffic_conf *c)
+{
+	uint8_t *ip = buf + l3;
+	uint16_t ck;
 
-		memset(ip, 0, IPV4_HLEN);
-		ip[0] = 0x45;
-		wr16(ip + 2, (uint16_t)(len - l3));
-		wr16(ip + 4, s->ip_id++);
-		wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
-		ip[8] = GEN_TTL;
-		ip[9] = c->proto;
-		memcpy(ip + 12, s->key.src, 4);
-		memcpy(ip + 16, s->key.dst, 4);
-		ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
-		memcpy(ip + 10, &ck, 2);	/* already in wire order */
-		l4 = l3 + IPV4_HLEN;
-	} else {
-		uint8_t *ip = buf + l3;
-
+	if (c->ipver != 4) {
 		wr32(ip, 0x60000000u | s->flow_label);
 		wr16(ip + 4, (uint16_t)(len - l3 - IPV6_HLEN));
 		ip[6] = c->proto;
 		ip[7] = GEN_TTL;
 		memcpy(ip + 8, s->key.src, 16);
 		memcpy(ip + 24, s->key.dst, 16);
-		l4 = l3 + IPV6_HLEN;
+		return l3 + IPV6_HLEN;
 	}
+	memset(ip, 0, IPV4_HLEN);
+	ip[0] = 0x45;
+	wr16(ip + 2, (uint16_t)(len - l3));
+	wr16(ip + 4, s->ip_id++);
+	wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
+	ip[8] = GEN_TTL;
+	ip[9] = c->proto;
+	memcpy(ip + 12, s->key.src, 4);
+	memcpy(ip + 16, s->key.dst, 4);
+	ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
+	memcpy(ip + 10, &ck, 2);	/* already in wire order */
+	return l3 + IPV4_HLEN;
+}
 
-	plen = len - l4 - hlen;
-	memset(buf + l4, 0, hlen);
+/* The TCP or UDP header at l4 (checksum left 0), plen payload bytes after. */
+static void
+frame_l4(uint8_t *buf, uint32_t l4, uint32_t len, uint32_t plen,
+		struct gen_stream *s, const struct gen_traffic_conf *c)
+{
+	memset(buf + l4, 0, c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN);
 	wr16(buf + l4, s->key.sport);
 	wr16(buf + l4 + 2, s->key.dport);
 	if (c->proto == IPPROTO_TCP) {
@@ -426,6 +432,21 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 	} else {
 		wr16(buf + l4 + 4, (uint16_t)(len - l4));
 	}
+}
+
+void
+gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
+		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
+{
+	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
+	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
+	uint32_t l3, l4, plen, j;
+	uint16_t ck;
+
+	l3 = frame_eth(buf, c);
+	l4 = frame_ip(buf, l3, len, s, c);
+	plen = len - l4 - hlen;
+	frame_l4(buf, l4, len, plen, s, c);
 
 	/* Payload: the tag (cut if there is no room), then byte j = j & 0xff. */
 	wr32(tag + 4, sid);
