@@ -196,16 +196,19 @@ md_text(FILE *out, const char *s)
 	}
 }
 
-int
-compare_write_markdown(const json_t *doc, FILE *out)
+/* Element c of the row's array key (NULL when there is none). */
+static const json_t *
+row_at(const json_t *row, const char *key, size_t c)
 {
-	const json_t *reports = json_object_get(doc, "reports");
-	const json_t *row;
-	size_t i, c;
-	size_t ncols = json_array_size(json_object_get(doc, "columns"));
+	return json_array_get(json_object_get(row, key), c);
+}
 
-	if (ncols == 0)
-		ncols = json_array_size(reports);
+/* The header line and the alignment line of ncols value columns. */
+static void
+md_header(const json_t *doc, size_t ncols, FILE *out)
+{
+	size_t i;
+
 	fputs("| config | metric | statistic |", out);
 	for (i = 0; i < ncols; i++) {
 		fputc(' ', out);
@@ -216,10 +219,86 @@ compare_write_markdown(const json_t *doc, FILE *out)
 	for (i = 0; i < ncols; i++)
 		fputs("---:|", out);
 	fputc('\n', out);
-	json_array_foreach(json_object_get(doc, "rows"), i, row) {
-		const json_t *vals = json_object_get(row, "values");
-		const json_t *deltas = json_object_get(row, "delta_pct");
+}
 
+/*
+ * Column c of a row: the value; past the first column with its change
+ * ("n.s.": the test found no real difference) and, on the tested row,
+ * ratio, interval and p.
+ */
+static void
+md_cell(const json_t *row, size_t c, FILE *out)
+{
+	const json_t *v = row_at(row, "values", c);
+	const json_t *d = row_at(row, "delta_pct", c);
+	const json_t *ratio = row_at(row, "ratio", c);
+	const json_t *p = row_at(row, "p", c);
+
+	if (!json_is_number(v)) {
+		fputs(" - |", out);
+		return;
+	}
+	if (c == 0 || !json_is_number(d)) {
+		fprintf(out, " %.4g |", json_number_value(v));
+		return;
+	}
+	fprintf(out, " %.4g (%+.2f%%%s)", json_number_value(v),
+		json_number_value(d),
+		json_is_false(row_at(row, "significant", c)) ? " n.s." : "");
+	if (json_is_number(ratio))
+		fprintf(out, " %.2fx", json_number_value(ratio));
+	if (json_is_number(row_at(row, "ci_lo", c)))
+		fprintf(out, " CI %.2f-%.2f",
+			json_number_value(row_at(row, "ci_lo", c)),
+			json_number_value(row_at(row, "ci_hi", c)));
+	if (json_is_number(p))
+		fprintf(out, " p %.2g", json_number_value(p));
+	fputs(" |", out);
+}
+
+/* A refill-latency percentile row, one report's value per column. */
+static void
+md_pct_row(const json_t *row, size_t ncols, FILE *out)
+{
+	const json_t *vals = json_object_get(row, "ns");
+	size_t c;
+
+	fputs("| ", out);
+	md_text(out, json_string_value(json_object_get(row, "config")));
+	fprintf(out, " | refill_latency.%s | all_reps |",
+		json_string_value(json_object_get(row, "percentile")));
+	for (c = 0; c < json_array_size(vals); c++) {
+		const json_t *v = json_array_get(vals, c);
+		double d = pct_delta(vals, c);
+
+		if (!json_is_number(v)) {
+			fputs(" - |", out);
+			continue;
+		}
+		fprintf(out, " %.0f ns [%lld, %lld)", json_number_value(v),
+			(long long)json_integer_value(row_at(row, "lo", c)),
+			(long long)json_integer_value(row_at(row, "hi", c)));
+		if (c > 0 && !isnan(d))
+			fprintf(out, " (%+.2f%%)", d);
+		fputs(" |", out);
+	}
+	/* One report: one value under its configuration columns. */
+	for (; c < ncols; c++)
+		fputs("  |", out);
+	fputc('\n', out);
+}
+
+int
+compare_write_markdown(const json_t *doc, FILE *out)
+{
+	const json_t *row;
+	size_t i, c;
+	size_t ncols = json_array_size(json_object_get(doc, "columns"));
+
+	if (ncols == 0)
+		ncols = json_array_size(json_object_get(doc, "reports"));
+	md_header(doc, ncols, out);
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		fputs("| ", out);
 		md_text(out, row_config(row));
 		fputs(" | ", out);
@@ -227,80 +306,14 @@ compare_write_markdown(const json_t *doc, FILE *out)
 		fputs(" | ", out);
 		md_text(out, json_string_value(json_object_get(row, "stat")));
 		fputs(" |", out);
-		for (c = 0; c < json_array_size(vals); c++) {
-			const json_t *v = json_array_get(vals, c);
-			const json_t *d = json_array_get(deltas, c);
-
-			const json_t *sig = json_array_get(json_object_get(row,
-				"significant"), c);
-
-			const json_t *ratio = json_array_get(json_object_get(row,
-				"ratio"), c);
-			const json_t *p = json_array_get(json_object_get(row,
-				"p"), c);
-
-			if (!json_is_number(v)) {
-				fputs(" - |", out);
-			} else if (c > 0 && json_is_number(d)) {
-				/* n.s.: the test found no real difference. */
-				fprintf(out, " %.4g (%+.2f%%%s)",
-					json_number_value(v),
-					json_number_value(d),
-					json_is_false(sig) ? " n.s." : "");
-				/* The tested row: ratio, interval, p. */
-				if (json_is_number(ratio))
-					fprintf(out, " %.2fx", json_number_value(
-						ratio));
-				if (json_is_number(json_array_get(
-						json_object_get(row, "ci_lo"), c)))
-					fprintf(out, " CI %.2f-%.2f",
-						json_number_value(json_array_get(
-						json_object_get(row, "ci_lo"), c)),
-						json_number_value(json_array_get(
-						json_object_get(row, "ci_hi"), c)));
-				if (json_is_number(p))
-					fprintf(out, " p %.2g", json_number_value(p));
-				fputs(" |", out);
-			} else
-				fprintf(out, " %.4g |", json_number_value(v));
-		}
+		for (c = 0; c < json_array_size(json_object_get(row, "values"));
+				c++)
+			md_cell(row, c, out);
 		fputc('\n', out);
 	}
 	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
-			i, row) {
-		const json_t *vals = json_object_get(row, "ns");
-
-		fputs("| ", out);
-		md_text(out, json_string_value(json_object_get(row, "config")));
-		fprintf(out, " | refill_latency.%s | all_reps |",
-			json_string_value(json_object_get(row, "percentile")));
-		for (c = 0; c < json_array_size(vals); c++) {
-			const json_t *v = json_array_get(vals, c);
-			double d = pct_delta(vals, c);
-
-			if (!json_is_number(v))
-				fputs(" - |", out);
-			else if (c > 0 && !isnan(d))
-				fprintf(out, " %.0f ns [%lld, %lld) (%+.2f%%) |",
-					json_number_value(v),
-					(long long)json_integer_value(
-					json_array_get(json_object_get(row, "lo"), c)),
-					(long long)json_integer_value(
-					json_array_get(json_object_get(row, "hi"), c)),
-					d);
-			else
-				fprintf(out, " %.0f ns [%lld, %lld) |",
-					json_number_value(v),
-					(long long)json_integer_value(
-					json_array_get(json_object_get(row, "lo"), c)),
-					(long long)json_integer_value(
-					json_array_get(json_object_get(row, "hi"), c)));
-		}
-		/* One report: one value under its configuration columns. */
-		for (; c < ncols; c++)
-			fputs("  |", out);
-		fputc('\n', out);
-	}
+			i, row)
+		md_pct_row(row, ncols, out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -24,6 +24,14 @@ jint(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* A packets and bytes pair of the manifest. */
+static json_t *
+count_json(uint64_t packets, uint64_t bytes)
+{
+	return json_pack("{s:I,s:I}", "packets", (json_int_t)packets,
+		"bytes", (json_int_t)bytes);
+}
+
 static json_t *
 manifest_base(const struct gen_opts *o, const char *mode)
 {
@@ -100,7 +108,7 @@ queues_json(const struct gen_out *outs, uint32_t n)
 	return a;
 }
 
-/* ---- running ---- */
+/* ---- output files ---- */
 
 struct run {
 	struct gen_opts *o;
@@ -185,39 +193,44 @@ summary(const struct run *r, const char *what)
 	printf("  manifest: %s\n", r->manifest_path);
 }
 
+/* The RSS of the options: key, fields, RETA size, queues. */
 static int
-generate(struct run *r, struct gen_err *e)
+rss_setup(const struct gen_opts *o, struct rxr_flow_rss *rss,
+		struct gen_err *e)
 {
-	struct gen_opts *o = r->o;
-	struct gen_traffic_conf *t = &o->t;
-	struct rxr_flow_rss rss;
-	struct gen_stream *st = NULL;
-	struct pcap_pkthdr h;
-	uint8_t *buf = NULL;
-	json_t *doc = NULL, *traffic, *vlan, *streams;
-	uint64_t k, g = 0, total_bytes = 0;
-	uint32_t s, unbalanced, q;
-	char what[512];
-	int ret = -1;
+	if (rxr_flow_rss_init(rss, o->key, o->fields, o->reta_size,
+			(uint16_t)o->queues) == 0)
+		return 0;
+	gen_err_set(e, "cannot set up RSS");
+	return -1;
+}
 
-	if (rxr_flow_rss_init(&rss, o->key, o->fields, o->reta_size,
-			(uint16_t)o->queues) != 0) {
-		gen_err_set(e, "cannot set up RSS");
-		return -1;
-	}
-	st = calloc(t->nb_streams, sizeof(*st));
-	buf = malloc(GEN_SIZE_MAX);
-	if (st == NULL || buf == NULL) {
-		gen_err_set(e, "out of memory");
-		goto out;
-	}
-	unbalanced = gen_streams_setup(st, t, &rss);
+/* ---- generate ---- */
+
+/* Generated packets are one microsecond apart from this Unix time. */
+#define GEN_TS_START_S 1700000000
+#define US_PER_S 1000000
+
+/*
+ * Streams placed on queues by RSS, the output files opened and each told
+ * how many streams it gets; warns about streams off their round-robin
+ * queue and about queues that get none.
+ */
+static int
+generate_place(struct run *r, struct gen_stream *st,
+		const struct rxr_flow_rss *rss, struct gen_err *e)
+{
+	const struct gen_opts *o = r->o;
+	const struct gen_traffic_conf *t = &o->t;
+	uint32_t s, q, unbalanced;
+
+	unbalanced = gen_streams_setup(st, t, rss);
 	if (unbalanced != 0)
 		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
 			unbalanced);
 	if (run_open(r, DLT_EN10MB, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO,
 			e) != 0)
-		goto out;
+		return -1;
 	for (s = 0; s < t->nb_streams; s++)
 		r->outs[st[s].queue].streams++;
 	if (o->all)
@@ -226,35 +239,58 @@ generate(struct run *r, struct gen_err *e)
 		if (r->outs[q].streams == 0)
 			fprintf(stderr, GEN_PROG ": warning: queue %u gets no stream with this seed and RSS configuration\n",
 				q);
+	return 0;
+}
 
-	/* Round robin over the streams, as interleaved flows are captured. */
+/*
+ * Round robin over the streams, as interleaved flows are captured, into
+ * each stream's queue file (and the --all file); *packets and *bytes get
+ * the totals.
+ */
+static int
+generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
+		uint64_t *packets, uint64_t *bytes, struct gen_err *e)
+{
+	const struct gen_opts *o = r->o;
+	const struct gen_traffic_conf *t = &o->t;
+	struct pcap_pkthdr h;
+	uint64_t k, g = 0;
+	uint32_t s;
+
+	*bytes = 0;
 	for (k = 0; k < t->packets; k++) {
 		for (s = 0; s < t->nb_streams; s++, g++) {
 			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
 
 			gen_build_frame(buf, len, &st[s], s, k, t);
 			/* One microsecond apart, from a fixed start: reproducible. */
-			h.ts.tv_sec = 1700000000 + (time_t)(g / 1000000);
-			h.ts.tv_usec = (suseconds_t)(g % 1000000);
+			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
+			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
 			h.caplen = h.len = len;
 			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0)
-				goto out;
+				return -1;
 			if (o->all && gen_out_write(&r->outs[o->queues], &h, buf,
 					e) != 0)
-				goto out;
+				return -1;
 			st[s].packets++;
 			st[s].bytes += len;
-			total_bytes += len;
+			*bytes += len;
 		}
 	}
+	*packets = g;
+	return 0;
+}
 
-	doc = manifest_base(o, "generate");
-	json_object_set_new(doc, "seed", jint(t->seed));
-	traffic = json_object();
+/* The manifest's "traffic": what was asked for. */
+static json_t *
+traffic_json(const struct gen_traffic_conf *t)
+{
+	json_t *traffic = json_object(), *vlan = json_array();
+	uint32_t s;
+
 	json_object_set_new(traffic, "ip", jint((uint64_t)t->ipver));
 	json_object_set_new(traffic, "proto", json_string(
 		t->proto == IPPROTO_TCP ? "tcp" : "udp"));
-	vlan = json_array();
 	for (s = 0; s < t->nb_vlan; s++)
 		json_array_append_new(vlan, jint(t->vlan[s]));
 	json_object_set_new(traffic, "vlan", vlan);
@@ -262,18 +298,56 @@ generate(struct run *r, struct gen_err *e)
 	json_object_set_new(traffic, "streams", jint(t->nb_streams));
 	json_object_set_new(traffic, "packets_per_stream", jint(t->packets));
 	json_object_set_new(traffic, "balance", json_boolean(t->balance));
-	json_object_set_new(doc, "traffic", traffic);
-	json_object_set_new(doc, "total", json_pack("{s:I,s:I}",
-		"packets", (json_int_t)g, "bytes", (json_int_t)total_bytes));
+	return traffic;
+}
+
+/* The manifest of a generated set of files. */
+static json_t *
+generate_manifest(const struct run *r, const struct gen_stream *st,
+		uint64_t packets, uint64_t bytes)
+{
+	const struct gen_opts *o = r->o;
+	const struct gen_traffic_conf *t = &o->t;
+	json_t *doc = manifest_base(o, "generate"), *streams = json_array();
+	uint32_t s;
+
+	json_object_set_new(doc, "seed", jint(t->seed));
+	json_object_set_new(doc, "traffic", traffic_json(t));
+	json_object_set_new(doc, "total", count_json(packets, bytes));
 	json_object_set_new(doc, "queues", queues_json(r->outs, o->queues));
 	if (o->all)
 		json_object_set_new(doc, "all", file_json(&r->outs[o->queues], -1));
-	streams = json_array();
 	for (s = 0; s < t->nb_streams; s++)
 		json_array_append_new(streams, stream_json(s, &st[s].key,
 			st[s].hash, st[s].queue, st[s].packets, st[s].bytes));
 	json_object_set_new(doc, "streams", streams);
+	return doc;
+}
 
+static int
+generate(struct run *r, struct gen_err *e)
+{
+	const struct gen_traffic_conf *t = &r->o->t;
+	struct rxr_flow_rss rss;
+	struct gen_stream *st = NULL;
+	uint8_t *buf = NULL;
+	json_t *doc = NULL;
+	uint64_t packets, bytes;
+	char what[512];
+	int ret = -1;
+
+	if (rss_setup(r->o, &rss, e) != 0)
+		return -1;
+	st = calloc(t->nb_streams, sizeof(*st));
+	buf = malloc(GEN_SIZE_MAX);
+	if (st == NULL || buf == NULL) {
+		gen_err_set(e, "out of memory");
+		goto out;
+	}
+	if (generate_place(r, st, &rss, e) != 0 ||
+			generate_write(r, st, buf, &packets, &bytes, e) != 0)
+		goto out;
+	doc = generate_manifest(r, st, packets, bytes);
 	if (run_commit(r, doc, e) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "%u %s/ipv%d streams x %llu packets of %s B",
@@ -289,6 +363,8 @@ out:
 	return ret;
 }
 
+/* ---- split ---- */
+
 static int
 split_sink(void *ctx, uint16_t queue, const struct pcap_pkthdr *h,
 		const uint8_t *data, struct gen_err *e)
@@ -296,6 +372,137 @@ split_sink(void *ctx, uint16_t queue, const struct pcap_pkthdr *h,
 	struct run *r = ctx;
 
 	return gen_out_write(&r->outs[queue], h, data, e);
+}
+
+/* The capture to split, checked to be Ethernet before any output. */
+static pcap_t *
+split_input_open(const char *path, unsigned int *precision,
+		struct gen_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	pcap_t *in;
+
+	if (f == NULL) {
+		gen_err_set(e, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	in = gen_capture_open(f, path, precision, e);
+	if (in == NULL)
+		return NULL;
+	/* Before any output: a message about the input, not a temporary file. */
+	if (gen_split_check_linktype(in, path, e) != 0) {
+		pcap_close(in);
+		return NULL;
+	}
+	return in;
+}
+
+/* The manifest's "input": what the capture held and what became of it. */
+static json_t *
+input_json(const char *path, const struct gen_split_stats *st,
+		unsigned int precision)
+{
+	json_t *input = json_object();
+
+	json_object_set_new(input, "file", json_string(path));
+	json_object_set_new(input, "linktype", json_string("EN10MB"));
+	json_object_set_new(input, "snaplen", jint((uint64_t)st->snaplen));
+	json_object_set_new(input, "tstamp_precision", json_string(
+		precision == PCAP_TSTAMP_PRECISION_NANO ? "nano" : "micro"));
+	json_object_set_new(input, "records", jint(st->records));
+	json_object_set_new(input, "written", jint(st->written));
+	json_object_set_new(input, "ip", jint(st->ip));
+	json_object_set_new(input, "non_ip",
+		count_json(st->non_ip, st->non_ip_bytes));
+	json_object_set_new(input, "unparsed",
+		count_json(st->unparsed, st->unparsed_bytes));
+	json_object_set_new(input, "snapped", jint(st->snapped));
+	json_object_set_new(input, "skipped_empty", jint(st->skipped_empty));
+	json_object_set_new(input, "skipped_invalid", jint(st->skipped_invalid));
+	json_object_set_new(input, "truncated", json_boolean(st->truncated));
+	if (st->truncated)
+		json_object_set_new(input, "truncated_at",
+			json_string(st->truncated_msg));
+	return input;
+}
+
+/* "streams" (the first --max-streams) and "streams_unlisted" into doc. */
+static void
+split_streams_json(json_t *doc, const struct gen_flowtab *ft,
+		uint32_t max_streams)
+{
+	uint64_t un_streams = 0, un_packets = 0, un_bytes = 0;
+	json_t *streams = json_array();
+	uint32_t i;
+
+	for (i = 0; i < ft->nb_flows; i++) {
+		const struct gen_flow *fl = &ft->flows[i];
+
+		if (i < max_streams) {
+			json_array_append_new(streams, stream_json(i, &fl->key,
+				fl->hash, fl->queue, fl->packets, fl->bytes));
+		} else {
+			un_streams++;
+			un_packets += fl->packets;
+			un_bytes += fl->bytes;
+		}
+	}
+	json_object_set_new(doc, "streams", streams);
+	json_object_set_new(doc, "streams_unlisted", json_pack(
+		"{s:I,s:I,s:I,s:I,s:I}",
+		"streams", (json_int_t)un_streams,
+		"packets", (json_int_t)un_packets,
+		"bytes", (json_int_t)un_bytes,
+		"untracked_packets", (json_int_t)ft->untracked_packets,
+		"untracked_bytes", (json_int_t)ft->untracked_bytes));
+}
+
+/* The manifest of a split capture. */
+static json_t *
+split_manifest(const struct run *r, const struct gen_split_stats *st,
+		const struct gen_flowtab *ft, unsigned int precision)
+{
+	const struct gen_opts *o = r->o;
+	json_t *doc = manifest_base(o, "split");
+	uint64_t total_bytes = 0;
+	uint32_t i;
+
+	json_object_set_new(doc, "input", input_json(o->split, st, precision));
+	for (i = 0; i < o->queues; i++)
+		total_bytes += r->outs[i].bytes;
+	json_object_set_new(doc, "total", count_json(st->written, total_bytes));
+	json_object_set_new(doc, "queues", queues_json(r->outs, o->queues));
+	split_streams_json(doc, ft, o->max_streams);
+	return doc;
+}
+
+/* Each frame of the capture into the file of the queue RSS gives it. */
+static int
+split_write(struct run *r, pcap_t *in, const struct rxr_flow_rss *rss,
+		struct gen_split_stats *st, struct gen_flowtab *ft,
+		struct gen_err *e)
+{
+	const struct gen_opts *o = r->o;
+	uint32_t i;
+
+	if (gen_split(in, o->split, rss, o->allow_truncated, split_sink, r,
+			st, ft, e) != 0)
+		return -1;
+	/* Empty files and a manifest of nothing are no split: leave the outputs. */
+	if (st->written == 0) {
+		gen_err_set(e, "%s: none of its %llu records is a frame to split "
+			"(%llu invalid, %llu empty): nothing written", o->split,
+			(unsigned long long)st->records,
+			(unsigned long long)st->skipped_invalid,
+			(unsigned long long)st->skipped_empty);
+		return -1;
+	}
+	if (st->truncated)
+		fprintf(stderr, GEN_PROG ": warning: %s: capture ends early (%s); split the records before\n",
+			o->split, st->truncated_msg);
+	for (i = 0; i < ft->nb_flows; i++)
+		r->outs[ft->flows[i].queue].streams++;
+	return 0;
 }
 
 static int
@@ -306,104 +513,27 @@ split(struct run *r, struct gen_err *e)
 	struct gen_split_stats st;
 	struct gen_flowtab ft;
 	unsigned int precision;
-	json_t *doc = NULL, *input, *streams, *unlisted;
-	uint64_t un_streams = 0, un_packets = 0, un_bytes = 0, total_bytes = 0;
-	uint32_t i;
+	json_t *doc = NULL;
 	pcap_t *in = NULL;
 	char what[512];
-	FILE *f;
 	int ret = -1;
 
 	memset(&st, 0, sizeof(st));
-	if (rxr_flow_rss_init(&rss, o->key, o->fields, o->reta_size,
-			(uint16_t)o->queues) != 0) {
-		gen_err_set(e, "cannot set up RSS");
+	if (rss_setup(o, &rss, e) != 0)
 		return -1;
-	}
 	if (gen_flowtab_init(&ft, GEN_FLOWS_MAX) != 0) {
 		gen_err_set(e, "out of memory");
 		rxr_flow_rss_fini(&rss);
 		return -1;
 	}
-	f = fopen(o->split, "rb");
-	if (f == NULL) {
-		gen_err_set(e, "%s: %s", o->split, strerror(errno));
-		goto out;
-	}
-	in = gen_capture_open(f, o->split, &precision, e);
+	in = split_input_open(o->split, &precision, e);
 	if (in == NULL)
-		goto out;
-	/* Before any output: a message about the input, not a temporary file. */
-	if (gen_split_check_linktype(in, o->split, e) != 0)
 		goto out;
 	if (run_open(r, pcap_datalink(in), pcap_snapshot(in), precision, e) != 0)
 		goto out;
-	if (gen_split(in, o->split, &rss, o->allow_truncated, split_sink, r,
-			&st, &ft, e) != 0)
+	if (split_write(r, in, &rss, &st, &ft, e) != 0)
 		goto out;
-	/* Empty files and a manifest of nothing are no split: leave the outputs. */
-	if (st.written == 0) {
-		gen_err_set(e, "%s: none of its %llu records is a frame to split "
-			"(%llu invalid, %llu empty): nothing written", o->split,
-			(unsigned long long)st.records,
-			(unsigned long long)st.skipped_invalid,
-			(unsigned long long)st.skipped_empty);
-		goto out;
-	}
-	if (st.truncated)
-		fprintf(stderr, GEN_PROG ": warning: %s: capture ends early (%s); split the records before\n",
-			o->split, st.truncated_msg);
-	for (i = 0; i < ft.nb_flows; i++)
-		r->outs[ft.flows[i].queue].streams++;
-
-	doc = manifest_base(o, "split");
-	input = json_object();
-	json_object_set_new(input, "file", json_string(o->split));
-	json_object_set_new(input, "linktype", json_string("EN10MB"));
-	json_object_set_new(input, "snaplen", jint((uint64_t)st.snaplen));
-	json_object_set_new(input, "tstamp_precision", json_string(
-		precision == PCAP_TSTAMP_PRECISION_NANO ? "nano" : "micro"));
-	json_object_set_new(input, "records", jint(st.records));
-	json_object_set_new(input, "written", jint(st.written));
-	json_object_set_new(input, "ip", jint(st.ip));
-	json_object_set_new(input, "non_ip", json_pack("{s:I,s:I}",
-		"packets", (json_int_t)st.non_ip, "bytes", (json_int_t)st.non_ip_bytes));
-	json_object_set_new(input, "unparsed", json_pack("{s:I,s:I}",
-		"packets", (json_int_t)st.unparsed, "bytes", (json_int_t)st.unparsed_bytes));
-	json_object_set_new(input, "snapped", jint(st.snapped));
-	json_object_set_new(input, "skipped_empty", jint(st.skipped_empty));
-	json_object_set_new(input, "skipped_invalid", jint(st.skipped_invalid));
-	json_object_set_new(input, "truncated", json_boolean(st.truncated));
-	if (st.truncated)
-		json_object_set_new(input, "truncated_at", json_string(st.truncated_msg));
-	json_object_set_new(doc, "input", input);
-	for (i = 0; i < o->queues; i++)
-		total_bytes += r->outs[i].bytes;
-	json_object_set_new(doc, "total", json_pack("{s:I,s:I}",
-		"packets", (json_int_t)st.written, "bytes", (json_int_t)total_bytes));
-	json_object_set_new(doc, "queues", queues_json(r->outs, o->queues));
-	streams = json_array();
-	for (i = 0; i < ft.nb_flows; i++) {
-		const struct gen_flow *fl = &ft.flows[i];
-
-		if (i < o->max_streams) {
-			json_array_append_new(streams, stream_json(i, &fl->key,
-				fl->hash, fl->queue, fl->packets, fl->bytes));
-		} else {
-			un_streams++;
-			un_packets += fl->packets;
-			un_bytes += fl->bytes;
-		}
-	}
-	json_object_set_new(doc, "streams", streams);
-	unlisted = json_pack("{s:I,s:I,s:I,s:I,s:I}",
-		"streams", (json_int_t)un_streams,
-		"packets", (json_int_t)un_packets,
-		"bytes", (json_int_t)un_bytes,
-		"untracked_packets", (json_int_t)ft.untracked_packets,
-		"untracked_bytes", (json_int_t)ft.untracked_bytes);
-	json_object_set_new(doc, "streams_unlisted", unlisted);
-
+	doc = split_manifest(r, &st, &ft, precision);
 	if (run_commit(r, doc, e) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "%s: %llu records, %u streams, %llu non-IP, %llu unparsed",

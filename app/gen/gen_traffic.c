@@ -8,13 +8,25 @@
 #include <string.h>
 #include <netinet/in.h>
 
+#include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
 
 #include "gen.h"
 
 #define IMIX_CLASSIC	"imix:64x7,594x4,1518x1"
 #define PORT_FIRST	1024u
 #define PORT_COUNT	(65536u - PORT_FIRST)
+
+/* Header lengths of the frames written: no IP options, no TCP options. */
+#define ETH_ADDRS_LEN	(2 * RTE_ETHER_ADDR_LEN)
+#define IPV4_HLEN	((uint32_t)sizeof(struct rte_ipv4_hdr))
+#define IPV6_HLEN	((uint32_t)sizeof(struct rte_ipv6_hdr))
+#define TCP_HLEN	((uint32_t)sizeof(struct rte_tcp_hdr))
+#define UDP_HLEN	((uint32_t)sizeof(struct rte_udp_hdr))
+/* IPv4 TTL and IPv6 hop limit, as hosts send. */
+#define GEN_TTL		64
 /* Streams per source address: half the ports, so balancing has choice. */
 #define STREAMS_PER_ADDR (PORT_COUNT / 2)
 
@@ -71,55 +83,56 @@ size_entry(struct gen_sizes *s, const char *text, const char *tok,
 	return 0;
 }
 
-int
-gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
+/* What starts a weighted list of sizes. */
+#define IMIX_PREFIX "imix:"
+#define IMIX_PREFIX_LEN (sizeof(IMIX_PREFIX) - 1)
+
+/* "SIZE[xWEIGHT],..." (after IMIX_PREFIX) of --size text into s. */
+static int
+imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
+		struct gen_err *e)
 {
-	const char *p, *list;
-	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
-	uint32_t i, k, total = 0, size, weight;
-	size_t used;
+	uint32_t size, weight;
 	char *end;
 
-	memset(s, 0, sizeof(*s));
-	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
-	if (strncmp(list, "imix:", 5) == 0) {
-		p = list + 5;
-		for (;;) {
-			const char *tok = p;
+	for (;;) {
+		const char *tok = p;
 
-			if (parse_u32(p, &end, &size) != 0) {
-				gen_err_set(e, "--size '%s': expected SIZE[xWEIGHT] at '%s'",
+		if (parse_u32(p, &end, &size) != 0) {
+			gen_err_set(e, "--size '%s': expected SIZE[xWEIGHT] at '%s'",
+				text, tok);
+			return -1;
+		}
+		weight = 1;
+		if (*end == 'x') {
+			if (parse_u32(end + 1, &end, &weight) != 0) {
+				gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
 					text, tok);
 				return -1;
 			}
-			weight = 1;
-			if (*end == 'x') {
-				if (parse_u32(end + 1, &end, &weight) != 0) {
-					gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
-						text, tok);
-					return -1;
-				}
-			}
-			if (*end != ',' && *end != '\0') {
-				gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
-					text, *end, tok);
-				return -1;
-			}
-			if (size_entry(s, text, tok, size, weight, e) != 0)
-				return -1;
-			if (*end == '\0')
-				break;
-			p = end + 1;
 		}
-	} else {
-		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
-			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
-				text);
+		if (*end != ',' && *end != '\0') {
+			gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
+				text, *end, tok);
 			return -1;
 		}
-		if (size_entry(s, text, text, size, 1, e) != 0)
+		if (size_entry(s, text, tok, size, weight, e) != 0)
 			return -1;
+		if (*end == '\0')
+			return 0;
+		p = end + 1;
 	}
+}
+
+/*
+ * The cycle of sizes, each as often as its weight, by smooth weighted
+ * round robin: sizes mix instead of coming in runs. Also min and max.
+ */
+static int
+sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
+{
+	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
+	uint32_t i, k, total = 0;
 
 	s->min = UINT32_MAX;
 	for (i = 0; i < s->nb_entries; i++) {
@@ -132,7 +145,6 @@ gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		return -1;
 	}
-	/* Smooth weighted round robin: sizes mix instead of coming in runs. */
 	for (k = 0; k < total; k++) {
 		uint32_t best = 0;
 
@@ -145,16 +157,52 @@ gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 		s->cycle[k] = s->size[best];
 	}
 	s->n = total;
+	return 0;
+}
 
-	if (s->nb_entries == 1 && strncmp(list, "imix:", 5) != 0) {
+/* s->spec: "SIZE" for one plain size, else "imix:SIZExWEIGHT,...". */
+static void
+sizes_spec_write(struct gen_sizes *s, bool weighted)
+{
+	size_t used;
+
+	if (!weighted) {
 		snprintf(s->spec, sizeof(s->spec), "%u", s->size[0]);
-	} else {
-		used = (size_t)snprintf(s->spec, sizeof(s->spec), "imix:");
-		for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
-			used += (size_t)snprintf(s->spec + used,
-				sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
-				s->size[i], s->weight[i]);
+		return;
 	}
+	used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
+	for (uint32_t i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
+		used += (size_t)snprintf(s->spec + used,
+			sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
+			s->size[i], s->weight[i]);
+}
+
+int
+gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
+{
+	const char *list;
+	uint32_t size;
+	bool weighted;
+	char *end;
+
+	memset(s, 0, sizeof(*s));
+	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
+	weighted = strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0;
+	if (weighted) {
+		if (imix_list_parse(s, text, list + IMIX_PREFIX_LEN, e) != 0)
+			return -1;
+	} else {
+		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
+			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
+				text);
+			return -1;
+		}
+		if (size_entry(s, text, text, size, 1, e) != 0)
+			return -1;
+	}
+	if (sizes_cycle_build(s, e) != 0)
+		return -1;
+	sizes_spec_write(s, weighted);
 	return 0;
 }
 
@@ -169,8 +217,9 @@ gen_sizes_free(struct gen_sizes *s)
 uint32_t
 gen_hdr_len(const struct gen_traffic_conf *c)
 {
-	return 14 + 4 * c->nb_vlan + (c->ipver == 4 ? 20 : 40) +
-		(c->proto == IPPROTO_TCP ? 20 : 8);
+	return RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN * c->nb_vlan +
+		(c->ipver == 4 ? IPV4_HLEN : IPV6_HLEN) +
+		(c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN);
 }
 
 static uint64_t
@@ -309,73 +358,95 @@ wr32(uint8_t *p, uint32_t v)
 	wr16(p + 2, (uint16_t)v);
 }
 
-void
-gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
-		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
+/* MAC addresses, VLAN tags and EtherType; returns where L3 starts. */
+static uint32_t
+frame_eth(uint8_t *buf, const struct gen_traffic_conf *c)
 {
-	static const uint8_t macs[12] = {
+	static const uint8_t macs[ETH_ADDRS_LEN] = {
 		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
 		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
 	};
-	uint32_t o = 12, l3, l4, plen, j, hlen = c->proto == IPPROTO_TCP ? 20 : 8;
-	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
-	uint16_t ck;
+	uint32_t o = ETH_ADDRS_LEN;
 
 	memcpy(buf, macs, sizeof(macs));
 	if (c->nb_vlan == 2) {
-		wr16(buf + o, 0x88a8);
+		wr16(buf + o, RTE_ETHER_TYPE_QINQ);
 		wr16(buf + o + 2, c->vlan[0]);
-		o += 4;
+		o += RTE_VLAN_HLEN;
 	}
 	if (c->nb_vlan >= 1) {
-		wr16(buf + o, 0x8100);
+		wr16(buf + o, RTE_ETHER_TYPE_VLAN);
 		wr16(buf + o + 2, c->vlan[c->nb_vlan - 1]);
-		o += 4;
+		o += RTE_VLAN_HLEN;
 	}
-	wr16(buf + o, c->ipver == 4 ? 0x0800 : 0x86dd);
-	l3 = o + 2;
+	wr16(buf + o, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	return o + 2;
+}
 
-	if (c->ipver == 4) {
-		uint8_t *ip = buf + l3;
+/* The IPv4 or IPv6 header of a len-byte frame at l3; returns where L4 starts. */
+static uint32_t
+frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
+		const struct gen_traffic_conf *c)
+{
+	uint8_t *ip = buf + l3;
+	uint16_t ck;
 
-		memset(ip, 0, 20);
-		ip[0] = 0x45;
-		wr16(ip + 2, (uint16_t)(len - l3));
-		wr16(ip + 4, s->ip_id++);
-		wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
-		ip[8] = 64;
-		ip[9] = c->proto;
-		memcpy(ip + 12, s->key.src, 4);
-		memcpy(ip + 16, s->key.dst, 4);
-		ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
-		memcpy(ip + 10, &ck, 2);	/* already in wire order */
-		l4 = l3 + 20;
-	} else {
-		uint8_t *ip = buf + l3;
-
+	if (c->ipver != 4) {
 		wr32(ip, 0x60000000u | s->flow_label);
-		wr16(ip + 4, (uint16_t)(len - l3 - 40));
+		wr16(ip + 4, (uint16_t)(len - l3 - IPV6_HLEN));
 		ip[6] = c->proto;
-		ip[7] = 64;
+		ip[7] = GEN_TTL;
 		memcpy(ip + 8, s->key.src, 16);
 		memcpy(ip + 24, s->key.dst, 16);
-		l4 = l3 + 40;
+		return l3 + IPV6_HLEN;
 	}
+	memset(ip, 0, IPV4_HLEN);
+	ip[0] = 0x45;
+	wr16(ip + 2, (uint16_t)(len - l3));
+	wr16(ip + 4, s->ip_id++);
+	wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
+	ip[8] = GEN_TTL;
+	ip[9] = c->proto;
+	memcpy(ip + 12, s->key.src, 4);
+	memcpy(ip + 16, s->key.dst, 4);
+	ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
+	memcpy(ip + 10, &ck, 2);	/* already in wire order */
+	return l3 + IPV4_HLEN;
+}
 
-	plen = len - l4 - hlen;
-	memset(buf + l4, 0, hlen);
+/* The TCP or UDP header at l4 (checksum left 0), plen payload bytes after. */
+static void
+frame_l4(uint8_t *buf, uint32_t l4, uint32_t len, uint32_t plen,
+		struct gen_stream *s, const struct gen_traffic_conf *c)
+{
+	memset(buf + l4, 0, c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN);
 	wr16(buf + l4, s->key.sport);
 	wr16(buf + l4 + 2, s->key.dport);
 	if (c->proto == IPPROTO_TCP) {
 		wr32(buf + l4 + 4, s->seq);
 		wr32(buf + l4 + 8, 1);		/* the receiver's ISN + 1 */
-		buf[l4 + 12] = 5 << 4;
+		buf[l4 + 12] = (TCP_HLEN / 4) << 4;	/* data offset, words */
 		buf[l4 + 13] = 0x18;		/* PSH, ACK */
 		wr16(buf + l4 + 14, 0xffff);
 		s->seq += plen;
 	} else {
 		wr16(buf + l4 + 4, (uint16_t)(len - l4));
 	}
+}
+
+void
+gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
+		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
+{
+	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
+	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
+	uint32_t l3, l4, plen, j;
+	uint16_t ck;
+
+	l3 = frame_eth(buf, c);
+	l4 = frame_ip(buf, l3, len, s, c);
+	plen = len - l4 - hlen;
+	frame_l4(buf, l4, len, plen, s, c);
 
 	/* Payload: the tag (cut if there is no room), then byte j = j & 0xff. */
 	wr32(tag + 4, sid);
@@ -389,5 +460,7 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 	else
 		ck = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)(buf + l3),
 			buf + l4);
-	memcpy(buf + l4 + (c->proto == IPPROTO_TCP ? 16 : 6), &ck, 2);
+	memcpy(buf + l4 + (c->proto == IPPROTO_TCP ?
+		offsetof(struct rte_tcp_hdr, cksum) :
+		offsetof(struct rte_udp_hdr, dgram_cksum)), &ck, sizeof(ck));
 }

@@ -21,6 +21,11 @@
 #include "rxrefill.h"
 #include "rxr_log.h"
 
+/* Packets a consumer takes from its queue at a time. */
+#define CONSUMER_BURST 64
+/* A stalled consumer (--stall-consumer) sleeps this long between looks. */
+#define CONSUMER_STALL_NAP_US 1000
+
 /* Read every byte of the payload: what a socket reader costs the cache. */
 void
 consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
@@ -67,7 +72,7 @@ consumer_main(void *arg)
 {
 	struct consumer *c = arg;
 	struct poller *pl = c->poller;
-	struct rte_mbuf *pkts[64];
+	struct rte_mbuf *pkts[CONSUMER_BURST];
 	unsigned int cpu = RTE_MAX(lcore_cpu(pl->lcore), 0);
 	cpu_set_t set;
 
@@ -96,7 +101,7 @@ consumer_main(void *arg)
 		if (c->stalled && !c->stop && rte_get_timer_cycles() < stall_end) {
 			/* A stalled reader is blocked, not spinning. */
 			task_flush(pl);
-			usleep(1000);
+			usleep(CONSUMER_STALL_NAP_US);
 			continue;
 		}
 		n = rte_ring_dequeue_burst(c->ring, (void **)pkts, RTE_DIM(pkts),
@@ -159,7 +164,7 @@ consumers_stop(struct app *a)
 {
 	for (unsigned int k = 0; a->opt.consumer == CONSUMER_OTHER_POLL &&
 			k < a->nb_pollers; k++) {
-		struct rte_mbuf *m[64];
+		struct rte_mbuf *m[CONSUMER_BURST];
 		unsigned int n;
 
 		while (a->pollers[k].inbox != NULL &&

@@ -46,6 +46,14 @@ volatile bool run_stop;
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
+#define US_PER_S 1000000
+
+/* The main lcore's longest sleep while napping: signals are seen within. */
+#define NAP_STEP_US 10000.0
+/* How often the main lcore checks a run's end: sleeping, polling. */
+#define DONE_CHECK_US 200
+#define DONE_CHECK_POLLING_US 100
+
 /* One step of the main lcore's wait: collect, else sleep (idle_us). */
 static void
 wait_step(bool collect, double idle_us)
@@ -62,15 +70,17 @@ nap(double sec)
 	const bool collect = streams_deferred(&app);
 
 	while (!force_quit && rte_get_timer_cycles() < end) {
-		wait_step(collect, RTE_MIN(10000.0, sec * 1e6));
+		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
 		live_tick();
 	}
 }
 
+/* The rates since prev, then prev = now (main lcore only). */
 static void
 progress(const char *tag, struct snapshot *prev)
 {
-	struct snapshot now;
+	/* Static: a snapshot holds every port's pool counters (over 1 MB). */
+	static struct snapshot now;
 	double dt;
 
 	snapshot_take(&now);
@@ -121,7 +131,8 @@ wait_pollers(void)
 
 /*
  * Until done(now) says so: the main lcore polls, checking done from its
- * poll loop every 100 us (--main-polls), or sleeps between checks.
+ * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps between
+ * checks.
  */
 static void
 run_until(bool (*done)(uint64_t now))
@@ -132,14 +143,17 @@ run_until(bool (*done)(uint64_t now))
 		const bool collect = streams_deferred(&app);
 
 		while (!done(rte_rdtsc()))
-			wait_step(collect, 200);
+			wait_step(collect, DONE_CHECK_US);
 		return;
 	}
 	mp->control = done;
-	mp->control_cycles = rte_get_tsc_hz() / 10000;
+	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
 	poll_main(mp);
 	mp->control = NULL;
 }
+
+/* A replay loop that delivers nothing new for this long has stalled. */
+#define REPLAY_STALL_S 3
 
 /* One loop of a finite replay, as run_until() checks it. */
 static struct {
@@ -185,14 +199,15 @@ finite_done(uint64_t now __rte_unused)
 		fin.stall_since = rte_get_timer_cycles();
 		return false;
 	}
-	if (rte_get_timer_cycles() - fin.stall_since <= 3 * rte_get_timer_hz())
+	if (rte_get_timer_cycles() - fin.stall_since <=
+			REPLAY_STALL_S * rte_get_timer_hz())
 		return false;
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		if (app.ports[i].finite)
 			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
 				port_accounted(i, &fin.base[i]));
-	RXR_LOG(ERR, "%s: replay stalled for 3 s with %" PRIu64
-		" packets unaccounted", fin.tag, fin.unaccounted);
+	RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
+		" packets unaccounted", fin.tag, REPLAY_STALL_S, fin.unaccounted);
 	return true;
 }
 
@@ -250,6 +265,10 @@ struct exhaust {
 	bool released;
 };
 
+/* How often the thread looks at the clock before AT, and retakes after. */
+#define EXHAUST_WAIT_US 500
+#define EXHAUST_RETAKE_US 200
+
 static void *
 exhaust_main(void *arg)
 {
@@ -261,7 +280,7 @@ exhaust_main(void *arg)
 	uint64_t n[MAX_PORTS] = { 0 };
 
 	while (!ex->quit && rte_get_timer_cycles() < at)
-		usleep(500);
+		usleep(EXHAUST_WAIT_US);
 	while (!ex->quit && rte_get_timer_cycles() < until) {
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
 			struct rte_mempool *mp = app.ports[i].mp;
@@ -274,7 +293,7 @@ exhaust_main(void *arg)
 				n[i]++;
 			ex->held_max = RTE_MAX(ex->held_max, n[i]);
 		}
-		usleep(200);
+		usleep(EXHAUST_RETAKE_US);
 	}
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
 		if (n[i] != 0)
@@ -317,6 +336,24 @@ run_switch_pool(unsigned int cfg)
 	return 0;
 }
 
+/* The measured window opens: noise, counters and detail sampled. */
+static void
+window_begin(struct snapshot *s1)
+{
+	noise_begin(&app);
+	snapshot_take(s1);
+	detail_begin(&app);
+}
+
+/* The measured window closes, in the reverse order. */
+static void
+window_end(struct snapshot *s2)
+{
+	snapshot_take(s2);
+	detail_end(&app);
+	noise_end(&app);
+}
+
 /* A duration-based run as the main lcore's poll loop checks it. */
 static struct {
 	uint64_t warm_end, end;
@@ -331,57 +368,42 @@ timed_done(uint64_t now)
 	if (force_quit)
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
-		noise_begin(&app);
-		snapshot_take(tim.s1);
-		detail_begin(&app);
+		window_begin(tim.s1);
 		live_phase(PHASE_MEASURING);
 		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
 			rte_get_tsc_hz());
 		tim.measuring = true;
 	} else if (tim.measuring && now >= tim.end) {
-		snapshot_take(tim.s2);
-		detail_end(&app);
-		noise_end(&app);
+		window_end(tim.s2);
 		return true;
 	}
 	return false;
 }
 
-/* Duration based: warm up, then measure between snapshots s1 and s2. */
-static int
-run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
-		struct snapshot *s2, uint64_t *cycles)
+/* --main-polls: the main lcore polls, timed_done() opens and closes. */
+static void
+timed_main_polls(struct snapshot *s1, struct snapshot *s2)
 {
-	if (ports_start(&app) != 0)
-		return -1;
-	launch_pollers();
-	if (main_poller() != NULL) {
-		/* No progress line: the main lcore is measuring too. */
-		tim.s1 = s1;
-		tim.s2 = s2;
-		tim.measuring = false;
-		tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
-			rte_get_tsc_hz());
-		run_until(timed_done);
-		if (!tim.measuring) {
-			noise_begin(&app);
-			snapshot_take(s1);
-			detail_begin(&app);
-		}
-		if (force_quit) {
-			snapshot_take(s2);
-			detail_end(&app);
-			noise_end(&app);
-		}
-		*cycles = s2->tsc - s1->tsc;
-		wait_pollers();
-		ports_stop(&app);
-		return 0;
-	}
+	/* No progress line: the main lcore is measuring too. */
+	tim.s1 = s1;
+	tim.s2 = s2;
+	tim.measuring = false;
+	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+		rte_get_tsc_hz());
+	run_until(timed_done);
+	if (!tim.measuring)
+		window_begin(s1);
+	if (force_quit)
+		window_end(s2);
+}
+
+/* The main lcore naps through warmup and window, printing progress. */
+static void
+timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2)
+{
 	nap(app.opt.warmup_s);
-	noise_begin(&app);
-	snapshot_take(s1);
-	detail_begin(&app);
+	window_begin(s1);
 	live_phase(PHASE_MEASURING);
 	*s0 = *s1;
 	while (!force_quit) {
@@ -397,9 +419,21 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 				app.opt.progress == PROGRESS_RUNS)
 			progress(tag, s0);
 	}
-	snapshot_take(s2);
-	detail_end(&app);
-	noise_end(&app);
+	window_end(s2);
+}
+
+/* Duration based: warm up, then measure between snapshots s1 and s2. */
+static int
+run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
+		struct snapshot *s2, uint64_t *cycles)
+{
+	if (ports_start(&app) != 0)
+		return -1;
+	launch_pollers();
+	if (main_poller() != NULL)
+		timed_main_polls(s1, s2);
+	else
+		timed_naps(tag, s0, s1, s2);
 	*cycles = s2->tsc - s1->tsc;
 	wait_pollers();
 	ports_stop(&app);
@@ -442,14 +476,10 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
-		noise_begin(&app);
-		snapshot_take(s1);
-		detail_begin(&app);
+		window_begin(s1);
 		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(tag, unaccounted);
-		snapshot_take(s2);
-		detail_end(&app);
-		noise_end(&app);
+		window_end(s2);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
@@ -809,29 +839,28 @@ reps_warn(const struct options *o)
 		o->reps_auto ? "" : ", or --reps auto");
 }
 
-int
-main(int argc, char **argv)
-{
-	struct rxr_report *report;
-	int eal_argc, ret, status = EXIT_SUCCESS;
-	bool interrupted, all_ran = false;
-	unsigned int lc, steps_run = 0;
-	uint64_t lost = 0;
+/* EAL memory without usable hugepages: --no-huge -m this many MiB. */
+#define NO_HUGE_MEMORY_MIB 1024
 
-	/* First of all: a stop asked for at any point is a clean stop. */
-	signals_install();
-	/*
-	 * Progress as it happens, also into a pipe, and each line whole:
-	 * a diagnostic on stderr lands between lines, never inside one.
-	 */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* The command line as typed, before anyone parses it in place. */
+/* The command line as typed, before anyone parses it in place. */
+static void
+argv_keep(int argc, char **argv)
+{
 	app.argc = argc;
 	app.argv = calloc(argc + 1, sizeof(char *));
 	for (int i = 0; app.argv != NULL && i < argc; i++)
 		app.argv[i] = strdup(argv[i]);
-	/* App options first: bad input fails before EAL touches anything. */
-	if (parse_app_args(argc, argv, &eal_argc) != 0)
+}
+
+/*
+ * App options first: bad input fails before EAL touches anything, and
+ * --help, --version and --list-devices need no EAL. Returns the exit
+ * status when there is nothing to run, else -1.
+ */
+static int
+options_take(int argc, char **argv, int *eal_argc)
+{
+	if (parse_app_args(argc, argv, eal_argc) != 0)
 		return EXIT_USAGE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
@@ -844,16 +873,15 @@ main(int argc, char **argv)
 	/* Paths given on the command line that cannot serve: usage too. */
 	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
 		return EXIT_USAGE;
+	return -1;
+}
 
-	ret = rxr_eal_init(eal_argc, argv, 1024, stdout, &app.backing);
-	if (ret < 0) {
-		RXR_LOG(ERR, "EAL could not start: %s%s",
-			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
-			"'s own options go after '--')" : "");
-		return EXIT_FAILURE;
-	}
+/* --main-polls: the main lcore is the first poller, as in l2fwd. */
+static int
+pollers_pick(void)
+{
+	unsigned int lc;
 
-	/* --main-polls: the main lcore is the first poller, as in l2fwd. */
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
 			continue;
@@ -861,22 +889,24 @@ main(int argc, char **argv)
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;
 	}
-	if (app.nb_pollers == 0) {
-		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at "
-			"least two lcores, e.g. -l 0-1 (the main lcore reports), "
-			"or --main-polls");
-		status = EXIT_USAGE;
-		goto cleanup;
-	}
+	if (app.nb_pollers != 0)
+		return 0;
+	RXR_LOG(ERR, "no worker lcore to poll with: give EAL at least two "
+		"lcores, e.g. -l 0-1 (the main lcore reports), or --main-polls");
+	return -1;
+}
+
+/* Ports, pools, queues and pollers after EAL; the exit status on failure. */
+static int
+app_setup(void)
+{
+	if (pollers_pick() != 0)
+		return EXIT_USAGE;
 	if (app.opt.nb_replay != 0 &&
-			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0)) {
-		status = EXIT_FAILURE;
-		goto cleanup;
-	}
-	if (ports_init(&app) != 0 || consumers_init(&app) != 0) {
-		status = EXIT_FAILURE;
-		goto cleanup;
-	}
+			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0))
+		return EXIT_FAILURE;
+	if (ports_init(&app) != 0 || consumers_init(&app) != 0)
+		return EXIT_FAILURE;
 	pollers_assign(&app);
 	opts_check_ports(&app);
 	streams_counting_choose(&app);
@@ -888,15 +918,25 @@ main(int argc, char **argv)
 		" (streams counted deferred)" : " (streams counted inline)",
 		rxr_mem_backing_name(app.backing));
 	reps_warn(&app.opt);
+	return EXIT_SUCCESS;
+}
 
-	report = rxr_report_create();
-	/* Live figures first: they answer during the machine checks too. */
-	if (report == NULL || live_init(&app) != 0 || report_env(report) != 0) {
-		status = EXIT_FAILURE;
-		goto cleanup;
-	}
-	for (unsigned int step = 0; step < app.opt.nb_configs * app.opt.reps &&
-			!force_quit; step++) {
+/*
+ * Every run of the schedule, the report written after each. *all_ran:
+ * the schedule ended (every step, or --reps auto stopped it), not a
+ * signal.
+ */
+static int
+schedule_run(struct rxr_report *report, bool *all_ran)
+{
+	const unsigned int steps = app.opt.nb_configs * app.opt.reps;
+	unsigned int step, steps_run = 0;
+	int status = EXIT_SUCCESS;
+
+	*all_ran = false;
+	for (step = 0; step < steps && !force_quit; step++) {
+		int ret;
+
 		steps_run = step + 1;
 		ret = run_one(step, report);
 		if (ret < 0) {
@@ -910,27 +950,34 @@ main(int argc, char **argv)
 			status = EXIT_FAILURE;
 		if ((step + 1) % app.opt.nb_configs == 0 &&
 				round_end((step + 1) / app.opt.nb_configs, report)) {
-			all_ran = true;
+			*all_ran = true;
 			break;
 		}
 	}
+	*all_ran |= steps_run == steps;
+	return status;
+}
+
+/* Pollers, consumers and ports stopped; frames all home, else failure. */
+static int
+app_stop(void)
+{
+	uint64_t lost = 0;
+
 	wait_pollers();
 	live_fini();
 	consumers_stop(&app);
-	if (ports_close(&app, &lost) != 0 || app.lost_frames != 0) {
-		RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
-			lost + app.lost_frames);
-		status = EXIT_FAILURE;
-	}
-	/*
-	 * What the report says: a signal cut a repetition short or came
-	 * before the last one; not one after it (or during the table below).
-	 */
-	all_ran |= steps_run == app.opt.nb_configs * app.opt.reps;
-	interrupted = force_quit && (!all_ran ||
-		rxr_report_nb_cut_short(report) != 0);
-	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
-		status = EXIT_FAILURE;
+	if (ports_close(&app, &lost) == 0 && app.lost_frames == 0)
+		return EXIT_SUCCESS;
+	RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
+		lost + app.lost_frames);
+	return EXIT_FAILURE;
+}
+
+/* The tables (or the noise line) and the closing lines. */
+static void
+results_say(struct rxr_report *report, bool interrupted)
+{
 	if (app.opt.table != TABLE_NONE && rxr_report_nb_runs(report) != 0) {
 		putchar('\n');
 		/* Each table ends with the findings, one line each. */
@@ -949,13 +996,70 @@ main(int argc, char **argv)
 	stop_say(rxr_report_nb_runs(report) - rxr_report_nb_cut_short(report),
 		app.opt.nb_configs * app.opt.reps);
 	output_say(report, interrupted);
+}
+
+/* The schedule into a report, written and said; the exit status. */
+static int
+app_run(void)
+{
+	struct rxr_report *report = rxr_report_create();
+	int status;
+	bool interrupted, all_ran = false;
+
+	/* Live figures first: they answer during the machine checks too. */
+	if (report == NULL || live_init(&app) != 0 || report_env(report) != 0) {
+		rxr_report_free(report);
+		return EXIT_FAILURE;
+	}
+	status = schedule_run(report, &all_ran);
+	if (app_stop() != EXIT_SUCCESS)
+		status = EXIT_FAILURE;
+	/*
+	 * What the report says: a signal cut a repetition short or came
+	 * before the last one; not one after it (or during the table below).
+	 */
+	interrupted = force_quit && (!all_ran ||
+		rxr_report_nb_cut_short(report) != 0);
+	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
+		status = EXIT_FAILURE;
+	results_say(report, interrupted);
 	rxr_report_free(report);
 	detail_free();
-cleanup:
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	int eal_argc, ret, status;
+
+	/* First of all: a stop asked for at any point is a clean stop. */
+	signals_install();
+	/*
+	 * Progress as it happens, also into a pipe, and each line whole:
+	 * a diagnostic on stderr lands between lines, never inside one.
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	argv_keep(argc, argv);
+	ret = options_take(argc, argv, &eal_argc);
+	if (ret >= 0)
+		return ret;
+
+	ret = rxr_eal_init(eal_argc, argv, NO_HUGE_MEMORY_MIB, stdout,
+		&app.backing);
+	if (ret < 0) {
+		RXR_LOG(ERR, "EAL could not start: %s%s",
+			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
+			"'s own options go after '--')" : "");
+		return EXIT_FAILURE;
+	}
+	status = app_setup();
+	if (status == EXIT_SUCCESS)
+		status = app_run();
 	noise_free();
 	pollers_free(&app);
 	rte_eal_cleanup();
 	if (force_quit && status == EXIT_SUCCESS)
-		return 128 + signals_caught();
+		return EXIT_SIGNAL_BASE + signals_caught();
 	return status;
 }

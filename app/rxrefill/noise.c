@@ -32,6 +32,7 @@
 
 #include "noise_parse.h"
 #include "rxrefill.h"
+#include "rxr_proc_text.h"
 #include "rxr_log.h"
 
 /* Poll CPUs and busy tasks a report lists at most. */
@@ -438,102 +439,150 @@ tasks_json(unsigned int n)
 	return arr;
 }
 
-/* The CPU model when the report's lookup found none ("unknown"). */
+/* The CPU model the report looked up, else this machine's. */
 static void
-cpu_model_fill(struct rxr_report *rep, char *model, size_t len)
+cpu_model_get(struct rxr_report *rep, char *model, size_t len)
 {
 	json_t *env = json_object_get(rxr_report_json(rep), "env");
 	const char *have = json_string_value(json_object_get(env, "cpu_model"));
 
-	snprintf(model, len, "%s", have != NULL ? have : "unknown");
-	if (strcmp(model, "unknown") != 0 ||
-			read_text("/proc/cpuinfo", stat_buf, sizeof(stat_buf)) <= 0 ||
-			noise_parse_cpu_model(stat_buf, model, len) != 0)
-		return;
-	rxr_report_env_set(rep, "cpu_model", json_string(model));
+	if (have != NULL)
+		snprintf(model, len, "%s", have);
+	else
+		rxr_cpu_model(model, len);
 }
 
-int
-noise_env(struct app *a, struct rxr_report *rep)
+/* Machine checks: sleep in steps of this much until the window is over. */
+#define NOISE_WAIT_STEP_S 0.05
+/* Busy tasks named on the machine line (the report has them all). */
+#define NOISE_TASKS_SAID 3
+
+/* What the machine checks found, for the line and the report. */
+struct machine {
+	char model[256], gov[128];
+	char iso_t[256], nohz_t[256];	/* the kernel's CPU lists */
+	char iso_p[128], nohz_p[128];	/* the poll CPUs among them */
+	json_t *per_gov, *smt;
+	unsigned int nsmt, ntasks;
+	double steal, waited;
+	bool have_nohz;
+};
+
+/*
+ * The rest of the machine check's second, unless asked to stop, then the
+ * second sample: the largest steal share of a poll CPU and the busy tasks.
+ */
+static void
+machine_sample(struct app *a, struct machine *mc)
 {
 	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
-	struct noise_cpuset iso, nohz;
-	char model[256], gov[128], iso_t[256], nohz_t[256], iso_p[128];
-	char nohz_p[128], line[1024];
-	json_t *m, *per_gov, *smt;
-	unsigned int nsmt, ntasks;
-	double steal = NAN, waited;
-	bool have_nohz;
-	size_t off = 0;
-	int ret = 0;
 
-	/* The rest of the machine check's second, unless asked to stop. */
 	clock_gettime(CLOCK_MONOTONIC, &s1->t);
-	waited = ts_diff(&s0->t, &s1->t);
-	while (!force_quit && waited < NOISE_MACHINE_WINDOW_S) {
-		rte_delay_us_sleep((unsigned int)(RTE_MIN(0.05,
-			NOISE_MACHINE_WINDOW_S - waited) * 1e6) + 1);
+	mc->waited = ts_diff(&s0->t, &s1->t);
+	while (!force_quit && mc->waited < NOISE_MACHINE_WINDOW_S) {
+		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
+			NOISE_MACHINE_WINDOW_S - mc->waited) * 1e6) + 1);
 		clock_gettime(CLOCK_MONOTONIC, &s1->t);
-		waited = ts_diff(&s0->t, &s1->t);
+		mc->waited = ts_diff(&s0->t, &s1->t);
 	}
 	sample_take(a, s1, true);
-	waited = ts_diff(&s0->t, &s1->t);
+	mc->waited = ts_diff(&s0->t, &s1->t);
+	mc->steal = NAN;
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
 			steal_share(&s0->cpu[i], &s1->cpu[i]) : NAN;
 
-		if (!isnan(sh) && !(sh <= steal))
-			steal = sh;
+		if (!isnan(sh) && !(sh <= mc->steal))
+			mc->steal = sh;
 	}
-	ntasks = busy_tasks(s0, s1);
-	cpu_model_fill(rep, model, sizeof(model));
-	per_gov = governors(gov, sizeof(gov));
-	smt = smt_pairs(&nsmt);
-	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, iso_t,
-		sizeof(iso_t));
-	have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full", &nohz,
-		nohz_t, sizeof(nohz_t));
-	cpus_in(&iso, iso_p, sizeof(iso_p));
-	cpus_in(&nohz, nohz_p, sizeof(nohz_p));
+	mc->ntasks = busy_tasks(s0, s1);
+}
+
+/* CPU model, governors, SMT siblings, isolcpus and nohz_full. */
+static void
+machine_look(struct rxr_report *rep, struct machine *mc)
+{
+	struct noise_cpuset iso, nohz;
+
+	cpu_model_get(rep, mc->model, sizeof(mc->model));
+	mc->per_gov = governors(mc->gov, sizeof(mc->gov));
+	mc->smt = smt_pairs(&mc->nsmt);
+	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc->iso_t,
+		sizeof(mc->iso_t));
+	mc->have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full",
+		&nohz, mc->nohz_t, sizeof(mc->nohz_t));
+	cpus_in(&iso, mc->iso_p, sizeof(mc->iso_p));
+	cpus_in(&nohz, mc->nohz_p, sizeof(mc->nohz_p));
+}
+
+/* The "rxrefill: machine:" line. */
+static void
+machine_say(const struct machine *mc)
+{
+	char line[1024];
+	size_t off = 0;
 
 	append(line, sizeof(line), &off, "%s; governor %s%s; SMT siblings "
 		"among poll CPUs: %s; poll CPUs in isolcpus: %s, in nohz_full: "
-		"%s", model, gov, strcmp(gov, "none") == 0 ?
-		" (no cpufreq: a VM?)" : "", nsmt == 0 ? "none" : "yes",
-		iso_p, have_nohz ? nohz_p : "none");
-	if (isnan(steal))
+		"%s", mc->model, mc->gov, strcmp(mc->gov, "none") == 0 ?
+		" (no cpufreq: a VM?)" : "", mc->nsmt == 0 ? "none" : "yes",
+		mc->iso_p, mc->have_nohz ? mc->nohz_p : "none");
+	if (isnan(mc->steal))
 		append(line, sizeof(line), &off, "; steal unknown");
 	else
 		append(line, sizeof(line), &off, "; steal %.1f%% over the last "
-			"%.1f s", 100 * steal, waited);
-	if (ntasks == 0)
+			"%.1f s", 100 * mc->steal, mc->waited);
+	if (mc->ntasks == 0)
 		append(line, sizeof(line), &off, "; busy tasks on poll CPUs: "
 			"none");
-	for (unsigned int i = 0; i < ntasks && i < 3; i++)
+	for (unsigned int i = 0; i < mc->ntasks && i < NOISE_TASKS_SAID; i++)
 		append(line, sizeof(line), &off, "%s %s (pid %d) %.0f%% of CPU "
 			"%u", i ? "," : "; busy on poll CPUs:", nz.rtask[i].comm,
 			nz.rtask[i].pid, 100 * nz.rtask[i].cpu_share,
 			nz.rtask[i].cpu);
 	say_wrapped(APP ": machine: ", line);
+}
 
-	m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:b, s:b, "
-		"s:o, s:f, s:o}",
-		"cpu_model", model,
+/* env.machine of the report (takes per_gov and smt), or NULL. */
+static json_t *
+machine_json(const struct machine *mc)
+{
+	json_t *m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:b, "
+		"s:b, s:o, s:f, s:o}",
+		"cpu_model", mc->model,
 		"poll_cpus", json_array(),
-		"governor", gov,
-		"governors", per_gov,
-		"smt_sibling_pairs", smt,
-		"isolated", json_string(iso_t),
-		"isolated_poll_cpus", iso_p,
-		"nohz_full", have_nohz ? json_string(nohz_t) : json_null(),
-		"poll_cpus_isolated", strcmp(iso_p, "none") != 0,
-		"poll_cpus_nohz_full", have_nohz && strcmp(nohz_p, "none") != 0,
-		"steal_share", isnan(steal) ? json_null() : json_real(steal),
-		"window_s", waited,
-		"busy_tasks", tasks_json(ntasks));
+		"governor", mc->gov,
+		"governors", mc->per_gov,
+		"smt_sibling_pairs", mc->smt,
+		"isolated", json_string(mc->iso_t),
+		"isolated_poll_cpus", mc->iso_p,
+		"nohz_full", mc->have_nohz ? json_string(mc->nohz_t) :
+			json_null(),
+		"poll_cpus_isolated", strcmp(mc->iso_p, "none") != 0,
+		"poll_cpus_nohz_full", mc->have_nohz &&
+			strcmp(mc->nohz_p, "none") != 0,
+		"steal_share", isnan(mc->steal) ? json_null() :
+			json_real(mc->steal),
+		"window_s", mc->waited,
+		"busy_tasks", tasks_json(mc->ntasks));
+
 	for (unsigned int i = 0; m != NULL && i < nz.nb_cpus; i++)
 		json_array_append_new(json_object_get(m, "poll_cpus"),
 			json_integer(nz.cpus[i]));
+	return m;
+}
+
+int
+noise_env(struct app *a, struct rxr_report *rep)
+{
+	struct machine mc;
+	json_t *m;
+	int ret = 0;
+
+	machine_sample(a, &mc);
+	machine_look(rep, &mc);
+	machine_say(&mc);
+	m = machine_json(&mc);
 	ret |= m == NULL || rxr_report_env_set(rep, "machine", m) != 0;
 	ret |= rxr_report_env_set(rep, "noise_limits", json_pack(
 		"{s:f, s:f, s:i, s:f, s:f}",
@@ -574,34 +623,43 @@ noise_end(const struct app *a)
 	nz.ended = true;
 }
 
-void
-noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
-{
-	struct rxr_report_noise *n = &r->noise;
-	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
-	double steal_max = NAN, excess, sw_wait = NAN;
-	unsigned int steal_cpu = 0, sw_lcore = 0;
-	uint64_t sw_max = 0;
-	bool preempted = false;
+/* What disturbed a repetition the most, for its line. */
+struct noise_worst {
+	double steal;			/* largest steal share, or NaN */
+	unsigned int steal_cpu;
+	bool preempted;			/* an lcore past a switch limit */
+	uint64_t switches;		/* that lcore's, switched out */
+	unsigned int lcore;
+	double wait;			/* its runqueue wait share, or NaN */
+};
 
-	if (!nz.begun || !nz.ended || window <= 0)
-		return;
-	nz.begun = nz.ended = false;
-	memset(n, 0, sizeof(*n));
-	r->has_noise = true;
-	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
+/* Steal per poll CPU into the report; the largest into w. */
+static void
+noise_fill_cpus(struct rxr_report_noise *n, struct noise_worst *w)
+{
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		double sh = nz.s0.stat_ok[i] && nz.s1.stat_ok[i] ?
 			steal_share(&nz.s0.cpu[i], &nz.s1.cpu[i]) : NAN;
 
 		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
-		if (!isnan(sh) && !(sh <= steal_max)) {
-			steal_max = sh;
-			steal_cpu = nz.cpus[i];
+		if (!isnan(sh) && !(sh <= w->steal)) {
+			w->steal = sh;
+			w->steal_cpu = nz.cpus[i];
 		}
 	}
 	n->cpus = nz.rcpu;
 	n->nb_cpus = nz.nb_cpus;
+}
+
+/*
+ * Switches, migrations and runqueue wait per poll lcore into the report;
+ * into w the lcore on a CPU of its own switched out most often, or
+ * waiting longest, past a limit.
+ */
+static void
+noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
+		double window, struct noise_worst *w)
+{
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		const bool ok = nz.s0.lc_ok[k] && nz.s1.lc_ok[k];
 		struct rxr_report_noise_lcore *l = &nz.rlc[n->nb_lcores];
@@ -624,50 +682,43 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 		n->nb_lcores++;
 		if (!l->own_cpu)
 			continue;
-		/* The lcore switched out most often, or waiting longest. */
-		if (l->nonvoluntary_ctxt_switches / window >
-				NOISE_SWITCHES_PER_S ||
-				l->runqueue_wait_share > NOISE_WAIT_SHARE) {
-			if (!preempted || l->runqueue_wait_share > sw_wait ||
-					(isnan(sw_wait) &&
-					l->nonvoluntary_ctxt_switches > sw_max)) {
-				sw_max = l->nonvoluntary_ctxt_switches;
-				sw_lcore = l->lcore;
-				sw_wait = l->runqueue_wait_share;
-			}
-			preempted = true;
+		if (l->nonvoluntary_ctxt_switches / window <=
+				NOISE_SWITCHES_PER_S &&
+				!(l->runqueue_wait_share > NOISE_WAIT_SHARE))
+			continue;
+		if (!w->preempted || l->runqueue_wait_share > w->wait ||
+				(isnan(w->wait) &&
+				l->nonvoluntary_ctxt_switches > w->switches)) {
+			w->switches = l->nonvoluntary_ctxt_switches;
+			w->lcore = l->lcore;
+			w->wait = l->runqueue_wait_share;
 		}
+		w->preempted = true;
 	}
 	n->lcores = nz.rlc;
-	n->nb_busy_tasks = busy_tasks(&nz.s0, &nz.s1);
-	n->busy_tasks = nz.rtask;
+}
 
-	excess = n->asked_s > 0 ? r->duration_s / n->asked_s - 1 : NAN;
-	if (excess > NOISE_DURATION_EXCESS)
-		n->disturbed |= RXR_REPORT_DISTURBED_DURATION;
-	if (steal_max > NOISE_STEAL_SHARE)
-		n->disturbed |= RXR_REPORT_DISTURBED_STEAL;
-	if (preempted)
-		n->disturbed |= RXR_REPORT_DISTURBED_SWITCHES;
-	nz.measured++;
-	if (n->disturbed == 0)
-		return;
-	nz.disturbed++;
-	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
-		nz.causes[i] += (n->disturbed >> i) & 1;
+/* The line of a disturbed repetition: each cause, the busiest task. */
+static void
+noise_disturbed_say(const struct app *a, const struct rxr_report_run *r,
+		const char *tag, double excess, double window,
+		const struct noise_worst *w)
+{
+	const struct rxr_report_noise *n = &r->noise;
+
 	printf("%s disturbed%s:", tag, a->opt.disturbed_exclude ?
 		", left out of the figures" : "");
 	if (n->disturbed & RXR_REPORT_DISTURBED_DURATION)
 		printf(" measured %.3f s of %.3f s asked (+%.0f%%);",
 			r->duration_s, n->asked_s, 100 * excess);
 	if (n->disturbed & RXR_REPORT_DISTURBED_STEAL)
-		printf(" steal %.1f%% of CPU %u;", 100 * steal_max, steal_cpu);
+		printf(" steal %.1f%% of CPU %u;", 100 * w->steal, w->steal_cpu);
 	if (n->disturbed & RXR_REPORT_DISTURBED_SWITCHES) {
 		printf(" lcore %u switched out %" PRIu64 " times (%.0f/s)",
-			sw_lcore, sw_max, sw_max / window);
-		if (!isnan(sw_wait))
+			w->lcore, w->switches, w->switches / window);
+		if (!isnan(w->wait))
 			printf(", waiting for its CPU %.1f%% of the window",
-				100 * sw_wait);
+				100 * w->wait);
 		printf(";");
 	}
 	if (n->nb_busy_tasks != 0)
@@ -675,6 +726,41 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 			nz.rtask[0].comm, nz.rtask[0].pid,
 			100 * nz.rtask[0].cpu_share);
 	printf("\n");
+}
+
+void
+noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
+{
+	struct rxr_report_noise *n = &r->noise;
+	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
+	struct noise_worst w = { .steal = NAN, .wait = NAN };
+	double excess;
+
+	if (!nz.begun || !nz.ended || window <= 0)
+		return;
+	nz.begun = nz.ended = false;
+	memset(n, 0, sizeof(*n));
+	r->has_noise = true;
+	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
+	noise_fill_cpus(n, &w);
+	noise_fill_lcores(a, n, window, &w);
+	n->nb_busy_tasks = busy_tasks(&nz.s0, &nz.s1);
+	n->busy_tasks = nz.rtask;
+
+	excess = n->asked_s > 0 ? r->duration_s / n->asked_s - 1 : NAN;
+	if (excess > NOISE_DURATION_EXCESS)
+		n->disturbed |= RXR_REPORT_DISTURBED_DURATION;
+	if (w.steal > NOISE_STEAL_SHARE)
+		n->disturbed |= RXR_REPORT_DISTURBED_STEAL;
+	if (w.preempted)
+		n->disturbed |= RXR_REPORT_DISTURBED_SWITCHES;
+	nz.measured++;
+	if (n->disturbed == 0)
+		return;
+	nz.disturbed++;
+	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		nz.causes[i] += (n->disturbed >> i) & 1;
+	noise_disturbed_say(a, r, tag, excess, window, &w);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "noise_parse.h"
+#include "rxr_proc_text.h"
 
 uint64_t
 noise_cpu_total(const struct noise_cpu_times *t)
@@ -75,26 +76,9 @@ noise_parse_stat_cpu(const char *text, int cpu, struct noise_cpu_times *out)
 int
 noise_parse_field(const char *text, const char *key, uint64_t *out)
 {
-	size_t klen = strlen(key);
+	const char *p = rxr_proc_value(text, key);
 
-	if (klen == 0)
-		return -1;
-	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		const char *p = l;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, key, klen) != 0)
-			continue;
-		p += klen;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;	/* a longer key that starts with key */
-		p++;
-		return next_u64(&p, out);
-	}
-	return -1;
+	return p != NULL ? next_u64(&p, out) : -1;
 }
 
 int
@@ -199,50 +183,3 @@ noise_parse_cpulist(const char *text, struct noise_cpuset *set)
 	}
 }
 
-/* The value of the first line whose key (before ':', blanks cut) is key. */
-static int
-cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key);
-
-	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		const char *p = l, *v, *eol;
-		size_t vlen;
-
-		if (strncmp(p, key, klen) != 0)
-			continue;
-		p += klen;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;
-		v = p + 1;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		eol = v + strcspn(v, "\n");
-		while (eol > v && isspace((unsigned char)eol[-1]))
-			eol--;
-		vlen = (size_t)(eol - v);
-		if (vlen == 0)
-			continue;
-		snprintf(buf, len, "%.*s", (int)vlen, v);
-		return 0;
-	}
-	return -1;
-}
-
-int
-noise_parse_cpu_model(const char *text, char *buf, size_t len)
-{
-	/* x86 "model name"; arm32 "Processor"; mips "cpu model"; ppc "cpu";
-	 * riscv "uarch"; older arm boards only "Hardware". */
-	static const char *const keys[] = {
-		"model name", "Processor", "cpu model", "cpu", "uarch",
-		"Hardware",
-	};
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (cpuinfo_value(text, keys[i], buf, len) == 0)
-			return 0;
-	return -1;
-}

@@ -90,11 +90,4 @@ int noise_parse_pid_stat(const char *text, struct noise_task *out);
  */
 int noise_parse_cpulist(const char *text, struct noise_cpuset *set);
 
-/*
- * The first "model name" of /proc/cpuinfo text, else what other
- * architectures name it by ("Processor", "cpu model", "cpu", "uarch",
- * "Hardware"); into buf. @return 0, or -1 when none is there.
- */
-int noise_parse_cpu_model(const char *text, char *buf, size_t len);
-
 #endif /* NOISE_PARSE_H */

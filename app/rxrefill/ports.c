@@ -23,7 +23,18 @@
 #include "rxrefill.h"
 #include "rxr_log.h"
 
-#define REPROBE_TRIES 10	/* probes, 100 ms apart, for a queue setup */
+#define REPROBE_TRIES 10	/* probes, REPROBE_GAP_US apart, for a queue setup */
+#define REPROBE_GAP_US (100 * 1000)
+/* The kernel unbinds a closed XDP socket from its queue this long after. */
+#define XSK_UNBIND_WAIT_US (200 * 1000)
+/* The one TX queue (never sent on; some PMDs will not start without). */
+#define TX_DESCS 512
+/* Frames past what the queues, caches and consumers can hold; the most. */
+#define POOL_FRAMES_SLACK 1024
+#define POOL_FRAMES_MAX (UINT32_C(1) << 26)
+/* How long start waits for links that come up late, and how often it looks. */
+#define LINK_WAIT_S 3
+#define LINK_POLL_US (10 * 1000)
 
 static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
 static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
@@ -69,7 +80,7 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, p->nb_q, rte_strerror(-ret));
 		return -1;
 	}
-	ret = rte_eth_tx_queue_setup(p->id, 0, 512, p->socket, NULL);
+	ret = rte_eth_tx_queue_setup(p->id, 0, TX_DESCS, p->socket, NULL);
 	if (ret != 0) {
 		RXR_LOG(ERR, "port %u (%s): cannot set up a TX queue: %s",
 			p->id, p->driver, rte_strerror(-ret));
@@ -87,7 +98,7 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 static int
 ports_frame_size(struct app *a)
 {
-	const uint32_t page = 4096;
+	const uint32_t page = (uint32_t)RTE_PGSIZE_4K;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
@@ -255,7 +266,7 @@ port_reprobe(struct app *a, struct port *p)
 	rte_eth_dev_close(p->id);
 	/* The kernel unbinds a closed XDP socket from its queue from a work item. */
 	if (xsk_close_stale(p) != 0)
-		rte_delay_us_sleep(200 * 1000);
+		rte_delay_us_sleep(XSK_UNBIND_WAIT_US);
 	ret = rte_eal_hotplug_remove(p->bus, p->devname);
 	if (ret == 0)
 		ret = rte_eal_hotplug_add(p->bus, p->devname, p->devargs);
@@ -307,8 +318,8 @@ pool_frames(const struct app *a, const struct port *p)
 	/* infinite_rx keeps a copy of every file packet in the pool. */
 	if (!p->finite)
 		n += p->file_segments;
-	n += 1024;
-	return (uint32_t)RTE_MIN(n, (uint64_t)1 << 26);
+	n += POOL_FRAMES_SLACK;
+	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
 }
 
 /*
@@ -456,7 +467,7 @@ port_renew(struct app *a, struct port *p)
 				"setup took are back", p->id, p->driver, got);
 		if (queues_setup(p, a->opt.rxd, false) == 0)
 			return 0;
-		rte_delay_us_sleep(100 * 1000);
+		rte_delay_us_sleep(REPROBE_GAP_US);
 	}
 	return -1;
 }
@@ -538,7 +549,7 @@ ports_use_pool(struct app *a, unsigned int run)
 static void
 ports_wait_link(struct app *a)
 {
-	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
+	uint64_t end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
 	bool down;
 
 	do {
@@ -551,7 +562,7 @@ ports_wait_link(struct app *a)
 				down = true;
 		}
 		if (down)
-			rte_delay_us_sleep(10 * 1000);
+			rte_delay_us_sleep(LINK_POLL_US);
 	} while (down && !force_quit && rte_get_timer_cycles() < end);
 	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
 		struct rte_eth_link l;
@@ -645,18 +656,25 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 	return ret;
 }
 
+/* The pool at *slot, if any, retired (pool_retire()); *slot emptied. */
+static int
+pool_retire_slot(struct port *p, struct rte_mempool **slot, uint64_t *lost)
+{
+	int ret = *slot != NULL ? pool_retire(p, *slot, lost) : 0;
+
+	*slot = NULL;
+	return ret;
+}
+
 int
 ports_retire_pools(struct app *a, uint64_t *lost)
 {
 	int ret = 0;
 
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (p->old_mp != NULL && pool_retire(p, p->old_mp, lost) != 0)
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (pool_retire_slot(&a->ports[i], &a->ports[i].old_mp,
+				lost) != 0)
 			ret = -1;
-		p->old_mp = NULL;
-	}
 	return ret;
 }
 
@@ -680,13 +698,9 @@ ports_close(struct app *a, uint64_t *lost)
 	}
 	if (ports_retire_pools(a, lost) != 0)
 		ret = -1;
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (p->mp != NULL && pool_retire(p, p->mp, lost) != 0)
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (pool_retire_slot(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
-		p->mp = NULL;
-	}
 	return ret;
 }
 

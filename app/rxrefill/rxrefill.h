@@ -92,6 +92,7 @@ struct run_config {
  * stopped by signal N.
  */
 #define EXIT_USAGE 2
+#define EXIT_SIGNAL_BASE 128
 
 /* --table: the text table at the end. */
 enum table_mode { TABLE_NONE, TABLE_BRIEF, TABLE_FULL };
@@ -284,13 +285,6 @@ extern volatile bool run_stop;		/* end of the current run phase */
 
 /* opts.c */
 int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
-int opts_profile_parse(const char *buf, size_t len, const char *name,
-		struct opts_args *a);
-void opts_args_free(struct opts_args *a);
-/* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
-int opts_args_push(struct opts_args *a, const char *s, size_t len);
-/* Reads the profile NAME (a path or an installed name) into A. */
-int opts_profile_load(const char *name, struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
 struct app;
 void opts_check_ports(const struct app *a);
@@ -308,9 +302,11 @@ int output_check(const struct options *o);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
 
-/* ports.c */
+/* replay.c: --replay captures, then a net_pcap port, a queue per file */
 int replay_scan(struct app *a);
 int ports_create_replay(struct app *a);
+
+/* ports.c */
 int ports_init(struct app *a);
 int ports_use_pool(struct app *a, unsigned int run);
 int ports_start(struct app *a);
@@ -345,6 +341,18 @@ void poller_reset(struct poller *p);
 void pollers_free(struct app *a);
 void streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag);
+/* Resolve --stream-counting (auto: deferred when the main lcore has a CPU
+ * no poll lcore uses) into a->streams_deferred, and say which. */
+void streams_counting_choose(struct app *a);
+/* Deferred stream counting: does any poll lcore log its packets? */
+bool streams_deferred(const struct app *a);
+/* The collector: count up to max logged packets of each poll lcore. */
+unsigned int streams_drain(struct app *a, unsigned int max);
+/* After a run, pollers stopped: count every logged packet, fold the logs'
+ * counters into the pollers'. */
+void streams_settle(struct app *a);
+/* The measurement starts: what the logs counted so far is warmup's. */
+void streams_mark(struct app *a);
 
 /* consumer.c */
 int consumers_start(struct app *a, unsigned int run);
@@ -373,18 +381,6 @@ struct stream_rows {
 };
 
 int streams_collect(struct stream_rows *sr);
-/* Resolve --stream-counting (auto: deferred when the main lcore has a CPU
- * no poll lcore uses) into a->streams_deferred, and say which. */
-void streams_counting_choose(struct app *a);
-/* Deferred stream counting: does any poll lcore log its packets? */
-bool streams_deferred(const struct app *a);
-/* The collector: count up to max logged packets of each poll lcore. */
-unsigned int streams_drain(struct app *a, unsigned int max);
-/* After a run, pollers stopped: count every logged packet, fold the logs'
- * counters into the pollers'. */
-void streams_settle(struct app *a);
-/* The measurement starts: what the logs counted so far is warmup's. */
-void streams_mark(struct app *a);
 bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
 		char *why, size_t len);
 void fill_run(struct rxr_report_run *r, const struct snapshot *a,
@@ -445,7 +441,15 @@ void live_phase(enum live_phase ph);
 void live_tick(void);
 void live_fini(void);
 
-/* profiles.c: a --profile argument as a path, or NAME of an installed one */
+/* profiles.c: run profiles, the argument vectors they expand into */
+int opts_profile_parse(const char *buf, size_t len, const char *name,
+		struct opts_args *a);
+void opts_args_free(struct opts_args *a);
+/* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
+int opts_args_push(struct opts_args *a, const char *s, size_t len);
+/* Reads the profile NAME (a path or an installed name) into A. */
+int opts_profile_load(const char *name, struct opts_args *a);
+/* A --profile argument as a path, or NAME of an installed one. */
 const char *profile_find(const char *name, char *buf, size_t len);
 
 #endif /* RXREFILL_H */

@@ -15,6 +15,9 @@
 #include "rxrefill.h"
 #include "rxr_log.h"
 
+/* With every supply full, the thread sleeps this long before looking. */
+#define ZEROER_IDLE_US 20
+
 static pthread_t zeroer;
 static volatile bool zeroer_quit;
 static bool zeroer_running;
@@ -36,7 +39,7 @@ zeroer_main(void *arg)
 					RXR_ZERO_SUPPLY_SERVICE_BUDGET);
 		/* Supplies full: let the main lcore's work run. */
 		if (made == 0)
-			usleep(20);
+			usleep(ZEROER_IDLE_US);
 	}
 	return NULL;
 }

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The debug-check failure path (rxr_common.h) and the spinlock's slow
+ * path (rxr_spinlock.h).
+ */
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

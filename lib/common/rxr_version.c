@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The programs' version line and the DPDK they were built against
+ * (rxr_version.h).
+ */
+
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * Execution context names and the per-lcore IRQ depth (rxr_context.h).
+ */
+
 #include "rxr_context.h"
 
 RTE_DEFINE_PER_LCORE(uint32_t, rxr_irq_depth);

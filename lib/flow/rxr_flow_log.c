@@ -41,7 +41,8 @@ rxr_flow_log_create(struct rxr_flow_table *t, uint32_t size, int socket_id)
 {
 	struct rxr_flow_log *l;
 
-	if (t == NULL || size < 64 || size > (1u << 24) ||
+	if (t == NULL || size < RXR_FLOW_LOG_SIZE_MIN ||
+			size > RXR_FLOW_LOG_SIZE_MAX ||
 			!rte_is_power_of_2(size)) {
 		rte_errno = EINVAL;
 		return NULL;

@@ -36,6 +36,10 @@ extern "C" {
 
 /** Records a log holds by default: 4 ms of a poll lcore at 16 Mpps. */
 #define RXR_FLOW_LOG_SIZE_DEFAULT 65536u
+/** The fewest records of a log. */
+#define RXR_FLOW_LOG_SIZE_MIN 64u
+/** The most records of a log. */
+#define RXR_FLOW_LOG_SIZE_MAX (1u << 24)
 
 /** What a log did, since it was created or reset. */
 struct rxr_flow_log_stats {
@@ -53,7 +57,8 @@ struct rxr_flow_log;
 /**
  * Make a log of @p size records draining into @p t.
  *
- * @param size records, a power of 2 from 64 to 2^24.
+ * @param size records, a power of 2 from RXR_FLOW_LOG_SIZE_MIN (64) to
+ *   RXR_FLOW_LOG_SIZE_MAX (2^24).
  * @param socket_id NUMA socket of the appender, or SOCKET_ID_ANY.
  * @return the log, or NULL with rte_errno EINVAL or ENOMEM.
  */

@@ -37,7 +37,10 @@ struct rxr_flow_table {
 
 _Static_assert(sizeof(struct rxr_flow_entry) == RTE_CACHE_LINE_SIZE,
 	"an entry is one cache line");
-_Static_assert(sizeof(struct rxr_flow_key) == 40, "keys hash as 5 words");
+/* A key hashes and compares as this many 8-byte words. */
+#define KEY_WORDS 5
+_Static_assert(sizeof(struct rxr_flow_key) == KEY_WORDS * sizeof(uint64_t),
+	"keys hash as KEY_WORDS words");
 
 static inline uint64_t
 word(const struct rxr_flow_key *k, unsigned int i)
@@ -45,7 +48,7 @@ word(const struct rxr_flow_key *k, unsigned int i)
 	uint64_t w;
 
 	/* Keys may be only 2-byte aligned: memcpy compiles to a load. */
-	memcpy(&w, (const uint8_t *)k + 8 * i, sizeof(w));
+	memcpy(&w, (const uint8_t *)k + sizeof(w) * i, sizeof(w));
 	return w;
 }
 
@@ -54,7 +57,7 @@ key_hash(const struct rxr_flow_key *k)
 {
 	uint32_t h = HASH_SEED;
 
-	for (unsigned int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < KEY_WORDS; i++)
 		h = rte_hash_crc_8byte(word(k, i), h);
 	return h;
 }
@@ -64,7 +67,7 @@ key_eq(const struct rxr_flow_key *a, const struct rxr_flow_key *b)
 {
 	uint64_t d = 0;
 
-	for (unsigned int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < KEY_WORDS; i++)
 		d |= word(a, i) ^ word(b, i);
 	return d == 0;
 }

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * Hugepage probing and rxr_eal_init(): EAL on hugepages when usable,
+ * else on ordinary memory (rxr_hugepage.h).
+ */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

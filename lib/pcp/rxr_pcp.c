@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The per-lcore page cache: creation, drain and the out-of-line refill
+ * and drain paths behind rxr_pcp.h's inline fast paths.
+ */
+
 #include <errno.h>
 
 #include <rte_errno.h>

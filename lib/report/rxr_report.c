@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rxr_proc_text.h"
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
@@ -248,31 +249,6 @@ rxr_report_nb_runs(const struct rxr_report *r)
 	return (unsigned int)json_array_size(json_object_get(r->doc, "runs"));
 }
 
-/* First "model name" of /proc/cpuinfo, or "unknown". */
-static void
-cpu_model_default(char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
-			colon++;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
-}
-
 /* Characters that make a shell treat an argument as more than a word. */
 static bool
 needs_quotes(const char *s)
@@ -352,7 +328,7 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 		snprintf(host, sizeof(host), "%s", env->host);
 	}
 	if (env->cpu_model == NULL)
-		cpu_model_default(cpu, sizeof(cpu));
+		rxr_cpu_model(cpu, sizeof(cpu));
 	else
 		snprintf(cpu, sizeof(cpu), "%s", env->cpu_model);
 

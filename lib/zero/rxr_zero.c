@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * Zeroing methods (narrow, contig REP STOSB, non-temporal nt), the CPU
+ * checks behind nt, auto's choice per size class, method and policy
+ * names, and frame payload clearing (rxr_zero.h).
+ */
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -68,7 +74,8 @@ static inline void
 nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
 {
 	uintptr_t a = (uintptr_t)p, e = a + len;
-	uintptr_t b = RTE_ALIGN_CEIL(a, 64), c = RTE_ALIGN_FLOOR(e, 64);
+	uintptr_t b = RTE_ALIGN_CEIL(a, RXR_ZERO_NT_LINE);
+	uintptr_t c = RTE_ALIGN_FLOOR(e, RXR_ZERO_NT_LINE);
 
 	if (c <= b) {
 		/* No whole line inside: a short extent. */
@@ -387,7 +394,7 @@ auto_measure(void)
 		ac->probe_len = pr->probe_len;
 		if (buf == MAP_FAILED) {
 			/* Features alone: streaming pays off beyond the caches. */
-			ac->pick = pr->max_len <= (64u << 10) ?
+			ac->pick = pr->max_len <= AUTO_LEAN_MAX_LEN ?
 				RXR_ZERO_CONTIG : RXR_ZERO_NT;
 			continue;
 		}

@@ -14,9 +14,12 @@
 
 #include "rxr_zero.h"
 
+/* The line the non-temporal bodies clear at a time (x86's cache line). */
+#define RXR_ZERO_NT_LINE 64
+
 /*
  * Clear n bytes at p with non-temporal stores, no fence.
- * p is 64-byte aligned, n is a non-zero multiple of 64.
+ * p is RXR_ZERO_NT_LINE-aligned, n is a non-zero multiple of it.
  */
 typedef void (*rxr_zero_nt_body_t)(char *p, size_t n);
 

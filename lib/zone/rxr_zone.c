@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The zone: a buddy allocator over page frames behind one spinlock, and
+ * its lock-free pending list of frees (rxr_zone.h).
+ */
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +29,17 @@ enum page_state {
 	PG_PCP,		/* order-0 frame held by a pcp (debug builds only) */
 };
 
-static const char * const state_name[] = {
-	[PG_TAIL] = "tail", [PG_FREE] = "free",
-	[PG_ALLOC] = "allocated", [PG_PCP] = "in a pcp",
-};
+/* A memmap state for a debug message; a corrupted one says so. */
+static const char *
+state_name(uint8_t state)
+{
+	static const char * const names[] = {
+		[PG_TAIL] = "tail", [PG_FREE] = "free",
+		[PG_ALLOC] = "allocated", [PG_PCP] = "in a pcp",
+	};
+
+	return state < RTE_DIM(names) ? names[state] : "corrupted";
+}
 
 struct rxr_zone *
 rxr_zone_create(const struct rxr_zone_conf *conf)
@@ -210,7 +222,7 @@ __rmqueue(struct rxr_zone *z, unsigned int order)
 	RXR_DEBUG_CHECK(z->memmap[idx].state == PG_FREE &&
 		z->memmap[idx].order == o, RXR_CHECK_BUDDY,
 		"zone %s: frame %u heads free list %u but is %s of order %u",
-		z->name, idx, o, state_name[z->memmap[idx].state & 3],
+		z->name, idx, o, state_name(z->memmap[idx].state),
 		z->memmap[idx].order);
 	list_del(z, idx, o);
 	/* Split: the upper halves go back, the lower one is ours. */
@@ -234,7 +246,7 @@ __free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
 	if (unlikely(p->state != PG_ALLOC && p->state != PG_PCP))
 		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
 			"zone %s: frame %u at %p freed but it is %s", z->name,
-			idx, frame_addr(z, idx), state_name[p->state & 3]);
+			idx, frame_addr(z, idx), state_name(p->state));
 	RXR_DEBUG_CHECK(p->order == order, RXR_CHECK_STATE,
 		"zone %s: frame %u freed as order %u but allocated as order %u",
 		z->name, idx, order, p->order);
@@ -625,7 +637,7 @@ rxr_zone_check(struct rxr_zone *z, FILE *out)
 				o, idx, p->prev, prev);
 			CHECK(p->state == PG_FREE && p->order == o,
 				"frame %u on order %u list is %s of order %u",
-				idx, o, state_name[p->state & 3], p->order);
+				idx, o, state_name(p->state), p->order);
 			CHECK((rel & ((1u << o) - 1)) == 0,
 				"frame %u: block of order %u not aligned (frame %u of its region)",
 				idx, o, rel);
@@ -636,7 +648,7 @@ rxr_zone_check(struct rxr_zone *z, FILE *out)
 				seen[f] = 1;
 				CHECK(f == idx || z->memmap[f].state == PG_TAIL,
 					"frame %u inside free block %u is %s", f, idx,
-					state_name[z->memmap[f].state & 3]);
+					state_name(z->memmap[f].state));
 			}
 			brel = rel ^ (1u << o);
 			if (o < RXR_ZONE_MAX_ORDER && brel + (1u << o) <= r->nr) {
@@ -674,7 +686,7 @@ rxr_zone_debug_to_pcp(struct rxr_zone *z, void *frame)
 	if (st != PG_ALLOC || p->order != 0)
 		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
 			"zone %s: frame %p freed into a pcp but it is %s",
-			z->name, frame, state_name[st & 3]);
+			z->name, frame, state_name(st));
 	__atomic_store_n(&p->state, PG_PCP, __ATOMIC_RELAXED);
 }
 
@@ -687,6 +699,6 @@ rxr_zone_debug_from_pcp(struct rxr_zone *z, void *frame)
 	if (st != PG_PCP)
 		RXR_DEBUG_FAIL(RXR_CHECK_STATE,
 			"zone %s: pcp hands out frame %p but it is %s: the pcp list is corrupt",
-			z->name, frame, state_name[st & 3]);
+			z->name, frame, state_name(st));
 	__atomic_store_n(&p->state, PG_ALLOC, __ATOMIC_RELAXED);
 }

@@ -2,7 +2,7 @@
 
 /*
  * The parsers of noise accounting on fixture text: /proc/stat, a thread's
- * status and sched, /proc/<pid>/stat, CPU lists and /proc/cpuinfo, as
+ * status and sched, /proc/<pid>/stat and CPU lists, as
  * Linux writes them, and text they must refuse.
  */
 
@@ -181,39 +181,6 @@ test_cpulist(void)
 	return 0;
 }
 
-static int
-test_cpu_model(void)
-{
-	static const char x86[] =
-		"processor\t: 0\n"
-		"vendor_id\t: GenuineIntel\n"
-		"cpu family\t: 6\n"
-		"model\t\t: 167\n"
-		"model name\t: Intel(R) Xeon(R) Processor\n"
-		"cpu MHz\t\t: 2893.202\n";
-	static const char ppc[] =
-		"processor\t: 0\n"
-		"cpu\t\t: POWER9 (architected), altivec supported\n"
-		"clock\t\t: 2200.000000MHz\n";
-	static const char arm64[] =
-		"processor\t: 0\n"
-		"BogoMIPS\t: 50.00\n"
-		"CPU implementer\t: 0x41\n"
-		"CPU part\t: 0xd0c\n";
-	char buf[128];
-
-	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(x86, buf, sizeof(buf)), 0,
-		"x86");
-	RXR_TEST_ASSERT(strcmp(buf, "Intel(R) Xeon(R) Processor") == 0,
-		"x86 '%s'", buf);
-	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(ppc, buf, sizeof(buf)), 0,
-		"ppc");
-	RXR_TEST_ASSERT(strncmp(buf, "POWER9", 6) == 0, "ppc '%s'", buf);
-	RXR_TEST_ASSERT_EQ(noise_parse_cpu_model(arm64, buf, sizeof(buf)), -1,
-		"arm64 names no model");
-	return 0;
-}
-
 int
 main(void)
 {
@@ -222,6 +189,5 @@ main(void)
 	rxr_test_run("schedstat", test_schedstat);
 	rxr_test_run("/proc/<pid>/stat", test_pid_stat);
 	rxr_test_run("cpu lists", test_cpulist);
-	rxr_test_run("cpuinfo model", test_cpu_model);
 	return rxr_test_done();
 }

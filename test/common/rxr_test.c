@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The TAP harness, the abort catcher, EAL start for tests and the
+ * benchmarks' run in both memories (rxr_test.h).
+ */
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -12,6 +17,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include "rxr_proc_text.h"
 #include "rxr_test.h"
 
 static unsigned int nr_tests;
@@ -97,31 +103,6 @@ rxr_test_expect_abort(void (*fn)(void *), void *arg, const char *needle)
 /* The memory mode a benchmark child runs in (rxr_bench_each_memory()). */
 #define BENCH_MEMORY_ENV "RXR_BENCH_MEMORY"
 
-/* First "model name" of /proc/cpuinfo (x86), else "unknown". */
-static void
-cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
-			colon++;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
-}
-
 const char *
 rxr_bench_memory_tag(void)
 {
@@ -146,7 +127,7 @@ rxr_bench_each_memory(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv(BENCH_MEMORY_ENV) != NULL)
 		return -1;
-	cpu_model(model, sizeof(model));
+	rxr_cpu_model(model, sizeof(model));
 	printf("# cpu: %s (%ld online)\n", model, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("# every figure twice, in a process of its own: on hugepages "
 		"(names end .huge) and on ordinary memory (--no-huge, .nohuge)\n");
