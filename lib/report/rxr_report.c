@@ -12,171 +12,23 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-void
-rr_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-double
-rr_num(const json_t *v)
-{
-	if (v == NULL || !json_is_number(v))
-		return NAN;
-	return json_number_value(v);
-}
-
-const json_t *
-rr_path(const json_t *obj, const char *path)
-{
-	const char *dot = strchr(path, '.');
-	char head[64];
-	size_t n;
-
-	if (obj == NULL || !json_is_object(obj))
-		return NULL;
-	if (dot == NULL)
-		return json_object_get(obj, path);
-	n = (size_t)(dot - path);
-	if (n >= sizeof(head))
-		return NULL;
-	memcpy(head, path, n);
-	head[n] = '\0';
-	obj = json_object_get(obj, head);
-	if (obj == NULL || !json_is_object(obj))
-		return NULL;
-	/* The rest is one key: drop causes may hold dots. */
-	return json_object_get(obj, dot + 1);
-}
-
-void
-rr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s-%s", strategy, bulk ? "bulk" : "nobulk");
-}
-
-void
-rr_groups_free(struct rr_group *groups, size_t nb)
-{
-	size_t i;
-
-	for (i = 0; i < nb; i++)
-		free(groups[i].runs);
-	free(groups);
-}
-
-int
-rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
-{
-	const json_t *runs = json_object_get(doc, "runs");
-	struct rr_group *g = NULL;
-	size_t n = 0, i, j, nruns;
-
-	*groups = NULL;
-	*nb = 0;
-	if (runs == NULL || !json_is_array(runs))
-		return 0;
-	nruns = json_array_size(runs);
-	for (i = 0; i < nruns; i++) {
-		json_t *run = json_array_get(runs, i);
-		const char *s = json_string_value(json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
-
-		/* A run cut short (or disturbed, when excluded) is kept in
-		 * runs[] but in no statistic. */
-		if (s == NULL || !rxr_report_run_counted(doc, run))
-			continue;
-		for (j = 0; j < n; j++)
-			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
-				break;
-		if (j == n) {
-			struct rr_group *ng = realloc(g, (n + 1) * sizeof(*g));
-
-			if (ng == NULL)
-				goto nomem;
-			g = ng;
-			/* At most nruns runs per group: one allocation. */
-			g[n].runs = calloc(nruns, sizeof(json_t *));
-			if (g[n].runs == NULL)
-				goto nomem;
-			g[n].strategy = s;
-			g[n].bulk = bulk;
-			g[n].nb_runs = 0;
-			n++;
-		}
-		g[j].runs[g[j].nb_runs++] = run;
-	}
-	*groups = g;
-	*nb = n;
-	return 0;
-nomem:
-	rr_groups_free(g, n);
-	return -ENOMEM;
-}
-
-/* JSON has no NaN nor infinity: "not measured" is null. */
-static json_t *
+/* Short names for the many fields below. */
+static inline json_t *
 jnum(double d)
 {
-	return isfinite(d) ? json_real(d) : json_null();
+	return rr_jnum(d);
 }
 
-/* JSON integers are signed 64-bit: clamp counters rather than wrap. */
-static json_t *
+static inline json_t *
 jcount(uint64_t c)
 {
-	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+	return rr_jcount(c);
 }
 
-/* A string from the machine (hostname, cpuinfo) need not be UTF-8. */
-json_t *
-rr_jstr(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (s == NULL)
-		s = "";
-	j = json_string(s);
-	if (j != NULL)
-		return j;
-	copy = strdup(s);
-	if (copy == NULL)
-		return NULL;
-	for (i = 0; copy[i] != '\0'; i++)
-		if ((unsigned char)copy[i] >= 0x80)
-			copy[i] = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
-/* json_object_set_new that also fails on a NULL value (ENOMEM earlier). */
-static int
+static inline int
 jset(json_t *obj, const char *key, json_t *v)
 {
-	if (v == NULL)
-		return -1;
-	return json_object_set_new(obj, key, v);
-}
-
-int
-rr_jset(json_t *obj, const char *key, json_t *v)
-{
-	return jset(obj, key, v);
-}
-
-json_t *
-rr_jnum(double d)
-{
-	return jnum(d);
+	return rr_jset(obj, key, v);
 }
 
 static int

@@ -134,21 +134,6 @@ selected(const struct rxr_report_select *sel, const char *name)
 	return false;
 }
 
-/* A copy safe to print: control characters from a file become '?'. */
-char *
-clean_dup(const char *s)
-{
-	char *c = strdup(s != NULL ? s : "");
-	char *p;
-
-	if (c == NULL)
-		return NULL;
-	for (p = c; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return c;
-}
-
 static const char *
 proto_name(json_int_t p, char *buf, size_t len)
 {

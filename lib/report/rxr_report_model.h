@@ -87,25 +87,6 @@ void model_free(struct model *m);
 
 /* Whether sel picks the metric name (everything when sel is empty). */
 bool selected(const struct rxr_report_select *sel, const char *name);
-/* A copy safe to print: control characters from a file become '?'. */
-char *clean_dup(const char *s);
-
-/* A growing line; printed with trailing blanks removed. */
-struct line {
-	char buf[4096];
-	size_t len;
-	char *big;	/* when a line outgrows buf */
-	size_t cap;
-	bool oom;
-};
-
-void line_add(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void line_put(struct line *l, FILE *out);
-/* line_put() of a sentence, broken at spaces within 120 columns. */
-void line_put_wrapped(struct line *l, FILE *out);
-void line_free(struct line *l);
-
 #define SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
 	"better (rates: higher is better, costs: lower is better)"
 

@@ -60,9 +60,11 @@ const json_t *rr_path(const json_t *obj, const char *path);
 /* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
 double rr_alpha(const json_t *doc);
 
-/* json_object_set_new() failing on a NULL value; a number or null. */
+/* json_object_set_new() failing on a NULL value; a number or null;
+ * a counter, clamped to JSON's signed 64 bits rather than wrapped. */
 int rr_jset(json_t *obj, const char *key, json_t *v);
 json_t *rr_jnum(double d);
+json_t *rr_jcount(uint64_t c);
 
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rr_jstr(const char *s);
@@ -97,5 +99,24 @@ json_t *rr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
 
 void rr_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* A copy safe to print: control characters from a file become '?'. */
+char *clean_dup(const char *s);
+
+/* A growing line; printed with trailing blanks removed. */
+struct line {
+	char buf[4096];
+	size_t len;
+	char *big;	/* when a line outgrows buf */
+	size_t cap;
+	bool oom;
+};
+
+void line_add(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void line_put(struct line *l, FILE *out);
+/* line_put() of a sentence, broken at spaces within 120 columns. */
+void line_put_wrapped(struct line *l, FILE *out);
+void line_free(struct line *l);
 
 #endif /* RXR_REPORT_PRIV_H */

@@ -5,6 +5,7 @@
  * the machine: kept for the record, counted apart.
  */
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,4 +308,63 @@ print_noise_count(const struct rxr_report *r, const char *prefix,
 			"left out of the figures (--disturbed exclude)" :
 			"counted in the figures (--disturbed count)");
 	line_put(l, out);
+}
+
+void
+rr_groups_free(struct rr_group *groups, size_t nb)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		free(groups[i].runs);
+	free(groups);
+}
+
+int
+rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	struct rr_group *g = NULL;
+	size_t n = 0, i, j, nruns;
+
+	*groups = NULL;
+	*nb = 0;
+	if (runs == NULL || !json_is_array(runs))
+		return 0;
+	nruns = json_array_size(runs);
+	for (i = 0; i < nruns; i++) {
+		json_t *run = json_array_get(runs, i);
+		const char *s = json_string_value(json_object_get(run, "strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+
+		/* A run cut short (or disturbed, when excluded) is kept in
+		 * runs[] but in no statistic. */
+		if (s == NULL || !rxr_report_run_counted(doc, run))
+			continue;
+		for (j = 0; j < n; j++)
+			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
+				break;
+		if (j == n) {
+			struct rr_group *ng = realloc(g, (n + 1) * sizeof(*g));
+
+			if (ng == NULL)
+				goto nomem;
+			g = ng;
+			/* At most nruns runs per group: one allocation. */
+			g[n].runs = calloc(nruns, sizeof(json_t *));
+			if (g[n].runs == NULL)
+				goto nomem;
+			g[n].strategy = s;
+			g[n].bulk = bulk;
+			g[n].nb_runs = 0;
+			n++;
+		}
+		g[j].runs[g[j].nb_runs++] = run;
+	}
+	*groups = g;
+	*nb = n;
+	return 0;
+nomem:
+	rr_groups_free(g, n);
+	return -ENOMEM;
 }

@@ -67,16 +67,6 @@ group_values(const struct rr_group *g, const char *metric, double *buf)
 	return n;
 }
 
-/* The report's alpha: statistics.alpha, else the default. */
-double
-rr_alpha(const json_t *doc)
-{
-	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
-			"alpha"));
-
-	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
-}
-
 /* A group's mean against a reference group's: delta_pct, p, significant. */
 static json_t *
 vs_json(const struct rr_group *g, const struct rr_group *ref,
