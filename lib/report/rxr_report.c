@@ -16,19 +16,19 @@
 static inline json_t *
 jnum(double d)
 {
-	return rr_jnum(d);
+	return rxrr_jnum(d);
 }
 
 static inline json_t *
 jcount(uint64_t c)
 {
-	return rr_jcount(c);
+	return rxrr_jcount(c);
 }
 
 static inline int
 jset(json_t *obj, const char *key, json_t *v)
 {
-	return rr_jset(obj, key, v);
+	return rxrr_jset(obj, key, v);
 }
 
 static int
@@ -78,7 +78,7 @@ rxr_report_free(struct rxr_report *r)
 json_t *
 rxr_report_json(const struct rxr_report *r)
 {
-	rr_fresh(r);
+	rxrr_fresh(r);
 	return r->doc;
 }
 
@@ -183,16 +183,16 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 	unsigned int i;
 
 	if (env->nb_lcores > 0 && env->lcores == NULL) {
-		rr_err(err, errlen, "env: %u lcores but no lcore array",
+		rxrr_err(err, errlen, "env: %u lcores but no lcore array",
 			env->nb_lcores);
 		return -EINVAL;
 	}
 	if (env->argc > 0 && env->argv == NULL) {
-		rr_err(err, errlen, "env: argc %d but no argv", env->argc);
+		rxrr_err(err, errlen, "env: argc %d but no argv", env->argc);
 		return -EINVAL;
 	}
 	if (env->nb_ports > 0 && env->ports == NULL) {
-		rr_err(err, errlen, "env: %u ports but no port array",
+		rxrr_err(err, errlen, "env: %u ports but no port array",
 			env->nb_ports);
 		return -EINVAL;
 	}
@@ -227,20 +227,20 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 
 		if (po == NULL || json_array_append_new(ports, po) ||
 				jset(po, "port", json_integer(p->port)) ||
-				jset(po, "driver", rr_jstr(p->driver)) ||
-				jset(po, "name", rr_jstr(p->name)))
+				jset(po, "driver", rxrr_jstr(p->driver)) ||
+				jset(po, "name", rxrr_jstr(p->name)))
 			goto nomem;
 	}
-	if (jset(e, "dpdk_version", rr_jstr(env->dpdk_version != NULL ?
+	if (jset(e, "dpdk_version", rxrr_jstr(env->dpdk_version != NULL ?
 				env->dpdk_version : "unknown")) ||
-			jset(e, "host", rr_jstr(host)) ||
-			jset(e, "cpu_model", rr_jstr(cpu)) ||
+			jset(e, "host", rxrr_jstr(host)) ||
+			jset(e, "cpu_model", rxrr_jstr(cpu)) ||
 			json_object_set(e, "lcores", lcores) ||
 			jset(e, "memory", json_string(env->no_huge ?
 				"no-huge" : "hugepages")) ||
 			json_object_set(e, "ports", ports) ||
 			json_object_set(e, "options", options) ||
-			jset(e, "argv", rr_jstr(argv_str)))
+			jset(e, "argv", rxrr_jstr(argv_str)))
 		goto nomem;
 	json_decref(lcores);
 	json_decref(ports);
@@ -253,7 +253,7 @@ nomem:
 	json_decref(ports);
 	json_decref(options);
 	free(argv_str);
-	rr_err(err, errlen, "env: out of memory");
+	rxrr_err(err, errlen, "env: out of memory");
 	return -ENOMEM;
 }
 
@@ -294,7 +294,7 @@ int
 rxr_report_set_option_str(struct rxr_report *r, const char *name,
 		const char *value)
 {
-	return set_option(r, name, rr_jstr(value));
+	return set_option(r, name, rxrr_jstr(value));
 }
 
 int
@@ -323,7 +323,7 @@ static int
 check_figure(const char *what, double v, char *err, size_t errlen)
 {
 	if (isfinite(v) && v < 0) {
-		rr_err(err, errlen, "run: %s is negative (%g)", what, v);
+		rxrr_err(err, errlen, "run: %s is negative (%g)", what, v);
 		return -EINVAL;
 	}
 	return 0;
@@ -407,7 +407,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 
 	if (o == NULL)
 		goto nomem;
-	if (jset(o, "strategy", rr_jstr(run->strategy)) ||
+	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
 			jset(o, "duration_s", jnum(d)) ||
@@ -428,7 +428,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "refill_latency_sample_every",
 				json_integer(run->refill_latency_sample_every)))
 		goto nomem;
-	if (rr_run_mark(o, run, err, errlen) != 0)
+	if (rxrr_run_mark(o, run, err, errlen) != 0)
 		goto inval;
 
 	drops = json_object();
@@ -438,7 +438,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 		const char *c = run->drops[i].cause;
 
 		if (c == NULL || *c == '\0') {
-			rr_err(err, errlen, "run %s: drops[%u]: empty cause",
+			rxrr_err(err, errlen, "run %s: drops[%u]: empty cause",
 				run->strategy, i);
 			goto inval;
 		}
@@ -446,7 +446,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			if (strcmp(run->drops[j].cause, c) == 0)
 				break;
 		if (j < i) {
-			rr_err(err, errlen, "run %s: drop cause \"%s\" twice",
+			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
 				run->strategy, c);
 			goto inval;
 		}
@@ -511,8 +511,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	if (run->has_zeroing) {
 		sub = json_object();
 		if (jset(o, "zeroing", sub) ||
-				jset(sub, "policy", rr_jstr(run->zeroing.policy)) ||
-				jset(sub, "method", rr_jstr(run->zeroing.method)) ||
+				jset(sub, "policy", rxrr_jstr(run->zeroing.policy)) ||
+				jset(sub, "method", rxrr_jstr(run->zeroing.method)) ||
 				jset(sub, "bytes", jcount(run->zeroing.bytes)) ||
 				jset(sub, "gbps", jnum(run->zeroing.gbps)) ||
 				jset(sub, "max_poll_gap_us",
@@ -524,7 +524,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	if (any_hist && (jset(o, "refill_latency_hist",
 				hist_json(run->refill_latency_ns)) ||
 			jset(o, "refill_latency_percentiles",
-				rr_percentiles_json(run->refill_latency_ns))))
+				rxrr_percentiles_json(run->refill_latency_ns))))
 		goto nomem;
 	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
 		goto nomem;
@@ -537,15 +537,15 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			const struct rxr_report_stream *s = &run->streams[i];
 
 			if (s->src == NULL || s->dst == NULL) {
-				rr_err(err, errlen,
+				rxrr_err(err, errlen,
 					"run %s: streams[%u]: no address",
 					run->strategy, i);
 				goto inval;
 			}
 			sub = json_object();
 			if (sub == NULL || json_array_append_new(arr, sub) ||
-					jset(sub, "src", rr_jstr(s->src)) ||
-					jset(sub, "dst", rr_jstr(s->dst)) ||
+					jset(sub, "src", rxrr_jstr(s->src)) ||
+					jset(sub, "dst", rxrr_jstr(s->dst)) ||
 					jset(sub, "sport", json_integer(s->sport)) ||
 					jset(sub, "dport", json_integer(s->dport)) ||
 					jset(sub, "proto", json_integer(s->proto)) ||
@@ -565,7 +565,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	json_decref(drops);
 	return o;
 nomem:
-	rr_err(err, errlen, "run: out of memory");
+	rxrr_err(err, errlen, "run: out of memory");
 inval:
 	json_decref(drops);
 	json_decref(o);
@@ -581,16 +581,16 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	size_t i;
 
 	if (run->strategy == NULL || *run->strategy == '\0') {
-		rr_err(err, errlen, "run: no strategy name");
+		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;
 	}
 	if (run->nb_drops > RXR_REPORT_DROPS_MAX) {
-		rr_err(err, errlen, "run %s: %u drop causes, at most %d",
+		rxrr_err(err, errlen, "run %s: %u drop causes, at most %d",
 			run->strategy, run->nb_drops, RXR_REPORT_DROPS_MAX);
 		return -EINVAL;
 	}
 	if (run->nb_streams > 0 && run->streams == NULL) {
-		rr_err(err, errlen, "run %s: %u streams but no array",
+		rxrr_err(err, errlen, "run %s: %u streams but no array",
 			run->strategy, run->nb_streams);
 		return -EINVAL;
 	}
@@ -616,7 +616,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 					run->bulk &&
 				json_integer_value(json_object_get(prev, "rep")) ==
 					run->rep) {
-			rr_err(err, errlen, "run %s bulk %s rep %u: already in "
+			rxrr_err(err, errlen, "run %s bulk %s rep %u: already in "
 				"the report", run->strategy,
 				run->bulk ? "on" : "off", run->rep);
 			return -EINVAL;
@@ -626,7 +626,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	if (o == NULL)
 		return -EINVAL;
 	if (json_array_append_new(runs, o) != 0) {
-		rr_err(err, errlen, "run: out of memory");
+		rxrr_err(err, errlen, "run: out of memory");
 		return -ENOMEM;
 	}
 	/* Summarized when read or written: its tests cost more than a run. */

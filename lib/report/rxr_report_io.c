@@ -35,7 +35,7 @@ rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 		if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
 				fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
 			ret = errno != 0 ? -errno : -EIO;
-			rr_err(err, errlen, "cannot write report to standard "
+			rxrr_err(err, errlen, "cannot write report to standard "
 				"output: %s", strerror(-ret));
 			return ret;
 		}
@@ -43,14 +43,14 @@ rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 	}
 	base = slash != NULL ? slash + 1 : path;
 	if (*base == '\0') {
-		rr_err(err, errlen, "cannot write report %s: not a file name",
+		rxrr_err(err, errlen, "cannot write report %s: not a file name",
 			path);
 		return -EINVAL;
 	}
 	/* The rename would replace a device, a FIFO, ... by a file. */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 			!S_ISLNK(st.st_mode)) {
-		rr_err(err, errlen, "cannot write report %s: is %s, not a "
+		rxrr_err(err, errlen, "cannot write report %s: is %s, not a "
 			"regular file: refusing to replace it", path,
 			rxr_path_kind(path));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
@@ -135,7 +135,7 @@ rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 	free(dir);
 	return 0;
 fail:
-	rr_err(err, errlen, "cannot write report %s: %s: %s", path, step,
+	rxrr_err(err, errlen, "cannot write report %s: %s: %s", path, step,
 		strerror(-ret));
 	if (f != NULL)
 		fclose(f);
@@ -156,12 +156,12 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	char verr[RXR_REPORT_ERR_LEN];
 
 	/* Never write what rxr_report_load() would refuse. */
-	if (rr_fresh(r) != 0 || rr_noise_count(r->doc) != 0) {
-		rr_err(err, errlen, "%s: summary: out of memory", path);
+	if (rxrr_fresh(r) != 0 || rxrr_noise_count(r->doc) != 0) {
+		rxrr_err(err, errlen, "%s: summary: out of memory", path);
 		return -ENOMEM;
 	}
 	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
-		rr_err(err, errlen, "cannot write report %s: %s", path, verr);
+		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
 	}
 	return rxr_report_json_write_atomic(r->doc, path, err, errlen);
@@ -255,14 +255,14 @@ vfield(struct vctx *c, const json_t *obj, const char *where, const char *key,
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		rr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
 			where, dot, key);
 		return -EINVAL;
 	}
 	if (!vtype_ok(v, t)) {
 		char found[32];
 
-		rr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
+		rxrr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
 			c->name, where, dot, key, vtype_names[t],
 			found_name(v, found, sizeof(found)));
 		return -EINVAL;
@@ -303,7 +303,7 @@ validate_env(struct vctx *c, const json_t *doc)
 		return -EINVAL;
 	json_array_foreach(arr, i, v) {
 		if (!vtype_ok(v, V_COUNT)) {
-			rr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
+			rxrr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
 				"expected %s, found %s", c->name, i,
 				vtype_names[V_COUNT],
 				found_name(v, found, sizeof(found)));
@@ -313,7 +313,7 @@ validate_env(struct vctx *c, const json_t *doc)
 	mem = json_object_get(env, "memory");
 	if (strcmp(json_string_value(mem), "hugepages") != 0 &&
 			strcmp(json_string_value(mem), "no-huge") != 0) {
-		rr_err(c->err, c->errlen, "%s: env.memory: expected "
+		rxrr_err(c->err, c->errlen, "%s: env.memory: expected "
 			"\"hugepages\" or \"no-huge\", found \"%.64s\"",
 			c->name, json_string_value(mem));
 		return -EINVAL;
@@ -323,7 +323,7 @@ validate_env(struct vctx *c, const json_t *doc)
 	json_array_foreach(arr, i, v) {
 		snprintf(where, sizeof(where), "env.ports[%zu]", i);
 		if (!json_is_object(v)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, where, json_type_name(v));
 			return -EINVAL;
 		}
@@ -354,7 +354,7 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 			vfield(c, h, where, "buckets", V_ARR, true, &buckets))
 		return -EINVAL;
 	if (strcmp(json_string_value(unit), "ns") != 0) {
-		rr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
+		rxrr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
 			"found \"%.32s\"", c->name, where,
 			json_string_value(unit));
 		return -EINVAL;
@@ -365,7 +365,7 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 
 		snprintf(w, sizeof(w), "%s.buckets[%zu]", where, i);
 		if (!json_is_object(b)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(b));
 			return -EINVAL;
 		}
@@ -381,13 +381,13 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 					RXR_REPORT_HIST_BUCKETS - 1)) {
 			idx = rxr_report_hist_index((uint64_t)lo);
 		} else {
-			rr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
+			rxrr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
 				"a log2 bucket", c->name, w, (long long)lo,
 				(long long)hi);
 			return -EINVAL;
 		}
 		if (seen & (UINT64_C(1) << idx)) {
-			rr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
+			rxrr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
 				"listed twice", c->name, w, (long long)lo,
 				(long long)hi);
 			return -EINVAL;
@@ -411,7 +411,7 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 	json_array_foreach(arr, i, s) {
 		snprintf(w, sizeof(w), "%s.streams[%zu]", where, i);
 		if (!json_is_object(s)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(s));
 			return -EINVAL;
 		}
@@ -423,7 +423,7 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 					65535 ||
 				json_integer_value(json_object_get(s, "proto")) >
 					255) {
-			rr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
+			rxrr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
 				"protocol above 255", c->name, w);
 			return -EINVAL;
 		}
@@ -448,7 +448,7 @@ validate_objects(struct vctx *c, const json_t *arr, const char *where,
 	json_array_foreach(arr, i, e) {
 		snprintf(w, sizeof(w), "%s[%zu]", where, i);
 		if (!json_is_object(e)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(e));
 			return -EINVAL;
 		}
@@ -492,7 +492,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 				&noise))
 		return -EINVAL;
 	if (dist == NULL && (by != NULL || noise != NULL)) {
-		rr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
+		rxrr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
 			c->name, where, by != NULL ? "disturbed_by" : "noise",
 			where);
 		return -EINVAL;
@@ -500,7 +500,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	if (dist == NULL)
 		return 0;
 	if (json_is_true(dist) != (json_array_size(by) != 0)) {
-		rr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
 			where, json_is_true(dist) ? "empty on a disturbed run" :
 			"causes on a run not disturbed");
 		return -EINVAL;
@@ -514,7 +514,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 				strcmp(json_string_value(e), name) == 0))
 			k++;
 		if (name == NULL) {
-			rr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
+			rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
 				"not duration, steal or switches", c->name,
 				where, i);
 			return -EINVAL;
@@ -532,7 +532,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	/* Negative when the run was shorter than asked (cut short). */
 	e = json_object_get(noise, "duration_excess");
 	if (e == NULL || !(json_is_null(e) || json_is_number(e))) {
-		rr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
 			w, e == NULL ? "missing" : "expected a number or null");
 		return -EINVAL;
 	}
@@ -573,7 +573,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 
 	snprintf(where, sizeof(where), "runs[%zu]", idx);
 	if (!json_is_object(run)) {
-		rr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
+		rxrr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
 			c->name, where, json_type_name(run));
 		return -EINVAL;
 	}
@@ -584,7 +584,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			vfields(c, run, where, rates, NKEYS(rates), V_NUM_NULL))
 		return -EINVAL;
 	if (json_string_length(strategy) == 0) {
-		rr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
 			where);
 		return -EINVAL;
 	}
@@ -593,7 +593,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 				json_is_false(v), &sub))
 		return -EINVAL;
 	if (sub != NULL && (json_string_length(sub) == 0 || !json_is_false(v))) {
-		rr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
 			where, !json_is_false(v) ? "on a run not marked "
 			"\"complete\": false" : "empty");
 		return -EINVAL;
@@ -602,7 +602,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		return -EINVAL;
 	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
 		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
-			rr_err(c->err, c->errlen, "%s: %s.drops.%s: expected "
+			rxrr_err(c->err, c->errlen, "%s: %s.drops.%s: expected "
 				"%s, found %s", c->name, where, key,
 				vtype_names[V_COUNT],
 				found_name(v, found, sizeof(found)));
@@ -633,7 +633,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		return -EINVAL;
 	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
 		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
-			rr_err(c->err, c->errlen, "%s: %s.strategy_counters.%s: "
+			rxrr_err(c->err, c->errlen, "%s: %s.strategy_counters.%s: "
 				"expected %s, found %s", c->name, where, key,
 				vtype_names[V_COUNT], json_type_name(v));
 			return -EINVAL;
@@ -674,25 +674,25 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 	size_t i;
 
 	if (!json_is_object(doc)) {
-		rr_err(err, errlen, "%s: %s, not an rxrefill report", name,
+		rxrr_err(err, errlen, "%s: %s, not an rxrefill report", name,
 			json_type_name(doc));
 		return -EINVAL;
 	}
 	/* The schema first: a report of another version is not "broken". */
 	schema = json_object_get(doc, "schema");
 	if (schema == NULL) {
-		rr_err(err, errlen, "%s: no \"schema\" field, not an rxrefill "
+		rxrr_err(err, errlen, "%s: no \"schema\" field, not an rxrefill "
 			"report (expected \"%s\")", name, RXR_REPORT_SCHEMA);
 		return -EINVAL;
 	}
 	if (!json_is_string(schema) ||
 			strcmp(json_string_value(schema), RXR_REPORT_SCHEMA)) {
 		if (json_is_string(schema))
-			rr_err(err, errlen, "%s: schema \"%.64s\" is not "
+			rxrr_err(err, errlen, "%s: schema \"%.64s\" is not "
 				"supported, this build reads \"%s\"", name,
 				json_string_value(schema), RXR_REPORT_SCHEMA);
 		else
-			rr_err(err, errlen, "%s: schema is %s, expected the "
+			rxrr_err(err, errlen, "%s: schema is %s, expected the "
 				"string \"%s\"", name, json_type_name(schema),
 				RXR_REPORT_SCHEMA);
 		return -EINVAL;
@@ -718,13 +718,13 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	json_t *doc;
 
 	if (len == 0) {
-		rr_err(err, errlen, "%s: empty file, not a report", name);
+		rxrr_err(err, errlen, "%s: empty file, not a report", name);
 		return NULL;
 	}
 	/* Duplicate keys would make "which value counts" a guess. */
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		rr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
+		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
 			jerr.line, jerr.column, jerr.text);
 		return NULL;
 	}
@@ -734,7 +734,7 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
-		rr_err(err, errlen, "%s: out of memory", name);
+		rxrr_err(err, errlen, "%s: out of memory", name);
 		json_decref(doc);
 		return NULL;
 	}
@@ -755,7 +755,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	f = fopen(path, "r");
 	if (f == NULL) {
-		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -765,7 +765,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			char *nb;
 
 			if (cap >= REPORT_MAX_BYTES) {
-				rr_err(err, errlen, "%s: larger than %u MiB, "
+				rxrr_err(err, errlen, "%s: larger than %u MiB, "
 					"not a report", path,
 					REPORT_MAX_BYTES >> 20);
 				goto fail;
@@ -773,7 +773,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			cap = cap ? cap * 2 : 65536;
 			nb = realloc(buf, cap);
 			if (nb == NULL) {
-				rr_err(err, errlen, "%s: out of memory", path);
+				rxrr_err(err, errlen, "%s: out of memory", path);
 				goto fail;
 			}
 			buf = nb;
@@ -784,7 +784,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			break;
 	}
 	if (ferror(f)) {
-		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	fclose(f);

@@ -12,7 +12,7 @@
 #define TEXT_COLUMNS 120	/* what a line of the brief output fits in */
 
 void
-line_add(struct line *l, const char *fmt, ...)
+rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
 {
 	char *dst = l->big != NULL ? l->big : l->buf;
 	size_t cap = l->big != NULL ? l->cap : sizeof(l->buf);
@@ -48,7 +48,7 @@ line_add(struct line *l, const char *fmt, ...)
 }
 
 void
-line_put(struct line *l, FILE *out)
+rxrr_line_put(struct rxrr_line *l, FILE *out)
 {
 	char *s = l->big != NULL ? l->big : l->buf;
 
@@ -66,7 +66,7 @@ line_put(struct line *l, FILE *out)
  * stays whole.
  */
 void
-line_put_wrapped(struct line *l, FILE *out)
+rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
 {
 	char *s = l->big != NULL ? l->big : l->buf;
 	size_t start = 0, width = TEXT_COLUMNS;
@@ -96,7 +96,7 @@ line_put_wrapped(struct line *l, FILE *out)
 }
 
 void
-line_free(struct line *l)
+rxrr_line_free(struct rxrr_line *l)
 {
 	free(l->big);
 	l->big = NULL;

@@ -21,21 +21,21 @@
  */
 static const struct {
 	const char *name;
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;
 	bool spread;
 	bool optional;	/* only when some column has a value */
 } core_metrics[] = {
-	{ "gbps", DIR_HIGHER, 2, true },
-	{ "gbps_wire", DIR_HIGHER, 2, true },
-	{ "mpps", DIR_HIGHER, 2, true },
-	{ "cycles_per_packet", DIR_LOWER, 2, true },
-	{ "refill_cycles_per_frame", DIR_LOWER, 2, true },
-	{ "allocator_cycles_per_packet", DIR_LOWER, 2, true },
-	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true, true },
-	{ "pcp.hit_rate", DIR_HIGHER, 4, false },
-	{ "zone_lock.wait_share", DIR_LOWER, 4, false },
-	{ "zone_lock.contended", DIR_LOWER, 0, false },
+	{ "gbps", RXRR_DIR_HIGHER, 2, true },
+	{ "gbps_wire", RXRR_DIR_HIGHER, 2, true },
+	{ "mpps", RXRR_DIR_HIGHER, 2, true },
+	{ "cycles_per_packet", RXRR_DIR_LOWER, 2, true },
+	{ "refill_cycles_per_frame", RXRR_DIR_LOWER, 2, true },
+	{ "allocator_cycles_per_packet", RXRR_DIR_LOWER, 2, true },
+	{ "consumer_free_cycles_per_packet", RXRR_DIR_LOWER, 2, true, true },
+	{ "pcp.hit_rate", RXRR_DIR_HIGHER, 4, false },
+	{ "zone_lock.wait_share", RXRR_DIR_LOWER, 4, false },
+	{ "zone_lock.contended", RXRR_DIR_LOWER, 0, false },
 };
 
 static const char *const deferred_names[] = {
@@ -51,15 +51,15 @@ static const char *const recycle_names[] = {
 
 static const struct {
 	const char *name;
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;
 } zeroing_metrics[] = {
-	{ "zeroing.gbps", DIR_HIGHER, 2 },
-	{ "zeroing.max_poll_gap_us", DIR_LOWER, 2 },
+	{ "zeroing.gbps", RXRR_DIR_HIGHER, 2 },
+	{ "zeroing.max_poll_gap_us", RXRR_DIR_LOWER, 2 },
 	/* Per-stream fairness, the summary of the stream rows. */
-	{ "fairness.min_share", DIR_HIGHER, 4 },
-	{ "fairness.max_share", DIR_LOWER, 4 },
-	{ "fairness.jain", DIR_HIGHER, 4 },
+	{ "fairness.min_share", RXRR_DIR_HIGHER, 4 },
+	{ "fairness.max_share", RXRR_DIR_LOWER, 4 },
+	{ "fairness.jain", RXRR_DIR_HIGHER, 4 },
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -117,7 +117,7 @@ rxr_report_metric_help(void)
 }
 
 bool
-selected(const struct rxr_report_select *sel, const char *name)
+rxrr_selected(const struct rxr_report_select *sel, const char *name)
 {
 	unsigned int i;
 
@@ -171,7 +171,7 @@ stream_label(const json_t *s)
 			proto_name(proto, pbuf, sizeof(pbuf)));
 	if (ret < 0)
 		return NULL;
-	c = clean_dup(out);
+	c = rxrr_clean_dup(out);
 	free(out);
 	return c;
 }
@@ -229,34 +229,34 @@ stream_index(const json_t *run)
 
 /* index: the run's stream_index(), for stream rows. */
 static double
-metric_value(const json_t *run, const json_t *index, const struct metric *mt)
+metric_value(const json_t *run, const json_t *index, const struct rxrr_metric *mt)
 {
 	const json_t *s;
 
 	if (mt->stream == NULL)
-		return rr_num(rr_path(run, mt->name));
+		return rxrr_num(rxrr_path(run, mt->name));
 	if (index == NULL || json_is_null(index))
 		return NAN;
 	/* The run counted flows but saw none of this one: 0, not unknown. */
 	s = json_object_get(index, mt->key);
-	return s != NULL ? rr_num(json_object_get(s, mt->field)) : 0;
+	return s != NULL ? rxrr_num(json_object_get(s, mt->field)) : 0;
 }
 
 /* Metric list for a set of columns: core, then what the runs carry. */
 struct mlist {
-	struct metric *m;
+	struct rxrr_metric *m;
 	size_t n, cap;
 };
 
 static int
-mlist_add(struct mlist *l, const char *name, enum dir dir, int prec,
+mlist_add(struct mlist *l, const char *name, enum rxrr_dir dir, int prec,
 		bool optional, const json_t *stream, const char *field)
 {
-	struct metric *mt;
+	struct rxrr_metric *mt;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 32;
-		struct metric *nm = realloc(l->m, cap * sizeof(*nm));
+		struct rxrr_metric *nm = realloc(l->m, cap * sizeof(*nm));
 
 		if (nm == NULL)
 			return -ENOMEM;
@@ -302,7 +302,7 @@ mlist_has(const struct mlist *l, const char *name)
 }
 
 static int
-mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
+mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
 	/* Flows first seen, to keep their order across columns. */
@@ -333,7 +333,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 				if (asprintf(&name, "drops.%s", key) < 0)
 					return -ENOMEM;
 				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					DIR_LOWER, 0, true, NULL, NULL);
+					RXRR_DIR_LOWER, 0, true, NULL, NULL);
 				free(name);
 				if (ret)
 					return ret;
@@ -341,7 +341,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		}
 	}
 	for (i = 0; i < NELEMS(deferred_names); i++)
-		if (mlist_add(l, deferred_names[i], DIR_NONE, 0, true, NULL,
+		if (mlist_add(l, deferred_names[i], RXRR_DIR_NONE, 0, true, NULL,
 				NULL))
 			return -ENOMEM;
 	/* Every counter of its own any run's strategy reported. */
@@ -357,7 +357,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 						key) < 0)
 					return -ENOMEM;
 				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					DIR_NONE, 0, true, NULL, NULL);
+					RXRR_DIR_NONE, 0, true, NULL, NULL);
 				free(name);
 				if (ret)
 					return ret;
@@ -365,7 +365,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		}
 	}
 	for (i = 0; i < NELEMS(recycle_names); i++)
-		if (mlist_add(l, recycle_names[i], DIR_NONE, 0, true, NULL,
+		if (mlist_add(l, recycle_names[i], RXRR_DIR_NONE, 0, true, NULL,
 				NULL))
 			return -ENOMEM;
 	for (i = 0; i < NELEMS(zeroing_metrics); i++)
@@ -424,7 +424,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		if (label == NULL)
 			break;
 		if (asprintf(&name, "streams.packets[%s]", label) >= 0) {
-			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
+			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true, flows[f],
 				"packets");
 			free(name);
 			if (ret == 0)
@@ -435,7 +435,7 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		}
 		if (ret == 0 && asprintf(&name, "streams.bytes[%s]",
 				label) >= 0) {
-			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
+			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true, flows[f],
 				"bytes");
 			free(name);
 			if (ret == 0 && (l->m[l->n - 1].key =
@@ -456,7 +456,7 @@ out:
 }
 
 void
-model_free(struct model *m)
+rxrr_model_free(struct rxrr_model *m)
 {
 	size_t i;
 
@@ -487,7 +487,7 @@ model_free(struct model *m)
 
 /* % better than the base: positive for higher rates and lower costs. */
 static double
-delta_pct(double base, double v, enum dir dir)
+delta_pct(double base, double v, enum rxrr_dir dir)
 {
 	double d;
 
@@ -495,20 +495,20 @@ delta_pct(double base, double v, enum dir dir)
 		return NAN;
 	if (base == 0)
 		return v == 0 ? 0.0 : NAN;
-	d = dir == DIR_HIGHER ? (v - base) / base * 100.0 :
+	d = dir == RXRR_DIR_HIGHER ? (v - base) / base * 100.0 :
 		(base - v) / base * 100.0;
 	/* No "-0.00%" for a change that rounds to nothing. */
 	return fabs(d) < 0.005 ? 0.0 : d;
 }
 
-static struct row *
-model_new_row(struct model *m)
+static struct rxrr_row *
+model_new_row(struct rxrr_model *m)
 {
-	struct row *row;
+	struct rxrr_row *row;
 
 	if (m->nrows == m->caprows) {
 		size_t cap = m->caprows ? 2 * m->caprows : 64;
-		struct row *nr = realloc(m->rows, cap * sizeof(*nr));
+		struct rxrr_row *nr = realloc(m->rows, cap * sizeof(*nr));
 
 		if (nr == NULL)
 			return NULL;
@@ -565,8 +565,8 @@ metric_get(const json_t *run, const void *mt)
  * tested row (Mean, else Median) carries the result.
  */
 static int
-model_add_rows(struct model *m, const char *config,
-		struct rr_group *const *cols, const struct rxr_report_select *sel)
+model_add_rows(struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
 {
 	static const char *const stat_names[] = {
 		"Min", "Median", "Mean", "Stddev", "Max",
@@ -604,10 +604,10 @@ model_add_rows(struct model *m, const char *config,
 					goto out;
 	}
 	for (i = 0; i < l.n; i++) {
-		const struct metric *mt = &l.m[i];
+		const struct rxrr_metric *mt = &l.m[i];
 		bool any = false, zeros;
 
-		if (!selected(sel, mt->name))
+		if (!rxrr_selected(sel, mt->name))
 			continue;
 		for (c = 0; c < m->ncols; c++) {
 			size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
@@ -622,16 +622,16 @@ model_add_rows(struct model *m, const char *config,
 			}
 			rxr_stats_describe(v, nv[c], &st[c]);
 			any |= st[c].n > 0;
-			p[c] = c > 0 && mt->dir != DIR_NONE && nv[c] >= 2 &&
+			p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
 				nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], buf,
 					nv[0]) : NAN;
 			memset(&cmp[c], 0, sizeof(cmp[c]));
 			cmp[c].p = cmp[c].ratio = cmp[c].ci_lo = NAN;
 			cmp[c].ci_hi = NAN;
 			cmp[c].min_p = 1;
-			if (c > 0 && mt->dir != DIR_NONE && mt->stream == NULL &&
+			if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 					cols[c] != NULL && cols[0] != NULL)
-				rr_ratio(cols[c], cols[0], metric_get, mt,
+				rxrr_ratio(cols[c], cols[0], metric_get, mt,
 					m->paired, &cmp[c]);
 		}
 		if (mt->optional && !any)
@@ -642,7 +642,7 @@ model_add_rows(struct model *m, const char *config,
 			zeros = st[c].n == 0 || (st[c].min == 0 && st[c].max == 0);
 		for (k = 0; k < NELEMS(stat_names); k++) {
 			bool has_mean = m->minmax && mt->spread;
-			struct row *row;
+			struct rxrr_row *row;
 
 			if (k != 1 && !has_mean)
 				continue;
@@ -651,7 +651,7 @@ model_add_rows(struct model *m, const char *config,
 				goto out;
 			row->stat = stat_names[k];
 			/* A spread has no better direction. */
-			row->dir = k == 3 || zeros ? DIR_NONE : mt->dir;
+			row->dir = k == 3 || zeros ? RXRR_DIR_NONE : mt->dir;
 			row->prec = mt->prec;
 			row->section = mt->stream != NULL;
 			row->metric = strdup(mt->name);
@@ -666,11 +666,11 @@ model_add_rows(struct model *m, const char *config,
 			if (row->metric == NULL || row->name == NULL ||
 					(config != NULL && row->config == NULL))
 				goto out;
-			row->tested = row->dir != DIR_NONE &&
+			row->tested = row->dir != RXRR_DIR_NONE &&
 				k == (has_mean ? 2 : 1);
 			for (c = 0; c < m->ncols; c++) {
 				row->v[c] = stat_of(&st[c], k);
-				row->d[c] = row->dir == DIR_NONE ? NAN :
+				row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 					delta_pct(row->v[0], row->v[c],
 						row->dir);
 				row->p_unpaired[c] = row->tested ? p[c] : NAN;
@@ -722,10 +722,10 @@ hist_accumulate(const json_t *h, uint64_t *counts, uint64_t *total)
 }
 
 static int
-model_add_hist(struct model *m, const char *config,
-		struct rr_group *const *cols)
+model_add_hist(struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols)
 {
-	struct hist *h, *nh;
+	struct rxrr_hist *h, *nh;
 	int first = -1, last = -1, i;
 	unsigned int c;
 	size_t r;
@@ -782,7 +782,7 @@ model_add_hist(struct model *m, const char *config,
 }
 
 static bool
-any_minmax(struct rr_group *const *cols, size_t n)
+any_minmax(struct rxrr_group *const *cols, size_t n)
 {
 	size_t i;
 
@@ -794,13 +794,13 @@ any_minmax(struct rr_group *const *cols, size_t n)
 
 /* Stream rows when asked for; alpha from sel, else the first report. */
 static void
-model_options(struct model *m, const json_t *doc,
+model_options(struct rxrr_model *m, const json_t *doc,
 		const struct rxr_report_select *sel)
 {
 	unsigned int i;
 
 	m->alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
-		sel->alpha : doc != NULL ? rr_alpha(doc) :
+		sel->alpha : doc != NULL ? rxrr_alpha(doc) :
 		RXR_REPORT_ALPHA_DEFAULT;
 	m->stream_rows = sel != NULL && sel->stream_rows;
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
@@ -809,52 +809,52 @@ model_options(struct model *m, const json_t *doc,
 
 /* One report: a column per (strategy, bulk). */
 int
-model_single(struct model *m, const struct rxr_report *r,
+rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		const struct rxr_report_select *sel)
 {
-	struct rr_group *g, **cols = NULL;
+	struct rxrr_group *g, **cols = NULL;
 	char label[256];
 	size_t n, i;
 	int ret = -ENOMEM;
 
 	memset(m, 0, sizeof(*m));
-	if (rr_groups(r->doc, &g, &n) != 0)
+	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	m->ncols = (unsigned int)n;
 	model_options(m, r->doc, sel);
-	m->paired = rr_interleaved(r->doc);
+	m->paired = rxrr_interleaved(r->doc);
 	m->headers = calloc(n + 1, sizeof(char *));
 	cols = calloc(n + 1, sizeof(*cols));
 	if (m->headers == NULL || cols == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
-		rr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
-		m->headers[i] = clean_dup(label);
+		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		m->headers[i] = rxrr_clean_dup(label);
 		if (m->headers[i] == NULL)
 			goto out;
 		cols[i] = &g[i];
 	}
 	m->minmax = any_minmax(cols, n);
 	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
-			(selected(sel, "refill_latency_hist") &&
+			(rxrr_selected(sel, "refill_latency_hist") &&
 			 model_add_hist(m, NULL, cols))))
 		goto out;
 	ret = 0;
 out:
 	free(cols);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 	if (ret)
-		model_free(m);
+		rxrr_model_free(m);
 	return ret;
 }
 
 /* Several reports: a column per report, rows per (strategy, bulk). */
 int
-model_compare(struct model *m, struct rxr_report *const *reports,
+rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel)
 {
-	struct rr_group **g = NULL, **cols = NULL;
+	struct rxrr_group **g = NULL, **cols = NULL;
 	size_t *ng = NULL, i, j, k;
 	unsigned int c;
 	char label[256];
@@ -867,7 +867,7 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	 * Separate reports ran in separate rounds: unpaired. A report
 	 * compared with itself ran in its own rounds: paired.
 	 */
-	m->paired = n > 1 && rr_interleaved(reports[0]->doc);
+	m->paired = n > 1 && rxrr_interleaved(reports[0]->doc);
 	for (c = 1; c < n && m->paired; c++) {
 		static const char *const same[] = { "created", "env", "runs" };
 
@@ -883,9 +883,9 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	if (m->headers == NULL || g == NULL || ng == NULL || cols == NULL)
 		goto out;
 	for (c = 0; c < n; c++) {
-		m->headers[c] = clean_dup(labels[c]);
+		m->headers[c] = rxrr_clean_dup(labels[c]);
 		if (m->headers[c] == NULL ||
-				rr_groups(reports[c]->doc, &g[c], &ng[c]))
+				rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
 			goto out;
 		for (i = 0; i < ng[c]; i++)
 			m->minmax |= g[c][i].nb_runs > 1;
@@ -893,7 +893,7 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	/* Configs in order of first appearance, first report first. */
 	for (c = 0; c < n; c++) {
 		for (i = 0; i < ng[c]; i++) {
-			const struct rr_group *cfg = &g[c][i];
+			const struct rxrr_group *cfg = &g[c][i];
 			bool seen = false;
 			unsigned int o;
 			char *clean;
@@ -913,13 +913,13 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 								cfg->strategy))
 						cols[o] = &g[o][k];
 			}
-			rr_group_label(cfg->strategy, cfg->bulk, label,
+			rxrr_group_label(cfg->strategy, cfg->bulk, label,
 				sizeof(label));
-			clean = clean_dup(label);
+			clean = rxrr_clean_dup(label);
 			if (clean == NULL)
 				goto out;
 			ret = model_add_rows(m, clean, cols, sel);
-			if (ret == 0 && selected(sel, "refill_latency_hist"))
+			if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
 				ret = model_add_hist(m, clean, cols);
 			free(clean);
 			if (ret)
@@ -930,11 +930,11 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	ret = 0;
 out:
 	for (c = 0; g != NULL && c < n; c++)
-		rr_groups_free(g[c], ng[c]);
+		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
 	free(cols);
 	if (ret)
-		model_free(m);
+		rxrr_model_free(m);
 	return ret;
 }

@@ -12,7 +12,7 @@
 #include "rxr_stats.h"
 
 bool
-rr_interleaved(const json_t *doc)
+rxrr_interleaved(const json_t *doc)
 {
 	const json_t *run;
 	json_int_t last = 0;
@@ -29,14 +29,14 @@ rr_interleaved(const json_t *doc)
 }
 
 double
-rr_get_path(const json_t *run, const void *path)
+rxrr_get_path(const json_t *run, const void *path)
 {
-	return rr_num(rr_path(run, path));
+	return rxrr_num(rxrr_path(run, path));
 }
 
 /* The run of g with repetition index rep, or NULL. */
 static const json_t *
-run_of_rep(const struct rr_group *g, json_int_t rep)
+run_of_rep(const struct rxrr_group *g, json_int_t rep)
 {
 	for (size_t i = 0; i < g->nb_runs; i++)
 		if (json_integer_value(json_object_get(g->runs[i], "rep")) == rep)
@@ -45,8 +45,8 @@ run_of_rep(const struct rr_group *g, json_int_t rep)
 }
 
 int
-rr_ratio(const struct rr_group *g, const struct rr_group *ref,
-		rr_getter get, const void *ctx, bool paired,
+rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
+		rxrr_getter get, const void *ctx, bool paired,
 		struct rxr_stats_ratio *out)
 {
 	size_t n = g->nb_runs > ref->nb_runs ? g->nb_runs : ref->nb_runs;
@@ -93,24 +93,24 @@ out:
 }
 
 json_t *
-rr_ratio_json(const struct rxr_stats_ratio *r, double alpha)
+rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha)
 {
 	json_t *o = json_object();
 
-	if (o == NULL || rr_jset(o, "paired", json_boolean(r->paired)) ||
-			rr_jset(o, "ratio", rr_jnum(r->ratio)) ||
-			rr_jset(o, "ci_lo", rr_jnum(r->ci_lo)) ||
-			rr_jset(o, "ci_hi", rr_jnum(r->ci_hi)) ||
-			rr_jset(o, "p", rr_jnum(r->p)) ||
-			rr_jset(o, "significant", json_boolean(!isnan(r->p) &&
+	if (o == NULL || rxrr_jset(o, "paired", json_boolean(r->paired)) ||
+			rxrr_jset(o, "ratio", rxrr_jnum(r->ratio)) ||
+			rxrr_jset(o, "ci_lo", rxrr_jnum(r->ci_lo)) ||
+			rxrr_jset(o, "ci_hi", rxrr_jnum(r->ci_hi)) ||
+			rxrr_jset(o, "p", rxrr_jnum(r->p)) ||
+			rxrr_jset(o, "significant", json_boolean(!isnan(r->p) &&
 				r->p < alpha)) ||
-			rr_jset(o, "test", json_string(r->test)) ||
-			rr_jset(o, "interval", json_string(r->interval)) ||
-			rr_jset(o, "rounds", r->paired ? json_integer(r->n) :
+			rxrr_jset(o, "test", json_string(r->test)) ||
+			rxrr_jset(o, "interval", json_string(r->interval)) ||
+			rxrr_jset(o, "rounds", r->paired ? json_integer(r->n) :
 				json_null()) ||
-			rr_jset(o, "n", json_integer(r->n)) ||
-			rr_jset(o, "n_base", json_integer(r->n_base)) ||
-			rr_jset(o, "min_p", rr_jnum(r->min_p))) {
+			rxrr_jset(o, "n", json_integer(r->n)) ||
+			rxrr_jset(o, "n_base", json_integer(r->n_base)) ||
+			rxrr_jset(o, "min_p", rxrr_jnum(r->min_p))) {
 		json_decref(o);
 		return NULL;
 	}

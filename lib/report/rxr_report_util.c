@@ -14,7 +14,7 @@
 #include "rxr_report_priv.h"
 
 void
-rr_err(char *err, size_t len, const char *fmt, ...)
+rxrr_err(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -26,7 +26,7 @@ rr_err(char *err, size_t len, const char *fmt, ...)
 }
 
 double
-rr_num(const json_t *v)
+rxrr_num(const json_t *v)
 {
 	if (v == NULL || !json_is_number(v))
 		return NAN;
@@ -34,7 +34,7 @@ rr_num(const json_t *v)
 }
 
 const json_t *
-rr_path(const json_t *obj, const char *path)
+rxrr_path(const json_t *obj, const char *path)
 {
 	const char *dot = strchr(path, '.');
 	char head[64];
@@ -57,14 +57,14 @@ rr_path(const json_t *obj, const char *path)
 }
 
 void
-rr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
+rxrr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s-%s", strategy, bulk ? "bulk" : "nobulk");
 }
 
 /* A string from the machine (hostname, cpuinfo) need not be UTF-8. */
 json_t *
-rr_jstr(const char *s)
+rxrr_jstr(const char *s)
 {
 	json_t *j;
 	char *copy;
@@ -87,7 +87,7 @@ rr_jstr(const char *s)
 }
 
 int
-rr_jset(json_t *obj, const char *key, json_t *v)
+rxrr_jset(json_t *obj, const char *key, json_t *v)
 {
 	if (v == NULL)
 		return -1;
@@ -95,22 +95,22 @@ rr_jset(json_t *obj, const char *key, json_t *v)
 }
 
 json_t *
-rr_jnum(double d)
+rxrr_jnum(double d)
 {
 	return isfinite(d) ? json_real(d) : json_null();
 }
 
 json_t *
-rr_jcount(uint64_t c)
+rxrr_jcount(uint64_t c)
 {
 	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
 }
 
 /* The report's alpha: statistics.alpha, else the default. */
 double
-rr_alpha(const json_t *doc)
+rxrr_alpha(const json_t *doc)
 {
-	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
+	double a = rxrr_num(json_object_get(json_object_get(doc, "statistics"),
 			"alpha"));
 
 	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
@@ -118,7 +118,7 @@ rr_alpha(const json_t *doc)
 
 /* A copy safe to print: control characters from a file become '?'. */
 char *
-clean_dup(const char *s)
+rxrr_clean_dup(const char *s)
 {
 	char *c = strdup(s != NULL ? s : "");
 	char *p;

@@ -35,35 +35,35 @@ count_text(const struct rxr_stats_ratio *r, char *buf, size_t len)
  * 0.71-1.13, p 0.37, 8 paired rounds)".
  */
 static void
-verdict_line(struct line *l, FILE *out, const char *name, const char *base,
+verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 		const char *unit, const struct rxr_stats_ratio *r, double alpha)
 {
 	char cnt[64], ci[64] = "";
 
 	count_text(r, cnt, sizeof(cnt));
 	if (isnan(r->ratio)) {
-		line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
+		rxrr_line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
 			base, cnt);
-		line_put_wrapped(l, out);
+		rxrr_line_put_wrapped(l, out);
 		return;
 	}
 	if (!isnan(r->ci_lo))
 		snprintf(ci, sizeof(ci), "CI %.2f-%.2f, ", r->ci_lo, r->ci_hi);
 	if (isnan(r->p))
-		line_add(l, "  %s: %.2fx %s %s, untested (%s%s)", name, r->ratio,
+		rxrr_line_add(l, "  %s: %.2fx %s %s, untested (%s%s)", name, r->ratio,
 			base, unit, ci, cnt);
 	else if (r->min_p >= alpha)
 		/* No data could have made it significant: say so, not "no
 		 * difference". */
-		line_add(l, "  %s: %.2fx %s %s, cannot be significant with %s "
+		rxrr_line_add(l, "  %s: %.2fx %s %s, cannot be significant with %s "
 			"(%sp %.2g)", name, r->ratio, base, unit, cnt, ci, r->p);
 	else if (r->p < alpha)
-		line_add(l, "  %s: %.2fx %s %s (95%% %sp %.2g, %s)", name,
+		rxrr_line_add(l, "  %s: %.2fx %s %s (95%% %sp %.2g, %s)", name,
 			r->ratio, base, unit, ci, r->p, cnt);
 	else
-		line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
+		rxrr_line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
 			"%s)", name, base, r->ratio, ci, r->p, cnt);
-	line_put_wrapped(l, out);
+	rxrr_line_put_wrapped(l, out);
 }
 
 /* The comparisons that cannot reach alpha, and the weakest of them. */
@@ -86,7 +86,7 @@ weakest_note(struct weakest *w, const struct rxr_stats_ratio *r,
 }
 
 static void
-weakest_warn(const struct weakest *w, double alpha, struct line *l,
+weakest_warn(const struct weakest *w, double alpha, struct rxrr_line *l,
 		FILE *out)
 {
 	char cnt[64];
@@ -94,17 +94,17 @@ weakest_warn(const struct weakest *w, double alpha, struct line *l,
 	if (w->count == 0)
 		return;
 	count_text(&w->r, cnt, sizeof(cnt));
-	line_add(l, "warning: %u comparison%s cannot be significant at alpha "
+	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
 		"%g, whatever the data (%s: with %s the %s test's smallest p is "
 		"%.3g)", w->count, w->count == 1 ? "" : "s", alpha, w->what, cnt,
 		w->r.paired ? "sign-flip" : "permutation", w->r.min_p);
 	if (w->r.paired)
-		line_add(l, "; %u rounds or more can (--reps %u, or --reps "
+		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
 			"auto)", rxr_stats_signflip_min_rounds(alpha),
 			rxr_stats_signflip_min_rounds(alpha));
 	else
-		line_add(l, "; use more repetitions");
-	line_put_wrapped(l, out);
+		rxrr_line_add(l, "; use more repetitions");
+	rxrr_line_put_wrapped(l, out);
 }
 
 /* Findings gathered before printing, so that the header can name the
@@ -146,7 +146,7 @@ findings_add(struct findings *fs, const char *name, const char *base,
  * line), the lines, and the warning when some cannot be significant. */
 static void
 findings_print(struct findings *fs, const char *against, double alpha,
-		struct line *l, FILE *out)
+		struct rxrr_line *l, FILE *out)
 {
 	struct weakest w = { .count = 0 };
 	const char *test = NULL;
@@ -170,22 +170,22 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		else if (strcmp(test, r->test) != 0)
 			mixed = true;
 	}
-	line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
+	rxrr_line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
 		"interval; p: ", against, paired && !unpaired ?
 		"geometric mean of the per-round ratios" : !paired ?
 		"ratio of geometric means" : "ratio, per line paired or not");
 	if (test != NULL && !mixed)
-		line_add(l, "%s", test);
+		rxrr_line_add(l, "%s", test);
 	else if (test != NULL)
-		line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
+		rxrr_line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
 			" (exact up to 20 rounds, Monte Carlo above)" :
 			"the permutation test of each line's kind, exact up to "
 			"20 values, Monte Carlo above");
 	if (test != NULL)
-		line_add(l, ", two-sided; alpha %g):", alpha);
+		rxrr_line_add(l, ", two-sided; alpha %g):", alpha);
 	else
-		line_add(l, "none, too few values; alpha %g):", alpha);
-	line_put_wrapped(l, out);
+		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
 		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
 			&fs->f[i].r, alpha);
@@ -197,33 +197,33 @@ findings_print(struct findings *fs, const char *against, double alpha,
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
-rr_print_verdict_single(const struct rxr_report *r, double alpha,
-		struct line *l, FILE *out)
+rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+		struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
-	struct rr_group *g;
+	struct rxrr_group *g;
 	size_t n, i, j;
-	bool paired = rr_interleaved(r->doc);
+	bool paired = rxrr_interleaved(r->doc);
 	char name[256], base[256], first[256];
 
-	if (rr_groups(r->doc, &g, &n) != 0) {
+	if (rxrr_groups(r->doc, &g, &n) != 0) {
 		l->oom = true;
 		return;
 	}
 	if (n > 0)
-		rr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+		rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_ratio rt;
 
-		rr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
-		rr_ratio(&g[i], &g[0], rr_get_path, "gbps", paired, &rt);
+		rxrr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
 		findings_add(&fs, name, first, &rt);
 		for (j = 0; !g[i].bulk && j < n; j++) {
 			if (j == 0 || !g[j].bulk ||
 					strcmp(g[j].strategy, g[i].strategy))
 				continue;
-			rr_group_label(g[j].strategy, true, base, sizeof(base));
-			rr_ratio(&g[i], &g[j], rr_get_path, "gbps", paired, &rt);
+			rxrr_group_label(g[j].strategy, true, base, sizeof(base));
+			rxrr_ratio(&g[i], &g[j], rxrr_get_path, "gbps", paired, &rt);
 			findings_add(&fs, name, base, &rt);
 		}
 	}
@@ -232,19 +232,19 @@ rr_print_verdict_single(const struct rxr_report *r, double alpha,
 		findings_print(&fs, first, alpha, l, out);
 	}
 	free(fs.f);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 }
 
 /* The verdict lines of a comparison of reports: the Gbit/s row of each
  * configuration, each report against the first. */
 void
-rr_print_verdict_model(const struct model *m, struct line *l, FILE *out)
+rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
 	char name[512];
 
 	for (size_t i = 0; i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 
 		if (!row->tested || strcmp(row->metric, "gbps") != 0)
 			continue;
@@ -266,13 +266,13 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, FILE *out)
 {
-	struct model m;
+	struct rxrr_model m;
 	int undecided = 0;
 
-	if (model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < m.nrows; i++) {
-		const struct row *row = &m.rows[i];
+		const struct rxrr_row *row = &m.rows[i];
 
 		if (!row->tested)
 			continue;
@@ -293,7 +293,7 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 					r->min_p, m.alpha);
 		}
 	}
-	model_free(&m);
+	rxrr_model_free(&m);
 	return undecided;
 }
 
@@ -301,16 +301,16 @@ bool
 rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		unsigned int max, char *why, size_t len)
 {
-	double alpha = rr_alpha(r->doc);
+	double alpha = rxrr_alpha(r->doc);
 	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
 	unsigned int open = 0;
-	struct rr_group *g;
+	struct rxrr_group *g;
 	size_t n, i;
 	char widest[160] = "";
 	double wide = 0;
-	bool paired = rr_interleaved(r->doc);
+	bool paired = rxrr_interleaved(r->doc);
 
-	if (rr_groups(r->doc, &g, &n) != 0) {
+	if (rxrr_groups(r->doc, &g, &n) != 0) {
 		snprintf(why, len, "out of memory");
 		return true;
 	}
@@ -322,11 +322,11 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 
 		for (i = 0; n == 1 && i < g[0].nb_runs && k < RXR_STATS_MAX_N;
 				i++)
-			v[k++] = rr_num(json_object_get(g[0].runs[i], "gbps"));
+			v[k++] = rxrr_num(json_object_get(g[0].runs[i], "gbps"));
 		rxr_stats_describe(v, k, &d);
 		wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean *
 			100 : INFINITY;
-		rr_groups_free(g, n);
+		rxrr_groups_free(g, n);
 		if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
 			snprintf(why, len, "one configuration: its 95%% interval "
 				"of Gbit/s is within %.1f%% of its mean after %u "
@@ -346,7 +346,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		double w;
 		bool decided;
 
-		rr_ratio(&g[i], &g[0], rr_get_path, "gbps", paired, &rt);
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
 		/* Decided: the interval excludes 1 (which side is known), or
 		 * pins the ratio down to +-target (no larger difference). */
 		w = isnan(rt.ci_lo) ? INFINITY : log(rt.ci_hi / rt.ci_lo) / 2;
@@ -355,7 +355,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		open += !decided;
 		if (!decided && w >= wide) {
 			wide = w;
-			rr_group_label(g[i].strategy, g[i].bulk, name,
+			rxrr_group_label(g[i].strategy, g[i].bulk, name,
 				sizeof(name));
 			if (isnan(rt.ci_lo))
 				snprintf(widest, sizeof(widest), "%s: no interval "
@@ -372,7 +372,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 			"is within +-%.0f%%", rounds, g[0].strategy,
 			g[0].bulk ? "bulk" : "nobulk", paired ? "paired" :
 			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
-		rr_groups_free(g, n);
+		rxrr_groups_free(g, n);
 		return true;
 	}
 	if (rounds >= max) {
@@ -387,7 +387,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 				rounds, open, n - 1, g[0].strategy, g[0].bulk ?
 				"bulk" : "nobulk", RXR_REPORT_AUTO_RATIO_PCT,
 				widest);
-		rr_groups_free(g, n);
+		rxrr_groups_free(g, n);
 		return true;
 	}
 	if (rounds < least && open == 0)
@@ -397,6 +397,6 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	else
 		snprintf(why, len, "round %u: %u ratio%s undecided, widest %s",
 			rounds, open, open == 1 ? "" : "s", widest);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 	return false;
 }
