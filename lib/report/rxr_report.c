@@ -396,17 +396,18 @@ fairness_json(const struct rxr_report_run *run)
 	return o;
 }
 
-static json_t *
-run_json(const struct rxr_report_run *run, char *err, size_t errlen)
-{
-	const struct rxr_report_recycle *rc = &run->recycle;
-	json_t *o = json_object(), *drops = NULL, *sub;
-	double d = run->duration_s;
-	unsigned int i, j;
-	bool any_hist = false;
+/*
+ * Ethernet bytes on the wire a frame's rx_bytes do not count: preamble and
+ * start frame delimiter (8), inter-frame gap (12), frame check sequence (4).
+ */
+#define WIRE_OVERHEAD_BYTES 24.0
 
-	if (o == NULL)
-		goto nomem;
+/* The run's identity and its rates and costs; 0 or -ENOMEM. */
+static int
+run_figures(json_t *o, const struct rxr_report_run *run)
+{
+	double d = run->duration_s;
+
 	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
@@ -415,7 +416,8 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
 			jset(o, "gbps", jnum(ratio(run->rx_bytes * 8.0, d) / 1e9)) ||
 			jset(o, "gbps_wire", jnum(ratio(((double)run->rx_bytes +
-				24.0 * run->rx_packets) * 8.0, d) / 1e9)) ||
+				WIRE_OVERHEAD_BYTES * run->rx_packets) * 8.0, d) /
+				1e9)) ||
 			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / 1e6)) ||
 			jset(o, "cycles_per_packet",
 				jnum(run->cycles_per_packet)) ||
@@ -427,20 +429,27 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				jnum(run->consumer_free_cycles_per_packet)) ||
 			jset(o, "refill_latency_sample_every",
 				json_integer(run->refill_latency_sample_every)))
-		goto nomem;
-	if (rxrr_run_mark(o, run, err, errlen) != 0)
-		goto inval;
+		return -ENOMEM;
+	return 0;
+}
 
-	drops = json_object();
-	if (drops == NULL || json_object_set(o, "drops", drops))
-		goto nomem;
+/* "drops": a count per cause, each cause named once; 0, -EINVAL, -ENOMEM. */
+static int
+run_drops(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	json_t *drops = json_object();
+	unsigned int i, j;
+
+	if (jset(o, "drops", drops))
+		return -ENOMEM;
 	for (i = 0; i < run->nb_drops; i++) {
 		const char *c = run->drops[i].cause;
 
 		if (c == NULL || *c == '\0') {
 			rxrr_err(err, errlen, "run %s: drops[%u]: empty cause",
 				run->strategy, i);
-			goto inval;
+			return -EINVAL;
 		}
 		for (j = 0; j < i; j++)
 			if (strcmp(run->drops[j].cause, c) == 0)
@@ -448,11 +457,19 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 		if (j < i) {
 			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
 				run->strategy, c);
-			goto inval;
+			return -EINVAL;
 		}
 		if (jset(drops, c, jcount(run->drops[i].count)))
-			goto nomem;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The allocator's counters: pcp, zone lock, deferred frees; 0 or -ENOMEM. */
+static int
+run_pool(json_t *o, const struct rxr_report_run *run)
+{
+	json_t *sub;
 
 	sub = json_object();
 	if (jset(o, "pcp", sub) ||
@@ -460,7 +477,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(sub, "misses", jcount(run->pcp.misses)) ||
 			jset(sub, "hit_rate", jnum(ratio(run->pcp.hits,
 				(double)run->pcp.hits + run->pcp.misses))))
-		goto nomem;
+		return -ENOMEM;
 	sub = json_object();
 	if (jset(o, "zone_lock", sub) ||
 			jset(sub, "acquisitions",
@@ -469,14 +486,24 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(sub, "wait_cycles",
 				jcount(run->zone_lock.wait_cycles)) ||
 			jset(sub, "wait_share", jnum(run->zone_lock.wait_share)))
-		goto nomem;
+		return -ENOMEM;
 	if (run->has_deferred) {
 		sub = json_object();
 		if (jset(o, "deferred", sub) ||
 				jset(sub, "queued", jcount(run->deferred.queued)) ||
 				jset(sub, "drained", jcount(run->deferred.drained)))
-			goto nomem;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The strategy's own counters and the zeroing's figures; 0 or -ENOMEM. */
+static int
+run_strategy(json_t *o, const struct rxr_report_run *run)
+{
+	const struct rxr_report_recycle *rc = &run->recycle;
+	json_t *sub;
+
 	if (run->has_recycle) {
 		sub = json_object();
 		if (jset(o, "recycle", sub) ||
@@ -519,20 +546,42 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 					jnum(run->zeroing.max_poll_gap_us)))
 			goto nomem;
 	}
+	return 0;
+nomem:
+	return -ENOMEM;
+}
+
+/* The refill latency histogram and its percentiles, when sampled. */
+static int
+run_latency(json_t *o, const struct rxr_report_run *run)
+{
+	bool any_hist = false;
+	unsigned int i;
+
 	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
 		any_hist |= run->refill_latency_ns[i] != 0;
 	if (any_hist && (jset(o, "refill_latency_hist",
 				hist_json(run->refill_latency_ns)) ||
 			jset(o, "refill_latency_percentiles",
 				rxrr_percentiles_json(run->refill_latency_ns))))
-		goto nomem;
-	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
-		goto nomem;
-	if (run->nb_streams > 0) {
-		json_t *arr = json_array();
+		return -ENOMEM;
+	return 0;
+}
 
+/* Fairness, the streams and what no stream counted; 0, -EINVAL, -ENOMEM. */
+static int
+run_streams(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	json_t *arr, *sub;
+	unsigned int i;
+
+	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
+		return -ENOMEM;
+	if (run->nb_streams > 0) {
+		arr = json_array();
 		if (jset(o, "streams", arr))
-			goto nomem;
+			return -ENOMEM;
 		for (i = 0; i < run->nb_streams; i++) {
 			const struct rxr_report_stream *s = &run->streams[i];
 
@@ -540,7 +589,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				rxrr_err(err, errlen,
 					"run %s: streams[%u]: no address",
 					run->strategy, i);
-				goto inval;
+				return -EINVAL;
 			}
 			sub = json_object();
 			if (sub == NULL || json_array_append_new(arr, sub) ||
@@ -551,23 +600,48 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 					jset(sub, "proto", json_integer(s->proto)) ||
 					jset(sub, "packets", jcount(s->packets)) ||
 					jset(sub, "bytes", jcount(s->bytes)))
-				goto nomem;
+				return -ENOMEM;
 		}
 	}
 	if (run->has_streams_untracked && jset(o, "streams_untracked", json_pack(
 			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
 			"bytes", jcount(run->streams_untracked.bytes))))
-		goto nomem;
+		return -ENOMEM;
 	if (run->has_streams_counted_by_poll && jset(o,
 			"streams_counted_by_poll",
 			jcount(run->streams_counted_by_poll)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A run as the report's JSON object, its fields in the schema's order. */
+static json_t *
+run_json(const struct rxr_report_run *run, char *err, size_t errlen)
+{
+	json_t *o = json_object();
+	int ret;
+
+	if (o == NULL || run_figures(o, run) != 0)
 		goto nomem;
-	json_decref(drops);
+	if (rxrr_run_mark(o, run, err, errlen) != 0)
+		goto inval;
+	ret = run_drops(o, run, err, errlen);
+	if (ret == 0)
+		ret = run_pool(o, run);
+	if (ret == 0)
+		ret = run_strategy(o, run);
+	if (ret == 0)
+		ret = run_latency(o, run);
+	if (ret == 0)
+		ret = run_streams(o, run, err, errlen);
+	if (ret == -EINVAL)
+		goto inval;
+	if (ret != 0)
+		goto nomem;
 	return o;
 nomem:
 	rxrr_err(err, errlen, "run: out of memory");
 inval:
-	json_decref(drops);
 	json_decref(o);
 	return NULL;
 }
