@@ -297,49 +297,46 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 	return undecided;
 }
 
-bool
-rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
-		unsigned int max, char *why, size_t len)
+/* --reps auto with one configuration (or none): its interval of the mean. */
+static bool
+reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
+		unsigned int least, unsigned int max, char *why, size_t len)
 {
-	double alpha = rxrr_alpha(r->doc);
-	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
-	unsigned int open = 0;
-	struct rxrr_group *g;
-	size_t n, i;
-	char widest[160] = "";
-	double wide = 0;
-	bool paired = rxrr_interleaved(r->doc);
+	struct rxr_stats_desc d = { 0 };
+	double v[RXR_STATS_MAX_N], wide;
+	size_t i, k = 0;
 
-	if (rxrr_groups(r->doc, &g, &n) != 0) {
-		snprintf(why, len, "out of memory");
+	for (i = 0; n == 1 && i < g[0].nb_runs && k < RXR_STATS_MAX_N; i++)
+		v[k++] = rxrr_num(json_object_get(g[0].runs[i], "gbps"));
+	rxr_stats_describe(v, k, &d);
+	wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean * 100 :
+		INFINITY;
+	if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
+		snprintf(why, len, "one configuration: its 95%% interval "
+			"of Gbit/s is within %.1f%% of its mean after %u "
+			"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
+			wide);
 		return true;
 	}
-	if (n < 2) {
-		/* Nothing to compare: the interval of the mean alone. */
-		struct rxr_stats_desc d = { 0 };
-		double v[RXR_STATS_MAX_N];
-		size_t k = 0;
+	snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
+		"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
+		rounds, rounds >= max ? ", the most asked for" : "",
+		wide, RXR_REPORT_AUTO_MEAN_PCT);
+	return rounds >= max;
+}
 
-		for (i = 0; n == 1 && i < g[0].nb_runs && k < RXR_STATS_MAX_N;
-				i++)
-			v[k++] = rxrr_num(json_object_get(g[0].runs[i], "gbps"));
-		rxr_stats_describe(v, k, &d);
-		wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean *
-			100 : INFINITY;
-		rxrr_groups_free(g, n);
-		if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
-			snprintf(why, len, "one configuration: its 95%% interval "
-				"of Gbit/s is within %.1f%% of its mean after %u "
-				"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
-				wide);
-			return true;
-		}
-		snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
-			"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
-			rounds, rounds >= max ? ", the most asked for" : "",
-			wide, RXR_REPORT_AUTO_MEAN_PCT);
-		return rounds >= max;
-	}
+/*
+ * How many Gbit/s ratios to the first configuration are undecided; the
+ * widest of them described in widest.
+ */
+static unsigned int
+reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
+		char *widest, size_t wlen)
+{
+	unsigned int open = 0;
+	double wide = 0;
+	size_t i;
+
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_ratio rt;
 		char name[128];
@@ -358,45 +355,63 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 			rxrr_group_label(g[i].strategy, g[i].bulk, name,
 				sizeof(name));
 			if (isnan(rt.ci_lo))
-				snprintf(widest, sizeof(widest), "%s: no interval "
-					"yet", name);
+				snprintf(widest, wlen, "%s: no interval yet",
+					name);
 			else
-				snprintf(widest, sizeof(widest), "%s %.2fx (CI "
-					"%.2f-%.2f)", name, rt.ratio, rt.ci_lo,
-					rt.ci_hi);
+				snprintf(widest, wlen, "%s %.2fx (CI %.2f-%.2f)",
+					name, rt.ratio, rt.ci_lo, rt.ci_hi);
 		}
 	}
-	if (rounds >= least && open == 0) {
+	return open;
+}
+
+bool
+rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
+		unsigned int max, char *why, size_t len)
+{
+	double alpha = rxrr_alpha(r->doc);
+	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
+	bool paired = rxrr_interleaved(r->doc), stop = true;
+	char widest[160] = "", first[160];
+	struct rxrr_group *g;
+	unsigned int open;
+	size_t n;
+
+	if (rxrr_groups(r->doc, &g, &n) != 0) {
+		snprintf(why, len, "out of memory");
+		return true;
+	}
+	if (n < 2) {
+		/* Nothing to compare: the interval of the mean alone. */
+		stop = reps_auto_one(g, n, rounds, least, max, why, len);
+		rxrr_groups_free(g, n);
+		return stop;
+	}
+	open = reps_auto_open(g, n, paired, widest, sizeof(widest));
+	rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+	if (rounds >= least && open == 0)
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "
-			"%s-%s is decided: its 95%% %s interval excludes 1 or "
-			"is within +-%.0f%%", rounds, g[0].strategy,
-			g[0].bulk ? "bulk" : "nobulk", paired ? "paired" :
+			"%s is decided: its 95%% %s interval excludes 1 or "
+			"is within +-%.0f%%", rounds, first, paired ? "paired" :
 			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
-		rxrr_groups_free(g, n);
-		return true;
-	}
-	if (rounds >= max) {
-		if (open == 0)
-			snprintf(why, len, "%u rounds, the most asked for; every "
-				"ratio decided, but fewer than %u rounds cannot "
-				"reach p < %g", rounds, least, alpha);
-		else
-			snprintf(why, len, "%u rounds, the most asked for; %u of "
-				"%zu ratios to %s-%s undecided (95%% interval "
-				"across 1 and wider than +-%.0f%%), widest %s",
-				rounds, open, n - 1, g[0].strategy, g[0].bulk ?
-				"bulk" : "nobulk", RXR_REPORT_AUTO_RATIO_PCT,
-				widest);
-		rxrr_groups_free(g, n);
-		return true;
-	}
-	if (rounds < least && open == 0)
+	else if (rounds >= max && open == 0)
+		snprintf(why, len, "%u rounds, the most asked for; every "
+			"ratio decided, but fewer than %u rounds cannot "
+			"reach p < %g", rounds, least, alpha);
+	else if (rounds >= max)
+		snprintf(why, len, "%u rounds, the most asked for; %u of "
+			"%zu ratios to %s undecided (95%% interval across 1 "
+			"and wider than +-%.0f%%), widest %s", rounds, open,
+			n - 1, first, RXR_REPORT_AUTO_RATIO_PCT, widest);
+	else
+		stop = false;
+	if (!stop && open == 0)
 		snprintf(why, len, "round %u: every ratio decided, but fewer "
 			"than %u rounds cannot reach p < %g", rounds, least,
 			alpha);
-	else
+	else if (!stop)
 		snprintf(why, len, "round %u: %u ratio%s undecided, widest %s",
 			rounds, open, open == 1 ? "" : "s", widest);
 	rxrr_groups_free(g, n);
-	return false;
+	return stop;
 }
