@@ -173,15 +173,10 @@ join_argv(int argc, char *const *argv)
 	return out;
 }
 
-int
-rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
-		char *err, size_t errlen)
+/* Counts that come with their arrays; 0 or -EINVAL. */
+static int
+env_check(const struct rxr_report_env *env, char *err, size_t errlen)
 {
-	char host[256], cpu[256];
-	json_t *e, *lcores, *ports, *options;
-	char *argv_str;
-	unsigned int i;
-
 	if (env->nb_lcores > 0 && env->lcores == NULL) {
 		rxrr_err(err, errlen, "env: %u lcores but no lcore array",
 			env->nb_lcores);
@@ -196,6 +191,56 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 			env->nb_ports);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The lcores as a JSON array; NULL on ENOMEM. */
+static json_t *
+lcores_json(const struct rxr_report_env *env)
+{
+	json_t *lcores = json_array();
+	unsigned int i;
+
+	for (i = 0; lcores != NULL && i < env->nb_lcores; i++)
+		if (json_array_append_new(lcores, json_integer(env->lcores[i]))) {
+			json_decref(lcores);
+			return NULL;
+		}
+	return lcores;
+}
+
+/* The ports, each {port, driver, name}; NULL on ENOMEM. */
+static json_t *
+ports_json(const struct rxr_report_env *env)
+{
+	json_t *ports = json_array();
+	unsigned int i;
+
+	for (i = 0; ports != NULL && i < env->nb_ports; i++) {
+		const struct rxr_report_port *p = &env->ports[i];
+		json_t *po = json_object();
+
+		if (po == NULL || json_array_append_new(ports, po) ||
+				jset(po, "port", json_integer(p->port)) ||
+				jset(po, "driver", rxrr_jstr(p->driver)) ||
+				jset(po, "name", rxrr_jstr(p->name))) {
+			json_decref(ports);
+			return NULL;
+		}
+	}
+	return ports;
+}
+
+int
+rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
+		char *err, size_t errlen)
+{
+	char host[256], cpu[256];
+	json_t *e, *lcores, *ports, *options;
+	char *argv_str;
+
+	if (env_check(env, err, errlen) != 0)
+		return -EINVAL;
 	if (env->host == NULL) {
 		if (gethostname(host, sizeof(host)) != 0)
 			snprintf(host, sizeof(host), "unknown");
@@ -212,25 +257,12 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 	options = json_object_get(json_object_get(r->doc, "env"), "options");
 	options = options != NULL ? json_incref(options) : json_object();
 	e = json_object();
-	lcores = json_array();
-	ports = json_array();
+	lcores = lcores_json(env);
+	ports = ports_json(env);
 	argv_str = join_argv(env->argc, env->argv);
 	if (e == NULL || lcores == NULL || ports == NULL || options == NULL ||
 			argv_str == NULL)
 		goto nomem;
-	for (i = 0; i < env->nb_lcores; i++)
-		if (json_array_append_new(lcores, json_integer(env->lcores[i])))
-			goto nomem;
-	for (i = 0; i < env->nb_ports; i++) {
-		const struct rxr_report_port *p = &env->ports[i];
-		json_t *po = json_object();
-
-		if (po == NULL || json_array_append_new(ports, po) ||
-				jset(po, "port", json_integer(p->port)) ||
-				jset(po, "driver", rxrr_jstr(p->driver)) ||
-				jset(po, "name", rxrr_jstr(p->name)))
-			goto nomem;
-	}
 	if (jset(e, "dpdk_version", rxrr_jstr(env->dpdk_version != NULL ?
 				env->dpdk_version : "unknown")) ||
 			jset(e, "host", rxrr_jstr(host)) ||

@@ -168,22 +168,16 @@ group_hist(const struct rxrr_group *g, uint64_t *sum)
 	return any;
 }
 
-json_t *
-rxr_report_percentiles_json(struct rxr_report *const *reports,
-		unsigned int n)
+/* The labels of the reports' configurations, in order of first sight. */
+static json_t *
+config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
 {
-	struct rxrr_group **g = calloc(n, sizeof(*g));
-	size_t *ng = calloc(n, sizeof(*ng));
-	json_t *rows = json_array(), *labels = json_array();
-	unsigned int c, p;
+	json_t *labels = json_array();
+	unsigned int c;
 	size_t i, j;
 
-	if (g == NULL || ng == NULL || rows == NULL || labels == NULL)
-		goto nomem;
-	for (c = 0; c < n; c++)
-		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
-			goto nomem;
-	/* Configurations in order of first appearance over the reports. */
+	if (labels == NULL)
+		return NULL;
 	for (c = 0; c < n; c++)
 		for (i = 0; i < ng[c]; i++) {
 			char label[96];
@@ -195,63 +189,97 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 			json_array_foreach(labels, j, l)
 				seen |= strcmp(json_string_value(l), label) == 0;
 			if (!seen && json_array_append_new(labels,
-					json_string(label)) != 0)
-				goto nomem;
-		}
-	for (i = 0; i < json_array_size(labels); i++) {
-		const char *label = json_string_value(json_array_get(labels, i));
-
-		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
-			json_t *v = json_array(), *lo = json_array();
-			json_t *hi = json_array(), *row;
-
-			row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
-				"config", label, "percentile", pct_names[p],
-				"ns", v, "lo", lo, "hi", hi);
-			if (row == NULL || json_array_append_new(rows, row) != 0)
-				goto nomem;
-			for (c = 0; c < n; c++) {
-				uint64_t sum[RXR_REPORT_HIST_BUCKETS];
-				struct rxr_report_pct pc;
-				const struct rxrr_group *gg = NULL;
-				char l2[96];
-
-				for (j = 0; j < ng[c]; j++) {
-					rxrr_group_label(g[c][j].strategy,
-						g[c][j].bulk, l2, sizeof(l2));
-					if (strcmp(l2, label) == 0)
-						gg = &g[c][j];
-				}
-				if (gg != NULL && group_hist(gg, sum) &&
-						rxr_report_percentile(sum,
-						rxr_report_pct_points[p], &pc) == 0) {
-					json_array_append_new(v, json_real(pc.ns));
-					json_array_append_new(lo,
-						json_integer((json_int_t)pc.lo));
-					json_array_append_new(hi,
-						json_integer((json_int_t)pc.hi));
-				} else {
-					json_array_append_new(v, json_null());
-					json_array_append_new(lo, json_null());
-					json_array_append_new(hi, json_null());
-				}
+					json_string(label)) != 0) {
+				json_decref(labels);
+				return NULL;
 			}
 		}
+	return labels;
+}
+
+/* The group of g[0..ng) labelled label, or NULL. */
+static const struct rxrr_group *
+group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
+{
+	const struct rxrr_group *found = NULL;
+	char l2[96];
+
+	for (size_t j = 0; j < ng; j++) {
+		rxrr_group_label(g[j].strategy, g[j].bulk, l2, sizeof(l2));
+		if (strcmp(l2, label) == 0)
+			found = &g[j];
 	}
+	return found;
+}
+
+/* Percentile p of configuration label in each report, as a row. */
+static json_t *
+pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
+		const size_t *ng, unsigned int n)
+{
+	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
+	json_t *row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
+		"config", label, "percentile", pct_names[p],
+		"ns", v, "lo", lo, "hi", hi);
+	unsigned int c;
+
+	for (c = 0; row != NULL && c < n; c++) {
+		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+		struct rxr_report_pct pc;
+
+		if (gg != NULL && group_hist(gg, sum) &&
+				rxr_report_percentile(sum,
+				rxr_report_pct_points[p], &pc) == 0) {
+			json_array_append_new(v, json_real(pc.ns));
+			json_array_append_new(lo,
+				json_integer((json_int_t)pc.lo));
+			json_array_append_new(hi,
+				json_integer((json_int_t)pc.hi));
+		} else {
+			json_array_append_new(v, json_null());
+			json_array_append_new(lo, json_null());
+			json_array_append_new(hi, json_null());
+		}
+	}
+	return row;
+}
+
+json_t *
+rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n)
+{
+	struct rxrr_group **g = calloc(n, sizeof(*g));
+	size_t *ng = calloc(n, sizeof(*ng));
+	json_t *rows = json_array(), *labels = NULL;
+	unsigned int c, p;
+	size_t i;
+
+	if (g == NULL || ng == NULL || rows == NULL)
+		goto nomem;
 	for (c = 0; c < n; c++)
-		rxrr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
-	json_decref(labels);
-	return rows;
+		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
+			goto nomem;
+	labels = config_labels(g, ng, n);
+	if (labels == NULL)
+		goto nomem;
+	for (i = 0; i < json_array_size(labels); i++)
+		for (p = 0; p < RXR_REPORT_PCT_N; p++)
+			if (json_array_append_new(rows, pct_row(json_string_value(
+					json_array_get(labels, i)), p, g, ng,
+					n)) != 0)
+				goto nomem;
+	goto out;
 nomem:
+	json_decref(rows);
+	rows = NULL;
+out:
 	for (c = 0; g != NULL && c < n; c++)
 		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
 	json_decref(labels);
-	json_decref(rows);
-	return NULL;
+	return rows;
 }
 
 static int
