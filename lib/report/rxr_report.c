@@ -433,6 +433,9 @@ fairness_json(const struct rxr_report_run *run)
  * start frame delimiter (8), inter-frame gap (12), frame check sequence (4).
  */
 #define WIRE_OVERHEAD_BYTES 24.0
+#define BITS_PER_BYTE 8.0
+#define GIGA 1e9
+#define MEGA 1e6
 
 /* The run's identity and its rates and costs; 0 or -ENOMEM. */
 static int
@@ -446,11 +449,12 @@ run_figures(json_t *o, const struct rxr_report_run *run)
 			jset(o, "duration_s", jnum(d)) ||
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
 			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
-			jset(o, "gbps", jnum(ratio(run->rx_bytes * 8.0, d) / 1e9)) ||
+			jset(o, "gbps", jnum(ratio(run->rx_bytes * BITS_PER_BYTE,
+				d) / GIGA)) ||
 			jset(o, "gbps_wire", jnum(ratio(((double)run->rx_bytes +
-				WIRE_OVERHEAD_BYTES * run->rx_packets) * 8.0, d) /
-				1e9)) ||
-			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / 1e6)) ||
+				WIRE_OVERHEAD_BYTES * run->rx_packets) *
+				BITS_PER_BYTE, d) / GIGA)) ||
+			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / MEGA)) ||
 			jset(o, "cycles_per_packet",
 				jnum(run->cycles_per_packet)) ||
 			jset(o, "refill_cycles_per_frame",

@@ -99,12 +99,6 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 }
 
 static json_t *
-jnum_or_null(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
-static json_t *
 rows_json(const struct rxrr_model *m)
 {
 	static const char *const dir_names[] = {
@@ -132,17 +126,17 @@ rows_json(const struct rxrr_model *m)
 			const struct rxr_stats_ratio *r = &row->cmp[c];
 			bool has = row->tested && c > 0 && r->n > 0;
 
-			json_array_append_new(v, jnum_or_null(row->v[c]));
-			json_array_append_new(d, jnum_or_null(row->d[c]));
-			json_array_append_new(p, jnum_or_null(row->p[c]));
+			json_array_append_new(v, rxrr_jnum(row->v[c]));
+			json_array_append_new(d, rxrr_jnum(row->d[c]));
+			json_array_append_new(p, rxrr_jnum(row->p[c]));
 			/* Untested rows carry no verdict, not "false". */
 			json_array_append_new(sig, c == 0 || !row->tested ?
 				json_null() : json_boolean(row->sig[c]));
-			json_array_append_new(ratio, jnum_or_null(has ?
+			json_array_append_new(ratio, rxrr_jnum(has ?
 				r->ratio : NAN));
-			json_array_append_new(lo, jnum_or_null(has ? r->ci_lo :
+			json_array_append_new(lo, rxrr_jnum(has ? r->ci_lo :
 				NAN));
-			json_array_append_new(hi, jnum_or_null(has ? r->ci_hi :
+			json_array_append_new(hi, rxrr_jnum(has ? r->ci_hi :
 				NAN));
 			json_array_append_new(test, has && !isnan(r->p) ?
 				json_string(r->test) : json_null());
@@ -150,7 +144,7 @@ rows_json(const struct rxrr_model *m)
 				"s:I}", "paired", r->paired, "n",
 				(json_int_t)r->n, "n_base",
 				(json_int_t)r->n_base) : json_null());
-			json_array_append_new(pu, jnum_or_null(
+			json_array_append_new(pu, rxrr_jnum(
 				row->p_unpaired[c]));
 		}
 		for (c = 0; c + 1 < sizeof(stat) && row->stat[c] != '\0'; c++)

@@ -63,6 +63,8 @@ static const struct {
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* Half the last of the two decimals a % is shown with. */
+#define DELTA_ROUNDS_TO_ZERO 0.005
 
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
@@ -550,7 +552,7 @@ delta_pct(double base, double v, enum rxrr_dir dir)
 	d = dir == RXRR_DIR_HIGHER ? (v - base) / base * 100.0 :
 		(base - v) / base * 100.0;
 	/* No "-0.00%" for a change that rounds to nothing. */
-	return fabs(d) < 0.005 ? 0.0 : d;
+	return fabs(d) < DELTA_ROUNDS_TO_ZERO ? 0.0 : d;
 }
 
 static struct rxrr_row *

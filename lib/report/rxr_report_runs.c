@@ -48,34 +48,41 @@ rxr_report_run_counted(const json_t *doc, const json_t *run)
 		!disturbed_excluded(doc);
 }
 
-unsigned int
-rxr_report_nb_cut_short(const struct rxr_report *r)
+static bool
+run_cut_short(const json_t *run)
+{
+	return !rxr_report_run_complete(run);
+}
+
+static bool
+run_disturbed(const json_t *run)
+{
+	return json_is_true(json_object_get(run, "disturbed"));
+}
+
+/* How many of r's runs are. */
+static unsigned int
+runs_that(const struct rxr_report *r, bool (*are)(const json_t *run))
 {
 	const json_t *run;
 	unsigned int n = 0;
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += !rxr_report_run_complete(run);
+		n += are(run);
 	return n;
+}
+
+unsigned int
+rxr_report_nb_cut_short(const struct rxr_report *r)
+{
+	return runs_that(r, run_cut_short);
 }
 
 unsigned int
 rxr_report_nb_disturbed(const struct rxr_report *r)
 {
-	const json_t *run;
-	unsigned int n = 0;
-	size_t i;
-
-	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += json_is_true(json_object_get(run, "disturbed"));
-	return n;
-}
-
-static json_t *
-count_json(uint64_t c)
-{
-	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+	return runs_that(r, run_disturbed);
 }
 
 /* runs[].noise: the window's figures, per CPU, lcore and busy task. */
@@ -110,8 +117,8 @@ noise_json(const struct rxr_report_run *run)
 				"{s:i, s:i, s:b, s:o, s:o, s:o}", "lcore",
 				(int)l->lcore, "tid", l->tid, "own_cpu",
 				l->own_cpu, "nonvoluntary_ctxt_switches",
-				count_json(l->nonvoluntary_ctxt_switches),
-				"migrations", count_json(l->migrations),
+				rxrr_jcount(l->nonvoluntary_ctxt_switches),
+				"migrations", rxrr_jcount(l->migrations),
 				"runqueue_wait_share",
 				rxrr_jnum(l->runqueue_wait_share))) != 0)
 			goto nomem;
@@ -130,8 +137,8 @@ noise_json(const struct rxr_report_run *run)
 				run->duration_s / n->asked_s - 1 : NAN)) ||
 			rxrr_jset(o, "steal_share_max", rxrr_jnum(steal_max)) ||
 			rxrr_jset(o, "nonvoluntary_ctxt_switches",
-				count_json(sw)) ||
-			rxrr_jset(o, "migrations", count_json(mig)) ||
+				rxrr_jcount(sw)) ||
+			rxrr_jset(o, "migrations", rxrr_jcount(mig)) ||
 			json_object_set(o, "cpus", cpus) ||
 			json_object_set(o, "lcores", lcores) ||
 			json_object_set(o, "busy_tasks", tasks))
