@@ -80,6 +80,9 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     files = members(argv[1])
+    if not files:
+        print('Bail out! no object files in %s' % argv[1])
+        return 1
     prefixes = tuple(argv[2:])
     g = graph(files)
     if show:
