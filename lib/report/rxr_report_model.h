@@ -95,12 +95,6 @@ void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out
 /* The repetitions that did not run to their end, one line each. */
 void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out);
-/* The disturbed repetitions, one line each, and how many of how many. */
-void rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
-		struct rxrr_line *l, FILE *out);
-/* How many repetitions were disturbed, one line (the brief table). */
-void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
-		struct rxrr_line *l, FILE *out);
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
 

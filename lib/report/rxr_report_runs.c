@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 
 static const char *const disturbance_names[RXR_REPORT_DISTURBED_CAUSES] = {
 	"duration", "steal", "switches",
