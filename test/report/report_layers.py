@@ -3,10 +3,12 @@
 """Layers of a static library: no call circle between its files, and
 every global symbol carries one of the given prefixes.
 
-Usage: report_layers.py [--graph] LIB.a PREFIX...
+Usage: report_layers.py [--graph] LIB.a PREFIX... [--order SOURCE...]
 Reads `nm` of the archive: a symbol one member leaves undefined and
 another defines is a call (or a read) from the first file to the second.
-Prints TAP; exits non-zero on a circle or an unprefixed symbol.
+With --order, each file may call only files listed before it.
+Prints TAP; exits non-zero on a circle, a call up the order or an
+unprefixed symbol.
 """
 
 import os
@@ -79,6 +81,11 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
+    order = []
+    if '--order' in argv:
+        i = argv.index('--order')
+        order = [os.path.basename(a).rsplit('.c', 1)[0] for a in argv[i + 1:]]
+        argv = argv[:i]
     files = members(argv[1])
     if not files:
         print('Bail out! no object files in %s' % argv[1])
@@ -88,7 +95,7 @@ def main(argv):
     if show:
         for f in sorted(g):
             print('# %s -> %s' % (f, ' '.join(sorted(g[f])) or '-'))
-    print('1..2')
+    print('1..3')
     c = circle(g)
     if c:
         calls = ['%s -> %s (%s)' % (a, b, ', '.join(sorted(g[a][b])))
@@ -103,7 +110,16 @@ def main(argv):
               (' '.join(prefixes), ', '.join(bad)))
     else:
         print('ok 2 - every global has a prefix of: ' + ' '.join(prefixes))
-    return 1 if c or bad else 0
+    up = sorted('%s -> %s (%s)' % (f, t, ', '.join(sorted(g[f][t])))
+                for f in g for t in g[f]
+                if f in order and t in order and order.index(t) > order.index(f))
+    if up:
+        print('not ok 3 - calls up the order of the sources: ' + '; '.join(up))
+    elif order:
+        print('ok 3 - each file calls only files listed before it')
+    else:
+        print('ok 3 # SKIP no --order given')
+    return 1 if c or bad or up else 0
 
 
 if __name__ == '__main__':
