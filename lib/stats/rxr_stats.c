@@ -17,6 +17,13 @@
 #define SIGNFLIP_SEED 0x853c49e6748fea9bULL
 /* Rounding a sum may leave, relative to its terms: a tie within this. */
 #define TIE_TOL_REL 1e-9
+/* The confidence of the intervals in descriptions and comparisons. */
+#define CI_LEVEL 0.95
+/* Lentz's continued fraction of the incomplete beta: floor, precision,
+ * the most terms (it converges in far fewer for the df seen here). */
+#define BETA_CF_TINY 1e-300
+#define BETA_CF_EPS 1e-15
+#define BETA_CF_TERMS 300
 
 /* Fixed-seed generator: the same data give the same figures. */
 static uint64_t
@@ -252,7 +259,7 @@ rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d)
 		d->median = rxr_stats_median(v, m);
 		d->min = v[0];
 		d->max = v[m - 1];
-		rxr_stats_t_ci(v, m, 0.95, &d->ci_lo, &d->ci_hi);
+		rxr_stats_t_ci(v, m, CI_LEVEL, &d->ci_lo, &d->ci_hi);
 	}
 	free(v);
 	return 0;
@@ -455,13 +462,13 @@ rxr_stats_perm_min_p(size_t na, size_t nb)
 static double
 beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
+	const double tiny = BETA_CF_TINY;
 	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
 	d = fabs(d) < tiny ? tiny : d;
 	d = 1 / d;
 	h = d;
-	for (int m = 1; m <= 300; m++) {
+	for (int m = 1; m <= BETA_CF_TERMS; m++) {
 		double m2 = 2.0 * m, aa, del;
 
 		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
@@ -479,7 +486,7 @@ beta_cf(double a, double b, double x)
 		d = 1 / d;
 		del = d * c;
 		h *= del;
-		if (fabs(del - 1) < 1e-15)
+		if (fabs(del - 1) < BETA_CF_EPS)
 			break;
 	}
 	return h;
@@ -695,7 +702,7 @@ rxr_stats_paired(const double *x, const double *base, size_t n,
 	}
 	m = rxr_stats_mean(d, k);
 	out->ratio = exp(m);
-	if (rxr_stats_t_ci(d, k, 0.95, &out->ci_lo, &out->ci_hi) == 0) {
+	if (rxr_stats_t_ci(d, k, CI_LEVEL, &out->ci_lo, &out->ci_hi) == 0) {
 		out->ci_lo = exp(out->ci_lo);
 		out->ci_hi = exp(out->ci_hi);
 	}
@@ -767,7 +774,7 @@ rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		/* Welch-Satterthwaite degrees of freedom. */
 		df = (vx + vb) * (vx + vb) / (vx * vx / (kx - 1) + vb * vb /
 			(kb - 1));
-		t = rxr_stats_t_quantile(0.975, df);
+		t = rxr_stats_t_quantile((1 + CI_LEVEL) / 2, df);
 		out->ci_lo = exp(mx - mb - t * se);
 		out->ci_hi = exp(mx - mb + t * se);
 	} else {
