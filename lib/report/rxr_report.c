@@ -13,171 +13,23 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-void
-rr_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-double
-rr_num(const json_t *v)
-{
-	if (v == NULL || !json_is_number(v))
-		return NAN;
-	return json_number_value(v);
-}
-
-const json_t *
-rr_path(const json_t *obj, const char *path)
-{
-	const char *dot = strchr(path, '.');
-	char head[64];
-	size_t n;
-
-	if (obj == NULL || !json_is_object(obj))
-		return NULL;
-	if (dot == NULL)
-		return json_object_get(obj, path);
-	n = (size_t)(dot - path);
-	if (n >= sizeof(head))
-		return NULL;
-	memcpy(head, path, n);
-	head[n] = '\0';
-	obj = json_object_get(obj, head);
-	if (obj == NULL || !json_is_object(obj))
-		return NULL;
-	/* The rest is one key: drop causes may hold dots. */
-	return json_object_get(obj, dot + 1);
-}
-
-void
-rr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s-%s", strategy, bulk ? "bulk" : "nobulk");
-}
-
-void
-rr_groups_free(struct rr_group *groups, size_t nb)
-{
-	size_t i;
-
-	for (i = 0; i < nb; i++)
-		free(groups[i].runs);
-	free(groups);
-}
-
-int
-rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb)
-{
-	const json_t *runs = json_object_get(doc, "runs");
-	struct rr_group *g = NULL;
-	size_t n = 0, i, j, nruns;
-
-	*groups = NULL;
-	*nb = 0;
-	if (runs == NULL || !json_is_array(runs))
-		return 0;
-	nruns = json_array_size(runs);
-	for (i = 0; i < nruns; i++) {
-		json_t *run = json_array_get(runs, i);
-		const char *s = json_string_value(json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
-
-		/* A run cut short (or disturbed, when excluded) is kept in
-		 * runs[] but in no statistic. */
-		if (s == NULL || !rxr_report_run_counted(doc, run))
-			continue;
-		for (j = 0; j < n; j++)
-			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
-				break;
-		if (j == n) {
-			struct rr_group *ng = realloc(g, (n + 1) * sizeof(*g));
-
-			if (ng == NULL)
-				goto nomem;
-			g = ng;
-			/* At most nruns runs per group: one allocation. */
-			g[n].runs = calloc(nruns, sizeof(json_t *));
-			if (g[n].runs == NULL)
-				goto nomem;
-			g[n].strategy = s;
-			g[n].bulk = bulk;
-			g[n].nb_runs = 0;
-			n++;
-		}
-		g[j].runs[g[j].nb_runs++] = run;
-	}
-	*groups = g;
-	*nb = n;
-	return 0;
-nomem:
-	rr_groups_free(g, n);
-	return -ENOMEM;
-}
-
-/* JSON has no NaN nor infinity: "not measured" is null. */
-static json_t *
+/* Short names for the many fields below. */
+static inline json_t *
 jnum(double d)
 {
-	return isfinite(d) ? json_real(d) : json_null();
+	return rxrr_jnum(d);
 }
 
-/* JSON integers are signed 64-bit: clamp counters rather than wrap. */
-static json_t *
+static inline json_t *
 jcount(uint64_t c)
 {
-	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+	return rxrr_jcount(c);
 }
 
-/* A string from the machine (hostname, cpuinfo) need not be UTF-8. */
-json_t *
-rr_jstr(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (s == NULL)
-		s = "";
-	j = json_string(s);
-	if (j != NULL)
-		return j;
-	copy = strdup(s);
-	if (copy == NULL)
-		return NULL;
-	for (i = 0; copy[i] != '\0'; i++)
-		if ((unsigned char)copy[i] >= 0x80)
-			copy[i] = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
-/* json_object_set_new that also fails on a NULL value (ENOMEM earlier). */
-static int
+static inline int
 jset(json_t *obj, const char *key, json_t *v)
 {
-	if (v == NULL)
-		return -1;
-	return json_object_set_new(obj, key, v);
-}
-
-int
-rr_jset(json_t *obj, const char *key, json_t *v)
-{
-	return jset(obj, key, v);
-}
-
-json_t *
-rr_jnum(double d)
-{
-	return jnum(d);
+	return rxrr_jset(obj, key, v);
 }
 
 static int
@@ -227,7 +79,7 @@ rxr_report_free(struct rxr_report *r)
 json_t *
 rxr_report_json(const struct rxr_report *r)
 {
-	rr_fresh(r);
+	rxrr_fresh(r);
 	return r->doc;
 }
 
@@ -297,6 +149,64 @@ join_argv(int argc, char *const *argv)
 	return out;
 }
 
+/* Counts that come with their arrays; 0 or -EINVAL. */
+static int
+env_check(const struct rxr_report_env *env, char *err, size_t errlen)
+{
+	if (env->nb_lcores > 0 && env->lcores == NULL) {
+		rxrr_err(err, errlen, "env: %u lcores but no lcore array",
+			env->nb_lcores);
+		return -EINVAL;
+	}
+	if (env->argc > 0 && env->argv == NULL) {
+		rxrr_err(err, errlen, "env: argc %d but no argv", env->argc);
+		return -EINVAL;
+	}
+	if (env->nb_ports > 0 && env->ports == NULL) {
+		rxrr_err(err, errlen, "env: %u ports but no port array",
+			env->nb_ports);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The lcores as a JSON array; NULL on ENOMEM. */
+static json_t *
+lcores_json(const struct rxr_report_env *env)
+{
+	json_t *lcores = json_array();
+	unsigned int i;
+
+	for (i = 0; lcores != NULL && i < env->nb_lcores; i++)
+		if (json_array_append_new(lcores, json_integer(env->lcores[i]))) {
+			json_decref(lcores);
+			return NULL;
+		}
+	return lcores;
+}
+
+/* The ports, each {port, driver, name}; NULL on ENOMEM. */
+static json_t *
+ports_json(const struct rxr_report_env *env)
+{
+	json_t *ports = json_array();
+	unsigned int i;
+
+	for (i = 0; ports != NULL && i < env->nb_ports; i++) {
+		const struct rxr_report_port *p = &env->ports[i];
+		json_t *po = json_object();
+
+		if (po == NULL || json_array_append_new(ports, po) ||
+				jset(po, "port", json_integer(p->port)) ||
+				jset(po, "driver", rxrr_jstr(p->driver)) ||
+				jset(po, "name", rxrr_jstr(p->name))) {
+			json_decref(ports);
+			return NULL;
+		}
+	}
+	return ports;
+}
+
 int
 rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 		char *err, size_t errlen)
@@ -304,22 +214,9 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 	char host[256], cpu[256];
 	json_t *e, *lcores, *ports, *options;
 	char *argv_str;
-	unsigned int i;
 
-	if (env->nb_lcores > 0 && env->lcores == NULL) {
-		rr_err(err, errlen, "env: %u lcores but no lcore array",
-			env->nb_lcores);
+	if (env_check(env, err, errlen) != 0)
 		return -EINVAL;
-	}
-	if (env->argc > 0 && env->argv == NULL) {
-		rr_err(err, errlen, "env: argc %d but no argv", env->argc);
-		return -EINVAL;
-	}
-	if (env->nb_ports > 0 && env->ports == NULL) {
-		rr_err(err, errlen, "env: %u ports but no port array",
-			env->nb_ports);
-		return -EINVAL;
-	}
 	if (env->host == NULL) {
 		if (gethostname(host, sizeof(host)) != 0)
 			snprintf(host, sizeof(host), "unknown");
@@ -336,35 +233,22 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 	options = json_object_get(json_object_get(r->doc, "env"), "options");
 	options = options != NULL ? json_incref(options) : json_object();
 	e = json_object();
-	lcores = json_array();
-	ports = json_array();
+	lcores = lcores_json(env);
+	ports = ports_json(env);
 	argv_str = join_argv(env->argc, env->argv);
 	if (e == NULL || lcores == NULL || ports == NULL || options == NULL ||
 			argv_str == NULL)
 		goto nomem;
-	for (i = 0; i < env->nb_lcores; i++)
-		if (json_array_append_new(lcores, json_integer(env->lcores[i])))
-			goto nomem;
-	for (i = 0; i < env->nb_ports; i++) {
-		const struct rxr_report_port *p = &env->ports[i];
-		json_t *po = json_object();
-
-		if (po == NULL || json_array_append_new(ports, po) ||
-				jset(po, "port", json_integer(p->port)) ||
-				jset(po, "driver", rr_jstr(p->driver)) ||
-				jset(po, "name", rr_jstr(p->name)))
-			goto nomem;
-	}
-	if (jset(e, "dpdk_version", rr_jstr(env->dpdk_version != NULL ?
+	if (jset(e, "dpdk_version", rxrr_jstr(env->dpdk_version != NULL ?
 				env->dpdk_version : "unknown")) ||
-			jset(e, "host", rr_jstr(host)) ||
-			jset(e, "cpu_model", rr_jstr(cpu)) ||
+			jset(e, "host", rxrr_jstr(host)) ||
+			jset(e, "cpu_model", rxrr_jstr(cpu)) ||
 			json_object_set(e, "lcores", lcores) ||
 			jset(e, "memory", json_string(env->no_huge ?
 				"no-huge" : "hugepages")) ||
 			json_object_set(e, "ports", ports) ||
 			json_object_set(e, "options", options) ||
-			jset(e, "argv", rr_jstr(argv_str)))
+			jset(e, "argv", rxrr_jstr(argv_str)))
 		goto nomem;
 	json_decref(lcores);
 	json_decref(ports);
@@ -377,7 +261,7 @@ nomem:
 	json_decref(ports);
 	json_decref(options);
 	free(argv_str);
-	rr_err(err, errlen, "env: out of memory");
+	rxrr_err(err, errlen, "env: out of memory");
 	return -ENOMEM;
 }
 
@@ -418,7 +302,7 @@ int
 rxr_report_set_option_str(struct rxr_report *r, const char *name,
 		const char *value)
 {
-	return set_option(r, name, rr_jstr(value));
+	return set_option(r, name, rxrr_jstr(value));
 }
 
 int
@@ -447,7 +331,7 @@ static int
 check_figure(const char *what, double v, char *err, size_t errlen)
 {
 	if (isfinite(v) && v < 0) {
-		rr_err(err, errlen, "run: %s is negative (%g)", what, v);
+		rxrr_err(err, errlen, "run: %s is negative (%g)", what, v);
 		return -EINVAL;
 	}
 	return 0;
@@ -520,27 +404,33 @@ fairness_json(const struct rxr_report_run *run)
 	return o;
 }
 
-static json_t *
-run_json(const struct rxr_report_run *run, char *err, size_t errlen)
-{
-	const struct rxr_report_recycle *rc = &run->recycle;
-	json_t *o = json_object(), *drops = NULL, *sub;
-	double d = run->duration_s;
-	unsigned int i, j;
-	bool any_hist = false;
+/*
+ * Ethernet bytes on the wire a frame's rx_bytes do not count: preamble and
+ * start frame delimiter (8), inter-frame gap (12), frame check sequence (4).
+ */
+#define WIRE_OVERHEAD_BYTES 24.0
+#define BITS_PER_BYTE 8.0
+#define GIGA 1e9
+#define MEGA 1e6
 
-	if (o == NULL)
-		goto nomem;
-	if (jset(o, "strategy", rr_jstr(run->strategy)) ||
+/* The run's identity and its rates and costs; 0 or -ENOMEM. */
+static int
+run_figures(json_t *o, const struct rxr_report_run *run)
+{
+	double d = run->duration_s;
+
+	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
 			jset(o, "duration_s", jnum(d)) ||
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
 			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
-			jset(o, "gbps", jnum(ratio(run->rx_bytes * 8.0, d) / 1e9)) ||
+			jset(o, "gbps", jnum(ratio(run->rx_bytes * BITS_PER_BYTE,
+				d) / GIGA)) ||
 			jset(o, "gbps_wire", jnum(ratio(((double)run->rx_bytes +
-				24.0 * run->rx_packets) * 8.0, d) / 1e9)) ||
-			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / 1e6)) ||
+				WIRE_OVERHEAD_BYTES * run->rx_packets) *
+				BITS_PER_BYTE, d) / GIGA)) ||
+			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / MEGA)) ||
 			jset(o, "cycles_per_packet",
 				jnum(run->cycles_per_packet)) ||
 			jset(o, "refill_cycles_per_frame",
@@ -551,32 +441,47 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 				jnum(run->consumer_free_cycles_per_packet)) ||
 			jset(o, "refill_latency_sample_every",
 				json_integer(run->refill_latency_sample_every)))
-		goto nomem;
-	if (rr_run_mark(o, run, err, errlen) != 0)
-		goto inval;
+		return -ENOMEM;
+	return 0;
+}
 
-	drops = json_object();
-	if (drops == NULL || json_object_set(o, "drops", drops))
-		goto nomem;
+/* "drops": a count per cause, each cause named once; 0, -EINVAL, -ENOMEM. */
+static int
+run_drops(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	json_t *drops = json_object();
+	unsigned int i, j;
+
+	if (jset(o, "drops", drops))
+		return -ENOMEM;
 	for (i = 0; i < run->nb_drops; i++) {
 		const char *c = run->drops[i].cause;
 
 		if (c == NULL || *c == '\0') {
-			rr_err(err, errlen, "run %s: drops[%u]: empty cause",
+			rxrr_err(err, errlen, "run %s: drops[%u]: empty cause",
 				run->strategy, i);
-			goto inval;
+			return -EINVAL;
 		}
 		for (j = 0; j < i; j++)
 			if (strcmp(run->drops[j].cause, c) == 0)
 				break;
 		if (j < i) {
-			rr_err(err, errlen, "run %s: drop cause \"%s\" twice",
+			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
 				run->strategy, c);
-			goto inval;
+			return -EINVAL;
 		}
 		if (jset(drops, c, jcount(run->drops[i].count)))
-			goto nomem;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The allocator's counters: pcp, zone lock, deferred frees; 0 or -ENOMEM. */
+static int
+run_pool(json_t *o, const struct rxr_report_run *run)
+{
+	json_t *sub;
 
 	sub = json_object();
 	if (jset(o, "pcp", sub) ||
@@ -584,7 +489,7 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(sub, "misses", jcount(run->pcp.misses)) ||
 			jset(sub, "hit_rate", jnum(ratio(run->pcp.hits,
 				(double)run->pcp.hits + run->pcp.misses))))
-		goto nomem;
+		return -ENOMEM;
 	sub = json_object();
 	if (jset(o, "zone_lock", sub) ||
 			jset(sub, "acquisitions",
@@ -593,14 +498,24 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 			jset(sub, "wait_cycles",
 				jcount(run->zone_lock.wait_cycles)) ||
 			jset(sub, "wait_share", jnum(run->zone_lock.wait_share)))
-		goto nomem;
+		return -ENOMEM;
 	if (run->has_deferred) {
 		sub = json_object();
 		if (jset(o, "deferred", sub) ||
 				jset(sub, "queued", jcount(run->deferred.queued)) ||
 				jset(sub, "drained", jcount(run->deferred.drained)))
-			goto nomem;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The strategy's own counters and the zeroing's figures; 0 or -ENOMEM. */
+static int
+run_strategy(json_t *o, const struct rxr_report_run *run)
+{
+	const struct rxr_report_recycle *rc = &run->recycle;
+	json_t *sub;
+
 	if (run->has_recycle) {
 		sub = json_object();
 		if (jset(o, "recycle", sub) ||
@@ -635,63 +550,110 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 	if (run->has_zeroing) {
 		sub = json_object();
 		if (jset(o, "zeroing", sub) ||
-				jset(sub, "policy", rr_jstr(run->zeroing.policy)) ||
-				jset(sub, "method", rr_jstr(run->zeroing.method)) ||
+				jset(sub, "policy", rxrr_jstr(run->zeroing.policy)) ||
+				jset(sub, "method", rxrr_jstr(run->zeroing.method)) ||
 				jset(sub, "bytes", jcount(run->zeroing.bytes)) ||
 				jset(sub, "gbps", jnum(run->zeroing.gbps)) ||
 				jset(sub, "max_poll_gap_us",
 					jnum(run->zeroing.max_poll_gap_us)))
 			goto nomem;
 	}
+	return 0;
+nomem:
+	return -ENOMEM;
+}
+
+/* The refill latency histogram and its percentiles, when sampled. */
+static int
+run_latency(json_t *o, const struct rxr_report_run *run)
+{
+	bool any_hist = false;
+	unsigned int i;
+
 	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
 		any_hist |= run->refill_latency_ns[i] != 0;
 	if (any_hist && (jset(o, "refill_latency_hist",
 				hist_json(run->refill_latency_ns)) ||
 			jset(o, "refill_latency_percentiles",
-				rr_percentiles_json(run->refill_latency_ns))))
-		goto nomem;
-	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
-		goto nomem;
-	if (run->nb_streams > 0) {
-		json_t *arr = json_array();
+				rxrr_percentiles_json(run->refill_latency_ns))))
+		return -ENOMEM;
+	return 0;
+}
 
+/* Fairness, the streams and what no stream counted; 0, -EINVAL, -ENOMEM. */
+static int
+run_streams(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	json_t *arr, *sub;
+	unsigned int i;
+
+	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
+		return -ENOMEM;
+	if (run->nb_streams > 0) {
+		arr = json_array();
 		if (jset(o, "streams", arr))
-			goto nomem;
+			return -ENOMEM;
 		for (i = 0; i < run->nb_streams; i++) {
 			const struct rxr_report_stream *s = &run->streams[i];
 
 			if (s->src == NULL || s->dst == NULL) {
-				rr_err(err, errlen,
+				rxrr_err(err, errlen,
 					"run %s: streams[%u]: no address",
 					run->strategy, i);
-				goto inval;
+				return -EINVAL;
 			}
 			sub = json_object();
 			if (sub == NULL || json_array_append_new(arr, sub) ||
-					jset(sub, "src", rr_jstr(s->src)) ||
-					jset(sub, "dst", rr_jstr(s->dst)) ||
+					jset(sub, "src", rxrr_jstr(s->src)) ||
+					jset(sub, "dst", rxrr_jstr(s->dst)) ||
 					jset(sub, "sport", json_integer(s->sport)) ||
 					jset(sub, "dport", json_integer(s->dport)) ||
 					jset(sub, "proto", json_integer(s->proto)) ||
 					jset(sub, "packets", jcount(s->packets)) ||
 					jset(sub, "bytes", jcount(s->bytes)))
-				goto nomem;
+				return -ENOMEM;
 		}
 	}
 	if (run->has_streams_untracked && jset(o, "streams_untracked", json_pack(
 			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
 			"bytes", jcount(run->streams_untracked.bytes))))
-		goto nomem;
+		return -ENOMEM;
 	if (run->has_streams_counted_by_poll && jset(o,
 			"streams_counted_by_poll",
 			jcount(run->streams_counted_by_poll)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A run as the report's JSON object, its fields in the schema's order. */
+static json_t *
+run_json(const struct rxr_report_run *run, char *err, size_t errlen)
+{
+	json_t *o = json_object();
+	int ret;
+
+	if (o == NULL || run_figures(o, run) != 0)
 		goto nomem;
-	json_decref(drops);
+	if (rxrr_run_mark(o, run, err, errlen) != 0)
+		goto inval;
+	ret = run_drops(o, run, err, errlen);
+	if (ret == 0)
+		ret = run_pool(o, run);
+	if (ret == 0)
+		ret = run_strategy(o, run);
+	if (ret == 0)
+		ret = run_latency(o, run);
+	if (ret == 0)
+		ret = run_streams(o, run, err, errlen);
+	if (ret == -EINVAL)
+		goto inval;
+	if (ret != 0)
+		goto nomem;
 	return o;
 nomem:
-	rr_err(err, errlen, "run: out of memory");
+	rxrr_err(err, errlen, "run: out of memory");
 inval:
-	json_decref(drops);
 	json_decref(o);
 	return NULL;
 }
@@ -705,16 +667,16 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	size_t i;
 
 	if (run->strategy == NULL || *run->strategy == '\0') {
-		rr_err(err, errlen, "run: no strategy name");
+		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;
 	}
 	if (run->nb_drops > RXR_REPORT_DROPS_MAX) {
-		rr_err(err, errlen, "run %s: %u drop causes, at most %d",
+		rxrr_err(err, errlen, "run %s: %u drop causes, at most %d",
 			run->strategy, run->nb_drops, RXR_REPORT_DROPS_MAX);
 		return -EINVAL;
 	}
 	if (run->nb_streams > 0 && run->streams == NULL) {
-		rr_err(err, errlen, "run %s: %u streams but no array",
+		rxrr_err(err, errlen, "run %s: %u streams but no array",
 			run->strategy, run->nb_streams);
 		return -EINVAL;
 	}
@@ -740,7 +702,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 					run->bulk &&
 				json_integer_value(json_object_get(prev, "rep")) ==
 					run->rep) {
-			rr_err(err, errlen, "run %s bulk %s rep %u: already in "
+			rxrr_err(err, errlen, "run %s bulk %s rep %u: already in "
 				"the report", run->strategy,
 				run->bulk ? "on" : "off", run->rep);
 			return -EINVAL;
@@ -750,7 +712,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	if (o == NULL)
 		return -EINVAL;
 	if (json_array_append_new(runs, o) != 0) {
-		rr_err(err, errlen, "run: out of memory");
+		rxrr_err(err, errlen, "run: out of memory");
 		return -ENOMEM;
 	}
 	/* Summarized when read or written: its tests cost more than a run. */

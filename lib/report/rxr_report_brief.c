@@ -34,14 +34,14 @@ static const struct {
 #define CELL_LEN 48
 
 /* The model's row of metric: its Mean when it has one, else its Median. */
-static const struct row *
-find_row(const struct model *m, const char *metric)
+static const struct rxrr_row *
+find_row(const struct rxrr_model *m, const char *metric)
 {
-	const struct row *median = NULL;
+	const struct rxrr_row *median = NULL;
 	size_t i;
 
 	for (i = 0; i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 
 		if (strcmp(row->metric, metric) != 0)
 			continue;
@@ -55,7 +55,7 @@ find_row(const struct model *m, const char *metric)
 
 /* Drops of every cause per complete repetition of column c, the mean. */
 static double
-drops_mean(const struct rr_group *g)
+drops_mean(const struct rxrr_group *g)
 {
 	double sum = 0;
 	size_t r, n = 0;
@@ -68,7 +68,7 @@ drops_mean(const struct rr_group *g)
 		if (!rxr_report_run_complete(g->runs[r]))
 			continue;
 		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
-			sum += rr_num(v);
+			sum += rxrr_num(v);
 		n++;
 	}
 	return n != 0 ? sum / (double)n : NAN;
@@ -76,7 +76,7 @@ drops_mean(const struct rr_group *g)
 
 /* The value part of a cell. */
 static void
-fmt_cell_value(const struct row *row, unsigned int c, bool share, char *buf,
+fmt_cell_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
 		size_t len)
 {
 	if (row == NULL || isnan(row->v[c]))
@@ -92,14 +92,143 @@ fmt_cell_value(const struct row *row, unsigned int c, bool share, char *buf,
  * "n.s." when tested and not significant, "n.t." when untested.
  */
 static void
-fmt_cell_delta(const struct row *row, unsigned int c, char *buf, size_t len)
+fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (row == NULL || c == 0 || row->dir == DIR_NONE ||
+	if (row == NULL || c == 0 || row->dir == RXRR_DIR_NONE ||
 			isnan(row->v[c]) || isnan(row->d[c]))
 		return;
 	snprintf(buf, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
 		isnan(row->p[c]) ? " n.t." : " n.s.");
+}
+
+/* The table's figures and widths, from the model and the groups. */
+struct brief {
+	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
+	double *drops;		/* per configuration: drops_mean() */
+	size_t valw[NB_COLS];	/* widest value of each column */
+	size_t dw[NB_COLS];	/* widest % of each column; 0: none */
+	size_t namew;
+	unsigned int most;	/* the most repetitions of a configuration */
+};
+
+/* Cell (column i, configuration c): its value and its % part. */
+static void
+brief_cell(const struct brief *b, size_t i, unsigned int c,
+		char val[CELL_LEN], char delta[CELL_LEN])
+{
+	if (brief_cols[i].metric == NULL)
+		snprintf(val, CELL_LEN, isnan(b->drops[c]) ? "-" : "%.0f",
+			b->drops[c]);
+	else
+		fmt_cell_value(b->rows[i], c, brief_cols[i].share, val,
+			CELL_LEN);
+	fmt_cell_delta(brief_cols[i].delta ? b->rows[i] : NULL, c, delta,
+		CELL_LEN);
+}
+
+/* The width of column i: its value, a blank and its % (when it has one). */
+static size_t
+brief_width(const struct brief *b, size_t i)
+{
+	return b->valw[i] + (b->dw[i] ? b->dw[i] + 1 : 0);
+}
+
+/* Rows, drops and widths of the table; 0 or -ENOMEM. */
+static int
+brief_init(struct brief *b, const struct rxrr_model *m,
+		const struct rxrr_group *g)
+{
+	char val[CELL_LEN], delta[CELL_LEN];
+	unsigned int c;
+	size_t i;
+
+	*b = (struct brief){ .namew = 13 };
+	b->drops = calloc(m->ncols + 1, sizeof(*b->drops));
+	if (b->drops == NULL)
+		return -ENOMEM;
+	for (i = 0; i < NB_COLS; i++)
+		b->rows[i] = brief_cols[i].metric != NULL ?
+			find_row(m, brief_cols[i].metric) : NULL;
+	for (c = 0; c < m->ncols; c++) {
+		b->drops[c] = drops_mean(&g[c]);
+		b->most = MAX(b->most, g[c].nb_runs);
+		b->namew = MAX(b->namew, strlen(m->headers[c]));
+	}
+	/* Widths: the longest value and % of each column. */
+	for (i = 0; i < NB_COLS; i++) {
+		size_t hw = strlen(brief_cols[i].header);
+
+		for (c = 0; c < m->ncols; c++) {
+			brief_cell(b, i, c, val, delta);
+			b->valw[i] = MAX(b->valw[i], strlen(val));
+			b->dw[i] = MAX(b->dw[i], strlen(delta));
+		}
+		/* A header wider than its cells widens the values. */
+		if (hw > brief_width(b, i))
+			b->valw[i] = hw - (b->dw[i] ? b->dw[i] + 1 : 0);
+	}
+	return 0;
+}
+
+/* What the figures are, the header and a row per configuration. */
+static void
+brief_table(const struct brief *b, const struct rxrr_model *m,
+		struct rxrr_line *l, FILE *out)
+{
+	char val[CELL_LEN], delta[CELL_LEN];
+	unsigned int c;
+	size_t i;
+
+	rxrr_line_add(l, "%s of up to %u repetition%s per configuration (zone "
+		"wait: median); %% against %s, positive = better",
+		m->minmax ? "mean" : "median", b->most, b->most == 1 ? "" : "s",
+		m->headers[0]);
+	rxrr_line_put(l, out);
+	rxrr_line_add(l, "%-*s", (int)b->namew, "configuration");
+	for (i = 0; i < NB_COLS; i++)
+		rxrr_line_add(l, "  %-*s", (int)brief_width(b, i),
+			brief_cols[i].header);
+	rxrr_line_put(l, out);
+	for (c = 0; c < m->ncols; c++) {
+		rxrr_line_add(l, "%-*s", (int)b->namew, m->headers[c]);
+		for (i = 0; i < NB_COLS; i++) {
+			brief_cell(b, i, c, val, delta);
+			rxrr_line_add(l, "  %*s", (int)b->valw[i], val);
+			if (b->dw[i])
+				rxrr_line_add(l, " %-*s", (int)b->dw[i], delta);
+		}
+		rxrr_line_put(l, out);
+	}
+}
+
+/* The lines above the table: machine, partial, cut short, noise, checks. */
+static void
+brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
+{
+	const json_t *env = json_object_get(r->doc, "env");
+	char *s, *t;
+
+	s = rxrr_clean_dup(json_string_value(json_object_get(env, "host")));
+	t = rxrr_clean_dup(json_string_value(json_object_get(env, "cpu_model")));
+	rxrr_line_add(l, "report: host %s, cpu %s, ", s != NULL ? s : "",
+		t != NULL ? t : "");
+	free(s);
+	free(t);
+	rxrr_print_env_line(r->doc, l);
+	rxrr_line_put(l, out);
+	if (json_is_true(json_object_get(r->doc, "partial"))) {
+		rxrr_line_add(l, "partial: the run was interrupted, only the "
+			"repetitions that completed are shown");
+		rxrr_line_put(l, out);
+	}
+	rxrr_print_cut_short(r, "", l, out);
+	rxrr_print_noise_count(r, "", l, out);
+	if (json_is_true(rxrr_path(env, "build.debug_checks"))) {
+		rxrr_line_add(l, "note: built with debug checks: these figures "
+			"are not for comparison");
+		rxrr_line_put(l, out);
+	}
 }
 
 int
@@ -107,127 +236,46 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 {
 	const char *metrics[NB_COLS];
 	struct rxr_report_select sel = { .metrics = metrics };
-	const json_t *env = json_object_get(r->doc, "env");
-	const struct row *rows[NB_COLS];
-	size_t valw[NB_COLS], dw[NB_COLS], namew = 13, i, ng = 0;
-	char val[CELL_LEN], delta[CELL_LEN], *s, *t;
-	struct line l = { .len = 0 };
-	struct rr_group *g = NULL;
-	double *drops = NULL;
-	struct model m;
-	unsigned int c, most = 0;
+	struct rxrr_line l = { .len = 0 };
+	struct brief b = { .drops = NULL };
+	struct rxrr_group *g = NULL;
+	struct rxrr_model m;
+	size_t i, ng = 0;
 	int ret = -ENOMEM;
 
 	/* The model's rows the columns take: every metric but the drops. */
 	for (i = 0; i < NB_COLS; i++)
 		if (brief_cols[i].metric != NULL)
 			metrics[sel.nb_metrics++] = brief_cols[i].metric;
-	if (model_single(&m, r, &sel) != 0)
+	if (rxrr_model_single(&m, r, &sel) != 0)
 		return -ENOMEM;
-	if (rr_groups(r->doc, &g, &ng) != 0)
+	if (rxrr_groups(r->doc, &g, &ng) != 0)
 		goto out;
-	drops = calloc(ng + 1, sizeof(*drops));
-	if (drops == NULL)
-		goto out;
-	s = clean_dup(json_string_value(json_object_get(env, "host")));
-	t = clean_dup(json_string_value(json_object_get(env, "cpu_model")));
-	line_add(&l, "report: host %s, cpu %s, ", s != NULL ? s : "",
-		t != NULL ? t : "");
-	free(s);
-	free(t);
-	print_env_line(r->doc, &l);
-	line_put(&l, out);
-	if (json_is_true(json_object_get(r->doc, "partial"))) {
-		line_add(&l, "partial: the run was interrupted, only the "
-			"repetitions that completed are shown");
-		line_put(&l, out);
-	}
-	print_cut_short(r, "", &l, out);
-	print_noise_count(r, "", &l, out);
-	if (json_is_true(rr_path(env, "build.debug_checks"))) {
-		line_add(&l, "note: built with debug checks: these figures "
-			"are not for comparison");
-		line_put(&l, out);
-	}
+	brief_header(r, &l, out);
 	if (m.ncols == 0 || ng != m.ncols) {
-		line_add(&l, "no runs");
-		line_put(&l, out);
+		rxrr_line_add(&l, "no runs");
+		rxrr_line_put(&l, out);
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < NB_COLS; i++)
-		rows[i] = brief_cols[i].metric != NULL ?
-			find_row(&m, brief_cols[i].metric) : NULL;
-	for (c = 0; c < m.ncols; c++) {
-		drops[c] = drops_mean(&g[c]);
-		if (g[c].nb_runs > most)
-			most = g[c].nb_runs;
-	}
-	/* Widths: the longest value and % of each column. */
-	for (i = 0; i < NB_COLS; i++) {
-		valw[i] = 0;
-		dw[i] = 0;
-		for (c = 0; c < m.ncols; c++) {
-			if (brief_cols[i].metric == NULL)
-				snprintf(val, sizeof(val), isnan(drops[c]) ?
-					"-" : "%.0f", drops[c]);
-			else
-				fmt_cell_value(rows[i], c, brief_cols[i].share,
-					val, sizeof(val));
-			fmt_cell_delta(brief_cols[i].delta ? rows[i] : NULL, c,
-				delta, sizeof(delta));
-			valw[i] = MAX(valw[i], strlen(val));
-			dw[i] = MAX(dw[i], strlen(delta));
-		}
-		/* A header wider than its cells widens the values. */
-		if (strlen(brief_cols[i].header) > valw[i] + (dw[i] ? dw[i] + 1 : 0))
-			valw[i] = strlen(brief_cols[i].header) -
-				(dw[i] ? dw[i] + 1 : 0);
-	}
-	for (c = 0; c < m.ncols; c++)
-		namew = MAX(namew, strlen(m.headers[c]));
-	line_add(&l, "%s of up to %u repetition%s per configuration (zone "
-		"wait: median); %% against %s, positive = better",
-		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
-		m.headers[0]);
-	line_put(&l, out);
-	line_add(&l, "%-*s", (int)namew, "configuration");
-	for (i = 0; i < NB_COLS; i++)
-		line_add(&l, "  %-*s", (int)(valw[i] + (dw[i] ? dw[i] + 1 : 0)),
-			brief_cols[i].header);
-	line_put(&l, out);
-	for (c = 0; c < m.ncols; c++) {
-		line_add(&l, "%-*s", (int)namew, m.headers[c]);
-		for (i = 0; i < NB_COLS; i++) {
-			if (brief_cols[i].metric == NULL)
-				snprintf(val, sizeof(val), isnan(drops[c]) ?
-					"-" : "%.0f", drops[c]);
-			else
-				fmt_cell_value(rows[i], c, brief_cols[i].share,
-					val, sizeof(val));
-			fmt_cell_delta(brief_cols[i].delta ? rows[i] : NULL, c,
-				delta, sizeof(delta));
-			line_add(&l, "  %*s", (int)valw[i], val);
-			if (dw[i])
-				line_add(&l, " %-*s", (int)dw[i], delta);
-		}
-		line_put(&l, out);
-	}
+	if (brief_init(&b, &m, g) != 0)
+		goto out;
+	brief_table(&b, &m, &l, out);
 	if (m.ncols > 1) {
-		line_add(&l, "n.s.: not significant at alpha %g, each against "
+		rxrr_line_add(&l, "n.s.: not significant at alpha %g, each against "
 			"the first (%s); n.t.: not tested", m.alpha, m.paired ?
 			"sign-flip test over paired rounds" :
 			"permutation test of the means, unpaired");
-		line_put_wrapped(&l, out);
+		rxrr_line_put_wrapped(&l, out);
 		fputc('\n', out);
-		rr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(r, m.alpha, &l, out);
 	}
 	ret = 0;
 out:
-	free(drops);
-	rr_groups_free(g, ng);
-	model_free(&m);
-	line_free(&l);
+	free(b.drops);
+	rxrr_groups_free(g, ng);
+	rxrr_model_free(&m);
+	rxrr_line_free(&l);
 	if (ret == 0 && l.oom)
 		ret = -ENOMEM;
 	if (ret == 0 && ferror(out))

@@ -19,47 +19,47 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out,
 		const struct rxr_report_select *sel)
 {
-	struct line l = { .len = 0 };
-	struct model m;
+	struct rxrr_line l = { .len = 0 };
+	struct rxrr_model m;
 	char prefix[300];
 	unsigned int c;
 
-	if (model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
-	line_add(&l, "rxrefill-compare: %u report%s (%s), ", n,
+	rxrr_line_add(&l, "rxrefill-compare: %u report%s (%s), ", n,
 		n == 1 ? "" : "s", RXR_REPORT_SCHEMA);
-	line_add(&l, SIGN_CONVENTION("report"));
-	line_put(&l, out);
+	rxrr_line_add(&l, RXRR_SIGN_CONVENTION("report"));
+	rxrr_line_put(&l, out);
 	for (c = 0; c < n; c++) {
 		const json_t *doc = reports[c]->doc;
 		const json_t *env = json_object_get(doc, "env");
-		char *host = clean_dup(json_string_value(json_object_get(env,
+		char *host = rxrr_clean_dup(json_string_value(json_object_get(env,
 				"host")));
 
-		line_add(&l, "%s: created %s, host %s, ", m.headers[c],
+		rxrr_line_add(&l, "%s: created %s, host %s, ", m.headers[c],
 			json_string_value(json_object_get(doc, "created")),
 			host != NULL ? host : "");
 		free(host);
-		print_env_line(doc, &l);
-		line_add(&l, ", %u runs%s", rxr_report_nb_runs(reports[c]),
+		rxrr_print_env_line(doc, &l);
+		rxrr_line_add(&l, ", %u runs%s", rxr_report_nb_runs(reports[c]),
 			json_is_true(json_object_get(doc, "partial")) ?
 				", partial (interrupted run)" : "");
-		line_put(&l, out);
+		rxrr_line_put(&l, out);
 		snprintf(prefix, sizeof(prefix), "%s: ", m.headers[c]);
-		print_cut_short(reports[c], prefix, &l, out);
-		print_disturbed(reports[c], prefix, &l, out);
+		rxrr_print_cut_short(reports[c], prefix, &l, out);
+		rxrr_print_disturbed(reports[c], prefix, &l, out);
 	}
 	if (m.nrows == 0 && m.nhists == 0) {
-		line_add(&l, "no runs to compare");
-		line_put(&l, out);
+		rxrr_line_add(&l, "no runs to compare");
+		rxrr_line_put(&l, out);
 	}
-	print_model(&m, &l, out);
+	rxrr_print_model(&m, &l, out);
 	if (m.ncols > 1 && m.nrows > 0) {
 		fputc('\n', out);
-		rr_print_verdict_model(&m, &l, out);
+		rxrr_print_verdict_model(&m, &l, out);
 	}
-	model_free(&m);
-	line_free(&l);
+	rxrr_model_free(&m);
+	rxrr_line_free(&l);
 	if (l.oom)
 		return -ENOMEM;
 	return ferror(out) ? -EIO : 0;
@@ -70,15 +70,15 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, double pct, FILE *out)
 {
-	struct model m;
+	struct rxrr_model m;
 	size_t i;
 	unsigned int c;
 	int worse = 0;
 
-	if (model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	for (i = 0; i < m.nrows; i++) {
-		const struct row *row = &m.rows[i];
+		const struct rxrr_row *row = &m.rows[i];
 
 		/* The tested row: Mean when there is one, else Median. */
 		if (!row->tested)
@@ -94,29 +94,23 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 					row->p[c], row->stat);
 		}
 	}
-	model_free(&m);
+	rxrr_model_free(&m);
 	return worse;
 }
 
 static json_t *
-jnum_or_null(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
-static json_t *
-rows_json(const struct model *m)
+rows_json(const struct rxrr_model *m)
 {
 	static const char *const dir_names[] = {
-		[DIR_NONE] = NULL, [DIR_HIGHER] = "higher",
-		[DIR_LOWER] = "lower",
+		[RXRR_DIR_NONE] = NULL, [RXRR_DIR_HIGHER] = "higher",
+		[RXRR_DIR_LOWER] = "lower",
 	};
 	json_t *rows = json_array();
 	size_t i;
 	unsigned int c;
 
 	for (i = 0; rows != NULL && i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 		json_t *v = json_array(), *d = json_array();
 		json_t *p = json_array(), *sig = json_array();
 		json_t *ratio = json_array(), *lo = json_array();
@@ -132,17 +126,17 @@ rows_json(const struct model *m)
 			const struct rxr_stats_ratio *r = &row->cmp[c];
 			bool has = row->tested && c > 0 && r->n > 0;
 
-			json_array_append_new(v, jnum_or_null(row->v[c]));
-			json_array_append_new(d, jnum_or_null(row->d[c]));
-			json_array_append_new(p, jnum_or_null(row->p[c]));
+			json_array_append_new(v, rxrr_jnum(row->v[c]));
+			json_array_append_new(d, rxrr_jnum(row->d[c]));
+			json_array_append_new(p, rxrr_jnum(row->p[c]));
 			/* Untested rows carry no verdict, not "false". */
 			json_array_append_new(sig, c == 0 || !row->tested ?
 				json_null() : json_boolean(row->sig[c]));
-			json_array_append_new(ratio, jnum_or_null(has ?
+			json_array_append_new(ratio, rxrr_jnum(has ?
 				r->ratio : NAN));
-			json_array_append_new(lo, jnum_or_null(has ? r->ci_lo :
+			json_array_append_new(lo, rxrr_jnum(has ? r->ci_lo :
 				NAN));
-			json_array_append_new(hi, jnum_or_null(has ? r->ci_hi :
+			json_array_append_new(hi, rxrr_jnum(has ? r->ci_hi :
 				NAN));
 			json_array_append_new(test, has && !isnan(r->p) ?
 				json_string(r->test) : json_null());
@@ -150,7 +144,7 @@ rows_json(const struct model *m)
 				"s:I}", "paired", r->paired, "n",
 				(json_int_t)r->n, "n_base",
 				(json_int_t)r->n_base) : json_null());
-			json_array_append_new(pu, jnum_or_null(
+			json_array_append_new(pu, rxrr_jnum(
 				row->p_unpaired[c]));
 		}
 		for (c = 0; c + 1 < sizeof(stat) && row->stat[c] != '\0'; c++)
@@ -174,12 +168,12 @@ rows_json(const struct model *m)
 }
 
 static json_t *
-columns_json(const struct model *m)
+columns_json(const struct rxrr_model *m)
 {
 	json_t *a = json_array();
 
 	for (unsigned int c = 0; a != NULL && c < m->ncols; c++)
-		if (json_array_append_new(a, rr_jstr(m->headers[c])) != 0) {
+		if (json_array_append_new(a, rxrr_jstr(m->headers[c])) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -187,14 +181,14 @@ columns_json(const struct model *m)
 }
 
 static json_t *
-hists_json(const struct model *m)
+hists_json(const struct rxrr_model *m)
 {
 	json_t *hists = json_array();
 	size_t i;
 	unsigned int b, c;
 
 	for (i = 0; hists != NULL && i < m->nhists; i++) {
-		const struct hist *h = &m->hists[i];
+		const struct rxrr_hist *h = &m->hists[i];
 		json_t *buckets = json_array(), *o;
 
 		for (b = h->first; buckets != NULL && b <= h->last; b++) {
@@ -231,12 +225,12 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 		const struct rxr_report_select *sel)
 {
 	json_t *doc = NULL, *reps;
-	struct model m;
+	struct rxrr_model m;
 	unsigned int c;
 
 	/* One report: its configurations are the columns, as in its table. */
-	if ((n == 1 ? model_single(&m, reports[0], sel) :
-			model_compare(&m, reports, labels, n, sel)) != 0)
+	if ((n == 1 ? rxrr_model_single(&m, reports[0], sel) :
+			rxrr_model_compare(&m, reports, labels, n, sel)) != 0)
 		return NULL;
 	reps = json_array();
 	for (c = 0; reps != NULL && c < n; c++) {
@@ -245,7 +239,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 
 		if (json_array_append_new(reps, json_pack(
 				"{s:o, s:O, s:O, s:O, s:O, s:O, s:I, s:I}",
-				"label", rr_jstr(labels[c]),
+				"label", rxrr_jstr(labels[c]),
 				"created", json_object_get(d, "created"),
 				"partial", json_object_get(d, "partial"),
 				"host", json_object_get(env, "host"),
@@ -274,7 +268,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 			"alpha", m.alpha,
 			"reports", reps, "columns", columns_json(&m),
 			"rows", rows_json(&m), "histograms", hists_json(&m));
-	model_free(&m);
+	rxrr_model_free(&m);
 	return doc;
 }
 

@@ -104,7 +104,7 @@ hist_counts(const json_t *h, uint64_t *counts)
 }
 
 json_t *
-rr_percentiles_json(const uint64_t *counts)
+rxrr_percentiles_json(const uint64_t *counts)
 {
 	json_t *o = json_object();
 	unsigned int i;
@@ -147,7 +147,7 @@ fmt_bound(uint64_t v, char *buf, size_t len)
 
 /* Every complete repetition of a configuration in one histogram. */
 static bool
-group_hist(const struct rr_group *g, uint64_t *sum)
+group_hist(const struct rxrr_group *g, uint64_t *sum)
 {
 	uint64_t c[RXR_REPORT_HIST_BUCKETS];
 	bool any = false;
@@ -168,100 +168,128 @@ group_hist(const struct rr_group *g, uint64_t *sum)
 	return any;
 }
 
-json_t *
-rxr_report_percentiles_json(struct rxr_report *const *reports,
-		unsigned int n)
+/* The labels of the reports' configurations, in order of first sight. */
+static json_t *
+config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
 {
-	struct rr_group **g = calloc(n, sizeof(*g));
-	size_t *ng = calloc(n, sizeof(*ng));
-	json_t *rows = json_array(), *labels = json_array();
-	unsigned int c, p;
+	json_t *labels = json_array();
+	unsigned int c;
 	size_t i, j;
 
-	if (g == NULL || ng == NULL || rows == NULL || labels == NULL)
-		goto nomem;
-	for (c = 0; c < n; c++)
-		if (rr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
-			goto nomem;
-	/* Configurations in order of first appearance over the reports. */
+	if (labels == NULL)
+		return NULL;
 	for (c = 0; c < n; c++)
 		for (i = 0; i < ng[c]; i++) {
 			char label[96];
 			bool seen = false;
 			json_t *l;
 
-			rr_group_label(g[c][i].strategy, g[c][i].bulk, label,
+			rxrr_group_label(g[c][i].strategy, g[c][i].bulk, label,
 				sizeof(label));
 			json_array_foreach(labels, j, l)
 				seen |= strcmp(json_string_value(l), label) == 0;
 			if (!seen && json_array_append_new(labels,
-					json_string(label)) != 0)
-				goto nomem;
-		}
-	for (i = 0; i < json_array_size(labels); i++) {
-		const char *label = json_string_value(json_array_get(labels, i));
-
-		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
-			json_t *v = json_array(), *lo = json_array();
-			json_t *hi = json_array(), *row;
-
-			row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
-				"config", label, "percentile", pct_names[p],
-				"ns", v, "lo", lo, "hi", hi);
-			if (row == NULL || json_array_append_new(rows, row) != 0)
-				goto nomem;
-			for (c = 0; c < n; c++) {
-				uint64_t sum[RXR_REPORT_HIST_BUCKETS];
-				struct rxr_report_pct pc;
-				const struct rr_group *gg = NULL;
-				char l2[96];
-
-				for (j = 0; j < ng[c]; j++) {
-					rr_group_label(g[c][j].strategy,
-						g[c][j].bulk, l2, sizeof(l2));
-					if (strcmp(l2, label) == 0)
-						gg = &g[c][j];
-				}
-				if (gg != NULL && group_hist(gg, sum) &&
-						rxr_report_percentile(sum,
-						rxr_report_pct_points[p], &pc) == 0) {
-					json_array_append_new(v, json_real(pc.ns));
-					json_array_append_new(lo,
-						json_integer((json_int_t)pc.lo));
-					json_array_append_new(hi,
-						json_integer((json_int_t)pc.hi));
-				} else {
-					json_array_append_new(v, json_null());
-					json_array_append_new(lo, json_null());
-					json_array_append_new(hi, json_null());
-				}
+					json_string(label)) != 0) {
+				json_decref(labels);
+				return NULL;
 			}
 		}
+	return labels;
+}
+
+/* The group of g[0..ng) labelled label, or NULL. */
+static const struct rxrr_group *
+group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
+{
+	const struct rxrr_group *found = NULL;
+	char l2[96];
+
+	for (size_t j = 0; j < ng; j++) {
+		rxrr_group_label(g[j].strategy, g[j].bulk, l2, sizeof(l2));
+		if (strcmp(l2, label) == 0)
+			found = &g[j];
 	}
+	return found;
+}
+
+/* Percentile p of configuration label in each report, as a row. */
+static json_t *
+pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
+		const size_t *ng, unsigned int n)
+{
+	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
+	json_t *row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
+		"config", label, "percentile", pct_names[p],
+		"ns", v, "lo", lo, "hi", hi);
+	unsigned int c;
+
+	for (c = 0; row != NULL && c < n; c++) {
+		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+		struct rxr_report_pct pc;
+
+		if (gg != NULL && group_hist(gg, sum) &&
+				rxr_report_percentile(sum,
+				rxr_report_pct_points[p], &pc) == 0) {
+			json_array_append_new(v, json_real(pc.ns));
+			json_array_append_new(lo,
+				json_integer((json_int_t)pc.lo));
+			json_array_append_new(hi,
+				json_integer((json_int_t)pc.hi));
+		} else {
+			json_array_append_new(v, json_null());
+			json_array_append_new(lo, json_null());
+			json_array_append_new(hi, json_null());
+		}
+	}
+	return row;
+}
+
+json_t *
+rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n)
+{
+	struct rxrr_group **g = calloc(n, sizeof(*g));
+	size_t *ng = calloc(n, sizeof(*ng));
+	json_t *rows = json_array(), *labels = NULL;
+	unsigned int c, p;
+	size_t i;
+
+	if (g == NULL || ng == NULL || rows == NULL)
+		goto nomem;
 	for (c = 0; c < n; c++)
-		rr_groups_free(g[c], ng[c]);
+		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
+			goto nomem;
+	labels = config_labels(g, ng, n);
+	if (labels == NULL)
+		goto nomem;
+	for (i = 0; i < json_array_size(labels); i++)
+		for (p = 0; p < RXR_REPORT_PCT_N; p++)
+			if (json_array_append_new(rows, pct_row(json_string_value(
+					json_array_get(labels, i)), p, g, ng,
+					n)) != 0)
+				goto nomem;
+	goto out;
+nomem:
+	json_decref(rows);
+	rows = NULL;
+out:
+	for (c = 0; g != NULL && c < n; c++)
+		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
 	json_decref(labels);
 	return rows;
-nomem:
-	for (c = 0; g != NULL && c < n; c++)
-		rr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
-	json_decref(labels);
-	json_decref(rows);
-	return NULL;
 }
 
 static int
 print_percentiles(const struct rxr_report *r, FILE *out)
 {
-	struct rr_group *g;
+	struct rxrr_group *g;
 	size_t n, i;
 	bool header = false;
 
-	if (rr_groups(r->doc, &g, &n) != 0)
+	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
@@ -279,7 +307,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			fputc('\n', out);
 			header = true;
 		}
-		rr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
 		/* A name from a file never reaches the terminal raw. */
 		for (char *c = label; *c != '\0'; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
@@ -303,7 +331,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 		}
 		fputc('\n', out);
 	}
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 	return 0;
 }
 
@@ -312,7 +340,7 @@ run_label(const json_t *run, char *buf, size_t len)
 {
 	char cfg[80];
 
-	rr_group_label(json_string_value(json_object_get(run, "strategy")),
+	rxrr_group_label(json_string_value(json_object_get(run, "strategy")),
 		json_is_true(json_object_get(run, "bulk")), cfg, sizeof(cfg));
 	/* Printed from 1, as the progress lines count; 0-based in JSON. */
 	snprintf(buf, len, "%s rep %lld", cfg,
@@ -360,7 +388,7 @@ print_detail(const struct rxr_report *r, FILE *out)
 			fprintf(out, "%-24s %5lld %4lld %14lld %8.3f\n", label,
 				jint(v, "lcore"), jint(v, "cpu"),
 				jint(v, "cycles"),
-				rr_num(json_object_get(v, "busy_share")));
+				rxrr_num(json_object_get(v, "busy_share")));
 	}
 	fprintf(out, "\nExtended statistics that changed: port name delta\n");
 	json_array_foreach(runs, i, run) {
@@ -385,7 +413,7 @@ rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
 {
 	const json_t *env = json_object_get(r->doc, "env");
 
-	if (json_is_true(rr_path(env, "build.debug_checks")))
+	if (json_is_true(rxrr_path(env, "build.debug_checks")))
 		fprintf(out, "\nnote: built with debug checks: these figures "
 			"are not for comparison\n");
 	if (print_percentiles(r, out) != 0)
@@ -399,7 +427,7 @@ rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
 static char *
 env_text(const json_t *env, const char *path)
 {
-	const json_t *v = rr_path(env, path);
+	const json_t *v = rxrr_path(env, path);
 
 	if (v == NULL)
 		return NULL;
@@ -533,7 +561,7 @@ rxr_report_env_differences(struct rxr_report *const *reports,
 	for (i = 0; i < n; i++) {
 		const json_t *e = json_object_get(reports[i]->doc, "env");
 
-		if (json_is_true(rr_path(e, "build.debug_checks"))) {
+		if (json_is_true(rxrr_path(e, "build.debug_checks"))) {
 			fprintf(out, "warning: %s was measured with debug checks "
 				"compiled in: its figures are not for "
 				"comparison\n", labels[i]);

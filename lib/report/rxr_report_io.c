@@ -18,39 +18,141 @@
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
+/* doc on standard output; 0 or -errno. */
+static int
+write_stdout(const json_t *doc, char *err, size_t errlen)
+{
+	int ret;
+
+	errno = 0;
+	if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
+			fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+		ret = errno != 0 ? -errno : -EIO;
+		rxrr_err(err, errlen, "cannot write report to standard "
+			"output: %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* doc into f, on disk, f closed; 0, or -errno with *step what failed. */
+static int
+write_file(const json_t *doc, FILE *f, const char **step)
+{
+	int ret;
+
+	errno = 0;
+	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
+			fflush(f) != 0) {
+		ret = errno != 0 ? -errno : -EIO;
+		*step = "writing the temporary file";
+		fclose(f);
+		return ret;
+	}
+	/* Data on disk before the rename makes it visible under path. */
+	if (fsync(fileno(f)) != 0) {
+		ret = -errno;
+		*step = "fsync of the temporary file";
+		fclose(f);
+		return ret;
+	}
+	if (fclose(f) != 0) {
+		*step = "closing the temporary file";
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * doc into a new temporary file *tmp in dir, named after base, with the
+ * mode of the file at path; 0, or -errno with *step what failed (*tmp,
+ * when set, is to be unlinked).
+ */
+static int
+write_temp(const json_t *doc, const char *path, const char *dir,
+		const char *base, char **tmp, const char **step)
+{
+	struct stat st;
+	mode_t mode = 0644;
+	FILE *f;
+	int fd, ret;
+
+	/* Same directory as the target: rename() must not cross filesystems. */
+	if (asprintf(tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
+		*tmp = NULL;
+		*step = "out of memory";
+		return -ENOMEM;
+	}
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		*step = "creating a temporary file";
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	if (fchmod(fd, mode) != 0) {
+		ret = -errno;
+		*step = "setting the mode of the temporary file";
+		close(fd);
+		return ret;
+	}
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		ret = -errno;
+		*step = "opening the temporary file";
+		close(fd);
+		return ret;
+	}
+	return write_file(doc, f, step);
+}
+
+/* The rename itself is durable only once the directory is synced. */
+static int
+sync_dir(const char *dir, const char **step)
+{
+	int dfd, ret;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		*step = "opening its directory to fsync it";
+		return -errno;
+	}
+	ret = fsync(dfd) != 0 ? -errno : 0;
+	close(dfd);
+	/* Some filesystems cannot sync a directory; nothing more to do then. */
+	if (ret != 0 && ret != -EINVAL && ret != -EROFS && ret != -ENOTSUP) {
+		*step = "fsync of its directory";
+		return ret;
+	}
+	return 0;
+}
+
 int
 rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 		size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
+	const char *base, *step = "out of memory";
 	char *dir = NULL, *tmp = NULL;
-	const char *base, *step;
 	struct stat st;
-	mode_t mode = 0644;
-	FILE *f = NULL;
-	int fd = -1, dfd, ret;
+	int ret = -ENOMEM;
 
-	if (rxr_path_is_stdout(path)) {
-		errno = 0;
-		if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
-				fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			ret = errno != 0 ? -errno : -EIO;
-			rr_err(err, errlen, "cannot write report to standard "
-				"output: %s", strerror(-ret));
-			return ret;
-		}
-		return 0;
-	}
+	if (rxr_path_is_stdout(path))
+		return write_stdout(doc, err, errlen);
 	base = slash != NULL ? slash + 1 : path;
 	if (*base == '\0') {
-		rr_err(err, errlen, "cannot write report %s: not a file name",
+		rxrr_err(err, errlen, "cannot write report %s: not a file name",
 			path);
 		return -EINVAL;
 	}
 	/* The rename would replace a device, a FIFO, ... by a file. */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 			!S_ISLNK(st.st_mode)) {
-		rr_err(err, errlen, "cannot write report %s: is %s, not a "
+		rxrr_err(err, errlen, "cannot write report %s: is %s, not a "
 			"regular file: refusing to replace it", path,
 			rxr_path_kind(path));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
@@ -61,86 +163,20 @@ rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
 		dir = strdup("/");
 	else
 		dir = strndup(path, (size_t)(slash - path));
-	/* Same directory as the target: rename() must not cross filesystems. */
-	if (dir == NULL || asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		ret = -ENOMEM;
-		step = "out of memory";
-		goto fail;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		step = "creating a temporary file";
-		free(tmp);
-		tmp = NULL;
-		goto fail;
-	}
-	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		mode = st.st_mode & 07777;
-	if (fchmod(fd, mode) != 0) {
-		ret = -errno;
-		step = "setting the mode of the temporary file";
-		goto fail;
-	}
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		ret = -errno;
-		step = "opening the temporary file";
-		goto fail;
-	}
-	fd = -1;
-	errno = 0;
-	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
-			fflush(f) != 0) {
-		ret = errno != 0 ? -errno : -EIO;
-		step = "writing the temporary file";
-		goto fail;
-	}
-	/* Data on disk before the rename makes it visible under path. */
-	if (fsync(fileno(f)) != 0) {
-		ret = -errno;
-		step = "fsync of the temporary file";
-		goto fail;
-	}
-	ret = fclose(f);
-	f = NULL;
-	if (ret != 0) {
-		ret = -errno;
-		step = "closing the temporary file";
-		goto fail;
-	}
-	if (rename(tmp, path) != 0) {
+	if (dir != NULL)
+		ret = write_temp(doc, path, dir, base, &tmp, &step);
+	if (ret == 0 && rename(tmp, path) != 0) {
 		ret = -errno;
 		step = "renaming the temporary file over it";
-		goto fail;
 	}
-	free(tmp);
-	tmp = NULL;
-	/* The rename itself is durable only once the directory is synced. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		ret = -errno;
-		step = "opening its directory to fsync it";
-		goto fail;
+	if (ret == 0) {
+		free(tmp);
+		tmp = NULL;
+		ret = sync_dir(dir, &step);
 	}
-	ret = fsync(dfd) != 0 ? -errno : 0;
-	close(dfd);
-	/* Some filesystems cannot sync a directory; nothing more to do then. */
-	if (ret != 0 && ret != -EINVAL && ret != -EROFS && ret != -ENOTSUP) {
-		step = "fsync of its directory";
-		goto fail;
-	}
-	free(dir);
-	return 0;
-fail:
-	rr_err(err, errlen, "cannot write report %s: %s: %s", path, step,
-		strerror(-ret));
-	if (f != NULL)
-		fclose(f);
-	if (fd >= 0)
-		close(fd);
+	if (ret != 0)
+		rxrr_err(err, errlen, "cannot write report %s: %s: %s", path,
+			step, strerror(-ret));
 	if (tmp != NULL) {
 		unlink(tmp);
 		free(tmp);
@@ -156,12 +192,12 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	char verr[RXR_REPORT_ERR_LEN];
 
 	/* Never write what rxr_report_load() would refuse. */
-	if (rr_fresh(r) != 0 || rr_noise_count(r->doc) != 0) {
-		rr_err(err, errlen, "%s: summary: out of memory", path);
+	if (rxrr_fresh(r) != 0 || rxrr_noise_count(r->doc) != 0) {
+		rxrr_err(err, errlen, "%s: summary: out of memory", path);
 		return -ENOMEM;
 	}
 	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
-		rr_err(err, errlen, "cannot write report %s: %s", path, verr);
+		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
 	}
 	return rxr_report_json_write_atomic(r->doc, path, err, errlen);
@@ -255,14 +291,14 @@ vfield(struct vctx *c, const json_t *obj, const char *where, const char *key,
 	if (v == NULL) {
 		if (!required)
 			return 0;
-		rr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
 			where, dot, key);
 		return -EINVAL;
 	}
 	if (!vtype_ok(v, t)) {
 		char found[32];
 
-		rr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
+		rxrr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
 			c->name, where, dot, key, vtype_names[t],
 			found_name(v, found, sizeof(found)));
 		return -EINVAL;
@@ -303,7 +339,7 @@ validate_env(struct vctx *c, const json_t *doc)
 		return -EINVAL;
 	json_array_foreach(arr, i, v) {
 		if (!vtype_ok(v, V_COUNT)) {
-			rr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
+			rxrr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
 				"expected %s, found %s", c->name, i,
 				vtype_names[V_COUNT],
 				found_name(v, found, sizeof(found)));
@@ -313,7 +349,7 @@ validate_env(struct vctx *c, const json_t *doc)
 	mem = json_object_get(env, "memory");
 	if (strcmp(json_string_value(mem), "hugepages") != 0 &&
 			strcmp(json_string_value(mem), "no-huge") != 0) {
-		rr_err(c->err, c->errlen, "%s: env.memory: expected "
+		rxrr_err(c->err, c->errlen, "%s: env.memory: expected "
 			"\"hugepages\" or \"no-huge\", found \"%.64s\"",
 			c->name, json_string_value(mem));
 		return -EINVAL;
@@ -323,7 +359,7 @@ validate_env(struct vctx *c, const json_t *doc)
 	json_array_foreach(arr, i, v) {
 		snprintf(where, sizeof(where), "env.ports[%zu]", i);
 		if (!json_is_object(v)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, where, json_type_name(v));
 			return -EINVAL;
 		}
@@ -354,7 +390,7 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 			vfield(c, h, where, "buckets", V_ARR, true, &buckets))
 		return -EINVAL;
 	if (strcmp(json_string_value(unit), "ns") != 0) {
-		rr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
+		rxrr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
 			"found \"%.32s\"", c->name, where,
 			json_string_value(unit));
 		return -EINVAL;
@@ -365,7 +401,7 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 
 		snprintf(w, sizeof(w), "%s.buckets[%zu]", where, i);
 		if (!json_is_object(b)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(b));
 			return -EINVAL;
 		}
@@ -381,13 +417,13 @@ validate_hist(struct vctx *c, const json_t *h, const char *where)
 					RXR_REPORT_HIST_BUCKETS - 1)) {
 			idx = rxr_report_hist_index((uint64_t)lo);
 		} else {
-			rr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
+			rxrr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
 				"a log2 bucket", c->name, w, (long long)lo,
 				(long long)hi);
 			return -EINVAL;
 		}
 		if (seen & (UINT64_C(1) << idx)) {
-			rr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
+			rxrr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
 				"listed twice", c->name, w, (long long)lo,
 				(long long)hi);
 			return -EINVAL;
@@ -411,7 +447,7 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 	json_array_foreach(arr, i, s) {
 		snprintf(w, sizeof(w), "%s.streams[%zu]", where, i);
 		if (!json_is_object(s)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(s));
 			return -EINVAL;
 		}
@@ -423,7 +459,7 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 					65535 ||
 				json_integer_value(json_object_get(s, "proto")) >
 					255) {
-			rr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
+			rxrr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
 				"protocol above 255", c->name, w);
 			return -EINVAL;
 		}
@@ -448,7 +484,7 @@ validate_objects(struct vctx *c, const json_t *arr, const char *where,
 	json_array_foreach(arr, i, e) {
 		snprintf(w, sizeof(w), "%s[%zu]", where, i);
 		if (!json_is_object(e)) {
-			rr_err(c->err, c->errlen, "%s: %s: expected an object, "
+			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
 				"found %s", c->name, w, json_type_name(e));
 			return -EINVAL;
 		}
@@ -463,6 +499,52 @@ validate_objects(struct vctx *c, const json_t *arr, const char *where,
  * disturbed, disturbed_by and noise{} (optional: older reports have
  * none); disturbed_by names a cause, and only on a disturbed run.
  */
+/* disturbed, disturbed_by and whether noise is there; 0 or -EINVAL. */
+static int
+validate_disturbed(struct vctx *c, const json_t *run, const char *where,
+		const json_t **noise)
+{
+	const json_t *dist, *by, *e;
+	size_t i;
+
+	if (vfield(c, run, where, "disturbed", V_BOOL, false, &dist) ||
+			vfield(c, run, where, "disturbed_by", V_ARR,
+				dist != NULL, &by) ||
+			vfield(c, run, where, "noise", V_OBJ, dist != NULL,
+				noise))
+		return -EINVAL;
+	if (dist == NULL && (by != NULL || *noise != NULL)) {
+		rxrr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
+			c->name, where, by != NULL ? "disturbed_by" : "noise",
+			where);
+		return -EINVAL;
+	}
+	if (dist == NULL)
+		return 0;
+	if (json_is_true(dist) != (json_array_size(by) != 0)) {
+		rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
+			where, json_is_true(dist) ? "empty on a disturbed run" :
+			"causes on a run not disturbed");
+		return -EINVAL;
+	}
+	json_array_foreach(by, i, e) {
+		unsigned int k = 0;
+		const char *name;
+
+		while ((name = rxr_report_disturbance_name(k)) != NULL &&
+				!(json_is_string(e) &&
+				strcmp(json_string_value(e), name) == 0))
+			k++;
+		if (name == NULL) {
+			rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
+				"not duration, steal or switches", c->name,
+				where, i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int
 validate_noise(struct vctx *c, const json_t *run, const char *where)
 {
@@ -481,45 +563,13 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	static const char *const counts[] = {
 		"nonvoluntary_ctxt_switches", "migrations",
 	};
-	const json_t *dist, *by, *noise, *e, *cpus_a, *lcores_a, *tasks_a;
+	const json_t *noise = NULL, *e, *cpus_a, *lcores_a, *tasks_a;
 	char w[64];
-	size_t i;
 
-	if (vfield(c, run, where, "disturbed", V_BOOL, false, &dist) ||
-			vfield(c, run, where, "disturbed_by", V_ARR,
-				dist != NULL, &by) ||
-			vfield(c, run, where, "noise", V_OBJ, dist != NULL,
-				&noise))
+	if (validate_disturbed(c, run, where, &noise))
 		return -EINVAL;
-	if (dist == NULL && (by != NULL || noise != NULL)) {
-		rr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
-			c->name, where, by != NULL ? "disturbed_by" : "noise",
-			where);
-		return -EINVAL;
-	}
-	if (dist == NULL)
+	if (noise == NULL)
 		return 0;
-	if (json_is_true(dist) != (json_array_size(by) != 0)) {
-		rr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
-			where, json_is_true(dist) ? "empty on a disturbed run" :
-			"causes on a run not disturbed");
-		return -EINVAL;
-	}
-	json_array_foreach(by, i, e) {
-		unsigned int k = 0;
-		const char *name;
-
-		while ((name = rxr_report_disturbance_name(k)) != NULL &&
-				!(json_is_string(e) &&
-				strcmp(json_string_value(e), name) == 0))
-			k++;
-		if (name == NULL) {
-			rr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
-				"not duration, steal or switches", c->name,
-				where, i);
-			return -EINVAL;
-		}
-	}
 	snprintf(w, sizeof(w), "%s.noise", where);
 	if (vfield(c, noise, w, "asked_s", V_NUM_NULL, true, NULL) ||
 			vfield(c, noise, w, "steal_share_max", V_NUM_NULL, true,
@@ -532,7 +582,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	/* Negative when the run was shorter than asked (cut short). */
 	e = json_object_get(noise, "duration_excess");
 	if (e == NULL || !(json_is_null(e) || json_is_number(e))) {
-		rr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
 			w, e == NULL ? "missing" : "expected a number or null");
 		return -EINVAL;
 	}
@@ -546,37 +596,17 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 	return validate_objects(c, tasks_a, w, tasks, NKEYS(tasks));
 }
 
+/* The run's identity, figures and whether it completed. */
 static int
-validate_run(struct vctx *c, const json_t *run, size_t idx)
+validate_run_figures(struct vctx *c, const json_t *run, const char *where)
 {
 	static const char *const counts[] = { "rep", "rx_packets", "rx_bytes" };
 	static const char *const rates[] = {
 		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
 		"refill_cycles_per_frame",
 	};
-	static const char *const pcp[] = { "hits", "misses" };
-	static const char *const lock[] = {
-		"acquisitions", "contended", "wait_cycles",
-	};
-	static const char *const deferred[] = { "queued", "drained" };
-	static const char *const untracked[] = { "packets", "bytes" };
-	static const char *const recycle[] = {
-		"alloc_fast", "alloc_slow", "alloc_empty", "alloc_refill",
-		"alloc_waive", "recycle_cached", "recycle_cache_full",
-		"recycle_ring", "recycle_ring_full", "recycle_released_refcnt",
-	};
-	static const char *const zero_strs[] = { "policy", "method" };
-	static const char *const zero_nums[] = { "gbps", "max_poll_gap_us" };
-	const json_t *sub, *v, *strategy;
-	char where[32], w[64], found[32];
-	const char *key;
+	const json_t *strategy, *v, *sub;
 
-	snprintf(where, sizeof(where), "runs[%zu]", idx);
-	if (!json_is_object(run)) {
-		rr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
-			c->name, where, json_type_name(run));
-		return -EINVAL;
-	}
 	if (vfield(c, run, where, "strategy", V_STR, true, &strategy) ||
 			vfield(c, run, where, "bulk", V_BOOL, true, NULL) ||
 			vfields(c, run, where, counts, NKEYS(counts), V_COUNT) ||
@@ -584,7 +614,7 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			vfields(c, run, where, rates, NKEYS(rates), V_NUM_NULL))
 		return -EINVAL;
 	if (json_string_length(strategy) == 0) {
-		rr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
 			where);
 		return -EINVAL;
 	}
@@ -593,22 +623,49 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 				json_is_false(v), &sub))
 		return -EINVAL;
 	if (sub != NULL && (json_string_length(sub) == 0 || !json_is_false(v))) {
-		rr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
+		rxrr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
 			where, !json_is_false(v) ? "on a run not marked "
 			"\"complete\": false" : "empty");
 		return -EINVAL;
 	}
-	if (vfield(c, run, where, "drops", V_OBJ, true, &sub))
+	return 0;
+}
+
+/* run.field: an object of counts under names of its own (drop causes). */
+static int
+validate_named_counts(struct vctx *c, const json_t *run, const char *where,
+		const char *field, bool required)
+{
+	const json_t *sub, *v;
+	const char *key;
+	char found[32];
+
+	if (vfield(c, run, where, field, V_OBJ, required, &sub))
 		return -EINVAL;
 	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
 		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
-			rr_err(c->err, c->errlen, "%s: %s.drops.%s: expected "
-				"%s, found %s", c->name, where, key,
+			rxrr_err(c->err, c->errlen, "%s: %s.%s.%s: expected "
+				"%s, found %s", c->name, where, field, key,
 				vtype_names[V_COUNT],
 				found_name(v, found, sizeof(found)));
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* The allocator's counters: pcp, zone lock, deferred frees. */
+static int
+validate_run_pool(struct vctx *c, const json_t *run, const char *where)
+{
+	static const char *const pcp[] = { "hits", "misses" };
+	static const char *const lock[] = {
+		"acquisitions", "contended", "wait_cycles",
+	};
+	static const char *const deferred[] = { "queued", "drained" };
+	const json_t *sub;
+	char w[64];
+
 	snprintf(w, sizeof(w), "%s.pcp", where);
 	if (vfield(c, run, where, "pcp", V_OBJ, true, &sub) ||
 			vfields(c, sub, w, pcp, NKEYS(pcp), V_COUNT) ||
@@ -624,21 +681,30 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			(sub != NULL && vfields(c, sub, w, deferred,
 				NKEYS(deferred), V_COUNT)))
 		return -EINVAL;
+	return 0;
+}
+
+/* The strategy's own counters and the zeroing's figures. */
+static int
+validate_run_strategy(struct vctx *c, const json_t *run, const char *where)
+{
+	static const char *const recycle[] = {
+		"alloc_fast", "alloc_slow", "alloc_empty", "alloc_refill",
+		"alloc_waive", "recycle_cached", "recycle_cache_full",
+		"recycle_ring", "recycle_ring_full", "recycle_released_refcnt",
+	};
+	static const char *const zero_strs[] = { "policy", "method" };
+	static const char *const zero_nums[] = { "gbps", "max_poll_gap_us" };
+	const json_t *sub;
+	char w[64];
+
 	snprintf(w, sizeof(w), "%s.recycle", where);
 	if (vfield(c, run, where, "recycle", V_OBJ, false, &sub) ||
 			(sub != NULL && vfields(c, sub, w, recycle,
 				NKEYS(recycle), V_COUNT)))
 		return -EINVAL;
-	if (vfield(c, run, where, "strategy_counters", V_OBJ, false, &sub))
+	if (validate_named_counts(c, run, where, "strategy_counters", false))
 		return -EINVAL;
-	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
-		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
-			rr_err(c->err, c->errlen, "%s: %s.strategy_counters.%s: "
-				"expected %s, found %s", c->name, where, key,
-				vtype_names[V_COUNT], json_type_name(v));
-			return -EINVAL;
-		}
-	}
 	snprintf(w, sizeof(w), "%s.zeroing", where);
 	if (vfield(c, run, where, "zeroing", V_OBJ, false, &sub) ||
 			(sub != NULL && (vfields(c, sub, w, zero_strs,
@@ -647,6 +713,17 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			vfields(c, sub, w, zero_nums, NKEYS(zero_nums),
 				V_NUM_NULL))))
 		return -EINVAL;
+	return 0;
+}
+
+/* The latency histogram, the streams and what no stream counted. */
+static int
+validate_run_streams(struct vctx *c, const json_t *run, const char *where)
+{
+	static const char *const untracked[] = { "packets", "bytes" };
+	const json_t *sub;
+	char w[64];
+
 	snprintf(w, sizeof(w), "%s.refill_latency_hist", where);
 	if (vfield(c, run, where, "refill_latency_hist", V_OBJ, false, &sub) ||
 			(sub != NULL && validate_hist(c, sub, w)))
@@ -659,8 +736,27 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 			(sub != NULL && vfields(c, sub, w, untracked,
 				NKEYS(untracked), V_COUNT)))
 		return -EINVAL;
-	if (vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
-			NULL) || validate_noise(c, run, where))
+	return vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
+		NULL);
+}
+
+static int
+validate_run(struct vctx *c, const json_t *run, size_t idx)
+{
+	char where[32];
+
+	snprintf(where, sizeof(where), "runs[%zu]", idx);
+	if (!json_is_object(run)) {
+		rxrr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
+			c->name, where, json_type_name(run));
+		return -EINVAL;
+	}
+	if (validate_run_figures(c, run, where) ||
+			validate_named_counts(c, run, where, "drops", true) ||
+			validate_run_pool(c, run, where) ||
+			validate_run_strategy(c, run, where) ||
+			validate_run_streams(c, run, where) ||
+			validate_noise(c, run, where))
 		return -EINVAL;
 	return 0;
 }
@@ -674,25 +770,25 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 	size_t i;
 
 	if (!json_is_object(doc)) {
-		rr_err(err, errlen, "%s: %s, not an rxrefill report", name,
+		rxrr_err(err, errlen, "%s: %s, not an rxrefill report", name,
 			json_type_name(doc));
 		return -EINVAL;
 	}
 	/* The schema first: a report of another version is not "broken". */
 	schema = json_object_get(doc, "schema");
 	if (schema == NULL) {
-		rr_err(err, errlen, "%s: no \"schema\" field, not an rxrefill "
+		rxrr_err(err, errlen, "%s: no \"schema\" field, not an rxrefill "
 			"report (expected \"%s\")", name, RXR_REPORT_SCHEMA);
 		return -EINVAL;
 	}
 	if (!json_is_string(schema) ||
 			strcmp(json_string_value(schema), RXR_REPORT_SCHEMA)) {
 		if (json_is_string(schema))
-			rr_err(err, errlen, "%s: schema \"%.64s\" is not "
+			rxrr_err(err, errlen, "%s: schema \"%.64s\" is not "
 				"supported, this build reads \"%s\"", name,
 				json_string_value(schema), RXR_REPORT_SCHEMA);
 		else
-			rr_err(err, errlen, "%s: schema is %s, expected the "
+			rxrr_err(err, errlen, "%s: schema is %s, expected the "
 				"string \"%s\"", name, json_type_name(schema),
 				RXR_REPORT_SCHEMA);
 		return -EINVAL;
@@ -718,13 +814,13 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	json_t *doc;
 
 	if (len == 0) {
-		rr_err(err, errlen, "%s: empty file, not a report", name);
+		rxrr_err(err, errlen, "%s: empty file, not a report", name);
 		return NULL;
 	}
 	/* Duplicate keys would make "which value counts" a guess. */
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		rr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
+		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
 			jerr.line, jerr.column, jerr.text);
 		return NULL;
 	}
@@ -734,7 +830,7 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	}
 	r = calloc(1, sizeof(*r));
 	if (r == NULL) {
-		rr_err(err, errlen, "%s: out of memory", name);
+		rxrr_err(err, errlen, "%s: out of memory", name);
 		json_decref(doc);
 		return NULL;
 	}
@@ -755,7 +851,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	f = fopen(path, "r");
 	if (f == NULL) {
-		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -765,7 +861,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			char *nb;
 
 			if (cap >= REPORT_MAX_BYTES) {
-				rr_err(err, errlen, "%s: larger than %u MiB, "
+				rxrr_err(err, errlen, "%s: larger than %u MiB, "
 					"not a report", path,
 					REPORT_MAX_BYTES >> 20);
 				goto fail;
@@ -773,7 +869,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			cap = cap ? cap * 2 : 65536;
 			nb = realloc(buf, cap);
 			if (nb == NULL) {
-				rr_err(err, errlen, "%s: out of memory", path);
+				rxrr_err(err, errlen, "%s: out of memory", path);
 				goto fail;
 			}
 			buf = nb;
@@ -784,7 +880,7 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 			break;
 	}
 	if (ferror(f)) {
-		rr_err(err, errlen, "%s: %s", path, strerror(errno));
+		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	fclose(f);

@@ -21,21 +21,21 @@
  */
 static const struct {
 	const char *name;
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;
 	bool spread;
 	bool optional;	/* only when some column has a value */
 } core_metrics[] = {
-	{ "gbps", DIR_HIGHER, 2, true },
-	{ "gbps_wire", DIR_HIGHER, 2, true },
-	{ "mpps", DIR_HIGHER, 2, true },
-	{ "cycles_per_packet", DIR_LOWER, 2, true },
-	{ "refill_cycles_per_frame", DIR_LOWER, 2, true },
-	{ "allocator_cycles_per_packet", DIR_LOWER, 2, true },
-	{ "consumer_free_cycles_per_packet", DIR_LOWER, 2, true, true },
-	{ "pcp.hit_rate", DIR_HIGHER, 4, false },
-	{ "zone_lock.wait_share", DIR_LOWER, 4, false },
-	{ "zone_lock.contended", DIR_LOWER, 0, false },
+	{ "gbps", RXRR_DIR_HIGHER, 2, true },
+	{ "gbps_wire", RXRR_DIR_HIGHER, 2, true },
+	{ "mpps", RXRR_DIR_HIGHER, 2, true },
+	{ "cycles_per_packet", RXRR_DIR_LOWER, 2, true },
+	{ "refill_cycles_per_frame", RXRR_DIR_LOWER, 2, true },
+	{ "allocator_cycles_per_packet", RXRR_DIR_LOWER, 2, true },
+	{ "consumer_free_cycles_per_packet", RXRR_DIR_LOWER, 2, true, true },
+	{ "pcp.hit_rate", RXRR_DIR_HIGHER, 4, false },
+	{ "zone_lock.wait_share", RXRR_DIR_LOWER, 4, false },
+	{ "zone_lock.contended", RXRR_DIR_LOWER, 0, false },
 };
 
 static const char *const deferred_names[] = {
@@ -51,18 +51,20 @@ static const char *const recycle_names[] = {
 
 static const struct {
 	const char *name;
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;
 } zeroing_metrics[] = {
-	{ "zeroing.gbps", DIR_HIGHER, 2 },
-	{ "zeroing.max_poll_gap_us", DIR_LOWER, 2 },
+	{ "zeroing.gbps", RXRR_DIR_HIGHER, 2 },
+	{ "zeroing.max_poll_gap_us", RXRR_DIR_LOWER, 2 },
 	/* Per-stream fairness, the summary of the stream rows. */
-	{ "fairness.min_share", DIR_HIGHER, 4 },
-	{ "fairness.max_share", DIR_LOWER, 4 },
-	{ "fairness.jain", DIR_HIGHER, 4 },
+	{ "fairness.min_share", RXRR_DIR_HIGHER, 4 },
+	{ "fairness.max_share", RXRR_DIR_LOWER, 4 },
+	{ "fairness.jain", RXRR_DIR_HIGHER, 4 },
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* Half the last of the two decimals a % is shown with. */
+#define DELTA_ROUNDS_TO_ZERO 0.005
 
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
@@ -117,7 +119,7 @@ rxr_report_metric_help(void)
 }
 
 bool
-selected(const struct rxr_report_select *sel, const char *name)
+rxrr_selected(const struct rxr_report_select *sel, const char *name)
 {
 	unsigned int i;
 
@@ -132,21 +134,6 @@ selected(const struct rxr_report_select *sel, const char *name)
 			return true;
 	}
 	return false;
-}
-
-/* A copy safe to print: control characters from a file become '?'. */
-char *
-clean_dup(const char *s)
-{
-	char *c = strdup(s != NULL ? s : "");
-	char *p;
-
-	if (c == NULL)
-		return NULL;
-	for (p = c; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return c;
 }
 
 static const char *
@@ -186,7 +173,7 @@ stream_label(const json_t *s)
 			proto_name(proto, pbuf, sizeof(pbuf)));
 	if (ret < 0)
 		return NULL;
-	c = clean_dup(out);
+	c = rxrr_clean_dup(out);
 	free(out);
 	return c;
 }
@@ -244,34 +231,34 @@ stream_index(const json_t *run)
 
 /* index: the run's stream_index(), for stream rows. */
 static double
-metric_value(const json_t *run, const json_t *index, const struct metric *mt)
+metric_value(const json_t *run, const json_t *index, const struct rxrr_metric *mt)
 {
 	const json_t *s;
 
 	if (mt->stream == NULL)
-		return rr_num(rr_path(run, mt->name));
+		return rxrr_num(rxrr_path(run, mt->name));
 	if (index == NULL || json_is_null(index))
 		return NAN;
 	/* The run counted flows but saw none of this one: 0, not unknown. */
 	s = json_object_get(index, mt->key);
-	return s != NULL ? rr_num(json_object_get(s, mt->field)) : 0;
+	return s != NULL ? rxrr_num(json_object_get(s, mt->field)) : 0;
 }
 
 /* Metric list for a set of columns: core, then what the runs carry. */
 struct mlist {
-	struct metric *m;
+	struct rxrr_metric *m;
 	size_t n, cap;
 };
 
 static int
-mlist_add(struct mlist *l, const char *name, enum dir dir, int prec,
+mlist_add(struct mlist *l, const char *name, enum rxrr_dir dir, int prec,
 		bool optional, const json_t *stream, const char *field)
 {
-	struct metric *mt;
+	struct rxrr_metric *mt;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 32;
-		struct metric *nm = realloc(l->m, cap * sizeof(*nm));
+		struct rxrr_metric *nm = realloc(l->m, cap * sizeof(*nm));
 
 		if (nm == NULL)
 			return -ENOMEM;
@@ -316,81 +303,110 @@ mlist_has(const struct mlist *l, const char *name)
 	return false;
 }
 
+/* A row per key of object field in any run of any column: "<field>.<key>". */
 static int
-mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
-		bool stream_rows)
+mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
+		unsigned int ncols, const char *field, enum rxrr_dir dir)
 {
-	/* Flows first seen, to keep their order across columns. */
-	const json_t **flows = NULL;
-	size_t nflows = 0, capflows = 0, i, j, f;
-	json_t *seen = NULL;
-	char **keys = NULL;
 	unsigned int c;
+	size_t i;
 	char *name;
-	int ret = -ENOMEM;
+	int ret;
 
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
-				core_metrics[i].prec, core_metrics[i].optional,
-				NULL, NULL))
-			return -ENOMEM;
-		else
-			l->m[l->n - 1].spread = core_metrics[i].spread;
-	/* Every drop cause any run of any column reported. */
 	for (c = 0; c < ncols; c++) {
 		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
-			const json_t *drops = json_object_get(cols[c]->runs[i],
-					"drops");
+			const json_t *obj = json_object_get(cols[c]->runs[i],
+					field);
 			const char *key;
 			json_t *v;
 
-			json_object_foreach((json_t *)(uintptr_t)drops, key, v) {
-				if (asprintf(&name, "drops.%s", key) < 0)
+			json_object_foreach((json_t *)(uintptr_t)obj, key, v) {
+				if (asprintf(&name, "%s.%s", field, key) < 0)
 					return -ENOMEM;
 				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					DIR_LOWER, 0, true, NULL, NULL);
+					dir, 0, true, NULL, NULL);
 				free(name);
 				if (ret)
 					return ret;
 			}
 		}
 	}
-	for (i = 0; i < NELEMS(deferred_names); i++)
-		if (mlist_add(l, deferred_names[i], DIR_NONE, 0, true, NULL,
-				NULL))
-			return -ENOMEM;
-	/* Every counter of its own any run's strategy reported. */
-	for (c = 0; c < ncols; c++) {
-		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
-			const json_t *sc = json_object_get(cols[c]->runs[i],
-					"strategy_counters");
-			const char *key;
-			json_t *v;
+	return 0;
+}
 
-			json_object_foreach((json_t *)(uintptr_t)sc, key, v) {
-				if (asprintf(&name, "strategy_counters.%s",
-						key) < 0)
-					return -ENOMEM;
-				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					DIR_NONE, 0, true, NULL, NULL);
-				free(name);
-				if (ret)
-					return ret;
-			}
-		}
+/* Optional counter rows of a fixed list of names. */
+static int
+mlist_add_counters(struct mlist *l, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (mlist_add(l, names[i], RXRR_DIR_NONE, 0, true, NULL, NULL))
+			return -ENOMEM;
+	return 0;
+}
+
+/* The flows of the columns' runs, each once, in order of first sight. */
+struct flows {
+	const json_t **s;
+	char **keys;	/* owned until taken by a metric */
+	size_t n, cap;
+	json_t *seen;	/* keys already in s */
+};
+
+static void
+flows_free(struct flows *fl)
+{
+	for (size_t f = 0; fl->keys != NULL && f < fl->n; f++)
+		free(fl->keys[f]);
+	free(fl->keys);
+	free(fl->s);
+	json_decref(fl->seen);
+}
+
+/* Append s under key k (taken) unless seen; 0 or -ENOMEM. */
+static int
+flows_add(struct flows *fl, const json_t *s, char *k)
+{
+	if (json_object_get(fl->seen, k) != NULL) {
+		free(k);
+		return 0;
 	}
-	for (i = 0; i < NELEMS(recycle_names); i++)
-		if (mlist_add(l, recycle_names[i], DIR_NONE, 0, true, NULL,
-				NULL))
+	if (fl->n == fl->cap) {
+		size_t cap = fl->cap ? 2 * fl->cap : 64;
+		const json_t **nf = realloc(fl->s, cap * sizeof(*nf));
+		char **nk = nf == NULL ? NULL :
+			realloc(fl->keys, cap * sizeof(*nk));
+
+		if (nf != NULL)
+			fl->s = nf;
+		if (nk == NULL) {
+			free(k);
 			return -ENOMEM;
-	for (i = 0; i < NELEMS(zeroing_metrics); i++)
-		if (mlist_add(l, zeroing_metrics[i].name,
-				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
-				true, NULL, NULL))
-			return -ENOMEM;
-	if (stream_rows && (seen = json_object()) == NULL)
-		goto out;
-	for (c = 0; stream_rows && c < ncols; c++) {
+		}
+		fl->keys = nk;
+		fl->cap = cap;
+	}
+	if (json_object_set_new_nocheck(fl->seen, k, json_true()) != 0) {
+		free(k);
+		return -ENOMEM;
+	}
+	fl->keys[fl->n] = k;
+	fl->s[fl->n++] = s;
+	return 0;
+}
+
+static int
+flows_collect(struct flows *fl, struct rxrr_group *const *cols,
+		unsigned int ncols)
+{
+	unsigned int c;
+	size_t i, j;
+
+	fl->seen = json_object();
+	if (fl->seen == NULL)
+		return -ENOMEM;
+	for (c = 0; c < ncols; c++) {
 		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
 			const json_t *streams = json_object_get(
 					cols[c]->runs[i], "streams");
@@ -399,59 +415,42 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 			json_array_foreach(streams, j, s) {
 				char *k = stream_key(s);
 
-				if (k == NULL)
-					goto out;
-				if (json_object_get(seen, k) != NULL) {
-					free(k);
-					continue;
-				}
-				if (nflows == capflows) {
-					size_t cap = capflows ? 2 * capflows : 64;
-					const json_t **nf = realloc(flows,
-						cap * sizeof(*nf));
-					char **nk = nf == NULL ? NULL :
-						realloc(keys, cap * sizeof(*nk));
-
-					if (nf != NULL)
-						flows = nf;
-					if (nk == NULL) {
-						free(k);
-						goto out;
-					}
-					keys = nk;
-					capflows = cap;
-				}
-				if (json_object_set_new_nocheck(seen, k,
-						json_true()) != 0) {
-					free(k);
-					goto out;
-				}
-				keys[nflows] = k;
-				flows[nflows++] = s;
+				if (k == NULL || flows_add(fl, s, k) != 0)
+					return -ENOMEM;
 			}
 		}
 	}
-	ret = 0;
-	for (f = 0; f < nflows && ret == 0; f++) {
-		char *label = stream_label(flows[f]);
+	return 0;
+}
+
+/* A packets and a bytes row per flow, keyed by the flow's key. */
+static int
+mlist_add_flows(struct mlist *l, struct flows *fl)
+{
+	char *name;
+	size_t f;
+	int ret = 0;
+
+	for (f = 0; f < fl->n && ret == 0; f++) {
+		char *label = stream_label(fl->s[f]);
 
 		ret = -ENOMEM;
 		if (label == NULL)
 			break;
 		if (asprintf(&name, "streams.packets[%s]", label) >= 0) {
-			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
-				"packets");
+			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true,
+				fl->s[f], "packets");
 			free(name);
 			if (ret == 0)
-				l->m[l->n - 1].key = keys[f];
+				l->m[l->n - 1].key = fl->keys[f];
 			else
-				free(keys[f]);
-			keys[f] = NULL;
+				free(fl->keys[f]);
+			fl->keys[f] = NULL;
 		}
 		if (ret == 0 && asprintf(&name, "streams.bytes[%s]",
 				label) >= 0) {
-			ret = mlist_add(l, name, DIR_HIGHER, 0, true, flows[f],
-				"bytes");
+			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true,
+				fl->s[f], "bytes");
 			free(name);
 			if (ret == 0 && (l->m[l->n - 1].key =
 					strdup(l->m[l->n - 2].key)) == NULL)
@@ -461,17 +460,57 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		}
 		free(label);
 	}
-out:
-	for (f = 0; keys != NULL && f < nflows; f++)
-		free(keys[f]);
-	free(keys);
-	free(flows);
-	json_decref(seen);
+	return ret;
+}
+
+/*
+ * The rows of the columns, in table order: the core metrics, every drop
+ * cause, deferred, the strategies' own counters, recycle, zeroing and
+ * fairness, and with stream_rows every flow's packets and bytes.
+ */
+static int
+mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
+		bool stream_rows)
+{
+	struct flows fl = { 0 };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NELEMS(core_metrics); i++)
+		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
+				core_metrics[i].prec, core_metrics[i].optional,
+				NULL, NULL))
+			return -ENOMEM;
+		else
+			l->m[l->n - 1].spread = core_metrics[i].spread;
+	/* Every drop cause any run of any column reported. */
+	ret = mlist_add_keys(l, cols, ncols, "drops", RXRR_DIR_LOWER);
+	if (ret == 0)
+		ret = mlist_add_counters(l, deferred_names,
+			NELEMS(deferred_names));
+	/* Every counter of its own any run's strategy reported. */
+	if (ret == 0)
+		ret = mlist_add_keys(l, cols, ncols, "strategy_counters",
+			RXRR_DIR_NONE);
+	if (ret == 0)
+		ret = mlist_add_counters(l, recycle_names,
+			NELEMS(recycle_names));
+	for (i = 0; ret == 0 && i < NELEMS(zeroing_metrics); i++)
+		if (mlist_add(l, zeroing_metrics[i].name,
+				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
+				true, NULL, NULL))
+			return -ENOMEM;
+	if (ret != 0 || !stream_rows)
+		return ret;
+	ret = flows_collect(&fl, cols, ncols);
+	if (ret == 0)
+		ret = mlist_add_flows(l, &fl);
+	flows_free(&fl);
 	return ret;
 }
 
 void
-model_free(struct model *m)
+rxrr_model_free(struct rxrr_model *m)
 {
 	size_t i;
 
@@ -502,7 +541,7 @@ model_free(struct model *m)
 
 /* % better than the base: positive for higher rates and lower costs. */
 static double
-delta_pct(double base, double v, enum dir dir)
+delta_pct(double base, double v, enum rxrr_dir dir)
 {
 	double d;
 
@@ -510,20 +549,20 @@ delta_pct(double base, double v, enum dir dir)
 		return NAN;
 	if (base == 0)
 		return v == 0 ? 0.0 : NAN;
-	d = dir == DIR_HIGHER ? (v - base) / base * 100.0 :
+	d = dir == RXRR_DIR_HIGHER ? (v - base) / base * 100.0 :
 		(base - v) / base * 100.0;
 	/* No "-0.00%" for a change that rounds to nothing. */
-	return fabs(d) < 0.005 ? 0.0 : d;
+	return fabs(d) < DELTA_ROUNDS_TO_ZERO ? 0.0 : d;
 }
 
-static struct row *
-model_new_row(struct model *m)
+static struct rxrr_row *
+model_new_row(struct rxrr_model *m)
 {
-	struct row *row;
+	struct rxrr_row *row;
 
 	if (m->nrows == m->caprows) {
 		size_t cap = m->caprows ? 2 * m->caprows : 64;
-		struct row *nr = realloc(m->rows, cap * sizeof(*nr));
+		struct rxrr_row *nr = realloc(m->rows, cap * sizeof(*nr));
 
 		if (nr == NULL)
 			return NULL;
@@ -573,6 +612,153 @@ metric_get(const json_t *run, const void *mt)
 	return metric_value(run, NULL, mt);
 }
 
+static const char *const stat_names[] = {
+	"Min", "Median", "Mean", "Stddev", "Max",
+};
+
+/* Per column, the figures of the metric at hand: scratch of model_add_rows. */
+struct colstats {
+	unsigned int ncols;
+	size_t most;			/* the most runs of a column */
+	double *buf;			/* per column: most values */
+	size_t *nv;			/* per column: values in buf */
+	double *p;			/* unpaired p against the first */
+	struct rxr_stats_desc *st;
+	struct rxr_stats_ratio *cmp;	/* against the first */
+	json_t **index;			/* per column and run: stream_index() */
+};
+
+static void
+colstats_free(struct colstats *cs)
+{
+	for (size_t i = 0; cs->index != NULL && i < cs->ncols * cs->most; i++)
+		json_decref(cs->index[i]);
+	free(cs->index);
+	free(cs->buf);
+	free(cs->nv);
+	free(cs->p);
+	free(cs->st);
+	free(cs->cmp);
+}
+
+/* Scratch for cols; with streams, each run's stream index. 0 or -ENOMEM. */
+static int
+colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
+		unsigned int ncols, bool streams)
+{
+	unsigned int c;
+	size_t i;
+
+	*cs = (struct colstats){ .ncols = ncols, .most = 1 };
+	for (c = 0; c < ncols; c++)
+		if (cols[c] != NULL && cols[c]->nb_runs > cs->most)
+			cs->most = cols[c]->nb_runs;
+	cs->buf = malloc(ncols * cs->most * sizeof(*cs->buf));
+	cs->nv = calloc(ncols, sizeof(*cs->nv));
+	cs->p = calloc(ncols, sizeof(*cs->p));
+	cs->st = calloc(ncols, sizeof(*cs->st));
+	cs->cmp = calloc(ncols, sizeof(*cs->cmp));
+	if (cs->buf == NULL || cs->nv == NULL || cs->p == NULL ||
+			cs->st == NULL || cs->cmp == NULL)
+		return -ENOMEM;
+	if (!streams)
+		return 0;
+	cs->index = calloc(ncols * cs->most, sizeof(*cs->index));
+	if (cs->index == NULL)
+		return -ENOMEM;
+	for (c = 0; c < ncols; c++)
+		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++)
+			if ((cs->index[c * cs->most + i] = stream_index(
+					cols[c]->runs[i])) == NULL)
+				return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Describe metric mt in every column and compare each column after the
+ * first with the first: unpaired p, and the ratio (paired over the rounds
+ * when the model is). Whether some column has a value.
+ */
+static bool
+colstats_metric(struct colstats *cs, const struct rxrr_model *m,
+		struct rxrr_group *const *cols, const struct rxrr_metric *mt)
+{
+	bool any = false;
+	unsigned int c;
+
+	for (c = 0; c < m->ncols; c++) {
+		size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
+		double *v = cs->buf + c * cs->most;
+		size_t *nv = cs->nv;
+
+		nv[c] = 0;
+		for (r = 0; r < nr; r++) {
+			v[nv[c]] = metric_value(cols[c]->runs[r],
+				cs->index != NULL ? cs->index[c * cs->most + r] :
+				NULL, mt);
+			nv[c] += !isnan(v[nv[c]]);
+		}
+		rxr_stats_describe(v, nv[c], &cs->st[c]);
+		any |= cs->st[c].n > 0;
+		cs->p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
+			nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], cs->buf,
+				nv[0]) : NAN;
+		cs->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
+			.ci_lo = NAN, .ci_hi = NAN, .p = NAN, .min_p = 1 };
+		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
+				cols[c] != NULL && cols[0] != NULL)
+			rxrr_ratio(cols[c], cols[0], metric_get, mt,
+				m->paired, &cs->cmp[c]);
+	}
+	return any;
+}
+
+/* Row stat_names[k] of metric mt from its column figures; 0 or -ENOMEM. */
+static int
+model_add_row(struct rxrr_model *m, const char *config,
+		const struct rxrr_metric *mt, const struct colstats *cs,
+		size_t k, bool zeros)
+{
+	bool has_mean = m->minmax && mt->spread;
+	struct rxrr_row *row = model_new_row(m);
+	unsigned int c;
+
+	if (row == NULL)
+		return -ENOMEM;
+	row->stat = stat_names[k];
+	/* A spread has no better direction. */
+	row->dir = k == 3 || zeros ? RXRR_DIR_NONE : mt->dir;
+	row->prec = mt->prec;
+	row->section = mt->stream != NULL;
+	row->metric = strdup(mt->name);
+	if (config != NULL) {
+		row->config = strdup(config);
+		if (asprintf(&row->name, "%s.%s", config, mt->name) < 0)
+			row->name = NULL;
+	} else {
+		row->name = strdup(mt->name);
+	}
+	if (row->metric == NULL || row->name == NULL ||
+			(config != NULL && row->config == NULL))
+		return -ENOMEM;
+	row->tested = row->dir != RXRR_DIR_NONE && k == (has_mean ? 2 : 1);
+	for (c = 0; c < m->ncols; c++) {
+		row->v[c] = stat_of(&cs->st[c], k);
+		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
+			delta_pct(row->v[0], row->v[c], row->dir);
+		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
+		if (row->tested)
+			row->cmp[c] = cs->cmp[c];
+		else
+			row->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
+				.ci_lo = NAN, .ci_hi = NAN, .p = NAN,
+				.min_p = 1 };
+		row->p[c] = row->cmp[c].p;
+		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
+	}
+	return 0;
+}
+
 /*
  * Rows of one set of columns (a report's groups, or one config). Each
  * column after the first is compared with the first on every metric with
@@ -580,139 +766,39 @@ metric_get(const json_t *run, const void *mt)
  * tested row (Mean, else Median) carries the result.
  */
 static int
-model_add_rows(struct model *m, const char *config,
-		struct rr_group *const *cols, const struct rxr_report_select *sel)
+model_add_rows(struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
 {
-	static const char *const stat_names[] = {
-		"Min", "Median", "Mean", "Stddev", "Max",
-	};
-	struct rxr_stats_desc *st = NULL;
-	struct rxr_stats_ratio *cmp = NULL;
+	struct colstats cs;
 	struct mlist l = { 0 };
-	double *buf = NULL, *p = NULL;
-	json_t **index = NULL;	/* per column and run: stream_index() */
-	size_t most = 1, i, k, *nv = NULL;
+	size_t i, k;
 	unsigned int c;
-	int ret = -ENOMEM;
+	int ret;
 
-	for (c = 0; c < m->ncols; c++)
-		if (cols[c] != NULL && cols[c]->nb_runs > most)
-			most = cols[c]->nb_runs;
-	buf = malloc(m->ncols * most * sizeof(*buf));
-	nv = calloc(m->ncols, sizeof(*nv));
-	p = calloc(m->ncols, sizeof(*p));
-	st = calloc(m->ncols, sizeof(*st));
-	cmp = calloc(m->ncols, sizeof(*cmp));
-	if (buf == NULL || nv == NULL || p == NULL || st == NULL ||
-			cmp == NULL ||
-			mlist_build(&l, cols, m->ncols, m->stream_rows))
-		goto out;
-	if (m->stream_rows) {
-		index = calloc(m->ncols * most, sizeof(*index));
-		if (index == NULL)
-			goto out;
-		for (c = 0; c < m->ncols; c++)
-			for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs;
-					i++)
-				if ((index[c * most + i] = stream_index(
-						cols[c]->runs[i])) == NULL)
-					goto out;
-	}
-	for (i = 0; i < l.n; i++) {
-		const struct metric *mt = &l.m[i];
-		bool any = false, zeros;
+	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
+	if (ret == 0)
+		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
+	for (i = 0; ret == 0 && i < l.n; i++) {
+		const struct rxrr_metric *mt = &l.m[i];
+		bool any, zeros;
 
-		if (!selected(sel, mt->name))
+		if (!rxrr_selected(sel, mt->name))
 			continue;
-		for (c = 0; c < m->ncols; c++) {
-			size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
-			double *v = buf + c * most;
-
-			nv[c] = 0;
-			for (r = 0; r < nr; r++) {
-				v[nv[c]] = metric_value(cols[c]->runs[r],
-					index != NULL ? index[c * most + r] :
-					NULL, mt);
-				nv[c] += !isnan(v[nv[c]]);
-			}
-			rxr_stats_describe(v, nv[c], &st[c]);
-			any |= st[c].n > 0;
-			p[c] = c > 0 && mt->dir != DIR_NONE && nv[c] >= 2 &&
-				nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], buf,
-					nv[0]) : NAN;
-			memset(&cmp[c], 0, sizeof(cmp[c]));
-			cmp[c].p = cmp[c].ratio = cmp[c].ci_lo = NAN;
-			cmp[c].ci_hi = NAN;
-			cmp[c].min_p = 1;
-			if (c > 0 && mt->dir != DIR_NONE && mt->stream == NULL &&
-					cols[c] != NULL && cols[0] != NULL)
-				rr_ratio(cols[c], cols[0], metric_get, mt,
-					m->paired, &cmp[c]);
-		}
+		any = colstats_metric(&cs, m, cols, mt);
 		if (mt->optional && !any)
 			continue;
 		/* Zeros in every column: nothing to test, no % to give. */
 		zeros = any;
 		for (c = 0; c < m->ncols && zeros; c++)
-			zeros = st[c].n == 0 || (st[c].min == 0 && st[c].max == 0);
-		for (k = 0; k < NELEMS(stat_names); k++) {
-			bool has_mean = m->minmax && mt->spread;
-			struct row *row;
-
-			if (k != 1 && !has_mean)
-				continue;
-			row = model_new_row(m);
-			if (row == NULL)
-				goto out;
-			row->stat = stat_names[k];
-			/* A spread has no better direction. */
-			row->dir = k == 3 || zeros ? DIR_NONE : mt->dir;
-			row->prec = mt->prec;
-			row->section = mt->stream != NULL;
-			row->metric = strdup(mt->name);
-			if (config != NULL) {
-				row->config = strdup(config);
-				if (asprintf(&row->name, "%s.%s", config,
-						mt->name) < 0)
-					row->name = NULL;
-			} else {
-				row->name = strdup(mt->name);
-			}
-			if (row->metric == NULL || row->name == NULL ||
-					(config != NULL && row->config == NULL))
-				goto out;
-			row->tested = row->dir != DIR_NONE &&
-				k == (has_mean ? 2 : 1);
-			for (c = 0; c < m->ncols; c++) {
-				row->v[c] = stat_of(&st[c], k);
-				row->d[c] = row->dir == DIR_NONE ? NAN :
-					delta_pct(row->v[0], row->v[c],
-						row->dir);
-				row->p_unpaired[c] = row->tested ? p[c] : NAN;
-				if (row->tested)
-					row->cmp[c] = cmp[c];
-				else
-					row->cmp[c] = (struct rxr_stats_ratio){
-						.ratio = NAN, .ci_lo = NAN,
-						.ci_hi = NAN, .p = NAN,
-						.min_p = 1 };
-				row->p[c] = row->cmp[c].p;
-				row->sig[c] = !isnan(row->p[c]) &&
-					row->p[c] < m->alpha;
-			}
-		}
+			zeros = cs.st[c].n == 0 ||
+				(cs.st[c].min == 0 && cs.st[c].max == 0);
+		for (k = 0; ret == 0 && k < NELEMS(stat_names); k++)
+			if (k == 1 || (m->minmax && mt->spread))
+				ret = model_add_row(m, config, mt, &cs, k,
+					zeros);
 	}
-	ret = 0;
-out:
-	for (i = 0; index != NULL && i < m->ncols * most; i++)
-		json_decref(index[i]);
-	free(index);
+	colstats_free(&cs);
 	mlist_free(&l);
-	free(buf);
-	free(nv);
-	free(p);
-	free(st);
-	free(cmp);
 	return ret;
 }
 
@@ -737,10 +823,10 @@ hist_accumulate(const json_t *h, uint64_t *counts, uint64_t *total)
 }
 
 static int
-model_add_hist(struct model *m, const char *config,
-		struct rr_group *const *cols)
+model_add_hist(struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols)
 {
-	struct hist *h, *nh;
+	struct rxrr_hist *h, *nh;
 	int first = -1, last = -1, i;
 	unsigned int c;
 	size_t r;
@@ -797,7 +883,7 @@ model_add_hist(struct model *m, const char *config,
 }
 
 static bool
-any_minmax(struct rr_group *const *cols, size_t n)
+any_minmax(struct rxrr_group *const *cols, size_t n)
 {
 	size_t i;
 
@@ -809,13 +895,13 @@ any_minmax(struct rr_group *const *cols, size_t n)
 
 /* Stream rows when asked for; alpha from sel, else the first report. */
 static void
-model_options(struct model *m, const json_t *doc,
+model_options(struct rxrr_model *m, const json_t *doc,
 		const struct rxr_report_select *sel)
 {
 	unsigned int i;
 
 	m->alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
-		sel->alpha : doc != NULL ? rr_alpha(doc) :
+		sel->alpha : doc != NULL ? rxrr_alpha(doc) :
 		RXR_REPORT_ALPHA_DEFAULT;
 	m->stream_rows = sel != NULL && sel->stream_rows;
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
@@ -824,73 +910,113 @@ model_options(struct model *m, const json_t *doc,
 
 /* One report: a column per (strategy, bulk). */
 int
-model_single(struct model *m, const struct rxr_report *r,
+rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		const struct rxr_report_select *sel)
 {
-	struct rr_group *g, **cols = NULL;
+	struct rxrr_group *g, **cols = NULL;
 	char label[256];
 	size_t n, i;
 	int ret = -ENOMEM;
 
 	memset(m, 0, sizeof(*m));
-	if (rr_groups(r->doc, &g, &n) != 0)
+	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	m->ncols = (unsigned int)n;
 	model_options(m, r->doc, sel);
-	m->paired = rr_interleaved(r->doc);
+	m->paired = rxrr_interleaved(r->doc);
 	m->headers = calloc(n + 1, sizeof(char *));
 	cols = calloc(n + 1, sizeof(*cols));
 	if (m->headers == NULL || cols == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
-		rr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
-		m->headers[i] = clean_dup(label);
+		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		m->headers[i] = rxrr_clean_dup(label);
 		if (m->headers[i] == NULL)
 			goto out;
 		cols[i] = &g[i];
 	}
 	m->minmax = any_minmax(cols, n);
 	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
-			(selected(sel, "refill_latency_hist") &&
+			(rxrr_selected(sel, "refill_latency_hist") &&
 			 model_add_hist(m, NULL, cols))))
 		goto out;
 	ret = 0;
 out:
 	free(cols);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 	if (ret)
-		model_free(m);
+		rxrr_model_free(m);
+	return ret;
+}
+
+/*
+ * Separate reports ran in separate rounds: unpaired. A report compared
+ * with itself ran in its own rounds: paired.
+ */
+static bool
+reports_paired(struct rxr_report *const *reports, unsigned int n)
+{
+	static const char *const same[] = { "created", "env", "runs" };
+	bool paired = n > 1 && rxrr_interleaved(reports[0]->doc);
+	unsigned int c;
+
+	for (c = 1; c < n && paired; c++)
+		for (size_t k = 0; k < NELEMS(same) && paired; k++)
+			paired = json_equal(json_object_get(reports[c]->doc,
+					same[k]), json_object_get(reports[0]->doc,
+					same[k]));
+	return paired;
+}
+
+/* The group of g[0..ng) with cfg's strategy and bulk, or NULL. */
+static struct rxrr_group *
+group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
+{
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].bulk == cfg->bulk &&
+				!strcmp(g[k].strategy, cfg->strategy))
+			return &g[k];
+	return NULL;
+}
+
+/* The rows (and histograms) of configuration cfg across n reports' groups. */
+static int
+model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
+		struct rxrr_group **g, const size_t *ng, unsigned int n,
+		struct rxrr_group **cols, const struct rxr_report_select *sel)
+{
+	char label[256], *clean;
+	unsigned int o;
+	int ret;
+
+	for (o = 0; o < n; o++)
+		cols[o] = group_find(g[o], ng[o], cfg);
+	rxrr_group_label(cfg->strategy, cfg->bulk, label, sizeof(label));
+	clean = rxrr_clean_dup(label);
+	if (clean == NULL)
+		return -ENOMEM;
+	ret = model_add_rows(m, clean, cols, sel);
+	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
+		ret = model_add_hist(m, clean, cols);
+	free(clean);
 	return ret;
 }
 
 /* Several reports: a column per report, rows per (strategy, bulk). */
 int
-model_compare(struct model *m, struct rxr_report *const *reports,
+rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel)
 {
-	struct rr_group **g = NULL, **cols = NULL;
-	size_t *ng = NULL, i, j, k;
-	unsigned int c;
-	char label[256];
+	struct rxrr_group **g = NULL, **cols = NULL;
+	size_t *ng = NULL, i;
+	unsigned int c, o;
 	int ret = -ENOMEM;
 
 	memset(m, 0, sizeof(*m));
 	m->ncols = n;
 	model_options(m, n > 0 ? reports[0]->doc : NULL, sel);
-	/*
-	 * Separate reports ran in separate rounds: unpaired. A report
-	 * compared with itself ran in its own rounds: paired.
-	 */
-	m->paired = n > 1 && rr_interleaved(reports[0]->doc);
-	for (c = 1; c < n && m->paired; c++) {
-		static const char *const same[] = { "created", "env", "runs" };
-
-		for (size_t k = 0; k < NELEMS(same) && m->paired; k++)
-			m->paired = json_equal(json_object_get(reports[c]->doc,
-					same[k]), json_object_get(reports[0]->doc,
-					same[k]));
-	}
+	m->paired = reports_paired(reports, n);
 	m->headers = calloc(n + 1, sizeof(char *));
 	g = calloc(n + 1, sizeof(*g));
 	ng = calloc(n + 1, sizeof(*ng));
@@ -898,58 +1024,34 @@ model_compare(struct model *m, struct rxr_report *const *reports,
 	if (m->headers == NULL || g == NULL || ng == NULL || cols == NULL)
 		goto out;
 	for (c = 0; c < n; c++) {
-		m->headers[c] = clean_dup(labels[c]);
+		m->headers[c] = rxrr_clean_dup(labels[c]);
 		if (m->headers[c] == NULL ||
-				rr_groups(reports[c]->doc, &g[c], &ng[c]))
+				rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
 			goto out;
 		for (i = 0; i < ng[c]; i++)
 			m->minmax |= g[c][i].nb_runs > 1;
 	}
 	/* Configs in order of first appearance, first report first. */
-	for (c = 0; c < n; c++) {
-		for (i = 0; i < ng[c]; i++) {
-			const struct rr_group *cfg = &g[c][i];
+	ret = 0;
+	for (c = 0; c < n && ret == 0; c++) {
+		for (i = 0; i < ng[c] && ret == 0; i++) {
+			const struct rxrr_group *cfg = &g[c][i];
 			bool seen = false;
-			unsigned int o;
-			char *clean;
 
 			for (o = 0; o < c && !seen; o++)
-				for (j = 0; j < ng[o] && !seen; j++)
-					seen = g[o][j].bulk == cfg->bulk &&
-						!strcmp(g[o][j].strategy,
-							cfg->strategy);
-			if (seen)
-				continue;
-			for (o = 0; o < n; o++) {
-				cols[o] = NULL;
-				for (k = 0; k < ng[o]; k++)
-					if (g[o][k].bulk == cfg->bulk &&
-							!strcmp(g[o][k].strategy,
-								cfg->strategy))
-						cols[o] = &g[o][k];
-			}
-			rr_group_label(cfg->strategy, cfg->bulk, label,
-				sizeof(label));
-			clean = clean_dup(label);
-			if (clean == NULL)
-				goto out;
-			ret = model_add_rows(m, clean, cols, sel);
-			if (ret == 0 && selected(sel, "refill_latency_hist"))
-				ret = model_add_hist(m, clean, cols);
-			free(clean);
-			if (ret)
-				goto out;
-			ret = -ENOMEM;
+				seen = group_find(g[o], ng[o], cfg) != NULL;
+			if (!seen)
+				ret = model_add_config(m, cfg, g, ng, n, cols,
+					sel);
 		}
 	}
-	ret = 0;
 out:
 	for (c = 0; g != NULL && c < n; c++)
-		rr_groups_free(g[c], ng[c]);
+		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
 	free(cols);
 	if (ret)
-		model_free(m);
+		rxrr_model_free(m);
 	return ret;
 }

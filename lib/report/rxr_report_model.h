@@ -11,29 +11,29 @@
 
 #include "rxr_report_priv.h"
 
-enum dir {
-	DIR_NONE,	/* a counter: no better direction, no % */
-	DIR_HIGHER,	/* a rate: higher is better */
-	DIR_LOWER,	/* a cost: lower is better */
+enum rxrr_dir {
+	RXRR_DIR_NONE,	/* a counter: no better direction, no % */
+	RXRR_DIR_HIGHER,	/* a rate: higher is better */
+	RXRR_DIR_LOWER,	/* a cost: lower is better */
 };
 
-struct metric {
+struct rxrr_metric {
 	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
 	const json_t *stream;	/* the flow, for stream rows */
 	const char *field;	/* "packets" or "bytes", for stream rows */
 	char *key;		/* the flow's key in the runs' stream indexes */
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;		/* decimals in text */
 	bool optional;		/* a row only when some column has a value */
 	bool spread;		/* Min and Max rows too, when reps > 1 */
 };
 
-struct row {
+struct rxrr_row {
 	const char *stat;	/* "Min", "Median", "Mean", "Stddev", "Max" */
 	char *name;		/* "<config>." prefix (compare) + metric */
 	char *config;		/* NULL for one report's table */
 	char *metric;
-	enum dir dir;
+	enum rxrr_dir dir;
 	int prec;
 	int section;		/* 0: figures, 1: streams (own widths) */
 	double *v;		/* per column; NaN: no value */
@@ -53,7 +53,7 @@ struct row {
 	double *p_unpaired;
 };
 
-struct hist {
+struct rxrr_hist {
 	char *config;		/* NULL for one report's table */
 	unsigned int first, last;
 	bool *present;		/* per column: some run has a histogram */
@@ -61,7 +61,7 @@ struct hist {
 	uint64_t (*counts)[RXR_REPORT_HIST_BUCKETS];
 };
 
-struct model {
+struct rxrr_model {
 	unsigned int ncols;
 	char **headers;
 	bool minmax;		/* some column has more than one rep */
@@ -70,64 +70,39 @@ struct model {
 	 * a report compared with itself): comparisons are paired */
 	bool paired;
 	bool stream_rows;	/* every stream's row, not only fairness */
-	struct row *rows;
+	struct rxrr_row *rows;
 	size_t nrows, caprows;
-	struct hist *hists;
+	struct rxrr_hist *hists;
 	size_t nhists;
 };
 
 /* One report: a column per (strategy, bulk). */
-int model_single(struct model *m, const struct rxr_report *r,
+int rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		const struct rxr_report_select *sel);
 /* Several reports: a column per report, rows per (strategy, bulk). */
-int model_compare(struct model *m, struct rxr_report *const *reports,
+int rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
-void model_free(struct model *m);
+void rxrr_model_free(struct rxrr_model *m);
 
 /* Whether sel picks the metric name (everything when sel is empty). */
-bool selected(const struct rxr_report_select *sel, const char *name);
-/* A copy safe to print: control characters from a file become '?'. */
-char *clean_dup(const char *s);
-
-/* A growing line; printed with trailing blanks removed. */
-struct line {
-	char buf[4096];
-	size_t len;
-	char *big;	/* when a line outgrows buf */
-	size_t cap;
-	bool oom;
-};
-
-void line_add(struct line *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void line_put(struct line *l, FILE *out);
-/* line_put() of a sentence, broken at spaces within 120 columns. */
-void line_put_wrapped(struct line *l, FILE *out);
-void line_free(struct line *l);
-
-#define SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
+bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
+#define RXRR_SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
 	"better (rates: higher is better, costs: lower is better)"
 
 /* The model's tables and histograms. */
-void print_model(const struct model *m, struct line *l, FILE *out);
+void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);
 /* The repetitions that did not run to their end, one line each. */
-void print_cut_short(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out);
-/* The disturbed repetitions, one line each, and how many of how many. */
-void print_disturbed(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out);
-/* How many repetitions were disturbed, one line (the brief table). */
-void print_noise_count(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out);
+void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out);
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
-void print_env_line(const json_t *doc, struct line *l);
+void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
 
 /* Findings, one line each, of one report (Gbit/s against the first
  * configuration, bulk off against on) and of a comparison model. */
-void rr_print_verdict_single(const struct rxr_report *r, double alpha,
-		struct line *l, FILE *out);
-void rr_print_verdict_model(const struct model *m, struct line *l,
+void rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+		struct rxrr_line *l, FILE *out);
+void rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l,
 		FILE *out);
 
 #endif /* RXR_REPORT_MODEL_H */

@@ -3,7 +3,12 @@
 #ifndef RXR_REPORT_PRIV_H
 #define RXR_REPORT_PRIV_H
 
-/* Internals shared by the report sources; not installed, not API. */
+/*
+ * Internals shared by the report sources; not installed, not API. Grouped
+ * by the file that defines them, bottom layer first: a file calls only
+ * the groups above its own (lib/report/meson.build lists the same order;
+ * test/report/report_layers.py checks it).
+ */
 
 #include <stdarg.h>
 
@@ -16,11 +21,55 @@ struct rxr_report {
 	bool stale;	/* runs added since the summary was computed */
 };
 
-/* Recompute the summary if runs were added since; 0 or -ENOMEM. */
-int rr_fresh(const struct rxr_report *r);
+/* rxr_report_util.c: errors, numbers and paths, JSON values. */
+
+void rxrr_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Number of v (integer or real), NaN when missing or null. */
+double rxrr_num(const json_t *v);
+
+/* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
+const json_t *rxrr_path(const json_t *obj, const char *path);
+
+/* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
+void rxrr_group_label(const char *strategy, bool bulk, char *buf, size_t len);
+
+/* A JSON string of s; bytes that are not UTF-8 become '?'. */
+json_t *rxrr_jstr(const char *s);
+
+/* json_object_set_new() failing on a NULL value; a number or null;
+ * a counter, clamped to JSON's signed 64 bits rather than wrapped. */
+int rxrr_jset(json_t *obj, const char *key, json_t *v);
+json_t *rxrr_jnum(double d);
+json_t *rxrr_jcount(uint64_t c);
+
+/* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
+double rxrr_alpha(const json_t *doc);
+
+/* A copy safe to print: control characters from a file become '?'. */
+char *rxrr_clean_dup(const char *s);
+
+/* rxr_report_line.c: a growing line; printed with trailing blanks removed. */
+struct rxrr_line {
+	char buf[4096];
+	size_t len;
+	char *big;	/* when a line outgrows buf */
+	size_t cap;
+	bool oom;
+};
+
+void rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rxrr_line_put(struct rxrr_line *l, FILE *out);
+/* rxrr_line_put() of a sentence, broken at spaces within 120 columns. */
+void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);
+void rxrr_line_free(struct rxrr_line *l);
+
+/* rxr_report_runs.c: runs, their marks and their groups. */
 
 /* The runs of one (strategy, bulk) pair, in the order they ran. */
-struct rr_group {
+struct rxrr_group {
 	const char *strategy;
 	bool bulk;
 	size_t nb_runs;
@@ -32,70 +81,64 @@ struct rr_group {
  * marked cut short are no measurement and stay out of every group, and so
  * do disturbed ones under env.options.disturbed "exclude".
  */
-int rr_groups(const json_t *doc, struct rr_group **groups, size_t *nb);
-void rr_groups_free(struct rr_group *groups, size_t nb);
+int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
+void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
 /*
  * Set run object o's "complete", and "cut_short" when the run was cut
  * short. 0, or -1 with err set (out of memory, or an empty reason).
  */
-int rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
+int rxrr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen);
 
 /*
  * Set doc's "noise" to the count of repetitions with a noise record and of
  * the disturbed ones (none: no "noise"). 0, or -1 when out of memory.
  */
-int rr_noise_count(json_t *doc);
+int rxrr_noise_count(json_t *doc);
 
-/* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
-void rr_group_label(const char *strategy, bool bulk, char *buf, size_t len);
+/* The disturbed repetitions, one line each, and how many of how many. */
+void rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out);
+/* How many repetitions were disturbed, one line (the brief table). */
+void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out);
 
-/* Number of v (integer or real), NaN when missing or null. */
-double rr_num(const json_t *v);
-
-/* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
-const json_t *rr_path(const json_t *obj, const char *path);
-
-/* statistics.alpha of a report, or RXR_REPORT_ALPHA_DEFAULT. */
-double rr_alpha(const json_t *doc);
-
-/* json_object_set_new() failing on a NULL value; a number or null. */
-int rr_jset(json_t *obj, const char *key, json_t *v);
-json_t *rr_jnum(double d);
-
-/* A JSON string of s; bytes that are not UTF-8 become '?'. */
-json_t *rr_jstr(const char *s);
-
-/* Refill latency percentiles of a histogram as JSON; NULL when empty. */
-json_t *rr_percentiles_json(const uint64_t *counts);
+/* rxr_report_ratio.c: one configuration's runs against another's. */
 
 /*
  * Whether doc's configurations ran in interleaved rounds: along runs[],
  * rep never goes back (A0 B0 A1 B1 ..., as rxrefill schedules them), so
  * the runs with the same rep of two configurations form a pair.
  */
-bool rr_interleaved(const json_t *doc);
+bool rxrr_interleaved(const json_t *doc);
 
 /* A run's value of what is compared; NaN when it has none. */
-typedef double (*rr_getter)(const json_t *run, const void *ctx);
+typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
 
 /* A run's value of a metric path ("gbps", "pcp.hit_rate"). */
-double rr_get_path(const json_t *run, const void *path);
+double rxrr_get_path(const json_t *run, const void *path);
 
 /*
  * g against ref: paired by rep when paired is set and at least 2 rounds
  * have a usable log-ratio (both values > 0), else the unpaired fallback.
  * 0, or -1 when nothing could be compared (out->n == 0).
  */
-int rr_ratio(const struct rr_group *g, const struct rr_group *ref,
-		rr_getter get, const void *ctx, bool paired,
+int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
+		rxrr_getter get, const void *ctx, bool paired,
 		struct rxr_stats_ratio *out);
 
 /* A comparison as the report's JSON object; NULL on ENOMEM. */
-json_t *rr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
+json_t *rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
 
-void rr_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* rxr_report_summary.c */
+
+/* Recompute the summary if runs were added since; 0 or -ENOMEM. */
+int rxrr_fresh(const struct rxr_report *r);
+
+/* rxr_report_extra.c */
+
+/* Refill latency percentiles of a histogram as JSON; NULL when empty. */
+json_t *rxrr_percentiles_json(const uint64_t *counts);
 
 #endif /* RXR_REPORT_PRIV_H */

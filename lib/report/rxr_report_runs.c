@@ -5,12 +5,13 @@
  * the machine: kept for the record, counted apart.
  */
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 
 static const char *const disturbance_names[RXR_REPORT_DISTURBED_CAUSES] = {
 	"duration", "steal", "switches",
@@ -47,34 +48,41 @@ rxr_report_run_counted(const json_t *doc, const json_t *run)
 		!disturbed_excluded(doc);
 }
 
-unsigned int
-rxr_report_nb_cut_short(const struct rxr_report *r)
+static bool
+run_cut_short(const json_t *run)
+{
+	return !rxr_report_run_complete(run);
+}
+
+static bool
+run_disturbed(const json_t *run)
+{
+	return json_is_true(json_object_get(run, "disturbed"));
+}
+
+/* How many of r's runs are. */
+static unsigned int
+runs_that(const struct rxr_report *r, bool (*are)(const json_t *run))
 {
 	const json_t *run;
 	unsigned int n = 0;
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += !rxr_report_run_complete(run);
+		n += are(run);
 	return n;
+}
+
+unsigned int
+rxr_report_nb_cut_short(const struct rxr_report *r)
+{
+	return runs_that(r, run_cut_short);
 }
 
 unsigned int
 rxr_report_nb_disturbed(const struct rxr_report *r)
 {
-	const json_t *run;
-	unsigned int n = 0;
-	size_t i;
-
-	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += json_is_true(json_object_get(run, "disturbed"));
-	return n;
-}
-
-static json_t *
-count_json(uint64_t c)
-{
-	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+	return runs_that(r, run_disturbed);
 }
 
 /* runs[].noise: the window's figures, per CPU, lcore and busy task. */
@@ -97,7 +105,7 @@ noise_json(const struct rxr_report_run *run)
 			steal_max = c->steal_share;
 		if (json_array_append_new(cpus, json_pack("{s:i, s:o}", "cpu",
 				(int)c->cpu, "steal_share",
-				rr_jnum(c->steal_share))) != 0)
+				rxrr_jnum(c->steal_share))) != 0)
 			goto nomem;
 	}
 	for (i = 0; i < n->nb_lcores; i++) {
@@ -109,28 +117,28 @@ noise_json(const struct rxr_report_run *run)
 				"{s:i, s:i, s:b, s:o, s:o, s:o}", "lcore",
 				(int)l->lcore, "tid", l->tid, "own_cpu",
 				l->own_cpu, "nonvoluntary_ctxt_switches",
-				count_json(l->nonvoluntary_ctxt_switches),
-				"migrations", count_json(l->migrations),
+				rxrr_jcount(l->nonvoluntary_ctxt_switches),
+				"migrations", rxrr_jcount(l->migrations),
 				"runqueue_wait_share",
-				rr_jnum(l->runqueue_wait_share))) != 0)
+				rxrr_jnum(l->runqueue_wait_share))) != 0)
 			goto nomem;
 	}
 	for (i = 0; i < n->nb_busy_tasks; i++) {
 		const struct rxr_report_noise_task *t = &n->busy_tasks[i];
 
 		if (json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
-				"s:o}", "pid", t->pid, "comm", rr_jstr(t->comm),
+				"s:o}", "pid", t->pid, "comm", rxrr_jstr(t->comm),
 				"cpu", (int)t->cpu, "cpu_share",
-				rr_jnum(t->cpu_share))) != 0)
+				rxrr_jnum(t->cpu_share))) != 0)
 			goto nomem;
 	}
-	if (rr_jset(o, "asked_s", rr_jnum(n->asked_s)) ||
-			rr_jset(o, "duration_excess", rr_jnum(n->asked_s > 0 ?
+	if (rxrr_jset(o, "asked_s", rxrr_jnum(n->asked_s)) ||
+			rxrr_jset(o, "duration_excess", rxrr_jnum(n->asked_s > 0 ?
 				run->duration_s / n->asked_s - 1 : NAN)) ||
-			rr_jset(o, "steal_share_max", rr_jnum(steal_max)) ||
-			rr_jset(o, "nonvoluntary_ctxt_switches",
-				count_json(sw)) ||
-			rr_jset(o, "migrations", count_json(mig)) ||
+			rxrr_jset(o, "steal_share_max", rxrr_jnum(steal_max)) ||
+			rxrr_jset(o, "nonvoluntary_ctxt_switches",
+				rxrr_jcount(sw)) ||
+			rxrr_jset(o, "migrations", rxrr_jcount(mig)) ||
 			json_object_set(o, "cpus", cpus) ||
 			json_object_set(o, "lcores", lcores) ||
 			json_object_set(o, "busy_tasks", tasks))
@@ -165,39 +173,39 @@ run_noise_mark(json_t *o, const struct rxr_report_run *run)
 	if (json_object_set_new(o, "disturbed",
 			json_boolean(run->noise.disturbed != 0)) != 0 ||
 			json_object_set_new(o, "disturbed_by", by) != 0 ||
-			rr_jset(o, "noise", noise_json(run)) != 0)
+			rxrr_jset(o, "noise", noise_json(run)) != 0)
 		return -1;
 	return 0;
 }
 
 int
-rr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
+rxrr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
 	if (run->cut_short != NULL && *run->cut_short == '\0') {
-		rr_err(err, errlen, "run %s: cut short without a reason",
+		rxrr_err(err, errlen, "run %s: cut short without a reason",
 			run->strategy);
 		return -1;
 	}
 	if (run->has_noise && run->noise.disturbed >>
 			RXR_REPORT_DISTURBED_CAUSES != 0) {
-		rr_err(err, errlen, "run %s: disturbed by unknown causes 0x%x",
+		rxrr_err(err, errlen, "run %s: disturbed by unknown causes 0x%x",
 			run->strategy, run->noise.disturbed);
 		return -1;
 	}
 	if (json_object_set_new(o, "complete",
 			json_boolean(run->cut_short == NULL)) != 0 ||
 			(run->cut_short != NULL && json_object_set_new(o,
-				"cut_short", rr_jstr(run->cut_short)) != 0) ||
+				"cut_short", rxrr_jstr(run->cut_short)) != 0) ||
 			(run->has_noise && run_noise_mark(o, run) != 0)) {
-		rr_err(err, errlen, "run: out of memory");
+		rxrr_err(err, errlen, "run: out of memory");
 		return -1;
 	}
 	return 0;
 }
 
 int
-rr_noise_count(json_t *doc)
+rxrr_noise_count(json_t *doc)
 {
 	const json_t *run;
 	json_int_t measured = 0, disturbed = 0;
@@ -213,7 +221,7 @@ rr_noise_count(json_t *doc)
 		json_object_del(doc, "noise");
 		return 0;
 	}
-	return rr_jset(doc, "noise", json_pack("{s:I, s:I, s:b}",
+	return rxrr_jset(doc, "noise", json_pack("{s:I, s:I, s:b}",
 		"repetitions", measured, "disturbed", disturbed, "counted",
 		!disturbed_excluded(doc))) == 0 ? 0 : -1;
 }
@@ -233,8 +241,8 @@ causes_str(const json_t *run, char *buf, size_t len)
 }
 
 void
-print_disturbed(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out)
+rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out)
 {
 	const json_t *runs = json_object_get(r->doc, "runs"), *run;
 	const bool excluded = disturbed_excluded(r->doc);
@@ -249,46 +257,46 @@ print_disturbed(const struct rxr_report *r, const char *prefix,
 		if (noise == NULL ||
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
-		rr_group_label(json_string_value(json_object_get(run,
+		rxrr_group_label(json_string_value(json_object_get(run,
 				"strategy")), json_is_true(json_object_get(run,
 				"bulk")), label, sizeof(label));
 		causes_str(run, causes, sizeof(causes));
-		c = clean_dup(causes);
-		line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
+		c = rxrr_clean_dup(causes);
+		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
 			(long long)json_integer_value(json_object_get(run, "rep")) +
 			1, c != NULL ? c : "?",
-			rr_num(json_object_get(run, "duration_s")));
+			rxrr_num(json_object_get(run, "duration_s")));
 		free(c);
-		if (!isnan(rr_num(json_object_get(noise, "asked_s"))))
-			line_add(l, " of %.3f s", rr_num(json_object_get(noise,
+		if (!isnan(rxrr_num(json_object_get(noise, "asked_s"))))
+			rxrr_line_add(l, " of %.3f s", rxrr_num(json_object_get(noise,
 				"asked_s")));
-		if (!isnan(rr_num(json_object_get(noise, "steal_share_max"))))
-			line_add(l, ", steal %.1f%%", 100 * rr_num(
+		if (!isnan(rxrr_num(json_object_get(noise, "steal_share_max"))))
+			rxrr_line_add(l, ", steal %.1f%%", 100 * rxrr_num(
 				json_object_get(noise, "steal_share_max")));
-		line_add(l, ", %lld involuntary switches", (long long)
+		rxrr_line_add(l, ", %lld involuntary switches", (long long)
 			json_integer_value(json_object_get(noise,
 				"nonvoluntary_ctxt_switches")));
 		wait = NAN;
 		json_array_foreach(json_object_get(noise, "lcores"), k, lc) {
-			double w = rr_num(json_object_get(lc,
+			double w = rxrr_num(json_object_get(lc,
 				"runqueue_wait_share"));
 
 			if (!isnan(w) && !(w <= wait))
 				wait = w;
 		}
 		if (!isnan(wait))
-			line_add(l, ", waiting for a CPU %.1f%% of the time",
+			rxrr_line_add(l, ", waiting for a CPU %.1f%% of the time",
 				100 * wait);
-		line_add(l, ")");
-		line_put_wrapped(l, out);
+		rxrr_line_add(l, ")");
+		rxrr_line_put_wrapped(l, out);
 	}
-	print_noise_count(r, prefix, l, out);
+	rxrr_print_noise_count(r, prefix, l, out);
 }
 
 void
-print_noise_count(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out)
+rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out)
 {
 	const json_t *runs = json_object_get(r->doc, "runs"), *run;
 	unsigned int measured = 0, disturbed = 0;
@@ -300,11 +308,70 @@ print_noise_count(const struct rxr_report *r, const char *prefix,
 	}
 	if (measured == 0)
 		return;
-	line_add(l, "%snoise: %u of %u repetitions disturbed", prefix,
+	rxrr_line_add(l, "%snoise: %u of %u repetitions disturbed", prefix,
 		disturbed, measured);
 	if (disturbed != 0)
-		line_add(l, ", %s", disturbed_excluded(r->doc) ?
+		rxrr_line_add(l, ", %s", disturbed_excluded(r->doc) ?
 			"left out of the figures (--disturbed exclude)" :
 			"counted in the figures (--disturbed count)");
-	line_put(l, out);
+	rxrr_line_put(l, out);
+}
+
+void
+rxrr_groups_free(struct rxrr_group *groups, size_t nb)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		free(groups[i].runs);
+	free(groups);
+}
+
+int
+rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	struct rxrr_group *g = NULL;
+	size_t n = 0, i, j, nruns;
+
+	*groups = NULL;
+	*nb = 0;
+	if (runs == NULL || !json_is_array(runs))
+		return 0;
+	nruns = json_array_size(runs);
+	for (i = 0; i < nruns; i++) {
+		json_t *run = json_array_get(runs, i);
+		const char *s = json_string_value(json_object_get(run, "strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+
+		/* A run cut short (or disturbed, when excluded) is kept in
+		 * runs[] but in no statistic. */
+		if (s == NULL || !rxr_report_run_counted(doc, run))
+			continue;
+		for (j = 0; j < n; j++)
+			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
+				break;
+		if (j == n) {
+			struct rxrr_group *ng = realloc(g, (n + 1) * sizeof(*g));
+
+			if (ng == NULL)
+				goto nomem;
+			g = ng;
+			/* At most nruns runs per group: one allocation. */
+			g[n].runs = calloc(nruns, sizeof(json_t *));
+			if (g[n].runs == NULL)
+				goto nomem;
+			g[n].strategy = s;
+			g[n].bulk = bulk;
+			g[n].nb_runs = 0;
+			n++;
+		}
+		g[j].runs[g[j].nb_runs++] = run;
+	}
+	*groups = g;
+	*nb = n;
+	return 0;
+nomem:
+	rxrr_groups_free(g, n);
+	return -ENOMEM;
 }

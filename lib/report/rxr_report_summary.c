@@ -44,7 +44,7 @@ rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
 }
 
 int
-rr_fresh(const struct rxr_report *r)
+rxrr_fresh(const struct rxr_report *r)
 {
 	/* The summary is a cache of the runs: computing it is not a change. */
 	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
@@ -54,12 +54,12 @@ rr_fresh(const struct rxr_report *r)
 
 /* The measured values of one metric over a group's runs. */
 static size_t
-group_values(const struct rr_group *g, const char *metric, double *buf)
+group_values(const struct rxrr_group *g, const char *metric, double *buf)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < g->nb_runs; i++) {
-		double v = rr_num(json_object_get(g->runs[i], metric));
+		double v = rxrr_num(json_object_get(g->runs[i], metric));
 
 		if (!isnan(v))
 			buf[n++] = v;
@@ -67,19 +67,9 @@ group_values(const struct rr_group *g, const char *metric, double *buf)
 	return n;
 }
 
-/* The report's alpha: statistics.alpha, else the default. */
-double
-rr_alpha(const json_t *doc)
-{
-	double a = rr_num(json_object_get(json_object_get(doc, "statistics"),
-			"alpha"));
-
-	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
-}
-
 /* A group's mean against a reference group's: delta_pct, p, significant. */
 static json_t *
-vs_json(const struct rr_group *g, const struct rr_group *ref,
+vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 		const char *metric, double alpha, double *buf, double *base)
 {
 	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
@@ -88,12 +78,12 @@ vs_json(const struct rr_group *g, const struct rr_group *ref,
 	json_t *vs = json_object();
 
 	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
-	if (rr_jset(vs, "delta_pct", rr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
+	if (rxrr_jset(vs, "delta_pct", rxrr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
 				100.0 : NAN)) ||
-			rr_jset(vs, "p", rr_jnum(p)) ||
-			rr_jset(vs, "significant", json_boolean(!isnan(p) &&
+			rxrr_jset(vs, "p", rxrr_jnum(p)) ||
+			rxrr_jset(vs, "significant", json_boolean(!isnan(p) &&
 				p < alpha)) ||
-			rr_jset(vs, "test", isnan(p) ? json_null() :
+			rxrr_jset(vs, "test", isnan(p) ? json_null() :
 				json_string(rxr_stats_perm_method(n, n0)))) {
 		json_decref(vs);
 		return NULL;
@@ -102,8 +92,8 @@ vs_json(const struct rr_group *g, const struct rr_group *ref,
 }
 
 /* The same strategy with bulk on, for a bulk-off group; else NULL. */
-static const struct rr_group *
-bulk_sibling(const struct rr_group *g, size_t n, size_t i)
+static const struct rxrr_group *
+bulk_sibling(const struct rxrr_group *g, size_t n, size_t i)
 {
 	for (size_t j = 0; !g[i].bulk && j < n; j++)
 		if (g[j].bulk && strcmp(g[j].strategy, g[i].strategy) == 0)
@@ -113,18 +103,18 @@ bulk_sibling(const struct rr_group *g, size_t n, size_t i)
 
 /* A group against a reference, paired over the rounds when paired. */
 static json_t *
-paired_json(const struct rr_group *g, const struct rr_group *ref,
+paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 		const char *metric, double alpha, bool paired)
 {
 	struct rxr_stats_ratio r;
 
-	rr_ratio(g, ref, rr_get_path, metric, paired, &r);
-	return rr_ratio_json(&r, alpha);
+	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, &r);
+	return rxrr_ratio_json(&r, alpha);
 }
 
 static json_t *
-stats_json(const struct rr_group *g, const struct rr_group *first,
-		const struct rr_group *bulk, const char *metric, double alpha,
+stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
+		const struct rxrr_group *bulk, const char *metric, double alpha,
 		bool paired, double *buf, double *base)
 {
 	struct rxr_stats_desc d;
@@ -132,21 +122,21 @@ stats_json(const struct rr_group *g, const struct rr_group *first,
 	size_t n = group_values(g, metric, buf);
 
 	rxr_stats_describe(buf, n, &d);
-	if (o == NULL || rr_jset(o, "n", json_integer(d.n)) ||
-			rr_jset(o, "min", rr_jnum(d.min)) ||
-			rr_jset(o, "median", rr_jnum(d.median)) ||
-			rr_jset(o, "max", rr_jnum(d.max)) ||
-			rr_jset(o, "mean", rr_jnum(d.mean)) ||
-			rr_jset(o, "stdev", rr_jnum(d.stdev)) ||
-			rr_jset(o, "ci95", json_pack("[o,o]", rr_jnum(d.ci_lo),
-				rr_jnum(d.ci_hi))) ||
-			(first != NULL && rr_jset(o, "vs_first", vs_json(g, first,
+	if (o == NULL || rxrr_jset(o, "n", json_integer(d.n)) ||
+			rxrr_jset(o, "min", rxrr_jnum(d.min)) ||
+			rxrr_jset(o, "median", rxrr_jnum(d.median)) ||
+			rxrr_jset(o, "max", rxrr_jnum(d.max)) ||
+			rxrr_jset(o, "mean", rxrr_jnum(d.mean)) ||
+			rxrr_jset(o, "stdev", rxrr_jnum(d.stdev)) ||
+			rxrr_jset(o, "ci95", json_pack("[o,o]", rxrr_jnum(d.ci_lo),
+				rxrr_jnum(d.ci_hi))) ||
+			(first != NULL && rxrr_jset(o, "vs_first", vs_json(g, first,
 				metric, alpha, buf, base))) ||
-			(first != NULL && rr_jset(o, "paired_vs_first",
+			(first != NULL && rxrr_jset(o, "paired_vs_first",
 				paired_json(g, first, metric, alpha, paired))) ||
-			(bulk != NULL && bulk != first && rr_jset(o, "vs_bulk",
+			(bulk != NULL && bulk != first && rxrr_jset(o, "vs_bulk",
 				vs_json(g, bulk, metric, alpha, buf, base))) ||
-			(bulk != NULL && bulk != first && rr_jset(o,
+			(bulk != NULL && bulk != first && rxrr_jset(o,
 				"paired_vs_bulk", paired_json(g, bulk, metric,
 					alpha, paired)))) {
 		json_decref(o);
@@ -184,17 +174,17 @@ rxr_report_summarize(struct rxr_report *r)
 		"refill_cycles_per_frame", "allocator_cycles_per_packet",
 		"consumer_free_cycles_per_packet",
 	};
-	struct rr_group *g;
+	struct rxrr_group *g;
 	json_t *summary;
 	size_t n, i, k, most = 1;
-	double *buf = NULL, *base = NULL, alpha = rr_alpha(r->doc);
-	bool paired = rr_interleaved(r->doc);
+	double *buf = NULL, *base = NULL, alpha = rxrr_alpha(r->doc);
+	bool paired = rxrr_interleaved(r->doc);
 	int ret = -ENOMEM;
 
 	if (json_object_get(r->doc, "statistics") == NULL &&
 			rxr_report_set_alpha(r, alpha) != 0)
 		return -ENOMEM;
-	if (rr_groups(r->doc, &g, &n) != 0)
+	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if (g[i].nb_runs > most)
@@ -208,12 +198,12 @@ rxr_report_summarize(struct rxr_report *r)
 		json_t *o = json_object();
 
 		if (o == NULL || json_array_append_new(summary, o) ||
-				rr_jset(o, "strategy", json_string(g[i].strategy)) ||
-				rr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
-				rr_jset(o, "reps", json_integer(g[i].nb_runs)))
+				rxrr_jset(o, "strategy", json_string(g[i].strategy)) ||
+				rxrr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
+				rxrr_jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
 		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (rr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
+			if (rxrr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
 						NULL, bulk_sibling(g, n, i),
 						metrics[k], alpha, paired, buf,
 						base)))
@@ -225,6 +215,6 @@ out:
 	json_decref(summary);
 	free(buf);
 	free(base);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 	return ret;
 }

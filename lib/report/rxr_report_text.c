@@ -16,103 +16,11 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
-#define TEXT_COLUMNS 120	/* what a line of the brief output fits in */
 
 
-
-void
-line_add(struct line *l, const char *fmt, ...)
-{
-	char *dst = l->big != NULL ? l->big : l->buf;
-	size_t cap = l->big != NULL ? l->cap : sizeof(l->buf);
-	va_list ap;
-	int n;
-
-	if (l->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(dst + l->len, cap - l->len, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		l->oom = true;
-		return;
-	}
-	if (l->len + (size_t)n >= cap) {
-		size_t ncap = 2 * (l->len + (size_t)n + 1);
-		char *nb = realloc(l->big, ncap);
-
-		if (nb == NULL) {
-			l->oom = true;
-			return;
-		}
-		if (l->big == NULL)
-			memcpy(nb, l->buf, l->len);
-		l->big = nb;
-		l->cap = ncap;
-		va_start(ap, fmt);
-		vsnprintf(l->big + l->len, ncap - l->len, fmt, ap);
-		va_end(ap);
-	}
-	l->len += (size_t)n;
-}
-
-void
-line_put(struct line *l, FILE *out)
-{
-	char *s = l->big != NULL ? l->big : l->buf;
-
-	while (l->len > 0 && s[l->len - 1] == ' ')
-		l->len--;
-	s[l->len] = '\0';
-	fputs(s, out);
-	fputc('\n', out);
-	l->len = 0;
-}
-
-/*
- * A sentence line within TEXT_COLUMNS: broken at spaces, the rest indented
- * by four (lists indent their items by two). A word longer than a line
- * stays whole.
- */
-void
-line_put_wrapped(struct line *l, FILE *out)
-{
-	char *s = l->big != NULL ? l->big : l->buf;
-	size_t start = 0, width = TEXT_COLUMNS;
-
-	while (l->len > 0 && s[l->len - 1] == ' ')
-		l->len--;
-	s[l->len] = '\0';
-	while (l->len - start > width) {
-		size_t cut = start + width;
-
-		while (cut > start && s[cut] != ' ')
-			cut--;
-		if (cut == start) {
-			cut = start + width;
-			while (cut < l->len && s[cut] != ' ')
-				cut++;
-			if (cut == l->len)
-				break;
-		}
-		fprintf(out, "%s%.*s\n", start == 0 ? "" : "    ",
-			(int)(cut - start), s + start);
-		start = cut + 1;
-		width = TEXT_COLUMNS - 4;
-	}
-	fprintf(out, "%s%s\n", start == 0 ? "" : "    ", s + start);
-	l->len = 0;
-}
-
-void
-line_free(struct line *l)
-{
-	free(l->big);
-	l->big = NULL;
-}
 
 static void
-fmt_value(const struct row *row, unsigned int c, char *buf, size_t len)
+fmt_value(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 {
 	if (isnan(row->v[c]))
 		snprintf(buf, len, "-");
@@ -121,9 +29,9 @@ fmt_value(const struct row *row, unsigned int c, char *buf, size_t len)
 }
 
 static void
-fmt_delta(const struct row *row, unsigned int c, char *buf, size_t len)
+fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 {
-	if (row->dir == DIR_NONE || isnan(row->v[c]))
+	if (row->dir == RXRR_DIR_NONE || isnan(row->v[c]))
 		buf[0] = '\0';
 	else if (isnan(row->d[c]))
 		snprintf(buf, len, "(%7s)", "n/a");
@@ -136,7 +44,7 @@ fmt_delta(const struct row *row, unsigned int c, char *buf, size_t len)
 
 /* The rows of one section, widths of their own. */
 static void
-print_table(const struct model *m, int section, struct line *l, FILE *out)
+print_table(const struct rxrr_model *m, int section, struct rxrr_line *l, FILE *out)
 {
 	size_t *valw, *dw, *colw, namew = 4, i;
 	char val[64], delta[64];
@@ -150,7 +58,7 @@ print_table(const struct model *m, int section, struct line *l, FILE *out)
 		goto out;
 	}
 	for (i = 0; i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 
 		if (row->section != section)
 			continue;
@@ -173,25 +81,25 @@ print_table(const struct model *m, int section, struct line *l, FILE *out)
 			colw[c] = strlen(m->headers[c]);
 		}
 	}
-	line_add(l, "%*s", (int)(STAT_WIDTH + namew), "");
+	rxrr_line_add(l, "%*s", (int)(STAT_WIDTH + namew), "");
 	for (c = 0; c < m->ncols; c++)
-		line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
-	line_put(l, out);
+		rxrr_line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
+	rxrr_line_put(l, out);
 	for (i = 0; i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 
 		if (row->section != section)
 			continue;
-		line_add(l, "%-*s%-*s", STAT_WIDTH, row->stat, (int)namew,
+		rxrr_line_add(l, "%-*s%-*s", STAT_WIDTH, row->stat, (int)namew,
 			row->name);
 		for (c = 0; c < m->ncols; c++) {
 			fmt_value(row, c, val, sizeof(val));
 			fmt_delta(row, c, delta, sizeof(delta));
-			line_add(l, COL_SEP "%*s", (int)valw[c], val);
+			rxrr_line_add(l, COL_SEP "%*s", (int)valw[c], val);
 			if (dw[c])
-				line_add(l, " %-*s", (int)dw[c], delta);
+				rxrr_line_add(l, " %-*s", (int)dw[c], delta);
 		}
-		line_put(l, out);
+		rxrr_line_put(l, out);
 	}
 out:
 	free(valw);
@@ -232,7 +140,7 @@ fmt_bucket(unsigned int i, char *buf, size_t len)
 }
 
 static void
-fmt_share(const struct hist *h, unsigned int c, unsigned int i, char *buf,
+fmt_share(const struct rxrr_hist *h, unsigned int c, unsigned int i, char *buf,
 		size_t len)
 {
 	double share;
@@ -252,7 +160,7 @@ fmt_share(const struct hist *h, unsigned int c, unsigned int i, char *buf,
 
 /* The bpftrace histogram shape of the THP NUMA fault series (003). */
 static void
-print_hist(const struct model *m, const struct hist *h, struct line *l,
+print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_line *l,
 		FILE *out)
 {
 	size_t labelw = 12, *colw;
@@ -279,23 +187,23 @@ print_hist(const struct model *m, const struct hist *h, struct line *l,
 		}
 		colw[c] += 4;
 	}
-	line_add(l, "%*s", (int)labelw, "");
+	rxrr_line_add(l, "%*s", (int)labelw, "");
 	for (c = 0; c < m->ncols; c++)
-		line_add(l, "%-*s", (int)colw[c], m->headers[c]);
-	line_put(l, out);
+		rxrr_line_add(l, "%-*s", (int)colw[c], m->headers[c]);
+	rxrr_line_put(l, out);
 	if (h->config != NULL)
-		line_add(l, "@refill_ns[%s]:", h->config);
+		rxrr_line_add(l, "@refill_ns[%s]:", h->config);
 	else
-		line_add(l, "@refill_ns:");
-	line_put(l, out);
+		rxrr_line_add(l, "@refill_ns:");
+	rxrr_line_put(l, out);
 	for (i = h->first; i <= h->last; i++) {
 		fmt_bucket(i, cell, sizeof(cell));
-		line_add(l, "%-*s", (int)labelw, cell);
+		rxrr_line_add(l, "%-*s", (int)labelw, cell);
 		for (c = 0; c < m->ncols; c++) {
 			fmt_share(h, c, i, cell, sizeof(cell));
-			line_add(l, "%-*s", (int)colw[c], cell);
+			rxrr_line_add(l, "%-*s", (int)colw[c], cell);
 		}
-		line_put(l, out);
+		rxrr_line_put(l, out);
 	}
 	free(colw);
 }
@@ -305,7 +213,7 @@ print_hist(const struct model *m, const struct hist *h, struct line *l,
  * that ran (by name when one method ran for every comparison).
  */
 static void
-print_test_note(const struct model *m, struct line *l, FILE *out)
+print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	const char *test = NULL;
 	bool mixed = false, fallback = false;
@@ -324,30 +232,30 @@ print_test_note(const struct model *m, struct line *l, FILE *out)
 			else if (strcmp(test, r->test) != 0)
 				mixed = true;
 		}
-	line_add(l, "n.s.: not significant at alpha %g, on the row each metric "
+	rxrr_line_add(l, "n.s.: not significant at alpha %g, on the row each metric "
 		"is tested on (Mean, else Median), each column against the "
 		"first: ", m->alpha);
 	if (test == NULL || mixed)
-		line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
+		rxrr_line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
 			RXR_STATS_TEST_METHOD);
 	else
-		line_add(l, "%s", test);
-	line_add(l, ", two-sided");
+		rxrr_line_add(l, "%s", test);
+	rxrr_line_add(l, ", two-sided");
 	if (m->paired && fallback)
-		line_add(l, "; the unpaired permutation test of the means where "
+		rxrr_line_add(l, "; the unpaired permutation test of the means where "
 			"fewer than 2 rounds have a ratio (a count of 0)");
 	if (!m->paired)
-		line_add(l, ", unpaired (the columns were not measured in "
+		rxrr_line_add(l, ", unpaired (the columns were not measured in "
 			"common rounds)");
 	if (mixed)
-		line_add(l, "; exact up to 20 %s, Monte Carlo above",
+		rxrr_line_add(l, "; exact up to 20 %s, Monte Carlo above",
 			m->paired ? "rounds" : "values in all");
-	line_add(l, "; fewer than 2 values on a side: untested");
-	line_put(l, out);
+	rxrr_line_add(l, "; fewer than 2 values on a side: untested");
+	rxrr_line_put(l, out);
 }
 
 void
-print_model(const struct model *m, struct line *l, FILE *out)
+rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
 	size_t i;
@@ -374,28 +282,28 @@ print_model(const struct model *m, struct line *l, FILE *out)
 }
 
 void
-print_env_line(const json_t *doc, struct line *l)
+rxrr_print_env_line(const json_t *doc, struct rxrr_line *l)
 {
 	const json_t *env = json_object_get(doc, "env");
 	const json_t *v;
 	char *s;
 	size_t i;
 
-	s = clean_dup(json_string_value(json_object_get(env, "dpdk_version")));
-	line_add(l, "%s, memory %s, lcores ", s != NULL ? s : "",
+	s = rxrr_clean_dup(json_string_value(json_object_get(env, "dpdk_version")));
+	rxrr_line_add(l, "%s, memory %s, lcores ", s != NULL ? s : "",
 		json_string_value(json_object_get(env, "memory")));
 	free(s);
 	json_array_foreach(json_object_get(env, "lcores"), i, v)
-		line_add(l, "%s%lld", i ? "," : "",
+		rxrr_line_add(l, "%s%lld", i ? "," : "",
 			(long long)json_integer_value(v));
 	if (json_array_size(json_object_get(env, "lcores")) == 0)
-		line_add(l, "-");
+		rxrr_line_add(l, "-");
 }
 
 /* The repetitions that did not run to their end, one line each. */
 void
-print_cut_short(const struct rxr_report *r, const char *prefix,
-		struct line *l, FILE *out)
+rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out)
 {
 	const json_t *run;
 	size_t i;
@@ -405,18 +313,18 @@ print_cut_short(const struct rxr_report *r, const char *prefix,
 
 		if (rxr_report_run_complete(run))
 			continue;
-		rr_group_label(json_string_value(json_object_get(run,
+		rxrr_group_label(json_string_value(json_object_get(run,
 				"strategy")), json_is_true(json_object_get(run,
 				"bulk")), label, sizeof(label));
-		why = clean_dup(json_string_value(json_object_get(run,
+		why = rxrr_clean_dup(json_string_value(json_object_get(run,
 				"cut_short")));
-		line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
+		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
 			"measured)", prefix, label, (long long)json_integer_value(
 				json_object_get(run, "rep")) + 1,
 			why != NULL ? why : "?",
-			rr_num(json_object_get(run, "duration_s")));
+			rxrr_num(json_object_get(run, "duration_s")));
 		free(why);
-		line_put(l, out);
+		rxrr_line_put(l, out);
 	}
 }
 
@@ -426,29 +334,29 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 {
 	const json_t *env = json_object_get(r->doc, "env");
 	const json_t *p, *opts;
-	struct line l = { .len = 0 };
-	struct model m;
+	struct rxrr_line l = { .len = 0 };
+	struct rxrr_model m;
 	char *s, *t, *u;
 	size_t i;
 
-	if (model_single(&m, r, sel) != 0)
+	if (rxrr_model_single(&m, r, sel) != 0)
 		return -ENOMEM;
-	line_add(&l, "rxrefill report (%s), created %s", RXR_REPORT_SCHEMA,
+	rxrr_line_add(&l, "rxrefill report (%s), created %s", RXR_REPORT_SCHEMA,
 		json_string_value(json_object_get(r->doc, "created")));
-	line_put(&l, out);
-	s = clean_dup(json_string_value(json_object_get(env, "host")));
-	t = clean_dup(json_string_value(json_object_get(env, "cpu_model")));
-	line_add(&l, "host %s, cpu %s", s != NULL ? s : "", t != NULL ? t : "");
+	rxrr_line_put(&l, out);
+	s = rxrr_clean_dup(json_string_value(json_object_get(env, "host")));
+	t = rxrr_clean_dup(json_string_value(json_object_get(env, "cpu_model")));
+	rxrr_line_add(&l, "host %s, cpu %s", s != NULL ? s : "", t != NULL ? t : "");
 	free(s);
 	free(t);
-	line_put(&l, out);
-	print_env_line(r->doc, &l);
-	line_put(&l, out);
-	line_add(&l, "ports");
+	rxrr_line_put(&l, out);
+	rxrr_print_env_line(r->doc, &l);
+	rxrr_line_put(&l, out);
+	rxrr_line_add(&l, "ports");
 	json_array_foreach(json_object_get(env, "ports"), i, p) {
-		s = clean_dup(json_string_value(json_object_get(p, "driver")));
-		t = clean_dup(json_string_value(json_object_get(p, "name")));
-		line_add(&l, "%s %lld %s %s", i ? "," : "",
+		s = rxrr_clean_dup(json_string_value(json_object_get(p, "driver")));
+		t = rxrr_clean_dup(json_string_value(json_object_get(p, "name")));
+		rxrr_line_add(&l, "%s %lld %s %s", i ? "," : "",
 			(long long)json_integer_value(json_object_get(p,
 				"port")), s != NULL ? s : "",
 			t != NULL ? t : "");
@@ -456,40 +364,40 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		free(t);
 	}
 	if (json_array_size(json_object_get(env, "ports")) == 0)
-		line_add(&l, " -");
-	line_put(&l, out);
+		rxrr_line_add(&l, " -");
+	rxrr_line_put(&l, out);
 	opts = json_object_get(env, "options");
 	u = json_dumps(opts, JSON_COMPACT | JSON_REAL_PRECISION(12));
-	s = clean_dup(u);
+	s = rxrr_clean_dup(u);
 	free(u);
-	line_add(&l, "options %s", s != NULL ? s : "{}");
+	rxrr_line_add(&l, "options %s", s != NULL ? s : "{}");
 	free(s);
-	line_put(&l, out);
-	s = clean_dup(json_string_value(json_object_get(env, "argv")));
-	line_add(&l, "command %s", s != NULL ? s : "");
+	rxrr_line_put(&l, out);
+	s = rxrr_clean_dup(json_string_value(json_object_get(env, "argv")));
+	rxrr_line_add(&l, "command %s", s != NULL ? s : "");
 	free(s);
-	line_put(&l, out);
+	rxrr_line_put(&l, out);
 	if (json_is_true(json_object_get(r->doc, "partial"))) {
-		line_add(&l, "partial: the run was interrupted, only the "
+		rxrr_line_add(&l, "partial: the run was interrupted, only the "
 			"repetitions that completed are shown");
-		line_put(&l, out);
+		rxrr_line_put(&l, out);
 	}
-	print_cut_short(r, "", &l, out);
-	print_disturbed(r, "", &l, out);
+	rxrr_print_cut_short(r, "", &l, out);
+	rxrr_print_disturbed(r, "", &l, out);
 	if (m.ncols == 0) {
-		line_add(&l, "no runs");
-		line_put(&l, out);
+		rxrr_line_add(&l, "no runs");
+		rxrr_line_put(&l, out);
 	} else {
-		line_add(&l, SIGN_CONVENTION("column"));
-		line_put(&l, out);
+		rxrr_line_add(&l, RXRR_SIGN_CONVENTION("column"));
+		rxrr_line_put(&l, out);
 	}
-	print_model(&m, &l, out);
-	if (m.ncols > 1 && selected(sel, "gbps")) {
+	rxrr_print_model(&m, &l, out);
+	if (m.ncols > 1 && rxrr_selected(sel, "gbps")) {
 		fputc('\n', out);
-		rr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(r, m.alpha, &l, out);
 	}
-	model_free(&m);
-	line_free(&l);
+	rxrr_model_free(&m);
+	rxrr_line_free(&l);
 	if (l.oom)
 		return -ENOMEM;
 	return ferror(out) ? -EIO : 0;

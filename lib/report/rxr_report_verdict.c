@@ -16,112 +16,6 @@
 #include "rxr_report_model.h"
 #include "rxr_stats.h"
 
-bool
-rr_interleaved(const json_t *doc)
-{
-	const json_t *run;
-	json_int_t last = 0;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "runs"), i, run) {
-		json_int_t rep = json_integer_value(json_object_get(run, "rep"));
-
-		if (rep < last)
-			return false;
-		last = rep;
-	}
-	return true;
-}
-
-double
-rr_get_path(const json_t *run, const void *path)
-{
-	return rr_num(rr_path(run, path));
-}
-
-/* The run of g with repetition index rep, or NULL. */
-static const json_t *
-run_of_rep(const struct rr_group *g, json_int_t rep)
-{
-	for (size_t i = 0; i < g->nb_runs; i++)
-		if (json_integer_value(json_object_get(g->runs[i], "rep")) == rep)
-			return g->runs[i];
-	return NULL;
-}
-
-int
-rr_ratio(const struct rr_group *g, const struct rr_group *ref,
-		rr_getter get, const void *ctx, bool paired,
-		struct rxr_stats_ratio *out)
-{
-	size_t n = g->nb_runs > ref->nb_runs ? g->nb_runs : ref->nb_runs;
-	double *x = malloc((n + 1) * sizeof(*x));
-	double *y = malloc((n + 1) * sizeof(*y));
-	size_t k = 0, usable = 0, i;
-	int ret = -1;
-
-	*out = (struct rxr_stats_ratio){ .ratio = NAN, .ci_lo = NAN,
-		.ci_hi = NAN, .p = NAN, .min_p = 1,
-		.test = RXR_STATS_TEST_METHOD,
-		.interval = RXR_STATS_UNPAIRED_CI_METHOD };
-	if (x == NULL || y == NULL)
-		goto out;
-	if (paired) {
-		for (i = 0; i < g->nb_runs; i++) {
-			const json_t *r0 = run_of_rep(ref, json_integer_value(
-					json_object_get(g->runs[i], "rep")));
-
-			if (r0 == NULL)
-				continue;
-			x[k] = get(g->runs[i], ctx);
-			y[k] = get(r0, ctx);
-			usable += isfinite(x[k]) && x[k] > 0 &&
-				isfinite(y[k]) && y[k] > 0;
-			k++;
-		}
-		/* Few rounds, all usable: still pairs (no test yet). Rounds
-		 * without a ratio (a count of 0): the unpaired test. */
-		if (usable >= 2 || (usable == k && k > 0)) {
-			ret = rxr_stats_paired(x, y, k, out);
-			goto out;
-		}
-	}
-	for (i = 0; i < g->nb_runs; i++)
-		x[i] = get(g->runs[i], ctx);
-	for (i = 0; i < ref->nb_runs; i++)
-		y[i] = get(ref->runs[i], ctx);
-	ret = rxr_stats_unpaired(x, g->nb_runs, y, ref->nb_runs, out);
-out:
-	free(x);
-	free(y);
-	return ret;
-}
-
-json_t *
-rr_ratio_json(const struct rxr_stats_ratio *r, double alpha)
-{
-	json_t *o = json_object();
-
-	if (o == NULL || rr_jset(o, "paired", json_boolean(r->paired)) ||
-			rr_jset(o, "ratio", rr_jnum(r->ratio)) ||
-			rr_jset(o, "ci_lo", rr_jnum(r->ci_lo)) ||
-			rr_jset(o, "ci_hi", rr_jnum(r->ci_hi)) ||
-			rr_jset(o, "p", rr_jnum(r->p)) ||
-			rr_jset(o, "significant", json_boolean(!isnan(r->p) &&
-				r->p < alpha)) ||
-			rr_jset(o, "test", json_string(r->test)) ||
-			rr_jset(o, "interval", json_string(r->interval)) ||
-			rr_jset(o, "rounds", r->paired ? json_integer(r->n) :
-				json_null()) ||
-			rr_jset(o, "n", json_integer(r->n)) ||
-			rr_jset(o, "n_base", json_integer(r->n_base)) ||
-			rr_jset(o, "min_p", rr_jnum(r->min_p))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
 /* "8 paired rounds", "5 against 4 runs, unpaired". */
 static void
 count_text(const struct rxr_stats_ratio *r, char *buf, size_t len)
@@ -141,35 +35,35 @@ count_text(const struct rxr_stats_ratio *r, char *buf, size_t len)
  * 0.71-1.13, p 0.37, 8 paired rounds)".
  */
 static void
-verdict_line(struct line *l, FILE *out, const char *name, const char *base,
+verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 		const char *unit, const struct rxr_stats_ratio *r, double alpha)
 {
 	char cnt[64], ci[64] = "";
 
 	count_text(r, cnt, sizeof(cnt));
 	if (isnan(r->ratio)) {
-		line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
+		rxrr_line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
 			base, cnt);
-		line_put_wrapped(l, out);
+		rxrr_line_put_wrapped(l, out);
 		return;
 	}
 	if (!isnan(r->ci_lo))
 		snprintf(ci, sizeof(ci), "CI %.2f-%.2f, ", r->ci_lo, r->ci_hi);
 	if (isnan(r->p))
-		line_add(l, "  %s: %.2fx %s %s, untested (%s%s)", name, r->ratio,
+		rxrr_line_add(l, "  %s: %.2fx %s %s, untested (%s%s)", name, r->ratio,
 			base, unit, ci, cnt);
 	else if (r->min_p >= alpha)
 		/* No data could have made it significant: say so, not "no
 		 * difference". */
-		line_add(l, "  %s: %.2fx %s %s, cannot be significant with %s "
+		rxrr_line_add(l, "  %s: %.2fx %s %s, cannot be significant with %s "
 			"(%sp %.2g)", name, r->ratio, base, unit, cnt, ci, r->p);
 	else if (r->p < alpha)
-		line_add(l, "  %s: %.2fx %s %s (95%% %sp %.2g, %s)", name,
+		rxrr_line_add(l, "  %s: %.2fx %s %s (95%% %sp %.2g, %s)", name,
 			r->ratio, base, unit, ci, r->p, cnt);
 	else
-		line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
+		rxrr_line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
 			"%s)", name, base, r->ratio, ci, r->p, cnt);
-	line_put_wrapped(l, out);
+	rxrr_line_put_wrapped(l, out);
 }
 
 /* The comparisons that cannot reach alpha, and the weakest of them. */
@@ -192,7 +86,7 @@ weakest_note(struct weakest *w, const struct rxr_stats_ratio *r,
 }
 
 static void
-weakest_warn(const struct weakest *w, double alpha, struct line *l,
+weakest_warn(const struct weakest *w, double alpha, struct rxrr_line *l,
 		FILE *out)
 {
 	char cnt[64];
@@ -200,17 +94,17 @@ weakest_warn(const struct weakest *w, double alpha, struct line *l,
 	if (w->count == 0)
 		return;
 	count_text(&w->r, cnt, sizeof(cnt));
-	line_add(l, "warning: %u comparison%s cannot be significant at alpha "
+	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
 		"%g, whatever the data (%s: with %s the %s test's smallest p is "
 		"%.3g)", w->count, w->count == 1 ? "" : "s", alpha, w->what, cnt,
 		w->r.paired ? "sign-flip" : "permutation", w->r.min_p);
 	if (w->r.paired)
-		line_add(l, "; %u rounds or more can (--reps %u, or --reps "
+		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
 			"auto)", rxr_stats_signflip_min_rounds(alpha),
 			rxr_stats_signflip_min_rounds(alpha));
 	else
-		line_add(l, "; use more repetitions");
-	line_put_wrapped(l, out);
+		rxrr_line_add(l, "; use more repetitions");
+	rxrr_line_put_wrapped(l, out);
 }
 
 /* Findings gathered before printing, so that the header can name the
@@ -252,7 +146,7 @@ findings_add(struct findings *fs, const char *name, const char *base,
  * line), the lines, and the warning when some cannot be significant. */
 static void
 findings_print(struct findings *fs, const char *against, double alpha,
-		struct line *l, FILE *out)
+		struct rxrr_line *l, FILE *out)
 {
 	struct weakest w = { .count = 0 };
 	const char *test = NULL;
@@ -276,22 +170,22 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		else if (strcmp(test, r->test) != 0)
 			mixed = true;
 	}
-	line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
+	rxrr_line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
 		"interval; p: ", against, paired && !unpaired ?
 		"geometric mean of the per-round ratios" : !paired ?
 		"ratio of geometric means" : "ratio, per line paired or not");
 	if (test != NULL && !mixed)
-		line_add(l, "%s", test);
+		rxrr_line_add(l, "%s", test);
 	else if (test != NULL)
-		line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
+		rxrr_line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
 			" (exact up to 20 rounds, Monte Carlo above)" :
 			"the permutation test of each line's kind, exact up to "
 			"20 values, Monte Carlo above");
 	if (test != NULL)
-		line_add(l, ", two-sided; alpha %g):", alpha);
+		rxrr_line_add(l, ", two-sided; alpha %g):", alpha);
 	else
-		line_add(l, "none, too few values; alpha %g):", alpha);
-	line_put_wrapped(l, out);
+		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
 		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
 			&fs->f[i].r, alpha);
@@ -303,33 +197,33 @@ findings_print(struct findings *fs, const char *against, double alpha,
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
-rr_print_verdict_single(const struct rxr_report *r, double alpha,
-		struct line *l, FILE *out)
+rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+		struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
-	struct rr_group *g;
+	struct rxrr_group *g;
 	size_t n, i, j;
-	bool paired = rr_interleaved(r->doc);
+	bool paired = rxrr_interleaved(r->doc);
 	char name[256], base[256], first[256];
 
-	if (rr_groups(r->doc, &g, &n) != 0) {
+	if (rxrr_groups(r->doc, &g, &n) != 0) {
 		l->oom = true;
 		return;
 	}
 	if (n > 0)
-		rr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+		rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_ratio rt;
 
-		rr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
-		rr_ratio(&g[i], &g[0], rr_get_path, "gbps", paired, &rt);
+		rxrr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
 		findings_add(&fs, name, first, &rt);
 		for (j = 0; !g[i].bulk && j < n; j++) {
 			if (j == 0 || !g[j].bulk ||
 					strcmp(g[j].strategy, g[i].strategy))
 				continue;
-			rr_group_label(g[j].strategy, true, base, sizeof(base));
-			rr_ratio(&g[i], &g[j], rr_get_path, "gbps", paired, &rt);
+			rxrr_group_label(g[j].strategy, true, base, sizeof(base));
+			rxrr_ratio(&g[i], &g[j], rxrr_get_path, "gbps", paired, &rt);
 			findings_add(&fs, name, base, &rt);
 		}
 	}
@@ -338,19 +232,19 @@ rr_print_verdict_single(const struct rxr_report *r, double alpha,
 		findings_print(&fs, first, alpha, l, out);
 	}
 	free(fs.f);
-	rr_groups_free(g, n);
+	rxrr_groups_free(g, n);
 }
 
 /* The verdict lines of a comparison of reports: the Gbit/s row of each
  * configuration, each report against the first. */
 void
-rr_print_verdict_model(const struct model *m, struct line *l, FILE *out)
+rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
 	char name[512];
 
 	for (size_t i = 0; i < m->nrows; i++) {
-		const struct row *row = &m->rows[i];
+		const struct rxrr_row *row = &m->rows[i];
 
 		if (!row->tested || strcmp(row->metric, "gbps") != 0)
 			continue;
@@ -372,13 +266,13 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, FILE *out)
 {
-	struct model m;
+	struct rxrr_model m;
 	int undecided = 0;
 
-	if (model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < m.nrows; i++) {
-		const struct row *row = &m.rows[i];
+		const struct rxrr_row *row = &m.rows[i];
 
 		if (!row->tested)
 			continue;
@@ -399,60 +293,57 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 					r->min_p, m.alpha);
 		}
 	}
-	model_free(&m);
+	rxrr_model_free(&m);
 	return undecided;
 }
 
-bool
-rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
-		unsigned int max, char *why, size_t len)
+/* --reps auto with one configuration (or none): its interval of the mean. */
+static bool
+reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
+		unsigned int least, unsigned int max, char *why, size_t len)
 {
-	double alpha = rr_alpha(r->doc);
-	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
-	unsigned int open = 0;
-	struct rr_group *g;
-	size_t n, i;
-	char widest[160] = "";
-	double wide = 0;
-	bool paired = rr_interleaved(r->doc);
+	struct rxr_stats_desc d = { 0 };
+	double v[RXR_STATS_MAX_N], wide;
+	size_t i, k = 0;
 
-	if (rr_groups(r->doc, &g, &n) != 0) {
-		snprintf(why, len, "out of memory");
+	for (i = 0; n == 1 && i < g[0].nb_runs && k < RXR_STATS_MAX_N; i++)
+		v[k++] = rxrr_num(json_object_get(g[0].runs[i], "gbps"));
+	rxr_stats_describe(v, k, &d);
+	wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean * 100 :
+		INFINITY;
+	if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
+		snprintf(why, len, "one configuration: its 95%% interval "
+			"of Gbit/s is within %.1f%% of its mean after %u "
+			"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
+			wide);
 		return true;
 	}
-	if (n < 2) {
-		/* Nothing to compare: the interval of the mean alone. */
-		struct rxr_stats_desc d = { 0 };
-		double v[RXR_STATS_MAX_N];
-		size_t k = 0;
+	snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
+		"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
+		rounds, rounds >= max ? ", the most asked for" : "",
+		wide, RXR_REPORT_AUTO_MEAN_PCT);
+	return rounds >= max;
+}
 
-		for (i = 0; n == 1 && i < g[0].nb_runs && k < RXR_STATS_MAX_N;
-				i++)
-			v[k++] = rr_num(json_object_get(g[0].runs[i], "gbps"));
-		rxr_stats_describe(v, k, &d);
-		wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean *
-			100 : INFINITY;
-		rr_groups_free(g, n);
-		if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
-			snprintf(why, len, "one configuration: its 95%% interval "
-				"of Gbit/s is within %.1f%% of its mean after %u "
-				"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
-				wide);
-			return true;
-		}
-		snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
-			"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
-			rounds, rounds >= max ? ", the most asked for" : "",
-			wide, RXR_REPORT_AUTO_MEAN_PCT);
-		return rounds >= max;
-	}
+/*
+ * How many Gbit/s ratios to the first configuration are undecided; the
+ * widest of them described in widest.
+ */
+static unsigned int
+reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
+		char *widest, size_t wlen)
+{
+	unsigned int open = 0;
+	double wide = 0;
+	size_t i;
+
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_ratio rt;
 		char name[128];
 		double w;
 		bool decided;
 
-		rr_ratio(&g[i], &g[0], rr_get_path, "gbps", paired, &rt);
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
 		/* Decided: the interval excludes 1 (which side is known), or
 		 * pins the ratio down to +-target (no larger difference). */
 		w = isnan(rt.ci_lo) ? INFINITY : log(rt.ci_hi / rt.ci_lo) / 2;
@@ -461,48 +352,66 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		open += !decided;
 		if (!decided && w >= wide) {
 			wide = w;
-			rr_group_label(g[i].strategy, g[i].bulk, name,
+			rxrr_group_label(g[i].strategy, g[i].bulk, name,
 				sizeof(name));
 			if (isnan(rt.ci_lo))
-				snprintf(widest, sizeof(widest), "%s: no interval "
-					"yet", name);
+				snprintf(widest, wlen, "%s: no interval yet",
+					name);
 			else
-				snprintf(widest, sizeof(widest), "%s %.2fx (CI "
-					"%.2f-%.2f)", name, rt.ratio, rt.ci_lo,
-					rt.ci_hi);
+				snprintf(widest, wlen, "%s %.2fx (CI %.2f-%.2f)",
+					name, rt.ratio, rt.ci_lo, rt.ci_hi);
 		}
 	}
-	if (rounds >= least && open == 0) {
+	return open;
+}
+
+bool
+rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
+		unsigned int max, char *why, size_t len)
+{
+	double alpha = rxrr_alpha(r->doc);
+	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
+	bool paired = rxrr_interleaved(r->doc), stop = true;
+	char widest[160] = "", first[160];
+	struct rxrr_group *g;
+	unsigned int open;
+	size_t n;
+
+	if (rxrr_groups(r->doc, &g, &n) != 0) {
+		snprintf(why, len, "out of memory");
+		return true;
+	}
+	if (n < 2) {
+		/* Nothing to compare: the interval of the mean alone. */
+		stop = reps_auto_one(g, n, rounds, least, max, why, len);
+		rxrr_groups_free(g, n);
+		return stop;
+	}
+	open = reps_auto_open(g, n, paired, widest, sizeof(widest));
+	rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+	if (rounds >= least && open == 0)
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "
-			"%s-%s is decided: its 95%% %s interval excludes 1 or "
-			"is within +-%.0f%%", rounds, g[0].strategy,
-			g[0].bulk ? "bulk" : "nobulk", paired ? "paired" :
+			"%s is decided: its 95%% %s interval excludes 1 or "
+			"is within +-%.0f%%", rounds, first, paired ? "paired" :
 			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
-		rr_groups_free(g, n);
-		return true;
-	}
-	if (rounds >= max) {
-		if (open == 0)
-			snprintf(why, len, "%u rounds, the most asked for; every "
-				"ratio decided, but fewer than %u rounds cannot "
-				"reach p < %g", rounds, least, alpha);
-		else
-			snprintf(why, len, "%u rounds, the most asked for; %u of "
-				"%zu ratios to %s-%s undecided (95%% interval "
-				"across 1 and wider than +-%.0f%%), widest %s",
-				rounds, open, n - 1, g[0].strategy, g[0].bulk ?
-				"bulk" : "nobulk", RXR_REPORT_AUTO_RATIO_PCT,
-				widest);
-		rr_groups_free(g, n);
-		return true;
-	}
-	if (rounds < least && open == 0)
+	else if (rounds >= max && open == 0)
+		snprintf(why, len, "%u rounds, the most asked for; every "
+			"ratio decided, but fewer than %u rounds cannot "
+			"reach p < %g", rounds, least, alpha);
+	else if (rounds >= max)
+		snprintf(why, len, "%u rounds, the most asked for; %u of "
+			"%zu ratios to %s undecided (95%% interval across 1 "
+			"and wider than +-%.0f%%), widest %s", rounds, open,
+			n - 1, first, RXR_REPORT_AUTO_RATIO_PCT, widest);
+	else
+		stop = false;
+	if (!stop && open == 0)
 		snprintf(why, len, "round %u: every ratio decided, but fewer "
 			"than %u rounds cannot reach p < %g", rounds, least,
 			alpha);
-	else
+	else if (!stop)
 		snprintf(why, len, "round %u: %u ratio%s undecided, widest %s",
 			rounds, open, open == 1 ? "" : "s", widest);
-	rr_groups_free(g, n);
-	return false;
+	rxrr_groups_free(g, n);
+	return stop;
 }

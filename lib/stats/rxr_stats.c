@@ -9,6 +9,21 @@
 
 #define BOOT_RESAMPLES 20000
 #define PERM_RESAMPLES 20000
+#define STR(x) #x
+#define XSTR(x) STR(x)
+/* The resampling tests' fixed seeds: the same data give the same figures. */
+#define BOOT_SEED 0x9e3779b97f4a7c15ULL
+#define PERM_SEED 0x2545f4914f6cdd1dULL
+#define SIGNFLIP_SEED 0x853c49e6748fea9bULL
+/* Rounding a sum may leave, relative to its terms: a tie within this. */
+#define TIE_TOL_REL 1e-9
+/* The confidence of the intervals in descriptions and comparisons. */
+#define CI_LEVEL 0.95
+/* Lentz's continued fraction of the incomplete beta: floor, precision,
+ * the most terms (it converges in far fewer for the df seen here). */
+#define BETA_CF_TINY 1e-300
+#define BETA_CF_EPS 1e-15
+#define BETA_CF_TERMS 300
 
 /* Fixed-seed generator: the same data give the same figures. */
 static uint64_t
@@ -187,7 +202,7 @@ rxr_stats_bootstrap_ci(const double *x, size_t n, double level, double *lo,
 		*hi = m + z * se;
 		return 0;
 	} else {
-		uint64_t seed = 0x9e3779b97f4a7c15ULL;
+		uint64_t seed = BOOT_SEED;
 
 		w = malloc(BOOT_RESAMPLES * sizeof(*w));
 		if (w == NULL)
@@ -244,18 +259,138 @@ rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d)
 		d->median = rxr_stats_median(v, m);
 		d->min = v[0];
 		d->max = v[m - 1];
-		rxr_stats_t_ci(v, m, 0.95, &d->ci_lo, &d->ci_hi);
+		rxr_stats_t_ci(v, m, CI_LEVEL, &d->ci_lo, &d->ci_hi);
 	}
 	free(v);
 	return 0;
 }
 
+/*
+ * A permutation test's pooled values (centered), the observed difference
+ * of means t, the tolerance within which a split ties with it, and the
+ * sizes of the two samples.
+ */
+struct perm {
+	const double *pool;
+	size_t na, nb, n;
+	double sum, t, tol;
+};
+
+/* Two-sided p from the splits at or below and at or above t. */
+static double
+two_sided_p(size_t le, size_t ge, size_t total)
+{
+	return 2.0 * (le < ge ? le : ge) / total;
+}
+
+/* Sums of every subset of x[0..k), the subset as a bit mask. */
+static void
+subset_sums(const double *x, size_t k, double *sums)
+{
+	for (size_t m = 0; m < ((size_t)1 << k); m++) {
+		sums[m] = 0;
+		for (size_t i = 0; i < k; i++)
+			if (m & ((size_t)1 << i))
+				sums[m] += x[i];
+	}
+}
+
+/*
+ * Every subset of na of the n pooled values, as a bit mask. The sums of
+ * the low and high halves' subsets are tabled: each split's sum is one
+ * addition.
+ */
+static double
+perm_exact(const struct perm *pm)
+{
+	size_t n = pm->n, na = pm->na, nb = pm->nb, le = 0, ge = 0, total = 0;
+	uint32_t v = (1u << na) - 1, end = 1u << n;
+	size_t nl = n / 2, nh = n - nl;
+	double *lo_sum = malloc(((size_t)1 << nl) * sizeof(double));
+	double *hi_sum = malloc(((size_t)1 << nh) * sizeof(double));
+
+	if (lo_sum == NULL || hi_sum == NULL) {
+		free(lo_sum);
+		free(hi_sum);
+		return NAN;
+	}
+	subset_sums(pm->pool, nl, lo_sum);
+	subset_sums(pm->pool + nl, nh, hi_sum);
+	while (v < end) {
+		double sa = lo_sum[v & ((1u << nl) - 1)] + hi_sum[v >> nl];
+		double ti;
+		uint32_t c, r;
+
+		ti = sa / na - (pm->sum - sa) / nb;
+		le += ti <= pm->t + pm->tol;
+		ge += ti >= pm->t - pm->tol;
+		total++;
+		/* Gosper's hack: the next mask with na bits set. */
+		c = v & -v;
+		r = v + c;
+		v = (((r ^ v) >> 2) / c) | r;
+	}
+	free(lo_sum);
+	free(hi_sum);
+	return two_sided_p(le, ge, total);
+}
+
+/*
+ * Large samples: the permutation distribution of the difference of
+ * means is near normal, mean 0, variance s2 * N / (N - 1) * (1/na + 1/nb)
+ * with s2 the pooled values' population variance.
+ */
+static double
+perm_normal(const struct perm *pm)
+{
+	size_t n = pm->n;
+	double m = pm->sum / n, s2 = 0, var;
+
+	for (size_t i = 0; i < n; i++)
+		s2 += (pm->pool[i] - m) * (pm->pool[i] - m);
+	s2 /= n;
+	var = s2 * n / (n - 1) * (1.0 / pm->na + 1.0 / pm->nb);
+	return var > 0 ? erfc(fabs(pm->t) / sqrt(2 * var)) :
+		(fabs(pm->t) <= pm->tol ? 1 : 0);
+}
+
+/* PERM_RESAMPLES random splits from a fixed seed. */
+static double
+perm_monte_carlo(const struct perm *pm)
+{
+	size_t n = pm->n, na = pm->na, le = 0, ge = 0, total;
+	uint64_t seed = PERM_SEED;
+	double *w = malloc(n * sizeof(*w));
+
+	if (w == NULL)
+		return NAN;
+	for (total = 0; total < PERM_RESAMPLES; total++) {
+		double sa = 0, ti;
+
+		memcpy(w, pm->pool, n * sizeof(*w));
+		/* Partial Fisher-Yates: the first na are a random subset. */
+		for (size_t i = 0; i < na; i++) {
+			size_t j = i + xorshift(&seed) % (n - i);
+			double tmp = w[i];
+
+			w[i] = w[j];
+			w[j] = tmp;
+			sa += w[i];
+		}
+		ti = sa / na - (pm->sum - sa) / pm->nb;
+		le += ti <= pm->t + pm->tol;
+		ge += ti >= pm->t - pm->tol;
+	}
+	free(w);
+	return two_sided_p(le + 1, ge + 1, total + 1);
+}
+
 double
 rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 {
-	size_t n = na + nb, le = 0, ge = 0, total = 0;
-	double *pool, sum = 0, t, tol, lo = INFINITY, hi = -INFINITY, c;
-	double p;
+	size_t n = na + nb;
+	double *pool, sum = 0, lo = INFINITY, hi = -INFINITY, c, p;
+	struct perm pm;
 
 	if (na == 0 || nb == 0 || na > RXR_STATS_MAX_N || nb > RXR_STATS_MAX_N)
 		return NAN;
@@ -282,97 +417,17 @@ rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
 		pool[i] -= c;
 		sum += pool[i];
 	}
-	t = rxr_stats_mean(pool, na) - rxr_stats_mean(pool + na, nb);
-	/* Splits that tie with the observed one count on both sides. */
-	tol = 1e-9 * (hi - lo);
-	if (n <= RXR_STATS_PERM_EXACT_MAX) {
-		/*
-		 * Every subset of na of the n pooled values, as a bit mask.
-		 * The sums of the low and high halves' subsets are tabled:
-		 * each split's sum is one addition.
-		 */
-		uint32_t v = (1u << na) - 1, end = 1u << n;
-		size_t nl = n / 2, nh = n - nl;
-		double *lo_sum = malloc(((size_t)1 << nl) * sizeof(double));
-		double *hi_sum = malloc(((size_t)1 << nh) * sizeof(double));
-
-		if (lo_sum == NULL || hi_sum == NULL) {
-			free(lo_sum);
-			free(hi_sum);
-			free(pool);
-			return NAN;
-		}
-		for (size_t m = 0; m < ((size_t)1 << nl); m++) {
-			lo_sum[m] = 0;
-			for (size_t i = 0; i < nl; i++)
-				if (m & ((size_t)1 << i))
-					lo_sum[m] += pool[i];
-		}
-		for (size_t m = 0; m < ((size_t)1 << nh); m++) {
-			hi_sum[m] = 0;
-			for (size_t i = 0; i < nh; i++)
-				if (m & ((size_t)1 << i))
-					hi_sum[m] += pool[nl + i];
-		}
-		while (v < end) {
-			double sa = lo_sum[v & ((1u << nl) - 1)] + hi_sum[v >> nl];
-			double ti;
-			uint32_t c, r;
-
-			ti = sa / na - (sum - sa) / nb;
-			le += ti <= t + tol;
-			ge += ti >= t - tol;
-			total++;
-			/* Gosper's hack: the next mask with na bits set. */
-			c = v & -v;
-			r = v + c;
-			v = (((r ^ v) >> 2) / c) | r;
-		}
-		free(lo_sum);
-		free(hi_sum);
-		p = 2.0 * (le < ge ? le : ge) / total;
-	} else if (n > RXR_STATS_PERM_MC_MAX) {
-		/*
-		 * Large samples: the permutation distribution of the difference
-		 * of means is near normal, mean 0, variance s2 * N / (N - 1) *
-		 * (1/na + 1/nb) with s2 the pooled values' population variance.
-		 */
-		double m = sum / n, s2 = 0, var;
-
-		for (size_t i = 0; i < n; i++)
-			s2 += (pool[i] - m) * (pool[i] - m);
-		s2 /= n;
-		var = s2 * n / (n - 1) * (1.0 / na + 1.0 / nb);
-		p = var > 0 ? erfc(fabs(t) / sqrt(2 * var)) :
-			(fabs(t) <= tol ? 1 : 0);
-	} else {
-		uint64_t seed = 0x2545f4914f6cdd1dULL;
-		double *w = malloc(n * sizeof(*w));
-
-		if (w == NULL) {
-			free(pool);
-			return NAN;
-		}
-		for (total = 0; total < PERM_RESAMPLES; total++) {
-			double sa = 0, ti;
-
-			memcpy(w, pool, n * sizeof(*w));
-			/* Partial Fisher-Yates: the first na are a random subset. */
-			for (size_t i = 0; i < na; i++) {
-				size_t j = i + xorshift(&seed) % (n - i);
-				double tmp = w[i];
-
-				w[i] = w[j];
-				w[j] = tmp;
-				sa += w[i];
-			}
-			ti = sa / na - (sum - sa) / nb;
-			le += ti <= t + tol;
-			ge += ti >= t - tol;
-		}
-		free(w);
-		p = 2.0 * ((le < ge ? le : ge) + 1) / (total + 1);
-	}
+	pm = (struct perm){ .pool = pool, .na = na, .nb = nb, .n = n,
+		.sum = sum,
+		.t = rxr_stats_mean(pool, na) - rxr_stats_mean(pool + na, nb),
+		/* Splits that tie with the observed one count on both sides. */
+		.tol = TIE_TOL_REL * (hi - lo) };
+	if (n <= RXR_STATS_PERM_EXACT_MAX)
+		p = perm_exact(&pm);
+	else if (n > RXR_STATS_PERM_MC_MAX)
+		p = perm_normal(&pm);
+	else
+		p = perm_monte_carlo(&pm);
 	free(pool);
 	return p > 1 ? 1 : p;
 }
@@ -384,7 +439,7 @@ rxr_stats_perm_method(size_t na, size_t nb)
 		return "exact permutation test, difference of means (every split)";
 	if (na + nb <= RXR_STATS_PERM_MC_MAX)
 		return "Monte Carlo permutation test, difference of means "
-			"(20000 random splits, fixed seed)";
+			"(" XSTR(PERM_RESAMPLES) " random splits, fixed seed)";
 	return "normal approximation of the permutation test, difference of "
 		"means";
 }
@@ -407,13 +462,13 @@ rxr_stats_perm_min_p(size_t na, size_t nb)
 static double
 beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
+	const double tiny = BETA_CF_TINY;
 	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
 	d = fabs(d) < tiny ? tiny : d;
 	d = 1 / d;
 	h = d;
-	for (int m = 1; m <= 300; m++) {
+	for (int m = 1; m <= BETA_CF_TERMS; m++) {
 		double m2 = 2.0 * m, aa, del;
 
 		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
@@ -431,7 +486,7 @@ beta_cf(double a, double b, double x)
 		d = 1 / d;
 		del = d * c;
 		h *= del;
-		if (fabs(del - 1) < 1e-15)
+		if (fabs(del - 1) < BETA_CF_EPS)
 			break;
 	}
 	return h;
@@ -521,7 +576,7 @@ rxr_stats_signflip_test(const double *d, size_t n)
 	if (tol == 0)
 		return 1;	/* every difference 0: every sign vector ties */
 	/* Rounding of a sum of n terms, relative to the largest one. */
-	tol *= 1e-9 * (double)n;
+	tol *= TIE_TOL_REL * (double)n;
 	if (n <= RXR_STATS_SIGNFLIP_EXACT_MAX) {
 		/*
 		 * Every sign vector as a mask (bit set: sign flipped). Sums of
@@ -559,9 +614,9 @@ rxr_stats_signflip_test(const double *d, size_t n)
 		total = sl * sh;
 		free(lo);
 		free(hi);
-		p = 2.0 * (le < ge ? le : ge) / total;
+		p = two_sided_p(le, ge, total);
 	} else {
-		uint64_t seed = 0x853c49e6748fea9bULL;
+		uint64_t seed = SIGNFLIP_SEED;
 
 		for (total = 0; total < PERM_RESAMPLES; total++) {
 			double ti = 0;
@@ -576,7 +631,7 @@ rxr_stats_signflip_test(const double *d, size_t n)
 			le += ti <= t + tol;
 			ge += ti >= t - tol;
 		}
-		p = 2.0 * ((le < ge ? le : ge) + 1) / (total + 1);
+		p = two_sided_p(le + 1, ge + 1, total + 1);
 	}
 	return p > 1 ? 1 : p;
 }
@@ -588,7 +643,8 @@ rxr_stats_signflip_method(size_t n)
 		return "exact sign-flip permutation test over paired rounds, "
 			"mean log-ratio (all 2^n sign vectors)";
 	return "Monte Carlo sign-flip permutation test over paired rounds, "
-		"mean log-ratio (20000 random sign vectors, fixed seed)";
+		"mean log-ratio (" XSTR(PERM_RESAMPLES) " random sign vectors, "
+		"fixed seed)";
 }
 
 double
@@ -646,7 +702,7 @@ rxr_stats_paired(const double *x, const double *base, size_t n,
 	}
 	m = rxr_stats_mean(d, k);
 	out->ratio = exp(m);
-	if (rxr_stats_t_ci(d, k, 0.95, &out->ci_lo, &out->ci_hi) == 0) {
+	if (rxr_stats_t_ci(d, k, CI_LEVEL, &out->ci_lo, &out->ci_hi) == 0) {
 		out->ci_lo = exp(out->ci_lo);
 		out->ci_hi = exp(out->ci_hi);
 	}
@@ -718,7 +774,7 @@ rxr_stats_unpaired(const double *x, size_t nx, const double *base,
 		/* Welch-Satterthwaite degrees of freedom. */
 		df = (vx + vb) * (vx + vb) / (vx * vx / (kx - 1) + vb * vb /
 			(kb - 1));
-		t = rxr_stats_t_quantile(0.975, df);
+		t = rxr_stats_t_quantile((1 + CI_LEVEL) / 2, df);
 		out->ci_lo = exp(mx - mb - t * se);
 		out->ci_hi = exp(mx - mb + t * se);
 	} else {

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The bottom of the library: errors, numbers and paths in a JSON document,
+ * JSON values, printable copies. Calls nothing else in lib/report.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxr_report_priv.h"
+
+void
+rxrr_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || len == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+double
+rxrr_num(const json_t *v)
+{
+	if (v == NULL || !json_is_number(v))
+		return NAN;
+	return json_number_value(v);
+}
+
+const json_t *
+rxrr_path(const json_t *obj, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	char head[64];
+	size_t n;
+
+	if (obj == NULL || !json_is_object(obj))
+		return NULL;
+	if (dot == NULL)
+		return json_object_get(obj, path);
+	n = (size_t)(dot - path);
+	if (n >= sizeof(head))
+		return NULL;
+	memcpy(head, path, n);
+	head[n] = '\0';
+	obj = json_object_get(obj, head);
+	if (obj == NULL || !json_is_object(obj))
+		return NULL;
+	/* The rest is one key: drop causes may hold dots. */
+	return json_object_get(obj, dot + 1);
+}
+
+void
+rxrr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-%s", strategy, bulk ? "bulk" : "nobulk");
+}
+
+/* A string from the machine (hostname, cpuinfo) need not be UTF-8. */
+json_t *
+rxrr_jstr(const char *s)
+{
+	json_t *j;
+	char *copy;
+	size_t i;
+
+	if (s == NULL)
+		s = "";
+	j = json_string(s);
+	if (j != NULL)
+		return j;
+	copy = strdup(s);
+	if (copy == NULL)
+		return NULL;
+	for (i = 0; copy[i] != '\0'; i++)
+		if ((unsigned char)copy[i] >= 0x80)
+			copy[i] = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+int
+rxrr_jset(json_t *obj, const char *key, json_t *v)
+{
+	if (v == NULL)
+		return -1;
+	return json_object_set_new(obj, key, v);
+}
+
+json_t *
+rxrr_jnum(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+json_t *
+rxrr_jcount(uint64_t c)
+{
+	return json_integer(c > INT64_MAX ? INT64_MAX : (json_int_t)c);
+}
+
+/* The report's alpha: statistics.alpha, else the default. */
+double
+rxrr_alpha(const json_t *doc)
+{
+	double a = rxrr_num(json_object_get(json_object_get(doc, "statistics"),
+			"alpha"));
+
+	return a > 0 && a < 1 ? a : RXR_REPORT_ALPHA_DEFAULT;
+}
+
+/* A copy safe to print: control characters from a file become '?'. */
+char *
+rxrr_clean_dup(const char *s)
+{
+	char *c = strdup(s != NULL ? s : "");
+	char *p;
+
+	if (c == NULL)
+		return NULL;
+	for (p = c; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return c;
+}
