@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "rxrefill.h"
+#include "rxr_opt.h"
 #include "rxr_version.h"
 #include "rxr_log.h"
 #include "rxr_stats.h"
@@ -830,6 +831,11 @@ main(int argc, char **argv)
 	app.argv = calloc(argc + 1, sizeof(char *));
 	for (int i = 0; app.argv != NULL && i < argc; i++)
 		app.argv[i] = strdup(argv[i]);
+	/* The options for the man page and completion, wherever asked. */
+	if (rxr_opt_table_asked(argc, argv)) {
+		opts_print_table(stdout);
+		return EXIT_SUCCESS;
+	}
 	/* App options first: bad input fails before EAL touches anything. */
 	if (parse_app_args(argc, argv, &eal_argc) != 0)
 		return EXIT_USAGE;
