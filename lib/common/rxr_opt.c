@@ -9,7 +9,7 @@
 
 /* Column where --help's text starts, and the width it wraps within:
  * 80 columns and the last one free. */
-#define HELP_COL 24
+#define HELP_COL 25
 #define HELP_WIDTH 79
 /* getopt_long's val of a long-only option: past every char. */
 #define LONG_ONLY_VAL 256

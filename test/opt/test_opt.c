@@ -169,9 +169,9 @@ test_help(void)
 		words < other, "sections in order of appearance:\n%s", h);
 	RXR_TEST_ASSERT(strstr(h, "-v, --a-very-long-option-name") < words,
 		"the options of a section together:\n%s", h);
-	RXR_TEST_ASSERT(strstr(h, "  -c, --count N         how many "
+	RXR_TEST_ASSERT(strstr(h, "  -c, --count N          how many "
 		"(default 7)\n") != NULL, "label, text and default:\n%s", h);
-	RXR_TEST_ASSERT(strstr(h, "SOMETHING\n                        its "
+	RXR_TEST_ASSERT(strstr(h, "SOMETHING\n                         its "
 		"help") != NULL, "a long label on its own line:\n%s", h);
 	RXR_TEST_ASSERT(strstr(h, "      --name WORD") != NULL,
 		"long-only aligned with the short ones:\n%s", h);
