@@ -61,10 +61,13 @@ def declared(name):
     with open(path) as f:
         text = f.read()
     if path.endswith(".c"):
-        longs = re.findall(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*'
-                           r'(?:no|required|optional)_argument', text)
-        m = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text)
-        shorts = re.findall(r"[A-Za-z0-9]", m.group(1)) if m else []
+        # The C programs' parser is built from their table: read it.
+        p = sh(PROGS[name][0] + ["--options-table"], timeout=30)
+        assert p.returncode == 0, p.stderr
+        rows = [r.split("\t") for r in p.stdout.splitlines()
+                if not r.startswith("#")]
+        longs = [r[0] for r in rows]
+        shorts = [r[1] for r in rows if r[1] != "-"]
     else:
         longs, shorts = [], []
         for call in re.findall(r"add_argument\(([^)]*)", text):
