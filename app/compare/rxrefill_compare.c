@@ -6,11 +6,11 @@
  */
 
 #include <errno.h>
-#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rxr_build_config.h"
 #include "rxr_opt.h"
@@ -464,8 +464,11 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 
 	opts_table_init();
 	if (rxr_opt_table_asked(argc, argv)) {
-		rxr_opt_print_table(&opt_table, stdout);
-		return EXIT_SUCCESS;
+		if (rxr_opt_print_table(&opt_table, stdout, err,
+				sizeof(err)) == 0)
+			return EXIT_SUCCESS;
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_FAILURE;
 	}
 	c->worse_pct = NAN;
 	ret = rxr_opt_defaults(&opt_table, c, err, sizeof(err));

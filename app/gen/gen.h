@@ -237,6 +237,6 @@ struct gen_opts {
 void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
 
 /** --options-table: the options as the man page and completion read them. */
-void gen_opts_print_table(FILE *f);
+int gen_opts_print_table(FILE *f);
 
 #endif /* RXR_GEN_H */

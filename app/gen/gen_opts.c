@@ -7,11 +7,11 @@
  */
 
 #include <errno.h>
-#include <unistd.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netinet/in.h>
 
 #include <rte_common.h>
@@ -505,11 +505,16 @@ check_sizes(struct gen_opts *o)
 				o->t.proto == IPPROTO_TCP ? "TCP" : "UDP");
 }
 
-void
+int
 gen_opts_print_table(FILE *f)
 {
+	char err[256];
+
 	opts_table_init();
-	rxr_opt_print_table(&opt_table, f);
+	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, GEN_PROG ": %s\n", err);
+	return -1;
 }
 
 void
@@ -520,10 +525,9 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	int ret;
 
 	opts_table_init();
-	if (rxr_opt_table_asked(argc, argv)) {
-		gen_opts_print_table(stdout);
-		exit(EXIT_SUCCESS);
-	}
+	if (rxr_opt_table_asked(argc, argv))
+		exit(gen_opts_print_table(stdout) == 0 ? EXIT_SUCCESS :
+			EXIT_FAILURE);
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */

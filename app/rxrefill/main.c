@@ -773,6 +773,13 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	char *none[] = { argv[0], NULL };
 	int d = 1;
 
+	/* The options for the man page and completion, wherever asked: an
+	 * answer like --help's, then exit. */
+	if (rxr_opt_table_asked(argc, argv)) {
+		app.opt.help = true;
+		*eal_argc = 1;
+		return opts_print_table(stdout);
+	}
 	while (d < argc && strcmp(argv[d], "--") != 0)
 		d++;
 	*eal_argc = d;
@@ -831,11 +838,6 @@ main(int argc, char **argv)
 	app.argv = calloc(argc + 1, sizeof(char *));
 	for (int i = 0; app.argv != NULL && i < argc; i++)
 		app.argv[i] = strdup(argv[i]);
-	/* The options for the man page and completion, wherever asked. */
-	if (rxr_opt_table_asked(argc, argv)) {
-		opts_print_table(stdout);
-		return EXIT_SUCCESS;
-	}
 	/* App options first: bad input fails before EAL touches anything. */
 	if (parse_app_args(argc, argv, &eal_argc) != 0)
 		return EXIT_USAGE;

@@ -735,11 +735,17 @@ opts_usage(FILE *f)
 "report is kept, marked partial).\n");
 }
 
-void
+int
 opts_print_table(FILE *f)
 {
+	char err[256];
+
 	opts_table_init();
-	rxr_opt_print_table(&opt_table, f);
+	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 const struct rxr_opt *

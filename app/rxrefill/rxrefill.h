@@ -296,7 +296,7 @@ struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 /* --options-table: the options as the man page and completion read them. */
-void opts_print_table(FILE *f);
+int opts_print_table(FILE *f);
 struct rxr_opt;
 /* The option named exactly NAME (no abbreviation), or NULL. */
 const struct rxr_opt *opts_find(const char *name);

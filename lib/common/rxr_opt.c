@@ -247,19 +247,59 @@ rxr_opt_help(const struct rxr_opt_table *t, FILE *f)
 	}
 }
 
+/* A text field: given when required, one line without tabs. */
+static bool
+text_ok(const char *s, bool required)
+{
+	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
+}
+
+int
+rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen)
+{
+	if (t->nb > RXR_OPT_MAX) {
+		snprintf(err, errlen, "%s: more than %d options", t->prog,
+			RXR_OPT_MAX);
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nb; i++) {
+		const struct rxr_opt *o = &t->opts[i];
+		int first = rxr_opt_find(t, o->name);
+
+		if (!text_ok(o->name, true) || !text_ok(o->arg, false) ||
+				!text_ok(o->def, false) ||
+				!text_ok(o->complete, false) ||
+				!text_ok(o->section, true) ||
+				!text_ok(o->help, true) || o->set == NULL) {
+			snprintf(err, errlen, "%s: option %u (%s): a field "
+				"missing, empty or with a tab or newline",
+				t->prog, i, o->name != NULL ? o->name : "?");
+			return -1;
+		}
+		if (first != (int)i || (o->short_name != 0 &&
+				index_of(t, o->short_name) != (int)i)) {
+			snprintf(err, errlen, "%s: --%s: its name or letter "
+				"is taken", t->prog, o->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static const char *
 field(const char *s)
 {
 	return s != NULL && s[0] != '\0' ? s : "-";
 }
 
-void
-rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f)
+int
+rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
+		size_t errlen)
 {
 	unsigned int order[RXR_OPT_MAX];
 
-	if (t->nb > RXR_OPT_MAX)
-		return;
+	if (rxr_opt_check(t, err, errlen) != 0)
+		return -1;
 	help_order(t, order);
 	fprintf(f, "# options-table 1 %s\n", t->prog);
 	for (unsigned int k = 0; k < t->nb; k++) {
@@ -271,6 +311,7 @@ rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f)
 			o->complete != NULL ? o->complete : "none",
 			field(o->section), field(o->help));
 	}
+	return 0;
 }
 
 bool

@@ -116,11 +116,21 @@ void rxr_opt_help(const struct rxr_opt_table *t, FILE *f);
 void rxr_opt_wrap(FILE *f, const char *text, int indent, int width);
 
 /**
+ * Check a table: names and letters unique, every text one line without
+ * tabs, the required ones (name, section, help) given, a setter for each.
+ * @return 0, or -1 with a message naming the option in err.
+ */
+int rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen);
+
+/**
  * Print the table for --options-table: "# options-table 1 PROG", then
  * one line per option in --help order, LONG SHORT ARG DEFAULT COMPLETE
- * SECTION HELP separated by tabs, '-' for a field that is empty.
+ * SECTION HELP separated by tabs, '-' for a field that is empty. A table
+ * that fails rxr_opt_check() is not printed.
+ * @return 0, or -1 with the message of rxr_opt_check() in err.
  */
-void rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f);
+int rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
+		size_t errlen);
 
 /** true when argv holds RXR_OPT_TABLE_OPTION anywhere. */
 bool rxr_opt_table_asked(int argc, char **argv);

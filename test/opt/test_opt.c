@@ -72,17 +72,20 @@ static const struct rxr_opt opts[] = {
 static const struct rxr_opt_table table = { "test_opt", opts, NB_OPTS,
 	true };
 
+/* What --help (table false) or --options-table (true) prints. */
 static char *
-capture(void (*fn)(const struct rxr_opt_table *, FILE *),
-		const struct rxr_opt_table *t)
+capture(const struct rxr_opt_table *t, bool table)
 {
-	char *buf = NULL;
+	char *buf = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (f == NULL)
 		return NULL;
-	fn(t, f);
+	if (table && rxr_opt_print_table(t, f, err, sizeof(err)) != 0)
+		fprintf(f, "%s", err);
+	else if (!table)
+		rxr_opt_help(t, f);
 	fclose(f);
 	return buf;
 }
@@ -157,7 +160,7 @@ test_errors(void)
 static int
 test_help(void)
 {
-	char *h = capture(rxr_opt_help, &table), *line, *save = NULL;
+	char *h = capture(&table, false), *line, *save = NULL;
 	const char *numbers, *words, *other;
 	int lines = 0;
 
@@ -190,7 +193,7 @@ test_help(void)
 static int
 test_table(void)
 {
-	char *s = capture(rxr_opt_print_table, &table);
+	char *s = capture(&table, true);
 	static const char *const want[] = {
 		"# options-table 1 test_opt",
 		"count\tc\tN\t7\tnone\tNumbers\thow many",
@@ -219,6 +222,40 @@ test_table(void)
 }
 
 static int
+check_refused(const struct rxr_opt *o, unsigned int n, const char *want)
+{
+	const struct rxr_opt_table t = { "bad", o, n, true };
+	char err[256] = "";
+	char *out = capture(&t, true);
+
+	RXR_TEST_ASSERT(rxr_opt_check(&t, err, sizeof(err)) == -1 &&
+		strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+	RXR_TEST_ASSERT(out != NULL && strstr(out, "# options-table") == NULL,
+		"a bad table printed: %s", out);
+	free(out);
+	return 0;
+}
+
+static int
+test_check(void)
+{
+	const struct rxr_opt twice[] = { opts[0], opts[1], opts[0] };
+	struct rxr_opt letter[] = { opts[0], opts[1] }, tab[] = { opts[0] },
+		none[] = { opts[0] };
+	char err[256];
+
+	letter[1].short_name = 'c';
+	tab[0].help = "a\ttab";
+	none[0].section = NULL;
+	RXR_TEST_ASSERT(rxr_opt_check(&table, err, sizeof(err)) == 0, "%s",
+		err);
+	return check_refused(twice, 3, "--count: its name or letter") ||
+		check_refused(letter, 2, "--name: its name or letter") ||
+		check_refused(tab, 1, "option 0 (count)") ||
+		check_refused(none, 1, "option 0 (count)");
+}
+
+static int
 test_asked(void)
 {
 	char *a[] = { "prog", "-l", "0-1", "--", "--options-table", NULL };
@@ -236,6 +273,7 @@ main(void)
 	rxr_test_run("errors", test_errors);
 	rxr_test_run("help", test_help);
 	rxr_test_run("table", test_table);
+	rxr_test_run("check", test_check);
 	rxr_test_run("asked", test_asked);
 	return rxr_test_done();
 }
