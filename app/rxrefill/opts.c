@@ -475,7 +475,7 @@ set_profile(void *c, const char *arg, char *err, size_t errlen)
 
 /* Texts made at run time: from the registry, or of defaults that are
  * expressions. */
-static char strategy_help[320], strategy_complete[128], high_def[16],
+static char strategy_help[320], strategy_complete[128], high_help[64],
 	batch_def[16], frame_size_def[16], consumer_complete[96],
 	counting_complete[64], disturbed_complete[32], table_complete[32],
 	progress_complete[32], policy_complete[64], method_complete[64];
@@ -493,8 +493,7 @@ static const struct rxr_opt opt_list[] = {
 	{ "bulk", 0, "on|off|both", "both", "words:on,off,both", S_STRATEGIES,
 		"bulk alloc/free (one critical section per call) or one frame "
 		"at a time", set_bulk, 0 },
-	{ "high", 0, "N", high_def, NULL, S_STRATEGIES, "pcp high", set_high,
-		0 },
+	{ "high", 0, "N", NULL, NULL, S_STRATEGIES, high_help, set_high, 0 },
 	{ "batch", 0, "N", batch_def, NULL, S_STRATEGIES, "pcp batch",
 		set_batch, 0 },
 	{ "reps", 0, "N|auto[:MAX]", "3", NULL, S_STRATEGIES,
@@ -701,7 +700,9 @@ opts_table_init(void)
 		table_names, RTE_DIM(table_names));
 	words_of(progress_complete, sizeof(progress_complete), "words",
 		progress_names, RTE_DIM(progress_names));
-	snprintf(high_def, sizeof(high_def), "%u", RXR_PCP_HIGH_DEFAULT);
+	/* 0 until given: the pool takes the larger of this and --batch. */
+	snprintf(high_help, sizeof(high_help), "pcp high (default %u, or "
+		"--batch when larger)", RXR_PCP_HIGH_DEFAULT);
 	snprintf(batch_def, sizeof(batch_def), "%u", RXR_PCP_BATCH_DEFAULT);
 	snprintf(frame_size_def, sizeof(frame_size_def), "%u",
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
@@ -764,7 +765,7 @@ opts_check(struct options *o, bool warmup_given)
 		RXR_LOG(ERR, "--loops needs --replay (finite replay of captures)");
 		return -1;
 	}
-	if (o->high < o->batch) {
+	if (o->high != 0 && o->high < o->batch) {
 		RXR_LOG(ERR, "--high %u is below --batch %u", o->high,
 			o->batch);
 		return -1;
