@@ -264,7 +264,6 @@ rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < t->nb; i++) {
 		const struct rxr_opt *o = &t->opts[i];
-		int first = rxr_opt_find(t, o->name);
 
 		if (!text_ok(o->name, true) || !text_ok(o->arg, false) ||
 				!text_ok(o->def, false) ||
@@ -276,7 +275,7 @@ rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen)
 				t->prog, i, o->name != NULL ? o->name : "?");
 			return -1;
 		}
-		if (first != (int)i || (o->short_name != 0 &&
+		if (rxr_opt_find(t, o->name) != (int)i || (o->short_name != 0 &&
 				index_of(t, o->short_name) != (int)i)) {
 			snprintf(err, errlen, "%s: --%s: its name or letter "
 				"is taken", t->prog, o->name);
