@@ -669,10 +669,13 @@ words_of(char *buf, size_t len, const char *kind, const char * const *names,
 static void
 opts_table_init(void)
 {
-	const char *names[RTE_MAX(RXR_STRATEGY_USER_MAX + 1,
-		RTE_MAX(RXR_ZERO_NR_POLICIES, RXR_ZERO_NR_METHODS))];
+	const char *names[16];
 	char list[128];
 	int s;
+
+	RTE_BUILD_BUG_ON(RXR_STRATEGY_USER_MAX + 1 > RTE_DIM(names) ||
+		RXR_ZERO_NR_POLICIES > RTE_DIM(names) ||
+		RXR_ZERO_NR_METHODS > RTE_DIM(names));
 
 	rxr_strategy_user_names(list, sizeof(list));
 	snprintf(strategy_help, sizeof(strategy_help), "%s, comma separated, "

@@ -74,7 +74,7 @@ static const struct rxr_opt_table table = { "test_opt", opts, NB_OPTS,
 
 /* What --help (table false) or --options-table (true) prints. */
 static char *
-capture(const struct rxr_opt_table *t, bool table)
+capture(const struct rxr_opt_table *t, bool as_table)
 {
 	char *buf = NULL, err[256];
 	size_t len = 0;
@@ -82,9 +82,9 @@ capture(const struct rxr_opt_table *t, bool table)
 
 	if (f == NULL)
 		return NULL;
-	if (table && rxr_opt_print_table(t, f, err, sizeof(err)) != 0)
+	if (as_table && rxr_opt_print_table(t, f, err, sizeof(err)) != 0)
 		fprintf(f, "%s", err);
-	else if (!table)
+	else if (!as_table)
 		rxr_opt_help(t, f);
 	fclose(f);
 	return buf;
