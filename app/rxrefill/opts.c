@@ -500,14 +500,14 @@ static const struct rxr_opt opt_list[] = {
 		"repetitions; strategies interleave A B C A B C (one round "
 		"each) and the report gives n, mean, stdev, median, min, max, "
 		"a 95% interval and, against the first, the ratio over paired "
-		"rounds with its interval and p-value; fewer than 6 rounds "
-		"can never be significant, and say so. auto: rounds until "
+		"rounds with its interval and p-value (fewer than 6 rounds "
+		"can never be significant: a warning says so). auto: rounds until "
 		"every Gbit/s ratio to the first is decided (its 95% paired "
 		"interval excludes 1 or is within +-20%), at least 6 and at "
-		"most MAX (default " RTE_STR(REPS_AUTO_MAX) "); says what it "
+		"most MAX (" RTE_STR(REPS_AUTO_MAX) " without :MAX); says what it "
 		"reached when it stops", set_reps, 0 },
 	{ "warmup", 0, "SEC", "0.5", NULL, S_RUNS,
-		"unmeasured time before each run (none with --loops)",
+		"unmeasured time before each run; none with --loops",
 		set_warmup, 0 },
 	{ "duration", 0, "SEC", "2", NULL, S_RUNS,
 		"measured time of each run", set_duration, 0 },
@@ -516,8 +516,8 @@ static const struct rxr_opt opt_list[] = {
 		"every packet is received or dropped with a cause (with "
 		"--replay only; replaces --duration)", set_loops, 0 },
 	{ "burst", 0, "N", "32", NULL, S_RUNS,
-		"rx_burst size, 1.." RTE_STR(MAX_BURST) " (numbers are "
-		"decimal: 010 is ten)", set_burst, 0 },
+		"rx_burst size, 1.." RTE_STR(MAX_BURST) "; numbers are "
+		"decimal: 010 is ten", set_burst, 0 },
 	{ "stats-period", 0, "SEC", "1", NULL, S_RUNS,
 		"progress line period, 0 for none; with --main-polls no line "
 		"is printed while measuring", set_stats_period, 0 },
@@ -555,12 +555,12 @@ static const struct rxr_opt opt_list[] = {
 		"frames per port's pool (default: sized from queues, "
 		"descriptors, caches and consumers)", set_frames, 0 },
 	{ "fake-nodes", 0, "N", "1", NULL, S_PORTS,
-		"split each pool into N fake NUMA nodes (testing the "
-		"remote-node paths on a one-node machine)", set_fake_nodes, 0 },
+		"split each pool into N fake NUMA nodes, testing the "
+		"remote-node paths on a one-node machine", set_fake_nodes, 0 },
 	{ "zero-policy", 0, "P", "none", policy_complete, S_ZEROING,
-		"none, alloc (clear before handing out, __GFP_ZERO), free "
-		"(clear when freed, init_on_free), background (a thread keeps "
-		"pre-zeroed frames per poll lcore)", set_zero_policy, 0 },
+		"none; alloc: clear before handing out (__GFP_ZERO); free: "
+		"clear when freed (init_on_free); background: a thread keeps "
+		"pre-zeroed frames per poll lcore", set_zero_policy, 0 },
 	{ "zero-method", 0, "M", "auto", method_complete, S_ZEROING,
 		"auto, narrow, contig, nt; pool memory is cleared with it "
 		"before frames are set up", set_zero_method, 0 },
