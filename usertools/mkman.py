@@ -26,68 +26,11 @@ import sys
 # What an options table starts with (usertools/rxrefill_opts.py).
 TABLE_HEADER = "# options-table 1"
 
-# FALLBACK (see main): the --help parser, for a program without a table.
-# "  -o, --prefix PREFIX    text", "      --quiet   text", "  --replay FILES":
-# an option starts within INDENT columns, its text goes on further in.
-INDENT = 8
-OPT = re.compile(r"^( {1,%d})(-\S.*?)(?: {2,}(\S.*))?$" % INDENT)
-# "Strategies:", "RSS (how the NIC splits; both modes):", "options:"
-HEADING = re.compile(r"^(\S[^:]*(?:\([^)]*\))?[^:]*):$")
-
 
 def esc(s):
     """Text for roff: backslashes, dashes, and no request at a line start."""
     s = s.replace("\\", "\\e").replace("-", "\\-")
     return "\\&" + s if s[:1] in (".", "'") else s
-
-
-def term(spec):
-    """'-o, --prefix PREFIX' as roff: options bold, arguments italic."""
-    out = []
-    for i, part in enumerate(spec.split(", ")):
-        words = part.split(" ", 1)
-        s = "\\fB%s\\fR" % esc(words[0])
-        if len(words) > 1:
-            s += " \\fI%s\\fR" % esc(words[1])
-        out.append(s)
-    return ", ".join(out)
-
-
-def options_roff(help_text):
-    """The option list of a --help text as roff."""
-    lines = help_text.splitlines()
-    out, item = [], None
-
-    def flush():
-        if item is not None:
-            out.append(".TP")
-            out.append(term(item[0]))
-            out.append(esc(" ".join(item[1])) if item[1] else "")
-
-    for line in lines:
-        m = OPT.match(line)
-        h = HEADING.match(line)
-        if m:
-            flush()
-            item = (m.group(2).strip(), [m.group(3)] if m.group(3) else [])
-        elif item is not None and line.startswith(" " * (INDENT + 1)):
-            item[1].append(line.strip())
-        elif h and not line.startswith(" "):
-            flush()
-            item = None
-            out.append('.SS "%s"' % esc(h.group(1)))
-        else:
-            flush()
-            item = None
-    flush()
-    # Headings with no option under them (a prose paragraph's title).
-    clean = []
-    for i, ln in enumerate(out):
-        if ln.startswith(".SS") and (i + 1 == len(out) or
-                                     out[i + 1].startswith(".SS")):
-            continue
-        clean.append(ln)
-    return "\n".join(x for x in clean if x != "")
 
 
 def table_roff(table):
@@ -149,18 +92,15 @@ def main(argv):
         sys.stderr.write("mkman: %s --help: exit %d\n%s" % (
             " ".join(prog), p.returncode, p.stderr))
         return 1
-    if t.returncode == 0 and t.stdout.startswith(TABLE_HEADER):
-        try:
-            opts = table_roff(t.stdout)
-        except ValueError as e:
-            sys.stderr.write("mkman: %s --options-table: %s\n" % (
-                prog[-1], e))
-            return 1
-    else:
-        # FALLBACK until the C programs print --options-table (the `opts`
-        # branch): the options parsed from --help. Remove after the merge,
-        # with options_roff(), term(), OPT, HEADING and INDENT.
-        opts = options_roff(p.stdout)
+    if t.returncode != 0 or not t.stdout.startswith(TABLE_HEADER):
+        sys.stderr.write("mkman: %s --options-table: exit %d, no table\n%s"
+                         % (" ".join(prog), t.returncode, t.stderr))
+        return 1
+    try:
+        opts = table_roff(t.stdout)
+    except ValueError as e:
+        sys.stderr.write("mkman: %s --options-table: %s\n" % (prog[-1], e))
+        return 1
     if ".TP" not in opts:
         sys.stderr.write("mkman: no option found in %s --help\n" % prog[-1])
         return 1

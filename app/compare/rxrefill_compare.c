@@ -6,13 +6,14 @@
  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rxr_build_config.h"
+#include "rxr_opt.h"
 #include "rxr_report.h"
 #include "rxr_stats.h"
 #include "rxr_version.h"
@@ -25,154 +26,56 @@
 
 static const char *prog = "rxrefill-compare";
 
-/* Words of text on lines of at most width columns after indent spaces. */
-static void
-print_wrapped(FILE *out, const char *text, int indent, int width)
-{
-	const char *p = text;
-	int col = 0;
+/* What the options ask for. */
+struct cmp_opts {
+	struct rxr_report_select sel;
+	char **metrics;			/* --metric, each name checked */
+	unsigned int nb_metrics;
+	int format;
+	bool detail;
+	double worse_pct;		/* --fail-if-worse, NAN when not given */
+};
 
-	while (*p != '\0') {
-		size_t n = strcspn(p, " ");
-
-		if (col > 0 && col + 1 + (int)n > width) {
-			fprintf(out, "\n");
-			col = 0;
-		}
-		if (col == 0)
-			fprintf(out, "%*s", indent, "");
-		else
-			col += fputc(' ', out) != EOF;
-		fprintf(out, "%.*s", (int)n, p);
-		col += (int)n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', out);
-}
-
-static void
-usage(FILE *out)
-{
-	fprintf(out,
-"Usage: %s [options] REPORT.json [REPORT.json ...]\n"
-"\n"
-"Print rxrefill reports (schema %s) side by side: one column per\n"
-"report, rows <strategy>-<bulk|nobulk>.<metric> matched by strategy and\n"
-"bulk, '-' where a report lacks that strategy, and the change against\n"
-"the first report in parentheses. Positive %% = better: higher for rates\n"
-"(gbps, mpps, hit rate), lower for costs (cycles, lock wait, drops).\n"
-"Min and Max rows appear when some report has more than one repetition.\n"
-"With a single report, print that report's own table instead: its\n"
-"strategies side by side, %% against the first strategy.\n"
-"\n"
-"Options:\n"
-"  -m, --metric LIST  show only these rows: metric names or groups,\n"
-"                     comma-separated, the option may be repeated;\n"
-"                     default: every row. Names and groups:\n",
-		prog, RXR_REPORT_SCHEMA);
-	print_wrapped(out, rxr_report_metric_help(), 21, 56);
-	fprintf(out,
-"  -j, --json         print the comparison as JSON (schema %s):\n"
-"                     reports, rows with values, delta_pct, p and\n"
-"                     significant, histograms\n"
-"  -a, --alpha A      significance level of the tests, in (0, 1);\n"
-"                     default: the first report's (0.05 unless set)\n"
-"  -w, --fail-if-worse PCT\n"
-"                     exit with status %d when a selected metric is\n"
-"                     significantly worse than in the first report by\n"
-"                     more than PCT %% (on the mean), naming each one on\n"
-"                     stderr; a gate for CI jobs. Exit %d when none is\n"
-"                     worse but some comparison cannot be significant\n"
-"                     with so few runs (e.g. 2 against 3): the data\n"
-"                     cannot decide\n"
-"  -s, --streams      print every stream's row (default: the fairness\n"
-"                     summary: smallest and largest share, Jain's index)\n"
-"  -f, --format FMT   text (default), json (as --json), csv (one row per\n"
-"                     configuration, metric, statistic and report: config,\n"
-"                     metric,statistic,report,value,delta_pct,better,p,\n"
-"                     significant) or\n"
-"                     markdown (a table, one column per report)\n"
-"  -d, --detail       text: add the per-queue, per-lcore and extended\n"
-"                     statistics tables of a single report\n"
-"  -V, --version      print the version and exit\n"
-"  -h, --help         print this help and exit\n"
-"\n"
-"Reports that differ in environment (memory backing, build type, debug\n"
-"checks, CPU, DPDK or rxrefill version) or in workload (consumer, main\n"
-"lcore polling, frame size, captures, zeroing policy, PMD) are compared\n"
-"all the same, with a warning per difference on stderr.\n"
-"\n"
-"Statistics: each column is tested against the first, per configuration\n"
-"and metric, from the reports' runs[] (runs marked cut short left out).\n"
-"Separate reports were not measured in common rounds: the test is the\n"
-"permutation test of the difference of means, two-sided, unpaired, and\n"
-"the ratio is of geometric means with a Welch t interval. A single\n"
-"report's configurations ran in interleaved rounds: there, the\n"
-"sign-flip permutation test of the per-round log-ratios (paired). A\n"
-"change that is not significant at alpha is marked n.s. on the row the\n"
-"metric is tested on (Mean, else Median). Under the table, one line per\n"
-"finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
-"a side nothing can be tested; 3 against 3 runs cannot go below p 0.1,\n"
-"and fewer than 6 paired rounds not below 0.05.\n"
-"\n"
-"Reports must be regular files (a FIFO or a device is refused, never\n"
-"read). Repetitions a report marks cut short are listed apart and left\n"
-"out of every row.\n"
-"\n"
-"Exit status: 0 on success, %d when a report cannot be read or is not a\n"
-"valid %s report (the message names the file), %d on bad usage (also\n"
-"a --metric that no complete run of the reports has), %d when\n"
-"--fail-if-worse found a regression, %d when it found none but the data\n"
-"cannot decide.\n",
-		RXR_REPORT_COMPARE_SCHEMA, EXIT_WORSE, EXIT_UNDECIDED,
-		EXIT_BAD_REPORT, RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE,
-		EXIT_UNDECIDED);
-}
-
-/* Split a --metric LIST into sel, checking every name. */
+/* Add a --metric LIST to the selection, checking every name. */
 static int
-add_metrics(const char *list, char ***metrics, unsigned int *n)
+set_metric(void *ctx, const char *list, char *err, size_t errlen)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
+	struct cmp_opts *c = ctx;
+	char *copy, *tok, *save = NULL;
 	const char *p;
 
-	if (copy == NULL)
-		return -ENOMEM;
 	/* strtok_r would hide an empty name ("gbps,,mpps"): check first. */
 	for (p = list; ; p++) {
-		if (*p == ',' || *p == '\0') {
-			if (p == list || p[-1] == ',') {
-				fprintf(stderr, "%s: --metric \"%s\": empty "
-					"metric name\n", prog, list);
-				free(copy);
-				return -EINVAL;
-			}
-			if (*p == '\0')
-				break;
+		if ((*p == ',' || *p == '\0') && (p == list || p[-1] == ',')) {
+			snprintf(err, errlen, "--metric \"%s\": empty metric name",
+				list);
+			return -1;
 		}
+		if (*p == '\0')
+			break;
 	}
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-			tok = strtok_r(NULL, ",", &save)) {
+	copy = strdup(list);
+	for (tok = copy != NULL ? strtok_r(copy, ",", &save) : NULL;
+			tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		char **nm;
 
 		if (!rxr_report_metric_known(tok)) {
-			fprintf(stderr, "%s: --metric: unknown metric \"%s\"; "
-				"known: %s\n", prog, tok,
-				rxr_report_metric_help());
+			snprintf(err, errlen, "--metric: unknown metric \"%s\"; "
+				"known: %s", tok, rxr_report_metric_help());
 			free(copy);
-			return -EINVAL;
+			return -1;
 		}
-		nm = realloc(*metrics, (*n + 1) * sizeof(*nm));
-		if (nm == NULL || (nm[*n] = strdup(tok)) == NULL) {
-			if (nm != NULL)
-				*metrics = nm;
-			free(copy);
-			return -ENOMEM;
-		}
-		*metrics = nm;
-		(*n)++;
+		nm = realloc(c->metrics, (c->nb_metrics + 1) * sizeof(*nm));
+		if (nm != NULL)
+			c->metrics = nm;
+		if (nm == NULL || (nm[c->nb_metrics] = strdup(tok)) == NULL)
+			break;
+		c->nb_metrics++;
+	}
+	if (copy == NULL || tok != NULL) {
+		snprintf(err, errlen, "out of memory");
+		free(copy);
+		return -1;
 	}
 	free(copy);
 	return 0;
@@ -181,7 +84,7 @@ add_metrics(const char *list, char ***metrics, unsigned int *n)
 /* A number option in [lo, hi] (bounds excluded when open). */
 static int
 parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
-		double *out)
+		double *out, char *err, size_t errlen)
 {
 	char *end;
 	double v;
@@ -189,21 +92,145 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
 	/* Decimal only: strtod() would also take hex, inf and blanks. */
 	if (arg[0] == '\0' || arg[strspn(arg, "0123456789.eE+-")] != '\0' ||
 			strchr("eE", arg[0]) != NULL) {
-		fprintf(stderr, "%s: %s \"%s\": not a decimal number\n", prog,
-			opt, arg);
-		return -EINVAL;
+		snprintf(err, errlen, "%s \"%s\": not a decimal number", opt,
+			arg);
+		return -1;
 	}
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || isnan(v) ||
 			(open ? !(v > lo && v < hi) : !(v >= lo && v <= hi))) {
-		fprintf(stderr, "%s: %s \"%s\": expected a number %s %g, %g %s\n",
-			prog, opt, arg, open ? "in (" : "in [", lo, hi,
+		snprintf(err, errlen, "%s \"%s\": expected a number %s %g, %g %s",
+			opt, arg, open ? "in (" : "in [", lo, hi,
 			open ? ")" : "]");
-		return -EINVAL;
+		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+static int
+set_alpha(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	return parse_num("--alpha", arg, 0, 1, true,
+		&((struct cmp_opts *)ctx)->sel.alpha, err, errlen);
+}
+
+static int
+set_worse(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	return parse_num("--fail-if-worse", arg, 0, 1e6, false,
+		&((struct cmp_opts *)ctx)->worse_pct, err, errlen);
+}
+
+static int
+set_format(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct cmp_opts *c = ctx;
+
+	c->format = compare_format_parse(arg);
+	if (c->format < 0) {
+		snprintf(err, errlen, "--format \"%s\": not one of text, json, "
+			"csv, markdown", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_json(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	((struct cmp_opts *)ctx)->format = FORMAT_JSON;
+	return 0;
+}
+
+static int
+set_streams(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	((struct cmp_opts *)ctx)->sel.stream_rows = true;
+	return 0;
+}
+
+static int
+set_detail(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	((struct cmp_opts *)ctx)->detail = true;
+	return 0;
+}
+
+static int
+set_version(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	rxr_version_print(stdout, prog, NULL);
+	printf("reads %s\n", RXR_REPORT_SCHEMA);
+	return RXR_OPT_STOP;
+}
+
+static int set_help(void *ctx, const char *arg, char *err, size_t errlen);
+
+/* Texts made at run time: the metric names, exit statuses. */
+static char metric_help[1024], metric_complete[1024], worse_help[512],
+	json_help[160];
+
+static const struct rxr_opt opt_list[] = {
+	{ "metric", 'm', "LIST", NULL, metric_complete, "Options",
+		metric_help, set_metric, 0 },
+	{ "json", 'j', NULL, NULL, NULL, "Options", json_help, set_json, 0 },
+	{ "alpha", 'a', "A", NULL, NULL, "Options",
+		"significance level of the tests, in (0, 1); default: the "
+		"first report's (0.05 unless set)", set_alpha, 0 },
+	{ "fail-if-worse", 'w', "PCT", NULL, NULL, "Options", worse_help,
+		set_worse, 0 },
+	{ "streams", 's', NULL, NULL, NULL, "Options",
+		"print every stream's row (default: the fairness summary: "
+		"smallest and largest share, Jain's index)", set_streams, 0 },
+	{ "format", 'f', "FMT", "text", "words:text,json,csv,markdown",
+		"Options", "text, json (as --json), csv (one row per "
+		"configuration, metric, statistic and report, columns config, "
+		"metric, statistic, report, value, delta_pct, better, p, "
+		"significant) or markdown (a table, one column per report)", set_format, 0 },
+	{ "detail", 'd', NULL, NULL, NULL, "Options",
+		"text: add the per-queue, per-lcore and extended statistics "
+		"tables of a single report", set_detail, 0 },
+	{ "version", 'V', NULL, NULL, NULL, "Options",
+		"print the version and exit", set_version, 0 },
+	{ "help", 'h', NULL, NULL, NULL, "Options",
+		"print this help and exit", set_help, 0 },
+};
+
+static const struct rxr_opt_table opt_table = {
+	"rxrefill-compare", opt_list, sizeof(opt_list) / sizeof(opt_list[0]),
+	false,
+};
+
+/*
+ * The metric names and groups for completion: "a[.b|.c]" of the help
+ * list spelled out as a,a.b,a.c; a placeholder ("drops[.<cause>]") is
+ * left out.
+ */
+static void
+metric_words(char *buf, size_t len)
+{
+	char help[1024], *tok, *save = NULL;
+	size_t off = snprintf(buf, len, "list:");
+
+	snprintf(help, sizeof(help), "%s", rxr_report_metric_help());
+	for (tok = strtok_r(help, ", ", &save); tok != NULL && off < len;
+			tok = strtok_r(NULL, ", ", &save)) {
+		char *alt = strchr(tok, '['), *a, *save2 = NULL;
+		int base = alt != NULL ? (int)(alt - tok) : (int)strlen(tok);
+
+		off += snprintf(buf + off, len - off, "%s%.*s",
+			buf[off - 1] == ':' ? "" : ",", base, tok);
+		if (alt == NULL)
+			continue;
+		alt[strcspn(alt, "]")] = '\0';
+		for (a = strtok_r(alt + 1, "|", &save2); a != NULL && off < len;
+				a = strtok_r(NULL, "|", &save2))
+			if (strchr(a, '<') == NULL)
+				off += snprintf(buf + off, len - off, ",%.*s%s",
+					base, tok, a);
+	}
 }
 
 /*
@@ -353,102 +380,132 @@ label_of(const char *path)
 	return shown;
 }
 
-int
-main(int argc, char **argv)
+static void
+opts_table_init(void)
 {
-	static const struct option longopts[] = {
-		{ "metric", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "detail", no_argument, NULL, 'd' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "fail-if-worse", required_argument, NULL, 'w' },
-		{ "streams", no_argument, NULL, 's' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rxr_report_select sel = { 0 };
-	struct rxr_report **reports = NULL;
-	char **metrics = NULL, **labels = NULL;
-	char err[RXR_REPORT_ERR_LEN];
-	unsigned int nb_metrics = 0, n = 0, i, j;
-	bool dup = false, detail = false, want_pct;
-	int format = FORMAT_TEXT;
-	double worse_pct = NAN;
-	int opt, ret = EXIT_SUCCESS, worse = 0;
+	snprintf(metric_help, sizeof(metric_help), "show only these rows: "
+		"metric names or groups, comma-separated, the option may be "
+		"repeated; default: every row. Names and groups: %s",
+		rxr_report_metric_help());
+	metric_words(metric_complete, sizeof(metric_complete));
+	snprintf(json_help, sizeof(json_help), "print the comparison as JSON "
+		"(schema %s): reports, rows with values, delta_pct, p and "
+		"significant, histograms", RXR_REPORT_COMPARE_SCHEMA);
+	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
+		"selected metric is significantly worse than in the first report "
+		"by more than PCT %% (on the mean), naming each one on stderr; a "
+		"gate for CI jobs. Exit %d when none is worse but some comparison "
+		"cannot be significant with so few runs (e.g. 2 against 3): the "
+		"data cannot decide", EXIT_WORSE, EXIT_UNDECIDED);
+}
 
-	/* Each line as it is printed, never cut by a diagnostic on stderr. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt_long(argc, argv, "m:jf:da:w:sVh", longopts,
-			NULL)) != -1) {
-		switch (opt) {
-		case 'a':
-			if (parse_num("--alpha", optarg, 0, 1, true,
-					&sel.alpha) != 0) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case 'w':
-			if (parse_num("--fail-if-worse", optarg, 0, 1e6, false,
-					&worse_pct) != 0) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case 's':
-			sel.stream_rows = true;
-			break;
-		case 'm':
-			if (add_metrics(optarg, &metrics, &nb_metrics) != 0) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case 'j':
-			format = FORMAT_JSON;
-			break;
-		case 'f':
-			format = compare_format_parse(optarg);
-			if (format < 0) {
-				fprintf(stderr, "%s: --format \"%s\": not one of "
-					"text, json, csv, markdown\n", prog, optarg);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case 'd':
-			detail = true;
-			break;
-		case 'V':
-			rxr_version_print(stdout, prog, NULL);
-			printf("reads %s\n", RXR_REPORT_SCHEMA);
-			goto out;
-		case 'h':
-			usage(stdout);
-			goto out;
-		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+"Usage: %s [options] REPORT.json [REPORT.json ...]\n"
+"\n"
+"Print rxrefill reports (schema %s) side by side: one column per\n"
+"report, rows <strategy>-<bulk|nobulk>.<metric> matched by strategy and\n"
+"bulk, '-' where a report lacks that strategy, and the change against\n"
+"the first report in parentheses. Positive %% = better: higher for rates\n"
+"(gbps, mpps, hit rate), lower for costs (cycles, lock wait, drops).\n"
+"Min and Max rows appear when some report has more than one repetition.\n"
+"With a single report, print that report's own table instead: its\n"
+"strategies side by side, %% against the first strategy.\n"
+"\n", prog, RXR_REPORT_SCHEMA);
+	rxr_opt_help(&opt_table, out);
+	fprintf(out,
+"\n"
+"Reports that differ in environment (memory backing, build type, debug\n"
+"checks, CPU, DPDK or rxrefill version) or in workload (consumer, main\n"
+"lcore polling, frame size, captures, zeroing policy, PMD) are compared\n"
+"all the same, with a warning per difference on stderr.\n"
+"\n"
+"Statistics: each column is tested against the first, per configuration\n"
+"and metric, from the reports' runs[] (runs marked cut short left out).\n"
+"Separate reports were not measured in common rounds: the test is the\n"
+"permutation test of the difference of means, two-sided, unpaired, and\n"
+"the ratio is of geometric means with a Welch t interval. A single\n"
+"report's configurations ran in interleaved rounds: there, the\n"
+"sign-flip permutation test of the per-round log-ratios (paired). A\n"
+"change that is not significant at alpha is marked n.s. on the row the\n"
+"metric is tested on (Mean, else Median). Under the table, one line per\n"
+"finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
+"a side nothing can be tested; 3 against 3 runs cannot go below p 0.1,\n"
+"and fewer than 6 paired rounds not below 0.05.\n"
+"\n"
+"Reports must be regular files (a FIFO or a device is refused, never\n"
+"read). Repetitions a report marks cut short are listed apart and left\n"
+"out of every row.\n"
+"\n"
+"Exit status: 0 on success, %d when a report cannot be read or is not a\n"
+"valid %s report (the message names the file), %d on bad\n"
+"usage (also a --metric that no complete run of the reports has), %d\n"
+"when --fail-if-worse found a regression, %d when it found none but the\n"
+"data cannot decide.\n",
+		EXIT_BAD_REPORT, RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE,
+		EXIT_UNDECIDED);
+}
+
+static int
+set_help(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	usage(stdout);
+	return RXR_OPT_STOP;
+}
+
+/* The options into c: -1 to carry on with the reports, else the status. */
+static int
+parse_args(int argc, char **argv, struct cmp_opts *c)
+{
+	char err[2048];
+	int ret;
+
+	opts_table_init();
+	if (rxr_opt_table_asked(argc, argv)) {
+		if (rxr_opt_print_table(&opt_table, stdout, err,
+				sizeof(err)) == 0)
+			return EXIT_SUCCESS;
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_FAILURE;
 	}
-	if (optind >= argc) {
+	c->worse_pct = NAN;
+	ret = rxr_opt_defaults(&opt_table, c, err, sizeof(err));
+	if (ret == 0)
+		ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err,
+			sizeof(err));
+	if (ret == RXR_OPT_STOP)
+		return EXIT_SUCCESS;
+	if (ret == RXR_OPT_BAD_VALUE) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	if (ret == 0 && optind >= argc)
 		fprintf(stderr, "%s: no report given\n", prog);
+	if (ret != 0 || optind >= argc) {
+		/* getopt_long() said what was wrong, or the line above. */
 		fprintf(stderr, "Try '%s --help'.\n", prog);
-		ret = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	n = (unsigned int)(argc - optind);
-	reports = calloc(n, sizeof(*reports));
-	labels = calloc(n, sizeof(*labels));
-	if (reports == NULL || labels == NULL)
-		goto nomem;
-	/* Every bad file is named, not only the first. */
+	return -1;
+}
+
+/*
+ * Every report and its column label; every bad file is named, not only
+ * the first. 0, EXIT_BAD_REPORT or -ENOMEM.
+ */
+static int
+load_reports(char **paths, unsigned int n, struct rxr_report **reports,
+		char **labels)
+{
+	char err[RXR_REPORT_ERR_LEN];
+	unsigned int i, j;
+	bool dup = false;
+	int ret = 0;
+
 	for (i = 0; i < n; i++) {
-		reports[i] = rxr_report_load(argv[optind + i], err,
-				sizeof(err));
+		reports[i] = rxr_report_load(paths[i], err, sizeof(err));
 		if (reports[i] == NULL) {
 			char *shown = escaped_dup(err);
 
@@ -457,145 +514,195 @@ main(int argc, char **argv)
 			free(shown);
 			ret = EXIT_BAD_REPORT;
 		}
-		labels[i] = label_of(argv[optind + i]);
+		labels[i] = label_of(paths[i]);
 		if (labels[i] == NULL)
-			goto nomem;
+			return -ENOMEM;
 	}
 	for (i = 0; i < n && reports[i] != NULL; i++) {
-		int r = check_runs_per_config(reports[i], argv[optind + i]);
+		int r = check_runs_per_config(reports[i], paths[i]);
 
 		if (r < 0)
-			goto nomem;
+			return -ENOMEM;
 		if (r > 0)
 			ret = EXIT_BAD_REPORT;
 	}
-	if (ret != EXIT_SUCCESS)
-		goto out;
+	if (ret != 0)
+		return ret;
 	/* a/run.json and b/run.json: the base names would not tell them apart. */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			dup |= strcmp(labels[i], labels[j]) == 0;
 	for (i = 0; dup && i < n; i++) {
 		free(labels[i]);
-		labels[i] = escaped_dup(argv[optind + i]);
+		labels[i] = escaped_dup(paths[i]);
 		if (labels[i] == NULL)
-			goto nomem;
+			return -ENOMEM;
 	}
-	want_pct = nb_metrics == 0;
-	sel.metrics = (const char *const *)metrics;
-	sel.nb_metrics = nb_metrics;
-	switch (check_metrics_present(reports, (const char *const *)labels, n,
-			metrics, nb_metrics)) {
-	case 0:
-		break;
-	case -ENOMEM:
-		goto nomem;
-	default:
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	/* Percentiles come with the histogram they are computed from. */
-	for (i = 0; i < nb_metrics; i++)
-		want_pct |= strncmp(metrics[i], "refill_latency", 14) == 0;
+	return 0;
+}
 
-	/* stderr: the outputs stay machine-readable. */
-	if (n > 1 || format == FORMAT_TEXT)
-		rxr_report_env_differences(reports,
-			(const char *const *)labels, n, stderr);
-	if (format != FORMAT_TEXT) {
-		json_t *doc = rxr_report_compare_json(reports,
-				(const char *const *)labels, n, &sel);
+/* json, csv, markdown: EXIT_SUCCESS, EXIT_FAILURE or -ENOMEM. */
+static int
+render_doc(const struct cmp_opts *c, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, bool want_pct)
+{
+	json_t *doc = rxr_report_compare_json(reports, labels, n, &c->sel);
+	int ret = EXIT_SUCCESS;
 
-		if (doc == NULL || (want_pct && json_object_set_new(doc,
-				"refill_latency_percentiles",
-				rxr_report_percentiles_json(reports, n)) != 0)) {
-			json_decref(doc);
-			goto nomem;
-		}
-		if (format == FORMAT_CSV)
-			ret = compare_write_csv(doc, stdout) == 0 ?
-				EXIT_SUCCESS : EXIT_FAILURE;
-		else if (format == FORMAT_MARKDOWN)
-			ret = compare_write_markdown(doc, stdout) == 0 ?
-				EXIT_SUCCESS : EXIT_FAILURE;
-		else if (json_dumpf(doc, stdout, JSON_INDENT(2) |
-				JSON_REAL_PRECISION(12)) != 0 ||
-				fputc('\n', stdout) == EOF)
-			ret = EXIT_FAILURE;
+	if (doc == NULL || (want_pct && json_object_set_new(doc,
+			"refill_latency_percentiles",
+			rxr_report_percentiles_json(reports, n)) != 0)) {
 		json_decref(doc);
+		return -ENOMEM;
+	}
+	if (c->format == FORMAT_CSV)
+		ret = compare_write_csv(doc, stdout) == 0 ? EXIT_SUCCESS :
+			EXIT_FAILURE;
+	else if (c->format == FORMAT_MARKDOWN)
+		ret = compare_write_markdown(doc, stdout) == 0 ? EXIT_SUCCESS :
+			EXIT_FAILURE;
+	else if (json_dumpf(doc, stdout, JSON_INDENT(2) |
+			JSON_REAL_PRECISION(12)) != 0 || fputc('\n', stdout) == EOF)
+		ret = EXIT_FAILURE;
+	json_decref(doc);
+	return ret;
+}
+
+/* The text tables: EXIT_SUCCESS, EXIT_FAILURE or -ENOMEM. */
+static int
+render_text(const struct cmp_opts *c, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, bool want_pct)
+{
+	/* Names from the files reach the terminal escaped. */
+	FILE *out = fopencookie(stdout, "w", (cookie_io_functions_t){
+		.write = terminal_safe_write });
+	json_t *pct = NULL;
+	int r = -ENOMEM, ret = EXIT_SUCCESS;
+
+	if (out == NULL)
+		return -ENOMEM;
+	if (n == 1) {
+		if (rxr_report_render_text(reports[0], out, &c->sel) !=
+				-ENOMEM && rxr_report_render_extra(reports[0],
+				out, c->detail) != -ENOMEM)
+			r = 0;
 	} else {
-		/* Names from the files reach the terminal escaped. */
-		FILE *out = fopencookie(stdout, "w", (cookie_io_functions_t){
-			.write = terminal_safe_write });
-		json_t *pct = NULL;
-		int r = -ENOMEM;
-
-		if (out == NULL)
-			goto nomem;
-		if (n == 1) {
-			if (rxr_report_render_text(reports[0], out, &sel) !=
-					-ENOMEM && rxr_report_render_extra(
-					reports[0], out, detail) != -ENOMEM)
-				r = 0;
-		} else {
-			pct = want_pct ? rxr_report_percentiles_json(reports,
-				n) : json_array();
-			if (pct != NULL && rxr_report_compare_text(reports,
-					(const char *const *)labels, n, out,
-					&sel) != -ENOMEM) {
-				compare_write_percentiles_text(pct,
-					(const char *const *)labels, n, out);
-				r = 0;
-			}
-		}
-		json_decref(pct);
-		if (fclose(out) != 0 && r == 0)
-			ret = EXIT_FAILURE;
-		if (r != 0)
-			goto nomem;
-	}
-	if (!isnan(worse_pct)) {
-		int undecided = 0;
-
-		worse = rxr_report_compare_worse(reports,
-				(const char *const *)labels, n, &sel, worse_pct,
-				stderr);
-		if (worse == 0)
-			undecided = rxr_report_compare_undecided(reports,
-				(const char *const *)labels, n, &sel, stderr);
-		if (worse < 0 || undecided < 0)
-			goto nomem;
-		if (worse > 0) {
-			fprintf(stderr, "%s: %d metric%s significantly worse than "
-				"in %s by more than %g%%\n", prog, worse,
-				worse == 1 ? "" : "s", labels[0], worse_pct);
-			ret = EXIT_WORSE;
-		} else if (undecided > 0) {
-			/* No regression found, but none could have been. */
-			fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
-				"comparison%s against %s cannot reach significance "
-				"with these repetitions\n", prog, undecided,
-				undecided == 1 ? "" : "s", labels[0]);
-			ret = EXIT_UNDECIDED;
+		pct = want_pct ? rxr_report_percentiles_json(reports, n) :
+			json_array();
+		if (pct != NULL && rxr_report_compare_text(reports, labels, n,
+				out, &c->sel) != -ENOMEM) {
+			compare_write_percentiles_text(pct, labels, n, out);
+			r = 0;
 		}
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	json_decref(pct);
+	if (fclose(out) != 0 && r == 0)
+		ret = EXIT_FAILURE;
+	return r != 0 ? r : ret;
+}
+
+/* --fail-if-worse: EXIT_SUCCESS, EXIT_WORSE, EXIT_UNDECIDED or -ENOMEM. */
+static int
+gate(const struct cmp_opts *c, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n)
+{
+	int worse, undecided = 0;
+
+	worse = rxr_report_compare_worse(reports, labels, n, &c->sel,
+		c->worse_pct, stderr);
+	if (worse == 0)
+		undecided = rxr_report_compare_undecided(reports, labels, n,
+			&c->sel, stderr);
+	if (worse < 0 || undecided < 0)
+		return -ENOMEM;
+	if (worse > 0) {
+		fprintf(stderr, "%s: %d metric%s significantly worse than in %s "
+			"by more than %g%%\n", prog, worse, worse == 1 ? "" : "s",
+			labels[0], c->worse_pct);
+		return EXIT_WORSE;
+	}
+	if (undecided > 0) {
+		/* No regression found, but none could have been. */
+		fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
+			"comparison%s against %s cannot reach significance with "
+			"these repetitions\n", prog, undecided,
+			undecided == 1 ? "" : "s", labels[0]);
+		return EXIT_UNDECIDED;
+	}
+	return EXIT_SUCCESS;
+}
+
+/* The loaded reports: output, then the gate. The status, or -ENOMEM. */
+static int
+compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n)
+{
+	bool want_pct = c->nb_metrics == 0;
+	int ret;
+
+	c->sel.metrics = (const char *const *)c->metrics;
+	c->sel.nb_metrics = c->nb_metrics;
+	ret = check_metrics_present((struct rxr_report *const *)reports,
+		labels, n, c->metrics, c->nb_metrics);
+	if (ret != 0)
+		return ret == -ENOMEM ? ret : EXIT_USAGE;
+	/* Percentiles come with the histogram they are computed from. */
+	for (unsigned int i = 0; i < c->nb_metrics; i++)
+		want_pct |= strncmp(c->metrics[i], "refill_latency", 14) == 0;
+	/* stderr: the outputs stay machine-readable. */
+	if (n > 1 || c->format == FORMAT_TEXT)
+		rxr_report_env_differences((struct rxr_report **)reports,
+			labels, n, stderr);
+	ret = c->format != FORMAT_TEXT ?
+		render_doc(c, reports, labels, n, want_pct) :
+		render_text(c, reports, labels, n, want_pct);
+	if (ret >= 0 && !isnan(c->worse_pct)) {
+		int g = gate(c, reports, labels, n);
+
+		if (g != EXIT_SUCCESS)
+			ret = g;
+	}
+	if (ret >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,
 			strerror(errno));
 		ret = EXIT_FAILURE;
 	}
-	goto out;
-nomem:
-	fprintf(stderr, "%s: out of memory\n", prog);
-	ret = EXIT_FAILURE;
-out:
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cmp_opts c = { .format = FORMAT_TEXT };
+	struct rxr_report **reports = NULL;
+	char **labels = NULL;
+	unsigned int n = 0, i;
+	int ret;
+
+	/* Each line as it is printed, never cut by a diagnostic on stderr. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = parse_args(argc, argv, &c);
+	if (ret < 0) {
+		n = (unsigned int)(argc - optind);
+		reports = calloc(n, sizeof(*reports));
+		labels = calloc(n, sizeof(*labels));
+		ret = reports == NULL || labels == NULL ? -ENOMEM :
+			load_reports(argv + optind, n, reports, labels);
+		if (ret == 0)
+			ret = compare_loaded(&c, reports,
+				(const char *const *)labels, n);
+	}
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = EXIT_FAILURE;
+	}
 	for (i = 0; reports != NULL && i < n; i++)
 		rxr_report_free(reports[i]);
 	for (i = 0; labels != NULL && i < n; i++)
 		free(labels[i]);
-	for (i = 0; i < nb_metrics; i++)
-		free(metrics[i]);
-	free(metrics);
+	for (i = 0; i < c.nb_metrics; i++)
+		free(c.metrics[i]);
+	free(c.metrics);
 	free(reports);
 	free(labels);
 	return ret;

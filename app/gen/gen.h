@@ -27,11 +27,8 @@
 #define GEN_IMIX_MAX_ENTRIES	16u
 #define GEN_IMIX_MAX_WEIGHT	1000u
 #define GEN_STREAMS_MAX		100000u
-#define GEN_STREAMS_DEFAULT	8u
-#define GEN_PACKETS_DEFAULT	1000u
-#define GEN_QUEUES_DEFAULT	2u
+#define GEN_PACKETS_MAX		1000000000
 #define GEN_DPORT		5201	/* iperf3's */
-#define GEN_LIST_STREAMS_DEFAULT 100000u
 #define GEN_FLOWS_MAX		(1u << 22)
 /* Payload tag: "RXRF", stream id (BE32), packet index in stream (BE32). */
 #define GEN_TAG_LEN		12u
@@ -228,7 +225,6 @@ struct gen_opts {
 	const char *split;
 	bool allow_truncated;
 	uint32_t max_streams;
-	unsigned int given;
 	const char *gen_only_name;
 	const char *split_only_name;
 };
@@ -239,5 +235,8 @@ struct gen_opts {
  * file, no output may be a device, FIFO, directory or the input.
  */
 void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
+
+/** --options-table: the options as the man page and completion read them. */
+int gen_opts_print_table(FILE *f);
 
 #endif /* RXR_GEN_H */

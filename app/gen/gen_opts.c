@@ -7,139 +7,26 @@
  */
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netinet/in.h>
 
+#include <rte_common.h>
+
 #include "rxr_build_config.h"
+#include "rxr_opt.h"
 #include "rxr_path.h"
 #include "gen.h"
 #include "rxr_version.h"
 
 #define EXIT_USAGE 2
 
-/* Options that only one of the two modes takes. */
-#define GIVEN_GEN_ONLY	0x01
-#define GIVEN_SPLIT_ONLY 0x02
-
-enum {
-	OPT_RETA = 256,
-	OPT_KEY,
-	OPT_FIELDS,
-	OPT_VLAN,
-	OPT_SEED,
-	OPT_NO_BALANCE,
-	OPT_SPLIT,
-	OPT_ALLOW_TRUNC,
-	OPT_MAX_STREAMS,
-	OPT_QUIET,
-};
-
-static const struct option long_opts[] = {
-	{ "prefix", required_argument, NULL, 'o' },
-	{ "manifest", required_argument, NULL, 'm' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "queues", required_argument, NULL, 'q' },
-	{ "reta-size", required_argument, NULL, OPT_RETA },
-	{ "rss-key", required_argument, NULL, OPT_KEY },
-	{ "rss-fields", required_argument, NULL, OPT_FIELDS },
-	{ "streams", required_argument, NULL, 's' },
-	{ "packets", required_argument, NULL, 'n' },
-	{ "size", required_argument, NULL, 'l' },
-	{ "proto", required_argument, NULL, 'p' },
-	{ "ipv4", no_argument, NULL, '4' },
-	{ "ipv6", no_argument, NULL, '6' },
-	{ "vlan", required_argument, NULL, OPT_VLAN },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "no-balance", no_argument, NULL, OPT_NO_BALANCE },
-	{ "split", required_argument, NULL, OPT_SPLIT },
-	{ "allow-truncated", no_argument, NULL, OPT_ALLOW_TRUNC },
-	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-"Usage: " GEN_PROG " [OPTIONS]                 generate traffic\n"
-"       " GEN_PROG " --split CAPTURE [OPTIONS] split an Ethernet capture\n"
-"\n"
-"Writes PREFIX.q<N>.pcap, one capture per RX queue, holding what a NIC's RSS\n"
-"would deliver to queue N, and a JSON manifest of what each file holds.\n"
-"Frame sizes are bytes without the FCS, as in the captures.\n"
-"\n"
-"Output:\n"
-"  -o, --prefix PREFIX    output file prefix, may include a directory\n"
-"                         (default: rxrefill)\n"
-"  -m, --manifest FILE    manifest path, '-' for standard output\n"
-"                         (default: PREFIX.json)\n"
-"  -a, --all              also write PREFIX.all.pcap: every queue's packets in\n"
-"                         emission order, as a capture before RSS (generate)\n"
-"      --quiet            no summary on standard output\n"
-"\n"
-"RSS (how the NIC splits; both modes):\n"
-"  -q, --queues N         RX queues, 1..%u (default %u)\n"
-"      --reta-size N      indirection table entries, a power of two >= queues\n"
-"                         (default %u, filled round robin over the queues)\n"
-"      --rss-key KEY      'mlx5' (mlx5's default key, the default), 'ms'\n"
-"                         (Microsoft's verification key, Intel's default) or\n"
-"                         40 bytes as 80 hex digits, ':' separators allowed\n"
-"      --rss-fields F     'l3l4' (addresses, and TCP/UDP ports of\n"
-"                         non-fragments; the default) or 'l3' (addresses)\n"
-"\n"
-"Traffic (generate):\n"
-"  -s, --streams N        streams, 1..%u (default %u)\n"
-"  -n, --packets N        packets per stream, 1..1000000000 (default %u)\n"
-"  -l, --size SIZE        frame length: a number %u..%u (default 64, or\n"
-"                         the headers' length when longer), 'imix'\n"
-"                         (64x7,594x4,1518x1) or 'imix:SIZExWEIGHT,...'\n"
-"                         (up to %u sizes, weights 1..%u)\n"
-"  -p, --proto PROTO      'tcp' (default) or 'udp'\n"
-"  -4, --ipv4             IPv4 (default)\n"
-"  -6, --ipv6             IPv6\n"
-"      --vlan ID[,ID]     one 802.1Q tag, or an 802.1ad outer tag and an\n"
-"                         802.1Q inner tag; IDs 0..4094\n"
-"      --seed N           picks addresses, ports, sequence numbers (default 1)\n"
-"      --no-balance       take source ports in the seed's order: the split\n"
-"                         is whatever the hash gives, even if uneven. By\n"
-"                         default stream i gets a source port whose hash\n"
-"                         lands on queue i %% queues\n"
-"\n"
-"Split (--split):\n"
-"      --split CAPTURE    split CAPTURE (pcap or pcapng, Ethernet link type)\n"
-"                         instead of generating; non-IP frames, and frames\n"
-"                         whose headers are cut, go to RETA entry 0's queue\n"
-"      --allow-truncated  a capture cut inside a record: split the records\n"
-"                         before the cut instead of failing\n"
-"      --max-streams N    streams listed in the manifest, 0..%u (default %u);\n"
-"                         the rest are summed in streams_unlisted\n"
-"\n"
-"Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
-"the capture given to --split; that capture must be a regular file.\n"
-"\n"
-"  -h, --help             this text\n"
-"  -V, --version          version\n"
-"\n"
-"With real RSS the split is what the NIC's hash says: the same key, fields\n"
-"and RETA give the same split. See doc/generator.md.\n"
-"\n"
-"Exit status: 0 on success; 1 when a capture cannot be read or split, or an\n"
-"output cannot be written (the message names the file); 2 on bad usage\n"
-"(an unknown option or a bad value).\n",
-		RXR_FLOW_QUEUES_MAX, GEN_QUEUES_DEFAULT,
-		RXR_FLOW_RETA_SIZE_DEFAULT, GEN_STREAMS_MAX,
-		GEN_STREAMS_DEFAULT, GEN_PACKETS_DEFAULT, GEN_SIZE_MIN,
-		GEN_SIZE_MAX, GEN_IMIX_MAX_ENTRIES, GEN_IMIX_MAX_WEIGHT,
-		GEN_STREAMS_MAX, GEN_LIST_STREAMS_DEFAULT);
-}
+/* rxr_opt::flags: options that only one of the two modes takes. */
+#define GEN_ONLY	0x01
+#define SPLIT_ONLY	0x02
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 usage_error(const char *fmt, ...)
@@ -154,16 +41,16 @@ usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-/* A decimal number in min..max ("010" is ten, "0x10" an error), or a usage error. */
-static uint64_t
-parse_num(const char *opt, const char *s, uint64_t min, uint64_t max)
+/* A decimal number in min..max ("010" is ten, "0x10" an error). */
+static int
+parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
+		uint64_t *v, char *err, size_t errlen)
 {
-	uint64_t v;
-
-	if (rxr_parse_decimal(s, min, max, &v) != 0)
-		usage_error("%s: '%s' is not a decimal number in %llu..%llu", opt,
-			s, (unsigned long long)min, (unsigned long long)max);
-	return v;
+	if (rxr_parse_decimal(s, min, max, v) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: '%s' is not a decimal number in %llu..%llu",
+		opt, s, (unsigned long long)min, (unsigned long long)max);
+	return -1;
 }
 
 /*
@@ -223,207 +110,441 @@ hexval(char c)
 	return -1;
 }
 
-static void
-parse_key(struct gen_opts *o, const char *s)
+static int
+set_key(void *c, const char *s, char *err, size_t errlen)
 {
+	struct gen_opts *o = c;
 	const char *p = s;
 	unsigned int n = 0;
 
-	if (strcmp(s, "mlx5") == 0) {
-		memcpy(o->key, rxr_flow_rss_key_mlx5, sizeof(o->key));
-		o->key_name = "mlx5";
-		return;
-	}
-	if (strcmp(s, "ms") == 0) {
-		memcpy(o->key, rxr_flow_rss_key_ms, sizeof(o->key));
-		o->key_name = "ms";
-		return;
+	if (strcmp(s, "mlx5") == 0 || strcmp(s, "ms") == 0) {
+		memcpy(o->key, s[1] == 'l' ? rxr_flow_rss_key_mlx5 :
+			rxr_flow_rss_key_ms, sizeof(o->key));
+		o->key_name = s[1] == 'l' ? "mlx5" : "ms";
+		return 0;
 	}
 	while (*p != '\0') {
 		if (*p == ':') {
 			p++;
 			continue;
 		}
-		if (hexval(p[0]) < 0 || hexval(p[1]) < 0)
-			usage_error("--rss-key: '%s' is not 'mlx5', 'ms' or %u bytes in hex",
-				s, RXR_FLOW_RSS_KEY_LEN);
-		if (n == RXR_FLOW_RSS_KEY_LEN)
-			usage_error("--rss-key: '%s' is longer than %u bytes", s,
-				RXR_FLOW_RSS_KEY_LEN);
+		if (hexval(p[0]) < 0 || hexval(p[1]) < 0) {
+			snprintf(err, errlen, "--rss-key: '%s' is not 'mlx5', 'ms' "
+				"or %u bytes in hex", s, RXR_FLOW_RSS_KEY_LEN);
+			return -1;
+		}
+		if (n == RXR_FLOW_RSS_KEY_LEN) {
+			snprintf(err, errlen, "--rss-key: '%s' is longer than %u "
+				"bytes", s, RXR_FLOW_RSS_KEY_LEN);
+			return -1;
+		}
 		o->key[n++] = (uint8_t)(hexval(p[0]) << 4 | hexval(p[1]));
 		p += 2;
 	}
-	if (n != RXR_FLOW_RSS_KEY_LEN)
-		usage_error("--rss-key: '%s' has %u bytes, a key has %u", s, n,
-			RXR_FLOW_RSS_KEY_LEN);
+	if (n != RXR_FLOW_RSS_KEY_LEN) {
+		snprintf(err, errlen, "--rss-key: '%s' has %u bytes, a key has %u",
+			s, n, RXR_FLOW_RSS_KEY_LEN);
+		return -1;
+	}
 	o->key_name = "custom";
+	return 0;
 }
 
-static void
-parse_vlan(struct gen_opts *o, const char *s)
+static int
+set_vlan(void *c, const char *s, char *err, size_t errlen)
 {
+	struct gen_opts *o = c;
 	char *end;
 	unsigned long v;
 	const char *p = s;
 
 	o->t.nb_vlan = 0;
 	for (;;) {
-		if (*p < '0' || *p > '9' || o->t.nb_vlan == 2)
-			usage_error("--vlan: '%s' is not ID or OUTER,INNER with IDs 0..4094", s);
 		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno != 0 || v > 4094 || (*end != ',' && *end != '\0'))
-			usage_error("--vlan: '%s' is not ID or OUTER,INNER with IDs 0..4094", s);
+		v = *p >= '0' && *p <= '9' && o->t.nb_vlan < 2 ?
+			strtoul(p, &end, 10) : ULONG_MAX;
+		if (errno != 0 || v > 4094 || (*end != ',' && *end != '\0')) {
+			snprintf(err, errlen, "--vlan: '%s' is not ID or "
+				"OUTER,INNER with IDs 0..4094", s);
+			return -1;
+		}
 		o->t.vlan[o->t.nb_vlan++] = (uint16_t)v;
 		if (*end == '\0')
-			break;
+			return 0;
 		p = end + 1;
 	}
+}
+
+/* Setters of one number field each, in min..max. */
+#define NUM_SETTER(fn, opt, field, min, max) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	uint64_t v; \
+\
+	if (parse_num(opt, arg, min, max, &v, err, errlen) != 0) \
+		return -1; \
+	((struct gen_opts *)c)->field = v; \
+	return 0; \
+}
+
+NUM_SETTER(set_queues, "--queues", queues, 1, RXR_FLOW_QUEUES_MAX)
+NUM_SETTER(set_streams, "--streams", t.nb_streams, 1, GEN_STREAMS_MAX)
+NUM_SETTER(set_packets, "--packets", t.packets, 1, GEN_PACKETS_MAX)
+NUM_SETTER(set_seed, "--seed", t.seed, 0, UINT64_MAX)
+NUM_SETTER(set_max_streams, "--max-streams", max_streams, 0, GEN_STREAMS_MAX)
+
+static int
+set_reta(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct gen_opts *o = c;
+	uint64_t v;
+
+	if (parse_num("--reta-size", arg, 1, RXR_FLOW_RETA_SIZE_MAX, &v, err,
+			errlen) != 0)
+		return -1;
+	if (v & (v - 1)) {
+		snprintf(err, errlen, "--reta-size: %u is not a power of two",
+			(unsigned int)v);
+		return -1;
+	}
+	o->reta_size = v;
+	return 0;
+}
+
+/* A path option: anything but empty (check_paths() looks further). */
+static int
+path_value(const char *what, const char *arg, const char **field, char *err,
+		size_t errlen)
+{
+	if (arg[0] == '\0') {
+		snprintf(err, errlen, "%s", what);
+		return -1;
+	}
+	*field = arg;
+	return 0;
+}
+
+static int
+set_prefix(void *c, const char *arg, char *err, size_t errlen)
+{
+	return path_value("--prefix: empty", arg,
+		&((struct gen_opts *)c)->prefix, err, errlen);
+}
+
+static int
+set_manifest(void *c, const char *arg, char *err, size_t errlen)
+{
+	return path_value("--manifest: empty", arg,
+		&((struct gen_opts *)c)->manifest, err, errlen);
+}
+
+static int
+set_split(void *c, const char *arg, char *err, size_t errlen)
+{
+	return path_value("--split: empty file name", arg,
+		&((struct gen_opts *)c)->split, err, errlen);
+}
+
+static int
+set_size(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->size_text = arg;
+	return 0;
+}
+
+static int
+set_fields(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct gen_opts *o = c;
+
+	if (strcmp(arg, "l3l4") == 0)
+		o->fields = RXR_FLOW_RSS_L3L4;
+	else if (strcmp(arg, "l3") == 0)
+		o->fields = RXR_FLOW_RSS_L3;
+	else {
+		snprintf(err, errlen, "--rss-fields: '%s' is not 'l3l4' or 'l3'",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_proto(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct gen_opts *o = c;
+
+	if (strcmp(arg, "tcp") == 0)
+		o->t.proto = IPPROTO_TCP;
+	else if (strcmp(arg, "udp") == 0)
+		o->t.proto = IPPROTO_UDP;
+	else {
+		snprintf(err, errlen, "--proto: '%s' is not 'tcp' or 'udp'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_all(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->all = true;
+	return 0;
+}
+
+static int
+set_quiet(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->quiet = true;
+	return 0;
+}
+
+static int
+set_ipv4(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->t.ipver = 4;
+	return 0;
+}
+
+static int
+set_ipv6(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->t.ipver = 6;
+	return 0;
+}
+
+static int
+set_no_balance(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->t.balance = false;
+	return 0;
+}
+
+static int
+set_allow_truncated(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct gen_opts *)c)->allow_truncated = true;
+	return 0;
+}
+
+static int set_help(void *c, const char *arg, char *err, size_t errlen);
+
+static int
+set_version(void *c, const char *arg, char *err, size_t errlen)
+{
+	rxr_version_print(stdout, GEN_PROG, NULL);
+	exit(EXIT_SUCCESS);
+}
+
+/* Texts with limits from the headers, made at run time. */
+static char queues_help[64], reta_def[16], streams_help[32], size_help[256],
+	max_streams_help[128];
+
+#define S_OUTPUT "Output"
+#define S_RSS "RSS (how the NIC splits; both modes)"
+#define S_TRAFFIC "Traffic (generate)"
+#define S_SPLIT "Split (--split)"
+#define S_OTHER "Other"
+
+static const struct rxr_opt opt_list[] = {
+	{ "prefix", 'o', "PREFIX", "rxrefill", "file", S_OUTPUT,
+		"output file prefix, may include a directory", set_prefix, 0 },
+	{ "manifest", 'm', "FILE", NULL, "file:json", S_OUTPUT,
+		"manifest path, '-' for standard output (default: "
+		"PREFIX.json)", set_manifest, 0 },
+	{ "all", 'a', NULL, NULL, NULL, S_OUTPUT,
+		"also write PREFIX.all.pcap: every queue's packets in emission "
+		"order, as a capture before RSS (generate)", set_all, GEN_ONLY },
+	{ "quiet", 0, NULL, NULL, NULL, S_OUTPUT,
+		"no summary on standard output", set_quiet, 0 },
+	{ "queues", 'q', "N", "2", NULL, S_RSS, queues_help, set_queues, 0 },
+	{ "reta-size", 0, "N", reta_def, NULL, S_RSS,
+		"indirection table entries, a power of two >= queues, filled "
+		"round robin over the queues", set_reta, 0 },
+	{ "rss-key", 0, "KEY", "mlx5", "words:mlx5,ms", S_RSS,
+		"'mlx5' (mlx5's default key), 'ms' (Microsoft's verification "
+		"key, Intel's default) or 40 bytes as 80 hex digits, ':' "
+		"separators allowed", set_key, 0 },
+	{ "rss-fields", 0, "F", "l3l4", "words:l3l4,l3", S_RSS,
+		"'l3l4' (addresses, and TCP/UDP ports of non-fragments) or "
+		"'l3' (addresses)", set_fields, 0 },
+	{ "streams", 's', "N", "8", NULL, S_TRAFFIC, streams_help,
+		set_streams, GEN_ONLY },
+	{ "packets", 'n', "N", "1000", NULL, S_TRAFFIC,
+		"packets per stream, 1.." RTE_STR(GEN_PACKETS_MAX), set_packets,
+		GEN_ONLY },
+	{ "size", 'l', "SIZE", NULL, "words:64,128,256,512,1024,1500,imix",
+		S_TRAFFIC, size_help, set_size, GEN_ONLY },
+	{ "proto", 'p', "PROTO", "tcp", "words:tcp,udp", S_TRAFFIC,
+		"'tcp' or 'udp'", set_proto, GEN_ONLY },
+	{ "ipv4", '4', NULL, NULL, NULL, S_TRAFFIC, "IPv4 (the default)",
+		set_ipv4, GEN_ONLY },
+	{ "ipv6", '6', NULL, NULL, NULL, S_TRAFFIC, "IPv6", set_ipv6,
+		GEN_ONLY },
+	{ "vlan", 0, "ID[,ID]", NULL, NULL, S_TRAFFIC,
+		"one 802.1Q tag, or an 802.1ad outer tag and an 802.1Q inner "
+		"tag; IDs 0..4094", set_vlan, GEN_ONLY },
+	{ "seed", 0, "N", "1", NULL, S_TRAFFIC,
+		"picks addresses, ports, sequence numbers", set_seed, GEN_ONLY },
+	{ "no-balance", 0, NULL, NULL, NULL, S_TRAFFIC,
+		"take source ports in the seed's order: the split is whatever "
+		"the hash gives, even if uneven. By default stream i gets a "
+		"source port whose hash lands on queue i % queues",
+		set_no_balance, GEN_ONLY },
+	{ "split", 0, "CAPTURE", NULL, "file:pcap,pcapng,cap", S_SPLIT,
+		"split CAPTURE (pcap or pcapng, Ethernet link type) instead of "
+		"generating; non-IP frames, and frames whose headers are cut, "
+		"go to RETA entry 0's queue", set_split, 0 },
+	{ "allow-truncated", 0, NULL, NULL, NULL, S_SPLIT,
+		"a capture cut inside a record: split the records before the "
+		"cut instead of failing", set_allow_truncated, SPLIT_ONLY },
+	{ "max-streams", 0, "N", "100000", NULL, S_SPLIT, max_streams_help,
+		set_max_streams, SPLIT_ONLY },
+	{ "help", 'h', NULL, NULL, NULL, S_OTHER, "this text", set_help, 0 },
+	{ "version", 'V', NULL, NULL, NULL, S_OTHER, "version", set_version,
+		0 },
+};
+
+static const struct rxr_opt_table opt_table = {
+	GEN_PROG, opt_list, RTE_DIM(opt_list), false,
+};
+
+static void
+opts_table_init(void)
+{
+	snprintf(queues_help, sizeof(queues_help), "RX queues, 1..%u",
+		RXR_FLOW_QUEUES_MAX);
+	snprintf(reta_def, sizeof(reta_def), "%u", RXR_FLOW_RETA_SIZE_DEFAULT);
+	snprintf(streams_help, sizeof(streams_help), "streams, 1..%u",
+		GEN_STREAMS_MAX);
+	snprintf(size_help, sizeof(size_help), "frame length: a number %u..%u "
+		"(default 64, or the headers' length when longer), 'imix' "
+		"(64x7,594x4,1518x1) or 'imix:SIZExWEIGHT,...' (up to %u sizes, "
+		"weights 1..%u)", GEN_SIZE_MIN, GEN_SIZE_MAX,
+		GEN_IMIX_MAX_ENTRIES, GEN_IMIX_MAX_WEIGHT);
+	snprintf(max_streams_help, sizeof(max_streams_help), "streams listed "
+		"in the manifest, 0..%u; the rest are summed in "
+		"streams_unlisted", GEN_STREAMS_MAX);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " GEN_PROG " [OPTIONS]                 generate traffic\n"
+"       " GEN_PROG " --split CAPTURE [OPTIONS] split an Ethernet capture\n"
+"\n"
+"Writes PREFIX.q<N>.pcap, one capture per RX queue, holding what a NIC's RSS\n"
+"would deliver to queue N, and a JSON manifest of what each file holds.\n"
+"Frame sizes are bytes without the FCS, as in the captures.\n"
+"\n");
+	rxr_opt_help(&opt_table, f);
+	fprintf(f,
+"\n"
+"Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
+"the capture given to --split; that capture must be a regular file.\n"
+"\n"
+"With real RSS the split is what the NIC's hash says: the same key, fields\n"
+"and RETA give the same split. See doc/generator.md.\n"
+"\n"
+"Exit status: 0 on success; 1 when a capture cannot be read or split, or an\n"
+"output cannot be written (the message names the file); 2 on bad usage\n"
+"(an unknown option or a bad value).\n");
+}
+
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
+{
+	usage(stdout);
+	exit(EXIT_SUCCESS);
+}
+
+/* The first option given of those marked flag, as "--name", or NULL. */
+static const char *
+first_given(const unsigned int *seen, unsigned int flag)
+{
+	const char *name = NULL;
+	unsigned int rank = 0;
+	static char buf[32];
+
+	for (unsigned int i = 0; i < RTE_DIM(opt_list); i++)
+		if ((opt_list[i].flags & flag) && seen[i] != 0 &&
+				(rank == 0 || seen[i] < rank)) {
+			rank = seen[i];
+			name = opt_list[i].name;
+		}
+	if (name == NULL)
+		return NULL;
+	snprintf(buf, sizeof(buf), "--%s", name);
+	return buf;
+}
+
+/* Frame sizes: the default from the headers, each size holds them. */
+static void
+check_sizes(struct gen_opts *o)
+{
+	struct gen_err e = { "" };
+	uint32_t hdr = gen_hdr_len(&o->t), i;
+	static char dflt[16];
+
+	/* 64 B unless the headers need more (IPv6/TCP needs 74). */
+	if (o->size_text == NULL) {
+		snprintf(dflt, sizeof(dflt), "%u", hdr > 64 ? hdr : 64);
+		o->size_text = dflt;
+	}
+	if (gen_sizes_parse(&o->t.sizes, o->size_text, &e) != 0)
+		usage_error("%s", e.msg);
+	for (i = 0; i < o->t.sizes.nb_entries; i++)
+		if (o->t.sizes.size[i] < hdr)
+			usage_error("--size '%s': a %u-byte frame cannot hold the %u bytes of Ethernet%s + IPv%d + %s headers",
+				o->size_text, o->t.sizes.size[i], hdr,
+				o->t.nb_vlan == 2 ? " + 2 VLAN tags" :
+				o->t.nb_vlan == 1 ? " + VLAN tag" : "",
+				o->t.ipver,
+				o->t.proto == IPPROTO_TCP ? "TCP" : "UDP");
+}
+
+int
+gen_opts_print_table(FILE *f)
+{
+	char err[256];
+
+	opts_table_init();
+	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, GEN_PROG ": %s\n", err);
+	return -1;
 }
 
 void
 gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 {
-	struct gen_err e = { "" };
-	int c;
+	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
+	char err[1024];
+	int ret;
 
+	opts_table_init();
+	if (rxr_opt_table_asked(argc, argv))
+		exit(gen_opts_print_table(stdout) == 0 ? EXIT_SUCCESS :
+			EXIT_FAILURE);
 	memset(o, 0, sizeof(*o));
-	o->prefix = "rxrefill";
-	o->queues = GEN_QUEUES_DEFAULT;
-	o->reta_size = RXR_FLOW_RETA_SIZE_DEFAULT;
-	memcpy(o->key, rxr_flow_rss_key_mlx5, sizeof(o->key));
-	o->key_name = "mlx5";
-	o->fields = RXR_FLOW_RSS_L3L4;
-	o->t.nb_streams = GEN_STREAMS_DEFAULT;
-	o->t.packets = GEN_PACKETS_DEFAULT;
-	o->t.proto = IPPROTO_TCP;
-	o->t.ipver = 4;
-	o->t.seed = 1;
-	o->t.balance = true;
-	o->max_streams = GEN_LIST_STREAMS_DEFAULT;
-
-	while ((c = getopt_long(argc, argv, "o:m:aq:s:n:l:p:46hV", long_opts,
-			NULL)) != -1) {
-		const char *gen_only = NULL, *split_only = NULL;
-
-		switch (c) {
-		case 'o':
-			if (optarg[0] == '\0')
-				usage_error("--prefix: empty");
-			o->prefix = optarg;
-			break;
-		case 'm':
-			if (optarg[0] == '\0')
-				usage_error("--manifest: empty");
-			o->manifest = optarg;
-			break;
-		case 'a':
-			o->all = true;
-			gen_only = "--all";
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case 'q':
-			o->queues = parse_num("--queues", optarg, 1,
-				RXR_FLOW_QUEUES_MAX);
-			break;
-		case OPT_RETA:
-			o->reta_size = parse_num("--reta-size", optarg, 1,
-				RXR_FLOW_RETA_SIZE_MAX);
-			if (o->reta_size & (o->reta_size - 1))
-				usage_error("--reta-size: %u is not a power of two",
-					o->reta_size);
-			break;
-		case OPT_KEY:
-			parse_key(o, optarg);
-			break;
-		case OPT_FIELDS:
-			if (strcmp(optarg, "l3l4") == 0)
-				o->fields = RXR_FLOW_RSS_L3L4;
-			else if (strcmp(optarg, "l3") == 0)
-				o->fields = RXR_FLOW_RSS_L3;
-			else
-				usage_error("--rss-fields: '%s' is not 'l3l4' or 'l3'",
-					optarg);
-			break;
-		case 's':
-			o->t.nb_streams = parse_num("--streams", optarg, 1,
-				GEN_STREAMS_MAX);
-			gen_only = "--streams";
-			break;
-		case 'n':
-			o->t.packets = parse_num("--packets", optarg, 1,
-				1000000000);
-			gen_only = "--packets";
-			break;
-		case 'l':
-			o->size_text = optarg;
-			gen_only = "--size";
-			break;
-		case 'p':
-			if (strcmp(optarg, "tcp") == 0)
-				o->t.proto = IPPROTO_TCP;
-			else if (strcmp(optarg, "udp") == 0)
-				o->t.proto = IPPROTO_UDP;
-			else
-				usage_error("--proto: '%s' is not 'tcp' or 'udp'",
-					optarg);
-			gen_only = "--proto";
-			break;
-		case '4':
-			o->t.ipver = 4;
-			gen_only = "--ipv4";
-			break;
-		case '6':
-			o->t.ipver = 6;
-			gen_only = "--ipv6";
-			break;
-		case OPT_VLAN:
-			parse_vlan(o, optarg);
-			gen_only = "--vlan";
-			break;
-		case OPT_SEED:
-			o->t.seed = parse_num("--seed", optarg, 0, UINT64_MAX);
-			gen_only = "--seed";
-			break;
-		case OPT_NO_BALANCE:
-			o->t.balance = false;
-			gen_only = "--no-balance";
-			break;
-		case OPT_SPLIT:
-			if (optarg[0] == '\0')
-				usage_error("--split: empty file name");
-			o->split = optarg;
-			break;
-		case OPT_ALLOW_TRUNC:
-			o->allow_truncated = true;
-			split_only = "--allow-truncated";
-			break;
-		case OPT_MAX_STREAMS:
-			o->max_streams = parse_num("--max-streams", optarg, 0,
-				GEN_STREAMS_MAX);
-			split_only = "--max-streams";
-			break;
-		case 'h':
-			usage(stdout);
-			exit(EXIT_SUCCESS);
-		case 'V':
-			rxr_version_print(stdout, GEN_PROG, NULL);
-			exit(EXIT_SUCCESS);
-		default:
-			/* getopt_long() already said what was wrong. */
-			fprintf(stderr, "Try '" GEN_PROG " --help' for the options.\n");
-			exit(EXIT_USAGE);
-		}
-		if (gen_only != NULL && o->gen_only_name == NULL)
-			o->gen_only_name = gen_only;
-		if (split_only != NULL && o->split_only_name == NULL)
-			o->split_only_name = split_only;
+	o->t.ipver = 4;		/* unless -6 */
+	o->t.balance = true;	/* unless --no-balance */
+	if (rxr_opt_defaults(&opt_table, o, err, sizeof(err)) != 0)
+		usage_error("%s", err);
+	ret = rxr_opt_parse(&opt_table, o, argc, argv, seen, err, sizeof(err));
+	if (ret == RXR_OPT_BAD_VALUE)
+		usage_error("%s", err);
+	if (ret != 0) {
+		/* getopt_long() already said what was wrong. */
+		fprintf(stderr, "Try '" GEN_PROG " --help' for the options.\n");
+		exit(EXIT_USAGE);
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-
+	o->gen_only_name = first_given(seen, GEN_ONLY);
+	o->split_only_name = first_given(seen, SPLIT_ONLY);
 	if (o->split != NULL && o->gen_only_name != NULL)
 		usage_error("%s is for generating; it does not apply to --split",
 			o->gen_only_name);
@@ -433,26 +554,6 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 		usage_error("--queues %u: more queues than --reta-size entries (%u)",
 			o->queues, o->reta_size);
 	check_paths(o);
-
-	if (o->split == NULL) {
-		uint32_t hdr = gen_hdr_len(&o->t), i;
-		static char dflt[16];
-
-		/* 64 B unless the headers need more (IPv6/TCP needs 74). */
-		if (o->size_text == NULL) {
-			snprintf(dflt, sizeof(dflt), "%u", hdr > 64 ? hdr : 64);
-			o->size_text = dflt;
-		}
-
-		if (gen_sizes_parse(&o->t.sizes, o->size_text, &e) != 0)
-			usage_error("%s", e.msg);
-		for (i = 0; i < o->t.sizes.nb_entries; i++)
-			if (o->t.sizes.size[i] < hdr)
-				usage_error("--size '%s': a %u-byte frame cannot hold the %u bytes of Ethernet%s + IPv%d + %s headers",
-					o->size_text, o->t.sizes.size[i], hdr,
-					o->t.nb_vlan == 2 ? " + 2 VLAN tags" :
-					o->t.nb_vlan == 1 ? " + VLAN tag" : "",
-					o->t.ipver,
-					o->t.proto == IPPROTO_TCP ? "TCP" : "UDP");
-	}
+	if (o->split == NULL)
+		check_sizes(o);
 }

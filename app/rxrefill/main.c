@@ -25,6 +25,7 @@
 #include <rte_version.h>
 
 #include "rxrefill.h"
+#include "rxr_opt.h"
 #include "rxr_version.h"
 #include "rxr_log.h"
 #include "rxr_stats.h"
@@ -802,6 +803,13 @@ parse_app_args(int argc, char **argv, int *eal_argc)
 	char *none[] = { argv[0], NULL };
 	int d = 1;
 
+	/* The options for the man page and completion, wherever asked: an
+	 * answer like --help's, then exit. */
+	if (rxr_opt_table_asked(argc, argv)) {
+		app.opt.help = true;
+		*eal_argc = 1;
+		return opts_print_table(stdout);
+	}
 	while (d < argc && strcmp(argv[d], "--") != 0)
 		d++;
 	*eal_argc = d;

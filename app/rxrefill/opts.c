@@ -3,11 +3,12 @@
 /* The application's options: after EAL's, behind "--". */
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "rxr_opt.h"
 #include "rxr_path.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
@@ -15,60 +16,15 @@
 /* net_pcap's RTE_PMD_PCAP_MAX_QUEUES: one RX queue per replayed file. */
 #define PCAP_MAX_QUEUES 16
 
-enum {
-	OPT_STRATEGY = 256, OPT_BULK, OPT_REPS, OPT_WARMUP, OPT_DURATION,
-	OPT_LOOPS, OPT_BURST, OPT_QUEUES, OPT_RXD, OPT_HIGH, OPT_BATCH,
-	OPT_FRAME_SIZE, OPT_FRAMES, OPT_FAKE_NODES, OPT_CONSUMER,
-	OPT_CONSUMERS, OPT_DEPTH, OPT_STALL, OPT_STATS_PERIOD,
-	OPT_REPORT, OPT_NO_TABLE, OPT_NO_LATENCY, OPT_REPLAY, OPT_LIST,
-	OPT_ZERO_POLICY, OPT_ZERO_METHOD, OPT_PROFILE, OPT_EXHAUST,
-	OPT_HELP, OPT_MAIN_POLLS, OPT_LATENCY_EVERY, OPT_REFILL_DELAY,
-	OPT_STREAM_ROWS, OPT_VERSION, OPT_METRICS_FILE, OPT_DETAIL,
-	OPT_STREAM_COUNTING, OPT_DISTURBED, OPT_TABLE, OPT_PROGRESS,
-};
-
-static const struct option long_opts[] = {
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "bulk", required_argument, NULL, OPT_BULK },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "loops", required_argument, NULL, OPT_LOOPS },
-	{ "burst", required_argument, NULL, OPT_BURST },
-	{ "queues", required_argument, NULL, OPT_QUEUES },
-	{ "rxd", required_argument, NULL, OPT_RXD },
-	{ "high", required_argument, NULL, OPT_HIGH },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "frame-size", required_argument, NULL, OPT_FRAME_SIZE },
-	{ "frames", required_argument, NULL, OPT_FRAMES },
-	{ "fake-nodes", required_argument, NULL, OPT_FAKE_NODES },
-	{ "consumer", required_argument, NULL, OPT_CONSUMER },
-	{ "consumers", required_argument, NULL, OPT_CONSUMERS },
-	{ "consumer-depth", required_argument, NULL, OPT_DEPTH },
-	{ "stall-consumer", required_argument, NULL, OPT_STALL },
-	{ "stream-counting", required_argument, NULL, OPT_STREAM_COUNTING },
-	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "no-table", no_argument, NULL, OPT_NO_TABLE },
-	{ "table", required_argument, NULL, OPT_TABLE },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "no-latency", no_argument, NULL, OPT_NO_LATENCY },
-	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "zero-policy", required_argument, NULL, OPT_ZERO_POLICY },
-	{ "zero-method", required_argument, NULL, OPT_ZERO_METHOD },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "exhaust", required_argument, NULL, OPT_EXHAUST },
-	{ "list-devices", no_argument, NULL, OPT_LIST },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "main-polls", no_argument, NULL, OPT_MAIN_POLLS },
-	{ "latency-every", required_argument, NULL, OPT_LATENCY_EVERY },
-	{ "test-refill-delay", required_argument, NULL, OPT_REFILL_DELAY },
-	{ "stream-rows", no_argument, NULL, OPT_STREAM_ROWS },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
-	{ "detail", no_argument, NULL, OPT_DETAIL },
-	{ "disturbed", required_argument, NULL, OPT_DISTURBED },
-	{ NULL, 0, NULL, 0 },
+/*
+ * The state of one parse: the options, and the strategies and bulk modes
+ * asked for until the configurations are built from them.
+ */
+struct opts_ctx {
+	struct options *o;
+	unsigned int want[RXR_STRATEGY_USER_MAX];
+	bool implied[RXR_STRATEGY_USER_MAX];
+	bool bulk_on, bulk_off;
 };
 
 static const char * const stream_counting_names[] = {
@@ -99,184 +55,15 @@ consumer_mode_name(enum consumer_mode m)
 	return consumer_names[m];
 }
 
-void
-opts_usage(FILE *f)
-{
-	char names[128];
-
-	rxr_strategy_user_names(names, sizeof(names));
-	fprintf(f,
-"Usage: " APP " [EAL options] -- [options]\n"
-"\n"
-"Receives on every probed port (mlx5: -a <PCI>[,devargs]; virtual: --vdev ...)\n"
-"or on captures replayed through net_pcap (--replay), once per refill\n"
-"strategy, and reports Gbit/s, Mpps and the allocator's costs side by side.\n"
-"Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
-"\n"
-"Strategies:\n"
-"  --strategy LIST      %s, comma separated, or 'all'\n"
-"                       (default all), last in a list for every other one\n"
-"                       ('bh,all'); columns follow the list, bulk on first,\n"
-"                       and every column is tested against the first\n"
-"  --bulk on|off|both   bulk alloc/free (one critical section per call) or one\n"
-"                       frame at a time (default both)\n"
-"  --high N             pcp high (default %u)\n"
-"  --batch N            pcp batch (default %u)\n"
-"  --reps N|auto[:MAX]  repetitions; strategies interleave A B C A B C (one\n"
-"                       round each) and the report gives n, mean, stdev,\n"
-"                       median, min, max, a 95%% interval and, against the\n"
-"                       first, the ratio over paired rounds with its interval\n"
-"                       and p-value (default 3, which warns: fewer than 6\n"
-"                       rounds can never be significant). auto: rounds until\n"
-"                       every Gbit/s ratio to the first is decided (its 95%%\n"
-"                       paired interval excludes 1 or is within +-20%%), at\n"
-"                       least 6 and at most MAX (default 10); says what it\n"
-"                       reached when it stops\n"
-"\n"
-"Runs:\n"
-"  --warmup SEC         unmeasured time before each run (default 0.5; none\n"
-"                       with --loops)\n"
-"  --duration SEC       measured time of each run (default 2)\n"
-"  --loops N            finite replay: each queue's capture exactly N times,\n"
-"                       until every packet is received or dropped with a cause\n"
-"                       (with --replay only; replaces --duration)\n"
-"  --burst N            rx_burst size, 1..%u (default 32)\n"
-"                       (numbers are decimal: 010 is ten)\n"
-"  --stats-period SEC   progress line period, 0 for none (default 1); with\n"
-"                       --main-polls no line is printed while measuring\n"
-"  --disturbed count|exclude\n"
-"                       whether repetitions marked disturbed count in the\n"
-"                       figures (default count; the run says how many were).\n"
-"                       Disturbed: measured more than 5%% longer than asked\n"
-"                       (stopped or starved), a poll CPU's steal time above\n"
-"                       5%%, or a poll lcore with a CPU of its own switched\n"
-"                       out more than 100 times a second or waiting for its\n"
-"                       CPU more than 5%% of the time\n"
-"  --progress WHAT      runs: a line when each run starts and one with its\n"
-"                       result; rounds: one line per round of every\n"
-"                       configuration (default runs). Runs cut short or too\n"
-"                       short to trust get a line either way\n"
-"  --main-polls         the main lcore polls too, as in l2fwd (a 2-CPU machine\n"
-"                       runs two poll lcores with -l 0-1); it also ends the\n"
-"                       run, checking the clock from its poll loop\n"
-"\n"
-"Ports and memory:\n"
-"  --replay FILES       replay captures on net_pcap, one file per RX queue,\n"
-"                       comma separated, at most 16 (net_pcap's queues per\n"
-"                       port); regular files only (see rxrefill-gen)\n"
-"  --queues N           RX queues per port (default: one per poll lcore; the\n"
-"                       number of files with --replay); RSS with mlx5's\n"
-"                       default Toeplitz key when N > 1\n"
-"  --rxd N              RX descriptors per queue (default 1024)\n"
-"  --frame-size BYTES   frame stride: mbuf, headroom and data room, a multiple\n"
-"                       of 64 from 384 to 65536 (default %u)\n"
-"  --frames N           frames per port's pool (default: sized from queues,\n"
-"                       descriptors, caches and consumers)\n"
-"  --fake-nodes N       split each pool into N fake NUMA nodes (testing the\n"
-"                       remote-node paths on a one-node machine)\n"
-"\n"
-"Zeroing:\n"
-"  --zero-policy P      none, alloc (clear before handing out, __GFP_ZERO),\n"
-"                       free (clear when freed, init_on_free), background (a\n"
-"                       thread keeps pre-zeroed frames per poll lcore)\n"
-"                       (default none)\n"
-"  --zero-method M      auto, narrow, contig, nt (default auto); pool memory\n"
-"                       is cleared with it before frames are set up\n"
-"\n"
-"Consumers (task context: holds packets like a socket receive queue):\n"
-"  --consumer MODE      none (free at once: rxonly), inline (run to completion\n"
-"                       in the poll lcore), same-cpu (a thread on the poll\n"
-"                       lcore's CPU), other-cpu (a thread on another CPU),\n"
-"                       other-poll (the next poll lcore frees each packet in\n"
-"                       its own poll loop: softirq on another CPU; needs two\n"
-"                       poll lcores) (default inline)\n"
-"  --consumers N        consumers per poll lcore; streams are spread over them\n"
-"                       (default 1)\n"
-"  --consumer-depth N   receive queue depth in packets (default 256)\n"
-"  --stream-counting M  deferred: the poll lcore logs each packet's flow and\n"
-"                       length, the main lcore counts them into the poll\n"
-"                       lcore's stream table (the poll lcore does when its\n"
-"                       log is full); inline: the poll lcore counts in place;\n"
-"                       auto: deferred when the main lcore does not poll and\n"
-"                       shares no CPU with a poll lcore, else inline. With\n"
-"                       --consumers above 1 a flow's entry steers its\n"
-"                       packets: inline (default auto)\n"
-"  --stall-consumer I[:SEC]\n"
-"                       testing: consumer I of each poll lcore stops reading\n"
-"                       (for SEC seconds, else for the whole run)\n"
-"  --exhaust AT:SEC     testing: AT seconds into each run, take every frame\n"
-"                       the zones of every pool can give for SEC seconds (the\n"
-"                       zone runs out: refills the poll lcore's own cache\n"
-"                       cannot serve fail). PMDs that count the failures show\n"
-"                       them as rx_nombuf (net_pcap in finite replay, mlx5);\n"
-"                       net_pcap's infinite replay and net_null return an\n"
-"                       empty burst without counting it (a note says so):\n"
-"                       with --replay, use --loops\n"
-"\n"
-"Output:\n"
-"  --report FILE        JSON report, written atomically after every\n"
-"                       repetition, first when one has completed (default\n"
-"                       rxrefill-report.json); '-': standard output, once at\n"
-"                       the end (progress and table go to standard error).\n"
-"                       A device, FIFO, directory or an input is refused\n"
-"  --table WHAT         the text table at the end: brief (one row per\n"
-"                       configuration: Gbit/s, Mpps, refill and allocator\n"
-"                       cycles, drops, zone lock wait), full (every metric,\n"
-"                       min to max, the latency histogram and percentiles)\n"
-"                       or none (default brief)\n"
-"  --no-table           the same as --table none\n"
-"  --no-latency         time nothing (no latency histogram, no\n"
-"                       refill_cycles_per_frame, allocator_cycles_per_packet)\n"
-"  --latency-every N    time the refills, frees and drains of one poll\n"
-"                       iteration in N (default 64; 1: every iteration, which\n"
-"                       costs throughput and bh its inline path)\n"
-"  --stream-rows        print every stream's row (default: the fairness\n"
-"                       summary: smallest and largest share, Jain's index;\n"
-"                       implies --table full)\n"
-"  --test-refill-delay CYCLES\n"
-"                       testing: spin CYCLES TSC cycles in every refill, a\n"
-"                       known slowdown (the statistics must find it), counted\n"
-"                       in refill_cycles_per_frame where refills are timed\n"
-"  --detail             add per-queue, per-lcore and extended statistics\n"
-"                       tables to the text table (implies --table full)\n"
-"  --metrics-file FILE  write live figures in Prometheus text format to FILE,\n"
-"                       atomically, every stats period (node-exporter's\n"
-"                       textfile collector)\n"
-"  --list-devices       list RDMA devices (mlx5) with port state, PCI address\n"
-"                       and NUMA node, then exit; no EAL options needed\n"
-"  --profile FILE|NAME  read options from FILE (a regular file) first, one\n"
-"                       per line without the leading '--' ('strategy\n"
-"                       bh,zone'); '#' starts a comment; options given after\n"
-"                       it on the command line win. A NAME without '/' that\n"
-"                       is no file is looked up as NAME.profile in the\n"
-"                       installed profiles (share/rxrefill/profiles next to\n"
-"                       the program, or %s)\n"
-"  --version            print the version of rxrefill and DPDK, then exit\n"
-"  --help               this text\n\n"
-"Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
-"(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
-"(--log-level=rxrefill:debug).\n"
-"\n"
-"Exit status: 0 when every run completed and every frame came home; 1 on\n"
-"a runtime error (EAL could not start, a capture could not be read, a run\n"
-"failed or stalled with packets unaccounted, frames were lost, the report\n"
-"could not be written); 2 on bad usage (an unknown option or a bad value,\n"
-"a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
-"fewer lcores than the options need); 128+N when stopped by signal N (the\n"
-"report is kept, marked partial).\n",
-		names, RXR_PCP_HIGH_DEFAULT, RXR_PCP_BATCH_DEFAULT, MAX_BURST,
-		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, RXR_PROFILE_DIR);
-}
-
 /* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
 static int
 parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-		unsigned long *v)
+		unsigned long *v, char *err, size_t errlen)
 {
 	uint64_t n;
 
 	if (rxr_parse_decimal(s, min, max, &n) != 0) {
-		RXR_LOG(ERR, "--%s: '%s' is not a decimal whole number "
+		snprintf(err, errlen, "--%s: '%s' is not a decimal whole number "
 			"in %lu..%lu", opt, s, min, max);
 		return -1;
 	}
@@ -287,7 +74,7 @@ parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
 /* Decimal seconds: digits, one point, an exponent; no hex, inf or nan. */
 static int
 parse_seconds(const char *opt, const char *s, double min, double max,
-		double *v)
+		double *v, char *err, size_t errlen)
 {
 	char *end;
 
@@ -296,7 +83,7 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 	if (errno != 0 || end == s || *end != '\0' ||
 			strspn(s, "0123456789.eE+-") != strlen(s) ||
 			!(*v >= min && *v <= max)) {
-		RXR_LOG(ERR, "--%s: '%s' is not a decimal number of "
+		snprintf(err, errlen, "--%s: '%s' is not a decimal number of "
 			"seconds in %g..%g", opt, s, min, max);
 		return -1;
 	}
@@ -306,7 +93,7 @@ parse_seconds(const char *opt, const char *s, double min, double max,
 /* One of names[0..n): *v gets its index; the error lists them all. */
 static int
 parse_name(const char *opt, const char *s, const char * const *names,
-		unsigned int n, unsigned long *v)
+		unsigned int n, unsigned long *v, char *err, size_t errlen)
 {
 	char list[256];
 	size_t off = 0;
@@ -317,9 +104,69 @@ parse_name(const char *opt, const char *s, const char * const *names,
 	for (unsigned int i = 0; i < n && off < sizeof(list); i++)
 		off += snprintf(list + off, sizeof(list) - off, "%s%s",
 			i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
-	RXR_LOG(ERR, "--%s: '%s' is not %s", opt, s, list);
+	snprintf(err, errlen, "--%s: '%s' is not %s", opt, s, list);
 	return -1;
 }
+
+/*
+ * Setters of one field each: a whole number in min..max, seconds in
+ * min..max, one of a list of names.
+ */
+#define UINT_SETTER(fn, opt, field, min, max) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	unsigned long v; \
+\
+	if (parse_uint(opt, arg, min, max, &v, err, errlen) != 0) \
+		return -1; \
+	((struct opts_ctx *)c)->o->field = v; \
+	return 0; \
+}
+
+#define SECONDS_SETTER(fn, opt, field, min, max) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	return parse_seconds(opt, arg, min, max, \
+		&((struct opts_ctx *)c)->o->field, err, errlen); \
+}
+
+#define NAME_SETTER(fn, opt, field, names) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	unsigned long v; \
+\
+	if (parse_name(opt, arg, names, RTE_DIM(names), &v, err, \
+			errlen) != 0) \
+		return -1; \
+	((struct opts_ctx *)c)->o->field = v; \
+	return 0; \
+}
+
+UINT_SETTER(set_latency_every, "latency-every", latency_every, 1, 1u << 30)
+UINT_SETTER(set_refill_delay, "test-refill-delay", test_refill_delay, 0,
+	1u << 30)
+UINT_SETTER(set_loops, "loops", loops, 1, 1000000)
+UINT_SETTER(set_burst, "burst", burst, 1, MAX_BURST)
+UINT_SETTER(set_queues, "queues", queues, 1, MAX_QUEUES)
+UINT_SETTER(set_rxd, "rxd", rxd, 16, 65536)
+UINT_SETTER(set_high, "high", high, 1, 1u << 20)
+UINT_SETTER(set_batch, "batch", batch, 1, 1u << 20)
+UINT_SETTER(set_frames, "frames", frames, 64, 1u << 26)
+UINT_SETTER(set_fake_nodes, "fake-nodes", fake_nodes, 1, RXR_POOL_MAX_NODES)
+UINT_SETTER(set_consumers, "consumers", consumers, 1, MAX_CONSUMERS)
+UINT_SETTER(set_depth, "consumer-depth", consumer_depth, 1, 1u << 20)
+SECONDS_SETTER(set_warmup, "warmup", warmup_s, 0, 3600)
+SECONDS_SETTER(set_duration, "duration", duration_s, 0.01, 86400)
+SECONDS_SETTER(set_stats_period, "stats-period", stats_period_s, 0, 3600)
+NAME_SETTER(set_disturbed, "disturbed", disturbed_exclude, disturbed_names)
+NAME_SETTER(set_consumer, "consumer", consumer, consumer_names)
+NAME_SETTER(set_stream_counting, "stream-counting", stream_counting,
+	stream_counting_names)
+NAME_SETTER(set_table, "table", table, table_names)
+NAME_SETTER(set_progress, "progress", progress, progress_names)
 
 /*
  * want[s]: 0, or the strategy's place in the list from 1 (column order);
@@ -327,22 +174,25 @@ parse_name(const char *opt, const char *s, const char * const *names,
  * other in the registry's order), left out with a note where it cannot run.
  */
 static int
-parse_strategies(const char *s, unsigned int *want, bool *implied)
+set_strategy(void *c, const char *s, char *err, size_t errlen)
 {
+	struct opts_ctx *x = c;
 	char buf[256], names[128], *tok, *save = NULL;
 	unsigned int n = 0;
 	size_t len = strlen(s);
 
+	memset(x->want, 0, sizeof(x->want));
+	memset(x->implied, 0, sizeof(x->implied));
+	rxr_strategy_user_names(names, sizeof(names));
 	/* strtok_r would pass over "", "," and "bh,,zone" without a word. */
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
-		rxr_strategy_user_names(names, sizeof(names));
-		RXR_LOG(ERR, "--strategy '%s': an empty strategy name; "
+		snprintf(err, errlen, "--strategy '%s': an empty strategy name; "
 			"give %s comma separated, or all", s, names);
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
-		RXR_LOG(ERR, "--strategy: list longer than %zu bytes",
+		snprintf(err, errlen, "--strategy: list longer than %zu bytes",
 			sizeof(buf) - 1);
 		return -1;
 	}
@@ -353,381 +203,572 @@ parse_strategies(const char *s, unsigned int *want, bool *implied)
 
 		if (strcmp(tok, "all") == 0) {
 			if (strtok_r(NULL, ",", &save) != NULL) {
-				RXR_LOG(ERR, "--strategy '%s': 'all' comes "
-					"last (every strategy not named before "
-					"it)", s);
+				snprintf(err, errlen, "--strategy '%s': 'all' "
+					"comes last (every strategy not named "
+					"before it)", s);
 				return -1;
 			}
 			for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
-				if (want[i] == 0) {
-					want[i] = ++n;
-					implied[i] = true;
+				if (x->want[i] == 0) {
+					x->want[i] = ++n;
+					x->implied[i] = true;
 				}
 			break;
 		}
 		if (rxr_strategy_parse(tok, false, &st) != 0) {
-			rxr_strategy_user_names(names, sizeof(names));
-			RXR_LOG(ERR, "--strategy: unknown strategy '%s' "
+			snprintf(err, errlen, "--strategy: unknown strategy '%s' "
 				"(%s or all)", tok, names);
 			return -1;
 		}
-		if (want[st] == 0)
-			want[st] = ++n;
+		if (x->want[st] == 0)
+			x->want[st] = ++n;
 	}
 	return 0;
 }
 
 static int
-parse_replay(char *s, struct options *o)
+set_bulk(void *c, const char *arg, char *err, size_t errlen)
 {
-	char *tok, *save = NULL, err[PATH_MAX + 128];
+	struct opts_ctx *x = c;
+
+	if (strcmp(arg, "both") == 0) {
+		x->bulk_on = x->bulk_off = true;
+	} else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0) {
+		x->bulk_on = strcmp(arg, "on") == 0;
+		x->bulk_off = !x->bulk_on;
+	} else {
+		snprintf(err, errlen, "--bulk: '%s' is not on, off or both", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_reps(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	unsigned long v;
+
+	if (strncmp(arg, "auto", 4) == 0 && (arg[4] == '\0' || arg[4] == ':')) {
+		o->reps_auto = true;
+		o->reps = REPS_AUTO_MAX;
+		if (arg[4] == ':' && parse_uint("reps auto:MAX", arg + 5,
+				REPS_AUTO_MIN, 1000, &v, err, errlen) != 0)
+			return -1;
+		if (arg[4] == ':')
+			o->reps = v;
+		return 0;
+	}
+	if (parse_uint("reps", arg, 1, 1000, &v, err, errlen) != 0)
+		return -1;
+	o->reps_auto = false;
+	o->reps = v;
+	return 0;
+}
+
+static int
+set_frame_size(void *c, const char *arg, char *err, size_t errlen)
+{
+	char why[256];
+	unsigned long v;
+
+	if (parse_uint("frame-size", arg, 1, 1u << 20, &v, err, errlen) != 0)
+		return -1;
+	if (rxr_pktmbuf_frame_size_check(v, 0, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--frame-size %s", why);
+		return -1;
+	}
+	((struct opts_ctx *)c)->o->frame_size = v;
+	return 0;
+}
+
+static int
+set_stall(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	char buf[64], *colon;
+	unsigned long v;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	colon = strchr(buf, ':');
+	if (colon != NULL) {
+		*colon = '\0';
+		if (parse_seconds("stall-consumer", colon + 1, 0.001, 86400,
+				&o->stall_s, err, errlen) != 0)
+			return -1;
+	}
+	if (parse_uint("stall-consumer", buf, 0, MAX_CONSUMERS - 1, &v, err,
+			errlen) != 0)
+		return -1;
+	o->stall_consumer = v;
+	return 0;
+}
+
+static int
+set_exhaust(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	char buf[64], *colon;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	colon = strchr(buf, ':');
+	if (colon == NULL) {
+		snprintf(err, errlen, "--exhaust %s: give AT:SECONDS", arg);
+		return -1;
+	}
+	*colon = '\0';
+	if (parse_seconds("exhaust", buf, 0, 86400, &o->exhaust_at_s, err,
+			errlen) != 0 || parse_seconds("exhaust", colon + 1,
+			0.001, 86400, &o->exhaust_for_s, err, errlen) != 0)
+		return -1;
+	return 0;
+}
+
+/* A path option: anything but empty (output_check() looks further). */
+static int
+path_value(const char *opt, const char *arg, const char **field, char *err,
+		size_t errlen)
+{
+	if (arg[0] == '\0') {
+		snprintf(err, errlen, "--%s: empty path", opt);
+		return -1;
+	}
+	*field = arg;
+	return 0;
+}
+
+static int
+set_report(void *c, const char *arg, char *err, size_t errlen)
+{
+	return path_value("report", arg, &((struct opts_ctx *)c)->o->report_path,
+		err, errlen);
+}
+
+static int
+set_metrics_file(void *c, const char *arg, char *err, size_t errlen)
+{
+	return path_value("metrics-file", arg,
+		&((struct opts_ctx *)c)->o->metrics_path, err, errlen);
+}
+
+/*
+ * The file names are kept in place: arg is a word of the arguments
+ * (struct opts_args), writable and alive as long as the options.
+ */
+static int
+set_replay(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	char *s = (char *)(uintptr_t)arg, *tok, *save = NULL;
 	size_t len = strlen(s);
 
 	if (len == 0 || s[0] == ',' || s[len - 1] == ',' ||
 			strstr(s, ",,") != NULL) {
-		RXR_LOG(ERR, "--replay '%s': an empty file name", s);
+		snprintf(err, errlen, "--replay '%s': an empty file name", s);
 		return -1;
 	}
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (o->nb_replay == PCAP_MAX_QUEUES) {
-			RXR_LOG(ERR, "--replay: more than %d files; "
+			snprintf(err, errlen, "--replay: more than %d files; "
 				"net_pcap has one RX queue per file and at most "
 				"%d queues per port", PCAP_MAX_QUEUES,
 				PCAP_MAX_QUEUES);
 			return -1;
 		}
 		/* A FIFO or a device would block net_pcap, or be read once. */
-		if (rxr_path_check_input("--replay", tok, err, sizeof(err)) != 0) {
-			RXR_LOG(ERR, "%s", err);
+		if (rxr_path_check_input("--replay", tok, err, errlen) != 0)
 			return -1;
-		}
 		o->replay[o->nb_replay++] = tok;
 	}
 	return 0;
 }
 
 static int
-opts_parse_argv(int argc, char **argv, struct options *o)
+set_zero_policy(void *c, const char *arg, char *err, size_t errlen)
 {
-	unsigned int want[RXR_STRATEGY_USER_MAX];
-	bool bulk_on = true, bulk_off = true, warmup_given = false;
-	bool implied[RXR_STRATEGY_USER_MAX];
-	unsigned long v;
-	int c;
+	char why[128];
 
-	for (int i = 0; i < RXR_STRATEGY_USER_MAX; i++) {
-		want[i] = i + 1;	/* every strategy, in order */
-		implied[i] = true;
-	}
-	memset(o, 0, sizeof(*o));
-	o->reps = 3;
-	o->warmup_s = 0.5;
-	o->duration_s = 2;
-	o->burst = 32;
-	o->rxd = 1024;
-	o->frame_size = RXR_MEMPOOL_FRAME_SIZE_DEFAULT;
-	o->consumer = CONSUMER_INLINE;
-	o->consumers = 1;
-	o->consumer_depth = 256;
-	o->stall_consumer = -1;
-	o->stats_period_s = 1;
-	o->report_path = "rxrefill-report.json";
-	o->table = TABLE_BRIEF;
-	o->latency = true;
-	o->latency_every = 64;
-	o->fake_nodes = 1;
-
-	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_STRATEGY:
-			memset(want, 0, sizeof(want));
-			memset(implied, 0, sizeof(implied));
-			if (parse_strategies(optarg, want, implied) != 0)
-				return -1;
-			break;
-		case OPT_BULK:
-			if (strcmp(optarg, "on") == 0) {
-				bulk_on = true;
-				bulk_off = false;
-			} else if (strcmp(optarg, "off") == 0) {
-				bulk_on = false;
-				bulk_off = true;
-			} else if (strcmp(optarg, "both") == 0) {
-				bulk_on = bulk_off = true;
-			} else {
-				RXR_LOG(ERR, "--bulk: '%s' is not on, off or both",
-					optarg);
-				return -1;
-			}
-			break;
-		case OPT_REPS:
-			if (strncmp(optarg, "auto", 4) == 0 &&
-					(optarg[4] == '\0' || optarg[4] == ':')) {
-				o->reps_auto = true;
-				o->reps = REPS_AUTO_MAX;
-				if (optarg[4] == ':' && parse_uint("reps auto:MAX",
-						optarg + 5, REPS_AUTO_MIN, 1000, &v) != 0)
-					return -1;
-				if (optarg[4] == ':')
-					o->reps = v;
-				break;
-			}
-			if (parse_uint("reps", optarg, 1, 1000, &v) != 0)
-				return -1;
-			o->reps_auto = false;
-			o->reps = v;
-			break;
-		case OPT_MAIN_POLLS:
-			o->main_polls = true;
-			break;
-		case OPT_DISTURBED:
-			if (parse_name("disturbed", optarg, disturbed_names,
-					RTE_DIM(disturbed_names), &v) != 0)
-				return -1;
-			o->disturbed_exclude = v == 1;
-			break;
-		case OPT_LATENCY_EVERY:
-			if (parse_uint("latency-every", optarg, 1, 1u << 30, &v) != 0)
-				return -1;
-			o->latency_every = v;
-			break;
-		case OPT_REFILL_DELAY:
-			if (parse_uint("test-refill-delay", optarg, 0, 1u << 30,
-					&v) != 0)
-				return -1;
-			o->test_refill_delay = v;
-			break;
-		case OPT_STREAM_ROWS:
-			o->stream_rows = true;
-			if (o->table == TABLE_BRIEF)
-				o->table = TABLE_FULL;
-			break;
-		case OPT_WARMUP:
-			if (parse_seconds("warmup", optarg, 0, 3600, &o->warmup_s) != 0)
-				return -1;
-			warmup_given = true;
-			break;
-		case OPT_DURATION:
-			if (parse_seconds("duration", optarg, 0.01, 86400,
-					&o->duration_s) != 0)
-				return -1;
-			break;
-		case OPT_LOOPS:
-			if (parse_uint("loops", optarg, 1, 1000000, &v) != 0)
-				return -1;
-			o->loops = v;
-			break;
-		case OPT_BURST:
-			if (parse_uint("burst", optarg, 1, MAX_BURST, &v) != 0)
-				return -1;
-			o->burst = v;
-			break;
-		case OPT_QUEUES:
-			if (parse_uint("queues", optarg, 1, MAX_QUEUES, &v) != 0)
-				return -1;
-			o->queues = v;
-			break;
-		case OPT_RXD:
-			if (parse_uint("rxd", optarg, 16, 65536, &v) != 0)
-				return -1;
-			o->rxd = v;
-			break;
-		case OPT_HIGH:
-			if (parse_uint("high", optarg, 1, 1u << 20, &v) != 0)
-				return -1;
-			o->high = v;
-			break;
-		case OPT_BATCH:
-			if (parse_uint("batch", optarg, 1, 1u << 20, &v) != 0)
-				return -1;
-			o->batch = v;
-			break;
-		case OPT_FRAME_SIZE: {
-			char err[256];
-
-			if (parse_uint("frame-size", optarg, 1, 1u << 20, &v) != 0)
-				return -1;
-			if (rxr_pktmbuf_frame_size_check(v, 0, err,
-					sizeof(err)) != 0) {
-				RXR_LOG(ERR, "--frame-size %s", err);
-				return -1;
-			}
-			o->frame_size = v;
-			o->frame_size_set = true;
-			break;
-		}
-		case OPT_FRAMES:
-			if (parse_uint("frames", optarg, 64, 1u << 26, &v) != 0)
-				return -1;
-			o->frames = v;
-			break;
-		case OPT_FAKE_NODES:
-			if (parse_uint("fake-nodes", optarg, 1, RXR_POOL_MAX_NODES,
-					&v) != 0)
-				return -1;
-			o->fake_nodes = v;
-			break;
-		case OPT_CONSUMER:
-			if (parse_name("consumer", optarg, consumer_names,
-					RTE_DIM(consumer_names), &v) != 0)
-				return -1;
-			o->consumer = v;
-			break;
-		case OPT_CONSUMERS:
-			if (parse_uint("consumers", optarg, 1, MAX_CONSUMERS, &v) != 0)
-				return -1;
-			o->consumers = v;
-			break;
-		case OPT_DEPTH:
-			if (parse_uint("consumer-depth", optarg, 1, 1u << 20, &v) != 0)
-				return -1;
-			o->consumer_depth = v;
-			break;
-		case OPT_STALL: {
-			char *colon = strchr(optarg, ':');
-
-			if (colon != NULL) {
-				*colon = '\0';
-				if (parse_seconds("stall-consumer", colon + 1, 0.001,
-						86400, &o->stall_s) != 0)
-					return -1;
-			}
-			if (parse_uint("stall-consumer", optarg, 0, MAX_CONSUMERS - 1,
-					&v) != 0)
-				return -1;
-			o->stall_consumer = v;
-			break;
-		}
-		case OPT_STREAM_COUNTING:
-			if (parse_name("stream-counting", optarg,
-					stream_counting_names,
-					RTE_DIM(stream_counting_names), &v) != 0)
-				return -1;
-			o->stream_counting = v;
-			break;
-		case OPT_EXHAUST: {
-			char *colon = strchr(optarg, ':');
-
-			if (colon == NULL) {
-				RXR_LOG(ERR, "--exhaust %s: give AT:SECONDS",
-					optarg);
-				return -1;
-			}
-			*colon = '\0';
-			if (parse_seconds("exhaust", optarg, 0, 86400,
-					&o->exhaust_at_s) != 0 ||
-					parse_seconds("exhaust", colon + 1, 0.001, 86400,
-						&o->exhaust_for_s) != 0)
-				return -1;
-			break;
-		}
-		case OPT_STATS_PERIOD:
-			if (parse_seconds("stats-period", optarg, 0, 3600,
-					&o->stats_period_s) != 0)
-				return -1;
-			break;
-		case OPT_REPORT:
-			if (optarg[0] == '\0') {
-				RXR_LOG(ERR, "--report: empty path");
-				return -1;
-			}
-			o->report_path = optarg;
-			break;
-		case OPT_NO_TABLE:
-			o->table = TABLE_NONE;
-			break;
-		case OPT_TABLE:
-			if (parse_name("table", optarg, table_names,
-					RTE_DIM(table_names), &v) != 0)
-				return -1;
-			o->table = (enum table_mode)v;
-			break;
-		case OPT_PROGRESS:
-			if (parse_name("progress", optarg, progress_names,
-					RTE_DIM(progress_names), &v) != 0)
-				return -1;
-			o->progress = (enum progress_mode)v;
-			break;
-		case OPT_NO_LATENCY:
-			o->latency = false;
-			break;
-		case OPT_DETAIL:
-			o->detail = true;
-			if (o->table == TABLE_BRIEF)
-				o->table = TABLE_FULL;
-			break;
-		case OPT_METRICS_FILE:
-			if (optarg[0] == '\0') {
-				RXR_LOG(ERR, "--metrics-file: empty path");
-				return -1;
-			}
-			o->metrics_path = optarg;
-			break;
-		case OPT_VERSION:
-			o->version = true;
-			return 0;
-		case OPT_REPLAY:
-			if (parse_replay(optarg, o) != 0)
-				return -1;
-			break;
-		case OPT_LIST:
-			o->list_devices = true;
-			break;
-		case OPT_ZERO_POLICY: {
-			char err[128];
-
-			if (rxr_zero_policy_parse(optarg, &o->zero_policy, err,
-					sizeof(err)) != 0) {
-				RXR_LOG(ERR, "--zero-policy: %s", err);
-				return -1;
-			}
-			break;
-		}
-		case OPT_ZERO_METHOD: {
-			char err[128];
-
-			if (rxr_zero_method_parse(optarg, &o->zero_method, err,
-					sizeof(err)) != 0) {
-				RXR_LOG(ERR, "--zero-method: %s", err);
-				return -1;
-			}
-			break;
-		}
-		case OPT_HELP:
-			opts_usage(stdout);
-			o->help = true;
-			return 0;
-		case OPT_PROFILE:
-			RXR_LOG(ERR, "--profile may not be nested in a profile");
-			return -1;
-		case ':':
-			RXR_LOG(ERR, "option '%s' needs a value; see --help",
-				argv[optind - 1]);
-			return -1;
-		default:
-			/* Short options have no place here; a long one is whole. */
-			if (optopt > 0 && optopt < 256)
-				RXR_LOG(ERR, "unknown option '-%c'; see --help",
-					optopt);
-			else
-				RXR_LOG(ERR, "unknown option '%s'; see --help",
-					optind > 0 && optind <= argc ? argv[optind - 1] : "?");
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		RXR_LOG(ERR, "unexpected argument '%s'; see --help",
-			argv[optind]);
+	if (rxr_zero_policy_parse(arg, &((struct opts_ctx *)c)->o->zero_policy,
+			why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--zero-policy: %s", why);
 		return -1;
 	}
+	return 0;
+}
+
+static int
+set_zero_method(void *c, const char *arg, char *err, size_t errlen)
+{
+	char why[128];
+
+	if (rxr_zero_method_parse(arg, &((struct opts_ctx *)c)->o->zero_method,
+			why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--zero-method: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Flags. --stream-rows and --detail need the full table. */
+static int
+set_flag(void *c, const char *arg, char *err, size_t errlen, bool *field,
+		bool full_table)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+
+	*field = true;
+	if (full_table && o->table == TABLE_BRIEF)
+		o->table = TABLE_FULL;
+	return 0;
+}
+
+#define FLAG_SETTER(fn, field, full_table) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	return set_flag(c, arg, err, errlen, \
+		&((struct opts_ctx *)c)->o->field, full_table); \
+}
+
+FLAG_SETTER(set_main_polls, main_polls, false)
+FLAG_SETTER(set_stream_rows, stream_rows, true)
+FLAG_SETTER(set_detail, detail, true)
+FLAG_SETTER(set_list_devices, list_devices, false)
+
+static int
+set_no_table(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct opts_ctx *)c)->o->table = TABLE_NONE;
+	return 0;
+}
+
+static int
+set_no_latency(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct opts_ctx *)c)->o->latency = false;
+	return 0;
+}
+
+static int
+set_version(void *c, const char *arg, char *err, size_t errlen)
+{
+	((struct opts_ctx *)c)->o->version = true;
+	return RXR_OPT_STOP;
+}
+
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
+{
+	opts_usage(stdout);
+	((struct opts_ctx *)c)->o->help = true;
+	return RXR_OPT_STOP;
+}
+
+/* opts_parse() takes --profile out of the command line before parsing. */
+static int
+set_profile(void *c, const char *arg, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--profile may not be nested in a profile");
+	return -1;
+}
+
+/* Texts made at run time: from the registry, or of defaults that are
+ * expressions. */
+static char strategy_help[320], strategy_complete[128], high_help[64],
+	batch_def[16], frame_size_def[16], consumer_complete[96],
+	counting_complete[64], disturbed_complete[32], table_complete[32],
+	progress_complete[32], policy_complete[64], method_complete[64];
+
+#define S_STRATEGIES "Strategies"
+#define S_RUNS "Runs"
+#define S_PORTS "Ports and memory"
+#define S_ZEROING "Zeroing"
+#define S_CONSUMERS "Consumers"
+#define S_OUTPUT "Output"
+
+static const struct rxr_opt opt_list[] = {
+	{ "strategy", 0, "LIST", "all", strategy_complete, S_STRATEGIES,
+		strategy_help, set_strategy, 0 },
+	{ "bulk", 0, "on|off|both", "both", "words:on,off,both", S_STRATEGIES,
+		"bulk alloc/free (one critical section per call) or one frame "
+		"at a time", set_bulk, 0 },
+	{ "high", 0, "N", NULL, NULL, S_STRATEGIES, high_help, set_high, 0 },
+	{ "batch", 0, "N", batch_def, NULL, S_STRATEGIES, "pcp batch",
+		set_batch, 0 },
+	{ "reps", 0, "N|auto[:MAX]", "3", NULL, S_STRATEGIES,
+		"repetitions; strategies interleave A B C A B C (one round "
+		"each) and the report gives n, mean, stdev, median, min, max, "
+		"a 95% interval and, against the first, the ratio over paired "
+		"rounds with its interval and p-value (fewer than 6 rounds "
+		"can never be significant: a warning says so). auto: rounds until "
+		"every Gbit/s ratio to the first is decided (its 95% paired "
+		"interval excludes 1 or is within +-20%), at least 6 and at "
+		"most MAX (" RTE_STR(REPS_AUTO_MAX) " without :MAX); says what it "
+		"reached when it stops", set_reps, 0 },
+	{ "warmup", 0, "SEC", "0.5", NULL, S_RUNS,
+		"unmeasured time before each run; none with --loops",
+		set_warmup, 0 },
+	{ "duration", 0, "SEC", "2", NULL, S_RUNS,
+		"measured time of each run", set_duration, 0 },
+	{ "loops", 0, "N", NULL, NULL, S_RUNS,
+		"finite replay: each queue's capture exactly N times, until "
+		"every packet is received or dropped with a cause (with "
+		"--replay only; replaces --duration)", set_loops, 0 },
+	{ "burst", 0, "N", "32", NULL, S_RUNS,
+		"rx_burst size, 1.." RTE_STR(MAX_BURST) "; numbers are "
+		"decimal: 010 is ten", set_burst, 0 },
+	{ "stats-period", 0, "SEC", "1", NULL, S_RUNS,
+		"progress line period, 0 for none; with --main-polls no line "
+		"is printed while measuring", set_stats_period, 0 },
+	{ "disturbed", 0, "count|exclude", "count", disturbed_complete, S_RUNS,
+		"whether repetitions marked disturbed count in the figures "
+		"(the run says how many were). Disturbed: measured more than "
+		"5% longer than asked (stopped or starved), a poll CPU's steal "
+		"time above 5%, or a poll lcore with a CPU of its own switched "
+		"out more than 100 times a second or waiting for its CPU more "
+		"than 5% of the time", set_disturbed, 0 },
+	{ "progress", 0, "WHAT", "runs", progress_complete, S_RUNS,
+		"runs: a line when each run starts and one with its result; "
+		"rounds: one line per round of every configuration. Runs cut "
+		"short or too short to trust get a line either way",
+		set_progress, 0 },
+	{ "main-polls", 0, NULL, NULL, NULL, S_RUNS,
+		"the main lcore polls too, as in l2fwd (a 2-CPU machine runs "
+		"two poll lcores with -l 0-1); it also ends the run, checking "
+		"the clock from its poll loop", set_main_polls, 0 },
+	{ "replay", 0, "FILES", NULL, "files:pcap,pcapng", S_PORTS,
+		"replay captures on net_pcap, one file per RX queue, comma "
+		"separated, at most " RTE_STR(PCAP_MAX_QUEUES) " (net_pcap's "
+		"queues per port); regular files only (see rxrefill-gen)",
+		set_replay, 0 },
+	{ "queues", 0, "N", NULL, NULL, S_PORTS,
+		"RX queues per port (default: one per poll lcore; the number "
+		"of files with --replay); RSS with mlx5's default Toeplitz key "
+		"when N > 1", set_queues, 0 },
+	{ "rxd", 0, "N", "1024", NULL, S_PORTS, "RX descriptors per queue",
+		set_rxd, 0 },
+	{ "frame-size", 0, "BYTES", frame_size_def, NULL, S_PORTS,
+		"frame stride: mbuf, headroom and data room, a multiple of 64 "
+		"from 384 to 65536", set_frame_size, 0 },
+	{ "frames", 0, "N", NULL, NULL, S_PORTS,
+		"frames per port's pool (default: sized from queues, "
+		"descriptors, caches and consumers)", set_frames, 0 },
+	{ "fake-nodes", 0, "N", "1", NULL, S_PORTS,
+		"split each pool into N fake NUMA nodes, testing the "
+		"remote-node paths on a one-node machine", set_fake_nodes, 0 },
+	{ "zero-policy", 0, "P", "none", policy_complete, S_ZEROING,
+		"none; alloc: clear before handing out (__GFP_ZERO); free: "
+		"clear when freed (init_on_free); background: a thread keeps "
+		"pre-zeroed frames per poll lcore", set_zero_policy, 0 },
+	{ "zero-method", 0, "M", "auto", method_complete, S_ZEROING,
+		"auto, narrow, contig, nt; pool memory is cleared with it "
+		"before frames are set up", set_zero_method, 0 },
+	{ "consumer", 0, "MODE", "inline", consumer_complete, S_CONSUMERS,
+		"what holds the received packets, in task context like a "
+		"socket receive queue: none (free at once: rxonly), inline "
+		"(run to completion in the poll lcore), same-cpu (a thread on "
+		"the poll lcore's CPU), other-cpu (a thread on another CPU), "
+		"other-poll (the next poll lcore frees each packet in its own "
+		"poll loop: softirq on another CPU; needs two poll lcores)",
+		set_consumer, 0 },
+	{ "consumers", 0, "N", "1", NULL, S_CONSUMERS,
+		"consumers per poll lcore; streams are spread over them",
+		set_consumers, 0 },
+	{ "consumer-depth", 0, "N", "256", NULL, S_CONSUMERS,
+		"receive queue depth in packets", set_depth, 0 },
+	{ "stream-counting", 0, "M", "auto", counting_complete, S_CONSUMERS,
+		"deferred: the poll lcore logs each packet's flow and length, "
+		"the main lcore counts them into the poll lcore's stream table "
+		"(the poll lcore does when its log is full); inline: the poll "
+		"lcore counts in place; auto: deferred when the main lcore "
+		"does not poll and shares no CPU with a poll lcore, else "
+		"inline. With --consumers above 1 a flow's entry steers its "
+		"packets: inline", set_stream_counting, 0 },
+	{ "stall-consumer", 0, "I[:SEC]", NULL, NULL, S_CONSUMERS,
+		"testing: consumer I of each poll lcore stops reading (for SEC "
+		"seconds, else for the whole run)", set_stall, 0 },
+	{ "exhaust", 0, "AT:SEC", NULL, NULL, S_CONSUMERS,
+		"testing: AT seconds into each run, take every frame the zones "
+		"of every pool can give for SEC seconds (the zone runs out: "
+		"refills the poll lcore's own cache cannot serve fail). PMDs "
+		"that count the failures show them as rx_nombuf (net_pcap in "
+		"finite replay, mlx5); net_pcap's infinite replay and net_null "
+		"return an empty burst without counting it (a note says so): "
+		"with --replay, use --loops", set_exhaust, 0 },
+	{ "report", 0, "FILE", "rxrefill-report.json", "file:json", S_OUTPUT,
+		"JSON report, written atomically after every repetition, first "
+		"when one has completed; '-': standard output, once at the end "
+		"(progress and table go to standard error). A device, FIFO, "
+		"directory or an input is refused", set_report, 0 },
+	{ "table", 0, "WHAT", "brief", table_complete, S_OUTPUT,
+		"the text table at the end: brief (one row per configuration: "
+		"Gbit/s, Mpps, refill and allocator cycles, drops, zone lock "
+		"wait), full (every metric, min to max, the latency histogram "
+		"and percentiles) or none", set_table, 0 },
+	{ "no-table", 0, NULL, NULL, NULL, S_OUTPUT,
+		"the same as --table none", set_no_table, 0 },
+	{ "no-latency", 0, NULL, NULL, NULL, S_OUTPUT,
+		"time nothing (no latency histogram, no "
+		"refill_cycles_per_frame, allocator_cycles_per_packet)",
+		set_no_latency, 0 },
+	{ "latency-every", 0, "N", "64", NULL, S_OUTPUT,
+		"time the refills, frees and drains of one poll iteration in "
+		"N (1: every iteration, which costs throughput and bh its "
+		"inline path)", set_latency_every, 0 },
+	{ "stream-rows", 0, NULL, NULL, NULL, S_OUTPUT,
+		"print every stream's row (default: the fairness summary: "
+		"smallest and largest share, Jain's index; implies --table "
+		"full)", set_stream_rows, 0 },
+	{ "test-refill-delay", 0, "CYCLES", NULL, NULL, S_OUTPUT,
+		"testing: spin CYCLES TSC cycles in every refill, a known "
+		"slowdown (the statistics must find it), counted in "
+		"refill_cycles_per_frame where refills are timed",
+		set_refill_delay, 0 },
+	{ "detail", 0, NULL, NULL, NULL, S_OUTPUT,
+		"add per-queue, per-lcore and extended statistics tables to "
+		"the text table (implies --table full)", set_detail, 0 },
+	{ "metrics-file", 0, "FILE", NULL, "file", S_OUTPUT,
+		"write live figures in Prometheus text format to FILE, "
+		"atomically, every stats period (node-exporter's textfile "
+		"collector)", set_metrics_file, 0 },
+	{ "list-devices", 0, NULL, NULL, NULL, S_OUTPUT,
+		"list RDMA devices (mlx5) with port state, PCI address and "
+		"NUMA node, then exit; no EAL options needed",
+		set_list_devices, 0 },
+	{ "profile", 0, "FILE|NAME", NULL, "profile", S_OUTPUT,
+		"read options from FILE (a regular file) first, one per line "
+		"without the leading '--' ('strategy bh,zone'); '#' starts a "
+		"comment; options given after it on the command line win. A "
+		"NAME without '/' that is no file is looked up as NAME.profile "
+		"in the installed profiles (share/rxrefill/profiles next to "
+		"the program, or " RXR_PROFILE_DIR ")", set_profile, 0 },
+	{ "version", 0, NULL, NULL, NULL, S_OUTPUT,
+		"print the version of rxrefill and DPDK, then exit",
+		set_version, 0 },
+	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text", set_help, 0 },
+};
+
+static const struct rxr_opt_table opt_table = {
+	APP, opt_list, RTE_DIM(opt_list), true,
+};
+
+/* "words:a,b,c" from names[0..n). */
+static void
+words_of(char *buf, size_t len, const char *kind, const char * const *names,
+		unsigned int n)
+{
+	size_t off = snprintf(buf, len, "%s:", kind);
+
+	for (unsigned int i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+			names[i]);
+}
+
+/* The texts the table points to that are made at run time. */
+static void
+opts_table_init(void)
+{
+	const char *names[16];
+	char list[128];
+	int s;
+
+	RTE_BUILD_BUG_ON(RXR_STRATEGY_USER_MAX + 1 > RTE_DIM(names) ||
+		RXR_ZERO_NR_POLICIES > RTE_DIM(names) ||
+		RXR_ZERO_NR_METHODS > RTE_DIM(names));
+
+	rxr_strategy_user_names(list, sizeof(list));
+	snprintf(strategy_help, sizeof(strategy_help), "%s, comma separated, "
+		"or 'all', last in a list for every other one ('bh,all'); "
+		"columns follow the list, bulk on first, and every column is "
+		"tested against the first", list);
+	for (s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+		names[s] = rxr_strategy_name(s);
+	names[s] = "all";
+	words_of(strategy_complete, sizeof(strategy_complete), "list", names,
+		s + 1);
+	for (s = 0; s < RXR_ZERO_NR_POLICIES; s++)
+		names[s] = rxr_zero_policy_name(s);
+	words_of(policy_complete, sizeof(policy_complete), "words", names, s);
+	for (s = 0; s < RXR_ZERO_NR_METHODS; s++)
+		names[s] = rxr_zero_method_name(s);
+	words_of(method_complete, sizeof(method_complete), "words", names, s);
+	words_of(consumer_complete, sizeof(consumer_complete), "words",
+		consumer_names, RTE_DIM(consumer_names));
+	words_of(counting_complete, sizeof(counting_complete), "words",
+		stream_counting_names, RTE_DIM(stream_counting_names));
+	words_of(disturbed_complete, sizeof(disturbed_complete), "words",
+		disturbed_names, RTE_DIM(disturbed_names));
+	words_of(table_complete, sizeof(table_complete), "words",
+		table_names, RTE_DIM(table_names));
+	words_of(progress_complete, sizeof(progress_complete), "words",
+		progress_names, RTE_DIM(progress_names));
+	/* 0 until given: the pool takes the larger of this and --batch. */
+	snprintf(high_help, sizeof(high_help), "pcp high (default %u, or "
+		"--batch when larger)", RXR_PCP_HIGH_DEFAULT);
+	snprintf(batch_def, sizeof(batch_def), "%u", RXR_PCP_BATCH_DEFAULT);
+	snprintf(frame_size_def, sizeof(frame_size_def), "%u",
+		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
+}
+
+void
+opts_usage(FILE *f)
+{
+	opts_table_init();
+	fprintf(f,
+"Usage: " APP " [EAL options] -- [options]\n"
+"\n"
+"Receives on every probed port (mlx5: -a <PCI>[,devargs]; virtual: --vdev ...)\n"
+"or on captures replayed through net_pcap (--replay), once per refill\n"
+"strategy, and reports Gbit/s, Mpps and the allocator's costs side by side.\n"
+"Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
+"\n");
+	rxr_opt_help(&opt_table, f);
+	fprintf(f,
+"\n"
+"Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
+"(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
+"(--log-level=rxrefill:debug).\n"
+"\n"
+"Exit status: 0 when every run completed and every frame came home; 1 on\n"
+"a runtime error (EAL could not start, a capture could not be read, a run\n"
+"failed or stalled with packets unaccounted, frames were lost, the report\n"
+"could not be written); 2 on bad usage (an unknown option or a bad value,\n"
+"a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
+"fewer lcores than the options need); 128+N when stopped by signal N (the\n"
+"report is kept, marked partial).\n");
+}
+
+int
+opts_print_table(FILE *f)
+{
+	char err[256];
+
+	opts_table_init();
+	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+const struct rxr_opt *
+opts_find(const char *name)
+{
+	int i = rxr_opt_find(&opt_table, name);
+
+	return i >= 0 ? &opt_list[i] : NULL;
+}
+
+/* The checks of options against each other, once all are known. */
+static int
+opts_check(struct options *o, bool warmup_given)
+{
 	if (o->loops != 0 && o->nb_replay == 0) {
 		RXR_LOG(ERR, "--loops needs --replay (finite replay of captures)");
 		return -1;
 	}
-	if (o->high != 0 && o->batch != 0 && o->high < o->batch) {
+	if (o->high != 0 && o->high < o->batch) {
 		RXR_LOG(ERR, "--high %u is below --batch %u", o->high,
 			o->batch);
 		return -1;
@@ -744,57 +785,76 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				"--loops (finite replay measures every packet)");
 		o->warmup_s = 0;
 	}
-	/* A strategy this process cannot run: refused when named, left
-	 * out of 'all' with the reason. */
+	return 0;
+}
+
+/*
+ * The configurations to run: a strategy this process cannot run is
+ * refused when named, left out of 'all' with the reason; bulk on first,
+ * strategies in the order given: the first column is the one every other
+ * is compared with.
+ */
+static int
+opts_configs(struct opts_ctx *x)
+{
+	struct options *o = x->o;
+
 	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
 		char why[160];
 
-		if (want[s] == 0 || rxr_strategy_available(s, why, sizeof(why)))
+		if (x->want[s] == 0 || rxr_strategy_available(s, why, sizeof(why)))
 			continue;
-		if (!implied[s]) {
+		if (!x->implied[s]) {
 			RXR_LOG(ERR, "--strategy %s: not available here: %s",
 				rxr_strategy_name(s), why);
 			return -1;
 		}
 		RXR_LOG(NOTICE, "note: strategy %s left out of all: %s",
 			rxr_strategy_name(s), why);
-		want[s] = 0;
+		x->want[s] = 0;
 	}
-	/* Bulk on first, strategies in the order given: the first column is
-	 * the one every other is compared with. */
 	for (int b = 1; b >= 0; b--)
 		for (unsigned int k = 1; k <= RXR_STRATEGY_USER_MAX; k++)
 			for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-				if (want[s] == k && (b ? bulk_on : bulk_off))
+				if (x->want[s] == k && (b ? x->bulk_on : x->bulk_off))
 					o->configs[o->nb_configs++] =
 						(struct run_config){ s, b != 0 };
 	return 0;
 }
 
-/*
- * A profile line is "--name" or "--name=value": an option that needs a
- * value and has none would take the next word of the command line.
- */
 static int
-profile_values_given(const char *file, const struct opts_args *a, int first)
+opts_parse_argv(int argc, char **argv, struct options *o)
 {
-	for (int i = first; i < a->argc; i++) {
-		const char *name = a->argv[i] + 2;
+	struct opts_ctx x = { .o = o };
+	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
+	char err[PATH_MAX + 256];
+	int ret;
 
-		if (strncmp(a->argv[i], "--", 2) != 0 ||
-				strchr(name, '=') != NULL)
-			continue;
-		for (const struct option *lo = long_opts; lo->name != NULL;
-				lo++) {
-			if (strcmp(lo->name, name) != 0 ||
-					lo->has_arg != required_argument)
-				continue;
-			RXR_LOG(ERR, "--profile %s: '%s' needs a value on its "
-				"line ('%s VALUE')", file, name, name);
-			return -1;
-		}
+	opts_table_init();
+	memset(o, 0, sizeof(*o));
+	o->stall_consumer = -1;		/* none */
+	o->latency = true;		/* unless --no-latency */
+	if (rxr_opt_defaults(&opt_table, &x, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
 	}
-	return 0;
+	ret = rxr_opt_parse(&opt_table, &x, argc, argv, seen, err, sizeof(err));
+	if (ret == RXR_OPT_STOP)
+		return 0;
+	if (ret != 0) {
+		RXR_LOG(ERR, "%s%s", err, ret == RXR_OPT_BAD_OPTION ?
+			"; see --help" : "");
+		return -1;
+	}
+	if (optind < argc) {
+		RXR_LOG(ERR, "unexpected argument '%s'; see --help",
+			argv[optind]);
+		return -1;
+	}
+	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
+	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0) != 0)
+		return -1;
+	return opts_configs(&x);
 }
 
 /*
@@ -806,7 +866,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
 	const char *profiles[MAX_PROFILES];
 	unsigned int nb_profiles = 0;
-	int ret, first;
+	int ret;
 
 	memset(a, 0, sizeof(*a));
 	if (opts_args_push(a, argc > 0 ? argv[0] : APP, strlen(argc > 0 ? argv[0] : APP)) != 0)
@@ -826,9 +886,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			return -1;
 		}
 		profiles[nb_profiles++] = f;
-		first = a->argc;
-		if (opts_profile_load(f, a) != 0 ||
-				profile_values_given(f, a, first) != 0)
+		if (opts_profile_load(f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -861,10 +919,12 @@ opts_check_dashdash(int argc, char **argv)
 		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
 			continue;
 		n = strcspn(arg + 2, "=");
-		for (const struct option *lo = long_opts; lo->name != NULL; lo++) {
+		for (unsigned int k = 0; k < RTE_DIM(opt_list); k++) {
+			const char *name = opt_list[k].name;
+
 			/* EAL has its own --help. */
-			if (lo->val == OPT_HELP || strlen(lo->name) != n ||
-					strncmp(lo->name, arg + 2, n) != 0)
+			if (strcmp(name, "help") == 0 || strlen(name) != n ||
+					strncmp(name, arg + 2, n) != 0)
 				continue;
 			RXR_LOG(ERR, "'%s' is an option of " APP ", not "
 				"of EAL: put it after '--' (" APP " [EAL options] "

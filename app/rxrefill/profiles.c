@@ -16,6 +16,7 @@
 
 #include <rte_common.h>
 
+#include "rxr_opt.h"
 #include "rxr_path.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
@@ -85,6 +86,34 @@ opts_args_push(struct opts_args *a, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * A line names an option of the table in full, with a value when the
+ * option takes one and without when it takes none.
+ */
+static int
+profile_line_check(const char *file, unsigned int line, const char *name,
+		bool has_value)
+{
+	const struct rxr_opt *o = opts_find(name);
+
+	if (o == NULL) {
+		RXR_LOG(ERR, "--profile %s:%u: unknown option '%s'; see --help",
+			file, line, name);
+		return -1;
+	}
+	if (o->arg != NULL && o->arg[0] != '[' && !has_value) {
+		RXR_LOG(ERR, "--profile %s: '%s' needs a value on its line "
+			"('%s VALUE')", file, name, name);
+		return -1;
+	}
+	if (o->arg == NULL && has_value) {
+		RXR_LOG(ERR, "--profile %s:%u: '%s' takes no value", file,
+			line, name);
+		return -1;
+	}
+	return 0;
+}
+
 int
 opts_profile_parse(const char *buf, size_t len, const char *name,
 		struct opts_args *a)
@@ -125,10 +154,11 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
 		while (v < n && strchr(" \t=", l[v]) != NULL)
 			v++;
+		if (profile_line_check(name, line, opt + 2, v < n) != 0)
+			return -1;
 		/*
-		 * One word, "--name=value": a line never lends its option the
-		 * next word of the command line (opts_parse() refuses a line
-		 * whose option needs a value and has none).
+		 * One word, "--name=value" with the whole name: a line never
+		 * lends its option the next word of the command line.
 		 */
 		if (v < n) {
 			char *w;

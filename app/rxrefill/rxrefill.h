@@ -289,6 +289,11 @@ int opts_check_dashdash(int argc, char **argv);
 struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
+/* --options-table: the options as the man page and completion read them. */
+int opts_print_table(FILE *f);
+struct rxr_opt;
+/* The option named exactly NAME (no abbreviation), or NULL. */
+const struct rxr_opt *opts_find(const char *name);
 const char *consumer_mode_name(enum consumer_mode m);
 
 /* signals.c */

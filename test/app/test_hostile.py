@@ -548,6 +548,38 @@ def case_profile_value_never_from_command_line():
                         "--report", rep])
     assert rc == 0, err[-800:]
     assert json.load(open(rep))["env"]["options"]["strategies"] == "bh-bulk"
+    # A line names its option in full: "dur" took the next word too.
+    for line, needle in (("dur\n", "novalue.profile:1: unknown option 'dur'"),
+                         ("no-table yes\n", "'no-table' takes no value")):
+        with open(prof, "w") as f:
+            f.write(line)
+        rc, out, err = run(["--profile", prof, "--reps", "1", "--replay",
+                            capture()])
+        refused(rc, out, err, needle, "profile line " + line.strip())
+
+
+def case_options_table():
+    """--options-table, anywhere on the command line, before EAL starts:
+    the table the parser is built from, in the contract's format."""
+    for cmd in ([RXREFILL, "-l", "0-1", "--options-table", "--", "--bogus"],
+                [GEN, "-q", "2", "--options-table"],
+                [COMPARE, "--options-table", "no-such.json"]):
+        rc, out, err = prog(cmd)
+        assert rc == 0, "%s: exit %d %s" % (cmd, rc, err[-800:])
+        lines = out.splitlines()
+        assert lines[0] == "# options-table 1 " + os.path.basename(cmd[0]), \
+            lines[0]
+        rows = [r.split("\t") for r in lines[1:]]
+        assert rows and all(len(r) == 7 and all(r) for r in rows), out
+        names = [r[0] for r in rows]
+        assert len(set(names)) == len(names) and "help" in names, names
+    rows = {r[0]: r for r in (line.split("\t") for line in prog(
+        [RXREFILL, "--options-table"])[1].splitlines()[1:])}
+    rc, out, err = prog([RXREFILL, "--help"])
+    words = rows["strategy"][4].split(":", 1)[1].split(",")
+    assert rows["strategy"][4].startswith("list:") and words[-1] == "all" \
+        and all(w in out for w in words), rows["strategy"]
+    assert rows["reps"][3] == "3" and "(default 3)" in out, rows["reps"]
 
 
 def case_messages_name_the_input_and_reason():

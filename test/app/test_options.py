@@ -79,8 +79,7 @@ def sources(name):
 
 def declared(name):
     """(long, short) option names the program's parser declares in its
-    source: struct option entries and getopt's short string in C (empty
-    when the parser is built from the table at run time), the
+    source: the struct rxr_opt entries of a C program's table, the
     add_argument() and opt() calls of a script."""
     text = sources(name)
     if not PROGS[name][1].endswith("*.[ch]"):
@@ -94,10 +93,12 @@ def declared(name):
             shorts.append("h")
         assert longs, "no option found in the source of " + name
     else:
-        longs = re.findall(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*'
-                           r'(?:no|required|optional)_argument', text)
-        m = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text)
-        shorts = re.findall(r"[A-Za-z0-9]", m.group(1)) if m else []
+        # struct rxr_opt initializers: { "long", 'x' or 0, ...
+        rows = re.findall(r'\{\s*"([a-z0-9][a-z0-9-]*)",\s*'
+                          r"(0|'[A-Za-z0-9]')\s*,", text)
+        longs = [r[0] for r in rows]
+        shorts = [r[1].strip("'") for r in rows if r[1] != "0"]
+        assert longs, "no struct rxr_opt entry in the source of " + name
     return sorted(set(longs) - HIDDEN), sorted(set(shorts))
 
 
@@ -178,31 +179,14 @@ def check_program(name):
     rows = table(name)
     helps, man = help_text(name), man_text(name)
     missing = []
-    if rows is None:
-        # FALLBACK until the C programs print --options-table (the `opts`
-        # branch): the options the source declares stand for the table.
-        # Remove after the merge; every program must have a table.
-        assert name in ("rxrefill", "rxrefill-gen", "rxrefill-compare"), \
-            name + " prints no --options-table"
-        print("# %s prints no options table: its source's options checked "
-              "(fallback)" % name)
-        opts = ["--" + o for o in longs] + ["-" + o for o in shorts]
-    else:
-        t_longs = sorted(r["long"] for r in rows)
-        t_shorts = sorted(r["short"] for r in rows if r["short"] != "-")
-        if longs:
-            assert longs == t_longs, "%s: the parser's long options %s, " \
-                "the table's %s" % (name, longs, t_longs)
-        else:
-            # A parser made from the table at run time: each row's name
-            # is in the source (the table is there).
-            for o in t_longs:
-                assert '"%s"' % o in sources(name), \
-                    "%s: --%s is in no table of its source" % (name, o)
-        if shorts or not PROGS[name][1].endswith("*.[ch]"):
-            assert shorts == t_shorts, "%s: the parser's short options " \
-                "%s, the table's %s" % (name, shorts, t_shorts)
-        opts = ["--" + o for o in t_longs] + ["-" + o for o in t_shorts]
+    assert rows is not None, name + " prints no --options-table"
+    t_longs = sorted(r["long"] for r in rows)
+    t_shorts = sorted(r["short"] for r in rows if r["short"] != "-")
+    assert longs == t_longs, "%s: the parser's long options %s, " \
+        "the table's %s" % (name, longs, t_longs)
+    assert shorts == t_shorts, "%s: the parser's short options " \
+        "%s, the table's %s" % (name, shorts, t_shorts)
+    opts = ["--" + o for o in t_longs] + ["-" + o for o in t_shorts]
     for o in opts:
         if not has(helps, o):
             missing.append("%s not in --help" % o)

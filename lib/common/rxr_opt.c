@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/* Options from one table: parser, defaults, --help, --options-table. */
+
+#include <getopt.h>
+#include <string.h>
+
+#include "rxr_opt.h"
+
+/* Column where --help's text starts, and the width it wraps within:
+ * 80 columns and the last one free. */
+#define HELP_COL 25
+#define HELP_WIDTH 79
+/* getopt_long's val of a long-only option: past every char. */
+#define LONG_ONLY_VAL 256
+
+int
+rxr_opt_find(const struct rxr_opt_table *t, const char *name)
+{
+	for (unsigned int i = 0; i < t->nb; i++)
+		if (strcmp(t->opts[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
+		size_t errlen)
+{
+	for (unsigned int i = 0; i < t->nb; i++) {
+		const struct rxr_opt *o = &t->opts[i];
+
+		if (o->def != NULL && o->set(ctx, o->def, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+has_arg(const struct rxr_opt *o)
+{
+	if (o->arg == NULL)
+		return no_argument;
+	return o->arg[0] == '[' ? optional_argument : required_argument;
+}
+
+/* getopt_long's arrays; -1 when the table is too large. */
+static int
+build_getopt(const struct rxr_opt_table *t, struct option *longs,
+		char *shorts)
+{
+	char *s = shorts;
+
+	if (t->nb > RXR_OPT_MAX)
+		return -1;
+	if (t->quiet)
+		*s++ = ':';	/* a missing value returns ':', not '?' */
+	for (unsigned int i = 0; i < t->nb; i++) {
+		const struct rxr_opt *o = &t->opts[i];
+
+		longs[i] = (struct option){ o->name, has_arg(o), NULL,
+			o->short_name != 0 ? o->short_name :
+			LONG_ONLY_VAL + (int)i };
+		if (o->short_name == 0)
+			continue;
+		*s++ = o->short_name;
+		if (has_arg(o) != no_argument)
+			*s++ = ':';
+		if (has_arg(o) == optional_argument)
+			*s++ = ':';
+	}
+	longs[t->nb] = (struct option){ NULL, 0, NULL, 0 };
+	*s = '\0';
+	return 0;
+}
+
+/* The option getopt_long returned c for, or -1. */
+static int
+index_of(const struct rxr_opt_table *t, int c)
+{
+	if (c >= LONG_ONLY_VAL)
+		return c - LONG_ONLY_VAL < (int)t->nb ? c - LONG_ONLY_VAL : -1;
+	for (unsigned int i = 0; i < t->nb; i++)
+		if (t->opts[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
+/* What getopt_long found wrong, when it does not say so itself. */
+static void
+getopt_error(const struct rxr_opt_table *t, int c, int argc, char **argv,
+		char *err, size_t errlen)
+{
+	const char *word = optind > 0 && optind <= argc ? argv[optind - 1] :
+		"?";
+
+	err[0] = '\0';
+	if (!t->quiet)
+		return;
+	if (c == ':')
+		snprintf(err, errlen, "option '%s' needs a value", word);
+	else if (optopt > 0 && optopt < LONG_ONLY_VAL &&
+			strncmp(word, "--", 2) != 0)
+		snprintf(err, errlen, "unknown option '-%c'", optopt);
+	else
+		snprintf(err, errlen, "unknown option '%s'", word);
+}
+
+int
+rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
+		char **argv, unsigned int *seen, char *err, size_t errlen)
+{
+	struct option longs[RXR_OPT_MAX + 1];
+	char shorts[3 * RXR_OPT_MAX + 2];
+	unsigned int rank = 0;
+	int c;
+
+	if (build_getopt(t, longs, shorts) != 0) {
+		snprintf(err, errlen, "%s: more than %d options", t->prog,
+			RXR_OPT_MAX);
+		return RXR_OPT_BAD_VALUE;
+	}
+	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
+	opterr = t->quiet ? 0 : 1;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		int i = index_of(t, c), ret;
+
+		if (i < 0) {
+			getopt_error(t, c, argc, argv, err, errlen);
+			return RXR_OPT_BAD_OPTION;
+		}
+		if (seen != NULL && seen[i] == 0)
+			seen[i] = ++rank;
+		err[0] = '\0';
+		ret = t->opts[i].set(ctx, optarg, err, errlen);
+		if (ret < 0 && err[0] == '\0')
+			snprintf(err, errlen, "--%s: '%s' refused",
+				t->opts[i].name, optarg != NULL ? optarg : "");
+		if (ret != 0)
+			return ret < 0 ? RXR_OPT_BAD_VALUE : RXR_OPT_STOP;
+	}
+	return 0;
+}
+
+/*
+ * The options in --help order: sections in the order they first appear,
+ * each with all its options in table order. order[] gets t->nb indexes.
+ */
+static void
+help_order(const struct rxr_opt_table *t, unsigned int *order)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < t->nb; i++) {
+		bool first = true;
+
+		for (unsigned int j = 0; j < i && first; j++)
+			first = strcmp(t->opts[j].section, t->opts[i].section) != 0;
+		if (!first)
+			continue;
+		for (unsigned int j = i; j < t->nb; j++)
+			if (strcmp(t->opts[j].section, t->opts[i].section) == 0)
+				order[n++] = j;
+	}
+}
+
+/* Words of text from column col on; new lines start at indent. */
+static void
+wrap_from(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	bool fresh = true;	/* no word on this line yet */
+
+	while (*p == ' ')
+		p++;
+	while (*p != '\0') {
+		int n = (int)strcspn(p, " ");
+
+		if (!fresh && col + 1 + n > width) {
+			fputc('\n', f);
+			col = 0;
+			fresh = true;
+		}
+		if (fresh)
+			col += fprintf(f, "%*s", col < indent ? indent - col : 0, "");
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", n, p);
+		fresh = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+void
+rxr_opt_wrap(FILE *f, const char *text, int indent, int width)
+{
+	wrap_from(f, text, 0, indent, width);
+}
+
+static void
+help_one(const struct rxr_opt *o, bool shorts, FILE *f)
+{
+	char text[4096];
+	int col;
+
+	if (o->short_name != 0)
+		col = fprintf(f, "  -%c, --%s", o->short_name, o->name);
+	else
+		col = fprintf(f, shorts ? "      --%s" : "  --%s", o->name);
+	if (o->arg != NULL)
+		col += fprintf(f, " %s", o->arg);
+	if (col + 2 > HELP_COL) {
+		fputc('\n', f);
+		col = 0;
+	}
+	if (o->def != NULL)
+		snprintf(text, sizeof(text), "%s (default %s)", o->help, o->def);
+	else
+		snprintf(text, sizeof(text), "%s", o->help);
+	wrap_from(f, text, col, HELP_COL, HELP_WIDTH);
+}
+
+void
+rxr_opt_help(const struct rxr_opt_table *t, FILE *f)
+{
+	unsigned int order[RXR_OPT_MAX];
+	const char *section = NULL;
+	bool shorts = false;
+
+	if (t->nb > RXR_OPT_MAX)
+		return;
+	for (unsigned int i = 0; i < t->nb; i++)
+		shorts |= t->opts[i].short_name != 0;
+	help_order(t, order);
+	for (unsigned int k = 0; k < t->nb; k++) {
+		const struct rxr_opt *o = &t->opts[order[k]];
+
+		if (section == NULL || strcmp(section, o->section) != 0) {
+			fprintf(f, "%s%s:\n", section != NULL ? "\n" : "",
+				o->section);
+			section = o->section;
+		}
+		help_one(o, shorts, f);
+	}
+}
+
+/* A text field: given when required, one line without tabs. */
+static bool
+text_ok(const char *s, bool required)
+{
+	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
+}
+
+int
+rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen)
+{
+	if (t->nb > RXR_OPT_MAX) {
+		snprintf(err, errlen, "%s: more than %d options", t->prog,
+			RXR_OPT_MAX);
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nb; i++) {
+		const struct rxr_opt *o = &t->opts[i];
+
+		if (!text_ok(o->name, true) || !text_ok(o->arg, false) ||
+				!text_ok(o->def, false) ||
+				!text_ok(o->complete, false) ||
+				!text_ok(o->section, true) ||
+				!text_ok(o->help, true) || o->set == NULL) {
+			snprintf(err, errlen, "%s: option %u (%s): a field "
+				"missing, empty or with a tab or newline",
+				t->prog, i, o->name != NULL ? o->name : "?");
+			return -1;
+		}
+		if (rxr_opt_find(t, o->name) != (int)i || (o->short_name != 0 &&
+				index_of(t, o->short_name) != (int)i)) {
+			snprintf(err, errlen, "%s: --%s: its name or letter "
+				"is taken", t->prog, o->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char *
+field(const char *s)
+{
+	return s != NULL && s[0] != '\0' ? s : "-";
+}
+
+int
+rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
+		size_t errlen)
+{
+	unsigned int order[RXR_OPT_MAX];
+
+	if (rxr_opt_check(t, err, errlen) != 0)
+		return -1;
+	help_order(t, order);
+	fprintf(f, "# options-table 1 %s\n", t->prog);
+	for (unsigned int k = 0; k < t->nb; k++) {
+		const struct rxr_opt *o = &t->opts[order[k]];
+		char sn[2] = { o->short_name, '\0' };
+
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->name, field(sn),
+			field(o->arg), field(o->def),
+			o->complete != NULL ? o->complete : "none",
+			field(o->section), field(o->help));
+	}
+	return 0;
+}
+
+bool
+rxr_opt_table_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], RXR_OPT_TABLE_OPTION) == 0)
+			return true;
+	return false;
+}
