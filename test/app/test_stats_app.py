@@ -10,7 +10,7 @@
 - Planted slowdown: --test-refill-delay adds a fixed number of cycles to
   every refill; against the same configuration without it, Gbit/s must be
   found significantly worse (rxrefill-compare --fail-if-worse exits 3),
-  and an A/A pair of reports must not be. The three are measured in
+  and the improvement the other way round must not be. The runs are measured in
   alternating processes: reports measured one after the other on a shared
   machine differ by its drift, which a test of them would rightly find.
 - The main lcore polling, packets freed by the other poll lcore and
@@ -166,10 +166,9 @@ def case_aa():
 def case_planted_slowdown():
     # 10 us at 2 GHz in every refill (net_pcap refills a frame at a time).
     docs = measure_interleaved({"base": [], "slow": ["--test-refill-delay",
-                                                     "20000"], "again": []}, 5)
+                                                     "20000"]}, 5)
     base, slow = docs["base"], docs["slow"]
-    pb, ps, pa = (os.path.join(TMP, n + ".json") for n in
-                  ("base", "slow", "again"))
+    pb, ps = (os.path.join(TMP, n + ".json") for n in ("base", "slow"))
     assert slow["env"]["options"]["test_refill_delay"] == 20000
     sig, p = gbps_significant(pb, ps)
     assert sig and p < ALPHA, "slowdown not significant: p %s" % p
@@ -179,10 +178,12 @@ def case_planted_slowdown():
     mean = lambda d: sum(r["gbps"] for r in d["runs"]) / len(d["runs"])
     print("# slowdown: base %.2f Gbit/s, slow %.2f Gbit/s, p %.4f" % (
         mean(base), mean(slow), p))
-    # A/A as two reports, interleaved process by process: the gate stays
-    # shut at 20%.
-    rc, out, err = compare(pb, pa, "--fail-if-worse", "20")
-    assert rc == 0, "A/A gate: exit %d, %s" % (rc, err)
+    # The other way round the change is an improvement: the gate stays
+    # shut. (One A/A pair of separate reports would open it at about
+    # alpha's rate by design, and more often on a loaded machine, whose
+    # drift is real: case_aa tests that rate over many splits instead.)
+    rc, out, err = compare(ps, pb, "--fail-if-worse", "20")
+    assert rc == 0, "gate on an improvement: exit %d, %s" % (rc, err)
 
 
 def case_main_polls_other_poll_auto():
