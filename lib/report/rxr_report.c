@@ -547,7 +547,6 @@ fairness_json(const struct rxr_report_run *run)
 static json_t *
 run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 {
-	const struct rxr_report_recycle *rc = &run->recycle;
 	json_t *o = json_object(), *drops = NULL, *sub;
 	double d = run->duration_s;
 	unsigned int i, j;
@@ -623,27 +622,6 @@ run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 		if (jset(o, "deferred", sub) ||
 				jset(sub, "queued", jcount(run->deferred.queued)) ||
 				jset(sub, "drained", jcount(run->deferred.drained)))
-			goto nomem;
-	}
-	if (run->has_recycle) {
-		sub = json_object();
-		if (jset(o, "recycle", sub) ||
-				jset(sub, "alloc_fast", jcount(rc->alloc_fast)) ||
-				jset(sub, "alloc_slow", jcount(rc->alloc_slow)) ||
-				jset(sub, "alloc_empty", jcount(rc->alloc_empty)) ||
-				jset(sub, "alloc_refill",
-					jcount(rc->alloc_refill)) ||
-				jset(sub, "alloc_waive", jcount(rc->alloc_waive)) ||
-				jset(sub, "recycle_cached",
-					jcount(rc->recycle_cached)) ||
-				jset(sub, "recycle_cache_full",
-					jcount(rc->recycle_cache_full)) ||
-				jset(sub, "recycle_ring",
-					jcount(rc->recycle_ring)) ||
-				jset(sub, "recycle_ring_full",
-					jcount(rc->recycle_ring_full)) ||
-				jset(sub, "recycle_released_refcnt",
-					jcount(rc->recycle_released_refcnt)))
 			goto nomem;
 	}
 	if (run->nb_strategy_counters != 0) {

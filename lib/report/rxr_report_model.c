@@ -42,11 +42,10 @@ static const char *const deferred_names[] = {
 	"deferred.queued", "deferred.drained",
 };
 
-static const char *const recycle_names[] = {
-	"recycle.alloc_fast", "recycle.alloc_slow", "recycle.alloc_empty",
-	"recycle.alloc_refill", "recycle.alloc_waive", "recycle.recycle_cached",
-	"recycle.recycle_cache_full", "recycle.recycle_ring",
-	"recycle.recycle_ring_full", "recycle.recycle_released_refcnt",
+/* Groups of a strategy's own counters, any names: "recycle" is what
+ * older reports carry for the recycle strategy's. */
+static const char *const own_counter_groups[] = {
+	"strategy_counters", "recycle",
 };
 
 static const struct {
@@ -85,9 +84,6 @@ rxr_report_metric_known(const char *sel)
 	for (i = 0; i < NELEMS(deferred_names); i++)
 		if (strcmp(sel, deferred_names[i]) == 0)
 			return true;
-	for (i = 0; i < NELEMS(recycle_names); i++)
-		if (strcmp(sel, recycle_names[i]) == 0)
-			return true;
 	for (i = 0; i < NELEMS(zeroing_metrics); i++)
 		if (strcmp(sel, zeroing_metrics[i].name) == 0)
 			return true;
@@ -98,6 +94,7 @@ rxr_report_metric_known(const char *sel)
 	return (strncmp(sel, "drops.", 6) == 0 && sel[6] != '\0') ||
 		(strncmp(sel, "strategy_counters.", 18) == 0 &&
 			sel[18] != '\0') ||
+		(strncmp(sel, "recycle.", 8) == 0 && sel[8] != '\0') ||
 		strncmp(sel, "streams.packets[", 16) == 0 ||
 		strncmp(sel, "streams.bytes[", 14) == 0;
 }
@@ -316,6 +313,28 @@ mlist_has(const struct mlist *l, const char *name)
 	return false;
 }
 
+/* A row "group.key" for every key of the run's object group, once. */
+static int
+mlist_add_keys(struct mlist *l, const json_t *run, const char *group)
+{
+	const json_t *sc = json_object_get(run, group);
+	const char *key;
+	json_t *v;
+	char *name;
+	int ret;
+
+	json_object_foreach((json_t *)(uintptr_t)sc, key, v) {
+		if (asprintf(&name, "%s.%s", group, key) < 0)
+			return -ENOMEM;
+		ret = mlist_has(l, name) ? 0 : mlist_add(l, name, DIR_NONE, 0,
+			true, NULL, NULL);
+		free(name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int
 mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
@@ -360,29 +379,15 @@ mlist_build(struct mlist *l, struct rr_group *const *cols, unsigned int ncols,
 				NULL))
 			return -ENOMEM;
 	/* Every counter of its own any run's strategy reported. */
-	for (c = 0; c < ncols; c++) {
-		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
-			const json_t *sc = json_object_get(cols[c]->runs[i],
-					"strategy_counters");
-			const char *key;
-			json_t *v;
-
-			json_object_foreach((json_t *)(uintptr_t)sc, key, v) {
-				if (asprintf(&name, "strategy_counters.%s",
-						key) < 0)
-					return -ENOMEM;
-				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					DIR_NONE, 0, true, NULL, NULL);
-				free(name);
+	for (j = 0; j < NELEMS(own_counter_groups); j++)
+		for (c = 0; c < ncols; c++)
+			for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs;
+					i++) {
+				ret = mlist_add_keys(l, cols[c]->runs[i],
+					own_counter_groups[j]);
 				if (ret)
 					return ret;
 			}
-		}
-	}
-	for (i = 0; i < NELEMS(recycle_names); i++)
-		if (mlist_add(l, recycle_names[i], DIR_NONE, 0, true, NULL,
-				NULL))
-			return -ENOMEM;
 	for (i = 0; i < NELEMS(zeroing_metrics); i++)
 		if (mlist_add(l, zeroing_metrics[i].name,
 				zeroing_metrics[i].dir, zeroing_metrics[i].prec,

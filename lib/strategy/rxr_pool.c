@@ -691,46 +691,6 @@ rxr_pool_nr_frames(const struct rxr_pool *p)
 	return n;
 }
 
-void
-rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->nr_zones = p->nr_zones;
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		rxr_zone_stats(p->zone[z], &st->zone[z]);
-		st->nr_frames += st->zone[z].nr_frames;
-	}
-	st->avail = rxr_pool_avail(p);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-		struct rxr_pool_lcore_stats *o;
-
-		if (ls == NULL)
-			continue;
-		o = &st->lcore[st->nr_lcores++];
-		o->lcore = ls->lcore;
-		o->node = ls->node;
-		rxr_pcp_stats(ls->pcp, &o->pcp);
-		o->deferred_drained = RXR_STAT_READ(ls->deferred_drained);
-		o->deferred_drains = RXR_STAT_READ(ls->deferred_drains);
-		o->remote_frees = RXR_STAT_READ(ls->remote_frees);
-		if (p->strategy->stats != NULL)
-			p->strategy->stats(p, ls, o);
-		o->refill_calls = RXR_STAT_READ(ls->refill_calls);
-		o->refill_frames = RXR_STAT_READ(ls->refill_frames);
-		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
-		o->sample_cycles = RXR_STAT_READ(ls->sample_cycles);
-		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
-			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
-		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);
-		o->zero_cycles = RXR_STAT_READ(ls->zero_cycles);
-		if (ls->supply != NULL)
-			rxr_zero_supply_stats(ls->supply, &o->supply);
-	}
-	st->zero_bytes_other = RXR_STAT_READ(p->zero_bytes_other);
-	st->zero_cycles_other = RXR_STAT_READ(p->zero_cycles_other);
-}
-
 const struct rxr_pool_conf *
 rxr_pool_conf(const struct rxr_pool *p)
 {

@@ -7,6 +7,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "rxr_pool_private.h"
@@ -80,6 +81,18 @@ rxr_strategy_counters(enum rxr_strategy s, const char * const **names)
 		while ((*names)[n] != NULL && n < RXR_STRATEGY_COUNTERS_MAX)
 			n++;
 	return n;
+}
+
+int
+rxr_strategy_counter_index(enum rxr_strategy s, const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
 }
 
 uint32_t

@@ -116,14 +116,41 @@ irqsave_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	rxr_spinlock_unlock(&il->pcp_lock);
 }
 
+/* Its own counters, in the order of irqsave_counter_names. */
+#define IRQSAVE_COUNTERS(X) \
+	X(zone_fallback, "lock held by another context, zone used") \
+	X(lock_acquisitions, "per-pcp lock acquisitions") \
+	X(lock_contended, "acquisitions that found it held") \
+	X(lock_wait_cycles, "TSC cycles spent waiting for it")
+
+enum {
+#define IRQSAVE_ENUM(name, help) IRQSAVE_C_##name,
+	IRQSAVE_COUNTERS(IRQSAVE_ENUM)
+#undef IRQSAVE_ENUM
+	IRQSAVE_NB_COUNTERS,
+};
+static_assert(IRQSAVE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
+	"irqsave counters do not fit rxr_pool_lcore_stats.counters");
+
+static const char * const irqsave_counter_names[] = {
+#define IRQSAVE_NAME(name, help) #name,
+	IRQSAVE_COUNTERS(IRQSAVE_NAME)
+#undef IRQSAVE_NAME
+	NULL,
+};
+
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
 {
 	const struct irqsave_lcore *il = irqsave_of(ls);
+	struct rxr_lock_stats lock;
 
-	rxr_spinlock_stats(&il->pcp_lock, &o->pcp_lock);
-	o->zone_fallback = RXR_STAT_READ(il->zone_fallback);
+	rxr_spinlock_stats(&il->pcp_lock, &lock);
+	o->counters[IRQSAVE_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
+	o->counters[IRQSAVE_C_lock_acquisitions] = lock.acquisitions;
+	o->counters[IRQSAVE_C_lock_contended] = lock.contended;
+	o->counters[IRQSAVE_C_lock_wait_cycles] = lock.wait_cycles;
 }
 
 const struct rxrp_strategy rxrp_strategy_irqsave = {
@@ -134,4 +161,5 @@ const struct rxrp_strategy rxrp_strategy_irqsave = {
 	.lcore_priv_size = sizeof(struct irqsave_lcore),
 	.flush = irqsave_flush,
 	.stats = irqsave_stats,
+	.counter_names = irqsave_counter_names,
 };

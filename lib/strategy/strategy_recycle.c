@@ -294,10 +294,25 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
 {
 	const struct recycle_lcore *rl = recycle_of(ls);
+	struct rxr_recycle_stats st;
 
-	rxr_page_pool_stats(pp_of(ls), &o->recycle);
-	o->recycle.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
+	rxr_page_pool_stats(pp_of(ls), &st);
+	st.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
+#define RECYCLE_COUNTER_OUT(name, help) \
+	o->counters[RXR_RECYCLE_C_##name] += st.name;
+	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_OUT)
+#undef RECYCLE_COUNTER_OUT
 }
+
+/* The report's and telemetry's names: the list's, in its order. */
+static const char * const recycle_counter_names[] = {
+#define RECYCLE_COUNTER_NAME(name, help) #name,
+	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_NAME)
+#undef RECYCLE_COUNTER_NAME
+	NULL,
+};
+static_assert(RXR_RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
+	"recycle counters do not fit rxr_pool_lcore_stats.counters");
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
@@ -313,4 +328,5 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.reclaim = recycle_reclaim,
 	.held = recycle_held,
 	.stats = recycle_stats,
+	.counter_names = recycle_counter_names,
 };

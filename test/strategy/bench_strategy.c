@@ -630,25 +630,41 @@ struct snap {
 	uint64_t pcp_zone, drained, drains, fallback;
 };
 
+/* Strategy s's own counter of that name; 0 when it has none. */
+static uint64_t
+own_counter(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
+		const char *name)
+{
+	int i = rxr_strategy_counter_index(s, name);
+
+	return i < 0 ? 0 : ls->counters[i];
+}
+
 static void
 snap_take(struct rxr_pool *p, struct snap *sn)
 {
 	static struct rxr_pool_stats st;	/* large: not on the stack */
+	enum rxr_strategy s;
 
 	memset(sn, 0, sizeof(*sn));
 	if (p == NULL)
 		return;
 	rxr_pool_stats(p, &st);
+	s = rxr_pool_conf(p)->strategy;
 	sn->zl = st.zone[0].lock;
 	for (unsigned int i = 0; i < st.nr_lcores; i++) {
 		sn->pcp_zone += st.lcore[i].pcp.refill_frames +
 			st.lcore[i].pcp.drain_frames;
 		sn->drained += st.lcore[i].deferred_drained;
 		sn->drains += st.lcore[i].deferred_drains;
-		sn->fallback += st.lcore[i].zone_fallback;
-		sn->pl.acquisitions += st.lcore[i].pcp_lock.acquisitions;
-		sn->pl.contended += st.lcore[i].pcp_lock.contended;
-		sn->pl.wait_cycles += st.lcore[i].pcp_lock.wait_cycles;
+		/* The strategy's own (irqsave's; rseq has zone_fallback). */
+		sn->fallback += own_counter(&st.lcore[i], s, "zone_fallback");
+		sn->pl.acquisitions += own_counter(&st.lcore[i], s,
+			"lock_acquisitions");
+		sn->pl.contended += own_counter(&st.lcore[i], s,
+			"lock_contended");
+		sn->pl.wait_cycles += own_counter(&st.lcore[i], s,
+			"lock_wait_cycles");
 	}
 }
 
