@@ -78,8 +78,8 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** page_pool recycling in front of the pcp (its counters are the
  * strategy's own, rxr_strategy_counters()). */
 #define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
-/** Other contexts on the owner's CPU use its pcp under a per-pcp lock:
- * the pcp_lock counters apply. */
+/** Other contexts on the owner's CPU use its pcp under a per-pcp lock
+ * (its lock_* counters are the strategy's own). */
 #define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
 /** The owner's fast alloc and free are one stack of frames (struct
  * rxr_pool_owner) under the bh counter and nothing else, so

@@ -27,6 +27,7 @@ irqsave_of(const struct rxrp_lcore *ls)
 	return rxrp_lcore_priv(ls);
 }
 
+/* For white-box tests only: the core never takes it. */
 struct rxr_spinlock *
 rxrp_irqsave_lock_of(struct rxrp_lcore *ls)
 {
@@ -139,6 +140,21 @@ static const char * const irqsave_counter_names[] = {
 	NULL,
 };
 
+/* The pool's reclaim: every context takes the pcp lock, so it may too. */
+static unsigned int
+irqsave_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct irqsave_lcore *il = irqsave_of(ls);
+	unsigned int got;
+
+	RTE_SET_USED(p);
+	rxr_spinlock_lock(&il->pcp_lock);
+	got = ls->pcp->count;
+	rxr_pcp_drain(ls->pcp);
+	rxr_spinlock_unlock(&il->pcp_lock);
+	return got;
+}
+
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
@@ -160,6 +176,7 @@ const struct rxrp_strategy rxrp_strategy_irqsave = {
 	.free = { irqsave_free_single, irqsave_free_bulk },
 	.lcore_priv_size = sizeof(struct irqsave_lcore),
 	.flush = irqsave_flush,
+	.lcore_reclaim = irqsave_reclaim,
 	.stats = irqsave_stats,
 	.counter_names = irqsave_counter_names,
 };

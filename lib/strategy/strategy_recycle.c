@@ -200,9 +200,9 @@ recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxrp_per_frame_free(p, objs, n, recycle_free_bulk);
 }
 
-/* A reclaim that keeps the owner out: cache and ring to the zone. */
+/* Under bh's reclaim, the owner kept out: cache and ring to the zone. */
 static unsigned int
-recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
 	struct rxr_page_pool *pp = pp_of(ls);
 	void *tmp[RXRP_CHUNK];
@@ -217,7 +217,17 @@ recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return total;
 }
 
-/* Lcore stop: cache and ring back to the pcp, then the core's drain. */
+/* The pool's reclaim: cache, ring and pcp, while the owner is kept out. */
+static unsigned int
+recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
+}
+
+/*
+ * Lcore stop: cache and ring back to the pcp, then the core's drain, all
+ * inside the section, which keeps a reclaim out meanwhile.
+ */
 static void
 recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
@@ -230,8 +240,8 @@ recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	pp->cache.count = 0;
 	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
 		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
-	rxrp_bh_enable(ls);
 	rxrp_lcore_drain(p, ls);
+	rxrp_bh_enable(ls);
 }
 
 static int
@@ -325,7 +335,7 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.lcore_init = recycle_lcore_init,
 	.lcore_fini = recycle_lcore_fini,
 	.flush = recycle_flush,
-	.reclaim = recycle_reclaim,
+	.lcore_reclaim = recycle_reclaim,
 	.held = recycle_held,
 	.stats = recycle_stats,
 	.counter_names = recycle_counter_names,
