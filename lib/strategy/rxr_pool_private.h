@@ -222,6 +222,12 @@ struct rxrp_strategy {
 	 */
 	const char * const *counter_names;
 	/*
+	 * Names of the strategy's own settings, NULL-terminated, at most
+	 * RXR_STRATEGY_SETTINGS_MAX: conf_check reads and fills
+	 * rxr_pool_conf.settings[] in this order.
+	 */
+	const char * const *setting_names;
+	/*
 	 * Whether the strategy can run in this process (a CPU feature, a
 	 * kernel or libc facility). NULL: always. @return true, or false with
 	 * the reason in @p why.

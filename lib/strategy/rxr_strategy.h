@@ -105,6 +105,22 @@ bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
 unsigned int rxr_strategy_counters(enum rxr_strategy s,
 		const char * const **names);
 
+/** Most settings of a strategy's own (rxr_pool_conf.settings). */
+#define RXR_STRATEGY_SETTINGS_MAX 4
+
+/**
+ * The names of strategy @p s's own settings, in the order of
+ * rxr_pool_conf.settings[]. @return how many (0: none).
+ */
+unsigned int rxr_strategy_settings(enum rxr_strategy s,
+		const char * const **names);
+
+/**
+ * Index of strategy @p s's setting @p name in rxr_pool_conf.settings[].
+ * @return it, or -1 when @p s has none of that name.
+ */
+int rxr_strategy_setting_index(enum rxr_strategy s, const char *name);
+
 /**
  * Index of strategy @p s's counter @p name in
  * rxr_pool_lcore_stats.counters[]. @return it, or -1 when @p s has none
@@ -152,9 +168,11 @@ struct rxr_pool_conf {
 	/** Poll lcores (each owns a pcp); none given: every enabled lcore. */
 	uint32_t nr_poll_lcores;
 	uint32_t poll_lcores[RTE_MAX_LCORE];
-	uint32_t recycle_cache;	/**< default RXR_RECYCLE_CACHE_SIZE */
-	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
-	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
+	/**
+	 * The strategy's own settings, named by rxr_strategy_settings()
+	 * (recycle: cache, refill, ring); 0 takes the strategy's default.
+	 */
+	uint32_t settings[RXR_STRATEGY_SETTINGS_MAX];
 	/**
 	 * Time poll-context refills, frees and drains, in the poll iterations
 	 * the poll lcore marks with rxr_pool_sample() (refill latency

@@ -244,19 +244,48 @@ recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	rxrp_bh_enable(ls);
 }
 
+/* Its own settings (rxr_pool_conf.settings[]): X(name, default, help). */
+#define RECYCLE_SETTINGS(X) \
+	X(cache, RXR_RECYCLE_CACHE_SIZE, "alloc cache size") \
+	X(refill, RXR_RECYCLE_CACHE_REFILL, "frames per cache refill") \
+	X(ring, RXR_RECYCLE_RING_SIZE, "ptr_ring size")
+
+enum {
+#define RECYCLE_SETTING_ENUM(name, def, help) RECYCLE_S_##name,
+	RECYCLE_SETTINGS(RECYCLE_SETTING_ENUM)
+#undef RECYCLE_SETTING_ENUM
+	RECYCLE_NB_SETTINGS,
+};
+static_assert(RECYCLE_NB_SETTINGS <= RXR_STRATEGY_SETTINGS_MAX,
+	"recycle settings do not fit rxr_pool_conf.settings");
+
+static const char * const recycle_setting_names[] = {
+#define RECYCLE_SETTING_NAME(name, def, help) #name,
+	RECYCLE_SETTINGS(RECYCLE_SETTING_NAME)
+#undef RECYCLE_SETTING_NAME
+	NULL,
+};
+
+#define RECYCLE_SETTING(c, name) ((c)->settings[RECYCLE_S_##name])
+
 static int
 recycle_conf_check(struct rxr_pool_conf *c)
 {
-	if (c->recycle_cache == 0)
-		c->recycle_cache = RXR_RECYCLE_CACHE_SIZE;
-	if (c->recycle_refill == 0)
-		c->recycle_refill = RTE_MIN(RXR_RECYCLE_CACHE_REFILL, c->recycle_cache);
-	if (c->recycle_ring == 0)
-		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
-	if (c->recycle_refill > c->recycle_cache) {
-		RXR_LOG(ERR, "pool %s: recycle_refill %u is over "
-			"recycle_cache %u", c->name, c->recycle_refill,
-			c->recycle_cache);
+	uint32_t *cache = &RECYCLE_SETTING(c, cache);
+	uint32_t *refill = &RECYCLE_SETTING(c, refill);
+	bool refill_default = *refill == 0;
+
+#define RECYCLE_SETTING_DEFAULT(name, def, help) \
+	if (RECYCLE_SETTING(c, name) == 0) \
+		RECYCLE_SETTING(c, name) = def;
+	RECYCLE_SETTINGS(RECYCLE_SETTING_DEFAULT)
+#undef RECYCLE_SETTING_DEFAULT
+	/* The default refill never exceeds a smaller cache. */
+	if (refill_default)
+		*refill = RTE_MIN(*refill, *cache);
+	if (*refill > *cache) {
+		RXR_LOG(ERR, "pool %s: recycle setting refill %u is over "
+			"cache %u", c->name, *refill, *cache);
 		return -EINVAL;
 	}
 	return 0;
@@ -267,8 +296,9 @@ recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
 {
 	struct rxr_page_pool *pp;
 
-	pp = rxr_page_pool_create(p->conf.recycle_cache,
-			p->conf.recycle_refill, p->conf.recycle_ring, socket);
+	pp = rxr_page_pool_create(RECYCLE_SETTING(&p->conf, cache),
+			RECYCLE_SETTING(&p->conf, refill),
+			RECYCLE_SETTING(&p->conf, ring), socket);
 	if (pp == NULL)
 		return -(rte_errno != 0 ? rte_errno : ENOMEM);
 	ls->owner_data = pp;
@@ -339,4 +369,5 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.held = recycle_held,
 	.stats = recycle_stats,
 	.counter_names = recycle_counter_names,
+	.setting_names = recycle_setting_names,
 };

@@ -247,6 +247,7 @@ static int
 test_errors(void)
 {
 	struct rxr_pool_conf c;
+	const char * const *names;
 
 #define REFUSED(field_set, frames, want, needle) do { \
 	c = conf_of(RXR_STRATEGY_BH, true); \
@@ -265,9 +266,19 @@ test_errors(void)
 		"nr_poll_lcores ");
 	REFUSED((c.nr_poll_lcores = 2, c.poll_lcores[1] = RTE_MAX_LCORE + 3),
 		NR_FRAMES, EINVAL, "poll_lcores[1] ");
-	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE, c.recycle_cache = 100,
-		c.recycle_refill = 200), NR_FRAMES, EINVAL,
-		"recycle_refill 200 is over recycle_cache 100");
+	/* A strategy's own settings, by the names it gives them. */
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &names),
+		3, "recycle: cache, refill, ring");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_BH, &names), 0,
+		"bh: none");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		"nope"), -1, "unknown setting");
+	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"cache")] = 100,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"refill")] = 200), NR_FRAMES, EINVAL,
+		"recycle setting refill 200 is over cache 100");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_ALLOC, c.payload_offset = 5000),
 		NR_FRAMES, EINVAL, "payload_offset 5000 ");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_FREE,
@@ -275,7 +286,9 @@ test_errors(void)
 		"zero_method 42 ");
 	REFUSED((void)0, 0, EINVAL, "max_frames is 0");
 	/* An allocation failing in a strategy's lcore_init keeps its code. */
-	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE, c.recycle_ring = 1u << 30),
+	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"ring")] = 1u << 30),
 		NR_FRAMES, ENOMEM, NULL);
 #undef REFUSED
 	return 0;
