@@ -69,7 +69,12 @@ struct rxr_pcp {
 	uint32_t batch;		/**< zone transfer unit */
 	/**
 	 * Nesting counter of the owner's critical section, for strategies
-	 * that guard the pcp with one (bh's local_bh_disable analog).
+	 * that guard the pcp with one (bh's local_bh_disable analog; bh and
+	 * recycle). With drain_req below it is the bh section's state, not
+	 * the pcp's, but it stays here: the inline owner path
+	 * (rxr_pool_alloc_inline()) reads it, drain_req and count in one
+	 * cache line, the pcp's first; anywhere else would cost the path a
+	 * second line or a pointer to follow on every call.
 	 */
 	uint32_t bh_count;
 	/**
