@@ -294,7 +294,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	for (unsigned int i = 0; i < v.nb_pools; i++) {
 		const struct live_pool *p = &v.pool[i];
 		struct rte_tel_data *pd = rte_tel_data_alloc();
-		char name[32];
+		char name[64];
 
 		if (pd == NULL)
 			break;

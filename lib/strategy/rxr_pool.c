@@ -18,9 +18,6 @@
 #include "rxr_pool_private.h"
 #include "rxr_log.h"
 
-RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
-RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
-
 static void lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls);
 
 /* --- refill latency ------------------------------------------------------ */
@@ -586,16 +583,6 @@ rxr_pool_quiesce(struct rxr_pool *p)
 	}
 }
 
-int
-rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
-{
-	if (lcore >= RTE_MAX_LCORE || p->lcore[lcore] == NULL)
-		return -EINVAL;
-	RTE_PER_LCORE(rxrp_bind_pool) = p;
-	RTE_PER_LCORE(rxrp_bind_lcore) = p->lcore[lcore];
-	return 0;
-}
-
 enum rxr_context
 rxr_pool_context(const struct rxr_pool *p)
 {
@@ -605,52 +592,6 @@ rxr_pool_context(const struct rxr_pool *p)
 }
 
 /* --- introspection ------------------------------------------------------- */
-
-uint64_t
-rxr_pool_avail(const struct rxr_pool *p)
-{
-	uint64_t n = 0;
-
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		struct rxr_zone_stats zs;
-
-		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_free;
-	}
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
-		n += rxrp_defer_count(ls);
-		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
-		if (ls->supply != NULL) {
-			struct rxr_zero_supply_stats ss;
-
-			rxr_zero_supply_stats(ls->supply, &ss);
-			n += ss.ready;
-		}
-		if (p->strategy->held != NULL)
-			n += p->strategy->held(p, ls);
-	}
-	if (p->priv != NULL && p->strategy->pool_held != NULL)
-		n += p->strategy->pool_held(p);
-	return n;
-}
-
-uint64_t
-rxr_pool_nr_frames(const struct rxr_pool *p)
-{
-	uint64_t n = 0;
-
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		struct rxr_zone_stats zs;
-
-		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_frames;
-	}
-	return n;
-}
 
 const struct rxr_pool_conf *
 rxr_pool_conf(const struct rxr_pool *p)

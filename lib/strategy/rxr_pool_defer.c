@@ -120,6 +120,20 @@ rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 	defer_publish(ls, first, tail, n);
 }
 
+/* A thread's binding (rxr_pool_task_bind()), read by rxrp_task_target(). */
+RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
+RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
+
+int
+rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
+{
+	if (lcore >= RTE_MAX_LCORE || p->lcore[lcore] == NULL)
+		return -EINVAL;
+	RTE_PER_LCORE(rxrp_bind_pool) = p;
+	RTE_PER_LCORE(rxrp_bind_lcore) = p->lcore[lcore];
+	return 0;
+}
+
 /*
  * A task thread's frees not yet published (rxr_pool_task_batch()): a chain
  * built as a push builds it, in full batches whatever the call sizes,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The pool's statistics: the snapshot and the sums, made from the counter
+ * The pool's statistics: frames available, the snapshot and the sums, made from the counter
  * lists (RXR_PCP_COUNTERS, RXR_POOL_LCORE_COUNTERS) so that a counter added
  * to a list is read, summed and compared with no other change here.
  */
@@ -9,6 +9,52 @@
 #include <string.h>
 
 #include "rxr_pool_private.h"
+
+uint64_t
+rxr_pool_avail(const struct rxr_pool *p)
+{
+	uint64_t n = 0;
+
+	for (unsigned int z = 0; z < p->nr_zones; z++) {
+		struct rxr_zone_stats zs;
+
+		rxr_zone_stats(p->zone[z], &zs);
+		n += zs.nr_free;
+	}
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
+		const struct rxrp_lcore *ls = p->lcore[lc];
+
+		if (ls == NULL)
+			continue;
+		n += rxrp_defer_count(ls);
+		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
+		if (ls->supply != NULL) {
+			struct rxr_zero_supply_stats ss;
+
+			rxr_zero_supply_stats(ls->supply, &ss);
+			n += ss.ready;
+		}
+		if (p->strategy->held != NULL)
+			n += p->strategy->held(p, ls);
+	}
+	if (p->priv != NULL && p->strategy->pool_held != NULL)
+		n += p->strategy->pool_held(p);
+	return n;
+}
+
+uint64_t
+rxr_pool_nr_frames(const struct rxr_pool *p)
+{
+	uint64_t n = 0;
+
+	for (unsigned int z = 0; z < p->nr_zones; z++) {
+		struct rxr_zone_stats zs;
+
+		rxr_zone_stats(p->zone[z], &zs);
+		n += zs.nr_frames;
+	}
+	return n;
+}
 
 void
 rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
