@@ -115,6 +115,15 @@ rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		sum->counters[c] += b->counters[c] - a->counters[c];
 }
 
+uint64_t
+rxr_pool_lcore_counter(const struct rxr_pool_lcore_stats *ls,
+		enum rxr_strategy s, const char *name)
+{
+	int i = rxr_strategy_counter_index(s, name);
+
+	return i < 0 ? 0 : ls->counters[i];
+}
+
 void
 rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b, uint64_t *hits, uint64_t *misses)

@@ -617,6 +617,14 @@ void rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		const struct rxr_pool_lcore_stats *b);
 
 /**
+ * Strategy @p s's own counter @p name in @p ls, found by the name it gives
+ * it (rxr_strategy_counters()). @return it; 0 when @p s has none of that
+ * name.
+ */
+uint64_t rxr_pool_lcore_counter(const struct rxr_pool_lcore_stats *ls,
+		enum rxr_strategy s, const char *name);
+
+/**
  * pcp hits and misses between two snapshots of one pool (@p a NULL: since
  * its creation), as reports and telemetry count them: allocations the
  * pcps served from frames they held, and frames the zones handed out

@@ -630,16 +630,6 @@ struct snap {
 	uint64_t pcp_zone, drained, drains, fallback;
 };
 
-/* Strategy s's own counter of that name; 0 when it has none. */
-static uint64_t
-own_counter(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
-		const char *name)
-{
-	int i = rxr_strategy_counter_index(s, name);
-
-	return i < 0 ? 0 : ls->counters[i];
-}
-
 static void
 snap_take(struct rxr_pool *p, struct snap *sn)
 {
@@ -653,17 +643,18 @@ snap_take(struct rxr_pool *p, struct snap *sn)
 	s = rxr_pool_conf(p)->strategy;
 	sn->zl = st.zone[0].lock;
 	for (unsigned int i = 0; i < st.nr_lcores; i++) {
-		sn->pcp_zone += st.lcore[i].pcp.refill_frames +
-			st.lcore[i].pcp.drain_frames;
-		sn->drained += st.lcore[i].deferred_drained;
-		sn->drains += st.lcore[i].deferred_drains;
+		const struct rxr_pool_lcore_stats *ls = &st.lcore[i];
+
+		sn->pcp_zone += ls->pcp.refill_frames + ls->pcp.drain_frames;
+		sn->drained += ls->deferred_drained;
+		sn->drains += ls->deferred_drains;
 		/* The strategy's own (irqsave's; rseq has zone_fallback). */
-		sn->fallback += own_counter(&st.lcore[i], s, "zone_fallback");
-		sn->pl.acquisitions += own_counter(&st.lcore[i], s,
+		sn->fallback += rxr_pool_lcore_counter(ls, s, "zone_fallback");
+		sn->pl.acquisitions += rxr_pool_lcore_counter(ls, s,
 			"lock_acquisitions");
-		sn->pl.contended += own_counter(&st.lcore[i], s,
+		sn->pl.contended += rxr_pool_lcore_counter(ls, s,
 			"lock_contended");
-		sn->pl.wait_cycles += own_counter(&st.lcore[i], s,
+		sn->pl.wait_cycles += rxr_pool_lcore_counter(ls, s,
 			"lock_wait_cycles");
 	}
 }

@@ -191,16 +191,6 @@ irq_timer_for_self(long interval_ns)
 	return t;
 }
 
-/* Strategy s's own counter of that name; 0 when it has none. */
-static uint64_t
-own_counter(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
-		const char *name)
-{
-	int i = rxr_strategy_counter_index(s, name);
-
-	return i < 0 ? 0 : ls->counters[i];
-}
-
 static bool
 time_up(void)
 {
@@ -463,9 +453,9 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		"pcp lock %" PRIu64 "/%" PRIu64 "; zone fallbacks %" PRIu64
 		"; deferred drained %" PRIu64 "; remote frees %" PRIu64 "\n",
 		st.zone[0].lock.acquisitions, st.zone[0].lock.contended,
-		own_counter(&st.lcore[0], s, "lock_acquisitions"),
-		own_counter(&st.lcore[0], s, "lock_contended"),
-		own_counter(&st.lcore[0], s, "zone_fallback"),
+		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_acquisitions"),
+		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_contended"),
+		rxr_pool_lcore_counter(&st.lcore[0], s, "zone_fallback"),
 		st.lcore[0].deferred_drained,
 		st.lcore[0].remote_frees);
 	if (migrate)

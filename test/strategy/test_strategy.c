@@ -22,21 +22,9 @@
 
 #define NR_FRAMES 4096u
 
-/*
- * Strategy S's counter NAME of poll lcore 0 in snapshot ST, found by its
- * name as reports find it; UINT64_MAX when S has no such counter.
- */
+/* Strategy S's counter NAME of poll lcore 0 in snapshot ST, by its name. */
 #define COUNTER(st, S, name) \
-	counter_of(&(st).lcore[0], RXR_STRATEGY_##S, name)
-
-static uint64_t
-counter_of(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
-		const char *name)
-{
-	int i = rxr_strategy_counter_index(s, name);
-
-	return i < 0 ? UINT64_MAX : ls->counters[i];
-}
+	rxr_pool_lcore_counter(&(st).lcore[0], RXR_STRATEGY_##S, name)
 
 static struct rxr_pool *
 pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
