@@ -847,6 +847,54 @@ test_task_batch(void)
 	return 0;
 }
 
+/*
+ * The sums made from the counter lists: a delta from one snapshot to the
+ * next plus the first snapshot is the second, and the pcp's hits and
+ * misses split the frames handed out.
+ */
+static int
+test_sums(void)
+{
+	static struct rxr_pool_stats s0, s1;
+	struct rxr_pool_lcore_stats d, t;
+	struct rxr_pool *p = pool_new(RXR_STRATEGY_BH, true, 1);
+	uint64_t h0, m0, h1, m1, hd, md;
+	static void *a[64];
+
+	RXR_TEST_ASSERT(p != NULL, "pool");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 8);
+	rxr_pool_stats(p, &s0);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 40), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 40);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc");
+	rxr_pool_stats(p, &s1);
+	memset(&d, 0, sizeof(d));
+	memset(&t, 0, sizeof(t));
+	rxr_pool_lcore_stats_add(&d, &s0.lcore[0], &s1.lcore[0]);
+	rxr_pool_lcore_stats_add(&t, NULL, &s0.lcore[0]);
+	rxr_pool_lcore_stats_add(&t, NULL, &d);
+	RXR_TEST_ASSERT_EQ(d.pcp.alloc, 40 + 64, "frames handed out between");
+	RXR_TEST_ASSERT_EQ(d.pcp.free, 40, "frames taken back between");
+	RXR_TEST_ASSERT(memcmp(&t.pcp, &s1.lcore[0].pcp, sizeof(t.pcp)) == 0 &&
+		t.deferred_drains == s1.lcore[0].deferred_drains &&
+		t.refill_hist[0] == s1.lcore[0].refill_hist[0],
+		"first snapshot plus the delta is the second");
+	rxr_pool_pcp_hits(NULL, &s0, &h0, &m0);
+	rxr_pool_pcp_hits(NULL, &s1, &h1, &m1);
+	rxr_pool_pcp_hits(&s0, &s1, &hd, &md);
+	RXR_TEST_ASSERT(hd == h1 - h0 && md == m1 - m0,
+		"hits %" PRIu64 " misses %" PRIu64 " between", hd, md);
+	RXR_TEST_ASSERT_EQ(h1 + m1, 8 + 40 + 64, "every frame a hit or a miss");
+	RXR_TEST_ASSERT(m1 >= 1 && h1 >= 40, "hits %" PRIu64 " misses %"
+		PRIu64, h1, m1);
+	rxr_pool_free_bulk(p, a, 64);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -857,6 +905,7 @@ main(int argc, char **argv)
 	rxr_test_run("strategy names", test_parse);
 	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
 	rxr_test_run("statistics match what was done", test_stats);
+	rxr_test_run("counter sums and pcp hits from the lists", test_sums);
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
 	rxr_test_run("a pending reclaim keeps the inline owner path out",
 		test_inline_reclaim);
