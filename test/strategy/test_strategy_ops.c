@@ -33,6 +33,40 @@ conf_of(enum rxr_strategy s, bool bulk)
 	};
 }
 
+/*
+ * A strategy's own counters and settings: names that the report, telemetry
+ * and metrics can key on (non-empty, distinct, found back by name), as
+ * many as the lcore statistics and the configuration hold, and a stats
+ * callback to fill the counters.
+ */
+static int
+names_check(enum rxr_strategy s)
+{
+	const char * const *names;
+	unsigned int n;
+
+	for (int kind = 0; kind < 2; kind++) {
+		n = kind == 0 ? rxr_strategy_counters(s, &names) :
+			rxr_strategy_settings(s, &names);
+		RXR_TEST_ASSERT(n == 0 || names[n] == NULL,
+			"%s: %s names end within the maximum",
+			rxr_strategy_name(s), kind == 0 ? "counter" : "setting");
+		for (unsigned int i = 0; i < n; i++) {
+			int back = kind == 0 ?
+				rxr_strategy_counter_index(s, names[i]) :
+				rxr_strategy_setting_index(s, names[i]);
+
+			RXR_TEST_ASSERT(names[i][0] != '\0' &&
+				back == (int)i, "%s: name %u \"%s\" empty or "
+				"repeated", rxr_strategy_name(s), i, names[i]);
+		}
+	}
+	RXR_TEST_ASSERT(rxr_strategy_counters(s, &names) == 0 ||
+		rxrp_strategy_get(s)->stats != NULL,
+		"%s: counters need a stats callback", rxr_strategy_name(s));
+	return 0;
+}
+
 static int
 test_registry(void)
 {
@@ -62,6 +96,8 @@ test_registry(void)
 		RXR_TEST_ASSERT((st->lcore_priv_size != 0) ||
 			(st->lcore_init == NULL && st->lcore_fini == NULL),
 			"%s: lcore hooks only with lcore state", st->name);
+		if (names_check(s) != 0)
+			return -1;
 	}
 	/* The list help texts show: every user strategy, nothing else. */
 	{
