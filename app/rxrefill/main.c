@@ -593,8 +593,6 @@ run_one(unsigned int step, struct rxr_report *report)
 	fill_run(&r, s1, s2, cycles, unaccounted);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_DEFERS_FREES);
-	r.has_recycle = rxr_strategy_has(rc->strategy,
-		RXR_STRATEGY_CAP_RECYCLES);
 	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
 	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
 		r.strategy_counters[i].cause = cnames[i];

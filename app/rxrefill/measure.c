@@ -147,11 +147,11 @@ void
 fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
 {
-	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, zone_alloc = 0;
-	uint64_t into_pcp = 0, hits = 0, refill_cycles = 0, refill_frames = 0;
-	uint64_t sample_cycles = 0;
+	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, hits, misses;
+	struct rxr_pool_lcore_stats sum;
 	bool has_oob = false;
 
+	memset(&sum, 0, sizeof(sum));
 	r->duration_s = (double)cycles / rte_get_tsc_hz();
 	r->rx_packets = b->packets - a->packets;
 	r->rx_bytes = b->bytes - a->bytes;
@@ -171,42 +171,26 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 				pa->zone[z].lock.contended;
 			r->zone_lock.wait_cycles += pb->zone[z].lock.wait_cycles -
 				pa->zone[z].lock.wait_cycles;
-			zone_alloc += pb->zone[z].alloc_frames - pa->zone[z].alloc_frames;
 		}
-		for (unsigned int l = 0; l < pb->nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *la = &pa->lcore[l];
-			const struct rxr_pool_lcore_stats *lb = &pb->lcore[l];
-			const uint64_t *ra = (const uint64_t *)&la->recycle;
-			const uint64_t *rb = (const uint64_t *)&lb->recycle;
-			uint64_t *rr = (uint64_t *)&r->recycle;
-
-			hits += (lb->pcp.alloc - la->pcp.alloc) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			into_pcp += (lb->pcp.refill_frames - la->pcp.refill_frames) -
-				(lb->pcp.alloc_zone_frames - la->pcp.alloc_zone_frames);
-			r->deferred.drained += lb->deferred_drained - la->deferred_drained;
-			for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
-					c < RXR_REPORT_DROPS_MAX; c++)
-				r->strategy_counters[c].count += lb->counters[c] -
-					la->counters[c];
-			for (size_t c = 0; c < sizeof(r->recycle) / sizeof(uint64_t); c++)
-				rr[c] += rb[c] - ra[c];
-			refill_cycles += lb->refill_cycles - la->refill_cycles;
-			refill_frames += lb->refill_frames - la->refill_frames;
-			sample_cycles += lb->sample_cycles - la->sample_cycles;
-			for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
-					h < RXR_REPORT_HIST_BUCKETS; h++)
-				r->refill_latency_ns[h] += lb->refill_hist[h] -
-					la->refill_hist[h];
-		}
+		for (unsigned int l = 0; l < pb->nr_lcores; l++)
+			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
+				&pb->lcore[l]);
+		rxr_pool_pcp_hits(pa, pb, &hits, &misses);
+		r->pcp.hits += hits;
+		r->pcp.misses += misses;
 	}
-	r->pcp.hits = hits;
-	r->pcp.misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
+	r->deferred.drained = sum.deferred_drained;
+	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
+			c < RXR_REPORT_DROPS_MAX; c++)
+		r->strategy_counters[c].count = sum.counters[c];
+	for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
+			h < RXR_REPORT_HIST_BUCKETS; h++)
+		r->refill_latency_ns[h] = sum.refill_hist[h];
 	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
 		((double)cycles * app.nb_pollers) : NAN;
-	r->refill_cycles_per_frame = ratio(refill_cycles, refill_frames);
+	r->refill_cycles_per_frame = ratio(sum.refill_cycles, sum.refill_frames);
 	/* Sampled iterations: their allocator cycles over their packets. */
-	r->allocator_cycles_per_packet = ratio(sample_cycles,
+	r->allocator_cycles_per_packet = ratio(sum.sample_cycles,
 		b->sample_packets - a->sample_packets);
 	r->consumer_free_cycles_per_packet = ratio(b->free_cycles -
 		a->free_cycles, b->freed - a->freed);

@@ -45,7 +45,6 @@ struct live_pool {
 	uint64_t lock_acq, lock_contended, lock_wait_cycles;
 	double lock_wait_share;		/* of the last period */
 	uint64_t deferred_drained;
-	struct rxr_recycle_stats recycle;
 	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];	/* the strategy's own */
 };
 
@@ -113,7 +112,7 @@ pools_now(struct live_view *v, double dt_cycles)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct live_pool *lp = &v->pool[v->nb_pools];
 		const struct rte_mempool *mp = a->ports[i].mp;
-		uint64_t zone_alloc = 0, into_pcp = 0;
+		struct rxr_pool_lcore_stats sum;
 
 		if (mp == NULL || L.ps == NULL)
 			continue;
@@ -124,25 +123,14 @@ pools_now(struct live_view *v, double dt_cycles)
 			lp->lock_acq += L.ps->zone[z].lock.acquisitions;
 			lp->lock_contended += L.ps->zone[z].lock.contended;
 			lp->lock_wait_cycles += L.ps->zone[z].lock.wait_cycles;
-			zone_alloc += L.ps->zone[z].alloc_frames;
 		}
-		for (unsigned int l = 0; l < L.ps->nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *ls = &L.ps->lcore[l];
-			const uint64_t *rs = (const uint64_t *)&ls->recycle;
-			uint64_t *rd = (uint64_t *)&lp->recycle;
-
-			/* As the report counts them (fill_run()). */
-			lp->pcp_hits += ls->pcp.alloc - ls->pcp.alloc_zone_frames;
-			into_pcp += ls->pcp.refill_frames -
-				ls->pcp.alloc_zone_frames;
-			lp->deferred_drained += ls->deferred_drained;
-			for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX; c++)
-				lp->counters[c] += ls->counters[c];
-			for (size_t c = 0; c < sizeof(lp->recycle) /
-					sizeof(uint64_t); c++)
-				rd[c] += rs[c];
-		}
-		lp->pcp_misses = zone_alloc > into_pcp ? zone_alloc - into_pcp : 0;
+		memset(&sum, 0, sizeof(sum));
+		for (unsigned int l = 0; l < L.ps->nr_lcores; l++)
+			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
+		/* As the report counts them (fill_run()). */
+		rxr_pool_pcp_hits(NULL, L.ps, &lp->pcp_hits, &lp->pcp_misses);
+		lp->deferred_drained = sum.deferred_drained;
+		memcpy(lp->counters, sum.counters, sizeof(lp->counters));
 		/* A new pool (next run) starts its own wait count. */
 		if (L.mp0[i] != mp || !L.baseline)
 			lp->lock_wait_share = 0;
@@ -306,14 +294,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	for (unsigned int i = 0; i < v.nb_pools; i++) {
 		const struct live_pool *p = &v.pool[i];
 		struct rte_tel_data *pd = rte_tel_data_alloc();
-		const uint64_t *rc = (const uint64_t *)&p->recycle;
-		static const char *const rnames[] = {
-			"alloc_fast", "alloc_slow", "alloc_empty",
-			"alloc_refill", "alloc_waive", "recycle_cached",
-			"recycle_cache_full", "recycle_ring",
-			"recycle_ring_full", "recycle_released_refcnt",
-		};
-		char name[32];
+		char name[64];
 
 		if (pd == NULL)
 			break;
@@ -327,8 +308,6 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		add_real(pd, "zone_lock_wait_share", p->lock_wait_share, 6);
 		rte_tel_data_add_dict_u64(pd, "deferred_drained",
 			p->deferred_drained);
-		for (size_t k = 0; k < RTE_DIM(rnames); k++)
-			rte_tel_data_add_dict_u64(pd, rnames[k], rc[k]);
 		/* The strategy's own, under its name: "rseq_restarts". */
 		for (unsigned int k = 0; k < v.nb_counters; k++) {
 			snprintf(name, sizeof(name), "%s_%s", v.strategy,
@@ -415,22 +394,6 @@ metrics_write(const struct live_view *v)
 		"Frames freed by other contexts and drained by the owner.",
 		"%" PRIu64, deferred_drained);
 #undef POOL_METRIC
-	fprintf(f, "# HELP rxrefill_recycle_total page_pool-style recycling "
-		"counters.\n# TYPE rxrefill_recycle_total counter\n");
-	for (unsigned int i = 0; i < v->nb_pools; i++) {
-		static const char *const rnames[] = {
-			"alloc_fast", "alloc_slow", "alloc_empty",
-			"alloc_refill", "alloc_waive", "recycle_cached",
-			"recycle_cache_full", "recycle_ring",
-			"recycle_ring_full", "recycle_released_refcnt",
-		};
-		const uint64_t *rc = (const uint64_t *)&v->pool[i].recycle;
-
-		for (size_t k = 0; k < RTE_DIM(rnames); k++)
-			fprintf(f, "rxrefill_recycle_total{%s,port=\"%u\","
-				"counter=\"%s\"} %" PRIu64 "\n", labels,
-				v->pool[i].port, rnames[k], rc[k]);
-	}
 	fprintf(f, "# HELP rxrefill_strategy_total The running strategy's own "
 		"counters.\n# TYPE rxrefill_strategy_total counter\n");
 	for (unsigned int i = 0; i < v->nb_pools; i++)
@@ -508,7 +471,7 @@ live_init(struct app *a)
 			"No parameters") != 0 ||
 			rte_telemetry_register_cmd("/rxrefill/stats", tel_stats,
 			"Live Mpps, Gbit/s, drops by cause, per pool pcp, zone "
-			"lock, deferred and recycle counters. No parameters") != 0)
+			"lock, deferred and the strategy's own counters. No parameters") != 0)
 		RXR_LOG(WARNING, "warning: telemetry commands not "
 			"registered");
 	else

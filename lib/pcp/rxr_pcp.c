@@ -146,12 +146,7 @@ __rxr_pcp_free_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 void
 rxr_pcp_stats(const struct rxr_pcp *pcp, struct rxr_pcp_stats *st)
 {
-	st->alloc = RXR_STAT_READ(pcp->stats.alloc);
-	st->alloc_miss = RXR_STAT_READ(pcp->stats.alloc_miss);
-	st->alloc_fail = RXR_STAT_READ(pcp->stats.alloc_fail);
-	st->free = RXR_STAT_READ(pcp->stats.free);
-	st->free_drain = RXR_STAT_READ(pcp->stats.free_drain);
-	st->refill_frames = RXR_STAT_READ(pcp->stats.refill_frames);
-	st->drain_frames = RXR_STAT_READ(pcp->stats.drain_frames);
-	st->alloc_zone_frames = RXR_STAT_READ(pcp->stats.alloc_zone_frames);
+#define RXR_PCP_READ(name, help) st->name = RXR_STAT_READ(pcp->stats.name);
+	RXR_PCP_COUNTERS(RXR_PCP_READ)
+#undef RXR_PCP_READ
 }

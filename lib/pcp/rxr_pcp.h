@@ -40,16 +40,26 @@ extern "C" {
 /** Default high, as Linux's 6 * batch. */
 #define RXR_PCP_HIGH_DEFAULT (6u * RXR_PCP_BATCH_DEFAULT)
 
-/** pcp counters; written by the owner only. */
+/**
+ * The pcp counters, one line each: X(name, help). struct rxr_pcp_stats,
+ * its snapshot and the pool's sums (rxr_pool_lcore_stats_add()) are made
+ * from this list.
+ */
+#define RXR_PCP_COUNTERS(X) \
+	X(alloc, "frames handed out") \
+	X(alloc_miss, "alloc calls that went to the zone") \
+	X(alloc_fail, "alloc calls the zone could not serve") \
+	X(free, "frames taken back") \
+	X(free_drain, "free calls that went to the zone") \
+	X(refill_frames, "frames brought in from the zone") \
+	X(alloc_zone_frames, "of those, handed straight to callers") \
+	X(drain_frames, "frames given back to the zone")
+
+/** pcp counters, one per line of RXR_PCP_COUNTERS; written by the owner. */
 struct rxr_pcp_stats {
-	uint64_t alloc;		/**< frames handed out */
-	uint64_t alloc_miss;	/**< alloc calls that went to the zone */
-	uint64_t alloc_fail;	/**< alloc calls the zone could not serve */
-	uint64_t free;		/**< frames taken back */
-	uint64_t free_drain;	/**< free calls that went to the zone */
-	uint64_t refill_frames;	/**< frames brought in from the zone */
-	uint64_t alloc_zone_frames; /**< of those, handed straight to callers */
-	uint64_t drain_frames;	/**< frames given back to the zone */
+#define RXR_PCP_FIELD(name, help) uint64_t name;
+	RXR_PCP_COUNTERS(RXR_PCP_FIELD)
+#undef RXR_PCP_FIELD
 };
 
 /** A per-lcore page cache. */
@@ -59,7 +69,14 @@ struct rxr_pcp {
 	uint32_t batch;		/**< zone transfer unit */
 	/**
 	 * Nesting counter of the owner's critical section, for strategies
-	 * that guard the pcp with one (bh's local_bh_disable analog).
+	 * that guard the pcp with one (bh's local_bh_disable analog; bh and
+	 * recycle). With drain_req below it is the bh section's state, not
+	 * the pcp's, but it stays here: bh's inline owner path
+	 * (rxr_pool_alloc_inline()) reads it, drain_req and count through
+	 * the one pcp pointer. Moved into the owner descriptor (struct
+	 * rxr_pool_owner), the path keeps both the descriptor and the pcp
+	 * live: the driver's bulk dequeue and its enqueue then save one more
+	 * callee-saved register, a push and a pop per call (objdump).
 	 */
 	uint32_t bh_count;
 	/**

@@ -63,11 +63,10 @@ void
 rxr_page_pool_stats(const struct rxr_page_pool *pp,
 		struct rxr_recycle_stats *st)
 {
-	const uint64_t *src = (const uint64_t *)&pp->stats;
-	uint64_t *dst = (uint64_t *)st;
-
-	for (size_t i = 0; i < sizeof(*st) / sizeof(uint64_t); i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+#define RXR_RECYCLE_READ(name, help) \
+	st->name = __atomic_load_n(&pp->stats.name, __ATOMIC_RELAXED);
+	RXR_RECYCLE_COUNTERS(RXR_RECYCLE_READ)
+#undef RXR_RECYCLE_READ
 	/* Producers from other contexts count under the producer lock. */
 	st->recycle_ring += RXR_STAT_READ(pp->ring_produced);
 	st->recycle_ring_full += RXR_STAT_READ(pp->ring_full);

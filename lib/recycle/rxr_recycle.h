@@ -29,19 +29,38 @@ extern "C" {
 #define RXR_RECYCLE_CACHE_REFILL 64u	/**< PP_ALLOC_CACHE_REFILL */
 #define RXR_RECYCLE_RING_SIZE 1024u	/**< page_pool's default pool_size */
 
-/** Statistics, named as page_pool names them. */
+/**
+ * The recycling counters, named as page_pool names them, one line each:
+ * X(name, help). struct rxr_recycle_stats, its snapshot and the counters
+ * the recycle strategy reports (reports, telemetry, the metrics file) are
+ * all made from this list; a new counter is one more line here.
+ */
+#define RXR_RECYCLE_COUNTERS(X) \
+	X(alloc_fast, "frames served from the alloc cache") \
+	X(alloc_slow, "refills from the pcp (bulk)") \
+	X(alloc_empty, "refills that found ring and pcp empty") \
+	X(alloc_refill, "refills of the cache from the ring") \
+	X(alloc_waive, "remote-node frames sent to their zone") \
+	X(recycle_cached, "owner frees kept in the cache") \
+	X(recycle_cache_full, "owner frees that found it full") \
+	X(recycle_ring, "frees put in the ring") \
+	X(recycle_ring_full, "frees that found the ring full") \
+	X(recycle_released_refcnt, \
+		"frames released to the allocator instead of recycled")
+
+/** Index of each counter in RXR_RECYCLE_COUNTERS order. */
+enum rxr_recycle_counter {
+#define RXR_RECYCLE_ENUM(name, help) RXR_RECYCLE_C_##name,
+	RXR_RECYCLE_COUNTERS(RXR_RECYCLE_ENUM)
+#undef RXR_RECYCLE_ENUM
+	RXR_RECYCLE_NB_COUNTERS,
+};
+
+/** Statistics, one field per line of RXR_RECYCLE_COUNTERS. */
 struct rxr_recycle_stats {
-	uint64_t alloc_fast;	/**< frames served from the alloc cache */
-	uint64_t alloc_slow;	/**< refills from the pcp (bulk) */
-	uint64_t alloc_empty;	/**< refills that found ring and pcp empty */
-	uint64_t alloc_refill;	/**< refills of the cache from the ring */
-	uint64_t alloc_waive;	/**< remote-node frames sent to their zone */
-	uint64_t recycle_cached;	/**< owner frees kept in the cache */
-	uint64_t recycle_cache_full;	/**< owner frees that found it full */
-	uint64_t recycle_ring;		/**< frees put in the ring */
-	uint64_t recycle_ring_full;	/**< frees that found the ring full */
-	/** Frames released to the allocator instead of recycled. */
-	uint64_t recycle_released_refcnt;
+#define RXR_RECYCLE_FIELD(name, help) uint64_t name;
+	RXR_RECYCLE_COUNTERS(RXR_RECYCLE_FIELD)
+#undef RXR_RECYCLE_FIELD
 };
 
 /** Bounded multi-producer, single-consumer ring of frame pointers. */

@@ -513,30 +513,8 @@ run_pool(json_t *o, const struct rxr_report_run *run)
 static int
 run_strategy(json_t *o, const struct rxr_report_run *run)
 {
-	const struct rxr_report_recycle *rc = &run->recycle;
 	json_t *sub;
 
-	if (run->has_recycle) {
-		sub = json_object();
-		if (jset(o, "recycle", sub) ||
-				jset(sub, "alloc_fast", jcount(rc->alloc_fast)) ||
-				jset(sub, "alloc_slow", jcount(rc->alloc_slow)) ||
-				jset(sub, "alloc_empty", jcount(rc->alloc_empty)) ||
-				jset(sub, "alloc_refill",
-					jcount(rc->alloc_refill)) ||
-				jset(sub, "alloc_waive", jcount(rc->alloc_waive)) ||
-				jset(sub, "recycle_cached",
-					jcount(rc->recycle_cached)) ||
-				jset(sub, "recycle_cache_full",
-					jcount(rc->recycle_cache_full)) ||
-				jset(sub, "recycle_ring",
-					jcount(rc->recycle_ring)) ||
-				jset(sub, "recycle_ring_full",
-					jcount(rc->recycle_ring_full)) ||
-				jset(sub, "recycle_released_refcnt",
-					jcount(rc->recycle_released_refcnt)))
-			goto nomem;
-	}
 	if (run->nb_strategy_counters != 0) {
 		sub = json_object();
 		if (jset(o, "strategy_counters", sub))

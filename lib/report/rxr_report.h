@@ -60,20 +60,6 @@ struct rxr_report_stream {
 	uint64_t bytes;		/**< frame bytes received */
 };
 
-/** page_pool-style recycling counters, named as page_pool names them. */
-struct rxr_report_recycle {
-	uint64_t alloc_fast;
-	uint64_t alloc_slow;
-	uint64_t alloc_empty;
-	uint64_t alloc_refill;
-	uint64_t alloc_waive;
-	uint64_t recycle_cached;
-	uint64_t recycle_cache_full;
-	uint64_t recycle_ring;
-	uint64_t recycle_ring_full;
-	uint64_t recycle_released_refcnt;
-};
-
 /** Causes of a disturbed repetition (rxr_report_noise.disturbed). */
 enum rxr_report_disturbance {
 	/** Measured longer than asked: the process was stopped or starved. */
@@ -181,12 +167,10 @@ struct rxr_report_run {
 		uint64_t queued;
 		uint64_t drained;
 	} deferred;
-	bool has_recycle;		/**< write recycle{} (recycle) */
-	struct rxr_report_recycle recycle;
 	/**
 	 * The strategy's own counters (rxr_strategy_counters()), written as
 	 * strategy_counters{name: count} when nb_strategy_counters > 0
-	 * (rseq: restarts, migrations, zone_fallback).
+	 * (rseq: restarts, migrations, ...; recycle: page_pool's counters).
 	 */
 	unsigned int nb_strategy_counters;
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];

@@ -42,11 +42,10 @@ static const char *const deferred_names[] = {
 	"deferred.queued", "deferred.drained",
 };
 
-static const char *const recycle_names[] = {
-	"recycle.alloc_fast", "recycle.alloc_slow", "recycle.alloc_empty",
-	"recycle.alloc_refill", "recycle.alloc_waive", "recycle.recycle_cached",
-	"recycle.recycle_cache_full", "recycle.recycle_ring",
-	"recycle.recycle_ring_full", "recycle.recycle_released_refcnt",
+/* Groups of a strategy's own counters, any names: "recycle" is what
+ * older reports carry for the recycle strategy's. */
+static const char *const own_counter_groups[] = {
+	"strategy_counters", "recycle",
 };
 
 static const struct {
@@ -87,9 +86,6 @@ rxr_report_metric_known(const char *sel)
 	for (i = 0; i < NELEMS(deferred_names); i++)
 		if (strcmp(sel, deferred_names[i]) == 0)
 			return true;
-	for (i = 0; i < NELEMS(recycle_names); i++)
-		if (strcmp(sel, recycle_names[i]) == 0)
-			return true;
 	for (i = 0; i < NELEMS(zeroing_metrics); i++)
 		if (strcmp(sel, zeroing_metrics[i].name) == 0)
 			return true;
@@ -100,6 +96,7 @@ rxr_report_metric_known(const char *sel)
 	return (strncmp(sel, "drops.", 6) == 0 && sel[6] != '\0') ||
 		(strncmp(sel, "strategy_counters.", 18) == 0 &&
 			sel[18] != '\0') ||
+		(strncmp(sel, "recycle.", 8) == 0 && sel[8] != '\0') ||
 		strncmp(sel, "streams.packets[", 16) == 0 ||
 		strncmp(sel, "streams.bytes[", 14) == 0;
 }
@@ -465,7 +462,8 @@ mlist_add_flows(struct mlist *l, struct flows *fl)
 
 /*
  * The rows of the columns, in table order: the core metrics, every drop
- * cause, deferred, the strategies' own counters, recycle, zeroing and
+ * cause, deferred, the strategies' own counters (and an older report's
+ * recycle group), zeroing and
  * fairness, and with stream_rows every flow's packets and bytes.
  */
 static int
@@ -489,12 +487,9 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		ret = mlist_add_counters(l, deferred_names,
 			NELEMS(deferred_names));
 	/* Every counter of its own any run's strategy reported. */
-	if (ret == 0)
-		ret = mlist_add_keys(l, cols, ncols, "strategy_counters",
+	for (i = 0; ret == 0 && i < NELEMS(own_counter_groups); i++)
+		ret = mlist_add_keys(l, cols, ncols, own_counter_groups[i],
 			RXRR_DIR_NONE);
-	if (ret == 0)
-		ret = mlist_add_counters(l, recycle_names,
-			NELEMS(recycle_names));
 	for (i = 0; ret == 0 && i < NELEMS(zeroing_metrics); i++)
 		if (mlist_add(l, zeroing_metrics[i].name,
 				zeroing_metrics[i].dir, zeroing_metrics[i].prec,

@@ -13,48 +13,12 @@
 #include <rte_pause.h>
 #include <rte_reciprocal.h>
 
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rxr_pool_private.h"
 #include "rxr_log.h"
 
-RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
-RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
-
 static void lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls);
-
-/* --- layers -------------------------------------------------------------- */
-
-int
-rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l, rxr_pool_alloc_t alloc,
-		rxr_pool_free_t free)
-{
-	if ((unsigned int)l < p->top || l >= RXRP_LAYER_MAX)
-		return -EINVAL;
-	p->below[l].alloc = p->ops.alloc;
-	p->below[l].free = p->ops.free;
-	if (alloc != NULL)
-		p->ops.alloc = alloc;
-	if (free != NULL)
-		p->ops.free = free;
-	p->top = l + 1;
-	return 0;
-}
-
-void
-rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l)
-{
-	RTE_VERIFY(p->top == (unsigned int)l + 1);
-	p->ops.alloc = p->below[l].alloc;
-	p->ops.free = p->below[l].free;
-	p->below[l] = (struct rxrp_fns){ NULL, NULL };
-	/* Back to the outermost layer still installed (below[] not NULL). */
-	while (p->top > RXRP_LAYER_STRATEGY + 1 &&
-			p->below[p->top - 1].alloc == NULL)
-		p->top--;
-}
 
 /* --- refill latency ------------------------------------------------------ */
 
@@ -286,12 +250,90 @@ owner_inline_setup(struct rxr_pool *p)
 	p->ops.owner = p->owner;
 }
 
+/*
+ * The zones, one per (fake) node, and the deferred lists' slots for every
+ * frame they may hold. @return 0, or the positive errno.
+ */
+static int
+zones_create(struct rxr_pool *p, uint32_t max_frames, uint32_t max_regions)
+{
+	int socket = p->conf.socket_id;
+	uint32_t total = 0;
+
+	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		char name[RTE_MEMZONE_NAMESIZE];
+		struct rxr_zone_conf zc = {
+			.name = name, .socket_id = socket,
+			.frame_size = p->frame_size,
+			/* Each fake node may get a whole run's remainder. */
+			.max_frames = max_frames / p->nr_zones + max_regions + 1,
+			.max_regions = max_regions,
+		};
+
+		snprintf(name, sizeof(name), "%.16s.n%u", p->name, n);
+		p->zone[n] = rxr_zone_create(&zc);
+		if (p->zone[n] == NULL)
+			return rte_errno;
+		p->zone_base[n] = total;
+		total += zc.max_frames;
+	}
+	p->zone_base[p->nr_zones] = total;
+	p->defer_link = rte_malloc_socket("rxr_defer_link",
+			(size_t)total * sizeof(struct rxrp_defer_link),
+			RTE_CACHE_LINE_SIZE, socket);
+	p->defer_rest = rte_malloc_socket("rxr_defer_rest",
+			(size_t)total * sizeof(struct rxrp_defer_rest),
+			alignof(struct rxrp_defer_rest), socket);
+	return p->defer_link == NULL || p->defer_rest == NULL ? ENOMEM : 0;
+}
+
+/* Every poll lcore's state; lcore i of the list on node i % nr_zones. */
+static int
+lcores_create(struct rxr_pool *p)
+{
+	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
+		unsigned int lc = p->conf.poll_lcores[i];
+		struct rxrp_lcore *ls = NULL;
+		rte_cpuset_t cpus;
+		int ret;
+
+		if (p->lcore[lc] != NULL)
+			continue;
+		ret = lcore_create(p, lc, i % p->nr_zones, &ls);
+		if (ret != 0)
+			return ret;
+		p->lcore[lc] = ls;
+		if (p->first == NULL)
+			p->first = ls;
+		/* An lcore pinned to one CPU owns that CPU's pcp. */
+		cpus = rte_lcore_cpuset(lc);
+		if (CPU_COUNT(&cpus) == 1)
+			for (int c = 0; c < RXRP_MAX_CPUS; c++)
+				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
+					p->by_cpu[c] = ls;
+	}
+	return 0;
+}
+
+/* The timing layer, outermost but adoption's; then the inline path. */
+static void
+timing_setup(struct rxr_pool *p)
+{
+	if (p->conf.latency || p->conf.test_refill_delay != 0)
+		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
+			p->conf.latency ? timed_free : NULL);
+	if (p->conf.latency && p->conf.test_refill_delay == 0) {
+		p->timing_on_demand = true;
+		timing_set(p, false);
+	}
+	owner_inline_setup(p);
+}
+
 struct rxr_pool *
 rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		uint32_t max_frames, uint32_t max_regions)
 {
 	struct rxr_pool *p;
-	uint32_t total = 0;
 	int err = ENOMEM, ret;
 
 	p = rte_zmalloc_socket("rxr_pool", sizeof(*p), RTE_CACHE_LINE_SIZE,
@@ -315,91 +357,25 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	p->frame_size = frame_size;
 	p->frame_div = rte_reciprocal_value_u64(frame_size);
 	p->nr_zones = p->conf.fake_nodes;
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		char name[RTE_MEMZONE_NAMESIZE];
-		struct rxr_zone_conf zc = {
-			.name = name, .socket_id = conf->socket_id,
-			.frame_size = frame_size,
-			/* Each fake node may get a whole run's remainder. */
-			.max_frames = max_frames / p->nr_zones + max_regions + 1,
-			.max_regions = max_regions,
-		};
-
-		snprintf(name, sizeof(name), "%.16s.n%u", p->name, n);
-		p->zone[n] = rxr_zone_create(&zc);
-		if (p->zone[n] == NULL) {
-			err = rte_errno;
-			goto fail;
-		}
-		p->zone_base[n] = total;
-		total += zc.max_frames;
-	}
-	p->zone_base[p->nr_zones] = total;
-	p->defer_link = rte_malloc_socket("rxr_defer_link",
-			(size_t)total * sizeof(struct rxrp_defer_link),
-			RTE_CACHE_LINE_SIZE, conf->socket_id);
-	p->defer_rest = rte_malloc_socket("rxr_defer_rest",
-			(size_t)total * sizeof(struct rxrp_defer_rest),
-			alignof(struct rxrp_defer_rest), conf->socket_id);
-	if (p->defer_link == NULL || p->defer_rest == NULL)
+	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
+			rte_get_tsc_hz());
+	err = zones_create(p, max_frames, max_regions);
+	if (err != 0)
 		goto fail;
-
 	/* The layers, innermost first (enum rxrp_layer). */
 	rxrp_layer_push(p, RXRP_LAYER_STRATEGY,
 			p->strategy->alloc[p->conf.bulk],
 			p->strategy->free[p->conf.bulk]);
 	ret = rxrp_zero_setup(p);
+	if (ret == 0)
+		ret = lcores_create(p);
+	if (ret == 0 && p->strategy->pool_init != NULL)
+		ret = p->strategy->pool_init(p);
 	if (ret != 0) {
 		err = -ret;
 		goto fail;
 	}
-	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
-		unsigned int lc = p->conf.poll_lcores[i];
-		struct rxrp_lcore *ls = NULL;
-		rte_cpuset_t cpus;
-
-		if (p->lcore[lc] != NULL)
-			continue;
-		ret = lcore_create(p, lc, i % p->nr_zones, &ls);
-		if (ret != 0) {
-			err = -ret;
-			goto fail;
-		}
-		p->lcore[lc] = ls;
-		if (p->first == NULL)
-			p->first = ls;
-		/* An lcore pinned to one CPU owns that CPU's pcp. */
-		cpus = rte_lcore_cpuset(lc);
-		if (CPU_COUNT(&cpus) == 1)
-			for (int c = 0; c < RXRP_MAX_CPUS; c++)
-				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
-					p->by_cpu[c] = ls;
-	}
-	/*
-	 * Strategies whose owners take no atomics keep their caches
-	 * reclaimable by pairing a request word with a process-wide barrier.
-	 */
-	if ((p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES) &&
-			syscall(__NR_membarrier,
-				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
-		p->remote_drain = true;
-	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
-			rte_get_tsc_hz());
-	if (p->strategy->pool_init != NULL) {
-		ret = p->strategy->pool_init(p);
-		if (ret != 0) {
-			err = -ret;
-			goto fail;
-		}
-	}
-	if (p->conf.latency || p->conf.test_refill_delay != 0)
-		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
-			p->conf.latency ? timed_free : NULL);
-	if (p->conf.latency && p->conf.test_refill_delay == 0) {
-		p->timing_on_demand = true;
-		timing_set(p, false);
-	}
-	owner_inline_setup(p);
+	timing_setup(p);
 	return p;
 fail:
 	rxr_pool_destroy(p);
@@ -573,32 +549,14 @@ out:
 
 /* --- lcore life cycle ---------------------------------------------------- */
 
-void
-rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	if (ls->supply != NULL)
-		rxr_zero_supply_drain(ls->supply);
-	rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
-	rxr_pcp_drain(ls->pcp);
-}
-
+/* Inside whatever the strategy's flush takes against its other users. */
 static void
 lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	/*
-	 * Where frees are deferred, the owner's section keeps a reclaim by
-	 * another thread out meanwhile.
-	 */
-	bool section = p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES;
-
-	if (section)
-		rxr_pool_bh_disable(ls->pcp);
 	if (p->strategy->flush != NULL)
 		p->strategy->flush(p, ls);
 	else
 		rxrp_lcore_drain(p, ls);
-	if (section)
-		rxr_pool_bh_enable(ls->pcp);
 }
 
 void
@@ -625,16 +583,6 @@ rxr_pool_quiesce(struct rxr_pool *p)
 	}
 }
 
-int
-rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
-{
-	if (lcore >= RTE_MAX_LCORE || p->lcore[lcore] == NULL)
-		return -EINVAL;
-	RTE_PER_LCORE(rxrp_bind_pool) = p;
-	RTE_PER_LCORE(rxrp_bind_lcore) = p->lcore[lcore];
-	return 0;
-}
-
 enum rxr_context
 rxr_pool_context(const struct rxr_pool *p)
 {
@@ -644,92 +592,6 @@ rxr_pool_context(const struct rxr_pool *p)
 }
 
 /* --- introspection ------------------------------------------------------- */
-
-uint64_t
-rxr_pool_avail(const struct rxr_pool *p)
-{
-	uint64_t n = 0;
-
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		struct rxr_zone_stats zs;
-
-		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_free;
-	}
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
-		n += rxrp_defer_count(ls);
-		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
-		if (ls->supply != NULL) {
-			struct rxr_zero_supply_stats ss;
-
-			rxr_zero_supply_stats(ls->supply, &ss);
-			n += ss.ready;
-		}
-		if (p->strategy->held != NULL)
-			n += p->strategy->held(p, ls);
-	}
-	if (p->priv != NULL && p->strategy->pool_held != NULL)
-		n += p->strategy->pool_held(p);
-	return n;
-}
-
-uint64_t
-rxr_pool_nr_frames(const struct rxr_pool *p)
-{
-	uint64_t n = 0;
-
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		struct rxr_zone_stats zs;
-
-		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_frames;
-	}
-	return n;
-}
-
-void
-rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->nr_zones = p->nr_zones;
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		rxr_zone_stats(p->zone[z], &st->zone[z]);
-		st->nr_frames += st->zone[z].nr_frames;
-	}
-	st->avail = rxr_pool_avail(p);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-		struct rxr_pool_lcore_stats *o;
-
-		if (ls == NULL)
-			continue;
-		o = &st->lcore[st->nr_lcores++];
-		o->lcore = ls->lcore;
-		o->node = ls->node;
-		rxr_pcp_stats(ls->pcp, &o->pcp);
-		o->deferred_drained = RXR_STAT_READ(ls->deferred_drained);
-		o->deferred_drains = RXR_STAT_READ(ls->deferred_drains);
-		o->remote_frees = RXR_STAT_READ(ls->remote_frees);
-		if (p->strategy->stats != NULL)
-			p->strategy->stats(p, ls, o);
-		o->refill_calls = RXR_STAT_READ(ls->refill_calls);
-		o->refill_frames = RXR_STAT_READ(ls->refill_frames);
-		o->refill_cycles = RXR_STAT_READ(ls->refill_cycles);
-		o->sample_cycles = RXR_STAT_READ(ls->sample_cycles);
-		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
-			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
-		o->zero_bytes = RXR_STAT_READ(ls->zero_bytes);
-		o->zero_cycles = RXR_STAT_READ(ls->zero_cycles);
-		if (ls->supply != NULL)
-			rxr_zero_supply_stats(ls->supply, &o->supply);
-	}
-	st->zero_bytes_other = RXR_STAT_READ(p->zero_bytes_other);
-	st->zero_cycles_other = RXR_STAT_READ(p->zero_cycles_other);
-}
 
 const struct rxr_pool_conf *
 rxr_pool_conf(const struct rxr_pool *p)

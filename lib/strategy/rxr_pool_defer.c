@@ -4,17 +4,13 @@
  * The deferred list: frees from contexts that may not touch a poll
  * lcore's pcp, pushed lock-free and drained by the owner at its bh-enable
  * point. A service of the core for strategies that defer frees
- * (RXR_STRATEGY_CAP_DEFERS_FREES).
+ * (RXR_STRATEGY_CAP_DEFERS_FREES), with the drain of every cache the core
+ * keeps per lcore (rxrp_lcore_drain(): supply, deferred list, pcp) that
+ * the strategies' flushes end with.
  */
 
 #include <errno.h>
 
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <rte_cycles.h>
-#include <rte_pause.h>
 #include <rte_prefetch.h>
 
 #include "rxr_pool_private.h"
@@ -122,6 +118,20 @@ rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
 		return;
 	defer_chain(p, objs, n, &first, &tail);
 	defer_publish(ls, first, tail, n);
+}
+
+/* A thread's binding (rxr_pool_task_bind()), read by rxrp_task_target(). */
+RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
+RTE_DEFINE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
+
+int
+rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
+{
+	if (lcore >= RTE_MAX_LCORE || p->lcore[lcore] == NULL)
+		return -EINVAL;
+	RTE_PER_LCORE(rxrp_bind_pool) = p;
+	RTE_PER_LCORE(rxrp_bind_lcore) = p->lcore[lcore];
+	return 0;
 }
 
 /*
@@ -280,144 +290,11 @@ rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 	return total;
 }
 
-/* --- reclaim: nothing stays out of reach when an allocation would fail --- */
-
 void
-__rxr_pool_bh_wait(struct rxr_pcp *pcp)
+rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	do {
-		__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1,
-				__ATOMIC_RELEASE);
-		while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)
-			rte_pause();
-		__atomic_store_n(&pcp->bh_count, pcp->bh_count + 1,
-				__ATOMIC_RELAXED);
-		rte_compiler_barrier();
-	} while (__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0);
-}
-
-/*
- * Empty an owner's caches from another thread when the owner takes no
- * atomics (Dekker's pattern with an asymmetric barrier): publish the
- * request, make every thread of the process execute a full barrier, then
- * read the owner's section counter. Zero: the owner is outside and will
- * see the request before it enters, so its caches are ours until the
- * request is cleared. Not zero: it is working (or stopping) with them;
- * leave them.
- */
-static unsigned int
-reclaim_owner_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	struct rxr_pcp *pcp = ls->pcp;
-	unsigned int got = 0;
-
-	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
-			__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
-		if (p->strategy->reclaim != NULL)
-			got = p->strategy->reclaim(p, ls);
-		got += pcp->count;
-		rxr_pcp_drain(pcp);
-	}
-	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
-	return got;
-}
-
-/* irqsave: every context takes the pcp lock, so a reclaim may too. */
-static unsigned int
-reclaim_locked_pcp(struct rxrp_lcore *ls)
-{
-	struct rxr_spinlock *l = rxrp_irqsave_lock_of(ls);
-	unsigned int got;
-
-	rxr_spinlock_lock(l);
-	got = ls->pcp->count;
+	if (ls->supply != NULL)
+		rxr_zero_supply_drain(ls->supply);
+	rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	rxr_pcp_drain(ls->pcp);
-	rxr_spinlock_unlock(l);
-	return got;
-}
-
-/*
- * Deferred lists to the zone, then, outside signal handlers, the caches
- * of every lcore the strategy lets another thread empty (Linux's
- * drain_all_pages() before an allocation gives up).
- * @return frames brought back.
- */
-static unsigned int
-pool_reclaim(struct rxr_pool *p)
-{
-	uint32_t caps = p->strategy->caps;
-	unsigned int got = 0;
-
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-		if (p->lcore[lc] != NULL)
-			got += rxrp_defer_drain(p, p->lcore[lc], NULL);
-	if (rxr_in_irq())
-		return got;
-	rxr_spinlock_lock(&p->reclaim_lock);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		struct rxrp_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
-		if (caps & RXR_STRATEGY_CAP_PCP_LOCK)
-			got += reclaim_locked_pcp(ls);
-		else if ((caps & RXR_STRATEGY_CAP_DEFERS_FREES) &&
-				p->remote_drain)
-			got += reclaim_owner_caches(p, ls);
-	}
-	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
-		got += p->strategy->pool_reclaim(p);
-	rxr_spinlock_unlock(&p->reclaim_lock);
-	return got;
-}
-
-int
-__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	if (pool_reclaim(p) == 0)
-		return -ENOBUFS;
-	return __atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs, n) == 0 ?
-		0 : -ENOBUFS;
-}
-
-int
-rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
-	if (likely(__atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs,
-			n) == 0))
-		return 0;
-	return __rxr_pool_alloc_slow(p, objs, n);
-}
-
-void
-rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	__atomic_load_n(&p->ops.free, __ATOMIC_RELAXED)(p, objs, n);
-}
-
-/* The owner's bh-enable point: its deferred list into its pcp. */
-unsigned int
-rxr_pool_poll_end(struct rxr_pool *p)
-{
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	unsigned int n;
-	uint64_t t0;
-
-	if (unlikely(ls == NULL))
-		return 0;
-	/* Nothing deferred (the usual case with no remote consumer): no
-	 * call, one load of a line only remote frees write. */
-	if (likely(RXRP_DEFER_HEAD(__atomic_load_n(&ls->defer_head,
-			__ATOMIC_RELAXED)) == RXRP_NIL))
-		return 0;
-	if (likely(!ls->sampling))
-		return rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
-	/* A latency sample: the drain is the allocator's work too. */
-	t0 = rte_rdtsc();
-	n = rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
-	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
-	return n;
 }

@@ -145,7 +145,9 @@ struct rxr_pool {
 	unsigned int max_adopt;
 	bool adopt_overflow;
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
-	bool remote_drain;		/* membarrier: owner-only caches drainable */
+	/* membarrier registered (rxrp_bh_reclaim()): 1 yes, -1 no, 0 not yet
+	 * asked; under reclaim_lock. */
+	int remote_drain;
 	/*
 	 * Latency sampling with no testing slowdown: the timing layer is in
 	 * ops only while a poll lcore samples (rxr_pool_sample()), so that
@@ -191,18 +193,23 @@ struct rxrp_strategy {
 			int socket);
 	void (*lcore_fini)(struct rxr_pool *p, struct rxrp_lcore *ls);
 	/*
-	 * Give every frame the lcore holds back to its zone, the strategy's
-	 * caches first, then rxrp_lcore_drain(), inside whatever protects
-	 * them from the strategy's other contexts. NULL: rxrp_lcore_drain()
-	 * alone.
+	 * Lcore stop and quiescence: give every frame the lcore holds back
+	 * to its zone, the strategy's caches first, then rxrp_lcore_drain(),
+	 * inside whatever protects them from the strategy's other contexts
+	 * and from the pool's reclaim. NULL: rxrp_lcore_drain() alone.
 	 */
 	void (*flush)(struct rxr_pool *p, struct rxrp_lcore *ls);
 	/*
-	 * Give the frames of the strategy's own caches (not the pcp) back to
-	 * their zone, from another thread while the owner is kept out of its
-	 * section (the pool's reclaim). @return frames given back.
+	 * The pool's reclaim (an allocation would fail), from any thread but
+	 * never a signal handler, one at a time: give what the lcore's pcp
+	 * and the strategy's own caches hold back to their zones, safe while
+	 * the owner and other contexts use the pool, or leave them when that
+	 * cannot be made safe (bh's rxrp_bh_reclaim(), irqsave's pcp lock).
+	 * NULL: the lcore's caches are out of another thread's reach.
+	 * @return frames given back.
 	 */
-	unsigned int (*reclaim)(struct rxr_pool *p, struct rxrp_lcore *ls);
+	unsigned int (*lcore_reclaim)(struct rxr_pool *p,
+			struct rxrp_lcore *ls);
 	/* Frames available in the strategy's own caches (not the pcp). */
 	uint64_t (*held)(const struct rxr_pool *p, const struct rxrp_lcore *ls);
 	/* Fill the strategy's own fields of the lcore's statistics. */
@@ -214,6 +221,12 @@ struct rxrp_strategy {
 	 * (reports and telemetry print them by these names).
 	 */
 	const char * const *counter_names;
+	/*
+	 * Names of the strategy's own settings, NULL-terminated, at most
+	 * RXR_STRATEGY_SETTINGS_MAX: conf_check reads and fills
+	 * rxr_pool_conf.settings[] in this order.
+	 */
+	const char * const *setting_names;
 	/*
 	 * Whether the strategy can run in this process (a CPU feature, a
 	 * kernel or libc facility). NULL: always. @return true, or false with
@@ -476,7 +489,21 @@ int rxrp_zero_setup(struct rxr_pool *p);
 int rxrp_zero_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls,
 		int socket);
 
-/* White-box tests: irqsave's per-pcp lock of an lcore. */
+typedef unsigned int (*rxrp_lcore_reclaim_t)(struct rxr_pool *p,
+		struct rxrp_lcore *ls);
+
+/*
+ * bh's section out of line (rxr_pool_bh.c), for a strategy whose owner
+ * guards its caches with the pcp's bh counter: keep the owner out of its
+ * section (a reclaim request and membarrier), then hand own(p, ls) (the
+ * strategy's caches; may be NULL) and the pcp to the zone. Leaves them
+ * when the owner is inside or the process has no membarrier.
+ * @return frames given back.
+ */
+unsigned int rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
+		rxrp_lcore_reclaim_t own);
+
+/* White-box tests only: irqsave's per-pcp lock of an lcore. */
 struct rxr_spinlock *rxrp_irqsave_lock_of(struct rxrp_lcore *ls);
 
 #endif /* RXR_POOL_PRIVATE_H */

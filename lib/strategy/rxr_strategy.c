@@ -7,6 +7,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "rxr_pool_private.h"
@@ -69,17 +70,60 @@ rxr_strategy_available(enum rxr_strategy s, char *why, size_t len)
 	return st->available(why, len);
 }
 
+/* Entries of a NULL-terminated list, at most max. */
+static unsigned int
+names_count(const char * const *names, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (names != NULL && n < max && names[n] != NULL)
+		n++;
+	return n;
+}
+
+static int
+names_index(const char * const *names, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 unsigned int
 rxr_strategy_counters(enum rxr_strategy s, const char * const **names)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
-	unsigned int n = 0;
 
 	*names = st != NULL ? st->counter_names : NULL;
-	if (*names != NULL)
-		while ((*names)[n] != NULL && n < RXR_STRATEGY_COUNTERS_MAX)
-			n++;
-	return n;
+	return names_count(*names, RXR_STRATEGY_COUNTERS_MAX);
+}
+
+int
+rxr_strategy_counter_index(enum rxr_strategy s, const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	return names_index(names, n, name);
+}
+
+unsigned int
+rxr_strategy_settings(enum rxr_strategy s, const char * const **names)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+
+	*names = st != NULL ? st->setting_names : NULL;
+	return names_count(*names, RXR_STRATEGY_SETTINGS_MAX);
+}
+
+int
+rxr_strategy_setting_index(enum rxr_strategy s, const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_settings(s, &names);
+
+	return names_index(names, n, name);
 }
 
 uint32_t

@@ -75,10 +75,11 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** Other contexts' frees wait on a deferred list until the owner drains it
  * at rxr_pool_poll_end(): the report's deferred{} counters apply. */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
-/** page_pool recycling in front of the pcp: the recycle{} counters apply. */
+/** page_pool recycling in front of the pcp (its counters are the
+ * strategy's own, rxr_strategy_counters()). */
 #define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
-/** Other contexts on the owner's CPU use its pcp under a per-pcp lock:
- * the pcp_lock counters apply. */
+/** Other contexts on the owner's CPU use its pcp under a per-pcp lock
+ * (its lock_* counters are the strategy's own). */
 #define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
 /** The owner's fast alloc and free are one stack of frames (struct
  * rxr_pool_owner) under the bh counter and nothing else, so
@@ -95,7 +96,7 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
 
 /** Most counters of a strategy's own (rxr_pool_lcore_stats.counters). */
-#define RXR_STRATEGY_COUNTERS_MAX 8
+#define RXR_STRATEGY_COUNTERS_MAX 16
 
 /**
  * The names of strategy @p s's own counters, in the order of
@@ -103,6 +104,29 @@ bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
  */
 unsigned int rxr_strategy_counters(enum rxr_strategy s,
 		const char * const **names);
+
+/** Most settings of a strategy's own (rxr_pool_conf.settings). */
+#define RXR_STRATEGY_SETTINGS_MAX 4
+
+/**
+ * The names of strategy @p s's own settings, in the order of
+ * rxr_pool_conf.settings[]. @return how many (0: none).
+ */
+unsigned int rxr_strategy_settings(enum rxr_strategy s,
+		const char * const **names);
+
+/**
+ * Index of strategy @p s's setting @p name in rxr_pool_conf.settings[].
+ * @return it, or -1 when @p s has none of that name.
+ */
+int rxr_strategy_setting_index(enum rxr_strategy s, const char *name);
+
+/**
+ * Index of strategy @p s's counter @p name in
+ * rxr_pool_lcore_stats.counters[]. @return it, or -1 when @p s has none
+ * of that name.
+ */
+int rxr_strategy_counter_index(enum rxr_strategy s, const char *name);
 
 /** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
 uint32_t rxr_strategy_caps(enum rxr_strategy s);
@@ -144,9 +168,11 @@ struct rxr_pool_conf {
 	/** Poll lcores (each owns a pcp); none given: every enabled lcore. */
 	uint32_t nr_poll_lcores;
 	uint32_t poll_lcores[RTE_MAX_LCORE];
-	uint32_t recycle_cache;	/**< default RXR_RECYCLE_CACHE_SIZE */
-	uint32_t recycle_refill; /**< default RXR_RECYCLE_CACHE_REFILL */
-	uint32_t recycle_ring;	/**< default RXR_RECYCLE_RING_SIZE */
+	/**
+	 * The strategy's own settings, named by rxr_strategy_settings()
+	 * (recycle: cache, refill, ring); 0 takes the strategy's default.
+	 */
+	uint32_t settings[RXR_STRATEGY_SETTINGS_MAX];
 	/**
 	 * Time poll-context refills, frees and drains, in the poll iterations
 	 * the poll lcore marks with rxr_pool_sample() (refill latency
@@ -548,29 +574,64 @@ unsigned int rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget);
 /** Which context the calling thread is in, for this pool. */
 enum rxr_context rxr_pool_context(const struct rxr_pool *p);
 
+/**
+ * The core's plain counters of a poll lcore, one line each: X(name, help).
+ * The fields of struct rxr_pool_lcore_stats and rxr_pool_lcore_stats_add()
+ * are made from this list; the pcp's come from RXR_PCP_COUNTERS and a
+ * strategy's own from its counter names (rxr_strategy_counters()).
+ */
+#define RXR_POOL_LCORE_COUNTERS(X) \
+	X(deferred_drained, "frames drained from the deferred list") \
+	X(deferred_drains, "non-empty drains of the deferred list") \
+	X(remote_frees, "frames of another node freed here") \
+	X(refill_calls, "timed (sampled) poll-context allocs") \
+	X(refill_frames, "frames of those") \
+	X(refill_cycles, "cycles of those") \
+	X(sample_cycles, "sampled cycles in alloc, free and the drain") \
+	X(zero_bytes, "bytes zeroed in poll context (alloc/free policy)") \
+	X(zero_cycles, "cycles spent zeroing them")
+
+struct rxr_pool_stats;
+
 /** Per poll lcore statistics. */
 struct rxr_pool_lcore_stats {
 	unsigned int lcore;
 	unsigned int node;
 	struct rxr_pcp_stats pcp;
-	struct rxr_lock_stats pcp_lock;	/**< irqsave's per-pcp lock */
-	uint64_t zone_fallback;		/**< irqsave: lock held, zone used */
-	uint64_t deferred_drained;	/**< bh: frames drained at poll end */
-	uint64_t deferred_drains;	/**< bh: non-empty drains */
-	uint64_t remote_frees;		/**< frames of another node freed here */
-	struct rxr_recycle_stats recycle;
-	uint64_t refill_calls;		/**< timed (sampled) poll-context allocs */
-	uint64_t refill_frames;
-	uint64_t refill_cycles;
-	/** Sampled cycles in alloc, free and the bh-enable drain. */
-	uint64_t sample_cycles;
+#define RXR_POOL_LCORE_FIELD(name, help) uint64_t name;
+	RXR_POOL_LCORE_COUNTERS(RXR_POOL_LCORE_FIELD)
+#undef RXR_POOL_LCORE_FIELD
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
-	uint64_t zero_bytes;		/**< alloc/free policy, poll context */
-	uint64_t zero_cycles;
 	struct rxr_zero_supply_stats supply; /**< background policy */
 	/** The strategy's own counters, named by rxr_strategy_counters(). */
 	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];
 };
+
+/**
+ * Add what every counter of @p b counts beyond @p a (NULL: from zero) to
+ * @p sum: the pcp's, the core's, the histogram and the strategy's own
+ * (the zeroing supply's not). Both of one pool and strategy.
+ */
+void rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
+		const struct rxr_pool_lcore_stats *a,
+		const struct rxr_pool_lcore_stats *b);
+
+/**
+ * Strategy @p s's own counter @p name in @p ls, found by the name it gives
+ * it (rxr_strategy_counters()). @return it; 0 when @p s has none of that
+ * name.
+ */
+uint64_t rxr_pool_lcore_counter(const struct rxr_pool_lcore_stats *ls,
+		enum rxr_strategy s, const char *name);
+
+/**
+ * pcp hits and misses between two snapshots of one pool (@p a NULL: since
+ * its creation), as reports and telemetry count them: allocations the
+ * pcps served from frames they held, and frames the zones handed out
+ * other than to refill a pcp. The hit rate is hits / (hits + misses).
+ */
+void rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
+		const struct rxr_pool_stats *b, uint64_t *hits, uint64_t *misses);
 
 /** Pool statistics. */
 struct rxr_pool_stats {

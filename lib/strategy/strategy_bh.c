@@ -55,9 +55,27 @@ bh_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxrp_per_frame_free(p, objs, n, bh_free_bulk);
 }
 
+/* Lcore stop: inside the section, which keeps a reclaim out meanwhile. */
+static void
+bh_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	rxrp_bh_disable(ls);
+	rxrp_lcore_drain(p, ls);
+	rxrp_bh_enable(ls);
+}
+
+/* The pool's reclaim: the pcp, while the owner is kept out. */
+static unsigned int
+bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	return rxrp_bh_reclaim(p, ls, NULL);
+}
+
 const struct rxrp_strategy rxrp_strategy_bh = {
 	.name = "bh",
 	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE,
 	.alloc = { bh_alloc_single, bh_alloc_bulk },
 	.free = { bh_free_single, bh_free_bulk },
+	.flush = bh_flush,
+	.lcore_reclaim = bh_reclaim,
 };

@@ -27,6 +27,7 @@ irqsave_of(const struct rxrp_lcore *ls)
 	return rxrp_lcore_priv(ls);
 }
 
+/* For white-box tests only: the core never takes it. */
 struct rxr_spinlock *
 rxrp_irqsave_lock_of(struct rxrp_lcore *ls)
 {
@@ -116,14 +117,56 @@ irqsave_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	rxr_spinlock_unlock(&il->pcp_lock);
 }
 
+/* Its own counters, in the order of irqsave_counter_names. */
+#define IRQSAVE_COUNTERS(X) \
+	X(zone_fallback, "lock held by another context, zone used") \
+	X(lock_acquisitions, "per-pcp lock acquisitions") \
+	X(lock_contended, "acquisitions that found it held") \
+	X(lock_wait_cycles, "TSC cycles spent waiting for it")
+
+enum {
+#define IRQSAVE_ENUM(name, help) IRQSAVE_C_##name,
+	IRQSAVE_COUNTERS(IRQSAVE_ENUM)
+#undef IRQSAVE_ENUM
+	IRQSAVE_NB_COUNTERS,
+};
+static_assert(IRQSAVE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
+	"irqsave counters do not fit rxr_pool_lcore_stats.counters");
+
+static const char * const irqsave_counter_names[] = {
+#define IRQSAVE_NAME(name, help) #name,
+	IRQSAVE_COUNTERS(IRQSAVE_NAME)
+#undef IRQSAVE_NAME
+	NULL,
+};
+
+/* The pool's reclaim: every context takes the pcp lock, so it may too. */
+static unsigned int
+irqsave_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	struct irqsave_lcore *il = irqsave_of(ls);
+	unsigned int got;
+
+	RTE_SET_USED(p);
+	rxr_spinlock_lock(&il->pcp_lock);
+	got = ls->pcp->count;
+	rxr_pcp_drain(ls->pcp);
+	rxr_spinlock_unlock(&il->pcp_lock);
+	return got;
+}
+
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
 {
 	const struct irqsave_lcore *il = irqsave_of(ls);
+	struct rxr_lock_stats lock;
 
-	rxr_spinlock_stats(&il->pcp_lock, &o->pcp_lock);
-	o->zone_fallback = RXR_STAT_READ(il->zone_fallback);
+	rxr_spinlock_stats(&il->pcp_lock, &lock);
+	o->counters[IRQSAVE_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
+	o->counters[IRQSAVE_C_lock_acquisitions] = lock.acquisitions;
+	o->counters[IRQSAVE_C_lock_contended] = lock.contended;
+	o->counters[IRQSAVE_C_lock_wait_cycles] = lock.wait_cycles;
 }
 
 const struct rxrp_strategy rxrp_strategy_irqsave = {
@@ -133,5 +176,7 @@ const struct rxrp_strategy rxrp_strategy_irqsave = {
 	.free = { irqsave_free_single, irqsave_free_bulk },
 	.lcore_priv_size = sizeof(struct irqsave_lcore),
 	.flush = irqsave_flush,
+	.lcore_reclaim = irqsave_reclaim,
 	.stats = irqsave_stats,
+	.counter_names = irqsave_counter_names,
 };

@@ -200,9 +200,9 @@ recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxrp_per_frame_free(p, objs, n, recycle_free_bulk);
 }
 
-/* A reclaim that keeps the owner out: cache and ring to the zone. */
+/* Under bh's reclaim, the owner kept out: cache and ring to the zone. */
 static unsigned int
-recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
 	struct rxr_page_pool *pp = pp_of(ls);
 	void *tmp[RXRP_CHUNK];
@@ -217,7 +217,17 @@ recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return total;
 }
 
-/* Lcore stop: cache and ring back to the pcp, then the core's drain. */
+/* The pool's reclaim: cache, ring and pcp, while the owner is kept out. */
+static unsigned int
+recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
+}
+
+/*
+ * Lcore stop: cache and ring back to the pcp, then the core's drain, all
+ * inside the section, which keeps a reclaim out meanwhile.
+ */
 static void
 recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
@@ -230,23 +240,52 @@ recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	pp->cache.count = 0;
 	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
 		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
-	rxrp_bh_enable(ls);
 	rxrp_lcore_drain(p, ls);
+	rxrp_bh_enable(ls);
 }
+
+/* Its own settings (rxr_pool_conf.settings[]): X(name, default, help). */
+#define RECYCLE_SETTINGS(X) \
+	X(cache, RXR_RECYCLE_CACHE_SIZE, "alloc cache size") \
+	X(refill, RXR_RECYCLE_CACHE_REFILL, "frames per cache refill") \
+	X(ring, RXR_RECYCLE_RING_SIZE, "ptr_ring size")
+
+enum {
+#define RECYCLE_SETTING_ENUM(name, def, help) RECYCLE_S_##name,
+	RECYCLE_SETTINGS(RECYCLE_SETTING_ENUM)
+#undef RECYCLE_SETTING_ENUM
+	RECYCLE_NB_SETTINGS,
+};
+static_assert(RECYCLE_NB_SETTINGS <= RXR_STRATEGY_SETTINGS_MAX,
+	"recycle settings do not fit rxr_pool_conf.settings");
+
+static const char * const recycle_setting_names[] = {
+#define RECYCLE_SETTING_NAME(name, def, help) #name,
+	RECYCLE_SETTINGS(RECYCLE_SETTING_NAME)
+#undef RECYCLE_SETTING_NAME
+	NULL,
+};
+
+#define RECYCLE_SETTING(c, name) ((c)->settings[RECYCLE_S_##name])
 
 static int
 recycle_conf_check(struct rxr_pool_conf *c)
 {
-	if (c->recycle_cache == 0)
-		c->recycle_cache = RXR_RECYCLE_CACHE_SIZE;
-	if (c->recycle_refill == 0)
-		c->recycle_refill = RTE_MIN(RXR_RECYCLE_CACHE_REFILL, c->recycle_cache);
-	if (c->recycle_ring == 0)
-		c->recycle_ring = RXR_RECYCLE_RING_SIZE;
-	if (c->recycle_refill > c->recycle_cache) {
-		RXR_LOG(ERR, "pool %s: recycle_refill %u is over "
-			"recycle_cache %u", c->name, c->recycle_refill,
-			c->recycle_cache);
+	uint32_t *cache = &RECYCLE_SETTING(c, cache);
+	uint32_t *refill = &RECYCLE_SETTING(c, refill);
+	bool refill_default = *refill == 0;
+
+#define RECYCLE_SETTING_DEFAULT(name, def, help) \
+	if (RECYCLE_SETTING(c, name) == 0) \
+		RECYCLE_SETTING(c, name) = def;
+	RECYCLE_SETTINGS(RECYCLE_SETTING_DEFAULT)
+#undef RECYCLE_SETTING_DEFAULT
+	/* The default refill never exceeds a smaller cache. */
+	if (refill_default)
+		*refill = RTE_MIN(*refill, *cache);
+	if (*refill > *cache) {
+		RXR_LOG(ERR, "pool %s: recycle setting refill %u is over "
+			"cache %u", c->name, *refill, *cache);
 		return -EINVAL;
 	}
 	return 0;
@@ -257,8 +296,9 @@ recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
 {
 	struct rxr_page_pool *pp;
 
-	pp = rxr_page_pool_create(p->conf.recycle_cache,
-			p->conf.recycle_refill, p->conf.recycle_ring, socket);
+	pp = rxr_page_pool_create(RECYCLE_SETTING(&p->conf, cache),
+			RECYCLE_SETTING(&p->conf, refill),
+			RECYCLE_SETTING(&p->conf, ring), socket);
 	if (pp == NULL)
 		return -(rte_errno != 0 ? rte_errno : ENOMEM);
 	ls->owner_data = pp;
@@ -294,10 +334,25 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
 {
 	const struct recycle_lcore *rl = recycle_of(ls);
+	struct rxr_recycle_stats st;
 
-	rxr_page_pool_stats(pp_of(ls), &o->recycle);
-	o->recycle.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
+	rxr_page_pool_stats(pp_of(ls), &st);
+	st.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
+#define RECYCLE_COUNTER_OUT(name, help) \
+	o->counters[RXR_RECYCLE_C_##name] += st.name;
+	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_OUT)
+#undef RECYCLE_COUNTER_OUT
 }
+
+/* The report's and telemetry's names: the list's, in its order. */
+static const char * const recycle_counter_names[] = {
+#define RECYCLE_COUNTER_NAME(name, help) #name,
+	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_NAME)
+#undef RECYCLE_COUNTER_NAME
+	NULL,
+};
+static_assert(RXR_RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
+	"recycle counters do not fit rxr_pool_lcore_stats.counters");
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
@@ -310,7 +365,9 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.lcore_init = recycle_lcore_init,
 	.lcore_fini = recycle_lcore_fini,
 	.flush = recycle_flush,
-	.reclaim = recycle_reclaim,
+	.lcore_reclaim = recycle_reclaim,
 	.held = recycle_held,
 	.stats = recycle_stats,
+	.counter_names = recycle_counter_names,
+	.setting_names = recycle_setting_names,
 };

@@ -226,10 +226,12 @@ rseq_cpu_now(intptr_t rs)
 }
 
 /*
- * The descriptor of a section (struct rseq_cs: version, flags, start ip,
- * length, abort ip) in section __rseq_cs, and the arming store of its
- * address into rseq_cs. Labels: 1 start, 2 post-commit, 4 abort (after
- * the signature), 9 the exit; %[ret] is RSEQ_BAIL from here on.
+ * Every section's prologue: the descriptor of the section (struct rseq_cs:
+ * version, flags, start ip, length, abort ip) in section __rseq_cs, the
+ * arming store of its address into rseq_cs, the start (label 1), the check
+ * that the thread still runs on CPU %[cpu], and the load of the pcp's
+ * count into %[c]. Labels: 1 start, 2 post-commit, 4 abort (after the
+ * signature), 9 the exit; %[ret] is RSEQ_BAIL from here on.
  */
 #define RSEQ_ASM_ENTER(scratch) \
 	".pushsection __rseq_cs, \"aw\"\n\t" \
@@ -243,12 +245,11 @@ rseq_cpu_now(intptr_t rs)
 	"movq %" scratch ", %%fs:%c[cs](%[rs])\n\t" \
 	"1:\n\t" \
 	"cmpl %k[cpu], %%fs:%c[cpuid](%[rs])\n\t" \
-	"jnz 9f\n\t"
+	"jnz 9f\n\t" \
+	"movl (%[pc]), %k[c]\n\t"
 
-/* After the commit: done; the abort handler, out of line, says aborted. */
-#define RSEQ_ASM_LEAVE \
-	"2:\n\t" \
-	"movl $0, %[ret]\n\t" \
+/* The exit (label 9) and the abort handler, out of line: says aborted. */
+#define RSEQ_ASM_EXIT \
 	"9:\n\t" \
 	".pushsection __rseq_failure, \"ax\"\n\t" \
 	".long " RTE_STR(RSEQ_SIG) "\n\t" \
@@ -257,7 +258,18 @@ rseq_cpu_now(intptr_t rs)
 	"jmp 9b\n\t" \
 	".popsection\n\t"
 
-#define RSEQ_ASM_CONST(rs, pc) \
+/* After the commit (label 2): done. */
+#define RSEQ_ASM_LEAVE \
+	"2:\n\t" \
+	"movl $0, %[ret]\n\t" \
+	RSEQ_ASM_EXIT
+
+/* Every section's first inputs: the rseq area, the pcp, the CPU. */
+#define RSEQ_ASM_IN(rs, pc, cpu) \
+	[rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu)
+
+/* Every section's last inputs: the offsets it uses. */
+#define RSEQ_ASM_OFFSETS \
 	[cs] "i" (offsetof(struct rseq, rseq_cs)), \
 	[cpuid] "i" (offsetof(struct rseq, cpu_id)), \
 	[frames] "i" (offsetof(struct rxr_pcp, frames)), \
@@ -283,7 +295,6 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 
 	asm volatile(
 		RSEQ_ASM_ENTER("[src]")
-		"movl (%[pc]), %k[c]\n\t"
 		/* Signed: short, or a reclaim's top bit set. */
 		"cmpl %k[n], %k[c]\n\t"
 		"jl 9f\n\t"
@@ -301,13 +312,7 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		"cmpq %[n], %[i]\n\t"
 		"jb 5b\n\t"
 		"movl $0, %[ret]\n\t"
-		"9:\n\t"
-		".pushsection __rseq_failure, \"ax\"\n\t"
-		".long " RTE_STR(RSEQ_SIG) "\n\t"
-		"4:\n\t"
-		"movl $2, %[ret]\n\t"
-		"jmp 9b\n\t"
-		".popsection\n\t"
+		RSEQ_ASM_EXIT
 #else
 		"xorl %k[i], %k[i]\n\t"
 		"5:\n\t"
@@ -322,8 +327,8 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 #endif
 		: [ret] "=&r" (ret), [c] "=&r" (c), [i] "=&r" (i),
 		  [src] "=&r" (src), [d] "=&r" (d)
-		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
-		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_CONST(rs, pc)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }
@@ -342,7 +347,6 @@ rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 
 	asm volatile(
 		RSEQ_ASM_ENTER("[dst]")
-		"movl (%[pc]), %k[c]\n\t"
 		"leal (%q[c],%q[n]), %k[e]\n\t"
 		/* Unsigned: full, or a reclaim's top bit set. */
 		"cmpl %c[high](%[pc]), %k[e]\n\t"
@@ -360,8 +364,8 @@ rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 		RSEQ_ASM_LEAVE
 		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e),
 		  [i] "=&r" (i), [dst] "=&r" (dst), [d] "=&r" (d)
-		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
-		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_CONST(rs, pc)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }
@@ -378,7 +382,6 @@ rseq_pop1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs)
 
 	asm volatile(
 		RSEQ_ASM_ENTER("[d]")
-		"movl (%[pc]), %k[c]\n\t"
 		"cmpl $1, %k[c]\n\t"
 		"jl 9f\n\t"
 		"decl %k[c]\n\t"
@@ -392,21 +395,15 @@ rseq_pop1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs)
 		"movq %c[frames](%[pc],%[c],8), %[d]\n\t"
 		"movq %[d], (%[objs])\n\t"
 		"movl $0, %[ret]\n\t"
-		"9:\n\t"
-		".pushsection __rseq_failure, \"ax\"\n\t"
-		".long " RTE_STR(RSEQ_SIG) "\n\t"
-		"4:\n\t"
-		"movl $2, %[ret]\n\t"
-		"jmp 9b\n\t"
-		".popsection\n\t"
+		RSEQ_ASM_EXIT
 #else
 		"incq %c[salloc](%[pc])\n\t"
 		"movl %k[c], (%[pc])\n\t"
 		RSEQ_ASM_LEAVE
 #endif
 		: [ret] "=&r" (ret), [c] "=&r" (c), [d] "=&r" (d)
-		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
-		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [objs] "r" (objs), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }
@@ -419,7 +416,6 @@ rseq_push1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void * const *objs)
 
 	asm volatile(
 		RSEQ_ASM_ENTER("[d]")
-		"movl (%[pc]), %k[c]\n\t"
 		"leal 1(%q[c]), %k[e]\n\t"
 		"cmpl %c[high](%[pc]), %k[e]\n\t"
 		"ja 9f\n\t"
@@ -429,8 +425,8 @@ rseq_push1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void * const *objs)
 		"movl %k[e], (%[pc])\n\t"
 		RSEQ_ASM_LEAVE
 		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e), [d] "=&r" (d)
-		: [rs] "r" (rs), [pc] "r" (pc), [cpu] "r" (cpu),
-		  [objs] "r" (objs), RSEQ_ASM_CONST(rs, pc)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [objs] "r" (objs), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }

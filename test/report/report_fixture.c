@@ -71,12 +71,17 @@ add_run(struct rxr_report *r, const struct fixture_conf *conf,
 		run.deferred.drained = 4096;
 	}
 	if (strcmp(s->strategy, "recycle") == 0) {
-		run.has_recycle = true;
-		run.recycle.alloc_fast = pkts - pkts / 64;
-		run.recycle.alloc_slow = pkts / 64;
-		run.recycle.alloc_refill = pkts / 64;
-		run.recycle.recycle_cached = pkts - 1000;
-		run.recycle.recycle_ring = 1000;
+		/* Its own counters, as the recycle strategy names them. */
+		const struct rxr_report_drop rc[] = {
+			{ "alloc_fast", pkts - pkts / 64 },
+			{ "alloc_slow", pkts / 64 },
+			{ "alloc_refill", pkts / 64 },
+			{ "recycle_cached", pkts - 1000 },
+			{ "recycle_ring", 1000 },
+		};
+
+		run.nb_strategy_counters = sizeof(rc) / sizeof(rc[0]);
+		memcpy(run.strategy_counters, rc, sizeof(rc));
 	}
 	/* Most refills in one bucket, a tail, and a rare slow one. */
 	run.refill_latency_ns[s->lat_bucket] = 90000;

@@ -632,6 +632,17 @@ test_validate(void)
 	if (expect_invalid(d, "runs[2].streams[1]"))
 		return -1;
 	d = json_deep_copy(good);
+	json_object_set_new(json_object_get(RUN(d, 2), "strategy_counters"),
+		"alloc_fast", json_real(1.5));
+	if (expect_invalid(d, "runs[2].strategy_counters.alloc_fast"))
+		return -1;
+	/* Older reports carry recycle's counters as recycle{}: still read,
+	 * still checked. */
+	d = json_deep_copy(good);
+	json_object_set_new(RUN(d, 2), "recycle", json_pack("{s:i}",
+		"alloc_fast", 5));
+	RXR_TEST_ASSERT(rxr_report_validate(d, "x", err, sizeof(err)) == 0,
+		"an older report's recycle{}: %s", err);
 	json_object_set_new(json_object_get(RUN(d, 2), "recycle"),
 		"alloc_fast", json_real(1.5));
 	if (expect_invalid(d, "runs[2].recycle.alloc_fast"))
@@ -844,11 +855,13 @@ test_select(void)
 		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
 		"refill_cycles_per_frame", "pcp", "pcp.hit_rate", "zone_lock",
 		"zone_lock.wait_share", "drops", "drops.rx_out_of_buffer",
-		"recycle", "recycle.alloc_waive", "deferred.drained", "zeroing",
+		"recycle", "recycle.alloc_waive", "strategy_counters.alloc_fast",
+		"deferred.drained", "zeroing",
 		"streams", "streams.bytes", "refill_latency_hist",
 	};
 	static const char *const unknown[] = {
-		"", "gbp", "drops.", "pcp.hits", "recycle.nope", "Gbps",
+		"", "gbp", "drops.", "pcp.hits", "recycle.", "deferred.nope",
+		"strategy_counters.", "Gbps",
 	};
 	static const char *const pick[] = { "mpps", "drops" };
 	struct rxr_report_select sel = { pick, 2 };

@@ -634,21 +634,28 @@ static void
 snap_take(struct rxr_pool *p, struct snap *sn)
 {
 	static struct rxr_pool_stats st;	/* large: not on the stack */
+	enum rxr_strategy s;
 
 	memset(sn, 0, sizeof(*sn));
 	if (p == NULL)
 		return;
 	rxr_pool_stats(p, &st);
+	s = rxr_pool_conf(p)->strategy;
 	sn->zl = st.zone[0].lock;
 	for (unsigned int i = 0; i < st.nr_lcores; i++) {
-		sn->pcp_zone += st.lcore[i].pcp.refill_frames +
-			st.lcore[i].pcp.drain_frames;
-		sn->drained += st.lcore[i].deferred_drained;
-		sn->drains += st.lcore[i].deferred_drains;
-		sn->fallback += st.lcore[i].zone_fallback;
-		sn->pl.acquisitions += st.lcore[i].pcp_lock.acquisitions;
-		sn->pl.contended += st.lcore[i].pcp_lock.contended;
-		sn->pl.wait_cycles += st.lcore[i].pcp_lock.wait_cycles;
+		const struct rxr_pool_lcore_stats *ls = &st.lcore[i];
+
+		sn->pcp_zone += ls->pcp.refill_frames + ls->pcp.drain_frames;
+		sn->drained += ls->deferred_drained;
+		sn->drains += ls->deferred_drains;
+		/* The strategy's own (irqsave's; rseq has zone_fallback). */
+		sn->fallback += rxr_pool_lcore_counter(ls, s, "zone_fallback");
+		sn->pl.acquisitions += rxr_pool_lcore_counter(ls, s,
+			"lock_acquisitions");
+		sn->pl.contended += rxr_pool_lcore_counter(ls, s,
+			"lock_contended");
+		sn->pl.wait_cycles += rxr_pool_lcore_counter(ls, s,
+			"lock_wait_cycles");
 	}
 }
 

@@ -453,8 +453,10 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		"pcp lock %" PRIu64 "/%" PRIu64 "; zone fallbacks %" PRIu64
 		"; deferred drained %" PRIu64 "; remote frees %" PRIu64 "\n",
 		st.zone[0].lock.acquisitions, st.zone[0].lock.contended,
-		st.lcore[0].pcp_lock.acquisitions, st.lcore[0].pcp_lock.contended,
-		st.lcore[0].zone_fallback, st.lcore[0].deferred_drained,
+		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_acquisitions"),
+		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_contended"),
+		rxr_pool_lcore_counter(&st.lcore[0], s, "zone_fallback"),
+		st.lcore[0].deferred_drained,
 		st.lcore[0].remote_frees);
 	if (migrate)
 		printf("# migrating task %" PRIu64 "/%" PRIu64 " (alloc/free "

@@ -22,6 +22,10 @@
 
 #define NR_FRAMES 4096u
 
+/* Strategy S's counter NAME of poll lcore 0 in snapshot ST, by its name. */
+#define COUNTER(st, S, name) \
+	rxr_pool_lcore_counter(&(st).lcore[0], RXR_STRATEGY_##S, name)
+
 static struct rxr_pool *
 pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
 {
@@ -201,10 +205,10 @@ test_contexts(void)
 					"bh drained %" PRIu64 " deferred frees",
 					st.lcore[0].deferred_drained);
 			if (s == RXR_STRATEGY_RECYCLE)
-				RXR_TEST_ASSERT(st.lcore[0].recycle.alloc_fast >= 20 * 100 &&
-					st.lcore[0].recycle.recycle_cached > 0,
+				RXR_TEST_ASSERT(COUNTER(st, RECYCLE, "alloc_fast") >= 20 * 100 &&
+					COUNTER(st, RECYCLE, "recycle_cached") > 0,
 					"recycle fast %" PRIu64,
-					st.lcore[0].recycle.alloc_fast);
+					COUNTER(st, RECYCLE, "alloc_fast"));
 			RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 5,
 				"sampled refills timed, the others not");
 			RXR_TEST_ASSERT(st.lcore[0].sample_cycles >
@@ -253,7 +257,7 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
 		"both refills of the window timed");
-	fast0 = s == RXR_STRATEGY_RECYCLE ? st.lcore[0].recycle.alloc_fast :
+	fast0 = s == RXR_STRATEGY_RECYCLE ? COUNTER(st, RECYCLE, "alloc_fast") :
 		st.lcore[0].pcp.alloc;
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 32);
@@ -266,7 +270,7 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 		"no refill timed outside the window");
 	/* The inline path keeps the strategy's counters. */
 	RXR_TEST_ASSERT_EQ((s == RXR_STRATEGY_RECYCLE ?
-		st.lcore[0].recycle.alloc_fast : st.lcore[0].pcp.alloc) - fast0,
+		COUNTER(st, RECYCLE, "alloc_fast") : st.lcore[0].pcp.alloc) - fast0,
 		32 + 8, "frames counted as served from the owner's stack");
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
@@ -425,7 +429,7 @@ test_stats(void)
 		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
 		rxr_pool_free_bulk(p, a, 8);
 		rxr_pool_stats(p, &st);
-		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp_lock.acquisitions, bulk ? 2 : 16,
+		RXR_TEST_ASSERT_EQ(COUNTER(st, IRQSAVE, "lock_acquisitions"), bulk ? 2 : 16,
 			"pcp locks");
 		RXR_TEST_ASSERT_EQ(st.zone[0].lock.acquisitions -
 			st0.zone[0].lock.acquisitions, 1, "one refill");
@@ -438,7 +442,7 @@ test_stats(void)
 	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
 	rxr_spinlock_unlock(rxrp_irqsave_lock_of(p->lcore[0]));
 	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].zone_fallback, 1, "zone fallback");
+	RXR_TEST_ASSERT_EQ(COUNTER(st, IRQSAVE, "zone_fallback"), 1, "zone fallback");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
 	rxr_pool_free_bulk(p, a, 4);
 	if (conserved(p) != 0)
@@ -467,19 +471,19 @@ test_stats(void)
 	p = pool_new(RXR_STRATEGY_RECYCLE, true, 1);
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
 	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_slow, 1, "slow refill");
-	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_fast, 32, "fast");
+	RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "alloc_slow"), 1, "slow refill");
+	RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "alloc_fast"), 32, "fast");
 	rxr_pool_free_bulk(p, a, 32);
 	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.recycle_cached, 32, "cached");
+	RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "recycle_cached"), 32, "cached");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc 64");
 	tj = (struct task_job){ .p = p, .objs = a, .n = 64, .bind = 0 };
 	run_task(&tj);
 	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.recycle_ring, 64, "task frees to ring");
+	RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "recycle_ring"), 64, "task frees to ring");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc from ring");
 	rxr_pool_stats(p, &st);
-	RXR_TEST_ASSERT(st.lcore[0].recycle.alloc_refill >= 1, "ring refill");
+	RXR_TEST_ASSERT(COUNTER(st, RECYCLE, "alloc_refill") >= 1, "ring refill");
 	rxr_pool_free_bulk(p, a, 64);
 	if (conserved(p) != 0)
 		return -1;
@@ -523,7 +527,7 @@ test_numa(void)
 			RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, numa_objs, 16), 0,
 				"alloc on lcore 0");
 			rxr_pool_stats(p, &st);
-			RXR_TEST_ASSERT_EQ(st.lcore[0].recycle.alloc_waive, 128, "waived");
+			RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "alloc_waive"), 128, "waived");
 			for (int i = 0; i < 16; i++)
 				RXR_TEST_ASSERT_EQ(rxr_pool_frame_node(p, numa_objs[i]), 0,
 					"waived frames never handed out");
@@ -843,6 +847,54 @@ test_task_batch(void)
 	return 0;
 }
 
+/*
+ * The sums made from the counter lists: a delta from one snapshot to the
+ * next plus the first snapshot is the second, and the pcp's hits and
+ * misses split the frames handed out.
+ */
+static int
+test_sums(void)
+{
+	static struct rxr_pool_stats s0, s1;
+	struct rxr_pool_lcore_stats d, t;
+	struct rxr_pool *p = pool_new(RXR_STRATEGY_BH, true, 1);
+	uint64_t h0, m0, h1, m1, hd, md;
+	static void *a[64];
+
+	RXR_TEST_ASSERT(p != NULL, "pool");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 8), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 8);
+	rxr_pool_stats(p, &s0);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 40), 0, "alloc");
+	rxr_pool_free_bulk(p, a, 40);
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0, "alloc");
+	rxr_pool_stats(p, &s1);
+	memset(&d, 0, sizeof(d));
+	memset(&t, 0, sizeof(t));
+	rxr_pool_lcore_stats_add(&d, &s0.lcore[0], &s1.lcore[0]);
+	rxr_pool_lcore_stats_add(&t, NULL, &s0.lcore[0]);
+	rxr_pool_lcore_stats_add(&t, NULL, &d);
+	RXR_TEST_ASSERT_EQ(d.pcp.alloc, 40 + 64, "frames handed out between");
+	RXR_TEST_ASSERT_EQ(d.pcp.free, 40, "frames taken back between");
+	RXR_TEST_ASSERT(memcmp(&t.pcp, &s1.lcore[0].pcp, sizeof(t.pcp)) == 0 &&
+		t.deferred_drains == s1.lcore[0].deferred_drains &&
+		t.refill_hist[0] == s1.lcore[0].refill_hist[0],
+		"first snapshot plus the delta is the second");
+	rxr_pool_pcp_hits(NULL, &s0, &h0, &m0);
+	rxr_pool_pcp_hits(NULL, &s1, &h1, &m1);
+	rxr_pool_pcp_hits(&s0, &s1, &hd, &md);
+	RXR_TEST_ASSERT(hd == h1 - h0 && md == m1 - m0,
+		"hits %" PRIu64 " misses %" PRIu64 " between", hd, md);
+	RXR_TEST_ASSERT_EQ(h1 + m1, 8 + 40 + 64, "every frame a hit or a miss");
+	RXR_TEST_ASSERT(m1 >= 1 && h1 >= 40, "hits %" PRIu64 " misses %"
+		PRIu64, h1, m1);
+	rxr_pool_free_bulk(p, a, 64);
+	if (conserved(p) != 0)
+		return -1;
+	rxr_pool_destroy(p);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -853,6 +905,7 @@ main(int argc, char **argv)
 	rxr_test_run("strategy names", test_parse);
 	rxr_test_run("every strategy, bulk on/off, from poll, task and irq", test_contexts);
 	rxr_test_run("statistics match what was done", test_stats);
+	rxr_test_run("counter sums and pcp hits from the lists", test_sums);
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
 	rxr_test_run("a pending reclaim keeps the inline owner path out",
 		test_inline_reclaim);

@@ -33,6 +33,40 @@ conf_of(enum rxr_strategy s, bool bulk)
 	};
 }
 
+/*
+ * A strategy's own counters and settings: names that the report, telemetry
+ * and metrics can key on (non-empty, distinct, found back by name), as
+ * many as the lcore statistics and the configuration hold, and a stats
+ * callback to fill the counters.
+ */
+static int
+names_check(enum rxr_strategy s)
+{
+	const char * const *names;
+	unsigned int n;
+
+	for (int kind = 0; kind < 2; kind++) {
+		n = kind == 0 ? rxr_strategy_counters(s, &names) :
+			rxr_strategy_settings(s, &names);
+		RXR_TEST_ASSERT(n == 0 || names[n] == NULL,
+			"%s: %s names end within the maximum",
+			rxr_strategy_name(s), kind == 0 ? "counter" : "setting");
+		for (unsigned int i = 0; i < n; i++) {
+			int back = kind == 0 ?
+				rxr_strategy_counter_index(s, names[i]) :
+				rxr_strategy_setting_index(s, names[i]);
+
+			RXR_TEST_ASSERT(names[i][0] != '\0' &&
+				back == (int)i, "%s: name %u \"%s\" empty or "
+				"repeated", rxr_strategy_name(s), i, names[i]);
+		}
+	}
+	RXR_TEST_ASSERT(rxr_strategy_counters(s, &names) == 0 ||
+		rxrp_strategy_get(s)->stats != NULL,
+		"%s: counters need a stats callback", rxr_strategy_name(s));
+	return 0;
+}
+
 static int
 test_registry(void)
 {
@@ -62,6 +96,8 @@ test_registry(void)
 		RXR_TEST_ASSERT((st->lcore_priv_size != 0) ||
 			(st->lcore_init == NULL && st->lcore_fini == NULL),
 			"%s: lcore hooks only with lcore state", st->name);
+		if (names_check(s) != 0)
+			return -1;
 	}
 	/* The list help texts show: every user strategy, nothing else. */
 	{
@@ -247,6 +283,7 @@ static int
 test_errors(void)
 {
 	struct rxr_pool_conf c;
+	const char * const *names;
 
 #define REFUSED(field_set, frames, want, needle) do { \
 	c = conf_of(RXR_STRATEGY_BH, true); \
@@ -265,9 +302,19 @@ test_errors(void)
 		"nr_poll_lcores ");
 	REFUSED((c.nr_poll_lcores = 2, c.poll_lcores[1] = RTE_MAX_LCORE + 3),
 		NR_FRAMES, EINVAL, "poll_lcores[1] ");
-	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE, c.recycle_cache = 100,
-		c.recycle_refill = 200), NR_FRAMES, EINVAL,
-		"recycle_refill 200 is over recycle_cache 100");
+	/* A strategy's own settings, by the names it gives them. */
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &names),
+		3, "recycle: cache, refill, ring");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_BH, &names), 0,
+		"bh: none");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		"nope"), -1, "unknown setting");
+	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"cache")] = 100,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"refill")] = 200), NR_FRAMES, EINVAL,
+		"recycle setting refill 200 is over cache 100");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_ALLOC, c.payload_offset = 5000),
 		NR_FRAMES, EINVAL, "payload_offset 5000 ");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_FREE,
@@ -275,7 +322,9 @@ test_errors(void)
 		"zero_method 42 ");
 	REFUSED((void)0, 0, EINVAL, "max_frames is 0");
 	/* An allocation failing in a strategy's lcore_init keeps its code. */
-	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE, c.recycle_ring = 1u << 30),
+	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"ring")] = 1u << 30),
 		NR_FRAMES, ENOMEM, NULL);
 #undef REFUSED
 	return 0;

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The pktmbuf frame layout of a pool served by the driver: the element size
+ * that makes a mempool object exactly one frame stride, the default stride,
+ * the data room a stride leaves, and rxr_pktmbuf_pool_create().
+ */
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rxr_log.h"
+#include "rxr_mempool.h"
+
+#define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
+#define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
+/* The default frame's data buffer (headroom and data room): a page. */
+#define DATA_BUF 4096u
+/* Least data room a frame must leave after the headroom. */
+#define MIN_DATA 64u
+
+/* Element size that makes header + element + trailer exactly the stride. */
+static int
+elt_size_for(uint32_t frame_size, uint32_t *elt)
+{
+	struct rte_mempool_objsz sz;
+	uint32_t e = frame_size > OBJ_HDR ? frame_size - OBJ_HDR : 0;
+
+	for (int tries = 0; tries < 3 && e > 0; tries++) {
+		uint32_t total = rte_mempool_calc_obj_size(e, MP_FLAGS, &sz);
+
+		if (total == frame_size) {
+			*elt = e;
+			return 0;
+		}
+		if (total > frame_size && total - frame_size < e)
+			e -= total - frame_size;
+		else if (total < frame_size)
+			e += frame_size - total;
+		else
+			break;
+	}
+	return -EINVAL;
+}
+
+uint32_t
+rxr_mempool_frame_size_default(uint16_t priv_size)
+{
+	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
+			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
+			DATA_BUF / RTE_CACHE_LINE_SIZE;
+
+	/* Odd: frame i's header sits in set (i * lines) mod 64, every set. */
+	if (lines % 2 == 0)
+		lines++;
+	return lines * RTE_CACHE_LINE_SIZE;
+}
+
+uint16_t
+rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
+{
+	uint32_t elt;
+
+	if (elt_size_for(frame_size, &elt) != 0 ||
+			elt < sizeof(struct rte_mbuf) + priv_size +
+				RTE_PKTMBUF_HEADROOM + MIN_DATA ||
+			elt - sizeof(struct rte_mbuf) - priv_size > UINT16_MAX)
+		return 0;
+	return elt - sizeof(struct rte_mbuf) - priv_size;
+}
+
+int
+rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
+		char *err, size_t errlen)
+{
+	uint32_t min = RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) +
+			priv_size + RTE_PKTMBUF_HEADROOM + MIN_DATA,
+			RTE_CACHE_LINE_SIZE);
+	uint32_t elt;
+
+	if (frame_size > RXR_MEMPOOL_FRAME_SIZE_MAX) {
+		snprintf(err, errlen, "%u is above %u: an mbuf's data room is "
+			"16 bits", frame_size, RXR_MEMPOOL_FRAME_SIZE_MAX);
+		return -EINVAL;
+	}
+	if (frame_size % RTE_CACHE_LINE_SIZE != 0) {
+		snprintf(err, errlen, "%u is not a multiple of %u (mempool "
+			"objects are whole cache lines); try %u or %u",
+			frame_size, RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_FLOOR(frame_size, RTE_CACHE_LINE_SIZE),
+			RTE_ALIGN_CEIL(frame_size, RTE_CACHE_LINE_SIZE));
+		return -EINVAL;
+	}
+	if (frame_size < min) {
+		snprintf(err, errlen, "%u is below %u, the least that holds the "
+			"object header (%u), an mbuf (%zu), %u bytes of private "
+			"area, %u of headroom and %u of data", frame_size, min,
+			OBJ_HDR, sizeof(struct rte_mbuf), priv_size,
+			RTE_PKTMBUF_HEADROOM, MIN_DATA);
+		return -EINVAL;
+	}
+	if (elt_size_for(frame_size, &elt) != 0 ||
+			rxr_mempool_data_room(frame_size, priv_size) == 0) {
+		snprintf(err, errlen, "%u: this DPDK's mempool cannot lay out "
+			"an object of exactly that stride", frame_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct rte_mempool *
+rxr_pktmbuf_pool_create(const char *name, unsigned int n,
+		const struct rxr_mempool_conf *conf, int socket_id)
+{
+	struct rxr_mempool_conf c = *conf;
+	struct rte_pktmbuf_pool_private priv = { 0 };
+	struct rte_mempool *mp;
+	uint16_t room;
+	uint32_t elt;
+	int ret;
+
+	if (c.frame_size == 0)
+		c.frame_size = rxr_mempool_frame_size_default(c.priv_size);
+	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
+	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
+			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
+		RXR_LOG(ERR, "%s: a frame of %u bytes cannot hold an mbuf "
+			"(%zu bytes), %u bytes of private area and %u of headroom",
+			name, c.frame_size, sizeof(struct rte_mbuf), c.priv_size,
+			RTE_PKTMBUF_HEADROOM);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	priv.mbuf_data_room_size = room;
+	priv.mbuf_priv_size = c.priv_size;
+	/* Zeroing clears the data room, never the mbuf the pool initialized. */
+	c.pool.payload_offset = sizeof(struct rte_mbuf) + c.priv_size;
+	c.pool.payload_len = room;
+
+	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(priv), socket_id,
+			MP_FLAGS);
+	if (mp == NULL)
+		return NULL;
+	rte_pktmbuf_pool_init(mp, &priv);
+	ret = rte_mempool_set_ops_byname(mp, RXR_MEMPOOL_OPS_NAME, &c);
+	if (ret != 0) {
+		RXR_LOG(ERR, "%s: cannot select ops %s: %s", name,
+			RXR_MEMPOOL_OPS_NAME, rte_strerror(-ret));
+		goto fail;
+	}
+	ret = rte_mempool_populate_default(mp);
+	if (ret < 0) {
+		RXR_LOG(ERR, "%s: cannot populate %u frames of %u bytes: %s",
+			name, n, c.frame_size, rte_strerror(-ret));
+		goto fail;
+	}
+	/* pool_config pointed at our stack copy, consumed by alloc. */
+	mp->pool_config = NULL;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	rte_errno = -ret;
+	return NULL;
+}
