@@ -19,7 +19,9 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -140,10 +142,19 @@ rxr_mempool_pool_fast(const struct rte_mempool *mp)
 static __rte_always_inline uint64_t
 rxr_pktmbuf_not_plain(const struct rte_mbuf *m, const struct rte_mempool *mp)
 {
+	uint32_t refcnt_segs;
+
+	/*
+	 * refcnt and nb_segs are adjacent: one load and one compare for
+	 * both. Each half must be 1, so the constant is the same in either
+	 * byte order.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+		offsetof(struct rte_mbuf, refcnt) + sizeof(uint16_t));
+	memcpy(&refcnt_segs, &m->refcnt, sizeof(refcnt_segs));
 	return ((uintptr_t)m->pool ^ (uintptr_t)mp) |
 		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
-		(uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) |
-		(uint64_t)(m->nb_segs ^ 1);
+		(refcnt_segs ^ UINT32_C(0x00010001));
 }
 
 /**
