@@ -317,7 +317,8 @@ rxr_mempool_frame_size_default(uint16_t priv_size)
 {
 	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
 			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
-			4096 / RTE_CACHE_LINE_SIZE;
+			(RTE_MBUF_DEFAULT_BUF_SIZE + RTE_CACHE_LINE_SIZE - 1) /
+			RTE_CACHE_LINE_SIZE;
 
 	/* Odd: frame i's header sits in set (i * lines) mod 64, every set. */
 	if (lines % 2 == 0)
