@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-# Intel's L1d of the last decade (48 KiB, 12 ways: 64 sets, 4 KiB a way)
+# Intel's L1d since Ice Lake (48 KiB, 12 ways: 64 sets, 4 KiB a way)
 # and an L2 of 2 MiB as the last level: what a receive loop's frames and
 # the PMD's copies live in. Same for both programs.
 CACHES = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=2097152,16,64"]
@@ -47,6 +47,9 @@ def usage(msg):
 
 
 def parse_args(argv):
+    if "--help" in argv[1:2] or "-h" in argv[1:2]:
+        print(__doc__.strip())
+        sys.exit(0)
     if len(argv) < 3:
         usage("RXREFILL and RXREFILL_GEN are required")
     o = {"rxrefill": argv[1], "gen": argv[2], "memory": ["nohuge"],
@@ -89,6 +92,17 @@ def parse_args(argv):
                 usage("--seconds: 0.1 to 60")
         i += 2
     return o
+
+
+def hugepages_usable():
+    try:
+        free = int(open("/sys/kernel/mm/hugepages/hugepages-2048kB/"
+                        "free_hugepages").read())
+        mounted = any(l.split()[2] == "hugetlbfs"
+                      for l in open("/proc/mounts"))
+    except (OSError, ValueError, IndexError):
+        return False
+    return mounted and free > 0
 
 
 def eal(prefix, memory):
@@ -262,6 +276,10 @@ def main():
         print("# callgrind, caches %s; one program at a time" %
               " ".join(CACHES))
         for memory in o["memory"]:
+            if memory == "huge" and not hugepages_usable():
+                print("# memory huge: no usable hugepages here, not "
+                      "measured")
+                continue
             for case in o["case"]:
                 for prog in o["only"]:
                     ok &= measure(o, tmp, memory, case, prog)
