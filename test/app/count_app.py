@@ -242,7 +242,10 @@ def measure(o, tmp, memory, case, prog):
     if bursts == 0:
         print("# %s: no receive burst found" % prog)
         return False
-    pk = bursts * BURST
+    burst = BURST
+    if prog == "rxrefill" and "--burst" in o["extra"][:-1]:
+        burst = int(o["extra"][o["extra"].index("--burst") + 1])
+    pk = bursts * burst
     check = ""
     m = re.findall(r"RX-packets:\s+(\d+)", text)
     if m:
@@ -252,7 +255,7 @@ def measure(o, tmp, memory, case, prog):
     label = "%s.%s.%s" % (memory, case, prog)
     print("count: %s Ir %.1f D1miss %.3f LLmiss %.3f per packet "
           "(%d bursts of %d%s)" % (label, t["Ir"] / pk, d1 / pk, ll / pk,
-                                   bursts, BURST, check))
+                                   bursts, burst, check))
     for ir, fn in sorted(funcs, reverse=True)[:8]:
         print("  %s %7.1f Ir/packet  %s" % (label, ir / pk, short(fn)))
     sys.stdout.flush()
