@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 # sysctl (procps) for the veth lab, man (man-db) and bash-completion for the
 # install test (the man pages are made by usertools/mkman.py), git for --version's commit; stdbuf, unshare, mount and
 # mknod are in every Debian root (coreutils, util-linux, mount).
-PKGS="python3 gcc binutils clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git"
+PKGS="python3 gcc binutils clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git valgrind"
 
 install_missing() {
 	local missing=() p

@@ -91,9 +91,9 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 
 /*
  * A PMD whose buffers must each sit in one 4 KiB page gets frames of
- * exactly a page, unless --frame-size asked for one that fits; the
- * default frame (an odd number of cache lines, larger than a page) would
- * be refused at queue set-up.
+ * exactly a page, unless --frame-size asked for one of at most a page;
+ * the default frame (an odd number of cache lines) does not tile a page,
+ * so at the exact stride some of its buffers would cross one.
  */
 static int
 ports_frame_size(struct app *a)
@@ -103,7 +103,9 @@ ports_frame_size(struct app *a)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
 
-		if (!p->page_bounded || a->opt.frame_size <= page)
+		if (!p->page_bounded || (a->opt.frame_size <= page &&
+				(a->opt.frame_size_set ||
+				 page % a->opt.frame_size == 0)))
 			continue;
 		if (a->opt.frame_size_set) {
 			RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes "
@@ -112,7 +114,7 @@ ports_frame_size(struct app *a)
 				page);
 			return -1;
 		}
-		printf(APP ": port %u (%s) takes buffers of at most one %u-byte "
+		printf(APP ": port %u (%s) takes buffers inside one %u-byte "
 			"page: frames of %u bytes for every port\n", p->id,
 			p->driver, page, page);
 		a->opt.frame_size = page;

@@ -463,8 +463,8 @@ mlist_add_flows(struct mlist *l, struct flows *fl)
 /*
  * The rows of the columns, in table order: the core metrics, every drop
  * cause, deferred, the strategies' own counters (and an older report's
- * recycle group), zeroing and
- * fairness, and with stream_rows every flow's packets and bytes.
+ * recycle group), zeroing and fairness, and with stream_rows every flow's
+ * packets and bytes.
  */
 static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,

@@ -123,7 +123,7 @@ def case_exact_consumer_threads():
 
 
 def case_exact_oversize_chained():
-    # 9000-byte frames in 4 KiB frames: received as mbuf chains, never lost.
+    # 9000-byte frames in 2 KiB frames: received as mbuf chains, never lost.
     check_exact("jumbo", ["-q", "1", "-s", "2", "-n", "50", "-l", "9000"],
                 extra=["--strategy", "bh,zone"])
 

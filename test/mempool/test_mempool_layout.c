@@ -2,9 +2,10 @@
 
 /*
  * Frame layout of rxr_pktmbuf_pool_create(): with the default frame size
- * every frame carries a 4 KiB data buffer, and the mbuf headers (and the
- * packet data after the headroom) of the pool's frames spread over every
- * set of a 64-set L1 data cache rather than all landing in one.
+ * every frame carries DPDK's default mbuf buffer in less than 4 KiB, and
+ * the mbuf headers (and the packet data after the headroom) of the pool's
+ * frames spread over every set of a 64-set L1 data cache rather than all
+ * landing in one.
  * And rxr_pktmbuf_free_bulk(): plain bursts straight to the pool, anything
  * else (a clone, a chain, another pool's mbuf) as rte_pktmbuf_free_bulk().
  */
@@ -76,9 +77,12 @@ check_pool(struct rte_mempool *mp, uint16_t priv_size)
 		return -1;
 	RXR_TEST_ASSERT_EQ(stride, rxr_mempool_frame_size_default(priv_size),
 		"default stride");
-	RXR_TEST_ASSERT(rte_pktmbuf_data_room_size(mp) >= 4096,
-		"a 4 KiB data buffer: data room %u",
+	RXR_TEST_ASSERT(rte_pktmbuf_data_room_size(mp) >=
+		RTE_MBUF_DEFAULT_BUF_SIZE,
+		"DPDK's default mbuf buffer: data room %u",
 		rte_pktmbuf_data_room_size(mp));
+	RXR_TEST_ASSERT(stride < 4096, "a frame inside a 4 KiB page's "
+		"span: stride %u", stride);
 	RXR_TEST_ASSERT_EQ(rte_pktmbuf_priv_size(mp), priv_size, "private area");
 	return 0;
 }
@@ -241,7 +245,7 @@ main(int argc, char **argv)
 {
 	RTE_SET_USED(argc);
 	rxr_test_eal_init(argv[0], "0", 256, NULL);
-	rxr_test_run("default frames: 4 KiB of data, headers over every L1 set",
+	rxr_test_run("default frames: 2 KiB of data, headers over every L1 set",
 		test_default);
 	rxr_test_run("with a private area: still every L1 set", test_priv);
 	rxr_test_run("rxr_pktmbuf_free_bulk: plain bursts to the pool, "

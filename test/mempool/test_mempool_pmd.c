@@ -116,8 +116,8 @@ one_pool(enum rxr_strategy s, bool bulk, const char *vdev, const char *args)
 	RXR_TEST_ASSERT(p != NULL, "the pool is ours");
 	RXR_TEST_ASSERT_EQ(mp->cache_size, 0, "no mempool cache");
 	RXR_TEST_ASSERT_EQ(rte_mempool_avail_count(mp), NR_MBUFS, "all free at start");
-	RXR_TEST_ASSERT_EQ(rte_pktmbuf_data_room_size(mp), 4096,
-		"a 4 KiB data buffer per frame");
+	RXR_TEST_ASSERT_EQ(rte_pktmbuf_data_room_size(mp),
+		RTE_MBUF_DEFAULT_BUF_SIZE, "DPDK's default buffer per frame");
 	RXR_TEST_ASSERT_EQ(mp->header_size + mp->elt_size + mp->trailer_size,
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT, "default stride");
 	if (rx_run(vdev, args, mp, &res) != 0)

@@ -19,7 +19,9 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -51,13 +53,16 @@ int rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen);
 
 /**
  * Default frame stride with no mbuf private area: the mempool object
- * header (64 bytes), the mbuf (128) and a 4 KiB data buffer (headroom and
- * data room), 67 cache lines. At a stride of 4096 every mbuf header starts
- * at the same offset of a 4 KiB frame and all of them map to one set of a
- * 64-set L1 data cache; an odd number of lines makes consecutive frames
- * walk every set (doc/layout.md has the measurements).
+ * header (64 bytes), the mbuf (128) and DPDK's default mbuf buffer
+ * (RTE_MBUF_DEFAULT_BUF_SIZE: 128 of headroom, 2048 of data room), 37
+ * cache lines. At a stride of 4096 every mbuf header starts at the same
+ * offset of a 4 KiB frame and all of them map to one set of a 64-set L1
+ * data cache; an odd number of lines makes consecutive frames walk every
+ * set. Below 4 KiB, a walk over consecutive frames stays inside 4 KiB
+ * pages, where hardware stream prefetchers work, and a 2 MiB page holds
+ * more frames, so more L2 sets (doc/layout.md has the measurements).
  */
-#define RXR_MEMPOOL_FRAME_SIZE_DEFAULT 4288u
+#define RXR_MEMPOOL_FRAME_SIZE_DEFAULT 2368u
 
 /** An mbuf pool with rxrefill behind it. */
 struct rxr_mempool_conf {
@@ -67,7 +72,7 @@ struct rxr_mempool_conf {
 	 * Frame stride in bytes: the mempool object header, the mbuf, its
 	 * private area, headroom and data room. 0 takes the default: the
 	 * header, the mbuf and its private area rounded up to cache lines,
-	 * then a 4 KiB data buffer, plus one line when the total is an even
+	 * then RTE_MBUF_DEFAULT_BUF_SIZE, plus one line when the total is an even
 	 * number of lines (RXR_MEMPOOL_FRAME_SIZE_DEFAULT without a private
 	 * area). A stride that is a multiple of 4096 puts every mbuf header in
 	 * one L1 cache set.
@@ -89,7 +94,8 @@ struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
 
 /**
  * The default frame stride for an mbuf private area of @p priv_size bytes:
- * a 4 KiB data buffer after the mbuf, an odd number of cache lines in all.
+ * RTE_MBUF_DEFAULT_BUF_SIZE after the mbuf, an odd number of cache lines
+ * in all.
  */
 uint32_t rxr_mempool_frame_size_default(uint16_t priv_size);
 
@@ -140,10 +146,19 @@ rxr_mempool_pool_fast(const struct rte_mempool *mp)
 static __rte_always_inline uint64_t
 rxr_pktmbuf_not_plain(const struct rte_mbuf *m, const struct rte_mempool *mp)
 {
+	uint32_t refcnt_segs;
+
+	/*
+	 * refcnt and nb_segs are adjacent: one load and one compare for
+	 * both. Each half must be 1, so the constant is the same in either
+	 * byte order.
+	 */
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+		offsetof(struct rte_mbuf, refcnt) + sizeof(uint16_t));
+	memcpy(&refcnt_segs, &m->refcnt, sizeof(refcnt_segs));
 	return ((uintptr_t)m->pool ^ (uintptr_t)mp) |
 		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
-		(uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) |
-		(uint64_t)(m->nb_segs ^ 1);
+		(refcnt_segs ^ UINT32_C(0x00010001));
 }
 
 /**

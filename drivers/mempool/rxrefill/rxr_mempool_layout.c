@@ -18,8 +18,12 @@
 
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
 #define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
-/* The default frame's data buffer (headroom and data room): a page. */
-#define DATA_BUF 4096u
+/*
+ * The default frame's data buffer (headroom and data room): DPDK's default
+ * mbuf buffer, so that a frame's stride stays under a 4 KiB page and the
+ * frames of a hugepage cover more cache sets (doc/layout.md).
+ */
+#define DATA_BUF RTE_MBUF_DEFAULT_BUF_SIZE
 /* Least data room a frame must leave after the headroom. */
 #define MIN_DATA 64u
 
@@ -52,7 +56,8 @@ rxr_mempool_frame_size_default(uint16_t priv_size)
 {
 	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
 			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
-			DATA_BUF / RTE_CACHE_LINE_SIZE;
+			(DATA_BUF + RTE_CACHE_LINE_SIZE - 1) /
+			RTE_CACHE_LINE_SIZE;
 
 	/* Odd: frame i's header sits in set (i * lines) mod 64, every set. */
 	if (lines % 2 == 0)
