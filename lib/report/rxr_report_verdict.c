@@ -434,13 +434,13 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 			100 : INFINITY;
 		rr_groups_free(g, n);
 		if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
-			snprintf(why, len, "one configuration: its 95%% interval "
-				"of Gbit/s is within %.1f%% of its mean after %u "
-				"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
+			snprintf(why, len, "one configuration, %u rounds; its "
+				"95%% interval of Gbit/s is within %.1f%% of its "
+				"mean (%.2f%%)", rounds, RXR_REPORT_AUTO_MEAN_PCT,
 				wide);
 			return true;
 		}
-		snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
+		snprintf(why, len, "%u rounds%s: one configuration; its 95%% "
 			"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
 			rounds, rounds >= max ? ", the most asked for" : "",
 			wide, RXR_REPORT_AUTO_MEAN_PCT);
@@ -474,7 +474,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	}
 	if (rounds >= least && open == 0) {
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "
-			"%s-%s is decided: its 95%% %s interval excludes 1 or "
+			"%s-%s is decided; its 95%% %s interval excludes 1 or "
 			"is within +-%.0f%%", rounds, g[0].strategy,
 			g[0].bulk ? "bulk" : "nobulk", paired ? "paired" :
 			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
@@ -489,7 +489,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		else
 			snprintf(why, len, "%u rounds, the most asked for; %u of "
 				"%zu ratios to %s-%s undecided (95%% interval "
-				"across 1 and wider than +-%.0f%%), widest %s",
+				"across 1 and wider than +-%.0f%%); widest %s",
 				rounds, open, n - 1, g[0].strategy, g[0].bulk ?
 				"bulk" : "nobulk", RXR_REPORT_AUTO_RATIO_PCT,
 				widest);
