@@ -454,9 +454,12 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
 	}
-teardown:
-	/* Stopped by a signal: the run is marked cut short. */
+	/*
+	 * Stopped by a signal while measuring: the run is marked cut short;
+	 * one during the teardown below leaves it whole.
+	 */
 	*stopped = force_quit;
+teardown:
 	live_phase(PHASE_TEARDOWN);
 	if (ex.running) {
 		ex.quit = true;
@@ -905,8 +908,9 @@ main(int argc, char **argv)
 		}
 		if (ret > 0)
 			status = EXIT_FAILURE;
-		/* After every run: an interruption leaves a valid report. */
-		if (output_write(report, true, false) != 0)
+		/* After every run: an interruption leaves a valid report
+		 * (stopped: the last one below, written once). */
+		if (!force_quit && output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
 		if ((step + 1) % app.opt.nb_configs == 0 &&
 				round_end((step + 1) / app.opt.nb_configs, report)) {
@@ -932,6 +936,10 @@ main(int argc, char **argv)
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
 	if (app.opt.table != TABLE_NONE && rxr_report_nb_runs(report) != 0) {
+		/* Stopped: no stream rows; stopped during them: no more. */
+		bool rows = app.opt.stream_rows && !force_quit;
+
+		listing_stop = false;
 		putchar('\n');
 		/* Each table ends with the findings, one line each. */
 		if (app.opt.table == TABLE_BRIEF)
@@ -939,7 +947,11 @@ main(int argc, char **argv)
 		else
 			rxr_report_render_text(report, stdout,
 				&(struct rxr_report_select){
-					.stream_rows = app.opt.stream_rows });
+					.stream_rows = rows,
+					.stop = &listing_stop });
+		if (app.opt.stream_rows && (!rows || listing_stop))
+			printf("stream rows cut short by %s\n",
+				signals_caught_name());
 		if (app.opt.table == TABLE_FULL || app.opt.detail)
 			rxr_report_render_extra(report, stdout, app.opt.detail);
 	} else {

@@ -280,6 +280,7 @@ struct app {
 
 extern struct app app;
 extern volatile bool force_quit;	/* SIGINT/SIGTERM */
+extern volatile bool listing_stop;	/* ... during the table */
 extern volatile bool run_stop;		/* end of the current run phase */
 
 /* opts.c */
@@ -300,6 +301,7 @@ const char *consumer_mode_name(enum consumer_mode m);
 /* signals.c */
 void signals_install(void);
 int signals_caught(void);
+const char *signals_caught_name(void);
 const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 

@@ -618,7 +618,7 @@ model_add_rows(struct model *m, const char *config,
 						cols[c]->runs[i])) == NULL)
 					goto out;
 	}
-	for (i = 0; i < l.n; i++) {
+	for (i = 0; i < l.n && (m->stop == NULL || !*m->stop); i++) {
 		const struct metric *mt = &l.m[i];
 		bool any = false, zeros;
 
@@ -818,6 +818,7 @@ model_options(struct model *m, const json_t *doc,
 		sel->alpha : doc != NULL ? rr_alpha(doc) :
 		RXR_REPORT_ALPHA_DEFAULT;
 	m->stream_rows = sel != NULL && sel->stream_rows;
+	m->stop = sel != NULL ? sel->stop : NULL;
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
 		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
 }

@@ -177,7 +177,7 @@ print_table(const struct model *m, int section, struct line *l, FILE *out)
 	for (c = 0; c < m->ncols; c++)
 		line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
 	line_put(l, out);
-	for (i = 0; i < m->nrows; i++) {
+	for (i = 0; i < m->nrows && (m->stop == NULL || !*m->stop); i++) {
 		const struct row *row = &m->rows[i];
 
 		if (row->section != section)
