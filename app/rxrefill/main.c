@@ -746,12 +746,17 @@ round_end(unsigned int round, struct rxr_report *report)
 
 		printf("[round %u%s%u] ", round, app.opt.reps_auto ?
 			", up to " : "/", app.opt.reps);
+		static unsigned int disturbed;	/* before this round */
+
 		if (round_gbps.runs != 0)
 			printf("%u run%s, %.3f to %.3f Gbit/s", round_gbps.runs,
 				round_gbps.runs == 1 ? "" : "s", round_gbps.min,
 				round_gbps.max);
 		else
 			printf("no run to count");
+		if (noise_disturbed() != disturbed)
+			printf(", %u disturbed", noise_disturbed() - disturbed);
+		disturbed = noise_disturbed();
 		printf("%s%s\n", app.opt.reps_auto && !done && w != NULL ? ";" : "",
 			app.opt.reps_auto && !done && w != NULL ? w + 1 : "");
 	}

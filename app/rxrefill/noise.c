@@ -655,6 +655,9 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	nz.disturbed++;
 	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
 		nz.causes[i] += (n->disturbed >> i) & 1;
+	/* --progress rounds: counted in the round's line, not one each. */
+	if (a->opt.progress == PROGRESS_ROUNDS)
+		return;
 	printf("%s disturbed%s:", tag, a->opt.disturbed_exclude ?
 		", left out of the figures" : "");
 	if (n->disturbed & RXR_REPORT_DISTURBED_DURATION)
@@ -675,6 +678,12 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 			nz.rtask[0].comm, nz.rtask[0].pid,
 			100 * nz.rtask[0].cpu_share);
 	printf("\n");
+}
+
+unsigned int
+noise_disturbed(void)
+{
+	return nz.disturbed;
 }
 
 void

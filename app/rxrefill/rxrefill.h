@@ -424,6 +424,8 @@ void noise_fill(const struct app *a, struct rxr_report_run *r,
 		const char *tag);
 /* How many repetitions were disturbed, and whether they count. */
 void noise_say(const struct app *a);
+/* Repetitions marked disturbed so far. */
+unsigned int noise_disturbed(void);
 void noise_free(void);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */
