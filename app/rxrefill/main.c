@@ -638,6 +638,9 @@ report_env(struct rxr_report *rep)
 	if (o->test_refill_delay != 0)
 		rxr_report_set_option_int(rep, "test_refill_delay",
 			o->test_refill_delay);
+	if (o->test_refill_delay != 0 && o->test_refill_delay_config != NULL)
+		rxr_report_set_option_str(rep, "test_refill_delay_config",
+			o->test_refill_delay_config);
 	rxr_report_set_option_double(rep, "warmup_s", o->warmup_s);
 	rxr_report_set_option_double(rep, "duration_s", o->loops ? 0 : o->duration_s);
 	rxr_report_set_option_int(rep, "loops", o->loops);

@@ -234,10 +234,14 @@ opts_usage(FILE *f)
 "  --stream-rows        print every stream's row (default: the fairness\n"
 "                       summary: smallest and largest share, Jain's index;\n"
 "                       implies --table full)\n"
-"  --test-refill-delay CYCLES\n"
-"                       testing: spin CYCLES TSC cycles in every refill, a\n"
-"                       known slowdown (the statistics must find it), counted\n"
-"                       in refill_cycles_per_frame where refills are timed\n"
+"  --test-refill-delay CYCLES[@CONFIG]\n"
+"                       testing: about CYCLES TSC cycles of work in every\n"
+"                       refill (the same CPU time however busy the machine),\n"
+"                       a known slowdown (the statistics must find it),\n"
+"                       counted in refill_cycles_per_frame where refills are\n"
+"                       timed; @CONFIG: in that one only (bh: bulk on and\n"
+"                       off, bh-bulk, bh-nobulk), the others do 1 cycle (the\n"
+"                       same code path: only the work differs)\n"
 "  --detail             add per-queue, per-lcore and extended statistics\n"
 "                       tables to the text table (implies --table full)\n"
 "  --metrics-file FILE  write live figures in Prometheus text format to FILE,\n"
@@ -378,6 +382,42 @@ parse_strategies(const char *s, unsigned int *want, bool *implied)
 	return 0;
 }
 
+/*
+ * --test-refill-delay CYCLES[@CONFIG]: CONFIG is a strategy (bulk on and
+ * off) or one configuration, "bh-bulk" or "bh-nobulk"; without it every
+ * configuration is slowed.
+ */
+static int
+parse_refill_delay(const char *s, struct options *o)
+{
+	const char *at = strchr(s, '@');
+	char num[32];
+	unsigned long v;
+
+	snprintf(num, sizeof(num), "%.*s", at != NULL ?
+		(int)RTE_MIN((size_t)(at - s), sizeof(num) - 1) :
+		(int)(sizeof(num) - 1), s);
+	if (parse_uint("test-refill-delay", num, 0, 1u << 30, &v) != 0)
+		return -1;
+	o->test_refill_delay = v;
+	o->test_refill_delay_config = at != NULL ? at + 1 : NULL;
+	return 0;
+}
+
+/* Whether --test-refill-delay slows configuration rc. */
+bool
+opts_refill_delayed(const struct options *o, const struct run_config *rc)
+{
+	const char *c = o->test_refill_delay_config;
+	const char *name = rxr_strategy_name(rc->strategy);
+	size_t n = strlen(name);
+
+	if (c == NULL)
+		return true;
+	return strncmp(c, name, n) == 0 && (c[n] == '\0' ||
+		strcmp(c + n, rc->bulk ? "-bulk" : "-nobulk") == 0);
+}
+
 static int
 parse_replay(char *s, struct options *o)
 {
@@ -496,10 +536,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 			o->latency_every = v;
 			break;
 		case OPT_REFILL_DELAY:
-			if (parse_uint("test-refill-delay", optarg, 0, 1u << 30,
-					&v) != 0)
+			if (parse_refill_delay(optarg, o) != 0)
 				return -1;
-			o->test_refill_delay = v;
 			break;
 		case OPT_STREAM_ROWS:
 			o->stream_rows = true;
@@ -769,6 +807,17 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 				if (want[s] == k && (b ? bulk_on : bulk_off))
 					o->configs[o->nb_configs++] =
 						(struct run_config){ s, b != 0 };
+	for (unsigned int i = 0; o->test_refill_delay_config != NULL; i++) {
+		if (i == o->nb_configs) {
+			RXR_LOG(ERR, "--test-refill-delay: '%s' is not a "
+				"configuration of this run (a strategy, or "
+				"STRATEGY-bulk, STRATEGY-nobulk)",
+				o->test_refill_delay_config);
+			return -1;
+		}
+		if (opts_refill_delayed(o, &o->configs[i]))
+			break;
+	}
 	return 0;
 }
 

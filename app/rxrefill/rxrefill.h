@@ -107,6 +107,7 @@ struct options {
 	bool main_polls;		/* the main lcore polls too */
 	unsigned int latency_every;	/* one sampled poll iteration in N */
 	uint32_t test_refill_delay;	/* test: cycles added to every refill */
+	const char *test_refill_delay_config;	/* ... of it only; NULL: all */
 	bool stream_rows;		/* every stream's row in the table */
 	double warmup_s;
 	double duration_s;
@@ -296,6 +297,8 @@ int opts_check_dashdash(int argc, char **argv);
 struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
+bool opts_refill_delayed(const struct options *o,
+		const struct run_config *rc);
 const char *consumer_mode_name(enum consumer_mode m);
 
 /* signals.c */

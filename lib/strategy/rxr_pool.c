@@ -58,14 +58,48 @@ rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l)
 
 /* --- refill latency ------------------------------------------------------ */
 
-/* Testing slowdown: a fixed number of cycles in every refill. */
+/* One step of the testing slowdown's chain: each depends on the last. */
+static inline uint64_t
+delay_step(uint64_t x)
+{
+	x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	__asm__ volatile("" : "+r" (x));
+	return x;
+}
+
+/*
+ * Testing slowdown: a fixed amount of work in every refill. Spinning on
+ * the clock would end early in wall time for a thread preempted inside
+ * it, so the slowdown would shrink as the machine gets busier; the work
+ * takes the same CPU time whatever the load.
+ */
 static void
 test_delay(const struct rxr_pool *p)
 {
-	uint64_t end = rte_rdtsc() + p->conf.test_refill_delay;
+	uint64_t x = p->delay_steps;
 
-	while (rte_rdtsc() < end)
-		rte_pause();
+	for (uint64_t i = 0; i < p->delay_steps; i++)
+		x = delay_step(x);
+	__asm__ volatile("" : : "r" (x));
+}
+
+/* Steps for test_refill_delay cycles: the fastest of a few timings. */
+static uint64_t
+delay_steps_for(uint32_t cycles)
+{
+	const uint64_t n = 1 << 16;
+	uint64_t best = UINT64_MAX, x = 1;
+
+	for (int t = 0; t < 5; t++) {
+		uint64_t t0 = rte_rdtsc_precise();
+
+		for (uint64_t i = 0; i < n; i++)
+			x = delay_step(x);
+		best = RTE_MIN(best, rte_rdtsc_precise() - t0);
+	}
+	__asm__ volatile("" : : "r" (x));
+	best = RTE_MAX(best, (uint64_t)1);
+	return RTE_MAX((uint64_t)1, ((uint64_t)cycles * n + best - 1) / best);
 }
 
 /*
@@ -383,6 +417,8 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 			syscall(__NR_membarrier,
 				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
 		p->remote_drain = true;
+	if (p->conf.test_refill_delay != 0)
+		p->delay_steps = delay_steps_for(p->conf.test_refill_delay);
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
 	if (p->strategy->pool_init != NULL) {
