@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_log.h>
@@ -67,20 +68,35 @@ delay_step(uint64_t x)
 	return x;
 }
 
+/* No instruction after it starts before every one before it is done. */
+static inline void
+delay_fence(void)
+{
+#if defined(RTE_ARCH_X86)
+	__asm__ volatile("lfence" : : : "memory");
+#else
+	rte_mb();
+#endif
+}
+
 /*
  * Testing slowdown: a fixed amount of work in every refill. Spinning on
  * the clock would end early in wall time for a thread preempted inside
  * it, so the slowdown would shrink as the machine gets busier; the work
- * takes the same CPU time whatever the load.
+ * takes the same CPU time whatever the load. Fenced on both sides, so
+ * that it does not run in the shadow of the refill's cache misses: its
+ * cost adds in full, linear in the cycles asked.
  */
 static void
 test_delay(const struct rxr_pool *p)
 {
 	uint64_t x = p->delay_steps;
 
+	delay_fence();
 	for (uint64_t i = 0; i < p->delay_steps; i++)
 		x = delay_step(x);
 	__asm__ volatile("" : : "r" (x));
+	delay_fence();
 }
 
 /* Steps for test_refill_delay cycles: the fastest of a few timings. */

@@ -14,21 +14,25 @@ paired comparison exists for: each round's log-ratio keeps the slowdown,
 while the spread of each configuration's values hides it from the
 unpaired test of the means.
 
-- The delay is calibrated first, under the same switching, so that the
-  slowed configuration runs at about 0.9 of its twin. The twins differ
-  a little by themselves (bulk on and off are different code), by an
-  amount that moves with the machine's load: the faster one is slowed.
-- Then batches of 10 rounds, gathered into one report, until the paired
-  test finds the slowdown or 60 rounds: what else runs on the machine
-  moves the two runs of a round apart too, and sets how many rounds it
-  takes. Found: p < 0.05, the 95% interval below 1, the ratio near 0.9;
-  the unpaired test of the same runs is not significant.
+- The twins differ by themselves too (bulk on and off are different
+  code), by an amount that moves with the machine's load. So the batches
+  cross over: one slows bulk off, the next bulk on, and the report they
+  are gathered into names the slowed one bh-nobulk in every round; the
+  twins' own difference then cancels instead of adding to the slowdown.
+- The delay is calibrated first, in the same way, so that the slowed
+  configuration runs at about 0.9 of its twin.
+- Then pairs of batches of 5 rounds until the paired test finds the
+  slowdown or 60 rounds: what else runs on the machine moves the two
+  runs of a round apart too, and sets how many rounds it takes. Found:
+  p < 0.05, the 95% interval below 1, the ratio 0.72-0.97; the unpaired
+  test of the same runs is not significant.
 - --test-refill-delay CYCLES@CONFIG takes a configuration of the run only.
 Nothing here asserts a time. rxrefill and the busy process run at nice
 -10 where allowed, so that they share the poll CPU mostly between them.
 Usage: test_paired_load.py RXREFILL RXREFILL_GEN RXREFILL_COMPARE [CASE...]
 """
 
+import ctypes
 import json
 import math
 import os
@@ -52,8 +56,11 @@ NICE = -10
 # Busy processes on the poll CPU in a busy round: with three, the poll
 # lcore gets about a quarter of its CPU, whatever else runs there.
 BUSY = 3
+PR_SET_PDEATHSIG = 1
 TARGET = 0.88
-BATCH = 10
+BATCH = 5
+# Which twin a batch slows, in turn.
+CROSSOVER = ("bh-nobulk", "bh-bulk")
 ROUNDS_MAX = 60
 RESULT = re.compile(r"^\[bh bulk off rep (\d+)/\d+\] .*Gbit/s")
 
@@ -77,6 +84,16 @@ def raise_():
         pass
 
 
+def die_with_parent():
+    """SIGKILL when this test ends, even killed by a timeout: a busy
+    process left spinning (or stopped) would outlive it."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG,
+                                                signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 def busy_on(rnd):
     """The busy process runs in every even round (rounds from 1)."""
     return rnd % 2 == 0
@@ -89,7 +106,8 @@ def measure(delay, rounds, name, first=1, slowed="bh-nobulk"):
     report = os.path.join(TMP, name + ".json")
     busy = [subprocess.Popen(
         [sys.executable, "-c", "while True: pass"],
-        preexec_fn=lambda: (os.sched_setaffinity(0, {POLL_CPU}), raise_()))
+        preexec_fn=lambda: (os.sched_setaffinity(0, {POLL_CPU}), raise_(),
+                            die_with_parent()))
         for _ in range(BUSY)]
     state = {}
     errpath = os.path.join(TMP, name + ".err")
@@ -153,30 +171,39 @@ def median_ratio(doc):
     return (x[(len(x) - 1) // 2] + x[len(x) // 2]) / 2
 
 
+def slowed_first(doc, slowed):
+    """The runs with the slowed configuration named bh-nobulk (bulk
+    false) and its twin bh-bulk: every batch then reads the same way,
+    whichever of the two it slowed."""
+    if slowed == "bh-bulk":
+        for r in doc["runs"]:
+            r["bulk"] = not r["bulk"]
+    return doc
+
+
 def calibrate():
-    """Which twin to slow and by how much, so that it runs at about TARGET
-    of the other, under the same switching. The twins differ by
-    themselves (r0 = bh-nobulk / bh-bulk at 1 cycle each; it moves with
-    what else the machine runs): the faster one is slowed. The delay is
-    work, so the time per frame grows with it by the same amount however
-    busy the machine: the slowed one's share falls as 1 / (1 + k d). k is
-    measured where the effect is large (about 0.5), so that the
-    machine's noise moves it little. Returns (slowed, delay)."""
-    doc, _, _ = measure(1, 10, "cal_r0")
-    r0 = median_ratio(doc)
-    slowed, twin = ("bh-nobulk", r0) if r0 >= 1 else ("bh-bulk", 1 / r0)
+    """The delay that puts the slowed twin at about TARGET of the other,
+    under the same switching. The delay is work, so the time per frame
+    grows with it by the same amount however busy the machine: the slowed
+    one's share is 1 / (1 + k d). The twins also differ by themselves (r0,
+    moving with what else the machine runs): slowing each in turn (a
+    crossover) cancels it, s = sqrt(r(slow nobulk) / r(slow bulk)). k is
+    measured where the effect is large (s about 0.5), so that the
+    machine's noise moves it little."""
     delay = 2000
     for step in range(4):
-        doc, _, _ = measure(delay, 6, "cal%d" % step, slowed=slowed)
-        r = median_ratio(doc)
-        share = r / r0 if slowed == "bh-nobulk" else r0 / r
-        print("# calibration: r0 %.3f; %d cycles in %s: its share %.3f" % (
-            r0, delay, slowed, share))
+        r = [median_ratio(measure(delay, 4, "cal%d%s" % (step, c),
+                                  slowed=c)[0])
+             for c in CROSSOVER]
+        share = math.sqrt(r[0] / r[1])
+        print("# calibration: %d cycles: share %.3f (bulk off / on: %.3f "
+              "slowing bulk off, %.3f slowing bulk on)" % (
+                  delay, share, r[0], r[1]))
         if share <= 0.7:
             break
         delay *= 4 if share > 0.85 else 2
     k = max(1 / share - 1, 1e-3) / delay
-    return slowed, max(2, int(round(max(twin / TARGET - 1, 0) / k)))
+    return max(2, int(round((1 / TARGET - 1) / k)))
 
 
 def compare_rounds(path):
@@ -193,13 +220,14 @@ def compare_rounds(path):
 
 
 def case_planted_slowdown_under_load():
-    slowed, delay = calibrate()
+    delay = calibrate()
     merged, state, batch = None, {}, 0
     path = os.path.join(TMP, "merged.json")
     # Batches of rounds, gathered into one report, until the paired test
     # decides or ROUNDS_MAX: the machine's own noise inside a round (other
     # tasks, a host taking the CPU) sets how many it needs.
     while True:
+        slowed = CROSSOVER[batch % 2]
         doc, out, st = measure(delay, BATCH, "main%d" % batch,
                                first=len(state) + 1, slowed=slowed)
         opts = doc["env"]["options"]
@@ -209,6 +237,7 @@ def case_planted_slowdown_under_load():
         assert doc["env"]["machine"]["poll_cpus"] == [POLL_CPU], \
             doc["env"]["machine"]
         done = len(state)
+        slowed_first(doc, slowed)
         for r in doc["runs"]:
             r["rep"] += done
         for k, v in st.items():
@@ -224,14 +253,16 @@ def case_planted_slowdown_under_load():
         batch += 1
         print("# %d rounds: %.3fx (CI %.3f-%.3f) p %.4g" % (
             len(state), got["ratio"], got["ci_lo"], got["ci_hi"], got["p"]))
-        if got["p"] < ALPHA or len(state) >= ROUNDS_MAX:
+        # Whole crossovers only: as many rounds slowing each twin.
+        if batch % 2 == 0 and (got["p"] < ALPHA or
+                               len(state) >= ROUNDS_MAX):
             break
     rounds = gbps_by_round(merged)
     assert sorted(rounds) == sorted(state) and all(
         len(v) == 2 for v in rounds.values()), rounds
     for on in (False, True):
         g = [rounds[k][True] for k in rounds if state[k] == on]
-        print("# bh-bulk, busy process %s: %.3f to %.3f Gbit/s" % (
+        print("# the twin, busy processes %s: %.3f to %.3f Gbit/s" % (
             "on" if on else "off", min(g), max(g)))
     logs = [math.log(v[False] / v[True]) for v in rounds.values()]
     mean = sum(logs) / len(logs)
@@ -241,13 +272,10 @@ def case_planted_slowdown_under_load():
     bsd = math.sqrt(sum((x - bm) ** 2 for x in base) / (len(base) - 1))
     print("# delay %d cycles; sd of log Gbit/s across rounds %.3f, of the "
           "per-round log-ratio %.3f" % (delay, bsd, sd))
-    # The slowed one against its twin: bh-nobulk / bh-bulk, or its inverse.
-    share, lo, hi = (got["ratio"], got["ci_lo"], got["ci_hi"]) \
-        if slowed == "bh-nobulk" else \
-        (1 / got["ratio"], 1 / got["ci_hi"], 1 / got["ci_lo"])
-    print("# paired: %s at %.3fx its twin (CI %.3f-%.3f) p %.4g over %d "
-          "rounds; unpaired: p %.4g" % (slowed, share, lo, hi, got["p"],
-                                        len(state), got["p_unpaired"]))
+    share, lo, hi = got["ratio"], got["ci_lo"], got["ci_hi"]
+    print("# paired: the slowed twin at %.3fx the other (CI %.3f-%.3f) p "
+          "%.4g over %d rounds; unpaired: p %.4g" % (
+              share, lo, hi, got["p"], len(state), got["p_unpaired"]))
     assert cmp["paired"] is True and got["n"]["paired"] is True, cmp
     assert got["test"].startswith(("exact sign-flip", "Monte Carlo "
                                    "sign-flip")), got["test"]
