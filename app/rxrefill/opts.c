@@ -391,12 +391,16 @@ static int
 parse_refill_delay(const char *s, struct options *o)
 {
 	const char *at = strchr(s, '@');
+	size_t len = at != NULL ? (size_t)(at - s) : strlen(s);
 	char num[32];
 	unsigned long v;
 
-	snprintf(num, sizeof(num), "%.*s", at != NULL ?
-		(int)RTE_MIN((size_t)(at - s), sizeof(num) - 1) :
-		(int)(sizeof(num) - 1), s);
+	if (len >= sizeof(num)) {
+		RXR_LOG(ERR, "--test-refill-delay: '%s' is not a decimal "
+			"whole number in 0..%u", s, 1u << 30);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)len, s);
 	if (parse_uint("test-refill-delay", num, 0, 1u << 30, &v) != 0)
 		return -1;
 	o->test_refill_delay = v;
