@@ -114,8 +114,10 @@ run)
 	# strategy, bulk on and off, interleaved rounds until every ratio to
 	# bh-bulk is decided (--reps auto); bh first, the baseline of every
 	# column.
-	# One progress line per round, EAL's start-up lines left out, the
-	# brief table at the end (--table full for every metric).
+	# One progress line per round (disturbed repetitions counted in it),
+	# EAL's start-up notes left out (telemetry's "no legacy callbacks"
+	# too: errors still show), the brief table at the end (--table full
+	# for every metric).
 	cap=build/capture/default64
 	if [ ! -f "$cap.json" ]; then
 		mkdir -p build/capture
@@ -123,7 +125,8 @@ run)
 	fi
 	hugepages
 	if [ $# -eq 0 ]; then
-		set -- --lcores '(0,1)@0,2@1' --no-pci --log-level lib.eal:notice -- \
+		set -- --lcores '(0,1)@0,2@1' --no-pci --log-level lib.eal:notice \
+			--log-level lib.telemetry:error -- \
 			--replay "$cap.q0.pcap,$cap.q1.pcap" --consumer inline \
 			--strategy bh,all --bulk both \
 			--reps auto:8 --warmup 0.3 --duration 1 --progress rounds

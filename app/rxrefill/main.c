@@ -485,9 +485,12 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
 	}
-teardown:
-	/* Stopped by a signal: the run is marked cut short. */
+	/*
+	 * Stopped by a signal while measuring: the run is marked cut short;
+	 * one during the teardown below leaves it whole.
+	 */
 	*stopped = force_quit;
+teardown:
 	live_phase(PHASE_TEARDOWN);
 	if (ex.running) {
 		ex.quit = true;
@@ -664,6 +667,9 @@ report_env(struct rxr_report *rep)
 	if (o->test_refill_delay != 0)
 		rxr_report_set_option_int(rep, "test_refill_delay",
 			o->test_refill_delay);
+	if (o->test_refill_delay != 0 && o->test_refill_delay_config != NULL)
+		rxr_report_set_option_str(rep, "test_refill_delay_config",
+			o->test_refill_delay_config);
 	rxr_report_set_option_double(rep, "warmup_s", o->warmup_s);
 	rxr_report_set_option_double(rep, "duration_s", o->loops ? 0 : o->duration_s);
 	rxr_report_set_option_int(rep, "loops", o->loops);
@@ -772,12 +778,17 @@ round_end(unsigned int round, struct rxr_report *report)
 
 		printf("[round %u%s%u] ", round, app.opt.reps_auto ?
 			", up to " : "/", app.opt.reps);
+		static unsigned int disturbed;	/* before this round */
+
 		if (round_gbps.runs != 0)
 			printf("%u run%s, %.3f to %.3f Gbit/s", round_gbps.runs,
 				round_gbps.runs == 1 ? "" : "s", round_gbps.min,
 				round_gbps.max);
 		else
 			printf("no run to count");
+		if (noise_disturbed() != disturbed)
+			printf(", %u disturbed", noise_disturbed() - disturbed);
+		disturbed = noise_disturbed();
 		printf("%s%s\n", app.opt.reps_auto && !done && w != NULL ? ";" : "",
 			app.opt.reps_auto && !done && w != NULL ? w + 1 : "");
 	}
@@ -951,8 +962,9 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 		}
 		if (ret > 0)
 			status = EXIT_FAILURE;
-		/* After every run: an interruption leaves a valid report. */
-		if (output_write(report, true, false) != 0)
+		/* After every run: an interruption leaves a valid report
+		 * (stopped: the last one below, written once). */
+		if (!force_quit && output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
 		if ((step + 1) % app.opt.nb_configs == 0 &&
 				round_end((step + 1) / app.opt.nb_configs, report)) {
@@ -985,6 +997,10 @@ static void
 results_say(struct rxr_report *report, bool interrupted)
 {
 	if (app.opt.table != TABLE_NONE && rxr_report_nb_runs(report) != 0) {
+		/* Stopped: no stream rows; stopped during them: no more. */
+		bool rows = app.opt.stream_rows && !force_quit;
+
+		listing_stop = false;
 		putchar('\n');
 		/* Each table ends with the findings, one line each. */
 		if (app.opt.table == TABLE_BRIEF)
@@ -992,7 +1008,11 @@ results_say(struct rxr_report *report, bool interrupted)
 		else
 			rxr_report_render_text(report, stdout,
 				&(struct rxr_report_select){
-					.stream_rows = app.opt.stream_rows });
+					.stream_rows = rows,
+					.stop = &listing_stop });
+		if (app.opt.stream_rows && (!rows || listing_stop))
+			printf("stream rows cut short by %s\n",
+				signals_caught_name());
 		if (app.opt.table == TABLE_FULL || app.opt.detail)
 			rxr_report_render_extra(report, stdout, app.opt.detail);
 	} else {

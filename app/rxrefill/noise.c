@@ -728,6 +728,12 @@ noise_disturbed_say(const struct app *a, const struct rxr_report_run *r,
 	printf("\n");
 }
 
+unsigned int
+noise_disturbed(void)
+{
+	return nz.disturbed;
+}
+
 void
 noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 {
@@ -760,7 +766,9 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	nz.disturbed++;
 	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
 		nz.causes[i] += (n->disturbed >> i) & 1;
-	noise_disturbed_say(a, r, tag, excess, window, &w);
+	/* --progress rounds: counted in the round's line, not one each. */
+	if (a->opt.progress != PROGRESS_ROUNDS)
+		noise_disturbed_say(a, r, tag, excess, window, &w);
 }
 
 void

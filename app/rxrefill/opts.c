@@ -146,8 +146,6 @@ fn(void *c, const char *arg, char *err, size_t errlen) \
 }
 
 UINT_SETTER(set_latency_every, "latency-every", latency_every, 1, 1u << 30)
-UINT_SETTER(set_refill_delay, "test-refill-delay", test_refill_delay, 0,
-	1u << 30)
 UINT_SETTER(set_loops, "loops", loops, 1, 1000000)
 UINT_SETTER(set_burst, "burst", burst, 1, MAX_BURST)
 UINT_SETTER(set_queues, "queues", queues, 1, MAX_QUEUES)
@@ -167,6 +165,48 @@ NAME_SETTER(set_stream_counting, "stream-counting", stream_counting,
 	stream_counting_names)
 NAME_SETTER(set_table, "table", table, table_names)
 NAME_SETTER(set_progress, "progress", progress, progress_names)
+
+/*
+ * --test-refill-delay CYCLES[@CONFIG]: CONFIG is a strategy (bulk on and
+ * off) or one configuration, "bh-bulk" or "bh-nobulk"; without it every
+ * configuration is slowed.
+ */
+static int
+set_refill_delay(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	const char *at = strchr(arg, '@');
+	size_t len = at != NULL ? (size_t)(at - arg) : strlen(arg);
+	char num[32];
+	unsigned long v;
+
+	if (len >= sizeof(num)) {
+		snprintf(err, errlen, "--test-refill-delay: '%s' is not a "
+			"decimal whole number in 0..%u", arg, 1u << 30);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)len, arg);
+	if (parse_uint("test-refill-delay", num, 0, 1u << 30, &v, err,
+			errlen) != 0)
+		return -1;
+	o->test_refill_delay = v;
+	o->test_refill_delay_config = at != NULL ? at + 1 : NULL;
+	return 0;
+}
+
+/* Whether --test-refill-delay slows configuration rc. */
+bool
+opts_refill_delayed(const struct options *o, const struct run_config *rc)
+{
+	const char *c = o->test_refill_delay_config;
+	const char *name = rxr_strategy_name(rc->strategy);
+	size_t n = strlen(name);
+
+	if (c == NULL)
+		return true;
+	return strncmp(c, name, n) == 0 && (c[n] == '\0' ||
+		strcmp(c + n, rc->bulk ? "-bulk" : "-nobulk") == 0);
+}
 
 /*
  * want[s]: 0, or the strategy's place in the list from 1 (column order);
@@ -530,8 +570,9 @@ static const struct rxr_opt opt_list[] = {
 		"than 5% of the time", set_disturbed, 0 },
 	{ "progress", 0, "WHAT", "runs", progress_complete, S_RUNS,
 		"runs: a line when each run starts and one with its result; "
-		"rounds: one line per round of every configuration. Runs cut "
-		"short or too short to trust get a line either way",
+		"rounds: one line per round of every configuration, disturbed "
+		"runs counted in it. Runs cut short or too short to trust get "
+		"a line either way",
 		set_progress, 0 },
 	{ "main-polls", 0, NULL, NULL, NULL, S_RUNS,
 		"the main lcore polls too, as in l2fwd (a 2-CPU machine runs "
@@ -620,10 +661,13 @@ static const struct rxr_opt opt_list[] = {
 		"print every stream's row (default: the fairness summary: "
 		"smallest and largest share, Jain's index; implies --table "
 		"full)", set_stream_rows, 0 },
-	{ "test-refill-delay", 0, "CYCLES", NULL, NULL, S_OUTPUT,
-		"testing: spin CYCLES TSC cycles in every refill, a known "
-		"slowdown (the statistics must find it), counted in "
-		"refill_cycles_per_frame where refills are timed",
+	{ "test-refill-delay", 0, "CYCLES[@CONFIG]", NULL, NULL, S_OUTPUT,
+		"testing: about CYCLES TSC cycles of work in every refill (the "
+		"same CPU time however busy the machine), a known slowdown "
+		"(the statistics must find it), counted in "
+		"refill_cycles_per_frame where refills are timed; @CONFIG: in "
+		"that one only (bh: bulk on and off, bh-bulk, bh-nobulk), the "
+		"others do 1 cycle (the same code path: only the work differs)",
 		set_refill_delay, 0 },
 	{ "detail", 0, NULL, NULL, NULL, S_OUTPUT,
 		"add per-queue, per-lcore and extended statistics tables to "
@@ -819,6 +863,17 @@ opts_configs(struct opts_ctx *x)
 				if (x->want[s] == k && (b ? x->bulk_on : x->bulk_off))
 					o->configs[o->nb_configs++] =
 						(struct run_config){ s, b != 0 };
+	for (unsigned int i = 0; o->test_refill_delay_config != NULL; i++) {
+		if (i == o->nb_configs) {
+			RXR_LOG(ERR, "--test-refill-delay: '%s' is not a "
+				"configuration of this run (a strategy, or "
+				"STRATEGY-bulk, STRATEGY-nobulk)",
+				o->test_refill_delay_config);
+			return -1;
+		}
+		if (opts_refill_delayed(o, &o->configs[i]))
+			break;
+	}
 	return 0;
 }
 

@@ -232,9 +232,10 @@ streams_counting_choose(struct app *a)
 
 		CPU_AND(&both, &main_cpus, &poll_cpus);
 		if (CPU_COUNT(&both) != 0) {
-			printf(APP ": streams: counted inline: the main lcore "
-				"shares a CPU with poll lcore %u, so it cannot "
-				"count for the poll lcores\n",
+			/* The start line says "counted inline"; why: */
+			RXR_LOG(INFO, "streams: counted inline: the main "
+				"lcore shares a CPU with poll lcore %u, so it "
+				"cannot count for the poll lcores",
 				a->pollers[k].lcore);
 			return;
 		}

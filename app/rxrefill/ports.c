@@ -494,7 +494,10 @@ ports_use_pool(struct app *a, unsigned int run)
 				.high = a->opt.high, .batch = a->opt.batch,
 				.fake_nodes = a->opt.fake_nodes,
 				.latency = a->opt.latency,
-				.test_refill_delay = a->opt.test_refill_delay,
+				/* @CONFIG: the others take the same path, 1 cycle. */
+				.test_refill_delay = a->opt.test_refill_delay == 0 ?
+					0 : opts_refill_delayed(&a->opt, rc) ?
+					a->opt.test_refill_delay : 1,
 				.zero_policy = a->opt.zero_policy,
 				.zero_method = a->opt.zero_method,
 			},

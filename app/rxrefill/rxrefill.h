@@ -108,6 +108,7 @@ struct options {
 	bool main_polls;		/* the main lcore polls too */
 	unsigned int latency_every;	/* one sampled poll iteration in N */
 	uint32_t test_refill_delay;	/* test: cycles added to every refill */
+	const char *test_refill_delay_config;	/* ... of it only; NULL: all */
 	bool stream_rows;		/* every stream's row in the table */
 	double warmup_s;
 	double duration_s;
@@ -281,6 +282,7 @@ struct app {
 
 extern struct app app;
 extern volatile bool force_quit;	/* SIGINT/SIGTERM */
+extern volatile bool listing_stop;	/* ... during the table */
 extern volatile bool run_stop;		/* end of the current run phase */
 
 /* opts.c */
@@ -294,11 +296,14 @@ int opts_print_table(FILE *f);
 struct rxr_opt;
 /* The option named exactly NAME (no abbreviation), or NULL. */
 const struct rxr_opt *opts_find(const char *name);
+bool opts_refill_delayed(const struct options *o,
+		const struct run_config *rc);
 const char *consumer_mode_name(enum consumer_mode m);
 
 /* signals.c */
 void signals_install(void);
 int signals_caught(void);
+const char *signals_caught_name(void);
 const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 
@@ -423,6 +428,8 @@ void noise_fill(const struct app *a, struct rxr_report_run *r,
 		const char *tag);
 /* How many repetitions were disturbed, and whether they count. */
 void noise_say(const struct app *a);
+/* Repetitions marked disturbed so far. */
+unsigned int noise_disturbed(void);
 void noise_free(void);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */

@@ -13,6 +13,7 @@
 #include "rxr_log.h"
 
 static volatile sig_atomic_t quit_signal;
+volatile bool listing_stop;
 
 static void
 on_signal(int sig)
@@ -20,6 +21,7 @@ on_signal(int sig)
 	quit_signal = sig;
 	force_quit = true;
 	run_stop = true;
+	listing_stop = true;
 }
 
 static const char *
@@ -58,6 +60,12 @@ int
 signals_caught(void)
 {
 	return quit_signal;
+}
+
+const char *
+signals_caught_name(void)
+{
+	return signal_name(quit_signal);
 }
 
 /* Why the repetition that just ended did not run to its end; NULL: it did. */

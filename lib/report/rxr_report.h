@@ -425,6 +425,12 @@ struct rxr_report_select {
 	bool stream_rows;
 	/** Significance level of the n.s. marks; 0: the first report's. */
 	double alpha;
+	/**
+	 * NULL, or a flag a signal handler sets: once true, the text table
+	 * ends early (rows already printed stay), so that a long stream
+	 * listing answers a stop at once.
+	 */
+	const volatile bool *stop;
 };
 
 /**

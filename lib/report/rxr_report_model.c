@@ -773,7 +773,8 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
 	if (ret == 0)
 		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
-	for (i = 0; ret == 0 && i < l.n; i++) {
+	for (i = 0; ret == 0 && i < l.n && (m->stop == NULL || !*m->stop);
+			i++) {
 		const struct rxrr_metric *mt = &l.m[i];
 		bool any, zeros;
 
@@ -899,6 +900,7 @@ model_options(struct rxrr_model *m, const json_t *doc,
 		sel->alpha : doc != NULL ? rxrr_alpha(doc) :
 		RXR_REPORT_ALPHA_DEFAULT;
 	m->stream_rows = sel != NULL && sel->stream_rows;
+	m->stop = sel != NULL ? sel->stop : NULL;
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
 		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
 }

@@ -70,6 +70,7 @@ struct rxrr_model {
 	 * a report compared with itself): comparisons are paired */
 	bool paired;
 	bool stream_rows;	/* every stream's row, not only fairness */
+	const volatile bool *stop;	/* set: end the rows early */
 	struct rxrr_row *rows;
 	size_t nrows, caprows;
 	struct rxrr_hist *hists;

@@ -312,13 +312,12 @@ reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
 	wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean * 100 :
 		INFINITY;
 	if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
-		snprintf(why, len, "one configuration: its 95%% interval "
-			"of Gbit/s is within %.1f%% of its mean after %u "
-			"rounds (%.2f%%)", RXR_REPORT_AUTO_MEAN_PCT, rounds,
-			wide);
+		snprintf(why, len, "one configuration, %u rounds; its 95%% "
+			"interval of Gbit/s is within %.1f%% of its mean "
+			"(%.2f%%)", rounds, RXR_REPORT_AUTO_MEAN_PCT, wide);
 		return true;
 	}
-	snprintf(why, len, "%u rounds%s: one configuration, its 95%% "
+	snprintf(why, len, "%u rounds%s: one configuration; its 95%% "
 		"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
 		rounds, rounds >= max ? ", the most asked for" : "",
 		wide, RXR_REPORT_AUTO_MEAN_PCT);
@@ -391,7 +390,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
 	if (rounds >= least && open == 0)
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "
-			"%s is decided: its 95%% %s interval excludes 1 or "
+			"%s is decided; its 95%% %s interval excludes 1 or "
 			"is within +-%.0f%%", rounds, first, paired ? "paired" :
 			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
 	else if (rounds >= max && open == 0)
@@ -401,7 +400,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	else if (rounds >= max)
 		snprintf(why, len, "%u rounds, the most asked for; %u of "
 			"%zu ratios to %s undecided (95%% interval across 1 "
-			"and wider than +-%.0f%%), widest %s", rounds, open,
+			"and wider than +-%.0f%%); widest %s", rounds, open,
 			n - 1, first, RXR_REPORT_AUTO_RATIO_PCT, widest);
 	else
 		stop = false;

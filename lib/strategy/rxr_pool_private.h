@@ -139,6 +139,7 @@ struct rxr_pool {
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
+	uint64_t delay_steps;		/* test_refill_delay as work: steps */
 	const struct rxr_pool_owner * const *adopt_owner; /* ops.owner, adopting */
 	void **adopt;
 	unsigned int nr_adopt;

@@ -180,8 +180,10 @@ struct rxr_pool_conf {
 	 */
 	bool latency;
 	/**
-	 * Testing: spin this many TSC cycles in every refill (alloc call),
-	 * a known slowdown for the tests of the statistics. 0: off.
+	 * Testing: about this many TSC cycles of work in every refill (alloc
+	 * call), a known slowdown for the tests of the statistics: a chain
+	 * of dependent steps, timed once at pool creation, so that a thread
+	 * preempted in it does not get it done by the clock. 0: off.
 	 */
 	uint32_t test_refill_delay;
 	/**

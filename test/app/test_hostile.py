@@ -272,15 +272,16 @@ def stop_second_rep(args, sig, marker):
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     seen = []
+    hit = marker if callable(marker) else lambda line: marker in line
     for line in p.stdout:
         seen.append(line)
-        if marker in line:
+        if hit(line):
             p.send_signal(signal.SIGSTOP)
             p.send_signal(sig)
             p.send_signal(signal.SIGCONT)
             break
     out, err = p.communicate(timeout=120)
-    assert any(marker in l for l in seen), "never reached '%s': %s" % (
+    assert any(hit(l) for l in seen), "never reached '%s': %s" % (
         marker, "".join(seen)[-1000:] + err[-1000:])
     return p.returncode, "".join(seen) + out, err
 
@@ -625,21 +626,52 @@ def case_messages_name_the_input_and_reason():
 def case_stream_listing_signal_says_what_the_report_says():
     # SIGTERM during a --stream-rows listing: the report was already
     # written with partial: false, the last line said "(partial:
-    # interrupted)". The signal lands while the process is stopped at the
-    # first stream row; the listing must then end (no hang).
+    # interrupted)", and the listing went on to its 20 000th stream. The
+    # signal lands while the process is stopped at the first stream row;
+    # the listing must then end: the rows already in the pipe, not all.
     m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
     report = path("rows.json")
     rc, out, err = stop_second_rep(
         ["--replay", files[0], "--loops", "1", "--reps", "1", "--strategy",
          "bh", "--bulk", "on", "--stream-rows", "--report", report],
         signal.SIGTERM, "Median   streams.packets[")
+    assert rc == 128 + signal.SIGTERM, "exit %d: %s" % (rc, err[-800:])
     rep = json.load(open(report))
     assert rep["partial"] is False and rep["runs"][0]["complete"], \
         (rep["partial"], rep["runs"][0].get("cut_short"))
+    assert len(rep["runs"][0]["streams"]) == 20000
     last = out.strip().splitlines()[-1]
     assert last == "rxrefill: report %s" % report, last
-    assert "streams.packets[" in out and len(rep["runs"][0]["streams"]) == \
-        20000
+    rows = out.count("Median   streams.packets[")
+    assert 0 < rows < 20000, "%d stream rows printed" % rows
+    assert "stream rows cut short by SIGTERM" in out, out[-1000:]
+
+
+def case_signal_after_last_rep_not_partial():
+    # SIGQUIT after the last repetition ended left partial: true with
+    # every repetition complete. Landing there, before the table: every
+    # repetition counts, the report is whole, and the stream rows (20 000
+    # of them) are left out at once.
+    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
+    report = path("quit_last.json")
+    rc, out, err = stop_second_rep(
+        ["--replay", files[0], "--loops", "1", "--reps", "2", "--strategy",
+         "bh", "--bulk", "on", "--stream-rows", "--report", report],
+        signal.SIGQUIT, lambda line: "[bh bulk on rep 2/2] " in line and
+        "Gbit/s" in line)
+    assert rc == 128 + signal.SIGQUIT, "exit %d: %s" % (rc, err[-800:])
+    rep = json.load(open(report))
+    assert rep["partial"] is False, "partial with every repetition whole"
+    assert [r["complete"] for r in rep["runs"]] == [True, True], \
+        [r.get("cut_short") for r in rep["runs"]]
+    assert rep["summary"][0]["reps"] == 2, rep["summary"][0]
+    assert "stopped by SIGQUIT after 2 of 2 repetitions" in err, err[-800:]
+    # Stopped before the table, unless this test was slower than it.
+    rows = out.count("Median   streams.packets[")
+    assert rows < 20000, "%d stream rows printed" % rows
+    assert "stream rows cut short by SIGQUIT" in out, out[-1000:]
+    last = out.strip().splitlines()[-1]
+    assert last == "rxrefill: report %s" % report, last
 
 
 def case_long_paths_keep_the_reason():

@@ -194,6 +194,15 @@ def case_main_polls_other_poll_auto():
                os.path.join(TMP, "auto.json")])
     assert "reps auto: stop: " in out, out[-2000:]
     assert "n.s.: not significant at alpha 0.05" in out, out[-2000:]
+    # The stop line, and every line it wraps onto, within 120 columns.
+    lines = out.splitlines()
+    i = [k for k, l in enumerate(lines) if "reps auto: stop: " in l][0]
+    stop = [lines[i]]
+    for l in lines[i + 1:]:
+        if not l.startswith("  "):
+            break
+        stop.append(l)
+    assert all(len(l) <= 120 for l in stop), "\n".join(stop)
     with open(os.path.join(TMP, "auto.json")) as f:
         doc = json.load(f)
     o = doc["env"]["options"]
