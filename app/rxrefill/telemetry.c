@@ -308,7 +308,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		add_real(pd, "zone_lock_wait_share", p->lock_wait_share, 6);
 		rte_tel_data_add_dict_u64(pd, "deferred_drained",
 			p->deferred_drained);
-		/* The strategy's own, under its name: "rseq_restarts". */
+		/* The strategy's own, under its name: "<strategy>_<counter>". */
 		for (unsigned int k = 0; k < v.nb_counters; k++) {
 			snprintf(name, sizeof(name), "%s_%s", v.strategy,
 				v.counter_names[k]);

@@ -123,7 +123,7 @@ struct rxr_report_noise {
  * not be measured"). Zero-initialize the struct and fill what you have.
  */
 struct rxr_report_run {
-	const char *strategy;		/**< "zone", "irqsave", "bh", "recycle" */
+	const char *strategy;		/**< the strategy's registry name */
 	bool bulk;			/**< bulk alloc/free on */
 	uint32_t rep;			/**< repetition index from 0 */
 	/**
@@ -169,8 +169,7 @@ struct rxr_report_run {
 	} deferred;
 	/**
 	 * The strategy's own counters (rxr_strategy_counters()), written as
-	 * strategy_counters{name: count} when nb_strategy_counters > 0
-	 * (rseq: restarts, migrations, ...; recycle: page_pool's counters).
+	 * strategy_counters{name: count} when nb_strategy_counters > 0.
 	 */
 	unsigned int nb_strategy_counters;
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];

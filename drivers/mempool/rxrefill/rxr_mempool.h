@@ -38,8 +38,9 @@ extern "C" {
 /**
  * Environment variable that configures the pools an application creates
  * itself (rte_pktmbuf_pool_create() under --mbuf-pool-ops-name rxrefill):
- * rte_kvargs syntax, keys strategy (zone, irqsave, bh, recycle, rseq), bulk (on,
- * off), high, batch, zero (none, alloc, free, background) and zero_method.
+ * rte_kvargs syntax, keys strategy (a name of the strategy registry, as
+ * rxr_strategy_user_names() lists them), bulk (on, off), high, batch,
+ * zero (none, alloc, free, background) and zero_method.
  * Unset: bh, bulk on, the pcp defaults, no zeroing.
  */
 #define RXR_MEMPOOL_ENV "RXREFILL_POOL"
