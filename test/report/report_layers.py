@@ -27,7 +27,9 @@ def members(archive):
             files[cur] = (set(), set())
             continue
         parts = line.split()
-        if cur is None or len(parts) < 2:
+        # Names starting "__" are the implementation's (sanitizers add
+        # __odr_asan.*, __asan_*, __ubsan_*, __tsan_* to every object).
+        if cur is None or len(parts) < 2 or parts[-1].startswith('__'):
             continue
         if len(parts) == 3 and parts[1] in 'TDBRCGS':
             files[cur][0].add(parts[2])
