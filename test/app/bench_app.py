@@ -39,6 +39,13 @@ import sys
 import tempfile
 import time
 
+if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+    print(__doc__.strip())
+    sys.exit(0)
+if len(sys.argv) < 3 or sys.argv[1].startswith("-"):
+    sys.stderr.write("%s: give the programs to measure\n%s\n" % (
+        os.path.basename(sys.argv[0]), __doc__.strip().splitlines()[-1]))
+    sys.exit(2)
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 ONLY_MEM = (sys.argv[sys.argv.index("--memory") + 1]
