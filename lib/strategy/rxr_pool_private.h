@@ -457,6 +457,40 @@ rxrp_per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
 }
 
 /*
+ * A strategy's bulk-off operations, <pfx>_alloc_single and
+ * <pfx>_free_single, from its bulk ones: a call of one frame (what a PMD
+ * makes of most bulk-off refills) runs the bulk path inline with no
+ * register to save; more frames go one at a time out of line.
+ */
+#define RXRP_PER_FRAME_OPS(pfx) \
+static __rte_noinline int \
+pfx##_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n) \
+{ \
+	return rxrp_per_frame_alloc(p, objs, n, pfx##_alloc_bulk, \
+			pfx##_free_bulk); \
+} \
+static __rte_noinline void \
+pfx##_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n) \
+{ \
+	rxrp_per_frame_free(p, objs, n, pfx##_free_bulk); \
+} \
+static int \
+pfx##_alloc_single(struct rxr_pool *p, void **objs, unsigned int n) \
+{ \
+	if (likely(n == 1)) \
+		return pfx##_alloc_bulk(p, objs, 1); \
+	return pfx##_alloc_frames(p, objs, n); \
+} \
+static void \
+pfx##_free_single(struct rxr_pool *p, void * const *objs, unsigned int n) \
+{ \
+	if (likely(n == 1)) \
+		pfx##_free_bulk(p, objs, 1); \
+	else \
+		pfx##_free_frames(p, objs, n); \
+}
+
+/*
  * The deferred list: frees from other contexts, pushed lock-free and
  * drained by the owner (into its pcp, through fn) at its bh-enable point.
  * A strategy that uses it has RXR_STRATEGY_CAP_DEFERS_FREES.

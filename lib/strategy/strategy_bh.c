@@ -43,17 +43,7 @@ bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rxrp_defer_free(p, rxrp_task_target(p), objs, n);
 }
 
-static int
-bh_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	return rxrp_per_frame_alloc(p, objs, n, bh_alloc_bulk, bh_free_bulk);
-}
-
-static void
-bh_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_per_frame_free(p, objs, n, bh_free_bulk);
-}
+RXRP_PER_FRAME_OPS(bh)
 
 /* Lcore stop: inside the section, which keeps a reclaim out meanwhile. */
 static void

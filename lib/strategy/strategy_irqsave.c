@@ -90,18 +90,7 @@ irqsave_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
 }
 
-static int
-irqsave_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	return rxrp_per_frame_alloc(p, objs, n, irqsave_alloc_bulk,
-			irqsave_free_bulk);
-}
-
-static void
-irqsave_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_per_frame_free(p, objs, n, irqsave_free_bulk);
-}
+RXRP_PER_FRAME_OPS(irqsave)
 
 /*
  * A thread or handler on the same CPU may be using this pcp while the owner

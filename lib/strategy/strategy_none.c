@@ -46,17 +46,7 @@ none_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_raw);
 }
 
-static int
-none_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	return rxrp_per_frame_alloc(p, objs, n, none_alloc_bulk, none_free_bulk);
-}
-
-static void
-none_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_per_frame_free(p, objs, n, none_free_bulk);
-}
+RXRP_PER_FRAME_OPS(none)
 
 const struct rxrp_strategy rxrp_strategy_none = {
 	.name = "none",

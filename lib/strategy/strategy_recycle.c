@@ -187,18 +187,7 @@ recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rxrp_defer_push(p, ls, objs + done, n - done);
 }
 
-static int
-recycle_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	return rxrp_per_frame_alloc(p, objs, n, recycle_alloc_bulk,
-			recycle_free_bulk);
-}
-
-static void
-recycle_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_per_frame_free(p, objs, n, recycle_free_bulk);
-}
+RXRP_PER_FRAME_OPS(recycle)
 
 /* Under bh's reclaim, the owner kept out: cache and ring to the zone. */
 static unsigned int

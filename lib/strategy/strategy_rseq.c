@@ -983,23 +983,7 @@ rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 }
 
 /* Bulk off: a section per frame. */
-static int
-rseq_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	if (likely(n == 1))
-		return rseq_alloc_fast(p, objs, 1);
-	return rxrp_per_frame_alloc(p, objs, n, rseq_alloc_bulk, rseq_free_bulk);
-}
-
-static void
-rseq_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (likely(n == 1)) {
-		rseq_free_fast(p, objs, 1);
-		return;
-	}
-	rxrp_per_frame_free(p, objs, n, rseq_free_bulk);
-}
+RXRP_PER_FRAME_OPS(rseq)
 
 static int
 rseq_pool_init(struct rxr_pool *p)
