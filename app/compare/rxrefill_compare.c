@@ -233,11 +233,6 @@ metric_words(char *buf, size_t len)
 	}
 }
 
-/*
- * A metric name can be known and still match nothing in these reports
- * (drops.nosuch, recycle without a recycle run): name it rather than
- * print an empty table.
- */
 /* A copy of s safe for a terminal: control characters as \xNN. */
 static char *
 escaped_dup(const char *s)

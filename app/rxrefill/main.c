@@ -521,7 +521,7 @@ static struct {
 	unsigned int runs;
 } round_gbps;
 
-/* "[bh bulk on rep 2/3]", "[bh bulk on rep 2, up to 8]": reps from 1. */
+/* "[<strategy> bulk on rep 2/3]", "[... rep 2, up to 8]": reps from 1. */
 static void
 run_tag(const struct run_config *rc, unsigned int rep, char *tag, size_t len)
 {
