@@ -132,19 +132,22 @@ struct rxr_report_noise {
 	X(pcp, hits, COUNT, NONE, 0, "allocations served by the pcp") \
 	X(pcp, misses, COUNT, NONE, 0, "allocations that went to the zone") \
 	X(pcp, hit_rate, NUMBER, HIGHER, 4, \
-		"hits / (hits + misses), derived by rxr_report_add_run()")
+		"hits / (hits + misses)")
 /** The zone lock. */
 #define RXR_REPORT_ZONE_LOCK_FIELDS(X) \
-	X(zone_lock, acquisitions, COUNT, NONE, 0, "times it was taken") \
+	X(zone_lock, acquisitions, COUNT, NONE, 0, "zone lock acquisitions") \
 	X(zone_lock, contended, COUNT, LOWER, 0, \
-		"acquisitions that found it held") \
-	X(zone_lock, wait_cycles, COUNT, NONE, 0, "cycles spent spinning") \
+		"zone lock acquisitions that found it held") \
+	X(zone_lock, wait_cycles, COUNT, NONE, 0, \
+		"cycles spent spinning on the zone lock") \
 	X(zone_lock, wait_share, NUMBER, LOWER, 4, \
-		"wait_cycles / poll cycles, 0..1")
+		"share of poll time spent waiting for the zone lock, 0..1")
 /** Frees deferred to the owner lcore (bh); written when has_deferred. */
 #define RXR_REPORT_DEFERRED_FIELDS(X) \
-	X(deferred, queued, COUNT, COUNT, 0, "frees queued") \
-	X(deferred, drained, COUNT, COUNT, 0, "queued frees drained")
+	X(deferred, queued, COUNT, COUNT, 0, \
+		"frames freed by other contexts, queued for the owner") \
+	X(deferred, drained, COUNT, COUNT, 0, \
+		"frames freed by other contexts and drained by the owner")
 /** Frame zeroing; written when has_zeroing (policy other than none). */
 #define RXR_REPORT_ZEROING_FIELDS(X) \
 	X(zeroing, policy, STRING, NONE, 0, "\"alloc\", \"free\", \"background\"") \
@@ -196,9 +199,13 @@ struct rxr_report_noise {
 	RXR_REPORT_STREAMS_UNTRACKED_FIELDS
 /** @endcond */
 
-/** The member of struct rxr_report_run that holds group g. */
+/**
+ * The member of struct rxr_report_run that holds group g, of type
+ * struct rxr_report_<g> (struct rxr_report_pcp, ...) for code that fills
+ * or shows one group (rxrefill's telemetry).
+ */
 #define RXR_REPORT_GROUP_MEMBER(g) \
-	struct { RXR_REPORT_MEMBERS_##g(RXR_REPORT_MEMBER_) } g
+	struct rxr_report_##g { RXR_REPORT_MEMBERS_##g(RXR_REPORT_MEMBER_) } g
 
 /** Fields by id: RXR_REPORT_FIELD_pcp_hits, ... */
 enum rxr_report_field_id {
