@@ -359,22 +359,6 @@ field_json(const struct rxr_report_run *run, unsigned int id)
 	return NULL;
 }
 
-/* Field id of run when it is a NUMBER, else NaN. */
-#define NUMBER_COUNT(v) NAN
-#define NUMBER_NUMBER(v) (v)
-#define NUMBER_STRING(v) NAN
-static double
-field_number(const struct rxr_report_run *run, unsigned int id)
-{
-	switch (id) {
-#define FIELD(g, f, t, r, p, h) \
-	case RXR_REPORT_FIELD_##g##_##f: return NUMBER_##t(run->g.f);
-	RXR_REPORT_ALL_FIELDS(FIELD)
-#undef FIELD
-	}
-	return NAN;
-}
-
 /* Whether run writes group g: always, or when its has_<group> is set. */
 #define WRITES_ALWAYS(run, g) true
 #define WRITES_HAS(run, g) ((run)->has_##g)
@@ -416,12 +400,21 @@ check_groups(const struct rxr_report_run *run, char *err, size_t errlen)
 	const struct rxr_report_field *f;
 	unsigned int id;
 
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++)
-		if (f->type == RXR_REPORT_FTYPE_NUMBER &&
-				group_written(run, f->group_id) &&
-				check_figure(f->path, field_number(run, id),
-					err, errlen))
+	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
+		json_t *v;
+		int ret;
+
+		if (f->type != RXR_REPORT_FTYPE_NUMBER ||
+				!group_written(run, f->group_id))
+			continue;
+		/* As written: a real, or null for what is not finite. */
+		v = field_json(run, id);
+		ret = check_figure(f->path, json_is_real(v) ?
+			json_real_value(v) : NAN, err, errlen);
+		json_decref(v);
+		if (ret != 0)
 			return -EINVAL;
+	}
 	return 0;
 }
 

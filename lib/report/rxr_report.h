@@ -150,8 +150,10 @@ struct rxr_report_noise {
 		"frames freed by other contexts and drained by the owner")
 /** Frame zeroing; written when has_zeroing (policy other than none). */
 #define RXR_REPORT_ZEROING_FIELDS(X) \
-	X(zeroing, policy, STRING, NONE, 0, "\"alloc\", \"free\", \"background\"") \
-	X(zeroing, method, STRING, NONE, 0, "\"narrow\", \"contig\", \"nt\", ...") \
+	X(zeroing, policy, STRING, NONE, 0, \
+		"\"alloc\", \"free\", \"background\"") \
+	X(zeroing, method, STRING, NONE, 0, \
+		"\"narrow\", \"contig\", \"nt\", ...") \
 	X(zeroing, bytes, COUNT, NONE, 0, "bytes cleared") \
 	X(zeroing, gbps, NUMBER, HIGHER, 2, "clearing rate, Gbit/s") \
 	X(zeroing, max_poll_gap_us, NUMBER, LOWER, 2, \
@@ -261,8 +263,9 @@ bool rxr_report_group_required(unsigned int id);
  *
  * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
  * rxr_report_add_run() from the counters (what pcp.hit_rate holds is not
- * read); every other figure is the caller's. A double that is NaN or infinite is written as null ("could
- * not be measured"). Zero-initialize the struct and fill what you have.
+ * read); every other figure is the caller's. A double that is NaN or
+ * infinite is written as null ("could not be measured"). Zero-initialize
+ * the struct and fill what you have.
  */
 struct rxr_report_run {
 	const char *strategy;		/**< the strategy's registry name */

@@ -685,10 +685,12 @@ validate_group(struct vctx *c, const json_t *run, const char *where,
 static int
 validate_run_pool(struct vctx *c, const json_t *run, const char *where)
 {
-	if (validate_group(c, run, where, RXR_REPORT_GROUP_pcp) ||
-			validate_group(c, run, where, RXR_REPORT_GROUP_zone_lock) ||
-			validate_group(c, run, where, RXR_REPORT_GROUP_deferred))
-		return -EINVAL;
+	static const unsigned int groups[] = { RXR_REPORT_GROUP_pcp,
+		RXR_REPORT_GROUP_zone_lock, RXR_REPORT_GROUP_deferred };
+
+	for (size_t i = 0; i < NKEYS(groups); i++)
+		if (validate_group(c, run, where, groups[i]))
+			return -EINVAL;
 	return 0;
 }
 
@@ -699,7 +701,8 @@ validate_run_strategy(struct vctx *c, const json_t *run, const char *where)
 	/* The strategy's own counters, any names; "recycle" in older
 	 * reports, before recycle's became its own. */
 	if (validate_named_counts(c, run, where, "strategy_counters", false) ||
-			validate_named_counts(c, run, where, "recycle", false) ||
+			validate_named_counts(c, run, where, "recycle",
+				false) ||
 			validate_group(c, run, where, RXR_REPORT_GROUP_zeroing))
 		return -EINVAL;
 	return 0;

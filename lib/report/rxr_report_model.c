@@ -87,8 +87,9 @@ rxr_report_metric_known(const char *sel)
 		if (strcmp(sel, core_metrics[i].name) == 0)
 			return true;
 	for (i = 0; (f = rxr_report_field(i)) != NULL; i++)
-		if (f->row != RXR_REPORT_ROW_NONE && (strcmp(sel, f->path) == 0 ||
-				strcmp(sel, f->group) == 0))
+		if (f->row != RXR_REPORT_ROW_NONE &&
+				(strcmp(sel, f->path) == 0 ||
+				 strcmp(sel, f->group) == 0))
 			return true;
 	for (i = 0; i < NELEMS(fairness_metrics); i++)
 		if (strcmp(sel, fairness_metrics[i].name) == 0)
@@ -540,7 +541,8 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing);
 	for (i = 0; ret == 0 && i < NELEMS(fairness_metrics); i++)
 		if (mlist_add(l, fairness_metrics[i].name,
-				fairness_metrics[i].dir, fairness_metrics[i].prec,
+				fairness_metrics[i].dir,
+				fairness_metrics[i].prec,
 				true, NULL, NULL))
 			return -ENOMEM;
 	if (ret != 0 || !stream_rows)
