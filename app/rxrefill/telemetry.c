@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -132,9 +133,9 @@ pools_now(struct live_view *v, double dt_cycles)
 			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
 		/* As the report counts them (fill_run()); 0 for none yet. */
 		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, L.ps);
-		if (lp->pcp.hits + lp->pcp.misses != 0)
-			lp->pcp.hit_rate = (double)lp->pcp.hits /
-				(lp->pcp.hits + lp->pcp.misses);
+		lp->pcp.hit_rate = rxr_report_pcp_hit_rate(&lp->pcp);
+		if (isnan(lp->pcp.hit_rate))
+			lp->pcp.hit_rate = 0;
 		lp->deferred.drained = sum.deferred_drained;
 		lp->deferred.queued = lp->deferred.drained;
 		memcpy(lp->counters, sum.counters, sizeof(lp->counters));

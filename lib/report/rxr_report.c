@@ -688,8 +688,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	json_t *o, *prev;
 	size_t i;
 
-	full.pcp.hit_rate = ratio(run->pcp.hits,
-		(double)run->pcp.hits + run->pcp.misses);
+	full.pcp.hit_rate = rxr_report_pcp_hit_rate(&run->pcp);
 	if (run->strategy == NULL || *run->strategy == '\0') {
 		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;

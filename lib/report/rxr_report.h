@@ -193,21 +193,15 @@ struct rxr_report_noise {
 #define RXR_REPORT_FIELD_ID_(g, f, t, row, prec, help) \
 	RXR_REPORT_FIELD_##g##_##f,
 #define RXR_REPORT_GROUP_ID_(g, list, when) RXR_REPORT_GROUP_##g,
-#define RXR_REPORT_MEMBERS_pcp RXR_REPORT_PCP_FIELDS
-#define RXR_REPORT_MEMBERS_zone_lock RXR_REPORT_ZONE_LOCK_FIELDS
-#define RXR_REPORT_MEMBERS_deferred RXR_REPORT_DEFERRED_FIELDS
-#define RXR_REPORT_MEMBERS_zeroing RXR_REPORT_ZEROING_FIELDS
-#define RXR_REPORT_MEMBERS_streams_untracked \
-	RXR_REPORT_STREAMS_UNTRACKED_FIELDS
+#define RXR_REPORT_GROUP_STRUCT_(g, list, when) \
+	struct rxr_report_##g { list(RXR_REPORT_MEMBER_) };
 /** @endcond */
 
-/**
- * The member of struct rxr_report_run that holds group g, of type
- * struct rxr_report_<g> (struct rxr_report_pcp, ...) for code that fills
- * or shows one group (rxrefill's telemetry).
+/*
+ * struct rxr_report_pcp, struct rxr_report_zone_lock, ...: a group's
+ * members, run.<group> (and rxrefill's telemetry, which shows some).
  */
-#define RXR_REPORT_GROUP_MEMBER(g) \
-	struct rxr_report_##g { RXR_REPORT_MEMBERS_##g(RXR_REPORT_MEMBER_) } g
+RXR_REPORT_GROUPS(RXR_REPORT_GROUP_STRUCT_)
 
 /** Fields by id: RXR_REPORT_FIELD_pcp_hits, ... */
 enum rxr_report_field_id {
@@ -256,6 +250,9 @@ const char *rxr_report_group_name(unsigned int id);
 
 /** Whether group id is always written (else only when run.has_<group>). */
 bool rxr_report_group_required(unsigned int id);
+
+/** pcp.hit_rate: hits / (hits + misses); NaN without allocations. */
+double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
 /** @} */
 
 /**
@@ -297,10 +294,10 @@ struct rxr_report_run {
 	uint32_t refill_latency_sample_every;
 	unsigned int nb_drops;		/**< entries used in drops[] */
 	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
-	RXR_REPORT_GROUP_MEMBER(pcp);
-	RXR_REPORT_GROUP_MEMBER(zone_lock);
+	struct rxr_report_pcp pcp;
+	struct rxr_report_zone_lock zone_lock;
 	bool has_deferred;		/**< write deferred{} (bh) */
-	RXR_REPORT_GROUP_MEMBER(deferred);
+	struct rxr_report_deferred deferred;
 	/**
 	 * The strategy's own counters (rxr_strategy_counters()), written as
 	 * strategy_counters{name: count} when nb_strategy_counters > 0.
@@ -308,14 +305,14 @@ struct rxr_report_run {
 	unsigned int nb_strategy_counters;
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
-	RXR_REPORT_GROUP_MEMBER(zeroing);
+	struct rxr_report_zeroing zeroing;
 	/** Refill latency, counts per log2 bucket (rxr_report_hist_index()). */
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
 	bool has_streams_untracked;	/**< write streams_untracked{} */
 	/** What no stream row holds: non-IP frames, flows past the table. */
-	RXR_REPORT_GROUP_MEMBER(streams_untracked);
+	struct rxr_report_streams_untracked streams_untracked;
 	/** Deferred stream counting ran: write streams_counted_by_poll. */
 	bool has_streams_counted_by_poll;
 	/** Of the packets logged, those the poll lcores counted themselves. */

@@ -43,6 +43,7 @@ static const enum rxrr_dir row_dir[] = {
 	[RXR_REPORT_ROW_HIGHER] = RXRR_DIR_HIGHER,
 	[RXR_REPORT_ROW_LOWER] = RXRR_DIR_LOWER,
 };
+_Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
 /* The groups whose rows follow the core ones: always there. */
 #define CORE_GROUPS (1u << RXR_REPORT_GROUP_pcp | \
 	1u << RXR_REPORT_GROUP_zone_lock)

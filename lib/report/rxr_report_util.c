@@ -170,3 +170,11 @@ rxr_report_group_required(unsigned int id)
 {
 	return id < RXR_REPORT_GROUPS_NUM && groups[id].required;
 }
+
+double
+rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp)
+{
+	double all = (double)pcp->hits + pcp->misses;
+
+	return all > 0 ? pcp->hits / all : NAN;
+}
