@@ -251,6 +251,13 @@ const char *rxr_report_group_name(unsigned int id);
 /** Whether group id is always written (else only when run.has_<group>). */
 bool rxr_report_group_required(unsigned int id);
 
+/**
+ * "group.field" as a constant string, for a table of metric names; a
+ * compile error when struct rxr_report_<group> has no such member.
+ */
+#define RXR_REPORT_PATH(g, f) \
+	(&(#g "." #f)[0 * sizeof(((struct rxr_report_##g *)0)->f)])
+
 /** pcp.hit_rate: hits / (hits + misses); NaN without allocations. */
 double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
 /** @} */
