@@ -142,12 +142,38 @@ fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
 	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
 }
 
+/*
+ * Add one pool's pcp and zone lock counts between two snapshots (a NULL:
+ * since its creation); the COUNTs of the report's zone_lock list are the
+ * lock's counters of the same names. The shares are the caller's.
+ */
+void
+fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
+		const struct rxr_pool_stats *a, const struct rxr_pool_stats *b)
+{
+	uint64_t hits, misses;
+
+	for (unsigned int z = 0; z < b->nr_zones; z++) {
+#define LOCK_SUM_COUNT(f) zl->f += b->zone[z].lock.f - \
+	(a != NULL ? a->zone[z].lock.f : 0);
+#define LOCK_SUM_NUMBER(f)
+#define LOCK_SUM(g, f, t, row, prec, help) LOCK_SUM_##t(f)
+		RXR_REPORT_ZONE_LOCK_FIELDS(LOCK_SUM)
+#undef LOCK_SUM
+#undef LOCK_SUM_NUMBER
+#undef LOCK_SUM_COUNT
+	}
+	rxr_pool_pcp_hits(a, b, &hits, &misses);
+	pcp->hits += hits;
+	pcp->misses += misses;
+}
+
 /* The run's figures from two snapshots. */
 void
 fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
 {
-	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0, hits, misses;
+	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0;
 	struct rxr_pool_lcore_stats sum;
 	bool has_oob = false;
 
@@ -164,22 +190,13 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		ierr += b->port[i].ierrors - a->port[i].ierrors;
 		oob += b->port[i].out_of_buffer - a->port[i].out_of_buffer;
 		has_oob |= app.ports[i].xstat_out_of_buffer >= 0;
-		for (unsigned int z = 0; z < pb->nr_zones; z++) {
-			r->zone_lock.acquisitions += pb->zone[z].lock.acquisitions -
-				pa->zone[z].lock.acquisitions;
-			r->zone_lock.contended += pb->zone[z].lock.contended -
-				pa->zone[z].lock.contended;
-			r->zone_lock.wait_cycles += pb->zone[z].lock.wait_cycles -
-				pa->zone[z].lock.wait_cycles;
-		}
 		for (unsigned int l = 0; l < pb->nr_lcores; l++)
 			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
 				&pb->lcore[l]);
-		rxr_pool_pcp_hits(pa, pb, &hits, &misses);
-		r->pcp.hits += hits;
-		r->pcp.misses += misses;
+		fill_pool_groups(&r->pcp, &r->zone_lock, pa, pb);
 	}
 	r->deferred.drained = sum.deferred_drained;
+	r->deferred.queued = r->deferred.drained;
 	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
 			c < RXR_REPORT_DROPS_MAX; c++)
 		r->strategy_counters[c].count = sum.counters[c];
@@ -196,7 +213,6 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		a->free_cycles, b->freed - a->freed);
 	r->refill_latency_sample_every = app.opt.latency ?
 		app.opt.latency_every : 0;
-	r->deferred.queued = r->deferred.drained;
 	add_drop(r, "rx_nombuf", nombuf, true);
 	add_drop(r, "imissed", imissed, true);
 	add_drop(r, "rx_errors", ierr, false);

@@ -395,6 +395,9 @@ bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
 		char *why, size_t len);
 void fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
+void fill_pool_groups(struct rxr_report_pcp *pcp,
+		struct rxr_report_zone_lock *zl, const struct rxr_pool_stats *a,
+		const struct rxr_pool_stats *b);
 
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
 int zeroer_start(struct app *a);

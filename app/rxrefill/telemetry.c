@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -39,12 +40,20 @@ static const char *const drop_names[LD_MAX] = {
 	"rx_nombuf", "imissed", "rx_errors", "consumer_full",
 };
 
+/*
+ * A pool's report groups, since the pool's creation (wait_share: of the
+ * last period); shown by their lists (rxr_report.h) as <group>_<field>.
+ */
+#define LIVE_GROUPS(X) \
+	RXR_REPORT_PCP_FIELDS(X) \
+	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
+	RXR_REPORT_DEFERRED_FIELDS(X)
+
 struct live_pool {
 	uint16_t port;
-	uint64_t pcp_hits, pcp_misses;
-	uint64_t lock_acq, lock_contended, lock_wait_cycles;
-	double lock_wait_share;		/* of the last period */
-	uint64_t deferred_drained;
+	struct rxr_report_pcp pcp;
+	struct rxr_report_zone_lock zone_lock;
+	struct rxr_report_deferred deferred;
 	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];	/* the strategy's own */
 };
 
@@ -119,26 +128,24 @@ pools_now(struct live_view *v, double dt_cycles)
 		memset(lp, 0, sizeof(*lp));
 		lp->port = a->ports[i].id;
 		rxr_pool_stats(rxr_mempool_pool(mp), L.ps);
-		for (unsigned int z = 0; z < L.ps->nr_zones; z++) {
-			lp->lock_acq += L.ps->zone[z].lock.acquisitions;
-			lp->lock_contended += L.ps->zone[z].lock.contended;
-			lp->lock_wait_cycles += L.ps->zone[z].lock.wait_cycles;
-		}
 		memset(&sum, 0, sizeof(sum));
 		for (unsigned int l = 0; l < L.ps->nr_lcores; l++)
 			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
-		/* As the report counts them (fill_run()). */
-		rxr_pool_pcp_hits(NULL, L.ps, &lp->pcp_hits, &lp->pcp_misses);
-		lp->deferred_drained = sum.deferred_drained;
+		/* As the report counts them (fill_run()); 0 for none yet. */
+		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, L.ps);
+		lp->pcp.hit_rate = rxr_report_pcp_hit_rate(&lp->pcp);
+		if (isnan(lp->pcp.hit_rate))
+			lp->pcp.hit_rate = 0;
+		lp->deferred.drained = sum.deferred_drained;
+		lp->deferred.queued = lp->deferred.drained;
 		memcpy(lp->counters, sum.counters, sizeof(lp->counters));
 		/* A new pool (next run) starts its own wait count. */
-		if (L.mp0[i] != mp || !L.baseline)
-			lp->lock_wait_share = 0;
-		else if (dt_cycles > 0)
-			lp->lock_wait_share = (double)(lp->lock_wait_cycles -
-				L.wait0[i]) / (dt_cycles * RTE_MAX(1u, a->nb_pollers));
+		if (L.mp0[i] == mp && L.baseline && dt_cycles > 0)
+			lp->zone_lock.wait_share = (double)(
+				lp->zone_lock.wait_cycles - L.wait0[i]) /
+				(dt_cycles * RTE_MAX(1u, a->nb_pollers));
 		L.mp0[i] = mp;
-		L.wait0[i] = lp->lock_wait_cycles;
+		L.wait0[i] = lp->zone_lock.wait_cycles;
 		v->nb_pools++;
 	}
 }
@@ -299,15 +306,15 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		if (pd == NULL)
 			break;
 		rte_tel_data_start_dict(pd);
-		rte_tel_data_add_dict_u64(pd, "pcp_hits", p->pcp_hits);
-		rte_tel_data_add_dict_u64(pd, "pcp_misses", p->pcp_misses);
-		rte_tel_data_add_dict_u64(pd, "zone_lock_acquisitions",
-			p->lock_acq);
-		rte_tel_data_add_dict_u64(pd, "zone_lock_contended",
-			p->lock_contended);
-		add_real(pd, "zone_lock_wait_share", p->lock_wait_share, 6);
-		rte_tel_data_add_dict_u64(pd, "deferred_drained",
-			p->deferred_drained);
+#define TEL_COUNT(name, v) rte_tel_data_add_dict_u64(pd, name, v)
+#define TEL_NUMBER(name, v) add_real(pd, name, v, 6)
+#define TEL_STRING(name, v) rte_tel_data_add_dict_string(pd, name, v)
+#define TEL_FIELD(g, f, t, row, prec, help) TEL_##t(#g "_" #f, p->g.f);
+		LIVE_GROUPS(TEL_FIELD)
+#undef TEL_FIELD
+#undef TEL_STRING
+#undef TEL_NUMBER
+#undef TEL_COUNT
 		/* The strategy's own, under its name: "<strategy>_<counter>". */
 		for (unsigned int k = 0; k < v.nb_counters; k++) {
 			snprintf(name, sizeof(name), "%s_%s", v.strategy,
@@ -378,21 +385,16 @@ metrics_write(const struct live_view *v)
 		fprintf(f, "rxrefill_" name "{%s,port=\"%u\"} " fmt "\n", \
 			labels, v->pool[i].port, v->pool[i].field); \
 } while (0)
-	POOL_METRIC("pcp_hits_total", "counter",
-		"Allocations served by the pcp.", "%" PRIu64, pcp_hits);
-	POOL_METRIC("pcp_misses_total", "counter",
-		"Allocations that went to the zone.", "%" PRIu64, pcp_misses);
-	POOL_METRIC("zone_lock_acquisitions_total", "counter",
-		"Zone lock acquisitions.", "%" PRIu64, lock_acq);
-	POOL_METRIC("zone_lock_contended_total", "counter",
-		"Zone lock acquisitions that found it held.", "%" PRIu64,
-		lock_contended);
-	POOL_METRIC("zone_lock_wait_share", "gauge",
-		"Share of poll time spent waiting for the zone lock, last period.",
-		"%.6f", lock_wait_share);
-	POOL_METRIC("deferred_drained_total", "counter",
-		"Frames freed by other contexts and drained by the owner.",
-		"%" PRIu64, deferred_drained);
+	/* Counts as <group>_<field>_total counters, figures as gauges. */
+#define METRIC_COUNT(g, f, help) POOL_METRIC(#g "_" #f "_total", "counter", \
+	help ".", "%" PRIu64, g.f);
+#define METRIC_NUMBER(g, f, help) POOL_METRIC(#g "_" #f, "gauge", \
+	help ".", "%.6f", g.f);
+#define METRIC(g, f, t, row, prec, help) METRIC_##t(g, f, help)
+	LIVE_GROUPS(METRIC)
+#undef METRIC
+#undef METRIC_NUMBER
+#undef METRIC_COUNT
 #undef POOL_METRIC
 	fprintf(f, "# HELP rxrefill_strategy_total The running strategy's own "
 		"counters.\n# TYPE rxrefill_strategy_total counter\n");

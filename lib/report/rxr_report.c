@@ -343,6 +343,81 @@ ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/* Field id of run as JSON: a count, a number (null unless finite), text. */
+#define JSON_COUNT(v) jcount(v)
+#define JSON_NUMBER(v) jnum(v)
+#define JSON_STRING(v) rxrr_jstr(v)
+static json_t *
+field_json(const struct rxr_report_run *run, unsigned int id)
+{
+	switch (id) {
+#define FIELD(g, f, t, r, p, h) \
+	case RXR_REPORT_FIELD_##g##_##f: return JSON_##t(run->g.f);
+	RXR_REPORT_ALL_FIELDS(FIELD)
+#undef FIELD
+	}
+	return NULL;
+}
+
+/* Whether run writes group g: always, or when its has_<group> is set. */
+#define WRITES_ALWAYS(run, g) true
+#define WRITES_HAS(run, g) ((run)->has_##g)
+static bool
+group_written(const struct rxr_report_run *run, unsigned int g)
+{
+	switch (g) {
+#define GROUP(g, list, when) \
+	case RXR_REPORT_GROUP_##g: return WRITES_##when(run, g);
+	RXR_REPORT_GROUPS(GROUP)
+#undef GROUP
+	}
+	return false;
+}
+
+/* Group g of run, when written, as {field: value} in list order. */
+static int
+run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
+{
+	const struct rxr_report_field *f;
+	json_t *sub;
+	unsigned int id;
+
+	if (!group_written(run, g))
+		return 0;
+	sub = json_object();
+	if (jset(o, rxr_report_group_name(g), sub))
+		return -ENOMEM;
+	for (id = 0; (f = rxr_report_field(id)) != NULL; id++)
+		if (f->group_id == g && jset(sub, f->name, field_json(run, id)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* No NUMBER of a written group is negative; 0 or -EINVAL. */
+static int
+check_groups(const struct rxr_report_run *run, char *err, size_t errlen)
+{
+	const struct rxr_report_field *f;
+	unsigned int id;
+
+	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
+		json_t *v;
+		int ret;
+
+		if (f->type != RXR_REPORT_FTYPE_NUMBER ||
+				!group_written(run, f->group_id))
+			continue;
+		/* As written: a real, or null for what is not finite. */
+		v = field_json(run, id);
+		ret = check_figure(f->path, json_is_real(v) ?
+			json_real_value(v) : NAN, err, errlen);
+		json_decref(v);
+		if (ret != 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static json_t *
 hist_json(const uint64_t *counts)
 {
@@ -481,31 +556,10 @@ run_drops(json_t *o, const struct rxr_report_run *run, char *err,
 static int
 run_pool(json_t *o, const struct rxr_report_run *run)
 {
-	json_t *sub;
-
-	sub = json_object();
-	if (jset(o, "pcp", sub) ||
-			jset(sub, "hits", jcount(run->pcp.hits)) ||
-			jset(sub, "misses", jcount(run->pcp.misses)) ||
-			jset(sub, "hit_rate", jnum(ratio(run->pcp.hits,
-				(double)run->pcp.hits + run->pcp.misses))))
+	if (run_group(o, run, RXR_REPORT_GROUP_pcp) ||
+			run_group(o, run, RXR_REPORT_GROUP_zone_lock) ||
+			run_group(o, run, RXR_REPORT_GROUP_deferred))
 		return -ENOMEM;
-	sub = json_object();
-	if (jset(o, "zone_lock", sub) ||
-			jset(sub, "acquisitions",
-				jcount(run->zone_lock.acquisitions)) ||
-			jset(sub, "contended", jcount(run->zone_lock.contended)) ||
-			jset(sub, "wait_cycles",
-				jcount(run->zone_lock.wait_cycles)) ||
-			jset(sub, "wait_share", jnum(run->zone_lock.wait_share)))
-		return -ENOMEM;
-	if (run->has_deferred) {
-		sub = json_object();
-		if (jset(o, "deferred", sub) ||
-				jset(sub, "queued", jcount(run->deferred.queued)) ||
-				jset(sub, "drained", jcount(run->deferred.drained)))
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -525,17 +579,8 @@ run_strategy(json_t *o, const struct rxr_report_run *run)
 					jcount(run->strategy_counters[i].count)))
 				goto nomem;
 	}
-	if (run->has_zeroing) {
-		sub = json_object();
-		if (jset(o, "zeroing", sub) ||
-				jset(sub, "policy", rxrr_jstr(run->zeroing.policy)) ||
-				jset(sub, "method", rxrr_jstr(run->zeroing.method)) ||
-				jset(sub, "bytes", jcount(run->zeroing.bytes)) ||
-				jset(sub, "gbps", jnum(run->zeroing.gbps)) ||
-				jset(sub, "max_poll_gap_us",
-					jnum(run->zeroing.max_poll_gap_us)))
-			goto nomem;
-	}
+	if (run_group(o, run, RXR_REPORT_GROUP_zeroing))
+		goto nomem;
 	return 0;
 nomem:
 	return -ENOMEM;
@@ -593,9 +638,7 @@ run_streams(json_t *o, const struct rxr_report_run *run, char *err,
 				return -ENOMEM;
 		}
 	}
-	if (run->has_streams_untracked && jset(o, "streams_untracked", json_pack(
-			"{s:o,s:o}", "packets", jcount(run->streams_untracked.packets),
-			"bytes", jcount(run->streams_untracked.bytes))))
+	if (run_group(o, run, RXR_REPORT_GROUP_streams_untracked))
 		return -ENOMEM;
 	if (run->has_streams_counted_by_poll && jset(o,
 			"streams_counted_by_poll",
@@ -641,9 +684,11 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		char *err, size_t errlen)
 {
 	json_t *runs = json_object_get(r->doc, "runs");
+	struct rxr_report_run full = *run;
 	json_t *o, *prev;
 	size_t i;
 
+	full.pcp.hit_rate = rxr_report_pcp_hit_rate(&run->pcp);
 	if (run->strategy == NULL || *run->strategy == '\0') {
 		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;
@@ -663,12 +708,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 				run->cycles_per_packet, err, errlen) ||
 			check_figure("refill_cycles_per_frame",
 				run->refill_cycles_per_frame, err, errlen) ||
-			check_figure("zone_lock.wait_share",
-				run->zone_lock.wait_share, err, errlen) ||
-			(run->has_zeroing && (check_figure("zeroing.gbps",
-				run->zeroing.gbps, err, errlen) ||
-			check_figure("zeroing.max_poll_gap_us",
-				run->zeroing.max_poll_gap_us, err, errlen))))
+			check_groups(&full, err, errlen))
 		return -EINVAL;
 	/* Two runs with one key would make the summary lie about reps. */
 	json_array_foreach(runs, i, prev) {
@@ -686,7 +726,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 			return -EINVAL;
 		}
 	}
-	o = run_json(run, err, errlen);
+	o = run_json(&full, err, errlen);
 	if (o == NULL)
 		return -EINVAL;
 	if (json_array_append_new(runs, o) != 0) {

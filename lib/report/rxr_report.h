@@ -115,12 +115,161 @@ struct rxr_report_noise {
 };
 
 /**
+ * @name Report groups
+ * The fixed-name objects of a run ("pcp": {"hits": ...}), one X-macro list
+ * per group: X(group, name, type, row, prec, help). Each line is the
+ * struct member run.group.name, the JSON field group.name (in list order),
+ * its check in rxr_report_validate() and, when row is not NONE, a table
+ * row selectable as "group.name" (rxr_report_metric_known()).
+ * - type: COUNT (uint64_t; a JSON integer >= 0), NUMBER (double; a JSON
+ *   number >= 0, null when NaN or infinite) or STRING (const char *).
+ * - row: NONE (no row), COUNT (a row, neither way better), HIGHER or
+ *   LOWER (better that way); prec: decimals shown.
+ * @{
+ */
+/** The pcp: allocations served from the per-lcore cache or not. */
+#define RXR_REPORT_PCP_FIELDS(X) \
+	X(pcp, hits, COUNT, NONE, 0, "allocations served by the pcp") \
+	X(pcp, misses, COUNT, NONE, 0, "allocations that went to the zone") \
+	X(pcp, hit_rate, NUMBER, HIGHER, 4, \
+		"hits / (hits + misses)")
+/** The zone lock. */
+#define RXR_REPORT_ZONE_LOCK_FIELDS(X) \
+	X(zone_lock, acquisitions, COUNT, NONE, 0, "zone lock acquisitions") \
+	X(zone_lock, contended, COUNT, LOWER, 0, \
+		"zone lock acquisitions that found it held") \
+	X(zone_lock, wait_cycles, COUNT, NONE, 0, \
+		"cycles spent spinning on the zone lock") \
+	X(zone_lock, wait_share, NUMBER, LOWER, 4, \
+		"share of poll time spent waiting for the zone lock, 0..1")
+/** Frees deferred to the owner lcore (bh); written when has_deferred. */
+#define RXR_REPORT_DEFERRED_FIELDS(X) \
+	X(deferred, queued, COUNT, COUNT, 0, \
+		"frames freed by other contexts, queued for the owner") \
+	X(deferred, drained, COUNT, COUNT, 0, \
+		"frames freed by other contexts and drained by the owner")
+/** Frame zeroing; written when has_zeroing (policy other than none). */
+#define RXR_REPORT_ZEROING_FIELDS(X) \
+	X(zeroing, policy, STRING, NONE, 0, \
+		"\"alloc\", \"free\", \"background\"") \
+	X(zeroing, method, STRING, NONE, 0, \
+		"\"narrow\", \"contig\", \"nt\", ...") \
+	X(zeroing, bytes, COUNT, NONE, 0, "bytes cleared") \
+	X(zeroing, gbps, NUMBER, HIGHER, 2, "clearing rate, Gbit/s") \
+	X(zeroing, max_poll_gap_us, NUMBER, LOWER, 2, \
+		"longest poll gap while clearing, us")
+/** What no stream row holds (non-IP frames, flows past the table);
+ * written when has_streams_untracked. */
+#define RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
+	X(streams_untracked, packets, COUNT, NONE, 0, "packets") \
+	X(streams_untracked, bytes, COUNT, NONE, 0, "frame bytes")
+
+/**
+ * The groups: G(group, list, when). when: ALWAYS, or HAS (written when
+ * run.has_<group> is set, optional when read).
+ */
+#define RXR_REPORT_GROUPS(G) \
+	G(pcp, RXR_REPORT_PCP_FIELDS, ALWAYS) \
+	G(zone_lock, RXR_REPORT_ZONE_LOCK_FIELDS, ALWAYS) \
+	G(deferred, RXR_REPORT_DEFERRED_FIELDS, HAS) \
+	G(zeroing, RXR_REPORT_ZEROING_FIELDS, HAS) \
+	G(streams_untracked, RXR_REPORT_STREAMS_UNTRACKED_FIELDS, HAS)
+
+/** Every group's fields, in the order of RXR_REPORT_GROUPS. */
+#define RXR_REPORT_ALL_FIELDS(X) \
+	RXR_REPORT_PCP_FIELDS(X) \
+	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
+	RXR_REPORT_DEFERRED_FIELDS(X) \
+	RXR_REPORT_ZEROING_FIELDS(X) \
+	RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X)
+
+/** C type of a field of each type. */
+#define RXR_REPORT_CTYPE_COUNT uint64_t
+#define RXR_REPORT_CTYPE_NUMBER double
+#define RXR_REPORT_CTYPE_STRING const char *
+
+/** @cond internal */
+#define RXR_REPORT_MEMBER_(g, f, t, row, prec, help) RXR_REPORT_CTYPE_##t f;
+#define RXR_REPORT_FIELD_ID_(g, f, t, row, prec, help) \
+	RXR_REPORT_FIELD_##g##_##f,
+#define RXR_REPORT_GROUP_ID_(g, list, when) RXR_REPORT_GROUP_##g,
+#define RXR_REPORT_GROUP_STRUCT_(g, list, when) \
+	struct rxr_report_##g { list(RXR_REPORT_MEMBER_) };
+/** @endcond */
+
+/*
+ * struct rxr_report_pcp, struct rxr_report_zone_lock, ...: a group's
+ * members, run.<group> (and rxrefill's telemetry, which shows some).
+ */
+RXR_REPORT_GROUPS(RXR_REPORT_GROUP_STRUCT_)
+
+/** Fields by id: RXR_REPORT_FIELD_pcp_hits, ... */
+enum rxr_report_field_id {
+	RXR_REPORT_ALL_FIELDS(RXR_REPORT_FIELD_ID_)
+	RXR_REPORT_FIELDS_NUM	/**< number of fields */
+};
+
+/** Groups by id: RXR_REPORT_GROUP_pcp, ... */
+enum rxr_report_group_id {
+	RXR_REPORT_GROUPS(RXR_REPORT_GROUP_ID_)
+	RXR_REPORT_GROUPS_NUM	/**< number of groups */
+};
+
+/** A field's type (the lists' type column). */
+enum rxr_report_ftype {
+	RXR_REPORT_FTYPE_COUNT,
+	RXR_REPORT_FTYPE_NUMBER,
+	RXR_REPORT_FTYPE_STRING,
+};
+
+/** A field's table row (the lists' row column). */
+enum rxr_report_row {
+	RXR_REPORT_ROW_NONE,	/**< not a row */
+	RXR_REPORT_ROW_COUNT,	/**< a row, neither way better */
+	RXR_REPORT_ROW_HIGHER,	/**< a row, higher is better */
+	RXR_REPORT_ROW_LOWER,	/**< a row, lower is better */
+};
+
+/** One line of a group list. */
+struct rxr_report_field {
+	enum rxr_report_group_id group_id;
+	const char *group;	/**< "pcp" */
+	const char *name;	/**< "hits" */
+	const char *path;	/**< "pcp.hits" */
+	enum rxr_report_ftype type;
+	enum rxr_report_row row;
+	int prec;		/**< decimals of its row */
+	const char *help;
+};
+
+/** Field id, or NULL past RXR_REPORT_FIELDS_NUM. */
+const struct rxr_report_field *rxr_report_field(unsigned int id);
+
+/** Name of group id ("pcp"), NULL past RXR_REPORT_GROUPS_NUM. */
+const char *rxr_report_group_name(unsigned int id);
+
+/** Whether group id is always written (else only when run.has_<group>). */
+bool rxr_report_group_required(unsigned int id);
+
+/**
+ * "group.field" as a constant string, for a table of metric names; a
+ * compile error when struct rxr_report_<group> has no such member.
+ */
+#define RXR_REPORT_PATH(g, f) \
+	(&(#g "." #f)[0 * sizeof(((struct rxr_report_##g *)0)->f)])
+
+/** pcp.hit_rate: hits / (hits + misses); NaN without allocations. */
+double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
+/** @} */
+
+/**
  * One repetition of one (strategy, bulk) pair, as measured.
  *
  * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
- * rxr_report_add_run() from the counters; every other figure is the
- * caller's. A double that is NaN or infinite is written as null ("could
- * not be measured"). Zero-initialize the struct and fill what you have.
+ * rxr_report_add_run() from the counters (what pcp.hit_rate holds is not
+ * read); every other figure is the caller's. A double that is NaN or
+ * infinite is written as null ("could not be measured"). Zero-initialize
+ * the struct and fill what you have.
  */
 struct rxr_report_run {
 	const char *strategy;		/**< the strategy's registry name */
@@ -152,21 +301,10 @@ struct rxr_report_run {
 	uint32_t refill_latency_sample_every;
 	unsigned int nb_drops;		/**< entries used in drops[] */
 	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
-	struct {
-		uint64_t hits;		/**< allocations served by the pcp */
-		uint64_t misses;	/**< allocations that went to the zone */
-	} pcp;
-	struct {
-		uint64_t acquisitions;
-		uint64_t contended;	/**< acquisitions that found it held */
-		uint64_t wait_cycles;	/**< cycles spent spinning */
-		double wait_share;	/**< wait_cycles / poll cycles, 0..1 */
-	} zone_lock;
+	struct rxr_report_pcp pcp;
+	struct rxr_report_zone_lock zone_lock;
 	bool has_deferred;		/**< write deferred{} (bh) */
-	struct {
-		uint64_t queued;
-		uint64_t drained;
-	} deferred;
+	struct rxr_report_deferred deferred;
 	/**
 	 * The strategy's own counters (rxr_strategy_counters()), written as
 	 * strategy_counters{name: count} when nb_strategy_counters > 0.
@@ -174,23 +312,14 @@ struct rxr_report_run {
 	unsigned int nb_strategy_counters;
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
-	struct {
-		const char *policy;	/**< "alloc", "free", "background" */
-		const char *method;	/**< "narrow", "contig", "nt", ... */
-		uint64_t bytes;		/**< bytes cleared */
-		double gbps;		/**< clearing rate */
-		double max_poll_gap_us;	/**< longest poll gap while clearing */
-	} zeroing;
+	struct rxr_report_zeroing zeroing;
 	/** Refill latency, counts per log2 bucket (rxr_report_hist_index()). */
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
 	bool has_streams_untracked;	/**< write streams_untracked{} */
 	/** What no stream row holds: non-IP frames, flows past the table. */
-	struct {
-		uint64_t packets;
-		uint64_t bytes;
-	} streams_untracked;
+	struct rxr_report_streams_untracked streams_untracked;
 	/** Deferred stream counting ran: write streams_counted_by_poll. */
 	bool has_streams_counted_by_poll;
 	/** Of the packets logged, those the poll lcores counted themselves. */
@@ -435,11 +564,12 @@ struct rxr_report_select {
 /**
  * Whether sel names a known metric or group (for option checking).
  * Known: gbps, gbps_wire, mpps, cycles_per_packet,
- * refill_cycles_per_frame, pcp.hit_rate, zone_lock.wait_share,
- * zone_lock.contended, drops[.<cause>], deferred[.queued|.drained],
- * recycle[.<counter>], zeroing[.gbps|.max_poll_gap_us],
- * streams[.packets|.bytes], refill_latency_hist, and the groups pcp,
- * zone_lock.
+ * refill_cycles_per_frame, allocator_cycles_per_packet,
+ * consumer_free_cycles_per_packet, every group field with a row (the
+ * lists' row column: pcp.hit_rate, zone_lock.wait_share, ...) and its
+ * group, drops[.<cause>], recycle[.<counter>],
+ * strategy_counters[.<counter>], fairness[...], streams[.packets|.bytes],
+ * refill_latency_hist.
  */
 bool rxr_report_metric_known(const char *sel);
 

@@ -26,7 +26,7 @@ static const struct {
 	{ "refill_cycles_per_frame", "refill cyc/frame", true, false },
 	{ "allocator_cycles_per_packet", "alloc cyc/pkt", true, false },
 	{ NULL, "drops", false, false },
-	{ "zone_lock.wait_share", "zone wait", false, true },
+	{ RXR_REPORT_PATH(zone_lock, wait_share), "zone wait", false, true },
 };
 
 #define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))

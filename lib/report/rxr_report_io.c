@@ -654,33 +654,43 @@ validate_named_counts(struct vctx *c, const json_t *run, const char *where,
 	return 0;
 }
 
+/* run.group by its list (rxr_report.h): required or not, each field's type. */
+static int
+validate_group(struct vctx *c, const json_t *run, const char *where,
+		unsigned int g)
+{
+	static const enum vtype vtypes[] = {
+		[RXR_REPORT_FTYPE_COUNT] = V_COUNT,
+		[RXR_REPORT_FTYPE_NUMBER] = V_NUM_NULL,
+		[RXR_REPORT_FTYPE_STRING] = V_STR,
+	};
+	const char *name = rxr_report_group_name(g);
+	const struct rxr_report_field *f;
+	const json_t *sub;
+	unsigned int id;
+	char w[64];
+
+	snprintf(w, sizeof(w), "%s.%s", where, name);
+	if (vfield(c, run, where, name, V_OBJ, rxr_report_group_required(g),
+			&sub))
+		return -EINVAL;
+	for (id = 0; sub != NULL && (f = rxr_report_field(id)) != NULL; id++)
+		if (f->group_id == g && vfield(c, sub, w, f->name,
+				vtypes[f->type], true, NULL))
+			return -EINVAL;
+	return 0;
+}
+
 /* The allocator's counters: pcp, zone lock, deferred frees. */
 static int
 validate_run_pool(struct vctx *c, const json_t *run, const char *where)
 {
-	static const char *const pcp[] = { "hits", "misses" };
-	static const char *const lock[] = {
-		"acquisitions", "contended", "wait_cycles",
-	};
-	static const char *const deferred[] = { "queued", "drained" };
-	const json_t *sub;
-	char w[64];
+	static const unsigned int groups[] = { RXR_REPORT_GROUP_pcp,
+		RXR_REPORT_GROUP_zone_lock, RXR_REPORT_GROUP_deferred };
 
-	snprintf(w, sizeof(w), "%s.pcp", where);
-	if (vfield(c, run, where, "pcp", V_OBJ, true, &sub) ||
-			vfields(c, sub, w, pcp, NKEYS(pcp), V_COUNT) ||
-			vfield(c, sub, w, "hit_rate", V_NUM_NULL, true, NULL))
-		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.zone_lock", where);
-	if (vfield(c, run, where, "zone_lock", V_OBJ, true, &sub) ||
-			vfields(c, sub, w, lock, NKEYS(lock), V_COUNT) ||
-			vfield(c, sub, w, "wait_share", V_NUM_NULL, true, NULL))
-		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.deferred", where);
-	if (vfield(c, run, where, "deferred", V_OBJ, false, &sub) ||
-			(sub != NULL && vfields(c, sub, w, deferred,
-				NKEYS(deferred), V_COUNT)))
-		return -EINVAL;
+	for (size_t i = 0; i < NKEYS(groups); i++)
+		if (validate_group(c, run, where, groups[i]))
+			return -EINVAL;
 	return 0;
 }
 
@@ -688,23 +698,12 @@ validate_run_pool(struct vctx *c, const json_t *run, const char *where)
 static int
 validate_run_strategy(struct vctx *c, const json_t *run, const char *where)
 {
-	static const char *const zero_strs[] = { "policy", "method" };
-	static const char *const zero_nums[] = { "gbps", "max_poll_gap_us" };
-	const json_t *sub;
-	char w[64];
-
 	/* The strategy's own counters, any names; "recycle" in older
 	 * reports, before recycle's became its own. */
 	if (validate_named_counts(c, run, where, "strategy_counters", false) ||
-			validate_named_counts(c, run, where, "recycle", false))
-		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.zeroing", where);
-	if (vfield(c, run, where, "zeroing", V_OBJ, false, &sub) ||
-			(sub != NULL && (vfields(c, sub, w, zero_strs,
-				NKEYS(zero_strs), V_STR) ||
-			vfield(c, sub, w, "bytes", V_COUNT, true, NULL) ||
-			vfields(c, sub, w, zero_nums, NKEYS(zero_nums),
-				V_NUM_NULL))))
+			validate_named_counts(c, run, where, "recycle",
+				false) ||
+			validate_group(c, run, where, RXR_REPORT_GROUP_zeroing))
 		return -EINVAL;
 	return 0;
 }
@@ -713,7 +712,6 @@ validate_run_strategy(struct vctx *c, const json_t *run, const char *where)
 static int
 validate_run_streams(struct vctx *c, const json_t *run, const char *where)
 {
-	static const char *const untracked[] = { "packets", "bytes" };
 	const json_t *sub;
 	char w[64];
 
@@ -724,10 +722,7 @@ validate_run_streams(struct vctx *c, const json_t *run, const char *where)
 	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
 			(sub != NULL && validate_streams(c, sub, where)))
 		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.streams_untracked", where);
-	if (vfield(c, run, where, "streams_untracked", V_OBJ, false, &sub) ||
-			(sub != NULL && vfields(c, sub, w, untracked,
-				NKEYS(untracked), V_COUNT)))
+	if (validate_group(c, run, where, RXR_REPORT_GROUP_streams_untracked))
 		return -EINVAL;
 	return vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
 		NULL);

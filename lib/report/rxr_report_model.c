@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,14 +35,18 @@ static const struct {
 	{ "refill_cycles_per_frame", RXRR_DIR_LOWER, 2, true },
 	{ "allocator_cycles_per_packet", RXRR_DIR_LOWER, 2, true },
 	{ "consumer_free_cycles_per_packet", RXRR_DIR_LOWER, 2, true, true },
-	{ "pcp.hit_rate", RXRR_DIR_HIGHER, 4, false },
-	{ "zone_lock.wait_share", RXRR_DIR_LOWER, 4, false },
-	{ "zone_lock.contended", RXRR_DIR_LOWER, 0, false },
 };
 
-static const char *const deferred_names[] = {
-	"deferred.queued", "deferred.drained",
+/* The report groups' rows (the lists' row column, rxr_report.h). */
+static const enum rxrr_dir row_dir[] = {
+	[RXR_REPORT_ROW_COUNT] = RXRR_DIR_NONE,
+	[RXR_REPORT_ROW_HIGHER] = RXRR_DIR_HIGHER,
+	[RXR_REPORT_ROW_LOWER] = RXRR_DIR_LOWER,
 };
+_Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
+/* The groups whose rows follow the core ones: always there. */
+#define CORE_GROUPS (1u << RXR_REPORT_GROUP_pcp | \
+	1u << RXR_REPORT_GROUP_zone_lock)
 
 /* Groups of a strategy's own counters, any names: "recycle" is what
  * older reports carry for the recycle strategy's. */
@@ -52,9 +58,7 @@ static const struct {
 	const char *name;
 	enum rxrr_dir dir;
 	int prec;
-} zeroing_metrics[] = {
-	{ "zeroing.gbps", RXRR_DIR_HIGHER, 2 },
-	{ "zeroing.max_poll_gap_us", RXRR_DIR_LOWER, 2 },
+} fairness_metrics[] = {
 	/* Per-stream fairness, the summary of the stream rows. */
 	{ "fairness.min_share", RXRR_DIR_HIGHER, 4 },
 	{ "fairness.max_share", RXRR_DIR_LOWER, 4 },
@@ -67,8 +71,7 @@ static const struct {
 
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
-	"pcp", "zone_lock", "drops", "deferred", "recycle", "zeroing",
-	"strategy_counters",
+	"drops", "recycle", "strategy_counters",
 	"fairness",
 	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
 };
@@ -76,6 +79,7 @@ static const char *const metric_groups[] = {
 bool
 rxr_report_metric_known(const char *sel)
 {
+	const struct rxr_report_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
@@ -83,11 +87,13 @@ rxr_report_metric_known(const char *sel)
 	for (i = 0; i < NELEMS(core_metrics); i++)
 		if (strcmp(sel, core_metrics[i].name) == 0)
 			return true;
-	for (i = 0; i < NELEMS(deferred_names); i++)
-		if (strcmp(sel, deferred_names[i]) == 0)
+	for (i = 0; (f = rxr_report_field(i)) != NULL; i++)
+		if (f->row != RXR_REPORT_ROW_NONE &&
+				(strcmp(sel, f->path) == 0 ||
+				 strcmp(sel, f->group) == 0))
 			return true;
-	for (i = 0; i < NELEMS(zeroing_metrics); i++)
-		if (strcmp(sel, zeroing_metrics[i].name) == 0)
+	for (i = 0; i < NELEMS(fairness_metrics); i++)
+		if (strcmp(sel, fairness_metrics[i].name) == 0)
 			return true;
 	for (i = 0; i < NELEMS(metric_groups); i++)
 		if (strcmp(sel, metric_groups[i]) == 0)
@@ -101,18 +107,44 @@ rxr_report_metric_known(const char *sel)
 		strncmp(sel, "streams.bytes[", 14) == 0;
 }
 
+static char metric_help[1024];
+static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
+
+/* "gbps, ..., pcp[.hit_rate], zone_lock[.contended|.wait_share], ...". */
+static void
+metric_help_build(void)
+{
+	const struct rxr_report_field *f;
+	const char *group = NULL;
+	size_t n = 0, i;
+
+#define ADD(...) (n += (size_t)snprintf(metric_help + n, \
+	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
+	for (i = 0; i < NELEMS(core_metrics); i++)
+		ADD("%s, ", core_metrics[i].name);
+	for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
+		if (f->row == RXR_REPORT_ROW_NONE)
+			continue;
+		if (group == NULL || strcmp(group, f->group) != 0)
+			ADD("%s%s[.%s", group != NULL ? "], " : "", f->group,
+				f->name);
+		else
+			ADD("|.%s", f->name);
+		group = f->group;
+	}
+	ADD("%sdrops[.<cause>], recycle[.<counter>], "
+		"strategy_counters[.<counter>], "
+		"fairness[.min_share|.max_share|.jain], "
+		"streams[.packets|.bytes], refill_latency_hist",
+		group != NULL ? "], " : "");
+#undef ADD
+}
+
 const char *
 rxr_report_metric_help(void)
 {
-	return "gbps, gbps_wire, mpps, cycles_per_packet, "
-		"refill_cycles_per_frame, allocator_cycles_per_packet, "
-		"consumer_free_cycles_per_packet, pcp[.hit_rate], "
-		"zone_lock[.wait_share|.contended], drops[.<cause>], "
-		"deferred[.queued|.drained], recycle[.<counter>], "
-		"strategy_counters[.<counter>], "
-		"zeroing[.gbps|.max_poll_gap_us], "
-		"fairness[.min_share|.max_share|.jain], "
-		"streams[.packets|.bytes], refill_latency_hist";
+	pthread_once(&metric_help_once, metric_help_build);
+	return metric_help;
 }
 
 bool
@@ -331,15 +363,30 @@ mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
 	return 0;
 }
 
-/* Optional counter rows of a fixed list of names. */
+/*
+ * The rows of the groups in mask (bits by group id): their figures
+ * (NUMBER) first, then their counts, each in list order. A group written
+ * in every run has its rows always; another only where a run has values.
+ */
 static int
-mlist_add_counters(struct mlist *l, const char *const *names, size_t n)
+mlist_add_groups(struct mlist *l, unsigned int mask)
 {
-	size_t i;
+	const struct rxr_report_field *f;
+	unsigned int pass, i;
 
-	for (i = 0; i < n; i++)
-		if (mlist_add(l, names[i], RXRR_DIR_NONE, 0, true, NULL, NULL))
-			return -ENOMEM;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
+			if (f->row == RXR_REPORT_ROW_NONE ||
+					!(mask & 1u << f->group_id) ||
+					(f->type == RXR_REPORT_FTYPE_NUMBER) !=
+						(pass == 0))
+				continue;
+			if (mlist_add(l, f->path, row_dir[f->row], f->prec,
+					!rxr_report_group_required(f->group_id),
+					NULL, NULL))
+				return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -481,18 +528,22 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 			return -ENOMEM;
 		else
 			l->m[l->n - 1].spread = core_metrics[i].spread;
+	ret = mlist_add_groups(l, CORE_GROUPS);
 	/* Every drop cause any run of any column reported. */
-	ret = mlist_add_keys(l, cols, ncols, "drops", RXRR_DIR_LOWER);
 	if (ret == 0)
-		ret = mlist_add_counters(l, deferred_names,
-			NELEMS(deferred_names));
+		ret = mlist_add_keys(l, cols, ncols, "drops", RXRR_DIR_LOWER);
+	if (ret == 0)
+		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_deferred);
 	/* Every counter of its own any run's strategy reported. */
 	for (i = 0; ret == 0 && i < NELEMS(own_counter_groups); i++)
 		ret = mlist_add_keys(l, cols, ncols, own_counter_groups[i],
 			RXRR_DIR_NONE);
-	for (i = 0; ret == 0 && i < NELEMS(zeroing_metrics); i++)
-		if (mlist_add(l, zeroing_metrics[i].name,
-				zeroing_metrics[i].dir, zeroing_metrics[i].prec,
+	if (ret == 0)
+		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing);
+	for (i = 0; ret == 0 && i < NELEMS(fairness_metrics); i++)
+		if (mlist_add(l, fairness_metrics[i].name,
+				fairness_metrics[i].dir,
+				fairness_metrics[i].prec,
 				true, NULL, NULL))
 			return -ENOMEM;
 	if (ret != 0 || !stream_rows)

@@ -130,3 +130,51 @@ rxrr_clean_dup(const char *s)
 			*p = '?';
 	return c;
 }
+
+/* The group lists (rxr_report.h) as a table. */
+static const struct rxr_report_field fields[] = {
+#define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
+	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
+	.path = #g "." #f, .type = RXR_REPORT_FTYPE_##t, \
+	.row = RXR_REPORT_ROW_##r, .prec = p, .help = h },
+	RXR_REPORT_ALL_FIELDS(FIELD)
+#undef FIELD
+};
+
+#define REQUIRED_ALWAYS true
+#define REQUIRED_HAS false
+static const struct {
+	const char *name;
+	bool required;
+} groups[] = {
+#define GROUP(g, list, when) [RXR_REPORT_GROUP_##g] = { #g, \
+	REQUIRED_##when },
+	RXR_REPORT_GROUPS(GROUP)
+#undef GROUP
+};
+
+const struct rxr_report_field *
+rxr_report_field(unsigned int id)
+{
+	return id < RXR_REPORT_FIELDS_NUM ? &fields[id] : NULL;
+}
+
+const char *
+rxr_report_group_name(unsigned int id)
+{
+	return id < RXR_REPORT_GROUPS_NUM ? groups[id].name : NULL;
+}
+
+bool
+rxr_report_group_required(unsigned int id)
+{
+	return id < RXR_REPORT_GROUPS_NUM && groups[id].required;
+}
+
+double
+rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp)
+{
+	double all = (double)pcp->hits + pcp->misses;
+
+	return all > 0 ? pcp->hits / all : NAN;
+}

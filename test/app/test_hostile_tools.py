@@ -262,6 +262,48 @@ def case_plot_refuses_what_compare_refuses():
                     if f.startswith("bad_%s-" % name)], "figures written"
 
 
+def case_plot_groups_as_compare():
+    # rxrefill-plot keeps its own copy of the report's group fields
+    # (pcp.hits, zeroing.policy, ...): any one removed or of another type,
+    # it refuses or takes the run as compare does. The fields are those
+    # of the corpus' report with every section.
+    corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "..", "report", "corpus",
+                          "one-strategy-all-sections.json")
+    tried = 0
+    for src in (corpus,):
+        with open(src) as f:
+            good = json.load(f)
+        for key, sub in good["runs"][0].items():
+            if not isinstance(sub, dict) or any(
+                    isinstance(v, (dict, list)) for v in sub.values()):
+                continue
+            for field in sub:
+                for how, fn in (("missing", lambda g: g.pop(field)),
+                                ("type", lambda g: g.update(
+                                    {field: [1]}))):
+                    d = json.loads(json.dumps(good))
+                    fn(d["runs"][0][key])
+                    p = path("grp.json")
+                    with open(p, "w") as f:
+                        json.dump(d, f)
+                    what = "%s.%s %s" % (key, field, how)
+                    c = sh([COMPARE, p])
+                    r = plot("-o", path("grp"), p)
+                    clean(r, what)
+                    assert (c.returncode == 0) == (r.returncode == 0), \
+                        "%s: compare exit %d, plot exit %d: %s%s" % (
+                            what, c.returncode, r.returncode,
+                            c.stderr[-500:], r.stderr[-500:])
+                    needle = "runs[0].%s.%s" % (key, field)
+                    assert c.returncode == 0 or (needle in c.stderr and
+                                                 needle in r.stderr), \
+                        "%s: not named: %s%s" % (what, c.stderr[-500:],
+                                                 r.stderr[-500:])
+                    tried += 1
+    assert tried > 20, tried
+
+
 def case_plot_values_and_names():
     # Values compare takes but no figure can hold, and names of any size
     # and content: a clear refusal or a figure, never a traceback.
