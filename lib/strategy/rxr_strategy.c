@@ -233,11 +233,15 @@ rxr_strategy_setting_parse(const char *key, const char *value,
 		return -EINVAL;
 	}
 	rxr_strategy_settings(*s, &set);
-	if (value == NULL || decimal_u32(value, v) != 0 ||
+	if (value == NULL) {
+		snprintf(why, len, "'%s' has no value (%s=N, N in %u..%u)",
+			key, key, set[i].min, set[i].max);
+		return -EINVAL;
+	}
+	if (decimal_u32(value, v) != 0 ||
 			*v < set[i].min || *v > set[i].max) {
 		snprintf(why, len, "%s=%s: expected a decimal whole number in "
-			"%u..%u", key, value != NULL ? value : "",
-			set[i].min, set[i].max);
+			"%u..%u", key, value, set[i].min, set[i].max);
 		return -EINVAL;
 	}
 	*index = (unsigned int)i;

@@ -161,7 +161,7 @@ test_settings(void)
 				NULL) != 0 ||
 			parse_refused("recycle.ring", "99999999999999999999",
 				"1..32768", NULL) != 0 ||
-			parse_refused("recycle.ring", NULL, "recycle.ring=",
+			parse_refused("recycle.ring", NULL, "'recycle.ring' has no value",
 				NULL) != 0)
 		return -1;
 
