@@ -109,21 +109,19 @@ parse_refused(const char *key, const char *value, ...)
 
 /*
  * Settings as users give them: parsed by STRATEGY.NAME against the
- * registry, each in its range, checked together with the defaults filled
- * in, and what a pool made with them reads back.
+ * registry, each in its range, with messages that name the input and
+ * list what is valid.
  */
 static int
-test_settings(void)
+test_settings_parse(void)
 {
 	const struct rxr_strategy_setting *set;
-	uint32_t st[RXR_STRATEGY_SETTINGS_MAX] = { 0 }, v;
 	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
 	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
 	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
-	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_RECYCLE, true);
 	enum rxr_strategy s;
-	struct rxr_pool *p;
 	unsigned int idx;
+	uint32_t v;
 	char why[512];
 
 	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &set),
@@ -164,6 +162,26 @@ test_settings(void)
 			parse_refused("recycle.ring", NULL, "'recycle.ring' has no value",
 				NULL) != 0)
 		return -1;
+
+	return 0;
+}
+
+/*
+ * Settings checked together with the defaults filled in, the words users
+ * see, the frames they let an lcore hold, and what a pool made with them
+ * reads back.
+ */
+static int
+test_settings_fill(void)
+{
+	const struct rxr_strategy_setting *set;
+	uint32_t st[RXR_STRATEGY_SETTINGS_MAX] = { 0 };
+	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_RECYCLE, true);
+	struct rxr_pool *p;
+	char why[512];
 
 	/* Defaults filled; the default refill follows a smaller cache. */
 	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_RECYCLE, st,
@@ -486,7 +504,9 @@ main(int argc, char **argv)
 	rxr_test_run("layers: strategy, zeroing, timing, adoption; inline path",
 		test_layers);
 	rxr_test_run("one reason per error, codes unchanged", test_errors);
-	rxr_test_run("settings: parsed by name, ranges, defaults, read back",
-		test_settings);
+	rxr_test_run("settings: parsed by name, in range, errors say what is "
+		"valid", test_settings_parse);
+	rxr_test_run("settings: checked together, defaults, pool sizing, read "
+		"back", test_settings_fill);
 	return rxr_test_done();
 }
