@@ -283,7 +283,11 @@ set_bulk(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* "help", or the settings given so far for strategy s: "recycle.ring=64". */
+/*
+ * Strategy s's settings v, every one or only those given (non-zero),
+ * appended at off: "recycle.cache=32,recycle.ring=64". @return the new
+ * length, as snprintf.
+ */
 static size_t
 settings_str(enum rxr_strategy s, const uint32_t *v, bool all, char *buf,
 		size_t len, size_t off)
