@@ -198,6 +198,7 @@ static int
 env_settings(struct env_parse *e, char *err, size_t errlen)
 {
 	struct rxr_pool_conf *pc = e->pc;
+	uint32_t v[RXR_STRATEGY_SETTINGS_MAX];
 	char why[256];
 
 	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
@@ -217,18 +218,13 @@ env_settings(struct env_parse *e, char *err, size_t errlen)
 	}
 	if (pc->strategy >= RXR_STRATEGY_USER_MAX)
 		return 0;
+	/* Given as given (0: the default): the pool fills them in again. */
 	memcpy(pc->settings, e->settings[pc->strategy], sizeof(pc->settings));
-	{
-		uint32_t v[RXR_STRATEGY_SETTINGS_MAX];
-
-		memcpy(v, pc->settings, sizeof(v));
-		if (rxr_strategy_settings_fill(pc->strategy, v, why,
-				sizeof(why)) != 0) {
-			snprintf(err, errlen, "%s: refused by %s: %s",
-				RXR_MEMPOOL_ENV, rxr_strategy_name(pc->strategy),
-				why);
-			return -EINVAL;
-		}
+	memcpy(v, pc->settings, sizeof(v));
+	if (rxr_strategy_settings_fill(pc->strategy, v, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s: refused by %s: %s", RXR_MEMPOOL_ENV,
+			rxr_strategy_name(pc->strategy), why);
+		return -EINVAL;
 	}
 	return 0;
 }
