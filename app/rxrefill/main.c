@@ -677,6 +677,8 @@ report_env(struct rxr_report *rep)
 	rxr_report_set_option_int(rep, "rxd", o->rxd);
 	rxr_report_set_option_int(rep, "pcp_high", o->high ? o->high : RXR_PCP_HIGH_DEFAULT);
 	rxr_report_set_option_int(rep, "pcp_batch", o->batch ? o->batch : RXR_PCP_BATCH_DEFAULT);
+	if (opts_settings_str(o, buf, sizeof(buf)) != 0)
+		rxr_report_set_option_str(rep, "strategy_settings", buf);
 	rxr_report_set_option_int(rep, "frame_size", o->frame_size);
 	rxr_report_set_option_int(rep, "fake_nodes", o->fake_nodes);
 	rxr_report_set_option_str(rep, "consumer", consumer_mode_name(o->consumer));

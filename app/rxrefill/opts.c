@@ -283,6 +283,97 @@ set_bulk(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Strategy s's settings v, every one or only those given (non-zero),
+ * appended at off: "recycle.cache=32,recycle.ring=64". @return the new
+ * length, as snprintf.
+ */
+static size_t
+settings_str(enum rxr_strategy s, const uint32_t *v, bool all, char *buf,
+		size_t len, size_t off)
+{
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
+
+	for (unsigned int i = 0; i < n; i++)
+		if ((all || v[i] != 0) && off < len)
+			off += snprintf(buf + off, len - off, "%s%s.%s=%u",
+				off != 0 ? "," : "", rxr_strategy_name(s),
+				set[i].name, v[i]);
+	return off;
+}
+
+/*
+ * --strategy-setting STRATEGY.NAME=VALUE[,...]: a strategy's own settings,
+ * by the names the strategy declares (the registry checks them); "help"
+ * lists them all. Given again, a setting takes the later value.
+ */
+static int
+set_strategy_setting(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	char buf[256], why[512], *tok, *save = NULL;
+	size_t len = strlen(arg);
+
+	if (strcmp(arg, "help") == 0) {
+		rxr_strategy_settings_print(stdout);
+		o->help = true;
+		return RXR_OPT_STOP;
+	}
+	if (len == 0 || len >= sizeof(buf) || arg[0] == ',' ||
+			arg[len - 1] == ',' || strstr(arg, ",,") != NULL) {
+		rxr_strategy_setting_keys(why, sizeof(why), ", ");
+		snprintf(err, errlen, "--strategy-setting '%.300s': give "
+			"STRATEGY.SETTING=VALUE, comma separated, at most %zu "
+			"bytes (the settings: %s; 'help' lists them)", arg,
+			sizeof(buf) - 1, why);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		enum rxr_strategy s;
+		unsigned int i;
+		uint32_t v;
+
+		if (eq != NULL)
+			*eq = '\0';
+		if (rxr_strategy_setting_parse(tok, eq != NULL ? eq + 1 : NULL,
+				&s, &i, &v, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "--strategy-setting %s: %s", arg,
+				why);
+			return -1;
+		}
+		o->settings[s][i] = v;
+	}
+	return 0;
+}
+
+size_t
+opts_settings_str(const struct options *o, char *buf, size_t len)
+{
+	bool done[RXR_STRATEGY_USER_MAX] = { false };
+	size_t off = 0;
+
+	if (len != 0)
+		buf[0] = '\0';
+	for (unsigned int k = 0; k < o->nb_configs; k++) {
+		enum rxr_strategy s = o->configs[k].strategy;
+		uint32_t v[RXR_STRATEGY_SETTINGS_MAX];
+		char why[256];
+
+		if (done[s])
+			continue;
+		done[s] = true;
+		memcpy(v, o->settings[s], sizeof(v));
+		/* Checked by opts_settings_check(): cannot fail here. */
+		if (rxr_strategy_settings_fill(s, v, why, sizeof(why)) == 0)
+			off = settings_str(s, v, true, buf, len, off);
+	}
+	return off;
+}
+
 static int
 set_reps(void *c, const char *arg, char *err, size_t errlen)
 {
@@ -424,31 +515,25 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-set_zero_policy(void *c, const char *arg, char *err, size_t errlen)
-{
-	char why[128];
-
-	if (rxr_zero_policy_parse(arg, &((struct opts_ctx *)c)->o->zero_policy,
-			why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "--zero-policy: %s", why);
-		return -1;
-	}
-	return 0;
+/* The zeroing options: parsed by lib/zero, which names what is valid. */
+#define ZERO_SETTER(fn, opt, field, parse) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	char why[128]; \
+\
+	if (parse(arg, &((struct opts_ctx *)c)->o->field, why, \
+			sizeof(why)) != 0) { \
+		snprintf(err, errlen, "--" opt ": %s", why); \
+		return -1; \
+	} \
+	return 0; \
 }
 
-static int
-set_zero_method(void *c, const char *arg, char *err, size_t errlen)
-{
-	char why[128];
-
-	if (rxr_zero_method_parse(arg, &((struct opts_ctx *)c)->o->zero_method,
-			why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "--zero-method: %s", why);
-		return -1;
-	}
-	return 0;
-}
+ZERO_SETTER(set_zero_policy, "zero-policy", zero_policy,
+	rxr_zero_policy_parse)
+ZERO_SETTER(set_zero_method, "zero-method", zero_method,
+	rxr_zero_method_parse)
 
 /* Flags. --stream-rows and --detail need the full table. */
 static int
@@ -518,7 +603,8 @@ set_profile(void *c, const char *arg, char *err, size_t errlen)
 static char strategy_help[320], strategy_complete[128], high_help[64],
 	batch_def[16], frame_size_def[16], consumer_complete[96],
 	counting_complete[64], disturbed_complete[32], table_complete[32],
-	progress_complete[32], policy_complete[64], method_complete[64];
+	progress_complete[32], policy_complete[64], method_complete[64],
+	setting_help[512], setting_complete[256];
 
 #define S_STRATEGIES "Strategies"
 #define S_RUNS "Runs"
@@ -536,6 +622,8 @@ static const struct rxr_opt opt_list[] = {
 	{ "high", 0, "N", NULL, NULL, S_STRATEGIES, high_help, set_high, 0 },
 	{ "batch", 0, "N", batch_def, NULL, S_STRATEGIES, "pcp batch",
 		set_batch, 0 },
+	{ "strategy-setting", 0, "STRATEGY.NAME=N", NULL, setting_complete,
+		S_STRATEGIES, setting_help, set_strategy_setting, 0 },
 	{ "reps", 0, "N|auto[:MAX]", "3", NULL, S_STRATEGIES,
 		"repetitions; strategies interleave A B C A B C (one round "
 		"each) and the report gives n, mean, stdev, median, min, max, "
@@ -714,8 +802,8 @@ static void
 opts_table_init(void)
 {
 	const char *names[16];
-	char list[128];
-	int s;
+	char list[128], keys[256];
+	int s, n;
 
 	RTE_BUILD_BUG_ON(RXR_STRATEGY_USER_MAX + 1 > RTE_DIM(names) ||
 		RXR_ZERO_NR_POLICIES > RTE_DIM(names) ||
@@ -747,6 +835,14 @@ opts_table_init(void)
 		table_names, RTE_DIM(table_names));
 	words_of(progress_complete, sizeof(progress_complete), "words",
 		progress_names, RTE_DIM(progress_names));
+	n = snprintf(setting_complete, sizeof(setting_complete), "list:help,");
+	rxr_strategy_setting_keys(setting_complete + n,
+		sizeof(setting_complete) - n, ",");
+	rxr_strategy_setting_keys(keys, sizeof(keys), ", ");
+	snprintf(setting_help, sizeof(setting_help), "a strategy's own "
+		"settings, comma separated, repeatable (%s); 'help' lists each "
+		"with its range, default and meaning; a strategy that does not "
+		"run ignores its settings", keys);
 	/* 0 until given: the pool takes the larger of this and --batch. */
 	snprintf(high_help, sizeof(high_help), "pcp high (default %u, or "
 		"--batch when larger)", RXR_PCP_HIGH_DEFAULT);
@@ -877,6 +973,37 @@ opts_configs(struct opts_ctx *x)
 	return 0;
 }
 
+/*
+ * Each strategy's settings together, as its pools will take them: refused
+ * here, with what was given, rather than at the first pool. A strategy
+ * given settings that does not run gets a note.
+ */
+static int
+opts_settings_check(const struct options *o)
+{
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		uint32_t v[RXR_STRATEGY_SETTINGS_MAX];
+		char why[256], given[256];
+		bool runs = false;
+
+		if (settings_str(s, o->settings[s], false, given,
+				sizeof(given), 0) == 0)
+			continue;
+		memcpy(v, o->settings[s], sizeof(v));
+		if (rxr_strategy_settings_fill(s, v, why, sizeof(why)) != 0) {
+			RXR_LOG(ERR, "--strategy-setting %s: refused by %s: %s",
+				given, rxr_strategy_name(s), why);
+			return -1;
+		}
+		for (unsigned int k = 0; k < o->nb_configs; k++)
+			runs |= o->configs[k].strategy == (enum rxr_strategy)s;
+		if (!runs)
+			RXR_LOG(NOTICE, "note: --strategy-setting %s: strategy "
+				"%s does not run", given, rxr_strategy_name(s));
+	}
+	return 0;
+}
+
 static int
 opts_parse_argv(int argc, char **argv, struct options *o)
 {
@@ -909,7 +1036,9 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
 	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0) != 0)
 		return -1;
-	return opts_configs(&x);
+	if (opts_configs(&x) != 0)
+		return -1;
+	return opts_settings_check(o);
 }
 
 /*

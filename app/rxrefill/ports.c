@@ -306,13 +306,17 @@ pool_frames(const struct app *a, const struct port *p)
 {
 	const struct options *o = &a->opt;
 	uint32_t high = o->high != 0 ? o->high : RXR_PCP_HIGH_DEFAULT;
-	uint64_t n;
+	uint64_t n, held = 0;
 
 	if (o->frames != 0)
 		return o->frames;
 	n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst);
-	n += (uint64_t)a->nb_pollers * (high + RXR_RECYCLE_CACHE_SIZE +
-		RXR_RECYCLE_RING_SIZE);
+	/* What the strategy that holds the most may hold, whichever runs:
+	 * every strategy gets the same pool. */
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
+			o->settings[s]));
+	n += (uint64_t)a->nb_pollers * (high + held);
 	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
 			o->consumer == CONSUMER_OTHER_POLL)
 		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
@@ -505,6 +509,9 @@ ports_use_pool(struct app *a, unsigned int run)
 		};
 		unsigned int held;
 
+		/* The strategy's own settings (--strategy-setting). */
+		memcpy(c.pool.settings, a->opt.settings[rc->strategy],
+			sizeof(c.pool.settings));
 		/* Only the lcores that poll this port own a pcp in its pool. */
 		for (unsigned int k = 0; k < a->nb_pollers; k++)
 			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)

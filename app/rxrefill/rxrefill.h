@@ -117,6 +117,8 @@ struct options {
 	unsigned int queues;		/* per port; 0 = auto */
 	unsigned int rxd;		/* RX descriptors per queue */
 	uint32_t high, batch;
+	/* --strategy-setting: each strategy's own, 0 for its default */
+	uint32_t settings[RXR_STRATEGY_USER_MAX][RXR_STRATEGY_SETTINGS_MAX];
 	uint32_t frame_size;
 	bool frame_size_set;		/* given with --frame-size */
 	uint32_t frames;		/* per pool; 0 = auto */
@@ -296,6 +298,12 @@ int opts_print_table(FILE *f);
 struct rxr_opt;
 /* The option named exactly NAME (no abbreviation), or NULL. */
 const struct rxr_opt *opts_find(const char *name);
+/*
+ * The settings of the strategies the configurations run, defaults filled
+ * in: "recycle.cache=128,recycle.refill=64,recycle.ring=1024".
+ * @return the length; 0 when none of them has settings.
+ */
+size_t opts_settings_str(const struct options *o, char *buf, size_t len);
 bool opts_refill_delayed(const struct options *o,
 		const struct run_config *rc);
 const char *consumer_mode_name(enum consumer_mode m);

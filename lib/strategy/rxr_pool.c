@@ -176,6 +176,7 @@ static int
 conf_defaults(struct rxr_pool_conf *c)
 {
 	const struct rxrp_strategy *st;
+	char why[160];
 	unsigned int lc;
 
 	if (rxrp_strategy_get(c->strategy) == NULL)
@@ -209,13 +210,12 @@ conf_defaults(struct rxr_pool_conf *c)
 				"id (below %u)", i, c->poll_lcores[i],
 				RTE_MAX_LCORE);
 	st = rxrp_strategy_get(c->strategy);
-	if (st->available != NULL) {
-		char why[160];
-
-		if (!st->available(why, sizeof(why)))
-			CONF_REJECT(c, "strategy %s is not available: %s",
-				st->name, why);
-	}
+	if (st->available != NULL && !st->available(why, sizeof(why)))
+		CONF_REJECT(c, "strategy %s is not available: %s", st->name,
+			why);
+	if (rxr_strategy_settings_fill(c->strategy, c->settings, why,
+			sizeof(why)) != 0)
+		CONF_REJECT(c, "%s setting %s", st->name, why);
 	return st->conf_check != NULL ? st->conf_check(c) : 0;
 }
 

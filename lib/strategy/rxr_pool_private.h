@@ -223,11 +223,21 @@ struct rxrp_strategy {
 	 */
 	const char * const *counter_names;
 	/*
-	 * Names of the strategy's own settings, NULL-terminated, at most
-	 * RXR_STRATEGY_SETTINGS_MAX: conf_check reads and fills
-	 * rxr_pool_conf.settings[] in this order.
+	 * The strategy's own settings, nb_settings of them (at most
+	 * RXR_STRATEGY_SETTINGS_MAX), in the order of rxr_pool_conf.settings[].
+	 * The registry checks each against its range and fills the defaults
+	 * (rxr_strategy_settings_fill()) before conf_check runs.
 	 */
-	const char * const *setting_names;
+	const struct rxr_strategy_setting *settings;
+	unsigned int nb_settings;
+	/*
+	 * Check the settings together, each in its range and the defaults
+	 * in; bit i of @p given set when settings[i] was given, not defaulted
+	 * (a default may follow a given one). NULL: nothing to check.
+	 * @return 0, or -EINVAL with a message naming setting and value.
+	 */
+	int (*settings_check)(uint32_t *settings, uint32_t given, char *why,
+			size_t len);
 	/*
 	 * Whether the strategy can run in this process (a CPU feature, a
 	 * kernel or libc facility). NULL: always. @return true, or false with

@@ -109,21 +109,196 @@ rxr_strategy_counter_index(enum rxr_strategy s, const char *name)
 }
 
 unsigned int
-rxr_strategy_settings(enum rxr_strategy s, const char * const **names)
+rxr_strategy_settings(enum rxr_strategy s,
+		const struct rxr_strategy_setting **set)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 
-	*names = st != NULL ? st->setting_names : NULL;
-	return names_count(*names, RXR_STRATEGY_SETTINGS_MAX);
+	*set = st != NULL && st->nb_settings != 0 ? st->settings : NULL;
+	return *set != NULL ? RTE_MIN(st->nb_settings,
+		(unsigned int)RXR_STRATEGY_SETTINGS_MAX) : 0;
 }
 
 int
 rxr_strategy_setting_index(enum rxr_strategy s, const char *name)
 {
-	const char * const *names;
-	unsigned int n = rxr_strategy_settings(s, &names);
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
 
-	return names_index(names, n, name);
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(set[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+rxr_strategy_settings_fill(enum rxr_strategy s,
+		uint32_t settings[RXR_STRATEGY_SETTINGS_MAX], char *why,
+		size_t len)
+{
+	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
+	uint32_t given = 0;
+
+	for (unsigned int i = n; i < RXR_STRATEGY_SETTINGS_MAX; i++)
+		if (settings[i] != 0) {
+			snprintf(why, len, "#%u = %u: %s has only %u settings",
+				i, settings[i], rxr_strategy_name(s), n);
+			return -EINVAL;
+		}
+	for (unsigned int i = 0; i < n; i++) {
+		if (settings[i] == 0) {
+			settings[i] = set[i].def;
+			continue;
+		}
+		if (settings[i] < set[i].min || settings[i] > set[i].max) {
+			snprintf(why, len, "%s %u is out of %u..%u",
+				set[i].name, settings[i], set[i].min, set[i].max);
+			return -EINVAL;
+		}
+		given |= 1u << i;
+	}
+	return st != NULL && st->settings_check != NULL ?
+		st->settings_check(settings, given, why, len) : 0;
+}
+
+/* Decimal digits only, no sign or blank ("010" is ten). */
+static int
+decimal_u32(const char *v, uint32_t *out)
+{
+	uint64_t x = 0;
+	const char *p;
+
+	for (p = v; *p >= '0' && *p <= '9' && x <= UINT32_MAX; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (p == v || *p != '\0' || x > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* The names of strategy s's settings, ", " separated. */
+static void
+setting_names(enum rxr_strategy s, char *buf, size_t len)
+{
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+			set[i].name);
+}
+
+int
+rxr_strategy_setting_parse(const char *key, const char *value,
+		enum rxr_strategy *s, unsigned int *index, uint32_t *v,
+		char *why, size_t len)
+{
+	const char *dot = strchr(key, '.');
+	const struct rxr_strategy_setting *set;
+	char strategy[32], list[256];
+	int i;
+
+	if (dot != NULL && (size_t)(dot - key) < sizeof(strategy))
+		snprintf(strategy, sizeof(strategy), "%.*s", (int)(dot - key),
+			key);
+	if (dot == NULL || (size_t)(dot - key) >= sizeof(strategy) ||
+			rxr_strategy_parse(strategy, false, s) != 0) {
+		char names[128];
+
+		rxr_strategy_setting_keys(list, sizeof(list), ", ");
+		rxr_strategy_user_names(names, sizeof(names));
+		if (dot == NULL)
+			snprintf(why, len, "'%s' is not STRATEGY.SETTING (the "
+				"settings: %s)", key, list);
+		else
+			snprintf(why, len, "'%s': unknown strategy '%.*s' (%s; "
+				"the settings: %s)", key, (int)(dot - key), key,
+				names, list);
+		return -EINVAL;
+	}
+	i = rxr_strategy_setting_index(*s, dot + 1);
+	if (i < 0) {
+		setting_names(*s, list, sizeof(list));
+		if (list[0] == '\0')
+			snprintf(why, len, "'%s': strategy %s has no settings",
+				key, rxr_strategy_name(*s));
+		else
+			snprintf(why, len, "'%s': strategy %s has no setting "
+				"'%s' (it has %s)", key, rxr_strategy_name(*s),
+				dot + 1, list);
+		return -EINVAL;
+	}
+	rxr_strategy_settings(*s, &set);
+	if (value == NULL) {
+		snprintf(why, len, "'%s' has no value (%s=N, N in %u..%u)",
+			key, key, set[i].min, set[i].max);
+		return -EINVAL;
+	}
+	if (decimal_u32(value, v) != 0 ||
+			*v < set[i].min || *v > set[i].max) {
+		snprintf(why, len, "%s=%s: expected a decimal whole number in "
+			"%u..%u", key, value, set[i].min, set[i].max);
+		return -EINVAL;
+	}
+	*index = (unsigned int)i;
+	return 0;
+}
+
+size_t
+rxr_strategy_setting_keys(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	if (len != 0)
+		buf[0] = '\0';
+	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		const struct rxr_strategy_setting *set;
+		unsigned int nb = rxr_strategy_settings(s, &set);
+
+		for (unsigned int i = 0; i < nb; i++) {
+			int k = snprintf(buf + RTE_MIN(n, len),
+				len - RTE_MIN(n, len), "%s%s.%s",
+				n != 0 ? sep : "", registry[s]->name,
+				set[i].name);
+
+			n += k > 0 ? (size_t)k : 0;
+		}
+	}
+	return n;
+}
+
+void
+rxr_strategy_settings_print(FILE *f)
+{
+	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		const struct rxr_strategy_setting *set;
+		unsigned int nb = rxr_strategy_settings(s, &set);
+
+		if (nb == 0)
+			fprintf(f, "%s: no settings\n", registry[s]->name);
+		for (unsigned int i = 0; i < nb; i++)
+			fprintf(f, "%s.%s=%u..%u (default %u): %s\n",
+				registry[s]->name, set[i].name, set[i].min,
+				set[i].max, set[i].def, set[i].help);
+	}
+}
+
+uint64_t
+rxr_strategy_lcore_frames(enum rxr_strategy s,
+		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX])
+{
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
+	uint64_t frames = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (set[i].holds_frames)
+			frames += settings[i] != 0 ? settings[i] : set[i].def;
+	return frames;
 }
 
 uint32_t

@@ -109,17 +109,76 @@ unsigned int rxr_strategy_counters(enum rxr_strategy s,
 #define RXR_STRATEGY_SETTINGS_MAX 4
 
 /**
- * The names of strategy @p s's own settings, in the order of
- * rxr_pool_conf.settings[]. @return how many (0: none).
+ * One setting of a strategy's own, as the strategy declares it: every
+ * user-facing word about it (options, environment keys, help, docs) comes
+ * from here.
+ */
+struct rxr_strategy_setting {
+	const char *name;	/**< one lower-case word ("ring") */
+	uint32_t def;		/**< taken when rxr_pool_conf leaves it 0 */
+	uint32_t min;		/**< smallest accepted, at least 1 */
+	uint32_t max;		/**< largest accepted */
+	/** Frames a poll lcore may hold because of it (a cache, a ring):
+	 * rxr_strategy_lcore_frames() adds it up for pool sizing. */
+	bool holds_frames;
+	const char *help;	/**< one line: no tab, no newline */
+};
+
+/**
+ * Strategy @p s's own settings, in the order of rxr_pool_conf.settings[].
+ * @return how many (0: none, *set NULL).
  */
 unsigned int rxr_strategy_settings(enum rxr_strategy s,
-		const char * const **names);
+		const struct rxr_strategy_setting **set);
 
 /**
  * Index of strategy @p s's setting @p name in rxr_pool_conf.settings[].
  * @return it, or -1 when @p s has none of that name.
  */
 int rxr_strategy_setting_index(enum rxr_strategy s, const char *name);
+
+/**
+ * Check strategy @p s's settings and fill the defaults in place: each
+ * given one (non-zero) within its range, then the strategy's checks of
+ * them together (recycle: refill at most cache).
+ * @return 0, or -EINVAL with a message naming the setting and its value
+ *   in @p why ("ring 0 is out of 1..32768").
+ */
+int rxr_strategy_settings_fill(enum rxr_strategy s,
+		uint32_t settings[RXR_STRATEGY_SETTINGS_MAX], char *why,
+		size_t len);
+
+/**
+ * Parse one setting as users write it, "STRATEGY.NAME" and a decimal
+ * VALUE: a strategy offered to users, one of its settings, a whole number
+ * in the setting's range.
+ * @return 0 with the strategy, the setting's index and the value set; or
+ *   -EINVAL with a message in @p why that names the input and lists what
+ *   is valid (the strategies, or the strategy's settings).
+ */
+int rxr_strategy_setting_parse(const char *key, const char *value,
+		enum rxr_strategy *s, unsigned int *index, uint32_t *v,
+		char *why, size_t len);
+
+/**
+ * Every "STRATEGY.NAME" of the strategies offered to users, separated by
+ * @p sep. @return the length of the whole list, as snprintf.
+ */
+size_t rxr_strategy_setting_keys(char *buf, size_t len, const char *sep);
+
+/**
+ * Print every user strategy's settings, one per line: "STRATEGY.NAME",
+ * its range, default and help; a strategy without settings says so.
+ */
+void rxr_strategy_settings_print(FILE *f);
+
+/**
+ * Frames a poll lcore's strategy caches may hold with @p settings (0: the
+ * default), beyond the pcp: for sizing a pool so that none starves by
+ * construction.
+ */
+uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
+		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
 
 /**
  * Index of strategy @p s's counter @p name in
@@ -169,8 +228,8 @@ struct rxr_pool_conf {
 	uint32_t nr_poll_lcores;
 	uint32_t poll_lcores[RTE_MAX_LCORE];
 	/**
-	 * The strategy's own settings, named by rxr_strategy_settings()
-	 * (recycle: cache, refill, ring); 0 takes the strategy's default.
+	 * The strategy's own settings, declared by it (rxr_strategy_settings());
+	 * 0 takes the setting's default.
 	 */
 	uint32_t settings[RXR_STRATEGY_SETTINGS_MAX];
 	/**

@@ -233,14 +233,25 @@ recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
 	rxrp_bh_enable(ls);
 }
 
-/* Its own settings (rxr_pool_conf.settings[]): X(name, default, help). */
+/*
+ * Its own settings (rxr_pool_conf.settings[]): X(name, default, min, max,
+ * holds frames, help). The defaults are page_pool's; the ring's limit is
+ * page_pool_init()'s (a larger pool_size is refused with E2BIG).
+ */
 #define RECYCLE_SETTINGS(X) \
-	X(cache, RXR_RECYCLE_CACHE_SIZE, "alloc cache size") \
-	X(refill, RXR_RECYCLE_CACHE_REFILL, "frames per cache refill") \
-	X(ring, RXR_RECYCLE_RING_SIZE, "ptr_ring size")
+	X(cache, RXR_RECYCLE_CACHE_SIZE, 1, 8192, true, \
+		"frames in the owner's alloc cache (page_pool's " \
+		"PP_ALLOC_CACHE_SIZE)") \
+	X(refill, RXR_RECYCLE_CACHE_REFILL, 1, 8192, false, \
+		"frames per refill of the cache, at most cache (default: " \
+		"PP_ALLOC_CACHE_REFILL, or cache when smaller)") \
+	X(ring, RXR_RECYCLE_RING_SIZE, 1, 32768, true, \
+		"slots of the ring that takes frames freed by other contexts, " \
+		"rounded up to a power of two (page_pool's pool_size)")
 
 enum {
-#define RECYCLE_SETTING_ENUM(name, def, help) RECYCLE_S_##name,
+#define RECYCLE_SETTING_ENUM(name, def, min, max, holds, help) \
+	RECYCLE_S_##name,
 	RECYCLE_SETTINGS(RECYCLE_SETTING_ENUM)
 #undef RECYCLE_SETTING_ENUM
 	RECYCLE_NB_SETTINGS,
@@ -248,33 +259,31 @@ enum {
 static_assert(RECYCLE_NB_SETTINGS <= RXR_STRATEGY_SETTINGS_MAX,
 	"recycle settings do not fit rxr_pool_conf.settings");
 
-static const char * const recycle_setting_names[] = {
-#define RECYCLE_SETTING_NAME(name, def, help) #name,
-	RECYCLE_SETTINGS(RECYCLE_SETTING_NAME)
-#undef RECYCLE_SETTING_NAME
-	NULL,
+static const struct rxr_strategy_setting recycle_settings[] = {
+#define RECYCLE_SETTING_DECL(n, d, lo, hi, holds, h) \
+	{ .name = #n, .def = d, .min = lo, .max = hi, .holds_frames = holds, \
+		.help = h },
+	RECYCLE_SETTINGS(RECYCLE_SETTING_DECL)
+#undef RECYCLE_SETTING_DECL
 };
 
 #define RECYCLE_SETTING(c, name) ((c)->settings[RECYCLE_S_##name])
 
+/* The defaults are in and each is in its range: refill within the cache. */
 static int
-recycle_conf_check(struct rxr_pool_conf *c)
+recycle_settings_check(uint32_t *settings, uint32_t given, char *why,
+		size_t len)
 {
-	uint32_t *cache = &RECYCLE_SETTING(c, cache);
-	uint32_t *refill = &RECYCLE_SETTING(c, refill);
-	bool refill_default = *refill == 0;
+	uint32_t cache = settings[RECYCLE_S_cache];
+	uint32_t *refill = &settings[RECYCLE_S_refill];
 
-#define RECYCLE_SETTING_DEFAULT(name, def, help) \
-	if (RECYCLE_SETTING(c, name) == 0) \
-		RECYCLE_SETTING(c, name) = def;
-	RECYCLE_SETTINGS(RECYCLE_SETTING_DEFAULT)
-#undef RECYCLE_SETTING_DEFAULT
 	/* The default refill never exceeds a smaller cache. */
-	if (refill_default)
-		*refill = RTE_MIN(*refill, *cache);
-	if (*refill > *cache) {
-		RXR_LOG(ERR, "pool %s: recycle setting refill %u is over "
-			"cache %u", c->name, *refill, *cache);
+	if (!(given & (1u << RECYCLE_S_refill)))
+		*refill = RTE_MIN(*refill, cache);
+	if (*refill > cache) {
+		snprintf(why, len, "refill %u is over cache %u%s", *refill,
+			cache, given & (1u << RECYCLE_S_cache) ? "" :
+			" (the default)");
 		return -EINVAL;
 	}
 	return 0;
@@ -349,7 +358,6 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 		RXR_STRATEGY_CAP_OWNER_INLINE,
 	.alloc = { recycle_alloc_single, recycle_alloc_bulk },
 	.free = { recycle_free_single, recycle_free_bulk },
-	.conf_check = recycle_conf_check,
 	.lcore_priv_size = sizeof(struct recycle_lcore),
 	.lcore_init = recycle_lcore_init,
 	.lcore_fini = recycle_lcore_fini,
@@ -358,5 +366,7 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.held = recycle_held,
 	.stats = recycle_stats,
 	.counter_names = recycle_counter_names,
-	.setting_names = recycle_setting_names,
+	.settings = recycle_settings,
+	.nb_settings = RECYCLE_NB_SETTINGS,
+	.settings_check = recycle_settings_check,
 };

@@ -332,6 +332,97 @@ def case_bad_input():
     bad([], "no port", status=1)
 
 
+def setting_defaults():
+    """{"recycle.ring": 1024, ...}: every strategy's settings and their
+    defaults, as --strategy-setting help lists them."""
+    p = subprocess.run([RXREFILL, "--", "--strategy-setting", "help"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    got = {}
+    for line in p.stdout.splitlines():
+        if "(default " in line:
+            got[line.split("=")[0]] = int(
+                line.split("(default ")[1].split(")")[0])
+    return got
+
+
+def case_strategy_setting_errors():
+    defaults = setting_defaults()
+    assert "recycle.ring" in defaults, defaults
+    keys = ", ".join(defaults)
+    for arg, needle in (
+            ("foo.ring=1", "unknown strategy 'foo'"),
+            ("foo.ring=1", keys),
+            ("recycle.rnig=1", "no setting 'rnig' (it has cache, refill, "
+             "ring)"),
+            ("bh.ring=1", "strategy bh has no settings"),
+            ("recycle", "'recycle' is not STRATEGY.SETTING"),
+            ("recycle.ring=abc", "recycle.ring=abc: expected a decimal "
+             "whole number in 1..32768"),
+            ("recycle.ring=0x10", "1..32768"),
+            ("recycle.ring=0", "1..32768"),
+            ("recycle.ring=32769", "1..32768"),
+            ("recycle.ring", "'recycle.ring' has no value"),
+            ("", "give STRATEGY.SETTING=VALUE"),
+            ("recycle.ring=1,,recycle.cache=2", "give STRATEGY.SETTING"),
+            ("recycle.cache=16,recycle.refill=32",
+             "refused by recycle: refill 32 is over cache 16"),
+            ("recycle.refill=%d" % (defaults["recycle.cache"] + 1),
+             "cache %d (the default)" % defaults["recycle.cache"])):
+        bad(["--strategy", "recycle", "--strategy-setting", arg], needle,
+            status=2)
+    # Checked together across repeats: the later cache refuses the refill.
+    bad(["--strategy-setting", "recycle.refill=32", "--strategy-setting",
+         "recycle.cache=16"], "recycle.cache=16,recycle.refill=32", status=2)
+    # A profile line goes through the same table.
+    prof = os.path.join(TMP, "bad_setting.profile")
+    with open(prof, "w") as f:
+        f.write("strategy-setting recycle.ring=40000\n")
+    bad(["--profile", prof], "recycle.ring=40000: expected", status=2)
+
+
+def case_strategy_settings_in_report():
+    """What was set reaches the pools and the report, from the command
+    line and from a profile, defaults filled in: a one-frame alloc cache
+    overflows on every burst freed, the default one does not as often; a
+    strategy without settings records none."""
+    defaults = setting_defaults()
+    manifest, files = gen("settings", "-q", "1", "-s", "4", "-n", "500")
+    prof = os.path.join(TMP, "settings.profile")
+    with open(prof, "w") as f:
+        f.write("strategy-setting recycle.cache=1\n")
+    report = os.path.join(TMP, "settings.report.json")
+    runs = ((["--profile", prof, "--strategy-setting", "recycle.ring=64"],
+             "recycle.cache=1,recycle.refill=1,recycle.ring=64"),
+            ([], ",".join("%s=%d" % kv for kv in defaults.items()
+                          if kv[0].startswith("recycle."))))
+    full = []
+    for extra, want in runs:
+        rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps",
+                            "1", "--strategy", "recycle,bh", "--bulk", "on",
+                            "--no-table", "--report", report] + extra)
+        assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+        rep = json.load(open(report))
+        got = rep["env"]["options"].get("strategy_settings")
+        assert got == want, "%s: recorded %s, want %s" % (extra, got, want)
+        assert all(r["rx_packets"] == manifest["total"]["packets"]
+                   for r in rep["runs"]), [r["rx_packets"] for r in rep["runs"]]
+        full += [r["strategy_counters"]["recycle_cache_full"]
+                 for r in rep["runs"] if r["strategy"] == "recycle"]
+    assert full[0] > 0 and full[0] > full[1], \
+        "recycle_cache_full with a cache of 1: %d, of the default: %d" % (
+            full[0], full[1])
+    rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--no-table",
+                        "--report", report, "--strategy-setting",
+                        "recycle.ring=64"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+    assert "strategy recycle does not run" in err, err[-1500:]
+    rep = json.load(open(report))
+    assert "strategy_settings" not in rep["env"]["options"], \
+        rep["env"]["options"]
+
+
 def case_list_devices():
     p = subprocess.run([RXREFILL, "--list-devices"], capture_output=True,
                        text=True, timeout=30)

@@ -310,6 +310,19 @@ def case_completion_values():
         raise tap.Skip("bash-completion is not installed")
     got = completions("rxrefill", ["--", "--strategy", "bh,"])
     assert "bh,zone" in got and "bh,recycle" in got, got
+    # A strategy's settings: the registry's STRATEGY.NAME words, after
+    # a setting already given too.
+    row = [r for r in table("rxrefill") if r["long"] == "strategy-setting"]
+    keys = [w for w in row[0]["complete"].split(":", 1)[1].split(",")
+            if "." in w]
+    assert keys, row
+    s = keys[0].split(".")[0]
+    got = completions("rxrefill", ["--", "--strategy-setting", s + "."])
+    assert sorted(got) == sorted(k for k in keys if k.startswith(s + ".")), \
+        got
+    got = completions("rxrefill", ["--", "--strategy-setting",
+                                   "%s=1,%s" % (keys[0], keys[-1][:-1])])
+    assert got == ["%s=1,%s" % (keys[0], keys[-1])], got
     open(os.path.join(TMP, "x1.pcap"), "w").close()
     got = completions("rxrefill", ["--", "--replay", "a.pcap,x"], cwd=TMP)
     assert "a.pcap,x1.pcap" in got, got

@@ -223,6 +223,8 @@ def testpmd(plugin, strategies):
     confs = [(s, "bulk=%s" % b) for s in strategies for b in ["on", "off"]]
     confs += [(s, "zero=%s" % z) for s in strategies
               for z in ZERO_POLICIES if z != "none"]
+    # A strategy's own setting (recycle's ring), shown on the line too.
+    confs += [(s, "recycle.ring=64") for s in strategies if s == "recycle"]
     for s, more in confs:
         conf = "strategy=%s,%s" % (s, more)
         cmd = testpmd_cmd(plugin, s, ["--no-huge", "-m", "512",
@@ -237,7 +239,8 @@ def testpmd(plugin, strategies):
         st = port_stats(io)
         crossed = st.get(1, (0, 0))[0] > 0 and st.get(0, (0, 0))[1] > 0
         home = "all %d frames are home" % nmbufs in out
-        # The settings line shows what was asked: bulk=... or zero=...
+        # The settings line shows what was asked: bulk=..., zero=... or
+        # STRATEGY.NAME=...
         ours = re.search(r"rxrefill strategy=%s [^\n]*%s[ ,]" % (s, more),
                          out) is not None
         ok = rc == 0 and crossed and home and not not_home(out) and ours

@@ -148,6 +148,64 @@ test_frame_sizes(void)
 	return 0;
 }
 
+/* RXREFILL_POOL=env is refused with a message holding needle. */
+static int
+env_refused(const char *env, const char *needle)
+{
+	struct rxr_pool_conf pc;
+	char err[512];
+
+	setenv(RXR_MEMPOOL_ENV, env, 1);
+	RXR_TEST_ASSERT(rxr_mempool_env_conf(&pc, err, sizeof(err)) == -EINVAL,
+		"RXREFILL_POOL=%s accepted", env);
+	RXR_TEST_ASSERT(strstr(err, needle) != NULL, "RXREFILL_POOL=%s: want "
+		"\"%s\" in \"%s\"", env, needle, err);
+	return 0;
+}
+
+/* The strategies' settings: what is refused says why, what is taken
+ * reaches the pool. */
+static int
+env_settings_check(void)
+{
+	struct rte_mempool *mp;
+	const struct rxr_pool_conf *c;
+	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+
+	if (env_refused("strategy=recycle,recycle.rnig=1",
+				"no setting 'rnig' (it has cache, refill, ring)") ||
+			env_refused("foo.ring=1", "unknown strategy 'foo'") ||
+			env_refused("colour=blue", "unknown key 'colour' (keys: "
+				"strategy, bulk") ||
+			env_refused("colour=blue", "recycle.ring") ||
+			env_refused("strategy=recycle,recycle.ring=abc",
+				"recycle.ring=abc: expected a decimal whole "
+				"number in 1..32768") ||
+			env_refused("strategy=recycle,recycle.ring=0", "1..32768") ||
+			env_refused("recycle.ring=64", "recycle.ring=64: the "
+				"pool's strategy is bh") ||
+			env_refused("strategy=recycle,recycle.cache=16,"
+				"recycle.refill=32", "refused by recycle: refill 32 "
+				"is over cache 16"))
+		return -1;
+	/* Order does not matter: the strategy may come after its settings. */
+	mp = make_pool("recycle.ring=64,recycle.cache=16,strategy=recycle", 64,
+		RTE_MBUF_DEFAULT_BUF_SIZE);
+	RXR_TEST_ASSERT(mp != NULL, "recycle settings refused");
+	c = rxr_pool_conf(rxr_mempool_pool(mp));
+	RXR_TEST_ASSERT(c->strategy == RXR_STRATEGY_RECYCLE &&
+		c->settings[ring] == 64 && c->settings[cache] == 16 &&
+		c->settings[refill] == 16, "recycle settings %u %u %u",
+		c->settings[cache], c->settings[refill], c->settings[ring]);
+	if (whole(mp, 64) != 0)
+		return -1;
+	rte_mempool_free(mp);
+	unsetenv(RXR_MEMPOOL_ENV);
+	return 0;
+}
+
 static int
 test_env(void)
 {
@@ -158,6 +216,12 @@ test_env(void)
 		/* Decimal only: hex, signs and blanks are no counts. */
 		"high=0x100", "high=+256", "high= 256", "batch=1e2",
 		"high=4294967552",
+		/* A strategy's settings: by the registry's names, in range,
+		 * of the pool's strategy, checked together. */
+		"strategy=recycle,recycle.rnig=1", "recycle.ring=64",
+		"strategy=recycle,recycle.ring=0", "strategy=recycle,recycle.ring",
+		"strategy=recycle,recycle.cache=16,recycle.refill=32",
+		"strategy=bh,bh.ring=4", "strategy=recycle,recycle.ring=40000",
 	};
 	struct rte_mempool *mp;
 
@@ -191,7 +255,7 @@ test_env(void)
 	if (whole(mp, 64) != 0)
 		return -1;
 	rte_mempool_free(mp);
-	return 0;
+	return env_settings_check();
 }
 
 /* --- frees from every kind of thread ------------------------------------ */

@@ -10,6 +10,7 @@
  */
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,33 +38,203 @@ conf_of(enum rxr_strategy s, bool bulk)
  * A strategy's own counters and settings: names that the report, telemetry
  * and metrics can key on (non-empty, distinct, found back by name), as
  * many as the lcore statistics and the configuration hold, and a stats
- * callback to fill the counters.
+ * callback to fill the counters; each setting's default in its range,
+ * above 0 (0 asks for the default) and a one-line help.
  */
 static int
 names_check(enum rxr_strategy s)
 {
+	const struct rxr_strategy_setting *set;
 	const char * const *names;
 	unsigned int n;
 
-	for (int kind = 0; kind < 2; kind++) {
-		n = kind == 0 ? rxr_strategy_counters(s, &names) :
-			rxr_strategy_settings(s, &names);
-		RXR_TEST_ASSERT(n == 0 || names[n] == NULL,
-			"%s: %s names end within the maximum",
-			rxr_strategy_name(s), kind == 0 ? "counter" : "setting");
-		for (unsigned int i = 0; i < n; i++) {
-			int back = kind == 0 ?
-				rxr_strategy_counter_index(s, names[i]) :
-				rxr_strategy_setting_index(s, names[i]);
-
-			RXR_TEST_ASSERT(names[i][0] != '\0' &&
-				back == (int)i, "%s: name %u \"%s\" empty or "
-				"repeated", rxr_strategy_name(s), i, names[i]);
-		}
+	n = rxr_strategy_counters(s, &names);
+	RXR_TEST_ASSERT(n == 0 || names[n] == NULL,
+		"%s: counter names end within the maximum",
+		rxr_strategy_name(s));
+	for (unsigned int i = 0; i < n; i++)
+		RXR_TEST_ASSERT(names[i][0] != '\0' &&
+			rxr_strategy_counter_index(s, names[i]) == (int)i,
+			"%s: counter %u \"%s\" empty or repeated",
+			rxr_strategy_name(s), i, names[i]);
+	RXR_TEST_ASSERT(rxrp_strategy_get(s)->nb_settings <=
+		RXR_STRATEGY_SETTINGS_MAX, "%s: settings fit the configuration",
+		rxr_strategy_name(s));
+	n = rxr_strategy_settings(s, &set);
+	for (unsigned int i = 0; i < n; i++) {
+		RXR_TEST_ASSERT(set[i].name[0] != '\0' &&
+			strchr(set[i].name, '.') == NULL &&
+			rxr_strategy_setting_index(s, set[i].name) == (int)i,
+			"%s: setting %u \"%s\" empty, dotted or repeated",
+			rxr_strategy_name(s), i, set[i].name);
+		RXR_TEST_ASSERT(set[i].min >= 1 && set[i].min <= set[i].def &&
+			set[i].def <= set[i].max, "%s.%s: %u <= %u <= %u, above 0",
+			rxr_strategy_name(s), set[i].name, set[i].min,
+			set[i].def, set[i].max);
+		RXR_TEST_ASSERT(set[i].help != NULL && set[i].help[0] != '\0' &&
+			strpbrk(set[i].help, "\t\n") == NULL,
+			"%s.%s: one-line help", rxr_strategy_name(s),
+			set[i].name);
 	}
 	RXR_TEST_ASSERT(rxr_strategy_counters(s, &names) == 0 ||
 		rxrp_strategy_get(s)->stats != NULL,
 		"%s: counters need a stats callback", rxr_strategy_name(s));
+	return 0;
+}
+
+/* rxr_strategy_setting_parse() refuses key=value with a message holding
+ * each of the needles (NULL-terminated). */
+static int
+parse_refused(const char *key, const char *value, ...)
+{
+	enum rxr_strategy s;
+	unsigned int idx;
+	uint32_t v;
+	char why[512];
+	const char *needle;
+	va_list ap;
+
+	RXR_TEST_ASSERT(rxr_strategy_setting_parse(key, value, &s, &idx, &v,
+		why, sizeof(why)) == -EINVAL, "%s=%s refused", key, value);
+	va_start(ap, value);
+	while ((needle = va_arg(ap, const char *)) != NULL)
+		if (strstr(why, needle) == NULL) {
+			va_end(ap);
+			RXR_TEST_ASSERT(false, "%s=%s: want \"%s\" in \"%s\"",
+				key, value, needle, why);
+		}
+	va_end(ap);
+	return 0;
+}
+
+/*
+ * Settings as users give them: parsed by STRATEGY.NAME against the
+ * registry, each in its range, with messages that name the input and
+ * list what is valid.
+ */
+static int
+test_settings_parse(void)
+{
+	const struct rxr_strategy_setting *set;
+	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	enum rxr_strategy s;
+	unsigned int idx;
+	uint32_t v;
+	char why[512];
+
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &set),
+		3, "recycle: cache, refill, ring");
+	RXR_TEST_ASSERT(cache >= 0 && refill >= 0 && ring >= 0,
+		"recycle's settings found by name");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_BH, &set), 0,
+		"bh: none");
+	RXR_TEST_ASSERT(set == NULL, "bh: no table");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		"nope"), -1, "unknown setting");
+
+	RXR_TEST_ASSERT(rxr_strategy_setting_parse("recycle.ring", "2048", &s,
+		&idx, &v, why, sizeof(why)) == 0, "recycle.ring=2048: %s", why);
+	RXR_TEST_ASSERT(s == RXR_STRATEGY_RECYCLE && idx == (unsigned int)ring &&
+		v == 2048, "recycle.ring=2048 parsed");
+	RXR_TEST_ASSERT(rxr_strategy_setting_parse("RECYCLE.cache", "010", &s,
+		&idx, &v, why, sizeof(why)) == 0 && v == 10,
+		"strategy names as --strategy takes them, decimal 010: %s", why);
+	if (parse_refused("foo.ring", "1", "unknown strategy 'foo'", "bh",
+			"recycle.ring", NULL) != 0 ||
+			parse_refused("none.x", "1", "unknown strategy 'none'",
+				NULL) != 0 ||
+			parse_refused("recycle", "1", "'recycle' is not "
+				"STRATEGY.SETTING", "recycle.refill", NULL) != 0 ||
+			parse_refused("recycle.rnig", "1", "no setting 'rnig'",
+				"cache, refill, ring", NULL) != 0 ||
+			parse_refused("bh.ring", "1", "bh has no settings",
+				NULL) != 0 ||
+			parse_refused("recycle.ring", "abc", "recycle.ring=abc",
+				"decimal", "1..32768", NULL) != 0 ||
+			parse_refused("recycle.ring", "-5", "1..32768", NULL) != 0 ||
+			parse_refused("recycle.ring", "0", "1..32768", NULL) != 0 ||
+			parse_refused("recycle.ring", "32769", "1..32768",
+				NULL) != 0 ||
+			parse_refused("recycle.ring", "99999999999999999999",
+				"1..32768", NULL) != 0 ||
+			parse_refused("recycle.ring", NULL, "'recycle.ring' has no value",
+				NULL) != 0)
+		return -1;
+
+	return 0;
+}
+
+/*
+ * Settings checked together with the defaults filled in, the words users
+ * see, the frames they let an lcore hold, and what a pool made with them
+ * reads back.
+ */
+static int
+test_settings_fill(void)
+{
+	const struct rxr_strategy_setting *set;
+	uint32_t st[RXR_STRATEGY_SETTINGS_MAX] = { 0 };
+	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_RECYCLE, true);
+	struct rxr_pool *p;
+	char why[512];
+
+	/* Defaults filled; the default refill follows a smaller cache. */
+	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_RECYCLE, st,
+		why, sizeof(why)) == 0, "defaults: %s", why);
+	rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &set);
+	RXR_TEST_ASSERT(st[cache] == set[cache].def && st[refill] ==
+		set[refill].def && st[ring] == set[ring].def, "defaults");
+	memset(st, 0, sizeof(st));
+	st[cache] = 16;
+	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_RECYCLE, st,
+		why, sizeof(why)) == 0 && st[refill] == 16,
+		"refill follows cache 16: %u", st[refill]);
+	memset(st, 0, sizeof(st));
+	st[refill] = set[cache].def + 1;
+	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_RECYCLE, st,
+		why, sizeof(why)) == -EINVAL && strstr(why, "(the default)"),
+		"refill over the default cache: %s", why);
+	memset(st, 0, sizeof(st));
+	st[ring] = 40000;
+	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_RECYCLE, st,
+		why, sizeof(why)) == -EINVAL &&
+		strstr(why, "ring 40000 is out of 1..32768") != NULL,
+		"out of range: %s", why);
+	memset(st, 0, sizeof(st));
+	st[0] = 3;
+	RXR_TEST_ASSERT(rxr_strategy_settings_fill(RXR_STRATEGY_BH, st,
+		why, sizeof(why)) == -EINVAL, "bh has no setting 0");
+
+	rxr_strategy_setting_keys(why, sizeof(why), " ");
+	RXR_TEST_ASSERT(strcmp(why, "recycle.cache recycle.refill "
+		"recycle.ring") == 0, "keys: %s", why);
+	memset(st, 0, sizeof(st));
+	RXR_TEST_ASSERT_EQ(rxr_strategy_lcore_frames(RXR_STRATEGY_RECYCLE, st),
+		set[cache].def + set[ring].def, "recycle holds cache and ring");
+	st[cache] = 16;
+	st[ring] = 64;
+	RXR_TEST_ASSERT_EQ(rxr_strategy_lcore_frames(RXR_STRATEGY_RECYCLE, st),
+		80, "given cache and ring");
+	RXR_TEST_ASSERT_EQ(rxr_strategy_lcore_frames(RXR_STRATEGY_BH, st), 0,
+		"bh holds nothing of its own");
+
+	/* A pool takes them, defaults filled in. */
+	c.settings[cache] = 16;
+	c.settings[ring] = 64;
+	p = rxr_pool_create(&c, 4096, NR_FRAMES, 8);
+	RXR_TEST_ASSERT(p != NULL, "recycle pool with cache 16, ring 64");
+	RXR_TEST_ASSERT(rxr_pool_conf(p)->settings[cache] == 16 &&
+		rxr_pool_conf(p)->settings[refill] == 16 &&
+		rxr_pool_conf(p)->settings[ring] == 64,
+		"settings read back: %u %u %u", rxr_pool_conf(p)->settings[cache],
+		rxr_pool_conf(p)->settings[refill],
+		rxr_pool_conf(p)->settings[ring]);
+	rxr_pool_destroy(p);
 	return 0;
 }
 
@@ -283,7 +454,6 @@ static int
 test_errors(void)
 {
 	struct rxr_pool_conf c;
-	const char * const *names;
 
 #define REFUSED(field_set, frames, want, needle) do { \
 	c = conf_of(RXR_STRATEGY_BH, true); \
@@ -302,30 +472,25 @@ test_errors(void)
 		"nr_poll_lcores ");
 	REFUSED((c.nr_poll_lcores = 2, c.poll_lcores[1] = RTE_MAX_LCORE + 3),
 		NR_FRAMES, EINVAL, "poll_lcores[1] ");
-	/* A strategy's own settings, by the names it gives them. */
-	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &names),
-		3, "recycle: cache, refill, ring");
-	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_BH, &names), 0,
-		"bh: none");
-	RXR_TEST_ASSERT_EQ(rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
-		"nope"), -1, "unknown setting");
+	/* A strategy's own settings: one message naming setting and value. */
 	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
 		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
 			"cache")] = 100,
 		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
 			"refill")] = 200), NR_FRAMES, EINVAL,
 		"recycle setting refill 200 is over cache 100");
+	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
+		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+			"ring")] = 1u << 30), NR_FRAMES, EINVAL,
+		"recycle setting ring 1073741824 is out of 1..32768");
+	REFUSED(c.settings[0] = 7, NR_FRAMES, EINVAL,
+		"bh setting #0 = 7: bh has only 0 settings");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_ALLOC, c.payload_offset = 5000),
 		NR_FRAMES, EINVAL, "payload_offset 5000 ");
 	REFUSED((c.zero_policy = RXR_ZERO_POLICY_FREE,
 		c.zero_method = (enum rxr_zero_method)42), NR_FRAMES, EINVAL,
 		"zero_method 42 ");
 	REFUSED((void)0, 0, EINVAL, "max_frames is 0");
-	/* An allocation failing in a strategy's lcore_init keeps its code. */
-	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
-		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
-			"ring")] = 1u << 30),
-		NR_FRAMES, ENOMEM, NULL);
 #undef REFUSED
 	return 0;
 }
@@ -339,5 +504,9 @@ main(int argc, char **argv)
 	rxr_test_run("layers: strategy, zeroing, timing, adoption; inline path",
 		test_layers);
 	rxr_test_run("one reason per error, codes unchanged", test_errors);
+	rxr_test_run("settings: parsed by name, in range, errors say what is "
+		"valid", test_settings_parse);
+	rxr_test_run("settings: checked together, defaults, pool sizing, read "
+		"back", test_settings_fill);
 	return rxr_test_done();
 }

@@ -40,8 +40,11 @@ extern "C" {
  * itself (rte_pktmbuf_pool_create() under --mbuf-pool-ops-name rxrefill):
  * rte_kvargs syntax, keys strategy (a name of the strategy registry, as
  * rxr_strategy_user_names() lists them), bulk (on, off), high, batch,
- * zero (none, alloc, free, background) and zero_method.
- * Unset: bh, bulk on, the pcp defaults, no zeroing.
+ * zero (none, alloc, free, background), zero_method, and the settings of
+ * the pool's strategy as STRATEGY.NAME (the keys come from the registry:
+ * rxr_strategy_settings(), e.g. recycle.ring).
+ * Unset: bh, bulk on, the pcp defaults, no zeroing, the strategy's
+ * defaults.
  */
 #define RXR_MEMPOOL_ENV "RXREFILL_POOL"
 

@@ -18,14 +18,53 @@
 
 #include "rxr_mempool.h"
 
-static const char * const env_keys[] = {
-	"strategy", "bulk", "high", "batch", "zero", "zero_method", NULL,
+/* The keys of the pool itself; the strategies' settings follow them. */
+static const char * const env_pool_keys[] = {
+	"strategy", "bulk", "high", "batch", "zero", "zero_method",
+};
+
+/* Most keys: the pool's and every strategy's settings (STRATEGY.NAME). */
+#define ENV_KEYS_MAX (RTE_DIM(env_pool_keys) + \
+	RXR_STRATEGY_USER_MAX * RXR_STRATEGY_SETTINGS_MAX)
+
+/* rte_kvargs' key list, made from the registry; NULL-terminated. */
+struct env_keys {
+	const char *keys[ENV_KEYS_MAX + 1];
+	char settings[RXR_STRATEGY_USER_MAX * RXR_STRATEGY_SETTINGS_MAX][48];
+	char list[512];		/* every key, ", " separated, for messages */
 };
 
 struct env_parse {
 	struct rxr_pool_conf *pc;
-	char err[192];
+	/* Settings given, by strategy: only the pool's may be. */
+	uint32_t settings[RXR_STRATEGY_USER_MAX][RXR_STRATEGY_SETTINGS_MAX];
+	char err[384];
 };
+
+static void
+env_keys_make(struct env_keys *k)
+{
+	unsigned int n = 0, m = 0;
+	size_t off = 0;
+
+	for (unsigned int i = 0; i < RTE_DIM(env_pool_keys); i++)
+		k->keys[n++] = env_pool_keys[i];
+	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		const struct rxr_strategy_setting *set;
+		unsigned int nb = rxr_strategy_settings(s, &set);
+
+		for (unsigned int i = 0; i < nb; i++, m++) {
+			snprintf(k->settings[m], sizeof(k->settings[m]),
+				"%s.%s", rxr_strategy_name(s), set[i].name);
+			k->keys[n++] = k->settings[m];
+		}
+	}
+	k->keys[n] = NULL;
+	k->list[0] = '\0';
+	for (unsigned int i = 0; i < n && off < sizeof(k->list); i++)
+		off += snprintf(k->list + off, sizeof(k->list) - off, "%s%s",
+			i != 0 ? ", " : "", k->keys[i]);
+}
 
 /* Decimal digits only: no sign, blank, hex or octal ("010" is ten). */
 static int
@@ -56,7 +95,16 @@ env_kv(const char *key, const char *v, void *arg)
 		snprintf(e->err, sizeof(e->err), "%s: missing '=value'", key);
 		return -1;
 	}
-	if (strcmp(key, "strategy") == 0) {
+	if (strchr(key, '.') != NULL) {
+		enum rxr_strategy s;
+		unsigned int i;
+		uint32_t x;
+
+		if (rxr_strategy_setting_parse(key, v, &s, &i, &x, e->err,
+				sizeof(e->err)) != 0)
+			return -1;
+		e->settings[s][i] = x;
+	} else if (strcmp(key, "strategy") == 0) {
 		char names[128], why[160];
 
 		if (rxr_strategy_parse(v, false, &pc->strategy) != 0) {
@@ -100,11 +148,93 @@ env_kv(const char *key, const char *v, void *arg)
 	return 0;
 }
 
+/*
+ * rte_kvargs refused the string: say why, naming the key it did not know
+ * when that was it (a strategy's setting: which ones there are).
+ */
+static void
+env_refused(const char *s, const struct env_keys *k, char *err, size_t errlen)
+{
+	struct rte_kvargs *any = rte_kvargs_parse(s, NULL);
+	unsigned int pairs = 1;
+	char why[384];
+
+	for (const char *c = s; *c != '\0'; c++)
+		pairs += *c == ',';
+	/* rte_kvargs refuses more pairs than it holds, silently. */
+	if (pairs > RTE_KVARGS_MAX) {
+		snprintf(err, errlen, "%s: %u key=value pairs, DPDK's "
+			"rte_kvargs reads at most %u", RXR_MEMPOOL_ENV,
+			pairs, RTE_KVARGS_MAX);
+		goto out;
+	}
+	for (unsigned int i = 0; any != NULL && i < any->count; i++) {
+		const char *key = any->pairs[i].key;
+		unsigned int j = 0;
+		enum rxr_strategy st;
+		unsigned int idx;
+		uint32_t x;
+
+		while (k->keys[j] != NULL && strcmp(k->keys[j], key) != 0)
+			j++;
+		if (k->keys[j] != NULL)
+			continue;
+		if (strchr(key, '.') != NULL && rxr_strategy_setting_parse(key,
+				"1", &st, &idx, &x, why, sizeof(why)) != 0)
+			snprintf(err, errlen, "%s: %s", RXR_MEMPOOL_ENV, why);
+		else
+			snprintf(err, errlen, "%s: unknown key '%s' (keys: %s)",
+				RXR_MEMPOOL_ENV, key, k->list);
+		goto out;
+	}
+	snprintf(err, errlen, "%s=\"%.100s\": not key=value[,key=value...] "
+		"with keys %s", RXR_MEMPOOL_ENV, s, k->list);
+out:
+	rte_kvargs_free(any);
+}
+
+/* Settings of the pool's strategy only, checked together. */
+static int
+env_settings(struct env_parse *e, char *err, size_t errlen)
+{
+	struct rxr_pool_conf *pc = e->pc;
+	uint32_t v[RXR_STRATEGY_SETTINGS_MAX];
+	char why[256];
+
+	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
+		const struct rxr_strategy_setting *set;
+		unsigned int nb = rxr_strategy_settings(s, &set);
+
+		for (unsigned int i = 0; i < nb; i++) {
+			if (e->settings[s][i] == 0 || s == pc->strategy)
+				continue;
+			snprintf(err, errlen, "%s: %s.%s=%u: the pool's strategy "
+				"is %s (strategy=%s to use it)", RXR_MEMPOOL_ENV,
+				rxr_strategy_name(s), set[i].name,
+				e->settings[s][i], rxr_strategy_name(pc->strategy),
+				rxr_strategy_name(s));
+			return -EINVAL;
+		}
+	}
+	if (pc->strategy >= RXR_STRATEGY_USER_MAX)
+		return 0;
+	/* Given as given (0: the default): the pool fills them in again. */
+	memcpy(pc->settings, e->settings[pc->strategy], sizeof(pc->settings));
+	memcpy(v, pc->settings, sizeof(v));
+	if (rxr_strategy_settings_fill(pc->strategy, v, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s: refused by %s: %s", RXR_MEMPOOL_ENV,
+			rxr_strategy_name(pc->strategy), why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 {
 	const char *s = getenv(RXR_MEMPOOL_ENV);
 	struct env_parse e = { .pc = pc };
+	struct env_keys k;
 	struct rte_kvargs *kv;
 	int ret;
 
@@ -113,22 +243,10 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	pc->bulk = true;
 	if (s == NULL || s[0] == '\0')
 		return 0;
-	kv = rte_kvargs_parse(s, env_keys);
+	env_keys_make(&k);
+	kv = rte_kvargs_parse(s, k.keys);
 	if (kv == NULL) {
-		unsigned int pairs = 1;
-
-		for (const char *c = s; *c != '\0'; c++)
-			pairs += *c == ',';
-		/* rte_kvargs refuses more pairs than it holds, silently. */
-		if (pairs > RTE_KVARGS_MAX)
-			snprintf(err, errlen, "%s: %u key=value pairs, DPDK's "
-				"rte_kvargs reads at most %u", RXR_MEMPOOL_ENV,
-				pairs, RTE_KVARGS_MAX);
-		else
-			snprintf(err, errlen, "%s=\"%.100s\": not "
-				"key=value[,key=value...] with keys strategy, "
-				"bulk, high, batch, zero, zero_method",
-				RXR_MEMPOOL_ENV, s);
+		env_refused(s, &k, err, errlen);
 		return -EINVAL;
 	}
 	ret = rte_kvargs_process(kv, NULL, env_kv, &e);
@@ -144,5 +262,5 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 			RXR_PCP_BATCH_DEFAULT);
 		return -EINVAL;
 	}
-	return 0;
+	return env_settings(&e, err, errlen);
 }
