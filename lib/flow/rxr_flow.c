@@ -345,15 +345,6 @@ rxr_flow_rss_fini(struct rxr_flow_rss *rss)
 	rss->reta_size = 0;
 }
 
-int
-rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx, uint16_t queue)
-{
-	if (idx >= rss->reta_size || queue >= rss->nb_queues)
-		return -EINVAL;
-	rss->reta[idx] = queue;
-	return 0;
-}
-
 uint16_t
 rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 		const struct rxr_flow_key *key, uint32_t *hash_out)

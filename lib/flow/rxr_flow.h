@@ -168,13 +168,6 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
 
-/**
- * Point one RETA entry at a queue (< nb_queues).
- * @return 0 or -EINVAL.
- */
-int rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx,
-		uint16_t queue);
-
 /** The queue a hash value selects: the low bits index the RETA, as in NICs. */
 static inline uint16_t
 rxr_flow_rss_reta_lookup(const struct rxr_flow_rss *rss, uint32_t hash)

@@ -321,7 +321,6 @@ t_grow(void)
 		rte_errno == EINVAL, "grew into fewer rows than flows");
 	g = rxr_flow_table_grow(t, 4 * room, SOCKET_ID_ANY);
 	RXR_TEST_ASSERT(g != NULL, "grow: %s", rte_strerror(rte_errno));
-	RXR_TEST_ASSERT_EQ(rxr_flow_table_max(g), 4 * room, "rows of the new table");
 	/* Both hold the same; the old one is as it was. */
 	ret = check(g, &r, keys);
 	if (ret == 0)
