@@ -706,10 +706,7 @@ def case_gen_full_disk_says_so():
 
 
 def main():
-    try:
-        return tap.run(globals(), ONLY)
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
+    return tap.run(globals(), ONLY, tmp=TMP)
 
 
 if __name__ == "__main__":
