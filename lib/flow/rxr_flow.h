@@ -98,9 +98,6 @@ enum rxr_flow_status {
  */
 int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
 
-/** A short English description of an rxr_flow_parse() result. */
-const char *rxr_flow_strerror(int status);
-
 /** Bytes in an RSS key (Toeplitz over IPv6 addresses and ports needs 40). */
 #define RXR_FLOW_RSS_KEY_LEN 40
 

@@ -152,8 +152,8 @@ run_irq(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 	irq_job.alloc = alloc;
 	irq_job.ret = -1;
 	raise(SIGUSR1);
-	RXR_TEST_ASSERT(irq_job.ctx == RXR_CTX_IRQ, "handler context %s",
-		rxr_context_name(irq_job.ctx));
+	RXR_TEST_ASSERT(irq_job.ctx == RXR_CTX_IRQ, "handler context %d",
+		(int)irq_job.ctx);
 	return alloc ? irq_job.ret : 0;
 }
 
