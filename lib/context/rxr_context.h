@@ -33,9 +33,6 @@ enum rxr_context {
 	RXR_CTX_MAX,
 };
 
-/** "poll", "task", "irq". */
-const char *rxr_context_name(enum rxr_context ctx);
-
 RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
 
 /** Mark entry into a signal handler that may use a pool. Async-signal-safe. */

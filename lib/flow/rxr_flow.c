@@ -263,23 +263,6 @@ rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
 	return ret;
 }
 
-const char *
-rxr_flow_strerror(int status)
-{
-	switch (status) {
-	case RXR_FLOW_OK:
-		return "IP datagram";
-	case RXR_FLOW_E_NOT_IP:
-		return "not IPv4 or IPv6";
-	case RXR_FLOW_E_TRUNCATED:
-		return "frame ends inside a header";
-	case RXR_FLOW_E_MALFORMED:
-		return "malformed header";
-	default:
-		return "unknown parse result";
-	}
-}
-
 uint32_t
 rxr_flow_hash(const struct rxr_flow_key *key,
 		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
@@ -343,15 +326,6 @@ rxr_flow_rss_fini(struct rxr_flow_rss *rss)
 	free(rss->reta);
 	rss->reta = NULL;
 	rss->reta_size = 0;
-}
-
-int
-rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx, uint16_t queue)
-{
-	if (idx >= rss->reta_size || queue >= rss->nb_queues)
-		return -EINVAL;
-	rss->reta[idx] = queue;
-	return 0;
 }
 
 uint16_t

@@ -98,9 +98,6 @@ enum rxr_flow_status {
  */
 int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
 
-/** A short English description of an rxr_flow_parse() result. */
-const char *rxr_flow_strerror(int status);
-
 /** Bytes in an RSS key (Toeplitz over IPv6 addresses and ports needs 40). */
 #define RXR_FLOW_RSS_KEY_LEN 40
 
@@ -167,13 +164,6 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
-
-/**
- * Point one RETA entry at a queue (< nb_queues).
- * @return 0 or -EINVAL.
- */
-int rxr_flow_rss_reta_set(struct rxr_flow_rss *rss, uint32_t idx,
-		uint16_t queue);
 
 /** The queue a hash value selects: the low bits index the RETA, as in NICs. */
 static inline uint16_t

@@ -186,12 +186,6 @@ rxr_flow_table_count(const struct rxr_flow_table *t)
 	return t->nb_flows;
 }
 
-uint32_t
-rxr_flow_table_max(const struct rxr_flow_table *t)
-{
-	return t->max_flows;
-}
-
 /*
  * The entry of key, probing from its home slot; a new flow takes the first
  * free slot, which is where a lookup of it stops (nothing is ever deleted).

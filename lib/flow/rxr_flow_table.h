@@ -95,9 +95,6 @@ void rxr_flow_table_reset(struct rxr_flow_table *t);
 /** Flows in the table. */
 uint32_t rxr_flow_table_count(const struct rxr_flow_table *t);
 
-/** The most flows the table holds (max_flows at creation). */
-uint32_t rxr_flow_table_max(const struct rxr_flow_table *t);
-
 /**
  * Count a burst: for each i < n, add one packet and @p bytes[i] bytes to
  * the flow of @p keys[i], inserting the flow when it is new and there is

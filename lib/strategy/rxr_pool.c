@@ -651,21 +651,6 @@ rxr_pool_conf(const struct rxr_pool *p)
 	return &p->conf;
 }
 
-struct rxr_zone *
-rxr_pool_zone(const struct rxr_pool *p, unsigned int node)
-{
-	return node < p->nr_zones ? p->zone[node] : NULL;
-}
-
-int
-rxr_pool_frame_node(const struct rxr_pool *p, const void *frame)
-{
-	for (unsigned int n = 0; n < p->nr_zones; n++)
-		if (rxr_zone_owns(p->zone[n], frame))
-			return n;
-	return -1;
-}
-
 int
 rxr_pool_check(struct rxr_pool *p, FILE *out)
 {

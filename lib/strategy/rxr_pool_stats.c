@@ -10,17 +10,27 @@
 
 #include "rxr_pool_private.h"
 
-uint64_t
-rxr_pool_avail(const struct rxr_pool *p)
+/* The frames of all zones, and how many of them are free. */
+static void
+zones_frames(const struct rxr_pool *p, uint64_t *frames, uint64_t *nr_free)
 {
-	uint64_t n = 0;
-
+	*frames = 0;
+	*nr_free = 0;
 	for (unsigned int z = 0; z < p->nr_zones; z++) {
 		struct rxr_zone_stats zs;
 
 		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_free;
+		*frames += zs.nr_frames;
+		*nr_free += zs.nr_free;
 	}
+}
+
+uint64_t
+rxr_pool_avail(const struct rxr_pool *p)
+{
+	uint64_t frames, n;
+
+	zones_frames(p, &frames, &n);
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
 		const struct rxrp_lcore *ls = p->lcore[lc];
 
@@ -45,15 +55,10 @@ rxr_pool_avail(const struct rxr_pool *p)
 uint64_t
 rxr_pool_nr_frames(const struct rxr_pool *p)
 {
-	uint64_t n = 0;
+	uint64_t frames, nr_free;
 
-	for (unsigned int z = 0; z < p->nr_zones; z++) {
-		struct rxr_zone_stats zs;
-
-		rxr_zone_stats(p->zone[z], &zs);
-		n += zs.nr_frames;
-	}
-	return n;
+	zones_frames(p, &frames, &nr_free);
+	return frames;
 }
 
 void

@@ -416,6 +416,37 @@ __rxr_pool_owner(const struct rxr_pool_ops *ops)
 	return ops->owner[lc];
 }
 
+/*
+ * The owner stack of both inline paths, its section entered: the calling
+ * poll lcore's, when the pool has one for it, @p n fits one stack and the
+ * pcp is not nested or asked to drain; its pcp in @p pcpp, read before the
+ * section's barrier so that it is read once. NULL: nothing entered, the
+ * caller takes the strategy's path.
+ */
+static __rte_always_inline const struct rxr_pool_owner *
+__rxr_pool_owner_enter(struct rxr_pool *p, unsigned int n,
+		struct rxr_pcp **pcpp)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
+
+	/* Every stack takes one frame: no test when the size is known. */
+	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+		return NULL;
+	*pcpp = o->pcp;
+	if (unlikely(!__rxr_pool_bh_enter_outer(*pcpp)))
+		return NULL;
+	return o;
+}
+
+/* Out of the section again, nothing done: the strategy's path takes over. */
+static __rte_always_inline bool
+__rxr_pool_owner_decline(struct rxr_pcp *pcp)
+{
+	__rxr_pool_bh_leave_outer(pcp);
+	return false;
+}
+
 /* Frame pointers; one frame without a copy routine's size dispatch. */
 static __rte_always_inline void
 __rxr_pool_copy(void **dst, void * const *src, unsigned int n)
@@ -443,43 +474,35 @@ int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
 static __rte_always_inline bool
 rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t *count, c;
+	const struct rxr_pool_owner *o = __rxr_pool_owner_enter(p, n, &pcp);
 
-	/* Every stack takes one frame: no test when the size is known. */
-	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+	if (unlikely(o == NULL))
 		return false;
-	pcp = o->pcp;
-	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
-		return false;
-	if (o->pcp_frames) {
-		/* The pcp's own fields: no pointer to follow. */
-		c = pcp->count;
-		if (unlikely(c < n)) {
-			__rxr_pool_bh_leave_outer(pcp);
-			return false;
-		}
+	if (!o->pcp_frames) {
+		uint32_t *count = o->count;	/* before stores of pointers it may alias */
+		uint32_t c = *count;
+
+		/* Short: the strategy's path refills (deferred frees first). */
+		if (unlikely(c < n))
+			return __rxr_pool_owner_decline(pcp);
 		c -= n;
-		pcp->count = c;
-		__rxr_pool_copy(objs, &pcp->frames[c], n);
-		RXR_STAT_ADD(pcp->stats.alloc, n);
-		__rxr_pcp_debug_out(pcp, objs, n);
+		*count = c;
+		__rxr_pool_copy(objs, &o->frames[c], n);
+		RXR_STAT_ADD(*o->alloc_stat, n);
 		__rxr_pool_bh_leave_outer(pcp);
 		return true;
 	}
-	count = o->count;	/* before stores of pointers it may alias */
-	c = *count;
-	/* Short: the strategy's path refills (deferred frees first). */
-	if (unlikely(c < n)) {
-		__rxr_pool_bh_leave_outer(pcp);
-		return false;
-	}
+	/* The pcp's own fields: no pointer to follow. */
+	uint32_t c = pcp->count;
+
+	if (unlikely(c < n))
+		return __rxr_pool_owner_decline(pcp);
 	c -= n;
-	*count = c;
-	__rxr_pool_copy(objs, &o->frames[c], n);
-	RXR_STAT_ADD(*o->alloc_stat, n);
+	pcp->count = c;
+	__rxr_pool_copy(objs, &pcp->frames[c], n);
+	RXR_STAT_ADD(pcp->stats.alloc, n);
+	__rxr_pcp_debug_out(pcp, objs, n);
 	__rxr_pool_bh_leave_outer(pcp);
 	return true;
 }
@@ -509,40 +532,33 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 static __rte_always_inline bool
 rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 	struct rxr_pcp *pcp;
-	uint32_t *count, c;
+	const struct rxr_pool_owner *o = __rxr_pool_owner_enter(p, n, &pcp);
 
-	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+	if (unlikely(o == NULL))
 		return false;
-	pcp = o->pcp;
-	if (unlikely(!__rxr_pool_bh_enter_outer(pcp)))
-		return false;
-	if (o->pcp_frames) {
-		c = pcp->count;
-		/* Full: the strategy's path drains to the zone. */
-		if (unlikely(c + n > pcp->high)) {
-			__rxr_pool_bh_leave_outer(pcp);
-			return false;
-		}
-		__rxr_pcp_debug_in(pcp, objs, n);
-		__rxr_pool_copy(&pcp->frames[c], objs, n);
-		pcp->count = c + n;
-		RXR_STAT_ADD(pcp->stats.free, n);
+	if (!o->pcp_frames) {
+		uint32_t *count = o->count;
+		uint32_t c = *count;
+
+		/* Full: the strategy's path makes room (recycle's ring). */
+		if (unlikely(c + n > o->max))
+			return __rxr_pool_owner_decline(pcp);
+		__rxr_pool_copy(&o->frames[c], objs, n);
+		*count = c + n;
+		RXR_STAT_ADD(*o->free_stat, n);
 		__rxr_pool_bh_leave_outer(pcp);
 		return true;
 	}
-	count = o->count;
-	c = *count;
-	/* Full: the strategy's path makes room (recycle's ring). */
-	if (unlikely(c + n > o->max)) {
-		__rxr_pool_bh_leave_outer(pcp);
-		return false;
-	}
-	__rxr_pool_copy(&o->frames[c], objs, n);
-	*count = c + n;
-	RXR_STAT_ADD(*o->free_stat, n);
+	uint32_t c = pcp->count;
+
+	/* Full: the strategy's path drains to the zone. */
+	if (unlikely(c + n > pcp->high))
+		return __rxr_pool_owner_decline(pcp);
+	__rxr_pcp_debug_in(pcp, objs, n);
+	__rxr_pool_copy(&pcp->frames[c], objs, n);
+	pcp->count = c + n;
+	RXR_STAT_ADD(pcp->stats.free, n);
 	__rxr_pool_bh_leave_outer(pcp);
 	return true;
 }
@@ -723,12 +739,6 @@ uint64_t rxr_pool_nr_frames(const struct rxr_pool *p);
 
 /** The pool's configuration with defaults filled in. */
 const struct rxr_pool_conf *rxr_pool_conf(const struct rxr_pool *p);
-
-/** Zone of node @p node, or NULL. */
-struct rxr_zone *rxr_pool_zone(const struct rxr_pool *p, unsigned int node);
-
-/** Node of the zone that owns @p frame, or -1 when no zone does. */
-int rxr_pool_frame_node(const struct rxr_pool *p, const void *frame);
 
 /**
  * Conservation check at quiescence: every frame back in a zone and every

@@ -205,24 +205,23 @@ rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
  * __rseq_offset, the same for every thread: the sections and the reads
  * below address it through %fs with that offset (kept in the pool).
  */
+#define RSEQ_READ32(rs, field) __extension__ ({ \
+	uint32_t v_; \
+	asm volatile ("movl %%fs:%c[f](%[r]), %[v]" : [v] "=r" (v_) \
+		: [r] "r" (rs), [f] "i" (offsetof(struct rseq, field))); \
+	v_; })
+
 static __rte_always_inline uint32_t
 rseq_cpu_start(intptr_t rs)
 {
-	uint32_t cpu;
-
-	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
-		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id_start)));
-	return cpu;
+	return RSEQ_READ32(rs, cpu_id_start);
 }
 
+/* Negative when the thread has no rseq registration. */
 static __rte_always_inline int32_t
 rseq_cpu_now(intptr_t rs)
 {
-	int32_t cpu;
-
-	asm volatile ("movl %%fs:%c[f](%[rs]), %[cpu]" : [cpu] "=r" (cpu)
-		: [rs] "r" (rs), [f] "i" (offsetof(struct rseq, cpu_id)));
-	return cpu;
+	return (int32_t)RSEQ_READ32(rs, cpu_id);
 }
 
 /*

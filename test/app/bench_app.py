@@ -39,13 +39,9 @@ import sys
 import tempfile
 import time
 
-if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
-    print(__doc__.strip())
-    sys.exit(0)
-if len(sys.argv) < 3 or sys.argv[1].startswith("-"):
-    sys.stderr.write("%s: give the programs to measure\n%s\n" % (
-        os.path.basename(sys.argv[0]), __doc__.strip().splitlines()[-1]))
-    sys.exit(2)
+from fixtures import generate, programs_or_usage
+
+programs_or_usage(__doc__, 2)
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 ONLY_MEM = (sys.argv[sys.argv.index("--memory") + 1]
@@ -89,9 +85,7 @@ def cpu_model():
 
 
 def gen(name, *args):
-    prefix = os.path.join(TMP, name)
-    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True)
-    return json.load(open(prefix + ".json"))
+    return generate(GEN, os.path.join(TMP, name), args, timeout=None)[0]
 
 
 def testpmd_mpps(vdev, seconds):

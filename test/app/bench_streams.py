@@ -37,14 +37,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from hugepages import Hugepages  # noqa: E402
+from fixtures import programs_or_usage  # noqa: E402
 
-if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
-    print(__doc__.strip())
-    sys.exit(0)
-if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-    sys.stderr.write("%s: give the programs to measure\n%s\n" % (
-        os.path.basename(sys.argv[0]), __doc__.strip().splitlines()[-1]))
-    sys.exit(2)
+programs_or_usage(__doc__, 1)
 RXREFILL = sys.argv[1]
 QUICK = "--quick" in sys.argv[2:]
 TMP = tempfile.mkdtemp(prefix="rxr_bench_st_")

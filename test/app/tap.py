@@ -7,6 +7,7 @@ Skip, or "not ok" with the failure's lines as comments. The other cases
 still run.
 """
 
+import shutil
 import sys
 import time
 
@@ -15,9 +16,18 @@ class Skip(Exception):
     """A case that cannot run on this machine; the message says why."""
 
 
-def run(namespace, only=()):
+def run(namespace, only=(), tmp=None):
     """Run the case_* functions of NAMESPACE (those named in ONLY, when
-    given); return the exit status: 1 when one failed."""
+    given); return the exit status: 1 when one failed. The directory TMP,
+    when given, is removed at the end, whatever happened."""
+    try:
+        return run_cases(namespace, only)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_cases(namespace, only):
     cases = [(n[5:], f) for n, f in sorted(namespace.items())
              if n.startswith("case_") and callable(f)]
     n = failed = 0

@@ -19,6 +19,7 @@ import tempfile
 import time
 
 import tap
+from fixtures import generate
 
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
@@ -36,13 +37,7 @@ def run(args, timeout=120, eal=None, env=None):
 
 
 def gen(name, *args):
-    prefix = os.path.join(TMP, name)
-    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True,
-                   timeout=60)
-    with open(prefix + ".json") as f:
-        manifest = json.load(f)
-    files = [q["file"] for q in manifest["queues"]]
-    return manifest, files
+    return generate(GEN, os.path.join(TMP, name), args)
 
 
 def key(s):

@@ -22,6 +22,7 @@ import tempfile
 import time
 
 import tap
+from fixtures import generate
 
 RXREFILL, GEN, COMPARE = (os.path.abspath(a) for a in sys.argv[1:4])
 ONLY = set(sys.argv[4:])
@@ -67,12 +68,7 @@ def digest(p):
 
 
 def gen(name, *args):
-    prefix = path(name)
-    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True,
-                   timeout=60)
-    with open(prefix + ".json") as f:
-        manifest = json.load(f)
-    return manifest, [q["file"] for q in manifest["queues"]]
+    return generate(GEN, path(name), args)
 
 
 _cap = []
@@ -623,25 +619,34 @@ def case_messages_name_the_input_and_reason():
     assert rc == 1 and "\x1b" not in err, err
 
 
+def signal_during_rows(name, reps, sig, marker):
+    """20 000 streams replayed once a repetition with --stream-rows, SIG
+    delivered at MARKER (stop_second_rep()): the output and the report,
+    which must be whole, the last line naming it."""
+    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
+    report = path(name)
+    rc, out, err = stop_second_rep(
+        ["--replay", files[0], "--loops", "1", "--reps", str(reps),
+         "--strategy", "bh", "--bulk", "on", "--stream-rows", "--report",
+         report], sig, marker)
+    assert rc == 128 + sig, "exit %d: %s" % (rc, err[-800:])
+    last = out.strip().splitlines()[-1]
+    assert last == "rxrefill: report %s" % report, last
+    with open(report) as f:
+        return out, err, json.load(f)
+
+
 def case_stream_listing_signal_says_what_the_report_says():
     # SIGTERM during a --stream-rows listing: the report was already
     # written with partial: false, the last line said "(partial:
     # interrupted)", and the listing went on to its 20 000th stream. The
     # signal lands while the process is stopped at the first stream row;
     # the listing must then end: the rows already in the pipe, not all.
-    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
-    report = path("rows.json")
-    rc, out, err = stop_second_rep(
-        ["--replay", files[0], "--loops", "1", "--reps", "1", "--strategy",
-         "bh", "--bulk", "on", "--stream-rows", "--report", report],
-        signal.SIGTERM, "Median   streams.packets[")
-    assert rc == 128 + signal.SIGTERM, "exit %d: %s" % (rc, err[-800:])
-    rep = json.load(open(report))
+    out, err, rep = signal_during_rows("rows.json", 1, signal.SIGTERM,
+                                       "Median   streams.packets[")
     assert rep["partial"] is False and rep["runs"][0]["complete"], \
         (rep["partial"], rep["runs"][0].get("cut_short"))
     assert len(rep["runs"][0]["streams"]) == 20000
-    last = out.strip().splitlines()[-1]
-    assert last == "rxrefill: report %s" % report, last
     rows = out.count("Median   streams.packets[")
     assert 0 < rows < 20000, "%d stream rows printed" % rows
     assert "stream rows cut short by SIGTERM" in out, out[-1000:]
@@ -652,15 +657,9 @@ def case_signal_after_last_rep_not_partial():
     # every repetition complete. Landing there, before the table: every
     # repetition counts, the report is whole, and the stream rows (20 000
     # of them) are left out at once.
-    m, files = gen("rows", "-q", "1", "-s", "20000", "-n", "1")
-    report = path("quit_last.json")
-    rc, out, err = stop_second_rep(
-        ["--replay", files[0], "--loops", "1", "--reps", "2", "--strategy",
-         "bh", "--bulk", "on", "--stream-rows", "--report", report],
-        signal.SIGQUIT, lambda line: "[bh bulk on rep 2/2] " in line and
-        "Gbit/s" in line)
-    assert rc == 128 + signal.SIGQUIT, "exit %d: %s" % (rc, err[-800:])
-    rep = json.load(open(report))
+    out, err, rep = signal_during_rows(
+        "quit_last.json", 2, signal.SIGQUIT,
+        lambda line: "[bh bulk on rep 2/2] " in line and "Gbit/s" in line)
     assert rep["partial"] is False, "partial with every repetition whole"
     assert [r["complete"] for r in rep["runs"]] == [True, True], \
         [r.get("cut_short") for r in rep["runs"]]
@@ -670,8 +669,6 @@ def case_signal_after_last_rep_not_partial():
     rows = out.count("Median   streams.packets[")
     assert rows < 20000, "%d stream rows printed" % rows
     assert "stream rows cut short by SIGQUIT" in out, out[-1000:]
-    last = out.strip().splitlines()[-1]
-    assert last == "rxrefill: report %s" % report, last
 
 
 def case_long_paths_keep_the_reason():
@@ -709,10 +706,7 @@ def case_gen_full_disk_says_so():
 
 
 def main():
-    try:
-        return tap.run(globals(), ONLY)
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
+    return tap.run(globals(), ONLY, tmp=TMP)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,15 @@ def clean(p, what):
     assert 0 <= p.returncode < 128, "%s: exit %d" % (what, p.returncode)
 
 
+def help_version(tool, option):
+    """--help and --version succeed; --help names OPTION."""
+    for a in ("--help", "--version"):
+        p = tool(a)
+        assert p.returncode == 0, "%s: exit %d %s" % (a, p.returncode,
+                                                      p.stderr)
+    assert option in tool("--help").stdout
+
+
 def refused(p, status, needle, what):
     clean(p, what)
     assert p.returncode == status, "%s: exit %d, not %d: %s" % (
@@ -146,11 +155,7 @@ def leftovers(d):
 # --- rxrefill-plot ----------------------------------------------------------
 
 def case_plot_help_version():
-    for a in ("--help", "--version"):
-        p = plot(a)
-        assert p.returncode == 0, "%s: exit %d %s" % (a, p.returncode,
-                                                      p.stderr)
-    assert "--output" in plot("--help").stdout
+    help_version(plot, "--output")
     p = plot("--no-such-option")
     refused(p, 2, "--no-such-option", "unknown option")
     p = plot()
@@ -407,11 +412,7 @@ def sweep_cmd(json_out, sender="echo Successful packets: 0 # {pps}",
 
 
 def case_sweep_help_version():
-    for a in ("--help", "--version"):
-        p = sweep(a)
-        assert p.returncode == 0, "%s: exit %d %s" % (a, p.returncode,
-                                                      p.stderr)
-    assert "--sender" in sweep("--help").stdout
+    help_version(sweep, "--sender")
 
 
 def case_sweep_usage_errors():

@@ -462,10 +462,7 @@ def case_doc_commands():
 
 
 def main():
-    try:
-        return tap.run(globals(), ONLY)
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
+    return tap.run(globals(), ONLY, tmp=TMP)
 
 
 if __name__ == "__main__":

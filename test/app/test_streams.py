@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from fixtures import generate
+
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="rxr_streams_")
 PID = os.getpid()
@@ -32,12 +34,7 @@ n = [0]
 
 
 def gen(name, *args):
-    prefix = os.path.join(TMP, name)
-    subprocess.run([GEN, "-o", prefix, "--quiet"] + list(args), check=True,
-                   timeout=120)
-    with open(prefix + ".json") as f:
-        m = json.load(f)
-    return m, [q["file"] for q in m["queues"]]
+    return generate(GEN, os.path.join(TMP, name), args, timeout=120)
 
 
 def run(eal, args, lcores=("-l", "0-1"), whole=False):

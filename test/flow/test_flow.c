@@ -213,8 +213,7 @@ check_one(const struct spec *s, const char *what)
 		RXR_TEST_ASSERT_EQ(info.nb_vlan, s->nb_vlan, what);
 		return 0;
 	}
-	RXR_TEST_ASSERT(ret == RXR_FLOW_OK, "%s: parse returned %d (%s)", what,
-		ret, rxr_flow_strerror(ret));
+	RXR_TEST_ASSERT(ret == RXR_FLOW_OK, "%s: parse returned %d", what, ret);
 	RXR_TEST_ASSERT_EQ(info.nb_vlan, s->nb_vlan, what);
 	RXR_TEST_ASSERT_EQ(info.l3_ofs, b.l3, what);
 	RXR_TEST_ASSERT_EQ(info.l4_ofs, b.l4, what);
@@ -622,13 +621,9 @@ test_reta(void)
 	RXR_TEST_ASSERT_EQ(rxr_flow_rss_queue(&rss, NULL, &hash), 0,
 		"unhashable traffic goes where entry 0 points");
 	RXR_TEST_ASSERT_EQ(hash, 0, "unhashable hash");
-	RXR_TEST_ASSERT_EQ(rxr_flow_rss_reta_set(&rss, 0, 2), 0, "reta set");
+	rss.reta[0] = 2;
 	RXR_TEST_ASSERT_EQ(rxr_flow_rss_queue(&rss, NULL, NULL), 2,
 		"entry 0 moved");
-	RXR_TEST_ASSERT_EQ(rxr_flow_rss_reta_set(&rss, 512, 0), -EINVAL,
-		"index beyond table");
-	RXR_TEST_ASSERT_EQ(rxr_flow_rss_reta_set(&rss, 1, 3), -EINVAL,
-		"queue beyond nb_queues");
 	rxr_flow_rss_fini(&rss);
 
 	RXR_TEST_ASSERT_EQ(rxr_flow_rss_init(&rss, rxr_flow_rss_key_ms,
@@ -685,8 +680,6 @@ test_format(void)
 	RXR_TEST_ASSERT(strcmp(rxr_flow_addr_str(&k, false, buf, sizeof(buf)),
 		"?") == 0, "no family");
 	RXR_TEST_ASSERT(rxr_flow_proto_name(253) == NULL, "unknown proto name");
-	RXR_TEST_ASSERT(strcmp(rxr_flow_strerror(RXR_FLOW_E_TRUNCATED),
-		"frame ends inside a header") == 0, "strerror");
 	return 0;
 }
 

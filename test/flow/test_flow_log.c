@@ -19,30 +19,12 @@
 #include <rte_memory.h>
 #include <rte_pause.h>
 
+#include "flow_test_keys.h"
 #include "rxr_flow_log.h"
 #include "rxr_flow_table.h"
 #include "rxr_test.h"
 
 #define BURST_MAX 64
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-rnd(void)
-{
-	return rxr_test_xorshift(&rng);
-}
-
-static struct rxr_flow_key *
-make_keys(unsigned int nb)
-{
-	struct rxr_flow_key *k = calloc(nb, sizeof(*k));
-
-	for (unsigned int i = 0; k != NULL && i < nb; i++)
-		rxr_flow_key_v4(&k[i], 0x0a000000u + i, 0xc0a80001u,
-			(uint16_t)(1024 + i % 50000), 80, i % 2 ? 17 : 6);
-	return k;
-}
 
 /* The log's table and the reference table agree on every key. */
 static int
@@ -299,6 +281,7 @@ main(int argc, char **argv)
 {
 	bool concurrent = argc > 1 && strcmp(argv[1], "concurrent") == 0;
 
+	rng = 0x9e3779b97f4a7c15ull;
 	rxr_test_eal_init(argv[0], "0", 128, NULL);
 	if (concurrent) {
 		rxr_test_run("concurrent", t_concurrent);

@@ -440,6 +440,18 @@ def perf_memories(modes):
             yield tag, name, eal_mem, why, wrap
 
 
+def perf_checked(plugin, shim, strategy, eal_mem, wrap, scale, progress):
+    """One mempool_perf_autotest run, checked: (what is wrong, a non-zero
+    exit first; the tables; the output; seconds)."""
+    rc, out, secs = perf_run(wrap(perf_cmd(plugin, strategy, eal_mem, shim,
+                                           scale)),
+                             strategy, perf_timeout(scale), progress)
+    bad, tables = perf_check(out, strategy)
+    if rc != 0:
+        bad.insert(0, "exit %d" % rc)
+    return bad, tables, out, secs
+
+
 def perf_autotest_quick(plugin, shim, strategies, modes, scale):
     """mempool_perf_autotest to its end with rows of TIME_S/scale s."""
     for tag, mem, eal_mem, why, wrap in perf_memories(modes):
@@ -450,12 +462,8 @@ def perf_autotest_quick(plugin, shim, strategies, modes, scale):
                 print("ok %d - %s # SKIP %s" % (tap_n + 1, name, why))
                 globals()["tap_n"] += 1
                 continue
-            rc, out, secs = perf_run(wrap(perf_cmd(plugin, s, eal_mem, shim,
-                                                   scale)),
-                                     s, perf_timeout(scale), False)
-            bad, tables = perf_check(out, s)
-            if rc != 0:
-                bad.insert(0, "exit %d" % rc)
+            bad, tables, out, secs = perf_checked(plugin, shim, s, eal_mem,
+                                                  wrap, scale, False)
             ours = tables.get("ops:rxrefill", [])
             tap_run(not bad, name, "%.1f s, %d rxrefill rows, fewest "
                     "rounds of %d per lcore in a row: %d" %
@@ -485,12 +493,8 @@ def perf_autotest(plugin, shim, strategies, modes, scale):
             print("# mempool_perf_autotest, strategy %s, %s, rows of %g s "
                   "(time scale %d)" % (s, mem, PERF_TIME_S / scale, scale))
             sys.stdout.flush()
-            rc, out, secs = perf_run(wrap(perf_cmd(plugin, s, eal_mem, shim,
-                                                   scale)),
-                                     s, perf_timeout(scale), True)
-            bad, tables = perf_check(out, s)
-            if rc != 0:
-                bad.insert(0, "exit %d" % rc)
+            bad, tables, out, secs = perf_checked(plugin, shim, s, eal_mem,
+                                                  wrap, scale, True)
             print("# %s after %.0f s%s" % ("Test OK" if not bad else "FAILED",
                   secs, "" if not bad else ": " + "; ".join(bad[:5])))
             if bad:

@@ -381,6 +381,40 @@ test_coverage(void)
 	return 0;
 }
 
+/* A shared machine's moods: a round's level varies by about e^0.5. */
+static double
+level_moody(uint64_t *seed)
+{
+	return 10 * exp(0.5 * normal(seed));
+}
+
+/* A round is slow or fast. */
+static double
+level_bimodal(uint64_t *seed)
+{
+	return rxr_test_xorshift(seed) & 1 ? 5 : 12;
+}
+
+/*
+ * One set of 8 paired rounds compared: each round's level from
+ * @p level_of, the configuration @p ratio of it, each side with its own
+ * lognormal noise of @p sigma.
+ */
+static void
+paired_set(uint64_t *seed, double (*level_of)(uint64_t *seed), double ratio,
+	double sigma, struct rxr_stats_ratio *r)
+{
+	double x[8], y[8];
+
+	for (int i = 0; i < 8; i++) {
+		double level = level_of(seed);
+
+		x[i] = ratio * level * exp(sigma * normal(seed));
+		y[i] = level * exp(sigma * normal(seed));
+	}
+	rxr_stats_paired(x, y, 8, r);
+}
+
 /*
  * Paired rounds with a block effect: each round's level varies by a
  * factor of about e^0.5 (a shared machine's moods), the configuration is
@@ -392,19 +426,12 @@ test_paired_coverage(void)
 {
 	uint64_t seed = 0x0ddba11cafef00dULL;
 	const int trials = 4000;
-	double x[8], y[8];
 	int hit = 0;
 
 	for (int t = 0; t < trials; t++) {
 		struct rxr_stats_ratio r;
 
-		for (int i = 0; i < 8; i++) {
-			double level = 10 * exp(0.5 * normal(&seed));
-
-			x[i] = 0.8 * level * exp(0.1 * normal(&seed));
-			y[i] = level * exp(0.1 * normal(&seed));
-		}
-		rxr_stats_paired(x, y, 8, &r);
+		paired_set(&seed, level_moody, 0.8, 0.1, &r);
 		hit += r.ci_lo <= 0.8 && 0.8 <= r.ci_hi;
 	}
 	RXR_TEST_ASSERT(fabs((double)hit / trials - 0.95) <= 0.015,
@@ -423,19 +450,12 @@ test_aa_false_positives(void)
 {
 	uint64_t seed = 0xaa0aa0aa0aa0aa0ULL;
 	const int trials = 4000;
-	double x[8], y[8];
 	int fp = 0;
 
 	for (int t = 0; t < trials; t++) {
 		struct rxr_stats_ratio r;
 
-		for (int i = 0; i < 8; i++) {
-			double level = rxr_test_xorshift(&seed) & 1 ? 5 : 12;
-
-			x[i] = level * exp(0.15 * normal(&seed));
-			y[i] = level * exp(0.15 * normal(&seed));
-		}
-		rxr_stats_paired(x, y, 8, &r);
+		paired_set(&seed, level_bimodal, 1.0, 0.15, &r);
 		fp += r.p < 0.05;
 	}
 	printf("# A/A false positives at alpha 0.05: %.4f\n",

@@ -152,8 +152,8 @@ run_irq(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 	irq_job.alloc = alloc;
 	irq_job.ret = -1;
 	raise(SIGUSR1);
-	RXR_TEST_ASSERT(irq_job.ctx == RXR_CTX_IRQ, "handler context %s",
-		rxr_context_name(irq_job.ctx));
+	RXR_TEST_ASSERT(irq_job.ctx == RXR_CTX_IRQ, "handler context %d",
+		(int)irq_job.ctx);
 	return alloc ? irq_job.ret : 0;
 }
 
@@ -517,7 +517,7 @@ test_numa(void)
 		rte_eal_remote_launch(alloc_on_lcore1, p, 1);
 		RXR_TEST_ASSERT_EQ(rte_eal_wait_lcore(1), 0, "alloc on lcore 1");
 		for (int i = 0; i < 128; i++)
-			RXR_TEST_ASSERT_EQ(rxr_pool_frame_node(p, numa_objs[i]), 1,
+			RXR_TEST_ASSERT_EQ(rxrp_frame_node(p, numa_objs[i]), 1,
 				"frames from the lcore's own node");
 		if (s == RXR_STRATEGY_RECYCLE) {
 			/* Remote frames in lcore 0's ring are waived at refill. */
@@ -529,7 +529,7 @@ test_numa(void)
 			rxr_pool_stats(p, &st);
 			RXR_TEST_ASSERT_EQ(COUNTER(st, RECYCLE, "alloc_waive"), 128, "waived");
 			for (int i = 0; i < 16; i++)
-				RXR_TEST_ASSERT_EQ(rxr_pool_frame_node(p, numa_objs[i]), 0,
+				RXR_TEST_ASSERT_EQ(rxrp_frame_node(p, numa_objs[i]), 0,
 					"waived frames never handed out");
 			rxr_pool_free_bulk(p, numa_objs, 16);
 		} else {

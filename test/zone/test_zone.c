@@ -202,6 +202,19 @@ verify_fully_merged(struct model *m)
 	return 0;
 }
 
+/*
+ * A test's end: the zone as the model says, every frame back and merged as
+ * in a fresh zone; the model released.
+ */
+static int
+model_finish(struct model *m)
+{
+	int ret = model_verify(m) == 0 && verify_fully_merged(m) == 0 ? 0 : -1;
+
+	model_fini(m);
+	return ret;
+}
+
 static int
 test_random_vs_model(void)
 {
@@ -243,10 +256,7 @@ test_random_vs_model(void)
 	while (nheld > 0)
 		if (model_free(&m, &held[--nheld]) != 0 || model_verify(&m) != 0)
 			return -1;
-	if (verify_fully_merged(&m) != 0)
-		return -1;
-	model_fini(&m);
-	return 0;
+	return model_finish(&m);
 }
 
 /* Exhaust every order, then give everything back. */
@@ -273,10 +283,7 @@ test_exhaust(void)
 	while (nheld > 0)
 		if (model_free(&m, &held[--nheld]) != 0)
 			return -1;
-	if (model_verify(&m) != 0 || verify_fully_merged(&m) != 0)
-		return -1;
-	model_fini(&m);
-	return 0;
+	return model_finish(&m);
 }
 
 /* Populate-style regions: every frame starts allocated, frees merge. */
@@ -299,10 +306,7 @@ test_region_allocated(void)
 				if (model_free(&m, &b) != 0)
 					return -1;
 			}
-	if (model_verify(&m) != 0 || verify_fully_merged(&m) != 0)
-		return -1;
-	model_fini(&m);
-	return 0;
+	return model_finish(&m);
 }
 
 static int
@@ -349,10 +353,7 @@ test_bulk(void)
 	m.nr_free = total;
 	for (unsigned int r = 0; r < NR_REGIONS; r++)
 		memset(m.used[r], 0, region_frames[r]);
-	if (model_verify(&m) != 0 || verify_fully_merged(&m) != 0)
-		return -1;
-	model_fini(&m);
-	return 0;
+	return model_finish(&m);
 }
 
 static int
