@@ -96,9 +96,17 @@ consumer_main(void *arg)
 		(uint64_t)(app.opt.stall_s * rte_get_timer_hz()) : UINT64_MAX;
 
 	for (;;) {
+		/*
+		 * Read before the queue: once the stop is seen, every packet
+		 * the stopped poll lcore queued is seen too, so an empty queue
+		 * after it is empty for good. Read after an empty queue, it
+		 * could leave what the poll lcore queued in between.
+		 */
+		bool stopping = __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE);
 		unsigned int n;
 
-		if (c->stalled && !c->stop && rte_get_timer_cycles() < stall_end) {
+		if (c->stalled && !stopping &&
+				rte_get_timer_cycles() < stall_end) {
 			/* A stalled reader is blocked, not spinning. */
 			task_flush(pl);
 			usleep(CONSUMER_STALL_NAP_US);
@@ -116,7 +124,7 @@ consumer_main(void *arg)
 			continue;
 		}
 		task_flush(pl);
-		if (c->stop)
+		if (stopping)
 			break;
 		/* Idle: give the CPU to the poll lcore or the other consumers. */
 		sched_yield();
@@ -156,6 +164,26 @@ consumers_start(struct app *a, unsigned int run)
 }
 
 /*
+ * A consumer ends with its queue empty; should one not, its packets are
+ * freed here, named as an error, so that none outlives its run's pool.
+ */
+static void
+consumer_left(struct consumer *c)
+{
+	struct rte_mbuf *m[CONSUMER_BURST];
+	unsigned int n, left = 0;
+
+	while ((n = rte_ring_dequeue_burst(c->ring, (void **)m, RTE_DIM(m),
+			NULL)) != 0) {
+		rxr_pktmbuf_free_bulk(m, n);
+		left += n;
+	}
+	if (left != 0)
+		RXR_LOG(ERR, "consumer %u of lcore %u ended with %u packets in "
+			"its queue", c->index, c->poller->lcore, left);
+}
+
+/*
  * After the pollers stopped: consumers drain their queues and end; with
  * other-poll, what a poll lcore had not freed yet is freed here.
  */
@@ -178,8 +206,11 @@ consumers_stop(struct app *a)
 
 			if (!c->threaded)
 				continue;
-			c->stop = true;
+			/* After the poll lcores stopped: their last packets
+			 * are in the queue before the consumer can see this. */
+			__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
 			pthread_join(c->thread, NULL);
 			c->threaded = false;
+			consumer_left(c);
 		}
 }

@@ -646,7 +646,6 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 {
 	struct rxr_pool *pool = rxr_mempool_pool(mp);
 	unsigned int avail, got;
-	int ret = 0;
 
 	/*
 	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
@@ -660,12 +659,14 @@ pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
 	avail = rte_mempool_avail_count(mp);
 	if (avail != mp->size || pool_check_logged(pool) != 0) {
 		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
-			"to their zone", p->id, mp->size - avail, mp->size);
+			"to their zone; its pool is kept, so that they land in "
+			"live memory if they come back later", p->id,
+			mp->size - avail, mp->size);
 		*lost += mp->size - avail;
-		ret = -1;
+		return -1;
 	}
 	rte_mempool_free(mp);
-	return ret;
+	return 0;
 }
 
 /* The pool at *slot, if any, retired (pool_retire()); *slot emptied. */
