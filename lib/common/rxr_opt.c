@@ -194,12 +194,6 @@ wrap_from(FILE *f, const char *text, int col, int indent, int width)
 	fputc('\n', f);
 }
 
-void
-rxr_opt_wrap(FILE *f, const char *text, int indent, int width)
-{
-	wrap_from(f, text, 0, indent, width);
-}
-
 static void
 help_one(const struct rxr_opt *o, bool shorts, FILE *f)
 {

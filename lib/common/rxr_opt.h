@@ -109,11 +109,6 @@ int rxr_opt_find(const struct rxr_opt_table *t, const char *name);
  */
 void rxr_opt_help(const struct rxr_opt_table *t, FILE *f);
 
-/**
- * Print words on lines of at most @p width columns, each line indented
- * by @p indent spaces.
- */
-void rxr_opt_wrap(FILE *f, const char *text, int indent, int width);
 
 /**
  * Check a table: names and letters unique, every text one line without

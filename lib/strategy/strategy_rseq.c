@@ -160,23 +160,20 @@ rseq_pool_of(const struct rxr_pool *p)
 	return p->priv;
 }
 
+/* Debug builds: each frame's zone told it entered (or left) a pcp. */
 static inline void
-rseq_debug_in(const struct rxr_pool *p, void * const *objs, unsigned int n)
+rseq_debug_move(const struct rxr_pool *p, void * const *objs, unsigned int n,
+		void (*mark)(struct rxr_zone *, void *))
 {
 	if (RXR_DEBUG)
 		for (unsigned int i = 0; i < n; i++)
-			rxr_zone_debug_to_pcp(p->zone[rxrp_frame_node(p, objs[i])],
-				objs[i]);
+			mark(p->zone[rxrp_frame_node(p, objs[i])], objs[i]);
 }
 
-static inline void
-rseq_debug_out(const struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (RXR_DEBUG)
-		for (unsigned int i = 0; i < n; i++)
-			rxr_zone_debug_from_pcp(p->zone[rxrp_frame_node(p, objs[i])],
-				objs[i]);
-}
+#define rseq_debug_in(p, objs, n) \
+	rseq_debug_move(p, objs, n, rxr_zone_debug_to_pcp)
+#define rseq_debug_out(p, objs, n) \
+	rseq_debug_move(p, objs, n, rxr_zone_debug_from_pcp)
 
 #if RSEQ_BUILT
 
