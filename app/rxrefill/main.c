@@ -1076,9 +1076,13 @@ main(int argc, char **argv)
 	ret = rxr_eal_init(eal_argc, argv, NO_HUGE_MEMORY_MIB, stdout,
 		&app.backing);
 	if (ret < 0) {
+		/* EAL leaves rte_errno 0 on some failures ("Success"):
+		 * its own lines above say why then. */
 		RXR_LOG(ERR, "EAL could not start: %s%s",
-			rte_strerror(rte_errno), eal_argc == argc ? " (" APP
-			"'s own options go after '--')" : "");
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"see EAL's message above",
+			eal_argc == argc ? " (" APP "'s own options go after '--')" :
+			"");
 		return EXIT_FAILURE;
 	}
 	status = app_setup();
