@@ -329,26 +329,12 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 
 /* --- Prometheus text format -------------------------------------------- */
 
-static int
-metrics_write(const struct live_view *v)
+/* Every metric of view v, each sample with the run's labels. */
+static void
+metrics_print(FILE *f, const struct live_view *v)
 {
-	const char *path = L.app->opt.metrics_path;
-	char tmp[4096], labels[96];
-	FILE *f;
-	int fd, ret = 0;
+	char labels[96];
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-			sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		RXR_LOG(ERR, "--metrics-file %s: %s", path,
-			strerror(errno));
-		return -errno;
-	}
-	fchmod(fd, 0644);
 	snprintf(labels, sizeof(labels), "strategy=\"%s\",bulk=\"%s\"",
 		v->strategy, v->bulk ? "on" : "off");
 	fprintf(f, "# HELP rxrefill_phase Current phase (1 for the phase).\n"
@@ -404,6 +390,30 @@ metrics_write(const struct live_view *v)
 				"counter=\"%s\"} %" PRIu64 "\n", labels,
 				v->pool[i].port, v->counter_names[k],
 				v->pool[i].counters[k]);
+}
+
+/* The metrics file, replaced atomically (a temporary file renamed). */
+static int
+metrics_write(const struct live_view *v)
+{
+	const char *path = L.app->opt.metrics_path;
+	char tmp[4096];
+	FILE *f;
+	int fd, ret = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
+			sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		RXR_LOG(ERR, "--metrics-file %s: %s", path,
+			strerror(errno));
+		return -errno;
+	}
+	fchmod(fd, 0644);
+	metrics_print(f, v);
 	if (fflush(f) != 0 || fsync(fd) != 0)
 		ret = -errno;
 	if (fclose(f) != 0 && ret == 0)
