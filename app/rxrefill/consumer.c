@@ -124,6 +124,8 @@ consumer_main(void *arg)
 			continue;
 		}
 		task_flush(pl);
+		if (unlikely(app.opt.consumer_lag_us != 0))
+			usleep(app.opt.consumer_lag_us);
 		if (stopping)
 			break;
 		/* Idle: give the CPU to the poll lcore or the other consumers. */

@@ -148,6 +148,8 @@ fn(void *c, const char *arg, char *err, size_t errlen) \
 UINT_SETTER(set_latency_every, "latency-every", latency_every, 1, 1u << 30)
 UINT_SETTER(set_loops, "loops", loops, 1, 1000000)
 UINT_SETTER(set_burst, "burst", burst, 1, MAX_BURST)
+UINT_SETTER(set_consumer_lag, "test-consumer-lag", consumer_lag_us, 1,
+	1000000)
 UINT_SETTER(set_queues, "queues", queues, 1, MAX_QUEUES)
 UINT_SETTER(set_rxd, "rxd", rxd, 16, 65536)
 UINT_SETTER(set_high, "high", high, 1, 1u << 20)
@@ -717,6 +719,11 @@ static const struct rxr_opt opt_list[] = {
 	{ "stall-consumer", 0, "I[:SEC]", NULL, NULL, S_CONSUMERS,
 		"testing: consumer I of each poll lcore stops reading (for SEC "
 		"seconds, else for the whole run)", set_stall, 0 },
+	{ "test-consumer-lag", 0, "US", NULL, NULL, S_CONSUMERS,
+		"testing: a consumer that finds its queue empty waits US "
+		"microseconds before it acts on a stop, while the poll lcore "
+		"fills the queue: the widest window a run's end must close "
+		"without a packet left behind", set_consumer_lag, 0 },
 	{ "exhaust", 0, "AT:SEC", NULL, NULL, S_CONSUMERS,
 		"testing: AT seconds into each run, take every frame the zones "
 		"of every pool can give for SEC seconds (the zone runs out: "

@@ -129,6 +129,7 @@ struct options {
 	enum stream_counting stream_counting;
 	int stall_consumer;		/* test: this consumer never reads; -1 */
 	double stall_s;			/* ... for this long; 0: the whole run */
+	unsigned int consumer_lag_us;	/* test: wait after an empty queue */
 	double exhaust_at_s;		/* test: take every free frame at ... */
 	double exhaust_for_s;		/* ... and hold them this long; 0: off */
 	enum rxr_zero_policy zero_policy;

@@ -154,6 +154,29 @@ def case_stalled_consumer():
         "%s" % ([(s["sport"], s["packets"]) for s in r["streams"]])
 
 
+def case_consumer_stop_leaves_nothing():
+    # A consumer that waits after each empty look at its queue, while the
+    # poll lcore fills it: a run's end must still find the queue empty
+    # and every frame home (a stop read after the queue left the last
+    # bursts to the next run's consumer, which freed them into a freed
+    # pool).
+    manifest, files = gen("lag", "-q", "1", "-s", "8", "-n", "400", "-l", "64")
+    report = os.path.join(TMP, "lag.report.json")
+    rc, out, err = run(["--replay", ",".join(files), "--strategy", "bh,rseq",
+                        "--bulk", "on", "--reps", "3", "--duration", "0.3",
+                        "--warmup", "0.1", "--consumer", "other-cpu",
+                        "--test-consumer-lag", "2000", "--report", report,
+                        "--no-table"], timeout=300)
+    assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+    for needle in ("not home", "did not come back", "in its queue",
+                   "lost"):
+        assert needle not in err, "%r in: %s" % (needle, err[-2000:])
+    with open(report) as f:
+        runs = json.load(f)["runs"]
+    assert len(runs) >= 4 and all(r["complete"] for r in runs), \
+        [(r["strategy"], r["complete"]) for r in runs]
+
+
 def case_sigint_partial_report():
     manifest, files = gen("sig", "-q", "2", "-s", "8", "-n", "200")
     report = os.path.join(TMP, "sig.report.json")
