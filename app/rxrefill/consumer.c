@@ -165,46 +165,38 @@ consumers_start(struct app *a, unsigned int run)
 	return 0;
 }
 
-/*
- * A consumer ends with its queue empty; should one not, its packets are
- * freed here, named as an error, so that none outlives its run's pool.
- */
-static void
-consumer_left(struct consumer *c)
+/* Free every packet still in ring r. @return how many. */
+static unsigned int
+ring_free_all(struct rte_ring *r)
 {
 	struct rte_mbuf *m[CONSUMER_BURST];
-	unsigned int n, left = 0;
+	unsigned int n, freed = 0;
 
-	while ((n = rte_ring_dequeue_burst(c->ring, (void **)m, RTE_DIM(m),
+	while ((n = rte_ring_dequeue_burst(r, (void **)m, RTE_DIM(m),
 			NULL)) != 0) {
 		rxr_pktmbuf_free_bulk(m, n);
-		left += n;
+		freed += n;
 	}
-	if (left != 0)
-		RXR_LOG(ERR, "consumer %u of lcore %u ended with %u packets in "
-			"its queue", c->index, c->poller->lcore, left);
+	return freed;
 }
 
 /*
  * After the pollers stopped: consumers drain their queues and end; with
- * other-poll, what a poll lcore had not freed yet is freed here.
+ * other-poll, what a poll lcore had not freed yet is freed here. A
+ * consumer ends with its queue empty; should one not, what is left is
+ * freed as an error, so that no packet outlives its run's pool.
  */
 void
 consumers_stop(struct app *a)
 {
 	for (unsigned int k = 0; a->opt.consumer == CONSUMER_OTHER_POLL &&
-			k < a->nb_pollers; k++) {
-		struct rte_mbuf *m[CONSUMER_BURST];
-		unsigned int n;
-
-		while (a->pollers[k].inbox != NULL &&
-				(n = rte_ring_dequeue_burst(a->pollers[k].inbox,
-					(void **)m, RTE_DIM(m), NULL)) != 0)
-			rxr_pktmbuf_free_bulk(m, n);
-	}
+			k < a->nb_pollers; k++)
+		if (a->pollers[k].inbox != NULL)
+			ring_free_all(a->pollers[k].inbox);
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		for (unsigned int i = 0; i < a->pollers[k].nb_cons; i++) {
 			struct consumer *c = &a->pollers[k].cons[i];
+			unsigned int left;
 
 			if (!c->threaded)
 				continue;
@@ -213,6 +205,10 @@ consumers_stop(struct app *a)
 			__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
 			pthread_join(c->thread, NULL);
 			c->threaded = false;
-			consumer_left(c);
+			left = ring_free_all(c->ring);
+			if (left != 0)
+				RXR_LOG(ERR, "consumer %u of lcore %u ended with "
+					"%u packets in its queue", i,
+					a->pollers[k].lcore, left);
 		}
 }
