@@ -137,10 +137,7 @@ timing_set(struct rxr_pool *p, bool on)
 {
 	const struct rxrp_fns *b = rxrp_below(p, RXRP_LAYER_TIMING);
 
-	__atomic_store_n(&p->ops.alloc, on ? timed_alloc : b->alloc,
-		__ATOMIC_RELAXED);
-	__atomic_store_n(&p->ops.free, on ? timed_free : b->free,
-		__ATOMIC_RELAXED);
+	rxrp_ops_set(p, on ? timed_alloc : b->alloc, on ? timed_free : b->free);
 }
 
 void
@@ -161,7 +158,7 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 	ls->sampling = on;
 	/* The inline owner path makes no call to time: left for the window. */
 	if (p->ops.owner != NULL)
-		p->owner[ls->lcore] = on ? NULL : &ls->owner;
+		p->owner[ls->lcore].pcp = on ? NULL : ls->owner.pcp;
 }
 
 /* --- creation ------------------------------------------------------------ */
@@ -295,7 +292,7 @@ owner_inline_setup(struct rxr_pool *p)
 		return;
 	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 		if (p->lcore[lc] != NULL)
-			p->owner[lc] = &p->lcore[lc]->owner;
+			p->owner[lc] = p->lcore[lc]->owner;
 	p->ops.owner_max = p->conf.bulk ? UINT_MAX : 1;
 	p->ops.owner = p->owner;
 }

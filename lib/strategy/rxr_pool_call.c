@@ -46,24 +46,62 @@ __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	if (pool_reclaim(p) == 0)
 		return -ENOBUFS;
-	return __atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs, n) == 0 ?
+	return __atomic_load_n(&p->fns.alloc, __ATOMIC_RELAXED)(p, objs, n) == 0 ?
 		0 : -ENOBUFS;
 }
 
-int
-rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
+/* The entry while a layer wraps the strategy: the top layer, then the
+ * slow path. */
+static int
+alloc_layered(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
-	if (likely(__atomic_load_n(&p->ops.alloc, __ATOMIC_RELAXED)(p, objs,
+	if (likely(__atomic_load_n(&p->fns.alloc, __ATOMIC_RELAXED)(p, objs,
 			n) == 0))
 		return 0;
 	return __rxr_pool_alloc_slow(p, objs, n);
 }
 
+static int
+free_layered(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	__atomic_load_n(&p->fns.free, __ATOMIC_RELAXED)(p, objs, n);
+	return 0;
+}
+
+void
+rxrp_ops_set(struct rxr_pool *p, rxr_pool_alloc_t alloc, rxr_pool_free_t free)
+{
+	const struct rxrp_strategy *s = p->strategy;
+	unsigned int b = p->conf.bulk;
+	rxr_pool_alloc_t alloc_entry = alloc_layered;
+	rxr_pool_free_entry_t free_entry = free_layered;
+
+	if (alloc == s->alloc[b] && s->alloc_entry[b] != NULL)
+		alloc_entry = s->alloc_entry[b];
+	if (free == s->free[b] && s->free_entry[b] != NULL)
+		free_entry = s->free_entry[b];
+	/* The entries go to the layers first when one comes in, last when
+	 * one goes: a caller that reads an entry and then fns runs a layer
+	 * or skips it for one call, either being there to run. */
+	__atomic_store_n(&p->ops.alloc, alloc_layered, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->ops.free, free_layered, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->fns.alloc, alloc, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->fns.free, free, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->ops.alloc, alloc_entry, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->ops.free, free_entry, __ATOMIC_RELAXED);
+}
+
+int
+rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return __rxr_pool_alloc_entry(p, objs, n);
+}
+
 void
 rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	__atomic_load_n(&p->ops.free, __ATOMIC_RELAXED)(p, objs, n);
+	__rxr_pool_free_entry(p, objs, n);
 }
 
 /* The owner's bh-enable point: its deferred list into its pcp. */

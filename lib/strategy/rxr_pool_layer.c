@@ -17,12 +17,10 @@ rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l, rxr_pool_alloc_t alloc,
 {
 	if ((unsigned int)l < p->top || l >= RXRP_LAYER_MAX)
 		return -EINVAL;
-	p->below[l].alloc = p->ops.alloc;
-	p->below[l].free = p->ops.free;
-	if (alloc != NULL)
-		p->ops.alloc = alloc;
-	if (free != NULL)
-		p->ops.free = free;
+	p->below[l].alloc = p->fns.alloc;
+	p->below[l].free = p->fns.free;
+	rxrp_ops_set(p, alloc != NULL ? alloc : p->fns.alloc,
+		free != NULL ? free : p->fns.free);
 	p->top = l + 1;
 	return 0;
 }
@@ -31,8 +29,7 @@ void
 rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l)
 {
 	RTE_VERIFY(p->top == (unsigned int)l + 1);
-	p->ops.alloc = p->below[l].alloc;
-	p->ops.free = p->below[l].free;
+	rxrp_ops_set(p, p->below[l].alloc, p->below[l].free);
 	p->below[l] = (struct rxrp_fns){ NULL, NULL };
 	/* Back to the outermost layer still installed (below[] not NULL). */
 	while (p->top > RXRP_LAYER_STRATEGY + 1 &&

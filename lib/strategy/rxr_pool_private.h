@@ -140,7 +140,7 @@ struct rxr_pool {
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
 	uint64_t delay_steps;		/* test_refill_delay as work: steps */
-	const struct rxr_pool_owner * const *adopt_owner; /* ops.owner, adopting */
+	const struct rxr_pool_owner *adopt_owner; /* ops.owner, adopting */
 	void **adopt;
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
@@ -160,9 +160,12 @@ struct rxr_pool {
 	void *priv;			/* the strategy's pool-wide state (pool_init) */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
-	/* ops.owner points here; NULL for an lcore inside its sampling window. */
-	const struct rxr_pool_owner *owner[RTE_MAX_LCORE];
+	/* ops.owner points here: a copy of each poll lcore's, pcp NULL for an
+	 * lcore inside its sampling window. */
+	struct rxr_pool_owner owner[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
+	/* The outermost layer (rxrp_ops_set()): what ops' entries call. */
+	struct rxrp_fns fns;
 };
 
 /* rxr_pool_alloc_bulk() and rxr_pool_free_bulk() read ops at the pool. */
@@ -178,6 +181,16 @@ struct rxrp_strategy {
 	uint32_t caps;			/* RXR_STRATEGY_CAP_* */
 	rxr_pool_alloc_t alloc[2];
 	rxr_pool_free_t free[2];
+	/*
+	 * Optional: alloc[] with the pool's slow path (__rxr_pool_alloc_slow())
+	 * behind it in one function, for struct rxr_pool_ops' alloc:
+	 * worth it where no inline path serves the usual call. Its fast path
+	 * must not keep registers across a call (the slow paths one
+	 * noinline function), or the entry saves more than it spares.
+	 */
+	rxr_pool_alloc_t alloc_entry[2];
+	/* Optional: free[] returning 0, for struct rxr_pool_ops' free. */
+	rxr_pool_free_entry_t free_entry[2];
 	/*
 	 * Fill the defaults of the strategy's own configuration fields and
 	 * reject bad ones, one rxrefill log line naming field and value each.
@@ -295,6 +308,13 @@ int rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l,
 		rxr_pool_alloc_t alloc, rxr_pool_free_t free);
 /* Remove layer l, the outermost. */
 void rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l);
+/*
+ * What the pool calls from now on (the outermost layer's alloc and free,
+ * in fns), and the entries that go with them in ops: the strategy's
+ * alloc_entry and free_entry when nothing wraps it.
+ */
+void rxrp_ops_set(struct rxr_pool *p, rxr_pool_alloc_t alloc,
+		rxr_pool_free_t free);
 
 RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
 RTE_DECLARE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
@@ -499,6 +519,14 @@ pfx##_free_single(struct rxr_pool *p, void * const *objs, unsigned int n) \
 	else \
 		pfx##_free_frames(p, objs, n); \
 }
+
+/*
+ * A strategy's operations in its struct rxrp_strategy: bulk off ([0], from
+ * RXRP_PER_FRAME_OPS()) and on ([1]).
+ */
+#define RXRP_OPS(pfx) \
+	.alloc = { pfx##_alloc_single, pfx##_alloc_bulk }, \
+	.free = { pfx##_free_single, pfx##_free_bulk }
 
 /*
  * The deferred list: frees from other contexts, pushed lock-free and

@@ -302,6 +302,10 @@ typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 		unsigned int n);
 typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
+/** A free that returns 0, so that callers that return a status (a
+ * mempool driver's enqueue) reach it by a jump. */
+typedef int (*rxr_pool_free_entry_t)(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
 
 /**
  * What the inline owner path of one poll lcore works on: a stack of frames
@@ -323,16 +327,26 @@ struct rxr_pool_owner {
  * pool (rxr_pool_private.h asserts it at build time).
  */
 struct rxr_pool_ops {
+	/**
+	 * Where a call the inline owner path does not serve jumps: the
+	 * strategy's allocation with the pool's slow path behind it in one
+	 * function when the strategy has one and nothing wraps it (no
+	 * register saved across a call of the strategy); otherwise the
+	 * outermost layer, then the slow path.
+	 */
 	rxr_pool_alloc_t alloc;
-	rxr_pool_free_t free;
+	/** The same for a free, returning 0. */
+	rxr_pool_free_entry_t free;
 	/**
 	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
-	 * wrapper (zeroing, adoption, the testing slowdown; latency sampling
-	 * clears a poll lcore's entry only while it samples): the poll lcore's
-	 * stack by lcore id, so that its own refills and frees run inline with
-	 * no call at all. NULL otherwise.
+	 * wrapper (zeroing, adoption, the testing slowdown): the poll
+	 * lcores' stacks by lcore id, so that their own refills and frees run
+	 * inline with no call at all; an entry whose pcp is NULL is no poll
+	 * lcore's, or one inside its latency sampling window. The entries
+	 * themselves, not pointers to them: one load less before the pcp.
+	 * NULL otherwise.
 	 */
-	const struct rxr_pool_owner * const *owner;
+	const struct rxr_pool_owner *owner;
 	/**
 	 * Most frames a call may take or give on the inline path: any with
 	 * bulk on; one with bulk off (a one-frame call is what bulk off makes
@@ -413,7 +427,7 @@ __rxr_pool_owner(const struct rxr_pool_ops *ops)
 	lc = rte_lcore_id();
 	if (unlikely(lc >= RTE_MAX_LCORE) || unlikely(rxr_in_irq()))
 		return NULL;
-	return ops->owner[lc];
+	return &ops->owner[lc];
 }
 
 /*
@@ -430,10 +444,12 @@ __rxr_pool_owner_enter(struct rxr_pool *p, unsigned int n,
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
 
-	/* Every stack takes one frame: no test when the size is known. */
-	if (o == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+	if (o == NULL)
 		return NULL;
 	*pcpp = o->pcp;
+	/* Every stack takes one frame: no test when the size is known. */
+	if (*pcpp == NULL || (n != 1 && unlikely(n > ops->owner_max)))
+		return NULL;
 	if (unlikely(!__rxr_pool_bh_enter_outer(*pcpp)))
 		return NULL;
 	return o;
@@ -510,6 +526,16 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 /** Allocation through the strategy (and its wrappers), then the slow path. */
 int rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n);
 
+/* rxr_pool_alloc_call() inline: a tail jump to the entry. */
+static __rte_always_inline int
+__rxr_pool_alloc_entry(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+
+	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
+	return __atomic_load_n(&ops->alloc, __ATOMIC_RELAXED)(p, objs, n);
+}
+
 /**
  * Allocate n frames from any context. All or nothing. Fails only when the
  * frames are not in the pool: in use, or held by a recycle ring, a zeroing
@@ -521,7 +547,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	if (likely(rxr_pool_alloc_inline(p, objs, n)))
 		return 0;
-	return rxr_pool_alloc_call(p, objs, n);
+	return __rxr_pool_alloc_entry(p, objs, n);
 }
 
 /**
@@ -567,13 +593,34 @@ rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 void rxr_pool_free_call(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
+/* rxr_pool_free_call() inline: a tail jump to the entry. */
+static __rte_always_inline int
+__rxr_pool_free_entry(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+
+	return __atomic_load_n(&ops->free, __ATOMIC_RELAXED)(p, objs, n);
+}
+
+/**
+ * rxr_pool_free_bulk() for a caller that returns a status: 0, by a tail
+ * jump to the strategy when the inline path does not serve it.
+ */
+static __rte_always_inline int
+rxr_pool_free_status(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(rxr_pool_free_inline(p, objs, n)))
+		return 0;
+	return __rxr_pool_free_entry(p, objs, n);
+}
+
 /** Free n frames from any context. */
 static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	if (likely(rxr_pool_free_inline(p, objs, n)))
 		return;
-	rxr_pool_free_call(p, objs, n);
+	__rxr_pool_free_entry(p, objs, n);
 }
 
 /**

@@ -64,8 +64,7 @@ bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
 const struct rxrp_strategy rxrp_strategy_bh = {
 	.name = "bh",
 	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE,
-	.alloc = { bh_alloc_single, bh_alloc_bulk },
-	.free = { bh_free_single, bh_free_bulk },
+	RXRP_OPS(bh),
 	.flush = bh_flush,
 	.lcore_reclaim = bh_reclaim,
 };

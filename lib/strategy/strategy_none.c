@@ -51,6 +51,5 @@ RXRP_PER_FRAME_OPS(none)
 const struct rxrp_strategy rxrp_strategy_none = {
 	.name = "none",
 	.caps = RXR_STRATEGY_CAP_TEST_ONLY,
-	.alloc = { none_alloc_single, none_alloc_bulk },
-	.free = { none_free_single, none_free_bulk },
+	RXRP_OPS(none),
 };

@@ -356,8 +356,7 @@ const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
 	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES |
 		RXR_STRATEGY_CAP_OWNER_INLINE,
-	.alloc = { recycle_alloc_single, recycle_alloc_bulk },
-	.free = { recycle_free_single, recycle_free_bulk },
+	RXRP_OPS(recycle),
 	.lcore_priv_size = sizeof(struct recycle_lcore),
 	.lcore_init = recycle_lcore_init,
 	.lcore_fini = recycle_lcore_fini,

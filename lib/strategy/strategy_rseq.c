@@ -675,13 +675,24 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	return rseq_zone_alloc(p, rp, cpu, objs, n);
 }
 
+/* The pool's entry's slow path: rseq's, then the pool's reclaim. */
+static __rte_noinline int
+rseq_alloc_slow_entry(struct rxr_pool *p, void **objs, unsigned int n,
+		uint32_t cpu0, int r0)
+{
+	if (likely(rseq_alloc_slow(p, objs, n, cpu0, r0) == 0))
+		return 0;
+	return __rxr_pool_alloc_slow(p, objs, n);
+}
+
 /*
  * The fast path: one section on the CPU the thread is on, no retry, few
  * registers; anything else (a restart, a short pcp, more frames than a
- * pcp holds) is the slow path's, which starts over.
+ * pcp holds) is the slow path's, which starts over. @p entry: the pool's
+ * reclaim too when that fails, in the same call out of line.
  */
 static __rte_always_inline int
-rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n, bool entry)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
 	uint32_t cpu = rseq_cpu_start(rp->off);
@@ -698,6 +709,8 @@ rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
 			return 0;
 		}
 	}
+	if (entry)
+		return rseq_alloc_slow_entry(p, objs, n, cpu, r);
 	return rseq_alloc_slow(p, objs, n, cpu, r);
 }
 
@@ -933,7 +946,8 @@ rseq_available(char *why, size_t len)
 
 /* Never called: rseq_available() refuses every pool. */
 static int
-rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n)
+rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n,
+		bool entry __rte_unused)
 {
 	return rxrp_zone_alloc(p, 0, objs, n, true);
 }
@@ -969,7 +983,7 @@ rseq_available(char *why, size_t len)
 static int
 rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return rseq_alloc_fast(p, objs, n);
+	return rseq_alloc_fast(p, objs, n, false);
 }
 
 static void
@@ -981,6 +995,47 @@ rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 /* Bulk off: a section per frame. */
 RXRP_PER_FRAME_OPS(rseq)
 
+/*
+ * The pool's entries (struct rxr_pool_ops' alloc_entry and free_entry):
+ * every call of a PMD through the mempool driver, no inline path serving
+ * rseq. The section, then on any failure one call that runs rseq's slow
+ * path and the pool's.
+ */
+static int
+rseq_alloc_entry_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return rseq_alloc_fast(p, objs, n, true);
+}
+
+static __rte_noinline int
+rseq_alloc_entry_frames(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(rseq_alloc_frames(p, objs, n) == 0))
+		return 0;
+	return __rxr_pool_alloc_slow(p, objs, n);
+}
+
+static int
+rseq_alloc_entry_single(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(n == 1))
+		return rseq_alloc_fast(p, objs, 1, true);
+	return rseq_alloc_entry_frames(p, objs, n);
+}
+
+static int
+rseq_free_entry_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rseq_free_fast(p, objs, n);
+	return 0;
+}
+
+static int
+rseq_free_entry_single(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	rseq_free_single(p, objs, n);
+	return 0;
+}
 static int
 rseq_pool_init(struct rxr_pool *p)
 {
@@ -1104,8 +1159,9 @@ rseq_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 
 const struct rxrp_strategy rxrp_strategy_rseq = {
 	.name = "rseq",
-	.alloc = { rseq_alloc_single, rseq_alloc_bulk },
-	.free = { rseq_free_single, rseq_free_bulk },
+	RXRP_OPS(rseq),
+	.alloc_entry = { rseq_alloc_entry_single, rseq_alloc_entry_bulk },
+	.free_entry = { rseq_free_entry_single, rseq_free_entry_bulk },
 	.stats = rseq_stats,
 	.counter_names = rseq_counter_names,
 	.available = rseq_available,

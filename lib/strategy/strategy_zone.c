@@ -37,6 +37,5 @@ zone_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 
 const struct rxrp_strategy rxrp_strategy_zone = {
 	.name = "zone",
-	.alloc = { zone_alloc_single, zone_alloc_bulk },
-	.free = { zone_free_single, zone_free_bulk },
+	RXRP_OPS(zone),
 };

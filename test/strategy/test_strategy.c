@@ -241,19 +241,19 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 
 	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
 	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0] != NULL,
+	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].pcp != NULL,
 		"sampling turned the inline path off");
 	RXR_TEST_ASSERT_EQ(p->ops.owner_max, bulk ? UINT_MAX : 1,
 		"inline call size");
 	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->owner[0] == NULL, "window: no inline path");
+	RXR_TEST_ASSERT(p->owner[0].pcp == NULL, "window: no inline path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 32);
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
 	rxr_pool_free_bulk(p, a, 1);
 	rxr_pool_poll_end(p);
 	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->owner[0] != NULL, "inline path back");
+	RXR_TEST_ASSERT(p->owner[0].pcp != NULL, "inline path back");
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
 		"both refills of the window timed");
@@ -371,7 +371,7 @@ inline_reclaim_one(enum rxr_strategy s, bool alloc)
 	static void *a[4];
 	pthread_t t;
 
-	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0] != NULL,
+	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0].pcp != NULL,
 		"%s: pool with an inline path", rxr_strategy_name(s));
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
@@ -642,10 +642,10 @@ test_defer_batches(void)
  * register rseq (this program under GLIBC_TUNABLES=glibc.pthread.rseq=0).
  */
 static int
-test_rseq(void)
+rseq_one(bool bulk)
 {
 	struct rxr_pool_conf c = {
-		.name = "r", .strategy = RXR_STRATEGY_RSEQ, .bulk = true,
+		.name = "r", .strategy = RXR_STRATEGY_RSEQ, .bulk = bulk,
 		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 2,
 		.poll_lcores = { 0, 1 }, .high = 48, .batch = 16,
 	};
@@ -721,6 +721,13 @@ test_rseq(void)
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 64, "avail");
 	rxr_pool_destroy(p);
 	return 0;
+}
+
+/* Bulk on and off: the pool's entries for each (struct rxr_pool_ops). */
+static int
+test_rseq(void)
+{
+	return rseq_one(true) != 0 || rseq_one(false) != 0 ? -1 : 0;
 }
 
 static int

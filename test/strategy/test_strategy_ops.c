@@ -325,6 +325,7 @@ test_layers(void)
 	const struct rxrp_strategy *bh = rxrp_strategy_get(RXR_STRATEGY_BH);
 	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_BH, true);
 	struct rxr_pool_ops before;
+	struct rxrp_fns before_fns;
 	struct rxr_pool *p;
 	static void *objs[NR_FRAMES + 1];	/* room for the refused call */
 
@@ -332,7 +333,7 @@ test_layers(void)
 	p = pool_with(&c);
 	RXR_TEST_ASSERT(p != NULL, "pool");
 	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_STRATEGY + 1, "one layer");
-	RXR_TEST_ASSERT(p->ops.alloc == bh->alloc[1] && p->ops.free == bh->free[1],
+	RXR_TEST_ASSERT(p->fns.alloc == bh->alloc[1] && p->fns.free == bh->free[1],
 		"the strategy's bulk functions");
 	RXR_TEST_ASSERT(p->ops.owner != NULL, "inline owner path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, objs, NR_FRAMES + 1), -ENOBUFS,
@@ -341,11 +342,12 @@ test_layers(void)
 
 	/* Adoption goes on top and comes off leaving the pool as it was. */
 	before = p->ops;
+	before_fns = p->fns;
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_begin(p, 64), 0, "adopt begin");
 	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_ADOPT + 1, "adoption outermost");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path while adopting");
-	RXR_TEST_ASSERT(p->ops.free != before.free, "frees gathered");
-	RXR_TEST_ASSERT(p->ops.alloc == before.alloc, "allocs untouched");
+	RXR_TEST_ASSERT(p->fns.free != before_fns.free, "frees gathered");
+	RXR_TEST_ASSERT(p->fns.alloc == before_fns.alloc, "allocs untouched");
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_end(p), 0, "nothing adopted");
 	RXR_TEST_ASSERT(memcmp(&p->ops, &before, sizeof(before)) == 0,
 		"ops restored");
@@ -367,17 +369,17 @@ test_layers(void)
 		rxrp_below(p, RXRP_LAYER_TIMING)->alloc != NULL,
 		"timing wraps zeroing");
 	/* The timing layer is in ops only while a poll lcore samples. */
-	RXR_TEST_ASSERT(p->ops.free == bh->free[1] &&
-		p->ops.alloc == rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
+	RXR_TEST_ASSERT(p->fns.free == bh->free[1] &&
+		p->fns.alloc == rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
 		"no window open: the timing layer out of the calls");
 	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->ops.free != bh->free[1] &&
+	RXR_TEST_ASSERT(p->fns.free != bh->free[1] &&
 		rxrp_below(p, RXRP_LAYER_TIMING)->free == bh->free[1],
 		"timing wraps the free (sampled frees), zeroing alloc does not");
-	RXR_TEST_ASSERT(p->ops.alloc != rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
+	RXR_TEST_ASSERT(p->fns.alloc != rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
 		"a window puts the timing layer in");
 	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->ops.free == bh->free[1], "and takes it out");
+	RXR_TEST_ASSERT(p->fns.free == bh->free[1], "and takes it out");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path under wrappers");
 	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
 		-EINVAL, "a layer under an installed one is refused");

@@ -176,24 +176,16 @@ rxr_mp_free(struct rte_mempool *mp)
 }
 
 /*
- * The PMD's path. The owner's stack inline, anything else by a tail call;
- * calls of one frame (a driver refilling one descriptor at a time,
- * rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a copy of the inline path of
- * their own, with the size known, small enough to need no register saves.
+ * The PMD's path. The owner's stack inline, anything else by a tail jump
+ * to the pool's entry; calls of one frame (a driver refilling one
+ * descriptor at a time, rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a
+ * copy of the inline path of their own, with the size known, small enough
+ * to need no register saves.
  */
-static __rte_noinline int
-rxr_mp_enqueue_call(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxr_pool_free_call(p, objs, n);
-	return 0;
-}
-
 static __rte_noinline int
 rxr_mp_enqueue_n(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	if (likely(rxr_pool_free_inline(p, objs, n)))
-		return 0;
-	return rxr_mp_enqueue_call(p, objs, n);
+	return rxr_pool_free_status(p, objs, n);
 }
 
 static int
@@ -203,9 +195,7 @@ rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 
 	if (n != 1)
 		return rxr_mp_enqueue_n(p, objs, n);
-	if (likely(rxr_pool_free_inline(p, objs, 1)))
-		return 0;
-	return rxr_mp_enqueue_call(p, objs, 1);
+	return rxr_pool_free_status(p, objs, 1);
 }
 
 static __rte_noinline int
@@ -213,7 +203,7 @@ rxr_mp_dequeue_n(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	if (likely(rxr_pool_alloc_inline(p, objs, n)))
 		return 0;
-	return rxr_pool_alloc_call(p, objs, n);
+	return __rxr_pool_alloc_entry(p, objs, n);
 }
 
 static int
@@ -225,7 +215,7 @@ rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 		return rxr_mp_dequeue_n(p, objs, n);
 	if (likely(rxr_pool_alloc_inline(p, objs, 1)))
 		return 0;
-	return rxr_pool_alloc_call(p, objs, 1);
+	return __rxr_pool_alloc_entry(p, objs, 1);
 }
 
 static unsigned int
