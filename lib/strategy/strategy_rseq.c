@@ -142,7 +142,6 @@ struct rseq_xfer {
 struct rseq_pool {
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	unsigned int ncpu;
-	intptr_t off;				/* __rseq_offset */
 	uint32_t high;				/* every pcp's: most n a section takes */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
@@ -200,7 +199,8 @@ rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
 /*
  * The calling thread's struct rseq is at the thread pointer plus
  * __rseq_offset, the same for every thread: the sections and the reads
- * below address it through %fs with that offset (kept in the pool).
+ * below address it through %fs with that offset (glibc's, read where it
+ * is used: a load that does not wait for the pool's).
  */
 #define RSEQ_READ32(rs, field) __extension__ ({ \
 	uint32_t v_; \
@@ -654,7 +654,7 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = rp->off;
+	intptr_t rs = __rseq_offset;
 	uint32_t cpu;
 	int ret;
 
@@ -695,14 +695,15 @@ static __rte_always_inline int
 rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n, bool entry)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	uint32_t cpu = rseq_cpu_start(rp->off);
+	intptr_t rs = __rseq_offset;
+	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
 	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high)) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
-		r = n == 1 ? rseq_pop1(rp->off, pc, cpu, objs) :
-			rseq_pop(rp->off, pc, cpu, objs, n);
+		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
+			rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
 			rseq_debug_out(p, objs, n);
@@ -809,7 +810,7 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = rp->off;
+	intptr_t rs = __rseq_offset;
 
 	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
 			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
@@ -837,7 +838,8 @@ static __rte_always_inline void
 rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	uint32_t cpu = rseq_cpu_start(rp->off);
+	intptr_t rs = __rseq_offset;
+	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
 	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high) &&
@@ -846,8 +848,8 @@ rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 
 		rseq_debug_in(p, objs, n);
 		rseq_tsan_release(pc);
-		r = n == 1 ? rseq_push1(rp->off, pc, cpu, objs) :
-			rseq_push(rp->off, pc, cpu, objs, n);
+		r = n == 1 ? rseq_push1(rs, pc, cpu, objs) :
+			rseq_push(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE))
 			return;
 		rseq_debug_out(p, objs, n);
@@ -1048,7 +1050,6 @@ rseq_pool_init(struct rxr_pool *p)
 		return -ENOMEM;
 	rp->high = p->conf.high;
 #if RSEQ_BUILT
-	rp->off = __rseq_offset;
 #endif
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
