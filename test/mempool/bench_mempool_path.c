@@ -27,6 +27,13 @@
  * the peer of the same trial: the median ratio is printed with the lowest
  * and highest.
  *
+ * Each trial makes every pool anew behind a spacer of another size, so
+ * that where the pools' structures and objects fall (against each other,
+ * against 4 KiB boundaries, in the cache's sets) changes from trial to
+ * trial: a figure is a median over layouts, not one layout's luck (with
+ * the pools made once, one pool structure 16 bytes larger moved a ratio
+ * by 30% on one CPU).
+ *
  * A third configuration per call size, ops_floor, is what any mempool
  * driver without a cache pays at least on this path: DPDK's dispatch
  * through the ops table to a driver whose dequeue and enqueue are a bare
@@ -76,8 +83,13 @@
 #define MAX_TRIALS 31
 #define MAX_REGIONS 4096u
 
+enum pool_kind { POOL_PEER, POOL_FLOOR, POOL_OURS };
+
 struct config {
 	char name[64];
+	enum pool_kind kind;
+	enum rxr_strategy strategy;	/* POOL_OURS */
+	struct config *same_pool;	/* app_free: the pool of this one */
 	struct rte_mempool *mp;
 	struct rxr_pool *pool;		/* NULL: the DPDK peer or the floor */
 	bool single;			/* bulk1 */
@@ -303,25 +315,26 @@ mode_name(bool single)
 }
 
 static struct config *
-config_add(const char *name, struct rte_mempool *mp, bool single)
+config_add(const char *name, enum pool_kind kind, enum rxr_strategy s,
+		bool single)
 {
 	struct config *c = &configs[nr_configs++];
 
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->mp = mp;
-	c->pool = rxr_mempool_pool(mp);
-	if (c->pool != NULL)
+	c->kind = kind;
+	c->strategy = s;
+	if (kind == POOL_OURS)
 		snprintf(c->label, sizeof(c->label), "%s_via_mempool",
-			rxr_strategy_name(rxr_pool_conf(c->pool)->strategy));
+			rxr_strategy_name(s));
 	else
 		snprintf(c->label, sizeof(c->label), "ops_floor");
 	c->single = single;
 	return c;
 }
 
-static int
-build(const struct options *o, struct rte_mempool *peer,
-		struct rte_mempool *floor)
+/* The configurations, with no pool yet (pools_make()). */
+static void
+build(void)
 {
 	struct config *pc[2], *fc[2];
 	char name[64], why[160];
@@ -329,17 +342,16 @@ build(const struct options *o, struct rte_mempool *peer,
 	for (int single = 0; single < 2; single++) {
 		snprintf(name, sizeof(name), "mempool_cache.%s", mode_name(single));
 		pc[single] = solo && strstr(name, only) == NULL ? NULL :
-			config_add(name, peer, single);
+			config_add(name, POOL_PEER, 0, single);
 		snprintf(name, sizeof(name), "ops_floor.%s", mode_name(single));
 		fc[single] = solo && strstr(name, only) == NULL ? NULL :
-			config_add(name, floor, single);
+			config_add(name, POOL_FLOOR, 0, single);
 		if (fc[single] != NULL)
 			fc[single]->peer = pc[single];
 	}
 	for (int single = 0; single < 2; single++)
 		for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
-			struct rte_mempool *mp;
-			struct config *c;
+			struct config *c, *via;
 
 			snprintf(name, sizeof(name), "%s_via_mempool.%s",
 				rxr_strategy_name(s), mode_name(single));
@@ -349,10 +361,7 @@ build(const struct options *o, struct rte_mempool *peer,
 				printf("# %s left out: %s\n", name, why);
 				continue;
 			}
-			mp = our_pool(o, s, !single);
-			if (mp == NULL)
-				return -1;
-			c = config_add(name, mp, single);
+			via = c = config_add(name, POOL_OURS, s, single);
 			c->peer = pc[single];
 			c->floor = fc[single];
 			/* The same pool freed as rxrefill's poll loop frees. */
@@ -360,13 +369,54 @@ build(const struct options *o, struct rte_mempool *peer,
 				rxr_strategy_name(s), mode_name(single));
 			if (single || (solo && strstr(name, only) == NULL))
 				continue;
-			c = config_add(name, mp, single);
+			c = config_add(name, POOL_OURS, s, single);
+			c->same_pool = via;
 			c->app_free = true;
 			snprintf(c->label, sizeof(c->label), "%s_app_free",
 				rxr_strategy_name(s));
 			c->peer = pc[single];
 			c->floor = fc[single];
 		}
+}
+
+static void *spacer;
+static struct rte_mempool *peer_mp, *floor_mp;
+
+/*
+ * Trial t's pools, made behind a spacer whose size steps through 4 KiB a
+ * cache line at a time (37 lines a trial, so that neighbouring trials are
+ * far apart).
+ */
+static int
+pools_make(const struct options *o, unsigned int t)
+{
+	size_t len = RTE_CACHE_LINE_SIZE * (1 + (t * 37u) % 64u);
+
+	spacer = rte_malloc("bmp_spacer", len, RTE_CACHE_LINE_SIZE);
+	peer_mp = rte_pktmbuf_pool_create("bmp_peer", 8191, PEER_CACHE, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	floor_mp = rte_pktmbuf_pool_create_by_ops("bmp_floor", 8191, 0, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id(),
+			floor_ops.name);
+	if (spacer == NULL || peer_mp == NULL || floor_mp == NULL) {
+		printf("# peer or floor pool: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		struct config *c = &configs[i];
+
+		if (c->kind == POOL_PEER)
+			c->mp = peer_mp;
+		else if (c->kind == POOL_FLOOR)
+			c->mp = floor_mp;
+		else if (c->same_pool != NULL)
+			c->mp = c->same_pool->mp;
+		else
+			c->mp = our_pool(o, c->strategy, !c->single);
+		if (c->mp == NULL)
+			return -1;
+		c->pool = rxr_mempool_pool(c->mp);
+	}
 	return 0;
 }
 
@@ -379,6 +429,8 @@ conserved(void)
 	for (unsigned int i = 0; i < nr_configs; i++) {
 		struct config *c = &configs[i];
 
+		if (c->mp == NULL)
+			continue;
 		if (c->pool != NULL) {
 			rxr_pool_quiesce(c->pool);
 			if (rxr_pool_check(c->pool, stdout) != 0)
@@ -391,6 +443,28 @@ conserved(void)
 			ret = -1;
 		}
 	}
+	return ret;
+}
+
+/* Every pool of the trial freed, once every frame is back. */
+static int
+pools_free(void)
+{
+	int ret = conserved();
+
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		struct config *c = &configs[i];
+
+		if (c->kind == POOL_OURS && c->same_pool == NULL)
+			rte_mempool_free(c->mp);
+		c->mp = NULL;
+		c->pool = NULL;
+	}
+	rte_mempool_free(peer_mp);
+	rte_mempool_free(floor_mp);
+	rte_free(spacer);
+	peer_mp = floor_mp = NULL;
+	spacer = NULL;
 	return ret;
 }
 
@@ -471,7 +545,6 @@ main(int argc, char **argv)
 	};
 	char *app_argv[64] = { (char *)(uintptr_t)"rxrefill" };
 	int app_argc = 1, c, ret = EXIT_FAILURE;
-	struct rte_mempool *peer = NULL, *floor = NULL;
 	struct opts_args oa;
 	struct options o;
 
@@ -527,39 +600,24 @@ main(int argc, char **argv)
 		o.high != 0 ? o.high : RXR_PCP_HIGH_DEFAULT,
 		o.batch != 0 ? o.batch : RXR_PCP_BATCH_DEFAULT,
 		rxr_zero_policy_name(o.zero_policy), trials, frames_per_trial);
-	peer = rte_pktmbuf_pool_create("bmp_peer", 8191, PEER_CACHE, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
-	if (peer == NULL) {
-		printf("# peer pool: %s\n", rte_strerror(rte_errno));
-		goto out;
-	}
-	floor = rte_pktmbuf_pool_create_by_ops("bmp_floor", 8191, 0, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id(),
-			floor_ops.name);
-	if (floor == NULL) {
-		printf("# floor pool: %s\n", rte_strerror(rte_errno));
-		goto out;
-	}
-	if (build(&o, peer, floor) != 0)
-		goto out;
-	/* An untimed pass warms every pool (pcp, caches, TLB). */
-	for (unsigned int i = 0; i < nr_configs; i++)
-		if (run_config(&configs[i], 0) != 0)
+	build();
+	for (unsigned int t = 0; t < trials; t++) {
+		if (pools_make(&o, t) != 0)
 			goto out;
-	for (unsigned int t = 0; t < trials; t++)
+		/* An untimed pass warms every pool (pcp, caches, TLB). */
 		for (unsigned int i = 0; i < nr_configs; i++)
 			if (run_config(&configs[i], t) != 0)
 				goto out;
-	if (conserved() != 0)
-		goto out;
+		for (unsigned int i = 0; i < nr_configs; i++)
+			if (run_config(&configs[i], t) != 0)
+				goto out;
+		if (pools_free() != 0)
+			goto out;
+	}
 	report();
 	ret = EXIT_SUCCESS;
 out:
-	for (unsigned int i = 0; i < nr_configs; i++)
-		if (configs[i].pool != NULL)
-			rte_mempool_free(configs[i].mp);
-	rte_mempool_free(peer);
-	rte_mempool_free(floor);
+	pools_free();
 	opts_args_free(&oa);
 	rte_eal_cleanup();
 	return ret;
