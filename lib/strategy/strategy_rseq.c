@@ -17,11 +17,13 @@
  *   (stores above count: nobody reads them until the commit), store
  *   count + n (the commit).
  * With bulk on a call is one section whatever n; with bulk off each frame
- * is its own section. Refills and drains run outside any section: frames
- * come from (or go to) a node's transfer stage, else the zone, under their
- * locks, then go onto (or come off) whatever CPU the thread runs on by
- * then, under a section again (the CPU may have changed; what does not fit
- * goes back).
+ * is its own section. Refills and drains start outside any section. With
+ * a node's transfer stage they run a section of their own under the
+ * stage's lock, straight between the stage's slots and the pcp of
+ * whatever CPU the thread runs on by then (the CPU may have changed; a
+ * restart redoes the copy into slots nobody reads until the count is
+ * stored). With the zone, frames come under its lock, then go onto (or
+ * come off) that pcp under a section again; what does not fit goes back.
  *
  * The pool's reclaim (an allocation would fail, quiesce, destroy) empties
  * every CPU's pcp from one thread: it sets the top bit of each count (a
@@ -121,8 +123,9 @@ static const char * const rseq_counter_names[] = {
  * CPUs that free to the CPUs that allocate (tcmalloc's transfer cache): a
  * consumer on another CPU than the poll fills its own CPU's pcp, whose
  * drain would otherwise give every frame to the buddy allocator and the
- * poll's refill take it back. A lock hold and a copy of pointers per
- * batch; never waited for in a signal handler.
+ * poll's refill take it back. A lock hold and one copy of the pointers
+ * per move on each side (pcp to stage, stage to pcp); never waited for in
+ * a signal handler.
  */
 #define RSEQ_XFER_BATCHES 16u
 /*
