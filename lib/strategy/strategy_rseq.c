@@ -590,7 +590,6 @@ rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 {
 	struct rseq_xfer *x = &rp->xfer[node];
 	unsigned int k = 0;
-
 	uint32_t c;
 
 	*pushed = 0;
