@@ -17,11 +17,13 @@
  *   (stores above count: nobody reads them until the commit), store
  *   count + n (the commit).
  * With bulk on a call is one section whatever n; with bulk off each frame
- * is its own section. Refills and drains run outside any section: frames
- * come from (or go to) a node's transfer stage, else the zone, under their
- * locks, then go onto (or come off) whatever CPU the thread runs on by
- * then, under a section again (the CPU may have changed; what does not fit
- * goes back).
+ * is its own section. Refills and drains start outside any section. With
+ * a node's transfer stage they run a section of their own under the
+ * stage's lock, straight between the stage's slots and the pcp of
+ * whatever CPU the thread runs on by then (the CPU may have changed; a
+ * restart redoes the copy into slots nobody reads until the count is
+ * stored). With the zone, frames come under its lock, then go onto (or
+ * come off) that pcp under a section again; what does not fit goes back.
  *
  * The pool's reclaim (an allocation would fail, quiesce, destroy) empties
  * every CPU's pcp from one thread: it sets the top bit of each count (a
@@ -52,6 +54,7 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "rxr_pool_private.h"
 #include "rxr_log.h"
@@ -120,8 +123,9 @@ static const char * const rseq_counter_names[] = {
  * CPUs that free to the CPUs that allocate (tcmalloc's transfer cache): a
  * consumer on another CPU than the poll fills its own CPU's pcp, whose
  * drain would otherwise give every frame to the buddy allocator and the
- * poll's refill take it back. A lock hold and a copy of pointers per
- * batch; never waited for in a signal handler.
+ * poll's refill take it back. A lock hold and one copy of the pointers
+ * per move on each side (pcp to stage, stage to pcp); never waited for in
+ * a signal handler.
  */
 #define RSEQ_XFER_BATCHES 16u
 /*
@@ -456,13 +460,17 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu,
 		RSEQ_COUNT(rp, cpu, migrations);
 }
 
+/* rseq_take()'s node for a pop whose frames may go anywhere. */
+#define RSEQ_ANY_NODE (-1)
+
 /*
- * Pop n frames from the pcp of the CPU the thread runs on. @return 0, or
- * -ENOBUFS when it is short (or reclaimed) with *cpu the CPU it was, or
- * -EAGAIN when no pcp could be used (*cpu: the last CPU read).
+ * Pop n frames from the pcp of the CPU the thread runs on, if that CPU is
+ * of node @p node (or node is RSEQ_ANY_NODE). @return 0, or -ENOBUFS when
+ * it is short (or reclaimed) with *cpu the CPU it was, or -EAGAIN when no
+ * pcp could be used (*cpu: the last CPU read).
  */
 static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
 		void **objs, unsigned int n, uint32_t *cpu_out)
 {
 	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
@@ -471,7 +479,8 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		int r;
 
 		*cpu_out = cpu;
-		if (unlikely(cpu >= rp->ncpu))
+		if (unlikely(cpu >= rp->ncpu) || (node != RSEQ_ANY_NODE &&
+				rp->node[cpu] != (unsigned int)node))
 			return -EAGAIN;
 		pc = rp->pcp[cpu];
 		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
@@ -537,25 +546,113 @@ rseq_xfer_move(const struct rxr_pcp *pc)
 			pc->high - pc->batch));
 }
 
-/* Between min and max frames from node's transfer stage; 0: fewer there. */
+/*
+ * The stage's lock line and the slots a move uses were last written on the
+ * other CPU: asked for all at once before the lock (with intent to write
+ * where this side writes), instead of one miss after another in the hold.
+ */
+static __rte_always_inline void
+rseq_prefetchw(const void *a)
+{
+	asm volatile("prefetchw %0" : : "m" (*(const char *)a));
+}
+
+static __rte_always_inline void
+rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
+		bool write)
+{
+	const char *a = (const char *)RTE_PTR_ALIGN_FLOOR(&x->frames[from],
+			RTE_CACHE_LINE_SIZE);
+
+	for (; a < (const char *)&x->frames[to]; a += RTE_CACHE_LINE_SIZE) {
+		if (write)
+			rseq_prefetchw(a);
+		else
+			rte_prefetch0(a);
+	}
+}
+
+/*
+ * The pcp was short: n frames for the caller and up to more for a pcp from
+ * node's transfer stage, in one lock hold and without a copy in between:
+ * a section pushes the stage's frames below the caller's n onto the pcp of
+ * the CPU the thread is on (if of that node; a restart pushes again, the
+ * stage is ours under the lock), then the top n go to the caller and the
+ * stored count gives up the slots of both. What the pcp has no room for
+ * stays in the stage. @return frames taken (0: fewer than n there, or a
+ * handler, which never waits for the lock), *pushed of them onto
+ * *cpu_out's pcp.
+ */
 static unsigned int
-rseq_xfer_get(struct rseq_pool *rp, unsigned int node, void **objs,
-		unsigned int min, unsigned int max)
+rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		unsigned int node, void **objs, unsigned int n,
+		unsigned int more, unsigned int *pushed, uint32_t *cpu_out)
 {
 	struct rseq_xfer *x = &rp->xfer[node];
 	unsigned int k = 0;
+	uint32_t c;
 
-	if (rxr_in_irq() || __atomic_load_n(&x->count, __ATOMIC_RELAXED) < min)
+	*pushed = 0;
+	if (rxr_in_irq())
 		return 0;
+	rseq_prefetchw(x);
+	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
+	if (c < n)
+		return 0;
+	rseq_xfer_prefetch(x, c - RTE_MIN(c, n + more), c, false);
 	rxr_spinlock_lock(&x->lock);
-	if (x->count >= min) {
-		k = RTE_MIN(x->count, max);
-		/* Atomic: the unlocked looks above read it. */
+	if (x->count >= n) {
+		uint32_t top = x->count - n;
+		unsigned int rest = RTE_MIN(top, more);
+
+		if (rest != 0 && rseq_put(p, rp, rs, node,
+				&x->frames[top - rest], rest, cpu_out) ==
+				RSEQ_PUSHED)
+			*pushed = rest;
+		memcpy(objs, &x->frames[top], n * sizeof(*objs));
+		k = n + *pushed;
+		/* Atomic: the unlocked looks read it. */
 		__atomic_store_n(&x->count, x->count - k, __ATOMIC_RELAXED);
-		memcpy(objs, &x->frames[x->count], k * sizeof(*objs));
 	}
 	rxr_spinlock_unlock(&x->lock);
 	return k;
+}
+
+/*
+ * The pcp was full: k frames off the top of the pcp of the CPU the thread
+ * is on (if of node) straight into node's transfer stage, in one lock
+ * hold: the section pops them into the slots above the stage's count,
+ * which nobody reads until the count is stored, so a restart pops again
+ * into the same slots. The pcp may not be the one that was full (a
+ * migration): what matters is that it has k. @return 0 (*cpu_out the CPU
+ * popped), -ENOSPC when the stage has no room for k or this is a handler
+ * (which never waits for the lock), or rseq_take()'s error.
+ */
+static int
+rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		unsigned int node, unsigned int k, uint32_t *cpu_out)
+{
+	struct rseq_xfer *x = &rp->xfer[node];
+	int ret = -ENOSPC;
+	uint32_t c;
+
+	if (rxr_in_irq())
+		return -ENOSPC;
+	rseq_prefetchw(x);
+	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
+	if (c + k > x->max)
+		return -ENOSPC;
+	rseq_xfer_prefetch(x, c, c + k, true);
+	rxr_spinlock_lock(&x->lock);
+	if (x->count + k <= x->max) {
+		ret = rseq_take(p, rp, rs, (int)node, &x->frames[x->count], k,
+				cpu_out);
+		if (ret == 0)
+			__atomic_store_n(&x->count, x->count + k,
+				__ATOMIC_RELAXED);
+	}
+	rxr_spinlock_unlock(&x->lock);
+	return ret;
 }
 
 /* Frames into node's transfer stage. @return how many it took. */
@@ -600,6 +697,7 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	struct rxr_pcp *pc = rp->pcp[cpu];
 	unsigned int node = rp->node[cpu], got, rest;
 	void *tmp[RSEQ_TMP];
+	uint32_t to = cpu;
 
 	if (__atomic_load_n(&pc->count, __ATOMIC_RELAXED) & RSEQ_LOCKED)
 		return rseq_zone_alloc(p, rp, cpu, objs, n);
@@ -612,27 +710,32 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			__ATOMIC_RELAXED);
 		return 0;
 	}
-	got = rseq_xfer_get(rp, node, tmp, n,
-			RTE_MIN(n + rseq_xfer_move(pc), RSEQ_TMP));
+	got = rseq_xfer_refill(p, rp, rs, node, objs, n, rseq_xfer_move(pc),
+			&rest, &to);
 	if (got != 0) {
 		/* Frames another CPU gave back: no zone transfer. */
 		__atomic_fetch_add(&rp->ctr[cpu].xfer_out, got,
 			__ATOMIC_RELAXED);
 		__atomic_fetch_add(&rp->ctr[cpu].xfer_alloc, n,
 			__ATOMIC_RELAXED);
-		goto hand;
+		if (rest != 0)
+			__atomic_fetch_add(&rp->ctr[to].refill_pushed, rest,
+				__ATOMIC_RELAXED);
+		return 0;
 	}
 	got = rseq_zone_take(p->zone[node], tmp, n, n + pc->batch);
 	if (got == 0) {
 		/* The zonelist: other nodes before failing. */
 		if (rxrp_zone_alloc(p, node, objs, n, true) != 0)
 			goto fail;
-		got = n;
-		memcpy(tmp, objs, n * sizeof(*objs));
+		__atomic_fetch_add(&pc->stats.refill_frames, n,
+			__ATOMIC_RELAXED);
+		__atomic_fetch_add(&pc->stats.alloc_zone_frames, n,
+			__ATOMIC_RELAXED);
+		return 0;
 	}
 	__atomic_fetch_add(&pc->stats.refill_frames, got, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&pc->stats.alloc_zone_frames, n, __ATOMIC_RELAXED);
-hand:
 	rest = got - n;
 	memcpy(objs, tmp + rest, n * sizeof(*objs));
 	if (rest == 0)
@@ -667,7 +770,7 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	if (unlikely(n > rp->high))
 		return rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) %
 				rp->ncpu], objs, n, true);
-	ret = rseq_take(p, rp, rs, objs, n, &cpu);
+	ret = rseq_take(p, rp, rs, RSEQ_ANY_NODE, objs, n, &cpu);
 	if (likely(ret == 0))
 		return 0;
 	if (ret == -ENOBUFS)
@@ -732,16 +835,28 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	for (unsigned int tries = 0; tries < 4; tries++) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 		uint32_t c = __atomic_load_n(&pc->count, __ATOMIC_RELAXED);
-		uint32_t k = 0, got_cpu;
+		uint32_t k = 0, in = 0, got_cpu;
 
 		if (c & RSEQ_LOCKED)
 			break;
 		if (c + n > pc->high)
 			k = RTE_MIN(RTE_MIN(RTE_MAX(rxr_roundup(c + n - pc->high,
 				pc->batch), rseq_xfer_move(pc)), c), RSEQ_TMP);
-		if (k != 0 && rseq_take(p, rp, rs, tmp, k, &got_cpu) == 0) {
+		if (k != 0) {
+			/* Straight into the stage; else through tmp, the
+			 * zone taking what the stage cannot. */
+			int r = rseq_xfer_drain(p, rp, rs, node, k, &got_cpu);
+
+			if (r == 0)
+				in = k;
+			else if (r == -ENOSPC && rseq_take(p, rp, rs, (int)node,
+					tmp, k, &got_cpu) == 0)
+				in = rseq_xfer_put(rp, node, tmp, k);
+			else
+				k = 0;
+		}
+		if (k != 0) {
 			struct rxr_pcp *gp = rp->pcp[got_cpu];
-			unsigned int in = rseq_xfer_put(rp, node, tmp, k);
 
 			__atomic_fetch_add(&rp->ctr[got_cpu].xfer_in, in,
 				__ATOMIC_RELAXED);

@@ -16,6 +16,8 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
+#include <rte_random.h>
 
 #include "rxr_test.h"
 #include "rxr_pool_private.h"
@@ -730,6 +732,164 @@ test_rseq(void)
 	return rseq_one(true) != 0 || rseq_one(false) != 0 ? -1 : 0;
 }
 
+/*
+ * rseq's transfer stage with both sides at once: the main lcore (CPU 0)
+ * allocates bursts and hands them to a plain pthread on CPU 1, which
+ * frees them, so CPU 1's pcp fills and drains straight into the stage
+ * (a section popping into its slots under its lock) while CPU 0's refills
+ * push from the stage onto CPU 0's pcp and hand their callers frames from
+ * it. No frame may be handed out while it is held (the allocator marks
+ * each out, the consumer marks it back before it frees), the stage must
+ * have carried frames both ways, and every frame must come back.
+ */
+#define XR_FRAMES 1024u
+#define XR_RING 512u		/* in flight: far below the pool's frames */
+#define XR_TOTAL 400000u
+
+struct xr {
+	struct rxr_pool *p;
+	uint8_t *held;		/* by memmap index; atomic */
+	uint32_t nr_idx;
+	void *slot[XR_RING];
+	uint32_t head;		/* atomic: written by the main lcore */
+	uint32_t tail;		/* atomic: written by the consumer */
+	bool done;		/* atomic */
+	uint64_t bad;		/* atomic: frames handed out while held */
+	uint64_t freed;
+	int cpu;		/* the CPU the consumer ran on */
+};
+
+/* A frame's memmap index, or nr_idx for a frame of no zone. */
+static uint32_t
+xr_idx(const struct xr *x, void *f)
+{
+	uint32_t g = rxr_zone_frame_idx(x->p->zone[0], f);
+
+	return g < x->nr_idx ? g : x->nr_idx;
+}
+
+static void *
+xr_consumer(void *arg)
+{
+	struct xr *x = arg;
+	cpu_set_t set;
+	void *objs[32];
+
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	x->cpu = sched_getcpu();
+	for (;;) {
+		uint32_t t = x->tail;
+		uint32_t avail = __atomic_load_n(&x->head, __ATOMIC_ACQUIRE) - t;
+		unsigned int n = RTE_MIN(avail, RTE_DIM(objs));
+
+		if (n == 0) {
+			if (__atomic_load_n(&x->done, __ATOMIC_ACQUIRE) &&
+					__atomic_load_n(&x->head,
+						__ATOMIC_ACQUIRE) == t)
+				break;
+			rte_pause();
+			continue;
+		}
+		for (unsigned int i = 0; i < n; i++)
+			objs[i] = x->slot[(t + i) % XR_RING];
+		__atomic_store_n(&x->tail, t + n, __ATOMIC_RELEASE);
+		for (unsigned int i = 0; i < n; i++) {
+			uint32_t g = xr_idx(x, objs[i]);
+
+			if (g == x->nr_idx || __atomic_exchange_n(&x->held[g],
+					0, __ATOMIC_RELAXED) != 1)
+				__atomic_fetch_add(&x->bad, 1, __ATOMIC_RELAXED);
+		}
+		rxr_pool_free_bulk(x->p, objs, n);
+		x->freed += n;
+	}
+	return NULL;
+}
+
+static int
+test_rseq_xfer_race(void)
+{
+	struct rxr_pool_conf c = {
+		.name = "rx", .strategy = RXR_STRATEGY_RSEQ, .bulk = true,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 2,
+		.poll_lcores = { 0, 1 }, .high = 48, .batch = 16,
+	};
+	static struct xr x;
+	uint64_t total = 0, fail = 0, in = 0, out = 0;
+	const char * const *names;
+	unsigned int nc = rxr_strategy_counters(RXR_STRATEGY_RSEQ, &names);
+	struct rxr_pool_stats st;
+	pthread_t t;
+
+	if (!available(RXR_STRATEGY_RSEQ))
+		return 0;
+	memset(&x, 0, sizeof(x));
+	x.p = rxr_pool_create(&c, 4096, XR_FRAMES, 2);
+	RXR_TEST_ASSERT(x.p != NULL && rxr_pool_reserve(x.p, XR_FRAMES) == 0,
+		"pool");
+	x.nr_idx = x.p->zone_base[1];
+	x.held = calloc(x.nr_idx, 1);
+	RXR_TEST_ASSERT(x.held != NULL, "calloc");
+	RXR_TEST_ASSERT(pthread_create(&t, NULL, xr_consumer, &x) == 0,
+		"consumer thread");
+	while (total < XR_TOTAL) {
+		unsigned int n = 1 + rte_rand_max(32);
+		uint32_t h = x.head;
+		void *objs[32];
+
+		if (h + n - __atomic_load_n(&x.tail, __ATOMIC_ACQUIRE) >
+				XR_RING) {
+			rte_pause();
+			continue;
+		}
+		if (rxr_pool_alloc_bulk(x.p, objs, n) != 0) {
+			fail++;
+			continue;
+		}
+		for (unsigned int i = 0; i < n; i++) {
+			uint32_t g = xr_idx(&x, objs[i]);
+
+			if (g == x.nr_idx || __atomic_exchange_n(&x.held[g], 1,
+					__ATOMIC_RELAXED) != 0)
+				__atomic_fetch_add(&x.bad, 1, __ATOMIC_RELAXED);
+			x.slot[(h + i) % XR_RING] = objs[i];
+		}
+		__atomic_store_n(&x.head, h + n, __ATOMIC_RELEASE);
+		total += n;
+	}
+	__atomic_store_n(&x.done, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	free(x.held);
+	rxr_pool_stats(x.p, &st);
+	for (unsigned int l = 0; l < st.nr_lcores; l++)
+		for (unsigned int i = 0; i < nc; i++) {
+			if (strcmp(names[i], "xfer_in") == 0)
+				in += st.lcore[l].counters[i];
+			else if (strcmp(names[i], "xfer_out") == 0)
+				out += st.lcore[l].counters[i];
+		}
+	printf("# %" PRIu64 " frames from CPU %d to CPU %d; stage in %" PRIu64
+		" out %" PRIu64 "; failed allocs %" PRIu64 "\n", total,
+		sched_getcpu(), x.cpu, in, out, fail);
+	RXR_TEST_ASSERT_EQ(x.bad, 0, "frames handed out while held");
+	RXR_TEST_ASSERT_EQ(x.freed, total, "every frame handed over freed");
+	RXR_TEST_ASSERT_EQ(fail, 0, "allocations that failed");
+	if (x.cpu != sched_getcpu())
+		/* Most frames went through the stage, both ways. */
+		RXR_TEST_ASSERT(in >= total / 2 && out >= total / 2,
+			"the stage carried %" PRIu64 " in and %" PRIu64
+			" out of %" PRIu64, in, out, total);
+	else
+		printf("# both threads on one CPU: the stage is not needed\n");
+	rxr_pool_quiesce(x.p);
+	RXR_TEST_ASSERT(rxr_pool_check(x.p, stdout) == 0, "conservation");
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(x.p), XR_FRAMES, "avail");
+	rxr_pool_destroy(x.p);
+	return 0;
+}
+
 static int
 test_parse(void)
 {
@@ -926,6 +1086,8 @@ main(int argc, char **argv)
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
+	rxr_test_run("rseq: drains into the transfer stage while refills "
+		"take from it, no frame twice", test_rseq_xfer_race);
 	rxr_test_run("task batches: held until full or flushed, then every "
 		"frame once", test_task_batch);
 	return rxr_test_done();
