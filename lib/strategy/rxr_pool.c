@@ -403,6 +403,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		goto fail;
 	}
 	p->strategy = rxrp_strategy_get(p->conf.strategy);
+	p->ops.defers = (p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES) != 0;
 	p->frame_size = frame_size;
 	p->frame_div = rte_reciprocal_value_u64(frame_size);
 	p->nr_zones = p->conf.fake_nodes;

@@ -106,7 +106,7 @@ rxr_pool_free_call(struct rxr_pool *p, void * const *objs, unsigned int n)
 
 /* The owner's bh-enable point: its deferred list into its pcp. */
 unsigned int
-rxr_pool_poll_end(struct rxr_pool *p)
+__rxr_pool_poll_end(struct rxr_pool *p)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	unsigned int n;

@@ -354,6 +354,11 @@ struct rxr_pool_ops {
 	 * At least 1 whenever owner is set.
 	 */
 	unsigned int owner_max;
+	/**
+	 * The strategy keeps deferred lists (RXR_STRATEGY_CAP_DEFERS_FREES):
+	 * rxr_pool_poll_end() has something to look at. Set at creation.
+	 */
+	bool defers;
 };
 
 /* Outermost section entered while a reclaim empties the pcp: wait it out. */
@@ -623,12 +628,24 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 	__rxr_pool_free_entry(p, objs, n);
 }
 
+/* rxr_pool_poll_end() of a strategy that defers frees. */
+unsigned int __rxr_pool_poll_end(struct rxr_pool *p);
+
 /**
  * The bh-enable point of a poll lcore: drain its deferred list into its
  * pcp. A poll loop calls this once per iteration; other contexts must not.
+ * No call for a strategy without deferred lists.
  * @return frames drained.
  */
-unsigned int rxr_pool_poll_end(struct rxr_pool *p);
+static __rte_always_inline unsigned int
+rxr_pool_poll_end(struct rxr_pool *p)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+
+	if (!ops->defers)
+		return 0;
+	return __rxr_pool_poll_end(p);
+}
 
 /**
  * Latency sampling, by the poll lcore for itself: between

@@ -381,6 +381,8 @@ test_layers(void)
 	rxr_pool_sample(p, false);
 	RXR_TEST_ASSERT(p->fns.free == bh->free[1], "and takes it out");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path under wrappers");
+	RXR_TEST_ASSERT(p->ops.alloc != bh->alloc[1] && p->ops.alloc != NULL,
+		"the entry runs the layers");
 	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
 		-EINVAL, "a layer under an installed one is refused");
 	rxr_pool_destroy(p);
@@ -407,6 +409,18 @@ test_layers(void)
 				p->ops.owner_max == (bulk ? UINT_MAX : 1),
 				"%s bulk %d: inline up to %u frames",
 				rxr_strategy_name(s), bulk, p->ops.owner_max);
+			/* Nothing wraps it: the strategy's own entry when it
+			 * has one; a poll end only where frees are deferred. */
+			RXR_TEST_ASSERT(rxrp_strategy_get(s)->alloc_entry[bulk] ==
+				NULL || (p->ops.alloc ==
+				rxrp_strategy_get(s)->alloc_entry[bulk] &&
+				p->ops.free ==
+				rxrp_strategy_get(s)->free_entry[bulk]),
+				"%s bulk %d: the strategy's entries",
+				rxr_strategy_name(s), bulk);
+			RXR_TEST_ASSERT(p->ops.defers == rxr_strategy_has(s,
+				RXR_STRATEGY_CAP_DEFERS_FREES),
+				"%s bulk %d: poll end", rxr_strategy_name(s), bulk);
 			rxr_pool_destroy(p);
 		}
 	return 0;
