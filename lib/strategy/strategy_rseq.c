@@ -278,32 +278,36 @@ rseq_cpu_now(intptr_t rs)
 	[sfree] "i" (offsetof(struct rxr_pcp, stats.free))
 
 /*
- * Copy n frame pointers from %[from] to %[to] (n >= 1): four per step in
- * two SSE2 moves (the x86_64 baseline, no CPU-specific code), then one at
- * a time for the last n % 4. Restartable: it only writes where nobody
- * reads until the commit. Uses %[i], %[d], %[v0] and %[v1]; labels 5-8.
+ * Copy n frame pointers from %[from] to %[to] (n >= 1): the first n % 4
+ * one at a time, then four per step in two SSE2 moves (the x86_64
+ * baseline, no CPU-specific code), in ascending order. Restartable: it
+ * only writes where nobody reads until the commit. The index is %[ret]
+ * (RSEQ_BAIL until the copy, set again by the commit or the abort), so
+ * that the section needs no other general register than those it had: a
+ * fast path without register saves. Uses %[v0] and %[v1]; labels 5-8.
  */
 #define RSEQ_ASM_COPY(from, to) \
-	"xorl %k[i], %k[i]\n\t" \
-	"cmpq $4, %[n]\n\t" \
-	"jb 7f\n\t" \
-	"5:\n\t" \
-	"movdqu (%" from ",%[i],8), %[v0]\n\t" \
-	"movdqu 16(%" from ",%[i],8), %[v1]\n\t" \
-	"movdqu %[v0], (%" to ",%[i],8)\n\t" \
-	"movdqu %[v1], 16(%" to ",%[i],8)\n\t" \
-	"addq $4, %[i]\n\t" \
-	"leaq 4(%[i]), %[d]\n\t" \
-	"cmpq %[n], %[d]\n\t" \
-	"jbe 5b\n\t" \
-	"cmpq %[n], %[i]\n\t" \
-	"jae 8f\n\t" \
+	"movl %k[n], %k[ret]\n\t" \
+	"andl $3, %k[ret]\n\t" \
+	"jz 7f\n\t" \
+	"6:\n\t" \
+	"decq %q[ret]\n\t" \
+	"movq (%" from ",%q[ret],8), %[v0]\n\t" \
+	"movq %[v0], (%" to ",%q[ret],8)\n\t" \
+	"jnz 6b\n\t" \
+	"movl %k[n], %k[ret]\n\t" \
+	"andl $3, %k[ret]\n\t" \
 	"7:\n\t" \
-	"movq (%" from ",%[i],8), %[d]\n\t" \
-	"movq %[d], (%" to ",%[i],8)\n\t" \
-	"incq %[i]\n\t" \
-	"cmpq %[n], %[i]\n\t" \
-	"jb 7b\n\t" \
+	"cmpq %[n], %q[ret]\n\t" \
+	"jae 8f\n\t" \
+	"5:\n\t" \
+	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
+	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
+	"movdqu %[v0], (%" to ",%q[ret],8)\n\t" \
+	"movdqu %[v1], 16(%" to ",%q[ret],8)\n\t" \
+	"addq $4, %q[ret]\n\t" \
+	"cmpq %[n], %q[ret]\n\t" \
+	"jb 5b\n\t" \
 	"8:\n\t"
 
 /* Two 16-byte registers for RSEQ_ASM_COPY. */
@@ -322,7 +326,7 @@ static __rte_always_inline int
 rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		unsigned long n)
 {
-	unsigned long c, i, src, d;
+	unsigned long c, src;
 	rseq_v2di v0, v1;
 	int ret;
 
@@ -346,9 +350,8 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		"movl %k[c], (%[pc])\n\t"
 		RSEQ_ASM_LEAVE
 #endif
-		: [ret] "=&r" (ret), [c] "=&r" (c), [i] "=&r" (i),
-		  [src] "=&r" (src), [d] "=&r" (d), [v0] "=&x" (v0),
-		  [v1] "=&x" (v1)
+		: [ret] "=&r" (ret), [c] "=&r" (c), [src] "=&r" (src),
+		  [v0] "=&x" (v0), [v1] "=&x" (v1)
 		: RSEQ_ASM_IN(rs, pc, cpu),
 		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
@@ -364,23 +367,22 @@ static __rte_always_inline int
 rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 		void * const *objs, unsigned long n)
 {
-	unsigned long c, e, i, dst, d;
+	unsigned long c, dst;
 	rseq_v2di v0, v1;
 	int ret;
 
 	asm volatile(
 		RSEQ_ASM_ENTER("[dst]")
-		"leal (%q[c],%q[n]), %k[e]\n\t"
-		/* Unsigned: full, or a reclaim's top bit set. */
-		"cmpl %c[high](%[pc]), %k[e]\n\t"
-		"ja 9f\n\t"
 		"leaq %c[frames](%[pc],%[c],8), %[dst]\n\t"
+		"addl %k[n], %k[c]\n\t"
+		/* Unsigned: full, or a reclaim's top bit set. */
+		"cmpl %c[high](%[pc]), %k[c]\n\t"
+		"ja 9f\n\t"
 		RSEQ_ASM_COPY("[objs]", "[dst]")
 		"addq %[n], %c[sfree](%[pc])\n\t"
-		"movl %k[e], (%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
 		RSEQ_ASM_LEAVE
-		: [ret] "=&r" (ret), [c] "=&r" (c), [e] "=&r" (e),
-		  [i] "=&r" (i), [dst] "=&r" (dst), [d] "=&r" (d),
+		: [ret] "=&r" (ret), [c] "=&r" (c), [dst] "=&r" (dst),
 		  [v0] "=&x" (v0), [v1] "=&x" (v1)
 		: RSEQ_ASM_IN(rs, pc, cpu),
 		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
