@@ -177,6 +177,33 @@ def case_consumer_stop_leaves_nothing():
         [(r["strategy"], r["complete"]) for r in runs]
 
 
+def case_busy_time_saturated():
+    # net_null fills every burst: the poll loop reads the TSC once in
+    # several iterations then, and must still count every iteration's
+    # time as busy. Busy cycles per packet times Mpps is the TSC rate
+    # times the busy share (about 1 here); a zeroing policy makes the loop
+    # read the TSC every iteration, the reference.
+    def busy_mhz(extra):
+        report = os.path.join(TMP, "busy%d.report.json" % len(extra))
+        rc, out, err = run(["--consumer", "none", "--strategy", "bh",
+                            "--reps", "2", "--duration", "0.5",
+                            "--warmup", "0.2", "--report", report,
+                            "--no-table"] + extra,
+                           eal=EAL + ["--vdev", "net_null0"], timeout=120)
+        assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+        with open(report) as f:
+            runs = json.load(f)["runs"]
+        return [r["mpps"] * r["cycles_per_packet"] for r in runs]
+
+    every = busy_mhz(["--zero-policy", "free"])
+    sparse = busy_mhz([])
+    ref = max(every)
+    for v in sparse:
+        assert 0.85 * ref <= v <= 1.05 * ref, \
+            "busy TSC MHz %.0f with sparse reads, %s with a read an " \
+            "iteration" % (v, ["%.0f" % x for x in every])
+
+
 def case_sigint_partial_report():
     manifest, files = gen("sig", "-q", "2", "-s", "8", "-n", "200")
     report = os.path.join(TMP, "sig.report.json")
