@@ -81,6 +81,17 @@ eal_has_opt(int argc, char **argv, const char *opt)
 	return false;
 }
 
+/* An EAL option --huge-unlink[=...] at i, before "--". */
+static bool
+is_huge_unlink(int argc, char **argv, int i)
+{
+	for (int k = 1; k < i && k < argc; k++)
+		if (strcmp(argv[k], "--") == 0)
+			return false;
+	return strncmp(argv[i], "--huge-unlink", 13) == 0 &&
+		(argv[i][13] == '\0' || argv[i][13] == '=');
+}
+
 int
 rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		enum rxr_mem_backing *backing)
@@ -88,7 +99,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 	struct rxr_hugepage_info hp;
 	char **av = argv;
 	char mib[16];
-	int ac = argc, ret, extra = 0, i;
+	int ac = argc, ret, extra = 0, dropped = 0, i;
 
 	rxr_hugepage_probe(&hp);
 	if (!eal_has_opt(argc, argv, "--no-huge") && !rxr_hugepage_usable(&hp)) {
@@ -107,15 +118,21 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 			av[3] = mib;
 			extra = 3;
 		}
-		for (i = 1; i < argc; i++)
-			av[i + extra] = argv[i];
-		ac = argc + extra;
+		/* EAL refuses --huge-unlink beside --no-huge: no files then. */
+		for (i = 1; i < argc; i++) {
+			if (is_huge_unlink(argc, argv, i))
+				dropped++;
+			else
+				av[i + extra - dropped] = argv[i];
+		}
+		ac = argc + extra - dropped;
 		if (log != NULL)
 			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
-				"falling back to --no-huge%s%s MiB\n",
+				"falling back to --no-huge%s%s MiB%s\n",
 				hp.mounted ? "hugetlbfs mounted" : "no hugetlbfs mounted",
 				hp.free_2m, hp.free_1g,
-				has_mem ? "" : " -m ", has_mem ? "" : mib);
+				has_mem ? "" : " -m ", has_mem ? "" : mib,
+				dropped != 0 ? " (--huge-unlink left out)" : "");
 	}
 
 	ret = rte_eal_init(ac, av);
@@ -123,7 +140,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		free(av);
 	if (ret < 0)
 		return ret;
-	ret -= extra;
+	ret += dropped - extra;
 	/* As EAL does on its own argv: the app's argv[0] is the program. */
 	if (extra != 0)
 		argv[ret] = argv[0];

@@ -186,6 +186,11 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 		argv[argc++] = (char *)(uintptr_t)"--no-huge";
 		argv[argc++] = (char *)(uintptr_t)"-m";
 		argv[argc++] = mem;
+	} else {
+		/* No hugepage file outlives the test, however it ends (no
+		 * test runs a secondary process); rxr_eal_init() leaves it
+		 * out where it falls back to ordinary memory. */
+		argv[argc++] = (char *)(uintptr_t)"--huge-unlink";
 	}
 	va_start(ap, mib);
 	while ((extra = va_arg(ap, const char *)) != NULL && argc < 30)
