@@ -109,7 +109,6 @@ int rxr_opt_find(const struct rxr_opt_table *t, const char *name);
  */
 void rxr_opt_help(const struct rxr_opt_table *t, FILE *f);
 
-
 /**
  * Check a table: names and letters unique, every text one line without
  * tabs, the required ones (name, section, help) given, a setter for each.

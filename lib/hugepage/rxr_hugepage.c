@@ -81,17 +81,6 @@ eal_has_opt(int argc, char **argv, const char *opt)
 	return false;
 }
 
-/* An EAL option --huge-unlink[=...] at i, before "--". */
-static bool
-is_huge_unlink(int argc, char **argv, int i)
-{
-	for (int k = 1; k < i && k < argc; k++)
-		if (strcmp(argv[k], "--") == 0)
-			return false;
-	return strncmp(argv[i], "--huge-unlink", 13) == 0 &&
-		(argv[i][13] == '\0' || argv[i][13] == '=');
-}
-
 int
 rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		enum rxr_mem_backing *backing)
@@ -100,6 +89,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 	char **av = argv;
 	char mib[16];
 	int ac = argc, ret, extra = 0, dropped = 0, i;
+	bool eal_args = true;
 
 	rxr_hugepage_probe(&hp);
 	if (!eal_has_opt(argc, argv, "--no-huge") && !rxr_hugepage_usable(&hp)) {
@@ -120,7 +110,9 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		}
 		/* EAL refuses --huge-unlink beside --no-huge: no files then. */
 		for (i = 1; i < argc; i++) {
-			if (is_huge_unlink(argc, argv, i))
+			eal_args = eal_args && strcmp(argv[i], "--") != 0;
+			if (eal_args && strncmp(argv[i], "--huge-unlink", 13) == 0 &&
+					(argv[i][13] == '\0' || argv[i][13] == '='))
 				dropped++;
 			else
 				av[i + extra - dropped] = argv[i];

@@ -185,8 +185,8 @@ struct rxrp_strategy {
 	 * Optional: alloc[] with the pool's slow path (__rxr_pool_alloc_slow())
 	 * behind it in one function, for struct rxr_pool_ops' alloc:
 	 * worth it where no inline path serves the usual call. Its fast path
-	 * must not keep registers across a call (the slow paths one
-	 * noinline function), or the entry saves more than it spares.
+	 * must not keep registers across a call (both slow paths in one
+	 * noinline call), or the entry saves more than it spares.
 	 */
 	rxr_pool_alloc_t alloc_entry[2];
 	/* Optional: free[] returning 0, for struct rxr_pool_ops' free. */

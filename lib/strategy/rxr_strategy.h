@@ -623,9 +623,7 @@ rxr_pool_free_status(struct rxr_pool *p, void * const *objs, unsigned int n)
 static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	if (likely(rxr_pool_free_inline(p, objs, n)))
-		return;
-	__rxr_pool_free_entry(p, objs, n);
+	rxr_pool_free_status(p, objs, n);
 }
 
 /* rxr_pool_poll_end() of a strategy that defers frees. */

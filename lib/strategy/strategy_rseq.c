@@ -552,6 +552,8 @@ rseq_xfer_move(const struct rxr_pcp *pc)
  * The stage's lock line and the slots a move uses were last written on the
  * other CPU: asked for all at once before the lock (with intent to write
  * where this side writes), instead of one miss after another in the hold.
+ * Not rte_prefetch0_write(): built for DPDK's baseline (-march=corei7) it
+ * is a plain prefetcht0; prefetchw is a no-op on CPUs without it.
  */
 static __rte_always_inline void
 rseq_prefetchw(const void *a)

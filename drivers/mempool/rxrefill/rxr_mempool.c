@@ -201,9 +201,7 @@ rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 static __rte_noinline int
 rxr_mp_dequeue_n(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	if (likely(rxr_pool_alloc_inline(p, objs, n)))
-		return 0;
-	return __rxr_pool_alloc_entry(p, objs, n);
+	return rxr_pool_alloc_bulk(p, objs, n);
 }
 
 static int
@@ -213,9 +211,7 @@ rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 
 	if (n != 1)
 		return rxr_mp_dequeue_n(p, objs, n);
-	if (likely(rxr_pool_alloc_inline(p, objs, 1)))
-		return 0;
-	return __rxr_pool_alloc_entry(p, objs, 1);
+	return rxr_pool_alloc_bulk(p, objs, 1);
 }
 
 static unsigned int
