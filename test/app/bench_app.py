@@ -12,11 +12,14 @@
    ratio: rxrefill_over_testpmd.mpps.<64B|1500B|null> <median> (min, max).
 2. The cost of the measurement: rxrefill as it runs by default (refill
    latency sampled in one poll iteration in 64) against --no-latency, bh
-   with bulk on, 64 B, the two interleaved process by process:
-   ratio: rxrefill_default_over_nolatency.mpps.64B (goal: at least 0.99).
+   with bulk on, 64 B, the two interleaved process by process, alternated:
+   ratio: rxrefill_default_over_nolatency.mpps.64B (goal: at least 0.98).
 3. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll
    lcore and consumers on the other CPU (remote frees), recycling off: zone
-   against bh against recycle in Gbit/s.
+   against bh against recycle in Gbit/s, five interleaved rounds (one with
+   --quick); each ratio of medians comes with the ratio of every round,
+   its spread:
+   ratio: zone_over_bh.gbps.remote_consumers <ratio> (paired rounds ...).
 
 Everything runs twice: on hugepages (when usable) and on ordinary memory
 (--no-huge), every figure's name ending .huge or .nohuge; the header names
@@ -139,6 +142,18 @@ def median_of(rep, strategy, bulk, key):
     return statistics.median(vals) if vals else None
 
 
+def paired_ratios(rep, a, b, key):
+    """Per round (rep), key of configuration a over b: a and b are
+    (strategy, bulk); rounds where either lacks the figure are left out."""
+    by = {}
+    for r in rep["runs"]:
+        if r.get(key):
+            by[(r["strategy"], r["bulk"], r["rep"])] = r[key]
+    reps = sorted({k[2] for k in by})
+    return [by[a + (i,)] / by[b + (i,)] for i in reps
+            if a + (i,) in by and b + (i,) in by]
+
+
 def versus_testpmd(label, testpmd_vdev, files, eal_extra=()):
     """rxrefill (default refill options, --consumer none) against testpmd
     rxonly on the same port, in alternated pairs (A B, B A, ...)."""
@@ -206,10 +221,15 @@ def default_over_nolatency():
             "--reps", "1", "--duration", "1" if QUICK else "2",
             "--warmup", "0.5"]
     dflt, nolat = [], []
-    # Interleaved A B A B ...: a drift of the shared machine hits both.
-    for _ in range(pairs):
-        a = rxrefill_runs(files, args)
-        b = rxrefill_runs(files, args + ["--no-latency"])
+    # Interleaved and alternated (A B, B A, ...): a drift of the shared
+    # machine hits both, and neither always runs first.
+    for i in range(pairs):
+        if i % 2 == 0:
+            a = rxrefill_runs(files, args)
+            b = rxrefill_runs(files, args + ["--no-latency"])
+        else:
+            b = rxrefill_runs(files, args + ["--no-latency"])
+            a = rxrefill_runs(files, args)
         if a is None or b is None:
             return False
         dflt.append(a["runs"][0]["mpps"])
@@ -233,7 +253,7 @@ def reference_shape():
     rep = rxrefill_runs(files, [
         "--strategy", "zone,bh,recycle", "--bulk", "both",
         "--consumer", "other-cpu", "--consumers", "2",
-        "--consumer-depth", "1024", "--reps", "1" if QUICK else "3",
+        "--consumer-depth", "1024", "--reps", "1" if QUICK else "5",
         "--duration", "1" if QUICK else "2", "--warmup", "0.5"])
     if rep is None:
         return False
@@ -267,15 +287,19 @@ def reference_shape():
             print("bench: %s %.4f" % (
                 tag("reference.%s.zone_lock_wait_share" % s),
                 statistics.median(ws)))
-    print("ratio: %s %.3f" % (tag("zone_over_bh.gbps.remote_consumers"),
-                              g["zone.bulk"] / g["bh.bulk"]))
-    print("ratio: %s %.3f" % (tag("recycle_over_bh.gbps.remote_consumers"),
-                              g["recycle.bulk"] / g["bh.bulk"]))
-    print("ratio: %s %.3f" % (
-        tag("zone_over_bh.gbps.remote_consumers.single"),
-        g["zone.single"] / g["bh.single"]))
-    print("ratio: %s %.3f" % (tag("bulk_over_single.bh.gbps"),
-                              g["bh.bulk"] / g["bh.single"]))
+    for name, a, b in (
+            ("zone_over_bh.gbps.remote_consumers", ("zone", True),
+             ("bh", True)),
+            ("recycle_over_bh.gbps.remote_consumers", ("recycle", True),
+             ("bh", True)),
+            ("zone_over_bh.gbps.remote_consumers.single", ("zone", False),
+             ("bh", False)),
+            ("bulk_over_single.bh.gbps", ("bh", True), ("bh", False))):
+        num, den = median_of(rep, *a, "gbps"), median_of(rep, *b, "gbps")
+        # The rounds are interleaved: each one's ratio is the spread.
+        rounds = paired_ratios(rep, a, b, "gbps")
+        print("ratio: %s %.3f (paired rounds %s)" % (
+            tag(name), num / den, " ".join("%.3f" % x for x in rounds)))
     return True
 
 
