@@ -68,7 +68,7 @@ flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
  */
 static int
 scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
-		uint64_t *segs, uint64_t *flows)
+		uint64_t *segs, uint64_t *flows, uint32_t *largest)
 {
 	struct flow_set fs = { 0 };
 	struct rxr_flow_info info;
@@ -93,6 +93,7 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		return -1;
 	}
 	*pkts = *bytes = *segs = 0;
+	*largest = 0;
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (h->caplen == 0) {
 			RXR_LOG(ERR, "--replay %s: record %" PRIu64
@@ -109,6 +110,7 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		}
 		(*pkts)++;
 		*bytes += h->caplen;
+		*largest = RTE_MAX(*largest, h->caplen);
 		*segs += (h->caplen + room - 1) / room;
 		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
 				flow_set_add(&fs, &info.key) != 0) {
@@ -140,6 +142,31 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 	return 0;
 }
 
+/* A frame larger than one mbuf's data room: what would hold it. */
+static void
+too_large(const struct app *a, const char *path, uint32_t largest,
+		uint16_t room)
+{
+	uint32_t f;
+
+	for (f = a->opt.frame_size; f <= RXR_MEMPOOL_FRAME_SIZE_MAX;
+			f += RTE_CACHE_LINE_SIZE)
+		if ((uint32_t)rxr_mempool_data_room(f, 0) -
+				RTE_PKTMBUF_HEADROOM >= largest)
+			break;
+	if (f <= RXR_MEMPOOL_FRAME_SIZE_MAX)
+		RXR_LOG(ERR, "--replay %s: frames of up to %u bytes, larger "
+			"than the %u-byte data room of --frame-size %u; endless "
+			"replay needs each in one mbuf: --frame-size %u or "
+			"more, or finite replay (--loops N), which chains "
+			"mbufs", path, largest, room, a->opt.frame_size, f);
+	else
+		RXR_LOG(ERR, "--replay %s: frames of up to %u bytes, larger "
+			"than any frame size's data room; endless replay "
+			"needs each in one mbuf: use finite replay (--loops "
+			"N), which chains mbufs", path, largest);
+}
+
 int
 replay_scan(struct app *a)
 {
@@ -149,11 +176,19 @@ replay_scan(struct app *a)
 
 	p->file_segments = 0;
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
+		uint32_t largest;
 		uint64_t segs;
 
 		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs, &p->file_flows[i]) != 0)
+				&p->file_bytes[i], &segs, &p->file_flows[i],
+				&largest) != 0)
 			return -1;
+		/* net_pcap's endless replay keeps one mbuf per packet and
+		 * refuses a chain at queue setup: say so before any port. */
+		if (a->opt.loops == 0 && largest > room) {
+			too_large(a, a->opt.replay[i], largest, room);
+			return -1;
+		}
 		p->file_segments += segs;
 	}
 	return 0;

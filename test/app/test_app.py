@@ -11,6 +11,7 @@ crash or a hang. Usage: test_app.py RXREFILL RXREFILL_GEN [CASE...]
 
 import json
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -364,6 +365,24 @@ def case_bad_input():
     huge = os.path.join(TMP, "huge.pcap")
     write_pcap(huge, [(300000, 300000, b"\0" * 300000)])
     bad(["--replay", huge], "huge.pcap")
+    # Endless replay holds each frame in one mbuf: a frame above the data
+    # room is refused up front with the frame size that holds it, which
+    # must then run, as finite replay (chained mbufs) does.
+    jumbo = os.path.join(TMP, "jumbo.pcap")
+    write_pcap(jumbo, [(3000, 3000, bytes(14) + bytes(2986))] * 4)
+    rc, out, err = run(["--replay", jumbo, "--strategy", "bh", "--bulk",
+                        "on", "--reps", "1", "--duration", "0.2",
+                        "--no-table"])
+    assert rc == 1, "exit %d for a 3000-byte frame: %s" % (rc, err[-1500:])
+    m = re.search(r"jumbo\.pcap: frames of up to 3000 bytes.*"
+                  r"--frame-size (\d+) or more", err)
+    assert m, "no frame size named: %s" % err[-1500:]
+    assert "lost" not in err, err[-1500:]
+    for extra in (["--frame-size", m.group(1), "--duration", "0.2"],
+                  ["--loops", "2"]):
+        rc, out, err = run(["--replay", jumbo, "--strategy", "bh", "--bulk",
+                            "on", "--reps", "1", "--no-table"] + extra)
+        assert rc == 0, "exit %d with %s: %s" % (rc, extra, err[-1500:])
     empty = os.path.join(TMP, "empty.pcap")
     write_pcap(empty, [])
     bad(["--replay", empty], "holds no packet", status=1)
