@@ -203,9 +203,19 @@ rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
 /*
  * The calling thread's struct rseq is at the thread pointer plus
  * __rseq_offset, the same for every thread: the sections and the reads
- * below address it through %fs with that offset (glibc's, read where it
- * is used: a load that does not wait for the pool's).
+ * below address it through %fs with that offset. rseq_off is a copy made
+ * before main() (the loader sets glibc's before any constructor runs):
+ * one load from this library's data, not two through the GOT, and none
+ * that waits for the pool's, on the way to the CPU number.
  */
+static intptr_t rseq_off;
+
+static void __attribute__((constructor))
+rseq_off_init(void)
+{
+	rseq_off = __rseq_offset;
+}
+
 #define RSEQ_READ32(rs, field) __extension__ ({ \
 	uint32_t v_; \
 	asm volatile ("movl %%fs:%c[f](%[r]), %[v]" : [v] "=r" (v_) \
@@ -761,7 +771,7 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = __rseq_offset;
+	intptr_t rs = rseq_off;
 	uint32_t cpu;
 	int ret;
 
@@ -802,7 +812,7 @@ static __rte_always_inline int
 rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n, bool entry)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = __rseq_offset;
+	intptr_t rs = rseq_off;
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
@@ -929,7 +939,7 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		uint32_t cpu0, int r0)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = __rseq_offset;
+	intptr_t rs = rseq_off;
 
 	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
 			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
@@ -957,7 +967,7 @@ static __rte_always_inline void
 rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
-	intptr_t rs = __rseq_offset;
+	intptr_t rs = rseq_off;
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
@@ -1048,9 +1058,15 @@ rseq_available(char *why, size_t len)
 			__rseq_size);
 		return false;
 	}
-	if (rseq_cpu_now(__rseq_offset) < 0) {
+	if (rseq_off != __rseq_offset) {
+		snprintf(why, len, "the copy of __rseq_offset (%td) differs "
+			"from glibc's (%td): this library's constructor did "
+			"not run", rseq_off, __rseq_offset);
+		return false;
+	}
+	if (rseq_cpu_now(rseq_off) < 0) {
 		snprintf(why, len, "this thread's rseq area is not registered "
-			"(cpu_id %d)", rseq_cpu_now(__rseq_offset));
+			"(cpu_id %d)", rseq_cpu_now(rseq_off));
 		return false;
 	}
 	if (syscall(__NR_membarrier,
