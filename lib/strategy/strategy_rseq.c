@@ -144,9 +144,11 @@ struct rseq_xfer {
 } __rte_cache_aligned;
 
 struct rseq_pool {
-	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
+	/* Before the pcps: the fast paths' checks share the line of the
+	 * first CPUs' pointers. */
 	unsigned int ncpu;
 	uint32_t high;				/* every pcp's: most n a section takes */
+	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
 	struct rseq_xfer xfer[RXR_POOL_MAX_NODES];
