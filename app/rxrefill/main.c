@@ -698,16 +698,10 @@ report_env(struct rxr_report *rep)
 static int
 consumers_init(struct app *a)
 {
-	if (a->opt.consumer == CONSUMER_OTHER_POLL) {
-		if (a->nb_pollers < 2) {
-			RXR_LOG(ERR, "--consumer other-poll: needs two poll "
-				"lcores, there is %u (-l 0-1 --main-polls, or -l 0-2)",
-				a->nb_pollers);
-			return -1;
-		}
-		/* One queue each, to the next poll lcore. */
+	/* One queue each, to the next poll lcore (app_setup() checked
+	 * that there is one). */
+	if (a->opt.consumer == CONSUMER_OTHER_POLL)
 		a->opt.consumers = 1;
-	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
 
@@ -921,6 +915,13 @@ app_setup(void)
 {
 	if (pollers_pick() != 0)
 		return EXIT_USAGE;
+	/* A usage error: said before any port or pool is made. */
+	if (app.opt.consumer == CONSUMER_OTHER_POLL && app.nb_pollers < 2) {
+		RXR_LOG(ERR, "--consumer other-poll: needs two poll lcores, "
+			"there is %u (-l 0-1 --main-polls, or -l 0-2)",
+			app.nb_pollers);
+		return EXIT_USAGE;
+	}
 	if (app.opt.nb_replay != 0 &&
 			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0))
 		return EXIT_FAILURE;

@@ -387,6 +387,8 @@ def case_bad_input():
     write_pcap(empty, [])
     bad(["--replay", empty], "holds no packet", status=1)
     bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file")
+    bad(["--replay", ok, "--consumer", "other-poll"],
+        "--consumer other-poll: needs two poll lcores, there is 1", status=2)
     bad(["--replay", ok], "no worker lcore",
         eal=["-l", "0", "--no-pci", "--file-prefix", "rxr_app_b%d" % os.getpid()],
         status=2)
