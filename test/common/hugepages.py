@@ -19,6 +19,15 @@ def _read(name):
         return int(f.read())
 
 
+def free_pages():
+    """Free 2 MiB pages no mount has reserved yet (free counts reserved);
+    0 where the kernel has no 2 MiB pool."""
+    try:
+        return _read("free_hugepages") - _read("resv_hugepages")
+    except OSError:
+        return 0
+
+
 class Hugepages:
     """with Hugepages(pages, eal_mb) as h: h.why is None, or why not.
 
@@ -33,25 +42,20 @@ class Hugepages:
         self.added = 0
         self.why = None
 
-    @staticmethod
-    def _free():
-        """Free pages no mount has reserved yet (free counts reserved)."""
-        return _read("free_hugepages") - _read("resv_hugepages")
-
     def __enter__(self):
         try:
             if shutil.which("unshare") is None:
                 self.why = "unshare (util-linux) not found"
                 return self
             before = _read("nr_hugepages")
-            free = self._free()
+            free = free_pages()
             if free < self.pages:
                 self.added = self.pages - free
                 with open(NR, "w") as f:
                     f.write(str(before + self.added))
-            if self._free() < self.pages:
+            if free_pages() < self.pages:
                 self.why = "only %d free 2 MiB hugepages after asking for " \
-                    "%d more" % (self._free(), self.added)
+                    "%d more" % (free_pages(), self.added)
                 return self
             self.dir = tempfile.mkdtemp(prefix=self.prefix)
         except (OSError, ValueError) as e:

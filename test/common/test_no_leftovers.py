@@ -15,19 +15,13 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hugepages import free_pages  # noqa: E402
+
 
 def hugetlbfs_dirs():
     with open("/proc/mounts") as f:
         return [l.split()[1] for l in f if l.split()[2] == "hugetlbfs"]
-
-
-def free_pages():
-    try:
-        with open("/sys/kernel/mm/hugepages/hugepages-2048kB/"
-                  "free_hugepages") as f:
-            return int(f.read())
-    except OSError:
-        return 0
 
 
 def main():
