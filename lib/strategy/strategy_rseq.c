@@ -99,19 +99,40 @@
 
 enum { RSEQ_DONE, RSEQ_BAIL, RSEQ_ABORTED };
 
-/* Slow-path counters of one CPU, atomic adds (any thread). */
-struct rseq_ctr {
-	uint64_t restarts;
-	uint64_t migrations;
-	uint64_t zone_fallback;
-	uint64_t xfer_in;		/* frames drained into the transfer stage */
-	uint64_t xfer_out;		/* frames refilled from it */
-	uint64_t remote_frees;		/* frames of another node's zone */
+/*
+ * Slow-path counters of one CPU. A thread on that CPU adds with one
+ * unlocked add that is a section of its own (the kernel's this_cpu_add():
+ * a preemption never splits it, and no other CPU adds there); a thread
+ * that has left the CPU adds atomically to the away twin, and a reader
+ * sums both. A locked add costs 20-60 cycles, and each move between a
+ * pcp and the transfer stage counted four.
+ */
+enum rseq_ctr_id {
+	RSEQ_C_RESTARTS,
+	RSEQ_C_MIGRATIONS,
+	RSEQ_C_ZONE_FALLBACK,
+	RSEQ_C_XFER_IN,		/* frames drained into the transfer stage */
+	RSEQ_C_XFER_OUT,	/* frames refilled from it */
+	RSEQ_C_REMOTE_FREES,	/* frames of another node's zone */
 	/* Moved by the slow paths' sections, not by callers' calls: left out
 	 * of the pcp's alloc and free counts. */
-	uint64_t refill_pushed;
-	uint64_t drain_popped;
-	uint64_t xfer_alloc;		/* handed to callers from the stage */
+	RSEQ_C_REFILL_PUSHED,
+	RSEQ_C_DRAIN_POPPED,
+	RSEQ_C_XFER_ALLOC,	/* handed to callers from the stage */
+	/* The pcp's slow-path figures, struct rxr_pcp_stats' of the same
+	 * names (its alloc and free are the fast sections' own adds). */
+	RSEQ_C_ALLOC_MISS,
+	RSEQ_C_ALLOC_FAIL,
+	RSEQ_C_FREE_DRAIN,
+	RSEQ_C_REFILL_FRAMES,
+	RSEQ_C_ALLOC_ZONE_FRAMES,
+	RSEQ_C_DRAIN_FRAMES,
+	RSEQ_NR_CTR
+};
+
+struct rseq_ctr {
+	uint64_t v[RSEQ_NR_CTR];	/* by threads on this CPU, unlocked */
+	uint64_t away[RSEQ_NR_CTR];	/* by any other, atomic */
 } __rte_cache_aligned;
 
 static const char * const rseq_counter_names[] = {
@@ -182,26 +203,6 @@ rseq_debug_move(const struct rxr_pool *p, void * const *objs, unsigned int n,
 
 #if RSEQ_BUILT
 
-static void
-rseq_count(struct rseq_pool *rp, uint32_t cpu, size_t field)
-{
-	if (cpu < rp->ncpu)
-		__atomic_fetch_add((uint64_t *)((uint8_t *)&rp->ctr[cpu] + field),
-			1, __ATOMIC_RELAXED);
-}
-#define RSEQ_COUNT(rp, cpu, f) rseq_count(rp, cpu, offsetof(struct rseq_ctr, f))
-
-/* Calls served by the zone because no pcp could be used. */
-static int
-rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
-		void **objs, unsigned int n)
-{
-	RSEQ_COUNT(rp, cpu, zone_fallback);
-	return rxrp_zone_alloc(p, cpu < rp->ncpu ? rp->node[cpu] : 0, objs, n,
-			true);
-}
-
-
 /*
  * The calling thread's struct rseq is at the thread pointer plus
  * __rseq_offset, the same for every thread: the sections and the reads
@@ -245,7 +246,7 @@ rseq_cpu_now(intptr_t rs)
  * count into %[c]. Labels: 1 start, 2 post-commit, 4 abort (after the
  * signature), 9 the exit; %[ret] is RSEQ_BAIL from here on.
  */
-#define RSEQ_ASM_ENTER(scratch) \
+#define RSEQ_ASM_START(scratch) \
 	".pushsection __rseq_cs, \"aw\"\n\t" \
 	".balign 32\n\t" \
 	"3:\n\t" \
@@ -257,7 +258,9 @@ rseq_cpu_now(intptr_t rs)
 	"movq %" scratch ", %%fs:%c[cs](%[rs])\n\t" \
 	"1:\n\t" \
 	"cmpl %k[cpu], %%fs:%c[cpuid](%[rs])\n\t" \
-	"jnz 9f\n\t" \
+	"jnz 9f\n\t"
+#define RSEQ_ASM_ENTER(scratch) \
+	RSEQ_ASM_START(scratch) \
 	"movl (%[pc]), %k[c]\n\t"
 
 /* The exit (label 9) and the abort handler, out of line: says aborted. */
@@ -321,6 +324,52 @@ rseq_cpu_now(intptr_t rs)
 	"cmpq %[n], %q[ret]\n\t" \
 	"jb 5b\n\t" \
 	"8:\n\t"
+
+/*
+ * *ctr += v, the add being the section's commit: done when the thread runs
+ * on @p cpu from the check to the add, else nothing (another CPU, or
+ * preempted, migrated or signalled before the add). @return true when
+ * added.
+ */
+static __rte_always_inline bool
+rseq_add_on(intptr_t rs, uint32_t cpu, uint64_t *ctr, uint64_t v)
+{
+	unsigned long scratch;
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_START("[s]")
+		"addq %[v], (%[ctr])\n\t"
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [s] "=&r" (scratch)
+		: [rs] "r" (rs), [cpu] "r" (cpu), [ctr] "r" (ctr), [v] "r" (v),
+		  [cs] "i" (offsetof(struct rseq, rseq_cs)),
+		  [cpuid] "i" (offsetof(struct rseq, cpu_id))
+		: "memory", "cc");
+	return ret == 0;
+}
+
+/* Count v on CPU cpu's counter id (a CPU out of range: the last one's). */
+static __rte_always_inline void
+rseq_add(struct rseq_pool *rp, uint32_t cpu, enum rseq_ctr_id id, uint64_t v)
+{
+	struct rseq_ctr *ct = &rp->ctr[RTE_MIN(cpu, rp->ncpu - 1)];
+
+	if (unlikely(!rseq_add_on(rseq_off, cpu, &ct->v[id], v)))
+		__atomic_fetch_add(&ct->away[id], v, __ATOMIC_RELAXED);
+}
+
+#define RSEQ_COUNT(rp, cpu, id) rseq_add(rp, cpu, id, 1)
+
+/* Calls served by the zone because no pcp could be used. */
+static int
+rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
+		void **objs, unsigned int n)
+{
+	RSEQ_COUNT(rp, cpu, RSEQ_C_ZONE_FALLBACK);
+	return rxrp_zone_alloc(p, cpu < rp->ncpu ? rp->node[cpu] : 0, objs, n,
+			true);
+}
 
 /* Two 16-byte registers for RSEQ_ASM_COPY. */
 typedef long long rseq_v2di __attribute__((vector_size(16)));
@@ -469,9 +518,9 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu,
 		int r)
 {
 	if (r == RSEQ_ABORTED)
-		RSEQ_COUNT(rp, cpu, restarts);
+		RSEQ_COUNT(rp, cpu, RSEQ_C_RESTARTS);
 	if (rseq_cpu_start(rs) != cpu)
-		RSEQ_COUNT(rp, cpu, migrations);
+		RSEQ_COUNT(rp, cpu, RSEQ_C_MIGRATIONS);
 }
 
 /* rseq_take()'s node for a pop whose frames may go anywhere. */
@@ -717,26 +766,22 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 
 	if (__atomic_load_n(&pc->count, __ATOMIC_RELAXED) & RSEQ_LOCKED)
 		return rseq_zone_alloc(p, rp, cpu, objs, n);
-	__atomic_fetch_add(&pc->stats.alloc_miss, 1, __ATOMIC_RELAXED);
+	RSEQ_COUNT(rp, cpu, RSEQ_C_ALLOC_MISS);
 	if (n + pc->batch > RSEQ_TMP) {
 		if (rxrp_zone_alloc(p, node, objs, n, true) != 0)
 			goto fail;
-		__atomic_fetch_add(&pc->stats.refill_frames, n, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&pc->stats.alloc_zone_frames, n,
-			__ATOMIC_RELAXED);
+		rseq_add(rp, cpu, RSEQ_C_REFILL_FRAMES, n);
+		rseq_add(rp, cpu, RSEQ_C_ALLOC_ZONE_FRAMES, n);
 		return 0;
 	}
 	got = rseq_xfer_refill(p, rp, rs, node, objs, n, rseq_xfer_move(pc),
 			&rest, &to);
 	if (got != 0) {
 		/* Frames another CPU gave back: no zone transfer. */
-		__atomic_fetch_add(&rp->ctr[cpu].xfer_out, got,
-			__ATOMIC_RELAXED);
-		__atomic_fetch_add(&rp->ctr[cpu].xfer_alloc, n,
-			__ATOMIC_RELAXED);
+		rseq_add(rp, cpu, RSEQ_C_XFER_OUT, got);
+		rseq_add(rp, cpu, RSEQ_C_XFER_ALLOC, n);
 		if (rest != 0)
-			__atomic_fetch_add(&rp->ctr[to].refill_pushed, rest,
-				__ATOMIC_RELAXED);
+			rseq_add(rp, to, RSEQ_C_REFILL_PUSHED, rest);
 		return 0;
 	}
 	got = rseq_zone_take(p->zone[node], tmp, n, n + pc->batch);
@@ -744,26 +789,23 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		/* The zonelist: other nodes before failing. */
 		if (rxrp_zone_alloc(p, node, objs, n, true) != 0)
 			goto fail;
-		__atomic_fetch_add(&pc->stats.refill_frames, n,
-			__ATOMIC_RELAXED);
-		__atomic_fetch_add(&pc->stats.alloc_zone_frames, n,
-			__ATOMIC_RELAXED);
+		rseq_add(rp, cpu, RSEQ_C_REFILL_FRAMES, n);
+		rseq_add(rp, cpu, RSEQ_C_ALLOC_ZONE_FRAMES, n);
 		return 0;
 	}
-	__atomic_fetch_add(&pc->stats.refill_frames, got, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&pc->stats.alloc_zone_frames, n, __ATOMIC_RELAXED);
+	rseq_add(rp, cpu, RSEQ_C_REFILL_FRAMES, got);
+	rseq_add(rp, cpu, RSEQ_C_ALLOC_ZONE_FRAMES, n);
 	rest = got - n;
 	memcpy(objs, tmp + rest, n * sizeof(*objs));
 	if (rest == 0)
 		return 0;
 	if (rseq_put(p, rp, rs, node, tmp, rest, &cpu) == RSEQ_PUSHED)
-		__atomic_fetch_add(&rp->ctr[cpu].refill_pushed, rest,
-			__ATOMIC_RELAXED);
+		rseq_add(rp, cpu, RSEQ_C_REFILL_PUSHED, rest);
 	else
 		rxrp_zone_free(p, tmp, rest, true);
 	return 0;
 fail:
-	__atomic_fetch_add(&pc->stats.alloc_fail, 1, __ATOMIC_RELAXED);
+	RSEQ_COUNT(rp, cpu, RSEQ_C_ALLOC_FAIL);
 	return -ENOBUFS;
 }
 
@@ -872,18 +914,13 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 				k = 0;
 		}
 		if (k != 0) {
-			struct rxr_pcp *gp = rp->pcp[got_cpu];
-
-			__atomic_fetch_add(&rp->ctr[got_cpu].xfer_in, in,
-				__ATOMIC_RELAXED);
-			if (in < k)
+			rseq_add(rp, got_cpu, RSEQ_C_XFER_IN, in);
+			if (in < k) {
 				rxrp_zone_free(p, tmp + in, k - in, true);
-			__atomic_fetch_add(&rp->ctr[got_cpu].drain_popped, k,
-				__ATOMIC_RELAXED);
-			__atomic_fetch_add(&gp->stats.free_drain, 1,
-				__ATOMIC_RELAXED);
-			__atomic_fetch_add(&gp->stats.drain_frames, k - in,
-				__ATOMIC_RELAXED);
+				rseq_add(rp, got_cpu, RSEQ_C_DRAIN_FRAMES, k - in);
+			}
+			rseq_add(rp, got_cpu, RSEQ_C_DRAIN_POPPED, k);
+			RSEQ_COUNT(rp, got_cpu, RSEQ_C_FREE_DRAIN);
 		}
 		switch (rseq_put(p, rp, rs, node, objs, n, &cpu)) {
 		case RSEQ_PUSHED:
@@ -897,7 +934,7 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			break;
 	}
 zone:
-	RSEQ_COUNT(rp, cpu, zone_fallback);
+	RSEQ_COUNT(rp, cpu, RSEQ_C_ZONE_FALLBACK);
 	rxrp_zone_free(p, objs, n, true);
 }
 
@@ -913,8 +950,7 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		cpu = rseq_cpu_start(rs);
 		if (cpu >= rp->ncpu || rp->node[cpu] != node) {
 			/* A pcp only holds frames of its zone. */
-			__atomic_fetch_add(&rp->ctr[RTE_MIN(cpu, rp->ncpu - 1)]
-				.remote_frees, n, __ATOMIC_RELAXED);
+			rseq_add(rp, cpu, RSEQ_C_REMOTE_FREES, n);
 			rxrp_zone_free(p, objs, n, true);
 			return;
 		}
@@ -931,7 +967,7 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		rseq_drain(p, rp, rs, node, objs, n, cpu);
 		return;
 	}
-	RSEQ_COUNT(rp, cpu, zone_fallback);
+	RSEQ_COUNT(rp, cpu, RSEQ_C_ZONE_FALLBACK);
 	rxrp_zone_free(p, objs, n, true);
 }
 
@@ -1029,8 +1065,7 @@ rseq_pool_reclaim(struct rxr_pool *p)
 		rseq_tsan_acquire(pc);
 		if (k != 0) {
 			rxr_zone_free_bulk(pc->zone, pc->frames, k);
-			__atomic_fetch_add(&pc->stats.drain_frames, k,
-				__ATOMIC_RELAXED);
+			rseq_add(rp, c, RSEQ_C_DRAIN_FRAMES, k);
 			got += k;
 		}
 		__atomic_store_n(&pc->count, 0, __ATOMIC_RELEASE);
@@ -1260,6 +1295,10 @@ rseq_pool_held(const struct rxr_pool *p)
  * as the pcp's own refill does; the frames the slow paths move through
  * sections of their own are not callers' allocs and frees.
  */
+/* Counter id of CPU c: both halves. */
+#define CTR(c, id) (RXR_STAT_READ(rp->ctr[c].v[RSEQ_C_##id]) + \
+	RXR_STAT_READ(rp->ctr[c].away[RSEQ_C_##id]))
+
 static void
 rseq_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
@@ -1276,24 +1315,24 @@ rseq_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		if (owner != ls)
 			continue;
 		rxr_pcp_stats(rp->pcp[c], &s);
-		o->pcp.alloc += s.alloc + s.alloc_zone_frames +
-			RXR_STAT_READ(rp->ctr[c].xfer_alloc) -
-			RXR_STAT_READ(rp->ctr[c].drain_popped);
-		o->pcp.alloc_miss += s.alloc_miss;
-		o->pcp.alloc_fail += s.alloc_fail;
-		o->pcp.free += s.free - RXR_STAT_READ(rp->ctr[c].refill_pushed);
-		o->pcp.free_drain += s.free_drain;
-		o->pcp.refill_frames += s.refill_frames;
-		o->pcp.alloc_zone_frames += s.alloc_zone_frames;
-		o->pcp.drain_frames += s.drain_frames;
-		o->counters[0] += RXR_STAT_READ(rp->ctr[c].restarts);
-		o->counters[1] += RXR_STAT_READ(rp->ctr[c].migrations);
-		o->counters[2] += RXR_STAT_READ(rp->ctr[c].zone_fallback);
-		o->counters[3] += RXR_STAT_READ(rp->ctr[c].xfer_in);
-		o->counters[4] += RXR_STAT_READ(rp->ctr[c].xfer_out);
-		o->remote_frees += RXR_STAT_READ(rp->ctr[c].remote_frees);
+		o->pcp.alloc += s.alloc + CTR(c, ALLOC_ZONE_FRAMES) +
+			CTR(c, XFER_ALLOC) - CTR(c, DRAIN_POPPED);
+		o->pcp.alloc_miss += CTR(c, ALLOC_MISS);
+		o->pcp.alloc_fail += CTR(c, ALLOC_FAIL);
+		o->pcp.free += s.free - CTR(c, REFILL_PUSHED);
+		o->pcp.free_drain += CTR(c, FREE_DRAIN);
+		o->pcp.refill_frames += CTR(c, REFILL_FRAMES);
+		o->pcp.alloc_zone_frames += CTR(c, ALLOC_ZONE_FRAMES);
+		o->pcp.drain_frames += CTR(c, DRAIN_FRAMES);
+		o->counters[0] += CTR(c, RESTARTS);
+		o->counters[1] += CTR(c, MIGRATIONS);
+		o->counters[2] += CTR(c, ZONE_FALLBACK);
+		o->counters[3] += CTR(c, XFER_IN);
+		o->counters[4] += CTR(c, XFER_OUT);
+		o->remote_frees += CTR(c, REMOTE_FREES);
 	}
 }
+#undef CTR
 
 const struct rxrp_strategy rxrp_strategy_rseq = {
 	.name = "rseq",

@@ -657,6 +657,7 @@ rseq_one(bool bulk)
 	struct task_job tj;
 	struct rxr_pool *p;
 	char why[160];
+	uint64_t held;
 
 	RXR_TEST_ASSERT_EQ(rxr_strategy_counters(RXR_STRATEGY_RSEQ, &names), 5,
 		"rseq counters");
@@ -684,11 +685,20 @@ rseq_one(bool bulk)
 	RXR_TEST_ASSERT_EQ(st.lcore[1].pcp.alloc, 20, "allocated there");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "CPU 0's pcp untouched");
 	RXR_TEST_ASSERT_EQ(st.avail, 64, "every frame available");
-	/* The whole pool from CPU 0: CPU 1's frames come back by the reclaim. */
-	printf("# %" PRIu64 " frames in CPU 1's pcp\n",
-		st.avail - st.zone[0].nr_free);
+	/* Counted by the thread on CPU 1: what its pcp holds came from the
+	 * zone by its refills. */
+	held = st.avail - st.zone[0].nr_free;
+	RXR_TEST_ASSERT(st.lcore[1].pcp.alloc_miss >= 1, "CPU 1's misses");
+	RXR_TEST_ASSERT_EQ(st.lcore[1].pcp.refill_frames, held,
+		"CPU 1's refill");
+	/* The whole pool from CPU 0: CPU 1's frames come back by the reclaim,
+	 * which counts them for CPU 1 from another CPU. */
+	printf("# %" PRIu64 " frames in CPU 1's pcp\n", held);
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 64), 0,
 		"alloc of every frame");
+	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[1].pcp.drain_frames, held,
+		"CPU 1's frames drained by the reclaim");
 	for (int i = 0; i < 64; i++)
 		for (int k = i + 1; k < 64; k++)
 			RXR_TEST_ASSERT(a[i] != a[k], "frame handed out twice");
