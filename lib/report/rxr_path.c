@@ -105,12 +105,12 @@ rxr_path_check_output(const char *what, const char *path,
 		const char *const *inputs, unsigned int nb_inputs,
 		uint64_t min_free, char *err, size_t errlen)
 {
-	struct stat st, in;
+	struct stat st, in, tgt;
 	struct statvfs vfs;
 	char shown[RXR_PATH_SHOWN_LEN], shown_dir[RXR_PATH_SHOWN_LEN];
 	char shown_in[RXR_PATH_SHOWN_LEN];
 	const char *p;
-	bool exists;
+	bool exists, has_target;
 	char *dir;
 	int ret = 0;
 
@@ -139,12 +139,23 @@ rxr_path_check_output(const char *what, const char *path,
 			mode_kind(st.st_mode));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
+	/* A link to an input: the write would replace the link, which may be
+	 * the very name the input was given by (as rxrefill_paths.py). */
+	has_target = exists && S_ISLNK(st.st_mode) && stat(path, &tgt) == 0;
 	for (unsigned int i = 0; exists && i < nb_inputs; i++) {
 		if (inputs[i] == NULL || stat(inputs[i], &in) != 0)
 			continue;
 		if (in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
 			snprintf(err, errlen, "%s %s: is also the input %s: "
 				"refusing to overwrite it", what, p,
+				rxr_path_shown(inputs[i], shown_in,
+					sizeof(shown_in)));
+			return -EEXIST;
+		}
+		if (has_target && in.st_dev == tgt.st_dev &&
+				in.st_ino == tgt.st_ino) {
+			snprintf(err, errlen, "%s %s: is a symbolic link to "
+				"the input %s: refusing to replace it", what, p,
 				rxr_path_shown(inputs[i], shown_in,
 					sizeof(shown_in)));
 			return -EEXIST;

@@ -162,6 +162,14 @@ def case_output_is_not_an_input():
     os.link(cap, link)
     rc, out, err = run(["--replay", cap, "--report", link])
     refused(rc, out, err, "is also the input", "--report = hard link")
+    # A symbolic link named as both: the write would replace the link,
+    # and the input's name would then hold the report.
+    sym = path("sym.pcap")
+    os.symlink(cap, sym)
+    rc, out, err = run(["--replay", sym, "--loops", "1", "--report", sym])
+    refused(rc, out, err, "symbolic link to the input",
+            "--report = --replay link")
+    assert os.path.islink(sym) and digest(sym) == want, "link replaced"
     # rxrefill-gen --split X.q0.pcap -o X overwrote its own input.
     m, files = gen("self", "-q", "2", "-s", "4", "-n", "50")
     want = digest(files[0])

@@ -1237,6 +1237,19 @@ test_paths(void)
 		sizeof(err)) == -EEXIST && strstr(err, "is also the input"),
 		"same inode: %s", err);
 	unlink(q);
+	/* The input named through a symbolic link, the output that link. */
+	RXR_TEST_ASSERT(symlink(p, q) == 0, "symlink");
+	in[0] = q;
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
+		sizeof(err)) == -EEXIST &&
+		strstr(err, "symbolic link to the input") != NULL,
+		"the input's link: %s", err);
+	in[0] = p;
+	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
+		sizeof(err)) == -EEXIST &&
+		strstr(err, "symbolic link to the input") != NULL,
+		"a link to the input: %s", err);
+	unlink(q);
 	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
 		sizeof(err)) == 0, "new file: %s", err);
 	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, UINT64_MAX,
