@@ -920,6 +920,15 @@ opts_check(struct options *o, bool warmup_given)
 			o->batch);
 		return -1;
 	}
+	/* The poll lcore receives only when a whole burst fits its ring. */
+	if (o->consumer == CONSUMER_OTHER_POLL &&
+			o->consumer_depth < o->burst) {
+		RXR_LOG(ERR, "--consumer-depth %u is below --burst %u: with "
+			"--consumer other-poll a poll lcore receives a burst "
+			"only when the consumer's ring has room for all of it",
+			o->consumer_depth, o->burst);
+		return -1;
+	}
 	if (o->stall_consumer >= (int)o->consumers) {
 		RXR_LOG(ERR, "--stall-consumer %d: there are only %u consumers",
 			o->stall_consumer, o->consumers);

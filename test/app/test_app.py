@@ -389,6 +389,10 @@ def case_bad_input():
     bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file")
     bad(["--replay", ok, "--consumer", "other-poll"],
         "--consumer other-poll: needs two poll lcores, there is 1", status=2)
+    # A ring with no room for a whole burst: the poll lcore never received.
+    bad(["--replay", ok, "--consumer", "other-poll", "--main-polls",
+         "--consumer-depth", "31"],
+        "--consumer-depth 31 is below --burst 32", status=2)
     bad(["--replay", ok], "no worker lcore",
         eal=["-l", "0", "--no-pci", "--file-prefix", "rxr_app_b%d" % os.getpid()],
         status=2)
