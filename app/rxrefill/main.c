@@ -451,7 +451,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted,
 		bool *stopped)
 {
-	struct snapshot *s0 = rte_zmalloc("rxr_snap", sizeof(*s0), 0);
+	struct snapshot *s0 = calloc(1, sizeof(*s0));
 	struct exhaust ex = { 0 };
 	bool cons = false, zeroer = false;
 	int ret = -1;
@@ -459,8 +459,11 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	*cycles = 0;
 	*unaccounted = 0;
 	*stopped = false;
-	if (s0 == NULL)
+	if (s0 == NULL) {
+		RXR_LOG(ERR, "%s: no memory for the run's counters (%zu bytes)",
+			tag, sizeof(*s0));
 		return -1;
+	}
 	cons = consumers_start(&app, cfg) == 0;
 	if (!cons)
 		goto teardown;
@@ -505,7 +508,7 @@ teardown:
 		zeroer_stop(&app);
 	consumers_stop(&app);
 	streams_settle(&app);
-	rte_free(s0);
+	free(s0);
 	return ret;
 }
 
@@ -582,11 +585,16 @@ run_one(unsigned int step, struct rxr_report *report)
 	if (run_switch_pool(cfg) != 0)
 		return -1;
 	live_run(rc, rep);
-	s1 = rte_zmalloc("rxr_snap", sizeof(*s1), 0);
-	s2 = rte_zmalloc("rxr_snap", sizeof(*s2), 0);
-	if (s1 == NULL || s2 == NULL ||
-			run_measure(tag, cfg, s1, s2, &cycles, &unaccounted,
-				&stopped) != 0)
+	/* The main lcore's alone: from the C heap, not EAL's (-m). */
+	s1 = calloc(1, sizeof(*s1));
+	s2 = calloc(1, sizeof(*s2));
+	if (s1 == NULL || s2 == NULL) {
+		RXR_LOG(ERR, "%s: no memory for the run's counters (%zu bytes)",
+			tag, 2 * sizeof(*s1));
+		goto out;
+	}
+	if (run_measure(tag, cfg, s1, s2, &cycles, &unaccounted,
+			&stopped) != 0)
 		goto out;
 
 	r.strategy = rxr_strategy_name(rc->strategy);
@@ -616,8 +624,8 @@ run_one(unsigned int step, struct rxr_report *report)
 out:
 	free(sr.rows);
 	free(sr.addr);
-	rte_free(s1);
-	rte_free(s2);
+	free(s1);
+	free(s2);
 	return ret;
 }
 

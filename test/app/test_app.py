@@ -389,6 +389,15 @@ def case_bad_input():
     bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file")
     bad(["--replay", ok, "--consumer", "other-poll"],
         "--consumer other-poll: needs two poll lcores, there is 1", status=2)
+    # Too little memory for the pool: the cause named, no frame said lost
+    # (the pool was never whole), no report.
+    rc, out, err = run(["--replay", ok, "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--frames", "8192"], timeout=60,
+                       eal=["-l", "0,1", "--no-pci", "--file-prefix",
+                            "rxr_app_m%d" % os.getpid(), "--no-huge",
+                            "-m", "8"])
+    assert rc == 1, "exit %d with -m 8: %s" % (rc, err[-1500:])
+    assert "raise EAL's -m" in err and "not home" not in err, err[-1500:]
     # A ring with no room for a whole burst: the poll lcore never received.
     bad(["--replay", ok, "--consumer", "other-poll", "--main-polls",
          "--consumer-depth", "31"],

@@ -154,6 +154,13 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 
 	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
 		return;
+	/* A pool whose creation failed while populating (out of memory):
+	 * its frames were never handed out, and the creator says why. */
+	if (mp->populated_size < mp->size) {
+		RXR_LOG(DEBUG, "%s: destroyed with %u of %u objects populated",
+			mp->name, mp->populated_size, mp->size);
+		return;
+	}
 	rxr_pool_quiesce(p);
 	frames = rxr_pool_nr_frames(p);
 	avail = rxr_pool_avail(p);
