@@ -446,8 +446,8 @@ metrics_check(const struct options *o)
 		inputs[n++] = o->replay[i];
 	for (unsigned int i = 0; i < o->nb_profiles; i++)
 		inputs[n++] = o->profiles[i];
-	/* Two writers of one file: by name now, by inode once it exists. */
-	if (strcmp(o->metrics_path, o->report_path) == 0) {
+	/* Two writers of one file, however either is spelled. */
+	if (rxr_path_same(o->metrics_path, o->report_path)) {
 		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
 			o->metrics_path);
 		return -1;

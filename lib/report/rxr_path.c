@@ -192,6 +192,42 @@ rxr_path_check_output(const char *what, const char *path,
 	return ret;
 }
 
+/* dir resolved, then "/" and the last component; NULL: out of memory. */
+static char *
+resolved(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *dir = dir_of(path), *real, *out = NULL;
+
+	if (dir == NULL)
+		return NULL;
+	real = realpath(dir, NULL);
+	base = base != NULL ? base + 1 : path;
+	if (asprintf(&out, "%s/%s", real != NULL ? real : dir, base) < 0)
+		out = NULL;
+	free(real);
+	free(dir);
+	return out;
+}
+
+bool
+rxr_path_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ra, *rb;
+	bool same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ra = resolved(a);
+	rb = resolved(b);
+	same = ra != NULL && rb != NULL ? strcmp(ra, rb) == 0 :
+		strcmp(a, b) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
 int
 rxr_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {

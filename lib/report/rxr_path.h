@@ -75,6 +75,13 @@ int rxr_path_check_output(const char *what, const char *path,
 		uint64_t min_free, char *err, size_t errlen);
 
 /**
+ * Whether two names given as outputs are one file: the same device and
+ * inode when both exist, else the same directory (resolved) and name
+ * ("m.json" and "./m.json", before either is written).
+ */
+bool rxr_path_same(const char *a, const char *b);
+
+/**
  * Parse a decimal number with no sign, no leading space, no base prefix
  * ("010" is ten, "0x10" is refused), in [min, max].
  * @return 0, or -EINVAL (not a decimal number) or -ERANGE (out of range).

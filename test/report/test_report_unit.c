@@ -1199,7 +1199,7 @@ test_disturbed(void)
 static int
 test_paths(void)
 {
-	char dir[] = "/tmp/rxr_report_unit.XXXXXX", p[96], q[96];
+	char dir[] = "/tmp/rxr_report_unit.XXXXXX", p[96], q[96], r[160];
 	char err[RXR_REPORT_ERR_LEN];
 	const char *in[1];
 	uint64_t v;
@@ -1252,6 +1252,13 @@ test_paths(void)
 	unlink(q);
 	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, 0, err,
 		sizeof(err)) == 0, "new file: %s", err);
+	/* One output under two spellings, before and after it exists. */
+	snprintf(r, sizeof(r), "%s/../%s/./link", dir, strrchr(dir, '/') + 1);
+	RXR_TEST_ASSERT(rxr_path_same(q, r), "%s is %s", r, q);
+	RXR_TEST_ASSERT(!rxr_path_same(q, p), "%s is not %s", q, p);
+	RXR_TEST_ASSERT(link(p, q) == 0, "link");
+	RXR_TEST_ASSERT(rxr_path_same(q, p), "a hard link is the file");
+	unlink(q);
 	RXR_TEST_ASSERT(rxr_path_check_output("--y", q, in, 1, UINT64_MAX,
 		err, sizeof(err)) == -ENOSPC, "free space");
 	RXR_TEST_ASSERT(rxr_path_check_output("--y", "-", in, 1, UINT64_MAX,
