@@ -201,9 +201,10 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 			tag, self, logged, 100.0 * (double)self / (double)logged);
 	if (r->streams_untracked.packets == 0)
 		return;
-	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes: "
-		"%" PRIu64 " packets of flows a table of %" PRIu64 " rows had no "
-		"room for%s, the rest not IP\n", tag, r->streams_untracked.packets,
+	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
+		"of the whole run (warm-up included): %" PRIu64 " packets of "
+		"flows a table of %" PRIu64 " rows had no room for%s, the rest "
+		"not IP\n", tag, r->streams_untracked.packets,
 		r->streams_untracked.bytes, full, rows,
 		full != 0 ? " (the next run's table has twice the rows)" : "");
 }
