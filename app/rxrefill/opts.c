@@ -920,6 +920,13 @@ opts_check(struct options *o, bool warmup_given)
 			o->batch);
 		return -1;
 	}
+	/* --replay makes net_pcap's port: one RX queue per file. */
+	if (o->nb_replay != 0 && o->queues != 0 && o->queues != o->nb_replay) {
+		RXR_LOG(ERR, "--queues %u, but --replay gives %u file%s: "
+			"net_pcap has one RX queue per file", o->queues,
+			o->nb_replay, o->nb_replay == 1 ? "" : "s");
+		return -1;
+	}
 	/* The poll lcore receives only when a whole burst fits its ring. */
 	if (o->consumer == CONSUMER_OTHER_POLL &&
 			o->consumer_depth < o->burst) {

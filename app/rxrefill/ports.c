@@ -160,13 +160,6 @@ ports_init(struct app *a)
 		else
 			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 				RTE_MAX(1u, a->nb_pollers);
-		if (strcmp(p->name, REPLAY_VDEV) == 0 && a->opt.queues != 0 &&
-				a->opt.queues != a->opt.nb_replay) {
-			RXR_LOG(ERR, "--queues %u, but --replay gives %u files: "
-				"net_pcap has one RX queue per file", a->opt.queues,
-				a->opt.nb_replay);
-			return -1;
-		}
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);

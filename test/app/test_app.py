@@ -386,7 +386,8 @@ def case_bad_input():
     empty = os.path.join(TMP, "empty.pcap")
     write_pcap(empty, [])
     bad(["--replay", empty], "holds no packet", status=1)
-    bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file")
+    bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file",
+        status=2)
     bad(["--replay", ok, "--consumer", "other-poll"],
         "--consumer other-poll: needs two poll lcores, there is 1", status=2)
     # Too little memory for the pool: the cause named, no frame said lost
