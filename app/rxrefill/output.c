@@ -118,7 +118,14 @@ fail:
 void
 output_say(const struct rxr_report *rep, bool interrupted)
 {
-	if (report_failed)
+	/* An earlier write may still be there (a later one found the disk
+	 * full), or gone with its directory. */
+	if (report_failed && report_written && report_stdout == NULL &&
+			access(app.opt.report_path, F_OK) == 0)
+		RXR_LOG(ERR, "report %s holds only the runs before the write "
+			"that failed (see above; partial: true)",
+			app.opt.report_path);
+	else if (report_failed)
 		RXR_LOG(ERR, "no report written (see above)");
 	else if (!report_written && complete_runs(rep) == 0)
 		RXR_LOG(ERR, "no repetition completed: no report "

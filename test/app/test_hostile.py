@@ -267,6 +267,33 @@ def case_report_write_failure_said_once():
         out[-500:] + err[-500:]
 
 
+def case_report_kept_when_a_later_write_fails():
+    # The disk fills after the first repetition's report: that report
+    # stays, and the last line says it holds the runs before the failure.
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        raise tap.Skip("needs root and unshare")
+    d = path("fills")
+    os.mkdir(d)
+    cmd = ("mount -t tmpfs -o size=1m rxr_hostile_fills %s || exit 99; "
+           "%s %s -- --replay %s --loops 100 --reps 3 --strategy bh "
+           "--bulk on --no-table --report %s/r.json & pid=$!; "
+           "while [ ! -e %s/r.json ]; do sleep 0.05; done; "
+           "kill -STOP $pid; cp %s/r.json %s/first.json; "
+           "dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null; kill -CONT $pid; "
+           "wait $pid; rc=$?; cmp -s %s/r.json %s/first.json || rc=98; "
+           "exit $rc" % ((d, RXREFILL, " ".join(EAL), capture(), d, d, d, d,
+                          d, d, d)))
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", cmd], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode == 99:
+        raise tap.Skip("mount: %s" % p.stderr.strip())
+    assert p.returncode == 1, "exit %d: %s" % (p.returncode, p.stderr[-800:])
+    assert "holds only the runs before the write that failed" in p.stderr, \
+        p.stderr[-800:]
+    assert "no report written" not in p.stderr, p.stderr[-800:]
+
+
 # --- 3. cut-short repetitions are marked and left out ------------------------
 
 def stop_second_rep(args, sig, marker):
