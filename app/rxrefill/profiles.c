@@ -128,10 +128,16 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 
 		pos += n + 1;
 		line++;
-		if (memchr(l, '\0', n) != NULL) {
-			RXR_LOG(ERR, "--profile %s:%u: not a text file",
-				name, line);
-			return -1;
+		/* Control characters other than tabs and CRLF: not text (a
+		 * message would echo them to the terminal). */
+		for (k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)l[k];
+
+			if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+				RXR_LOG(ERR, "--profile %s:%u: not a text file "
+					"(byte 0x%02x)", name, line, c);
+				return -1;
+			}
 		}
 		/* Trim, drop comments. */
 		for (k = 0; k < n && l[k] != '#'; k++)

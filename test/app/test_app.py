@@ -459,6 +459,12 @@ def case_strategy_setting_errors():
     with open(prof, "w") as f:
         f.write("strategy-setting recycle.ring=40000\n")
     bad(["--profile", prof], "recycle.ring=40000: expected", status=2)
+    # A binary file: refused as not text, its bytes not echoed.
+    binprof = os.path.join(TMP, "binary.profile")
+    with open(binprof, "wb") as f:
+        f.write(b"strategy bh\n\x1b[2J\x07junk\n")
+    bad(["--profile", binprof], "binary.profile:2: not a text file (byte "
+        "0x1b)", status=2)
 
 
 def case_strategy_settings_in_report():
