@@ -21,7 +21,7 @@ import sys
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "kind_of",
            "read_input", "load_json", "check_output", "Outputs",
-           "on_signals", "finite", "fail"]
+           "same_file", "on_signals", "finite", "fail"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -181,6 +181,24 @@ def _same(a, b):
     return a.st_dev == b.st_dev and a.st_ino == b.st_ino
 
 
+def _spelled(path):
+    """path with its directory resolved (links, "..", "."), its last
+    name kept: what a rename over path replaces, however it is spelled."""
+    d, base = os.path.split(path)
+    return os.path.join(os.path.realpath(d or "."), base)
+
+
+def same_file(a, b):
+    """a and b name one file: the same path once spelled out, or (when
+    both exist) the same device and inode, as hard links are."""
+    if _spelled(a) == _spelled(b):
+        return True
+    try:
+        return _same(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
+
+
 def check_output(path, inputs=(), what=None):
     """Refuse an output that would replace what is not a regular file,
     write over an input (also through a link), or cannot be made in its
@@ -291,9 +309,12 @@ class Outputs:
         """Check path as an output (what: the option naming it)."""
         what = what or self.what
         for p in self.paths:
-            if p == path:
-                raise ToolError("%s %s: named twice as an output" % (
-                    what or "output", shown(path)), EXIT_USAGE)
+            if same_file(p, path):
+                raise ToolError("%s %s: named twice as an output%s" % (
+                    what or "output", shown(path), "" if p == path else
+                    " (also as %s%s)" % (
+                        self.whats[p] + " " if self.whats[p] else "",
+                        shown(p))), EXIT_USAGE)
         check_output(path, self.inputs, what)
         self.paths.append(path)
         self.whats[path] = what

@@ -56,8 +56,8 @@ def plot(*args, timeout=120):
     return sh([PY, PLOT] + list(args), timeout=timeout)
 
 
-def sweep(*args, timeout=120):
-    return sh([sys.executable, SWEEP] + list(args), timeout=timeout)
+def sweep(*args, timeout=120, **kw):
+    return sh([sys.executable, SWEEP] + list(args), timeout=timeout, **kw)
 
 
 def clean(p, what):
@@ -457,6 +457,31 @@ def case_sweep_outputs_checked_first():
     refused(p, 2, "No such file or directory", "--json in a missing dir")
     p = sweep(*sweep_cmd(TMP + "/"))
     refused(p, 2, "names a directory", "--json DIR/")
+
+
+def case_sweep_output_named_twice():
+    # --json same.json --plot ./same.json: the PNG replaced the result.
+    # Any two spellings of one file are one output, refused before a step.
+    out = path("twice.json")
+    with open(out, "w") as f:
+        f.write("mine\n")
+    os.mkdir(path("twice_sub"))
+    os.symlink(TMP, path("twice_dirlink"))
+    os.link(out, path("twice_hard.json"))
+    for other, cwd in ((out, None), ("./twice.json", TMP),
+                       (os.path.join(TMP, ".", "twice.json"), None),
+                       (path("twice_sub/../twice.json"), None),
+                       (path("twice_dirlink/twice.json"), None),
+                       (path("twice_hard.json"), None)):
+        p = sweep(*sweep_cmd(out, extra=["--plot", other]), cwd=cwd)
+        refused(p, 2, "named twice as an output", "--plot " + other)
+        assert open(out).read() == "mine\n", "%s: replaced" % other
+    # A new file: refused the same way, nothing made.
+    p = sweep(*sweep_cmd("new_twice.json",
+                         extra=["--plot", path("twice_sub/../new_twice.json")]),
+              cwd=TMP)
+    refused(p, 2, "named twice as an output", "a new file twice")
+    assert not os.path.exists(path("new_twice.json"))
 
 
 def case_sweep_strict_json_and_tmp_fifo():
