@@ -15,13 +15,15 @@ import errno
 import json
 import math
 import os
+import re
 import signal
 import stat
+import subprocess
 import sys
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "kind_of",
            "read_input", "load_json", "check_output", "Outputs",
-           "same_file", "on_signals", "finite", "fail"]
+           "same_file", "on_signals", "finite", "fail", "tool_version"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -397,6 +399,30 @@ class Outputs:
                     os.close(fd)
             except OSError:
                 pass
+
+
+def tool_version(version, script):
+    """The project's version: version as the installed copy has it
+    (subst_version.py replaced its placeholder), or else that of the
+    source tree script runs from, from its meson.build and git."""
+    if "@" not in version:
+        return version
+    src = os.path.dirname(os.path.dirname(os.path.abspath(script)))
+    try:
+        with open(os.path.join(src, "meson.build"), encoding="utf-8") as f:
+            m = re.search(r"version\s*:\s*'([^']+)'", f.read())
+        v = m.group(1) if m else "unknown"
+    except OSError:
+        v = "unknown"
+    try:
+        d = subprocess.run(["git", "-C", src, "describe", "--always",
+                            "--dirty", "--tags"], capture_output=True,
+                           text=True, timeout=10).stdout.strip()
+        if d and d != v:
+            v = "%s (git %s)" % (v, d)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return v
 
 
 def fail(prog, e):

@@ -162,6 +162,22 @@ def case_plot_help_version():
     refused(p, 2, "no report", "no argument")
 
 
+def case_tools_version_from_source_tree():
+    # usertools/rxrefill-plot -V printed "rxrefill-plot @VERSION@": only
+    # the built copy has the version substituted. From the source tree
+    # each tool reads it from meson.build, as the sweep did.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "..")
+    with open(os.path.join(src, "meson.build")) as f:
+        want = f.read().split("version", 1)[1].split("'")[1]
+    for tool in ("rxrefill-plot", "rxrefill-sweep"):
+        p = sh([PY, os.path.join(src, "usertools", tool), "-V"])
+        clean(p, tool + " -V")
+        assert p.returncode == 0 and "@" not in p.stdout and \
+            p.stdout.startswith("%s %s" % (tool, want)), \
+            "%s -V: %s%s" % (tool, p.stdout, p.stderr[-500:])
+
+
 def case_plot_never_overwrites_its_input():
     # rxrefill-plot -o DIR/self DIR/self-gbps.svg overwrote the report.
     src = path("self-gbps.svg")
