@@ -500,6 +500,25 @@ def case_sweep_output_named_twice():
     assert not os.path.exists(path("new_twice.json"))
 
 
+def case_sweep_plot_without_matplotlib():
+    # --plot without matplotlib ran the whole sweep, then said so, wrote
+    # no figure and exited 0. Now a usage error before the first step.
+    fake = path("nompl")
+    os.makedirs(os.path.join(fake, "matplotlib"))
+    with open(os.path.join(fake, "matplotlib", "__init__.py"), "w") as f:
+        f.write("raise ImportError('no matplotlib here (test)')\n")
+    ran = path("nompl_ran")
+    out = path("nompl.json")
+    env = dict(os.environ, PYTHONPATH=fake)
+    p = sweep(*sweep_cmd(out, sender="touch %s; echo Successful packets: "
+                         "0 # {pps}" % ran,
+                         extra=["--plot", path("nompl.png")]), env=env)
+    refused(p, 2, "--plot: matplotlib is not installed", "no matplotlib")
+    assert not os.path.exists(ran), "a step ran"
+    assert not os.path.exists(out) and \
+        not os.path.exists(path("nompl.png")), "an output written"
+
+
 def case_sweep_strict_json_and_tmp_fifo():
     out = path("sw.json")
     # A FIFO where the old code put its temporary file: it hung there.
