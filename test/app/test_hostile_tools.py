@@ -500,6 +500,41 @@ def case_sweep_output_named_twice():
     assert not os.path.exists(path("new_twice.json"))
 
 
+def case_sweep_keep_never_overwrites():
+    # --keep DIR wrote stepN.json and stepN.out over the user's files.
+    d = path("keep")
+    os.mkdir(d)
+    mine = {}
+    for name in ("step1.json", "step2.out", "notes.txt"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write("mine %s\n" % name)
+        mine[name] = digest(os.path.join(d, name))
+    ran = path("keep_ran")
+    sender = "touch %s; echo Successful packets: 0 # {pps}" % ran
+    p = sweep(*sweep_cmd(path("keep.json"), sender=sender,
+                         extra=["--keep", d]))
+    refused(p, 2, os.path.join(d, "step1.json"), "--keep onto step files")
+    assert "and 1 more" in p.stderr, p.stderr
+    assert not os.path.exists(ran), "a step ran"
+    assert {n: digest(os.path.join(d, n)) for n in mine} == mine and \
+        sorted(os.listdir(d)) == sorted(mine), os.listdir(d)
+    # An output where a step file would go is refused too.
+    d2 = path("keep2")
+    os.mkdir(d2)
+    p = sweep(*sweep_cmd(os.path.join(d2, "..", "keep2", "step1.json"),
+                         sender=sender, extra=["--keep", d2]))
+    refused(p, 2, "a name --keep", "--json onto a step file")
+    assert not os.path.exists(ran), "a step ran"
+    # A directory without them: each step's files kept, as --help says.
+    p = sweep(*sweep_cmd(path("keep2.json"), extra=["--keep", d2]))
+    clean(p, "--keep new dir")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert sorted(os.listdir(d2)) == ["step1.json", "step1.out"], \
+        os.listdir(d2)
+    h = sweep("--help").stdout
+    assert "stepN.json" in h and "stepN.out" in h, "--help: --keep"
+
+
 def case_sweep_plot_without_matplotlib():
     # --plot without matplotlib ran the whole sweep, then said so, wrote
     # no figure and exited 0. Now a usage error before the first step.
