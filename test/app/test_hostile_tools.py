@@ -266,6 +266,17 @@ def bad_reports():
         ("empty", ""),
         ("array", "[]"),
         ("latin1", json.dumps(doc).replace("bh", "b\xe9", 1)),
+        # The noise fields (rxrefill-plot took any value in them).
+        ("disturbed_null", edit(lambda d: d["runs"][0].update(
+            disturbed=None))),
+        ("disturbed_str", edit(lambda d: d["runs"][0].update(
+            disturbed="no"))),
+        ("disturbed_by", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by="steal"))),
+        ("noise_empty", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by=[], noise={}))),
+        ("noise_str", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by=[], noise="quiet"))),
     ]
 
 
@@ -281,6 +292,25 @@ def case_plot_refuses_what_compare_refuses():
         refused(r, 1, p, "report " + name)
         assert not [f for f in os.listdir(TMP)
                     if f.startswith("bad_%s-" % name)], "figures written"
+
+
+def case_plot_statistics_not_object():
+    # A top-level "statistics" that is not an object: AttributeError in
+    # ci_method(). The schema has an object there (doc/report-schema.md):
+    # refused by name, as a bad field is.
+    with open(report()) as f:
+        good = json.load(f)
+    for name, v in (("str", "bootstrap"), ("neg", -1), ("true", True),
+                    ("real", 1.5), ("arr", []), ("ci95", {"ci95": 95})):
+        d = dict(good, statistics=v)
+        p = path("stat_%s.json" % name)
+        with open(p, "w") as f:
+            json.dump(d, f)
+        r = plot("-o", path("stat_" + name), p)
+        refused(r, 1, p, "statistics " + name)
+        assert "statistics" in r.stderr, r.stderr
+        assert not [f for f in os.listdir(TMP)
+                    if f.startswith("stat_%s-" % name)], "figures written"
 
 
 def case_plot_groups_as_compare():
