@@ -584,6 +584,40 @@ def case_sweep_plot_without_matplotlib():
         not os.path.exists(path("nompl.png")), "an output written"
 
 
+def case_sweep_program_and_strategy_list():
+    # A missing rxrefill was "/nonexist --options-table names no
+    # strategy: is it rxrefill?"; now the reason, before any step.
+    notexec = path("notexec")
+    with open(notexec, "w") as f:
+        f.write("#!/bin/sh\n")
+    for prog, needle in ((path("nonexist"), "No such file or directory"),
+                         (notexec, "not executable"),
+                         (TMP, "is a directory"),
+                         ("rxr-no-such-program", "not found in PATH")):
+        cmd = sweep_cmd(path("prog.json"))
+        cmd[cmd.index(RXREFILL)] = prog
+        p = sweep(*cmd)
+        refused(p, 2, needle, "rxrefill program " + prog)
+        assert "the rxrefill program %s" % prog in p.stderr, p.stderr
+    # --strategy as rxrefill reads it: a repeated name swept once (the
+    # sweep ran bh twice), an empty one and 'all' not last refused.
+    for lst, needle in (("bh,,zone", "an empty strategy name"),
+                        ("all,bh", "'all' comes last"),
+                        ("bh,nope", "unknown strategy 'nope'")):
+        cmd = sweep_cmd(path("list.json"))
+        cmd[cmd.index("--strategy") + 1] = lst
+        refused(sweep(*cmd), 2, needle, "--strategy " + lst)
+    out = path("twice_bh.json")
+    cmd = sweep_cmd(out)
+    cmd[cmd.index("--strategy") + 1] = "bh,bh"
+    p = sweep(*cmd)
+    clean(p, "--strategy bh,bh")
+    assert p.returncode == 0, p.stderr[-2000:]
+    with open(out) as f:
+        got = [s["strategy"] for s in json.load(f)["strategies"]]
+    assert got == ["bh"], got
+
+
 def case_sweep_strict_json_and_tmp_fifo():
     out = path("sw.json")
     # A FIFO where the old code put its temporary file: it hung there.
