@@ -15,13 +15,15 @@ import errno
 import json
 import math
 import os
+import re
 import signal
 import stat
+import subprocess
 import sys
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "kind_of",
            "read_input", "load_json", "check_output", "Outputs",
-           "on_signals", "finite", "fail"]
+           "same_file", "on_signals", "finite", "fail", "tool_version"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -181,6 +183,24 @@ def _same(a, b):
     return a.st_dev == b.st_dev and a.st_ino == b.st_ino
 
 
+def _spelled(path):
+    """path with its directory resolved (links, "..", "."), its last
+    name kept: what a rename over path replaces, however it is spelled."""
+    d, base = os.path.split(path)
+    return os.path.join(os.path.realpath(d or "."), base)
+
+
+def same_file(a, b):
+    """a and b name one file: the same path once spelled out, or (when
+    both exist) the same device and inode, as hard links are."""
+    if _spelled(a) == _spelled(b):
+        return True
+    try:
+        return _same(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
+
+
 def check_output(path, inputs=(), what=None):
     """Refuse an output that would replace what is not a regular file,
     write over an input (also through a link), or cannot be made in its
@@ -291,9 +311,12 @@ class Outputs:
         """Check path as an output (what: the option naming it)."""
         what = what or self.what
         for p in self.paths:
-            if p == path:
-                raise ToolError("%s %s: named twice as an output" % (
-                    what or "output", shown(path)), EXIT_USAGE)
+            if same_file(p, path):
+                raise ToolError("%s %s: named twice as an output%s" % (
+                    what or "output", shown(path), "" if p == path else
+                    " (also as %s%s)" % (
+                        self.whats[p] + " " if self.whats[p] else "",
+                        shown(p))), EXIT_USAGE)
         check_output(path, self.inputs, what)
         self.paths.append(path)
         self.whats[path] = what
@@ -376,6 +399,30 @@ class Outputs:
                     os.close(fd)
             except OSError:
                 pass
+
+
+def tool_version(version, script):
+    """The project's version: version as the installed copy has it
+    (subst_version.py replaced its placeholder), or else that of the
+    source tree script runs from, from its meson.build and git."""
+    if "@" not in version:
+        return version
+    src = os.path.dirname(os.path.dirname(os.path.abspath(script)))
+    try:
+        with open(os.path.join(src, "meson.build"), encoding="utf-8") as f:
+            m = re.search(r"version\s*:\s*'([^']+)'", f.read())
+        v = m.group(1) if m else "unknown"
+    except OSError:
+        v = "unknown"
+    try:
+        d = subprocess.run(["git", "-C", src, "describe", "--always",
+                            "--dirty", "--tags"], capture_output=True,
+                           text=True, timeout=10).stdout.strip()
+        if d and d != v:
+            v = "%s (git %s)" % (v, d)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return v
 
 
 def fail(prog, e):

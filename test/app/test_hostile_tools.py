@@ -56,8 +56,8 @@ def plot(*args, timeout=120):
     return sh([PY, PLOT] + list(args), timeout=timeout)
 
 
-def sweep(*args, timeout=120):
-    return sh([sys.executable, SWEEP] + list(args), timeout=timeout)
+def sweep(*args, timeout=120, **kw):
+    return sh([sys.executable, SWEEP] + list(args), timeout=timeout, **kw)
 
 
 def clean(p, what):
@@ -162,6 +162,22 @@ def case_plot_help_version():
     refused(p, 2, "no report", "no argument")
 
 
+def case_tools_version_from_source_tree():
+    # usertools/rxrefill-plot -V printed "rxrefill-plot @VERSION@": only
+    # the built copy has the version substituted. From the source tree
+    # each tool reads it from meson.build, as the sweep did.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "..")
+    with open(os.path.join(src, "meson.build")) as f:
+        want = f.read().split("version", 1)[1].split("'")[1]
+    for tool in ("rxrefill-plot", "rxrefill-sweep"):
+        p = sh([PY, os.path.join(src, "usertools", tool), "-V"])
+        clean(p, tool + " -V")
+        assert p.returncode == 0 and "@" not in p.stdout and \
+            p.stdout.startswith("%s %s" % (tool, want)), \
+            "%s -V: %s%s" % (tool, p.stdout, p.stderr[-500:])
+
+
 def case_plot_never_overwrites_its_input():
     # rxrefill-plot -o DIR/self DIR/self-gbps.svg overwrote the report.
     src = path("self-gbps.svg")
@@ -250,6 +266,17 @@ def bad_reports():
         ("empty", ""),
         ("array", "[]"),
         ("latin1", json.dumps(doc).replace("bh", "b\xe9", 1)),
+        # The noise fields (rxrefill-plot took any value in them).
+        ("disturbed_null", edit(lambda d: d["runs"][0].update(
+            disturbed=None))),
+        ("disturbed_str", edit(lambda d: d["runs"][0].update(
+            disturbed="no"))),
+        ("disturbed_by", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by="steal"))),
+        ("noise_empty", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by=[], noise={}))),
+        ("noise_str", edit(lambda d: d["runs"][0].update(
+            disturbed=False, disturbed_by=[], noise="quiet"))),
     ]
 
 
@@ -265,6 +292,25 @@ def case_plot_refuses_what_compare_refuses():
         refused(r, 1, p, "report " + name)
         assert not [f for f in os.listdir(TMP)
                     if f.startswith("bad_%s-" % name)], "figures written"
+
+
+def case_plot_statistics_not_object():
+    # A top-level "statistics" that is not an object: AttributeError in
+    # ci_method(). The schema has an object there (doc/report-schema.md):
+    # refused by name, as a bad field is.
+    with open(report()) as f:
+        good = json.load(f)
+    for name, v in (("str", "bootstrap"), ("neg", -1), ("true", True),
+                    ("real", 1.5), ("arr", []), ("ci95", {"ci95": 95})):
+        d = dict(good, statistics=v)
+        p = path("stat_%s.json" % name)
+        with open(p, "w") as f:
+            json.dump(d, f)
+        r = plot("-o", path("stat_" + name), p)
+        refused(r, 1, p, "statistics " + name)
+        assert "statistics" in r.stderr, r.stderr
+        assert not [f for f in os.listdir(TMP)
+                    if f.startswith("stat_%s-" % name)], "figures written"
 
 
 def case_plot_groups_as_compare():
@@ -457,6 +503,119 @@ def case_sweep_outputs_checked_first():
     refused(p, 2, "No such file or directory", "--json in a missing dir")
     p = sweep(*sweep_cmd(TMP + "/"))
     refused(p, 2, "names a directory", "--json DIR/")
+
+
+def case_sweep_output_named_twice():
+    # --json same.json --plot ./same.json: the PNG replaced the result.
+    # Any two spellings of one file are one output, refused before a step.
+    out = path("twice.json")
+    with open(out, "w") as f:
+        f.write("mine\n")
+    os.mkdir(path("twice_sub"))
+    os.symlink(TMP, path("twice_dirlink"))
+    os.link(out, path("twice_hard.json"))
+    for other, cwd in ((out, None), ("./twice.json", TMP),
+                       (os.path.join(TMP, ".", "twice.json"), None),
+                       (path("twice_sub/../twice.json"), None),
+                       (path("twice_dirlink/twice.json"), None),
+                       (path("twice_hard.json"), None)):
+        p = sweep(*sweep_cmd(out, extra=["--plot", other]), cwd=cwd)
+        refused(p, 2, "named twice as an output", "--plot " + other)
+        assert open(out).read() == "mine\n", "%s: replaced" % other
+    # A new file: refused the same way, nothing made.
+    p = sweep(*sweep_cmd("new_twice.json",
+                         extra=["--plot", path("twice_sub/../new_twice.json")]),
+              cwd=TMP)
+    refused(p, 2, "named twice as an output", "a new file twice")
+    assert not os.path.exists(path("new_twice.json"))
+
+
+def case_sweep_keep_never_overwrites():
+    # --keep DIR wrote stepN.json and stepN.out over the user's files.
+    d = path("keep")
+    os.mkdir(d)
+    mine = {}
+    for name in ("step1.json", "step2.out", "notes.txt"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write("mine %s\n" % name)
+        mine[name] = digest(os.path.join(d, name))
+    ran = path("keep_ran")
+    sender = "touch %s; echo Successful packets: 0 # {pps}" % ran
+    p = sweep(*sweep_cmd(path("keep.json"), sender=sender,
+                         extra=["--keep", d]))
+    refused(p, 2, os.path.join(d, "step1.json"), "--keep onto step files")
+    assert "and 1 more" in p.stderr, p.stderr
+    assert not os.path.exists(ran), "a step ran"
+    assert {n: digest(os.path.join(d, n)) for n in mine} == mine and \
+        sorted(os.listdir(d)) == sorted(mine), os.listdir(d)
+    # An output where a step file would go is refused too.
+    d2 = path("keep2")
+    os.mkdir(d2)
+    p = sweep(*sweep_cmd(os.path.join(d2, "..", "keep2", "step1.json"),
+                         sender=sender, extra=["--keep", d2]))
+    refused(p, 2, "a name --keep", "--json onto a step file")
+    assert not os.path.exists(ran), "a step ran"
+    # A directory without them: each step's files kept, as --help says.
+    p = sweep(*sweep_cmd(path("keep2.json"), extra=["--keep", d2]))
+    clean(p, "--keep new dir")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert sorted(os.listdir(d2)) == ["step1.json", "step1.out"], \
+        os.listdir(d2)
+    h = sweep("--help").stdout
+    assert "stepN.json" in h and "stepN.out" in h, "--help: --keep"
+
+
+def case_sweep_plot_without_matplotlib():
+    # --plot without matplotlib ran the whole sweep, then said so, wrote
+    # no figure and exited 0. Now a usage error before the first step.
+    fake = path("nompl")
+    os.makedirs(os.path.join(fake, "matplotlib"))
+    with open(os.path.join(fake, "matplotlib", "__init__.py"), "w") as f:
+        f.write("raise ImportError('no matplotlib here (test)')\n")
+    ran = path("nompl_ran")
+    out = path("nompl.json")
+    env = dict(os.environ, PYTHONPATH=fake)
+    p = sweep(*sweep_cmd(out, sender="touch %s; echo Successful packets: "
+                         "0 # {pps}" % ran,
+                         extra=["--plot", path("nompl.png")]), env=env)
+    refused(p, 2, "--plot: matplotlib is not installed", "no matplotlib")
+    assert not os.path.exists(ran), "a step ran"
+    assert not os.path.exists(out) and \
+        not os.path.exists(path("nompl.png")), "an output written"
+
+
+def case_sweep_program_and_strategy_list():
+    # A missing rxrefill was "/nonexist --options-table names no
+    # strategy: is it rxrefill?"; now the reason, before any step.
+    notexec = path("notexec")
+    with open(notexec, "w") as f:
+        f.write("#!/bin/sh\n")
+    for prog, needle in ((path("nonexist"), "No such file or directory"),
+                         (notexec, "not executable"),
+                         (TMP, "is a directory"),
+                         ("rxr-no-such-program", "not found in PATH")):
+        cmd = sweep_cmd(path("prog.json"))
+        cmd[cmd.index(RXREFILL)] = prog
+        p = sweep(*cmd)
+        refused(p, 2, needle, "rxrefill program " + prog)
+        assert "the rxrefill program %s" % prog in p.stderr, p.stderr
+    # --strategy as rxrefill reads it: a repeated name swept once (the
+    # sweep ran bh twice), an empty one and 'all' not last refused.
+    for lst, needle in (("bh,,zone", "an empty strategy name"),
+                        ("all,bh", "'all' comes last"),
+                        ("bh,nope", "unknown strategy 'nope'")):
+        cmd = sweep_cmd(path("list.json"))
+        cmd[cmd.index("--strategy") + 1] = lst
+        refused(sweep(*cmd), 2, needle, "--strategy " + lst)
+    out = path("twice_bh.json")
+    cmd = sweep_cmd(out)
+    cmd[cmd.index("--strategy") + 1] = "bh,bh"
+    p = sweep(*cmd)
+    clean(p, "--strategy bh,bh")
+    assert p.returncode == 0, p.stderr[-2000:]
+    with open(out) as f:
+        got = [s["strategy"] for s in json.load(f)["strategies"]]
+    assert got == ["bh"], got
 
 
 def case_sweep_strict_json_and_tmp_fifo():
