@@ -321,6 +321,37 @@ vfields(struct vctx *c, const json_t *obj, const char *where,
 
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * statistics{}: how summary was computed. Optional; alpha, when there, a
+ * level a test can be read at (a report's verdicts use it).
+ */
+static int
+validate_statistics(struct vctx *c, const json_t *doc)
+{
+	static const char *const strs[] = {
+		"ci95", "test", "paired_test", "paired_interval",
+	};
+	const json_t *st, *alpha;
+
+	if (vfield(c, doc, "", "statistics", V_OBJ, false, &st))
+		return -EINVAL;
+	if (st == NULL)
+		return 0;
+	for (size_t i = 0; i < NKEYS(strs); i++)
+		if (vfield(c, st, "statistics", strs[i], V_STR, false, NULL))
+			return -EINVAL;
+	if (vfield(c, st, "statistics", "alpha", V_NUM, false, &alpha))
+		return -EINVAL;
+	if (alpha != NULL && !(json_number_value(alpha) > 0 &&
+			json_number_value(alpha) < 1)) {
+		rxrr_err(c->err, c->errlen, "%s: statistics.alpha: %g is not "
+			"a significance level (0 < alpha < 1)", c->name,
+			json_number_value(alpha));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 validate_env(struct vctx *c, const json_t *doc)
 {
@@ -785,7 +816,8 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 			vfield(&c, doc, "", "created", V_STR, true, NULL) ||
 			validate_env(&c, doc) ||
 			vfield(&c, doc, "", "runs", V_ARR, true, &runs) ||
-			vfield(&c, doc, "", "summary", V_ARR, false, NULL))
+			vfield(&c, doc, "", "summary", V_ARR, false, NULL) ||
+			validate_statistics(&c, doc))
 		return -EINVAL;
 	json_array_foreach(runs, i, run)
 		if (validate_run(&c, run, i))

@@ -604,6 +604,19 @@ test_validate(void)
 	json_object_del(d, "schema");
 	if (expect_invalid(d, "no \"schema\" field"))
 		return -1;
+	/* How the summary was computed: an object, alpha a level. */
+	d = json_deep_copy(good);
+	json_object_set_new(d, "statistics", json_string("x"));
+	if (expect_invalid(d, "statistics: expected an object"))
+		return -1;
+	d = json_deep_copy(good);
+	json_object_set_new(d, "statistics", json_pack("{s:f}", "alpha", 5.0));
+	if (expect_invalid(d, "statistics.alpha: 5 is not a significance"))
+		return -1;
+	d = json_deep_copy(good);
+	json_object_set_new(d, "statistics", json_pack("{s:i}", "ci95", 1));
+	if (expect_invalid(d, "statistics.ci95: expected a string"))
+		return -1;
 	d = json_deep_copy(good);
 	json_object_set_new(json_object_get(d, "env"), "memory",
 		json_string("lots"));
