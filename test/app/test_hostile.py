@@ -182,6 +182,39 @@ def case_output_is_not_an_input():
     refused(rc, out, err, "is also the input", "gen -m = --split")
 
 
+def case_gen_outputs_are_not_each_other():
+    # rxrefill-gen -o g/c -m g/c.q0.pcap exited 0 with g/c.q0.pcap holding
+    # the manifest. However spelt, two outputs of a run are one file.
+    d = path("gself")
+    os.mkdir(d)
+    os.symlink(d, path("gself_link"))
+    for args, other in (
+            (["-o", d + "/c", "-m", d + "/c.q0.pcap"], "--prefix"),
+            (["-o", d + "/c", "-m", d + "/./c.q0.pcap"], "--prefix"),
+            (["-o", d + "/c", "-m", d + "/../gself/c.q1.pcap"], "--prefix"),
+            (["-o", path("gself_link") + "/c", "-m", d + "/c.q1.pcap"],
+             "--prefix"),
+            (["-o", d + "/y", "-a", "-m", d + "/y.all.pcap"], "--all")):
+        rc, out, err = prog([GEN, "-q", "2", "-s", "2", "-n", "5",
+                             "--quiet"] + args)
+        what = "gen " + " ".join(args)
+        refused(rc, out, err, "is also the %s output" % other, what)
+        assert rc == 2 and "--manifest" in err, "%s: %d %s" % (what, rc, err)
+        assert os.listdir(d) == [], "%s wrote %s" % (what, os.listdir(d))
+    # An existing hard link to a capture is that capture too.
+    m, files = gen("gself/h", "-q", "1", "-s", "2", "-n", "5")
+    os.link(files[0], d + "/hard")
+    want = digest(files[0])
+    rc, out, err = prog([GEN, "-o", d + "/h", "-q", "1", "-m", d + "/hard",
+                         "--quiet"])
+    refused(rc, out, err, "is also the --prefix output", "gen -m hard link")
+    assert digest(files[0]) == want, "capture overwritten"
+    # Different names still run.
+    rc, out, err = prog([GEN, "-o", d + "/ok", "-q", "1", "-s", "2", "-n",
+                         "5", "-a", "-m", d + "/ok.q0.json", "--quiet"])
+    assert rc == 0, err
+
+
 def case_dash_is_stdout():
     rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
                         "--strategy", "bh", "--bulk", "on", "--report", "-"],
