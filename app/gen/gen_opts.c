@@ -127,6 +127,17 @@ check_outputs_differ(struct gen_output *out, unsigned int nb)
 		}
 }
 
+/* Whether the prefix's last component names no file ("g/", ".", ".."). */
+static bool
+prefix_is_dir(const char *prefix)
+{
+	const char *slash = strrchr(prefix, '/');
+	const char *name = slash != NULL ? slash + 1 : prefix;
+
+	return strcmp(name, "") == 0 || strcmp(name, ".") == 0 ||
+		strcmp(name, "..") == 0;
+}
+
 /*
  * Inputs and outputs, before anything is opened: the capture to split is
  * a regular file (a FIFO would block, a directory holds nothing), no
@@ -139,7 +150,7 @@ check_paths(const struct gen_opts *o)
 	const char *inputs[1] = { o->split };
 	unsigned int nb_in = o->split != NULL ? 1 : 0;
 	unsigned int nb_out = 0;
-	char err[PATH_MAX + 256];
+	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
 	struct gen_output *out;
 
 	if (o->split != NULL &&
@@ -149,6 +160,11 @@ check_paths(const struct gen_opts *o)
 		usage_error("--prefix -: the prefix names %u capture files; "
 			"standard output ('-') is for --manifest", o->queues +
 			(o->all ? 1 : 0));
+	/* "g/" made the hidden files g/.q0.pcap and g/.json. */
+	if (prefix_is_dir(o->prefix))
+		usage_error("--prefix %s: names a directory, not a prefix "
+			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,
+				sizeof(shown)));
 	/* The queue files, the all-queues capture, the manifest. */
 	out = calloc(o->queues + 2, sizeof(*out));
 	if (out == NULL)
@@ -532,7 +548,7 @@ usage(FILE *f)
 "\n"
 "Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
 "the capture given to --split; that capture must be a regular file. No two\n"
-"outputs may be one file.\n"
+"outputs may be one file, and PREFIX must end in a name, not in '/'.\n"
 "\n"
 "With real RSS the split is what the NIC's hash says: the same key, fields\n"
 "and RETA give the same split. See doc/generator.md.\n"

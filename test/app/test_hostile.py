@@ -215,6 +215,20 @@ def case_gen_outputs_are_not_each_other():
     assert rc == 0, err
 
 
+def case_gen_prefix_is_not_a_directory():
+    # -o g/ wrote the hidden files g/.q0.pcap and g/.json.
+    d = path("gdir")
+    os.mkdir(d)
+    for prefix in (d + "/", d + "/.", d + "/..", "."):
+        rc, out, err = prog([GEN, "-o", prefix, "-q", "1", "-s", "2", "-n",
+                             "5", "--quiet"], cwd=d)
+        refused(rc, out, err, "--prefix %s: names a directory" % prefix,
+                "gen -o " + prefix)
+        assert rc == 2, "gen -o %s: exit %d" % (prefix, rc)
+    assert os.listdir(d) == [], os.listdir(d)
+    assert not [f for f in os.listdir(TMP) if f.startswith(".")]
+
+
 def case_dash_is_stdout():
     rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
                         "--strategy", "bh", "--bulk", "on", "--report", "-"],
