@@ -135,13 +135,15 @@ env_kv(const char *key, const char *v, void *arg)
 	} else if (strcmp(key, "zero") == 0) {
 		if (rxr_zero_policy_parse(v, &pc->zero_policy, zerr,
 				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero=%s", zerr);
+			snprintf(e->err, sizeof(e->err), "zero=%.32s: %s", v,
+				zerr);
 			return -1;
 		}
 	} else if (strcmp(key, "zero_method") == 0) {
 		if (rxr_zero_method_parse(v, &pc->zero_method, zerr,
 				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero_method=%s", zerr);
+			snprintf(e->err, sizeof(e->err), "zero_method=%.32s: "
+				"%s", v, zerr);
 			return -1;
 		}
 	}
