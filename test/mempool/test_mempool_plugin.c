@@ -218,6 +218,17 @@ env_messages_check(void)
 			env_refused("bulk=maybe", "RXREFILL_POOL: bulk=maybe: "
 				"expected on or off"))
 		return -1;
+	/* A key given twice: the last one won, silently. */
+	if (env_refused("strategy=bh,strategy=zone", "RXREFILL_POOL: "
+				"strategy given twice (strategy=bh, then "
+				"strategy=zone)") ||
+			env_refused("strategy=bh,bulk=on,strategy=bh",
+				"strategy given twice") ||
+			env_refused("zero=alloc,zero=alloc",
+				"zero given twice") ||
+			env_refused("strategy=recycle,recycle.ring=64,"
+				"recycle.ring=128", "recycle.ring given twice"))
+		return -1;
 	unsetenv(RXR_MEMPOOL_ENV);
 	return 0;
 }
