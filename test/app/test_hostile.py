@@ -505,10 +505,20 @@ def case_frame_size_reasons():
                          ("4095", "4095 is not a multiple of 64"),
                          ("65535", "65535 is not a multiple of 64"),
                          ("320", "320 is below 384"),
-                         ("70016", "70016 is above 65536")):
+                         ("70016", "70016 is above 65536"),
+                         # 1 was told "try 0 or 64", 100 "try 64 or 128",
+                         # "abc" "in 1..1048576": sizes never taken.
+                         ("1", "1 is below 384"),
+                         ("1", "; try 384"),
+                         ("100", "; try 384"),
+                         ("3000", "try 2944 or 3008"),
+                         ("abc", "multiples of 64 in 384..65536"),
+                         ("99999999999", "multiples of 64 in 384..65536")):
         rc, out, err = run(["--replay", capture(), "--frame-size", size])
         refused(rc, out, err, needle, "--frame-size " + size)
         assert "memory:" not in out, "refused only after EAL"
+        assert "1048576" not in err and "try 0 " not in err and \
+            "try 64 " not in err, err
 
 
 def case_replay_file_limit():
