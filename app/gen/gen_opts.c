@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <sys/stat.h>
 
 #include <rte_common.h>
 
@@ -53,17 +54,104 @@ parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return -1;
 }
 
+/* One file a run writes: the option that names it, its path, and what
+ * tells two spellings of one file apart from two files. */
+struct gen_output {
+	const char *opt;
+	char *path;
+	char *norm;		/* realpath() of the directory, then the name */
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* path with its directory resolved: "g/./c" and "g/c" are one name. */
+static char *
+output_norm(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *norm = NULL;
+
+	if (slash == NULL)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (dir == NULL)
+		return NULL;
+	real = realpath(dir, NULL);
+	free(dir);
+	/* Unresolved (rxr_path_check_output() passed it): as given. */
+	if (real == NULL)
+		return strdup(path);
+	if (asprintf(&norm, "%s/%s", strcmp(real, "/") == 0 ? "" : real,
+			slash != NULL ? slash + 1 : path) < 0)
+		norm = NULL;
+	free(real);
+	return norm;
+}
+
+/*
+ * The outputs of one run against each other: a manifest named like one
+ * of the captures would replace it, and the run would still exit 0.
+ */
+static void
+check_outputs_differ(struct gen_output *out, unsigned int nb)
+{
+	char shown[2][RXR_PATH_SHOWN_LEN];
+	struct stat st;
+
+	for (unsigned int i = 0; i < nb; i++) {
+		out[i].norm = output_norm(out[i].path);
+		if (out[i].norm == NULL)
+			usage_error("out of memory");
+		/* lstat: a hard link is the same file by another name. */
+		out[i].exists = lstat(out[i].path, &st) == 0;
+		out[i].dev = out[i].exists ? st.st_dev : 0;
+		out[i].ino = out[i].exists ? st.st_ino : 0;
+	}
+	for (unsigned int j = 1; j < nb; j++)
+		for (unsigned int i = 0; i < j; i++) {
+			if (strcmp(out[i].norm, out[j].norm) != 0 &&
+					!(out[i].exists && out[j].exists &&
+					out[i].dev == out[j].dev &&
+					out[i].ino == out[j].ino))
+				continue;
+			usage_error("%s %s: is also the %s output %s: one run "
+				"cannot write both", out[j].opt,
+				rxr_path_shown(out[j].path, shown[0],
+					sizeof(shown[0])), out[i].opt,
+				rxr_path_shown(out[i].path, shown[1],
+					sizeof(shown[1])));
+		}
+}
+
+/* Whether the prefix's last component names no file ("g/", ".", ".."). */
+static bool
+prefix_is_dir(const char *prefix)
+{
+	const char *slash = strrchr(prefix, '/');
+	const char *name = slash != NULL ? slash + 1 : prefix;
+
+	return strcmp(name, "") == 0 || strcmp(name, ".") == 0 ||
+		strcmp(name, "..") == 0;
+}
+
 /*
  * Inputs and outputs, before anything is opened: the capture to split is
- * a regular file (a FIFO would block, a directory holds nothing), and no
- * output replaces a device, a FIFO, a directory or that capture.
+ * a regular file (a FIFO would block, a directory holds nothing), no
+ * output replaces a device, a FIFO, a directory or that capture, and no
+ * two outputs are one file.
  */
 static void
 check_paths(const struct gen_opts *o)
 {
 	const char *inputs[1] = { o->split };
 	unsigned int nb_in = o->split != NULL ? 1 : 0;
-	char err[PATH_MAX + 256], *path, *mpath = NULL;
+	unsigned int nb_out = 0;
+	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
+	struct gen_output *out;
 
 	if (o->split != NULL &&
 			rxr_path_check_input("--split", o->split, err, sizeof(err)) != 0)
@@ -72,31 +160,47 @@ check_paths(const struct gen_opts *o)
 		usage_error("--prefix -: the prefix names %u capture files; "
 			"standard output ('-') is for --manifest", o->queues +
 			(o->all ? 1 : 0));
-	for (uint32_t q = 0; q <= o->queues; q++) {
-		if (q == o->queues && !o->all)
-			break;
-		if (q < o->queues)
-			path = gen_queue_path(o->prefix, q);
-		else if (asprintf(&path, "%s.all.pcap", o->prefix) < 0)
-			path = NULL;
-		if (path == NULL)
-			usage_error("out of memory");
-		if (rxr_path_check_output("--prefix", path, inputs, nb_in, 0,
-				err, sizeof(err)) != 0) {
-			free(path);
-			usage_error("%s", err);
-		}
-		free(path);
-	}
-	if (o->manifest == NULL && asprintf(&mpath, "%s.json", o->prefix) < 0)
+	/* "g/" made the hidden files g/.q0.pcap and g/.json. */
+	if (prefix_is_dir(o->prefix))
+		usage_error("--prefix %s: names a directory, not a prefix "
+			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,
+				sizeof(shown)));
+	/* The queue files, the all-queues capture, the manifest. */
+	out = calloc(o->queues + 2, sizeof(*out));
+	if (out == NULL)
 		usage_error("out of memory");
-	if (rxr_path_check_output("--manifest", o->manifest != NULL ?
-			o->manifest : mpath, inputs, nb_in, 0, err,
-			sizeof(err)) != 0) {
-		free(mpath);
-		usage_error("%s", err);
+	for (uint32_t q = 0; q < o->queues; q++) {
+		out[nb_out].opt = "--prefix";
+		out[nb_out++].path = gen_queue_path(o->prefix, q);
 	}
-	free(mpath);
+	if (o->all) {
+		out[nb_out].opt = "--all";
+		if (asprintf(&out[nb_out++].path, "%s.all.pcap", o->prefix) < 0)
+			out[nb_out - 1].path = NULL;
+	}
+	out[nb_out].opt = "--manifest";
+	if (o->manifest != NULL)
+		out[nb_out++].path = strdup(o->manifest);
+	else if (asprintf(&out[nb_out++].path, "%s.json", o->prefix) < 0)
+		out[nb_out - 1].path = NULL;
+	for (unsigned int i = 0; i < nb_out; i++) {
+		if (out[i].path == NULL)
+			usage_error("out of memory");
+		/* The files the prefix names are reported as --prefix's. */
+		if (rxr_path_check_output(i + 1 < nb_out ? "--prefix" :
+				"--manifest", out[i].path, inputs, nb_in, 0,
+				err, sizeof(err)) != 0)
+			usage_error("%s", err);
+	}
+	/* Standard output is no file. */
+	if (rxr_path_is_stdout(out[nb_out - 1].path))
+		nb_out--;
+	check_outputs_differ(out, nb_out);
+	for (unsigned int i = 0; i < o->queues + 2; i++) {
+		free(out[i].path);
+		free(out[i].norm);
+	}
+	free(out);
 }
 
 static int
@@ -443,7 +547,8 @@ usage(FILE *f)
 	fprintf(f,
 "\n"
 "Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
-"the capture given to --split; that capture must be a regular file.\n"
+"the capture given to --split; that capture must be a regular file. No two\n"
+"outputs may be one file, and PREFIX must end in a name, not in '/'.\n"
 "\n"
 "With real RSS the split is what the NIC's hash says: the same key, fields\n"
 "and RETA give the same split. See doc/generator.md.\n"

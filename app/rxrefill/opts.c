@@ -402,11 +402,25 @@ set_reps(void *c, const char *arg, char *err, size_t errlen)
 static int
 set_frame_size(void *c, const char *arg, char *err, size_t errlen)
 {
-	char why[256];
-	unsigned long v;
+	char why[256], range[64];
+	uint64_t v;
+	int ret;
 
-	if (parse_uint("frame-size", arg, 1, 1u << 20, &v, err, errlen) != 0)
+	/* The limits are the driver's: say them, not a parser's 1..2^20. */
+	snprintf(range, sizeof(range), "frame sizes are multiples of %u in "
+		"%u..%u", RTE_CACHE_LINE_SIZE, rxr_mempool_frame_size_min(0),
+		RXR_MEMPOOL_FRAME_SIZE_MAX);
+	ret = rxr_parse_decimal(arg, 0, UINT32_MAX, &v);
+	if (ret == -ERANGE) {
+		snprintf(err, errlen, "--frame-size %s is above %u; %s", arg,
+			RXR_MEMPOOL_FRAME_SIZE_MAX, range);
 		return -1;
+	}
+	if (ret != 0) {
+		snprintf(err, errlen, "--frame-size: '%s' is not a decimal "
+			"whole number; %s", arg, range);
+		return -1;
+	}
 	if (rxr_pktmbuf_frame_size_check(v, 0, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "--frame-size %s", why);
 		return -1;

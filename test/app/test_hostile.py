@@ -182,6 +182,53 @@ def case_output_is_not_an_input():
     refused(rc, out, err, "is also the input", "gen -m = --split")
 
 
+def case_gen_outputs_are_not_each_other():
+    # rxrefill-gen -o g/c -m g/c.q0.pcap exited 0 with g/c.q0.pcap holding
+    # the manifest. However spelt, two outputs of a run are one file.
+    d = path("gself")
+    os.mkdir(d)
+    os.symlink(d, path("gself_link"))
+    for args, other in (
+            (["-o", d + "/c", "-m", d + "/c.q0.pcap"], "--prefix"),
+            (["-o", d + "/c", "-m", d + "/./c.q0.pcap"], "--prefix"),
+            (["-o", d + "/c", "-m", d + "/../gself/c.q1.pcap"], "--prefix"),
+            (["-o", path("gself_link") + "/c", "-m", d + "/c.q1.pcap"],
+             "--prefix"),
+            (["-o", d + "/y", "-a", "-m", d + "/y.all.pcap"], "--all")):
+        rc, out, err = prog([GEN, "-q", "2", "-s", "2", "-n", "5",
+                             "--quiet"] + args)
+        what = "gen " + " ".join(args)
+        refused(rc, out, err, "is also the %s output" % other, what)
+        assert rc == 2 and "--manifest" in err, "%s: %d %s" % (what, rc, err)
+        assert os.listdir(d) == [], "%s wrote %s" % (what, os.listdir(d))
+    # An existing hard link to a capture is that capture too.
+    m, files = gen("gself/h", "-q", "1", "-s", "2", "-n", "5")
+    os.link(files[0], d + "/hard")
+    want = digest(files[0])
+    rc, out, err = prog([GEN, "-o", d + "/h", "-q", "1", "-m", d + "/hard",
+                         "--quiet"])
+    refused(rc, out, err, "is also the --prefix output", "gen -m hard link")
+    assert digest(files[0]) == want, "capture overwritten"
+    # Different names still run.
+    rc, out, err = prog([GEN, "-o", d + "/ok", "-q", "1", "-s", "2", "-n",
+                         "5", "-a", "-m", d + "/ok.q0.json", "--quiet"])
+    assert rc == 0, err
+
+
+def case_gen_prefix_is_not_a_directory():
+    # -o g/ wrote the hidden files g/.q0.pcap and g/.json.
+    d = path("gdir")
+    os.mkdir(d)
+    for prefix in (d + "/", d + "/.", d + "/..", "."):
+        rc, out, err = prog([GEN, "-o", prefix, "-q", "1", "-s", "2", "-n",
+                             "5", "--quiet"], cwd=d)
+        refused(rc, out, err, "--prefix %s: names a directory" % prefix,
+                "gen -o " + prefix)
+        assert rc == 2, "gen -o %s: exit %d" % (prefix, rc)
+    assert os.listdir(d) == [], os.listdir(d)
+    assert not [f for f in os.listdir(TMP) if f.startswith(".")]
+
+
 def case_dash_is_stdout():
     rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
                         "--strategy", "bh", "--bulk", "on", "--report", "-"],
@@ -485,10 +532,20 @@ def case_frame_size_reasons():
                          ("4095", "4095 is not a multiple of 64"),
                          ("65535", "65535 is not a multiple of 64"),
                          ("320", "320 is below 384"),
-                         ("70016", "70016 is above 65536")):
+                         ("70016", "70016 is above 65536"),
+                         # 1 was told "try 0 or 64", 100 "try 64 or 128",
+                         # "abc" "in 1..1048576": sizes never taken.
+                         ("1", "1 is below 384"),
+                         ("1", "; try 384"),
+                         ("100", "; try 384"),
+                         ("3000", "try 2944 or 3008"),
+                         ("abc", "multiples of 64 in 384..65536"),
+                         ("99999999999", "multiples of 64 in 384..65536")):
         rc, out, err = run(["--replay", capture(), "--frame-size", size])
         refused(rc, out, err, needle, "--frame-size " + size)
         assert "memory:" not in out, "refused only after EAL"
+        assert "1048576" not in err and "try 0 " not in err and \
+            "try 64 " not in err, err
 
 
 def case_replay_file_limit():

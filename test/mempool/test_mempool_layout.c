@@ -240,6 +240,59 @@ test_free_debug(void)
 	return rxr_test_expect_abort(free_lie, NULL, "frame-state");
 }
 
+/*
+ * Every refused frame size says the valid range, and every size it says
+ * to try is taken: 1 was told "try 0 or 64", 100 "try 64 or 128".
+ */
+static int
+test_frame_size_hints(void)
+{
+	static const uint16_t privs[] = { 0, 64 };
+	char err[512], range[64];
+	const char *p;
+	unsigned int a, b;
+
+	for (unsigned int k = 0; k < RTE_DIM(privs); k++) {
+		uint32_t min = rxr_mempool_frame_size_min(privs[k]);
+
+		snprintf(range, sizeof(range), "multiples of %u in %u..%u",
+			RTE_CACHE_LINE_SIZE, min, RXR_MEMPOOL_FRAME_SIZE_MAX);
+		RXR_TEST_ASSERT(rxr_pktmbuf_frame_size_check(min, privs[k],
+			err, sizeof(err)) == 0, "least size %u: %s", min, err);
+		for (uint32_t f = 0; f <= RXR_MEMPOOL_FRAME_SIZE_MAX + 128;
+				f++) {
+			if (rxr_pktmbuf_frame_size_check(f, privs[k], err,
+					sizeof(err)) == 0)
+				continue;
+			p = strstr(err, "try ");
+			RXR_TEST_ASSERT(p != NULL ||
+				f > RXR_MEMPOOL_FRAME_SIZE_MAX,
+				"%u: no size to try: %s", f, err);
+			RXR_TEST_ASSERT(f < min ||
+				strstr(err, range) != NULL,
+				"%u: no range: %s", f, err);
+			if (p == NULL)
+				continue;
+			a = b = 0;
+			if (sscanf(p, "try %u or %u", &a, &b) < 1)
+				RXR_TEST_ASSERT(false, "%u: %s", f, err);
+			RXR_TEST_ASSERT(rxr_pktmbuf_frame_size_check(a, privs[k],
+				NULL, 0) == 0 && (b == 0 ||
+				rxr_pktmbuf_frame_size_check(b, privs[k], NULL,
+				0) == 0), "%u: suggests %u, %u: %s", f, a, b,
+				err);
+		}
+	}
+	/* The small values of the report. */
+	RXR_TEST_ASSERT(rxr_pktmbuf_frame_size_check(1, 0, err,
+		sizeof(err)) != 0 && strstr(err, "1 is below 384") != NULL &&
+		strstr(err, "try 384") != NULL, "1: %s", err);
+	RXR_TEST_ASSERT(rxr_pktmbuf_frame_size_check(100, 0, err,
+		sizeof(err)) != 0 && strstr(err, "try 384") != NULL &&
+		strstr(err, "try 64") == NULL, "100: %s", err);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -252,5 +305,7 @@ main(int argc, char **argv)
 		"clones, chains and other pools as DPDK frees them", test_free);
 	rxr_test_run("rxr_pktmbuf_free_scanned: a plain burst with a next "
 		"fails the debug check", test_free_debug);
+	rxr_test_run("a refused frame size names the range and suggests "
+		"only sizes that are taken", test_frame_size_hints);
 	return rxr_test_done();
 }

@@ -206,6 +206,33 @@ env_settings_check(void)
 	return 0;
 }
 
+/* Each refusal names the key and the value given, then why. */
+static int
+env_messages_check(void)
+{
+	/* zero=x printed "zero=unknown zeroing policy 'x'". */
+	if (env_refused("zero=x", "RXREFILL_POOL: zero=x: unknown zeroing "
+				"policy 'x'") ||
+			env_refused("zero_method=x", "RXREFILL_POOL: "
+				"zero_method=x: unknown zeroing method 'x'") ||
+			env_refused("bulk=maybe", "RXREFILL_POOL: bulk=maybe: "
+				"expected on or off"))
+		return -1;
+	/* A key given twice: the last one won, silently. */
+	if (env_refused("strategy=bh,strategy=zone", "RXREFILL_POOL: "
+				"strategy given twice (strategy=bh, then "
+				"strategy=zone)") ||
+			env_refused("strategy=bh,bulk=on,strategy=bh",
+				"strategy given twice") ||
+			env_refused("zero=alloc,zero=alloc",
+				"zero given twice") ||
+			env_refused("strategy=recycle,recycle.ring=64,"
+				"recycle.ring=128", "recycle.ring given twice"))
+		return -1;
+	unsetenv(RXR_MEMPOOL_ENV);
+	return 0;
+}
+
 static int
 test_env(void)
 {
@@ -255,7 +282,7 @@ test_env(void)
 	if (whole(mp, 64) != 0)
 		return -1;
 	rte_mempool_free(mp);
-	return env_settings_check();
+	return env_settings_check() != 0 ? -1 : env_messages_check();
 }
 
 /* --- frees from every kind of thread ------------------------------------ */

@@ -110,13 +110,21 @@ uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
 #define RXR_MEMPOOL_FRAME_SIZE_MAX 65536u
 
 /**
+ * Least frame size for an mbuf private area of @p priv_size bytes: the
+ * object header, an mbuf, the private area, the headroom and 64 bytes of
+ * data room, in whole cache lines (384 with no private area).
+ */
+uint32_t rxr_mempool_frame_size_min(uint16_t priv_size);
+
+/**
  * Check a frame size against what the driver can build, before any memory
  * is touched: a multiple of RTE_CACHE_LINE_SIZE (the mempool rounds every
  * object up to one, so any other stride cannot be exact), at least the
  * object header + mbuf + @p priv_size + headroom + 64 bytes of data room,
  * at most RXR_MEMPOOL_FRAME_SIZE_MAX.
  * @return 0, or -EINVAL with one line in err naming the reason and the
- *   limit ("--frame-size" is not in it: the caller prefixes its option).
+ *   limit, and a valid size to try when there is a near one
+ *   ("--frame-size" is not in it: the caller prefixes its option).
  */
 int rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 		char *err, size_t errlen);

@@ -135,13 +135,15 @@ env_kv(const char *key, const char *v, void *arg)
 	} else if (strcmp(key, "zero") == 0) {
 		if (rxr_zero_policy_parse(v, &pc->zero_policy, zerr,
 				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero=%s", zerr);
+			snprintf(e->err, sizeof(e->err), "zero=%.32s: %s", v,
+				zerr);
 			return -1;
 		}
 	} else if (strcmp(key, "zero_method") == 0) {
 		if (rxr_zero_method_parse(v, &pc->zero_method, zerr,
 				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero_method=%s", zerr);
+			snprintf(e->err, sizeof(e->err), "zero_method=%.32s: "
+				"%s", v, zerr);
 			return -1;
 		}
 	}
@@ -191,6 +193,30 @@ env_refused(const char *s, const struct env_keys *k, char *err, size_t errlen)
 		"with keys %s", RXR_MEMPOOL_ENV, s, k->list);
 out:
 	rte_kvargs_free(any);
+}
+
+/*
+ * A key given twice: rte_kvargs keeps both and the last one won, so
+ * "strategy=bh,strategy=zone" ran zone without a word.
+ */
+static int
+env_twice(const struct rte_kvargs *kv, char *err, size_t errlen)
+{
+	for (unsigned int j = 1; j < kv->count; j++)
+		for (unsigned int i = 0; i < j; i++) {
+			const struct rte_kvargs_pair *a = &kv->pairs[i];
+			const struct rte_kvargs_pair *b = &kv->pairs[j];
+
+			if (strcmp(a->key, b->key) != 0)
+				continue;
+			snprintf(err, errlen, "%s: %s given twice (%s=%.32s, "
+				"then %s=%.32s): give each key once",
+				RXR_MEMPOOL_ENV, a->key, a->key,
+				a->value != NULL ? a->value : "", b->key,
+				b->value != NULL ? b->value : "");
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* Settings of the pool's strategy only, checked together. */
@@ -247,6 +273,10 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	kv = rte_kvargs_parse(s, k.keys);
 	if (kv == NULL) {
 		env_refused(s, &k, err, errlen);
+		return -EINVAL;
+	}
+	if (env_twice(kv, err, errlen) != 0) {
+		rte_kvargs_free(kv);
 		return -EINVAL;
 	}
 	ret = rte_kvargs_process(kv, NULL, env_kv, &e);

@@ -78,34 +78,46 @@ rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
 	return elt - sizeof(struct rte_mbuf) - priv_size;
 }
 
+uint32_t
+rxr_mempool_frame_size_min(uint16_t priv_size)
+{
+	return RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
+		RTE_PKTMBUF_HEADROOM + MIN_DATA, RTE_CACHE_LINE_SIZE);
+}
+
 int
 rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 		char *err, size_t errlen)
 {
-	uint32_t min = RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) +
-			priv_size + RTE_PKTMBUF_HEADROOM + MIN_DATA,
-			RTE_CACHE_LINE_SIZE);
+	uint32_t min = rxr_mempool_frame_size_min(priv_size);
 	uint32_t elt;
 
+	/* Each reason ends with the valid range: every hint lies in it. */
 	if (frame_size > RXR_MEMPOOL_FRAME_SIZE_MAX) {
 		snprintf(err, errlen, "%u is above %u: an mbuf's data room is "
-			"16 bits", frame_size, RXR_MEMPOOL_FRAME_SIZE_MAX);
+			"16 bits; frame sizes are multiples of %u in %u..%u",
+			frame_size, RXR_MEMPOOL_FRAME_SIZE_MAX,
+			RTE_CACHE_LINE_SIZE, min, RXR_MEMPOOL_FRAME_SIZE_MAX);
 		return -EINVAL;
 	}
-	if (frame_size % RTE_CACHE_LINE_SIZE != 0) {
-		snprintf(err, errlen, "%u is not a multiple of %u (mempool "
-			"objects are whole cache lines); try %u or %u",
-			frame_size, RTE_CACHE_LINE_SIZE,
-			RTE_ALIGN_FLOOR(frame_size, RTE_CACHE_LINE_SIZE),
-			RTE_ALIGN_CEIL(frame_size, RTE_CACHE_LINE_SIZE));
-		return -EINVAL;
-	}
+	/* Before the multiple: 1 was told "try 0 or 64", both too small. */
 	if (frame_size < min) {
 		snprintf(err, errlen, "%u is below %u, the least that holds the "
 			"object header (%u), an mbuf (%zu), %u bytes of private "
-			"area, %u of headroom and %u of data", frame_size, min,
-			OBJ_HDR, sizeof(struct rte_mbuf), priv_size,
-			RTE_PKTMBUF_HEADROOM, MIN_DATA);
+			"area, %u of headroom and %u of data; try %u",
+			frame_size, min, OBJ_HDR, sizeof(struct rte_mbuf),
+			priv_size, RTE_PKTMBUF_HEADROOM, MIN_DATA, min);
+		return -EINVAL;
+	}
+	/* In min..max and min, max multiples of 64: so are both hints. */
+	if (frame_size % RTE_CACHE_LINE_SIZE != 0) {
+		snprintf(err, errlen, "%u is not a multiple of %u (mempool "
+			"objects are whole cache lines); try %u or %u, frame "
+			"sizes are multiples of %u in %u..%u",
+			frame_size, RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_FLOOR(frame_size, RTE_CACHE_LINE_SIZE),
+			RTE_ALIGN_CEIL(frame_size, RTE_CACHE_LINE_SIZE),
+			RTE_CACHE_LINE_SIZE, min, RXR_MEMPOOL_FRAME_SIZE_MAX);
 		return -EINVAL;
 	}
 	if (elt_size_for(frame_size, &elt) != 0 ||
