@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
-#include <sys/stat.h>
 
 #include <rte_common.h>
 
@@ -54,69 +53,24 @@ parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return -1;
 }
 
-/* One file a run writes: the option that names it, its path, and what
- * tells two spellings of one file apart from two files. */
+/* One file a run writes: the option that names it, its path. */
 struct gen_output {
 	const char *opt;
 	char *path;
-	char *norm;		/* realpath() of the directory, then the name */
-	bool exists;
-	dev_t dev;
-	ino_t ino;
 };
-
-/* path with its directory resolved: "g/./c" and "g/c" are one name. */
-static char *
-output_norm(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir, *real, *norm = NULL;
-
-	if (slash == NULL)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
-	if (dir == NULL)
-		return NULL;
-	real = realpath(dir, NULL);
-	free(dir);
-	/* Unresolved (rxr_path_check_output() passed it): as given. */
-	if (real == NULL)
-		return strdup(path);
-	if (asprintf(&norm, "%s/%s", strcmp(real, "/") == 0 ? "" : real,
-			slash != NULL ? slash + 1 : path) < 0)
-		norm = NULL;
-	free(real);
-	return norm;
-}
 
 /*
  * The outputs of one run against each other: a manifest named like one
  * of the captures would replace it, and the run would still exit 0.
  */
 static void
-check_outputs_differ(struct gen_output *out, unsigned int nb)
+check_outputs_differ(const struct gen_output *out, unsigned int nb)
 {
 	char shown[2][RXR_PATH_SHOWN_LEN];
-	struct stat st;
 
-	for (unsigned int i = 0; i < nb; i++) {
-		out[i].norm = output_norm(out[i].path);
-		if (out[i].norm == NULL)
-			usage_error("out of memory");
-		/* lstat: a hard link is the same file by another name. */
-		out[i].exists = lstat(out[i].path, &st) == 0;
-		out[i].dev = out[i].exists ? st.st_dev : 0;
-		out[i].ino = out[i].exists ? st.st_ino : 0;
-	}
 	for (unsigned int j = 1; j < nb; j++)
 		for (unsigned int i = 0; i < j; i++) {
-			if (strcmp(out[i].norm, out[j].norm) != 0 &&
-					!(out[i].exists && out[j].exists &&
-					out[i].dev == out[j].dev &&
-					out[i].ino == out[j].ino))
+			if (!rxr_path_same(out[i].path, out[j].path))
 				continue;
 			usage_error("%s %s: is also the %s output %s: one run "
 				"cannot write both", out[j].opt,
@@ -196,10 +150,8 @@ check_paths(const struct gen_opts *o)
 	if (rxr_path_is_stdout(out[nb_out - 1].path))
 		nb_out--;
 	check_outputs_differ(out, nb_out);
-	for (unsigned int i = 0; i < o->queues + 2; i++) {
+	for (unsigned int i = 0; i < o->queues + 2; i++)
 		free(out[i].path);
-		free(out[i].norm);
-	}
 	free(out);
 }
 

@@ -267,23 +267,31 @@ def case_report_dir_and_space_checked_first():
                         path("nodir/r.json")])
     refused(rc, out, err, "nodir: No such file or directory", "missing dir")
     assert "memory:" not in out, "checked only after EAL: " + out
-    # Too little room: a 64 KiB tmpfs in a mount namespace of our own.
-    if shutil.which("unshare") is None or os.geteuid() != 0:
-        print("# skipped the full-disk part: needs root and unshare")
-        return
-    small = path("small")
-    os.mkdir(small)
-    cmd = ("mount -t tmpfs -o size=64k rxr_hostile_small %s && exec %s %s -- "
-           "--replay %s --loops 1 --reps 3 --report %s/r.json" % (
-               small, RXREFILL, " ".join(EAL), capture(), small))
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                        "-c", cmd], capture_output=True, text=True,
-                       timeout=60)
-    if "mount" in p.stderr and "rxrefill" not in p.stderr:
-        print("# skipped the full-disk part: %s" % p.stderr.strip())
+    # Too little room: a 64 KiB tmpfs.
+    p = in_small_tmpfs("small", "64k", 'exec %s %s -- --replay %s --loops 1 '
+                       '--reps 3 --report "$D/r.json"' % (
+                           RXREFILL, " ".join(EAL), capture()))
+    if p is None:
+        print("# skipped the full-disk part: needs root, unshare, a tmpfs")
         return
     refused(p.returncode, p.stdout, p.stderr, "bytes free in", "full disk")
     assert "memory:" not in p.stdout, "checked only after EAL"
+
+
+def in_small_tmpfs(name, size, script, timeout=120):
+    """sh -c script with $D a tmpfs of size, mounted in a mount namespace
+    of our own; None when that cannot be had (not root, no unshare, no
+    mount)."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        return None
+    d = path(name)
+    os.mkdir(d)
+    cmd = 'mount -t tmpfs -o size=%s rxr_hostile_%s "$D" || exit 99; %s' % (
+        size, name, script)
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", cmd], capture_output=True, text=True,
+                       timeout=timeout, env=dict(os.environ, D=d))
+    return None if p.returncode == 99 else p
 
 
 def case_report_write_failure_said_once():
@@ -317,24 +325,16 @@ def case_report_write_failure_said_once():
 def case_report_kept_when_a_later_write_fails():
     # The disk fills after the first repetition's report: that report
     # stays, and the last line says it holds the runs before the failure.
-    if shutil.which("unshare") is None or os.geteuid() != 0:
-        raise tap.Skip("needs root and unshare")
-    d = path("fills")
-    os.mkdir(d)
-    cmd = ("mount -t tmpfs -o size=1m rxr_hostile_fills %s || exit 99; "
-           "%s %s -- --replay %s --loops 100 --reps 3 --strategy bh "
-           "--bulk on --no-table --report %s/r.json & pid=$!; "
-           "while [ ! -e %s/r.json ]; do sleep 0.05; done; "
-           "kill -STOP $pid; cp %s/r.json %s/first.json; "
-           "dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null; kill -CONT $pid; "
-           "wait $pid; rc=$?; cmp -s %s/r.json %s/first.json || rc=98; "
-           "exit $rc" % ((d, RXREFILL, " ".join(EAL), capture(), d, d, d, d,
-                          d, d, d)))
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                        "-c", cmd], capture_output=True, text=True,
-                       timeout=120)
-    if p.returncode == 99:
-        raise tap.Skip("mount: %s" % p.stderr.strip())
+    p = in_small_tmpfs("fills", "1m", (
+        '%s %s -- --replay %s --loops 100 --reps 3 --strategy bh --bulk on '
+        '--no-table --report "$D/r.json" & pid=$!; '
+        'while [ ! -e "$D/r.json" ]; do sleep 0.05; done; '
+        'kill -STOP $pid; cp "$D/r.json" "$D/first.json"; '
+        'dd if=/dev/zero of="$D/fill" bs=4k 2>/dev/null; kill -CONT $pid; '
+        'wait $pid; rc=$?; cmp -s "$D/r.json" "$D/first.json" || rc=98; '
+        'exit $rc') % (RXREFILL, " ".join(EAL), capture()))
+    if p is None:
+        raise tap.Skip("needs root, unshare and a tmpfs")
     assert p.returncode == 1, "exit %d: %s" % (p.returncode, p.stderr[-800:])
     assert "holds only the runs before the write that failed" in p.stderr, \
         p.stderr[-800:]
@@ -780,18 +780,10 @@ def case_long_paths_keep_the_reason():
 
 
 def case_gen_full_disk_says_so():
-    if shutil.which("unshare") is None or os.geteuid() != 0:
-        raise tap.Skip("needs root and unshare")
-    small = path("gsmall")
-    os.mkdir(small)
-    cmd = ("mount -t tmpfs -o size=64k rxr_hostile_gsmall %s && "
-           "%s -o %s/x -q 1 -s 10 -n 100000 --quiet; echo rc=$?; ls %s" % (
-               small, GEN, small, small))
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                        "-c", cmd], capture_output=True, text=True,
-                       timeout=120)
-    if "rc=" not in p.stdout:
-        raise tap.Skip("mount: %s" % p.stderr.strip())
+    p = in_small_tmpfs("gsmall", "64k", '%s -o "$D/x" -q 1 -s 10 -n 100000 '
+                       '--quiet; echo rc=$?; ls "$D"' % GEN)
+    if p is None:
+        raise tap.Skip("needs root, unshare and a tmpfs")
     assert "rc=1" in p.stdout, p.stdout + p.stderr
     assert "No space left on device" in p.stderr, p.stderr[-800:]
     assert p.stdout.strip().endswith("rc=1"), "left behind: " + p.stdout
