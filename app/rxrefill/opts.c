@@ -721,7 +721,8 @@ static const struct rxr_opt opt_list[] = {
 		"consumers per poll lcore; streams are spread over them",
 		set_consumers, 0 },
 	{ "consumer-depth", 0, "N", "256", NULL, S_CONSUMERS,
-		"receive queue depth in packets", set_depth, 0 },
+		"receive queue depth in packets (other-poll: at least --burst)",
+		set_depth, 0 },
 	{ "stream-counting", 0, "M", "auto", counting_complete, S_CONSUMERS,
 		"deferred: the poll lcore logs each packet's flow and length, "
 		"the main lcore counts them into the poll lcore's stream table "
