@@ -114,7 +114,7 @@ check_paths(const struct gen_opts *o)
 		usage_error("--prefix -: the prefix names %u capture files; "
 			"standard output ('-') is for --manifest", o->queues +
 			(o->all ? 1 : 0));
-	/* "g/" made the hidden files g/.q0.pcap and g/.json. */
+	/* "g/" would name the hidden files g/.q0.pcap and g/.json. */
 	if (prefix_is_dir(o->prefix))
 		usage_error("--prefix %s: names a directory, not a prefix "
 			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,

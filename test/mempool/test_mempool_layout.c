@@ -242,7 +242,7 @@ test_free_debug(void)
 
 /*
  * Every refused frame size says the valid range, and every size it says
- * to try is taken: 1 was told "try 0 or 64", 100 "try 64 or 128".
+ * to try is taken, below the least as above it.
  */
 static int
 test_frame_size_hints(void)

@@ -196,8 +196,8 @@ out:
 }
 
 /*
- * A key given twice: rte_kvargs keeps both and the last one won, so
- * "strategy=bh,strategy=zone" ran zone without a word.
+ * A key given twice: rte_kvargs keeps both pairs and the last processed
+ * would win, so "strategy=bh,strategy=zone" would run zone silently.
  */
 static int
 env_twice(const struct rte_kvargs *kv, char *err, size_t errlen)

@@ -100,7 +100,7 @@ rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 			RTE_CACHE_LINE_SIZE, min, RXR_MEMPOOL_FRAME_SIZE_MAX);
 		return -EINVAL;
 	}
-	/* Before the multiple: 1 was told "try 0 or 64", both too small. */
+	/* Before the multiple: its hints must not fall below the least. */
 	if (frame_size < min) {
 		snprintf(err, errlen, "%u is below %u, the least that holds the "
 			"object header (%u), an mbuf (%zu), %u bytes of private "
