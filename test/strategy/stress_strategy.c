@@ -130,6 +130,31 @@ dirty(void * const *objs, unsigned int n)
 }
 static uint64_t c_irq_alloc, c_irq_free, c_irq_fail;
 
+/*
+ * Contexts that did their part (atomic): the poll lcore keeps going past
+ * its count until all have, within the time limit, since on a loaded
+ * machine a thread may not run at all before the count is reached.
+ */
+enum {
+	PART_IRQ = 1u << 0, PART_CO = 1u << 1, PART_REMOTE = 1u << 2,
+	PART_MIGRATE = 1u << 3, PART_MOVE = 1u << 4,
+};
+static unsigned int took_part, parts_wanted;
+
+static void
+part_done(unsigned int part)
+{
+	if ((__atomic_load_n(&took_part, __ATOMIC_RELAXED) & part) == 0)
+		__atomic_fetch_or(&took_part, part, __ATOMIC_RELAXED);
+}
+
+static bool
+all_took_part(void)
+{
+	return (__atomic_load_n(&took_part, __ATOMIC_RELAXED) & parts_wanted) ==
+		parts_wanted;
+}
+
 /* --- irq: a timer signal, per thread stash ------------------------------ */
 
 static RTE_DEFINE_PER_LCORE(void *, stash[STASH]);
@@ -145,6 +170,7 @@ irq_handler(int sig, siginfo_t *si, void *uc)
 		if (rxr_pool_alloc_bulk(pool, &RTE_PER_LCORE(stash)[n], 2) == 0) {
 			RTE_PER_LCORE(nstash) = n + 2;
 			__atomic_fetch_add(&c_irq_alloc, 2, __ATOMIC_RELAXED);
+			part_done(PART_IRQ);
 		} else {
 			__atomic_fetch_add(&c_irq_fail, 1, __ATOMIC_RELAXED);
 		}
@@ -211,7 +237,8 @@ poll_main(void *arg)
 	void *objs[BURST];
 	uint64_t it = 0;
 
-	while (!time_up() && c_poll.alloc + c_poll.free < target_ops) {
+	while (!time_up() && (c_poll.alloc + c_poll.free < target_ops ||
+			!all_took_part())) {
 		unsigned int n = 1 + rte_rand_max(BURST), k;
 
 		if (rxr_pool_alloc_bulk(pool, objs, n) != 0) {
@@ -241,7 +268,8 @@ poll_main(void *arg)
 /* --- tasks: consume (free what the poll handed over) and churn ---------- */
 
 static void
-task_loop(struct handover *r, struct counts *c, bool yield)
+task_loop(struct handover *r, struct counts *c, unsigned int part,
+		bool yield)
 {
 	void *objs[BURST];
 	uint64_t it = 0;
@@ -252,6 +280,7 @@ task_loop(struct handover *r, struct counts *c, bool yield)
 		if (n != 0) {
 			rxr_pool_free_bulk(pool, objs, n);
 			c->free += n;
+			part_done(part);
 		}
 		/* Its own allocations too (process context allocating). */
 		n = 1 + rte_rand_max(8);
@@ -287,7 +316,7 @@ co_main(void *arg)
 
 	pin(poll_cpu);
 	t = irq_timer_for_self(70 * 1000 * irq_scale);
-	task_loop(to_co, &c_co, true);
+	task_loop(to_co, &c_co, PART_CO, true);
 	timer_delete(t);
 	stash_release();
 	return NULL;
@@ -297,7 +326,7 @@ static void *
 remote_main(void *arg)
 {
 	pin(remote_cpu);
-	task_loop(to_remote, &c_remote, false);
+	task_loop(to_remote, &c_remote, PART_REMOTE, false);
 	return NULL;
 }
 
@@ -328,6 +357,7 @@ migrate_main(void *arg)
 		dirty(objs, n);
 		rxr_pool_free_bulk(pool, objs, n);
 		c_migrate.free += n;
+		part_done(PART_MIGRATE);
 	}
 	timer_delete(t);
 	stash_release();
@@ -346,8 +376,10 @@ mover_main(void *arg)
 
 		CPU_ZERO(&set);
 		CPU_SET(migrate_flips & 1 ? poll_cpu : remote_cpu, &set);
-		if (sched_setaffinity(tid, sizeof(set), &set) == 0)
+		if (sched_setaffinity(tid, sizeof(set), &set) == 0) {
 			migrate_flips++;
+			part_done(PART_MOVE);
+		}
 	}
 	return NULL;
 }
@@ -410,6 +442,9 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		return -1;
 	__atomic_store_n(&stop, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&poll_done, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&took_part, 0, __ATOMIC_RELAXED);
+	parts_wanted = PART_IRQ | PART_CO | PART_REMOTE |
+		(migrate ? PART_MIGRATE | PART_MOVE : 0);
 
 	deadline = rte_get_timer_cycles() + (uint64_t)(seconds * rte_get_timer_hz());
 	pthread_create(&co, NULL, co_main, NULL);
