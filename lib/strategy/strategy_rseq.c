@@ -144,9 +144,12 @@ static const char * const rseq_counter_names[] = {
  * CPUs that free to the CPUs that allocate (tcmalloc's transfer cache): a
  * consumer on another CPU than the poll fills its own CPU's pcp, whose
  * drain would otherwise give every frame to the buddy allocator and the
- * poll's refill take it back. A lock hold and one copy of the pointers
- * per move on each side (pcp to stage, stage to pcp); never waited for in
- * a signal handler.
+ * poll's refill take it back. A lock hold and one copy of the frames per
+ * move on each side (pcp to stage, stage to pcp); never waited for in a
+ * signal handler. What a move costs is the stage's lines crossing CPUs
+ * (written on one, read on the other): a pool whose frames lie within 4 GiB
+ * keeps them there as 32-bit offsets from the lowest, sixteen to a line
+ * instead of eight.
  */
 #define RSEQ_XFER_BATCHES 16u
 /*
@@ -161,7 +164,13 @@ struct rseq_xfer {
 	struct rxr_spinlock lock;
 	uint32_t count;			/* frames held */
 	uint32_t max;
-	void **frames;			/* [max], [count - 1] the last in */
+	/* Not 0: frames held as offsets from it (offs), else as pointers
+	 * (frames). Set under the lock while the stage is empty. */
+	uintptr_t base;
+	union {
+		void **frames;		/* [max], [count - 1] the last in */
+		uint32_t *offs;
+	};
 } __rte_cache_aligned;
 
 struct rseq_pool {
@@ -326,6 +335,39 @@ rseq_cpu_now(intptr_t rs)
 	"8:\n\t"
 
 /*
+ * RSEQ_ASM_COPY() into 32-bit offsets: n frames from %[from] less the base
+ * (%[b], and in both halves of %[vb]) to %[to], four per step by keeping
+ * the low halves of two SSE2 subtractions. Also uses %[t]; labels 5-8.
+ */
+#define RSEQ_ASM_COPY_OFF(from, to) \
+	"movl %k[n], %k[ret]\n\t" \
+	"andl $3, %k[ret]\n\t" \
+	"jz 7f\n\t" \
+	"6:\n\t" \
+	"decq %q[ret]\n\t" \
+	"movq (%" from ",%q[ret],8), %[t]\n\t" \
+	"subq %[b], %[t]\n\t" \
+	"movl %k[t], (%" to ",%q[ret],4)\n\t" \
+	"testq %q[ret], %q[ret]\n\t" \
+	"jnz 6b\n\t" \
+	"movl %k[n], %k[ret]\n\t" \
+	"andl $3, %k[ret]\n\t" \
+	"7:\n\t" \
+	"cmpq %[n], %q[ret]\n\t" \
+	"jae 8f\n\t" \
+	"5:\n\t" \
+	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
+	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
+	"psubq %[vb], %[v0]\n\t" \
+	"psubq %[vb], %[v1]\n\t" \
+	"shufps $0x88, %[v1], %[v0]\n\t" \
+	"movdqu %[v0], (%" to ",%q[ret],4)\n\t" \
+	"addq $4, %q[ret]\n\t" \
+	"cmpq %[n], %q[ret]\n\t" \
+	"jb 5b\n\t" \
+	"8:\n\t"
+
+/*
  * *ctr += v, the add being the section's commit: done when the thread runs
  * on @p cpu from the check to the add, else nothing (another CPU, or
  * preempted, migrated or signalled before the add). @return true when
@@ -415,6 +457,37 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		  [v0] "=&x" (v0), [v1] "=&x" (v1)
 		: RSEQ_ASM_IN(rs, pc, cpu),
 		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * rseq_pop() into 32-bit offsets from @p base (every frame of the pcp lies
+ * less than 4 GiB above it): the transfer stage's form for such pools.
+ */
+static __rte_always_inline int
+rseq_pop_off(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, uint32_t *offs,
+		uintptr_t base, unsigned long n)
+{
+	unsigned long c, src, t;
+	rseq_v2di v0, v1, vb = { (long long)base, (long long)base };
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_ENTER("[src]")
+		"cmpl %k[n], %k[c]\n\t"
+		"jl 9f\n\t"
+		"subl %k[n], %k[c]\n\t"
+		"leaq %c[frames](%[pc],%[c],8), %[src]\n\t"
+		RSEQ_ASM_COPY_OFF("[src]", "[offs]")
+		"addq %[n], %c[salloc](%[pc])\n\t"
+		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [c] "=&r" (c), [src] "=&r" (src),
+		  [t] "=&r" (t), [v0] "=&x" (v0), [v1] "=&x" (v1)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [offs] "r" (offs), [n] "r" (n), [b] "r" (base),
+		  [vb] "x" (vb), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }
@@ -526,15 +599,29 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu,
 /* rseq_take()'s node for a pop whose frames may go anywhere. */
 #define RSEQ_ANY_NODE (-1)
 
+/* Debug builds: rseq_debug_out() for frames popped into offsets. */
+static inline void
+rseq_debug_out_off(const struct rxr_pool *p, const uint32_t *offs,
+		uintptr_t base, unsigned int n)
+{
+	for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
+		void *f = (void *)(base + offs[i]);
+
+		rseq_debug_out(p, &f, 1);
+	}
+}
+
 /*
  * Pop n frames from the pcp of the CPU the thread runs on, if that CPU is
- * of node @p node (or node is RSEQ_ANY_NODE). @return 0, or -ENOBUFS when
- * it is short (or reclaimed) with *cpu the CPU it was, or -EAGAIN when no
- * pcp could be used (*cpu: the last CPU read).
+ * of node @p node (or node is RSEQ_ANY_NODE), into objs, or into offs as
+ * offsets from base when objs is NULL. @return 0, or -ENOBUFS when it is
+ * short (or reclaimed) with *cpu the CPU it was, or -EAGAIN when no pcp
+ * could be used (*cpu: the last CPU read).
  */
 static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
-		void **objs, unsigned int n, uint32_t *cpu_out)
+rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		int node, void **objs, uint32_t *offs, uintptr_t base,
+		unsigned int n, uint32_t *cpu_out)
 {
 	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
 		uint32_t cpu = rseq_cpu_start(rs);
@@ -546,11 +633,17 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
 				rp->node[cpu] != (unsigned int)node))
 			return -EAGAIN;
 		pc = rp->pcp[cpu];
-		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
-			rseq_pop(rs, pc, cpu, objs, n);
+		if (objs == NULL)
+			r = rseq_pop_off(rs, pc, cpu, offs, base, n);
+		else
+			r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
+				rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
-			rseq_debug_out(p, objs, n);
+			if (objs == NULL)
+				rseq_debug_out_off(p, offs, base, n);
+			else
+				rseq_debug_out(p, objs, n);
 			return 0;
 		}
 		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu)
@@ -560,6 +653,13 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
 		rseq_count_retry(rp, rs, cpu, r);
 	}
 	return -EAGAIN;
+}
+
+static __rte_always_inline int
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
+		void **objs, unsigned int n, uint32_t *cpu_out)
+{
+	return rseq_take_to(p, rp, rs, node, objs, NULL, 0, n, cpu_out);
 }
 
 enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
@@ -626,10 +726,14 @@ static __rte_always_inline void
 rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
 		bool write)
 {
-	const char *a = (const char *)RTE_PTR_ALIGN_FLOOR(&x->frames[from],
-			RTE_CACHE_LINE_SIZE);
+	/* Unlocked: the form may change before the lock, a hint still. */
+	size_t sz = __atomic_load_n(&x->base, __ATOMIC_RELAXED) != 0 ?
+		sizeof(*x->offs) : sizeof(*x->frames);
+	const char *a = RTE_PTR_ALIGN_FLOOR((const char *)x->frames +
+			from * sz, RTE_CACHE_LINE_SIZE);
+	const char *end = (const char *)x->frames + to * sz;
 
-	for (; a < (const char *)&x->frames[to]; a += RTE_CACHE_LINE_SIZE) {
+	for (; a < end; a += RTE_CACHE_LINE_SIZE) {
 		if (write)
 			rseq_prefetchw(a);
 		else
@@ -637,24 +741,82 @@ rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
 	}
 }
 
+/* The base a stage may keep p's frames against as offsets; 0: none. */
+static inline uintptr_t
+rseq_xfer_base_of(const struct rxr_pool *p)
+{
+	return p->off_base;
+}
+
+/*
+ * Under the lock: whether p's frames can go in now, the stage taking the
+ * form the pool allows while it is empty (offsets from another base, or
+ * pointers, once a region added since moved the lowest frame or the span
+ * past 4 GiB, and the last offsets are out).
+ */
+static inline bool
+rseq_xfer_form(const struct rxr_pool *p, struct rseq_xfer *x)
+{
+	uintptr_t base = rseq_xfer_base_of(p);
+
+	if (x->count == 0)
+		__atomic_store_n(&x->base, base, __ATOMIC_RELAXED);
+	return x->base == 0 || x->base == base;
+}
+
+/* n frames into the stage's slots from @p at, in its form. Locked. */
+static __rte_always_inline void
+rseq_xfer_store(struct rseq_xfer *x, uint32_t at, void * const *objs,
+		unsigned int n)
+{
+	uint32_t *restrict to = x->offs + at;
+	uintptr_t base = x->base;
+
+	if (base == 0) {
+		memcpy(&x->frames[at], objs, n * sizeof(*objs));
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		to[i] = (uint32_t)((uintptr_t)objs[i] - base);
+}
+
+/* n frames out of the stage's slots from @p at. Locked. */
+static __rte_always_inline void
+rseq_xfer_load(const struct rseq_xfer *x, uint32_t at, void **objs,
+		unsigned int n)
+{
+	const uint32_t *restrict from = x->offs + at;
+	uintptr_t base = x->base;
+
+	if (base == 0) {
+		memcpy(objs, &x->frames[at], n * sizeof(*objs));
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		objs[i] = (void *)(base + from[i]);
+}
+
+static void rseq_xfer_return(struct rxr_pool *p, struct rseq_pool *rp,
+		unsigned int node, void * const *objs, unsigned int n,
+		uint32_t cpu);
+
 /*
  * The pcp was short: n frames for the caller and up to more for a pcp from
- * node's transfer stage, in one lock hold and without a copy in between:
- * a section pushes the stage's frames below the caller's n onto the pcp of
- * the CPU the thread is on (if of that node; a restart pushes again, the
- * stage is ours under the lock), then the top n go to the caller and the
- * stored count gives up the slots of both. What the pcp has no room for
- * stays in the stage. @return frames taken (0: fewer than n there, or a
- * handler, which never waits for the lock), *pushed of them onto
- * *cpu_out's pcp.
+ * node's transfer stage. Under the lock, the top n go to the caller and
+ * the rest below them into @p tmp (RSEQ_TMP frames), and the count gives
+ * up both; after it, a section pushes the rest onto the pcp of the CPU the
+ * thread is on (if of that node), so that the hold is the stage's lines
+ * crossing and nothing else. What the pcp has no room for goes back.
+ * @return frames taken (0: fewer than n there, or a handler, which never
+ * waits for the lock), *pushed of them onto *cpu_out's pcp.
  */
 static unsigned int
 rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void **objs, unsigned int n,
-		unsigned int more, unsigned int *pushed, uint32_t *cpu_out)
+		unsigned int more, void **tmp, unsigned int *pushed,
+		uint32_t *cpu_out)
 {
 	struct rseq_xfer *x = &rp->xfer[node];
-	unsigned int k = 0;
 	uint32_t c;
 
 	*pushed = 0;
@@ -668,30 +830,35 @@ rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	rxr_spinlock_lock(&x->lock);
 	if (x->count >= n) {
 		uint32_t top = x->count - n;
-		unsigned int rest = RTE_MIN(top, more);
+		unsigned int rest = RTE_MIN(RTE_MIN(top, more), RSEQ_TMP);
 
-		if (rest != 0 && rseq_put(p, rp, rs, node,
-				&x->frames[top - rest], rest, cpu_out) ==
-				RSEQ_PUSHED)
-			*pushed = rest;
-		memcpy(objs, &x->frames[top], n * sizeof(*objs));
-		k = n + *pushed;
+		rseq_xfer_load(x, top - rest, tmp, rest);
+		rseq_xfer_load(x, top, objs, n);
 		/* Atomic: the unlocked looks read it. */
-		__atomic_store_n(&x->count, x->count - k, __ATOMIC_RELAXED);
+		__atomic_store_n(&x->count, top - rest, __ATOMIC_RELAXED);
+		rxr_spinlock_unlock(&x->lock);
+		if (rest != 0 && rseq_put(p, rp, rs, node, tmp, rest,
+				cpu_out) != RSEQ_PUSHED) {
+			rseq_xfer_return(p, rp, node, tmp, rest, *cpu_out);
+			rest = 0;
+		}
+		*pushed = rest;
+		return n + rest;
 	}
 	rxr_spinlock_unlock(&x->lock);
-	return k;
+	return 0;
 }
 
 /*
  * The pcp was full: k frames off the top of the pcp of the CPU the thread
  * is on (if of node) straight into node's transfer stage, in one lock
- * hold: the section pops them into the slots above the stage's count,
- * which nobody reads until the count is stored, so a restart pops again
- * into the same slots. The pcp may not be the one that was full (a
- * migration): what matters is that it has k. @return 0 (*cpu_out the CPU
- * popped), -ENOSPC when the stage has no room for k or this is a handler
- * (which never waits for the lock), or rseq_take()'s error.
+ * hold: the section pops them (as offsets when that is the stage's form)
+ * into the slots above the stage's count, which nobody reads until the
+ * count is stored, so a restart pops again into the same slots. The pcp
+ * may not be the one that was full (a migration): what matters is that
+ * it has k. @return 0 (*cpu_out the CPU popped), -ENOSPC when the stage
+ * has no room for k, cannot take p's frames in its form yet, or this is
+ * a handler (which never waits for the lock), or rseq_take()'s error.
  */
 static int
 rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -709,9 +876,13 @@ rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		return -ENOSPC;
 	rseq_xfer_prefetch(x, c, c + k, true);
 	rxr_spinlock_lock(&x->lock);
-	if (x->count + k <= x->max) {
-		ret = rseq_take(p, rp, rs, (int)node, &x->frames[x->count], k,
-				cpu_out);
+	if (x->count + k <= x->max && rseq_xfer_form(p, x)) {
+		if (x->base != 0)
+			ret = rseq_take_to(p, rp, rs, (int)node, NULL,
+				&x->offs[x->count], x->base, k, cpu_out);
+		else
+			ret = rseq_take(p, rp, rs, (int)node,
+				&x->frames[x->count], k, cpu_out);
 		if (ret == 0)
 			__atomic_store_n(&x->count, x->count + k,
 				__ATOMIC_RELAXED);
@@ -722,21 +893,47 @@ rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 
 /* Frames into node's transfer stage. @return how many it took. */
 static unsigned int
-rseq_xfer_put(struct rseq_pool *rp, unsigned int node, void * const *objs,
-		unsigned int n)
+rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
+		void * const *objs, unsigned int n)
 {
 	struct rseq_xfer *x = &rp->xfer[node];
-	unsigned int k;
+	unsigned int k = 0;
+	uint32_t c;
 
-	if (rxr_in_irq() || __atomic_load_n(&x->count, __ATOMIC_RELAXED) >=
-			x->max)
+	if (rxr_in_irq())
 		return 0;
+	rseq_prefetchw(x);
+	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
+	if (c >= x->max)
+		return 0;
+	rseq_xfer_prefetch(x, c, RTE_MIN(c + n, x->max), true);
 	rxr_spinlock_lock(&x->lock);
-	k = RTE_MIN(n, x->max - x->count);
-	memcpy(&x->frames[x->count], objs, k * sizeof(*objs));
-	__atomic_store_n(&x->count, x->count + k, __ATOMIC_RELAXED);
+	if (rseq_xfer_form(p, x)) {
+		k = RTE_MIN(n, x->max - x->count);
+		rseq_xfer_store(x, x->count, objs, k);
+		__atomic_store_n(&x->count, x->count + k, __ATOMIC_RELAXED);
+	}
 	rxr_spinlock_unlock(&x->lock);
 	return k;
+}
+
+/*
+ * Frames taken out of the stage that no pcp had room for: back in, the
+ * zone taking what the stage no longer can (counted out of the stage and
+ * drained on @p cpu).
+ */
+static __rte_noinline __rte_cold void
+rseq_xfer_return(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
+		void * const *objs, unsigned int n, uint32_t cpu)
+{
+	unsigned int back = rseq_xfer_put(p, rp, node, objs, n);
+
+	if (back == n)
+		return;
+	rxrp_zone_free(p, objs + back, n - back, true);
+	cpu = RTE_MIN(cpu, rp->ncpu - 1);
+	rseq_add(rp, cpu, RSEQ_C_XFER_OUT, n - back);
+	rseq_add(rp, cpu, RSEQ_C_DRAIN_FRAMES, n - back);
 }
 
 /* Take frames from a zone, between min and max, never waiting in irq. */
@@ -775,7 +972,7 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		return 0;
 	}
 	got = rseq_xfer_refill(p, rp, rs, node, objs, n, rseq_xfer_move(pc),
-			&rest, &to);
+			tmp, &rest, &to);
 	if (got != 0) {
 		/* Frames another CPU gave back: no zone transfer. */
 		rseq_add(rp, cpu, RSEQ_C_XFER_OUT, got);
@@ -909,7 +1106,7 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 				in = k;
 			else if (r == -ENOSPC && rseq_take(p, rp, rs, (int)node,
 					tmp, k, &got_cpu) == 0)
-				in = rseq_xfer_put(rp, node, tmp, k);
+				in = rseq_xfer_put(p, rp, node, tmp, k);
 			else
 				k = 0;
 		}
@@ -1074,8 +1271,16 @@ rseq_pool_reclaim(struct rxr_pool *p)
 		struct rseq_xfer *x = &rp->xfer[n];
 
 		rxr_spinlock_lock(&x->lock);
-		if (x->count != 0)
+		if (x->base == 0 && x->count != 0)
 			rxr_zone_free_bulk(p->zone[n], x->frames, x->count);
+		for (uint32_t at = 0; x->base != 0 && at < x->count;) {
+			void *tmp[64];
+			uint32_t k = RTE_MIN(x->count - at, RTE_DIM(tmp));
+
+			rseq_xfer_load(x, at, tmp, k);
+			rxr_zone_free_bulk(p->zone[n], tmp, k);
+			at += k;
+		}
 		got += x->count;
 		__atomic_store_n(&x->count, 0, __ATOMIC_RELAXED);
 		rxr_spinlock_unlock(&x->lock);

@@ -169,6 +169,14 @@ uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
  */
 uint32_t rxr_zone_frame_idx(const struct rxr_zone *zone, const void *frame);
 
+/**
+ * Where the zone's frames lie: [*lo, *hi) holds every one (and the gaps
+ * between regions); both 0 before the first region. Not against a
+ * concurrent rxr_zone_add_region().
+ */
+void rxr_zone_span(const struct rxr_zone *zone, uintptr_t *lo,
+		uintptr_t *hi);
+
 /** The frame of a memmap index returned by rxr_zone_frame_idx(). */
 void *rxr_zone_frame_at(const struct rxr_zone *zone, uint32_t idx);
 
