@@ -302,22 +302,21 @@ rseq_cpu_now(intptr_t rs)
 	[sfree] "i" (offsetof(struct rxr_pcp, stats.free))
 
 /*
- * Copy n frame pointers from %[from] to %[to] (n >= 1): the first n % 4
- * one at a time, then four per step in two SSE2 moves (the x86_64
- * baseline, no CPU-specific code), in ascending order. Restartable: it
- * only writes where nobody reads until the commit. The index is %[ret]
+ * The steps of a copy of n frames (n >= 1): the first n % 4 one at a time
+ * (@p one, element %q[ret] - 1), then four per step (@p four, elements
+ * %q[ret] to %q[ret] + 3), in ascending order. Restartable: it only
+ * writes where nobody reads until the commit. The index is %[ret]
  * (RSEQ_BAIL until the copy, set again by the commit or the abort), so
  * that the section needs no other general register than those it had: a
- * fast path without register saves. Uses %[v0] and %[v1]; labels 5-8.
+ * fast path without register saves. Labels 5-8.
  */
-#define RSEQ_ASM_COPY(from, to) \
+#define RSEQ_ASM_STEPS(one, four) \
 	"movl %k[n], %k[ret]\n\t" \
 	"andl $3, %k[ret]\n\t" \
 	"jz 7f\n\t" \
 	"6:\n\t" \
+	one \
 	"decq %q[ret]\n\t" \
-	"movq (%" from ",%q[ret],8), %[v0]\n\t" \
-	"movq %[v0], (%" to ",%q[ret],8)\n\t" \
 	"jnz 6b\n\t" \
 	"movl %k[n], %k[ret]\n\t" \
 	"andl $3, %k[ret]\n\t" \
@@ -325,47 +324,39 @@ rseq_cpu_now(intptr_t rs)
 	"cmpq %[n], %q[ret]\n\t" \
 	"jae 8f\n\t" \
 	"5:\n\t" \
-	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
-	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
-	"movdqu %[v0], (%" to ",%q[ret],8)\n\t" \
-	"movdqu %[v1], 16(%" to ",%q[ret],8)\n\t" \
+	four \
 	"addq $4, %q[ret]\n\t" \
 	"cmpq %[n], %q[ret]\n\t" \
 	"jb 5b\n\t" \
 	"8:\n\t"
 
 /*
- * RSEQ_ASM_COPY() into 32-bit offsets: n frames from %[from] less the base
- * (%[b], and in both halves of %[vb]) to %[to], four per step by keeping
- * the low halves of two SSE2 subtractions. Also uses %[t]; labels 5-8.
+ * Copy n frame pointers from %[from] to %[to], four per step in two SSE2
+ * moves (the x86_64 baseline, no CPU-specific code). Uses %[v0], %[v1].
  */
-#define RSEQ_ASM_COPY_OFF(from, to) \
-	"movl %k[n], %k[ret]\n\t" \
-	"andl $3, %k[ret]\n\t" \
-	"jz 7f\n\t" \
-	"6:\n\t" \
-	"decq %q[ret]\n\t" \
-	"movq (%" from ",%q[ret],8), %[t]\n\t" \
+#define RSEQ_ASM_COPY(from, to) RSEQ_ASM_STEPS( \
+	"movq -8(%" from ",%q[ret],8), %[v0]\n\t" \
+	"movq %[v0], -8(%" to ",%q[ret],8)\n\t", \
+	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
+	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
+	"movdqu %[v0], (%" to ",%q[ret],8)\n\t" \
+	"movdqu %[v1], 16(%" to ",%q[ret],8)\n\t")
+
+/*
+ * The same into 32-bit offsets at %[to]: each frame less the base (%[b],
+ * and in both halves of %[vb]), four per step by keeping the low halves of
+ * two SSE2 subtractions. Uses %[t], %[v0], %[v1].
+ */
+#define RSEQ_ASM_COPY_OFF(from, to) RSEQ_ASM_STEPS( \
+	"movq -8(%" from ",%q[ret],8), %[t]\n\t" \
 	"subq %[b], %[t]\n\t" \
-	"movl %k[t], (%" to ",%q[ret],4)\n\t" \
-	"testq %q[ret], %q[ret]\n\t" \
-	"jnz 6b\n\t" \
-	"movl %k[n], %k[ret]\n\t" \
-	"andl $3, %k[ret]\n\t" \
-	"7:\n\t" \
-	"cmpq %[n], %q[ret]\n\t" \
-	"jae 8f\n\t" \
-	"5:\n\t" \
+	"movl %k[t], -4(%" to ",%q[ret],4)\n\t", \
 	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
 	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
 	"psubq %[vb], %[v0]\n\t" \
 	"psubq %[vb], %[v1]\n\t" \
 	"shufps $0x88, %[v1], %[v0]\n\t" \
-	"movdqu %[v0], (%" to ",%q[ret],4)\n\t" \
-	"addq $4, %q[ret]\n\t" \
-	"cmpq %[n], %q[ret]\n\t" \
-	"jb 5b\n\t" \
-	"8:\n\t"
+	"movdqu %[v0], (%" to ",%q[ret],4)\n\t")
 
 /*
  * *ctr += v, the add being the section's commit: done when the thread runs
