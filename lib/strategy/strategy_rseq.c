@@ -1034,6 +1034,15 @@ rseq_alloc_slow_entry(struct rxr_pool *p, void **objs, unsigned int n,
 	return __rxr_pool_alloc_slow(p, objs, n);
 }
 
+/* 1 <= n <= high, what a section takes; one frame always fits (high >= 1). */
+static __rte_always_inline bool
+rseq_fits(const struct rseq_pool *rp, unsigned int n)
+{
+	if (__builtin_constant_p(n) && n == 1)
+		return true;
+	return n - 1 < rp->high;
+}
+
 /*
  * The fast path: one section on the CPU the thread is on, no retry, few
  * registers; anything else (a restart, a short pcp, more frames than a
@@ -1048,7 +1057,7 @@ rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n, bool entry)
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
-	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high)) {
+	if (likely(cpu < rp->ncpu) && likely(rseq_fits(rp, n))) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
 		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
@@ -1197,7 +1206,7 @@ rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
-	if (likely(cpu < rp->ncpu) && likely(n - 1 < rp->high) &&
+	if (likely(cpu < rp->ncpu) && likely(rseq_fits(rp, n)) &&
 			likely(p->nr_zones == 1)) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
