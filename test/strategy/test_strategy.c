@@ -845,10 +845,12 @@ xf_one(bool below)
 	nh = 0;
 	in_first = rseq_counter(p, "xfer_in");
 	RXR_TEST_ASSERT(in_first > 0, "the stage carried frames as offsets");
-	/* A region below the first, or one 8 GiB above it. */
-	for (uintptr_t d = 1; d <= 64 && m == NULL; d++) {
-		want = below ? first - d * XF_GIB : first + (7 + d) * XF_GIB;
-		if (below && first <= d * XF_GIB)
+	/* A region below the first (less than 3 GiB: offsets from it span
+	 * both), or one 8 GiB or more above it (offsets cannot). */
+	for (uintptr_t d = 1; d <= 48 && m == NULL; d++) {
+		want = below ? first - d * (XF_GIB / 16) :
+			first + (7 + d) * XF_GIB;
+		if (below && first <= d * (XF_GIB / 16))
 			break;
 		m = xf_map_at(want, len);
 	}
