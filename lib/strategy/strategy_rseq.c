@@ -950,9 +950,9 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	struct rxr_pcp *pc = rp->pcp[cpu];
 	unsigned int node = rp->node[cpu], got, rest;
 	void *tmp[RSEQ_TMP];
-	uint32_t to = cpu;
+	uint32_t to = cpu, c = __atomic_load_n(&pc->count, __ATOMIC_RELAXED);
 
-	if (__atomic_load_n(&pc->count, __ATOMIC_RELAXED) & RSEQ_LOCKED)
+	if (c & RSEQ_LOCKED)
 		return rseq_zone_alloc(p, rp, cpu, objs, n);
 	RSEQ_COUNT(rp, cpu, RSEQ_C_ALLOC_MISS);
 	if (n + pc->batch > RSEQ_TMP) {
@@ -962,7 +962,10 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		rseq_add(rp, cpu, RSEQ_C_ALLOC_ZONE_FRAMES, n);
 		return 0;
 	}
-	got = rseq_xfer_refill(p, rp, rs, node, objs, n, rseq_xfer_move(pc),
+	/* No more than the pcp has room for as it was: the rest is pushed
+	 * after the stage's lock, and what does not fit goes back. */
+	got = rseq_xfer_refill(p, rp, rs, node, objs, n,
+			RTE_MIN(rseq_xfer_move(pc), pc->high - RTE_MIN(c, pc->high)),
 			tmp, &rest, &to);
 	if (got != 0) {
 		/* Frames another CPU gave back: no zone transfer. */
