@@ -736,7 +736,6 @@ rseq_one(bool bulk)
 	return 0;
 }
 
-/* Bulk on and off: the pool's entries for each (struct rxr_pool_ops). */
 /*
  * rseq's transfer stage keeps frames as 32-bit offsets from the pool's
  * lowest frame while every frame lies within 4 GiB of it. Random traffic
@@ -912,6 +911,7 @@ test_rseq_xfer_form(void)
 	return xf_one(true) != 0 || xf_one(false) != 0 ? -1 : 0;
 }
 
+/* Bulk on and off: the pool's entries for each (struct rxr_pool_ops). */
 static int
 test_rseq(void)
 {
@@ -1003,10 +1003,7 @@ test_rseq_xfer_race(void)
 		.poll_lcores = { 0, 1 }, .high = 48, .batch = 16,
 	};
 	static struct xr x;
-	uint64_t total = 0, fail = 0, in = 0, out = 0;
-	const char * const *names;
-	unsigned int nc = rxr_strategy_counters(RXR_STRATEGY_RSEQ, &names);
-	struct rxr_pool_stats st;
+	uint64_t total = 0, fail = 0, in, out;
 	pthread_t t;
 
 	if (!available(RXR_STRATEGY_RSEQ))
@@ -1048,14 +1045,8 @@ test_rseq_xfer_race(void)
 	__atomic_store_n(&x.done, true, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	free(x.held);
-	rxr_pool_stats(x.p, &st);
-	for (unsigned int l = 0; l < st.nr_lcores; l++)
-		for (unsigned int i = 0; i < nc; i++) {
-			if (strcmp(names[i], "xfer_in") == 0)
-				in += st.lcore[l].counters[i];
-			else if (strcmp(names[i], "xfer_out") == 0)
-				out += st.lcore[l].counters[i];
-		}
+	in = rseq_counter(x.p, "xfer_in");
+	out = rseq_counter(x.p, "xfer_out");
 	printf("# %" PRIu64 " frames from CPU %d to CPU %d; stage in %" PRIu64
 		" out %" PRIu64 "; failed allocs %" PRIu64 "\n", total,
 		sched_getcpu(), x.cpu, in, out, fail);
