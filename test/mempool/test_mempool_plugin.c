@@ -229,6 +229,13 @@ env_messages_check(void)
 			env_refused("strategy=recycle,recycle.ring=64,"
 				"recycle.ring=128", "recycle.ring given twice"))
 		return -1;
+	/* rte_kvargs read "a=b=c" as b=c: bulk=strategy=zone ran zone. */
+	if (env_refused("bulk=strategy=zone", "RXREFILL_POOL: "
+				"'bulk=strategy=zone': one '=' per key=value "
+				"pair") ||
+			env_refused("strategy=bh,bulk=off=on", "'bulk=off=on'") ||
+			env_refused("strategy==zone", "'strategy==zone'"))
+		return -1;
 	unsetenv(RXR_MEMPOOL_ENV);
 	return 0;
 }

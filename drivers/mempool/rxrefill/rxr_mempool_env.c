@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <rte_common.h>
 #include <rte_kvargs.h>
 #include <rte_log.h>
 
@@ -196,6 +197,35 @@ out:
 }
 
 /*
+ * DPDK 22.11's rte_kvargs reads "a=b=c" as the pair b=c, dropping a:
+ * "bulk=strategy=zone" would run zone with no word about bulk. A pair
+ * holds one '='.
+ */
+static int
+env_one_equals(const char *s, char *err, size_t errlen)
+{
+	const char *pair = s;
+
+	while (*pair != '\0') {
+		size_t len = strcspn(pair, ",");
+		const char *eq = memchr(pair, '=', len);
+
+		if (eq != NULL && memchr(eq + 1, '=',
+				len - (size_t)(eq + 1 - pair)) != NULL) {
+			snprintf(err, errlen, "%s: '%.*s': one '=' per "
+				"key=value pair (pairs are separated by ',')",
+				RXR_MEMPOOL_ENV, (int)RTE_MIN(len, (size_t)64),
+				pair);
+			return -EINVAL;
+		}
+		pair += len;
+		if (*pair == ',')
+			pair++;
+	}
+	return 0;
+}
+
+/*
  * A key given twice: rte_kvargs keeps both pairs and the last processed
  * would win, so "strategy=bh,strategy=zone" would run zone silently.
  */
@@ -269,6 +299,8 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	pc->bulk = true;
 	if (s == NULL || s[0] == '\0')
 		return 0;
+	if (env_one_equals(s, err, errlen) != 0)
+		return -EINVAL;
 	env_keys_make(&k);
 	kv = rte_kvargs_parse(s, k.keys);
 	if (kv == NULL) {
