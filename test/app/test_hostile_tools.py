@@ -382,6 +382,23 @@ def case_plot_values_and_names():
         else:
             assert r.returncode == 0, "%s: exit %d %s" % (
                 name, r.returncode, r.stderr[-800:])
+    # Text is text, not matplotlib's mathtext: a strategy "$x^{$bh"
+    # failed the figure ("cannot draw the figure: ... Expected ..."), and a
+    # title "a$b$c" lost its dollars to an italic b.
+    d = json.loads(json.dumps(good))
+    for r in d["runs"]:
+        r["strategy"] = "$x^{$" + r["strategy"]
+    p = path("v_dollar.json")
+    with open(p, "w") as f:
+        json.dump(d, f)
+    r = plot("-o", path("v_dollar"), "-t", "a$b$c", p)
+    clean(r, "dollar")
+    assert r.returncode == 0, "dollar: exit %d %s" % (r.returncode,
+                                                      r.stderr[-800:])
+    with open(path("v_dollar-gbps.svg")) as f:
+        svg = f.read()
+    for text in ("a$b$c", "$x^{$bh"):
+        assert text in svg, "%s is not in the figure as it is" % text
     # A malformed sweep result: refused by name, no traceback.
     for name, doc in (("rate", {"schema": "rxrefill-sweep/1", "unit": "pps",
                                 "strategies": [{"strategy": "bh", "steps": [
