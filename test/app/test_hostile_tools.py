@@ -406,12 +406,24 @@ def case_plot_values_and_names():
                       ("points", {"schema": "rxrefill-sweep/x",
                                   "points": [7]}),
                       ("unit", {"schema": "rxrefill-sweep/1", "unit": [],
-                                "strategies": []})):
+                                "strategies": []}),
+                      # Drawn as bulk: any value but false was bulk.
+                      ("bulk", {"schema": "rxrefill-sweep/1", "unit": "pps",
+                                "strategies": [{"strategy": "bh",
+                                                "bulk": "no", "steps": [
+                                                    {"rate": 1, "loss": 0}]}]}),
+                      # An empty figure, exit 0.
+                      ("nostep", {"schema": "rxrefill-sweep/1", "unit": "pps",
+                                  "strategies": [{"strategy": "bh",
+                                                  "bulk": True,
+                                                  "steps": []}]})):
         p = path("sw_%s.json" % name)
         with open(p, "w") as f:
             json.dump(doc, f)
         r = plot("-o", path("sw_" + name), "--sweep", p)
         refused(r, 1, p, "sweep " + name)
+        assert not [f for f in os.listdir(TMP)
+                    if f.startswith("sw_%s-" % name)], "figure written"
 
 
 class Tmpfs:
