@@ -684,6 +684,19 @@ def case_sweep_full_disk():
         assert os.listdir(d) == ["r.json"], os.listdir(d)
 
 
+def case_sweep_sender_that_never_ends():
+    # A sender that does not stop by itself (tcpreplay --loop 0 without
+    # --duration): the sweep waited for it forever after rxrefill's run.
+    pidf = path("never.pid")
+    out = path("never.json")
+    p = sweep(*sweep_cmd(out, sender="echo $$ > %s; exec sleep 600 # {pps}"
+                         % pidf, extra=["--margin", "0.1"]), timeout=90)
+    refused(p, 1, "the sender never finished inside a run", "endless sender")
+    assert not os.path.exists(out), "a result from a failed sweep"
+    sender = int(open(pidf).read())
+    assert not alive(sender), "the sender %d is still running" % sender
+
+
 def children_of(pid):
     try:
         with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
