@@ -30,10 +30,59 @@ read_uint(const char *path)
 	return v;
 }
 
+/* The system's default hugepage size, kB: Hugepagesize of /proc/meminfo. */
+static unsigned long
+default_page_kb(void)
+{
+	unsigned long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Page size of a hugetlbfs mount, kB: its pagesize= option ("2M",
+ * "1024M"), else the default size, as EAL reads it; 0 when unknown.
+ */
+static unsigned long
+mount_page_kb(const char *opts, unsigned long default_kb)
+{
+	const char *p = opts;
+	unsigned long v;
+	char *end;
+
+	while (p != NULL && strncmp(p, "pagesize=", 9) != 0) {
+		p = strchr(p, ',');
+		if (p != NULL)
+			p++;
+	}
+	if (p == NULL)
+		return default_kb;
+	v = strtoul(p + 9, &end, 10);
+	switch (*end) {
+	case 'G': case 'g':
+		return v << 20;
+	case 'M': case 'm':
+		return v << 10;
+	case 'K': case 'k':
+		return v;
+	default:
+		return v >> 10;
+	}
+}
+
 void
 rxr_hugepage_probe(struct rxr_hugepage_info *info)
 {
-	char line[512];
+	unsigned long def_kb = default_page_kb();
+	char line[1024];
 	FILE *f;
 
 	memset(info, 0, sizeof(*info));
@@ -44,13 +93,16 @@ rxr_hugepage_probe(struct rxr_hugepage_info *info)
 	if (f == NULL)
 		return;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		char dev[128], dir[256], type[64];
+		char dev[128], dir[256], type[64], opts[512];
+		unsigned long kb;
 
-		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 &&
-				strcmp(type, "hugetlbfs") == 0) {
-			info->mounted = true;
-			break;
-		}
+		if (sscanf(line, "%127s %255s %63s %511s", dev, dir, type,
+				opts) != 4 || strcmp(type, "hugetlbfs") != 0)
+			continue;
+		info->mounted = true;
+		kb = mount_page_kb(opts, def_kb);
+		info->mounted_2m |= kb == 2048;
+		info->mounted_1g |= kb == 1048576;
 	}
 	fclose(f);
 }
@@ -58,7 +110,23 @@ rxr_hugepage_probe(struct rxr_hugepage_info *info)
 bool
 rxr_hugepage_usable(const struct rxr_hugepage_info *info)
 {
-	return info->mounted && (info->free_2m > 0 || info->free_1g > 0);
+	return (info->mounted_2m && info->free_2m > 0) ||
+		(info->mounted_1g && info->free_1g > 0);
+}
+
+/* Which hugetlbfs mounts there are, for the fallback's line. */
+static const char *
+mounts_name(const struct rxr_hugepage_info *hp)
+{
+	if (!hp->mounted)
+		return "no hugetlbfs mounted";
+	if (hp->mounted_2m && hp->mounted_1g)
+		return "hugetlbfs mounted for 2 MiB and 1 GiB pages";
+	if (hp->mounted_2m)
+		return "hugetlbfs mounted for 2 MiB pages";
+	if (hp->mounted_1g)
+		return "hugetlbfs mounted for 1 GiB pages";
+	return "hugetlbfs mounted for other page sizes";
 }
 
 const char *
@@ -121,7 +189,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		if (log != NULL)
 			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
 				"falling back to --no-huge%s%s MiB%s\n",
-				hp.mounted ? "hugetlbfs mounted" : "no hugetlbfs mounted",
+				mounts_name(&hp),
 				hp.free_2m, hp.free_1g,
 				has_mem ? "" : " -m ", has_mem ? "" : mib,
 				dropped != 0 ? " (--huge-unlink left out)" : "");

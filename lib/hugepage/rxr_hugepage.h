@@ -23,12 +23,18 @@ struct rxr_hugepage_info {
 	unsigned int free_2m;	/**< free 2 MiB pages, all nodes */
 	unsigned int free_1g;	/**< free 1 GiB pages, all nodes */
 	bool mounted;		/**< a hugetlbfs is mounted */
+	bool mounted_2m;	/**< a hugetlbfs of 2 MiB pages is mounted */
+	bool mounted_1g;	/**< a hugetlbfs of 1 GiB pages is mounted */
 };
 
 /** Read /sys/kernel/mm/hugepages and /proc/mounts. Never fails. */
 void rxr_hugepage_probe(struct rxr_hugepage_info *info);
 
-/** True when EAL can be given hugepage memory. */
+/**
+ * True when EAL can be given hugepage memory: free pages of a size that a
+ * mounted hugetlbfs serves (EAL stops at start with a mount of 1 GiB pages
+ * only and free 2 MiB pages).
+ */
 bool rxr_hugepage_usable(const struct rxr_hugepage_info *info);
 
 /** What backs this process's EAL memory, after rxr_eal_init(). */

@@ -789,6 +789,44 @@ def case_gen_full_disk_says_so():
     assert p.stdout.strip().endswith("rc=1"), "left behind: " + p.stdout
 
 
+def case_memory_fallback_mount_of_another_size():
+    # Free 2 MiB pages and a hugetlbfs of 1 GiB pages only: hugepages
+    # were taken as usable and EAL stopped ("Cannot get hugepage
+    # information") instead of the fallback to --no-huge.
+    pool = "/sys/kernel/mm/hugepages/hugepages-%dkB/free_hugepages"
+    try:
+        free_2m = int(open(pool % 2048).read())
+        free_1g = int(open(pool % 1048576).read())
+    except (OSError, ValueError):
+        raise tap.Skip("no 2 MiB and 1 GiB hugepage pools here")
+    if free_2m == 0 or free_1g != 0:
+        raise tap.Skip("needs free 2 MiB and no free 1 GiB hugepages")
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        raise tap.Skip("needs root and unshare")
+    d = path("huge1g")
+    os.mkdir(d)
+    # In a mount namespace of our own: every hugetlbfs unmounted there,
+    # one of 1 GiB pages mounted.
+    script = ('for m in $(awk \'$3 == "hugetlbfs" {print $2}\' /proc/mounts); '
+              'do umount "$m" || exit 99; done; '
+              'mount -t hugetlbfs -o pagesize=1G nodev "$D" || exit 99; '
+              'exec "$@"')
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", script, "sh", RXREFILL] + EAL + [
+                            "--", "--replay", capture(), "--loops", "1",
+                            "--reps", "1", "--strategy", "bh", "--bulk", "on",
+                            "--no-table", "--report", path("huge1g.json")],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, D=d))
+    if p.returncode == 99:
+        raise tap.Skip("cannot mount a hugetlbfs of 1 GiB pages: %s" %
+                       p.stderr.strip()[-200:])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode,
+                                               p.stderr[-800:])
+    assert "hugetlbfs mounted for 1 GiB pages" in p.stdout and \
+        "falling back to --no-huge" in p.stdout, p.stdout[-800:]
+
+
 def main():
     return tap.run(globals(), ONLY, tmp=TMP)
 
