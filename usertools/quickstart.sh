@@ -6,6 +6,8 @@
 #                                       (extra arguments replace the default rxrefill command line)
 #   bash usertools/quickstart.sh test   install what is missing, build, run every suite but perf:
 #                                       debug checks, then ASan+UBSan, TSan and short fuzz runs
+#   bash usertools/quickstart.sh hugepages
+#                                       only reserve and mount 2 MiB hugepages, as run does
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
@@ -38,12 +40,30 @@ install_missing() {
 HUGE_PAGES=1024
 HUGE_DIR=/sys/kernel/mm/hugepages/hugepages-2048kB
 HUGE_MNT=/dev/hugepages
+
+# A hugetlbfs of 2 MiB pages is mounted: pagesize=2M, or no pagesize= where
+# the default hugepage size is 2 MiB, as EAL reads /proc/mounts. A mount of
+# 1 GiB pages (default_hugepagesz=1G) does not serve them.
+mounted_2m() {
+	awk -v def="$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)" '
+		$3 == "hugetlbfs" {
+			ps = ""
+			n = split($4, o, ",")
+			for (i = 1; i <= n; i++)
+				if (o[i] ~ /^pagesize=/)
+					ps = substr(o[i], 10)
+			if (ps == "2M" || (ps == "" && def == 2048))
+				found = 1
+		}
+		END { exit !found }' /proc/mounts
+}
+
 hugepages() {
-	local free mounted=false
+	local free mounted=false mnt=$HUGE_MNT
 	free=$(cat "$HUGE_DIR/free_hugepages" 2>/dev/null || echo 0)
-	grep -q '^[^ ]* [^ ]* hugetlbfs ' /proc/mounts && mounted=true
+	mounted_2m && mounted=true
 	if [ "$free" -gt 0 ] && $mounted; then
-		echo "quickstart: $free free 2 MiB hugepages, hugetlbfs mounted"
+		echo "quickstart: $free free 2 MiB hugepages, hugetlbfs of 2 MiB pages mounted"
 		return 0
 	fi
 	if [ "$(id -u)" -ne 0 ]; then
@@ -58,7 +78,6 @@ hugepages() {
 		local total want
 		total=$(cat "$HUGE_DIR/nr_hugepages")
 		want=$((total + HUGE_PAGES))
-		mkdir -p "$HUGE_MNT"
 		if command -v dpdk-hugepages.py >/dev/null; then
 			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages with dpdk-hugepages.py"
 			dpdk-hugepages.py -p 2M -r "$((want * 2))M" || true
@@ -70,9 +89,13 @@ hugepages() {
 		echo "quickstart: $free 2 MiB hugepages free now"
 	fi
 	if ! $mounted; then
-		mkdir -p "$HUGE_MNT"
-		echo "quickstart: mounting hugetlbfs on $HUGE_MNT"
-		mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_MNT" || \
+		# A hugetlbfs of another page size there already: beside it.
+		if mountpoint -q "$mnt" 2>/dev/null; then
+			mnt=$HUGE_MNT-2M
+		fi
+		mkdir -p "$mnt"
+		echo "quickstart: mounting hugetlbfs of 2 MiB pages on $mnt"
+		mount -t hugetlbfs -o pagesize=2M nodev "$mnt" || \
 			echo "quickstart: could not mount hugetlbfs: rxrefill runs with --no-huge"
 	fi
 }
@@ -160,8 +183,11 @@ test)
 	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=1
 	exit $rc
 	;;
+hugepages)
+	hugepages
+	;;
 *)
-	echo "usage: $0 run|test" >&2
+	echo "usage: $0 run|test|hugepages" >&2
 	exit 2
 	;;
 esac

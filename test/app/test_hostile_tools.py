@@ -747,6 +747,51 @@ def case_sweep_signals_stop_children():
         assert not os.path.exists(out), "a result from a stopped sweep"
 
 
+QUICKSTART = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "..", "usertools", "quickstart.sh")
+
+
+def case_quickstart_hugepages_beside_other_size():
+    # /dev/hugepages a hugetlbfs of 1 GiB pages (default_hugepagesz=1G):
+    # quickstart said "hugetlbfs mounted" and mounted none of 2 MiB pages,
+    # which the run then could not use. In a mount namespace of our own;
+    # nothing reserved (free 2 MiB pages are needed already).
+    pool = "/sys/kernel/mm/hugepages/hugepages-%dkB/free_hugepages"
+    try:
+        free_2m = int(open(pool % 2048).read())
+        os.stat(pool % 1048576)
+    except (OSError, ValueError):
+        raise tap.Skip("no 2 MiB and 1 GiB hugepage pools here")
+    if free_2m == 0:
+        raise tap.Skip("no free 2 MiB hugepages: quickstart would reserve")
+    if not is_root() or shutil.which("unshare") is None or \
+            not os.path.isdir("/dev/hugepages"):
+        raise tap.Skip("needs root, unshare and /dev/hugepages")
+    beside = "/dev/hugepages-2M"
+    had = os.path.lexists(beside)
+    script = ('for m in $(awk \'$3 == "hugetlbfs" {print $2}\' /proc/mounts); '
+              'do umount "$m" || exit 99; done; '
+              'mount -t hugetlbfs -o pagesize=1G nodev /dev/hugepages || '
+              'exit 99; bash "$0" hugepages || exit; '
+              'grep hugetlbfs /proc/mounts')
+    try:
+        p = sh(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                script, QUICKSTART])
+    finally:
+        if not had:
+            try:
+                os.rmdir(beside)
+            except OSError:
+                pass
+    if p.returncode == 99:
+        raise tap.Skip("cannot mount a hugetlbfs of 1 GiB pages: %s" %
+                       p.stderr.strip()[-200:])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr)
+    assert "pagesize=2M" in p.stdout and \
+        "mounting hugetlbfs of 2 MiB pages on %s" % beside in p.stdout, \
+        p.stdout
+
+
 def main():
     try:
         return tap.run(globals(), ONLY)
