@@ -250,8 +250,16 @@ def check_output(path, inputs=(), what=None):
         raise refuse("directory %s: %s" % (shown(d),
                                            os.strerror(errno.ENOTDIR)))
     if not os.access(d, os.W_OK | os.X_OK):
-        raise refuse("cannot write in %s: %s" % (
-            shown(d), os.strerror(errno.EACCES)))
+        # access(2)'s own reason, as the C programs print it: os.access()
+        # keeps no errno, and root is refused only by a read-only mount.
+        why = errno.EACCES
+        try:
+            if os.statvfs(d).f_flag & os.ST_RDONLY:
+                why = errno.EROFS
+        except OSError:
+            pass
+        raise refuse("cannot write in %s: %s" % (shown(d),
+                                                 os.strerror(why)))
 
 
 # Temporary files not yet renamed: removed on an error and on a signal.

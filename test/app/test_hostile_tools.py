@@ -429,12 +429,12 @@ def case_plot_values_and_names():
 class Tmpfs:
     """A tmpfs of size bytes mounted on a new directory (root only)."""
 
-    def __init__(self, name, size):
+    def __init__(self, name, size, opts=""):
         if not is_root() or shutil.which("mount") is None:
             raise tap.Skip("needs root to mount a tmpfs")
         self.dir = path(name)
         os.mkdir(self.dir)
-        p = sh(["mount", "-t", "tmpfs", "-o", "size=%d" % size,
+        p = sh(["mount", "-t", "tmpfs", "-o", "size=%d%s" % (size, opts),
                 "rxr_" + name, self.dir])
         if p.returncode != 0:
             raise tap.Skip("mount tmpfs: %s" % p.stderr.strip())
@@ -456,6 +456,18 @@ def case_plot_full_disk():
         assert open(old).read() == "old\n", "the old figure was replaced"
         assert sorted(os.listdir(d)) == ["fig-gbps.svg"], \
             "left behind: %s" % os.listdir(d)
+
+
+def case_outputs_on_a_read_only_mount():
+    # The reason was "Permission denied" (os.access() keeps no errno);
+    # rxrefill-gen says what access(2) says.
+    with Tmpfs("ro", 16384, ",ro") as d:
+        for what, p in (
+                ("plot", plot("-o", os.path.join(d, "f"), report())),
+                ("sweep", sweep(*sweep_cmd(os.path.join(d, "s.json")))),
+                ("gen", sh([GEN, "--quiet", "-o", os.path.join(d, "g")]))):
+            refused(p, 2, "cannot write in %s: Read-only file system" % d,
+                    what + " on a read-only mount")
 
 
 def case_plot_signal_removes_temporaries():
