@@ -52,8 +52,8 @@ def sh(cmd, timeout=60, **kw):
                                                     " ".join(cmd)[:300]))
 
 
-def plot(*args, timeout=120):
-    return sh([PY, PLOT] + list(args), timeout=timeout)
+def plot(*args, timeout=120, **kw):
+    return sh([PY, PLOT] + list(args), timeout=timeout, **kw)
 
 
 def sweep(*args, timeout=120, **kw):
@@ -456,6 +456,28 @@ def case_plot_full_disk():
         assert open(old).read() == "old\n", "the old figure was replaced"
         assert sorted(os.listdir(d)) == ["fig-gbps.svg"], \
             "left behind: %s" % os.listdir(d)
+
+
+def case_plot_reports_named_alike():
+    # x/r.json and y/r.json were both "r" in the legend and the caption:
+    # which bars were whose could not be told.
+    for sub in ("alike_x", "alike_y"):
+        os.mkdir(path(sub))
+        shutil.copy(report(), path(sub + "/r.json"))
+    r = plot("-o", path("alike"), "alike_x/r.json", "alike_y/r.json",
+             cwd=TMP)
+    clean(r, "reports named alike")
+    assert r.returncode == 0, r.stderr[-800:]
+    with open(path("alike-gbps.svg")) as f:
+        svg = f.read()
+    for lab in ("alike_x/r", "alike_y/r"):
+        assert ">%s<" % lab in svg, "no legend entry %s" % lab
+    # The same file twice: told apart by number.
+    r = plot("-o", path("twice"), report(), report())
+    assert r.returncode == 0, r.stderr[-800:]
+    with open(path("twice-gbps.svg")) as f:
+        svg = f.read()
+    assert "r (1)<" in svg and "r (2)<" in svg, "the same file twice"
 
 
 def case_outputs_on_a_read_only_mount():
