@@ -236,6 +236,11 @@ env_messages_check(void)
 			env_refused("strategy=bh,bulk=off=on", "'bulk=off=on'") ||
 			env_refused("strategy==zone", "'strategy==zone'"))
 		return -1;
+	/* The value was logged raw: an escape sequence reached the terminal
+	 * (\x1b[2J cleared it). */
+	if (env_refused("strategy=bh\x1b[2J\n", "strategy=bh\\x1b[2J\\x0a: "
+				"expected one of"))
+		return -1;
 	unsetenv(RXR_MEMPOOL_ENV);
 	return 0;
 }

@@ -285,8 +285,32 @@ env_settings(struct env_parse *e, char *err, size_t errlen)
 	return 0;
 }
 
-int
-rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
+/*
+ * err as a terminal may show it: control characters of the variable
+ * (an escape sequence that clears the screen) as \xNN, bytes above 0x7f
+ * as they are (UTF-8).
+ */
+static void
+env_err_escape(char *err, size_t errlen)
+{
+	char raw[1024];
+	size_t o = 0;
+
+	snprintf(raw, sizeof(raw), "%s", err);
+	for (const char *c = raw; *c != '\0' && o + 5 <= errlen; c++) {
+		unsigned char ch = (unsigned char)*c;
+
+		if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)snprintf(err + o, errlen - o, "\\x%02x", ch);
+		else
+			err[o++] = (char)ch;
+	}
+	if (errlen != 0)
+		err[o < errlen ? o : errlen - 1] = '\0';
+}
+
+static int
+env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 {
 	const char *s = getenv(RXR_MEMPOOL_ENV);
 	struct env_parse e = { .pc = pc };
@@ -325,4 +349,14 @@ rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	return env_settings(&e, err, errlen);
+}
+
+int
+rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
+{
+	int ret = env_conf(pc, err, errlen);
+
+	if (ret != 0)
+		env_err_escape(err, errlen);
+	return ret;
 }
