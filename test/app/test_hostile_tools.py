@@ -718,6 +718,31 @@ def case_sweep_full_disk():
         assert os.listdir(d) == ["r.json"], os.listdir(d)
 
 
+def case_sweep_rates_as_sent():
+    # The search halved down to 2.51171875 pps, recorded as such, while
+    # the sender was given "3" each time: the result's rates were not
+    # those sent. A rate the sender gets as 0 was swept as well.
+    out = path("rates.json")
+    cmd = sweep_cmd(out, sender="echo Successful packets: "
+                    "$(( {pps} >= 3 ? 999999999999 : 1 )) # {pps}",
+                    extra=["--resolution", "0.001", "--margin", "0.2"])
+    cmd[cmd.index("--max") + 1] = "4"
+    cmd[cmd.index("--max-steps") + 1] = "10"
+    p = sweep(*cmd, timeout=300)
+    clean(p, "rates as sent")
+    assert p.returncode == 0, p.stderr[-2000:]
+    with open(out) as f:
+        st = json.load(f)["strategies"][0]
+    rates = [s["rate"] for s in st["steps"]]
+    assert rates == [4, 1, 2, 3], rates
+    assert st["no_drop_rate"] == 2 and st["first_failing_rate"] == 3, st
+    cmd = sweep_cmd(path("zero.json"))
+    cmd[cmd.index("--min") + 1] = "0.4"
+    cmd[cmd.index("--max") + 1] = "0.6"
+    refused(sweep(*cmd), 2, "the sender is given 0 and 1 {pps}",
+            "--min 0.4 --max 0.6")
+
+
 def case_sweep_sender_that_never_ends():
     # A sender that does not stop by itself (tcpreplay --loop 0 without
     # --duration): the sweep waited for it forever after rxrefill's run.
