@@ -535,7 +535,10 @@ def case_sweep_usage_errors():
             (["--sender", "x {pps} {}"], "a field needs a name"),
             (["--sent-regex", "("], "does not compile"),
             (["--sent-regex", "sent \\d+"], "no group"),
-            (["--max-steps", "0x10"], "not a decimal whole number")):
+            (["--max-steps", "0x10"], "not a decimal whole number"),
+            # Past rxrefill's --duration: each step failed to start.
+            (["--seconds", "1e300"], "rxrefill measures their sum"),
+            (["--margin", "86400"], "and takes 0.01..86400 s")):
         cmd = sweep_cmd(base)
         for i in range(0, len(args), 2):
             if args[i] in cmd:
