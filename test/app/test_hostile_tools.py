@@ -536,6 +536,9 @@ def case_sweep_usage_errors():
             (["--sent-regex", "("], "does not compile"),
             (["--sent-regex", "sent \\d+"], "no group"),
             (["--max-steps", "0x10"], "not a decimal whole number"),
+            # It is one, only too large.
+            (["--max-steps", "10000000000"], "'10000000000': at most "
+             "999999999"),
             # Past rxrefill's --duration: each step failed to start.
             (["--seconds", "1e300"], "rxrefill measures their sum"),
             (["--margin", "86400"], "and takes 0.01..86400 s")):
