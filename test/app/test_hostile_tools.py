@@ -480,6 +480,25 @@ def case_plot_reports_named_alike():
     assert "r (1)<" in svg and "r (2)<" in svg, "the same file twice"
 
 
+def case_plot_many_reports_told_apart():
+    # Six hatches for the reports: the seventh's bars looked like the
+    # first's. Run through the script's own functions: the SVG's pattern
+    # ids mix hatch and colour.
+    p = sh([PY, "-c", "import importlib.machinery as m, sys; "
+            "p = m.SourceFileLoader('plot', sys.argv[1]).load_module(); "
+            "print(len({p.hatch_of(k) for k in range(40)}))", PLOT])
+    assert p.returncode == 0, p.stderr[-800:]
+    assert p.stdout.strip() == "40", "%s of 40 reports told apart" % (
+        p.stdout.strip())
+    paths = []
+    for k in range(8):
+        paths.append(path("many%d.json" % k))
+        shutil.copy(report(), paths[-1])
+    r = plot("-o", path("many"), *paths, timeout=300)
+    clean(r, "eight reports")
+    assert r.returncode == 0, r.stderr[-800:]
+
+
 def case_outputs_on_a_read_only_mount():
     # The reason was "Permission denied" (os.access() keeps no errno);
     # rxrefill-gen says what access(2) says.
