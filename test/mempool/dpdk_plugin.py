@@ -636,13 +636,29 @@ def perf_args(mode, argv):
         a.shim = os.path.abspath(a.shim)
         if not os.path.exists(a.shim):
             ap.error("%s: no such shim" % a.shim)
+        if not os.path.isfile(a.shim):
+            ap.error("%s: the shim is not a regular file" % a.shim)
     a.modes = ["nohuge", "huge"] if a.memory == "both" else [a.memory]
     return a
 
 
+MODES = ("autotest", "testpmd", "perf-autotest-quick", "perf-autotest",
+         "perf-testpmd")
+
+
+def usage_error(msg):
+    """Bad usage: said before any program runs, exit 2."""
+    print("dpdk_plugin.py: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
+    if len(sys.argv) < 3 or sys.argv[1] not in MODES:
+        print(__doc__, file=sys.stderr)
+        if len(sys.argv) >= 2 and sys.argv[1] not in MODES:
+            usage_error("unknown mode %s (%s)" % (sys.argv[1],
+                                                  ", ".join(MODES)))
+        sys.exit(2)
     mode = sys.argv[1]
     if mode in ("perf-autotest", "perf-autotest-quick"):
         a = perf_args(mode, sys.argv[2:])
@@ -651,9 +667,17 @@ def main():
     else:
         plugin = sys.argv[2]
         strategies = sys.argv[3:] or STRATEGIES
+        # Every run of an unknown name failed, 64 of them for autotest.
+        for st in strategies:
+            if st not in STRATEGIES:
+                usage_error("%s: not a strategy (%s)" % (
+                    st, ", ".join(STRATEGIES)))
     plugin = os.path.abspath(plugin)
     if not os.path.exists(plugin):
         sys.exit("%s: no such plugin" % plugin)
+    # EAL's -d DIR loads every .so in DIR.
+    if not os.path.isfile(plugin):
+        usage_error("%s: the plugin is not a regular file" % plugin)
     plugin = loadable(plugin)
     if mode == "autotest":
         return autotest(plugin, strategies)
@@ -665,9 +689,7 @@ def main():
     if mode == "perf-autotest":
         return perf_autotest(plugin, a.shim, strategies, a.modes,
                              a.time_scale)
-    if mode == "perf-testpmd":
-        return perf_testpmd(plugin, strategies)
-    sys.exit("unknown mode %s\n%s" % (mode, __doc__))
+    return perf_testpmd(plugin, strategies)
 
 
 if __name__ == "__main__":
