@@ -277,6 +277,9 @@ def bad_reports():
             disturbed=False, disturbed_by=[], noise={}))),
         ("noise_str", edit(lambda d: d["runs"][0].update(
             disturbed=False, disturbed_by=[], noise="quiet"))),
+        # Past compare's runs per configuration: plotted, in minutes.
+        ("toomany", edit(lambda d: d.update(runs=[
+            dict(d["runs"][0], rep=i) for i in range(4097)]))),
     ]
 
 
