@@ -265,6 +265,7 @@ def check_output(path, inputs=(), what=None):
 # Temporary files not yet renamed: removed on an error and on a signal.
 _temps = set()
 _stoppers = []
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 
 def _remove_temps():
@@ -335,12 +336,17 @@ class Outputs:
         for _ in range(100):
             t = os.path.join(d, ".%s.tmp.%s" % (base[:200],
                                                 os.urandom(4).hex()))
+            # Made and listed as one step: a signal handled in between
+            # (as soon as open() returns) left the file behind.
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
             try:
                 fd = os.open(t, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
                              os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+                _temps.add(t)
             except FileExistsError:
                 continue
-            _temps.add(t)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
             return t, fd
         raise OSError(errno.EEXIST, os.strerror(errno.EEXIST))
 

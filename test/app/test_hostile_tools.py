@@ -532,6 +532,34 @@ def case_plot_signal_removes_temporaries():
     assert not leftovers(d), "left behind: %s" % os.listdir(d)
 
 
+def case_signal_as_a_temporary_file_is_made():
+    # A signal handled as soon as open() had made the temporary file, before
+    # it was listed for removal, left it behind (plot_signal_removes_
+    # temporaries failed now and then). Made certain here: the process
+    # signals itself right after the open().
+    d = path("tsig")
+    os.mkdir(d)
+    child = (
+        "import os, signal, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import rxrefill_paths as rp\n"
+        "rp.on_signals()\n"
+        "o = rp.Outputs()\n"
+        "out = os.path.join(sys.argv[2], 'f')\n"
+        "o.add(out)\n"
+        "real = os.open\n"
+        "def open_then_signal(*a, **k):\n"
+        "    fd = real(*a, **k)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return fd\n"
+        "os.open = open_then_signal\n"
+        "o.write(out, lambda f: f.write(b'x'))\n")
+    p = sh([sys.executable, "-c", child, os.path.dirname(SWEEP), d])
+    assert p.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), \
+        "exit %d: %s" % (p.returncode, p.stderr[-800:])
+    assert not os.listdir(d), "left behind: %s" % os.listdir(d)
+
+
 # --- rxrefill-sweep ---------------------------------------------------------
 
 def sweep_cmd(json_out, sender="echo Successful packets: 0 # {pps}",
