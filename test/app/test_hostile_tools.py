@@ -385,6 +385,18 @@ def case_plot_values_and_names():
         else:
             assert r.returncode == 0, "%s: exit %d %s" % (
                 name, r.returncode, r.stderr[-800:])
+    # A summary interval that misses its mean: compare takes the report
+    # (it recomputes from runs), the plot failed on "'yerr' must not
+    # contain negative values", naming its output.
+    d = json.loads(json.dumps(good))
+    g = d["summary"][0]["gbps"]
+    g["ci95"] = [g["mean"] + 1, g["mean"] + 2]
+    p = path("v_ci.json")
+    with open(p, "w") as f:
+        json.dump(d, f)
+    assert sh([COMPARE, p]).returncode == 0, "compare refused v_ci"
+    refused(plot("-o", path("v_ci"), p), 1, "summary[0].gbps.ci95",
+            "an interval missing its mean")
     # Text is text, not matplotlib's mathtext: a strategy "$x^{$bh"
     # failed the figure ("cannot draw the figure: ... Expected ..."), and a
     # title "a$b$c" lost its dollars to an italic b.
