@@ -277,6 +277,13 @@ def bad_reports():
             disturbed=False, disturbed_by=[], noise={}))),
         ("noise_str", edit(lambda d: d["runs"][0].update(
             disturbed=False, disturbed_by=[], noise="quiet"))),
+        # statistics{} as compare checks it: plotted as it was.
+        ("alpha", edit(lambda d: d.setdefault("statistics", {}).update(
+            alpha=0))),
+        ("alpha_big", edit(lambda d: d.setdefault("statistics", {}).update(
+            alpha=5))),
+        ("stat_test", edit(lambda d: d.setdefault("statistics", {}).update(
+            test=5))),
         # Past compare's runs per configuration: plotted, in minutes.
         ("toomany", edit(lambda d: d.update(runs=[
             dict(d["runs"][0], rep=i) for i in range(4097)]))),
