@@ -284,6 +284,12 @@ def bad_reports():
             alpha=5))),
         ("stat_test", edit(lambda d: d.setdefault("statistics", {}).update(
             test=5))),
+        # Stream rows as compare checks them: not checked at all.
+        ("stream_port", edit(lambda d: d["runs"][0]["streams"][0].update(
+            sport=70000))),
+        ("stream_row", edit(lambda d: d["runs"][0]["streams"].append(5))),
+        ("stream_src", edit(lambda d: d["runs"][0]["streams"][0].pop(
+            "src"))),
         # Past compare's runs per configuration: plotted, in minutes.
         ("toomany", edit(lambda d: d.update(runs=[
             dict(d["runs"][0], rep=i) for i in range(4097)]))),
