@@ -837,6 +837,34 @@ def case_sweep_sender_that_never_ends():
     assert not alive(sender), "the sender %d is still running" % sender
 
 
+def case_sweep_verbose_sender():
+    # The sender's output was held in memory whole (tcpreplay -v writes a
+    # line a packet): 100 MB of it took the sweep past 300 MB. Its ends
+    # are what --sent-regex reads.
+    out = path("verbose.json")
+    cmd = [sys.executable, SWEEP] + sweep_cmd(
+        out, sender="head -c 100M /dev/zero | tr '\\0' a; echo; "
+        "echo Successful packets: 5 # {pps}", extra=["--margin", "3"])
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    hwm = 0
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]))
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    o, e = p.communicate(timeout=120)
+    assert p.returncode == 0, e[-1500:]
+    with open(out) as f:
+        st = json.load(f)["strategies"][0]["steps"][0]
+    assert st["sent"] == 5, st
+    assert hwm < 100 * 1024, "the sweep took %d MB" % (hwm // 1024)
+
+
 def children_of(pid):
     try:
         with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
