@@ -614,6 +614,8 @@ def case_sweep_usage_errors():
             # It is one, only too large.
             (["--max-steps", "10000000000"], "'10000000000': at most "
              "999999999"),
+            # A PNG named .jpg.
+            (["--plot", "fig.jpg"], "a figure is PNG, SVG or PDF"),
             # Past rxrefill's --duration: each step failed to start.
             (["--seconds", "1e300"], "rxrefill measures their sum"),
             (["--margin", "86400"], "and takes 0.01..86400 s")):
