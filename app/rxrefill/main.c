@@ -235,7 +235,7 @@ run_finite(const char *tag, uint64_t *unaccounted)
 			port_counters_read(&app.ports[i], &fin.base[i]);
 			fin.expected[i] = 0;
 			for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-				fin.expected[i] += app.ports[i].file_packets[q];
+				fin.expected[i] += app.ports[i].files.packets[q];
 		}
 		if (ports_start(&app) != 0)
 			return 0;

@@ -170,17 +170,17 @@ too_large(const struct app *a, const char *path, uint32_t largest,
 int
 replay_scan(struct app *a)
 {
-	struct port *p = &a->ports[0];
+	struct replay_counts *c = &a->replay_files;
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
 
-	p->file_segments = 0;
+	memset(c, 0, sizeof(*c));
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
 		uint32_t largest;
 		uint64_t segs;
 
-		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs, &p->file_flows[i],
+		if (scan_file(a->opt.replay[i], room, &c->packets[i],
+				&c->bytes[i], &segs, &c->flows[i],
 				&largest) != 0)
 			return -1;
 		/* net_pcap's endless replay keeps one mbuf per packet and
@@ -189,7 +189,7 @@ replay_scan(struct app *a)
 			too_large(a, a->opt.replay[i], largest, room);
 			return -1;
 		}
-		p->file_segments += segs;
+		c->segments += segs;
 	}
 	return 0;
 }

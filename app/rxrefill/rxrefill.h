@@ -234,6 +234,14 @@ struct xsk_sock {
 	unsigned long ino;
 };
 
+/* What the --replay files hold, one per queue (replay_scan()). */
+struct replay_counts {
+	uint64_t packets[MAX_QUEUES];
+	uint64_t bytes[MAX_QUEUES];
+	uint64_t segments;		/* mbufs the files need when loaded */
+	uint64_t flows[MAX_QUEUES];	/* distinct flows per queue file */
+};
+
 /* A port in use. */
 struct port {
 	uint16_t id;
@@ -247,10 +255,7 @@ struct port {
 	bool finite;			/* ... without infinite_rx (--loops) */
 	bool started;
 	bool link_warned;		/* said once that its link stayed down */
-	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
-	uint64_t file_bytes[MAX_QUEUES];
-	uint64_t file_segments;		/* mbufs the files need when loaded */
-	uint64_t file_flows[MAX_QUEUES];	/* distinct flows per queue file */
+	struct replay_counts files;	/* the replay port's; else zero */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
 	/* Probing the device again (ports.c port_reprobe). */
@@ -273,6 +278,8 @@ struct app {
 	enum rxr_mem_backing backing;
 	struct port ports[MAX_PORTS];
 	unsigned int nb_ports;
+	/* Counted before any port exists: the replay port may be any one. */
+	struct replay_counts replay_files;
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
 	unsigned int poll_lcores[MAX_POLLERS];

@@ -124,6 +124,31 @@ def case_exact_oversize_chained():
                 extra=["--strategy", "bh,zone"])
 
 
+def case_exact_replay_beside_another_port():
+    # A --vdev port probed before the replay port: finite replay must
+    # still wait for every packet of the files, on the replay port's
+    # queues, whatever its port number.
+    manifest, files = gen("beside", "-q", "2", "-s", "8", "-n", "500")
+    report = os.path.join(TMP, "beside.report.json")
+    rc, out, err = run(["--replay", ",".join(files), "--loops", "2",
+                        "--reps", "1", "--strategy", "bh", "--bulk", "on",
+                        "--report", report, "--no-table"],
+                       eal=EAL + ["--vdev", "net_null0"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+    with open(report) as f:
+        rep = json.load(f)
+    pcap = [p["port"] for p in rep["env"]["ports"]
+            if p["driver"] == "net_pcap"]
+    assert len(rep["env"]["ports"]) == 2 and pcap, rep["env"]["ports"]
+    want = manifest["total"]["packets"] * 2
+    for r in rep["runs"]:
+        got = sum(q["packets"] for q in r["queues"] if q["port"] in pcap)
+        drops = sum(r["drops"].values())
+        assert got + drops == want and drops == 0, \
+            "replay port: %d received + %d dropped of %d replayed" % (
+                got, drops, want)
+
+
 def case_stalled_consumer():
     # Three streams go round robin to two consumers: the stalled one (0)
     # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
