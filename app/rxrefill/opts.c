@@ -514,6 +514,8 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "--replay '%s': an empty file name", s);
 		return -1;
 	}
+	/* Given again (a profile's, then the command line's): the last wins. */
+	o->nb_replay = 0;
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (o->nb_replay == PCAP_MAX_QUEUES) {

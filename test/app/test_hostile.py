@@ -647,6 +647,28 @@ def case_profile_value_never_from_command_line():
         refused(rc, out, err, needle, "profile line " + line.strip())
 
 
+def case_replay_given_again_replaces():
+    # The profile's --replay and the command line's were both replayed,
+    # a queue each: the command line's must win, as every option's does.
+    m, files = gen("again", "-q", "1", "-s", "2", "-n", "50")
+    prof = path("replay.profile")
+    with open(prof, "w") as f:
+        f.write("replay %s\n" % capture())
+    rep = path("again.json")
+    for args in (["--profile", prof, "--replay", files[0]],
+                 ["--replay", capture(), "--replay", files[0]]):
+        rc, out, err = run(args + ["--loops", "1", "--reps", "1",
+                                   "--strategy", "bh", "--bulk", "on",
+                                   "--no-table", "--report", rep])
+        assert rc == 0, "%s: %s" % (args, err[-800:])
+        r = json.load(open(rep))["runs"][0]
+        assert len(r["queues"]) == 1 and \
+            r["rx_packets"] == m["total"]["packets"], \
+            "%s: %d queues, %d packets, want 1 and %d" % (
+                args, len(r["queues"]), r["rx_packets"],
+                m["total"]["packets"])
+
+
 def case_options_table():
     """--options-table, anywhere on the command line, before EAL starts:
     the table the parser is built from, in the contract's format."""
