@@ -549,9 +549,9 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	}
 	if (r->duration_s < RUN_TOO_SHORT_S)
 		printf("warning: %s %.3f Mpps %.3f Gbit/s over only %.3f s, %"
-			PRIu64 " packets: too short to trust (--duration SEC, "
-			"or more --loops)\n", tag, mpps, gbps, r->duration_s,
-			r->rx_packets);
+			PRIu64 " packets: too short to trust (%s)\n", tag, mpps,
+			gbps, r->duration_s, r->rx_packets, app.opt.loops ?
+			"more --loops" : "a longer --duration");
 	else if (app.opt.progress == PROGRESS_RUNS)
 		printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64
 			" packets\n", tag, mpps, gbps, r->duration_s,

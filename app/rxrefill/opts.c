@@ -926,7 +926,7 @@ opts_find(const char *name)
 
 /* The checks of options against each other, once all are known. */
 static int
-opts_check(struct options *o, bool warmup_given)
+opts_check(struct options *o, bool warmup_given, bool duration_given)
 {
 	if (o->loops != 0 && o->nb_replay == 0) {
 		RXR_LOG(ERR, "--loops needs --replay (finite replay of captures)");
@@ -963,6 +963,10 @@ opts_check(struct options *o, bool warmup_given)
 		if (warmup_given && o->warmup_s > 0)
 			RXR_LOG(NOTICE, "note: --warmup is not used with "
 				"--loops (finite replay measures every packet)");
+		if (duration_given)
+			RXR_LOG(NOTICE, "note: --duration is not used with "
+				"--loops (a run lasts until every packet of "
+				"--loops replays is received or dropped)");
 		o->warmup_s = 0;
 	}
 	return 0;
@@ -1074,7 +1078,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
-	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0) != 0)
+	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0,
+			seen[rxr_opt_find(&opt_table, "duration")] != 0) != 0)
 		return -1;
 	if (opts_configs(&x) != 0)
 		return -1;

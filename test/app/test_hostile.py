@@ -478,6 +478,14 @@ def case_warmup_not_recorded_with_loops():
                         "--strategy", "bh", "--bulk", "on", "--warmup", "16",
                         "--no-table", "--report", report])
     assert "--warmup is not used with --loops" in err, err[-800:]
+    # --duration was dropped without a word, and a run too short to trust
+    # was told to give the --duration it ignores.
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--duration", "5",
+                        "--no-table", "--report", report])
+    assert rc == 0, err[-800:]
+    assert "--duration is not used with --loops" in err, err[-800:]
+    assert "too short to trust (more --loops)" in out, out[-800:]
 
 
 # --- 5. no input blocks -------------------------------------------------------
