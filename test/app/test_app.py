@@ -180,6 +180,24 @@ def case_stalled_consumer():
         "%s" % ([(s["sport"], s["packets"]) for s in r["streams"]])
 
 
+def case_slowest_refill_delay_stalls_and_ends():
+    # The largest --test-refill-delay (2^30 cycles a refill): a burst of
+    # net_pcap's one-frame refills outlasts the stall limit. The run must
+    # say it stalled and end: freeing a pool takes every frame back one
+    # call at a time, and each took the delay too (half an hour).
+    report = os.path.join(TMP, "slowest.report.json")
+    manifest, files = gen("slowest", "-q", "1", "-s", "4", "-n", "100")
+    try:
+        rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps",
+                            "1", "--strategy", "bh", "--bulk", "on",
+                            "--test-refill-delay", "1073741824",
+                            "--report", report, "--no-table"], timeout=90)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("still running after 90 s")
+    assert rc == 1 and "replay stalled" in err, \
+        "exit %d: %s" % (rc, err[-2000:])
+
+
 def case_consumer_stop_leaves_nothing():
     # A consumer that waits after each empty look at its queue, while the
     # poll lcore fills it: a run's end must still find the queue empty
