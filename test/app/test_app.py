@@ -196,6 +196,16 @@ def case_slowest_refill_delay_stalls_and_ends():
         raise AssertionError("still running after 90 s")
     assert rc == 1 and "replay stalled" in err, \
         "exit %d: %s" % (rc, err[-2000:])
+    # The burst in progress at the stall was received after it, and was
+    # counted missing as well: received + unaccounted above what was sent.
+    with open(report) as f:
+        r = json.load(f)["runs"][0]
+    lost = r["drops"].get("unaccounted", 0)
+    total = manifest["total"]["packets"]
+    assert r["rx_packets"] + lost == total, \
+        "%d received + %d unaccounted != %d replayed" % (
+            r["rx_packets"], lost, total)
+    assert "with %d packets unaccounted" % lost in err, err[-800:]
 
 
 def case_consumer_stop_leaves_nothing():
