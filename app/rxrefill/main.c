@@ -999,6 +999,9 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 	return status;
 }
 
+/* Every --metrics-file write done: a failure fails the exit status only. */
+static bool metrics_ok;
+
 /* Pollers, consumers and ports stopped; frames all home, else failure. */
 static int
 app_stop(void)
@@ -1006,7 +1009,7 @@ app_stop(void)
 	uint64_t lost = 0;
 
 	wait_pollers();
-	live_fini();
+	metrics_ok = live_fini() == 0;
 	consumers_stop(&app);
 	if (ports_close(&app, &lost) == 0 && app.lost_frames == 0)
 		return EXIT_SUCCESS;
@@ -1070,6 +1073,8 @@ app_run(void)
 	interrupted = force_quit && (!all_ran ||
 		rxr_report_nb_cut_short(report) != 0);
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
+		status = EXIT_FAILURE;
+	if (!metrics_ok)
 		status = EXIT_FAILURE;
 	results_say(report, interrupted);
 	rxr_report_free(report);

@@ -470,7 +470,8 @@ int live_init(struct app *a);
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);
 void live_tick(void);
-void live_fini(void);
+/* -1 when a --metrics-file write failed (said). */
+int live_fini(void);
 
 /* profiles.c: run profiles, the argument vectors they expand into */
 int opts_profile_parse(const char *buf, size_t len, const char *name,

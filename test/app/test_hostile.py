@@ -12,6 +12,7 @@ never taken from /dev. Usage: test_hostile.py RXREFILL GEN COMPARE [CASE...]
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -320,6 +321,39 @@ def case_report_write_failure_said_once():
     assert "rep 3/3]" in out, "the runs did not go on: " + out[-800:]
     assert "rxrefill: report " not in out and "no report written" in err, \
         out[-500:] + err[-500:]
+
+
+def case_metrics_write_failures_said_once():
+    # The --metrics-file directory goes away for a repetition: each
+    # period said the same error again, and the exit status was 0.
+    d = path("mvanish")
+    os.mkdir(d)
+    report = path("mvanish.json")
+    cmd = LINEBUF + [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--reps", "3", "--duration", "0.5",
+        "--warmup", "0.1", "--stats-period", "0.05", "--strategy", "bh",
+        "--bulk", "on", "--no-table", "--report", report,
+        "--metrics-file", os.path.join(d, "m.prom")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if "rep 2/3] warming up" in line or "rep 3/3] warming up" in line:
+            p.send_signal(signal.SIGSTOP)
+            if os.path.isdir(d):
+                shutil.rmtree(d)
+            else:
+                os.mkdir(d)
+            p.send_signal(signal.SIGCONT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, "exit %d: %s" % (p.returncode, err[-800:])
+    assert err.count("No such file or directory") == 1, err[-1500:]
+    assert "m.prom: written again" in err, err[-800:]
+    assert re.search(r"m\.prom: \d+ of \d+ writes failed", err), err[-800:]
+    rep = json.load(open(report))
+    assert rep["partial"] is False and len(rep["runs"]) == 3, \
+        (rep["partial"], len(rep["runs"]))
 
 
 def case_report_kept_when_a_later_write_fails():
