@@ -528,6 +528,15 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 		/* A FIFO or a device would block net_pcap, or be read once. */
 		if (rxr_path_check_input("--replay", tok, err, errlen) != 0)
 			return -1;
+		/* net_pcap's arguments are KEY=VALUE pairs: a second '='
+		 * makes the device refuse them, saying only EPERM. */
+		if (strchr(tok, '=') != NULL) {
+			snprintf(err, errlen, "--replay %s: a file name with '=' "
+				"cannot be passed to net_pcap (its arguments are "
+				"rx_pcap=FILE); rename it or give a link to it",
+				tok);
+			return -1;
+		}
 		o->replay[o->nb_replay++] = tok;
 	}
 	return 0;

@@ -596,6 +596,13 @@ def case_replay_file_limit():
     refused(rc, out, err, "at most 16 queues per port", "17 replay files")
     rc, out, err = run(["--replay", cap + ",," + cap])
     refused(rc, out, err, "an empty file name", "--replay a,,b")
+    # net_pcap took rx_pcap=a=b.pcap, refused it after EAL had started,
+    # and the message was "Operation not permitted".
+    eq = path("a=b.pcap")
+    shutil.copy(cap, eq)
+    rc, out, err = run(["--replay", eq])
+    refused(rc, out, err, eq + ": a file name with '='", "--replay a=b")
+    assert rc == 2 and "memory:" not in out, (rc, out[-300:])
 
 
 def case_missing_dashdash():
