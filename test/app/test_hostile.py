@@ -694,6 +694,12 @@ def case_profile_value_never_from_command_line():
         rc, out, err = run(["--profile", prof, "--reps", "1", "--replay",
                             capture()])
         refused(rc, out, err, needle, "profile line " + line.strip())
+    # A NAME found nowhere was answered "No such file or directory", as if
+    # only the current directory had been looked in.
+    rc, out, err = run(["--profile", "rxr_no_such_profile", "--replay",
+                        capture()], cwd=TMP)
+    refused(rc, out, err, "no rxr_no_such_profile.profile among the "
+            "installed profiles (", "--profile NAME")
 
 
 def case_replay_given_again_replaces():
