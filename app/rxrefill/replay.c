@@ -191,6 +191,22 @@ replay_scan(struct app *a)
 		}
 		c->segments += segs;
 	}
+	/*
+	 * Endless replay keeps a copy of every packet in the pool and
+	 * copies a burst at a time into frames taken all at once: with fewer
+	 * net_pcap refuses the queue after EAL, in its own words, or
+	 * receives nothing and counts no drop.
+	 */
+	if (a->opt.loops == 0 && a->opt.frames != 0 &&
+			a->opt.frames < c->segments + a->opt.burst) {
+		RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
+			" packets of the --replay files in the pool and takes "
+			"a burst of %u frames at a time: give at least %" PRIu64
+			", leave --frames out (sized for them), or replay the "
+			"files N times (--loops N)", a->opt.frames, c->segments,
+			a->opt.burst, c->segments + a->opt.burst);
+		return -1;
+	}
 	return 0;
 }
 

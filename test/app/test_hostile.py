@@ -590,6 +590,20 @@ def case_frame_size_reasons():
             "try 64 " not in err, err
 
 
+def case_frames_below_endless_replay():
+    # Endless replay keeps every packet of the files in the pool: fewer
+    # --frames were refused by net_pcap in its own words after EAL, and
+    # a few too few (a burst short) received nothing, exit 0.
+    for frames in ("64", "831"):
+        rc, out, err = run(["--replay", capture(), "--frames", frames,
+                            "--duration", "0.2", "--reps", "1",
+                            "--strategy", "bh", "--bulk", "on",
+                            "--no-table", "--report", path("fr.json")])
+        refused(rc, out, err, "--frames %s: endless replay keeps the 800 "
+                "packets" % frames, "--frames " + frames)
+        assert "give at least 832" in err, err[-800:]
+
+
 def case_replay_file_limit():
     cap = capture()
     rc, out, err = run(["--replay", ",".join([cap] * 17)])
