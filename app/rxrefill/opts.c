@@ -744,12 +744,14 @@ static const struct rxr_opt opt_list[] = {
 		"packets: inline", set_stream_counting, 0 },
 	{ "stall-consumer", 0, "I[:SEC]", NULL, NULL, S_CONSUMERS,
 		"testing: consumer I of each poll lcore stops reading (for SEC "
-		"seconds, else for the whole run)", set_stall, 0 },
+		"seconds, else for the whole run); a consumer thread's only "
+		"(--consumer same-cpu, other-cpu)", set_stall, 0 },
 	{ "test-consumer-lag", 0, "US", NULL, NULL, S_CONSUMERS,
 		"testing: a consumer that finds its queue empty waits US "
 		"microseconds before it acts on a stop, while the poll lcore "
 		"fills the queue: the widest window a run's end must close "
-		"without a packet left behind", set_consumer_lag, 0 },
+		"without a packet left behind (--consumer same-cpu, "
+		"other-cpu)", set_consumer_lag, 0 },
 	{ "exhaust", 0, "AT:SEC", NULL, NULL, S_CONSUMERS,
 		"testing: AT seconds into each run, take every frame the zones "
 		"of every pool can give for SEC seconds (the zone runs out: "
@@ -960,6 +962,16 @@ opts_check(struct options *o, bool warmup_given, bool duration_given)
 			"--consumer other-poll a poll lcore receives a burst "
 			"only when the consumer's ring has room for all of it",
 			o->consumer_depth, o->burst);
+		return -1;
+	}
+	/* Only a consumer thread can be stopped or made to lag. */
+	if ((o->stall_consumer >= 0 || o->consumer_lag_us != 0) &&
+			o->consumer != CONSUMER_SAME_CPU &&
+			o->consumer != CONSUMER_OTHER_CPU) {
+		RXR_LOG(ERR, "%s: needs a consumer thread (--consumer same-cpu "
+			"or other-cpu); --consumer %s has none",
+			o->stall_consumer >= 0 ? "--stall-consumer" :
+			"--test-consumer-lag", consumer_mode_name(o->consumer));
 		return -1;
 	}
 	if (o->stall_consumer >= (int)o->consumers) {

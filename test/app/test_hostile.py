@@ -604,6 +604,18 @@ def case_frames_below_endless_replay():
         assert "give at least 832" in err, err[-800:]
 
 
+def case_consumer_tests_need_a_consumer_thread():
+    # Only a consumer thread stalls or lags: with any other --consumer
+    # the run went ahead as if nothing had been asked.
+    for consumer in ("inline", "none", "other-poll"):
+        for opt in (["--stall-consumer", "0"], ["--test-consumer-lag", "5"]):
+            rc, out, err = run(["--replay", capture(), "--loops", "1",
+                                "--consumer", consumer] + opt)
+            refused(rc, out, err, "%s: needs a consumer thread" % opt[0],
+                    "%s with --consumer %s" % (opt[0], consumer))
+            assert rc == 2 and "memory:" not in out, (rc, out[-300:])
+
+
 def case_replay_file_limit():
     cap = capture()
     rc, out, err = run(["--replay", ",".join([cap] * 17)])
