@@ -214,9 +214,17 @@ int
 ports_create_replay(struct app *a)
 {
 	size_t len = 64;
+	uint16_t id;
 	char *args;
 	int ret;
 
+	/* EAL would take a second probe of the name as done: the port would
+	 * replay that device's files, not the ones scanned. */
+	if (rte_eth_dev_get_port_by_name(REPLAY_VDEV, &id) == 0) {
+		RXR_LOG(ERR, "--vdev %s: the name of the port --replay makes; "
+			"give the device another name", REPLAY_VDEV);
+		return -1;
+	}
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++)
 		len += strlen(a->opt.replay[i]) + 16;
 	args = calloc(1, len);

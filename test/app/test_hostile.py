@@ -616,6 +616,21 @@ def case_consumer_tests_need_a_consumer_thread():
             assert rc == 2 and "memory:" not in out, (rc, out[-300:])
 
 
+def case_replay_port_name_taken():
+    # A --vdev of the replay port's name was taken as the replay port: it
+    # replayed its own file, not the one scanned, and the loop stalled
+    # with 799 of 800 packets missing.
+    one = path("one.pcap")
+    with open(one, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        f.write(struct.pack("<IIII", 0, 0, 60, 60) + bytes(60))
+    rc, out, err = run(["--replay", capture(), "--loops", "1"],
+                       eal=EAL + ["--vdev", "net_pcap_rxrefill,rx_pcap=" + one])
+    refused(rc, out, err, "--vdev net_pcap_rxrefill: the name of the port "
+            "--replay makes", "--vdev net_pcap_rxrefill")
+    assert "stalled" not in err, err[-800:]
+
+
 def case_replay_file_limit():
     cap = capture()
     rc, out, err = run(["--replay", ",".join([cap] * 17)])
