@@ -26,6 +26,7 @@
 
 #include "rxrefill.h"
 #include "rxr_opt.h"
+#include "rxr_path.h"
 #include "rxr_version.h"
 #include "rxr_log.h"
 #include "rxr_stats.h"
@@ -1087,6 +1088,8 @@ main(int argc, char **argv)
 {
 	int eal_argc, ret, status;
 
+	/* Before any file is opened: none may take a standard stream's place. */
+	app.std_closed = rxr_std_fds_open();
 	/* First of all: a stop asked for at any point is a clean stop. */
 	signals_install();
 	/*

@@ -476,6 +476,49 @@ def case_sigint_first_rep_keeps_report():
     assert "stopped by SIGINT after 0 of 1" in err, err[-800:]
 
 
+def closed(fd, cmd, timeout):
+    """cmd with descriptor fd closed; exit status and the other
+    stream."""
+    p = subprocess.run(["sh", "-c", 'exec "$@" %d>&-' % fd, "sh"] + cmd,
+                       stdout=subprocess.PIPE if fd != 1 else None,
+                       stderr=subprocess.PIPE if fd != 2 else None,
+                       text=True, timeout=timeout)
+    return p.returncode, p.stdout if fd != 1 else p.stderr
+
+
+def case_closed_stdout_is_no_file():
+    # With standard output closed, EAL's shared configuration took its
+    # descriptor, the progress lines were written into it, and the run
+    # hung on a lock they had overwritten.
+    rep = path("closed.json")
+    try:
+        rc, err = closed(1, [RXREFILL] + EAL + [
+            "--", "--replay", capture(), "--loops", "1", "--reps", "1",
+            "--strategy", "bh", "--bulk", "on", "--report", rep], 60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("hung with standard output closed")
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert json.load(open(rep))["partial"] is False
+    rc, err = closed(1, [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--report", "-"], 60)
+    refused(rc, "", err, "--report -: standard output is closed",
+            "--report - with standard output closed")
+
+
+def case_gen_closed_stderr_is_no_capture():
+    # With standard error closed, the first capture took its descriptor
+    # and the generator's warning was written at its start.
+    rc, out = closed(2, [GEN, "-o", path("cerr"), "-q", "3", "-s", "5",
+                         "-n", "7", "--rss-fields", "l3", "--quiet"], 60)
+    assert rc == 0, "exit %d" % rc
+    m = json.load(open(path("cerr.json")))
+    for q in m["queues"]:
+        with open(q["file"], "rb") as f:
+            head = f.read(4)
+        assert head == struct.pack("<I", 0xa1b2c3d4), \
+            "%s starts with %r" % (q["file"], head)
+
+
 def case_sigpipe_keeps_the_run():
     # rxrefill ... | head -1 killed the run without a word or a report.
     report = path("pipe.json")
