@@ -14,6 +14,7 @@
 
 #include "rxr_build_config.h"
 #include "gen.h"
+#include "rxr_path.h"
 #include "rxr_version.h"
 
 /* ---- manifest ---- */
@@ -559,6 +560,9 @@ main(int argc, char **argv)
 	char *mpath = NULL;
 	int ret;
 
+	/* Before any file is opened: a closed stderr's descriptor would go to
+	 * the first capture, and a warning into it. */
+	rxr_std_fds_open();
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_opts_parse(&o, argc, argv);

@@ -26,6 +26,7 @@
 
 #include "rxrefill.h"
 #include "rxr_opt.h"
+#include "rxr_path.h"
 #include "rxr_version.h"
 #include "rxr_log.h"
 #include "rxr_stats.h"
@@ -158,11 +159,10 @@ run_until(bool (*done)(uint64_t now))
 
 /* One loop of a finite replay, as run_until() checks it. */
 static struct {
-	const char *tag;
 	struct port_counters base[MAX_PORTS];
 	uint64_t expected[MAX_PORTS];
 	uint64_t last_total, stall_since;
-	uint64_t unaccounted;
+	bool stalled;
 } fin;
 
 /* Packets a port delivered or lost with a cause, since a snapshot. */
@@ -203,13 +203,21 @@ finite_done(uint64_t now __rte_unused)
 	if (rte_get_timer_cycles() - fin.stall_since <=
 			REPLAY_STALL_S * rte_get_timer_hz())
 		return false;
+	fin.stalled = true;
+	return true;
+}
+
+/* What the loop's finite ports never delivered nor dropped. */
+static uint64_t
+finite_unaccounted(void)
+{
+	uint64_t n = 0;
+
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		if (app.ports[i].finite)
-			fin.unaccounted += fin.expected[i] - RTE_MIN(fin.expected[i],
+			n += fin.expected[i] - RTE_MIN(fin.expected[i],
 				port_accounted(i, &fin.base[i]));
-	RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
-		" packets unaccounted", fin.tag, REPLAY_STALL_S, fin.unaccounted);
-	return true;
+	return n;
 }
 
 /*
@@ -224,27 +232,32 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	uint64_t cycles = 0;
 
 	*unaccounted = 0;
-	fin.tag = tag;
 	for (unsigned int loop = 0; loop < app.opt.loops && !force_quit; loop++) {
-		uint64_t t0;
+		uint64_t t0, n;
 
 		fin.last_total = UINT64_MAX;
 		fin.stall_since = rte_get_timer_cycles();
-		fin.unaccounted = 0;
+		fin.stalled = false;
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
 			port_counters_read(&app.ports[i], &fin.base[i]);
 			fin.expected[i] = 0;
 			for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-				fin.expected[i] += app.ports[i].file_packets[q];
+				fin.expected[i] += app.ports[i].files.packets[q];
 		}
 		if (ports_start(&app) != 0)
 			return 0;
 		t0 = rte_rdtsc();
 		launch_pollers();
 		run_until(finite_done);
-		*unaccounted += fin.unaccounted;
 		wait_pollers();
 		cycles += rte_rdtsc() - t0;
+		/* Counted once the poll lcores are done: a burst they were
+		 * still receiving at the stall is received, not missing. */
+		n = fin.stalled ? finite_unaccounted() : 0;
+		if (n != 0)
+			RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
+				" packets unaccounted", tag, REPLAY_STALL_S, n);
+		*unaccounted += n;
 		ports_stop(&app);
 	}
 	return cycles;
@@ -549,9 +562,9 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	}
 	if (r->duration_s < RUN_TOO_SHORT_S)
 		printf("warning: %s %.3f Mpps %.3f Gbit/s over only %.3f s, %"
-			PRIu64 " packets: too short to trust (--duration SEC, "
-			"or more --loops)\n", tag, mpps, gbps, r->duration_s,
-			r->rx_packets);
+			PRIu64 " packets: too short to trust (%s)\n", tag, mpps,
+			gbps, r->duration_s, r->rx_packets, app.opt.loops ?
+			"more --loops" : "a longer --duration");
 	else if (app.opt.progress == PROGRESS_RUNS)
 		printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64
 			" packets\n", tag, mpps, gbps, r->duration_s,
@@ -987,6 +1000,9 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 	return status;
 }
 
+/* Every --metrics-file write done: a failure fails the exit status only. */
+static bool metrics_ok;
+
 /* Pollers, consumers and ports stopped; frames all home, else failure. */
 static int
 app_stop(void)
@@ -994,7 +1010,7 @@ app_stop(void)
 	uint64_t lost = 0;
 
 	wait_pollers();
-	live_fini();
+	metrics_ok = live_fini() == 0;
 	consumers_stop(&app);
 	if (ports_close(&app, &lost) == 0 && app.lost_frames == 0)
 		return EXIT_SUCCESS;
@@ -1059,6 +1075,8 @@ app_run(void)
 		rxr_report_nb_cut_short(report) != 0);
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
+	if (!metrics_ok)
+		status = EXIT_FAILURE;
 	results_say(report, interrupted);
 	rxr_report_free(report);
 	detail_free();
@@ -1070,6 +1088,8 @@ main(int argc, char **argv)
 {
 	int eal_argc, ret, status;
 
+	/* Before any file is opened: none may take a standard stream's place. */
+	app.std_closed = rxr_std_fds_open();
 	/* First of all: a stop asked for at any point is a clean stop. */
 	signals_install();
 	/*

@@ -514,6 +514,8 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "--replay '%s': an empty file name", s);
 		return -1;
 	}
+	/* Given again (a profile's, then the command line's): the last wins. */
+	o->nb_replay = 0;
 	for (tok = strtok_r(s, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (o->nb_replay == PCAP_MAX_QUEUES) {
@@ -526,6 +528,15 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 		/* A FIFO or a device would block net_pcap, or be read once. */
 		if (rxr_path_check_input("--replay", tok, err, errlen) != 0)
 			return -1;
+		/* net_pcap's arguments are KEY=VALUE pairs: a second '='
+		 * makes the device refuse them, saying only EPERM. */
+		if (strchr(tok, '=') != NULL) {
+			snprintf(err, errlen, "--replay %s: a file name with '=' "
+				"cannot be passed to net_pcap (its arguments are "
+				"rx_pcap=FILE); rename it or give a link to it",
+				tok);
+			return -1;
+		}
 		o->replay[o->nb_replay++] = tok;
 	}
 	return 0;
@@ -733,12 +744,14 @@ static const struct rxr_opt opt_list[] = {
 		"packets: inline", set_stream_counting, 0 },
 	{ "stall-consumer", 0, "I[:SEC]", NULL, NULL, S_CONSUMERS,
 		"testing: consumer I of each poll lcore stops reading (for SEC "
-		"seconds, else for the whole run)", set_stall, 0 },
+		"seconds, else for the whole run); a consumer thread's only "
+		"(--consumer same-cpu, other-cpu)", set_stall, 0 },
 	{ "test-consumer-lag", 0, "US", NULL, NULL, S_CONSUMERS,
 		"testing: a consumer that finds its queue empty waits US "
 		"microseconds before it acts on a stop, while the poll lcore "
 		"fills the queue: the widest window a run's end must close "
-		"without a packet left behind", set_consumer_lag, 0 },
+		"without a packet left behind (--consumer same-cpu, "
+		"other-cpu)", set_consumer_lag, 0 },
 	{ "exhaust", 0, "AT:SEC", NULL, NULL, S_CONSUMERS,
 		"testing: AT seconds into each run, take every frame the zones "
 		"of every pool can give for SEC seconds (the zone runs out: "
@@ -924,7 +937,7 @@ opts_find(const char *name)
 
 /* The checks of options against each other, once all are known. */
 static int
-opts_check(struct options *o, bool warmup_given)
+opts_check(struct options *o, bool warmup_given, bool duration_given)
 {
 	if (o->loops != 0 && o->nb_replay == 0) {
 		RXR_LOG(ERR, "--loops needs --replay (finite replay of captures)");
@@ -951,6 +964,16 @@ opts_check(struct options *o, bool warmup_given)
 			o->consumer_depth, o->burst);
 		return -1;
 	}
+	/* Only a consumer thread can be stopped or made to lag. */
+	if ((o->stall_consumer >= 0 || o->consumer_lag_us != 0) &&
+			o->consumer != CONSUMER_SAME_CPU &&
+			o->consumer != CONSUMER_OTHER_CPU) {
+		RXR_LOG(ERR, "%s: needs a consumer thread (--consumer same-cpu "
+			"or other-cpu); --consumer %s has none",
+			o->stall_consumer >= 0 ? "--stall-consumer" :
+			"--test-consumer-lag", consumer_mode_name(o->consumer));
+		return -1;
+	}
 	if (o->stall_consumer >= (int)o->consumers) {
 		RXR_LOG(ERR, "--stall-consumer %d: there are only %u consumers",
 			o->stall_consumer, o->consumers);
@@ -961,6 +984,10 @@ opts_check(struct options *o, bool warmup_given)
 		if (warmup_given && o->warmup_s > 0)
 			RXR_LOG(NOTICE, "note: --warmup is not used with "
 				"--loops (finite replay measures every packet)");
+		if (duration_given)
+			RXR_LOG(NOTICE, "note: --duration is not used with "
+				"--loops (a run lasts until every packet of "
+				"--loops replays is received or dropped)");
 		o->warmup_s = 0;
 	}
 	return 0;
@@ -1072,7 +1099,8 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
-	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0) != 0)
+	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0,
+			seen[rxr_opt_find(&opt_table, "duration")] != 0) != 0)
 		return -1;
 	if (opts_configs(&x) != 0)
 		return -1;

@@ -49,6 +49,10 @@ output_check(const struct options *o)
 	}
 	if (!rxr_path_is_stdout(o->report_path))
 		return 0;
+	if (app.std_closed & (1u << STDOUT_FILENO)) {
+		RXR_LOG(ERR, "--report -: standard output is closed");
+		return -1;
+	}
 	/*
 	 * Standard output carries the report alone: everything else printed
 	 * there (progress, table) goes to standard error from now on.

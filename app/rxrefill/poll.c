@@ -59,7 +59,7 @@ streams_wanted(const struct poller *pl)
 			const struct port *p = &app.ports[j];
 
 			if (p->id == pl->q[i].port && p->replay) {
-				n += p->file_flows[pl->q[i].queue];
+				n += p->files.flows[pl->q[i].queue];
 				sized = true;
 			}
 		}

@@ -138,9 +138,7 @@ ports_init(struct app *a)
 			return -1;
 		}
 		p = &a->ports[a->nb_ports];
-		/* replay_scan() filled ports[0]'s file counts already. */
-		if (a->nb_ports != 0)
-			memset(p, 0, sizeof(*p));
+		memset(p, 0, sizeof(*p));
 		p->id = id;
 		ret = rte_eth_dev_info_get(id, &di);
 		if (ret != 0) {
@@ -155,11 +153,13 @@ ports_init(struct app *a)
 			p->socket = (int)rte_socket_id();
 		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
 		p->finite = p->replay && a->opt.loops != 0;
-		if (strcmp(p->name, REPLAY_VDEV) == 0)
+		if (p->replay) {
 			p->nb_q = a->opt.nb_replay;
-		else
+			p->files = a->replay_files;
+		} else {
 			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 				RTE_MAX(1u, a->nb_pollers);
+		}
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
@@ -316,7 +316,7 @@ pool_frames(const struct app *a, const struct port *p)
 			RXR_POOL_TASK_BATCH_DEFAULT);
 	/* infinite_rx keeps a copy of every file packet in the pool. */
 	if (!p->finite)
-		n += p->file_segments;
+		n += p->files.segments;
 	n += POOL_FRAMES_SLACK;
 	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
 }

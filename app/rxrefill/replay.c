@@ -170,17 +170,17 @@ too_large(const struct app *a, const char *path, uint32_t largest,
 int
 replay_scan(struct app *a)
 {
-	struct port *p = &a->ports[0];
+	struct replay_counts *c = &a->replay_files;
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
 
-	p->file_segments = 0;
+	memset(c, 0, sizeof(*c));
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
 		uint32_t largest;
 		uint64_t segs;
 
-		if (scan_file(a->opt.replay[i], room, &p->file_packets[i],
-				&p->file_bytes[i], &segs, &p->file_flows[i],
+		if (scan_file(a->opt.replay[i], room, &c->packets[i],
+				&c->bytes[i], &segs, &c->flows[i],
 				&largest) != 0)
 			return -1;
 		/* net_pcap's endless replay keeps one mbuf per packet and
@@ -189,7 +189,23 @@ replay_scan(struct app *a)
 			too_large(a, a->opt.replay[i], largest, room);
 			return -1;
 		}
-		p->file_segments += segs;
+		c->segments += segs;
+	}
+	/*
+	 * Endless replay keeps a copy of every packet in the pool and
+	 * copies a burst at a time into frames taken all at once: with fewer
+	 * net_pcap refuses the queue after EAL, in its own words, or
+	 * receives nothing and counts no drop.
+	 */
+	if (a->opt.loops == 0 && a->opt.frames != 0 &&
+			a->opt.frames < c->segments + a->opt.burst) {
+		RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
+			" packets of the --replay files in the pool and takes "
+			"a burst of %u frames at a time: give at least %" PRIu64
+			", leave --frames out (sized for them), or replay the "
+			"files N times (--loops N)", a->opt.frames, c->segments,
+			a->opt.burst, c->segments + a->opt.burst);
+		return -1;
 	}
 	return 0;
 }
@@ -198,9 +214,17 @@ int
 ports_create_replay(struct app *a)
 {
 	size_t len = 64;
+	uint16_t id;
 	char *args;
 	int ret;
 
+	/* EAL would take a second probe of the name as done: the port would
+	 * replay that device's files, not the ones scanned. */
+	if (rte_eth_dev_get_port_by_name(REPLAY_VDEV, &id) == 0) {
+		RXR_LOG(ERR, "--vdev %s: the name of the port --replay makes; "
+			"give the device another name", REPLAY_VDEV);
+		return -1;
+	}
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++)
 		len += strlen(a->opt.replay[i]) + 16;
 	args = calloc(1, len);

@@ -234,6 +234,14 @@ struct xsk_sock {
 	unsigned long ino;
 };
 
+/* What the --replay files hold, one per queue (replay_scan()). */
+struct replay_counts {
+	uint64_t packets[MAX_QUEUES];
+	uint64_t bytes[MAX_QUEUES];
+	uint64_t segments;		/* mbufs the files need when loaded */
+	uint64_t flows[MAX_QUEUES];	/* distinct flows per queue file */
+};
+
 /* A port in use. */
 struct port {
 	uint16_t id;
@@ -247,10 +255,7 @@ struct port {
 	bool finite;			/* ... without infinite_rx (--loops) */
 	bool started;
 	bool link_warned;		/* said once that its link stayed down */
-	uint64_t file_packets[MAX_QUEUES];	/* per queue file */
-	uint64_t file_bytes[MAX_QUEUES];
-	uint64_t file_segments;		/* mbufs the files need when loaded */
-	uint64_t file_flows[MAX_QUEUES];	/* distinct flows per queue file */
+	struct replay_counts files;	/* the replay port's; else zero */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
 	/* Probing the device again (ports.c port_reprobe). */
@@ -273,6 +278,8 @@ struct app {
 	enum rxr_mem_backing backing;
 	struct port ports[MAX_PORTS];
 	unsigned int nb_ports;
+	/* Counted before any port exists: the replay port may be any one. */
+	struct replay_counts replay_files;
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
 	unsigned int poll_lcores[MAX_POLLERS];
@@ -281,6 +288,7 @@ struct app {
 	char **argv;			/* a copy, as typed */
 	unsigned int run_seq;	/* for unique pool names */
 	uint64_t lost_frames;	/* conservation failures, all runs */
+	unsigned int std_closed;	/* rxr_std_fds_open(): closed at start */
 };
 
 extern struct app app;
@@ -463,7 +471,8 @@ int live_init(struct app *a);
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);
 void live_tick(void);
-void live_fini(void);
+/* -1 when a --metrics-file write failed (said). */
+int live_fini(void);
 
 /* profiles.c: run profiles, the argument vectors they expand into */
 int opts_profile_parse(const char *buf, size_t len, const char *name,

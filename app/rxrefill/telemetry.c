@@ -86,6 +86,9 @@ static struct {
 	struct rxr_pool_stats *ps;
 	bool baseline;
 	bool link_seen;		/* the ports' link read in this run */
+	/* --metrics-file: writes that failed, said once per failing spell. */
+	uint64_t metrics_writes, metrics_failed;
+	bool metrics_failing;
 } L = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void
@@ -392,6 +395,22 @@ metrics_print(FILE *f, const struct live_view *v)
 				v->pool[i].counters[k]);
 }
 
+/*
+ * A failed write of the metrics file: said when writes start failing, not
+ * every period while they go on; the next period tries again.
+ */
+static int
+metrics_failed(const char *path, int ret)
+{
+	if (!L.metrics_failing)
+		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
+			L.metrics_writes > 1 ? "; tried again every period" :
+			"");
+	L.metrics_failing = true;
+	L.metrics_failed++;
+	return ret;
+}
+
 /* The metrics file, replaced atomically (a temporary file renamed). */
 static int
 metrics_write(const struct live_view *v)
@@ -401,16 +420,18 @@ metrics_write(const struct live_view *v)
 	FILE *f;
 	int fd, ret = 0;
 
+	L.metrics_writes++;
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
 			sizeof(tmp))
-		return -ENAMETOOLONG;
+		return metrics_failed(path, -ENAMETOOLONG);
 	fd = mkstemp(tmp);
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-		if (fd >= 0)
+		ret = -errno;
+		if (fd >= 0) {
 			close(fd);
-		RXR_LOG(ERR, "--metrics-file %s: %s", path,
-			strerror(errno));
-		return -errno;
+			unlink(tmp);
+		}
+		return metrics_failed(path, ret);
 	}
 	fchmod(fd, 0644);
 	metrics_print(f, v);
@@ -421,11 +442,14 @@ metrics_write(const struct live_view *v)
 	if (ret == 0 && rename(tmp, path) != 0)
 		ret = -errno;
 	if (ret != 0) {
-		RXR_LOG(ERR, "--metrics-file %s: %s", path,
-			strerror(-ret));
 		unlink(tmp);
+		return metrics_failed(path, ret);
 	}
-	return ret;
+	if (L.metrics_failing)
+		RXR_LOG(NOTICE, "--metrics-file %s: written again",
+			path);
+	L.metrics_failing = false;
+	return 0;
 }
 
 int
@@ -494,13 +518,23 @@ live_init(struct app *a)
 	return 0;
 }
 
-void
+int
 live_fini(void)
 {
+	int ret = 0;
+
 	if (L.app == NULL)
-		return;
+		return 0;
 	live_phase(PHASE_DONE);
+	if (L.metrics_failed != 0) {
+		RXR_LOG(ERR, "--metrics-file %s: %" PRIu64 " of %" PRIu64
+			" writes failed%s", L.app->opt.metrics_path,
+			L.metrics_failed, L.metrics_writes, L.metrics_failing ?
+			", the last one too" : "");
+		ret = -1;
+	}
 	L.app = NULL;
 	rte_free(L.ps);
 	L.ps = NULL;
+	return ret;
 }

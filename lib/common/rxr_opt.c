@@ -93,10 +93,20 @@ getopt_error(const struct rxr_opt_table *t, int c, int argc, char **argv,
 {
 	const char *word = optind > 0 && optind <= argc ? argv[optind - 1] :
 		"?";
+	const char *eq = strncmp(word, "--", 2) == 0 ? strchr(word, '=') : NULL;
 
 	err[0] = '\0';
 	if (!t->quiet)
 		return;
+	/* "--flag=1": the option is known, the value is what is wrong. */
+	for (unsigned int i = 0; eq != NULL && i < t->nb; i++)
+		if (has_arg(&t->opts[i]) == no_argument &&
+				strlen(t->opts[i].name) == (size_t)(eq - word - 2) &&
+				strncmp(t->opts[i].name, word + 2, eq - word - 2) == 0) {
+			snprintf(err, errlen, "option '--%s' takes no value",
+				t->opts[i].name);
+			return;
+		}
 	if (c == ':')
 		snprintf(err, errlen, "option '%s' needs a value", word);
 	else if (optopt > 0 && optopt < LONG_ONLY_VAL &&

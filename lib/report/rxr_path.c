@@ -3,6 +3,7 @@
 /* Paths given to the programs: inputs that never block, safe outputs. */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,4 +248,20 @@ rxr_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 		return -ERANGE;
 	*v = n;
 	return 0;
+}
+
+unsigned int
+rxr_std_fds_open(void)
+{
+	unsigned int closed = 0;
+
+	/* open() takes the lowest free descriptor: the closed one. */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			closed |= 1u << fd;
+			/* Without /dev/null there is nothing better to do. */
+			if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+				break;
+		}
+	return closed;
 }

@@ -82,6 +82,16 @@ int rxr_path_check_output(const char *what, const char *path,
 bool rxr_path_same(const char *a, const char *b);
 
 /**
+ * Open /dev/null on each of standard input, output and error that is
+ * closed, first thing in main(): the next file opened would take its
+ * descriptor, and what is printed would land in it (an output capture,
+ * EAL's shared configuration).
+ * @return a mask of those that were closed: bit 0 stdin, 1 stdout,
+ *   2 stderr.
+ */
+unsigned int rxr_std_fds_open(void);
+
+/**
  * Parse a decimal number with no sign, no leading space, no base prefix
  * ("010" is ten, "0x10" is refused), in [min, max].
  * @return 0, or -EINVAL (not a decimal number) or -ERANGE (out of range).

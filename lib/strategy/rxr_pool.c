@@ -647,6 +647,12 @@ rxr_pool_quiesce(struct rxr_pool *p)
 	}
 }
 
+void
+rxr_pool_teardown(struct rxr_pool *p)
+{
+	p->delay_steps = 0;
+}
+
 enum rxr_context
 rxr_pool_context(const struct rxr_pool *p)
 {

@@ -667,6 +667,14 @@ void rxr_pool_lcore_stop(struct rxr_pool *p);
 void rxr_pool_quiesce(struct rxr_pool *p);
 
 /**
+ * The pool is being freed: what is taken from it now is not a refill, so
+ * the testing slowdown (test_refill_delay) ends. rte_mempool_free() takes
+ * back every frame one call at a time: with the slowdown, a pool of
+ * thousands of frames would take as many delays to free.
+ */
+void rxr_pool_teardown(struct rxr_pool *p);
+
+/**
  * Bind the calling thread's frees (task context) to a poll lcore's
  * deferred list or ring: a consumer binds to the poll lcore that delivered
  * its packets. Unbound threads use the poll lcore of their CPU, else the

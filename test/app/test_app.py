@@ -124,6 +124,31 @@ def case_exact_oversize_chained():
                 extra=["--strategy", "bh,zone"])
 
 
+def case_exact_replay_beside_another_port():
+    # A --vdev port probed before the replay port: finite replay must
+    # still wait for every packet of the files, on the replay port's
+    # queues, whatever its port number.
+    manifest, files = gen("beside", "-q", "2", "-s", "8", "-n", "500")
+    report = os.path.join(TMP, "beside.report.json")
+    rc, out, err = run(["--replay", ",".join(files), "--loops", "2",
+                        "--reps", "1", "--strategy", "bh", "--bulk", "on",
+                        "--report", report, "--no-table"],
+                       eal=EAL + ["--vdev", "net_null0"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+    with open(report) as f:
+        rep = json.load(f)
+    pcap = [p["port"] for p in rep["env"]["ports"]
+            if p["driver"] == "net_pcap"]
+    assert len(rep["env"]["ports"]) == 2 and pcap, rep["env"]["ports"]
+    want = manifest["total"]["packets"] * 2
+    for r in rep["runs"]:
+        got = sum(q["packets"] for q in r["queues"] if q["port"] in pcap)
+        drops = sum(r["drops"].values())
+        assert got + drops == want and drops == 0, \
+            "replay port: %d received + %d dropped of %d replayed" % (
+                got, drops, want)
+
+
 def case_stalled_consumer():
     # Three streams go round robin to two consumers: the stalled one (0)
     # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
@@ -153,6 +178,34 @@ def case_stalled_consumer():
     whole = [s for s in r["streams"] if s["packets"] == want[key(s)]]
     assert len(whole) >= 1, "the healthy consumer's stream was affected: " \
         "%s" % ([(s["sport"], s["packets"]) for s in r["streams"]])
+
+
+def case_slowest_refill_delay_stalls_and_ends():
+    # The largest --test-refill-delay (2^30 cycles a refill): a burst of
+    # net_pcap's one-frame refills outlasts the stall limit. The run must
+    # say it stalled and end: freeing a pool takes every frame back one
+    # call at a time, and each took the delay too (half an hour).
+    report = os.path.join(TMP, "slowest.report.json")
+    manifest, files = gen("slowest", "-q", "1", "-s", "4", "-n", "100")
+    try:
+        rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps",
+                            "1", "--strategy", "bh", "--bulk", "on",
+                            "--test-refill-delay", "1073741824",
+                            "--report", report, "--no-table"], timeout=90)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("still running after 90 s")
+    assert rc == 1 and "replay stalled" in err, \
+        "exit %d: %s" % (rc, err[-2000:])
+    # The burst in progress at the stall was received after it, and was
+    # counted missing as well: received + unaccounted above what was sent.
+    with open(report) as f:
+        r = json.load(f)["runs"][0]
+    lost = r["drops"].get("unaccounted", 0)
+    total = manifest["total"]["packets"]
+    assert r["rx_packets"] + lost == total, \
+        "%d received + %d unaccounted != %d replayed" % (
+            r["rx_packets"], lost, total)
+    assert "with %d packets unaccounted" % lost in err, err[-800:]
 
 
 def case_consumer_stop_leaves_nothing():

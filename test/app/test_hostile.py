@@ -12,6 +12,7 @@ never taken from /dev. Usage: test_hostile.py RXREFILL GEN COMPARE [CASE...]
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -322,6 +323,39 @@ def case_report_write_failure_said_once():
         out[-500:] + err[-500:]
 
 
+def case_metrics_write_failures_said_once():
+    # The --metrics-file directory goes away for a repetition: each
+    # period said the same error again, and the exit status was 0.
+    d = path("mvanish")
+    os.mkdir(d)
+    report = path("mvanish.json")
+    cmd = LINEBUF + [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--reps", "3", "--duration", "0.5",
+        "--warmup", "0.1", "--stats-period", "0.05", "--strategy", "bh",
+        "--bulk", "on", "--no-table", "--report", report,
+        "--metrics-file", os.path.join(d, "m.prom")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen = []
+    for line in p.stdout:
+        seen.append(line)
+        if "rep 2/3] warming up" in line or "rep 3/3] warming up" in line:
+            p.send_signal(signal.SIGSTOP)
+            if os.path.isdir(d):
+                shutil.rmtree(d)
+            else:
+                os.mkdir(d)
+            p.send_signal(signal.SIGCONT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, "exit %d: %s" % (p.returncode, err[-800:])
+    assert err.count("No such file or directory") == 1, err[-1500:]
+    assert "m.prom: written again" in err, err[-800:]
+    assert re.search(r"m\.prom: \d+ of \d+ writes failed", err), err[-800:]
+    rep = json.load(open(report))
+    assert rep["partial"] is False and len(rep["runs"]) == 3, \
+        (rep["partial"], len(rep["runs"]))
+
+
 def case_report_kept_when_a_later_write_fails():
     # The disk fills after the first repetition's report: that report
     # stays, and the last line says it holds the runs before the failure.
@@ -442,6 +476,49 @@ def case_sigint_first_rep_keeps_report():
     assert "stopped by SIGINT after 0 of 1" in err, err[-800:]
 
 
+def closed(fd, cmd, timeout):
+    """cmd with descriptor fd closed; exit status and the other
+    stream."""
+    p = subprocess.run(["sh", "-c", 'exec "$@" %d>&-' % fd, "sh"] + cmd,
+                       stdout=subprocess.PIPE if fd != 1 else None,
+                       stderr=subprocess.PIPE if fd != 2 else None,
+                       text=True, timeout=timeout)
+    return p.returncode, p.stdout if fd != 1 else p.stderr
+
+
+def case_closed_stdout_is_no_file():
+    # With standard output closed, EAL's shared configuration took its
+    # descriptor, the progress lines were written into it, and the run
+    # hung on a lock they had overwritten.
+    rep = path("closed.json")
+    try:
+        rc, err = closed(1, [RXREFILL] + EAL + [
+            "--", "--replay", capture(), "--loops", "1", "--reps", "1",
+            "--strategy", "bh", "--bulk", "on", "--report", rep], 60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("hung with standard output closed")
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert json.load(open(rep))["partial"] is False
+    rc, err = closed(1, [RXREFILL] + EAL + [
+        "--", "--replay", capture(), "--report", "-"], 60)
+    refused(rc, "", err, "--report -: standard output is closed",
+            "--report - with standard output closed")
+
+
+def case_gen_closed_stderr_is_no_capture():
+    # With standard error closed, the first capture took its descriptor
+    # and the generator's warning was written at its start.
+    rc, out = closed(2, [GEN, "-o", path("cerr"), "-q", "3", "-s", "5",
+                         "-n", "7", "--rss-fields", "l3", "--quiet"], 60)
+    assert rc == 0, "exit %d" % rc
+    m = json.load(open(path("cerr.json")))
+    for q in m["queues"]:
+        with open(q["file"], "rb") as f:
+            head = f.read(4)
+        assert head == struct.pack("<I", 0xa1b2c3d4), \
+            "%s starts with %r" % (q["file"], head)
+
+
 def case_sigpipe_keeps_the_run():
     # rxrefill ... | head -1 killed the run without a word or a report.
     report = path("pipe.json")
@@ -478,6 +555,14 @@ def case_warmup_not_recorded_with_loops():
                         "--strategy", "bh", "--bulk", "on", "--warmup", "16",
                         "--no-table", "--report", report])
     assert "--warmup is not used with --loops" in err, err[-800:]
+    # --duration was dropped without a word, and a run too short to trust
+    # was told to give the --duration it ignores.
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--duration", "5",
+                        "--no-table", "--report", report])
+    assert rc == 0, err[-800:]
+    assert "--duration is not used with --loops" in err, err[-800:]
+    assert "too short to trust (more --loops)" in out, out[-800:]
 
 
 # --- 5. no input blocks -------------------------------------------------------
@@ -548,12 +633,60 @@ def case_frame_size_reasons():
             "try 64 " not in err, err
 
 
+def case_frames_below_endless_replay():
+    # Endless replay keeps every packet of the files in the pool: fewer
+    # --frames were refused by net_pcap in its own words after EAL, and
+    # a few too few (a burst short) received nothing, exit 0.
+    for frames in ("64", "831"):
+        rc, out, err = run(["--replay", capture(), "--frames", frames,
+                            "--duration", "0.2", "--reps", "1",
+                            "--strategy", "bh", "--bulk", "on",
+                            "--no-table", "--report", path("fr.json")])
+        refused(rc, out, err, "--frames %s: endless replay keeps the 800 "
+                "packets" % frames, "--frames " + frames)
+        assert "give at least 832" in err, err[-800:]
+
+
+def case_consumer_tests_need_a_consumer_thread():
+    # Only a consumer thread stalls or lags: with any other --consumer
+    # the run went ahead as if nothing had been asked.
+    for consumer in ("inline", "none", "other-poll"):
+        for opt in (["--stall-consumer", "0"], ["--test-consumer-lag", "5"]):
+            rc, out, err = run(["--replay", capture(), "--loops", "1",
+                                "--consumer", consumer] + opt)
+            refused(rc, out, err, "%s: needs a consumer thread" % opt[0],
+                    "%s with --consumer %s" % (opt[0], consumer))
+            assert rc == 2 and "memory:" not in out, (rc, out[-300:])
+
+
+def case_replay_port_name_taken():
+    # A --vdev of the replay port's name was taken as the replay port: it
+    # replayed its own file, not the one scanned, and the loop stalled
+    # with 799 of 800 packets missing.
+    one = path("one.pcap")
+    with open(one, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        f.write(struct.pack("<IIII", 0, 0, 60, 60) + bytes(60))
+    rc, out, err = run(["--replay", capture(), "--loops", "1"],
+                       eal=EAL + ["--vdev", "net_pcap_rxrefill,rx_pcap=" + one])
+    refused(rc, out, err, "--vdev net_pcap_rxrefill: the name of the port "
+            "--replay makes", "--vdev net_pcap_rxrefill")
+    assert "stalled" not in err, err[-800:]
+
+
 def case_replay_file_limit():
     cap = capture()
     rc, out, err = run(["--replay", ",".join([cap] * 17)])
     refused(rc, out, err, "at most 16 queues per port", "17 replay files")
     rc, out, err = run(["--replay", cap + ",," + cap])
     refused(rc, out, err, "an empty file name", "--replay a,,b")
+    # net_pcap took rx_pcap=a=b.pcap, refused it after EAL had started,
+    # and the message was "Operation not permitted".
+    eq = path("a=b.pcap")
+    shutil.copy(cap, eq)
+    rc, out, err = run(["--replay", eq])
+    refused(rc, out, err, eq + ": a file name with '='", "--replay a=b")
+    assert rc == 2 and "memory:" not in out, (rc, out[-300:])
 
 
 def case_missing_dashdash():
@@ -645,6 +778,34 @@ def case_profile_value_never_from_command_line():
         rc, out, err = run(["--profile", prof, "--reps", "1", "--replay",
                             capture()])
         refused(rc, out, err, needle, "profile line " + line.strip())
+    # A NAME found nowhere was answered "No such file or directory", as if
+    # only the current directory had been looked in.
+    rc, out, err = run(["--profile", "rxr_no_such_profile", "--replay",
+                        capture()], cwd=TMP)
+    refused(rc, out, err, "no rxr_no_such_profile.profile among the "
+            "installed profiles (", "--profile NAME")
+
+
+def case_replay_given_again_replaces():
+    # The profile's --replay and the command line's were both replayed,
+    # a queue each: the command line's must win, as every option's does.
+    m, files = gen("again", "-q", "1", "-s", "2", "-n", "50")
+    prof = path("replay.profile")
+    with open(prof, "w") as f:
+        f.write("replay %s\n" % capture())
+    rep = path("again.json")
+    for args in (["--profile", prof, "--replay", files[0]],
+                 ["--replay", capture(), "--replay", files[0]]):
+        rc, out, err = run(args + ["--loops", "1", "--reps", "1",
+                                   "--strategy", "bh", "--bulk", "on",
+                                   "--no-table", "--report", rep])
+        assert rc == 0, "%s: %s" % (args, err[-800:])
+        r = json.load(open(rep))["runs"][0]
+        assert len(r["queues"]) == 1 and \
+            r["rx_packets"] == m["total"]["packets"], \
+            "%s: %d queues, %d packets, want 1 and %d" % (
+                args, len(r["queues"]), r["rx_packets"],
+                m["total"]["packets"])
 
 
 def case_options_table():

@@ -141,6 +141,7 @@ test_errors(void)
 	char *a4[] = { "prog", "-c", "x1", NULL };
 	char *a5[] = { "prog", "--flag=1", NULL };
 	char *a6[] = { "prog", "--stop", "--bogus", NULL };
+	char *a7[] = { "prog", "--fla=1", NULL };
 	struct ctx x = { 0 };
 	char err[256];
 
@@ -148,7 +149,8 @@ test_errors(void)
 			parse_error(a2, 2, "unknown option '-x'") != 0 ||
 			parse_error(a3, 2, "option '--count' needs a value") != 0 ||
 			parse_error(a4, 3, "--count: 'x1' is not a number") != 0 ||
-			parse_error(a5, 2, "unknown option '--flag=1'") != 0)
+			parse_error(a5, 2, "option '--flag' takes no value") != 0 ||
+			parse_error(a7, 2, "unknown option '--fla=1'") != 0)
 		return -1;
 	RXR_TEST_ASSERT_EQ(rxr_opt_parse(&table, &x, 3, a6, NULL, err,
 		sizeof(err)), RXR_OPT_STOP, "a setter stops the parse");

@@ -154,6 +154,8 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 
 	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
 		return;
+	/* rte_mempool_free() takes every frame back next: no refills. */
+	rxr_pool_teardown(p);
 	/* A pool whose creation failed while populating (out of memory):
 	 * its frames were never handed out, and the creator says why. */
 	if (mp->populated_size < mp->size) {
