@@ -562,7 +562,7 @@ main(int argc, char **argv)
 
 	/* Before any file is opened: a closed stderr's descriptor would go to
 	 * the first capture, and a warning into it. */
-	rxr_std_fds_open();
+	rxr_path_std_fds_open();
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_opts_parse(&o, argc, argv);

@@ -1089,7 +1089,7 @@ main(int argc, char **argv)
 	int eal_argc, ret, status;
 
 	/* Before any file is opened: none may take a standard stream's place. */
-	app.std_closed = rxr_std_fds_open();
+	app.std_closed = rxr_path_std_fds_open();
 	/* First of all: a stop asked for at any point is a clean stop. */
 	signals_install();
 	/*

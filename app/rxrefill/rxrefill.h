@@ -288,7 +288,7 @@ struct app {
 	char **argv;			/* a copy, as typed */
 	unsigned int run_seq;	/* for unique pool names */
 	uint64_t lost_frames;	/* conservation failures, all runs */
-	unsigned int std_closed;	/* rxr_std_fds_open(): closed at start */
+	unsigned int std_closed;	/* rxr_path_std_fds_open(): closed at start */
 };
 
 extern struct app app;

@@ -251,7 +251,7 @@ rxr_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 }
 
 unsigned int
-rxr_std_fds_open(void)
+rxr_path_std_fds_open(void)
 {
 	unsigned int closed = 0;
 

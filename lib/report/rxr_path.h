@@ -89,7 +89,7 @@ bool rxr_path_same(const char *a, const char *b);
  * @return a mask of those that were closed: bit 0 stdin, 1 stdout,
  *   2 stderr.
  */
-unsigned int rxr_std_fds_open(void);
+unsigned int rxr_path_std_fds_open(void);
 
 /**
  * Parse a decimal number with no sign, no leading space, no base prefix
