@@ -272,6 +272,23 @@ rseq_cpu_now(intptr_t rs)
 	RSEQ_ASM_START(scratch) \
 	"movl (%[pc]), %k[c]\n\t"
 
+/*
+ * A pop's start: leave when the pcp holds fewer than n (signed: a
+ * reclaim's top bit set reads as short), else %[c] the new count and
+ * %[src] the first frame to copy out.
+ */
+#define RSEQ_ASM_POP_START \
+	RSEQ_ASM_ENTER("[src]") \
+	"cmpl %k[n], %k[c]\n\t" \
+	"jl 9f\n\t" \
+	"subl %k[n], %k[c]\n\t" \
+	"leaq %c[frames](%[pc],%[c],8), %[src]\n\t"
+
+/* A pop's end, after the last read of a frame: the count, then done. */
+#define RSEQ_ASM_POP_COMMIT \
+	"addq %[n], %c[salloc](%[pc])\n\t" \
+	"movl %k[c], (%[pc])\n\t"
+
 /* The exit (label 9) and the abort handler, out of line: says aborted. */
 #define RSEQ_ASM_EXIT \
 	"9:\n\t" \
@@ -425,23 +442,16 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 	int ret;
 
 	asm volatile(
-		RSEQ_ASM_ENTER("[src]")
-		/* Signed: short, or a reclaim's top bit set. */
-		"cmpl %k[n], %k[c]\n\t"
-		"jl 9f\n\t"
-		"subl %k[n], %k[c]\n\t"
-		"leaq %c[frames](%[pc],%[c],8), %[src]\n\t"
+		RSEQ_ASM_POP_START
 #ifdef RXRP_RSEQ_PLANT_EARLY_COMMIT
-		"addq %[n], %c[salloc](%[pc])\n\t"
-		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_POP_COMMIT
 		"2:\n\t"
 		RSEQ_ASM_COPY("[src]", "[objs]")
 		"movl $0, %[ret]\n\t"
 		RSEQ_ASM_EXIT
 #else
 		RSEQ_ASM_COPY("[src]", "[objs]")
-		"addq %[n], %c[salloc](%[pc])\n\t"
-		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_POP_COMMIT
 		RSEQ_ASM_LEAVE
 #endif
 		: [ret] "=&r" (ret), [c] "=&r" (c), [src] "=&r" (src),
@@ -465,14 +475,9 @@ rseq_pop_off(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, uint32_t *offs,
 	int ret;
 
 	asm volatile(
-		RSEQ_ASM_ENTER("[src]")
-		"cmpl %k[n], %k[c]\n\t"
-		"jl 9f\n\t"
-		"subl %k[n], %k[c]\n\t"
-		"leaq %c[frames](%[pc],%[c],8), %[src]\n\t"
+		RSEQ_ASM_POP_START
 		RSEQ_ASM_COPY_OFF("[src]", "[offs]")
-		"addq %[n], %c[salloc](%[pc])\n\t"
-		"movl %k[c], (%[pc])\n\t"
+		RSEQ_ASM_POP_COMMIT
 		RSEQ_ASM_LEAVE
 		: [ret] "=&r" (ret), [c] "=&r" (c), [src] "=&r" (src),
 		  [t] "=&r" (t), [v0] "=&x" (v0), [v1] "=&x" (v1)
@@ -732,13 +737,6 @@ rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
 	}
 }
 
-/* The base a stage may keep p's frames against as offsets; 0: none. */
-static inline uintptr_t
-rseq_xfer_base_of(const struct rxr_pool *p)
-{
-	return p->off_base;
-}
-
 /*
  * Under the lock: whether p's frames can go in now, the stage taking the
  * form the pool allows while it is empty (offsets from another base, or
@@ -748,7 +746,7 @@ rseq_xfer_base_of(const struct rxr_pool *p)
 static inline bool
 rseq_xfer_form(const struct rxr_pool *p, struct rseq_xfer *x)
 {
-	uintptr_t base = rseq_xfer_base_of(p);
+	uintptr_t base = p->off_base;
 
 	if (x->count == 0)
 		__atomic_store_n(&x->base, base, __ATOMIC_RELAXED);
