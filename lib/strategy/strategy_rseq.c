@@ -706,11 +706,11 @@ rseq_xfer_move(const struct rxr_pcp *pc)
 }
 
 /*
- * The stage's lock line and the slots a move uses were last written on the
- * other CPU: asked for all at once before the lock (with intent to write
- * where this side writes), instead of one miss after another in the hold.
- * Not rte_prefetch0_write(): built for DPDK's baseline (-march=corei7) it
- * is a plain prefetcht0; prefetchw is a no-op on CPUs without it.
+ * The stage's lock line was last written on the other CPU: asked for with
+ * intent to write before its count is read, so that the read and the lock
+ * cost one miss. Not rte_prefetch0_write(): built for DPDK's baseline
+ * (-march=corei7) it is a plain prefetcht0; prefetchw is a no-op on CPUs
+ * without it.
  */
 static __rte_always_inline void
 rseq_prefetchw(const void *a)
@@ -718,9 +718,15 @@ rseq_prefetchw(const void *a)
 	asm volatile("prefetchw %0" : : "m" (*(const char *)a));
 }
 
+/*
+ * The slots a refill reads, last written on the other CPU: asked for all
+ * at once before the lock, instead of one miss after another in the hold.
+ * Slots a drain writes are not asked for: its stores wait for their lines
+ * in the store buffer, behind the caller's back, where prefetching them
+ * ahead of the lock made the remote trip slower (doc/strategies.md).
+ */
 static __rte_always_inline void
-rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
-		bool write)
+rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to)
 {
 	/* Unlocked: the form may change before the lock, a hint still. */
 	size_t sz = __atomic_load_n(&x->base, __ATOMIC_RELAXED) != 0 ?
@@ -729,12 +735,8 @@ rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to,
 			from * sz, RTE_CACHE_LINE_SIZE);
 	const char *end = (const char *)x->frames + to * sz;
 
-	for (; a < end; a += RTE_CACHE_LINE_SIZE) {
-		if (write)
-			rseq_prefetchw(a);
-		else
-			rte_prefetch0(a);
-	}
+	for (; a < end; a += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0(a);
 }
 
 /*
@@ -815,7 +817,7 @@ rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
 	if (c < n)
 		return 0;
-	rseq_xfer_prefetch(x, c - RTE_MIN(c, n + more), c, false);
+	rseq_xfer_prefetch(x, c - RTE_MIN(c, n + more), c);
 	rxr_spinlock_lock(&x->lock);
 	if (x->count >= n) {
 		uint32_t top = x->count - n;
@@ -863,7 +865,6 @@ rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
 	if (c + k > x->max)
 		return -ENOSPC;
-	rseq_xfer_prefetch(x, c, c + k, true);
 	rxr_spinlock_lock(&x->lock);
 	if (x->count + k <= x->max && rseq_xfer_form(p, x)) {
 		if (x->base != 0)
@@ -895,7 +896,6 @@ rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
 	if (c >= x->max)
 		return 0;
-	rseq_xfer_prefetch(x, c, RTE_MIN(c + n, x->max), true);
 	rxr_spinlock_lock(&x->lock);
 	if (rseq_xfer_form(p, x)) {
 		k = RTE_MIN(n, x->max - x->count);
