@@ -42,7 +42,10 @@ import sys
 import tempfile
 import time
 
-from fixtures import generate, programs_or_usage
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from fixtures import generate, programs_or_usage  # noqa: E402
+from hugepages import mislabelled, usable as hugepages_usable  # noqa: E402
 
 programs_or_usage(__doc__, 2)
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
@@ -54,20 +57,12 @@ TMP = tempfile.mkdtemp(prefix="rxr_bench_")
 TESTPMD = shutil.which("dpdk-testpmd")
 
 
-def hugepages_usable():
-    try:
-        free = int(open("/sys/kernel/mm/hugepages/hugepages-2048kB/"
-                        "free_hugepages").read())
-    except OSError:
-        return False
-    mounted = any(l.split()[2] == "hugetlbfs" for l in open("/proc/mounts"))
-    return mounted and free > 0
-
-
 def eal(prefix):
     args = ["-l", "0-1", "--no-pci", "--file-prefix", prefix,
             "--log-level", "lib.eal:error"]
-    if MEM == "nohuge" or not hugepages_usable():
+    # Never --no-huge under a .huge label: without hugepages EAL fails or
+    # rxrefill says it fell back, and the run fails rather than mislabels.
+    if MEM == "nohuge":
         args += ["--no-huge", "-m", "2048"]
     return args
 
@@ -132,6 +127,10 @@ def rxrefill_runs(files, args, eal_extra=()):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
         print("# rxrefill failed: " + p.stderr[-800:].replace("\n", "\n# "))
+        return None
+    why = mislabelled(MEM, p.stdout)
+    if why is not None:
+        print("# rxrefill: %s; not measured" % why)
         return None
     return json.load(open(report))
 

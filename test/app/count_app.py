@@ -33,6 +33,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from hugepages import mislabelled, usable as hugepages_usable  # noqa: E402
+
 # Intel's L1d since Ice Lake (48 KiB, 12 ways: 64 sets, 4 KiB a way)
 # and an L2 of 2 MiB as the last level: what a receive loop's frames and
 # the PMD's copies live in. Same for both programs.
@@ -92,17 +96,6 @@ def parse_args(argv):
                 usage("--seconds: 0.1 to 60")
         i += 2
     return o
-
-
-def hugepages_usable():
-    try:
-        free = int(open("/sys/kernel/mm/hugepages/hugepages-2048kB/"
-                        "free_hugepages").read())
-        mounted = any(l.split()[2] == "hugetlbfs"
-                      for l in open("/proc/mounts"))
-    except (OSError, ValueError, IndexError):
-        return False
-    return mounted and free > 0
 
 
 def eal(prefix, memory):
@@ -230,6 +223,12 @@ def measure(o, tmp, memory, case, prog):
     if rc not in (0, -signal.SIGINT, 130):
         print("# %s failed (%s):\n# %s" % (prog, rc, "\n# ".join(
             text.splitlines()[-15:])))
+        return False
+    # rxrefill says which memory it ran on (testpmd does not, but without
+    # --no-huge its EAL fails rather than falls back).
+    why = mislabelled(memory, text) if prog == "rxrefill" else None
+    if why is not None:
+        print("# %s: %s; not counted" % (prog, why))
         return False
     profs = thread_profiles(out)
     if not profs:
