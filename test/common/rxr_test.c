@@ -5,6 +5,8 @@
  * benchmarks' run in both memories (rxr_test.h).
  */
 
+#include <dirent.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -161,13 +163,41 @@ rxr_bench_each_memory(int argc, char **argv)
 	return rc;
 }
 
+static pid_t eal_pid;
+static char eal_run_dir[PATH_MAX];
+
+/*
+ * At exit of the process that started EAL: EAL's cleanup, then its
+ * runtime directory (/run/dpdk/rxrt_<pid>), which DPDK 22.11 keeps after
+ * rte_eal_cleanup(). The prefix is this process's own; with
+ * --huge-unlink no hugepage file is left either.
+ */
+static void
+eal_exit_cleanup(void)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (getpid() != eal_pid)
+		return;
+	rte_eal_cleanup();
+	d = opendir(eal_run_dir);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(eal_run_dir);
+}
+
 enum rxr_mem_backing
 rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 {
 	char prefix[64], lc[64], mem[16];
 	char *argv[32];
 	enum rxr_mem_backing backing;
-	const char *extra;
+	const char *extra, *run_dir;
 	va_list ap;
 	int argc = 0;
 
@@ -202,6 +232,15 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 		fprintf(stderr, "%s: cannot start EAL: %s\n", prog,
 			rte_strerror(rte_errno));
 		exit(EXIT_FAILURE);
+	}
+	/* Only the directory of this process's own prefix is removed. */
+	run_dir = rte_eal_get_runtime_dir();
+	if (strlen(run_dir) < sizeof(eal_run_dir) && strrchr(run_dir, '/') != NULL &&
+			strcmp(strrchr(run_dir, '/') + 1,
+				prefix + strlen("--file-prefix=")) == 0) {
+		strcpy(eal_run_dir, run_dir);
+		eal_pid = getpid();
+		atexit(eal_exit_cleanup);
 	}
 	printf("# memory: %s\n", rxr_mem_backing_name(backing));
 	if (getenv(BENCH_MEMORY_ENV) != NULL &&
