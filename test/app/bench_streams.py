@@ -37,6 +37,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from hugepages import Hugepages  # noqa: E402
+from eal_prefix import mine  # noqa: E402
 from fixtures import programs_or_usage  # noqa: E402
 
 programs_or_usage(__doc__, 1)
@@ -82,7 +83,7 @@ def memories():
 def run(pcap, n, mem, wrap, label, counting):
     report = os.path.join(TMP, "r%d.json" % n)
     cmd = wrap([RXREFILL, "-l", "0-1", "--no-pci"] + mem + [
-           "--file-prefix", "rxr_bst_%d_%d" % (os.getpid(), n),
+           "--file-prefix", mine("rxr_bst_%d_%d" % (os.getpid(), n)),
            "--log-level", "lib.eal:error", "--", "--replay", pcap,
            "--loops", str(LOOPS), "--reps", "1", "--strategy", "bh", "--bulk", "on",
            "--consumer", "inline", "--stream-counting", counting,

@@ -22,10 +22,14 @@ import time
 import tap
 from fixtures import generate
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
 TMP = tempfile.mkdtemp(prefix="rxr_app_")
-EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_app_%d" % os.getpid(),
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix", mine("rxr_app_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 results = []
 
@@ -358,7 +362,7 @@ def case_memory_too_small():
     write_pcap(ok, [(64, 64, bytes(64))])
     bad(["--replay", ok, "--frames", "1000000"], "cannot create a pool",
         eal=["-l", "0-1", "--no-pci", "--no-huge", "-m", "64",
-             "--file-prefix", "rxr_app_m%d" % os.getpid()])
+             "--file-prefix", mine("rxr_app_m%d" % os.getpid())])
 
 
 def case_memory_backing_said():
@@ -448,7 +452,7 @@ def case_bad_input():
     rc, out, err = run(["--replay", ok, "--loops", "1", "--reps", "1",
                         "--strategy", "bh", "--frames", "8192"], timeout=60,
                        eal=["-l", "0,1", "--no-pci", "--file-prefix",
-                            "rxr_app_m%d" % os.getpid(), "--no-huge",
+                            mine("rxr_app_m%d" % os.getpid()), "--no-huge",
                             "-m", "8"])
     assert rc == 1, "exit %d with -m 8: %s" % (rc, err[-1500:])
     assert "raise EAL's -m" in err and "not home" not in err, err[-1500:]
@@ -457,7 +461,8 @@ def case_bad_input():
          "--consumer-depth", "31"],
         "--consumer-depth 31 is below --burst 32", status=2)
     bad(["--replay", ok], "no worker lcore",
-        eal=["-l", "0", "--no-pci", "--file-prefix", "rxr_app_b%d" % os.getpid()],
+        eal=["-l", "0", "--no-pci", "--file-prefix",
+             mine("rxr_app_b%d" % os.getpid())],
         status=2)
     bad(["--replay", ok, "--frame-size", "600"], "--frame-size 600")
     bad(["--replay", ok, "--report", os.path.join(TMP, "no/such/dir/r.json")],

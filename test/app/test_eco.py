@@ -27,10 +27,14 @@ import xml.etree.ElementTree as ET
 import fixtures
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, COMPARE, PLOT, SRC, VERSION = sys.argv[1:7]
 ONLY = set(sys.argv[7:])
 TMP = tempfile.mkdtemp(prefix="rxr_eco_")
-PREFIX = "rxr_eco_%d" % os.getpid()
+PREFIX = mine("rxr_eco_%d" % os.getpid())
 EAL = ["-l", "0-1", "--no-pci", "--file-prefix", PREFIX,
        "--log-level", "lib.eal:error"]
 # Debian's python3-matplotlib is for the system interpreter.
@@ -619,9 +623,6 @@ def case_plot_trust():
 def main():
     ret = tap.run(globals(), ONLY)
     shutil.rmtree(TMP, ignore_errors=True)
-    for d in ("/var/run/dpdk", os.environ.get("XDG_RUNTIME_DIR", "") +
-              "/dpdk", "/tmp/dpdk"):
-        shutil.rmtree(os.path.join(d, PREFIX), ignore_errors=True)
     return ret
 
 

@@ -25,10 +25,14 @@ import time
 import tap
 from fixtures import generate
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, COMPARE = (os.path.abspath(a) for a in sys.argv[1:4])
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_")
-EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_host_%d" % os.getpid(),
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix", mine("rxr_host_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 # Progress lines as they are printed, so a test can act on one. stdbuf
 # preloads a library: AddressSanitizer must be told that this is fine.
@@ -255,7 +259,8 @@ def case_early_failure_keeps_report():
     rc, out, err = run(["--replay", capture(), "--frames", "1000000",
                         "--report", rep],
                        eal=["-l", "0-1", "--no-pci", "--no-huge", "-m", "64",
-                            "--file-prefix", "rxr_host_m%d" % os.getpid()])
+                            "--file-prefix",
+                            mine("rxr_host_m%d" % os.getpid())])
     refused(rc, out, err, "cannot create a pool", "pool too large")
     assert digest(rep) == want, "a failed run replaced the report"
     assert "no report written" in err and "rxrefill: report " not in out, \

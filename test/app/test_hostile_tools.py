@@ -26,11 +26,15 @@ import time
 
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, COMPARE, PLOT, SWEEP = (os.path.abspath(a)
                                        for a in sys.argv[1:6])
 ONLY = set(sys.argv[6:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_tools_")
-PREFIX = "rxr_htools_%d" % os.getpid()
+PREFIX = mine("rxr_htools_%d" % os.getpid())
 EAL = ["-l", "0-1", "--no-pci", "--no-huge", "-m", "512", "--file-prefix",
        PREFIX, "--log-level", "lib.eal:error"]
 # Debian's python3-matplotlib is for the system interpreter.
@@ -970,8 +974,6 @@ def main():
             if os.path.ismount(path(d)):
                 sh(["umount", "-l", path(d)])
         shutil.rmtree(TMP, ignore_errors=True)
-        for d in ("/var/run/dpdk", "/tmp/dpdk"):
-            shutil.rmtree(os.path.join(d, PREFIX), ignore_errors=True)
 
 
 if __name__ == "__main__":

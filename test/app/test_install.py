@@ -16,6 +16,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 BUILD, PREFIX, BINDIR, MANDIR, DATADIR, COMPDIR = sys.argv[1:7]
 TMP = tempfile.mkdtemp(prefix="rxr_install_")
 DEST = os.path.join(TMP, "dest")
@@ -150,15 +154,13 @@ def profile_by_name():
     p = sh([gen, "-o", cap, "--quiet", "-q", "1", "-s", "2", "-n", "50"])
     assert p.returncode == 0, p.stderr
     report = os.path.join(TMP, "profile.json")
-    prefix = "rxr_inst_%d" % os.getpid()
+    prefix = mine("rxr_inst_%d" % os.getpid())
     # rxonly.profile: consumer none, latency off; the command line narrows
     # the strategies after it.
     p = sh([rx, "-l", "0-1", "--no-pci", "--file-prefix", prefix,
             "--log-level", "lib.eal:error", "--", "--profile", "rxonly",
             "--replay", cap + ".q0.pcap", "--loops", "1", "--reps", "1",
             "--strategy", "bh", "--report", report, "--no-table"])
-    for d in ("/var/run/dpdk", "/tmp/dpdk"):
-        shutil.rmtree(os.path.join(d, prefix), ignore_errors=True)
     assert p.returncode == 0, (p.stdout[-1500:], p.stderr[-1500:])
     with open(report) as f:
         opts = json.load(f)["env"]["options"]

@@ -23,10 +23,15 @@ import time
 
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
 TMP = tempfile.mkdtemp(prefix="rxr_noise_")
-EAL = ["-l", "0-1", "--no-pci", "--file-prefix", "rxr_noise_%d" % os.getpid(),
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
+       mine("rxr_noise_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 STOP_S = 2.0
 CAUSES = {"duration", "steal", "switches"}

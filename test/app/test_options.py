@@ -38,6 +38,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 import fixtures  # noqa: E402
 import tap  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine_family  # noqa: E402
+
 SRC, RXREFILL, GEN, COMPARE, PLOT, SWEEP, MANDIR = [
     os.path.abspath(a) for a in sys.argv[1:8]]
 ONLY = sys.argv[8:]
@@ -384,6 +388,7 @@ def scratch():
                "n=0; for a in \"$@\"; do n=$((n + 1)); [ \"$a\" = -- ] && "
                "exec %s --file-prefix rxr_doc_%d_$$ --no-huge -m 512 \"$@\"; "
                "done\nexec %s \"$@\"\n") % (RXREFILL, os.getpid(), RXREFILL)
+    mine_family("rxr_doc_%d_" % os.getpid())
     for name, path in real.items():
         dst = os.path.join(d, "bin", name)
         if name == "rxrefill":

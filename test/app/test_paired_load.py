@@ -44,13 +44,18 @@ import tempfile
 
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, COMPARE = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_paired_load_")
 # Main lcore on CPU 0, the one poll lcore on CPU 1: the busy process's CPU.
 POLL_CPU = 1
 EAL = ["-l", "0-1", "--no-pci", "--no-huge", "-m", "512", "--file-prefix",
-       "rxr_paired_load_%d" % os.getpid(), "--log-level", "lib.eal:error"]
+       mine("rxr_paired_load_%d" % os.getpid()), "--log-level",
+       "lib.eal:error"]
 ALPHA = 0.05
 NICE = -10
 # Busy processes on the poll CPU in a busy round: with two, the poll

@@ -34,6 +34,10 @@ import time
 
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, SWEEP = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = set(sys.argv[4:])
 PID = os.getpid()
@@ -116,7 +120,7 @@ def gen(name, *args):
 def eal(vdevs, mem=1024):
     seq[0] += 1
     args = ["-l", "0-1", "--no-pci", "--no-huge", "-m", str(mem),
-            "--file-prefix", "rxr_pmd_%d_%d" % (PID, seq[0]),
+            "--file-prefix", mine("rxr_pmd_%d_%d" % (PID, seq[0])),
             "--log-level", "lib.eal:error"]
     for v in vdevs:
         args += ["--vdev", v]
@@ -276,7 +280,7 @@ def case_matrix_memif():
     log = open(os.path.join(TMP, "testpmd.log"), "w+")
     peer = subprocess.Popen(
         ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--no-huge", "-m", "512",
-         "--file-prefix", "rxr_pmd_peer_%d" % PID, "--log-level",
+         "--file-prefix", mine("rxr_pmd_peer_%d" % PID), "--log-level",
          "lib.eal:error", "--vdev", vdev + ",role=server", "--",
          "--forward-mode=txonly", "--auto-start", "--stats-period", "5",
          "--txpkts", "256", "--total-num-mbufs", "4096"],

@@ -31,11 +31,16 @@ import tempfile
 
 import tap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine  # noqa: E402
+
 RXREFILL, GEN, COMPARE = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_stats_app_")
 EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
-       "rxr_stats_app_%d" % os.getpid(), "--log-level", "lib.eal:error"]
+       mine("rxr_stats_app_%d" % os.getpid()), "--log-level",
+       "lib.eal:error"]
 ALPHA = 0.05
 
 

@@ -27,9 +27,14 @@ import tempfile
 
 from fixtures import generate
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine_family  # noqa: E402
+
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="rxr_streams_")
 PID = os.getpid()
+mine_family("rxr_st_%d_" % PID)
 n = [0]
 
 

@@ -48,6 +48,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from hugepages import Hugepages  # noqa: E402
+from eal_prefix import mine  # noqa: E402
 
 
 
@@ -92,7 +93,7 @@ def find_prog(name):
 
 
 def prefix(tag):
-    return "rxrplg_%s_%d" % (tag, os.getpid())
+    return mine("rxrplg_%s_%d" % (tag, os.getpid()))
 
 
 def run(cmd, stdin_text, env_pool, timeout):
