@@ -46,6 +46,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from fixtures import generate, programs_or_usage  # noqa: E402
 from hugepages import mislabelled, usable as hugepages_usable  # noqa: E402
+from eal_prefix import mine  # noqa: E402
 
 programs_or_usage(__doc__, 2)
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
@@ -58,12 +59,13 @@ TESTPMD = shutil.which("dpdk-testpmd")
 
 
 def eal(prefix):
-    args = ["-l", "0-1", "--no-pci", "--file-prefix", prefix,
+    args = ["-l", "0-1", "--no-pci", "--file-prefix", mine(prefix),
             "--log-level", "lib.eal:error"]
     # Never --no-huge under a .huge label: without hugepages EAL fails or
     # rxrefill says it fell back, and the run fails rather than mislabels.
-    if MEM == "nohuge":
-        args += ["--no-huge", "-m", "2048"]
+    # On hugepages, no map file outlives the run, even a killed one.
+    args += ["--no-huge", "-m", "2048"] if MEM == "nohuge" else \
+        ["--huge-unlink"]
     return args
 
 

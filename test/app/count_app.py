@@ -36,6 +36,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from hugepages import mislabelled, usable as hugepages_usable  # noqa: E402
+from eal_prefix import mine  # noqa: E402
 
 # Intel's L1d since Ice Lake (48 KiB, 12 ways: 64 sets, 4 KiB a way)
 # and an L2 of 2 MiB as the last level: what a receive loop's frames and
@@ -99,10 +100,11 @@ def parse_args(argv):
 
 
 def eal(prefix, memory):
-    args = ["-l", "0-1", "--no-pci", "--file-prefix", prefix,
+    args = ["-l", "0-1", "--no-pci", "--file-prefix", mine(prefix),
             "--log-level", "lib.eal:error"]
-    if memory == "nohuge":
-        args += ["--no-huge", "-m", "1024"]
+    # On hugepages, no map file outlives the run, even a killed one.
+    args += ["--no-huge", "-m", "1024"] if memory == "nohuge" else \
+        ["--huge-unlink"]
     return args
 
 
