@@ -29,7 +29,8 @@ from eal_prefix import mine  # noqa: E402
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 ONLY = set(sys.argv[3:])
 TMP = tempfile.mkdtemp(prefix="rxr_app_")
-EAL = ["-l", "0-1", "--no-pci", "--file-prefix", mine("rxr_app_%d" % os.getpid()),
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
+       mine("rxr_app_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 results = []
 

@@ -32,7 +32,8 @@ from eal_prefix import mine  # noqa: E402
 RXREFILL, GEN, COMPARE = (os.path.abspath(a) for a in sys.argv[1:4])
 ONLY = set(sys.argv[4:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_")
-EAL = ["-l", "0-1", "--no-pci", "--file-prefix", mine("rxr_host_%d" % os.getpid()),
+EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
+       mine("rxr_host_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 # Progress lines as they are printed, so a test can act on one. stdbuf
 # preloads a library: AddressSanitizer must be told that this is fine.

@@ -2,10 +2,11 @@
 """Whether hugepages are usable here, and 2 MiB hugepages reserved for one
 test or benchmark, and given back.
 
-With Hugepages, each program runs in a mount namespace of its own with a hugetlbfs mount
-that reserves the pages (min_size): other processes on the machine neither
-see the mount nor take its pages. Only the pages this object added to the
-pool are given back, since others may change the count meanwhile.
+With Hugepages, each program runs in a mount namespace of its own with a
+hugetlbfs mount that reserves the pages (min_size): other processes on the
+machine neither see the mount nor take its pages. Only the pages this
+object added to the pool are given back, since others may change the count
+meanwhile.
 """
 
 import os

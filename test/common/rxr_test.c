@@ -197,7 +197,7 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	char prefix[64], lc[64], mem[16];
 	char *argv[32];
 	enum rxr_mem_backing backing;
-	const char *extra, *run_dir;
+	const char *extra, *run_dir, *name;
 	va_list ap;
 	int argc = 0;
 
@@ -235,9 +235,9 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	}
 	/* Only the directory of this process's own prefix is removed. */
 	run_dir = rte_eal_get_runtime_dir();
-	if (strlen(run_dir) < sizeof(eal_run_dir) && strrchr(run_dir, '/') != NULL &&
-			strcmp(strrchr(run_dir, '/') + 1,
-				prefix + strlen("--file-prefix=")) == 0) {
+	name = strrchr(run_dir, '/');
+	if (strlen(run_dir) < sizeof(eal_run_dir) && name != NULL &&
+			strcmp(name + 1, prefix + strlen("--file-prefix=")) == 0) {
 		strcpy(eal_run_dir, run_dir);
 		eal_pid = getpid();
 		atexit(eal_exit_cleanup);
