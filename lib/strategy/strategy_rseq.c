@@ -144,12 +144,15 @@ static const char * const rseq_counter_names[] = {
  * CPUs that free to the CPUs that allocate (tcmalloc's transfer cache): a
  * consumer on another CPU than the poll fills its own CPU's pcp, whose
  * drain would otherwise give every frame to the buddy allocator and the
- * poll's refill take it back. A lock hold and one copy of the frames per
- * move on each side (pcp to stage, stage to pcp); never waited for in a
- * signal handler. What a move costs is the stage's lines crossing CPUs
- * (written on one, read on the other): a pool whose frames lie within 4 GiB
- * keeps them there as 32-bit offsets from the lowest, sixteen to a line
- * instead of eight.
+ * poll's refill take it back. A ring: drains (producers) and refills
+ * (consumers) each serialize on a lock of their own side, and each side
+ * publishes its index on a line of its own, so that a side's lock and
+ * index stay on the CPU that moves frames there and only the published
+ * indexes and the slots cross CPUs; a drain reads the refills' index only
+ * when the one it saw last leaves too little room. One copy of the frames
+ * per move on each side; never waited for in a signal handler. A pool
+ * whose frames lie within 4 GiB keeps them there as 32-bit offsets from
+ * the lowest, sixteen to a line instead of eight.
  */
 #define RSEQ_XFER_BATCHES 16u
 /*
@@ -161,16 +164,24 @@ static const char * const rseq_counter_names[] = {
  */
 #define RSEQ_XFER_MOVE 5u
 struct rseq_xfer {
-	struct rxr_spinlock lock;
-	uint32_t count;			/* frames held */
-	uint32_t max;
+	/* Read by both sides, written while the stage is empty. */
+	uint32_t mask;			/* slots - 1, slots a power of two */
 	/* Not 0: frames held as offsets from it (offs), else as pointers
-	 * (frames). Set under the lock while the stage is empty. */
+	 * (frames). Set by a drain while the stage is empty. */
 	uintptr_t base;
 	union {
-		void **frames;		/* [max], [count - 1] the last in */
+		void **frames;		/* [mask + 1], from tail to head */
 		uint32_t *offs;
 	};
+	/* The drains' side. */
+	struct rxr_spinlock plock __rte_cache_aligned;
+	uint32_t head;			/* slots written (free-running) */
+	uint32_t tail_seen;		/* tail_pub as last read */
+	uint32_t head_pub __rte_cache_aligned;	/* head, once written */
+	/* The refills' side. */
+	struct rxr_spinlock clock __rte_cache_aligned;
+	uint32_t tail;			/* slots read (free-running) */
+	uint32_t tail_pub __rte_cache_aligned;	/* tail, once read */
 } __rte_cache_aligned;
 
 struct rseq_pool {
@@ -706,11 +717,10 @@ rseq_xfer_move(const struct rxr_pcp *pc)
 }
 
 /*
- * The stage's lock line was last written on the other CPU: asked for with
- * intent to write before its count is read, so that the read and the lock
- * cost one miss. Not rte_prefetch0_write(): built for DPDK's baseline
- * (-march=corei7) it is a plain prefetcht0; prefetchw is a no-op on CPUs
- * without it.
+ * A line this side will write, maybe last written on another CPU: asked
+ * for with intent to write while other misses are outstanding. Not
+ * rte_prefetch0_write(): built for DPDK's baseline (-march=corei7) it is a
+ * plain prefetcht0; prefetchw is a no-op on CPUs without it.
  */
 static __rte_always_inline void
 rseq_prefetchw(const void *a)
@@ -720,71 +730,108 @@ rseq_prefetchw(const void *a)
 
 /*
  * The slots a refill reads, last written on the other CPU: asked for all
- * at once before the lock, instead of one miss after another in the hold.
- * Slots a drain writes are not asked for: its stores wait for their lines
- * in the store buffer, behind the caller's back, where prefetching them
- * ahead of the lock made the remote trip slower (doc/strategies.md).
+ * at once before its index is read, so that the misses overlap. Slots a
+ * drain writes are not asked for: its stores wait for their lines in the
+ * store buffer, behind the caller's back, where prefetching them made the
+ * remote trip slower (doc/strategies.md).
  */
 static __rte_always_inline void
-rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t to)
+rseq_xfer_prefetch(struct rseq_xfer *x, uint32_t from, uint32_t n)
 {
-	/* Unlocked: the form may change before the lock, a hint still. */
+	/* Unlocked: the form may change meanwhile, a hint still. */
 	size_t sz = __atomic_load_n(&x->base, __ATOMIC_RELAXED) != 0 ?
 		sizeof(*x->offs) : sizeof(*x->frames);
-	const char *a = RTE_PTR_ALIGN_FLOOR((const char *)x->frames +
-			from * sz, RTE_CACHE_LINE_SIZE);
-	const char *end = (const char *)x->frames + to * sz;
+	const char *a, *end;
+	uint32_t at = from & x->mask, k;
+
+	n = RTE_MIN(n, x->mask + 1);
+	k = RTE_MIN(n, x->mask + 1 - at);
+	a = RTE_PTR_ALIGN_FLOOR((const char *)x->frames + at * sz,
+			RTE_CACHE_LINE_SIZE);
+	end = (const char *)x->frames + (at + k) * sz;
 
 	for (; a < end; a += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0(a);
+	end = (const char *)x->frames + (n - k) * sz;
+	for (a = (const char *)x->frames; a < end; a += RTE_CACHE_LINE_SIZE)
 		rte_prefetch0(a);
 }
 
 /*
- * Under the lock: whether p's frames can go in now, the stage taking the
- * form the pool allows while it is empty (offsets from another base, or
- * pointers, once a region added since moved the lowest frame or the span
- * past 4 GiB, and the last offsets are out).
+ * Under the drains' lock: whether p's frames can go in now, the stage
+ * taking the form the pool allows while it is empty (offsets from another
+ * base, or pointers, once a region added since moved the lowest frame or
+ * the span past 4 GiB, and the last offsets are out). Empty: every slot
+ * written has been read, the refills' index says so.
  */
 static inline bool
 rseq_xfer_form(const struct rxr_pool *p, struct rseq_xfer *x)
 {
 	uintptr_t base = p->off_base;
 
-	if (x->count == 0)
+	if (likely(x->base == base))
+		return true;
+	if (x->head == __atomic_load_n(&x->tail_pub, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&x->base, base, __ATOMIC_RELAXED);
-	return x->base == 0 || x->base == base;
+		return true;
+	}
+	return x->base == 0;
 }
 
-/* n frames into the stage's slots from @p at, in its form. Locked. */
+/*
+ * Under the drains' lock: room for k slots after head, reading the
+ * refills' index only when the one seen last leaves too little.
+ */
+static __rte_always_inline bool
+rseq_xfer_room(struct rseq_xfer *x, uint32_t k)
+{
+	if (x->mask + 1 - (x->head - x->tail_seen) >= k)
+		return true;
+	x->tail_seen = __atomic_load_n(&x->tail_pub, __ATOMIC_ACQUIRE);
+	return x->mask + 1 - (x->head - x->tail_seen) >= k;
+}
+
+/* Under the drains' lock: k slots written after head, for the refills. */
+static __rte_always_inline void
+rseq_xfer_publish(struct rseq_xfer *x, uint32_t k)
+{
+	x->head += k;
+	__atomic_store_n(&x->head_pub, x->head, __ATOMIC_RELEASE);
+}
+
+/* n frames into the slots from @p at (free-running), in the stage's form. */
 static __rte_always_inline void
 rseq_xfer_store(struct rseq_xfer *x, uint32_t at, void * const *objs,
 		unsigned int n)
 {
-	uint32_t *restrict to = x->offs + at;
 	uintptr_t base = x->base;
 
-	if (base == 0) {
-		memcpy(&x->frames[at], objs, n * sizeof(*objs));
-		return;
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t s = (at + i) & x->mask;
+
+		if (base == 0)
+			x->frames[s] = objs[i];
+		else
+			x->offs[s] = (uint32_t)((uintptr_t)objs[i] - base);
 	}
-	for (unsigned int i = 0; i < n; i++)
-		to[i] = (uint32_t)((uintptr_t)objs[i] - base);
 }
 
-/* n frames out of the stage's slots from @p at. Locked. */
+/* n frames out of the slots from @p at (free-running), form @p base. */
 static __rte_always_inline void
-rseq_xfer_load(const struct rseq_xfer *x, uint32_t at, void **objs,
-		unsigned int n)
+rseq_xfer_load(const struct rseq_xfer *x, uintptr_t base, uint32_t at,
+		void **objs, unsigned int n)
 {
-	const uint32_t *restrict from = x->offs + at;
-	uintptr_t base = x->base;
+	uint32_t s = at & x->mask, k = RTE_MIN(n, x->mask + 1 - s);
 
 	if (base == 0) {
-		memcpy(objs, &x->frames[at], n * sizeof(*objs));
+		memcpy(objs, &x->frames[s], k * sizeof(*objs));
+		memcpy(objs + k, &x->frames[0], (n - k) * sizeof(*objs));
 		return;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		objs[i] = (void *)(base + from[i]);
+	for (unsigned int i = 0; i < k; i++)
+		objs[i] = (void *)(base + x->offs[s + i]);
+	for (unsigned int i = k; i < n; i++)
+		objs[i] = (void *)(base + x->offs[i - k]);
 }
 
 static void rseq_xfer_return(struct rxr_pool *p, struct rseq_pool *rp,
@@ -793,13 +840,13 @@ static void rseq_xfer_return(struct rxr_pool *p, struct rseq_pool *rp,
 
 /*
  * The pcp was short: n frames for the caller and up to more for a pcp from
- * node's transfer stage. Under the lock, the top n go to the caller and
- * the rest below them into @p tmp (RSEQ_TMP frames), and the count gives
- * up both; after it, a section pushes the rest onto the pcp of the CPU the
- * thread is on (if of that node), so that the hold is the stage's lines
- * crossing and nothing else. What the pcp has no room for goes back.
- * @return frames taken (0: fewer than n there, or a handler, which never
- * waits for the lock), *pushed of them onto *cpu_out's pcp.
+ * node's transfer stage, the oldest first. Under the refills' lock, n go
+ * to the caller and the rest into @p tmp (RSEQ_TMP frames), and the index
+ * gives up both; after it, a section pushes the rest onto the pcp of the
+ * CPU the thread is on (if of that node), so that the hold is the stage's
+ * lines crossing and nothing else. What the pcp has no room for goes
+ * back. @return frames taken (0: fewer than n there, or a handler, which
+ * never waits for the lock), *pushed of them onto *cpu_out's pcp.
  */
 static unsigned int
 rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -808,48 +855,56 @@ rseq_xfer_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		uint32_t *cpu_out)
 {
 	struct rseq_xfer *x = &rp->xfer[node];
-	uint32_t c;
+	uint32_t t, h, rest;
+	uintptr_t base;
 
 	*pushed = 0;
 	if (rxr_in_irq())
 		return 0;
-	rseq_prefetchw(x);
-	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
-	if (c < n)
+	/* The slots first: their address needs only this side's index. */
+	t = __atomic_load_n(&x->tail, __ATOMIC_RELAXED);
+	rseq_xfer_prefetch(x, t, n + RTE_MIN(more, RSEQ_TMP));
+	rseq_prefetchw(&x->clock);
+	h = __atomic_load_n(&x->head_pub, __ATOMIC_ACQUIRE);
+	if (h - t < n || h - t > x->mask + 1)
 		return 0;
-	rseq_xfer_prefetch(x, c - RTE_MIN(c, n + more), c);
-	rxr_spinlock_lock(&x->lock);
-	if (x->count >= n) {
-		uint32_t top = x->count - n;
-		unsigned int rest = RTE_MIN(RTE_MIN(top, more), RSEQ_TMP);
-
-		rseq_xfer_load(x, top - rest, tmp, rest);
-		rseq_xfer_load(x, top, objs, n);
-		/* Atomic: the unlocked looks read it. */
-		__atomic_store_n(&x->count, top - rest, __ATOMIC_RELAXED);
-		rxr_spinlock_unlock(&x->lock);
-		if (rest != 0 && rseq_put(p, rp, rs, node, tmp, rest,
-				cpu_out) != RSEQ_PUSHED) {
-			rseq_xfer_return(p, rp, node, tmp, rest, *cpu_out);
-			rest = 0;
-		}
-		*pushed = rest;
-		return n + rest;
+	rxr_spinlock_lock(&x->clock);
+	t = x->tail;
+	h = __atomic_load_n(&x->head_pub, __ATOMIC_ACQUIRE);
+	if (h - t < n) {
+		rxr_spinlock_unlock(&x->clock);
+		return 0;
 	}
-	rxr_spinlock_unlock(&x->lock);
-	return 0;
+	/* After head_pub: the form its slots were written in. */
+	base = __atomic_load_n(&x->base, __ATOMIC_RELAXED);
+	rest = RTE_MIN(RTE_MIN(h - t - n, more), RSEQ_TMP);
+	rseq_xfer_load(x, base, t, objs, n);
+	rseq_xfer_load(x, base, t + n, tmp, rest);
+	/* Atomic: the unlocked look reads it. */
+	__atomic_store_n(&x->tail, t + n + rest, __ATOMIC_RELAXED);
+	__atomic_store_n(&x->tail_pub, t + n + rest, __ATOMIC_RELEASE);
+	rxr_spinlock_unlock(&x->clock);
+	if (rest != 0 && rseq_put(p, rp, rs, node, tmp, rest,
+			cpu_out) != RSEQ_PUSHED) {
+		rseq_xfer_return(p, rp, node, tmp, rest, *cpu_out);
+		rest = 0;
+	}
+	*pushed = rest;
+	return n + rest;
 }
 
 /*
  * The pcp was full: k frames off the top of the pcp of the CPU the thread
- * is on (if of node) straight into node's transfer stage, in one lock
- * hold: the section pops them (as offsets when that is the stage's form)
- * into the slots above the stage's count, which nobody reads until the
- * count is stored, so a restart pops again into the same slots. The pcp
- * may not be the one that was full (a migration): what matters is that
- * it has k. @return 0 (*cpu_out the CPU popped), -ENOSPC when the stage
- * has no room for k, cannot take p's frames in its form yet, or this is
- * a handler (which never waits for the lock), or rseq_take()'s error.
+ * is on (if of node) straight into node's transfer stage, under the
+ * drains' lock: a section pops them (as offsets when that is the stage's
+ * form) into the slots after head, which no refill reads until head is
+ * published, so a restart pops again into the same slots; a second
+ * section where the slots wrap. The pcp may not be the one that was full
+ * (a migration): what matters is that it has the frames. @return frames
+ * moved (*cpu_out the CPU popped; fewer than k when the second section
+ * found the pcp short), -ENOSPC when the stage has no room for k, cannot
+ * take p's frames in its form yet, or this is a handler (which never
+ * waits for the lock), or rseq_take()'s error.
  */
 static int
 rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -857,27 +912,41 @@ rseq_xfer_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 {
 	struct rseq_xfer *x = &rp->xfer[node];
 	int ret = -ENOSPC;
-	uint32_t c;
 
 	if (rxr_in_irq())
 		return -ENOSPC;
-	rseq_prefetchw(x);
-	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
-	if (c + k > x->max)
-		return -ENOSPC;
-	rxr_spinlock_lock(&x->lock);
-	if (x->count + k <= x->max && rseq_xfer_form(p, x)) {
-		if (x->base != 0)
-			ret = rseq_take_to(p, rp, rs, (int)node, NULL,
-				&x->offs[x->count], x->base, k, cpu_out);
-		else
-			ret = rseq_take(p, rp, rs, (int)node,
-				&x->frames[x->count], k, cpu_out);
-		if (ret == 0)
-			__atomic_store_n(&x->count, x->count + k,
-				__ATOMIC_RELAXED);
+	rxr_spinlock_lock(&x->plock);
+	if (rseq_xfer_room(x, k) && rseq_xfer_form(p, x)) {
+		uint32_t at = x->head & x->mask;
+		unsigned int part = RTE_MIN(k, x->mask + 1 - at), done = 0;
+		uint32_t cpu2;
+
+		while (done < k) {
+			int r;
+
+			if (x->base != 0)
+				r = rseq_take_to(p, rp, rs, (int)node, NULL,
+					&x->offs[at], x->base, part,
+					done == 0 ? cpu_out : &cpu2);
+			else
+				r = rseq_take(p, rp, rs, (int)node,
+					&x->frames[at], part,
+					done == 0 ? cpu_out : &cpu2);
+			if (r != 0) {
+				if (done == 0)
+					ret = r;
+				break;
+			}
+			done += part;
+			at = 0;
+			part = k - done;
+		}
+		if (done != 0) {
+			rseq_xfer_publish(x, done);
+			ret = (int)done;
+		}
 	}
-	rxr_spinlock_unlock(&x->lock);
+	rxr_spinlock_unlock(&x->plock);
 	return ret;
 }
 
@@ -888,21 +957,17 @@ rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 {
 	struct rseq_xfer *x = &rp->xfer[node];
 	unsigned int k = 0;
-	uint32_t c;
 
 	if (rxr_in_irq())
 		return 0;
-	rseq_prefetchw(x);
-	c = __atomic_load_n(&x->count, __ATOMIC_RELAXED);
-	if (c >= x->max)
-		return 0;
-	rxr_spinlock_lock(&x->lock);
+	rxr_spinlock_lock(&x->plock);
 	if (rseq_xfer_form(p, x)) {
-		k = RTE_MIN(n, x->max - x->count);
-		rseq_xfer_store(x, x->count, objs, k);
-		__atomic_store_n(&x->count, x->count + k, __ATOMIC_RELAXED);
+		rseq_xfer_room(x, n);
+		k = RTE_MIN(n, x->mask + 1 - (x->head - x->tail_seen));
+		rseq_xfer_store(x, x->head, objs, k);
+		rseq_xfer_publish(x, k);
 	}
-	rxr_spinlock_unlock(&x->lock);
+	rxr_spinlock_unlock(&x->plock);
 	return k;
 }
 
@@ -1103,8 +1168,8 @@ rseq_drain(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			 * zone taking what the stage cannot. */
 			int r = rseq_xfer_drain(p, rp, rs, node, k, &got_cpu);
 
-			if (r == 0)
-				in = k;
+			if (r > 0)
+				in = k = (uint32_t)r;
 			else if (r == -ENOSPC && rseq_take(p, rp, rs, (int)node,
 					tmp, k, &got_cpu) == 0)
 				in = rseq_xfer_put(p, rp, node, tmp, k);
@@ -1271,20 +1336,21 @@ rseq_pool_reclaim(struct rxr_pool *p)
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		struct rseq_xfer *x = &rp->xfer[n];
 
-		rxr_spinlock_lock(&x->lock);
-		if (x->base == 0 && x->count != 0)
-			rxr_zone_free_bulk(p->zone[n], x->frames, x->count);
-		for (uint32_t at = 0; x->base != 0 && at < x->count;) {
+		rxr_spinlock_lock(&x->plock);
+		rxr_spinlock_lock(&x->clock);
+		while (x->tail != x->head) {
 			void *tmp[64];
-			uint32_t k = RTE_MIN(x->count - at, RTE_DIM(tmp));
+			uint32_t k = RTE_MIN(x->head - x->tail, RTE_DIM(tmp));
 
-			rseq_xfer_load(x, at, tmp, k);
+			rseq_xfer_load(x, x->base, x->tail, tmp, k);
 			rxr_zone_free_bulk(p->zone[n], tmp, k);
-			at += k;
+			__atomic_store_n(&x->tail, x->tail + k,
+				__ATOMIC_RELAXED);
+			got += k;
 		}
-		got += x->count;
-		__atomic_store_n(&x->count, 0, __ATOMIC_RELAXED);
-		rxr_spinlock_unlock(&x->lock);
+		__atomic_store_n(&x->tail_pub, x->tail, __ATOMIC_RELEASE);
+		rxr_spinlock_unlock(&x->clock);
+		rxr_spinlock_unlock(&x->plock);
 	}
 	rxr_spinlock_unlock(&rp->lock);
 	return got;
@@ -1450,9 +1516,10 @@ rseq_pool_init(struct rxr_pool *p)
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		struct rseq_xfer *x = &rp->xfer[n];
 
-		x->max = RSEQ_XFER_BATCHES * p->conf.batch;
+		x->mask = rte_align32pow2(RSEQ_XFER_BATCHES *
+				p->conf.batch) - 1;
 		x->frames = rte_malloc_socket("rxr_rseq_xfer",
-				x->max * sizeof(void *), RTE_CACHE_LINE_SIZE,
+				(x->mask + 1) * sizeof(void *), RTE_CACHE_LINE_SIZE,
 				rxr_zone_socket(p->zone[n]));
 		if (x->frames == NULL) {
 			for (unsigned int k = 0; k < rp->ncpu; k++)
@@ -1489,8 +1556,14 @@ rseq_pool_held(const struct rxr_pool *p)
 	for (unsigned int c = 0; c < rp->ncpu; c++)
 		n += __atomic_load_n(&rp->pcp[c]->count, __ATOMIC_RELAXED) &
 			~RSEQ_LOCKED;
-	for (unsigned int k = 0; k < p->nr_zones; k++)
-		n += __atomic_load_n(&rp->xfer[k].count, __ATOMIC_RELAXED);
+	for (unsigned int k = 0; k < p->nr_zones; k++) {
+		/* The refills' index first: it never passes the drains'. */
+		uint32_t t = __atomic_load_n(&rp->xfer[k].tail_pub,
+				__ATOMIC_ACQUIRE);
+
+		n += __atomic_load_n(&rp->xfer[k].head_pub,
+				__ATOMIC_ACQUIRE) - t;
+	}
 	return n;
 }
 

@@ -995,19 +995,17 @@ xr_consumer(void *arg)
 }
 
 static int
-test_rseq_xfer_race(void)
+xr_one(uint32_t high, uint32_t batch)
 {
 	struct rxr_pool_conf c = {
 		.name = "rx", .strategy = RXR_STRATEGY_RSEQ, .bulk = true,
 		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 2,
-		.poll_lcores = { 0, 1 }, .high = 48, .batch = 16,
+		.poll_lcores = { 0, 1 }, .high = high, .batch = batch,
 	};
 	static struct xr x;
 	uint64_t total = 0, fail = 0, in, out;
 	pthread_t t;
 
-	if (!available(RXR_STRATEGY_RSEQ))
-		return 0;
 	memset(&x, 0, sizeof(x));
 	x.p = rxr_pool_create(&c, 4096, XR_FRAMES, 2);
 	RXR_TEST_ASSERT(x.p != NULL && rxr_pool_reserve(x.p, XR_FRAMES) == 0,
@@ -1047,9 +1045,9 @@ test_rseq_xfer_race(void)
 	free(x.held);
 	in = rseq_counter(x.p, "xfer_in");
 	out = rseq_counter(x.p, "xfer_out");
-	printf("# %" PRIu64 " frames from CPU %d to CPU %d; stage in %" PRIu64
-		" out %" PRIu64 "; failed allocs %" PRIu64 "\n", total,
-		sched_getcpu(), x.cpu, in, out, fail);
+	printf("# high %u batch %u: %" PRIu64 " frames from CPU %d to CPU %d; "
+		"stage in %" PRIu64 " out %" PRIu64 "; failed allocs %" PRIu64
+		"\n", high, batch, total, sched_getcpu(), x.cpu, in, out, fail);
 	RXR_TEST_ASSERT_EQ(x.bad, 0, "frames handed out while held");
 	RXR_TEST_ASSERT_EQ(x.freed, total, "every frame handed over freed");
 	RXR_TEST_ASSERT_EQ(fail, 0, "allocations that failed");
@@ -1065,6 +1063,19 @@ test_rseq_xfer_race(void)
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(x.p), XR_FRAMES, "avail");
 	rxr_pool_destroy(x.p);
 	return 0;
+}
+
+/*
+ * The stage's slots are a power of two: moves of 32 (batch 16) meet its
+ * end exactly, moves in steps of 20 (batch 20) wrap inside a move, so
+ * that a drain writes and a refill reads across the end.
+ */
+static int
+test_rseq_xfer_race(void)
+{
+	if (!available(RXR_STRATEGY_RSEQ))
+		return 0;
+	return xr_one(48, 16) != 0 || xr_one(60, 20) != 0 ? -1 : 0;
 }
 
 static int
