@@ -1482,6 +1482,7 @@ rseq_free_entry_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 	rseq_free_single(p, objs, n);
 	return 0;
 }
+
 static int
 rseq_pool_init(struct rxr_pool *p)
 {
@@ -1493,8 +1494,6 @@ rseq_pool_init(struct rxr_pool *p)
 	if (rp == NULL)
 		return -ENOMEM;
 	rp->high = p->conf.high;
-#if RSEQ_BUILT
-#endif
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		/* A poll lcore's CPU takes its node, the others in turn. */
