@@ -638,7 +638,9 @@ run_streams(json_t *o, const struct rxr_report_run *run, char *err,
 				return -ENOMEM;
 		}
 	}
-	if (run_group(o, run, RXR_REPORT_GROUP_streams_untracked))
+	if (run_group(o, run, RXR_REPORT_GROUP_streams_untracked) ||
+			run_group(o, run,
+				RXR_REPORT_GROUP_streams_untracked_by_cause))
 		return -ENOMEM;
 	if (run->has_streams_counted_by_poll && jset(o,
 			"streams_counted_by_poll",

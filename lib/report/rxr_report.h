@@ -163,6 +163,25 @@ struct rxr_report_noise {
 #define RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
 	X(streams_untracked, packets, COUNT, NONE, 0, "packets") \
 	X(streams_untracked, bytes, COUNT, NONE, 0, "frame bytes")
+/** streams_untracked by cause, adding up to it; written when
+ * has_streams_untracked_by_cause (reports before it lack the group). */
+#define RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS(X) \
+	X(streams_untracked_by_cause, no_room_packets, COUNT, NONE, 0, \
+		"packets of flows the stream table had no room for") \
+	X(streams_untracked_by_cause, no_room_bytes, COUNT, NONE, 0, \
+		"their frame bytes") \
+	X(streams_untracked_by_cause, not_ip_packets, COUNT, NONE, 0, \
+		"frames with no IPv4 or IPv6 after the L2 header") \
+	X(streams_untracked_by_cause, not_ip_bytes, COUNT, NONE, 0, \
+		"their frame bytes") \
+	X(streams_untracked_by_cause, truncated_packets, COUNT, NONE, 0, \
+		"frames ending inside a header the flow key needs") \
+	X(streams_untracked_by_cause, truncated_bytes, COUNT, NONE, 0, \
+		"their frame bytes") \
+	X(streams_untracked_by_cause, malformed_packets, COUNT, NONE, 0, \
+		"frames whose IP or TCP/UDP header contradicts itself") \
+	X(streams_untracked_by_cause, malformed_bytes, COUNT, NONE, 0, \
+		"their frame bytes")
 
 /**
  * The groups: G(group, list, when). when: ALWAYS, or HAS (written when
@@ -173,7 +192,9 @@ struct rxr_report_noise {
 	G(zone_lock, RXR_REPORT_ZONE_LOCK_FIELDS, ALWAYS) \
 	G(deferred, RXR_REPORT_DEFERRED_FIELDS, HAS) \
 	G(zeroing, RXR_REPORT_ZEROING_FIELDS, HAS) \
-	G(streams_untracked, RXR_REPORT_STREAMS_UNTRACKED_FIELDS, HAS)
+	G(streams_untracked, RXR_REPORT_STREAMS_UNTRACKED_FIELDS, HAS) \
+	G(streams_untracked_by_cause, \
+		RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS, HAS)
 
 /** Every group's fields, in the order of RXR_REPORT_GROUPS. */
 #define RXR_REPORT_ALL_FIELDS(X) \
@@ -181,7 +202,8 @@ struct rxr_report_noise {
 	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
 	RXR_REPORT_DEFERRED_FIELDS(X) \
 	RXR_REPORT_ZEROING_FIELDS(X) \
-	RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X)
+	RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
+	RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS(X)
 
 /** C type of a field of each type. */
 #define RXR_REPORT_CTYPE_COUNT uint64_t
@@ -320,6 +342,10 @@ struct rxr_report_run {
 	bool has_streams_untracked;	/**< write streams_untracked{} */
 	/** What no stream row holds: non-IP frames, flows past the table. */
 	struct rxr_report_streams_untracked streams_untracked;
+	/** Write streams_untracked_by_cause{}. */
+	bool has_streams_untracked_by_cause;
+	/** streams_untracked by cause: no room, not IP, truncated, malformed. */
+	struct rxr_report_streams_untracked_by_cause streams_untracked_by_cause;
 	/** Deferred stream counting ran: write streams_counted_by_poll. */
 	bool has_streams_counted_by_poll;
 	/** Of the packets logged, those the poll lcores counted themselves. */

@@ -753,7 +753,9 @@ validate_run_streams(struct vctx *c, const json_t *run, const char *where)
 	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
 			(sub != NULL && validate_streams(c, sub, where)))
 		return -EINVAL;
-	if (validate_group(c, run, where, RXR_REPORT_GROUP_streams_untracked))
+	if (validate_group(c, run, where, RXR_REPORT_GROUP_streams_untracked) ||
+			validate_group(c, run, where,
+				RXR_REPORT_GROUP_streams_untracked_by_cause))
 		return -EINVAL;
 	return vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
 		NULL);
