@@ -7,6 +7,7 @@
  */
 
 #include <limits.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -143,7 +144,7 @@ poller_reset(struct poller *pl)
 	pl->rx_packets = pl->rx_bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
 	memset(pl->drops, 0, sizeof(pl->drops));
-	pl->other_packets = pl->other_bytes = 0;
+	memset(pl->untracked, 0, sizeof(pl->untracked));
 	pl->table_full = 0;
 	pl->streams_self = pl->streams_logged = 0;
 	pl->streams_self0 = pl->streams_logged0 = 0;
@@ -159,31 +160,68 @@ pollers_free(struct app *a)
 		streams_free(&a->pollers[k]);
 }
 
+/* One cause of the streams_untracked line, " N <what>", when N is not 0. */
+static void __rte_format_printf(3, 4)
+untracked_say(bool *said, uint64_t n, const char *what, ...)
+{
+	va_list ap;
+
+	if (n == 0)
+		return;
+	printf("%s %" PRIu64 " ", *said ? "," : "", n);
+	*said = true;
+	va_start(ap, what);
+	vprintf(what, ap);
+	va_end(ap);
+}
+
 /* Above this share of the measurement's logged packets, a warning. */
 #define STREAMS_SELF_WARN_SHARE 0.01
 
 /*
- * What of the last run no stream row holds: non-IP frames, and flows the
- * table had no room for. Into the report, and a line when there is any;
+ * What of the last run no stream row holds, by cause: flows the table had
+ * no room for, frames that are not IP, or whose headers are cut short or
+ * contradict themselves. Into the report, and a line when there is any;
  * another when deferred counting fell on the poll lcores (full logs).
  */
 void
 streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag)
 {
+	struct rxr_report_streams_untracked_by_cause *by =
+		&r->streams_untracked_by_cause;
+	struct untracked u[UNTRACKED_MAX] = { 0 };
 	uint64_t full = 0, rows = 0, self = 0, logged = 0;
+	bool said = false;
 
-	r->has_streams_untracked = true;
-	r->streams_untracked.packets = r->streams_untracked.bytes = 0;
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		const struct poller *pl = &a->pollers[k];
 
-		r->streams_untracked.packets += pl->other_packets;
-		r->streams_untracked.bytes += pl->other_bytes;
+		for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
+			u[c].packets += pl->untracked[c].packets;
+			u[c].bytes += pl->untracked[c].bytes;
+		}
 		full += pl->table_full;
 		rows += pl->max_streams;
 		self += pl->streams_self;
 		logged += pl->streams_logged;
+	}
+	r->has_streams_untracked = true;
+	r->has_streams_untracked_by_cause = true;
+	*by = (struct rxr_report_streams_untracked_by_cause){
+		.no_room_packets = u[UNTRACKED_NO_ROOM].packets,
+		.no_room_bytes = u[UNTRACKED_NO_ROOM].bytes,
+		.not_ip_packets = u[UNTRACKED_NOT_IP].packets,
+		.not_ip_bytes = u[UNTRACKED_NOT_IP].bytes,
+		.truncated_packets = u[UNTRACKED_TRUNCATED].packets,
+		.truncated_bytes = u[UNTRACKED_TRUNCATED].bytes,
+		.malformed_packets = u[UNTRACKED_MALFORMED].packets,
+		.malformed_bytes = u[UNTRACKED_MALFORMED].bytes,
+	};
+	r->streams_untracked.packets = r->streams_untracked.bytes = 0;
+	for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
+		r->streams_untracked.packets += u[c].packets;
+		r->streams_untracked.bytes += u[c].bytes;
 	}
 	/* Deferred counting that fell on the poll loops after all. */
 	r->has_streams_counted_by_poll = streams_deferred(a);
@@ -202,11 +240,17 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 	if (r->streams_untracked.packets == 0)
 		return;
 	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
-		"of the whole run (warm-up included): %" PRIu64 " packets of "
-		"flows a table of %" PRIu64 " rows had no room for%s, the rest "
-		"not IP\n", tag, r->streams_untracked.packets,
-		r->streams_untracked.bytes, full, rows,
+		"of the whole run (warm-up included):", tag,
+		r->streams_untracked.packets, r->streams_untracked.bytes);
+	untracked_say(&said, u[UNTRACKED_NO_ROOM].packets, "packets of flows "
+		"a table of %" PRIu64 " rows had no room for%s", rows,
 		full != 0 ? " (the next run's table has twice the rows)" : "");
+	untracked_say(&said, u[UNTRACKED_NOT_IP].packets, "not IP");
+	untracked_say(&said, u[UNTRACKED_TRUNCATED].packets,
+		"with truncated headers");
+	untracked_say(&said, u[UNTRACKED_MALFORMED].packets,
+		"with malformed headers");
+	printf("\n");
 }
 
 void
@@ -282,8 +326,9 @@ streams_settle(struct app *a)
 		while (rxr_flow_log_drain(pl->streams_log, UINT_MAX) != 0)
 			;
 		rxr_flow_log_stats(pl->streams_log, &st);
-		pl->other_packets += st.untracked_packets;
-		pl->other_bytes += st.untracked_bytes;
+		/* What the drains found no room for. */
+		pl->untracked[UNTRACKED_NO_ROOM].packets += st.untracked_packets;
+		pl->untracked[UNTRACKED_NO_ROOM].bytes += st.untracked_bytes;
 		pl->table_full += st.untracked_packets;
 		/* The measurement's only: warmup's counts are left out. */
 		pl->streams_self = st.applied_by_appender -
@@ -314,8 +359,28 @@ streams_mark(struct app *a)
 struct stage {
 	struct rte_mbuf *m[MAX_BURST];
 	struct rxr_flow_entry *s[MAX_BURST];
+	uint8_t why[MAX_BURST];		/* enum untracked_cause, s NULL */
 	unsigned int n;
 };
+
+_Static_assert(UNTRACKED_NO_ROOM == -RXR_FLOW_OK && UNTRACKED_MAX == 4 &&
+	RXR_FLOW_E_MALFORMED == -3,
+	"an untracked cause per rxr_flow_parse() error");
+
+/* A packet in no stream row counted under its cause, or taken back. */
+static inline void
+untracked_add(struct poller *pl, unsigned int why, uint32_t len)
+{
+	pl->untracked[why].packets++;
+	pl->untracked[why].bytes += len;
+}
+
+static inline void
+untracked_sub(struct poller *pl, unsigned int why, uint32_t len)
+{
+	pl->untracked[why].packets--;
+	pl->untracked[why].bytes -= len;
+}
 
 static void
 stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
@@ -332,8 +397,7 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 				st->s[i]->packets--;
 				st->s[i]->bytes -= st->m[i]->pkt_len;
 			} else {
-				pl->other_packets--;
-				pl->other_bytes -= st->m[i]->pkt_len;
+				untracked_sub(pl, st->why[i], st->m[i]->pkt_len);
 			}
 		}
 		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
@@ -353,21 +417,20 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 {
 	struct rxr_flow_key keys[MAX_BURST];
 	uint32_t lens[MAX_BURST];
-	bool ip[MAX_BURST];
+	int8_t ret[MAX_BURST];
 	unsigned int nk = 0, k;
 
 	for (unsigned int i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rxr_flow_info info;
 
-		ip[i] = rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
-				&info) == RXR_FLOW_OK;
-		if (ip[i]) {
+		ret[i] = (int8_t)rxr_flow_parse(rte_pktmbuf_mtod(m, void *),
+				m->data_len, &info);
+		if (ret[i] == RXR_FLOW_OK) {
 			keys[nk] = info.key;
 			lens[nk++] = m->pkt_len;
 		} else {
-			pl->other_packets++;
-			pl->other_bytes += m->pkt_len;
+			untracked_add(pl, -ret[i], m->pkt_len);
 		}
 	}
 	if (mode == CONSUMER_INLINE) {
@@ -379,12 +442,11 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 		if (k < n) {
 			/* The socket receive queue is full: not counted. */
 			for (unsigned int i = k; i < n; i++) {
-				if (ip[i]) {
+				if (ret[i] == RXR_FLOW_OK)
 					nk--;
-				} else {
-					pl->other_packets--;
-					pl->other_bytes -= pkts[i]->pkt_len;
-				}
+				else
+					untracked_sub(pl, -ret[i],
+						pkts[i]->pkt_len);
 			}
 			pl->drops[DROP_CONSUMER_FULL] += n - k;
 			rxr_pktmbuf_free_bulk(&pkts[k], n - k);
@@ -425,14 +487,19 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 		struct rxr_flow_entry *found[LOOKUP_MAX], *ss[LOOKUP_MAX];
 		uint32_t lens[LOOKUP_MAX];
 		unsigned int idx[LOOKUP_MAX], nk = 0;
+		uint8_t why[LOOKUP_MAX];
 
 		for (unsigned int i = 0; i < cnt; i++) {
 			struct rte_mbuf *m = pkts[base + i];
 			struct rxr_flow_info info;
+			int ret;
 
 			ss[i] = NULL;
-			if (rxr_flow_parse(rte_pktmbuf_mtod(m, void *), m->data_len,
-					&info) == RXR_FLOW_OK) {
+			ret = rxr_flow_parse(rte_pktmbuf_mtod(m, void *),
+					m->data_len, &info);
+			/* An IP packet without a row: the table had no room. */
+			why[i] = (uint8_t)-ret;
+			if (ret == RXR_FLOW_OK) {
 				keys[nk] = info.key;
 				lens[nk] = m->pkt_len;
 				idx[nk++] = i;
@@ -450,12 +517,11 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 			struct rxr_flow_entry *s = ss[i];
 			struct stage *st;
 
-			if (s == NULL) {
-				pl->other_packets++;
-				pl->other_bytes += m->pkt_len;
-			}
+			if (s == NULL)
+				untracked_add(pl, why[i], m->pkt_len);
 			st = &stages[s != NULL ? s->consumer : 0];
 			st->m[st->n] = m;
+			st->why[st->n] = why[i];
 			st->s[st->n++] = s;
 		}
 	}

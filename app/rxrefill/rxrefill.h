@@ -80,6 +80,24 @@ enum drop_cause {
 	DROP_MAX,
 };
 
+/*
+ * Why no stream row holds a packet: the table had no room for its flow,
+ * or rxr_flow_parse() refused it (the index is minus its status).
+ */
+enum untracked_cause {
+	UNTRACKED_NO_ROOM = 0,
+	UNTRACKED_NOT_IP = -RXR_FLOW_E_NOT_IP,
+	UNTRACKED_TRUNCATED = -RXR_FLOW_E_TRUNCATED,
+	UNTRACKED_MALFORMED = -RXR_FLOW_E_MALFORMED,
+	UNTRACKED_MAX,
+};
+
+/* Packets and frame bytes of one untracked cause. */
+struct untracked {
+	uint64_t packets;
+	uint64_t bytes;
+};
+
 /* A strategy configuration that runs are made of. */
 struct run_config {
 	enum rxr_strategy strategy;
@@ -200,9 +218,8 @@ struct poller {
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
 	uint64_t drops[DROP_MAX];
-	uint64_t other_packets;		/* untracked: non-IP, or the table was full */
-	uint64_t other_bytes;
-	uint64_t table_full;		/* packets of flows the table had no room for */
+	struct untracked untracked[UNTRACKED_MAX];	/* in no stream row, by cause */
+	uint64_t table_full;		/* packets the table refused: it grows */
 	uint64_t streams_logged;	/* deferred: packets counted from the log */
 	uint64_t streams_self;		/* ... of them by the poll lcore (log full) */
 	uint64_t streams_logged0, streams_self0;	/* the same at warmup's end */

@@ -6,7 +6,8 @@ A capture of 20000 TCP streams replayed once must show 20000 stream rows
 holding every packet (the table is sized from the capture). A port the
 capture does not size (net_pcap probed with --vdev) starts with 65536 rows:
 70000 flows leave some untracked, said in the output and in the report's
-streams_untracked, and the next repetition's larger table holds them all.
+streams_untracked (by cause: no room), and the next repetition's larger
+table holds them all.
 Deferred counting (the poll lcore logs, the main lcore counts) gives the
 rows counting in place gives, flow for flow and in the same order, also
 when nobody collects (--main-polls: the poll lcores count from their full
@@ -67,6 +68,8 @@ def case_sized_from_capture():
     assert sum(s["packets"] for s in r["streams"]) == 40000
     assert r["streams_untracked"] == {"packets": 0, "bytes": 0}, \
         r["streams_untracked"]
+    assert set(r["streams_untracked_by_cause"].values()) == {0}, \
+        r["streams_untracked_by_cause"]
     assert "streams_untracked" not in out
 
 
@@ -81,6 +84,12 @@ def case_grows_between_runs():
     assert u["packets"] == 70000 - rows and u["bytes"] == 64 * u["packets"], \
         "untracked %s with %d rows of 70000 flows" % (u, rows)
     assert "streams_untracked: %d packets" % u["packets"] in out, out[-2000:]
+    by = first["streams_untracked_by_cause"]
+    assert by["no_room_packets"] == u["packets"] and \
+        by["no_room_bytes"] == u["bytes"] and \
+        by["not_ip_packets"] + by["truncated_packets"] + \
+        by["malformed_packets"] == 0, by
+    assert "%d packets of flows a table of" % u["packets"] in out, out[-2000:]
     assert len(second["streams"]) == 70000, "%d rows in the second run" % (
         len(second["streams"]))
     assert second["streams_untracked"]["packets"] == 0
