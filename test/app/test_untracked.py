@@ -8,7 +8,8 @@ IPv6 header and ordinary TCP (one of them cut after its headers) is
 replayed on net_pcap: every record is received with the bytes net_pcap
 delivers (its captured length), the TCP ones in stream rows, the others
 in streams_untracked, and streams_untracked_by_cause names each cause
-exactly, counted in place and deferred alike.
+exactly, counted in place and deferred alike; endless replay (net_pcap's
+infinite_rx) keeps the captured lengths too.
 Usage: test_untracked.py RXREFILL
 """
 
@@ -182,6 +183,24 @@ def case_consumer_drops_inline():
 
 def case_consumer_drops_deferred():
     consumer_drops("deferred")
+
+
+def case_endless():
+    # net_pcap's endless replay keeps the records as captured too.
+    path, want = capture()
+    runs, out = run(["--replay", path, "--reps", "1", "--warmup", "0",
+                     "--duration", "0.3"])
+    (r,) = runs
+    by = r["streams_untracked_by_cause"]
+    for cause, size in (("not_ip", 60), ("truncated", 44),
+                        ("malformed", 54)):
+        p, b = by[cause + "_packets"], by[cause + "_bytes"]
+        assert p > 0 and b == size * p, (cause, by)
+    rows = {s["sport"]: s for s in r["streams"]}
+    assert sorted(rows) == [1000, 1001], sorted(rows)
+    # Port 1001's rows hold 80-byte frames and 58 of a 1454-byte one.
+    p, b = rows[1001]["packets"], rows[1001]["bytes"]
+    assert (b - 80 * p) % (58 - 80) == 0 and b < 80 * p, rows[1001]
 
 
 def case_inline():
