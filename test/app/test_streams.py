@@ -21,7 +21,6 @@ Usage: test_streams.py RXREFILL RXREFILL_GEN
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from fixtures import generate
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from eal_prefix import mine_family  # noqa: E402
+import tap  # noqa: E402
 
 RXREFILL, GEN = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="rxr_streams_")
@@ -210,22 +210,7 @@ def case_deferred_drops_uncounted():
 
 
 def main():
-    cases = [(k[5:], f) for k, f in sorted(globals().items())
-             if k.startswith("case_")]
-    failed = 0
-    for i, (name, fn) in enumerate(cases, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (i, name))
-        except Exception as e:
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (i, name))
-        sys.stdout.flush()
-    print("1..%d" % len(cases))
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+    return tap.run(globals(), tmp=TMP)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ Usage: test_untracked.py RXREFILL
 
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
 from eal_prefix import mine_family  # noqa: E402
+import tap  # noqa: E402
 
 RXREFILL = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="rxr_untracked_")
@@ -212,22 +212,7 @@ def case_deferred():
 
 
 def main():
-    cases = [(k[5:], f) for k, f in sorted(globals().items())
-             if k.startswith("case_")]
-    failed = 0
-    for i, (name, fn) in enumerate(cases, 1):
-        try:
-            fn()
-            print("ok %d - %s" % (i, name))
-        except Exception as e:
-            failed += 1
-            for line in str(e).splitlines() or [repr(e)]:
-                print("# " + line)
-            print("not ok %d - %s" % (i, name))
-        sys.stdout.flush()
-    print("1..%d" % len(cases))
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
+    return tap.run(globals(), tmp=TMP)
 
 
 if __name__ == "__main__":
