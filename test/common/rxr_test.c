@@ -167,10 +167,12 @@ static pid_t eal_pid;
 static char eal_run_dir[PATH_MAX];
 
 /*
- * At exit of the process that started EAL: EAL's cleanup, then its
- * runtime directory (/run/dpdk/rxrt_<pid>), which DPDK 22.11 keeps after
- * rte_eal_cleanup(). The prefix is this process's own; with
- * --huge-unlink no hugepage file is left either.
+ * At exit of the process that started EAL: its runtime directory
+ * (/run/dpdk/rxrt_<pid>), which DPDK 22.11 keeps even after
+ * rte_eal_cleanup(). The prefix is this process's own; with --huge-unlink
+ * no hugepage file is left either. No rte_eal_cleanup() here: an exit
+ * handler runs after the libraries' destructors, where EAL's teardown is
+ * not safe.
  */
 static void
 eal_exit_cleanup(void)
@@ -180,7 +182,6 @@ eal_exit_cleanup(void)
 
 	if (getpid() != eal_pid)
 		return;
-	rte_eal_cleanup();
 	d = opendir(eal_run_dir);
 	if (d == NULL)
 		return;
