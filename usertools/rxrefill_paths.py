@@ -230,6 +230,20 @@ def check_output(path, inputs=(), what=None):
         target = os.stat(path) if lst is not None else None
     except OSError:
         target = None       # a dangling link: replaced, nothing behind it
+    # A link to a file descriptor (/dev/stdout -> /proc/self/fd/1) or to
+    # what is not a regular file: the user means what is behind it, and the
+    # rename would replace the link itself, /dev/stdout included.
+    if lst is not None and stat.S_ISLNK(lst.st_mode):
+        try:
+            to = os.readlink(path)
+        except OSError:
+            to = ""
+        if to.startswith("/proc/") or to.startswith("/dev/fd/"):
+            raise refuse("is a symbolic link to a file descriptor (%s), not "
+                         "a file: refusing to replace it" % to)
+        if target is not None and not stat.S_ISREG(target.st_mode):
+            raise refuse("is a symbolic link to %s, not a regular file: "
+                         "refusing to replace it" % kind_of(target.st_mode))
     for i in inputs:
         try:
             ist = os.stat(i)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,40 @@ dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
+/*
+ * A link to a file descriptor (/dev/stdout is one to /proc/self/fd/1) or
+ * to what is not a regular file (a device, a FIFO, a directory): the user
+ * means what is behind it, and the atomic write would replace the link
+ * itself, /dev/stdout included. Only links to regular files (or to
+ * nothing) are replaced. tgt: what the link leads to, NULL if nothing.
+ */
+static int
+link_check(const char *what, const char *path, const char *shown,
+		const struct stat *tgt, char *err, size_t errlen)
+{
+	char to[PATH_MAX];
+	ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+	if (n <= 0)
+		return 0;
+	to[n] = '\0';
+	if (strncmp(to, "/proc/", 6) == 0 || strncmp(to, "/dev/fd/", 8) == 0) {
+		snprintf(err, errlen, "%s %s: is a symbolic link to a file "
+			"descriptor (%s), not a file: refusing to replace it%s",
+			what, shown, to, strcmp(what, "--report") == 0 ||
+			strcmp(what, "--manifest") == 0 ?
+			"; '-' writes to standard output" : "");
+		return -EEXIST;
+	}
+	if (tgt != NULL && !S_ISREG(tgt->st_mode)) {
+		snprintf(err, errlen, "%s %s: is a symbolic link to %s, not a "
+			"regular file: refusing to replace it", what, shown,
+			mode_kind(tgt->st_mode));
+		return S_ISDIR(tgt->st_mode) ? -EISDIR : -EEXIST;
+	}
+	return 0;
+}
+
 int
 rxr_path_check_output(const char *what, const char *path,
 		const char *const *inputs, unsigned int nb_inputs,
@@ -143,6 +178,9 @@ rxr_path_check_output(const char *what, const char *path,
 	/* A link to an input: the write would replace the link, which may be
 	 * the very name the input was given by (as rxrefill_paths.py). */
 	has_target = exists && S_ISLNK(st.st_mode) && stat(path, &tgt) == 0;
+	ret = link_check(what, path, p, has_target ? &tgt : NULL, err, errlen);
+	if (ret != 0)
+		return ret;
 	for (unsigned int i = 0; exists && i < nb_inputs; i++) {
 		if (inputs[i] == NULL || stat(inputs[i], &in) != 0)
 			continue;

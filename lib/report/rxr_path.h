@@ -63,8 +63,10 @@ int rxr_path_check_input(const char *what, const char *path, char *err,
 
 /**
  * Check an output before anything runs. "-" (standard output) passes.
- * Otherwise path must be missing, a regular file or a symbolic link (an
- * atomic write replaces the name, never what a link points to); it must
+ * Otherwise path must be missing, a regular file or a symbolic link to a
+ * regular file or to nothing (an atomic write replaces the name, never
+ * what a link points to; a link to a file descriptor, a device, a FIFO
+ * or a directory is refused); it must
  * not be any of inputs[] (the same device and inode); its directory must
  * exist, be writable and have at least min_free bytes free.
  * @param what  the option, e.g. "--report", used in the message

@@ -134,6 +134,50 @@ def case_report_never_replaces_nodes():
     refused(rc, out, err, "names a directory", "--report DIR/")
 
 
+def link_nodes(tag):
+    """Links as /dev/stdout is one (to /proc/self/fd/1), and links to a
+    FIFO, a character device and a directory, all in the temporary
+    directory: the link of each must stay a link."""
+    made = {"fd": (path(tag + "_fd"), "/proc/self/fd/1")}
+    for kind, target in nodes().items():
+        made[kind] = (path("%s_%s" % (tag, kind)), target)
+    for p, target in made.values():
+        if not os.path.lexists(p):
+            os.symlink(target, p)
+    return made
+
+
+LINK_MSG = {"fd": "is a symbolic link to a file descriptor",
+            "fifo": "is a symbolic link to a FIFO",
+            "chr": "is a symbolic link to a character device",
+            "dir": "is a symbolic link to a directory"}
+
+
+def case_outputs_never_replace_links_to_fds_or_nodes():
+    # --report /dev/stdout replaced /dev/stdout (the link) by a file.
+    for kind, (p, target) in link_nodes("ln").items():
+        for opt in ("--report", "--metrics-file"):
+            rc, out, err = run(["--replay", capture(), "--loops", "1",
+                                "--reps", "1", "--strategy", "bh",
+                                "--bulk", "on", "--no-table", opt, p])
+            refused(rc, out, err, LINK_MSG[kind], "%s %s" % (opt, kind))
+            assert rc == 2, "%s %s: exit %d" % (opt, kind, rc)
+            assert os.path.islink(p) and os.readlink(p) == target, \
+                "%s %s: link replaced" % (opt, kind)
+        rc, out, err = prog([GEN, "-o", path("gl"), "-m", p, "--quiet"])
+        refused(rc, out, err, LINK_MSG[kind], "gen -m " + kind)
+        assert os.path.islink(p) and os.readlink(p) == target, \
+            "gen -m %s: link replaced" % kind
+    # A link to a regular file is replaced, its target never written.
+    mine_ = path("ln_target.json")
+    with open(mine_, "w") as f:
+        f.write("mine\n")
+    os.symlink(mine_, path("ln_reg.json"))
+    short_run(report=path("ln_reg.json"))
+    assert open(mine_).read() == "mine\n", "written through the link"
+    assert not os.path.islink(path("ln_reg.json"))
+
+
 def case_gen_never_replaces_nodes():
     n = nodes()
     for kind, p in n.items():

@@ -229,6 +229,28 @@ def case_plot_symlink_target_untouched():
         assert not os.path.islink(path("ln-gbps.svg"))
 
 
+def case_outputs_never_replace_links_to_fds_or_nodes():
+    # -o/--json onto a link as /dev/stdout is (to /proc/self/fd/1), or to
+    # a node: the link was replaced by a file.
+    links = {"fd": "/proc/self/fd/1"}
+    links.update(nodes("lk"))
+    want = {"fd": "a file descriptor", "fifo": "a FIFO",
+            "chr": "a character device", "dir": "a directory"}
+    for kind, target in links.items():
+        ln = path("lk%s-gbps.svg" % kind)
+        os.symlink(target, ln)
+        r = plot("-o", path("lk" + kind), report(), timeout=60)
+        refused(r, 2, "is a symbolic link to " + want[kind], "plot " + kind)
+        assert os.path.islink(ln) and os.readlink(ln) == target, \
+            "plot: link to %s replaced" % kind
+        js = path("lk%s.json" % kind)
+        os.symlink(target, js)
+        r = sweep(*sweep_cmd(js), timeout=30)
+        refused(r, 2, "is a symbolic link to " + want[kind], "sweep " + kind)
+        assert os.path.islink(js) and os.readlink(js) == target, \
+            "sweep: link to %s replaced" % kind
+
+
 def case_plot_inputs_never_block():
     n = nodes("pi")
     for kind, p in n.items():
