@@ -38,6 +38,8 @@
 
 static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
 static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
+static int pool_retire_slot(struct port *p, struct rte_mempool **slot,
+		uint64_t *lost);
 static void port_xstats_find(struct port *p);
 
 static int
@@ -500,6 +502,7 @@ ports_use_pool(struct app *a, unsigned int run)
 			},
 			.frame_size = a->opt.frame_size,
 		};
+		const bool again = p->mp != NULL;
 		unsigned int held;
 
 		/* The strategy's own settings (--strategy-setting). */
@@ -516,14 +519,25 @@ ports_use_pool(struct app *a, unsigned int run)
 		/* net_pcap with infinite_rx loads its files at queue setup. */
 		if (p->mp != NULL && p->replay && !p->finite)
 			p->always_reprobe = true;
-		if (p->mp != NULL && p->always_reprobe && port_reprobe(a, p) != 0)
-			return -1;
+		if (again && p->always_reprobe) {
+			if (port_reprobe(a, p) != 0)
+				return -1;
+			/*
+			 * Closed, the port holds nothing of the old pool: retire
+			 * it before the new one is made, so that two pools never
+			 * need memory at once (with infinite_rx each holds every
+			 * packet of the captures: the second run failed where
+			 * the first fit).
+			 */
+			if (pool_retire_slot(p, &p->mp, &a->lost_frames) != 0)
+				RXR_LOG(ERR, "frames were lost in the previous run");
+		}
 		p->old_mp = p->mp;
 		p->mp = pool_new(a, p, &c);
 		if (p->mp == NULL)
 			return -1;
-		if (queues_setup(p, a->opt.rxd, p->old_mp != NULL) != 0 &&
-				(p->old_mp == NULL || port_renew(a, p) != 0))
+		if (queues_setup(p, a->opt.rxd, again) != 0 &&
+				(!again || port_renew(a, p) != 0))
 			return -1;
 		/* Frames of the old pool the PMD still holds come back on close. */
 		if (p->old_mp != NULL && !p->always_reprobe &&

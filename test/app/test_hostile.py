@@ -697,6 +697,23 @@ def case_frames_below_endless_replay():
         assert "give at least 832" in err, err[-800:]
 
 
+def case_endless_replay_one_pool_at_a_time():
+    # Endless replay's pool holds every packet of the files: the next
+    # configuration's pool was made before the last one was freed, so the
+    # second run failed for memory where the first fit. Here one pool
+    # (about 125 MiB) fits in -m 192 and two do not.
+    m, files = gen("onepool", "-q", "1", "-s", "8", "-n", "500")
+    rep = path("onepool.json")
+    rc, out, err = run(["--replay", files[0], "--frame-size", "16384",
+                        "--strategy", "bh,zone", "--bulk", "on",
+                        "--reps", "2", "--duration", "0.1", "--warmup", "0",
+                        "--no-table", "--report", rep],
+                       eal=EAL + ["--no-huge", "-m", "192"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-1500:])
+    runs = json.load(open(rep))["runs"]
+    assert len(runs) == 4 and all(r["rx_packets"] > 0 for r in runs), runs
+
+
 def case_consumer_tests_need_a_consumer_thread():
     # Only a consumer thread stalls or lags: with any other --consumer
     # the run went ahead as if nothing had been asked.
