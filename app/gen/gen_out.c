@@ -96,15 +96,24 @@ gen_queue_path(const char *prefix, unsigned int queue)
 	return p;
 }
 
+/* Bytes of an output's name its temporary file keeps (as lib/report's
+ * RXR_PATH_TMP_BASE_MAX; the generator's core does without lib/report). */
+#define TMP_BASE_MAX 200
+
 /* A temporary file next to path; its name in *tmp (malloc'd). */
 static FILE *
 tmp_open(const char *path, char **tmp, struct gen_err *e)
 {
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	mode_t mask;
 	FILE *f;
 	int fd;
 
-	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0) {
+	/* At most TMP_BASE_MAX bytes of the name: one near NAME_MAX has
+	 * no room for the suffix. */
+	if (asprintf(tmp, "%.*s%.*s.tmp.XXXXXX", dirlen, path, TMP_BASE_MAX,
+			path + dirlen) < 0) {
 		*tmp = NULL;
 		gen_err_set(e, "out of memory");
 		return NULL;

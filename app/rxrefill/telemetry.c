@@ -416,12 +416,17 @@ static int
 metrics_write(const struct live_view *v)
 {
 	const char *path = L.app->opt.metrics_path;
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	char tmp[4096];
 	FILE *f;
 	int fd, ret = 0;
 
 	L.metrics_writes++;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
+	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
+	 * NAME_MAX has no room for the suffix. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s%.*s.tmp.XXXXXX", dirlen,
+			path, RXR_PATH_TMP_BASE_MAX, path + dirlen) >=
 			sizeof(tmp))
 		return metrics_failed(path, -ENAMETOOLONG);
 	fd = mkstemp(tmp);

@@ -62,6 +62,12 @@ int rxr_path_check_input(const char *what, const char *path, char *err,
 		size_t errlen);
 
 /**
+ * Bytes of an output's name its temporary file keeps: with the dot and
+ * ".tmp.XXXXXX" around it, a name near NAME_MAX (255) would not fit.
+ */
+#define RXR_PATH_TMP_BASE_MAX 200
+
+/**
  * Check an output before anything runs. "-" (standard output) passes.
  * Otherwise path must be missing, a regular file or a symbolic link to a
  * regular file or to nothing (an atomic write replaces the name, never

@@ -77,8 +77,13 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 	FILE *f;
 	int fd, ret;
 
-	/* Same directory as the target: rename() must not cross filesystems. */
-	if (asprintf(tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
+	/*
+	 * Same directory as the target: rename() must not cross filesystems.
+	 * The name keeps at most RXR_PATH_TMP_BASE_MAX bytes of base: a name
+	 * near NAME_MAX has no room for the prefix and suffix.
+	 */
+	if (asprintf(tmp, "%s/.%.*s.tmp.XXXXXX", dir, RXR_PATH_TMP_BASE_MAX,
+			base) < 0) {
 		*tmp = NULL;
 		*step = "out of memory";
 		return -ENOMEM;

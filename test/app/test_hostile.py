@@ -1007,6 +1007,27 @@ def case_long_paths_keep_the_reason():
                 len(x) for x in err.splitlines()))
 
 
+def case_outputs_named_near_name_max():
+    # A name of 244 to 255 bytes passed the check, then its temporary file
+    # (the name with ".tmp.XXXXXX" around it) was too long: no report
+    # after the first repetition, no metrics, no manifest.
+    rep = path("r" * 250 + ".json")
+    met = path("m" * 250 + ".prom")
+    rc, out, err = run(["--replay", capture(), "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--no-table",
+                        "--report", rep, "--metrics-file", met])
+    assert rc == 0, "exit %d: %s" % (rc, err[-800:])
+    assert json.load(open(rep))["runs"], "no run in the report"
+    assert os.path.getsize(met) > 0, "empty metrics file"
+    man = path("g" * 250 + ".json")
+    rc, out, err = prog([GEN, "-o", path("nm"), "-q", "1", "-s", "1", "-n",
+                         "1", "-m", man, "--quiet"])
+    assert rc == 0, "gen: exit %d: %s" % (rc, err[-800:])
+    assert json.load(open(man))["queues"], "manifest without queues"
+    assert not [f for f in os.listdir(TMP) if ".tmp." in f], \
+        "temporary files left: %s" % os.listdir(TMP)
+
+
 def case_gen_full_disk_says_so():
     p = in_small_tmpfs("gsmall", "64k", '%s -o "$D/x" -q 1 -s 10 -n 100000 '
                        '--quiet; echo rc=$?; ls "$D"' % GEN)
