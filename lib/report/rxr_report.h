@@ -758,7 +758,10 @@ bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
  * row of a configuration both sides have, whose test could not give a p
  * below alpha with these repetitions (too few runs, or none on a side).
  * Each is printed on @p out (may be NULL) as "undecided: <row> <label>:
- * 2 against 3 runs, the smallest p the test can give is 0.2, ...".
+ * 2 against 3 runs, the smallest p the test can give is 0.2, ...". A
+ * report with no tested row in common with the first (no configuration
+ * of complete runs both have) counts as one: "undecided: <label>: no
+ * configuration ... nothing compared".
  * @return their number, or -ENOMEM.
  */
 int rxr_report_compare_undecided(struct rxr_report *const *reports,

@@ -267,10 +267,16 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 		const struct rxr_report_select *sel, FILE *out)
 {
 	struct rxrr_model m;
+	bool *compared;
 	int undecided = 0;
 
 	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
+	compared = calloc(m.ncols + 1, sizeof(*compared));
+	if (compared == NULL) {
+		rxrr_model_free(&m);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < m.nrows; i++) {
 		const struct rxrr_row *row = &m.rows[i];
 
@@ -281,8 +287,10 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 			char cnt[64];
 
 			/* A configuration one report lacks: nothing to decide. */
-			if (isnan(row->v[0]) || isnan(row->v[c]) ||
-					r->min_p < m.alpha)
+			if (isnan(row->v[0]) || isnan(row->v[c]))
+				continue;
+			compared[c] = true;
+			if (r->min_p < m.alpha)
 				continue;
 			undecided++;
 			count_text(r, cnt, sizeof(cnt));
@@ -293,6 +301,21 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 					r->min_p, m.alpha);
 		}
 	}
+	/*
+	 * A report with no configuration (of complete runs) in common with
+	 * the first was compared on nothing: "no regression" would be a gate
+	 * that passes on no data (other strategies, every run cut short).
+	 */
+	for (unsigned int c = 1; c < m.ncols; c++) {
+		if (compared[c])
+			continue;
+		undecided++;
+		if (out != NULL)
+			fprintf(out, "undecided: %s: no configuration with complete "
+				"runs in common with %s: nothing compared\n",
+				m.headers[c], m.headers[0]);
+	}
+	free(compared);
 	rxrr_model_free(&m);
 	return undecided;
 }

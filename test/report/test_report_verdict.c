@@ -417,6 +417,18 @@ test_fail_if_worse_undecided(void)
 		rxr_report_free(few[i]);
 		rxr_report_free(many[i]);
 	}
+	/* No configuration in common (other strategies): compared on
+	 * nothing, which passed the gate. */
+	{
+		const struct cfg other[] = { { "recycle", true, 1.0, 0.02 } };
+		struct rxr_report *apart[2] = { rounds_report(cfg, 2, 5, true, 0),
+			rounds_report(other, 1, 5, true, 2) };
+
+		u = rxr_report_compare_undecided(apart, labels, 2, &sel, NULL);
+		RXR_TEST_ASSERT(u == 1, "nothing in common: %d undecided", u);
+		for (int i = 0; i < 2; i++)
+			rxr_report_free(apart[i]);
+	}
 	return 0;
 }
 
