@@ -8,6 +8,11 @@
 #                                       debug checks, then ASan+UBSan, TSan and short fuzz runs
 #   bash usertools/quickstart.sh hugepages
 #                                       only reserve and mount 2 MiB hugepages, as run does
+#   bash usertools/quickstart.sh capture
+#                                       only make the default job's captures, as run does:
+#                                       again whenever they do not match their manifest
+#                                       (RXREFILL_GEN=PROGRAM, default build/app/gen/rxrefill-gen;
+#                                       RXREFILL_CAPTURE=PREFIX, default build/capture/default64)
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
@@ -100,6 +105,81 @@ hugepages() {
 	fi
 }
 
+# The default job's captures: 8 TCP streams of 4000 64-byte frames over 2
+# RX queues, CAP.q0.pcap and CAP.q1.pcap with the manifest CAP.json.
+# Made when they are not what the manifest of this very traffic says they
+# hold: the manifest missing, unreadable or of other traffic, a capture
+# missing, not a classic pcap, or not the size its packets and captured
+# bytes make (24 bytes of file header, 16 per record header). A capture
+# deleted or cut short (an interrupted copy, a full disk) is then made
+# again instead of failing every run, or replaying fewer frames when the
+# cut falls between records.
+CAP_GEN=${RXREFILL_GEN:-./build/app/gen/rxrefill-gen}
+CAP=${RXREFILL_CAPTURE:-build/capture/default64}
+CAP_QUEUES=2 CAP_STREAMS=8 CAP_PACKETS=4000 CAP_SIZE=64 CAP_PROTO=tcp
+
+# Prints why the captures must be made again; nothing when they match.
+capture_stale() {
+	python3 - "$CAP" "$CAP_QUEUES" "$CAP_STREAMS" "$CAP_PACKETS" \
+		"$CAP_SIZE" "$CAP_PROTO" <<'PY'
+import json, os, sys
+cap, queues, streams, packets, size, proto = sys.argv[1:]
+man = cap + ".json"
+try:
+    with open(man) as f:
+        doc = json.load(f)
+    t, q = doc["traffic"], doc["queues"]
+    same = (doc["schema"] == "rxrefill-gen-manifest/1" and
+            doc["mode"] == "generate" and
+            doc["rss"]["queues"] == int(queues) and len(q) == int(queues) and
+            t["streams"] == int(streams) and
+            t["packets_per_stream"] == int(packets) and
+            t["size"] == size and t["proto"] == proto)
+except FileNotFoundError:
+    sys.exit(print("%s: missing" % man))
+except (OSError, ValueError, KeyError, TypeError) as e:
+    sys.exit(print("%s: unreadable (%s)" % (man, e)))
+if not same:
+    sys.exit(print("%s: of other traffic" % man))
+magic = (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4",
+         b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
+for i, e in enumerate(q):
+    pcap = "%s.q%d.pcap" % (cap, i)
+    try:
+        want = 24 + 16 * int(e["packets"]) + int(e["captured_bytes"])
+        with open(pcap, "rb") as f:
+            head = f.read(4)
+            have = os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        sys.exit(print("%s: missing" % pcap))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(print("%s: unreadable (%s)" % (pcap, e)))
+    if have == 0:
+        sys.exit(print("%s: empty" % pcap))
+    if head not in magic:
+        sys.exit(print("%s: not a pcap capture" % pcap))
+    if have != want:
+        sys.exit(print("%s: %d bytes, the manifest's %s packets make %d" %
+                       (pcap, have, e["packets"], want)))
+PY
+}
+
+capture() {
+	local why
+	why=$(capture_stale) && [ -z "$why" ] && return 0
+	[ -x "$CAP_GEN" ] || {
+		echo "quickstart: $CAP_GEN: no generator (build first, or set RXREFILL_GEN)" >&2
+		return 1
+	}
+	echo "quickstart: ${why:-captures unchecked}: generating $CAP.{json,q0.pcap,q1.pcap}"
+	mkdir -p "$(dirname "$CAP")"
+	# No manifest until the captures are whole: the generator writes
+	# its manifest last.
+	rm -f "$CAP.json"
+	"$CAP_GEN" -o "$CAP" -q "$CAP_QUEUES" -s "$CAP_STREAMS" \
+		-n "$CAP_PACKETS" -l "$CAP_SIZE" -p "$CAP_PROTO" --quiet
+}
+
 # setup DIR [meson options...]: configure once, reconfigure when options
 # change, build. One line; meson's and ninja's output go to DIR/quickstart.log
 # and are printed only when the build fails.
@@ -126,7 +206,8 @@ run)
 	setup build -Ddebug_checks=false
 	shift
 	# The default job, no NIC needed: 8 TCP streams split over 2 RX queues
-	# as mlx5's RSS would, generated once, replayed on net_pcap. Two poll
+	# as mlx5's RSS would, generated when not whole (capture), replayed
+	# on net_pcap. Two poll
 	# lcores, one per CPU, each freeing its packets in its own poll loop
 	# (--consumer inline), share one zone the way two CPUs' softirqs do;
 	# the main lcore shares CPU 0 and only reports. Chosen by measurement:
@@ -141,16 +222,12 @@ run)
 	# EAL's start-up notes left out (telemetry's "no legacy callbacks"
 	# too: errors still show), the brief table at the end (--table full
 	# for every metric).
-	cap=build/capture/default64
-	if [ ! -f "$cap.json" ]; then
-		mkdir -p build/capture
-		./build/app/gen/rxrefill-gen -o "$cap" -q 2 -s 8 -n 4000 -l 64 -p tcp --quiet
-	fi
+	capture
 	hugepages
 	if [ $# -eq 0 ]; then
 		set -- --lcores '(0,1)@0,2@1' --no-pci --log-level lib.eal:notice \
 			--log-level lib.telemetry:error -- \
-			--replay "$cap.q0.pcap,$cap.q1.pcap" --consumer inline \
+			--replay "$CAP.q0.pcap,$CAP.q1.pcap" --consumer inline \
 			--strategy bh,all --bulk both \
 			--reps auto:8 --warmup 0.3 --duration 1 --progress rounds
 	fi
@@ -186,8 +263,11 @@ test)
 hugepages)
 	hugepages
 	;;
+capture)
+	capture
+	;;
 *)
-	echo "usage: $0 run|test|hugepages" >&2
+	echo "usage: $0 run|test|hugepages|capture" >&2
 	exit 2
 	;;
 esac
