@@ -12,6 +12,7 @@
  */
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -432,6 +435,61 @@ test_threads(void)
 	return 0;
 }
 
+/*
+ * Memory IOVA-contiguous only in small pieces (testpmd's --mp-alloc=xmem:
+ * external 4 KiB pages, IOVA as PA) reaches populate in a chunk per
+ * piece, and each chunk is a region of the zone. Past the regions a pool
+ * takes, its creation failed with "cannot adopt 1 objects: No space left
+ * on device" and no word of why or what to do: now the message counts
+ * the chunks and says. One object per chunk, a gap between chunks.
+ */
+static int
+test_chunks(void)
+{
+	const unsigned int n = 70000;
+	struct rte_mempool *mp;
+	char *logbuf = NULL;
+	size_t loglen = 0, stride;
+	unsigned int i;
+	uint8_t *mem;
+	FILE *f;
+	int ret = 0;
+
+	unsetenv(RXR_MEMPOOL_ENV);
+	mp = rte_mempool_create_empty("plgchunks", n, 64, 0, 0, SOCKET_ID_ANY,
+		0);
+	RXR_TEST_ASSERT(mp != NULL, "empty pool: %s", rte_strerror(rte_errno));
+	RXR_TEST_ASSERT(rte_mempool_set_ops_byname(mp, RXR_MEMPOOL_OPS_NAME,
+		NULL) == 0, "our ops");
+	stride = mp->header_size + mp->elt_size + mp->trailer_size;
+	mem = rte_zmalloc("plgchunks", (size_t)n * 2 * stride,
+		RTE_CACHE_LINE_SIZE);
+	RXR_TEST_ASSERT(mem != NULL, "memory for the chunks");
+	f = open_memstream(&logbuf, &loglen);
+	RXR_TEST_ASSERT(f != NULL, "memstream");
+	rte_openlog_stream(f);
+	for (i = 0; i < n && ret >= 0; i++) {
+		uint8_t *va = mem + (size_t)i * 2 * stride;
+
+		ret = rte_mempool_populate_iova(mp, (char *)va,
+			rte_mem_virt2iova(va), stride, NULL, NULL);
+	}
+	rte_openlog_stream(NULL);
+	fclose(f);
+	rte_mempool_free(mp);
+	rte_free(mem);
+	RXR_TEST_ASSERT(ret < 0, "%u chunks of one object each all taken", n);
+	RXR_TEST_ASSERT(ret == -ENOSPC, "chunk %u: %d, not -ENOSPC", i, ret);
+	RXR_TEST_ASSERT(strstr(logbuf, "cannot adopt 1 objects: chunk ") !=
+		NULL && strstr(logbuf, "chunks a pool of 70000 objects") !=
+		NULL && strstr(logbuf, "or fewer objects") != NULL,
+		"the message says why and what to do: %s", logbuf);
+	printf("# %.*s\n", (int)strcspn(strstr(logbuf, "cannot adopt"), "\n"),
+		strstr(logbuf, "cannot adopt"));
+	free(logbuf);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -442,5 +500,7 @@ main(int argc, char **argv)
 	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
 	rxr_test_run("frees from any thread, no poll end, every strategy",
 		test_threads);
+	rxr_test_run("memory in more chunks than a pool takes: said so",
+		test_chunks);
 	return rxr_test_done();
 }

@@ -265,6 +265,21 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		rte_mempool_ops_enqueue_bulk(mp, &obj, 1);
 	}
 	ret = rxr_pool_adopt_end(p);
+	if (ret == -ENOSPC) {
+		/* Each chunk is a region of the zone, and there are only so
+		 * many: memory IOVA-contiguous only page by page (testpmd's
+		 * --mp-alloc=xmem: external 4 KiB pages, IOVA as PA) can come
+		 * in more chunks than that. Say so, not just "no space". */
+		RXR_LOG(ERR, "%s: cannot adopt %u objects: chunk %u of the "
+			"pool's memory (%zu bytes) is past the %u chunks a pool "
+			"of %u objects of %zu bytes takes (memory that is "
+			"IOVA-contiguous only page by page comes in a chunk per "
+			"page); use memory IOVA-contiguous in larger pieces "
+			"(hugepages) or fewer objects", mp->name, n,
+			mp->nb_mem_chunks + 1, len,
+			max_regions_for(mp, (uint32_t)stride), mp->size, stride);
+		return ret;
+	}
 	if (ret < 0) {
 		RXR_LOG(ERR, "%s: cannot adopt %u objects: %s",
 			mp->name, n, strerror(-ret));
