@@ -220,16 +220,22 @@ test_free(void)
 static void
 free_lie(void *arg)
 {
-	struct rte_mempool *mp = bh_pool("rxr_free_lie");
+	struct rte_mempool *mp = arg;
 	struct rte_mbuf *m[2];
 
-	RTE_SET_USED(arg);
 	if (mp == NULL || rte_pktmbuf_alloc_bulk(mp, m, 2) != 0)
 		return;
 	m[0]->next = m[1];
 	rxr_pktmbuf_free_scanned(m, 1, 0);
 }
 
+/*
+ * The pool is made here, not in the child: on hugepages EAL's memory is
+ * shared with the child (MAP_SHARED), and a pool the child created went
+ * into this process's heap, memzones and mempool list behind its back,
+ * then died with the child; rte_eal_cleanup() at exit crashed on it. The
+ * child's abort leaves this pool inconsistent: it is never used again.
+ */
 static int
 test_free_debug(void)
 {
@@ -237,7 +243,8 @@ test_free_debug(void)
 		printf("# debug checks are off in this build\n");
 		return 0;
 	}
-	return rxr_test_expect_abort(free_lie, NULL, "frame-state");
+	return rxr_test_expect_abort(free_lie, bh_pool("rxr_free_lie"),
+		"frame-state");
 }
 
 /*
