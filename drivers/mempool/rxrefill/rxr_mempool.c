@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -225,11 +227,47 @@ rxr_mp_enqueue_n(struct rxr_pool *p, void * const *objs, unsigned int n)
 	return rxr_pool_free_status(p, objs, n);
 }
 
+/*
+ * A secondary process of a multi-process application reaches the
+ * primary's pools through these ops, but a pool's strategy is the
+ * primary's: its entry points are addresses in the primary's mapping of
+ * this driver (a secondary jumped to one and died of SIGSEGV), and its
+ * per-lcore caches belong to the primary's lcores, which a secondary's
+ * lcores of the same ids would race with. Refused there, said once.
+ * 1 in a secondary, 0 in a primary (forked children included), -1 until
+ * the first call asks EAL.
+ */
+static int rxr_mp_secondary = -1;
+
+static __rte_noinline int
+rxr_mp_refuse_secondary(const struct rte_mempool *mp, const char *what)
+{
+	static bool said;
+
+	/* Relaxed atomics: every lcore's first call may store the same
+	 * value at once (a plain mov on x86, and no race for TSan). */
+	if (__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) < 0)
+		__atomic_store_n(&rxr_mp_secondary, rte_eal_process_type() ==
+			RTE_PROC_SECONDARY, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) == 0)
+		return 0;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		RXR_LOG(ERR, "%s: %s refused in a secondary process: an "
+			"rxrefill pool serves only the process that created "
+			"it (its strategy's code and per-lcore caches are the "
+			"primary's); give a secondary's pools other ops",
+			mp->name, what);
+	return -EPERM;
+}
+
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
 	struct rxr_pool *p = mp->pool_data;
 
+	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
+			0) && rxr_mp_refuse_secondary(mp, "a free") != 0)
+		return -EPERM;
 	if (n != 1)
 		return rxr_mp_enqueue_n(p, objs, n);
 	return rxr_pool_free_status(p, objs, 1);
@@ -246,6 +284,9 @@ rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	struct rxr_pool *p = mp->pool_data;
 
+	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
+			0) && rxr_mp_refuse_secondary(mp, "an allocation") != 0)
+		return -EPERM;
 	if (n != 1)
 		return rxr_mp_dequeue_n(p, objs, n);
 	return rxr_pool_alloc_bulk(p, objs, 1);
