@@ -63,9 +63,18 @@ mounted_2m() {
 		END { exit !found }' /proc/mounts
 }
 
+# Free 2 MiB pages not already reserved by a mapping (reserved pages stay
+# in free_hugepages until touched, but nobody else can have them).
+free_unreserved() {
+	local f r
+	f=$(cat "$HUGE_DIR/free_hugepages" 2>/dev/null || echo 0)
+	r=$(cat "$HUGE_DIR/resv_hugepages" 2>/dev/null || echo 0)
+	echo $((f > r ? f - r : 0))
+}
+
 hugepages() {
 	local free mounted=false mnt=$HUGE_MNT
-	free=$(cat "$HUGE_DIR/free_hugepages" 2>/dev/null || echo 0)
+	free=$(free_unreserved)
 	mounted_2m && mounted=true
 	if [ "$free" -gt 0 ] && $mounted; then
 		echo "quickstart: $free free 2 MiB hugepages, hugetlbfs of 2 MiB pages mounted"
@@ -90,7 +99,7 @@ hugepages() {
 			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages in $HUGE_DIR/nr_hugepages"
 			echo "$want" > "$HUGE_DIR/nr_hugepages" || true
 		fi
-		free=$(cat "$HUGE_DIR/free_hugepages")
+		free=$(free_unreserved)
 		echo "quickstart: $free 2 MiB hugepages free now"
 	fi
 	if ! $mounted; then

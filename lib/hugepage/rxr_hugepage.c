@@ -78,6 +78,26 @@ mount_page_kb(const char *opts, unsigned long default_kb)
 	}
 }
 
+/*
+ * Free pages of one size that are not already promised: a hugetlbfs
+ * mapping reserves its pages when it is made and they stay in
+ * free_hugepages until touched, so another process's mapping (or a DPDK
+ * process that has not faulted its pages yet) makes free pages nobody
+ * else can have. EAL subtracts them too.
+ */
+static unsigned int
+free_unreserved(const char *dir)
+{
+	char path[128];
+	unsigned int free_pages, resv;
+
+	snprintf(path, sizeof(path), HP_SYSFS "/%s/free_hugepages", dir);
+	free_pages = read_uint(path);
+	snprintf(path, sizeof(path), HP_SYSFS "/%s/resv_hugepages", dir);
+	resv = read_uint(path);
+	return free_pages > resv ? free_pages - resv : 0;
+}
+
 void
 rxr_hugepage_probe(struct rxr_hugepage_info *info)
 {
@@ -86,8 +106,8 @@ rxr_hugepage_probe(struct rxr_hugepage_info *info)
 	FILE *f;
 
 	memset(info, 0, sizeof(*info));
-	info->free_2m = read_uint(HP_SYSFS "/hugepages-2048kB/free_hugepages");
-	info->free_1g = read_uint(HP_SYSFS "/hugepages-1048576kB/free_hugepages");
+	info->free_2m = free_unreserved("hugepages-2048kB");
+	info->free_1g = free_unreserved("hugepages-1048576kB");
 
 	f = fopen("/proc/mounts", "r");
 	if (f == NULL)

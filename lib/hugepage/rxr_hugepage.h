@@ -20,8 +20,8 @@ extern "C" {
 
 /** Hugepages the kernel offers to this process. */
 struct rxr_hugepage_info {
-	unsigned int free_2m;	/**< free 2 MiB pages, all nodes */
-	unsigned int free_1g;	/**< free 1 GiB pages, all nodes */
+	unsigned int free_2m;	/**< free 2 MiB pages not reserved, all nodes */
+	unsigned int free_1g;	/**< free 1 GiB pages not reserved, all nodes */
 	bool mounted;		/**< a hugetlbfs is mounted */
 	bool mounted_2m;	/**< a hugetlbfs of 2 MiB pages is mounted */
 	bool mounted_1g;	/**< a hugetlbfs of 1 GiB pages is mounted */

@@ -1076,6 +1076,44 @@ def case_memory_fallback_mount_of_another_size():
         "falling back to --no-huge" in p.stdout, p.stdout[-800:]
 
 
+def case_memory_fallback_every_free_page_reserved():
+    # Free 2 MiB pages that another process's hugetlbfs mapping has
+    # reserved (not yet touched) are no one else's: taken as usable, EAL
+    # found none and stopped ("EAL could not start") instead of the
+    # fallback to --no-huge. The pool's counters are a fixture bound over
+    # sysfs in a mount namespace of our own, so that no other test loses
+    # its pages meanwhile.
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        raise tap.Skip("needs root and unshare")
+    if not any(line.split()[2] == "hugetlbfs" and "pagesize=1G" not in line
+               for line in open("/proc/mounts")):
+        raise tap.Skip("needs a hugetlbfs of 2 MiB pages mounted")
+    d = path("resv_sysfs")
+    h = os.path.join(d, "hugepages-2048kB")
+    os.makedirs(h)
+    for name, v in (("nr_hugepages", 64), ("free_hugepages", 64),
+                    ("resv_hugepages", 64), ("surplus_hugepages", 0),
+                    ("nr_overcommit_hugepages", 0)):
+        with open(os.path.join(h, name), "w") as f:
+            f.write("%d\n" % v)
+    script = ('mount --bind "$D" /sys/kernel/mm/hugepages || exit 99; '
+              'exec "$@"')
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", script, "sh", RXREFILL] + EAL + [
+                            "--", "--replay", capture(), "--loops", "1",
+                            "--reps", "1", "--strategy", "bh", "--bulk", "on",
+                            "--no-table", "--report", path("resv.json")],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, D=d))
+    if p.returncode == 99:
+        raise tap.Skip("cannot bind a fixture over sysfs: %s" %
+                       p.stderr.strip()[-200:])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode,
+                                               p.stderr[-800:])
+    assert "0 x 2 MiB" in p.stdout and \
+        "falling back to --no-huge" in p.stdout, p.stdout[-800:]
+
+
 def main():
     return tap.run(globals(), ONLY, tmp=TMP)
 
