@@ -6,6 +6,7 @@
  */
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 
 #include "rxr_proc_text.h"
 #include "rxr_test.h"
@@ -161,6 +164,47 @@ rxr_bench_each_memory(int argc, char **argv)
 		}
 	}
 	return rc;
+}
+
+/* One job per worker lcore, and a word whose read-modify-writes order
+ * each hand-off in both directions (a release sequence). */
+static struct {
+	int (*fn)(void *);
+	void *arg;
+} launch_job[RTE_MAX_LCORE];
+static unsigned long launch_sync;
+
+static int
+launch_trampoline(void *arg)
+{
+	unsigned int lcore = (unsigned int)(uintptr_t)arg;
+	int ret;
+
+	__atomic_fetch_add(&launch_sync, 1, __ATOMIC_ACQ_REL);
+	ret = launch_job[lcore].fn(launch_job[lcore].arg);
+	__atomic_fetch_add(&launch_sync, 1, __ATOMIC_ACQ_REL);
+	return ret;
+}
+
+int
+rxr_test_remote_launch(int (*fn)(void *), void *arg, unsigned int lcore)
+{
+	if (lcore >= RTE_MAX_LCORE)
+		return -EINVAL;
+	launch_job[lcore].fn = fn;
+	launch_job[lcore].arg = arg;
+	__atomic_fetch_add(&launch_sync, 1, __ATOMIC_ACQ_REL);
+	return rte_eal_remote_launch(launch_trampoline,
+			(void *)(uintptr_t)lcore, lcore);
+}
+
+int
+rxr_test_wait_lcore(unsigned int lcore)
+{
+	int ret = rte_eal_wait_lcore(lcore);
+
+	__atomic_fetch_add(&launch_sync, 1, __ATOMIC_ACQ_REL);
+	return ret;
 }
 
 static pid_t eal_pid;

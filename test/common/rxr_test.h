@@ -71,6 +71,17 @@ enum rxr_mem_backing rxr_test_eal_init(const char *prog, const char *lcores,
 		unsigned int mib, ...);
 
 /**
+ * rte_eal_remote_launch() and rte_eal_wait_lcore() with the ordering they
+ * give made visible to ThreadSanitizer: DPDK's own hand-off is in code
+ * TSan does not see, so what the main lcore wrote before the launch, or
+ * reads after the wait, would be reported as racing with the worker
+ * (and memory rte_malloc() hands out again, as racing with its last user).
+ * @return what the DPDK call returns.
+ */
+int rxr_test_remote_launch(int (*fn)(void *), void *arg, unsigned int lcore);
+int rxr_test_wait_lcore(unsigned int lcore);
+
+/**
  * Benchmarks: print the CPU model, then run the calling program again
  * (same arguments) once on hugepages, when usable, and once on ordinary
  * memory (--no-huge), each a child process of its own, since EAL starts

@@ -524,8 +524,8 @@ test_numa(void)
 		p = pool_new(s, true, 2);
 		RXR_TEST_ASSERT(p != NULL, "pool");
 		RXR_TEST_ASSERT_EQ(p->lcore[1]->node, 1, "lcore 1 on fake node 1");
-		rte_eal_remote_launch(alloc_on_lcore1, p, 1);
-		RXR_TEST_ASSERT_EQ(rte_eal_wait_lcore(1), 0, "alloc on lcore 1");
+		rxr_test_remote_launch(alloc_on_lcore1, p, 1);
+		RXR_TEST_ASSERT_EQ(rxr_test_wait_lcore(1), 0, "alloc on lcore 1");
 		for (int i = 0; i < 128; i++)
 			RXR_TEST_ASSERT_EQ(rxrp_frame_node(p, numa_objs[i]), 1,
 				"frames from the lcore's own node");
