@@ -361,9 +361,9 @@ run_freer(enum freer f, struct job *j)
 
 	switch (f) {
 	case BY_WORKER:
-		RXR_TEST_ASSERT(rte_eal_remote_launch(worker_free, j, 1) == 0,
+		RXR_TEST_ASSERT(rxr_test_remote_launch(worker_free, j, 1) == 0,
 			"launch");
-		rte_eal_wait_lcore(1);
+		rxr_test_wait_lcore(1);
 		break;
 	case BY_REGISTERED:
 	case BY_PTHREAD:
