@@ -91,16 +91,59 @@ def _register():
             signal.signal(sig, _on_signal)
 
 
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def sweep_dead(prefix, numbered=False):
+    """A script killed by SIGKILL (or a crash of the interpreter) runs no
+    exit handler: what EAL left of the prefixes of the same name as PREFIX
+    but another process id, whose process is gone, is removed. PREFIX
+    names this process's id (as "rxr_host_<pid>" does) or nothing is
+    done. The paths removed."""
+    pid = str(os.getpid())
+    m = re.match(r"(.*?\D|)%s(\D.*|)$" % pid, prefix)
+    if m is None:
+        return []
+    name = re.escape(m.group(1)) + r"(\d+)" + re.escape(m.group(2)) + \
+        (r"\d+" if numbered else "")
+    dead = re.compile(name + r"(map_\d+)?$")
+    gone = []
+    for d in [run_dir()] + hugetlbfs_dirs():
+        for p in _names(d, dead.match):
+            other = int(dead.match(os.path.basename(p)).group(1))
+            if other != os.getpid() and not _alive(other):
+                gone.append(p)
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    try:
+                        os.unlink(p)
+                    except OSError:
+                        pass
+    return gone
+
+
 def mine(prefix):
-    """PREFIX, a file prefix of this script's own: removed at exit."""
+    """PREFIX, a file prefix of this script's own: removed at exit (and
+    those of dead processes of the same name, sweep_dead())."""
     _register()
     _mine.add(prefix)
+    sweep_dead(prefix)
     return prefix
 
 
 def mine_family(stem):
     """STEM, whose every numbered prefix STEM<n> is this script's own (a
-    shell's $$, a counter): all removed at exit."""
+    shell's $$, a counter): all removed at exit (and those of dead
+    processes of the same name, sweep_dead())."""
     _register()
     _families.add(stem)
+    sweep_dead(stem, numbered=True)
     return stem

@@ -210,6 +210,22 @@ rxr_test_wait_lcore(unsigned int lcore)
 static pid_t eal_pid;
 static char eal_run_dir[PATH_MAX];
 
+/* Remove a runtime directory and the files EAL keeps in it. */
+static void
+remove_run_dir(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(path);
+}
+
 /*
  * At exit of the process that started EAL: its runtime directory
  * (/run/dpdk/rxrt_<pid>), which DPDK 22.11 keeps even after
@@ -221,19 +237,48 @@ static char eal_run_dir[PATH_MAX];
 static void
 eal_exit_cleanup(void)
 {
+	if (getpid() == eal_pid)
+		remove_run_dir(eal_run_dir);
+}
+
+/*
+ * A test that dies by a signal, an abort or a sanitizer's halt runs no
+ * exit handler: before starting EAL, remove the runtime directories of
+ * test prefixes whose process is gone (rxrt_<pid>, no such pid). A live
+ * process of that pid, ours or not, keeps its directory.
+ */
+static void
+sweep_dead_prefixes(void)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char base[PATH_MAX], path[PATH_MAX];
 	struct dirent *e;
 	DIR *d;
 
-	if (getpid() != eal_pid)
-		return;
-	d = opendir(eal_run_dir);
+	if (getuid() == 0)
+		snprintf(base, sizeof(base), "/run/dpdk");
+	else
+		snprintf(base, sizeof(base), "%s/dpdk", xdg != NULL ? xdg : "/tmp");
+	d = opendir(base);
 	if (d == NULL)
 		return;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			unlinkat(dirfd(d), e->d_name, 0);
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "rxrt_", 5) != 0)
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + 5, &end, 10);
+		if (*end != '\0' || end == e->d_name + 5 || pid <= 0 ||
+				pid > INT_MAX || kill((pid_t)pid, 0) == 0 ||
+				errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", base,
+				e->d_name) < sizeof(path))
+			remove_run_dir(path);
+	}
 	closedir(d);
-	rmdir(eal_run_dir);
 }
 
 enum rxr_mem_backing
@@ -273,6 +318,7 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 
+	sweep_dead_prefixes();
 	if (rxr_eal_init(argc, argv, mib, stderr, &backing) < 0) {
 		fprintf(stderr, "%s: cannot start EAL: %s\n", prog,
 			rte_strerror(rte_errno));

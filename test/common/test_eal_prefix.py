@@ -7,17 +7,21 @@ runs PROGRAM (rxrefill) with it, on hugepages when usable and without
 --huge-unlink: EAL leaves the runtime directory /run/dpdk/<prefix> and the
 hugepage map files, which the child checks are there. Once the child has
 ended (normally, by an exception, by SIGTERM) nothing of the prefix may be
-left. Only this test's own prefixes are looked at and removed.
-Usage: test_eal_prefix.py PROGRAM
+left. A test killed outright runs no exit handler: the start of the next
+one (a C test's EAL start, EAL_START; a script's mine()) removes what
+dead processes left of prefixes of its own name, and nothing of a live
+one's. Only this test's own prefixes are looked at and removed.
+Usage: test_eal_prefix.py PROGRAM EAL_START
 """
 
 import os
+import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from eal_prefix import leftovers, remove  # noqa: E402
+from eal_prefix import hugetlbfs_dirs, leftovers, remove, run_dir  # noqa: E402
 from hugepages import usable  # noqa: E402
 
 CHILD = r'''
@@ -46,8 +50,53 @@ elif end == "exception":
 '''
 
 
+SWEEPER = r'''
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from eal_prefix import mine
+mine("rxr_eal_sweep_%d" % os.getpid())
+'''
+
+
+def dead_pid():
+    """The id of a process that has just ended (not reused so soon)."""
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+def plant(paths):
+    """Runtime directories (with a file, as EAL leaves them) and
+    hugepage files, as a killed process leaves them."""
+    for p in paths:
+        if p.endswith("/"):
+            os.makedirs(p, exist_ok=True)
+            with open(os.path.join(p, "config"), "w") as f:
+                f.write("x")
+        else:
+            open(p, "w").close()
+
+
+def check_sweep(n, name, cmd, dead, live):
+    plant(dead + live)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    left = [x for x in dead if os.path.exists(x)]
+    lost = [x for x in live if not os.path.exists(x)]
+    for x in dead + live:
+        shutil.rmtree(x, ignore_errors=True) if os.path.isdir(x) else \
+            (os.path.exists(x) and os.unlink(x))
+    ok = p.returncode == 0 and not left and not lost
+    if not ok:
+        for line in (p.stdout + p.stderr).splitlines()[-10:] + [
+                "exit %d" % p.returncode] + ["left: " + x for x in left] + [
+                "removed though alive: " + x for x in lost]:
+            print("# " + line)
+    print("%s %d - %s" % ("ok" if ok else "not ok", n, name))
+    return 0 if ok else 1
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     huge = "huge" if usable() else "nohuge"
@@ -73,7 +122,24 @@ def main():
                 print("# " + line.lstrip("# "))
         print("%s %d - nothing of the prefix left after %s (%s)" % (
             "ok" if ok else "not ok", n, name, huge))
-    print("1..%d" % len(ends))
+    # pid 1 is alive: its directories are kept.
+    rd = run_dir()
+    dead = dead_pid()
+    failed += check_sweep(
+        len(ends) + 1, "a C test's start removes dead tests' runtime directories",
+        [sys.argv[2]],
+        [os.path.join(rd, "rxrt_%d/" % dead)],
+        [os.path.join(rd, "rxrt_1/")])
+    dead = dead_pid()
+    huge = [os.path.join(d, "rxr_eal_sweep_%dmap_0" % dead)
+            for d in hugetlbfs_dirs()[:1]]
+    failed += check_sweep(
+        len(ends) + 2, "a script's mine() removes what dead scripts left of its name",
+        [sys.executable, "-c", SWEEPER, HERE],
+        [os.path.join(rd, "rxr_eal_sweep_%d/" % dead)] + huge,
+        [os.path.join(rd, "rxr_eal_sweep_1/"),
+         os.path.join(rd, "rxr_eal_sweep_x%d/" % dead)])
+    print("1..%d" % (len(ends) + 2))
     return 1 if failed else 0
 
 
