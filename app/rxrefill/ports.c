@@ -7,8 +7,11 @@
  */
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
@@ -124,6 +127,121 @@ ports_frame_size(struct app *a)
 	return 0;
 }
 
+/* One line of a PCI device's sysfs directory, "" when unreadable. */
+static void
+pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", addr, file);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return;
+	if (fgets(buf, (int)len, f) != NULL)
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Whether a probed port sits on PCI device @p addr (DOMAIN:BUS:DEV.FN). */
+static bool
+pci_has_port(const char *addr)
+{
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id) {
+		struct rte_eth_dev_info di;
+
+		if (rte_eth_dev_info_get(id, &di) == 0 && di.device != NULL &&
+				strcmp(rte_dev_name(di.device), addr) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Why no PMD took PCI device @p addr, from sysfs, one error line. */
+static void
+pci_explain(const char *given, const char *addr)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	char vendor[16], cls[16], drv[64] = "no driver";
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
+	if (access(path, F_OK) != 0) {
+		RXR_LOG(ERR, "-a %s: no PCI device %s on this machine (lspci -D "
+			"lists them; " APP " --list-devices the RDMA NICs)",
+			given, addr);
+		return;
+	}
+	pci_sysfs_read(addr, "vendor", vendor, sizeof(vendor));
+	pci_sysfs_read(addr, "class", cls, sizeof(cls));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		snprintf(drv, sizeof(drv), "driver %.48s",
+			strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link);
+	}
+	if ((strtoul(cls, NULL, 16) >> 16) != 0x02)
+		RXR_LOG(ERR, "-a %s: %s is not a network controller (PCI class "
+			"%s, %s)", given, addr, cls, drv);
+	else if (strcmp(vendor, "0x15b3") == 0)
+		RXR_LOG(ERR, "-a %s: %s is a Mellanox NIC (%s) that no PMD took: "
+			"DPDK's mlx5 PMD needs it bound to its kernel driver "
+			"mlx5_core and rdma-core (libibverbs with its mlx5 "
+			"provider); " APP " --list-devices shows what rdma-core "
+			"sees, EAL's messages above why the probe failed",
+			given, addr, drv);
+	else
+		RXR_LOG(ERR, "-a %s: %s is a NIC (vendor %s, %s) that no PMD "
+			"took: most PMDs need it bound to vfio-pci "
+			"(dpdk-devbind.py --bind=vfio-pci %s) and a driver for it "
+			"in this DPDK; EAL's messages above say more", given,
+			addr, vendor, drv, addr);
+}
+
+/*
+ * Every device given with -a must have become a port: say for each one
+ * that did not why (EAL says nothing of an address that is not there),
+ * rather than run on the other ports without it. An mlx5 NIC stays with
+ * its kernel driver (mlx5_core) and is reached through rdma-core; most
+ * other NICs need vfio-pci.
+ * @return how many devices have no port.
+ */
+static int
+pci_allowed_check(void)
+{
+	struct rte_devargs *da;
+	int n = 0;
+
+	RTE_EAL_DEVARGS_FOREACH("pci", da) {
+		unsigned int dom = 0, bus, dev, fn;
+		char addr[32];
+
+		if (da->policy != RTE_DEV_ALLOWED)
+			continue;
+		if (sscanf(da->name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4) {
+			dom = 0;
+			if (sscanf(da->name, "%x:%x.%x", &bus, &dev, &fn) != 3) {
+				RXR_LOG(ERR, "-a %s: not a PCI address (DOMAIN:"
+					"BUS:DEVICE.FUNCTION, as lspci -D "
+					"prints)", da->name);
+				n++;
+				continue;
+			}
+		}
+		snprintf(addr, sizeof(addr), "%04x:%02x:%02x.%x", dom, bus, dev,
+			fn);
+		if (pci_has_port(addr))
+			continue;
+		pci_explain(da->name, addr);
+		n++;
+	}
+	return n;
+}
+
 int
 ports_init(struct app *a)
 {
@@ -175,6 +293,8 @@ ports_init(struct app *a)
 		a->nb_ports++;
 	}
 	if (ports_frame_size(a) != 0)
+		return -1;
+	if (pci_allowed_check() != 0)
 		return -1;
 	if (a->nb_ports == 0) {
 		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "
