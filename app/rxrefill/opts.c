@@ -776,7 +776,7 @@ static const struct rxr_opt opt_list[] = {
 		"time nothing (no latency histogram, no "
 		"refill_cycles_per_frame, allocator_cycles_per_packet)",
 		set_no_latency, 0 },
-	{ "latency-every", 0, "N", "64", NULL, S_OUTPUT,
+	{ "latency-every", 0, "N", "256", NULL, S_OUTPUT,
 		"time the refills, frees and drains of one poll iteration in "
 		"N (1: every iteration, which costs throughput and bh its "
 		"inline path)", set_latency_every, 0 },

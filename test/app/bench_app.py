@@ -11,7 +11,7 @@
    each pair takes rxrefill's best run:
    ratio: rxrefill_over_testpmd.mpps.<64B|1500B|null> <median> (min, max).
 2. The cost of the measurement: rxrefill as it runs by default (refill
-   latency sampled in one poll iteration in 64) against --no-latency, bh
+   latency sampled in one poll iteration in 256) against --no-latency, bh
    with bulk on, 64 B, the two interleaved process by process, alternated:
    ratio: rxrefill_default_over_nolatency.mpps.64B (goal: at least 0.98).
 3. the 2017 pcp regression's shape on this machine: 8 TCP streams, a poll

@@ -162,7 +162,7 @@ def case_refill_delay_direction():
         rc, out, err = run(["--replay", capture(), "--loops", "2",
                             "--strategy", "bh", "--bulk", "on", "--reps", "1",
                             "--test-refill-delay", str(d), "--report", report,
-                            "--no-table"])
+                            "--latency-every", "16", "--no-table"])
         assert rc == 0, "exit %d\n%s\n%s" % (rc, out[-2000:], err[-2000:])
         doc = load(report)
         r = doc["runs"][0]
