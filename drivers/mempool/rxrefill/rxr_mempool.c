@@ -260,14 +260,28 @@ rxr_mp_refuse_secondary(const struct rte_mempool *mp, const char *what)
 	return -EPERM;
 }
 
+/*
+ * Not known to be the primary yet (the first call) or a secondary: out
+ * of line, reached by a jump, so that the fast paths make no call that
+ * returns and need no register saved.
+ */
+static __rte_noinline int
+rxr_mp_enqueue_checked(struct rte_mempool *mp, void * const *objs,
+		unsigned int n)
+{
+	if (rxr_mp_refuse_secondary(mp, "a free") != 0)
+		return -EPERM;
+	return rxr_mp_enqueue_n(mp->pool_data, objs, n);
+}
+
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
 	struct rxr_pool *p = mp->pool_data;
 
 	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0) && rxr_mp_refuse_secondary(mp, "a free") != 0)
-		return -EPERM;
+			0))
+		return rxr_mp_enqueue_checked(mp, objs, n);
 	if (n != 1)
 		return rxr_mp_enqueue_n(p, objs, n);
 	return rxr_pool_free_status(p, objs, 1);
@@ -279,14 +293,22 @@ rxr_mp_dequeue_n(struct rxr_pool *p, void **objs, unsigned int n)
 	return rxr_pool_alloc_bulk(p, objs, n);
 }
 
+static __rte_noinline int
+rxr_mp_dequeue_checked(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	if (rxr_mp_refuse_secondary(mp, "an allocation") != 0)
+		return -EPERM;
+	return rxr_mp_dequeue_n(mp->pool_data, objs, n);
+}
+
 static int
 rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	struct rxr_pool *p = mp->pool_data;
 
 	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0) && rxr_mp_refuse_secondary(mp, "an allocation") != 0)
-		return -EPERM;
+			0))
+		return rxr_mp_dequeue_checked(mp, objs, n);
 	if (n != 1)
 		return rxr_mp_dequeue_n(p, objs, n);
 	return rxr_pool_alloc_bulk(p, objs, 1);
