@@ -27,9 +27,8 @@
 #define RXR_COMPILER "unknown"
 #endif
 
-/* First line of a small file, without its newline; false when unreadable. */
-static bool
-read_line(const char *path, char *buf, size_t len)
+bool
+read_first_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	bool ok;
@@ -73,7 +72,7 @@ kernel_json(void)
 		return json_null();
 	snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.release,
 		u.version, u.machine);
-	read_line("/proc/cmdline", cmdline, sizeof(cmdline));
+	read_first_line("/proc/cmdline", cmdline, sizeof(cmdline));
 	return json_pack("{s:s, s:s, s:o, s:o}", "uname", buf,
 		"release", u.release,
 		"isolcpus", cmdline_param(cmdline, "isolcpus"),
@@ -108,7 +107,7 @@ lcore_json(unsigned int lcore, const char *role)
 		snprintf(path, sizeof(path),
 			"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
 			cpu);
-		if (read_line(path, gov, sizeof(gov)))
+		if (read_first_line(path, gov, sizeof(gov)))
 			g = json_string(gov);
 	}
 	return json_pack("{s:i, s:i, s:i, s:s, s:o}", "lcore", (int)lcore,

@@ -132,16 +132,10 @@ static void
 pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", addr, file);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return;
-	if (fgets(buf, (int)len, f) != NULL)
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+	if (!read_first_line(path, buf, len))
+		buf[0] = '\0';
 }
 
 /* Whether a probed port sits on PCI device @p addr (DOMAIN:BUS:DEV.FN). */

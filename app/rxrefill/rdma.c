@@ -19,17 +19,11 @@ static void
 sysfs_read(const char *dev, const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/%s", dev,
 			file);
-	buf[0] = '\0';
-	f = fopen(path, "r");
-	if (f == NULL)
-		return;
-	if (fgets(buf, (int)len, f) != NULL)
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+	if (!read_first_line(path, buf, len))
+		buf[0] = '\0';
 }
 
 static void

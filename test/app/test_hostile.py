@@ -1038,6 +1038,24 @@ def case_gen_full_disk_says_so():
     assert p.stdout.strip().endswith("rc=1"), "left behind: " + p.stdout
 
 
+def run_in_mount_namespace(setup, d, report, cannot):
+    """rxrefill on a capture in a mount namespace of its own, after the
+    shell commands SETUP ($D is D; exit 99 from them: skipped, CANNOT);
+    it must exit 0. The finished process."""
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", setup + 'exec "$@"', "sh", RXREFILL] + EAL + [
+                            "--", "--replay", capture(), "--loops", "1",
+                            "--reps", "1", "--strategy", "bh", "--bulk", "on",
+                            "--no-table", "--report", path(report)],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, D=d))
+    if p.returncode == 99:
+        raise tap.Skip("%s: %s" % (cannot, p.stderr.strip()[-200:]))
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode,
+                                               p.stderr[-800:])
+    return p
+
+
 def case_memory_fallback_mount_of_another_size():
     # Free 2 MiB pages and a hugetlbfs of 1 GiB pages only: hugepages
     # were taken as usable and EAL stopped ("Cannot get hugepage
@@ -1056,22 +1074,11 @@ def case_memory_fallback_mount_of_another_size():
     os.mkdir(d)
     # In a mount namespace of our own: every hugetlbfs unmounted there,
     # one of 1 GiB pages mounted.
-    script = ('for m in $(awk \'$3 == "hugetlbfs" {print $2}\' /proc/mounts); '
-              'do umount "$m" || exit 99; done; '
-              'mount -t hugetlbfs -o pagesize=1G nodev "$D" || exit 99; '
-              'exec "$@"')
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                        "-c", script, "sh", RXREFILL] + EAL + [
-                            "--", "--replay", capture(), "--loops", "1",
-                            "--reps", "1", "--strategy", "bh", "--bulk", "on",
-                            "--no-table", "--report", path("huge1g.json")],
-                       capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, D=d))
-    if p.returncode == 99:
-        raise tap.Skip("cannot mount a hugetlbfs of 1 GiB pages: %s" %
-                       p.stderr.strip()[-200:])
-    assert p.returncode == 0, "exit %d: %s" % (p.returncode,
-                                               p.stderr[-800:])
+    p = run_in_mount_namespace(
+        'for m in $(awk \'$3 == "hugetlbfs" {print $2}\' /proc/mounts); '
+        'do umount "$m" || exit 99; done; '
+        'mount -t hugetlbfs -o pagesize=1G nodev "$D" || exit 99; ', d,
+        "huge1g.json", "cannot mount a hugetlbfs of 1 GiB pages")
     assert "hugetlbfs mounted for 1 GiB pages" in p.stdout and \
         "falling back to --no-huge" in p.stdout, p.stdout[-800:]
 
@@ -1096,20 +1103,9 @@ def case_memory_fallback_every_free_page_reserved():
                     ("nr_overcommit_hugepages", 0)):
         with open(os.path.join(h, name), "w") as f:
             f.write("%d\n" % v)
-    script = ('mount --bind "$D" /sys/kernel/mm/hugepages || exit 99; '
-              'exec "$@"')
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
-                        "-c", script, "sh", RXREFILL] + EAL + [
-                            "--", "--replay", capture(), "--loops", "1",
-                            "--reps", "1", "--strategy", "bh", "--bulk", "on",
-                            "--no-table", "--report", path("resv.json")],
-                       capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, D=d))
-    if p.returncode == 99:
-        raise tap.Skip("cannot bind a fixture over sysfs: %s" %
-                       p.stderr.strip()[-200:])
-    assert p.returncode == 0, "exit %d: %s" % (p.returncode,
-                                               p.stderr[-800:])
+    p = run_in_mount_namespace(
+        'mount --bind "$D" /sys/kernel/mm/hugepages || exit 99; ', d,
+        "resv.json", "cannot bind a fixture over sysfs")
     assert "0 x 2 MiB" in p.stdout and \
         "falling back to --no-huge" in p.stdout, p.stdout[-800:]
 

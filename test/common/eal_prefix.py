@@ -56,17 +56,22 @@ def leftovers(prefix, numbered=False):
     return found
 
 
+def _remove_path(p):
+    """A runtime directory (its files too) or a hugepage file."""
+    if os.path.isdir(p) and not os.path.islink(p):
+        shutil.rmtree(p, ignore_errors=True)
+    else:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+
+
 def remove(prefix, numbered=False):
     """Remove what EAL left of PREFIX (see leftovers()); the paths."""
     paths = leftovers(prefix, numbered)
     for p in paths:
-        if os.path.isdir(p) and not os.path.islink(p):
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        _remove_path(p)
     return paths
 
 
@@ -120,13 +125,7 @@ def sweep_dead(prefix, numbered=False):
             other = int(dead.match(os.path.basename(p)).group(1))
             if other != os.getpid() and not _alive(other):
                 gone.append(p)
-                if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    try:
-                        os.unlink(p)
-                    except OSError:
-                        pass
+                _remove_path(p)
     return gone
 
 
