@@ -7,6 +7,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,8 +552,10 @@ pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 	mp = rxr_pktmbuf_pool_create(name, n, c, p->socket);
 	if (mp == NULL)
 		RXR_LOG(ERR, "port %u: cannot create a pool of %u "
-			"frames of %u bytes (%s): %s%s", p->id, n,
-			a->opt.frame_size, rxr_strategy_name(c->pool.strategy),
+			"frames of %u bytes (%s, %" PRIu64 " MiB for the frames "
+			"alone): %s%s", p->id, n, a->opt.frame_size,
+			rxr_strategy_name(c->pool.strategy),
+			((uint64_t)n * a->opt.frame_size + (1u << 20) - 1) >> 20,
 			rte_strerror(rte_errno),
 			a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
 			"raise EAL's -m" : "; reserve more hugepages");

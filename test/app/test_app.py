@@ -463,6 +463,10 @@ def case_bad_input():
                             "-m", "8"])
     assert rc == 1, "exit %d with -m 8: %s" % (rc, err[-1500:])
     assert "raise EAL's -m" in err and "not home" not in err, err[-1500:]
+    # How much the frames take, so that the user knows how far to raise it.
+    frame = 2368
+    assert "8192 frames of %d bytes (bh, %d MiB for the frames alone)" % (
+        frame, (8192 * frame + (1 << 20) - 1) >> 20) in err, err[-1500:]
     # A ring with no room for a whole burst: the poll lcore never received.
     bad(["--replay", ok, "--consumer", "other-poll", "--main-polls",
          "--consumer-depth", "31"],
