@@ -139,9 +139,10 @@ pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Whether a probed port sits on PCI device @p addr (DOMAIN:BUS:DEV.FN). */
+/* Whether a probed port sits on device @p name (a PCI DOMAIN:BUS:DEV.FN,
+ * a virtual device's name). */
 static bool
-pci_has_port(const char *addr)
+device_has_port(const char *name)
 {
 	uint16_t id;
 
@@ -149,7 +150,7 @@ pci_has_port(const char *addr)
 		struct rte_eth_dev_info di;
 
 		if (rte_eth_dev_info_get(id, &di) == 0 && di.device != NULL &&
-				strcmp(rte_dev_name(di.device), addr) == 0)
+				strcmp(rte_dev_name(di.device), name) == 0)
 			return true;
 	}
 	return false;
@@ -198,18 +199,28 @@ pci_explain(const char *given, const char *addr)
 }
 
 /*
- * Every device given with -a must have become a port: say for each one
- * that did not why (EAL says nothing of an address that is not there),
- * rather than run on the other ports without it. An mlx5 NIC stays with
- * its kernel driver (mlx5_core) and is reached through rdma-core; most
- * other NICs need vfio-pci.
+ * Every device given with -a, and every network device given with
+ * --vdev, must have become a port: say for each one that did not why
+ * (EAL says nothing of a PCI address that is not there, and goes on when
+ * a virtual device fails), rather than run on the other ports without it.
+ * An mlx5 NIC stays with its kernel driver (mlx5_core) and is reached
+ * through rdma-core; most other NICs need vfio-pci.
  * @return how many devices have no port.
  */
 static int
-pci_allowed_check(void)
+devices_check(void)
 {
 	struct rte_devargs *da;
 	int n = 0;
+
+	RTE_EAL_DEVARGS_FOREACH("vdev", da) {
+		if (strncmp(da->name, "net_", 4) != 0 ||
+				device_has_port(da->name))
+			continue;
+		RXR_LOG(ERR, "--vdev %s: its PMD made no port (EAL's messages "
+			"above say why)", da->name);
+		n++;
+	}
 
 	RTE_EAL_DEVARGS_FOREACH("pci", da) {
 		unsigned int dom = 0, bus, dev, fn;
@@ -229,7 +240,7 @@ pci_allowed_check(void)
 		}
 		snprintf(addr, sizeof(addr), "%04x:%02x:%02x.%x", dom, bus, dev,
 			fn);
-		if (pci_has_port(addr))
+		if (device_has_port(addr))
 			continue;
 		pci_explain(da->name, addr);
 		n++;
@@ -289,7 +300,7 @@ ports_init(struct app *a)
 	}
 	if (ports_frame_size(a) != 0)
 		return -1;
-	if (pci_allowed_check() != 0)
+	if (devices_check() != 0)
 		return -1;
 	if (a->nb_ports == 0) {
 		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "

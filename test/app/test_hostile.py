@@ -1157,6 +1157,22 @@ def case_allowed_pci_device_without_port():
         assert not os.path.exists(path("pci.json")), "a report was written"
 
 
+def case_virtual_device_without_port():
+    # A --vdev whose PMD fails (a capture that is not there): EAL goes on,
+    # and the run went on with the other ports, or said only "no port:
+    # give ... a virtual device with --vdev". Named, and the run stops.
+    missing = path("not-there.pcap")
+    for extra in ([], ["--replay", capture(), "--loops", "1"]):
+        rc, out, err = run(extra + ["--reps", "1", "--duration", "0.2",
+                                    "--strategy", "bh", "--no-table",
+                                    "--report", path("vdev.json")],
+                           eal=EAL + ["--vdev",
+                                      "net_pcap7,rx_pcap=%s" % missing])
+        assert rc == 1, "%s: exit %d: %s" % (extra, rc, err[-800:])
+        assert "--vdev net_pcap7: its PMD made no port" in err, err[-800:]
+        assert not os.path.exists(path("vdev.json")), "a report was written"
+
+
 def main():
     return tap.run(globals(), ONLY, tmp=TMP)
 
