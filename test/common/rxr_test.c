@@ -243,22 +243,24 @@ eal_exit_cleanup(void)
 
 /*
  * A test that dies by a signal, an abort or a sanitizer's halt runs no
- * exit handler: before starting EAL, remove the runtime directories of
- * test prefixes whose process is gone (rxrt_<pid>, no such pid). A live
- * process of that pid, ours or not, keeps its directory.
+ * exit handler: beside this process's runtime directory @p run_dir, remove
+ * those of test prefixes whose process is gone (rxrt_<pid>, no such pid).
+ * A live process of that pid, ours or not, keeps its directory.
  */
 static void
-sweep_dead_prefixes(void)
+sweep_dead_prefixes(const char *run_dir)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char base[PATH_MAX], path[PATH_MAX];
 	struct dirent *e;
+	char *slash;
 	DIR *d;
 
-	if (getuid() == 0)
-		snprintf(base, sizeof(base), "/run/dpdk");
-	else
-		snprintf(base, sizeof(base), "%s/dpdk", xdg != NULL ? xdg : "/tmp");
+	if (snprintf(base, sizeof(base), "%s", run_dir) >= (int)sizeof(base))
+		return;
+	slash = strrchr(base, '/');
+	if (slash == NULL)
+		return;
+	*slash = '\0';
 	d = opendir(base);
 	if (d == NULL)
 		return;
@@ -318,7 +320,6 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 
-	sweep_dead_prefixes();
 	if (rxr_eal_init(argc, argv, mib, stderr, &backing) < 0) {
 		fprintf(stderr, "%s: cannot start EAL: %s\n", prog,
 			rte_strerror(rte_errno));
@@ -326,6 +327,7 @@ rxr_test_eal_init(const char *prog, const char *lcores, unsigned int mib, ...)
 	}
 	/* Only the directory of this process's own prefix is removed. */
 	run_dir = rte_eal_get_runtime_dir();
+	sweep_dead_prefixes(run_dir);
 	name = strrchr(run_dir, '/');
 	if (strlen(run_dir) < sizeof(eal_run_dir) && name != NULL &&
 			strcmp(name + 1, prefix + strlen("--file-prefix=")) == 0) {

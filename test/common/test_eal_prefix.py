@@ -83,8 +83,10 @@ def check_sweep(n, name, cmd, dead, live):
     left = [x for x in dead if os.path.exists(x)]
     lost = [x for x in live if not os.path.exists(x)]
     for x in dead + live:
-        shutil.rmtree(x, ignore_errors=True) if os.path.isdir(x) else \
-            (os.path.exists(x) and os.unlink(x))
+        if os.path.isdir(x):
+            shutil.rmtree(x, ignore_errors=True)
+        elif os.path.exists(x):
+            os.unlink(x)
     ok = p.returncode == 0 and not left and not lost
     if not ok:
         for line in (p.stdout + p.stderr).splitlines()[-10:] + [

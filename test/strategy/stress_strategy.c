@@ -36,7 +36,6 @@
 #include <rte_lcore.h>
 #include <rte_random.h>
 #include <rte_malloc.h>
-#include <rte_pause.h>
 
 #include "rxr_strategy.h"
 #include "rxr_test.h"
@@ -87,7 +86,6 @@ handover_get(struct handover *h, void **objs, unsigned int n)
 static struct rxr_pool *pool;
 static struct handover *to_co, *to_remote;
 static bool stop;		/* atomic */
-static bool poll_done;		/* atomic: the poll lcore has stopped */
 static uint64_t deadline;
 static unsigned int poll_cpu = 1, remote_cpu;
 
@@ -260,8 +258,6 @@ poll_main(void *arg)
 	timer_delete(t);
 	stash_release();
 	rxr_pool_lcore_stop(pool);
-	/* An edge ThreadSanitizer sees (rte_eal_wait_lcore's is in DPDK). */
-	__atomic_store_n(&poll_done, true, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -441,7 +437,6 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	if (to_co == NULL || to_remote == NULL)
 		return -1;
 	__atomic_store_n(&stop, false, __ATOMIC_RELAXED);
-	__atomic_store_n(&poll_done, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&took_part, 0, __ATOMIC_RELAXED);
 	parts_wanted = PART_IRQ | PART_CO | PART_REMOTE |
 		(migrate ? PART_MIGRATE | PART_MOVE : 0);
@@ -456,10 +451,8 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	}
 	if (zero_policy == RXR_ZERO_POLICY_BACKGROUND)
 		pthread_create(&zeroer, NULL, zeroer_main, NULL);
-	rte_eal_remote_launch(poll_main, NULL, 1);
-	ret = rte_eal_wait_lcore(1);
-	while (!__atomic_load_n(&poll_done, __ATOMIC_ACQUIRE))
-		rte_pause();
+	rxr_test_remote_launch(poll_main, NULL, 1);
+	ret = rxr_test_wait_lcore(1);
 	pthread_join(co, NULL);
 	pthread_join(remote, NULL);
 	if (migrate) {
