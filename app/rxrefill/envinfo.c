@@ -31,14 +31,14 @@ bool
 read_first_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	bool ok;
+	bool ok = f != NULL && fgets(buf, (int)len, f) != NULL;
 
-	if (f == NULL)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
+	if (f != NULL)
+		fclose(f);
 	if (ok)
 		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
 	return ok;
 }
 

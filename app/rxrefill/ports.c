@@ -23,6 +23,7 @@
 #include <rte_ethdev.h>
 #include <rte_hash_crc.h>
 #include <rte_lcore.h>
+#include <rte_pci.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"
@@ -135,8 +136,7 @@ pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", addr, file);
-	if (!read_first_line(path, buf, len))
-		buf[0] = '\0';
+	read_first_line(path, buf, len);
 }
 
 /* Whether a probed port sits on device @p name (a PCI DOMAIN:BUS:DEV.FN,
@@ -223,23 +223,19 @@ devices_check(void)
 	}
 
 	RTE_EAL_DEVARGS_FOREACH("pci", da) {
-		unsigned int dom = 0, bus, dev, fn;
-		char addr[32];
+		struct rte_pci_addr pa;
+		char addr[PCI_PRI_STR_SIZE];
 
 		if (da->policy != RTE_DEV_ALLOWED)
 			continue;
-		if (sscanf(da->name, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4) {
-			dom = 0;
-			if (sscanf(da->name, "%x:%x.%x", &bus, &dev, &fn) != 3) {
-				RXR_LOG(ERR, "-a %s: not a PCI address (DOMAIN:"
-					"BUS:DEVICE.FUNCTION, as lspci -D "
-					"prints)", da->name);
-				n++;
-				continue;
-			}
+		/* The name a PCI device's ports carry, whatever form -a had. */
+		if (rte_pci_addr_parse(da->name, &pa) != 0) {
+			RXR_LOG(ERR, "-a %s: not a PCI address (DOMAIN:BUS:"
+				"DEVICE.FUNCTION, as lspci -D prints)", da->name);
+			n++;
+			continue;
 		}
-		snprintf(addr, sizeof(addr), "%04x:%02x:%02x.%x", dom, bus, dev,
-			fn);
+		rte_pci_device_name(&pa, addr, sizeof(addr));
 		if (device_has_port(addr))
 			continue;
 		pci_explain(da->name, addr);

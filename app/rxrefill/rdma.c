@@ -22,8 +22,7 @@ sysfs_read(const char *dev, const char *file, char *buf, size_t len)
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/%s", dev,
 			file);
-	if (!read_first_line(path, buf, len))
-		buf[0] = '\0';
+	read_first_line(path, buf, len);
 }
 
 static void

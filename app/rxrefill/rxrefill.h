@@ -450,7 +450,7 @@ int env_link_commit(struct app *a, struct rxr_report *rep);
 /* The first CPU of an lcore's set, -1 when it has none. */
 int lcore_cpu(unsigned int lcore);
 /* First line of a small file (sysfs, /proc), without its newline, in buf;
- * false when unreadable. */
+ * false, and buf "", when unreadable. */
 bool read_first_line(const char *path, char *buf, size_t len);
 
 /* noise.c: machine checks at start, the noise of each measured window */
