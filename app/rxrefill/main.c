@@ -1087,6 +1087,7 @@ int
 main(int argc, char **argv)
 {
 	int eal_argc, ret, status;
+	char why[400];
 
 	/* Before any file is opened: none may take a standard stream's place. */
 	app.std_closed = rxr_path_std_fds_open();
@@ -1102,6 +1103,11 @@ main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 
+	/* EAL aborts on a worker lcore it cannot pin: said first. */
+	if (cpus_outside(eal_argc, argv, why, sizeof(why))) {
+		RXR_LOG(ERR, "%s", why);
+		return EXIT_FAILURE;
+	}
 	ret = rxr_eal_init(eal_argc, argv, NO_HUGE_MEMORY_MIB, stdout,
 		&app.backing);
 	if (ret < 0) {

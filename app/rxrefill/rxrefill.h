@@ -453,6 +453,10 @@ int lcore_cpu(unsigned int lcore);
  * false, and buf "", when unreadable. */
 bool read_first_line(const char *path, char *buf, size_t len);
 
+/* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
+ * and this process cannot run on, said in why; false when there is none. */
+bool cpus_outside(int argc, char **argv, char *why, size_t len);
+
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */
 void noise_init(struct app *a);

@@ -45,3 +45,58 @@ def write_sweep(path, strategies=("bh", "zone")):
                                   for r, loss in ((1e6, 0), (4e6, 0.02),
                                                   (2e6, 0.0))]}
                        for s in strategies]}, f)
+
+
+def cpuset_root():
+    """The cpuset hierarchy where a child cgroup can be made, with the
+    files it needs: (directory, cpus file, mems file, tasks file), or None
+    (not root, no cpuset controller)."""
+    if os.geteuid() != 0:
+        return None
+    v1 = "/sys/fs/cgroup/cpuset"
+    if os.path.exists(os.path.join(v1, "cpuset.cpus")):
+        return v1, "cpuset.cpus", "cpuset.mems", "tasks"
+    v2 = "/sys/fs/cgroup"
+    try:
+        ctl = open(os.path.join(v2, "cgroup.subtree_control")).read().split()
+    except OSError:
+        return None
+    if "cpuset" not in ctl:
+        return None
+    return v2, "cpuset.cpus", "cpuset.mems", "cgroup.procs"
+
+
+def run_in_cpuset(cpu, cmd, timeout=120, env=None):
+    """CMD (a list) run in a cpuset cgroup of its own holding CPU CPU only,
+    as a container limited to it runs: the CompletedProcess (text), or None
+    when no cpuset cgroup can be made here. The cgroup is removed after."""
+    where = cpuset_root()
+    if where is None:
+        return None
+    root, cpus, mems, tasks = where
+    d = os.path.join(root, "rxr_test_%d" % os.getpid())
+    try:
+        os.mkdir(d)
+    except OSError:
+        return None
+    try:
+        with open(os.path.join(root, mems)) as f:
+            all_mems = f.read().strip()
+        if not all_mems:
+            with open(os.path.join(root, "cpuset.mems.effective")) as f:
+                all_mems = f.read().strip()
+        with open(os.path.join(d, cpus), "w") as f:
+            f.write(str(cpu))
+        with open(os.path.join(d, mems), "w") as f:
+            f.write(all_mems)
+        script = 'echo $$ > "$0" && exec "$@"'
+        return subprocess.run(["sh", "-c", script, os.path.join(d, tasks)] +
+                              list(cmd), capture_output=True, text=True,
+                              timeout=timeout, env=env)
+    except OSError:
+        return None
+    finally:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass

@@ -23,7 +23,7 @@ import tempfile
 import time
 
 import tap
-from fixtures import generate
+from fixtures import generate, run_in_cpuset
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
@@ -1171,6 +1171,40 @@ def case_virtual_device_without_port():
         assert rc == 1, "%s: exit %d: %s" % (extra, rc, err[-800:])
         assert "--vdev net_pcap7: its PMD made no port" in err, err[-800:]
         assert not os.path.exists(path("vdev.json")), "a report was written"
+
+
+def case_lcores_outside_cpuset():
+    # A container or cgroup limited to some CPUs, and -l, -c or --lcores
+    # naming another (the README's '(0,1)@0,2@1'): EAL failed with "Invalid
+    # argument" and a note about its interrupt thread, or aborted when the
+    # CPU was a worker lcore's. Now the run stops before EAL, on a line
+    # naming the option, the CPU and the CPUs the process may use.
+    last = os.cpu_count() - 1
+    if last < 1:
+        raise tap.Skip("one CPU: no CPU outside a cpuset of one")
+    for lcores in (["-l", "0,%d" % last], ["--lcores", "(0,1)@%d,2@0" % last],
+                   ["-c", "0x3"]):
+        p = run_in_cpuset(last, [RXREFILL] + lcores + EAL[2:] + [
+            "--", "--replay", capture(), "--loops", "1", "--reps", "1",
+            "--strategy", "bh", "--no-table", "--report",
+            path("cpuset.json")])
+        if p is None:
+            raise tap.Skip("no cpuset cgroup can be made here (root, "
+                           "cgroup v1 cpuset or v2 with cpuset enabled)")
+        needle = ("%s %s pins an lcore to CPU 0, where this process cannot "
+                  "run: it may run only on CPU %d" % (lcores[0], lcores[1],
+                                                      last))
+        assert p.returncode == 1, "%s: exit %d: %s" % (lcores, p.returncode,
+                                                       p.stderr[-800:])
+        assert needle in p.stderr, "%r not in: %s" % (needle, p.stderr[-800:])
+        assert not os.path.exists(path("cpuset.json")), "a report was written"
+    # The same CPUs given as the cpuset has them: it runs.
+    p = run_in_cpuset(last, [RXREFILL, "--lcores", "(0,1)@%d" % last] +
+                      EAL[2:] + ["--", "--replay", capture(), "--loops", "1",
+                                 "--reps", "1", "--strategy", "bh",
+                                 "--no-table", "--report",
+                                 path("cpuset.json")])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-800:])
 
 
 def main():

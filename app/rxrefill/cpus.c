@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The CPUs EAL's lcore options name (-l, -c, --lcores), tried before EAL
+ * starts. EAL pins each lcore's thread to its CPUs; where the process may
+ * not run there (a container's or a cgroup's cpuset, a CPU past the last)
+ * it stops with "Invalid argument" and a note about its interrupt thread,
+ * or, for a worker lcore, panics and aborts. Each lcore's set is tried on
+ * the calling thread with sched_setaffinity(), as EAL will set it, and the
+ * thread's own set restored: a CPU outside a taskset mask alone is one EAL
+ * may widen the affinity to, as DPDK's own programs do, and passes.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rxrefill.h"
+
+/* A CPU number, at most CPU_SETSIZE - 1; *s past it. */
+static int
+cpu_number(const char **s, unsigned int *v)
+{
+	char *end;
+	unsigned long n;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	n = strtoul(*s, &end, 10);
+	if (n >= CPU_SETSIZE)
+		return -1;
+	*v = (unsigned int)n;
+	*s = end;
+	return 0;
+}
+
+/* "N" or "N-M" into @p set. */
+static int
+cpu_range(const char **s, cpu_set_t *set)
+{
+	unsigned int a, b;
+
+	if (cpu_number(s, &a) != 0)
+		return -1;
+	b = a;
+	if (**s == '-') {
+		(*s)++;
+		if (cpu_number(s, &b) != 0 || b < a)
+			return -1;
+	}
+	for (unsigned int c = a; c <= b; c++)
+		CPU_SET(c, set);
+	return 0;
+}
+
+/* A range, or "(range,range,...)": --lcores' sets. */
+static int
+cpu_group(const char **s, cpu_set_t *set)
+{
+	if (**s != '(')
+		return cpu_range(s, set);
+	(*s)++;
+	for (;;) {
+		if (cpu_range(s, set) != 0)
+			return -1;
+		if (**s == ')')
+			break;
+		if (**s != ',')
+			return -1;
+		(*s)++;
+	}
+	(*s)++;
+	return 0;
+}
+
+/* Whether EAL cannot pin an lcore to @p elem: then in @p bad. */
+static bool
+elem_outside(const cpu_set_t *elem, cpu_set_t *bad)
+{
+	if (sched_setaffinity(0, sizeof(*elem), elem) == 0)
+		return false;
+	*bad = *elem;
+	return true;
+}
+
+/* One CPU, as an lcore of -l or -c is pinned. */
+static bool
+cpu_outside(unsigned int c, cpu_set_t *bad)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	return elem_outside(&one, bad);
+}
+
+/*
+ * Each parser: 1 with the first lcore's CPUs EAL cannot pin it to in
+ * @p bad, 0 when there is none, -1 when @p s does not parse (EAL's own
+ * message says what is wrong then).
+ */
+
+/* -l "0-3,5": lcore ids, each pinned to the CPU of its number. */
+static int
+parse_list(const char *s, cpu_set_t *bad)
+{
+	for (;;) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		if (cpu_range(&s, &set) != 0)
+			return -1;
+		for (unsigned int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set) && cpu_outside(c, bad))
+				return 1;
+		if (*s == '\0')
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+/* -c "0x3": a hexadecimal mask of lcores, pinned as -l's. */
+static int
+parse_mask(const char *s, cpu_set_t *bad)
+{
+	size_t len;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	len = strlen(s);
+	if (len == 0 || strspn(s, "0123456789abcdefABCDEF") != len)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		int c = tolower((unsigned char)s[len - 1 - i]);
+		unsigned int v = isdigit(c) ? (unsigned int)(c - '0') :
+			(unsigned int)(c - 'a' + 10);
+
+		for (unsigned int b = 0; b < 4; b++) {
+			if ((v & (1u << b)) == 0)
+				continue;
+			if (i * 4 + b >= CPU_SETSIZE)
+				return -1;
+			if (cpu_outside(i * 4 + b, bad))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* --lcores "(0,1)@0,2@1": lcore sets, each on the CPUs after '@' or, with
+ * none, on those of its own numbers. */
+static int
+parse_lcores(const char *s, cpu_set_t *bad)
+{
+	for (;;) {
+		cpu_set_t lc, cpus;
+
+		CPU_ZERO(&lc);
+		CPU_ZERO(&cpus);
+		if (cpu_group(&s, &lc) != 0)
+			return -1;
+		if (*s == '@') {
+			s++;
+			if (cpu_group(&s, &cpus) != 0)
+				return -1;
+		} else {
+			cpus = lc;
+		}
+		if (elem_outside(&cpus, bad))
+			return 1;
+		if (*s == '\0')
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+/* "0-3,6": @p set as a list of ranges. */
+static void
+cpus_str(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < CPU_SETSIZE && off < len; c++) {
+		unsigned int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		off += snprintf(buf + off, len - off, "%s%u", off ? "," : "", c);
+		if (e > c && off < len)
+			off += snprintf(buf + off, len - off, "-%u", e);
+		c = e;
+	}
+}
+
+/*
+ * The value of EAL option @p i of argv ("-l 0-1", "-l0-1", "--lcores=..",
+ * "--lcores .."), its name in *name; NULL when argv[i] is none of them.
+ */
+static const char *
+lcore_option(int argc, char **argv, int *i, const char **name)
+{
+	static const char * const opts[] = { "-l", "-c", "--lcores" };
+	const char *a = argv[*i];
+
+	for (unsigned int k = 0; k < RTE_DIM(opts); k++) {
+		size_t n = strlen(opts[k]);
+
+		if (strncmp(a, opts[k], n) != 0)
+			continue;
+		*name = opts[k];
+		if (a[n] == '\0')
+			return *i + 1 < argc ? argv[++*i] : NULL;
+		if (k == 2 && a[n] != '=')
+			continue;
+		return a + n + (k == 2);
+	}
+	return NULL;
+}
+
+/* The CPUs this process can be pinned to, each tried alone. */
+static void
+cpus_possible(cpu_set_t *set)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	CPU_ZERO(set);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			CPU_SET(c, set);
+	}
+}
+
+bool
+cpus_outside(int argc, char **argv, char *why, size_t len)
+{
+	char list[256], cpus[256];
+	cpu_set_t own, bad, possible;
+	bool found = false;
+
+	if (sched_getaffinity(0, sizeof(own), &own) != 0)
+		return false;
+	for (int i = 1; i < argc && !found && strcmp(argv[i], "--") != 0;
+			i++) {
+		const char *name = NULL, *val = lcore_option(argc, argv, &i, &name);
+
+		if (val == NULL)
+			continue;
+		found = (strcmp(name, "-l") == 0 ? parse_list(val, &bad) :
+			strcmp(name, "-c") == 0 ? parse_mask(val, &bad) :
+			parse_lcores(val, &bad)) == 1;
+		if (!found)
+			continue;
+		cpus_possible(&possible);
+		cpus_str(&bad, cpus, sizeof(cpus));
+		cpus_str(&possible, list, sizeof(list));
+		snprintf(why, len, "%s %s pins an lcore to CPU%s %s, where "
+			"this process cannot run: it may run only on CPU%s %s "
+			"(its cpuset: a container's, a cgroup's); name CPUs "
+			"among those", name, val,
+			strpbrk(cpus, ",-") != NULL ? "s" : "", cpus,
+			strpbrk(list, ",-") != NULL ? "s" : "", list);
+	}
+	/* EAL sets each thread's affinity itself: the caller's, as given. */
+	if (sched_setaffinity(0, sizeof(own), &own) != 0 && !found) {
+		snprintf(why, len, "cannot restore this thread's CPU affinity "
+			"after trying the lcores' CPUs: %s", strerror(errno));
+		return true;
+	}
+	return found;
+}
