@@ -13,6 +13,8 @@
 #                                       again whenever they do not match their manifest
 #                                       (RXREFILL_GEN=PROGRAM, default build/app/gen/rxrefill-gen;
 #                                       RXREFILL_CAPTURE=PREFIX, default build/capture/default64)
+#   bash usertools/quickstart.sh cpus   only print the default job's EAL --lcores, as run
+#                                       chooses them among the CPUs this shell may run on
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
@@ -209,6 +211,54 @@ setup() {
 	fi
 }
 
+# "0-2,5" -> "0 1 2 5": a kernel CPU list as words.
+cpu_words() {
+	local part out=() c
+	local IFS=,
+	for part in $1; do
+		if [[ $part == *-* ]]; then
+			for ((c = ${part%-*}; c <= ${part#*-}; c++)); do out+=("$c"); done
+		elif [ -n "$part" ]; then
+			out+=("$part")
+		fi
+	done
+	IFS=' '
+	echo "${out[*]:-}"
+}
+
+# The default job's EAL --lcores on the CPUs this shell may run on (its
+# cpuset and affinity: a container's, a cgroup's, taskset's), not always
+# CPUs 0 and 1: two poll lcores on the first CPU and on the first other one
+# that is not its SMT sibling (a sibling only when nothing else is), the
+# main lcore, which only reports, beside the first; with one CPU, one poll
+# lcore takes both queues beside the main one. The choice is said on
+# stderr.
+cpus() {
+	local allowed a b sib c
+	allowed=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
+	read -ra all <<<"$(cpu_words "$allowed")"
+	if [ ${#all[@]} -eq 0 ]; then
+		echo "quickstart: cannot read this shell's CPUs from /proc/self/status" >&2
+		return 1
+	fi
+	a=${all[0]}
+	if [ ${#all[@]} -eq 1 ]; then
+		echo "quickstart: one CPU to run on ($a): one poll lcore takes both queues, beside the main lcore; no second CPU shares the zone" >&2
+		echo "(0,1)@$a"
+		return 0
+	fi
+	sib=" $(cpu_words "$(cat "/sys/devices/system/cpu/cpu$a/topology/thread_siblings_list" 2>/dev/null)") "
+	b=${all[1]}
+	for c in "${all[@]:1}"; do
+		if [[ $sib != *" $c "* ]]; then
+			b=$c
+			break
+		fi
+	done
+	echo "quickstart: poll CPUs $a and $b (this shell may run on $allowed)" >&2
+	echo "(0,1)@$a,2@$b"
+}
+
 case "${1:-}" in
 run)
 	install_missing
@@ -234,7 +284,8 @@ run)
 	capture
 	hugepages
 	if [ $# -eq 0 ]; then
-		set -- --lcores '(0,1)@0,2@1' --no-pci --log-level lib.eal:notice \
+		lcores=$(cpus)
+		set -- --lcores "$lcores" --no-pci --log-level lib.eal:notice \
 			--log-level lib.telemetry:error -- \
 			--replay "$CAP.q0.pcap,$CAP.q1.pcap" --consumer inline \
 			--strategy bh,all --bulk both \
@@ -280,8 +331,11 @@ hugepages)
 capture)
 	capture
 	;;
+cpus)
+	cpus
+	;;
 *)
-	echo "usage: $0 run|test|hugepages|capture" >&2
+	echo "usage: $0 run|test|hugepages|capture|cpus" >&2
 	exit 2
 	;;
 esac

@@ -16,6 +16,7 @@ Usage: test_hostile_tools.py RXREFILL GEN COMPARE PLOT SWEEP [CASE...]
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -25,6 +26,7 @@ import tempfile
 import time
 
 import tap
+from fixtures import run_in_cpuset
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
@@ -986,6 +988,56 @@ def case_quickstart_hugepages_beside_other_size():
     assert "pagesize=2M" in p.stdout and \
         "mounting hugetlbfs of 2 MiB pages on %s" % beside in p.stdout, \
         p.stdout
+
+
+def cpu_list(text):
+    """A kernel CPU list ("0-2,5") as a list of numbers."""
+    out = []
+    for part in text.strip().split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out += range(int(a), int(b) + 1)
+        elif part:
+            out.append(int(part))
+    return out
+
+
+def case_quickstart_cpus_within_affinity():
+    # The default job pinned its lcores to CPUs 0 and 1, whatever the
+    # machine: in a container or cgroup given other CPUs, or on one CPU,
+    # EAL stopped or aborted. Now the CPUs come from those the shell may
+    # run on, the two poll CPUs not SMT siblings when they need not be.
+    allowed = sorted(os.sched_getaffinity(0))
+    last = allowed[-1]
+    p = sh(["taskset", "-c", str(last), "bash", QUICKSTART, "cpus"])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr)
+    assert p.stdout.strip() == "(0,1)@%d" % last, p.stdout
+    assert "one CPU to run on (%d)" % last in p.stderr, p.stderr
+    p = sh(["bash", QUICKSTART, "cpus"])
+    assert p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr)
+    if len(allowed) == 1:
+        assert p.stdout.strip() == "(0,1)@%d" % last, p.stdout
+    else:
+        m = re.fullmatch(r"\(0,1\)@(\d+),2@(\d+)", p.stdout.strip())
+        assert m, p.stdout
+        a, b = int(m.group(1)), int(m.group(2))
+        assert a == allowed[0] and b in allowed and b != a, p.stdout
+        try:
+            sib = cpu_list(open("/sys/devices/system/cpu/cpu%d/topology/"
+                                "thread_siblings_list" % a).read())
+        except OSError:
+            sib = [a]
+        if any(c not in sib for c in allowed):
+            assert b not in sib, "CPU %d is %d's SMT sibling: %s" % (
+                b, a, p.stdout)
+        assert "poll CPUs %d and %d" % (a, b) in p.stderr, p.stderr
+    # A cpuset of one CPU, as a container's: its CPU, not 0 and 1.
+    p = run_in_cpuset(last, ["bash", QUICKSTART, "cpus"])
+    if p is None:
+        raise tap.Skip("no cpuset cgroup can be made here (the taskset "
+                       "cases passed)")
+    assert p.returncode == 0 and p.stdout.strip() == "(0,1)@%d" % last, \
+        "exit %d: %s%s" % (p.returncode, p.stdout, p.stderr)
 
 
 def quickstart_capture(prefix):
