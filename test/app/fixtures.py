@@ -80,15 +80,21 @@ def run_in_cpuset(cpu, cmd, timeout=120, env=None):
     except OSError:
         return None
     try:
-        with open(os.path.join(root, mems)) as f:
-            all_mems = f.read().strip()
-        if not all_mems:
-            with open(os.path.join(root, "cpuset.mems.effective")) as f:
-                all_mems = f.read().strip()
         with open(os.path.join(d, cpus), "w") as f:
             f.write(str(cpu))
-        with open(os.path.join(d, mems), "w") as f:
-            f.write(all_mems)
+        # v1: a cpuset's memory nodes must be given (the root's); v2's
+        # root has only cpuset.mems.effective, and a child inherits it.
+        all_mems = ""
+        for name in (mems, "cpuset.mems.effective"):
+            try:
+                with open(os.path.join(root, name)) as f:
+                    all_mems = f.read().strip()
+                break
+            except OSError:
+                continue
+        if all_mems:
+            with open(os.path.join(d, mems), "w") as f:
+                f.write(all_mems)
         script = 'echo $$ > "$0" && exec "$@"'
         return subprocess.run(["sh", "-c", script, os.path.join(d, tasks)] +
                               list(cmd), capture_output=True, text=True,
