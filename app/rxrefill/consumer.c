@@ -8,6 +8,7 @@
  * another CPU (remote frees).
  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
@@ -43,20 +44,69 @@ consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
 	RXR_STAT_ADD(c->bytes, bytes);
 }
 
-/* A CPU that is not the poll lcore's: the main lcore's, else any other. */
-static unsigned int
-other_cpu(unsigned int poll_cpu)
+/* Whether a poll lcore runs on @p cpu. */
+static bool
+poll_cpu_is(const struct app *a, int cpu)
 {
-	unsigned int main_cpu = RTE_MAX(lcore_cpu(rte_get_main_lcore()), 0);
-	cpu_set_t set;
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (lcore_cpu(a->pollers[k].lcore) == cpu)
+			return true;
+	return false;
+}
 
-	if (main_cpu != poll_cpu)
+/*
+ * A CPU that is not the poll lcore's, among those the process was given:
+ * the main lcore's (it only reports), else one no poll lcore runs on, else
+ * any other; -1 when there is none.
+ */
+static int
+other_cpu(const struct app *a, int poll_cpu)
+{
+	int main_cpu = lcore_cpu(rte_get_main_lcore());
+
+	if (main_cpu >= 0 && main_cpu != poll_cpu &&
+			CPU_ISSET(main_cpu, &a->start_cpus))
 		return main_cpu;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (unsigned int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &set) && cpu != poll_cpu)
+	for (int pass = 0; pass < 2; pass++)
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &a->start_cpus) && cpu != poll_cpu &&
+					(pass == 1 || !poll_cpu_is(a, cpu)))
 				return cpu;
-	return poll_cpu;
+	return -1;
+}
+
+/*
+ * Each poll lcore's consumer CPU, before the run: same-cpu its own,
+ * other-cpu another the process may use. A poll lcore left with no other
+ * CPU is a usage error, said here: a consumer placed on the poll's own CPU
+ * would measure same-cpu under the name other-cpu.
+ */
+int
+consumers_place(struct app *a)
+{
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		struct poller *pl = &a->pollers[k];
+		int cpu = lcore_cpu(pl->lcore);
+
+		pl->consumer_cpu = -1;
+		if (a->opt.consumer == CONSUMER_SAME_CPU)
+			pl->consumer_cpu = cpu;
+		if (a->opt.consumer != CONSUMER_OTHER_CPU)
+			continue;
+		pl->consumer_cpu = other_cpu(a, cpu);
+		if (pl->consumer_cpu < 0) {
+			char list[256];
+
+			cpus_str(&a->start_cpus, list, sizeof(list));
+			RXR_LOG(ERR, "--consumer other-cpu: poll lcore %u runs "
+				"on CPU %d and this process may run on no other "
+				"(its CPUs at start: %s); give it two CPUs "
+				"(taskset, its cpuset) or use --consumer same-cpu",
+				pl->lcore, cpu, list[0] != '\0' ? list : "none");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The thread's task batch to its poll lcore's list: before any wait. */
@@ -73,14 +123,18 @@ consumer_main(void *arg)
 	struct consumer *c = arg;
 	struct poller *pl = c->poller;
 	struct rte_mbuf *pkts[CONSUMER_BURST];
-	unsigned int cpu = RTE_MAX(lcore_cpu(pl->lcore), 0);
 	cpu_set_t set;
+	int ret;
 
-	if (app.opt.consumer == CONSUMER_OTHER_CPU)
-		cpu = other_cpu(cpu);
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (pl->consumer_cpu >= 0)
+		CPU_SET(pl->consumer_cpu, &set);
+	ret = pl->consumer_cpu < 0 ? EINVAL :
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (ret != 0)
+		RXR_LOG(ERR, "consumer %u of lcore %u: cannot run on CPU %d: "
+			"%s; it runs where the scheduler puts it", c->index,
+			pl->lcore, pl->consumer_cpu, strerror(ret));
 	/*
 	 * Frees from here are task-context frees owed to our poll lcore,
 	 * gathered in a task batch (DPDK's usual per-thread cache) so that

@@ -181,8 +181,8 @@ parse_lcores(const char *s, cpu_set_t *bad)
 }
 
 /* "0-3,6": @p set as a list of ranges. */
-static void
-cpus_str(const cpu_set_t *set, char *buf, size_t len)
+void
+cpus_str(const rte_cpuset_t *set, char *buf, size_t len)
 {
 	size_t off = 0;
 

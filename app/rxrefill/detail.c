@@ -162,9 +162,11 @@ lcores_json(const struct app *a, uint64_t cycles)
 		const struct poller *pl = &a->pollers[k];
 		uint64_t busy = d.s1.busy[k] - d.s0.busy[k];
 
-		json_array_append_new(arr, json_pack("{s:i, s:i, s:I, s:I, s:o}",
+		json_array_append_new(arr, json_pack("{s:i, s:i, s:o, s:I, s:I, s:o}",
 			"lcore", pl->lcore,
 			"cpu", lcore_cpu(pl->lcore),
+			"consumer_cpu", pl->consumer_cpu >= 0 ?
+				json_integer(pl->consumer_cpu) : json_null(),
 			"cycles", (json_int_t)cycles,
 			"busy_cycles", (json_int_t)busy,
 			"busy_share", cycles != 0 ? json_real(RTE_MIN(1.0,

@@ -943,6 +943,8 @@ app_setup(void)
 			app.nb_pollers);
 		return EXIT_USAGE;
 	}
+	if (consumers_place(&app) != 0)
+		return EXIT_USAGE;
 	if (app.opt.nb_replay != 0 &&
 			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0))
 		return EXIT_FAILURE;
@@ -1103,6 +1105,9 @@ main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 
+	/* Before EAL pins this thread: the CPUs the process was given. */
+	if (sched_getaffinity(0, sizeof(app.start_cpus), &app.start_cpus) != 0)
+		CPU_ZERO(&app.start_cpus);
 	/* EAL aborts on a worker lcore it cannot pin: said first. */
 	if (cpus_outside(eal_argc, argv, why, sizeof(why))) {
 		RXR_LOG(ERR, "%s", why);

@@ -211,6 +211,7 @@ struct poller {
 	unsigned int nb_pools;
 	struct consumer cons[MAX_CONSUMERS];
 	unsigned int nb_cons;
+	int consumer_cpu;		/* its consumer threads', -1: none */
 
 	/* Written by the poll lcore, read by the main lcore (relaxed). */
 	uint64_t rx_packets;
@@ -306,6 +307,9 @@ struct app {
 	unsigned int run_seq;	/* for unique pool names */
 	uint64_t lost_frames;	/* conservation failures, all runs */
 	unsigned int std_closed;	/* rxr_path_std_fds_open(): closed at start */
+	/* The CPUs the process was given (before EAL pinned its thread):
+	 * where threads that are no lcore may run. */
+	rte_cpuset_t start_cpus;
 };
 
 extern struct app app;
@@ -399,6 +403,7 @@ void streams_settle(struct app *a);
 void streams_mark(struct app *a);
 
 /* consumer.c */
+int consumers_place(struct app *a);
 int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
@@ -456,6 +461,8 @@ bool read_first_line(const char *path, char *buf, size_t len);
 /* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
  * and this process cannot run on, said in why; false when there is none. */
 bool cpus_outside(int argc, char **argv, char *why, size_t len);
+/* "0-3,6": a CPU set as the kernel lists it; "" when empty. */
+void cpus_str(const rte_cpuset_t *set, char *buf, size_t len);
 
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */

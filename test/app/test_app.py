@@ -269,6 +269,33 @@ def case_busy_time_saturated():
             "iteration" % (v, ["%.3f" % x for x in every])
 
 
+def case_consumer_cpu_placement():
+    # Two poll lcores on two CPUs with the main lcore beside the first
+    # (the default job's layout): --consumer other-cpu put the first poll
+    # lcore's consumer on its own CPU, the main lcore's, which the
+    # consumer thread's inherited affinity held it to. Each run's report
+    # now says where each poll lcore's consumers ran.
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise tap.Skip("one CPU: no other CPU for a consumer")
+    a, b = cpus[0], cpus[1]
+    _, files = gen("place", "-q", "2", "-s", "4", "-n", "200", "-l", "64")
+    eal = ["--lcores", "(0,1)@%d,2@%d" % (a, b)] + EAL[2:]
+    for mode in ("other-cpu", "same-cpu", "inline"):
+        report = os.path.join(TMP, "place-%s.report.json" % mode)
+        rc, out, err = run(["--replay", ",".join(files), "--loops", "1",
+                            "--reps", "1", "--strategy", "bh", "--consumer",
+                            mode, "--report", report, "--no-table"], eal=eal)
+        assert rc == 0, "%s: exit %d: %s" % (mode, rc, err[-2000:])
+        with open(report) as f:
+            lcores = json.load(f)["runs"][0]["lcores"]
+        got = [(lc["cpu"], lc["consumer_cpu"]) for lc in lcores]
+        want = {"other-cpu": [(a, b), (b, a)], "same-cpu": [(a, a), (b, b)],
+                "inline": [(a, None), (b, None)]}[mode]
+        assert got == want, "%s: (poll CPU, consumer CPU) %s, not %s" % (
+            mode, got, want)
+
+
 def case_sigint_partial_report():
     manifest, files = gen("sig", "-q", "2", "-s", "8", "-n", "200")
     report = os.path.join(TMP, "sig.report.json")

@@ -1205,6 +1205,17 @@ def case_lcores_outside_cpuset():
                                  "--no-table", "--report",
                                  path("cpuset.json")])
     assert p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-800:])
+    # One CPU, and a consumer asked for on another: refused before the run
+    # (it ran on the poll's own CPU, reported as other-cpu).
+    p = run_in_cpuset(last, [RXREFILL, "--lcores", "(0,1)@%d" % last] +
+                      EAL[2:] + ["--", "--replay", capture(), "--loops", "1",
+                                 "--reps", "1", "--strategy", "bh",
+                                 "--consumer", "other-cpu", "--no-table",
+                                 "--report", path("cpuset.json")])
+    needle = ("--consumer other-cpu: poll lcore 1 runs on CPU %d and this "
+              "process may run on no other" % last)
+    assert p.returncode == 2 and needle in p.stderr, "exit %d: %s" % (
+        p.returncode, p.stderr[-800:])
 
 
 def main():
