@@ -44,16 +44,6 @@ consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
 	RXR_STAT_ADD(c->bytes, bytes);
 }
 
-/* Whether a poll lcore runs on @p cpu. */
-static bool
-poll_cpu_is(const struct app *a, int cpu)
-{
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
-		if (lcore_cpu(a->pollers[k].lcore) == cpu)
-			return true;
-	return false;
-}
-
 /*
  * A CPU that is not the poll lcore's, among those the process was given:
  * the main lcore's (it only reports), else one no poll lcore runs on, else
@@ -70,7 +60,7 @@ other_cpu(const struct app *a, int poll_cpu)
 	for (int pass = 0; pass < 2; pass++)
 		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 			if (CPU_ISSET(cpu, &a->start_cpus) && cpu != poll_cpu &&
-					(pass == 1 || !poll_cpu_is(a, cpu)))
+					(pass == 1 || !cpu_polled(a, cpu)))
 				return cpu;
 	return -1;
 }

@@ -180,6 +180,18 @@ parse_lcores(const char *s, cpu_set_t *bad)
 	}
 }
 
+bool
+cpu_polled(const struct app *a, int cpu)
+{
+	for (unsigned int k = 0; cpu >= 0 && k < a->nb_pollers; k++) {
+		rte_cpuset_t set = rte_lcore_cpuset(a->pollers[k].lcore);
+
+		if (CPU_ISSET(cpu, &set))
+			return true;
+	}
+	return false;
+}
+
 /* "0-3,6": @p set as a list of ranges. */
 void
 cpus_str(const rte_cpuset_t *set, char *buf, size_t len)

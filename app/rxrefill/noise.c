@@ -299,13 +299,13 @@ own_cpu(const struct app *a, const struct poller *pl)
 	rte_cpuset_t mine = rte_lcore_cpuset(pl->lcore);
 	unsigned int lc;
 
-	if (a->opt.consumer == CONSUMER_SAME_CPU ||
-			(a->opt.consumer == CONSUMER_OTHER_CPU &&
-			a->opt.main_polls))
-		return false;
-	/* The zeroing thread runs on the main lcore's CPUs. */
+	/* Consumer threads, as consumers_place() put them. */
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (a->pollers[k].consumer_cpu >= 0 &&
+				CPU_ISSET(a->pollers[k].consumer_cpu, &mine))
+			return false;
 	if (a->opt.zero_policy == RXR_ZERO_POLICY_BACKGROUND &&
-			pl->lcore == rte_get_main_lcore())
+			zeroer_cpu(a) >= 0 && CPU_ISSET(zeroer_cpu(a), &mine))
 		return false;
 	RTE_LCORE_FOREACH(lc) {
 		rte_cpuset_t other, both;

@@ -439,6 +439,7 @@ void fill_pool_groups(struct rxr_report_pcp *pcp,
 		const struct rxr_pool_stats *b);
 
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
+int zeroer_cpu(const struct app *a);
 int zeroer_start(struct app *a);
 void zeroer_stop(struct app *a);
 
@@ -461,6 +462,8 @@ bool read_first_line(const char *path, char *buf, size_t len);
 /* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
  * and this process cannot run on, said in why; false when there is none. */
 bool cpus_outside(int argc, char **argv, char *why, size_t len);
+/* Whether a poll lcore of the run may run on @p cpu. */
+bool cpu_polled(const struct app *a, int cpu);
 /* "0-3,6": a CPU set as the kernel lists it; "" when empty. */
 void cpus_str(const rte_cpuset_t *set, char *buf, size_t len);
 

@@ -2,12 +2,14 @@
 
 /*
  * Background zeroing (doc/zeroing.md, policy background): one thread,
- * on the main lcore's CPU so that it never takes a poll lcore's, keeps every
- * poll lcore's supply of pre-zeroed frames filled.
+ * on a CPU no poll lcore runs on when there is one, keeps every poll
+ * lcore's supply of pre-zeroed frames filled.
  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_lcore.h>
@@ -22,13 +24,40 @@ static pthread_t zeroer;
 static volatile bool zeroer_quit;
 static bool zeroer_running;
 
+/*
+ * The zeroing thread's CPU: the main lcore's when no poll lcore runs
+ * there, else one of the process's CPUs at start that no poll lcore runs
+ * on, else the main lcore's, shared with a poll lcore (every CPU polls:
+ * the default job's two CPUs); -1 when the main lcore has no CPU.
+ */
+int
+zeroer_cpu(const struct app *a)
+{
+	int main_cpu = lcore_cpu(rte_get_main_lcore());
+
+	if (main_cpu >= 0 && !cpu_polled(a, main_cpu))
+		return main_cpu;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &a->start_cpus) && !cpu_polled(a, cpu))
+			return cpu;
+	return main_cpu;
+}
+
 static void *
 zeroer_main(void *arg)
 {
 	struct app *a = arg;
-	rte_cpuset_t cpus = rte_lcore_cpuset(rte_get_main_lcore());
+	int cpu = zeroer_cpu(a), ret;
+	rte_cpuset_t cpus;
 
-	pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	CPU_ZERO(&cpus);
+	if (cpu >= 0)
+		CPU_SET(cpu, &cpus);
+	ret = cpu < 0 ? EINVAL :
+		pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	if (ret != 0)
+		RXR_LOG(ERR, "zeroing thread: cannot run on CPU %d: %s; it "
+			"runs where the scheduler puts it", cpu, strerror(ret));
 	while (!zeroer_quit) {
 		unsigned int made = 0;
 

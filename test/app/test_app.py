@@ -288,12 +288,17 @@ def case_consumer_cpu_placement():
                             mode, "--report", report, "--no-table"], eal=eal)
         assert rc == 0, "%s: exit %d: %s" % (mode, rc, err[-2000:])
         with open(report) as f:
-            lcores = json.load(f)["runs"][0]["lcores"]
-        got = [(lc["cpu"], lc["consumer_cpu"]) for lc in lcores]
+            run0 = json.load(f)["runs"][0]
+        got = [(lc["cpu"], lc["consumer_cpu"]) for lc in run0["lcores"]]
         want = {"other-cpu": [(a, b), (b, a)], "same-cpu": [(a, a), (b, b)],
                 "inline": [(a, None), (b, None)]}[mode]
         assert got == want, "%s: (poll CPU, consumer CPU) %s, not %s" % (
             mode, got, want)
+        # Noise accounting knows it: a poll lcore sharing its CPU with a
+        # consumer by design does not count its switches as noise.
+        own = [lc["own_cpu"] for lc in run0["noise"]["lcores"]]
+        want = [False, mode == "inline"]
+        assert own == want, "%s: own_cpu %s, not %s" % (mode, own, want)
 
 
 def case_sigint_partial_report():
