@@ -152,12 +152,16 @@ parse_mask(const char *s, cpu_set_t *bad)
 	return 0;
 }
 
-/* --lcores "(0,1)@0,2@1": lcore sets, each on the CPUs after '@' or, with
- * none, on those of its own numbers. */
+/*
+ * --lcores "(0,1)@0,2@1": lcore sets, each on the CPUs after '@'; with
+ * none, a group "(0,6)" on the group's CPUs, a range "7-8" each lcore on
+ * the CPU of its number, as EAL reads them.
+ */
 static int
 parse_lcores(const char *s, cpu_set_t *bad)
 {
 	for (;;) {
+		bool group = *s == '(';
 		cpu_set_t lc, cpus;
 
 		CPU_ZERO(&lc);
@@ -168,11 +172,16 @@ parse_lcores(const char *s, cpu_set_t *bad)
 			s++;
 			if (cpu_group(&s, &cpus) != 0)
 				return -1;
+			if (elem_outside(&cpus, bad))
+				return 1;
+		} else if (group) {
+			if (elem_outside(&lc, bad))
+				return 1;
 		} else {
-			cpus = lc;
+			for (unsigned int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &lc) && cpu_outside(c, bad))
+					return 1;
 		}
-		if (elem_outside(&cpus, bad))
-			return 1;
 		if (*s == '\0')
 			return 0;
 		if (*s++ != ',')

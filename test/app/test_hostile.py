@@ -1182,8 +1182,9 @@ def case_lcores_outside_cpuset():
     last = os.cpu_count() - 1
     if last < 1:
         raise tap.Skip("one CPU: no CPU outside a cpuset of one")
+    # A range without '@' pins each lcore to its own CPU, as -l does.
     for lcores in (["-l", "0,%d" % last], ["--lcores", "(0,1)@%d,2@0" % last],
-                   ["-c", "0x3"]):
+                   ["-c", "0x3"], ["--lcores", "0-%d" % last]):
         p = run_in_cpuset(last, [RXREFILL] + lcores + EAL[2:] + [
             "--", "--replay", capture(), "--loops", "1", "--reps", "1",
             "--strategy", "bh", "--no-table", "--report",
