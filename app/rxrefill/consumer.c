@@ -45,35 +45,64 @@ consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n)
 }
 
 /*
- * A CPU that is not the poll lcore's, among those the process was given:
- * the main lcore's (it only reports), else one no poll lcore runs on, else
- * any other; -1 when there is none.
+ * The CPUs other-cpu consumers spread over: those the process was given
+ * that no poll lcore runs on, the main lcore's first (it only reports).
+ * @return how many, in @p cpus.
  */
-static int
-other_cpu(const struct app *a, int poll_cpu)
+static unsigned int
+free_cpus(const struct app *a, int *cpus)
 {
 	int main_cpu = lcore_cpu(rte_get_main_lcore());
+	unsigned int n = 0;
 
-	if (main_cpu >= 0 && main_cpu != poll_cpu &&
-			CPU_ISSET(main_cpu, &a->start_cpus))
-		return main_cpu;
-	for (int pass = 0; pass < 2; pass++)
-		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &a->start_cpus) && cpu != poll_cpu &&
-					(pass == 1 || !cpu_polled(a, cpu)))
-				return cpu;
+	if (main_cpu >= 0 && CPU_ISSET(main_cpu, &a->start_cpus) &&
+			!cpu_polled(a, main_cpu))
+		cpus[n++] = main_cpu;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != main_cpu && CPU_ISSET(cpu, &a->start_cpus) &&
+				!cpu_polled(a, cpu))
+			cpus[n++] = cpu;
+	return n;
+}
+
+/*
+ * Poll lcore @p k's other-cpu consumer CPU: one of the free CPUs in turn,
+ * so that the consumers of many queues do not crowd one CPU; with none,
+ * the next poll lcore's CPU (each CPU polls and frees another's packets),
+ * else any other the process was given; -1 when there is none.
+ */
+static int
+other_cpu(const struct app *a, unsigned int k, const int *free,
+		unsigned int nb_free)
+{
+	int own = lcore_cpu(a->pollers[k].lcore);
+
+	if (nb_free != 0)
+		return free[k % nb_free];
+	for (unsigned int i = 1; i < a->nb_pollers; i++) {
+		int cpu = lcore_cpu(a->pollers[(k + i) % a->nb_pollers].lcore);
+
+		if (cpu >= 0 && cpu != own && CPU_ISSET(cpu, &a->start_cpus))
+			return cpu;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != own && CPU_ISSET(cpu, &a->start_cpus))
+			return cpu;
 	return -1;
 }
 
 /*
  * Each poll lcore's consumer CPU, before the run: same-cpu its own,
- * other-cpu another the process may use. A poll lcore left with no other
- * CPU is a usage error, said here: a consumer placed on the poll's own CPU
- * would measure same-cpu under the name other-cpu.
+ * other-cpu another the process may use (other_cpu()). A poll lcore left
+ * with no other CPU is a usage error, said here: a consumer placed on the
+ * poll's own CPU would measure same-cpu under the name other-cpu.
  */
 int
 consumers_place(struct app *a)
 {
+	static int free[CPU_SETSIZE];
+	unsigned int nb_free = free_cpus(a, free);
+
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
 		int cpu = lcore_cpu(pl->lcore);
@@ -83,7 +112,7 @@ consumers_place(struct app *a)
 			pl->consumer_cpu = cpu;
 		if (a->opt.consumer != CONSUMER_OTHER_CPU)
 			continue;
-		pl->consumer_cpu = other_cpu(a, cpu);
+		pl->consumer_cpu = other_cpu(a, k, free, nb_free);
 		if (pl->consumer_cpu < 0) {
 			char list[256];
 

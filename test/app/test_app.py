@@ -299,6 +299,21 @@ def case_consumer_cpu_placement():
         own = [lc["own_cpu"] for lc in run0["noise"]["lcores"]]
         want = [False, mode == "inline"]
         assert own == want, "%s: own_cpu %s, not %s" % (mode, own, want)
+    # With CPUs no poll lcore runs on, the consumers spread over them, the
+    # main lcore's first (on 4 CPUs or more).
+    if len(cpus) >= 4:
+        report = os.path.join(TMP, "place-spread.report.json")
+        rc, out, err = run(["--replay", ",".join(files), "--loops", "1",
+                            "--reps", "1", "--strategy", "bh", "--consumer",
+                            "other-cpu", "--report", report, "--no-table"],
+                           eal=["--lcores", "0@%d,1@%d,2@%d" % tuple(
+                               cpus[:3])] + EAL[2:])
+        assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+        with open(report) as f:
+            got = [lc["consumer_cpu"]
+                   for lc in json.load(f)["runs"][0]["lcores"]]
+        assert got == [cpus[0], cpus[3]], "consumer CPUs %s, not %s" % (
+            got, [cpus[0], cpus[3]])
 
 
 def case_sigint_partial_report():
