@@ -724,7 +724,8 @@ static const struct rxr_opt opt_list[] = {
 		"what holds the received packets, in task context like a "
 		"socket receive queue: none (free at once: rxonly), inline "
 		"(run to completion in the poll lcore), same-cpu (a thread on "
-		"the poll lcore's CPU), other-cpu (a thread on another CPU), "
+		"the poll lcore's CPU), other-cpu (a thread on another CPU: one "
+		"no poll lcore runs on when the process has one, in turn), "
 		"other-poll (the next poll lcore frees each packet in its own "
 		"poll loop: softirq on another CPU; needs two poll lcores)",
 		set_consumer, 0 },
