@@ -104,27 +104,7 @@ cpu_outside(unsigned int c, cpu_set_t *bad)
  * message says what is wrong then).
  */
 
-/* -l "0-3,5": lcore ids, each pinned to the CPU of its number. */
-static int
-parse_list(const char *s, cpu_set_t *bad)
-{
-	for (;;) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		if (cpu_range(&s, &set) != 0)
-			return -1;
-		for (unsigned int c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set) && cpu_outside(c, bad))
-				return 1;
-		if (*s == '\0')
-			return 0;
-		if (*s++ != ',')
-			return -1;
-	}
-}
-
-/* -c "0x3": a hexadecimal mask of lcores, pinned as -l's. */
+/* -c "0x3": a hexadecimal mask of lcores, each on the CPU of its number. */
 static int
 parse_mask(const char *s, cpu_set_t *bad)
 {
@@ -155,7 +135,7 @@ parse_mask(const char *s, cpu_set_t *bad)
 /*
  * --lcores "(0,1)@0,2@1": lcore sets, each on the CPUs after '@'; with
  * none, a group "(0,6)" on the group's CPUs, a range "7-8" each lcore on
- * the CPU of its number, as EAL reads them.
+ * the CPU of its number, as EAL reads them. -l "0-3,5" is the last form.
  */
 static int
 parse_lcores(const char *s, cpu_set_t *bad)
@@ -279,8 +259,7 @@ cpus_outside(int argc, char **argv, char *why, size_t len)
 
 		if (val == NULL)
 			continue;
-		found = (strcmp(name, "-l") == 0 ? parse_list(val, &bad) :
-			strcmp(name, "-c") == 0 ? parse_mask(val, &bad) :
+		found = (strcmp(name, "-c") == 0 ? parse_mask(val, &bad) :
 			parse_lcores(val, &bad)) == 1;
 		if (!found)
 			continue;
