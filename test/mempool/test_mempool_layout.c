@@ -300,6 +300,26 @@ test_frame_size_hints(void)
 	return 0;
 }
 
+/* With DPDK's ops table full, a pool cannot be made: said, not "EINVAL". */
+static int
+test_ops_unregistered(void)
+{
+	struct rxr_mempool_conf c = { .pool = { .strategy = RXR_STRATEGY_BH } };
+	int idx = rxr_mempool_ops_index;
+	struct rte_mempool *mp;
+
+	rxr_mempool_ops_index = -1;
+	mp = rxr_pktmbuf_pool_create("rxrt_noops", 64, &c, SOCKET_ID_ANY);
+	rxr_mempool_ops_index = idx;
+	RXR_TEST_ASSERT(mp == NULL && rte_errno == ENOENT,
+		"made with the driver unregistered, or errno %d", rte_errno);
+	mp = rxr_pktmbuf_pool_create("rxrt_noops", 64, &c, SOCKET_ID_ANY);
+	RXR_TEST_ASSERT(mp != NULL, "not made again: %s",
+		rte_strerror(rte_errno));
+	rte_mempool_free(mp);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -314,5 +334,7 @@ main(int argc, char **argv)
 		"fails the debug check", test_free_debug);
 	rxr_test_run("a refused frame size names the range and suggests "
 		"only sizes that are taken", test_frame_size_hints);
+	rxr_test_run("the driver unregistered (DPDK's ops table full): "
+		"no pool, ENOENT", test_ops_unregistered);
 	return rxr_test_done();
 }

@@ -140,6 +140,16 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	uint32_t elt;
 	int ret;
 
+	/* DPDK's table of ops was full when this driver loaded. */
+	if (rxr_mempool_ops_index < 0) {
+		RXR_LOG(ERR, "%s: the %s mempool driver is not registered: "
+			"DPDK's table of %d mempool ops was full when it loaded "
+			"(DPDK said \"Maximum number of mempool ops structs "
+			"exceeded\"); load fewer mempool drivers", name,
+			RXR_MEMPOOL_OPS_NAME, RTE_MEMPOOL_MAX_OPS_IDX);
+		rte_errno = ENOENT;
+		return NULL;
+	}
 	if (c.frame_size == 0)
 		c.frame_size = rxr_mempool_frame_size_default(c.priv_size);
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
