@@ -15,6 +15,9 @@
 #                                       RXREFILL_CAPTURE=PREFIX, default build/capture/default64)
 #   bash usertools/quickstart.sh cpus   only print the default job's EAL --lcores, as run
 #                                       chooses them among the CPUs this shell may run on
+#   bash usertools/quickstart.sh test-cpus
+#                                       only check, as test does first, that CPUs 0 and 1,
+#                                       where the suites pin their lcores, can be used
 # Each install step asks apt only for packages that are not there yet.
 set -euo pipefail
 
@@ -259,6 +262,20 @@ cpus() {
 	echo "(0,1)@$a,2@$b"
 }
 
+# The test suites pin their lcores to CPUs 0 and 1 (-l 0-1). In a cpuset
+# (a container's, a cgroup's) without them EAL stops or aborts in every
+# test: said once, before anything is built. A taskset mask alone is no
+# obstacle (EAL widens the affinity), so each CPU is tried, not read.
+test_cpus() {
+	local c
+	for c in 0 1; do
+		if ! taskset -c "$c" true 2>/dev/null; then
+			echo "quickstart: the test suites pin lcores to CPUs 0 and 1, and this shell cannot run on CPU $c (it may run on $(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)): run them on a machine or in a cpuset that has CPUs 0 and 1" >&2
+			return 1
+		fi
+	done
+}
+
 case "${1:-}" in
 run)
 	install_missing
@@ -294,6 +311,7 @@ run)
 	exec ./build/app/rxrefill/rxrefill "$@"
 	;;
 test)
+	test_cpus
 	install_missing
 	rc=0
 	# 1. Debug checks on: unit, stress, integration and system suites
@@ -334,8 +352,11 @@ capture)
 cpus)
 	cpus
 	;;
+test-cpus)
+	test_cpus
+	;;
 *)
-	echo "usage: $0 run|test|hugepages|capture|cpus" >&2
+	echo "usage: $0 run|test|hugepages|capture|cpus|test-cpus" >&2
 	exit 2
 	;;
 esac
