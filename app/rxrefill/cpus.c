@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The CPUs EAL's lcore options name (-l, -c, --lcores), tried before EAL
- * starts. EAL pins each lcore's thread to its CPUs; where the process may
- * not run there (a container's or a cgroup's cpuset, a CPU past the last)
- * it stops with "Invalid argument" and a note about its interrupt thread,
- * or, for a worker lcore, panics and aborts. Each lcore's set is tried on
- * the calling thread with sched_setaffinity(), as EAL will set it, and the
- * thread's own set restored: a CPU outside a taskset mask alone is one EAL
- * may widen the affinity to, as DPDK's own programs do, and passes.
+ * Where the run's threads go: the CPUs EAL's lcore options name, tried
+ * before EAL starts; then the consumer threads and the zeroing thread,
+ * placed on the CPUs the process was given.
+ *
+ * EAL pins each lcore's thread to its CPUs; where the process may not run
+ * there (a container's or a cgroup's cpuset, a CPU past the last) it stops
+ * with "Invalid argument" and a note about its interrupt thread, or, for a
+ * worker lcore, panics and aborts. Each lcore's set (-l, -c, --lcores) is
+ * tried on the calling thread with sched_setaffinity(), as EAL will set
+ * it, and the thread's own set restored: a CPU outside a taskset mask
+ * alone is one EAL may widen the affinity to, as DPDK's own programs do,
+ * and passes.
  */
 
 #include <ctype.h>
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 /* A CPU number, at most CPU_SETSIZE - 1; *s past it. */
 static int
@@ -169,18 +174,6 @@ parse_lcores(const char *s, cpu_set_t *bad)
 	}
 }
 
-bool
-cpu_polled(const struct app *a, int cpu)
-{
-	for (unsigned int k = 0; cpu >= 0 && k < a->nb_pollers; k++) {
-		rte_cpuset_t set = rte_lcore_cpuset(a->pollers[k].lcore);
-
-		if (CPU_ISSET(cpu, &set))
-			return true;
-	}
-	return false;
-}
-
 /* "0-3,6": @p set as a list of ranges. */
 void
 cpus_str(const rte_cpuset_t *set, char *buf, size_t len)
@@ -245,14 +238,13 @@ cpus_possible(cpu_set_t *set)
 }
 
 bool
-cpus_outside(int argc, char **argv, char *why, size_t len)
+cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
+		size_t len)
 {
 	char list[256], cpus[256];
-	cpu_set_t own, bad, possible;
+	cpu_set_t bad, possible;
 	bool found = false;
 
-	if (sched_getaffinity(0, sizeof(own), &own) != 0)
-		return false;
 	for (int i = 1; i < argc && !found && strcmp(argv[i], "--") != 0;
 			i++) {
 		const char *name = NULL, *val = lcore_option(argc, argv, &i, &name);
@@ -274,10 +266,104 @@ cpus_outside(int argc, char **argv, char *why, size_t len)
 			strpbrk(list, ",-") != NULL ? "s" : "", list);
 	}
 	/* EAL sets each thread's affinity itself: the caller's, as given. */
-	if (sched_setaffinity(0, sizeof(own), &own) != 0 && !found) {
+	if (sched_setaffinity(0, sizeof(*own), own) != 0 && !found) {
 		snprintf(why, len, "cannot restore this thread's CPU affinity "
 			"after trying the lcores' CPUs: %s", strerror(errno));
 		return true;
 	}
 	return found;
+}
+
+/* Whether a poll lcore of the run may run on @p cpu. */
+static bool
+cpu_polled(const struct app *a, int cpu)
+{
+	for (unsigned int k = 0; cpu >= 0 && k < a->nb_pollers; k++) {
+		rte_cpuset_t set = rte_lcore_cpuset(a->pollers[k].lcore);
+
+		if (CPU_ISSET(cpu, &set))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The CPUs that threads which are no lcore (consumers, the zeroing
+ * thread) take first: those the process was given that no poll lcore
+ * runs on, the main lcore's first (it only reports). @return how many,
+ * in @p cpus.
+ */
+static unsigned int
+free_cpus(const struct app *a, int *cpus)
+{
+	int main_cpu = lcore_cpu(rte_get_main_lcore());
+	unsigned int n = 0;
+
+	if (main_cpu >= 0 && CPU_ISSET(main_cpu, &a->start_cpus) &&
+			!cpu_polled(a, main_cpu))
+		cpus[n++] = main_cpu;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != main_cpu && CPU_ISSET(cpu, &a->start_cpus) &&
+				!cpu_polled(a, cpu))
+			cpus[n++] = cpu;
+	return n;
+}
+
+/*
+ * Poll lcore @p k's other-cpu consumer CPU: one of the free CPUs in turn,
+ * so that the consumers of many queues do not crowd one CPU; with none,
+ * the next poll lcore's CPU (each CPU polls and frees another's packets),
+ * else any other the process was given; -1 when there is none.
+ */
+static int
+other_cpu(const struct app *a, unsigned int k, const int *free,
+		unsigned int nb_free)
+{
+	int own = lcore_cpu(a->pollers[k].lcore);
+
+	if (nb_free != 0)
+		return free[k % nb_free];
+	for (unsigned int i = 1; i < a->nb_pollers; i++) {
+		int cpu = lcore_cpu(a->pollers[(k + i) % a->nb_pollers].lcore);
+
+		if (cpu >= 0 && cpu != own && CPU_ISSET(cpu, &a->start_cpus))
+			return cpu;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != own && CPU_ISSET(cpu, &a->start_cpus))
+			return cpu;
+	return -1;
+}
+
+int
+cpus_place(struct app *a)
+{
+	static int free[CPU_SETSIZE];
+	unsigned int nb_free = free_cpus(a, free);
+
+	/* The zeroing thread: a free CPU, else beside the main lcore. */
+	a->zeroer_cpu = nb_free != 0 ? free[0] : lcore_cpu(rte_get_main_lcore());
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		struct poller *pl = &a->pollers[k];
+		int cpu = lcore_cpu(pl->lcore);
+
+		pl->consumer_cpu = -1;
+		if (a->opt.consumer == CONSUMER_SAME_CPU)
+			pl->consumer_cpu = cpu;
+		if (a->opt.consumer != CONSUMER_OTHER_CPU)
+			continue;
+		pl->consumer_cpu = other_cpu(a, k, free, nb_free);
+		if (pl->consumer_cpu < 0) {
+			char list[256];
+
+			cpus_str(&a->start_cpus, list, sizeof(list));
+			RXR_LOG(ERR, "--consumer other-cpu: poll lcore %u runs "
+				"on CPU %d and this process may run on no other "
+				"(its CPUs at start: %s); give it two CPUs "
+				"(taskset, its cpuset) or use --consumer same-cpu",
+				pl->lcore, cpu, list[0] != '\0' ? list : "none");
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -943,7 +943,7 @@ app_setup(void)
 			app.nb_pollers);
 		return EXIT_USAGE;
 	}
-	if (consumers_place(&app) != 0)
+	if (cpus_place(&app) != 0)
 		return EXIT_USAGE;
 	if (app.opt.nb_replay != 0 &&
 			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0))
@@ -1109,7 +1109,7 @@ main(int argc, char **argv)
 	if (sched_getaffinity(0, sizeof(app.start_cpus), &app.start_cpus) != 0)
 		CPU_ZERO(&app.start_cpus);
 	/* EAL aborts on a worker lcore it cannot pin: said first. */
-	if (cpus_outside(eal_argc, argv, why, sizeof(why))) {
+	if (cpus_outside(eal_argc, argv, &app.start_cpus, why, sizeof(why))) {
 		RXR_LOG(ERR, "%s", why);
 		return EXIT_FAILURE;
 	}

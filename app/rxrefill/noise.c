@@ -299,13 +299,13 @@ own_cpu(const struct app *a, const struct poller *pl)
 	rte_cpuset_t mine = rte_lcore_cpuset(pl->lcore);
 	unsigned int lc;
 
-	/* Consumer threads, as consumers_place() put them. */
+	/* Consumer and zeroing threads, as cpus_place() put them. */
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		if (a->pollers[k].consumer_cpu >= 0 &&
 				CPU_ISSET(a->pollers[k].consumer_cpu, &mine))
 			return false;
 	if (a->opt.zero_policy == RXR_ZERO_POLICY_BACKGROUND &&
-			zeroer_cpu(a) >= 0 && CPU_ISSET(zeroer_cpu(a), &mine))
+			a->zeroer_cpu >= 0 && CPU_ISSET(a->zeroer_cpu, &mine))
 		return false;
 	RTE_LCORE_FOREACH(lc) {
 		rte_cpuset_t other, both;

@@ -310,6 +310,7 @@ struct app {
 	/* The CPUs the process was given (before EAL pinned its thread):
 	 * where threads that are no lcore may run. */
 	rte_cpuset_t start_cpus;
+	int zeroer_cpu;			/* cpus_place(); -1: none */
 };
 
 extern struct app app;
@@ -403,7 +404,6 @@ void streams_settle(struct app *a);
 void streams_mark(struct app *a);
 
 /* consumer.c */
-int consumers_place(struct app *a);
 int consumers_start(struct app *a, unsigned int run);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
@@ -439,7 +439,6 @@ void fill_pool_groups(struct rxr_report_pcp *pcp,
 		const struct rxr_pool_stats *b);
 
 /* zeroer.c: background zeroing, one thread fills every pool's supplies */
-int zeroer_cpu(const struct app *a);
 int zeroer_start(struct app *a);
 void zeroer_stop(struct app *a);
 
@@ -460,10 +459,13 @@ int lcore_cpu(unsigned int lcore);
 bool read_first_line(const char *path, char *buf, size_t len);
 
 /* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
- * and this process cannot run on, said in why; false when there is none. */
-bool cpus_outside(int argc, char **argv, char *why, size_t len);
-/* Whether a poll lcore of the run may run on @p cpu. */
-bool cpu_polled(const struct app *a, int cpu);
+ * and this process cannot run on, said in why; false when there is none.
+ * The thread's affinity is left as @p own, the process's at start. */
+bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
+		size_t len);
+/* After EAL: each poll lcore's consumer_cpu and the zeroing thread's CPU;
+ * -1 with the reason said when other-cpu leaves a poll lcore none. */
+int cpus_place(struct app *a);
 /* "0-3,6": a CPU set as the kernel lists it; "" when empty. */
 void cpus_str(const rte_cpuset_t *set, char *buf, size_t len);
 

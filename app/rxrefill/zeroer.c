@@ -24,30 +24,11 @@ static pthread_t zeroer;
 static volatile bool zeroer_quit;
 static bool zeroer_running;
 
-/*
- * The zeroing thread's CPU: the main lcore's when no poll lcore runs
- * there, else one of the process's CPUs at start that no poll lcore runs
- * on, else the main lcore's, shared with a poll lcore (every CPU polls:
- * the default job's two CPUs); -1 when the main lcore has no CPU.
- */
-int
-zeroer_cpu(const struct app *a)
-{
-	int main_cpu = lcore_cpu(rte_get_main_lcore());
-
-	if (main_cpu >= 0 && !cpu_polled(a, main_cpu))
-		return main_cpu;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &a->start_cpus) && !cpu_polled(a, cpu))
-			return cpu;
-	return main_cpu;
-}
-
 static void *
 zeroer_main(void *arg)
 {
 	struct app *a = arg;
-	int cpu = zeroer_cpu(a), ret;
+	int cpu = a->zeroer_cpu, ret;
 	rte_cpuset_t cpus;
 
 	CPU_ZERO(&cpus);
