@@ -10,7 +10,7 @@
  * - task: any other thread, EAL or not, on any CPU (process context);
  * - irq: a signal handler that interrupted either (hard IRQ).
  *
- * Classification reads two thread-local variables; it makes no system call.
+ * Classification reads thread-local variables; it makes no system call.
  * A signal handler that touches a pool brackets its work with
  * rxr_irq_enter() / rxr_irq_exit().
  */
@@ -35,11 +35,37 @@ enum rxr_context {
 
 RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
 
+/** rxr_ctx_lcore: not learned yet (rxr_ctx_lcore_learn()). */
+#define RXR_CTX_LCORE_UNKNOWN UINT32_MAX
+/** rxr_ctx_lcore: no EAL lcore of a primary process, for good. */
+#define RXR_CTX_LCORE_NONE (UINT32_MAX - 1)
+
+/*
+ * The calling thread's lcore id when it may be a poll lcore in poll
+ * context, as one thread-local word for the pools' inline owner paths: a
+ * value below RTE_MAX_LCORE is an EAL lcore of a primary process outside
+ * any handler; RXR_CTX_LCORE_UNKNOWN sends the pools' entries to
+ * rxr_ctx_lcore_learn().
+ */
+RTE_DECLARE_PER_LCORE(uint32_t, rxr_ctx_lcore);
+
+/**
+ * Learn rxr_ctx_lcore: the lcore id of an EAL lcore (whose id never
+ * changes) in a primary process outside a handler, or NONE for a thread
+ * that is no lcore and for a secondary process. A handler and a
+ * registered non-EAL thread (its id goes with rte_thread_unregister())
+ * leave it unknown: they take the strategies' own paths, which tell
+ * contexts apart call by call.
+ */
+void rxr_ctx_lcore_learn(void);
+
 /** Mark entry into a signal handler that may use a pool. Async-signal-safe. */
 static inline void
 rxr_irq_enter(void)
 {
 	RTE_PER_LCORE(rxr_irq_depth)++;
+	/* Out of poll context: the interrupted thread learns it again. */
+	RTE_PER_LCORE(rxr_ctx_lcore) = RXR_CTX_LCORE_UNKNOWN;
 	rte_compiler_barrier();
 }
 

@@ -93,6 +93,30 @@ rxrp_ops_set(struct rxr_pool *p, rxr_pool_alloc_t alloc, rxr_pool_free_t free)
 }
 
 int
+__rxr_pool_alloc_learn(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+
+	/* Still unknown in a handler or a registered non-EAL thread: the
+	 * entry itself, not __rxr_pool_alloc_entry(), which would come back. */
+	rxr_ctx_lcore_learn();
+	if (rxr_pool_alloc_inline(p, objs, n))
+		return 0;
+	return __atomic_load_n(&ops->alloc, __ATOMIC_RELAXED)(p, objs, n);
+}
+
+int
+__rxr_pool_free_learn(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+
+	rxr_ctx_lcore_learn();
+	if (rxr_pool_free_inline(p, objs, n))
+		return 0;
+	return __atomic_load_n(&ops->free, __ATOMIC_RELAXED)(p, objs, n);
+}
+
+int
 rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	return __rxr_pool_alloc_entry(p, objs, n);

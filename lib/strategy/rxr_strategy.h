@@ -425,13 +425,14 @@ __rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
 static __rte_always_inline const struct rxr_pool_owner *
 __rxr_pool_owner(const struct rxr_pool_ops *ops)
 {
-	unsigned int lc;
+	uint32_t lc;
 
 	if (ops->owner == NULL)
 		return NULL;
-	lc = rte_lcore_id();
-	if (unlikely(lc >= RTE_MAX_LCORE) || unlikely(rxr_in_irq()))
-		return NULL;
+	/* One thread-local word says lcore and context both. */
+	lc = RTE_PER_LCORE(rxr_ctx_lcore);
+	if (unlikely(lc >= RTE_MAX_LCORE))
+		return NULL;	/* not learned yet: the entry learns it */
 	return &ops->owner[lc];
 }
 
@@ -531,12 +532,23 @@ rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
 /** Allocation through the strategy (and its wrappers), then the slow path. */
 int rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n);
 
-/* rxr_pool_alloc_call() inline: a tail jump to the entry. */
+/* A thread's first call to a pool with an inline path: learn its context
+ * (rxr_ctx_lcore_learn()), try the inline path, then the entry. */
+int __rxr_pool_alloc_learn(struct rxr_pool *p, void **objs, unsigned int n);
+
+/*
+ * rxr_pool_alloc_call() inline: a tail jump to the entry, or to
+ * __rxr_pool_alloc_learn() while the calling thread's context is not
+ * learned (out of line, so that the inline path stays leaf code).
+ */
 static __rte_always_inline int
 __rxr_pool_alloc_entry(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 
+	if (unlikely(ops->owner != NULL &&
+			RTE_PER_LCORE(rxr_ctx_lcore) == RXR_CTX_LCORE_UNKNOWN))
+		return __rxr_pool_alloc_learn(p, objs, n);
 	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
 	return __atomic_load_n(&ops->alloc, __ATOMIC_RELAXED)(p, objs, n);
 }
@@ -598,12 +610,19 @@ rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
 void rxr_pool_free_call(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
-/* rxr_pool_free_call() inline: a tail jump to the entry. */
+/* __rxr_pool_alloc_learn() for a free. */
+int __rxr_pool_free_learn(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
+
+/* rxr_pool_free_call() inline: a tail jump to the entry (or to learn). */
 static __rte_always_inline int
 __rxr_pool_free_entry(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 
+	if (unlikely(ops->owner != NULL &&
+			RTE_PER_LCORE(rxr_ctx_lcore) == RXR_CTX_LCORE_UNKNOWN))
+		return __rxr_pool_free_learn(p, objs, n);
 	return __atomic_load_n(&ops->free, __ATOMIC_RELAXED)(p, objs, n);
 }
 

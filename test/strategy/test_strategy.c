@@ -411,6 +411,90 @@ test_inline_reclaim(void)
 	return 0;
 }
 
+/*
+ * The inline owner path reads the lcore from one thread-local word that a
+ * thread's first call learns: an EAL lcore keeps its id, a thread that is
+ * no lcore keeps NONE, a handler leaves it unknown (the thread it
+ * interrupted learns again). Once learned, the owner's calls never reach
+ * the pool's entry; a handler's always do.
+ */
+/* volatile: counted in a handler too. */
+static volatile unsigned int entry_allocs;
+static rxr_pool_alloc_t entry_alloc;
+
+static int
+counted_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	entry_allocs++;
+	return entry_alloc(p, objs, n);
+}
+
+static void *
+ctx_lcore_task(void *arg)
+{
+	void *f;
+
+	if (rxr_pool_alloc_bulk(arg, &f, 1) == 0)
+		rxr_pool_free_bulk(arg, &f, 1);
+	return (void *)(uintptr_t)RTE_PER_LCORE(rxr_ctx_lcore);
+}
+
+static int
+test_ctx_lcore(void)
+{
+	struct rxr_pool_conf c = {
+		.name = "ctx", .strategy = RXR_STRATEGY_BH, .bulk = true,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
+		.poll_lcores = { rte_lcore_id() },
+	};
+	struct rxr_pool *p = rxr_pool_create(&c, 4096, 256, 2);
+	static void *a[32], *h[1];
+	pthread_t t;
+	void *seen;
+
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p->ops.owner != NULL, "bh has an inline path");
+	entry_alloc = p->ops.alloc;
+	p->ops.alloc = counted_alloc;
+	entry_allocs = 0;
+	/* As a thread that has not called yet. */
+	RTE_PER_LCORE(rxr_ctx_lcore) = RXR_CTX_LCORE_UNKNOWN;
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "first alloc");
+	rxr_pool_free_bulk(p, a, 1);
+	RXR_TEST_ASSERT_EQ(RTE_PER_LCORE(rxr_ctx_lcore), rte_lcore_id(),
+		"the main lcore learned its id");
+	/* The pcp filled (the refill is the strategy's), then counted. */
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "refill");
+	rxr_pool_free_bulk(p, a, 32);
+	entry_allocs = 0;
+	for (int i = 0; i < 8; i++) {
+		RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, i % 2 ? 32 : 1), 0,
+			"alloc");
+		rxr_pool_free_bulk(p, a, i % 2 ? 32 : 1);
+	}
+	RXR_TEST_ASSERT_EQ(entry_allocs, 0, "the owner's calls stayed inline");
+	RXR_TEST_ASSERT_EQ(run_irq(p, h, 1, true), 0, "alloc in a handler");
+	RXR_TEST_ASSERT_EQ(entry_allocs, 1, "the handler's call took the entry");
+	RXR_TEST_ASSERT_EQ(RTE_PER_LCORE(rxr_ctx_lcore), RXR_CTX_LCORE_UNKNOWN,
+		"a handler leaves the word unknown");
+	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc after it");
+	rxr_pool_free_bulk(p, a, 1);
+	rxr_pool_free_bulk(p, h, 1);
+	RXR_TEST_ASSERT_EQ(RTE_PER_LCORE(rxr_ctx_lcore), rte_lcore_id(),
+		"learned again after the handler");
+	RXR_TEST_ASSERT_EQ(entry_allocs, 1, "and inline again");
+	RXR_TEST_ASSERT(pthread_create(&t, NULL, ctx_lcore_task, p) == 0,
+		"thread");
+	pthread_join(t, &seen);
+	RXR_TEST_ASSERT_EQ((uint32_t)(uintptr_t)seen, RXR_CTX_LCORE_NONE,
+		"a thread that is no lcore learned NONE");
+	p->ops.alloc = entry_alloc;
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
+	rxr_pool_destroy(p);
+	return 0;
+}
+
 /* Statistics match what was done, strategy by strategy. */
 static int
 test_stats(void)
@@ -1271,6 +1355,8 @@ main(int argc, char **argv)
 	rxr_test_run("latency sampling and the testing slowdown", test_sampling);
 	rxr_test_run("a pending reclaim keeps the inline owner path out",
 		test_inline_reclaim);
+	rxr_test_run("the inline path's lcore: learned once per thread, "
+		"never in a handler", test_ctx_lcore);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);

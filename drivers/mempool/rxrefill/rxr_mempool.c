@@ -216,16 +216,13 @@ rxr_mp_free(struct rte_mempool *mp)
 
 /*
  * The PMD's path. The owner's stack inline, anything else by a tail jump
- * to the pool's entry; calls of one frame (a driver refilling one
- * descriptor at a time, rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a
- * copy of the inline path of their own, with the size known, small enough
- * to need no register saves.
+ * to the pool's entry past the secondary check; calls of one frame (a
+ * driver refilling one descriptor at a time, rte_pktmbuf_alloc(),
+ * rte_pktmbuf_free()) get a copy of the inline path of their own, with
+ * the size known, small enough to need no register saves. A secondary
+ * never takes the inline path (its threads learn no lcore of their own:
+ * rxr_ctx_lcore_learn()), so that the check costs the owner nothing.
  */
-static __rte_noinline int
-rxr_mp_enqueue_n(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	return rxr_pool_free_status(p, objs, n);
-}
 
 /*
  * A secondary process of a multi-process application reaches the
@@ -262,7 +259,7 @@ rxr_mp_refuse_secondary(const struct rte_mempool *mp, const char *what)
 
 /*
  * Not known to be the primary yet (the first call) or a secondary: out
- * of line, reached by a jump, so that the fast paths make no call that
+ * of line, reached by a jump, so that the other paths make no call that
  * returns and need no register saved.
  */
 static __rte_noinline int
@@ -271,26 +268,36 @@ rxr_mp_enqueue_checked(struct rte_mempool *mp, void * const *objs,
 {
 	if (rxr_mp_refuse_secondary(mp, "a free") != 0)
 		return -EPERM;
-	return rxr_mp_enqueue_n(mp->pool_data, objs, n);
+	return __rxr_pool_free_entry(mp->pool_data, objs, n);
+}
+
+/* Not the owner's stack: the pool's entry, in the primary only. */
+static __rte_noinline int
+rxr_mp_enqueue_call(struct rte_mempool *mp, void * const *objs,
+		unsigned int n)
+{
+	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
+			0))
+		return rxr_mp_enqueue_checked(mp, objs, n);
+	return __rxr_pool_free_entry(mp->pool_data, objs, n);
+}
+
+static __rte_noinline int
+rxr_mp_enqueue_n(struct rte_mempool *mp, void * const *objs, unsigned int n)
+{
+	if (likely(rxr_pool_free_inline(mp->pool_data, objs, n)))
+		return 0;
+	return rxr_mp_enqueue_call(mp, objs, n);
 }
 
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
-	struct rxr_pool *p = mp->pool_data;
-
-	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0))
-		return rxr_mp_enqueue_checked(mp, objs, n);
 	if (n != 1)
-		return rxr_mp_enqueue_n(p, objs, n);
-	return rxr_pool_free_status(p, objs, 1);
-}
-
-static __rte_noinline int
-rxr_mp_dequeue_n(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	return rxr_pool_alloc_bulk(p, objs, n);
+		return rxr_mp_enqueue_n(mp, objs, n);
+	if (likely(rxr_pool_free_inline(mp->pool_data, objs, 1)))
+		return 0;
+	return rxr_mp_enqueue_call(mp, objs, 1);
 }
 
 static __rte_noinline int
@@ -298,20 +305,34 @@ rxr_mp_dequeue_checked(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	if (rxr_mp_refuse_secondary(mp, "an allocation") != 0)
 		return -EPERM;
-	return rxr_mp_dequeue_n(mp->pool_data, objs, n);
+	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
+}
+
+static __rte_noinline int
+rxr_mp_dequeue_call(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
+			0))
+		return rxr_mp_dequeue_checked(mp, objs, n);
+	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
+}
+
+static __rte_noinline int
+rxr_mp_dequeue_n(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	if (likely(rxr_pool_alloc_inline(mp->pool_data, objs, n)))
+		return 0;
+	return rxr_mp_dequeue_call(mp, objs, n);
 }
 
 static int
 rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	struct rxr_pool *p = mp->pool_data;
-
-	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0))
-		return rxr_mp_dequeue_checked(mp, objs, n);
 	if (n != 1)
-		return rxr_mp_dequeue_n(p, objs, n);
-	return rxr_pool_alloc_bulk(p, objs, 1);
+		return rxr_mp_dequeue_n(mp, objs, n);
+	if (likely(rxr_pool_alloc_inline(mp->pool_data, objs, 1)))
+		return 0;
+	return rxr_mp_dequeue_call(mp, objs, 1);
 }
 
 static unsigned int
