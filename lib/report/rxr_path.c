@@ -103,6 +103,44 @@ dir_of(const char *path)
 }
 
 /*
+ * Whether the chain of links from path passes through a file descriptor's
+ * name (/proc/..., /dev/fd/...; a link to /dev/stdout does at its second
+ * hop): what it leads to then depends on where the process's descriptors
+ * point. That hop's target is left in to.
+ */
+static bool
+fd_link(const char *path, char *to, size_t len)
+{
+	char cur[PATH_MAX], next[PATH_MAX];
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hop = 0; hop < 40; hop++) {	/* the kernel's MAXSYMLINKS */
+		ssize_t n = readlink(cur, next, sizeof(next) - 1);
+		const char *slash;
+
+		if (n <= 0)
+			return false;
+		next[n] = '\0';
+		snprintf(to, len, "%s", next);
+		if (strncmp(next, "/proc/", 6) == 0 ||
+				strncmp(next, "/dev/fd/", 8) == 0)
+			return true;
+		/* A relative target is relative to the link's directory. */
+		slash = strrchr(cur, '/');
+		if (next[0] != '/' && slash != NULL) {
+			int dl = (int)(slash - cur) + 1;
+
+			if (snprintf(cur + dl, sizeof(cur) - dl, "%s", next) >=
+					(int)(sizeof(cur) - dl))
+				return false;
+		} else {
+			memcpy(cur, next, (size_t)n + 1);
+		}
+	}
+	return false;
+}
+
+/*
  * A link to a file descriptor (/dev/stdout is one to /proc/self/fd/1) or
  * to what is not a regular file (a device, a FIFO, a directory): the user
  * means what is behind it, and the atomic write would replace the link
@@ -114,12 +152,8 @@ link_check(const char *what, const char *path, const char *shown,
 		const struct stat *tgt, char *err, size_t errlen)
 {
 	char to[PATH_MAX];
-	ssize_t n = readlink(path, to, sizeof(to) - 1);
 
-	if (n <= 0)
-		return 0;
-	to[n] = '\0';
-	if (strncmp(to, "/proc/", 6) == 0 || strncmp(to, "/dev/fd/", 8) == 0) {
+	if (fd_link(path, to, sizeof(to))) {
 		snprintf(err, errlen, "%s %s: is a symbolic link to a file "
 			"descriptor (%s), not a file: refusing to replace it%s",
 			what, shown, to, strcmp(what, "--report") == 0 ||

@@ -178,6 +178,26 @@ def case_outputs_never_replace_links_to_fds_or_nodes():
     assert not os.path.islink(path("ln_reg.json"))
 
 
+def case_chained_links_to_stdout_refused():
+    # A link to /dev/stdout (a link itself) passed while standard output
+    # was a regular file: the report replaced the user's link.
+    out_file = path("chain_stdout.txt")
+    chain = path("chain_dev_stdout")
+    rel = path("chain_rel")
+    os.symlink("/dev/stdout", chain)
+    os.symlink(os.path.basename(chain), rel)   # relative, to the link above
+    for p in (chain, rel):
+        cmd = [RXREFILL] + EAL + ["--", "--replay", capture(), "--loops",
+                                  "1", "--reps", "1", "--strategy", "bh",
+                                  "--bulk", "on", "--no-table", "--report", p]
+        with open(out_file, "w") as f:
+            r = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+        refused(r.returncode, "", r.stderr, LINK_MSG["fd"], p)
+        assert os.path.islink(p), "%s: link replaced" % p
+    assert os.readlink(chain) == "/dev/stdout"
+
+
 def case_gen_never_replaces_nodes():
     n = nodes()
     for kind, p in n.items():
