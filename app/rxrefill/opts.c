@@ -1071,7 +1071,8 @@ opts_settings_check(const struct options *o)
 }
 
 static int
-opts_parse_argv(int argc, char **argv, struct options *o)
+opts_parse_argv(int argc, char **argv, const struct opts_args *a,
+		struct options *o)
 {
 	struct opts_ctx x = { .o = o };
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
@@ -1089,6 +1090,13 @@ opts_parse_argv(int argc, char **argv, struct options *o)
 	ret = rxr_opt_parse(&opt_table, &x, argc, argv, seen, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return 0;
+	/* A profile's line is one word: the one getopt has just passed. */
+	if (ret == RXR_OPT_BAD_VALUE && a != NULL && optind >= 1 &&
+			optind <= a->argc && a->file[optind - 1] != NULL) {
+		RXR_LOG(ERR, "--profile %s:%u: %s", a->file[optind - 1],
+			a->line[optind - 1], err);
+		return -1;
+	}
 	if (ret != 0) {
 		RXR_LOG(ERR, "%s%s", err, ret == RXR_OPT_BAD_OPTION ?
 			"; see --help" : "");
@@ -1150,7 +1158,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		if (opts_args_push(a, argv[i], strlen(argv[i])) != 0)
 			return -1;
 	}
-	ret = opts_parse_argv(a->argc, a->argv, o);
+	ret = opts_parse_argv(a->argc, a->argv, a, o);
 	for (unsigned int i = 0; ret == 0 && i < nb_profiles; i++)
 		o->profiles[o->nb_profiles++] = profiles[i];
 	return ret;

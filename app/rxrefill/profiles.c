@@ -70,26 +70,38 @@ opts_args_free(struct opts_args *a)
 	for (int i = 0; i < a->argc; i++)
 		free(a->argv[i]);
 	free(a->argv);
+	free(a->file);
+	free(a->line);
 	memset(a, 0, sizeof(*a));
 }
 
 int
 opts_args_push(struct opts_args *a, const char *s, size_t len)
 {
-	char **nv;
-
 	if (a->argc + 2 > a->cap) {
 		int cap = a->cap != 0 ? 2 * a->cap : 16;
+		char **nv = realloc(a->argv, cap * sizeof(*nv));
+		const char **nf;
+		unsigned int *nl;
 
-		nv = realloc(a->argv, cap * sizeof(*nv));
 		if (nv == NULL)
 			return -1;
 		a->argv = nv;
+		nf = realloc(a->file, cap * sizeof(*nf));
+		if (nf == NULL)
+			return -1;
+		a->file = nf;
+		nl = realloc(a->line, cap * sizeof(*nl));
+		if (nl == NULL)
+			return -1;
+		a->line = nl;
 		a->cap = cap;
 	}
 	a->argv[a->argc] = strndup(s, len);
 	if (a->argv[a->argc] == NULL)
 		return -1;
+	a->file[a->argc] = NULL;
+	a->line[a->argc] = 0;
 	a->argv[++a->argc] = NULL;
 	return 0;
 }
@@ -187,6 +199,8 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 		} else if (opts_args_push(a, opt, strlen(opt)) != 0) {
 			return -1;
 		}
+		a->file[a->argc - 1] = name;
+		a->line[a->argc - 1] = line;
 	}
 	return 0;
 }
@@ -198,8 +212,8 @@ opts_profile_load(const char *name, struct opts_args *a)
 	const char *path = profile_find(name, found, sizeof(found));
 	size_t cap = 0, len = 0, n;
 	char *buf = NULL;
+	int ret, first;
 	FILE *f;
-	int ret;
 
 	/* A NAME found nowhere: say where it was looked for. */
 	if (path == name && name[0] != '\0' && strchr(name, '/') == NULL &&
@@ -239,7 +253,11 @@ opts_profile_load(const char *name, struct opts_args *a)
 		len += n;
 	} while (n > 0);
 	fclose(f);
+	first = a->argc;
 	ret = opts_profile_parse(buf, len, path, a);
 	free(buf);
+	/* path may be found[] here: the words keep the name as given. */
+	for (int i = first; i < a->argc; i++)
+		a->file[i] = name;
 	return ret;
 }

@@ -173,6 +173,10 @@ struct opts_args {
 	int argc;
 	int cap;
 	char **argv;
+	/* Per word: the --profile file and line it came from (NULL, 0: the
+	 * command line), so that a bad value is said where it is written. */
+	const char **file;
+	unsigned int *line;
 };
 
 /* One RX queue as a poll lcore sees it. */

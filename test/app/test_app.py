@@ -575,6 +575,12 @@ def case_strategy_setting_errors():
     with open(prof, "w") as f:
         f.write("strategy-setting recycle.ring=40000\n")
     bad(["--profile", prof], "recycle.ring=40000: expected", status=2)
+    # A bad value is said where it is written: the file and its line.
+    valprof = os.path.join(TMP, "bad_value.profile")
+    with open(valprof, "w") as f:
+        f.write("# lab\nstrategy bh\n\nburst 9999\n")
+    bad(["--profile", valprof], "bad_value.profile:4: --burst: '9999'",
+        status=2)
     # A binary file: refused as not text, its bytes not echoed.
     binprof = os.path.join(TMP, "binary.profile")
     with open(binprof, "wb") as f:
