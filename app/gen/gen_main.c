@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netinet/in.h>
 
 #include "rxr_build_config.h"
@@ -558,14 +559,23 @@ main(int argc, char **argv)
 	struct run r = { .o = &o };
 	struct gen_err e = { "" };
 	char *mpath = NULL;
+	unsigned int closed;
 	int ret;
 
 	/* Before any file is opened: a closed stderr's descriptor would go to
 	 * the first capture, and a warning into it. */
-	rxr_path_std_fds_open();
+	closed = rxr_path_std_fds_open();
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_opts_parse(&o, argc, argv);
+	/* Writes to /dev/null in its place would succeed: said before any
+	 * capture is made. */
+	if (o.manifest != NULL && strcmp(o.manifest, "-") == 0 &&
+			(closed & (1u << STDOUT_FILENO)) != 0) {
+		fprintf(stderr, GEN_PROG ": --manifest -: standard output is "
+			"closed\n");
+		return EXIT_FAILURE;
+	}
 	/* An interrupted run leaves no *.tmp.* behind. */
 	if (gen_out_signals() != 0) {
 		perror(GEN_PROG ": sigaction");

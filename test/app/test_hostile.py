@@ -589,6 +589,16 @@ def case_gen_closed_stderr_is_no_capture():
             "%s starts with %r" % (q["file"], head)
 
 
+def case_gen_manifest_to_closed_stdout():
+    # -m - with standard output closed went to /dev/null in its place:
+    # exit 0, the manifest nowhere.
+    rc, err = closed(1, [GEN, "-o", path("cout"), "-m", "-", "-s", "2",
+                         "-n", "5", "--quiet"], 60)
+    refused(rc, "", err, "--manifest -: standard output is closed",
+            "gen -m - with standard output closed")
+    assert not os.path.exists(path("cout.q0.pcap")), "captures made first"
+
+
 def case_sigpipe_keeps_the_run():
     # rxrefill ... | head -1 killed the run without a word or a report.
     report = path("pipe.json")
