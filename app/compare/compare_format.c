@@ -223,7 +223,8 @@ md_header(const json_t *doc, size_t ncols, FILE *out)
 
 /*
  * Column c of a row: the value; past the first column with its change
- * ("n.s.": the test found no real difference) and, on the tested row,
+ * ("n.s.": the test found no real difference; "n.t.": too few values to
+ * test) and, on the tested row,
  * ratio, interval and p.
  */
 static void
@@ -244,7 +245,8 @@ md_cell(const json_t *row, size_t c, FILE *out)
 	}
 	fprintf(out, " %.4g (%+.2f%%%s)", json_number_value(v),
 		json_number_value(d),
-		json_is_false(row_at(row, "significant", c)) ? " n.s." : "");
+		!json_is_false(row_at(row, "significant", c)) ? "" :
+		json_is_number(p) ? " n.s." : " n.t.");
 	if (json_is_number(ratio))
 		fprintf(out, " %.2fx", json_number_value(ratio));
 	if (json_is_number(row_at(row, "ci_lo", c)))

@@ -188,7 +188,9 @@ static const struct rxr_opt opt_list[] = {
 		"Options", "text, json (as --json), csv (one row per "
 		"configuration, metric, statistic and report, columns config, "
 		"metric, statistic, report, value, delta_pct, better, p, "
-		"significant) or markdown (a table, one column per report)", set_format, 0 },
+		"significant, ratio, ci_lo, ci_hi, test, paired, n, n_base, "
+		"p_unpaired) or markdown (a table, one column per report)",
+		set_format, 0 },
 	{ "detail", 'd', NULL, NULL, NULL, "Options",
 		"text: add the per-queue, per-lcore and extended statistics "
 		"tables of a single report", set_detail, 0 },
@@ -427,8 +429,8 @@ usage(FILE *out)
 "change that is not significant at alpha is marked n.s. on the row the\n"
 "metric is tested on (Mean, else Median). Under the table, one line per\n"
 "finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
-"a side nothing can be tested; 3 against 3 runs cannot go below p 0.1,\n"
-"and fewer than 6 paired rounds not below 0.05.\n"
+"a side nothing can be tested (marked n.t.); 3 against 3 runs cannot\n"
+"go below p 0.1, and fewer than 6 paired rounds not below 0.05.\n"
 "\n"
 "Reports must be regular files (a FIFO or a device is refused, never\n"
 "read). Repetitions a report marks cut short are listed apart and left\n"
@@ -677,6 +679,14 @@ main(int argc, char **argv)
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = parse_args(argc, argv, &c);
+	/* One report has no first report to be worse than: its table
+	 * compares strategies, which is no regression. */
+	if (ret < 0 && !isnan(c.worse_pct) && argc - optind < 2) {
+		fprintf(stderr, "%s: --fail-if-worse compares reports with the "
+			"first: give two or more (a baseline, then the runs to "
+			"gate)\n", prog);
+		ret = EXIT_USAGE;
+	}
 	if (ret < 0) {
 		n = (unsigned int)(argc - optind);
 		reports = calloc(n, sizeof(*reports));

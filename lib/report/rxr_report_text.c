@@ -38,8 +38,10 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 	else if (c == 0 || row->sig[c] || !row->tested)
 		snprintf(buf, len, "(%6.2f%%)", row->d[c]);
 	else
-		/* Noise must not read as a finding. */
-		snprintf(buf, len, "(%6.2f%%) n.s.", row->d[c]);
+		/* Noise must not read as a finding, nor an untested change
+		 * (fewer than 2 values on a side) as a tested one. */
+		snprintf(buf, len, "(%6.2f%%) %s", row->d[c],
+			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
 /* The rows of one section, widths of their own. */
@@ -209,7 +211,7 @@ print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_li
 }
 
 /*
- * The line under the table: what n.s. means, on which rows, and the test
+ * The line under the table: what n.s. and n.t. mean, on which rows, and the test
  * that ran (by name when one method ran for every comparison).
  */
 static void
@@ -250,7 +252,7 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	if (mixed)
 		rxrr_line_add(l, "; exact up to 20 %s, Monte Carlo above",
 			m->paired ? "rounds" : "values in all");
-	rxrr_line_add(l, "; fewer than 2 values on a side: untested");
+	rxrr_line_add(l, "; n.t.: not tested, fewer than 2 values on a side");
 	rxrr_line_put(l, out);
 }
 

@@ -406,8 +406,36 @@ test_statistics_gate(void)
 			NULL) == 0 && EXITED(4) && strstr(err, "--fail-if-worse "
 			"cannot decide") != NULL, "2 against 3: %d %s", status,
 			err);
+		/* One report: nothing to be worse than; it passed, silent. */
+		RXR_TEST_ASSERT(run("--fail-if-worse", "5", t2, NULL) == 0 &&
+			EXITED(2) && strstr(err, "give two or more") != NULL,
+			"one report gated: %d %s", status, err);
 		unlink(t2);
 		unlink(t3);
+	}
+	/* Untested (one value on a side) reads n.t., as in rxrefill's own
+	 * table, not n.s. (tested, not significant). */
+	{
+		struct fixture_conf one = { .host = "o", .scale = 0.5,
+			.reps = 1 };
+		struct fixture_conf two = { .host = "b", .scale = 1, .reps = 2 };
+		char t1[256], t2[256];
+		const char *fmts[] = { "text", "markdown" };
+
+		snprintf(t1, sizeof(t1), "%s", file_in_dir("one.json"));
+		snprintf(t2, sizeof(t2), "%s", file_in_dir("two_b.json"));
+		RXR_TEST_ASSERT(write_report("one.json", &one) == 0 &&
+			write_report("two_b.json", &two) == 0, "write");
+		for (unsigned int i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+			RXR_TEST_ASSERT(run("-f", fmts[i], "-m", "gbps", t2, t1,
+				NULL) == 0 && EXITED(0), "%s: %s", fmts[i], err);
+			RXR_TEST_ASSERT(strstr(out, "n.t.") != NULL &&
+				strstr(out, "% n.s.") == NULL &&
+				strstr(out, ") n.s.") == NULL,
+				"%s, 2 against 1: %s", fmts[i], out);
+		}
+		unlink(t1);
+		unlink(t2);
 	}
 	RXR_TEST_ASSERT(run("--alpha", "1", b, NULL) == 0 && EXITED(2) &&
 		strstr(err, "--alpha \"1\"") != NULL, "alpha 1: %s", err);
