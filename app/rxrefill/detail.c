@@ -24,8 +24,7 @@ struct xstats {
 };
 
 struct sample {
-	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
-	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	const struct snapshot *snap;	/* the queues' counters */
 	uint64_t busy[MAX_POLLERS];
 	struct rte_eth_stats eth[MAX_PORTS];
 };
@@ -36,17 +35,12 @@ static struct {
 } d;
 
 static void
-sample_take(struct app *a, struct sample *s, bool first)
+sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
+		bool first)
 {
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		const struct poller *pl = &a->pollers[k];
-
-		s->busy[k] = RXR_STAT_READ(pl->busy_cycles);
-		for (unsigned int i = 0; i < pl->nb_q; i++) {
-			s->qpackets[k][i] = RXR_STAT_READ(pl->q[i].packets);
-			s->qbytes[k][i] = RXR_STAT_READ(pl->q[i].bytes);
-		}
-	}
+	s->snap = snap;
+	for (unsigned int k = 0; k < a->nb_pollers; k++)
+		s->busy[k] = RXR_STAT_READ(a->pollers[k].busy_cycles);
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct xstats *x = &d.x[i];
 		uint16_t port = a->ports[i].id;
@@ -89,17 +83,17 @@ sample_take(struct app *a, struct sample *s, bool first)
 }
 
 void
-detail_begin(struct app *a)
+detail_begin(struct app *a, const struct snapshot *s)
 {
 	/* Where the measurement starts: the stream logs' counts too. */
 	streams_mark(a);
-	sample_take(a, &d.s0, true);
+	sample_take(a, &d.s0, s, true);
 }
 
 void
-detail_end(struct app *a)
+detail_end(struct app *a, const struct snapshot *s)
 {
-	sample_take(a, &d.s1, false);
+	sample_take(a, &d.s1, s, false);
 }
 
 static unsigned int
@@ -127,10 +121,10 @@ queues_json(const struct app *a)
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
-				"packets", (json_int_t)(d.s1.qpackets[k][i] -
-					d.s0.qpackets[k][i]),
-				"bytes", (json_int_t)(d.s1.qbytes[k][i] -
-					d.s0.qbytes[k][i]));
+				"packets", (json_int_t)(d.s1.snap->qpackets[k][i] -
+					d.s0.snap->qpackets[k][i]),
+				"bytes", (json_int_t)(d.s1.snap->qbytes[k][i] -
+					d.s0.snap->qbytes[k][i]));
 			bool has_q = false;
 
 			/* A PMD that keeps per-queue counters fills some. */

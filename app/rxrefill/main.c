@@ -315,7 +315,9 @@ exhaust_main(void *arg)
 		free(held[i]);
 	}
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		ex->rx_at_release += RXR_STAT_READ(app.pollers[k].rx_packets);
+		for (unsigned int i = 0; i < app.pollers[k].nb_q; i++)
+			ex->rx_at_release +=
+				RXR_STAT_READ(app.pollers[k].q[i].packets);
 	ex->released = true;
 	return NULL;
 }
@@ -356,7 +358,7 @@ window_begin(struct snapshot *s1)
 {
 	noise_begin(&app);
 	snapshot_take(s1);
-	detail_begin(&app);
+	detail_begin(&app, s1);
 }
 
 /* The measured window closes, in the reverse order. */
@@ -364,7 +366,7 @@ static void
 window_end(struct snapshot *s2)
 {
 	snapshot_take(s2);
-	detail_end(&app);
+	detail_end(&app, s2);
 	noise_end(&app);
 }
 

@@ -21,8 +21,12 @@ snapshot_take(struct snapshot *s)
 	for (unsigned int k = 0; k < app.nb_pollers; k++) {
 		const struct poller *pl = &app.pollers[k];
 
-		s->packets += RXR_STAT_READ(pl->rx_packets);
-		s->bytes += RXR_STAT_READ(pl->rx_bytes);
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			s->qpackets[k][i] = RXR_STAT_READ(pl->q[i].packets);
+			s->qbytes[k][i] = RXR_STAT_READ(pl->q[i].bytes);
+			s->packets += s->qpackets[k][i];
+			s->bytes += s->qbytes[k][i];
+		}
 		s->busy += RXR_STAT_READ(pl->busy_cycles);
 		s->sample_packets += RXR_STAT_READ(pl->sample_packets);
 		s->freed += RXR_STAT_READ(pl->inbox_packets);

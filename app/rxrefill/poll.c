@@ -141,7 +141,8 @@ poller_reset(struct poller *pl)
 {
 	if (app.opt.consumer != CONSUMER_NONE)
 		streams_size(pl, streams_wanted(pl));
-	pl->rx_packets = pl->rx_bytes = 0;
+	for (unsigned int i = 0; i < pl->nb_q; i++)
+		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
 	memset(pl->drops, 0, sizeof(pl->drops));
 	memset(pl->untracked, 0, sizeof(pl->untracked));
@@ -469,8 +470,6 @@ process(struct poller *pl, struct poll_queue *q, struct rte_mbuf **pkts,
 		bytes += pkts[i]->pkt_len;
 		not_plain |= rxr_pktmbuf_not_plain(pkts[i], mp);
 	}
-	RXR_STAT_ADD(pl->rx_packets, n);
-	RXR_STAT_ADD(pl->rx_bytes, bytes);
 	RXR_STAT_ADD(q->packets, n);
 	RXR_STAT_ADD(q->bytes, bytes);
 	if (mode == CONSUMER_NONE) {

@@ -217,9 +217,8 @@ struct poller {
 	unsigned int nb_cons;
 	int consumer_cpu;		/* its consumer threads', -1: none */
 
-	/* Written by the poll lcore, read by the main lcore (relaxed). */
-	uint64_t rx_packets;
-	uint64_t rx_bytes;
+	/* Written by the poll lcore, read by the main lcore (relaxed); what
+	 * it received is its queues' counters (poll_queue.packets, bytes). */
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
 	uint64_t drops[DROP_MAX];
@@ -416,7 +415,11 @@ void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 /* Counters of the whole app at one instant. */
 struct snapshot {
 	uint64_t tsc;
+	/* The sums of the queues' counters read in the same pass, so that
+	 * the report's queues[] add up to its rx_packets exactly. */
 	uint64_t packets, bytes, busy;
+	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
 	uint64_t drops[DROP_MAX];
@@ -493,8 +496,8 @@ unsigned int noise_disturbed(void);
 void noise_free(void);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */
-void detail_begin(struct app *a);
-void detail_end(struct app *a);
+void detail_begin(struct app *a, const struct snapshot *s);
+void detail_end(struct app *a, const struct snapshot *s);
 int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
 void detail_free(void);
 

@@ -99,8 +99,12 @@ counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 	*packets = *bytes = 0;
 	memset(drops, 0, sizeof(uint64_t) * LD_MAX);
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		*packets += RXR_STAT_READ(a->pollers[k].rx_packets);
-		*bytes += RXR_STAT_READ(a->pollers[k].rx_bytes);
+		const struct poller *pl = &a->pollers[k];
+
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			*packets += RXR_STAT_READ(pl->q[i].packets);
+			*bytes += RXR_STAT_READ(pl->q[i].bytes);
+		}
 		drops[LD_CONSUMER_FULL] +=
 			RXR_STAT_READ(a->pollers[k].drops[DROP_CONSUMER_FULL]);
 	}

@@ -154,6 +154,28 @@ def case_exact_replay_beside_another_port():
                 got, drops, want)
 
 
+def case_timed_queues_add_up():
+    # In a timed run the queues' counts were read apart from rx_packets,
+    # hundreds of packets later: the report's own counts disagreed.
+    manifest, files = gen("qsum", "-q", "2", "-s", "8", "-n", "500")
+    for eal, extra in ((EAL, ["--replay", ",".join(files)]),
+                       (EAL + ["--vdev", "net_null0"], [])):
+        report = os.path.join(TMP, "qsum.report.json")
+        rc, out, err = run(extra + ["--duration", "0.3", "--warmup", "0.1",
+                                    "--reps", "2", "--strategy", "bh",
+                                    "--bulk", "on", "--report", report,
+                                    "--no-table"], eal=eal)
+        assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+        with open(report) as f:
+            rep = json.load(f)
+        for r in rep["runs"]:
+            for key, field in (("rx_packets", "packets"),
+                               ("rx_bytes", "bytes")):
+                got = sum(q[field] for q in r["queues"])
+                assert got == r[key] and got > 0, \
+                    "queues' %s %d against %s %d" % (field, got, key, r[key])
+
+
 def case_stalled_consumer():
     # Three streams go round robin to two consumers: the stalled one (0)
     # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
