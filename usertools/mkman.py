@@ -23,6 +23,12 @@ import re
 import subprocess
 import sys
 
+# The path rules the tools share: OUTPUT is never a device, a FIFO, a
+# directory or TEMPLATE, and is replaced only when complete.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rxrefill_paths import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
+                            on_signals, read_input, shown)
+
 # What an options table starts with (usertools/rxrefill_opts.py).
 TABLE_HEADER = "# options-table 1"
 
@@ -78,16 +84,64 @@ def exit_status(help_text):
     return esc(text[:1].upper() + text[1:])
 
 
+def run(prog, option):
+    """PROGRAM [ARG...] OPTION, its output captured; ToolError when it
+    cannot be run."""
+    try:
+        return subprocess.run(prog + [option], capture_output=True,
+                              text=True, timeout=60)
+    except OSError as e:
+        raise ToolError("%s: cannot run: %s" % (shown(prog[0]),
+                                                e.strerror or e))
+    except subprocess.TimeoutExpired:
+        raise ToolError("%s %s: no answer in 60 s" % (shown(" ".join(prog)),
+                                                     option))
+
+
+def build_date():
+    """SOURCE_DATE_EPOCH (reproducible builds) when set, else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return datetime.datetime.now(datetime.timezone.utc)
+    try:
+        if not re.fullmatch(r"\d{1,15}", epoch):
+            raise ValueError
+        return datetime.datetime.fromtimestamp(int(epoch),
+                                               datetime.timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise ToolError("SOURCE_DATE_EPOCH '%s': not a number of seconds "
+                        "since 1970" % shown(epoch, 40), EXIT_USAGE)
+
+
 def main(argv):
-    if len(argv) < 5:
-        sys.stderr.write(__doc__)
-        return 2
+    usage = "usage: mkman.py TEMPLATE OUTPUT VERSION PROGRAM [ARG...]"
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        sys.stdout.write("%s\n\n%s" % (usage, __doc__))
+        return 0
+    if len(argv) < 5 or argv[1].startswith("-"):
+        sys.stderr.write("%s (see --help)\n" % usage)
+        return EXIT_USAGE
+    on_signals()
+    try:
+        return make(argv)
+    except ToolError as e:
+        sys.stderr.write("mkman: %s\n" % e)
+        return e.status
+
+
+def make(argv):
     template, output, version = argv[1:4]
     prog = argv[4:]
-    t = subprocess.run(prog + ["--options-table"], capture_output=True,
-                       text=True, timeout=60)
-    p = subprocess.run(prog + ["--help"], capture_output=True, text=True,
-                       timeout=60)
+    when = build_date()
+    out = Outputs([template] + prog, "OUTPUT")
+    out.add(output)     # checked before any work
+    try:
+        text = read_input(template, 16 << 20).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(template),
+                                                         e.start))
+    t = run(prog, "--options-table")
+    p = run(prog, "--help")
     if p.returncode != 0 or not p.stdout.strip():
         sys.stderr.write("mkman: %s --help: exit %d\n%s" % (
             " ".join(prog), p.returncode, p.stderr))
@@ -109,18 +163,12 @@ def main(argv):
         sys.stderr.write("mkman: no 'Exit status:' paragraph in %s --help\n"
                          % prog[-1])
         return 1
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
-            if epoch else datetime.datetime.now(datetime.timezone.utc))
-    with open(template) as f:
-        text = f.read()
     text = (text.replace("@OPTIONS@", opts)
             .replace("@EXIT_STATUS@", status).replace("@VERSION@", version)
             .replace("@DATE@", when.strftime("%Y-%m-%d")))
-    tmp = output + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, output)
+    # A temporary file of its own beside OUTPUT, renamed over it whole.
+    out.write(output, lambda f: f.write(text.encode("utf-8")))
+    out.commit()
     return 0
 
 

@@ -133,62 +133,125 @@ CAP=${RXREFILL_CAPTURE:-build/capture/default64}
 CAP_QUEUES=2 CAP_STREAMS=8 CAP_PACKETS=4000 CAP_SIZE=64 CAP_PROTO=tcp
 
 # Prints why the captures must be made again; nothing when they match.
+# A manifest path holding what rxrefill-gen did not write (other JSON, a
+# FIFO, garbage) is never removed: said on stderr, exit 2. The JSON is
+# read as the tools read it (usertools/rxrefill_paths.py: a regular file
+# only, strict, no traceback on deep nesting or huge numbers).
 capture_stale() {
 	python3 - "$CAP" "$CAP_QUEUES" "$CAP_STREAMS" "$CAP_PACKETS" \
 		"$CAP_SIZE" "$CAP_PROTO" <<'PY'
-import json, os, sys
+import os, re, stat, sys
+sys.path.insert(0, "usertools")
+from rxrefill_paths import ToolError, finite, load_json, read_input, shown
+
+SCHEMA = "rxrefill-gen-manifest/"
 cap, queues, streams, packets, size, proto = sys.argv[1:]
 man = cap + ".json"
+
+
+def stale(why):
+    print(why)
+    sys.exit(0)
+
+
+def refuse(why, what="remove"):
+    print("quickstart: %s: refusing to %s it; move it away or set "
+          "RXREFILL_CAPTURE to another prefix" % (why, what),
+          file=sys.stderr)
+    sys.exit(2)
+
+
+if not os.path.lexists(man):
+    stale("%s: missing" % shown(man))
 try:
-    with open(man) as f:
-        doc = json.load(f)
-    t, q = doc["traffic"], doc["queues"]
-    same = (doc["schema"] == "rxrefill-gen-manifest/1" and
-            doc["mode"] == "generate" and
-            doc["rss"]["queues"] == int(queues) and len(q) == int(queues) and
-            t["streams"] == int(streams) and
-            t["packets_per_stream"] == int(packets) and
-            t["size"] == size and t["proto"] == proto)
-except FileNotFoundError:
-    sys.exit(print("%s: missing" % man))
-except (OSError, ValueError, KeyError, TypeError) as e:
-    sys.exit(print("%s: unreadable (%s)" % (man, e)))
-if not same:
-    sys.exit(print("%s: of other traffic" % man))
+    doc, bad = load_json(man, 16 << 20), None
+except ToolError as e:     # "MANIFEST: reason": the reason
+    doc, bad = None, str(e).split(": ", 1)[-1] if \
+        str(e).startswith(shown(man) + ": ") else str(e)
+if isinstance(doc, dict) and isinstance(doc.get("schema"), str) and \
+        doc["schema"].startswith(SCHEMA):
+    pass
+elif bad is not None:
+    # Ours cut short (an interrupted copy, a full disk) when it starts as
+    # rxrefill-gen writes a manifest; else someone else's file.
+    try:
+        head = read_input(man, 16 << 20)[:200].decode("utf-8", "replace")
+    except ToolError:
+        head = ""
+    if not re.match(r'\s*\{\s*"schema"\s*:\s*"%s' % SCHEMA, head):
+        refuse("%s: not a manifest of rxrefill-gen (%s)" % (shown(man), bad))
+    stale("%s: unreadable (%s)" % (shown(man), bad))
+else:
+    refuse('%s: not a manifest of rxrefill-gen (no "schema": "%s...")' %
+           (shown(man), SCHEMA))
+t, q, rss = doc.get("traffic"), doc.get("queues"), doc.get("rss")
+lacks = [k for k, v, typ in (("traffic", t, dict), ("queues", q, list),
+                             ("rss", rss, dict)) if not isinstance(v, typ)]
+if doc["schema"] != SCHEMA + "1" or lacks:
+    stale("%s: a manifest of another rxrefill-gen version (schema %s%s)"
+          % (shown(man), shown(doc["schema"], 60),
+             ", no " + " or ".join(lacks) if lacks else ""))
+if not (doc.get("mode") == "generate" and
+        rss.get("queues") == int(queues) and len(q) == int(queues) and
+        t.get("streams") == int(streams) and
+        t.get("packets_per_stream") == int(packets) and
+        t.get("size") == size and t.get("proto") == proto):
+    stale("%s: of other traffic" % shown(man))
 magic = (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4",
          b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
+
+
+def count(e, k):
+    """A whole number >= 0 of queue entry e, else None."""
+    v = e.get(k) if isinstance(e, dict) else None
+    return int(v) if finite(v) and v == int(v) and v >= 0 else None
+
+
 for i, e in enumerate(q):
     pcap = "%s.q%d.pcap" % (cap, i)
+    n, b = count(e, "packets"), count(e, "captured_bytes")
+    if n is None or b is None:
+        stale("%s: queue %d without its packets and captured_bytes" %
+              (shown(man), i))
+    want = 24 + 16 * n + b
     try:
-        want = 24 + 16 * int(e["packets"]) + int(e["captured_bytes"])
+        st = os.stat(pcap)
+    except FileNotFoundError:
+        stale("%s: missing" % shown(pcap))
+    except OSError as e:
+        stale("%s: unreadable (%s)" % (shown(pcap), e.strerror))
+    if not stat.S_ISREG(st.st_mode):    # never opened: a FIFO blocks
+        refuse("%s: not a regular file" % shown(pcap), "replace")
+    try:
         with open(pcap, "rb") as f:
             head = f.read(4)
             have = os.fstat(f.fileno()).st_size
-    except FileNotFoundError:
-        sys.exit(print("%s: missing" % pcap))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(print("%s: unreadable (%s)" % (pcap, e)))
+    except OSError as e:
+        stale("%s: unreadable (%s)" % (shown(pcap), e.strerror))
     if have == 0:
-        sys.exit(print("%s: empty" % pcap))
+        stale("%s: empty" % shown(pcap))
     if head not in magic:
-        sys.exit(print("%s: not a pcap capture" % pcap))
+        stale("%s: not a pcap capture" % shown(pcap))
     if have != want:
-        sys.exit(print("%s: %d bytes, the manifest's %s packets make %d" %
-                       (pcap, have, e["packets"], want)))
+        stale("%s: %d bytes, the manifest's %d packets make %d" %
+              (shown(pcap), have, n, want))
 PY
 }
 
 capture() {
-	local why
-	why=$(capture_stale) && [ -z "$why" ] && return 0
+	local why rc=0
+	why=$(capture_stale) || rc=$?
+	# 2: what is not ours where a capture goes (said on stderr already).
+	[ $rc -eq 0 ] || exit "$rc"
+	[ -z "$why" ] && return 0
 	[ -x "$CAP_GEN" ] || {
 		echo "quickstart: $CAP_GEN: no generator (build first, or set RXREFILL_GEN)" >&2
 		return 1
 	}
-	echo "quickstart: ${why:-captures unchecked}: generating $CAP.{json,q0.pcap,q1.pcap}"
+	echo "quickstart: $why: generating $CAP.{json,q0.pcap,q1.pcap}"
 	mkdir -p "$(dirname "$CAP")"
 	# No manifest until the captures are whole: the generator writes
-	# its manifest last.
+	# its manifest last. Only one rxrefill-gen wrote gets here.
 	rm -f "$CAP.json"
 	"$CAP_GEN" -o "$CAP" -q "$CAP_QUEUES" -s "$CAP_STREAMS" \
 		-n "$CAP_PACKETS" -l "$CAP_SIZE" -p "$CAP_PROTO" --quiet
@@ -276,6 +339,21 @@ test_cpus() {
 	done
 }
 
+usage() {
+	cat <<EOF
+usage: $0 run|test|hugepages|capture|cpus|test-cpus|--help
+  run        install what is missing, build, run the default job
+             (extra arguments replace the default rxrefill command line)
+  test       install what is missing, build, run every suite but perf
+  hugepages  only reserve and mount 2 MiB hugepages, as run does
+  capture    only make the default job's captures, as run does
+             (RXREFILL_GEN=PROGRAM, RXREFILL_CAPTURE=PREFIX)
+  cpus       only print the default job's EAL --lcores
+  test-cpus  only check that CPUs 0 and 1 can be used, as test does
+Exit status: 0 done, 1 a step failed, 2 bad usage or a file in the way.
+EOF
+}
+
 case "${1:-}" in
 run)
 	install_missing
@@ -355,8 +433,11 @@ cpus)
 test-cpus)
 	test_cpus
 	;;
+-h|--help)
+	usage
+	;;
 *)
-	echo "usage: $0 run|test|hugepages|capture|cpus|test-cpus" >&2
+	usage >&2
 	exit 2
 	;;
 esac

@@ -22,7 +22,8 @@ directory.
 import argparse
 import sys
 
-__all__ = ["opt", "table_option", "options_table", "TABLE_HEADER"]
+__all__ = ["opt", "table_option", "options_table", "TABLE_HEADER",
+           "table_longs", "long_option"]
 
 TABLE_HEADER = "# options-table 1"
 
@@ -98,3 +99,29 @@ class _TableAction(argparse.Action):
 def table_option(ap):
     """Give ap the hidden --options-table: print the table, exit 0."""
     ap.add_argument("--options-table", action=_TableAction)
+
+
+def table_longs(text):
+    """{LONG: ARG} of an options table's text (ARG "-" for none, "[X]"
+    for an optional one): the long options its program's getopt_long
+    knows; {} when text is no table."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith(TABLE_HEADER):
+        return {}
+    longs = {}
+    for row in lines[1:]:
+        f = row.split("\t")
+        if len(f) == 7 and f[0] != "-":
+            longs[f[0]] = f[2]
+    return longs
+
+
+def long_option(word, longs):
+    """The long options of longs getopt_long may take word ("--NAME" or
+    "--NAME=VALUE") for: [NAME] itself, or those NAME abbreviates; one
+    is the option ("--loop" for --loops), several an ambiguous
+    abbreviation, none no option of longs (the program refuses both)."""
+    name = word[2:].split("=", 1)[0]
+    if name in longs:
+        return [name]
+    return [n for n in longs if n.startswith(name)] if name else []

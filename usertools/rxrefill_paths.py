@@ -23,7 +23,8 @@ import sys
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "kind_of",
            "read_input", "load_json", "check_output", "Outputs",
-           "same_file", "on_signals", "finite", "fail", "tool_version"]
+           "same_file", "on_signals", "finite", "fail", "tool_version",
+           "to_stdout"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -234,11 +235,8 @@ def check_output(path, inputs=(), what=None):
     # what is not a regular file: the user means what is behind it, and the
     # rename would replace the link itself, /dev/stdout included.
     if lst is not None and stat.S_ISLNK(lst.st_mode):
-        try:
-            to = os.readlink(path)
-        except OSError:
-            to = ""
-        if to.startswith("/proc/") or to.startswith("/dev/fd/"):
+        to = _fd_link(path)
+        if to is not None:
             raise refuse("is a symbolic link to a file descriptor (%s), not "
                          "a file: refusing to replace it" % to)
         if target is not None and not stat.S_ISREG(target.st_mode):
@@ -451,6 +449,41 @@ def tool_version(version, script):
     except (OSError, subprocess.SubprocessError):
         pass
     return v
+
+
+def _fd_link(path):
+    """The hop of path's chain of links that names a file descriptor
+    (/proc/..., /dev/fd/...; a link to /dev/stdout does at its second
+    hop), else None: what such a chain leads to depends on where the
+    process's descriptors point."""
+    cur = path
+    for _ in range(40):                 # the kernel's MAXSYMLINKS
+        try:
+            to = os.readlink(cur)
+        except OSError:
+            return None
+        if to.startswith("/proc/") or to.startswith("/dev/fd/"):
+            return to
+        cur = os.path.join(os.path.dirname(cur), to)
+    return None
+
+
+def to_stdout(text):
+    """Write text to standard output now. A failure (a full disk, a
+    closed pipe) raises ToolError naming standard output; what is left
+    unwritten is dropped, so that Python's own flush at exit does not
+    fail again with its "Exception ignored" lines."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as e:
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+            os.dup2(fd, sys.stdout.fileno())
+            os.close(fd)
+        except (OSError, ValueError):
+            pass
+        raise ToolError("standard output: %s" % _strerror(e))
 
 
 def fail(prog, e):

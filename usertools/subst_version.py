@@ -12,31 +12,72 @@ import re
 import subprocess
 import sys
 
-src, dst, version, srcdir = sys.argv[1:5]
-try:
-    d = subprocess.run(["git", "-C", srcdir, "describe", "--always",
-                        "--dirty", "--tags"], capture_output=True,
-                       text=True, check=True).stdout.strip()
-    if d and d != version:
-        version = "%s (git %s)" % (version, d)
-except (OSError, subprocess.CalledProcessError):
-    pass
-with open(src, encoding="utf-8") as f:
-    text = f.read().replace("@VERSION@", version)
-here = os.path.dirname(os.path.abspath(src))
+# The path rules the tools share: OUT is never a device, a FIFO, a
+# directory or an input, and is replaced only when complete.
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from rxrefill_paths import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
+                            on_signals, read_input, shown)
 
 
-def inline(m):
-    name = m.group(1) + ".py"
-    with open(os.path.join(here, name), encoding="utf-8") as f:
-        body = f.read()
-    return "# --- %s, copied in at build time ---\n%s# --- end of %s ---" % (
-        name, body, name)
+def text_of(path):
+    """A regular file's UTF-8 text; ToolError naming it otherwise."""
+    try:
+        return read_input(path, 16 << 20).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(path),
+                                                         e.start))
 
 
-text = re.sub(r"^from (rxrefill_\w+) import \*.*$", inline, text,
-              flags=re.M)
-with open(dst + ".tmp", "w", encoding="utf-8") as f:
-    f.write(text)
-os.chmod(dst + ".tmp", 0o755)
-os.replace(dst + ".tmp", dst)
+def copy(src, dst, version, srcdir):
+    modules = [os.path.join(here, m) for m in ("rxrefill_paths.py",
+                                                "rxrefill_opts.py")]
+    out = Outputs([src] + modules, "OUT")
+    out.add(dst)        # checked before any work
+    try:
+        d = subprocess.run(["git", "-C", srcdir, "describe", "--always",
+                            "--dirty", "--tags"], capture_output=True,
+                           text=True, check=True, timeout=60).stdout.strip()
+        if d and d != version:
+            version = "%s (git %s)" % (version, d)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    text = text_of(src).replace("@VERSION@", version)
+    base = os.path.dirname(os.path.abspath(src))
+
+    def inline(m):
+        name = m.group(1) + ".py"
+        body = text_of(os.path.join(base, name))
+        return "# --- %s, copied in at build time ---\n%s# --- end of " \
+            "%s ---" % (name, body, name)
+
+    text = re.sub(r"^from (rxrefill_\w+) import \*.*$", inline, text,
+                  flags=re.M)
+
+    def write(f):
+        os.fchmod(f.fileno(), 0o755)    # a script: executable
+        f.write(text.encode("utf-8"))
+
+    out.write(dst, write)
+    out.commit()
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        sys.stdout.write(__doc__ + "\n")
+        return 0
+    if len(argv) != 5 or argv[1].startswith("-"):
+        sys.stderr.write("usage: subst_version.py IN OUT VERSION SRCDIR "
+                         "(see --help)\n")
+        return EXIT_USAGE
+    on_signals()
+    try:
+        copy(*argv[1:5])
+    except ToolError as e:
+        sys.stderr.write("subst_version: %s\n" % e)
+        return e.status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

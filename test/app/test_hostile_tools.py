@@ -253,6 +253,25 @@ def case_outputs_never_replace_links_to_fds_or_nodes():
             "sweep: link to %s replaced" % kind
 
 
+def case_chained_links_to_stdout_refused():
+    # A link to /dev/stdout (itself a link) passed the one-hop check
+    # while standard output was a regular file: the link was replaced.
+    out = path("chain.out")
+    for name, target in (("ch-gbps.svg", "/dev/stdout"),
+                         ("chr-gbps.svg", "ch-gbps.svg")):
+        ln = path(name)
+        os.symlink(target, ln)
+        with open(out, "w") as f:
+            r = subprocess.run([PY, PLOT, "-o", ln[:-len("-gbps.svg")],
+                                report()], stdout=f, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+        assert r.returncode == 2 and \
+            "is a symbolic link to a file descriptor" in r.stderr, \
+            "%s: exit %d: %s" % (name, r.returncode, r.stderr[-800:])
+        assert os.path.islink(ln) and os.readlink(ln) == target, \
+            "%s replaced" % name
+
+
 def case_plot_inputs_never_block():
     n = nodes("pi")
     for kind, p in n.items():
@@ -1101,8 +1120,11 @@ def case_quickstart_capture_remade_when_not_whole():
                    "64", "-p", "tcp", "--quiet"]).returncode == 0
 
     def bad_manifest():
-        with open(files[0], "w") as f:
-            f.write('{"schema": "rxrefill-gen-manif')
+        # Ours cut short (an interrupted copy): made again. What does not
+        # start as rxrefill-gen's manifest is refused instead (see
+        # quickstart_capture_never_removes_what_is_not_ours).
+        with open(files[0], "r+") as f:
+            f.truncate(len(f.read()) // 2)
 
     for what, harm, said in (
             ("a capture deleted", lambda: os.unlink(files[2]), "missing"),
@@ -1121,6 +1143,231 @@ def case_quickstart_capture_remade_when_not_whole():
         assert "generating" in out and said in out, "%s: %r" % (what, out)
         whole()
         assert os.path.getsize(q0) == size, what
+
+
+def quickstart_capture_raw(prefix):
+    """quickstart.sh capture, its exit status not checked."""
+    env = dict(os.environ, RXREFILL_GEN=GEN, RXREFILL_CAPTURE=prefix)
+    return sh(["bash", QUICKSTART, "capture"], timeout=120, env=env)
+
+
+def case_quickstart_capture_never_removes_what_is_not_ours():
+    # A manifest path holding another JSON ('{"my":"notes"}') was said
+    # "unreadable ('traffic')" and removed; 100000 '[' gave a
+    # RecursionError traceback. What rxrefill-gen did not write is
+    # refused by name (exit 2) and left as it was.
+    d = path("qs_notours")
+    os.mkdir(d)
+    cap = os.path.join(d, "results")
+    man = cap + ".json"
+    for what, text in (("notes", '{"my": "notes"}'),
+                       ("other schema", '{"schema": "x/1", "traffic": {}}'),
+                       ("an array", "[1, 2]"),
+                       ("deep", "[" * 100000),
+                       ("text", "my notes\n")):
+        with open(man, "w") as f:
+            f.write(text)
+        want = digest(man)
+        p = quickstart_capture_raw(cap)
+        refused(p, 2, man + ": not a manifest of rxrefill-gen", what)
+        assert "refusing to remove it" in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert digest(man) == want, "%s: the file was changed" % what
+        assert sorted(os.listdir(d)) == ["results.json"], os.listdir(d)
+    # A FIFO there: neither waited on nor removed.
+    os.unlink(man)
+    os.mkfifo(man)
+    p = quickstart_capture_raw(cap)
+    refused(p, 2, "is a FIFO", "a FIFO as the manifest")
+    assert stat.S_ISFIFO(os.lstat(man).st_mode), "the FIFO was removed"
+    os.unlink(man)
+
+
+def case_quickstart_capture_stale_manifest_said_plainly():
+    # A real manifest of another version (no "traffic") was "unreadable
+    # ('traffic')", a KeyError's text; '"packets": 1e400' gave an
+    # OverflowError traceback. Both are made again, said in words.
+    d = path("qs_stale")
+    os.mkdir(d)
+    cap = os.path.join(d, "default64")
+    man = cap + ".json"
+    quickstart_capture(cap)
+    with open(man) as f:
+        good = f.read()
+    doc = json.loads(good)
+    doc.pop("traffic")
+    with open(man, "w") as f:
+        json.dump(doc, f)
+    out = quickstart_capture(cap)
+    assert "another rxrefill-gen version" in out and "no traffic" in out \
+        and "('traffic')" not in out, out
+    with open(man) as f:
+        good = f.read()
+    with open(man, "w") as f:
+        f.write(re.sub(r'"packets": \d+', '"packets": 1e400', good, 1))
+    p = quickstart_capture_raw(cap)
+    clean(p, "packets 1e400")
+    assert p.returncode == 0 and "out of range" in p.stdout and \
+        "generating" in p.stdout, "exit %d: %s%s" % (p.returncode,
+                                                     p.stdout, p.stderr)
+    assert json.load(open(man))["schema"] == "rxrefill-gen-manifest/1"
+
+
+def case_quickstart_help():
+    # --help printed the usage on stderr and exited 2.
+    for a in ("--help", "-h"):
+        p = sh(["bash", QUICKSTART, a])
+        assert p.returncode == 0 and "usage:" in p.stdout and \
+            "capture" in p.stdout and not p.stderr, \
+            "%s: exit %d: %s%s" % (a, p.returncode, p.stdout, p.stderr)
+    p = sh(["bash", QUICKSTART, "no-such-command"])
+    refused(p, 2, "usage:", "unknown command")
+    assert not p.stdout, p.stdout
+
+
+USERTOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                         "..", "usertools")
+TEMPLATE = os.path.join(USERTOOLS, "..", "doc", "man", "rxrefill-gen.1.in")
+
+
+def mkman(*args, env=None):
+    return sh([sys.executable, os.path.join(USERTOOLS, "mkman.py")] +
+              list(args), env=env)
+
+
+def subst(*args):
+    return sh([sys.executable, os.path.join(USERTOOLS, "subst_version.py")]
+              + list(args))
+
+
+def case_build_helpers_outputs_and_errors():
+    # mkman.py and subst_version.py renamed OUTPUT.tmp over their output:
+    # a FIFO or a device became a regular file, an OUTPUT.tmp of someone
+    # else's was overwritten; a missing input, SOURCE_DATE_EPOCH=abc, a
+    # missing directory or no argument gave a traceback; --help exit 2.
+    d = path("helpers")
+    os.mkdir(d)
+    script = os.path.join(USERTOOLS, "rxrefill-plot")
+    tools = (("mkman", lambda out, *a: mkman(TEMPLATE, out, "1", GEN, *a)),
+             ("subst", lambda out: subst(script, out, "1", d)))
+    for name, run in tools:
+        for kind, n in nodes("bh" + name).items():
+            before = node_id(n)
+            p = run(n)
+            refused(p, 2, KIND[kind], "%s onto a %s" % (name, kind))
+            assert node_id(n) == before, "%s: the %s replaced" % (name, kind)
+        out = os.path.join(d, name + ".out")
+        with open(out + ".tmp", "w") as f:
+            f.write("mine\n")
+        p = run(out)
+        clean(p, name)
+        assert p.returncode == 0, p.stderr
+        assert open(out + ".tmp").read() == "mine\n", \
+            "%s overwrote OUTPUT.tmp" % name
+        assert os.path.getsize(out) > 0
+        assert sorted(f for f in os.listdir(d) if f.startswith(name)) == \
+            [name + ".out", name + ".out.tmp"], os.listdir(d)
+        p = run(os.path.join(d, "nodir", "x"))
+        refused(p, 2, "No such file or directory", name + " missing dir")
+    for p, status, needle, what in (
+            (mkman(), 2, "usage:", "mkman no argument"),
+            (subst(), 2, "usage:", "subst no argument"),
+            (mkman(path("nope.1.in"), path("m.1"), "1", GEN), 1,
+             path("nope.1.in"), "mkman missing template"),
+            (mkman(TEMPLATE, path("m.1"), "1", path("noprog")), 1,
+             path("noprog"), "mkman missing program"),
+            (mkman(TEMPLATE, path("m.1"), "1", GEN,
+                   env=dict(os.environ, SOURCE_DATE_EPOCH="abc")), 2,
+             "SOURCE_DATE_EPOCH", "SOURCE_DATE_EPOCH=abc"),
+            (subst(path("nope"), path("s"), "1", d), 1, path("nope"),
+             "subst missing input")):
+        refused(p, status, needle, what)
+    for tool in (mkman, subst):
+        p = tool("--help")
+        assert p.returncode == 0 and "usage" in p.stdout.lower(), \
+            "--help: exit %d: %s%s" % (p.returncode, p.stdout, p.stderr)
+
+
+def case_sweep_refuses_abbreviated_own_options():
+    # rxrefill takes getopt_long's abbreviations: '--loop 1' passed the
+    # check for --loops (rxrefill failed to start, its log dumped), '--bul
+    # off' was overridden by the sweep's own --bulk without a word.
+    out = path("abbrev.json")
+    for args, needle in ((["--loop", "1"], "--loop (--loops)"),
+                         (["--loops=2"], "--loops: a step runs"),
+                         (["--repo=x.json"], "--repo (--report)"),
+                         (["--dur", "3"], "--dur (--duration)"),
+                         (["--bul", "off"], "--bul (--bulk)"),
+                         (["--stats", "1"], "--stats (--stats-period)"),
+                         (["--re", "1"], "--re: ambiguous")):
+        p = sweep(*(sweep_cmd(out) + args))
+        refused(p, 2, needle, " ".join(args))
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert not os.path.exists(out), "a result written"
+    # An abbreviation of an option the sweep leaves alone, and the value
+    # of an option that looks like one, pass.
+    p = sweep(*(sweep_cmd(out) + ["--latency-ev", "1", "--metrics-file",
+                                  "--loops"]), cwd=TMP)
+    clean(p, "passed through")
+    assert p.returncode == 0, p.stderr[-1500:]
+
+
+def case_sweep_fraction_ranges_as_said():
+    # '--tolerance 1' was "a fraction in 0..1", the help said 0..1: the
+    # sweep takes 0 <= tolerance < 1 and 0 < resolution < 1.
+    base = path("frac.json")
+    for opt_, v, needle in (("--tolerance", "1", "0 <= FRACTION < 1"),
+                            ("--resolution", "0", "0 < FRACTION < 1"),
+                            ("--resolution", "1", "0 < FRACTION < 1")):
+        refused(sweep(*([opt_, v] + sweep_cmd(base))), 2, needle,
+                opt_ + " " + v)
+    h = " ".join(sweep("--help").stdout.split())
+    assert "0 <= FRACTION < 1" in h and "0 < FRACTION < 1" in h and \
+        "0..1" not in h, h
+
+
+def case_sweep_sent_not_reported():
+    # A sender whose count --sent-regex does not find: "12345 of None",
+    # "sent None". Said in words; the JSON keeps null.
+    out = path("unsent.json")
+    p = sweep(*sweep_cmd(out, sender="echo done # {pps}"))
+    clean(p, "no sent count")
+    assert p.returncode == 0, p.stderr[-1500:]
+    assert "None" not in p.stdout and "sent not reported" in p.stdout, \
+        p.stdout
+    with open(out) as f:
+        st = json.load(f)["strategies"][0]["steps"][0]
+    assert st["sent"] is None and st["unaccounted"] is None, st
+
+
+def to_full(cmd):
+    """cmd with its standard output on /dev/full (a redirect only)."""
+    with open("/dev/full", "w") as full:
+        try:
+            return subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("hung: %s" % " ".join(cmd)[:300])
+
+
+def case_sweep_names_standard_output_when_full():
+    # 'rxrefill-sweep ... > /dev/full' said "?: No space left on device".
+    if not os.path.exists("/dev/full"):
+        raise tap.Skip("no /dev/full")
+    p = to_full([sys.executable, SWEEP] + sweep_cmd(path("full.json")))
+    refused(p, 1, "rxrefill-sweep: standard output: No space left on "
+            "device", "sweep > /dev/full")
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def case_plot_names_standard_output_when_full():
+    # 'rxrefill-plot -o F r.json > /dev/full': an OSError traceback.
+    if not os.path.exists("/dev/full"):
+        raise tap.Skip("no /dev/full")
+    p = to_full([PY, PLOT, "-o", path("fullfig"), report()])
+    refused(p, 1, "rxrefill-plot: standard output: No space left on device",
+            "plot > /dev/full")
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
 def main():
