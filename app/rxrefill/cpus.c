@@ -316,13 +316,13 @@ free_cpus(const struct app *a, int *cpus)
  * else any other the process was given; -1 when there is none.
  */
 static int
-other_cpu(const struct app *a, unsigned int k, const int *free,
-		unsigned int nb_free)
+other_cpu(const struct app *a, unsigned int k, const int *spare,
+		unsigned int nb_spare)
 {
 	int own = lcore_cpu(a->pollers[k].lcore);
 
-	if (nb_free != 0)
-		return free[k % nb_free];
+	if (nb_spare != 0)
+		return spare[k % nb_spare];
 	for (unsigned int i = 1; i < a->nb_pollers; i++) {
 		int cpu = lcore_cpu(a->pollers[(k + i) % a->nb_pollers].lcore);
 
@@ -338,11 +338,12 @@ other_cpu(const struct app *a, unsigned int k, const int *free,
 int
 cpus_place(struct app *a)
 {
-	static int free[CPU_SETSIZE];
-	unsigned int nb_free = free_cpus(a, free);
+	static int spare[CPU_SETSIZE];
+	unsigned int nb_spare = free_cpus(a, spare);
 
 	/* The zeroing thread: a free CPU, else beside the main lcore. */
-	a->zeroer_cpu = nb_free != 0 ? free[0] : lcore_cpu(rte_get_main_lcore());
+	a->zeroer_cpu = nb_spare != 0 ? spare[0] :
+		lcore_cpu(rte_get_main_lcore());
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
 		int cpu = lcore_cpu(pl->lcore);
@@ -352,7 +353,7 @@ cpus_place(struct app *a)
 			pl->consumer_cpu = cpu;
 		if (a->opt.consumer != CONSUMER_OTHER_CPU)
 			continue;
-		pl->consumer_cpu = other_cpu(a, k, free, nb_free);
+		pl->consumer_cpu = other_cpu(a, k, spare, nb_spare);
 		if (pl->consumer_cpu < 0) {
 			char list[256];
 

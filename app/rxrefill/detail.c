@@ -88,6 +88,7 @@ detail_begin(struct app *a, const struct snapshot *s)
 	/* Where the measurement starts: the stream logs' counts too. */
 	streams_mark(a);
 	sample_take(a, &d.s0, s, true);
+	d.s1.snap = NULL;	/* until the window closes */
 }
 
 void
@@ -115,16 +116,20 @@ queues_json(const struct app *a)
 
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			const struct poll_queue *q = &pl->q[i];
+			const struct snapshot *s0 = d.s0.snap, *s1 = d.s1.snap;
+			/* A window that never closed (stopped in the warm-up)
+			 * measured nothing. */
+			bool w = s0 != NULL && s1 != NULL;
 			unsigned int pi = port_index(a, q->port);
 			const struct rte_eth_stats *e0 = &d.s0.eth[pi];
 			const struct rte_eth_stats *e1 = &d.s1.eth[pi];
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
-				"packets", (json_int_t)(d.s1.snap->qpackets[k][i] -
-					d.s0.snap->qpackets[k][i]),
-				"bytes", (json_int_t)(d.s1.snap->qbytes[k][i] -
-					d.s0.snap->qbytes[k][i]));
+				"packets", w ? (json_int_t)(s1->qpackets[k][i] -
+					s0->qpackets[k][i]) : 0,
+				"bytes", w ? (json_int_t)(s1->qbytes[k][i] -
+					s0->qbytes[k][i]) : 0);
 			bool has_q = false;
 
 			/* A PMD that keeps per-queue counters fills some. */
@@ -193,6 +198,7 @@ int
 detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 {
 	unsigned int idx = rxr_report_nb_runs(rep) - 1;
+	int ret = 0;
 
 	if (env_link_commit(a, rep) != 0 ||
 			rxr_report_run_set(rep, idx, "queues", queues_json(a)) != 0 ||
@@ -202,9 +208,11 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 				xstats_json(a)) != 0) {
 		RXR_LOG(ERR, "report: per-queue statistics: out of "
 			"memory");
-		return -ENOMEM;
+		ret = -ENOMEM;
 	}
-	return 0;
+	/* The snapshots are the run's, freed after it. */
+	d.s0.snap = d.s1.snap = NULL;
+	return ret;
 }
 
 void
