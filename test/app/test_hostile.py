@@ -526,6 +526,25 @@ def case_sighup_sigquit_stop_like_sigterm():
         assert "frames lost" not in err, err
 
 
+def case_stop_in_warmup_main_polls_counts_nothing():
+    # With --main-polls a stop in the warm-up ends the run before its
+    # window opens: its queues[] must count nothing, not another run's
+    # (freed) counters.
+    report = path("warm.json")
+    rc, out, err = stop_second_rep(
+        ["--replay", capture(), "--main-polls", "--duration", "0.3",
+         "--warmup", "5", "--reps", "2", "--strategy", "bh", "--bulk", "on",
+         "--report", report],
+        signal.SIGINT, "rep 2/2] warming up")
+    assert rc == 130, "exit %d: %s" % (rc, err[-800:])
+    rep = check_cut(report, "SIGINT", [True])
+    first, cut = rep["runs"]
+    assert sum(q["packets"] for q in first["queues"]) == \
+        first["rx_packets"] > 0, first["queues"]
+    assert [q["packets"] for q in cut["queues"]] == \
+        [0] * len(cut["queues"]) and cut["rx_packets"] == 0, cut["queues"]
+
+
 def case_sigint_first_rep_keeps_report():
     # SIGINT before any repetition ended: a 0.002 s run was recorded and
     # the previous report replaced. Now nothing is written.
