@@ -421,6 +421,17 @@ __rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
 	__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
 }
 
+/**
+ * Whether the pool has an inline owner path at all (set at creation).
+ * False: every call goes to the pool's entry, and a caller that tests this
+ * first (the mempool driver) jumps there without the inline path's tests.
+ */
+static __rte_always_inline bool
+rxr_pool_has_inline(const struct rxr_pool *p)
+{
+	return ((const struct rxr_pool_ops *)p)->owner != NULL;
+}
+
 /* The calling poll lcore's stack when the inline owner path applies. */
 static __rte_always_inline const struct rxr_pool_owner *
 __rxr_pool_owner(const struct rxr_pool_ops *ops)

@@ -215,13 +215,16 @@ rxr_mp_free(struct rte_mempool *mp)
 }
 
 /*
- * The PMD's path. The owner's stack inline, anything else by a tail jump
- * to the pool's entry past the secondary check; calls of one frame (a
- * driver refilling one descriptor at a time, rte_pktmbuf_alloc(),
- * rte_pktmbuf_free()) get a copy of the inline path of their own, with
- * the size known, small enough to need no register saves. A secondary
- * never takes the inline path (its threads learn no lcore of their own:
- * rxr_ctx_lcore_learn()), so that the check costs the owner nothing.
+ * The PMD's path. A pool with no inline path (rseq's per-CPU sections,
+ * zone, irqsave, a wrapped pool) goes straight to its entry past the
+ * secondary check, testing no owner stack it has not got. Else the
+ * owner's stack inline, anything else by a tail jump to the pool's entry
+ * past the same check; calls of one frame (a driver refilling one
+ * descriptor at a time, rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a
+ * copy of the inline path of their own, with the size known, small
+ * enough to need no register saves. A secondary never takes the inline
+ * path (its threads learn no lcore of their own: rxr_ctx_lcore_learn()),
+ * so that the check costs the owner nothing.
  */
 
 /*
@@ -272,14 +275,21 @@ rxr_mp_enqueue_checked(struct rte_mempool *mp, void * const *objs,
 }
 
 /* Not the owner's stack: the pool's entry, in the primary only. */
-static __rte_noinline int
-rxr_mp_enqueue_call(struct rte_mempool *mp, void * const *objs,
+static __rte_always_inline int
+rxr_mp_enqueue_entry(struct rte_mempool *mp, void * const *objs,
 		unsigned int n)
 {
 	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
 			0))
 		return rxr_mp_enqueue_checked(mp, objs, n);
 	return __rxr_pool_free_entry(mp->pool_data, objs, n);
+}
+
+static __rte_noinline int
+rxr_mp_enqueue_call(struct rte_mempool *mp, void * const *objs,
+		unsigned int n)
+{
+	return rxr_mp_enqueue_entry(mp, objs, n);
 }
 
 static __rte_noinline int
@@ -293,6 +303,8 @@ rxr_mp_enqueue_n(struct rte_mempool *mp, void * const *objs, unsigned int n)
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
+	if (!rxr_pool_has_inline(mp->pool_data))
+		return rxr_mp_enqueue_entry(mp, objs, n);
 	if (n != 1)
 		return rxr_mp_enqueue_n(mp, objs, n);
 	if (likely(rxr_pool_free_inline(mp->pool_data, objs, 1)))
@@ -308,13 +320,19 @@ rxr_mp_dequeue_checked(struct rte_mempool *mp, void **objs, unsigned int n)
 	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
 }
 
-static __rte_noinline int
-rxr_mp_dequeue_call(struct rte_mempool *mp, void **objs, unsigned int n)
+static __rte_always_inline int
+rxr_mp_dequeue_entry(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
 			0))
 		return rxr_mp_dequeue_checked(mp, objs, n);
 	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
+}
+
+static __rte_noinline int
+rxr_mp_dequeue_call(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	return rxr_mp_dequeue_entry(mp, objs, n);
 }
 
 static __rte_noinline int
@@ -328,6 +346,8 @@ rxr_mp_dequeue_n(struct rte_mempool *mp, void **objs, unsigned int n)
 static int
 rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
+	if (!rxr_pool_has_inline(mp->pool_data))
+		return rxr_mp_dequeue_entry(mp, objs, n);
 	if (n != 1)
 		return rxr_mp_dequeue_n(mp, objs, n);
 	if (likely(rxr_pool_alloc_inline(mp->pool_data, objs, 1)))
