@@ -189,6 +189,9 @@ struct rseq_pool {
 	 * first CPUs' pointers. */
 	unsigned int ncpu;
 	uint32_t high;				/* every pcp's: most n a section takes */
+	/* ncpu with one zone, else 0: the free fast path's one test (with
+	 * more, a pcp takes only its zone's frames, a slow path's check). */
+	unsigned int free_ncpu;
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
@@ -1234,8 +1237,12 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	rxrp_zone_free(p, objs, n, true);
 }
 
-/* Everything but one section that committed at the first try. */
-static __rte_noinline void
+/*
+ * Everything but one section that committed at the first try. Returns 0,
+ * so that the entries reach it by a tail jump (no stack frame on their
+ * fast path).
+ */
+static __rte_noinline int
 rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		uint32_t cpu0, int r0)
 {
@@ -1247,10 +1254,10 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		rseq_count_retry(rp, rs, cpu0, r0);
 
 	if (unlikely(n == 0))
-		return;
+		return 0;
 	if (likely(p->nr_zones == 1)) {
 		rseq_free_node(p, rp, rs, 0, objs, n);
-		return;
+		return 0;
 	}
 	/* Runs of one node: each goes where its frames belong. */
 	for (unsigned int i = 0; i < n;) {
@@ -1261,10 +1268,11 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		rseq_free_node(p, rp, rs, node, objs + i, j - i);
 		i = j;
 	}
+	return 0;
 }
 
-/* As rseq_alloc_fast(): one section, one node, else the slow path. */
-static __rte_always_inline void
+/* As rseq_alloc_fast(): one section, one node, else the slow path; 0. */
+static __rte_always_inline int
 rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
@@ -1272,8 +1280,7 @@ rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
-	if (likely(cpu < rp->ncpu) && likely(rseq_fits(rp, n)) &&
-			likely(p->nr_zones == 1)) {
+	if (likely(cpu < rp->free_ncpu) && likely(rseq_fits(rp, n))) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
 		rseq_debug_in(p, objs, n);
@@ -1281,10 +1288,10 @@ rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 		r = n == 1 ? rseq_push1(rs, pc, cpu, objs) :
 			rseq_push(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE))
-			return;
+			return 0;
 		rseq_debug_out(p, objs, n);
 	}
-	rseq_free_slow(p, objs, n, cpu, r);
+	return rseq_free_slow(p, objs, n, cpu, r);
 }
 
 /*
@@ -1398,10 +1405,11 @@ rseq_alloc_fast(struct rxr_pool *p, void **objs, unsigned int n,
 	return rxrp_zone_alloc(p, 0, objs, n, true);
 }
 
-static void
+static int
 rseq_free_fast(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	rxrp_zone_free(p, objs, n, true);
+	return 0;
 }
 
 static unsigned int
@@ -1435,7 +1443,7 @@ rseq_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 static void
 rseq_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	rseq_free_fast(p, objs, n);
+	(void)rseq_free_fast(p, objs, n);
 }
 
 /* Bulk off: a section per frame. */
@@ -1472,14 +1480,15 @@ rseq_alloc_entry_single(struct rxr_pool *p, void **objs, unsigned int n)
 static int
 rseq_free_entry_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	rseq_free_fast(p, objs, n);
-	return 0;
+	return rseq_free_fast(p, objs, n);
 }
 
 static int
 rseq_free_entry_single(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	rseq_free_single(p, objs, n);
+	if (likely(n == 1))
+		return rseq_free_fast(p, objs, 1);
+	rseq_free_frames(p, objs, n);
 	return 0;
 }
 
@@ -1495,6 +1504,7 @@ rseq_pool_init(struct rxr_pool *p)
 		return -ENOMEM;
 	rp->high = p->conf.high;
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf, (unsigned int)RXRP_MAX_CPUS) : 1;
+	rp->free_ncpu = p->nr_zones == 1 ? rp->ncpu : 0;
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		/* A poll lcore's CPU takes its node, the others in turn. */
 		unsigned int node = p->by_cpu[c] != NULL ? p->by_cpu[c]->node :
