@@ -40,6 +40,11 @@
  * array stack (no protection, no lookup; one lcore only, so not a real
  * driver). ops_floor_over_mempool_cache is the structural part of every
  * ratio; <strategy>_via_mempool_over_ops_floor what the strategy adds.
+ * A fourth, ops_floor_section, is the same stack inside bh's kind of
+ * section (a flag stored, a drain request loaded, the flag cleared) with
+ * a frame counter: the least a driver pays that keeps its stack safe from
+ * a same-CPU handler and counts its frames, as bh does;
+ * ops_floor_section_over_ops_floor is what that mechanism alone costs.
  *
  * Runs twice, each in a child process: on hugepages (when usable) and on
  * ordinary memory (--no-huge); each figure's name ends .huge or .nohuge
@@ -83,7 +88,7 @@
 #define MAX_TRIALS 31
 #define MAX_REGIONS 4096u
 
-enum pool_kind { POOL_PEER, POOL_FLOOR, POOL_OURS };
+enum pool_kind { POOL_PEER, POOL_FLOOR, POOL_FLOOR_SECTION, POOL_OURS };
 
 struct config {
 	char name[64];
@@ -97,17 +102,48 @@ struct config {
 	char label[48];			/* name in ratios */
 	const struct config *peer;
 	const struct config *floor;
+	const struct config *floor_section;	/* POOL_OURS */
 	double trial[MAX_TRIALS];	/* cycles per frame */
 };
 
 /*
  * The floor: a cacheless driver that does nothing but move pointers, one
- * array stack per pool, for the lcore that runs the benchmark only.
+ * array stack per pool, for the lcore that runs the benchmark only. The
+ * section's floor guards it as bh's inline path guards a pcp and counts
+ * as bh counts; nothing ever asks it to drain.
  */
 struct floor_stack {
 	unsigned int len;
+	unsigned int section;
+	unsigned int drain;
+	uint64_t alloc;
+	uint64_t free;
 	void *objs[];
 };
+
+static __rte_always_inline bool
+floor_enter(struct floor_stack *st, const bool section)
+{
+	if (!section)
+		return true;
+	__atomic_store_n(&st->section, 1, __ATOMIC_RELAXED);
+	rte_compiler_barrier();
+	if (unlikely(__atomic_load_n(&st->drain, __ATOMIC_ACQUIRE) != 0)) {
+		__atomic_store_n(&st->section, 0, __ATOMIC_RELEASE);
+		return false;
+	}
+	return true;
+}
+
+static __rte_always_inline void
+floor_leave(struct floor_stack *st, const bool section, uint64_t *stat,
+		unsigned int n)
+{
+	if (!section)
+		return;
+	*stat += n;
+	__atomic_store_n(&st->section, 0, __ATOMIC_RELEASE);
+}
 
 static int
 floor_alloc(struct rte_mempool *mp)
@@ -128,35 +164,72 @@ floor_free(struct rte_mempool *mp)
 	rte_free(mp->pool_data);
 }
 
-static int
-floor_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+static __rte_always_inline int
+floor_push(struct rte_mempool *mp, void * const *objs, unsigned int n,
+		const bool section)
 {
 	struct floor_stack *st = mp->pool_data;
-	unsigned int len = st->len;
+	unsigned int len;
 
+	if (unlikely(!floor_enter(st, section)))
+		return -EBUSY;
+	len = st->len;
 	if (n == 1)
 		st->objs[len] = objs[0];
 	else
 		memcpy(&st->objs[len], objs, n * sizeof(*objs));
 	st->len = len + n;
+	floor_leave(st, section, &st->free, n);
 	return 0;
 }
 
-static int
-floor_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+static __rte_always_inline int
+floor_pop(struct rte_mempool *mp, void **objs, unsigned int n,
+		const bool section)
 {
 	struct floor_stack *st = mp->pool_data;
-	unsigned int len = st->len;
+	unsigned int len;
 
-	if (unlikely(n > len))
+	if (unlikely(!floor_enter(st, section)))
+		return -EBUSY;
+	len = st->len;
+	if (unlikely(n > len)) {
+		floor_leave(st, section, &st->alloc, 0);
 		return -ENOBUFS;
+	}
 	len -= n;
 	st->len = len;
 	if (n == 1)
 		objs[0] = st->objs[len];
 	else
 		memcpy(objs, &st->objs[len], n * sizeof(*objs));
+	floor_leave(st, section, &st->alloc, n);
 	return 0;
+}
+
+static int
+floor_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+{
+	return floor_push(mp, objs, n, false);
+}
+
+static int
+floor_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	return floor_pop(mp, objs, n, false);
+}
+
+static int
+floor_section_enqueue(struct rte_mempool *mp, void * const *objs,
+		unsigned int n)
+{
+	return floor_push(mp, objs, n, true);
+}
+
+static int
+floor_section_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	return floor_pop(mp, objs, n, true);
 }
 
 static unsigned int
@@ -175,13 +248,23 @@ static struct rte_mempool_ops floor_ops = {
 };
 RTE_MEMPOOL_REGISTER_OPS(floor_ops);
 
+static struct rte_mempool_ops floor_section_ops = {
+	.name = "bmp_floor_section",
+	.alloc = floor_alloc,
+	.free = floor_free,
+	.enqueue = floor_section_enqueue,
+	.dequeue = floor_section_dequeue,
+	.get_count = floor_get_count,
+};
+RTE_MEMPOOL_REGISTER_OPS(floor_section_ops);
+
 static unsigned int trials = 9;
 static uint32_t sample_every;	/* one burst in N timed; 0: none */
 static uint64_t frames_per_trial = 1u << 19;
 static const char *only;
 static bool solo;		/* --solo: peers only when they match */
-/* Peer and floor per call size, each strategy per call size, app_free. */
-static struct config configs[3 * RXR_STRATEGY_USER_MAX + 4];
+/* Peer and floors per call size, each strategy per call size, app_free. */
+static struct config configs[3 * RXR_STRATEGY_USER_MAX + 6];
 static unsigned int nr_configs;
 static double regions[MAX_REGIONS];
 
@@ -327,7 +410,8 @@ config_add(const char *name, enum pool_kind kind, enum rxr_strategy s,
 		snprintf(c->label, sizeof(c->label), "%s_via_mempool",
 			rxr_strategy_name(s));
 	else
-		snprintf(c->label, sizeof(c->label), "ops_floor");
+		snprintf(c->label, sizeof(c->label), "%s",
+			kind == POOL_FLOOR ? "ops_floor" : "ops_floor_section");
 	c->single = single;
 	return c;
 }
@@ -336,7 +420,7 @@ config_add(const char *name, enum pool_kind kind, enum rxr_strategy s,
 static void
 build(void)
 {
-	struct config *pc[2], *fc[2];
+	struct config *pc[2], *fc[2], *sc[2];
 	char name[64], why[160];
 
 	for (int single = 0; single < 2; single++) {
@@ -348,6 +432,14 @@ build(void)
 			config_add(name, POOL_FLOOR, 0, single);
 		if (fc[single] != NULL)
 			fc[single]->peer = pc[single];
+		snprintf(name, sizeof(name), "ops_floor_section.%s",
+			mode_name(single));
+		sc[single] = solo && strstr(name, only) == NULL ? NULL :
+			config_add(name, POOL_FLOOR_SECTION, 0, single);
+		if (sc[single] != NULL) {
+			sc[single]->peer = pc[single];
+			sc[single]->floor = fc[single];
+		}
 	}
 	for (int single = 0; single < 2; single++)
 		for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
@@ -364,6 +456,7 @@ build(void)
 			via = c = config_add(name, POOL_OURS, s, single);
 			c->peer = pc[single];
 			c->floor = fc[single];
+			c->floor_section = sc[single];
 			/* The same pool freed as rxrefill's poll loop frees. */
 			snprintf(name, sizeof(name), "%s_app_free.%s",
 				rxr_strategy_name(s), mode_name(single));
@@ -380,7 +473,7 @@ build(void)
 }
 
 static void *spacer;
-static struct rte_mempool *peer_mp, *floor_mp;
+static struct rte_mempool *peer_mp, *floor_mp, *floor_section_mp;
 
 /*
  * Trial t's pools, made behind a spacer whose size steps through 4 KiB a
@@ -398,7 +491,11 @@ pools_make(const struct options *o, unsigned int t)
 	floor_mp = rte_pktmbuf_pool_create_by_ops("bmp_floor", 8191, 0, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id(),
 			floor_ops.name);
-	if (spacer == NULL || peer_mp == NULL || floor_mp == NULL) {
+	floor_section_mp = rte_pktmbuf_pool_create_by_ops("bmp_floor_sec", 8191,
+			0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id(),
+			floor_section_ops.name);
+	if (spacer == NULL || peer_mp == NULL || floor_mp == NULL ||
+			floor_section_mp == NULL) {
 		printf("# peer or floor pool: %s\n", rte_strerror(rte_errno));
 		return -1;
 	}
@@ -409,6 +506,8 @@ pools_make(const struct options *o, unsigned int t)
 			c->mp = peer_mp;
 		else if (c->kind == POOL_FLOOR)
 			c->mp = floor_mp;
+		else if (c->kind == POOL_FLOOR_SECTION)
+			c->mp = floor_section_mp;
 		else if (c->same_pool != NULL)
 			c->mp = c->same_pool->mp;
 		else
@@ -462,8 +561,9 @@ pools_free(void)
 	}
 	rte_mempool_free(peer_mp);
 	rte_mempool_free(floor_mp);
+	rte_mempool_free(floor_section_mp);
 	rte_free(spacer);
-	peer_mp = floor_mp = NULL;
+	peer_mp = floor_mp = floor_section_mp = NULL;
 	spacer = NULL;
 	return ret;
 }
@@ -522,6 +622,16 @@ report(void)
 
 		if (c->floor != NULL)
 			ratio_line(c, c->floor, c->label, "ops_floor");
+	}
+	printf("# <strategy>_via_mempool_over_ops_floor_section: what the "
+		"strategy adds to a stack in bh's kind of section with a "
+		"counter\n");
+	for (unsigned int i = 0; i < nr_configs; i++) {
+		const struct config *c = &configs[i];
+
+		if (c->floor_section != NULL)
+			ratio_line(c, c->floor_section, c->label,
+				"ops_floor_section");
 	}
 }
 
