@@ -151,6 +151,7 @@ poller_reset(struct poller *pl)
 	pl->streams_self0 = pl->streams_logged0 = 0;
 	pl->max_gap_cycles = 0;
 	pl->sample_packets = 0;
+	pl->sample_countdown = 0;
 	pl->inbox_packets = pl->inbox_free_cycles = 0;
 }
 
@@ -591,7 +592,8 @@ poll_main(void *arg)
 	struct rte_mbuf *pkts[MAX_BURST];
 	struct stage *stages;
 	uint64_t start, last, max_gap = 0, next_control, idle_cycles = 0;
-	uint32_t countdown = every, skipped = 0;
+	uint32_t countdown = pl->sample_countdown != 0 ? pl->sample_countdown :
+		every, skipped = 0;
 	bool sampling = false, busy = false, full = false;
 
 	stages = rte_zmalloc_socket("rxr_stages", sizeof(*stages) * pl->nb_cons,
@@ -664,8 +666,11 @@ poll_main(void *arg)
 		for (unsigned int i = 0; i < pl->nb_pools; i++)
 			rxr_pool_poll_end(pl->pools[i]);
 	}
-	if (sampling)
+	if (sampling) {
 		pools_sample(pl, false);
+		RXR_STAT_ADD(pl->sample_packets, got);
+	}
+	pl->sample_countdown = countdown;
 	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
 	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);
 	rte_free(stages);

@@ -234,6 +234,13 @@ struct poller {
 	unsigned int max_streams;	/* flows it holds */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
+	/*
+	 * Iterations left before the next latency-sampled one, 0: a full
+	 * period. Kept across the launches of one run (finite replay
+	 * launches the poll loop once a loop), so that loops shorter than a
+	 * period still get their samples.
+	 */
+	uint32_t sample_countdown;
 
 	/* --consumer other-poll: the previous poll lcore's packets to free. */
 	struct rte_ring *inbox;

@@ -176,6 +176,28 @@ def case_timed_queues_add_up():
                     "queues' %s %d against %s %d" % (field, got, key, r[key])
 
 
+def case_loops_shorter_than_sample_period():
+    # Finite replay launches the poll loop once a loop; a loop of fewer
+    # iterations than --latency-every restarted the period each time and
+    # no iteration of the run was ever timed.
+    manifest, files = gen("shortloop", "-q", "2", "-s", "8", "-n", "500")
+    report = os.path.join(TMP, "shortloop.report.json")
+    rc, out, err = run(["--replay", ",".join(files), "--loops", "12",
+                        "--reps", "2", "--strategy", "bh", "--bulk", "on",
+                        "--report", report, "--no-table"])
+    assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+    with open(report) as f:
+        rep = json.load(f)
+    period = rep["runs"][0]["refill_latency_sample_every"]
+    for r in rep["runs"]:
+        # Fewer bursts a loop than a period: the test means what it says.
+        assert manifest["total"]["packets"] / 64 < period, period
+        assert r["refill_cycles_per_frame"] is not None, \
+            "rep %d: no iteration timed in %d packets" % (
+                r["rep"], r["rx_packets"])
+        assert r["allocator_cycles_per_packet"] is not None
+
+
 def case_stalled_consumer():
     # Three streams go round robin to two consumers: the stalled one (0)
     # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
