@@ -291,6 +291,10 @@ ports_init(struct app *a)
 			return -1;
 		if (port_identity(p, &di) != 0)
 			return -1;
+		if (!p->replay && strcmp(p->driver, "net_pcap") == 0 &&
+				replay_scan_devargs(a, p->name, p->devargs,
+					&p->files) != 0)
+			return -1;
 		port_xstats_find(p);
 		a->nb_ports++;
 	}

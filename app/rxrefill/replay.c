@@ -67,8 +67,9 @@ flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
  * distinct flows size the poll lcores' stream tables.
  */
 static int
-scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
-		uint64_t *segs, uint64_t *flows, uint32_t *largest)
+scan_file(const char *opt, const char *path, uint16_t room, uint64_t *pkts,
+		uint64_t *bytes, uint64_t *segs, uint64_t *flows,
+		uint32_t *largest)
 {
 	struct flow_set fs = { 0 };
 	struct rxr_flow_info info;
@@ -81,13 +82,13 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 
 	pc = pcap_open_offline(path, err);
 	if (pc == NULL) {
-		RXR_LOG(ERR, "--replay %s: not a readable capture: %s",
-			path, err);
+		RXR_LOG(ERR, "%s %s: not a readable capture: %s", opt, path,
+			err);
 		return -1;
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {
-		RXR_LOG(ERR, "--replay %s: link type %s, net_pcap replays "
-			"Ethernet captures only", path,
+		RXR_LOG(ERR, "%s %s: link type %s, net_pcap replays "
+			"Ethernet captures only", opt, path,
 			pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "?");
 		pcap_close(pc);
 		return -1;
@@ -96,15 +97,15 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 	*largest = 0;
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
 		if (h->caplen == 0) {
-			RXR_LOG(ERR, "--replay %s: record %" PRIu64
-				" has zero length", path, *pkts + 1);
+			RXR_LOG(ERR, "%s %s: record %" PRIu64
+				" has zero length", opt, path, *pkts + 1);
 			bad = true;
 			break;
 		}
 		if (h->caplen > h->len) {
-			RXR_LOG(ERR, "--replay %s: record %" PRIu64
-				" captures %u bytes of a %u-byte frame", path,
-				*pkts + 1, h->caplen, h->len);
+			RXR_LOG(ERR, "%s %s: record %" PRIu64
+				" captures %u bytes of a %u-byte frame", opt,
+				path, *pkts + 1, h->caplen, h->len);
 			bad = true;
 			break;
 		}
@@ -114,8 +115,8 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		*segs += (h->caplen + room - 1) / room;
 		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
 				flow_set_add(&fs, &info.key) != 0) {
-			RXR_LOG(ERR, "--replay %s: no memory to count its "
-				"flows", path);
+			RXR_LOG(ERR, "%s %s: no memory to count its "
+				"flows", opt, path);
 			bad = true;
 			break;
 		}
@@ -128,14 +129,14 @@ scan_file(const char *path, uint16_t room, uint64_t *pkts, uint64_t *bytes,
 		return -1;
 	}
 	if (ret == PCAP_ERROR) {
-		RXR_LOG(ERR, "--replay %s: bad or truncated record %" PRIu64
-			": %s", path, *pkts + 1, pcap_geterr(pc));
+		RXR_LOG(ERR, "%s %s: bad or truncated record %" PRIu64
+			": %s", opt, path, *pkts + 1, pcap_geterr(pc));
 		pcap_close(pc);
 		return -1;
 	}
 	pcap_close(pc);
 	if (*pkts == 0) {
-		RXR_LOG(ERR, "--replay %s: the capture holds no packet",
+		RXR_LOG(ERR, "%s %s: the capture holds no packet", opt,
 			path);
 		return -1;
 	}
@@ -179,9 +180,9 @@ replay_scan(struct app *a)
 		uint32_t largest;
 		uint64_t segs;
 
-		if (scan_file(a->opt.replay[i], room, &c->packets[i],
-				&c->bytes[i], &segs, &c->flows[i],
-				&largest) != 0)
+		if (scan_file("--replay", a->opt.replay[i], room,
+				&c->packets[i], &c->bytes[i], &segs,
+				&c->flows[i], &largest) != 0)
 			return -1;
 		/* net_pcap's endless replay keeps one mbuf per packet and
 		 * refuses a chain at queue setup: say so before any port. */
@@ -208,6 +209,56 @@ replay_scan(struct app *a)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A net_pcap port of the user's own (--vdev net_pcapN,rx_pcap=FILE,...,
+ * infinite_rx=1) keeps every packet of its files in the pool too: count
+ * them from the arguments it was probed with, so that its pool and the
+ * stream tables are sized as for --replay. Anything else: c zeroed.
+ */
+int
+replay_scan_devargs(const struct app *a, const char *dev,
+		const char *devargs, struct replay_counts *c)
+{
+	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
+		RTE_PKTMBUF_HEADROOM;
+	char *args = strdup(devargs), *save = NULL, *kv;
+	const char *files[MAX_QUEUES];
+	unsigned int nb = 0;
+	bool endless = false;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (args == NULL)
+		return -1;
+	for (kv = strtok_r(args, ",", &save); kv != NULL;
+			kv = strtok_r(NULL, ",", &save)) {
+		if (strncmp(kv, "rx_pcap=", 8) == 0 && nb < MAX_QUEUES)
+			files[nb++] = kv + 8;
+		else if (strncmp(kv, "infinite_rx=", 12) == 0)
+			endless = strtol(kv + 12, NULL, 10) != 0;
+	}
+	for (unsigned int i = 0; endless && i < nb && ret == 0; i++) {
+		uint32_t largest;
+		uint64_t segs;
+
+		ret = scan_file(dev, files[i], room, &c->packets[i],
+				&c->bytes[i], &segs, &c->flows[i], &largest);
+		c->segments += segs;
+	}
+	free(args);
+	if (ret == 0 && a->opt.frames != 0 &&
+			a->opt.frames < c->segments + a->opt.burst) {
+		RXR_LOG(ERR, "--frames %u: %s replays its files endlessly "
+			"(infinite_rx), keeping their %" PRIu64 " packets in "
+			"the pool, and takes a burst of %u frames at a time: "
+			"give at least %" PRIu64 " or leave --frames out (sized "
+			"for them)", a->opt.frames, dev, c->segments,
+			a->opt.burst, c->segments + a->opt.burst);
+		ret = -1;
+	}
+	return ret;
 }
 
 int

@@ -198,6 +198,30 @@ def case_loops_shorter_than_sample_period():
         assert r["allocator_cycles_per_packet"] is not None
 
 
+def case_vdev_pcap_endless_sized():
+    # A user's own net_pcap port with infinite_rx keeps every packet of
+    # its files in the pool: sized from its devargs as --replay is, and a
+    # --frames too small for them refused by name before any queue.
+    manifest, files = gen("vdevpcap", "-q", "2", "-s", "8", "-n", "1000")
+    vdev = "net_pcap0," + ",".join("rx_pcap=" + f for f in files) + \
+        ",infinite_rx=1"
+    report = os.path.join(TMP, "vdevpcap.report.json")
+    args = ["--duration", "0.2", "--warmup", "0.05", "--reps", "1",
+            "--strategy", "bh", "--bulk", "on", "--no-table"]
+    rc, out, err = run(args + ["--report", report],
+                       eal=EAL + ["--vdev", vdev])
+    assert rc == 0, "exit %d: %s" % (rc, err[-2000:])
+    with open(report) as f:
+        rep = json.load(f)
+    assert rep["runs"][0]["rx_packets"] > 0
+    total = manifest["total"]["packets"]
+    rc, out, err = run(args + ["--frames", str(total // 2)],
+                       eal=EAL + ["--vdev", vdev])
+    assert rc == 1 and "--frames %d: net_pcap0" % (total // 2) in err \
+        and "at least %d" % (total + 32) in err, \
+        "exit %d: %s" % (rc, err[-2000:])
+
+
 def case_stalled_consumer():
     # Three streams go round robin to two consumers: the stalled one (0)
     # gets two, 3000 packets for a ring of 2048; the healthy one gets one,
