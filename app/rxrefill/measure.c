@@ -200,7 +200,7 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		fill_pool_groups(&r->pcp, &r->zone_lock, pa, pb);
 	}
 	r->deferred.drained = sum.deferred_drained;
-	r->deferred.queued = r->deferred.drained;
+	r->deferred.queued = sum.deferred_queued;
 	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
 			c < RXR_REPORT_DROPS_MAX; c++)
 		r->strategy_counters[c].count = sum.counters[c];

@@ -85,6 +85,7 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 #define RXRP_LCORE_READ(name, help) o->name = RXR_STAT_READ(ls->name);
 		RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_READ)
 #undef RXRP_LCORE_READ
+		o->deferred_queued = o->deferred_drained + rxrp_defer_count(ls);
 		for (unsigned int b = 0; b < RXR_HIST_BUCKETS; b++)
 			o->refill_hist[b] = RXR_STAT_READ(ls->hist[b]);
 		if (ls->supply != NULL)
@@ -111,6 +112,7 @@ rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 #define RXRP_ADD_LCORE(name, help) RXRP_ADD(name)
 	RXR_PCP_COUNTERS(RXRP_ADD_PCP)
 	RXR_POOL_LCORE_COUNTERS(RXRP_ADD_LCORE)
+	RXRP_ADD(deferred_queued)
 #undef RXRP_ADD_LCORE
 #undef RXRP_ADD_PCP
 #undef RXRP_ADD

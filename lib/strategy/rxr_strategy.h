@@ -778,6 +778,13 @@ struct rxr_pool_lcore_stats {
 #define RXR_POOL_LCORE_FIELD(name, help) uint64_t name;
 	RXR_POOL_LCORE_COUNTERS(RXR_POOL_LCORE_FIELD)
 #undef RXR_POOL_LCORE_FIELD
+	/**
+	 * Frames other contexts put on the deferred list: deferred_drained
+	 * and what waits on the list when read (no count on the push path,
+	 * which stays one compare-and-swap). A drain between the two reads
+	 * is missed until the next snapshot.
+	 */
+	uint64_t deferred_queued;
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
 	struct rxr_zero_supply_stats supply; /**< background policy */
 	/** The strategy's own counters, named by rxr_strategy_counters(). */

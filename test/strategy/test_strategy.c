@@ -551,9 +551,13 @@ test_stats(void)
 	rxr_pool_stats(p, &st0);
 	/* A mempool's count must never fall short: frames waiting count. */
 	RXR_TEST_ASSERT_EQ(st0.avail, NR_FRAMES, "deferred frames are available");
+	/* Queued is counted while the frames wait, not only once drained. */
+	RXR_TEST_ASSERT_EQ(st0.lcore[0].deferred_queued, 40, "queued, waiting");
+	RXR_TEST_ASSERT_EQ(st0.lcore[0].deferred_drained, 0, "none drained yet");
 	RXR_TEST_ASSERT_EQ(rxr_pool_poll_end(p), 40, "drained at poll end");
 	RXR_TEST_ASSERT_EQ(rxr_pool_poll_end(p), 0, "nothing left");
 	rxr_pool_stats(p, &st);
+	RXR_TEST_ASSERT_EQ(st.lcore[0].deferred_queued, 40, "queued count");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].deferred_drained, 40, "drained count");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].deferred_drains, 1, "one drain");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.free, 40, "into the pcp");
