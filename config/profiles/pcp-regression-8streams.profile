@@ -10,4 +10,5 @@ consumers 2
 consumer-depth 1024
 warmup 1
 duration 10
-reps 5
+# Six paired rounds: the fewest whose sign-flip test can reach p < 0.05.
+reps 6

@@ -1340,6 +1340,28 @@ def case_sweep_sent_not_reported():
     assert st["sent"] is None and st["unaccounted"] is None, st
 
 
+def case_sweep_consumer_drops_are_loss():
+    # consumer_full is counted in rx_packets (received, then dropped by
+    # the application): the sweep added it to what rxrefill saw and did
+    # not count it lost, so a step whose consumers dropped nearly
+    # everything passed.
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("rxrefill_sweep", SWEEP)
+    spec = importlib.util.spec_from_loader("rxrefill_sweep", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    full = {"consumer_full": 47232, "rx_nombuf": 0}
+    assert mod.step_loss(48000, full, 48000) == (47232 / 48000, 48000)
+    assert mod.step_loss(48000, full, None) == (47232 / 48000, 48000)
+    # Causes before receiving still add to what was seen.
+    assert mod.step_loss(1000, {"rx_nombuf": 200}, None) == (200 / 1200,
+                                                            1200)
+    assert mod.step_loss(1000, {"rx_nombuf": 200}, 1250) == (250 / 1250,
+                                                            1200)
+    assert mod.step_loss(0, {}, None) == (0.0, 0)
+
+
 def to_full(cmd):
     """cmd with its standard output on /dev/full (a redirect only)."""
     with open("/dev/full", "w") as full:
