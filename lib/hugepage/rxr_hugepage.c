@@ -177,7 +177,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 	char **av = argv;
 	char mib[16];
 	int ac = argc, ret, extra = 0, dropped = 0, i;
-	bool eal_args = true;
+	bool eal_args = true, in_memory = false;
 
 	rxr_hugepage_probe(&hp);
 	if (!eal_has_opt(argc, argv, "--no-huge") && !rxr_hugepage_usable(&hp)) {
@@ -196,23 +196,35 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 			av[3] = mib;
 			extra = 3;
 		}
-		/* EAL refuses --huge-unlink beside --no-huge: no files then. */
+		/*
+		 * EAL refuses --huge-unlink beside --no-huge (no files then),
+		 * and --in-memory (it turns --legacy-mem on): the latter's
+		 * other half, no shared files, is --no-shconf.
+		 */
 		for (i = 1; i < argc; i++) {
 			eal_args = eal_args && strcmp(argv[i], "--") != 0;
 			if (eal_args && strncmp(argv[i], "--huge-unlink", 13) == 0 &&
-					(argv[i][13] == '\0' || argv[i][13] == '='))
+					(argv[i][13] == '\0' || argv[i][13] == '=')) {
 				dropped++;
-			else
-				av[i + extra - dropped] = argv[i];
+				continue;
+			}
+			if (eal_args && strcmp(argv[i], "--in-memory") == 0) {
+				av[i + extra - dropped] =
+					(char *)(uintptr_t)"--no-shconf";
+				in_memory = true;
+				continue;
+			}
+			av[i + extra - dropped] = argv[i];
 		}
 		ac = argc + extra - dropped;
 		if (log != NULL)
 			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
-				"falling back to --no-huge%s%s MiB%s\n",
+				"falling back to --no-huge%s%s MiB%s%s\n",
 				mounts_name(&hp),
 				hp.free_2m, hp.free_1g,
 				has_mem ? "" : " -m ", has_mem ? "" : mib,
-				dropped != 0 ? " (--huge-unlink left out)" : "");
+				dropped != 0 ? " (--huge-unlink left out)" : "",
+				in_memory ? " (--in-memory as --no-shconf)" : "");
 	}
 
 	ret = rte_eal_init(ac, av);

@@ -1206,6 +1206,38 @@ def case_allowed_pci_device_without_port():
         assert not os.path.exists(path("pci.json")), "a report was written"
 
 
+def case_in_memory_under_no_huge_fallback():
+    # With no usable hugepages rxrefill falls back to --no-huge, which
+    # EAL refuses beside --in-memory ("--legacy-mem is not compatible"):
+    # a user's --in-memory made every run fail on such a machine. In a
+    # mount namespace of its own with no hugetlbfs, it must run and say
+    # what it did with the option.
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        raise tap.Skip("needs root and unshare")
+    prefix = mine("rxr_inmem_%d" % os.getpid())
+    report = path("inmem.json")
+    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--in-memory",
+           "--file-prefix", prefix, "--log-level", "lib.eal:error",
+           "--vdev", "net_null0", "--", "--duration", "0.2", "--warmup",
+           "0.05", "--reps", "1", "--strategy", "bh", "--bulk", "on",
+           "--report", report, "--no-table"]
+    script = ('for m in $(awk \'$3 == "hugetlbfs" {print $2}\' '
+              '/proc/mounts); do umount "$m" || exit 99; done; '
+              'exec "$@"')
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh",
+                        "-c", script, "sh"] + cmd, capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode == 99:
+        raise tap.Skip("cannot unmount hugetlbfs here: %s" % p.stderr[-200:])
+    assert p.returncode == 0, "exit %d: %s%s" % (
+        p.returncode, p.stdout[-1500:], p.stderr[-1500:])
+    assert "falling back to --no-huge" in p.stdout and \
+        "(--in-memory as --no-shconf)" in p.stdout, p.stdout[:1500]
+    assert "ordinary memory (--no-huge)" in p.stdout, p.stdout[:1500]
+    with open(report) as f:
+        assert json.load(f)["runs"][0]["rx_packets"] > 0
+
+
 def case_virtual_device_without_port():
     # A --vdev whose PMD fails (a capture that is not there): EAL goes on,
     # and the run went on with the other ports, or said only "no port:
