@@ -1107,6 +1107,8 @@ main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 
+	for (int i = 1; i < eal_argc; i++)
+		app.eal_no_pci |= strcmp(argv[i], "--no-pci") == 0;
 	/* Before EAL pins this thread: the CPUs the process was given. */
 	if (sched_getaffinity(0, sizeof(app.start_cpus), &app.start_cpus) != 0)
 		CPU_ZERO(&app.start_cpus);

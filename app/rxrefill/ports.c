@@ -164,6 +164,12 @@ pci_explain(const char *given, const char *addr)
 	char vendor[16], cls[16], drv[64] = "no driver";
 	ssize_t len;
 
+	if (app.eal_no_pci) {
+		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
+			"PCI bus off: no PCI device is probed; leave --no-pci "
+			"out to use %s", given, addr);
+		return;
+	}
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
 	if (access(path, F_OK) != 0) {
 		RXR_LOG(ERR, "-a %s: no PCI device %s on this machine (lspci -D "
@@ -192,10 +198,11 @@ pci_explain(const char *given, const char *addr)
 			given, addr, drv);
 	else
 		RXR_LOG(ERR, "-a %s: %s is a NIC (vendor %s, %s) that no PMD "
-			"took: most PMDs need it bound to vfio-pci "
-			"(dpdk-devbind.py --bind=vfio-pci %s) and a driver for it "
-			"in this DPDK; EAL's messages above say more", given,
-			addr, vendor, drv, addr);
+			"took: most PMDs need it bound to vfio-pci, which takes "
+			"it from the kernel (dpdk-devbind.py --bind=vfio-pci %s; "
+			"never the NIC this machine is reached through), and a "
+			"driver for it in this DPDK; EAL's messages above say "
+			"more", given, addr, vendor, drv, addr);
 }
 
 /*

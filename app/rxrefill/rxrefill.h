@@ -304,6 +304,7 @@ struct port {
 struct app {
 	struct options opt;
 	enum rxr_mem_backing backing;
+	bool eal_no_pci;		/* EAL was given --no-pci */
 	struct port ports[MAX_PORTS];
 	unsigned int nb_ports;
 	/* Counted before any port exists: the replay port may be any one. */
