@@ -700,8 +700,8 @@ static const struct rxr_opt opt_list[] = {
 		set_replay, 0 },
 	{ "queues", 0, "N", NULL, NULL, S_PORTS,
 		"RX queues per port (default: one per poll lcore; the number "
-		"of files with --replay); RSS with mlx5's default Toeplitz key "
-		"when N > 1", set_queues, 0 },
+		"of files with --replay or a net_pcap device's rx_pcap); RSS "
+		"with mlx5's default Toeplitz key when N > 1", set_queues, 0 },
 	{ "rxd", 0, "N", "1024", NULL, S_PORTS, "RX descriptors per queue",
 		set_rxd, 0 },
 	{ "frame-size", 0, "BYTES", frame_size_def, NULL, S_PORTS,

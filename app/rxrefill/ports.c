@@ -42,6 +42,7 @@
 #define LINK_POLL_US (10 * 1000)
 
 static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
+static int port_pcap_files(const struct app *a, struct port *p);
 static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
 static int pool_retire_slot(struct port *p, struct rte_mempool **slot,
 		uint64_t *lost);
@@ -282,6 +283,8 @@ ports_init(struct app *a)
 			p->socket = (int)rte_socket_id();
 		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
 		p->finite = p->replay && a->opt.loops != 0;
+		if (port_identity(p, &di) != 0)
+			return -1;
 		if (p->replay) {
 			p->nb_q = a->opt.nb_replay;
 			p->files = a->replay_files;
@@ -289,18 +292,15 @@ ports_init(struct app *a)
 			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 				RTE_MAX(1u, a->nb_pollers);
 		}
+		if (!p->replay && strcmp(p->driver, "net_pcap") == 0 &&
+				port_pcap_files(a, p) != 0)
+			return -1;
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
 			return -1;
 		}
 		if (port_configure(a, p, &di) != 0)
-			return -1;
-		if (port_identity(p, &di) != 0)
-			return -1;
-		if (!p->replay && strcmp(p->driver, "net_pcap") == 0 &&
-				replay_scan_devargs(a, p->name, p->devargs,
-					&p->files) != 0)
 			return -1;
 		port_xstats_find(p);
 		a->nb_ports++;
@@ -359,6 +359,30 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 		return 0;
 	}
 	p->reprobe_ok = true;
+	return 0;
+}
+
+/*
+ * A net_pcap device of the user's: its files sized for (infinite_rx), and
+ * one queue per rx_pcap file unless --queues says otherwise, so that no
+ * file goes unread unsaid.
+ */
+static int
+port_pcap_files(const struct app *a, struct port *p)
+{
+	unsigned int nb_files = 0;
+
+	if (replay_scan_devargs(a, p->name, p->devargs, &p->files,
+			&nb_files) != 0)
+		return -1;
+	if (nb_files == 0)
+		return 0;
+	if (a->opt.queues == 0)
+		p->nb_q = nb_files;
+	else if (p->nb_q < nb_files)
+		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
+			"rx_pcap files; the others are never read", p->name,
+			p->nb_q, p->nb_q, nb_files);
 	return 0;
 }
 

@@ -212,14 +212,16 @@ replay_scan(struct app *a)
 }
 
 /*
- * A net_pcap port of the user's own (--vdev net_pcapN,rx_pcap=FILE,...,
- * infinite_rx=1) keeps every packet of its files in the pool too: count
- * them from the arguments it was probed with, so that its pool and the
- * stream tables are sized as for --replay. Anything else: c zeroed.
+ * A net_pcap port of the user's own (--vdev net_pcapN,rx_pcap=FILE,...):
+ * *nb_files its rx_pcap files, one RX queue each. With infinite_rx=1 it
+ * keeps every packet of them in the pool too: count them from the
+ * arguments it was probed with, so that its pool and the stream tables
+ * are sized as for --replay. Otherwise c zeroed.
  */
 int
 replay_scan_devargs(const struct app *a, const char *dev,
-		const char *devargs, struct replay_counts *c)
+		const char *devargs, struct replay_counts *c,
+		unsigned int *nb_files)
 {
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
@@ -239,6 +241,7 @@ replay_scan_devargs(const struct app *a, const char *dev,
 		else if (strncmp(kv, "infinite_rx=", 12) == 0)
 			endless = strtol(kv + 12, NULL, 10) != 0;
 	}
+	*nb_files = nb;
 	for (unsigned int i = 0; endless && i < nb && ret == 0; i++) {
 		uint32_t largest;
 		uint64_t segs;

@@ -365,7 +365,8 @@ void output_say(const struct rxr_report *rep, bool interrupted);
 /* replay.c: --replay captures, then a net_pcap port, a queue per file */
 int replay_scan(struct app *a);
 int replay_scan_devargs(const struct app *a, const char *dev,
-		const char *devargs, struct replay_counts *c);
+		const char *devargs, struct replay_counts *c,
+		unsigned int *nb_files);
 int ports_create_replay(struct app *a);
 
 /* ports.c */

@@ -201,7 +201,8 @@ def case_loops_shorter_than_sample_period():
 def case_vdev_pcap_endless_sized():
     # A user's own net_pcap port with infinite_rx keeps every packet of
     # its files in the pool: sized from its devargs as --replay is, and a
-    # --frames too small for them refused by name before any queue.
+    # --frames too small for them refused by name before any queue. It
+    # has a queue per rx_pcap file, each polled by default.
     manifest, files = gen("vdevpcap", "-q", "2", "-s", "8", "-n", "1000")
     vdev = "net_pcap0," + ",".join("rx_pcap=" + f for f in files) + \
         ",infinite_rx=1"
@@ -214,6 +215,10 @@ def case_vdev_pcap_endless_sized():
     with open(report) as f:
         rep = json.load(f)
     assert rep["runs"][0]["rx_packets"] > 0
+    # One poll lcore, two files: both polled, one queue each (one was
+    # left unread).
+    qs = rep["runs"][0]["queues"]
+    assert len(qs) == 2 and all(q["packets"] > 0 for q in qs), qs
     total = manifest["total"]["packets"]
     rc, out, err = run(args + ["--frames", str(total // 2)],
                        eal=EAL + ["--vdev", vdev])
