@@ -936,13 +936,23 @@ pollers_pick(void)
 static int
 app_setup(void)
 {
+	/* It configures and starts its ports and makes their pools: a
+	 * secondary would fight the primary for the same devices. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		RXR_LOG(ERR, "a secondary process (--proc-type secondary, or "
+			"auto beside a running primary of the same "
+			"--file-prefix): " APP " runs as a primary only (it "
+			"configures its ports and makes their pools); give it a "
+			"--file-prefix of its own");
+		return EXIT_USAGE;
+	}
 	if (pollers_pick() != 0)
 		return EXIT_USAGE;
 	/* A usage error: said before any port or pool is made. */
 	if (app.opt.consumer == CONSUMER_OTHER_POLL && app.nb_pollers < 2) {
 		RXR_LOG(ERR, "--consumer other-poll: needs two poll lcores, "
-			"there is %u (-l 0-1 --main-polls, or -l 0-2)",
-			app.nb_pollers);
+			"there is %u (-l 0-1 --main-polls, or --lcores "
+			"'(0,1)@0,2@1' on two CPUs)", app.nb_pollers);
 		return EXIT_USAGE;
 	}
 	if (cpus_place(&app) != 0)

@@ -1244,6 +1244,36 @@ def case_in_memory_under_no_huge_fallback():
         assert json.load(f)["runs"][0]["rx_packets"] > 0
 
 
+def case_secondary_process_refused():
+    # Beside a running primary, a secondary of the same prefix went on to
+    # configure the primary's port and failed in ethdev's words ("Port 0
+    # must be stopped"). It is refused as what it is, a usage error.
+    prefix = mine("rxr_second_%d" % os.getpid())
+    eal = ["--no-pci", "--file-prefix", prefix, "--log-level",
+           "lib.eal:error"]
+    primary = subprocess.Popen(
+        [RXREFILL, "-l", "0"] + eal + ["--vdev", "net_null0", "--",
+                                       "--main-polls", "--duration", "20",
+                                       "--warmup", "0", "--reps", "1",
+                                       "--strategy", "bh", "--bulk", "on",
+                                       "--no-table"] + ["--progress",
+                                                         "runs"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # Its first line comes once EAL is up: the prefix is taken.
+        first = primary.stdout.readline()
+        assert first, "the primary said nothing: %s" % primary.poll()
+        rc, out, err = run(["--main-polls", "--duration", "0.2", "--reps",
+                            "1"], timeout=60,
+                           eal=["-l", "1", "--proc-type", "secondary"] + eal)
+        assert rc == 2 and "a secondary process" in err, \
+            "exit %d: %s" % (rc, err[-800:])
+    finally:
+        primary.send_signal(signal.SIGINT)
+        primary.communicate(timeout=60)
+    assert primary.returncode == 128 + signal.SIGINT, primary.returncode
+
+
 def case_virtual_device_without_port():
     # A --vdev whose PMD fails (a capture that is not there): EAL goes on,
     # and the run went on with the other ports, or said only "no port:
