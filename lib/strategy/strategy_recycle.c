@@ -269,13 +269,19 @@ static const struct rxr_strategy_setting recycle_settings[] = {
 
 #define RECYCLE_SETTING(c, name) ((c)->settings[RECYCLE_S_##name])
 
-/* The defaults are in and each is in its range: refill within the cache. */
+/*
+ * The defaults are in and each is in its range: refill within the cache;
+ * the ring as it will be made (a power of two), so that what is recorded
+ * and sized for is what runs.
+ */
 static int
 recycle_settings_check(uint32_t *settings, uint32_t given, char *why,
 		size_t len)
 {
 	uint32_t cache = settings[RECYCLE_S_cache];
 	uint32_t *refill = &settings[RECYCLE_S_refill];
+
+	settings[RECYCLE_S_ring] = rte_align32pow2(settings[RECYCLE_S_ring]);
 
 	/* The default refill never exceeds a smaller cache. */
 	if (!(given & (1u << RECYCLE_S_refill)))
