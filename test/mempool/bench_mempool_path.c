@@ -79,6 +79,8 @@
 
 #include "rxrefill.h"
 #include "rxr_mempool.h"
+#include "rxr_pcp.h"
+#include "rxr_strategy.h"
 #include "rxr_test.h"
 
 #define BURST 32u
@@ -109,46 +111,15 @@ struct config {
 /*
  * The floor: a cacheless driver that does nothing but move pointers, one
  * array stack per pool, for the lcore that runs the benchmark only. The
- * section's floor guards it as bh's inline path guards a pcp and counts
- * as bh counts; nothing ever asks it to drain.
+ * stack is a struct rxr_pcp (count, frames), so that the section's floor
+ * enters and leaves bh's own section on it (__rxr_pool_bh_enter_outer())
+ * and counts in its stats as bh's inline path does; nothing ever asks it
+ * to drain.
  */
-struct floor_stack {
-	unsigned int len;
-	unsigned int section;
-	unsigned int drain;
-	uint64_t alloc;
-	uint64_t free;
-	void *objs[];
-};
-
-static __rte_always_inline bool
-floor_enter(struct floor_stack *st, const bool section)
-{
-	if (!section)
-		return true;
-	__atomic_store_n(&st->section, 1, __ATOMIC_RELAXED);
-	rte_compiler_barrier();
-	if (unlikely(__atomic_load_n(&st->drain, __ATOMIC_ACQUIRE) != 0)) {
-		__atomic_store_n(&st->section, 0, __ATOMIC_RELEASE);
-		return false;
-	}
-	return true;
-}
-
-static __rte_always_inline void
-floor_leave(struct floor_stack *st, const bool section, uint64_t *stat,
-		unsigned int n)
-{
-	if (!section)
-		return;
-	*stat += n;
-	__atomic_store_n(&st->section, 0, __ATOMIC_RELEASE);
-}
-
 static int
 floor_alloc(struct rte_mempool *mp)
 {
-	struct floor_stack *st = rte_zmalloc_socket("bmp_floor",
+	struct rxr_pcp *st = rte_zmalloc_socket("bmp_floor",
 			sizeof(*st) + (size_t)mp->size * sizeof(void *),
 			RTE_CACHE_LINE_SIZE, mp->socket_id);
 
@@ -164,22 +135,39 @@ floor_free(struct rte_mempool *mp)
 	rte_free(mp->pool_data);
 }
 
+static __rte_always_inline bool
+floor_enter(struct rxr_pcp *st, const bool section)
+{
+	return !section || likely(__rxr_pool_bh_enter_outer(st));
+}
+
+/* Out of the section, n frames counted in *stat as bh counts them. */
+static __rte_always_inline void
+floor_leave(struct rxr_pcp *st, uint64_t *stat, unsigned int n,
+		const bool section)
+{
+	if (section) {
+		RXR_STAT_ADD(*stat, n);
+		__rxr_pool_bh_leave_outer(st);
+	}
+}
+
 static __rte_always_inline int
 floor_push(struct rte_mempool *mp, void * const *objs, unsigned int n,
 		const bool section)
 {
-	struct floor_stack *st = mp->pool_data;
-	unsigned int len;
+	struct rxr_pcp *st = mp->pool_data;
+	uint32_t len;
 
 	if (unlikely(!floor_enter(st, section)))
 		return -EBUSY;
-	len = st->len;
+	len = st->count;
 	if (n == 1)
-		st->objs[len] = objs[0];
+		st->frames[len] = objs[0];
 	else
-		memcpy(&st->objs[len], objs, n * sizeof(*objs));
-	st->len = len + n;
-	floor_leave(st, section, &st->free, n);
+		memcpy(&st->frames[len], objs, n * sizeof(*objs));
+	st->count = len + n;
+	floor_leave(st, &st->stats.free, n, section);
 	return 0;
 }
 
@@ -187,76 +175,74 @@ static __rte_always_inline int
 floor_pop(struct rte_mempool *mp, void **objs, unsigned int n,
 		const bool section)
 {
-	struct floor_stack *st = mp->pool_data;
-	unsigned int len;
+	struct rxr_pcp *st = mp->pool_data;
+	uint32_t len;
 
 	if (unlikely(!floor_enter(st, section)))
 		return -EBUSY;
-	len = st->len;
+	len = st->count;
 	if (unlikely(n > len)) {
-		floor_leave(st, section, &st->alloc, 0);
+		floor_leave(st, &st->stats.alloc, 0, section);
 		return -ENOBUFS;
 	}
 	len -= n;
-	st->len = len;
+	st->count = len;
 	if (n == 1)
-		objs[0] = st->objs[len];
+		objs[0] = st->frames[len];
 	else
-		memcpy(objs, &st->objs[len], n * sizeof(*objs));
-	floor_leave(st, section, &st->alloc, n);
+		memcpy(objs, &st->frames[len], n * sizeof(*objs));
+	floor_leave(st, &st->stats.alloc, n, section);
 	return 0;
-}
-
-static int
-floor_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
-{
-	return floor_push(mp, objs, n, false);
-}
-
-static int
-floor_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	return floor_pop(mp, objs, n, false);
-}
-
-static int
-floor_section_enqueue(struct rte_mempool *mp, void * const *objs,
-		unsigned int n)
-{
-	return floor_push(mp, objs, n, true);
-}
-
-static int
-floor_section_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	return floor_pop(mp, objs, n, true);
 }
 
 static unsigned int
 floor_get_count(const struct rte_mempool *mp)
 {
-	return ((const struct floor_stack *)mp->pool_data)->len;
+	return ((const struct rxr_pcp *)mp->pool_data)->count;
 }
 
-static struct rte_mempool_ops floor_ops = {
-	.name = "bmp_floor",
-	.alloc = floor_alloc,
-	.free = floor_free,
-	.enqueue = floor_enqueue,
-	.dequeue = floor_dequeue,
-	.get_count = floor_get_count,
-};
-RTE_MEMPOOL_REGISTER_OPS(floor_ops);
+/*
+ * The two floors' ops: bare (false) or in the section (true). One frame
+ * has a copy of its own, as in the driver, so that it is leaf code that
+ * saves no register around the bulk copy's call.
+ */
+#define FLOOR_OPS(pfx, ops_name, section) \
+static __rte_noinline int \
+pfx##_push_n(struct rte_mempool *mp, void * const *objs, unsigned int n) \
+{ \
+	return floor_push(mp, objs, n, section); \
+} \
+static int \
+pfx##_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n) \
+{ \
+	if (n == 1) \
+		return floor_push(mp, objs, 1, section); \
+	return pfx##_push_n(mp, objs, n); \
+} \
+static __rte_noinline int \
+pfx##_pop_n(struct rte_mempool *mp, void **objs, unsigned int n) \
+{ \
+	return floor_pop(mp, objs, n, section); \
+} \
+static int \
+pfx##_dequeue(struct rte_mempool *mp, void **objs, unsigned int n) \
+{ \
+	if (n == 1) \
+		return floor_pop(mp, objs, 1, section); \
+	return pfx##_pop_n(mp, objs, n); \
+} \
+static struct rte_mempool_ops pfx##_ops = { \
+	.name = ops_name, \
+	.alloc = floor_alloc, \
+	.free = floor_free, \
+	.enqueue = pfx##_enqueue, \
+	.dequeue = pfx##_dequeue, \
+	.get_count = floor_get_count, \
+}; \
+RTE_MEMPOOL_REGISTER_OPS(pfx##_ops)
 
-static struct rte_mempool_ops floor_section_ops = {
-	.name = "bmp_floor_section",
-	.alloc = floor_alloc,
-	.free = floor_free,
-	.enqueue = floor_section_enqueue,
-	.dequeue = floor_section_dequeue,
-	.get_count = floor_get_count,
-};
-RTE_MEMPOOL_REGISTER_OPS(floor_section_ops);
+FLOOR_OPS(floor, "bmp_floor", false);
+FLOOR_OPS(floor_section, "bmp_floor_section", true);
 
 static unsigned int trials = 9;
 static uint32_t sample_every;	/* one burst in N timed; 0: none */
