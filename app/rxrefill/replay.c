@@ -232,8 +232,10 @@ replay_scan_devargs(const struct app *a, const char *dev,
 	int ret = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (args == NULL)
+	if (args == NULL) {
+		RXR_LOG(ERR, "%s: no memory to read its arguments", dev);
 		return -1;
+	}
 	for (kv = strtok_r(args, ",", &save); kv != NULL;
 			kv = strtok_r(NULL, ",", &save)) {
 		if (strncmp(kv, "rx_pcap=", 8) == 0 && nb < MAX_QUEUES)
@@ -251,7 +253,7 @@ replay_scan_devargs(const struct app *a, const char *dev,
 		c->segments += segs;
 	}
 	free(args);
-	if (ret == 0 && a->opt.frames != 0 &&
+	if (ret == 0 && endless && a->opt.frames != 0 &&
 			a->opt.frames < c->segments + a->opt.burst) {
 		RXR_LOG(ERR, "--frames %u: %s replays its files endlessly "
 			"(infinite_rx), keeping their %" PRIu64 " packets in "
