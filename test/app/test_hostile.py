@@ -1263,11 +1263,17 @@ def case_secondary_process_refused():
         # Its first line comes once EAL is up: the prefix is taken.
         first = primary.stdout.readline()
         assert first, "the primary said nothing: %s" % primary.poll()
-        rc, out, err = run(["--main-polls", "--duration", "0.2", "--reps",
-                            "1"], timeout=60,
-                           eal=["-l", "1", "--proc-type", "secondary"] + eal)
-        assert rc == 2 and "a secondary process" in err, \
-            "exit %d: %s" % (rc, err[-800:])
+        # DPDK's vdev bus leaks its secondary-side scan (LeakSanitizer
+        # in the asan build): not this program's, and not what is tested.
+        env = dict(os.environ, ASAN_OPTIONS=":".join(
+            o for o in (os.environ.get("ASAN_OPTIONS"), "detect_leaks=0")
+            if o))
+        p = subprocess.run([RXREFILL, "-l", "1", "--proc-type", "secondary"]
+                           + eal + ["--", "--main-polls", "--duration", "0.2",
+                                    "--reps", "1"], capture_output=True,
+                           text=True, timeout=60, env=env)
+        assert p.returncode == 2 and "a secondary process" in p.stderr, \
+            "exit %d: %s" % (p.returncode, p.stderr[-800:])
     finally:
         primary.send_signal(signal.SIGINT)
         primary.communicate(timeout=60)
