@@ -67,7 +67,7 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 		RXR_LOG(ERR, "port %u (%s) can do at most %u RX queues, "
 			"asked for %u (%s): give --queues %u", p->id, p->driver,
 			di->max_rx_queues, p->nb_q, a->opt.queues != 0 ?
-			"--queues" : "one per poll lcore", di->max_rx_queues);
+			"--queues" : "the default", di->max_rx_queues);
 		return -1;
 	}
 	if (p->nb_q > 1 && di->flow_type_rss_offloads != 0) {

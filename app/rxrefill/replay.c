@@ -168,6 +168,26 @@ too_large(const struct app *a, const char *path, uint32_t largest,
 			"N), which chains mbufs", path, largest);
 }
 
+/*
+ * Endless replay keeps a copy of every packet in the pool and copies a
+ * burst at a time into frames taken all at once: with fewer net_pcap
+ * refuses the queue after EAL, in its own words, or receives nothing and
+ * counts no drop. @p whose: whose files; @p more: further advice.
+ */
+static int
+endless_frames_check(const struct app *a, const char *whose,
+		uint64_t segments, const char *more)
+{
+	if (a->opt.frames == 0 || a->opt.frames >= segments + a->opt.burst)
+		return 0;
+	RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
+		" packets of %s in the pool and takes a burst of %u frames at "
+		"a time: give at least %" PRIu64 ", leave --frames out (sized "
+		"for them)%s", a->opt.frames, segments, whose, a->opt.burst,
+		segments + a->opt.burst, more);
+	return -1;
+}
+
 int
 replay_scan(struct app *a)
 {
@@ -192,22 +212,9 @@ replay_scan(struct app *a)
 		}
 		c->segments += segs;
 	}
-	/*
-	 * Endless replay keeps a copy of every packet in the pool and
-	 * copies a burst at a time into frames taken all at once: with fewer
-	 * net_pcap refuses the queue after EAL, in its own words, or
-	 * receives nothing and counts no drop.
-	 */
-	if (a->opt.loops == 0 && a->opt.frames != 0 &&
-			a->opt.frames < c->segments + a->opt.burst) {
-		RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
-			" packets of the --replay files in the pool and takes "
-			"a burst of %u frames at a time: give at least %" PRIu64
-			", leave --frames out (sized for them), or replay the "
-			"files N times (--loops N)", a->opt.frames, c->segments,
-			a->opt.burst, c->segments + a->opt.burst);
-		return -1;
-	}
+	if (a->opt.loops == 0)
+		return endless_frames_check(a, "the --replay files",
+			c->segments, ", or replay the files N times (--loops N)");
 	return 0;
 }
 
@@ -253,15 +260,11 @@ replay_scan_devargs(const struct app *a, const char *dev,
 		c->segments += segs;
 	}
 	free(args);
-	if (ret == 0 && endless && a->opt.frames != 0 &&
-			a->opt.frames < c->segments + a->opt.burst) {
-		RXR_LOG(ERR, "--frames %u: %s replays its files endlessly "
-			"(infinite_rx), keeping their %" PRIu64 " packets in "
-			"the pool, and takes a burst of %u frames at a time: "
-			"give at least %" PRIu64 " or leave --frames out (sized "
-			"for them)", a->opt.frames, dev, c->segments,
-			a->opt.burst, c->segments + a->opt.burst);
-		ret = -1;
+	if (ret == 0 && endless) {
+		char whose[RTE_ETH_NAME_MAX_LEN + 32];
+
+		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)", dev);
+		ret = endless_frames_check(a, whose, c->segments, "");
 	}
 	return ret;
 }

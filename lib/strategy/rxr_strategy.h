@@ -422,9 +422,10 @@ __rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
 }
 
 /**
- * Whether the pool has an inline owner path at all (set at creation).
- * False: every call goes to the pool's entry, and a caller that tests this
- * first (the mempool driver) jumps there without the inline path's tests.
+ * Whether the pool has an inline owner path now (set at creation, off
+ * while adoption is in). False: every call goes to the pool's entry, and a
+ * caller that tests this first (the mempool driver) jumps there without
+ * the inline path's tests.
  */
 static __rte_always_inline bool
 rxr_pool_has_inline(const struct rxr_pool *p)
