@@ -339,12 +339,30 @@ test_cpus() {
 	done
 }
 
+# The ThreadSanitizer stage: the unit suite, then the stress suite at a
+# tenth of its work (TSan runs 5-15x slower). The test-only 'none'
+# strategy races on purpose; tests whose threads meet only through EAL's
+# own hand-offs (dpdk-handoff) are out: TSan does not see them.
+tsan_stage() {
+	local rc=0
+	TSAN_OPTIONS=halt_on_error=1 \
+	meson test -C build-tsan --suite unit --no-suite dpdk-handoff \
+		--print-errorlogs --num-processes 2 "$@" || rc=1
+	TSAN_OPTIONS=halt_on_error=1 RXR_STRESS_SCALE=10 \
+	meson test -C build-tsan --suite stress --no-suite corruption \
+		--print-errorlogs --num-processes 1 "$@" || rc=1
+	return $rc
+}
+
 usage() {
 	cat <<EOF
-usage: $0 run|test|hugepages|capture|cpus|test-cpus|--help
+usage: $0 run|test|tsan [N]|hugepages|capture|cpus|test-cpus|--help
   run        install what is missing, build, run the default job
              (extra arguments replace the default rxrefill command line)
   test       install what is missing, build, run every suite but perf
+  tsan [N]   build, run test's ThreadSanitizer stage N times (default 30)
+             in a row, so that a race that shows now and then is seen;
+             prints how many runs passed
   hugepages  only reserve and mount 2 MiB hugepages, as run does
   capture    only make the default job's captures, as run does
              (RXREFILL_GEN=PROGRAM, RXREFILL_CAPTURE=PREFIX)
@@ -404,22 +422,36 @@ test)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --suite unit --suite integration \
 		--print-errorlogs --num-processes 2 || rc=1
-	# 3. ThreadSanitizer: the unit suite, then the stress suite at a
-	#    tenth of its work (TSan runs 5-15x slower). The test-only 'none'
-	#    strategy races on purpose; tests whose threads meet only through
-	#    EAL's own hand-offs (dpdk-handoff) are out: TSan does not see them.
+	# 3. ThreadSanitizer (tsan_stage).
 	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
 		-Db_sanitize=thread
-	TSAN_OPTIONS=halt_on_error=1 \
-	meson test -C build-tsan --suite unit --no-suite dpdk-handoff \
-		--print-errorlogs --num-processes 2 || rc=1
-	TSAN_OPTIONS=halt_on_error=1 RXR_STRESS_SCALE=10 \
-	meson test -C build-tsan --suite stress --no-suite corruption \
-		--print-errorlogs --num-processes 1 || rc=1
+	tsan_stage || rc=1
 	# 4. libFuzzer: every input parser for a few seconds (doc/fuzzing.md).
 	CC=clang setup build-fuzz -Dfuzz=true -Ddebug_checks=true
 	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=1
 	exit $rc
+	;;
+tsan)
+	n=${2:-30}
+	case "$n" in
+	''|*[!0-9]*|0) echo "quickstart: tsan N: N is a whole number above 0, not '$n'" >&2; exit 2 ;;
+	esac
+	test_cpus
+	install_missing
+	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
+		-Db_sanitize=thread
+	passed=0
+	for i in $(seq 1 "$n"); do
+		if tsan_stage --quiet >"build-tsan/tsan-run.log" 2>&1; then
+			passed=$((passed + 1))
+		else
+			echo "quickstart: tsan run $i of $n failed:" >&2
+			grep -E 'FAIL|WARNING: ThreadSanitizer' -A 12 \
+				build-tsan/tsan-run.log | head -60 >&2
+		fi
+	done
+	echo "tsan: $passed of $n runs passed"
+	[ "$passed" -eq "$n" ]
 	;;
 hugepages)
 	hugepages

@@ -91,7 +91,7 @@ consumer_main(void *arg)
 		 * after it is empty for good. Read after an empty queue, it
 		 * could leave what the poll lcore queued in between.
 		 */
-		bool stopping = __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE);
+		bool stopping = atomic_load_explicit(&c->stop, memory_order_acquire);
 		unsigned int n;
 
 		if (c->stalled && !stopping &&
@@ -137,7 +137,7 @@ consumers_start(struct app *a, unsigned int run)
 		for (unsigned int i = 0; i < pl->nb_cons; i++) {
 			struct consumer *c = &pl->cons[i];
 
-			c->stop = false;
+			atomic_init(&c->stop, false);
 			c->threaded = threaded;
 			c->stalled = (int)i == a->opt.stall_consumer;
 			c->packets = c->bytes = c->free_cycles = 0;
@@ -191,7 +191,7 @@ consumers_stop(struct app *a)
 				continue;
 			/* After the poll lcores stopped: their last packets
 			 * are in the queue before the consumer can see this. */
-			__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
+			atomic_store_explicit(&c->stop, true, memory_order_release);
 			pthread_join(c->thread, NULL);
 			c->threaded = false;
 			left = ring_free_all(c->ring);

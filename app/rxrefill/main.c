@@ -32,8 +32,6 @@
 #include "rxr_stats.h"
 
 struct app app;
-volatile bool force_quit;
-volatile bool run_stop;
 
 
 /*
@@ -71,7 +69,7 @@ nap(double sec)
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
 	const bool collect = streams_deferred(&app);
 
-	while (!force_quit && rte_get_timer_cycles() < end) {
+	while (!flag_get(&force_quit) && rte_get_timer_cycles() < end) {
 		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
 		live_tick();
 	}
@@ -115,7 +113,7 @@ main_poller(void)
 static void
 launch_pollers(void)
 {
-	run_stop = false;
+	flag_set(&run_stop, false);
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
 		if (app.pollers[k].lcore != rte_get_main_lcore())
 			rte_eal_remote_launch(poll_main, &app.pollers[k],
@@ -125,7 +123,7 @@ launch_pollers(void)
 static void
 wait_pollers(void)
 {
-	run_stop = true;
+	flag_set(&run_stop, true);
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
 		if (app.pollers[k].lcore != rte_get_main_lcore())
 			rte_eal_wait_lcore(app.pollers[k].lcore);
@@ -184,7 +182,7 @@ finite_done(uint64_t now __rte_unused)
 	bool done = true;
 
 	live_tick();
-	if (force_quit)
+	if (flag_get(&force_quit))
 		return true;
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
 		uint64_t got = port_accounted(i, &fin.base[i]);
@@ -232,7 +230,8 @@ run_finite(const char *tag, uint64_t *unaccounted)
 	uint64_t cycles = 0;
 
 	*unaccounted = 0;
-	for (unsigned int loop = 0; loop < app.opt.loops && !force_quit; loop++) {
+	for (unsigned int loop = 0;
+			loop < app.opt.loops && !flag_get(&force_quit); loop++) {
 		uint64_t t0, n;
 
 		fin.last_total = UINT64_MAX;
@@ -272,7 +271,7 @@ run_finite(const char *tag, uint64_t *unaccounted)
  */
 struct exhaust {
 	pthread_t thread;
-	volatile bool quit;
+	atomic_bool quit;
 	bool running;
 	uint64_t held_max;
 	uint64_t rx_at_release;		/* packets received when they came back */
@@ -293,9 +292,9 @@ exhaust_main(void *arg)
 	void **held[MAX_PORTS] = { NULL };
 	uint64_t n[MAX_PORTS] = { 0 };
 
-	while (!ex->quit && rte_get_timer_cycles() < at)
+	while (!flag_get(&ex->quit) && rte_get_timer_cycles() < at)
 		usleep(EXHAUST_WAIT_US);
-	while (!ex->quit && rte_get_timer_cycles() < until) {
+	while (!flag_get(&ex->quit) && rte_get_timer_cycles() < until) {
 		for (unsigned int i = 0; i < app.nb_ports; i++) {
 			struct rte_mempool *mp = app.ports[i].mp;
 
@@ -381,7 +380,7 @@ static bool
 timed_done(uint64_t now)
 {
 	live_tick();
-	if (force_quit)
+	if (flag_get(&force_quit))
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
 		window_begin(tim.s1);
@@ -409,7 +408,7 @@ timed_main_polls(struct snapshot *s1, struct snapshot *s2)
 	run_until(timed_done);
 	if (!tim.measuring)
 		window_begin(s1);
-	if (force_quit)
+	if (flag_get(&force_quit))
 		window_end(s2);
 }
 
@@ -422,7 +421,7 @@ timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	window_begin(s1);
 	live_phase(PHASE_MEASURING);
 	*s0 = *s1;
-	while (!force_quit) {
+	while (!flag_get(&force_quit)) {
 		double left = app.opt.duration_s -
 			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
 
@@ -507,11 +506,11 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	 * Stopped by a signal while measuring: the run is marked cut short;
 	 * one during the teardown below leaves it whole.
 	 */
-	*stopped = force_quit;
+	*stopped = flag_get(&force_quit);
 teardown:
 	live_phase(PHASE_TEARDOWN);
 	if (ex.running) {
-		ex.quit = true;
+		flag_set(&ex.quit, true);
 		pthread_join(ex.thread, NULL);
 		if (ret == 0)
 			printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
@@ -989,7 +988,7 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 	int status = EXIT_SUCCESS;
 
 	*all_ran = false;
-	for (step = 0; step < steps && !force_quit; step++) {
+	for (step = 0; step < steps && !flag_get(&force_quit); step++) {
 		int ret;
 
 		steps_run = step + 1;
@@ -1002,7 +1001,7 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 			status = EXIT_FAILURE;
 		/* After every run: an interruption leaves a valid report
 		 * (stopped: the last one below, written once). */
-		if (!force_quit && output_write(report, true, false) != 0)
+		if (!flag_get(&force_quit) && output_write(report, true, false) != 0)
 			status = EXIT_FAILURE;
 		if ((step + 1) % app.opt.nb_configs == 0 &&
 				round_end((step + 1) / app.opt.nb_configs, report)) {
@@ -1039,9 +1038,9 @@ results_say(struct rxr_report *report, bool interrupted)
 {
 	if (app.opt.table != TABLE_NONE && rxr_report_nb_runs(report) != 0) {
 		/* Stopped: no stream rows; stopped during them: no more. */
-		bool rows = app.opt.stream_rows && !force_quit;
+		bool rows = app.opt.stream_rows && !flag_get(&force_quit);
 
-		listing_stop = false;
+		flag_set(&listing_stop, false);
 		putchar('\n');
 		/* Each table ends with the findings, one line each. */
 		if (app.opt.table == TABLE_BRIEF)
@@ -1051,7 +1050,7 @@ results_say(struct rxr_report *report, bool interrupted)
 				&(struct rxr_report_select){
 					.stream_rows = rows,
 					.stop = &listing_stop });
-		if (app.opt.stream_rows && (!rows || listing_stop))
+		if (app.opt.stream_rows && (!rows || flag_get(&listing_stop)))
 			printf("stream rows cut short by %s\n",
 				signals_caught_name());
 		if (app.opt.table == TABLE_FULL || app.opt.detail)
@@ -1085,7 +1084,7 @@ app_run(void)
 	 * What the report says: a signal cut a repetition short or came
 	 * before the last one; not one after it (or during the table below).
 	 */
-	interrupted = force_quit && (!all_ran ||
+	interrupted = flag_get(&force_quit) && (!all_ran ||
 		rxr_report_nb_cut_short(report) != 0);
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
@@ -1145,7 +1144,7 @@ main(int argc, char **argv)
 	noise_free();
 	pollers_free(&app);
 	rte_eal_cleanup();
-	if (force_quit && status == EXIT_SUCCESS)
+	if (flag_get(&force_quit) && status == EXIT_SUCCESS)
 		return EXIT_SIGNAL_BASE + signals_caught();
 	return status;
 }

@@ -479,7 +479,7 @@ machine_sample(struct app *a, struct machine *mc)
 
 	clock_gettime(CLOCK_MONOTONIC, &s1->t);
 	mc->waited = ts_diff(&s0->t, &s1->t);
-	while (!force_quit && mc->waited < NOISE_MACHINE_WINDOW_S) {
+	while (!flag_get(&force_quit) && mc->waited < NOISE_MACHINE_WINDOW_S) {
 		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
 			NOISE_MACHINE_WINDOW_S - mc->waited) * 1e6) + 1);
 		clock_gettime(CLOCK_MONOTONIC, &s1->t);

@@ -604,7 +604,7 @@ poll_main(void *arg)
 
 	start = last = rte_rdtsc();
 	next_control = pl->control != NULL ? start : UINT64_MAX;
-	while (!run_stop) {
+	while (!flag_get(&run_stop)) {
 		if (full && skipped + 1 < tsc_every) {
 			skipped++;
 		} else {

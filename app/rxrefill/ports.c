@@ -743,7 +743,7 @@ ports_wait_link(struct app *a)
 		}
 		if (down)
 			rte_delay_us_sleep(LINK_POLL_US);
-	} while (down && !force_quit && rte_get_timer_cycles() < end);
+	} while (down && !flag_get(&force_quit) && rte_get_timer_cycles() < end);
 	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
 		struct rte_eth_link l;
 

@@ -8,6 +8,7 @@
  * report what each costs. Shared state of the application's files.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -198,7 +199,7 @@ struct consumer {
 	pthread_t thread;
 	bool threaded;
 	bool stalled;			/* test: never reads */
-	volatile bool stop;
+	atomic_bool stop;		/* release: its poller's last packets are queued */
 	uint64_t packets;		/* read and freed */
 	uint64_t bytes;
 	uint64_t free_cycles;		/* in rxr_pktmbuf_free_bulk() */
@@ -325,9 +326,27 @@ struct app {
 };
 
 extern struct app app;
-extern volatile bool force_quit;	/* SIGINT/SIGTERM */
-extern volatile bool listing_stop;	/* ... during the table */
-extern volatile bool run_stop;		/* end of the current run phase */
+/*
+ * Stop flags (signals.c): set by the signal handler, whichever thread it
+ * runs on, and by the main lcore; read by every thread. Atomics, relaxed:
+ * each is a request that publishes no data (what follows a stop, an lcore
+ * wait or a thread join, orders the rest).
+ */
+extern atomic_bool force_quit;		/* a stop signal */
+extern atomic_bool listing_stop;	/* ... during the table */
+extern atomic_bool run_stop;		/* end of the current run phase */
+
+static inline bool
+flag_get(const atomic_bool *f)
+{
+	return atomic_load_explicit(f, memory_order_relaxed);
+}
+
+static inline void
+flag_set(atomic_bool *f, bool v)
+{
+	atomic_store_explicit(f, v, memory_order_relaxed);
+}
 
 /* opts.c */
 int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);

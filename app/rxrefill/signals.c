@@ -12,16 +12,23 @@
 #include "rxrefill.h"
 #include "rxr_log.h"
 
-static volatile sig_atomic_t quit_signal;
-volatile bool listing_stop;
+/* The first stop signal: the exit status and the report's cut_short
+ * name the same one, whatever follows. 0: none yet. */
+static atomic_int quit_signal;
+atomic_bool force_quit;
+atomic_bool run_stop;
+atomic_bool listing_stop;
 
+/* Lock-free atomics only: async-signal-safe, on whichever thread. */
 static void
 on_signal(int sig)
 {
-	quit_signal = sig;
-	force_quit = true;
-	run_stop = true;
-	listing_stop = true;
+	int none = 0;
+
+	atomic_compare_exchange_strong(&quit_signal, &none, sig);
+	flag_set(&force_quit, true);
+	flag_set(&run_stop, true);
+	flag_set(&listing_stop, true);
 }
 
 static const char *
@@ -59,13 +66,13 @@ signals_install(void)
 int
 signals_caught(void)
 {
-	return quit_signal;
+	return atomic_load(&quit_signal);
 }
 
 const char *
 signals_caught_name(void)
 {
-	return signal_name(quit_signal);
+	return signal_name(atomic_load(&quit_signal));
 }
 
 /* Why the repetition that just ended did not run to its end; NULL: it did. */
@@ -73,7 +80,7 @@ const char *
 run_cut_short(bool stopped, uint64_t cycles)
 {
 	if (stopped)
-		return signal_name(quit_signal);
+		return signal_name(atomic_load(&quit_signal));
 	if (cycles == 0)
 		return "ports did not start";
 	return NULL;
@@ -83,11 +90,11 @@ run_cut_short(bool stopped, uint64_t cycles)
 void
 stop_say(unsigned int done, unsigned int total)
 {
-	if (quit_signal == 0)
+	if (atomic_load(&quit_signal) == 0)
 		return;
 	/* With none done there is no report to mark anything in. */
 	RXR_LOG(NOTICE, "stopped by %s after %u of %u repetitions%s",
-		signal_name(quit_signal), done, total,
+		signal_name(atomic_load(&quit_signal)), done, total,
 		done > 0 && done < total ? "; the one in progress, if any, is "
 		"marked cut short in the report" : "");
 }

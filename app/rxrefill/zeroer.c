@@ -21,7 +21,7 @@
 #define ZEROER_IDLE_US 20
 
 static pthread_t zeroer;
-static volatile bool zeroer_quit;
+static atomic_bool zeroer_quit;
 static bool zeroer_running;
 
 static void *
@@ -39,7 +39,7 @@ zeroer_main(void *arg)
 	if (ret != 0)
 		RXR_LOG(ERR, "zeroing thread: cannot run on CPU %d: %s; it "
 			"runs where the scheduler puts it", cpu, strerror(ret));
-	while (!zeroer_quit) {
+	while (!flag_get(&zeroer_quit)) {
 		unsigned int made = 0;
 
 		for (unsigned int i = 0; i < a->nb_ports; i++)
@@ -59,7 +59,7 @@ zeroer_start(struct app *a)
 {
 	if (a->opt.zero_policy != RXR_ZERO_POLICY_BACKGROUND)
 		return 0;
-	zeroer_quit = false;
+	flag_set(&zeroer_quit, false);
 	if (pthread_create(&zeroer, NULL, zeroer_main, a) != 0) {
 		RXR_LOG(ERR, "cannot start the zeroing thread");
 		return -1;
@@ -73,7 +73,7 @@ zeroer_stop(struct app *a)
 {
 	if (!zeroer_running)
 		return;
-	zeroer_quit = true;
+	flag_set(&zeroer_quit, true);
 	pthread_join(zeroer, NULL);
 	zeroer_running = false;
 }

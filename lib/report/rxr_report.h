@@ -17,6 +17,7 @@
  * NULL) and write one line into it that names the file or field involved.
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -584,7 +585,7 @@ struct rxr_report_select {
 	 * ends early (rows already printed stay), so that a long stream
 	 * listing answers a stop at once.
 	 */
-	const volatile bool *stop;
+	const atomic_bool *stop;
 };
 
 /**

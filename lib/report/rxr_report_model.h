@@ -70,12 +70,20 @@ struct rxrr_model {
 	 * a report compared with itself): comparisons are paired */
 	bool paired;
 	bool stream_rows;	/* every stream's row, not only fairness */
-	const volatile bool *stop;	/* set: end the rows early */
+	const atomic_bool *stop;	/* set: end the rows early */
 	struct rxrr_row *rows;
 	size_t nrows, caprows;
 	struct rxrr_hist *hists;
 	size_t nhists;
 };
+
+/* The caller's stop flag is set (a signal during a long listing). */
+static inline bool
+rxrr_stopped(const struct rxrr_model *m)
+{
+	return m->stop != NULL &&
+		atomic_load_explicit(m->stop, memory_order_relaxed);
+}
 
 /* One report: a column per (strategy, bulk). */
 int rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,

@@ -59,7 +59,7 @@ print_table(const struct rxrr_model *m, int section, struct rxrr_line *l, FILE *
 		l->oom = true;
 		goto out;
 	}
-	for (i = 0; i < m->nrows && (m->stop == NULL || !*m->stop); i++) {
+	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
 		const struct rxrr_row *row = &m->rows[i];
 
 		if (row->section != section)
@@ -87,7 +87,7 @@ print_table(const struct rxrr_model *m, int section, struct rxrr_line *l, FILE *
 	for (c = 0; c < m->ncols; c++)
 		rxrr_line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
 	rxrr_line_put(l, out);
-	for (i = 0; i < m->nrows && (m->stop == NULL || !*m->stop); i++) {
+	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
 		const struct rxrr_row *row = &m->rows[i];
 
 		if (row->section != section)

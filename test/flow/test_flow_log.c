@@ -12,6 +12,7 @@
  */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,7 +203,7 @@ struct appender {
 	struct rxr_flow_log *l;
 	const struct rxr_flow_key *keys;
 	unsigned int nb_keys, packets;
-	volatile bool done;
+	atomic_bool done;
 };
 
 static void *
@@ -227,7 +228,7 @@ appender_main(void *arg)
 		rxr_flow_log_append(a->l, burst, len, n);
 		sent += n;
 	}
-	__atomic_store_n(&a->done, true, __ATOMIC_RELEASE);
+	atomic_store_explicit(&a->done, true, memory_order_release);
 	return NULL;
 }
 
@@ -252,7 +253,7 @@ t_concurrent(void)
 	RXR_TEST_ASSERT(a.l != NULL, "log");
 	RXR_TEST_ASSERT(pthread_create(&th, NULL, appender_main, &a) == 0,
 		"thread");
-	while (!__atomic_load_n(&a.done, __ATOMIC_ACQUIRE))
+	while (!atomic_load_explicit(&a.done, memory_order_acquire))
 		drained += rxr_flow_log_drain(a.l, 1 + rnd() % 2048);
 	pthread_join(th, NULL);
 	while (rxr_flow_log_drain(a.l, UINT32_MAX) != 0)

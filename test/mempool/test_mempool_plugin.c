@@ -12,6 +12,7 @@
  */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,7 +307,7 @@ test_env(void)
 struct job {
 	struct rte_mbuf **m;
 	unsigned int n;
-	volatile int done;
+	atomic_int done;
 };
 
 static void
@@ -315,7 +316,7 @@ free_all(struct job *j)
 	/* One at a time, as a generic application does. */
 	for (unsigned int i = 0; i < j->n; i++)
 		rte_pktmbuf_free(j->m[i]);
-	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&j->done, 1, memory_order_release);
 }
 
 static int
@@ -374,7 +375,7 @@ run_freer(enum freer f, struct job *j)
 		break;
 	default:
 		RXR_TEST_ASSERT(rte_eal_alarm_set(1, alarm_free, j) == 0, "alarm");
-		while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE))
+		while (!atomic_load_explicit(&j->done, memory_order_acquire))
 			usleep(1000);
 		break;
 	}

@@ -58,6 +58,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -452,7 +453,7 @@ consumer_stop(struct consumer *c)
 
 static struct {
 	uint64_t ball __rte_cache_aligned;
-	volatile bool stop;
+	atomic_bool stop;
 } pingpong;
 
 static void *
@@ -465,7 +466,7 @@ pingpong_peer(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	while (!pingpong.stop) {
+	while (!atomic_load_explicit(&pingpong.stop, memory_order_relaxed)) {
 		uint64_t b = __atomic_load_n(&pingpong.ball, __ATOMIC_ACQUIRE);
 
 		if (b & 1) {	/* odd: the poll side served; return it */
@@ -487,7 +488,7 @@ cacheline_roundtrip(void)
 	uint64_t b = 0;
 
 	pingpong.ball = 0;
-	pingpong.stop = false;
+	atomic_store_explicit(&pingpong.stop, false, memory_order_relaxed);
 	if (pthread_create(&peer, NULL, pingpong_peer, &cpu) != 0)
 		return NAN;
 	for (unsigned int s = 0; s < PP_SAMPLES; s++) {
@@ -504,7 +505,7 @@ cacheline_roundtrip(void)
 		if (dt < thr_base + PP_ROUNDS * thr_per_frame)
 			samples[n++] = (double)dt / PP_ROUNDS;
 	}
-	pingpong.stop = true;
+	atomic_store_explicit(&pingpong.stop, true, memory_order_relaxed);
 	pthread_join(peer, NULL);
 	return median(samples, n);
 }

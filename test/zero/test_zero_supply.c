@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,7 +218,7 @@ test_zone_empty(void)
 /* The service in another thread, the consumer here, frames recycled. */
 struct producer {
 	struct rxr_zero_supply *s;
-	volatile int stop;
+	atomic_bool stop;
 	unsigned long supplied;
 };
 
@@ -226,7 +227,7 @@ producer_main(void *arg)
 {
 	struct producer *p = arg;
 
-	while (!p->stop)
+	while (!atomic_load_explicit(&p->stop, memory_order_relaxed))
 		p->supplied += rxr_zero_supply_service(p->s, 16);
 	return NULL;
 }
@@ -256,7 +257,7 @@ test_concurrent(void)
 		tries++;
 		for (unsigned int i = 0; i < n; i++) {
 			if (frame_check(got[i]) != 0) {
-				p.stop = 1;
+				atomic_store_explicit(&p.stop, true, memory_order_relaxed);
 				pthread_join(th, NULL);
 				return -1;
 			}
@@ -267,7 +268,7 @@ test_concurrent(void)
 		if (n == 0)
 			sched_yield();
 	}
-	p.stop = 1;
+	atomic_store_explicit(&p.stop, true, memory_order_relaxed);
 	pthread_join(th, NULL);
 	printf("# concurrent: %lu frames checked in %lu gets\n", taken, tries);
 	RXR_TEST_ASSERT(taken > 1000, "too few frames went through (%lu)",
