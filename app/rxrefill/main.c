@@ -931,20 +931,24 @@ pollers_pick(void)
 	return -1;
 }
 
+/* It configures and starts its ports and makes their pools: a secondary
+ * would fight the primary for the same devices. */
+static int
+secondary_refuse(void)
+{
+	RXR_LOG(ERR, "a secondary process (--proc-type secondary, or auto "
+		"beside a running primary of the same --file-prefix): " APP
+		" runs as a primary only (it configures its ports and makes "
+		"their pools); give it a --file-prefix of its own");
+	return EXIT_USAGE;
+}
+
 /* Ports, pools, queues and pollers after EAL; the exit status on failure. */
 static int
 app_setup(void)
 {
-	/* It configures and starts its ports and makes their pools: a
-	 * secondary would fight the primary for the same devices. */
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		RXR_LOG(ERR, "a secondary process (--proc-type secondary, or "
-			"auto beside a running primary of the same "
-			"--file-prefix): " APP " runs as a primary only (it "
-			"configures its ports and makes their pools); give it a "
-			"--file-prefix of its own");
-		return EXIT_USAGE;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return secondary_refuse();
 	if (pollers_pick() != 0)
 		return EXIT_USAGE;
 	/* A usage error: said before any port or pool is made. */
@@ -1116,8 +1120,16 @@ main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 
-	for (int i = 1; i < eal_argc; i++)
+	for (int i = 1; i < eal_argc; i++) {
 		app.eal_no_pci |= strcmp(argv[i], "--no-pci") == 0;
+		/* Refused before EAL: without hugepages the primary shares
+		 * no configuration, and EAL's own failure would hide why. */
+		if (strcmp(argv[i], "--proc-type=secondary") == 0 ||
+				(strcmp(argv[i], "--proc-type") == 0 &&
+				i + 1 < eal_argc &&
+				strcmp(argv[i + 1], "secondary") == 0))
+			return secondary_refuse();
+	}
 	/* Before EAL pins this thread: the CPUs the process was given. */
 	if (sched_getaffinity(0, sizeof(app.start_cpus), &app.start_cpus) != 0)
 		CPU_ZERO(&app.start_cpus);

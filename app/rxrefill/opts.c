@@ -779,8 +779,9 @@ static const struct rxr_opt opt_list[] = {
 		set_no_latency, 0 },
 	{ "latency-every", 0, "N", "256", NULL, S_OUTPUT,
 		"time the refills, frees and drains of one poll iteration in "
-		"N (1: every iteration, which costs throughput and bh its "
-		"inline path)", set_latency_every, 0 },
+		"N, or of the next that receives when it is idle (1: every "
+		"iteration, which costs throughput and bh its inline path)",
+		set_latency_every, 0 },
 	{ "stream-rows", 0, NULL, NULL, NULL, S_OUTPUT,
 		"print every stream's row (default: the fairness summary: "
 		"smallest and largest share, Jain's index; implies --table "

@@ -627,7 +627,10 @@ poll_main(void *arg)
 				next_control = rte_rdtsc() + pl->control_cycles;
 			}
 		}
-		if (unlikely(sampling)) {
+		/* An idle iteration refilled nothing: the window stays open
+		 * for the next one, or a run mostly idle (a finite replay
+		 * between its loops) might time no refill at all. */
+		if (unlikely(sampling) && got != 0) {
 			pools_sample(pl, false);
 			sampling = false;
 			RXR_STAT_ADD(pl->sample_packets, got);
@@ -635,8 +638,10 @@ poll_main(void *arg)
 		got = 0;
 		if (unlikely(--countdown == 0)) {
 			countdown = every;
-			sampling = true;
-			pools_sample(pl, true);
+			if (!sampling) {
+				sampling = true;
+				pools_sample(pl, true);
+			}
 		}
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			struct poll_queue *q = &pl->q[i];

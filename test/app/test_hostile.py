@@ -1247,7 +1247,9 @@ def case_in_memory_under_no_huge_fallback():
 def case_secondary_process_refused():
     # Beside a running primary, a secondary of the same prefix went on to
     # configure the primary's port and failed in ethdev's words ("Port 0
-    # must be stopped"). It is refused as what it is, a usage error.
+    # must be stopped"). It is refused as what it is, a usage error, and
+    # before EAL: a primary on --no-huge shares no configuration, and
+    # EAL's "Cannot init config" said nothing of why.
     prefix = mine("rxr_second_%d" % os.getpid())
     eal = ["--no-pci", "--file-prefix", prefix, "--log-level",
            "lib.eal:error"]
