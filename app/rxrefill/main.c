@@ -247,7 +247,11 @@ run_finite(const char *tag, uint64_t *unaccounted)
 			return 0;
 		t0 = rte_rdtsc();
 		launch_pollers();
+		if (main_poller() != NULL)
+			noise_loop_begin();
 		run_until(finite_done);
+		if (main_poller() != NULL)
+			noise_loop_end();
 		wait_pollers();
 		cycles += rte_rdtsc() - t0;
 		/* Counted once the poll lcores are done: a burst they were

@@ -53,6 +53,8 @@ struct noise_sample {
 	uint64_t migrations[MAX_POLLERS];
 	bool wait_ok[MAX_POLLERS];
 	uint64_t wait_ns[MAX_POLLERS];	/* runnable, waiting for a CPU */
+	uint64_t run_ns[MAX_POLLERS];	/* running */
+	uint64_t poll_cycles[MAX_POLLERS]; /* poller.cycles: launches ended */
 	struct timespec tasks_t;	/* when tasks were read */
 	struct noise_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
@@ -66,6 +68,10 @@ static struct {
 	bool own_cpu[MAX_POLLERS];
 	struct noise_sample s0, s1;
 	bool begun, ended;
+	/* --loops with the main lcore polling: its runnable time inside the
+	 * loops, and their TSC cycles (it works on between them). */
+	uint64_t main_runnable_ns, main_loop_cycles, main_loop_t0, main_ns0;
+	bool main_loop_ok;
 	/* What the last noise_fill() handed to the report. */
 	struct rxr_report_noise_cpu rcpu[NOISE_CPUS_SHOWN];
 	struct rxr_report_noise_lcore rlc[MAX_POLLERS];
@@ -173,12 +179,23 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
+/* A thread's run and runqueue wait time so far; false without schedstat. */
+static bool
+thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
+{
+	char path[96], buf[256];
+	uint64_t slices;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	return tid > 0 && read_text(path, buf, sizeof(buf)) > 0 &&
+		noise_parse_schedstat(buf, run, wait, &slices) == 0;
+}
+
 /* /proc/stat and the poll lcores' threads; other processes with tasks. */
 static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
 	char path[96], buf[4096];
-	uint64_t run_ns, slices;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
@@ -193,6 +210,7 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 		int tid = nz.tid[a->pollers[k].lcore];
 
 		s->lc_ok[k] = s->wait_ok[k] = false;
+		s->poll_cycles[k] = RXR_STAT_READ(a->pollers[k].cycles);
 		if (tid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
@@ -207,11 +225,8 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 					&s->migrations[k]) != 0)
 			s->migrations[k] = 0;
 		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
-		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
-			tid);
-		s->wait_ok[k] = read_text(path, buf, sizeof(buf)) > 0 &&
-			noise_parse_schedstat(buf, &run_ns, &s->wait_ns[k],
-				&slices) == 0;
+		s->wait_ok[k] = thread_runnable_ns(tid, &s->run_ns[k],
+			&s->wait_ns[k]);
 		s->lc_ok[k] = true;
 	}
 	if (tasks)
@@ -585,11 +600,12 @@ noise_env(struct app *a, struct rxr_report *rep)
 	m = machine_json(&mc);
 	ret |= m == NULL || rxr_report_env_set(rep, "machine", m) != 0;
 	ret |= rxr_report_env_set(rep, "noise_limits", json_pack(
-		"{s:f, s:f, s:i, s:f, s:f}",
+		"{s:f, s:f, s:i, s:f, s:f, s:f}",
 		"duration_excess", NOISE_DURATION_EXCESS,
 		"steal_share", NOISE_STEAL_SHARE,
 		"switches_per_s", NOISE_SWITCHES_PER_S,
 		"runqueue_wait_share", NOISE_WAIT_SHARE,
+		"stopped_share", NOISE_STOPPED_SHARE,
 		"busy_share", NOISE_BUSY_SHARE)) != 0;
 	ret |= rxr_report_set_option_str(rep, "disturbed",
 		a->opt.disturbed_exclude ? "exclude" : "count") != 0;
@@ -612,6 +628,45 @@ noise_begin(const struct app *a)
 	sample_take(a, &nz.s0, false);
 	nz.begun = true;
 	nz.ended = false;
+	nz.main_runnable_ns = nz.main_loop_cycles = 0;
+	nz.main_loop_ok = true;
+}
+
+/*
+ * The main lcore's thread, by itself: running (its own CPU clock, exact;
+ * schedstat's run time of a running thread lags up to a tick) or runnable
+ * ns so far, or false.
+ */
+static bool
+main_runnable(uint64_t *ns)
+{
+	uint64_t run, wait;
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0 ||
+			!thread_runnable_ns(nz.tid[rte_get_main_lcore()], &run,
+				&wait))
+		return false;
+	*ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + wait;
+	return true;
+}
+
+void
+noise_loop_begin(void)
+{
+	nz.main_loop_ok = nz.main_loop_ok && main_runnable(&nz.main_ns0);
+	nz.main_loop_t0 = rte_rdtsc();
+}
+
+void
+noise_loop_end(void)
+{
+	uint64_t ns;
+
+	nz.main_loop_cycles += rte_rdtsc() - nz.main_loop_t0;
+	nz.main_loop_ok = nz.main_loop_ok && main_runnable(&ns);
+	if (nz.main_loop_ok)
+		nz.main_runnable_ns += ns - RTE_MIN(ns, nz.main_ns0);
 }
 
 void
@@ -631,6 +686,8 @@ struct noise_worst {
 	uint64_t switches;		/* that lcore's, switched out */
 	unsigned int lcore;
 	double wait;			/* its runqueue wait share, or NaN */
+	double runnable;		/* least runnable share, or NaN */
+	unsigned int stopped_lcore;	/* whose */
 };
 
 /* Steal per poll CPU into the report; the largest into w. */
@@ -652,9 +709,38 @@ noise_fill_cpus(struct rxr_report_noise *n, struct noise_worst *w)
 }
 
 /*
- * Switches, migrations and runqueue wait per poll lcore into the report;
- * into w the lcore on a CPU of its own switched out most often, or
- * waiting longest, past a limit.
+ * Share of the time lcore k polled that its thread ran or waited for a
+ * CPU: the whole window, or with --loops a worker's poll loops' own time
+ * (it sleeps between loops; the main lcore works on), in *polled. Short
+ * of 1 by what it was stopped (SIGSTOP, a freezer), which neither the
+ * switch count nor the runqueue wait sees. NaN without schedstat.
+ */
+static double
+runnable_share(const struct app *a, unsigned int k, double window,
+		double *polled)
+{
+	const struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
+	const double hz = rte_get_tsc_hz();
+
+	*polled = a->opt.loops == 0 ? window :
+		(double)(s1->poll_cycles[k] - s0->poll_cycles[k]) / hz;
+	if (a->opt.loops != 0 && a->pollers[k].lcore == rte_get_main_lcore()) {
+		*polled = nz.main_loop_cycles / hz;
+		return nz.main_loop_ok && *polled > 0 ?
+			nz.main_runnable_ns / (*polled * 1e9) : NAN;
+	}
+	if (!s0->wait_ok[k] || !s1->wait_ok[k] || !(*polled > 0))
+		return NAN;
+	return (double)(s1->run_ns[k] - RTE_MIN(s0->run_ns[k], s1->run_ns[k]) +
+		s1->wait_ns[k] - RTE_MIN(s0->wait_ns[k], s1->wait_ns[k])) /
+		(*polled * 1e9);
+}
+
+/*
+ * Switches, migrations, runqueue wait and the runnable share per poll
+ * lcore into the report; into w the lcore on a CPU of its own switched
+ * out most often, or waiting longest, past a limit, and the lcore
+ * stopped longest.
  */
 static void
 noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
@@ -663,6 +749,7 @@ noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		const bool ok = nz.s0.lc_ok[k] && nz.s1.lc_ok[k];
 		struct rxr_report_noise_lcore *l = &nz.rlc[n->nb_lcores];
+		double polled;
 
 		if (!ok)
 			continue;
@@ -678,8 +765,19 @@ noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
 				nz.s1.wait_ok[k] ? (double)(nz.s1.wait_ns[k] -
 				RTE_MIN(nz.s0.wait_ns[k], nz.s1.wait_ns[k])) /
 				(window * 1e9) : NAN,
+			.runnable_share = runnable_share(a, k, window, &polled),
 		};
 		n->nb_lcores++;
+		/* A worker's schedstat run time lags up to a tick at either
+		 * end: stops shorter than NOISE_STOPPED_MIN_S are not told
+		 * from that. */
+		if (l->runnable_share < 1 - NOISE_STOPPED_SHARE &&
+				(1 - l->runnable_share) * polled >
+				NOISE_STOPPED_MIN_S &&
+				!(l->runnable_share >= w->runnable)) {
+			w->runnable = l->runnable_share;
+			w->stopped_lcore = l->lcore;
+		}
 		if (!l->own_cpu)
 			continue;
 		if (l->nonvoluntary_ctxt_switches / window <=
@@ -721,6 +819,9 @@ noise_disturbed_say(const struct app *a, const struct rxr_report_run *r,
 				100 * w->wait);
 		printf(";");
 	}
+	if (n->disturbed & RXR_REPORT_DISTURBED_STOPPED)
+		printf(" lcore %u stopped %.0f%% of the time it polled;",
+			w->stopped_lcore, 100 * (1 - w->runnable));
 	if (n->nb_busy_tasks != 0)
 		printf(" busiest other task on a poll CPU: %s (pid %d) %.0f%%",
 			nz.rtask[0].comm, nz.rtask[0].pid,
@@ -739,7 +840,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 {
 	struct rxr_report_noise *n = &r->noise;
 	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
-	struct noise_worst w = { .steal = NAN, .wait = NAN };
+	struct noise_worst w = { .steal = NAN, .wait = NAN, .runnable = NAN };
 	double excess;
 
 	if (!nz.begun || !nz.ended || window <= 0)
@@ -760,6 +861,8 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 		n->disturbed |= RXR_REPORT_DISTURBED_STEAL;
 	if (w.preempted)
 		n->disturbed |= RXR_REPORT_DISTURBED_SWITCHES;
+	if (!isnan(w.runnable))
+		n->disturbed |= RXR_REPORT_DISTURBED_STOPPED;
 	nz.measured++;
 	if (n->disturbed == 0)
 		return;

@@ -66,13 +66,17 @@ enum consumer_mode {
  * CPU's steal time passes this share of its time, or when a poll lcore
  * with a CPU of its own is switched out involuntarily more often than
  * this per second or waits for its CPU longer than this share of the
- * window. Other processes are listed as busy on a poll CPU from this
- * share of a CPU. (--help gives the first four.)
+ * window, or when a poll lcore neither runs nor waits for its CPU for more
+ * than this share of the time it polls (stopped). Other processes are
+ * listed as busy on a poll CPU from this share of a CPU. (--help gives
+ * the first four.)
  */
 #define NOISE_DURATION_EXCESS 0.05
 #define NOISE_STEAL_SHARE 0.05
 #define NOISE_SWITCHES_PER_S 100
 #define NOISE_WAIT_SHARE 0.05
+#define NOISE_STOPPED_SHARE 0.05
+#define NOISE_STOPPED_MIN_S 0.05	/* ... and at least this long */
 #define NOISE_BUSY_SHARE 0.05
 
 /* Drop causes counted by the app itself. */
@@ -516,6 +520,10 @@ void noise_run_start(void);
 /* The measured window's ends, from the main lcore. */
 void noise_begin(const struct app *a);
 void noise_end(const struct app *a);
+/* A --loops loop's ends, from the main lcore: when it polls, what of the
+ * loop its thread ran or waited for a CPU. */
+void noise_loop_begin(void);
+void noise_loop_end(void);
 /* The window's noise into r; a line when it was disturbed. */
 void noise_fill(const struct app *a, struct rxr_report_run *r,
 		const char *tag);

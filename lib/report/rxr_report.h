@@ -69,11 +69,15 @@ enum rxr_report_disturbance {
 	RXR_REPORT_DISTURBED_STEAL = 1u << 1,
 	/** A poll lcore with a CPU of its own was switched out involuntarily. */
 	RXR_REPORT_DISTURBED_SWITCHES = 1u << 2,
+	/** A poll lcore neither ran nor waited for a CPU for part of the time
+	 * it polled: the process was stopped (SIGSTOP, a cgroup freezer). */
+	RXR_REPORT_DISTURBED_STOPPED = 1u << 3,
 };
 /** Number of causes in enum rxr_report_disturbance. */
-#define RXR_REPORT_DISTURBED_CAUSES 3
+#define RXR_REPORT_DISTURBED_CAUSES 4
 
-/** Name of cause bit i ("duration", "steal", "switches"), NULL past them. */
+/** Name of cause bit i ("duration", "steal", "switches", "stopped"), NULL
+ * past them. */
 const char *rxr_report_disturbance_name(unsigned int i);
 
 /** A poll CPU during a repetition. */
@@ -93,6 +97,9 @@ struct rxr_report_noise_lcore {
 	/** Share of the window it was runnable but waiting for a CPU; NaN:
 	 * unknown (a kernel without schedstat). */
 	double runqueue_wait_share;
+	/** Share of the time it polled that it was running or waiting for a
+	 * CPU (1 unless stopped); NaN: unknown. */
+	double runnable_share;
 };
 
 /** Another process that ran on a poll CPU during a repetition. */

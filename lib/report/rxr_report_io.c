@@ -507,6 +507,7 @@ validate_streams(struct vctx *c, const json_t *arr, const char *where)
 struct vspec {
 	const char *key;
 	enum vtype t;
+	bool optional;		/* newer than the first reports with it */
 };
 
 static int
@@ -525,7 +526,8 @@ validate_objects(struct vctx *c, const json_t *arr, const char *where,
 			return -EINVAL;
 		}
 		for (k = 0; k < n; k++)
-			if (vfield(c, e, w, spec[k].key, spec[k].t, true, NULL))
+			if (vfield(c, e, w, spec[k].key, spec[k].t,
+					!spec[k].optional, NULL))
 				return -EINVAL;
 	}
 	return 0;
@@ -573,7 +575,7 @@ validate_disturbed(struct vctx *c, const json_t *run, const char *where,
 			k++;
 		if (name == NULL) {
 			rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
-				"not duration, steal or switches", c->name,
+				"not duration, steal, switches or stopped", c->name,
 				where, i);
 			return -EINVAL;
 		}
@@ -591,6 +593,7 @@ validate_noise(struct vctx *c, const json_t *run, const char *where)
 		{ "lcore", V_COUNT }, { "tid", V_COUNT }, { "own_cpu", V_BOOL },
 		{ "nonvoluntary_ctxt_switches", V_COUNT },
 		{ "migrations", V_COUNT }, { "runqueue_wait_share", V_NUM_NULL },
+		{ "runnable_share", V_NUM_NULL, true },
 	};
 	static const struct vspec tasks[] = {
 		{ "pid", V_COUNT }, { "comm", V_STR }, { "cpu", V_COUNT },

@@ -14,7 +14,7 @@
 #include "rxr_report_priv.h"
 
 static const char *const disturbance_names[RXR_REPORT_DISTURBED_CAUSES] = {
-	"duration", "steal", "switches",
+	"duration", "steal", "switches", "stopped",
 };
 
 const char *
@@ -114,13 +114,15 @@ noise_json(const struct rxr_report_run *run)
 		sw += l->nonvoluntary_ctxt_switches;
 		mig += l->migrations;
 		if (json_array_append_new(lcores, json_pack(
-				"{s:i, s:i, s:b, s:o, s:o, s:o}", "lcore",
+				"{s:i, s:i, s:b, s:o, s:o, s:o, s:o}", "lcore",
 				(int)l->lcore, "tid", l->tid, "own_cpu",
 				l->own_cpu, "nonvoluntary_ctxt_switches",
 				rxrr_jcount(l->nonvoluntary_ctxt_switches),
 				"migrations", rxrr_jcount(l->migrations),
 				"runqueue_wait_share",
-				rxrr_jnum(l->runqueue_wait_share))) != 0)
+				rxrr_jnum(l->runqueue_wait_share),
+				"runnable_share",
+				rxrr_jnum(l->runnable_share))) != 0)
 			goto nomem;
 	}
 	for (i = 0; i < n->nb_busy_tasks; i++) {
@@ -251,7 +253,7 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 	json_array_foreach(runs, i, run) {
 		const json_t *noise = json_object_get(run, "noise"), *lc;
 		char label[256], causes[64], *c;
-		double wait;
+		double wait, runnable;
 		size_t k;
 
 		if (noise == NULL ||
@@ -278,16 +280,24 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 			json_integer_value(json_object_get(noise,
 				"nonvoluntary_ctxt_switches")));
 		wait = NAN;
+		runnable = NAN;
 		json_array_foreach(json_object_get(noise, "lcores"), k, lc) {
 			double w = rxrr_num(json_object_get(lc,
 				"runqueue_wait_share"));
+			double u = rxrr_num(json_object_get(lc,
+				"runnable_share"));
 
 			if (!isnan(w) && !(w <= wait))
 				wait = w;
+			if (!isnan(u) && !(u >= runnable))
+				runnable = u;
 		}
 		if (!isnan(wait))
 			rxrr_line_add(l, ", waiting for a CPU %.1f%% of the time",
 				100 * wait);
+		if (strstr(causes, "stopped") != NULL && runnable < 1)
+			rxrr_line_add(l, ", stopped %.1f%% of the time polled",
+				100 * (1 - runnable));
 		rxrr_line_add(l, ")");
 		rxrr_line_put_wrapped(l, out);
 	}

@@ -3,7 +3,9 @@
 """Noise accounting on the app (TAP output for meson).
 
 - A repetition stopped for about 2 s (SIGSTOP, then SIGCONT, as a host
-  does to a VM) is marked disturbed with cause "duration"; every run
+  does to a VM) is marked disturbed with cause "duration"; stopped
+  inside a window it outlasts, with --duration and with --loops, with
+  cause "stopped" (the window's wall time hides it); every run
   carries its noise record, the env its machine checks, and under
   --disturbed exclude the summary leaves the disturbed runs out. Whether
   the other repetitions were quiet depends on the machine: not asserted.
@@ -34,7 +36,7 @@ EAL = ["-l", "0-1", "--no-pci", "--file-prefix",
        mine("rxr_noise_%d" % os.getpid()),
        "--log-level", "lib.eal:error"]
 STOP_S = 2.0
-CAUSES = {"duration", "steal", "switches"}
+CAUSES = {"duration", "steal", "switches", "stopped"}
 
 
 def capture():
@@ -152,6 +154,70 @@ def case_sigstop_disturbed():
     assert m["poll_cpus"] == [c["cpu"] for c in runs[0]["noise"]["cpus"]]
     lim = doc["env"]["noise_limits"]
     assert 0 < lim["duration_excess"] < 0.5, lim
+
+
+def stop_inside(eal, args, wait_for):
+    """Run 2 repetitions, stop the process for STOP_S a second after
+    WAIT_FOR shows in the first; the report and the output."""
+    report = os.path.join(TMP, "inside.json")
+    cmd = [RXREFILL] + EAL + eal + ["--"] + args + [
+        "--strategy", "bh", "--bulk", "on", "--reps", "2",
+        "--disturbed", "exclude", "--no-table", "--report", report]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, stopped = [], False
+    try:
+        for line in p.stdout:
+            out.append(line)
+            if "rep 1/2]" in line and wait_for in line:
+                time.sleep(1)
+                p.send_signal(signal.SIGSTOP)
+                time.sleep(STOP_S)
+                p.send_signal(signal.SIGCONT)
+                stopped = True
+                break
+        out += p.stdout.readlines()
+        err = p.stderr.read()
+        rc = p.wait(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    text = "".join(out)
+    assert stopped, "never saw rep 1 %s:\n%s" % (wait_for, text[-2000:])
+    assert rc == 0, "exit %d\n%s\n%s" % (rc, text[-2000:], err[-2000:])
+    return load(report), text
+
+
+def case_sigstop_inside_window():
+    # A 2 s stop inside a 4 s window: the window is wall time, so the
+    # measured duration is what was asked, and a stopped thread neither
+    # runs nor waits, so neither switches nor the runqueue see it. The
+    # poll lcore's runnable time against the time it polled does.
+    big = os.path.join(TMP, "big")
+    subprocess.run([GEN, "-o", big, "--quiet", "-q", "1", "-s", "8", "-n",
+                    "100000", "-l", "64"], check=True, timeout=60)
+    for name, eal, args, wait_for in (
+            ("duration", ["--vdev", "net_null0"],
+             ["--duration", "4", "--warmup", "0.2", "--stats-period", "0.5"],
+             "Gbit/s"),
+            ("loops", [], ["--replay", big + ".q0.pcap", "--loops", "8"],
+             "replaying")):
+        doc, text = stop_inside(eal, args, wait_for)
+        runs = doc["runs"]
+        for r in runs:
+            check_record(r)
+        hit = runs[0]
+        shares = [lc["runnable_share"] for lc in hit["noise"]["lcores"]]
+        print("# %s: %.3f s measured, causes %s, runnable %s" % (
+            name, hit["duration_s"], hit["disturbed_by"], shares))
+        assert "stopped" in hit["disturbed_by"], hit
+        assert min(shares) < 0.8, shares
+        assert "stopped" in text and "left out of the figures" in text, \
+            text[-2000:]
+        nd = sum(r["disturbed"] for r in runs)
+        assert sum(s["reps"] for s in doc["summary"]) == 2 - nd, \
+            doc["summary"]
 
 
 def case_refill_delay_direction():
