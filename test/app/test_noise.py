@@ -88,35 +88,13 @@ def check_record(r):
 
 def case_sigstop_disturbed():
     report = os.path.join(TMP, "stop.json")
-    cmd = [RXREFILL] + EAL + [
-        "--", "--replay", capture(), "--strategy", "bh", "--bulk", "on",
-        "--reps", "3", "--warmup", "0.2", "--duration", "1",
-        "--stats-period", "0.1", "--disturbed", "exclude",
-        "--report", report]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    out, stopped = [], False
-    try:
-        # The first progress line of the second repetition: it is being
-        # measured. Stop the whole process there.
-        for line in p.stdout:
-            out.append(line)
-            if "rep 2/3]" in line and "Gbit/s" in line:
-                p.send_signal(signal.SIGSTOP)
-                time.sleep(STOP_S)
-                p.send_signal(signal.SIGCONT)
-                stopped = True
-                break
-        out += p.stdout.readlines()
-        err = p.stderr.read()
-        rc = p.wait(timeout=120)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    text = "".join(out)
-    assert stopped, "never saw rep 2 measuring:\n" + text[-2000:]
-    assert rc == 0, "exit %d\n%s\n%s" % (rc, text[-2000:], err[-2000:])
+    # The first progress line of the second repetition: it is being
+    # measured. Stop the whole process there.
+    text = stop_at([], ["--replay", capture(), "--strategy", "bh", "--bulk",
+                        "on", "--reps", "3", "--warmup", "0.2", "--duration",
+                        "1", "--stats-period", "0.1", "--disturbed",
+                        "exclude", "--report", report], "rep 2/3]", "Gbit/s",
+                   0)
     assert "rxrefill: machine: " in text, text[:2000]
     doc = load(report)
     runs = doc["runs"]
@@ -156,21 +134,18 @@ def case_sigstop_disturbed():
     assert 0 < lim["duration_excess"] < 0.5, lim
 
 
-def stop_inside(eal, args, wait_for):
-    """Run 2 repetitions, stop the process for STOP_S a second after
-    WAIT_FOR shows in the first; the report and the output."""
-    report = os.path.join(TMP, "inside.json")
-    cmd = [RXREFILL] + EAL + eal + ["--"] + args + [
-        "--strategy", "bh", "--bulk", "on", "--reps", "2",
-        "--disturbed", "exclude", "--no-table", "--report", report]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def stop_at(eal, args, rep, wait_for, pause):
+    """Run, and stop the process for STOP_S PAUSE seconds after a line
+    with REP and WAIT_FOR; its output."""
+    p = subprocess.Popen([RXREFILL] + EAL + eal + ["--"] + args,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     out, stopped = [], False
     try:
         for line in p.stdout:
             out.append(line)
-            if "rep 1/2]" in line and wait_for in line:
-                time.sleep(1)
+            if rep in line and wait_for in line:
+                time.sleep(pause)
                 p.send_signal(signal.SIGSTOP)
                 time.sleep(STOP_S)
                 p.send_signal(signal.SIGCONT)
@@ -184,9 +159,9 @@ def stop_inside(eal, args, wait_for):
             p.kill()
             p.wait()
     text = "".join(out)
-    assert stopped, "never saw rep 1 %s:\n%s" % (wait_for, text[-2000:])
+    assert stopped, "never saw %s %s:\n%s" % (rep, wait_for, text[-2000:])
     assert rc == 0, "exit %d\n%s\n%s" % (rc, text[-2000:], err[-2000:])
-    return load(report), text
+    return text
 
 
 def case_sigstop_inside_window():
@@ -203,7 +178,12 @@ def case_sigstop_inside_window():
              "Gbit/s"),
             ("loops", [], ["--replay", big + ".q0.pcap", "--loops", "8"],
              "replaying")):
-        doc, text = stop_inside(eal, args, wait_for)
+        report = os.path.join(TMP, "inside.json")
+        text = stop_at(eal, args + ["--strategy", "bh", "--bulk", "on",
+                                    "--reps", "2", "--disturbed", "exclude",
+                                    "--no-table", "--report", report],
+                       "rep 1/2]", wait_for, 1)
+        doc = load(report)
         runs = doc["runs"]
         for r in runs:
             check_record(r)
