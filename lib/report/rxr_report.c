@@ -488,36 +488,31 @@ fairness_json(const struct rxr_report_run *run)
 #define GIGA 1e9
 #define MEGA 1e6
 
-/* The run's identity and its rates and costs; 0 or -ENOMEM. */
+/* A figure of run (RXR_REPORT_FIGURES). */
+static double
+figure_of(const struct rxr_report_run *run, const struct rxr_report_figure *f)
+{
+	return *(const double *)(const void *)((const char *)run + f->offset);
+}
+
+/* The run's identity and its figures; 0 or -ENOMEM. */
 static int
 run_figures(json_t *o, const struct rxr_report_run *run)
 {
-	double d = run->duration_s;
+	const struct rxr_report_figure *f;
 
 	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
-			jset(o, "duration_s", jnum(d)) ||
+			jset(o, "duration_s", jnum(run->duration_s)) ||
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
-			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
-			jset(o, "gbps", jnum(ratio(run->rx_bytes * BITS_PER_BYTE,
-				d) / GIGA)) ||
-			jset(o, "gbps_wire", jnum(ratio(((double)run->rx_bytes +
-				WIRE_OVERHEAD_BYTES * run->rx_packets) *
-				BITS_PER_BYTE, d) / GIGA)) ||
-			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / MEGA)) ||
-			jset(o, "cycles_per_packet",
-				jnum(run->cycles_per_packet)) ||
-			jset(o, "refill_cycles_per_frame",
-				jnum(run->refill_cycles_per_frame)) ||
-			jset(o, "allocator_cycles_per_packet",
-				jnum(run->allocator_cycles_per_packet)) ||
-			jset(o, "consumer_free_cycles_per_packet",
-				jnum(run->consumer_free_cycles_per_packet)) ||
-			jset(o, "refill_latency_sample_every",
-				json_integer(run->refill_latency_sample_every)))
+			jset(o, "rx_bytes", jcount(run->rx_bytes)))
 		return -ENOMEM;
-	return 0;
+	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++)
+		if (jset(o, f->name, jnum(figure_of(run, f))))
+			return -ENOMEM;
+	return jset(o, "refill_latency_sample_every",
+		json_integer(run->refill_latency_sample_every)) ? -ENOMEM : 0;
 }
 
 /* "drops": a count per cause, each cause named once; 0, -EINVAL, -ENOMEM. */
@@ -687,10 +682,15 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 {
 	json_t *runs = json_object_get(r->doc, "runs");
 	struct rxr_report_run full = *run;
+	const struct rxr_report_figure *f;
 	json_t *o, *prev;
 	size_t i;
 
 	full.pcp.hit_rate = rxr_report_pcp_hit_rate(&run->pcp);
+	full.gbps = ratio(run->rx_bytes * BITS_PER_BYTE, run->duration_s) / GIGA;
+	full.gbps_wire = ratio(((double)run->rx_bytes + WIRE_OVERHEAD_BYTES *
+		run->rx_packets) * BITS_PER_BYTE, run->duration_s) / GIGA;
+	full.mpps = ratio(run->rx_packets, run->duration_s) / MEGA;
 	if (run->strategy == NULL || *run->strategy == '\0') {
 		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;
@@ -705,12 +705,12 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 			run->strategy, run->nb_streams);
 		return -EINVAL;
 	}
-	if (check_figure("duration_s", run->duration_s, err, errlen) ||
-			check_figure("cycles_per_packet",
-				run->cycles_per_packet, err, errlen) ||
-			check_figure("refill_cycles_per_frame",
-				run->refill_cycles_per_frame, err, errlen) ||
-			check_groups(&full, err, errlen))
+	if (check_figure("duration_s", run->duration_s, err, errlen))
+		return -EINVAL;
+	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++)
+		if (check_figure(f->name, figure_of(&full, f), err, errlen))
+			return -EINVAL;
+	if (check_groups(&full, err, errlen))
 		return -EINVAL;
 	/* Two runs with one key would make the summary lie about reps. */
 	json_array_foreach(runs, i, prev) {

@@ -116,6 +116,51 @@ struct rxr_report_noise {
 };
 
 /**
+ * @name Run figures
+ * The headline figures of a run, one X-macro list: X(name, row, when,
+ * help). Each line is the member run.name (a double), the JSON field
+ * runs[].name (in list order, null when NaN or infinite), its check in
+ * rxr_report_validate(), a table row "name" with Min, Median, Mean,
+ * Stddev and Max rows, and its statistics in the summary.
+ * - row: HIGHER or LOWER (better that way).
+ * - when: REQUIRED (in every report), OPTIONAL (absent from older
+ *   reports; a row always) or SPARSE (a row only when some run has one).
+ * @{
+ */
+#define RXR_REPORT_FIGURES(X) \
+	X(gbps, HIGHER, REQUIRED, "rx_bytes * 8 / duration_s / 1e9") \
+	X(gbps_wire, HIGHER, REQUIRED, \
+		"(rx_bytes + 24 * rx_packets) * 8 / duration_s / 1e9") \
+	X(mpps, HIGHER, REQUIRED, "rx_packets / duration_s / 1e6") \
+	X(cycles_per_packet, LOWER, REQUIRED, \
+		"poll lcore cycles / rx_packets") \
+	X(refill_cycles_per_frame, LOWER, REQUIRED, \
+		"refill path cycles per frame, over the sampled iterations") \
+	X(allocator_cycles_per_packet, LOWER, OPTIONAL, \
+		"cycles in the pool's entry points per packet, sampled") \
+	X(consumer_free_cycles_per_packet, LOWER, SPARSE, \
+		"consumer cycles spent freeing, per packet it freed")
+
+/** A figure's when column. */
+enum rxr_report_when {
+	RXR_REPORT_REQUIRED,
+	RXR_REPORT_OPTIONAL,
+	RXR_REPORT_SPARSE,
+};
+
+/** One line of RXR_REPORT_FIGURES. */
+struct rxr_report_figure {
+	const char *name;
+	bool higher;		/**< higher is better (else lower) */
+	enum rxr_report_when when;
+	size_t offset;		/**< of the member in struct rxr_report_run */
+};
+
+/** Figure i, or NULL past the list. */
+const struct rxr_report_figure *rxr_report_figure(unsigned int i);
+/** @} */
+
+/**
  * @name Report groups
  * The fixed-name objects of a run ("pcp": {"hits": ...}), one X-macro list
  * per group: X(group, name, type, row, prec, help). Each line is the
@@ -212,6 +257,7 @@ struct rxr_report_noise {
 #define RXR_REPORT_CTYPE_STRING const char *
 
 /** @cond internal */
+#define RXR_REPORT_FIGURE_MEMBER_(n, row, when, help) double n;
 #define RXR_REPORT_MEMBER_(g, f, t, row, prec, help) RXR_REPORT_CTYPE_##t f;
 #define RXR_REPORT_FIELD_ID_(g, f, t, row, prec, help) \
 	RXR_REPORT_FIELD_##g##_##f,
@@ -289,8 +335,8 @@ double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
  * One repetition of one (strategy, bulk) pair, as measured.
  *
  * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
- * rxr_report_add_run() from the counters (what pcp.hit_rate holds is not
- * read); every other figure is the caller's. A double that is NaN or
+ * rxr_report_add_run() from the counters (what they hold is not read);
+ * every other figure is the caller's. A double that is NaN or
  * infinite is written as null ("could not be measured"). Zero-initialize
  * the struct and fill what you have.
  */
@@ -308,15 +354,8 @@ struct rxr_report_run {
 	double duration_s;		/**< measured seconds, >= 0 */
 	uint64_t rx_packets;		/**< packets received */
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
-	double cycles_per_packet;	/**< poll lcore cycles / rx_packets */
-	double refill_cycles_per_frame;	/**< refill path cycles / frame */
-	/**
-	 * Poll lcore cycles inside the pool's entry points (alloc, free, the
-	 * drain at the bh-enable point) per packet received; NAN: not measured.
-	 */
-	double allocator_cycles_per_packet;
-	/** Consumer cycles spent freeing, per packet it freed; NAN: none. */
-	double consumer_free_cycles_per_packet;
+	/** The figures (RXR_REPORT_FIGURES): NAN where not measured. */
+	RXR_REPORT_FIGURES(RXR_REPORT_FIGURE_MEMBER_)
 	/**
 	 * Refill latency sampling: one poll-context refill in this many is
 	 * timed into refill_latency_ns and refill_cycles_per_frame; 0: off.

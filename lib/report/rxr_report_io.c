@@ -637,18 +637,18 @@ static int
 validate_run_figures(struct vctx *c, const json_t *run, const char *where)
 {
 	static const char *const counts[] = { "rep", "rx_packets", "rx_bytes" };
-	static const char *const rates[] = {
-		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
-		"refill_cycles_per_frame",
-	};
+	const struct rxr_report_figure *f;
 	const json_t *strategy, *v, *sub;
 
 	if (vfield(c, run, where, "strategy", V_STR, true, &strategy) ||
 			vfield(c, run, where, "bulk", V_BOOL, true, NULL) ||
 			vfields(c, run, where, counts, NKEYS(counts), V_COUNT) ||
-			vfield(c, run, where, "duration_s", V_NUM, true, NULL) ||
-			vfields(c, run, where, rates, NKEYS(rates), V_NUM_NULL))
+			vfield(c, run, where, "duration_s", V_NUM, true, NULL))
 		return -EINVAL;
+	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++)
+		if (vfield(c, run, where, f->name, V_NUM_NULL,
+				f->when == RXR_REPORT_REQUIRED, NULL))
+			return -EINVAL;
 	if (json_string_length(strategy) == 0) {
 		rxrr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
 			where);

@@ -16,27 +16,6 @@
 #include "rxr_report_model.h"
 #include "rxr_stats.h"
 
-/*
- * Core rows, always shown (in this order), then the optional ones. The
- * headline rates and costs get Min and Max rows over repetitions; for the
- * rest the median says enough and keeps the table readable.
- */
-static const struct {
-	const char *name;
-	enum rxrr_dir dir;
-	int prec;
-	bool spread;
-	bool optional;	/* only when some column has a value */
-} core_metrics[] = {
-	{ "gbps", RXRR_DIR_HIGHER, 2, true },
-	{ "gbps_wire", RXRR_DIR_HIGHER, 2, true },
-	{ "mpps", RXRR_DIR_HIGHER, 2, true },
-	{ "cycles_per_packet", RXRR_DIR_LOWER, 2, true },
-	{ "refill_cycles_per_frame", RXRR_DIR_LOWER, 2, true },
-	{ "allocator_cycles_per_packet", RXRR_DIR_LOWER, 2, true },
-	{ "consumer_free_cycles_per_packet", RXRR_DIR_LOWER, 2, true, true },
-};
-
 /* The report groups' rows (the lists' row column, rxr_report.h). */
 static const enum rxrr_dir row_dir[] = {
 	[RXR_REPORT_ROW_COUNT] = RXRR_DIR_NONE,
@@ -79,13 +58,14 @@ static const char *const metric_groups[] = {
 bool
 rxr_report_metric_known(const char *sel)
 {
+	const struct rxr_report_figure *fig;
 	const struct rxr_report_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
 		return false;
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		if (strcmp(sel, core_metrics[i].name) == 0)
+	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+		if (strcmp(sel, fig->name) == 0)
 			return true;
 	for (i = 0; (f = rxr_report_field(i)) != NULL; i++)
 		if (f->row != RXR_REPORT_ROW_NONE &&
@@ -114,14 +94,15 @@ static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
 static void
 metric_help_build(void)
 {
+	const struct rxr_report_figure *fig;
 	const struct rxr_report_field *f;
 	const char *group = NULL;
 	size_t n = 0, i;
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		ADD("%s, ", core_metrics[i].name);
+	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+		ADD("%s, ", fig->name);
 	for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
 		if (f->row == RXR_REPORT_ROW_NONE)
 			continue;
@@ -517,17 +498,19 @@ static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
+	const struct rxr_report_figure *fig;
 	struct flows fl = { 0 };
 	size_t i;
 	int ret;
 
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
-				core_metrics[i].prec, core_metrics[i].optional,
+	/* The figures, with Min and Max rows; then the groups' rows. */
+	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+		if (mlist_add(l, fig->name, fig->higher ? RXRR_DIR_HIGHER :
+				RXRR_DIR_LOWER, 2, fig->when == RXR_REPORT_SPARSE,
 				NULL, NULL))
 			return -ENOMEM;
 		else
-			l->m[l->n - 1].spread = core_metrics[i].spread;
+			l->m[l->n - 1].spread = true;
 	ret = mlist_add_groups(l, CORE_GROUPS);
 	/* Every drop cause any run of any column reported. */
 	if (ret == 0)

@@ -169,11 +169,7 @@ rxr_report_set_alpha(struct rxr_report *r, double alpha)
 int
 rxr_report_summarize(struct rxr_report *r)
 {
-	static const char *const metrics[] = {
-		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
-		"refill_cycles_per_frame", "allocator_cycles_per_packet",
-		"consumer_free_cycles_per_packet",
-	};
+	const struct rxr_report_figure *f;
 	struct rxrr_group *g;
 	json_t *summary;
 	size_t n, i, k, most = 1;
@@ -202,10 +198,10 @@ rxr_report_summarize(struct rxr_report *r)
 				rxrr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
 				rxrr_jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
-		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (rxrr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
+		for (k = 0; (f = rxr_report_figure(k)) != NULL; k++)
+			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
 						NULL, bulk_sibling(g, n, i),
-						metrics[k], alpha, paired, buf,
+						f->name, alpha, paired, buf,
 						base)))
 				goto out;
 	}

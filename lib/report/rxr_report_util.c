@@ -131,6 +131,22 @@ rxrr_clean_dup(const char *s)
 	return c;
 }
 
+/* The figures (rxr_report.h) as a table. */
+#define HIGHER_HIGHER true
+#define HIGHER_LOWER false
+static const struct rxr_report_figure figures[] = {
+#define FIGURE(n, r, w, h) { .name = #n, .higher = HIGHER_##r, \
+	.when = RXR_REPORT_##w, .offset = offsetof(struct rxr_report_run, n) },
+	RXR_REPORT_FIGURES(FIGURE)
+#undef FIGURE
+};
+
+const struct rxr_report_figure *
+rxr_report_figure(unsigned int i)
+{
+	return i < sizeof(figures) / sizeof(figures[0]) ? &figures[i] : NULL;
+}
+
 /* The group lists (rxr_report.h) as a table. */
 static const struct rxr_report_field fields[] = {
 #define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
