@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "rxr_build_config.h"
 #include "rxr_opt.h"
+#include "rxr_path.h"
 #include "rxr_report.h"
 #include "rxr_stats.h"
 #include "rxr_version.h"
@@ -34,6 +36,8 @@ struct cmp_opts {
 	int format;
 	bool detail;
 	double worse_pct;		/* --fail-if-worse, NAN when not given */
+	const char *read;		/* --read KIND, NULL when not given */
+	bool check_paths;		/* --check-paths */
 };
 
 /* Add a --metric LIST to the selection, checking every name. */
@@ -159,6 +163,24 @@ set_detail(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static int
+set_read(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "report") != 0 && strcmp(arg, "json") != 0) {
+		snprintf(err, errlen, "--read \"%s\": not report or json", arg);
+		return -1;
+	}
+	((struct cmp_opts *)ctx)->read = arg;
+	return 0;
+}
+
+static int
+set_check_paths(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	((struct cmp_opts *)ctx)->check_paths = true;
+	return 0;
+}
+
+static int
 set_version(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	rxr_version_print(stdout, prog, NULL);
@@ -194,6 +216,20 @@ static const struct rxr_opt opt_list[] = {
 	{ "detail", 'd', NULL, NULL, NULL, "Options",
 		"text: add the per-queue, per-lcore and extended statistics "
 		"tables of a single report", set_detail, 0 },
+	{ "read", 0, "KIND", NULL, "words:report,json", "For scripts",
+		"print each file given back as one line of JSON, read as the C "
+		"programs read JSON (a regular file, UTF-8, no duplicate key, "
+		"numbers in range) and, with KIND report, checked as every "
+		"comparison checks a report; nothing is compared. "
+		"rxrefill-plot and rxrefill-sweep read their inputs so",
+		set_read, 0 },
+	{ "check-paths", 0, NULL, NULL, NULL, "For scripts",
+		"check the paths of {\"inputs\": [PATH...], \"outputs\": "
+		"[[OPTION, PATH]...]} read from standard input as rxrefill "
+		"checks its own: inputs regular files; outputs none of the "
+		"inputs, no device, FIFO, directory or link to one, in a "
+		"writable directory, no two the same file; exit 1 or 2 naming "
+		"the first refused input or output", set_check_paths, 0 },
 	{ "version", 'V', NULL, NULL, NULL, "Options",
 		"print the version and exit", set_version, 0 },
 	{ "help", 'h', NULL, NULL, NULL, "Options",
@@ -478,9 +514,9 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
 	}
-	if (ret == 0 && optind >= argc)
+	if (ret == 0 && optind >= argc && !c->check_paths)
 		fprintf(stderr, "%s: no report given\n", prog);
-	if (ret != 0 || optind >= argc) {
+	if (ret != 0 || (optind >= argc && !c->check_paths)) {
 		/* getopt_long() said what was wrong, or the line above. */
 		fprintf(stderr, "Try '%s --help'.\n", prog);
 		return EXIT_USAGE;
@@ -536,6 +572,126 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* --read KIND: each file back as a line of JSON; the status, or -ENOMEM. */
+static int
+read_files(const char *kind, char **paths, unsigned int n)
+{
+	char err[RXR_REPORT_ERR_LEN];
+	int ret = EXIT_SUCCESS;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rxr_report *r = NULL;
+		json_t *doc;
+
+		if (strcmp(kind, "report") == 0) {
+			r = rxr_report_load(paths[i], err, sizeof(err));
+			doc = r != NULL ? rxr_report_json(r) : NULL;
+		} else {
+			doc = rxr_report_json_load(paths[i], err, sizeof(err));
+		}
+		if (doc == NULL) {
+			char *shown = escaped_dup(err);
+
+			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
+				err);
+			free(shown);
+			ret = EXIT_BAD_REPORT;
+		} else if ((r != NULL && check_runs_per_config(r, paths[i]) != 0) ||
+				json_dumpf(doc, stdout, JSON_COMPACT) != 0 ||
+				fputc('\n', stdout) == EOF) {
+			ret = EXIT_BAD_REPORT;
+		}
+		if (r != NULL)
+			rxr_report_free(r);
+		else
+			json_decref(doc);
+	}
+	return ret;
+}
+
+/* The string elements of array a, or NULL: not an array of strings. */
+static const char **
+strings_of(const json_t *a, size_t *n)
+{
+	const char **s = calloc(json_array_size(a) + 1, sizeof(*s));
+	size_t i;
+
+	for (i = 0; s != NULL && i < json_array_size(a); i++)
+		if ((s[i] = json_string_value(json_array_get(a, i))) == NULL)
+			break;
+	if (!json_is_array(a) || i < json_array_size(a)) {
+		free(s);
+		return NULL;
+	}
+	*n = i;
+	return s;
+}
+
+/* --check-paths: the status, after a message when a path is refused. */
+static int
+check_paths(void)
+{
+	static char buf[1 << 20];
+	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, nout = 0;
+	char err[RXR_REPORT_ERR_LEN + 2 * RXR_PATH_SHOWN_LEN];
+	char shown[2][RXR_PATH_SHOWN_LEN];
+	json_t *req = rxr_report_json_loadb(buf, len, "standard input", err,
+			sizeof(err));
+	const json_t *outs = json_object_get(req, "outputs");
+	const char **in = strings_of(json_object_get(req, "inputs"), &nin);
+	const char **out = json_is_array(outs) ?
+		calloc(2 * json_array_size(outs) + 1, sizeof(*out)) : NULL;
+	int ret = EXIT_SUCCESS;
+
+	for (size_t i = 0; out != NULL && i < json_array_size(outs); i++) {
+		const char **pair = strings_of(json_array_get(outs, i), &len);
+
+		if (pair == NULL || len != 2) {
+			free(pair);
+			free(out);
+			out = NULL;
+			break;
+		}
+		out[nout++] = pair[0];
+		out[nout++] = pair[1];
+		free(pair);
+	}
+	if (in == NULL || out == NULL) {
+		fprintf(stderr, "%s: --check-paths: %s\n", prog, req == NULL ? err :
+			"standard input is not {\"inputs\": [PATH...], "
+			"\"outputs\": [[OPTION, PATH]...]}");
+		ret = EXIT_USAGE;
+	}
+	for (size_t i = 0; ret == 0 && i < nin; i++)
+		if (rxr_path_check_input(NULL, in[i], err, sizeof(err)) != 0)
+			ret = EXIT_BAD_REPORT;
+	for (size_t i = 0; ret == 0 && i < nout; i += 2) {
+		for (size_t j = 0; ret == 0 && j < i; j += 2)
+			if (rxr_path_same(out[j + 1], out[i + 1])) {
+				snprintf(err, sizeof(err), "%s %s: named twice as "
+					"an output (also as %s %s)", out[i],
+					rxr_path_shown(out[i + 1], shown[0],
+						sizeof(shown[0])), out[j],
+					rxr_path_shown(out[j + 1], shown[1],
+						sizeof(shown[1])));
+				ret = EXIT_USAGE;
+			}
+		if (ret == 0 && rxr_path_check_output(out[i], out[i + 1], in,
+				(unsigned int)nin, 0, err, sizeof(err)) != 0)
+			ret = EXIT_USAGE;
+	}
+	if (ret != 0 && in != NULL && out != NULL) {
+		char *e = escaped_dup(err);
+
+		fprintf(stderr, "%s: %s\n", prog, e != NULL ? e : err);
+		free(e);
+	}
+	free(in);
+	free(out);
+	json_decref(req);
+	return ret;
 }
 
 /* json, csv, markdown: EXIT_SUCCESS, EXIT_FAILURE or -ENOMEM. */
@@ -678,7 +834,20 @@ main(int argc, char **argv)
 
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A file past ulimit -f is a write error (EFBIG), said as one. */
+	signal(SIGXFSZ, SIG_IGN);
 	ret = parse_args(argc, argv, &c);
+	if (ret < 0 && c.check_paths)
+		ret = check_paths();
+	if (ret < 0 && c.read != NULL) {
+		ret = read_files(c.read, argv + optind,
+			(unsigned int)(argc - optind));
+		if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
+			fprintf(stderr, "%s: writing the output: %s\n", prog,
+				strerror(errno));
+			ret = EXIT_FAILURE;
+		}
+	}
 	/* One report has no first report to be worse than: its table
 	 * compares strategies, which is no regression. */
 	if (ret < 0 && !isnan(c.worse_pct) && argc - optind < 2) {

@@ -599,9 +599,24 @@ int rxr_report_json_write_atomic(const json_t *doc, const char *path,
  */
 struct rxr_report *rxr_report_load(const char *path, char *err, size_t errlen);
 
-/** rxr_report_load() from memory; name is used in messages. */
-struct rxr_report *rxr_report_load_buffer(const char *buf, size_t len,
-		const char *name, char *err, size_t errlen);
+/**
+ * Read a JSON document as reports are read: path a regular file (never
+ * opened otherwise) of at most 256 MiB, UTF-8, no duplicate key, numbers
+ * in range. New reference, or NULL with err set.
+ */
+json_t *rxr_report_json_load(const char *path, char *err, size_t errlen);
+
+/** rxr_report_json_load() from memory; name is used in messages. */
+json_t *rxr_report_json_loadb(const char *buf, size_t len, const char *name,
+		char *err, size_t errlen);
+
+/**
+ * The report of a document: validated (rxr_report_validate()), and
+ * owned by the report from then on (stolen, also on failure).
+ * @return the report, or NULL with err set.
+ */
+struct rxr_report *rxr_report_of_json(json_t *doc, const char *name,
+		char *err, size_t errlen);
 
 /**
  * Row selection for the renderers. A selector picks a metric when it

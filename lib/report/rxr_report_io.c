@@ -832,11 +832,10 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 	return 0;
 }
 
-struct rxr_report *
-rxr_report_load_buffer(const char *buf, size_t len, const char *name,
+json_t *
+rxr_report_json_loadb(const char *buf, size_t len, const char *name,
 		char *err, size_t errlen)
 {
-	struct rxr_report *r;
 	json_error_t jerr;
 	json_t *doc;
 
@@ -846,31 +845,35 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	}
 	/* Duplicate keys would make "which value counts" a guess. */
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (doc == NULL) {
+	if (doc == NULL)
 		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
 			jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
-	if (rxr_report_validate(doc, name, err, errlen) != 0) {
-		json_decref(doc);
-		return NULL;
-	}
-	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
-		rxrr_err(err, errlen, "%s: out of memory", name);
-		json_decref(doc);
-		return NULL;
-	}
-	r->doc = doc;
-	return r;
+	return doc;
 }
 
 struct rxr_report *
-rxr_report_load(const char *path, char *err, size_t errlen)
+rxr_report_of_json(json_t *doc, const char *name, char *err, size_t errlen)
 {
-	struct rxr_report *r;
+	struct rxr_report *r = NULL;
+
+	if (doc != NULL && rxr_report_validate(doc, name, err, errlen) == 0) {
+		r = calloc(1, sizeof(*r));
+		if (r == NULL)
+			rxrr_err(err, errlen, "%s: out of memory", name);
+	}
+	if (r == NULL)
+		json_decref(doc);
+	else
+		r->doc = doc;
+	return r;
+}
+
+json_t *
+rxr_report_json_load(const char *path, char *err, size_t errlen)
+{
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
+	json_t *doc = NULL;
 	FILE *f;
 
 	/* A FIFO or a device would block or be read once: regular files only. */
@@ -891,13 +894,13 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 				rxrr_err(err, errlen, "%s: larger than %u MiB, "
 					"not a report", path,
 					REPORT_MAX_BYTES >> 20);
-				goto fail;
+				goto out;
 			}
 			cap = cap ? cap * 2 : 65536;
 			nb = realloc(buf, cap);
 			if (nb == NULL) {
 				rxrr_err(err, errlen, "%s: out of memory", path);
-				goto fail;
+				goto out;
 			}
 			buf = nb;
 		}
@@ -906,16 +909,20 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 		if (n == 0)
 			break;
 	}
-	if (ferror(f)) {
+	if (ferror(f))
 		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	r = rxr_report_load_buffer(buf, len, path, err, errlen);
-	free(buf);
-	return r;
-fail:
+	else
+		doc = rxr_report_json_loadb(buf, len, path, err, errlen);
+out:
 	fclose(f);
 	free(buf);
-	return NULL;
+	return doc;
+}
+
+struct rxr_report *
+rxr_report_load(const char *path, char *err, size_t errlen)
+{
+	json_t *doc = rxr_report_json_load(path, err, errlen);
+
+	return doc != NULL ? rxr_report_of_json(doc, path, err, errlen) : NULL;
 }

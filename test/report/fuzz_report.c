@@ -44,7 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rxr_report *r, *pair[2];
 	json_t *j;
 
-	r = rxr_report_load_buffer((const char *)data, size, "fuzz", err,
+	r = fixture_load_buffer((const char *)data, size, "fuzz", err,
 			sizeof(err));
 	if (r == NULL)
 		return 0;

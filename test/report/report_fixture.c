@@ -153,3 +153,12 @@ fixture_report(const struct fixture_conf *conf)
 	rxr_report_set_partial(r, conf->partial);
 	return r;
 }
+
+struct rxr_report *
+fixture_load_buffer(const char *buf, size_t len, const char *name, char *err,
+		size_t errlen)
+{
+	json_t *doc = rxr_report_json_loadb(buf, len, name, err, errlen);
+
+	return doc != NULL ? rxr_report_of_json(doc, name, err, errlen) : NULL;
+}

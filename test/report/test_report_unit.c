@@ -686,15 +686,15 @@ test_load_errors(void)
 		"{\"schema\": \"rxrefill-report/1\", \"schema\": \"x\"}";
 	char err[RXR_REPORT_ERR_LEN];
 
-	RXR_TEST_ASSERT(rxr_report_load_buffer("", 0, "e.json", err,
+	RXR_TEST_ASSERT(fixture_load_buffer("", 0, "e.json", err,
 		sizeof(err)) == NULL && !strcmp(err,
 		"e.json: empty file, not a report"), "empty: %s", err);
-	RXR_TEST_ASSERT(rxr_report_load_buffer(malformed, strlen(malformed),
+	RXR_TEST_ASSERT(fixture_load_buffer(malformed, strlen(malformed),
 		"m.json", err, sizeof(err)) == NULL &&
 		strncmp(err, "m.json:3:", 9) == 0 &&
 		strstr(err, "malformed JSON") != NULL,
 		"malformed: %s", err);
-	RXR_TEST_ASSERT(rxr_report_load_buffer(dup, strlen(dup), "d.json", err,
+	RXR_TEST_ASSERT(fixture_load_buffer(dup, strlen(dup), "d.json", err,
 		sizeof(err)) == NULL && strstr(err, "duplicate") != NULL,
 		"duplicate key: %s", err);
 	RXR_TEST_ASSERT(rxr_report_load("/nonexistent/r.json", err,

@@ -19,6 +19,7 @@
 
 #include "rxr_report.h"
 #include "rxr_test.h"
+#include "report_fixture.h"
 
 #define MAX_ROUNDS 32
 
@@ -301,7 +302,7 @@ reload(const struct rxr_report *r)
 {
 	char *s = json_dumps(rxr_report_json(r), 0);
 	char err[RXR_REPORT_ERR_LEN];
-	struct rxr_report *c = rxr_report_load_buffer(s, strlen(s), "copy",
+	struct rxr_report *c = fixture_load_buffer(s, strlen(s), "copy",
 			err, sizeof(err));
 
 	free(s);
