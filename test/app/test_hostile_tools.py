@@ -1503,6 +1503,34 @@ def case_plot_exit_status_as_documented():
         assert not leftovers(d), os.listdir(d)
 
 
+def case_default_job_lines_fit():
+    # The default job's round line grew to 127 columns when a run was
+    # disturbed ("[round 2, up to 8] 10 runs, 3.003 to 19.145 Gbit/s, 1
+    # disturbed; 6 ratios undecided, widest recycle-nobulk 0.68x (CI
+    # 0.06-8.46)"). The default job's shape, shorter, with a busy loop on
+    # a poll CPU so that every run is disturbed: no line past 120.
+    busy = subprocess.Popen(["taskset", "-c", "1", "sh", "-c",
+                             "while :; do :; done"])
+    try:
+        p = sh([RXREFILL] + EAL + ["--", "--replay", capture(),
+                                   "--consumer", "inline", "--strategy",
+                                   "bh,all", "--bulk", "both", "--reps",
+                                   "auto:6", "--warmup", "0", "--duration",
+                                   "0.15", "--progress", "rounds",
+                                   "--report", path("dj.json")], timeout=600)
+    finally:
+        busy.kill()
+        busy.wait()
+    assert p.returncode == 0, p.stderr[-1500:]
+    assert "disturbed" in p.stdout and "ratios undecided" in p.stdout, \
+        p.stdout[-2000:]
+    # Left out: poll.c's note on streams counted by the poll lcores, which
+    # the busy loop brings on (the main lcore cannot keep up).
+    long = [l for l in p.stdout.splitlines() if len(l) > 120 and
+            "streams: the poll lcores counted" not in l]
+    assert not long, "\n".join("%d: %s" % (len(l), l) for l in long)
+
+
 def limited(kb):
     """preexec_fn: files of at most kb KiB (ulimit -f)."""
     import resource
