@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* Report builder: C structs in, a jansson document out; and the summary. */
+/*
+ * Report builder: C structs in, a jansson document out; fields of the
+ * environment and the runs that the builder does not know in detail set
+ * as JSON.
+ */
 
 #include <errno.h>
 #include <math.h>
@@ -324,6 +328,31 @@ rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 		bool value)
 {
 	return set_option(r, name, json_boolean(value));
+}
+
+int
+rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v)
+{
+	json_t *env = json_object_get(r->doc, "env");
+
+	if (env == NULL || v == NULL || key == NULL) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	return json_object_set_new(env, key, v) == 0 ? 0 : -ENOMEM;
+}
+
+int
+rxr_report_run_set(struct rxr_report *r, unsigned int idx, const char *key,
+		json_t *v)
+{
+	json_t *run = json_array_get(json_object_get(r->doc, "runs"), idx);
+
+	if (run == NULL || v == NULL || key == NULL) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	return json_object_set_new(run, key, v) == 0 ? 0 : -ENOMEM;
 }
 
 /* A negative figure is a bug in the caller: say which one. */

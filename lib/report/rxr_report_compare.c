@@ -2,7 +2,8 @@
 
 /*
  * Several reports side by side: as text, and as an rxrefill-compare/1
- * JSON document made from the same model.
+ * JSON document made from the same model; the refill latency percentiles
+ * of each, and the differences of their environments.
  */
 
 #include <ctype.h>
@@ -272,3 +273,265 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 	return doc;
 }
 
+
+/* The labels of the reports' configurations, in order of first sight. */
+static json_t *
+config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
+{
+	json_t *labels = json_array();
+	unsigned int c;
+	size_t i, j;
+
+	if (labels == NULL)
+		return NULL;
+	for (c = 0; c < n; c++)
+		for (i = 0; i < ng[c]; i++) {
+			char label[96];
+			bool seen = false;
+			json_t *l;
+
+			rxrr_group_label(g[c][i].strategy, g[c][i].bulk, label,
+				sizeof(label));
+			json_array_foreach(labels, j, l)
+				seen |= strcmp(json_string_value(l), label) == 0;
+			if (!seen && json_array_append_new(labels,
+					json_string(label)) != 0) {
+				json_decref(labels);
+				return NULL;
+			}
+		}
+	return labels;
+}
+
+/* The group of g[0..ng) labelled label, or NULL. */
+static const struct rxrr_group *
+group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
+{
+	const struct rxrr_group *found = NULL;
+	char l2[96];
+
+	for (size_t j = 0; j < ng; j++) {
+		rxrr_group_label(g[j].strategy, g[j].bulk, l2, sizeof(l2));
+		if (strcmp(l2, label) == 0)
+			found = &g[j];
+	}
+	return found;
+}
+
+/* Percentile p of configuration label in each report, as a row. */
+static json_t *
+pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
+		const size_t *ng, unsigned int n)
+{
+	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
+	json_t *row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
+		"config", label, "percentile", rxrr_pct_names[p],
+		"ns", v, "lo", lo, "hi", hi);
+	unsigned int c;
+
+	for (c = 0; row != NULL && c < n; c++) {
+		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+		struct rxr_report_pct pc;
+
+		if (gg != NULL && rxrr_group_hist(gg, sum) &&
+				rxr_report_percentile(sum,
+				rxr_report_pct_points[p], &pc) == 0) {
+			json_array_append_new(v, json_real(pc.ns));
+			json_array_append_new(lo,
+				json_integer((json_int_t)pc.lo));
+			json_array_append_new(hi,
+				json_integer((json_int_t)pc.hi));
+		} else {
+			json_array_append_new(v, json_null());
+			json_array_append_new(lo, json_null());
+			json_array_append_new(hi, json_null());
+		}
+	}
+	return row;
+}
+
+json_t *
+rxr_report_percentiles_json(struct rxr_report *const *reports,
+		unsigned int n)
+{
+	struct rxrr_group **g = calloc(n, sizeof(*g));
+	size_t *ng = calloc(n, sizeof(*ng));
+	json_t *rows = json_array(), *labels = NULL;
+	unsigned int c, p;
+	size_t i;
+
+	if (g == NULL || ng == NULL || rows == NULL)
+		goto nomem;
+	for (c = 0; c < n; c++)
+		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
+			goto nomem;
+	labels = config_labels(g, ng, n);
+	if (labels == NULL)
+		goto nomem;
+	for (i = 0; i < json_array_size(labels); i++)
+		for (p = 0; p < RXR_REPORT_PCT_N; p++)
+			if (json_array_append_new(rows, pct_row(json_string_value(
+					json_array_get(labels, i)), p, g, ng,
+					n)) != 0)
+				goto nomem;
+	goto out;
+nomem:
+	json_decref(rows);
+	rows = NULL;
+out:
+	for (c = 0; g != NULL && c < n; c++)
+		rxrr_groups_free(g[c], ng[c]);
+	free(g);
+	free(ng);
+	json_decref(labels);
+	return rows;
+}
+
+/* A field of env as text for comparison: strings as they are, else JSON. */
+static char *
+env_text(const json_t *env, const char *path)
+{
+	const json_t *v = rxrr_path(env, path);
+
+	if (v == NULL)
+		return NULL;
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* The PMDs of a report's ports, "net_pcap,net_pcap"; NULL without ports. */
+static char *
+drivers_text(const json_t *env)
+{
+	const json_t *ports = json_object_get(env, "ports"), *p;
+	char *s = NULL, *t;
+	size_t i;
+
+	json_array_foreach(ports, i, p) {
+		const char *d = json_string_value(json_object_get(p, "driver"));
+
+		if (asprintf(&t, "%s%s%s", s != NULL ? s : "", i ? "," : "",
+				d != NULL ? d : "?") < 0) {
+			free(s);
+			return NULL;
+		}
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* The captures replayed: the argument of --replay on the command line,
+ * "none" without it; NULL without a command line. */
+static char *
+captures_text(const json_t *env)
+{
+	const char *argv = json_string_value(json_object_get(env, "argv"));
+	const char *p;
+	size_t n;
+
+	if (argv == NULL)
+		return NULL;
+	p = strstr(argv, " --replay");
+	if (p == NULL)
+		return strdup("none");
+	p += strlen(" --replay");
+	p += strspn(p, " =");
+	n = strcspn(p, " ");
+	return strndup(p, n);
+}
+
+/* What the runs did, as opposed to where: options that change the work
+ * per packet, so that figures of two workloads are not taken for a
+ * change of the allocator. */
+static const struct {
+	const char *path, *what;
+} workload_fields[] = {
+	{ "options.consumer", "workload: consumer" },
+	{ "options.main_polls", "workload: main lcore polling" },
+	{ "options.poll_lcores", "workload: poll lcores" },
+	{ "options.frame_size", "workload: frame size" },
+	{ "options.zero_policy", "workload: zeroing policy" },
+	{ "", "workload: captures" },
+	{ "", "workload: PMD" },
+};
+
+static char *
+workload_text(const json_t *env, size_t k)
+{
+	if (workload_fields[k].path[0] != '\0')
+		return env_text(env, workload_fields[k].path);
+	return strcmp(workload_fields[k].what, "workload: PMD") == 0 ?
+		drivers_text(env) : captures_text(env);
+}
+
+/* The host is not here: the same figures from two identical machines are
+ * what comparisons are for. */
+int
+rxr_report_env_differences(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n, FILE *out)
+{
+	static const struct {
+		const char *path, *what;
+	} fields[] = {
+		{ "memory", "memory backing" },
+		{ "build.type", "build type" },
+		{ "build.debug_checks", "debug checks" },
+		{ "cpu_model", "CPU" },
+		{ "dpdk_version", "DPDK version" },
+		{ "rxrefill_version", "rxrefill version" },
+	};
+	const json_t *e0 = json_object_get(reports[0]->doc, "env");
+	unsigned int i, k, diffs = 0;
+
+	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		char *a = env_text(e0, fields[k].path);
+
+		for (i = 1; i < n; i++) {
+			const json_t *e = json_object_get(reports[i]->doc, "env");
+			char *b = env_text(e, fields[k].path);
+
+			/* A field an older report lacks is not a difference. */
+			if (a != NULL && b != NULL && strcmp(a, b) != 0) {
+				fprintf(out, "warning: %s differs: %s has "
+					"\"%s\", %s has \"%s\"\n", fields[k].what,
+					labels[0], a, labels[i], b);
+				diffs++;
+			}
+			free(b);
+		}
+		free(a);
+	}
+	for (k = 0; k < sizeof(workload_fields) / sizeof(workload_fields[0]);
+			k++) {
+		char *a = workload_text(e0, k);
+
+		for (i = 1; i < n; i++) {
+			char *b = workload_text(json_object_get(reports[i]->doc,
+					"env"), k);
+
+			if (a != NULL && b != NULL && strcmp(a, b) != 0) {
+				fprintf(out, "warning: %s differs: %s has "
+					"\"%s\", %s has \"%s\"\n",
+					workload_fields[k].what, labels[0], a,
+					labels[i], b);
+				diffs++;
+			}
+			free(b);
+		}
+		free(a);
+	}
+	for (i = 0; i < n; i++) {
+		const json_t *e = json_object_get(reports[i]->doc, "env");
+
+		if (json_is_true(rxrr_path(e, "build.debug_checks"))) {
+			fprintf(out, "warning: %s was measured with debug checks "
+				"compiled in: its figures are not for "
+				"comparison\n", labels[i]);
+			diffs++;
+		}
+	}
+	return (int)diffs;
+}

@@ -832,26 +832,6 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	return ret;
 }
 
-/* Counts of the bucket [lo, hi) into counts[] (validated on load). */
-static void
-hist_accumulate(const json_t *h, uint64_t *counts, uint64_t *total)
-{
-	const json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(h, "buckets"), i, b) {
-		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
-		json_int_t n = json_integer_value(json_object_get(b, "count"));
-		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
-
-		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
-		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
-			UINT64_MAX : counts[idx] + (uint64_t)n;
-		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
-			*total + (uint64_t)n;
-	}
-}
-
 static int
 model_add_hist(struct rxrr_model *m, const char *config,
 		struct rxrr_group *const *cols)
@@ -887,7 +867,7 @@ model_add_hist(struct rxrr_model *m, const char *config,
 			if (j == NULL)
 				continue;
 			h->present[c] = true;
-			hist_accumulate(j, h->counts[c], &h->total[c]);
+			rxrr_hist_add(j, h->counts[c], &h->total[c]);
 		}
 		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
 			if (h->counts[c][i] == 0)

@@ -131,14 +131,21 @@ int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 /* A comparison as the report's JSON object; NULL on ENOMEM. */
 json_t *rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
 
-/* rxr_report_summary.c */
+/* rxr_report_summary.c: the statistics of runs. */
 
 /* Recompute the summary if runs were added since; 0 or -ENOMEM. */
 int rxrr_fresh(const struct rxr_report *r);
 
-/* rxr_report_extra.c */
+/* "p50", "p90", "p99", "p99.9". */
+extern const char *const rxrr_pct_names[RXR_REPORT_PCT_N];
 
 /* Refill latency percentiles of a histogram as JSON; NULL when empty. */
 json_t *rxrr_percentiles_json(const uint64_t *counts);
+
+/* A run's refill_latency_hist object added into counts and total. */
+void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
+
+/* Every repetition of g in one histogram; false when none has one. */
+bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
 
 #endif /* RXR_REPORT_PRIV_H */

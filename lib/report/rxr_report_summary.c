@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The summary of a report: per (strategy, bulk) and metric, n, mean,
- * stdev, median, min, max, a 95% interval and the test against the first
- * configuration (lib/stats), from the runs that ran to their end.
+ * The statistics of runs: the summary of a report (per (strategy, bulk)
+ * and figure, n, mean, stdev, median, min, max, a 95% interval and the
+ * tests against the first configuration and bulk on, lib/stats, from the
+ * runs counted) and the refill latency histograms and their percentiles.
  */
 
 #include <errno.h>
@@ -14,6 +15,110 @@
 
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
+
+const double rxr_report_pct_points[RXR_REPORT_PCT_N] = { 50, 90, 99, 99.9 };
+const char *const rxrr_pct_names[RXR_REPORT_PCT_N] = {
+	"p50", "p90", "p99", "p99.9",
+};
+
+int
+rxr_report_percentile(const uint64_t *counts, double p,
+		struct rxr_report_pct *out)
+{
+	uint64_t total = 0, cum = 0, rank;
+	unsigned int i;
+	double x;
+
+	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+		total += counts[i];
+	if (total == 0 || !(p > 0 && p <= 100))
+		return -EINVAL;
+	/*
+	 * Nearest rank: the smallest value with at least p% at or below it.
+	 * 99.9% of 1000 is 999, not the 1000 that rounding up 999.0000001
+	 * would give: a relative epsilon absorbs the binary fraction.
+	 */
+	x = p * (double)total / 100.0;
+	rank = (uint64_t)ceil(x - x * 1e-12);
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
+		if (cum + counts[i] >= rank)
+			break;
+		cum += counts[i];
+	}
+	if (i == RXR_REPORT_HIST_BUCKETS)
+		i = RXR_REPORT_HIST_BUCKETS - 1;
+	out->p = p;
+	out->lo = rxr_report_hist_lo(i);
+	out->hi = rxr_report_hist_hi(i);
+	/* Linear within the bucket, as Prometheus' histogram_quantile(). */
+	out->ns = (double)out->lo + (double)(out->hi - out->lo) *
+		(double)(rank - cum) / (double)counts[i];
+	return 0;
+}
+
+json_t *
+rxrr_percentiles_json(const uint64_t *counts)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; o != NULL && i < RXR_REPORT_PCT_N; i++) {
+		struct rxr_report_pct pc;
+
+		if (rxr_report_percentile(counts, rxr_report_pct_points[i],
+				&pc) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+		if (json_object_set_new(o, rxrr_pct_names[i], json_pack(
+				"{s:f, s:I, s:I}", "ns", pc.ns,
+				"lo", (json_int_t)pc.lo,
+				"hi", (json_int_t)pc.hi)) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+void
+rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(h, "buckets"), i, b) {
+		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
+		json_int_t n = json_integer_value(json_object_get(b, "count"));
+		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
+
+		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
+		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
+			UINT64_MAX : counts[idx] + (uint64_t)n;
+		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
+			*total + (uint64_t)n;
+	}
+}
+
+/* Every complete repetition of a configuration in one histogram. */
+bool
+rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum)
+{
+	const json_t *h;
+	uint64_t total = 0;
+	bool any = false;
+
+	memset(sum, 0, sizeof(*sum) * RXR_REPORT_HIST_BUCKETS);
+	for (size_t k = 0; k < g->nb_runs; k++) {
+		h = json_object_get(g->runs[k], "refill_latency_hist");
+		if (h != NULL)
+			rxrr_hist_add(h, sum, &total);
+		any |= h != NULL;
+	}
+	return any;
+}
 
 static int
 cmp_double(const void *a, const void *b)

@@ -2,7 +2,8 @@
 
 /*
  * Text output: the model printed as mmtests-shaped tables and bpftrace
- * shaped histograms, and one report's header.
+ * shaped histograms; one report's header, and its percentile and detail
+ * tables.
  */
 
 #include <errno.h>
@@ -402,5 +403,146 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_line_free(&l);
 	if (l.oom)
 		return -ENOMEM;
+	return ferror(out) ? -EIO : 0;
+}
+
+static int
+print_percentiles(const struct rxr_report *r, FILE *out)
+{
+	struct rxrr_group *g;
+	size_t n, i;
+	bool header = false;
+
+	if (rxrr_groups(r->doc, &g, &n) != 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+		char label[96], lo[24], hi[24];
+		unsigned int p;
+
+		if (!rxrr_group_hist(&g[i], sum))
+			continue;
+		if (!header) {
+			fprintf(out, "\nRefill latency percentiles (ns; estimate "
+				"[bucket]), all repetitions\n%-18s", "");
+			for (p = 0; p < RXR_REPORT_PCT_N; p++)
+				fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" :
+					" %s", rxrr_pct_names[p]);
+			fputc('\n', out);
+			header = true;
+		}
+		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		/* A name from a file never reaches the terminal raw. */
+		for (char *c = label; *c != '\0'; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		fprintf(out, "%-18s", label);
+		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
+			struct rxr_report_pct pc;
+			char cell[80];
+
+			if (rxr_report_percentile(sum, rxr_report_pct_points[p],
+					&pc) != 0) {
+				fprintf(out, " %-22s", "-");
+				continue;
+			}
+			fmt_size(pc.lo, lo, sizeof(lo));
+			fmt_size(pc.hi, hi, sizeof(hi));
+			snprintf(cell, sizeof(cell), "%.0f [%s, %s)", pc.ns, lo,
+				hi);
+			fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" : " %s",
+				cell);
+		}
+		fputc('\n', out);
+	}
+	rxrr_groups_free(g, n);
+	return 0;
+}
+
+static const char *
+run_label(const json_t *run, char *buf, size_t len)
+{
+	char cfg[80];
+
+	rxrr_group_label(json_string_value(json_object_get(run, "strategy")),
+		json_is_true(json_object_get(run, "bulk")), cfg, sizeof(cfg));
+	/* Printed from 1, as the progress lines count; 0-based in JSON. */
+	snprintf(buf, len, "%s rep %lld", cfg,
+		(long long)json_integer_value(json_object_get(run, "rep")) + 1);
+	return buf;
+}
+
+static long long
+jint(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+static void
+print_detail(const struct rxr_report *r, FILE *out)
+{
+	const json_t *runs = json_object_get(r->doc, "runs"), *run, *v;
+	char label[112];
+	size_t i, j;
+	const char *key;
+
+	fprintf(out, "\nPer queue: port queue lcore packets bytes | ethdev "
+		"q_ipackets q_ibytes q_errors (- where the PMD has none)\n");
+	json_array_foreach(runs, i, run) {
+		run_label(run, label, sizeof(label));
+		json_array_foreach(json_object_get(run, "queues"), j, v) {
+			fprintf(out, "%-24s %4lld %5lld %5lld %12lld %14lld |",
+				label, jint(v, "port"), jint(v, "queue"),
+				jint(v, "lcore"), jint(v, "packets"),
+				jint(v, "bytes"));
+			if (json_object_get(v, "q_ipackets") != NULL)
+				fprintf(out, " %12lld %14lld %8lld\n",
+					jint(v, "q_ipackets"),
+					jint(v, "q_ibytes"), jint(v, "q_errors"));
+			else
+				fprintf(out, " -\n");
+		}
+	}
+	fprintf(out, "\nPer poll lcore: lcore cpu cycles busy_share\n");
+	json_array_foreach(runs, i, run) {
+		run_label(run, label, sizeof(label));
+		json_array_foreach(json_object_get(run, "lcores"), j, v)
+			fprintf(out, "%-24s %5lld %4lld %14lld %8.3f\n", label,
+				jint(v, "lcore"), jint(v, "cpu"),
+				jint(v, "cycles"),
+				rxrr_num(json_object_get(v, "busy_share")));
+	}
+	fprintf(out, "\nExtended statistics that changed: port name delta\n");
+	json_array_foreach(runs, i, run) {
+		const json_t *ports;
+
+		run_label(run, label, sizeof(label));
+		ports = json_object_get(run, "xstats");
+		json_array_foreach(ports, j, v) {
+			const json_t *c;
+
+			json_object_foreach((json_t *)(uintptr_t)
+					json_object_get(v, "changed"), key, c)
+				fprintf(out, "%-24s %4lld %-32s %14lld\n", label,
+					jint(v, "port"), key,
+					(long long)json_integer_value(c));
+		}
+	}
+}
+
+int
+rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
+{
+	const json_t *env = json_object_get(r->doc, "env");
+
+	if (json_is_true(rxrr_path(env, "build.debug_checks")))
+		fprintf(out, "\nnote: built with debug checks: these figures "
+			"are not for comparison\n");
+	if (print_percentiles(r, out) != 0)
+		return -ENOMEM;
+	if (detail)
+		print_detail(r, out);
 	return ferror(out) ? -EIO : 0;
 }
