@@ -31,7 +31,6 @@ static const struct {
 
 #define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define CELL_LEN 48
 
 /* The model's row of metric: its Mean when it has one, else its Median. */
 static const struct rxrr_row *
@@ -102,104 +101,61 @@ fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len
 		isnan(row->p[c]) ? " n.t." : " n.s.");
 }
 
-/* The table's figures and widths, from the model and the groups. */
+/* The table's figures: a row per configuration, a column per metric. */
 struct brief {
+	const struct rxrr_model *m;
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
 	double *drops;		/* per configuration: drops_mean() */
-	size_t valw[NB_COLS];	/* widest value of each column */
-	size_t dw[NB_COLS];	/* widest % of each column; 0: none */
-	size_t namew;
-	unsigned int most;	/* the most repetitions of a configuration */
 };
 
-/* Cell (column i, configuration c): its value and its % part. */
-static void
-brief_cell(const struct brief *b, size_t i, unsigned int c,
-		char val[CELL_LEN], char delta[CELL_LEN])
+static bool
+brief_label(const void *ctx, size_t c, char *buf, size_t len)
 {
+	snprintf(buf, len, "%s", ((const struct brief *)ctx)->m->headers[c]);
+	return true;
+}
+
+/* Cell (configuration c, column i): its value and its % part. */
+static void
+brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
+		size_t len)
+{
+	const struct brief *b = ctx;
+
 	if (brief_cols[i].metric == NULL)
-		snprintf(val, CELL_LEN, isnan(b->drops[c]) ? "-" : "%.0f",
+		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
 			b->drops[c]);
 	else
-		fmt_cell_value(b->rows[i], c, brief_cols[i].share, val,
-			CELL_LEN);
-	fmt_cell_delta(brief_cols[i].delta ? b->rows[i] : NULL, c, delta,
-		CELL_LEN);
-}
-
-/* The width of column i: its value, a blank and its % (when it has one). */
-static size_t
-brief_width(const struct brief *b, size_t i)
-{
-	return b->valw[i] + (b->dw[i] ? b->dw[i] + 1 : 0);
-}
-
-/* Rows, drops and widths of the table; 0 or -ENOMEM. */
-static int
-brief_init(struct brief *b, const struct rxrr_model *m,
-		const struct rxrr_group *g)
-{
-	char val[CELL_LEN], delta[CELL_LEN];
-	unsigned int c;
-	size_t i;
-
-	*b = (struct brief){ .namew = 13 };
-	b->drops = calloc(m->ncols + 1, sizeof(*b->drops));
-	if (b->drops == NULL)
-		return -ENOMEM;
-	for (i = 0; i < NB_COLS; i++)
-		b->rows[i] = brief_cols[i].metric != NULL ?
-			find_row(m, brief_cols[i].metric) : NULL;
-	for (c = 0; c < m->ncols; c++) {
-		b->drops[c] = drops_mean(&g[c]);
-		b->most = MAX(b->most, g[c].nb_runs);
-		b->namew = MAX(b->namew, strlen(m->headers[c]));
-	}
-	/* Widths: the longest value and % of each column. */
-	for (i = 0; i < NB_COLS; i++) {
-		size_t hw = strlen(brief_cols[i].header);
-
-		for (c = 0; c < m->ncols; c++) {
-			brief_cell(b, i, c, val, delta);
-			b->valw[i] = MAX(b->valw[i], strlen(val));
-			b->dw[i] = MAX(b->dw[i], strlen(delta));
-		}
-		/* A header wider than its cells widens the values. */
-		if (hw > brief_width(b, i))
-			b->valw[i] = hw - (b->dw[i] ? b->dw[i] + 1 : 0);
-	}
-	return 0;
+		fmt_cell_value(b->rows[i], (unsigned int)c, brief_cols[i].share,
+			val, len);
+	fmt_cell_delta(brief_cols[i].delta ? b->rows[i] : NULL,
+		(unsigned int)c, delta, len);
 }
 
 /* What the figures are, the header and a row per configuration. */
 static void
-brief_table(const struct brief *b, const struct rxrr_model *m,
+brief_table(const struct brief *b, const struct rxrr_group *g,
 		struct rxrr_line *l, FILE *out)
 {
-	char val[CELL_LEN], delta[CELL_LEN];
-	unsigned int c;
-	size_t i;
+	const struct rxrr_model *m = b->m;
+	const char *headers[NB_COLS];
+	const struct rxrr_grid grid = {
+		.corner = "configuration", .sep = "  ", .right = false,
+		.ncols = NB_COLS, .headers = headers, .nrows = m->ncols,
+		.label = brief_label, .cell = brief_cell, .ctx = b,
+	};
+	size_t most = 0;
 
-	rxrr_line_add(l, "%s of up to %u repetition%s per configuration (zone "
+	for (unsigned int c = 0; c < m->ncols; c++)
+		most = MAX(most, g[c].nb_runs);
+	for (size_t i = 0; i < NB_COLS; i++)
+		headers[i] = brief_cols[i].header;
+	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration (zone "
 		"wait: median); %% against %s, positive = better",
-		m->minmax ? "mean" : "median", b->most, b->most == 1 ? "" : "s",
+		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
 		m->headers[0]);
 	rxrr_line_put(l, out);
-	rxrr_line_add(l, "%-*s", (int)b->namew, "configuration");
-	for (i = 0; i < NB_COLS; i++)
-		rxrr_line_add(l, "  %-*s", (int)brief_width(b, i),
-			brief_cols[i].header);
-	rxrr_line_put(l, out);
-	for (c = 0; c < m->ncols; c++) {
-		rxrr_line_add(l, "%-*s", (int)b->namew, m->headers[c]);
-		for (i = 0; i < NB_COLS; i++) {
-			brief_cell(b, i, c, val, delta);
-			rxrr_line_add(l, "  %*s", (int)b->valw[i], val);
-			if (b->dw[i])
-				rxrr_line_add(l, " %-*s", (int)b->dw[i], delta);
-		}
-		rxrr_line_put(l, out);
-	}
+	rxrr_print_grid(&grid, l, out);
 }
 
 /* The lines above the table: machine, partial, cut short, noise, checks. */
@@ -237,7 +193,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	const char *metrics[NB_COLS];
 	struct rxr_report_select sel = { .metrics = metrics };
 	struct rxrr_line l = { .len = 0 };
-	struct brief b = { .drops = NULL };
+	struct brief b = { .m = NULL };
 	struct rxrr_group *g = NULL;
 	struct rxrr_model m;
 	size_t i, ng = 0;
@@ -258,9 +214,16 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		ret = 0;
 		goto out;
 	}
-	if (brief_init(&b, &m, g) != 0)
+	b = (struct brief){ .m = &m };
+	b.drops = calloc(m.ncols + 1, sizeof(*b.drops));
+	if (b.drops == NULL)
 		goto out;
-	brief_table(&b, &m, &l, out);
+	for (i = 0; i < NB_COLS; i++)
+		b.rows[i] = brief_cols[i].metric != NULL ?
+			find_row(&m, brief_cols[i].metric) : NULL;
+	for (unsigned int c = 0; c < m.ncols; c++)
+		b.drops[c] = drops_mean(&g[c]);
+	brief_table(&b, g, &l, out);
 	if (m.ncols > 1) {
 		rxrr_line_add(&l, "n.s.: not significant at alpha %g, each against "
 			"the first (%s); n.t.: not tested", m.alpha, m.paired ?

@@ -17,6 +17,8 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 
 
@@ -45,69 +47,104 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
-/* The rows of one section, widths of their own. */
-static void
-print_table(const struct rxrr_model *m, int section, struct rxrr_line *l, FILE *out)
+static bool
+stopped(const atomic_bool *stop)
 {
-	size_t *valw, *dw, *colw, namew = 4, i;
-	char val[64], delta[64];
+	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
+}
+
+void
+rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
+{
+	size_t *valw = calloc(g->ncols + 1, sizeof(*valw));
+	size_t *dw = calloc(g->ncols + 1, sizeof(*dw));
+	size_t labelw = strlen(g->corner), r;
+	char label[512], val[64], note[64];
 	unsigned int c;
 
-	valw = calloc(m->ncols, sizeof(*valw));
-	dw = calloc(m->ncols, sizeof(*dw));
-	colw = calloc(m->ncols, sizeof(*colw));
-	if (valw == NULL || dw == NULL || colw == NULL) {
+	if (valw == NULL || dw == NULL) {
 		l->oom = true;
 		goto out;
 	}
-	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (row->section != section)
+	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
-		if (strlen(row->name) > namew)
-			namew = strlen(row->name);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_value(row, c, val, sizeof(val));
-			fmt_delta(row, c, delta, sizeof(delta));
-			if (strlen(val) > valw[c])
-				valw[c] = strlen(val);
-			if (strlen(delta) > dw[c])
-				dw[c] = strlen(delta);
+		labelw = MAX(labelw, strlen(label));
+		for (c = 0; c < g->ncols; c++) {
+			g->cell(g->ctx, r, c, val, note, sizeof(val));
+			valw[c] = MAX(valw[c], strlen(val));
+			dw[c] = MAX(dw[c], strlen(note));
 		}
 	}
-	for (c = 0; c < m->ncols; c++) {
-		colw[c] = valw[c] + (dw[c] ? 1 + dw[c] : 0);
-		/* A long header widens the values, right alignment holds. */
-		if (strlen(m->headers[c]) > colw[c]) {
-			valw[c] += strlen(m->headers[c]) - colw[c];
-			colw[c] = strlen(m->headers[c]);
-		}
-	}
-	rxrr_line_add(l, "%*s", (int)(STAT_WIDTH + namew), "");
-	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
+	/* A long header widens the values, right alignment holds. */
+	for (c = 0; c < g->ncols; c++)
+		valw[c] = MAX(valw[c], strlen(g->headers[c]) -
+			MIN(strlen(g->headers[c]), dw[c] ? dw[c] + 1 : 0));
+	rxrr_line_add(l, "%-*s", (int)labelw, g->corner);
+	for (c = 0; c < g->ncols; c++)
+		rxrr_line_add(l, g->right ? "%s%*s" : "%s%-*s", g->sep,
+			(int)(valw[c] + (dw[c] ? dw[c] + 1 : 0)), g->headers[c]);
 	rxrr_line_put(l, out);
-	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (row->section != section)
+	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
-		rxrr_line_add(l, "%-*s%-*s", STAT_WIDTH, row->stat, (int)namew,
-			row->name);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_value(row, c, val, sizeof(val));
-			fmt_delta(row, c, delta, sizeof(delta));
-			rxrr_line_add(l, COL_SEP "%*s", (int)valw[c], val);
+		rxrr_line_add(l, "%-*s", (int)labelw, label);
+		for (c = 0; c < g->ncols; c++) {
+			g->cell(g->ctx, r, c, val, note, sizeof(val));
+			rxrr_line_add(l, "%s%*s", g->sep, (int)valw[c], val);
 			if (dw[c])
-				rxrr_line_add(l, " %-*s", (int)dw[c], delta);
+				rxrr_line_add(l, " %-*s", (int)dw[c], note);
 		}
 		rxrr_line_put(l, out);
 	}
 out:
 	free(valw);
 	free(dw);
-	free(colw);
+}
+
+/* The model's table: which section's rows are printed. */
+struct table {
+	const struct rxrr_model *m;
+	int section;
+};
+
+static bool
+table_label(const void *ctx, size_t r, char *buf, size_t len)
+{
+	const struct table *t = ctx;
+	const struct rxrr_row *row = &t->m->rows[r];
+
+	if (row->section != t->section)
+		return false;
+	snprintf(buf, len, "%-*s%s", STAT_WIDTH, row->stat, row->name);
+	return true;
+}
+
+static void
+table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
+		size_t len)
+{
+	const struct rxrr_row *row = &((const struct table *)ctx)->m->rows[r];
+
+	fmt_value(row, c, val, len);
+	fmt_delta(row, c, note, len);
+}
+
+/* The rows of one section, widths of their own. */
+static void
+print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
+		FILE *out)
+{
+	const struct table t = { m, section };
+	const struct rxrr_grid g = {
+		.corner = "             ", .sep = COL_SEP, .right = true,
+		.ncols = m->ncols, .headers = (const char *const *)m->headers,
+		.nrows = m->nrows,
+		.label = table_label, .cell = table_cell, .ctx = &t,
+		.stop = m->stop,
+	};
+
+	rxrr_print_grid(&g, l, out);
 }
 
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
