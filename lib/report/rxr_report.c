@@ -64,7 +64,7 @@ rxr_report_create(void)
 			jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
 			jset(r->doc, "runs", json_array()) ||
 			jset(r->doc, "summary", json_array()) ||
-			rxr_report_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
+			rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
@@ -85,12 +85,6 @@ rxr_report_json(const struct rxr_report *r)
 {
 	rxrr_fresh(r);
 	return r->doc;
-}
-
-int
-rxr_report_set_created(struct rxr_report *r, time_t t)
-{
-	return format_created(r->doc, t);
 }
 
 void
@@ -407,16 +401,16 @@ group_written(const struct rxr_report_run *run, unsigned int g)
 static int
 run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	json_t *sub;
 	unsigned int id;
 
 	if (!group_written(run, g))
 		return 0;
 	sub = json_object();
-	if (jset(o, rxr_report_group_name(g), sub))
+	if (jset(o, rxrr_group_name(g), sub))
 		return -ENOMEM;
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++)
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++)
 		if (f->group_id == g && jset(sub, f->name, field_json(run, id)))
 			return -ENOMEM;
 	return 0;
@@ -426,14 +420,14 @@ run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
 static int
 check_groups(const struct rxr_report_run *run, char *err, size_t errlen)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	unsigned int id;
 
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++) {
 		json_t *v;
 		int ret;
 
-		if (f->type != RXR_REPORT_FTYPE_NUMBER ||
+		if (f->type != RXRR_FTYPE_NUMBER ||
 				!group_written(run, f->group_id))
 			continue;
 		/* As written: a real, or null for what is not finite. */
@@ -467,8 +461,8 @@ hist_json(const uint64_t *counts)
 		json_t *o = json_object();
 
 		if (o == NULL || json_array_append_new(b, o) ||
-				jset(o, "lo", jcount(rxr_report_hist_lo(i))) ||
-				jset(o, "hi", jcount(rxr_report_hist_hi(i))) ||
+				jset(o, "lo", jcount(rxrr_hist_lo(i))) ||
+				jset(o, "hi", jcount(rxrr_hist_hi(i))) ||
 				jset(o, "count", jcount(counts[i])))
 			goto nomem;
 	}
@@ -519,7 +513,7 @@ fairness_json(const struct rxr_report_run *run)
 
 /* A figure of run (RXR_REPORT_FIGURES). */
 static double
-figure_of(const struct rxr_report_run *run, const struct rxr_report_figure *f)
+figure_of(const struct rxr_report_run *run, const struct rxrr_figure *f)
 {
 	return *(const double *)(const void *)((const char *)run + f->offset);
 }
@@ -528,7 +522,7 @@ figure_of(const struct rxr_report_run *run, const struct rxr_report_figure *f)
 static int
 run_figures(json_t *o, const struct rxr_report_run *run)
 {
-	const struct rxr_report_figure *f;
+	const struct rxrr_figure *f;
 
 	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
@@ -537,7 +531,7 @@ run_figures(json_t *o, const struct rxr_report_run *run)
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
 			jset(o, "rx_bytes", jcount(run->rx_bytes)))
 		return -ENOMEM;
-	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++)
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++)
 		if (jset(o, f->name, jnum(figure_of(run, f))))
 			return -ENOMEM;
 	return jset(o, "refill_latency_sample_every",
@@ -711,7 +705,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 {
 	json_t *runs = json_object_get(r->doc, "runs");
 	struct rxr_report_run full = *run;
-	const struct rxr_report_figure *f;
+	const struct rxrr_figure *f;
 	json_t *o, *prev;
 	size_t i;
 
@@ -736,7 +730,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	}
 	if (check_figure("duration_s", run->duration_s, err, errlen))
 		return -EINVAL;
-	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++)
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++)
 		if (check_figure(f->name, figure_of(&full, f), err, errlen))
 			return -EINVAL;
 	if (check_groups(&full, err, errlen))

@@ -39,7 +39,7 @@ extern "C" {
 #define RXR_REPORT_HIST_BUCKETS 48
 /** Most drop causes one run can carry. */
 #define RXR_REPORT_DROPS_MAX 16
-/** Significance level of a report that sets none (rxr_report_set_alpha()). */
+/** Significance level of a report that sets none. */
 #define RXR_REPORT_ALPHA_DEFAULT 0.05
 /** A good size for error buffers. */
 #define RXR_REPORT_ERR_LEN 512
@@ -141,23 +141,6 @@ struct rxr_report_noise {
 	X(consumer_free_cycles_per_packet, LOWER, SPARSE, \
 		"consumer cycles spent freeing, per packet it freed")
 
-/** A figure's when column. */
-enum rxr_report_when {
-	RXR_REPORT_REQUIRED,
-	RXR_REPORT_OPTIONAL,
-	RXR_REPORT_SPARSE,
-};
-
-/** One line of RXR_REPORT_FIGURES. */
-struct rxr_report_figure {
-	const char *name;
-	bool higher;		/**< higher is better (else lower) */
-	enum rxr_report_when when;
-	size_t offset;		/**< of the member in struct rxr_report_run */
-};
-
-/** Figure i, or NULL past the list. */
-const struct rxr_report_figure *rxr_report_figure(unsigned int i);
 /** @} */
 
 /**
@@ -284,41 +267,6 @@ enum rxr_report_group_id {
 	RXR_REPORT_GROUPS_NUM	/**< number of groups */
 };
 
-/** A field's type (the lists' type column). */
-enum rxr_report_ftype {
-	RXR_REPORT_FTYPE_COUNT,
-	RXR_REPORT_FTYPE_NUMBER,
-	RXR_REPORT_FTYPE_STRING,
-};
-
-/** A field's table row (the lists' row column). */
-enum rxr_report_row {
-	RXR_REPORT_ROW_NONE,	/**< not a row */
-	RXR_REPORT_ROW_COUNT,	/**< a row, neither way better */
-	RXR_REPORT_ROW_HIGHER,	/**< a row, higher is better */
-	RXR_REPORT_ROW_LOWER,	/**< a row, lower is better */
-};
-
-/** One line of a group list. */
-struct rxr_report_field {
-	enum rxr_report_group_id group_id;
-	const char *group;	/**< "pcp" */
-	const char *name;	/**< "hits" */
-	const char *path;	/**< "pcp.hits" */
-	enum rxr_report_ftype type;
-	enum rxr_report_row row;
-	int prec;		/**< decimals of its row */
-	const char *help;
-};
-
-/** Field id, or NULL past RXR_REPORT_FIELDS_NUM. */
-const struct rxr_report_field *rxr_report_field(unsigned int id);
-
-/** Name of group id ("pcp"), NULL past RXR_REPORT_GROUPS_NUM. */
-const char *rxr_report_group_name(unsigned int id);
-
-/** Whether group id is always written (else only when run.has_<group>). */
-bool rxr_report_group_required(unsigned int id);
 
 /**
  * "group.field" as a constant string, for a table of metric names; a
@@ -416,45 +364,8 @@ struct rxr_report_env {
 	char *const *argv;
 };
 
-/** min, median and max over the values that were measured. */
-struct rxr_report_stats {
-	unsigned int n;		/**< values used; 0: all three are NaN */
-	double min;
-	double median;		/**< mean of the two middle ones if n even */
-	double max;
-};
-
 /** A report, built here or loaded from a file. */
 struct rxr_report;
-
-/**
- * Log2 bucket of a latency: 0 -> 0, 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...;
- * values past the last bucket count in the last one.
- */
-static inline unsigned int
-rxr_report_hist_index(uint64_t ns)
-{
-	unsigned int i;
-
-	if (ns == 0)
-		return 0;
-	i = 64 - (unsigned int)__builtin_clzll(ns);
-	return i < RXR_REPORT_HIST_BUCKETS ? i : RXR_REPORT_HIST_BUCKETS - 1;
-}
-
-/** Lower bound (ns, inclusive) of log2 bucket i. */
-static inline uint64_t
-rxr_report_hist_lo(unsigned int i)
-{
-	return i == 0 ? 0 : UINT64_C(1) << (i - 1);
-}
-
-/** Upper bound (ns, exclusive) of log2 bucket i. */
-static inline uint64_t
-rxr_report_hist_hi(unsigned int i)
-{
-	return UINT64_C(1) << i;
-}
 
 /**
  * Interleaved repetitions: step s of nb_configs * reps runs config
@@ -477,9 +388,6 @@ struct rxr_report *rxr_report_create(void);
 
 /** Free a report made by rxr_report_create() or rxr_report_load(). */
 void rxr_report_free(struct rxr_report *r);
-
-/** Set "created" (default: the time of rxr_report_create()). */
-int rxr_report_set_created(struct rxr_report *r, time_t t);
 
 /**
  * Set env. host and cpu_model are looked up when NULL.
@@ -509,13 +417,6 @@ int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 void rxr_report_set_partial(struct rxr_report *r, bool partial);
 
 /**
- * Set the significance level of the report's tests (statistics.alpha,
- * default RXR_REPORT_ALPHA_DEFAULT) and recompute the summary.
- * @return 0, -EINVAL when alpha is not in (0, 1), or -ENOMEM.
- */
-int rxr_report_set_alpha(struct rxr_report *r, double alpha);
-
-/**
  * Append a run. The summary is brought up to date when the report is
  * next written or its document read (rxr_report_json()).
  * @return 0; -EINVAL (no strategy, an empty or duplicate drop cause, a
@@ -531,35 +432,11 @@ unsigned int rxr_report_nb_runs(const struct rxr_report *r);
 /** Number of runs marked "complete": false (cut short). */
 unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 
-/** Whether a run object of the document ran to its end (no "complete"
- * field counts as complete: reports written before it existed). */
-bool rxr_report_run_complete(const json_t *run);
-
-/** Number of runs marked "disturbed": true. */
-unsigned int rxr_report_nb_disturbed(const struct rxr_report *r);
-
-/**
- * Whether a run of doc counts in the statistics: it ran to its end, and it
- * is not disturbed or env.options.disturbed is not "exclude".
- */
-bool rxr_report_run_counted(const json_t *doc, const json_t *run);
-
-/**
- * Recompute "summary" from "runs" (writing the report does it already;
- * useful after editing the JSON through rxr_report_json()).
- */
-int rxr_report_summarize(struct rxr_report *r);
-
 /**
  * The underlying document, owned by the report. Changes made through it
  * are checked by rxr_report_validate() before any write.
  */
 json_t *rxr_report_json(const struct rxr_report *r);
-
-/**
- * min/median/max of v[0..n), ignoring NaN. Sorts v in place.
- */
-void rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out);
 
 /**
  * Check a document against the schema.
@@ -584,10 +461,6 @@ int rxr_report_validate(const json_t *doc, const char *name, char *err,
  *   place but might not survive a power loss.
  */
 int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
-		char *err, size_t errlen);
-
-/** rxr_report_write_atomic() for any JSON document (no validation). */
-int rxr_report_json_write_atomic(const json_t *doc, const char *path,
 		char *err, size_t errlen);
 
 /**
@@ -717,27 +590,6 @@ int rxr_report_compare_worse(struct rxr_report *const *reports,
 json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
-
-/** Refill latency percentiles in reports and tables: p50 p90 p99 p99.9. */
-#define RXR_REPORT_PCT_N 4
-/** The percentiles, in %: 50, 90, 99, 99.9. */
-extern const double rxr_report_pct_points[RXR_REPORT_PCT_N];
-
-/** A percentile of a log2 histogram and the bucket it falls in. */
-struct rxr_report_pct {
-	double p;	/**< percentile, 0 < p <= 100 */
-	uint64_t lo;	/**< bucket lower bound, ns, inclusive */
-	uint64_t hi;	/**< bucket upper bound, ns, exclusive */
-	double ns;	/**< estimate: linear interpolation inside the bucket */
-};
-
-/**
- * Percentile p of a histogram of RXR_REPORT_HIST_BUCKETS log2 buckets
- * (nearest rank: the bucket holding the ceil(p% * total)-th value).
- * @return 0, or -EINVAL when the histogram is empty or p is out of range.
- */
-int rxr_report_percentile(const uint64_t *counts, double p,
-		struct rxr_report_pct *out);
 
 /**
  * Set env.<key> (new fields: versions, build, kernel, ...). Steals v.

@@ -64,7 +64,7 @@ drops_mean(const struct rxrr_group *g)
 		const char *key;
 		json_t *v;
 
-		if (!rxr_report_run_complete(g->runs[r]))
+		if (!rxrr_run_complete(g->runs[r]))
 			continue;
 		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
 			sum += rxrr_num(v);

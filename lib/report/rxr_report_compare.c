@@ -203,8 +203,8 @@ hists_json(const struct rxrr_model *m)
 			/* o* steals share, also when packing fails. */
 			if (json_array_append_new(buckets, json_pack(
 					"{s:I, s:I, s:o*}",
-					"lo", (json_int_t)rxr_report_hist_lo(b),
-					"hi", (json_int_t)rxr_report_hist_hi(b),
+					"lo", (json_int_t)rxrr_hist_lo(b),
+					"hi", (json_int_t)rxrr_hist_hi(b),
 					"share_pct", share)) != 0) {
 				json_decref(buckets);
 				buckets = NULL;
@@ -332,11 +332,11 @@ pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
 	for (c = 0; row != NULL && c < n; c++) {
 		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
-		struct rxr_report_pct pc;
+		struct rxrr_pct pc;
 
 		if (gg != NULL && rxrr_group_hist(gg, sum) &&
-				rxr_report_percentile(sum,
-				rxr_report_pct_points[p], &pc) == 0) {
+				rxrr_percentile(sum,
+				rxrr_pct_points[p], &pc) == 0) {
 			json_array_append_new(v, json_real(pc.ns));
 			json_array_append_new(lo,
 				json_integer((json_int_t)pc.lo));
@@ -370,7 +370,7 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 	if (labels == NULL)
 		goto nomem;
 	for (i = 0; i < json_array_size(labels); i++)
-		for (p = 0; p < RXR_REPORT_PCT_N; p++)
+		for (p = 0; p < RXRR_PCT_N; p++)
 			if (json_array_append_new(rows, pct_row(json_string_value(
 					json_array_get(labels, i)), p, g, ng,
 					n)) != 0)

@@ -136,8 +136,8 @@ sync_dir(const char *dir, const char **step)
 	return 0;
 }
 
-int
-rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
+static int
+json_write_atomic(const json_t *doc, const char *path, char *err,
 		size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
@@ -205,7 +205,7 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
 	}
-	return rxr_report_json_write_atomic(r->doc, path, err, errlen);
+	return json_write_atomic(r->doc, path, err, errlen);
 }
 
 /*
@@ -414,11 +414,11 @@ check_buckets(struct vctx *c, const json_t *v, const char *path)
 	json_array_foreach(v, i, b) {
 		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
 		json_int_t hi = json_integer_value(json_object_get(b, "hi"));
-		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
+		unsigned int idx = rxrr_hist_index((uint64_t)lo);
 
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
 		if (!(lo == 0 && hi == 1) && !(lo > 0 && (lo & (lo - 1)) == 0 &&
-				hi == 2 * lo && (uint64_t)hi <= rxr_report_hist_hi(
+				hi == 2 * lo && (uint64_t)hi <= rxrr_hist_hi(
 					RXR_REPORT_HIST_BUCKETS - 1)))
 			return vfail(c, sub, "[%lld, %lld) is not a log2 bucket",
 				(long long)lo, (long long)hi);
@@ -622,15 +622,15 @@ static int
 validate_run(struct vctx *c, const json_t *run, size_t idx)
 {
 	static const struct vspec obj = { NULL, V_OBJ, true, no_fields };
-	const struct rxr_report_figure *f;
+	const struct rxrr_figure *f;
 	char path[32];
 
 	snprintf(path, sizeof(path), "runs[%zu]", idx);
 	if (vvalue(c, run, path, &obj) || vobject(c, run, path, run_head))
 		return -EINVAL;
-	for (unsigned int i = 0; (f = rxr_report_figure(i)) != NULL; i++) {
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++) {
 		struct vspec s[] = { { f->name, V_NUM_NULL,
-			f->when == RXR_REPORT_REQUIRED }, VEND };
+			f->when == RXRR_REQUIRED }, VEND };
 
 		if (vobject(c, run, path, s))
 			return -EINVAL;

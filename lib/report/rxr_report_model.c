@@ -18,9 +18,9 @@
 
 /* The report groups' rows (the lists' row column, rxr_report.h). */
 static const enum rxrr_dir row_dir[] = {
-	[RXR_REPORT_ROW_COUNT] = RXRR_DIR_NONE,
-	[RXR_REPORT_ROW_HIGHER] = RXRR_DIR_HIGHER,
-	[RXR_REPORT_ROW_LOWER] = RXRR_DIR_LOWER,
+	[RXRR_ROW_COUNT] = RXRR_DIR_NONE,
+	[RXRR_ROW_HIGHER] = RXRR_DIR_HIGHER,
+	[RXRR_ROW_LOWER] = RXRR_DIR_LOWER,
 };
 _Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
 /* The groups whose rows follow the core ones: always there. */
@@ -58,17 +58,17 @@ static const char *const metric_groups[] = {
 bool
 rxr_report_metric_known(const char *sel)
 {
-	const struct rxr_report_figure *fig;
-	const struct rxr_report_field *f;
+	const struct rxrr_figure *fig;
+	const struct rxrr_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
 		return false;
-	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
 		if (strcmp(sel, fig->name) == 0)
 			return true;
-	for (i = 0; (f = rxr_report_field(i)) != NULL; i++)
-		if (f->row != RXR_REPORT_ROW_NONE &&
+	for (i = 0; (f = rxrr_field(i)) != NULL; i++)
+		if (f->row != RXRR_ROW_NONE &&
 				(strcmp(sel, f->path) == 0 ||
 				 strcmp(sel, f->group) == 0))
 			return true;
@@ -94,17 +94,17 @@ static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
 static void
 metric_help_build(void)
 {
-	const struct rxr_report_figure *fig;
-	const struct rxr_report_field *f;
+	const struct rxrr_figure *fig;
+	const struct rxrr_field *f;
 	const char *group = NULL;
 	size_t n = 0, i;
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
 		ADD("%s, ", fig->name);
-	for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
-		if (f->row == RXR_REPORT_ROW_NONE)
+	for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
+		if (f->row == RXRR_ROW_NONE)
 			continue;
 		if (group == NULL || strcmp(group, f->group) != 0)
 			ADD("%s%s[.%s", group != NULL ? "], " : "", f->group,
@@ -352,18 +352,18 @@ mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
 static int
 mlist_add_groups(struct mlist *l, unsigned int mask)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	unsigned int pass, i;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
-			if (f->row == RXR_REPORT_ROW_NONE ||
+		for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
+			if (f->row == RXRR_ROW_NONE ||
 					!(mask & 1u << f->group_id) ||
-					(f->type == RXR_REPORT_FTYPE_NUMBER) !=
+					(f->type == RXRR_FTYPE_NUMBER) !=
 						(pass == 0))
 				continue;
 			if (mlist_add(l, f->path, row_dir[f->row], f->prec,
-					!rxr_report_group_required(f->group_id),
+					!rxrr_group_required(f->group_id),
 					NULL, NULL))
 				return -ENOMEM;
 		}
@@ -498,15 +498,15 @@ static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
-	const struct rxr_report_figure *fig;
+	const struct rxrr_figure *fig;
 	struct flows fl = { 0 };
 	size_t i;
 	int ret;
 
 	/* The figures, with Min and Max rows; then the groups' rows. */
-	for (i = 0; (fig = rxr_report_figure(i)) != NULL; i++)
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
 		if (mlist_add(l, fig->name, fig->higher ? RXRR_DIR_HIGHER :
-				RXRR_DIR_LOWER, 2, fig->when == RXR_REPORT_SPARSE,
+				RXRR_DIR_LOWER, 2, fig->when == RXRR_SPARSE,
 				NULL, NULL))
 			return -ENOMEM;
 		else

@@ -16,14 +16,14 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-const double rxr_report_pct_points[RXR_REPORT_PCT_N] = { 50, 90, 99, 99.9 };
-const char *const rxrr_pct_names[RXR_REPORT_PCT_N] = {
+const double rxrr_pct_points[RXRR_PCT_N] = { 50, 90, 99, 99.9 };
+const char *const rxrr_pct_names[RXRR_PCT_N] = {
 	"p50", "p90", "p99", "p99.9",
 };
 
 int
-rxr_report_percentile(const uint64_t *counts, double p,
-		struct rxr_report_pct *out)
+rxrr_percentile(const uint64_t *counts, double p,
+		struct rxrr_pct *out)
 {
 	uint64_t total = 0, cum = 0, rank;
 	unsigned int i;
@@ -50,8 +50,8 @@ rxr_report_percentile(const uint64_t *counts, double p,
 	if (i == RXR_REPORT_HIST_BUCKETS)
 		i = RXR_REPORT_HIST_BUCKETS - 1;
 	out->p = p;
-	out->lo = rxr_report_hist_lo(i);
-	out->hi = rxr_report_hist_hi(i);
+	out->lo = rxrr_hist_lo(i);
+	out->hi = rxrr_hist_hi(i);
 	/* Linear within the bucket, as Prometheus' histogram_quantile(). */
 	out->ns = (double)out->lo + (double)(out->hi - out->lo) *
 		(double)(rank - cum) / (double)counts[i];
@@ -64,10 +64,10 @@ rxrr_percentiles_json(const uint64_t *counts)
 	json_t *o = json_object();
 	unsigned int i;
 
-	for (i = 0; o != NULL && i < RXR_REPORT_PCT_N; i++) {
-		struct rxr_report_pct pc;
+	for (i = 0; o != NULL && i < RXRR_PCT_N; i++) {
+		struct rxrr_pct pc;
 
-		if (rxr_report_percentile(counts, rxr_report_pct_points[i],
+		if (rxrr_percentile(counts, rxrr_pct_points[i],
 				&pc) != 0) {
 			json_decref(o);
 			return NULL;
@@ -92,7 +92,7 @@ rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total)
 	json_array_foreach(json_object_get(h, "buckets"), i, b) {
 		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
 		json_int_t n = json_integer_value(json_object_get(b, "count"));
-		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
+		unsigned int idx = rxrr_hist_index((uint64_t)lo);
 
 		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
 		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
@@ -120,41 +120,13 @@ rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum)
 	return any;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void
-rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
-{
-	size_t i, m = 0;
-
-	/* Unmeasured values (NaN) are left out, not counted as zero. */
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[m++] = v[i];
-	out->n = (unsigned int)m;
-	if (m == 0) {
-		out->min = out->median = out->max = NAN;
-		return;
-	}
-	qsort(v, m, sizeof(*v), cmp_double);
-	out->min = v[0];
-	out->max = v[m - 1];
-	out->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
-}
-
 int
 rxrr_fresh(const struct rxr_report *r)
 {
 	/* The summary is a cache of the runs: computing it is not a change. */
 	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
 
-	return w->stale ? rxr_report_summarize(w) : 0;
+	return w->stale ? rxrr_summarize(w) : 0;
 }
 
 /* The measured values of one metric over a group's runs. */
@@ -251,7 +223,7 @@ stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
 }
 
 int
-rxr_report_set_alpha(struct rxr_report *r, double alpha)
+rxrr_set_alpha(struct rxr_report *r, double alpha)
 {
 	json_t *st;
 
@@ -268,13 +240,13 @@ rxr_report_set_alpha(struct rxr_report *r, double alpha)
 		"alpha", alpha);
 	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
 		return -ENOMEM;
-	return rxr_report_summarize(r);
+	return rxrr_summarize(r);
 }
 
 int
-rxr_report_summarize(struct rxr_report *r)
+rxrr_summarize(struct rxr_report *r)
 {
-	const struct rxr_report_figure *f;
+	const struct rxrr_figure *f;
 	struct rxrr_group *g;
 	json_t *summary;
 	size_t n, i, k, most = 1;
@@ -283,7 +255,7 @@ rxr_report_summarize(struct rxr_report *r)
 	int ret = -ENOMEM;
 
 	if (json_object_get(r->doc, "statistics") == NULL &&
-			rxr_report_set_alpha(r, alpha) != 0)
+			rxrr_set_alpha(r, alpha) != 0)
 		return -ENOMEM;
 	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
@@ -303,7 +275,7 @@ rxr_report_summarize(struct rxr_report *r)
 				rxrr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
 				rxrr_jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
-		for (k = 0; (f = rxr_report_figure(k)) != NULL; k++)
+		for (k = 0; (f = rxrr_figure(k)) != NULL; k++)
 			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
 						NULL, bulk_sibling(g, n, i),
 						f->name, alpha, paired, buf,

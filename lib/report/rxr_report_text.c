@@ -174,8 +174,8 @@ fmt_bucket(unsigned int i, char *buf, size_t len)
 		snprintf(buf, len, "[%u]", i);
 		return;
 	}
-	fmt_size(rxr_report_hist_lo(i), lo, sizeof(lo));
-	fmt_size(rxr_report_hist_hi(i), hi, sizeof(hi));
+	fmt_size(rxrr_hist_lo(i), lo, sizeof(lo));
+	fmt_size(rxrr_hist_hi(i), hi, sizeof(hi));
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
@@ -351,7 +351,7 @@ rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
 		char label[256], *why;
 
-		if (rxr_report_run_complete(run))
+		if (rxrr_run_complete(run))
 			continue;
 		rxrr_group_label(json_string_value(json_object_get(run,
 				"strategy")), json_is_true(json_object_get(run,
@@ -462,8 +462,8 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 		if (!header) {
 			fprintf(out, "\nRefill latency percentiles (ns; estimate "
 				"[bucket]), all repetitions\n%-18s", "");
-			for (p = 0; p < RXR_REPORT_PCT_N; p++)
-				fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" :
+			for (p = 0; p < RXRR_PCT_N; p++)
+				fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" :
 					" %s", rxrr_pct_names[p]);
 			fputc('\n', out);
 			header = true;
@@ -474,11 +474,11 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
 		fprintf(out, "%-18s", label);
-		for (p = 0; p < RXR_REPORT_PCT_N; p++) {
-			struct rxr_report_pct pc;
+		for (p = 0; p < RXRR_PCT_N; p++) {
+			struct rxrr_pct pc;
 			char cell[80];
 
-			if (rxr_report_percentile(sum, rxr_report_pct_points[p],
+			if (rxrr_percentile(sum, rxrr_pct_points[p],
 					&pc) != 0) {
 				fprintf(out, " %-22s", "-");
 				continue;
@@ -487,7 +487,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			fmt_size(pc.hi, hi, sizeof(hi));
 			snprintf(cell, sizeof(cell), "%.0f [%s, %s)", pc.ns, lo,
 				hi);
-			fprintf(out, p + 1 < RXR_REPORT_PCT_N ? " %-22s" : " %s",
+			fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" : " %s",
 				cell);
 		}
 		fputc('\n', out);

@@ -134,7 +134,8 @@ fixture_report(const struct fixture_conf *conf)
 	struct rxr_report *r = rxr_report_create();
 
 	if (r == NULL || rxr_report_set_env(r, &env, err, sizeof(err)) != 0 ||
-			rxr_report_set_created(r, 1714557600) != 0 ||
+			json_object_set_new(rxr_report_json(r), "created",
+				json_string("2024-05-01T10:00:00Z")) != 0 ||
 			rxr_report_set_option_int(r, "duration_s", 2) != 0 ||
 			rxr_report_set_option_str(r, "strategy", "all") != 0) {
 		fprintf(stderr, "fixture: cannot build a report\n");

@@ -72,7 +72,8 @@ rounds_report(const struct cfg *cfg, unsigned int nc, unsigned int nr,
 	char err[RXR_REPORT_ERR_LEN];
 
 	if (r == NULL || rxr_report_set_env(r, &env, err, sizeof(err)) != 0 ||
-			rxr_report_set_created(r, 1714557600) != 0 ||
+			json_object_set_new(rxr_report_json(r), "created",
+				json_string("2024-05-01T10:00:00Z")) != 0 ||
 			rxr_report_set_option_str(r, "consumer", consumer) != 0) {
 		fprintf(stderr, "cannot build a report\n");
 		exit(EXIT_FAILURE);
