@@ -96,7 +96,7 @@ pct_csv(const json_t *doc, FILE *out)
 			fputc(',', out);
 			if (!isnan(d))
 				fprintf(out, "%.15g", d);
-			fputs(",lower,,,,,,,,,,\n", out);
+			fputs(",lower,,,,,,,,,,,\n", out);
 		}
 	}
 }
@@ -121,7 +121,7 @@ compare_write_csv(const json_t *doc, FILE *out)
 
 	fputs("config,metric,statistic,report,value,delta_pct,better,p,"
 		"significant,ratio,ci_lo,ci_hi,test,paired,n,n_base,"
-		"p_unpaired\n", out);
+		"p_unpaired,difference\n", out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		const json_t *vals = json_object_get(row, "values");
 		const json_t *deltas = json_object_get(row, "delta_pct");
@@ -178,6 +178,9 @@ compare_write_csv(const json_t *doc, FILE *out)
 			fputc(',', out);
 			num_field(out, json_array_get(json_object_get(row,
 				"p_unpaired"), c));
+			fputc(',', out);
+			num_field(out, json_array_get(json_object_get(row,
+				"difference"), c));
 			fputc('\n', out);
 		}
 	}
@@ -249,6 +252,9 @@ md_cell(const json_t *row, size_t c, FILE *out)
 		json_is_number(p) ? " n.s." : " n.t.");
 	if (json_is_number(ratio))
 		fprintf(out, " %.2fx", json_number_value(ratio));
+	else if (json_is_number(row_at(row, "difference", c)))
+		fprintf(out, " diff %+.3g", json_number_value(row_at(row,
+			"difference", c)));
 	if (json_is_number(row_at(row, "ci_lo", c)))
 		fprintf(out, " CI %.2f-%.2f",
 			json_number_value(row_at(row, "ci_lo", c)),

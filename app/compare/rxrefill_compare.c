@@ -36,6 +36,7 @@ struct cmp_opts {
 	int format;
 	bool detail;
 	double worse_pct;		/* --fail-if-worse, NAN when not given */
+	double drops_max;		/* --drops-threshold */
 	const char *read;		/* --read KIND, NULL when not given */
 	bool check_paths;		/* --check-paths */
 };
@@ -128,6 +129,13 @@ set_worse(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static int
+set_drops(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	return parse_num("--drops-threshold", arg, 0, 1e18, false,
+		&((struct cmp_opts *)ctx)->drops_max, err, errlen);
+}
+
+static int
 set_format(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	struct cmp_opts *c = ctx;
@@ -191,7 +199,7 @@ set_version(void *ctx, const char *arg, char *err, size_t errlen)
 static int set_help(void *ctx, const char *arg, char *err, size_t errlen);
 
 /* Texts made at run time: the metric names, exit statuses. */
-static char metric_help[1024], metric_complete[1024], worse_help[512],
+static char metric_help[1024], metric_complete[1024], worse_help[600],
 	json_help[160];
 
 static const struct rxr_opt opt_list[] = {
@@ -203,6 +211,10 @@ static const struct rxr_opt opt_list[] = {
 		"first report's (0.05 unless set)", set_alpha, 0 },
 	{ "fail-if-worse", 'w', "PCT", NULL, NULL, "Options", worse_help,
 		set_worse, 0 },
+	{ "drops-threshold", 0, "N", "0", NULL, "Options",
+		"with --fail-if-worse: a drop cause is worse when it rises by "
+		"more than N packets a repetition on average (paired by round "
+		"when the reports are); 0: any rise", set_drops, 0 },
 	{ "streams", 's', NULL, NULL, NULL, "Options",
 		"print every stream's row (default: the fairness summary: "
 		"smallest and largest share, Jain's index)", set_streams, 0 },
@@ -426,10 +438,11 @@ opts_table_init(void)
 		"significant, histograms", RXR_REPORT_COMPARE_SCHEMA);
 	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
 		"selected metric is significantly worse than in the first report "
-		"by more than PCT %% (on the mean), naming each one on stderr; a "
+		"by more than PCT %% (on the mean; from 0, any change), or a drop "
+		"cause rises (--drops-threshold), naming each one on stderr; a "
 		"gate for CI jobs. Exit %d when none is worse but some comparison "
-		"cannot be significant with so few runs (e.g. 2 against 3): the "
-		"data cannot decide", EXIT_WORSE, EXIT_UNDECIDED);
+		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
+		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
 }
 
 static void
@@ -456,21 +469,24 @@ usage(FILE *out)
 "all the same, with a warning per difference on stderr.\n"
 "\n"
 "Statistics: each column is tested against the first, per configuration\n"
-"and metric, from the reports' runs[] (runs marked cut short left out).\n"
-"Separate reports were not measured in common rounds: the test is the\n"
-"permutation test of the difference of means, two-sided, unpaired, and\n"
-"the ratio is of geometric means with a Welch t interval. A single\n"
-"report's configurations ran in interleaved rounds: there, the\n"
-"sign-flip permutation test of the per-round log-ratios (paired). A\n"
-"change that is not significant at alpha is marked n.s. on the row the\n"
-"metric is tested on (Mean, else Median). Under the table, one line per\n"
-"finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
-"a side nothing can be tested (marked n.t.); 3 against 3 runs cannot\n"
-"go below p 0.1, and fewer than 6 paired rounds not below 0.05.\n"
+"and metric, from the reports' runs[] (runs marked cut short left out),\n"
+"on the ratio of the values (their logs), or on their difference where a\n"
+"value is 0 and for drops. Separate reports were not measured in common\n"
+"rounds: the permutation test of the difference of means, two-sided,\n"
+"unpaired. A single report's configurations ran in interleaved rounds:\n"
+"there, the sign-flip permutation test over the rounds (paired). Each\n"
+"interval is its test inverted (the ratios it does not reject at\n"
+"alpha): it excludes 1 exactly when p < alpha. A change that is not\n"
+"significant is marked n.s. on the row the metric is tested on (Mean,\n"
+"else Median); from 0 it is +-inf%%. Under the table, one line per\n"
+"finding for Gbit/s: ratio, interval, p. With fewer than 2 runs on a\n"
+"side nothing can be tested (marked n.t.); 3 against 3 runs cannot go\n"
+"below p 0.1, and fewer than 6 paired rounds not below 0.05 (and have\n"
+"no interval).\n"
 "\n"
 "Reports must be regular files (a FIFO or a device is refused, never\n"
-"read). Repetitions a report marks cut short are listed apart and left\n"
-"out of every row.\n"
+"read), with one run per strategy, bulk and rep. Repetitions a report\n"
+"marks cut short are listed apart and left out of every row.\n"
 "\n"
 "Exit status: 0 on success, %d when a report cannot be read or is not a\n"
 "valid %s report (the message names the file), %d on bad\n"
@@ -762,16 +778,17 @@ gate(const struct cmp_opts *c, struct rxr_report *const *reports,
 	int worse, undecided = 0;
 
 	worse = rxr_report_compare_worse(reports, labels, n, &c->sel,
-		c->worse_pct, stderr);
+		c->worse_pct, c->drops_max, stderr);
 	if (worse == 0)
 		undecided = rxr_report_compare_undecided(reports, labels, n,
 			&c->sel, stderr);
 	if (worse < 0 || undecided < 0)
 		return -ENOMEM;
 	if (worse > 0) {
-		fprintf(stderr, "%s: %d metric%s significantly worse than in %s "
-			"by more than %g%%\n", prog, worse, worse == 1 ? "" : "s",
-			labels[0], c->worse_pct);
+		fprintf(stderr, "%s: %d metric%s worse than in %s (significantly "
+			"by more than %g%%, or drops rising by more than %g a "
+			"repetition)\n", prog, worse, worse == 1 ? "" : "s",
+			labels[0], c->worse_pct, c->drops_max);
 		return EXIT_WORSE;
 	}
 	if (undecided > 0) {

@@ -568,16 +568,19 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
 		const struct rxr_report_select *sel);
 
 /**
- * Regressions against the first report: every row of the comparison whose
- * metric has a direction and is significantly worse (p < alpha) than in
- * the first report by more than @p pct percent, on the mean (the median
- * for metrics without a Mean row): the row the metric is tested on. Each is printed on @p out (may be
- * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
+ * Regressions against the first report, on every tested row of the
+ * comparison (Mean, else Median): a count (drops by cause) whose mean
+ * rise per repetition (paired by round when the reports are) is above
+ * @p drops; any other metric with a direction significantly worse (p <
+ * alpha) by more than @p pct percent (from 0, any change is). Each is
+ * printed on @p out (may be NULL) as "worse: <config>.<metric> <label>:
+ * ...".
  * @return the number of regressions, or -ENOMEM.
  */
 int rxr_report_compare_worse(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, double pct, FILE *out);
+		const struct rxr_report_select *sel, double pct, double drops,
+		FILE *out);
 
 /**
  * The comparison of rxr_report_compare_text() as a JSON document
@@ -662,13 +665,13 @@ bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 
 /**
  * Comparisons of rxr_report_compare_worse() that cannot decide: a tested
- * row of a configuration both sides have, whose test could not give a p
- * below alpha with these repetitions (too few runs, or none on a side).
- * Each is printed on @p out (may be NULL) as "undecided: <row> <label>:
- * 2 against 3 runs, the smallest p the test can give is 0.2, ...". A
- * report with no tested row in common with the first (no configuration
- * of complete runs both have) counts as one: "undecided: <label>: no
- * configuration ... nothing compared".
+ * row of a configuration both sides have whose metric a side has no value
+ * of, or (but a count) whose test could not give a p below alpha with
+ * these repetitions (too few runs). Each is printed on @p out (may be
+ * NULL) as "undecided: <row> <label>: 2 against 3 runs, the smallest p
+ * the test can give is 0.2, ...". A report with no tested row in common
+ * with the first (no configuration of complete runs both have) counts as
+ * one: "undecided: <label>: no configuration ... nothing compared".
  * @return their number, or -ENOMEM.
  */
 int rxr_report_compare_undecided(struct rxr_report *const *reports,

@@ -66,39 +66,6 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	return ferror(out) ? -EIO : 0;
 }
 
-int
-rxr_report_compare_worse(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, double pct, FILE *out)
-{
-	struct rxrr_model m;
-	size_t i;
-	unsigned int c;
-	int worse = 0;
-
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
-		return -ENOMEM;
-	for (i = 0; i < m.nrows; i++) {
-		const struct rxrr_row *row = &m.rows[i];
-
-		/* The tested row: Mean when there is one, else Median. */
-		if (!row->tested)
-			continue;
-		for (c = 1; c < m.ncols; c++) {
-			if (!row->sig[c] || isnan(row->d[c]) ||
-					!(row->d[c] < -pct))
-				continue;
-			worse++;
-			if (out != NULL)
-				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
-					row->name, m.headers[c], row->d[c],
-					row->p[c], row->stat);
-		}
-	}
-	rxrr_model_free(&m);
-	return worse;
-}
-
 static json_t *
 rows_json(const struct rxrr_model *m)
 {
@@ -117,14 +84,15 @@ rows_json(const struct rxrr_model *m)
 		json_t *ratio = json_array(), *lo = json_array();
 		json_t *hi = json_array(), *test = json_array();
 		json_t *cnt = json_array(), *pu = json_array();
+		json_t *diff = json_array();
 		json_t *o;
 		char stat[16];
 
 		for (c = 0; v != NULL && d != NULL && p != NULL &&
 				sig != NULL && ratio != NULL && lo != NULL &&
 				hi != NULL && test != NULL && cnt != NULL &&
-				pu != NULL && c < m->ncols; c++) {
-			const struct rxr_stats_ratio *r = &row->cmp[c];
+				pu != NULL && diff != NULL && c < m->ncols; c++) {
+			const struct rxr_stats_cmp *r = &row->cmp[c];
 			bool has = row->tested && c > 0 && r->n > 0;
 
 			json_array_append_new(v, rxrr_jnum(row->v[c]));
@@ -133,12 +101,12 @@ rows_json(const struct rxrr_model *m)
 			/* Untested rows carry no verdict, not "false". */
 			json_array_append_new(sig, c == 0 || !row->tested ?
 				json_null() : json_boolean(row->sig[c]));
-			json_array_append_new(ratio, rxrr_jnum(has ?
-				r->ratio : NAN));
-			json_array_append_new(lo, rxrr_jnum(has ? r->ci_lo :
-				NAN));
-			json_array_append_new(hi, rxrr_jnum(has ? r->ci_hi :
-				NAN));
+			json_array_append_new(ratio, rxrr_jnum(has && r->ratio ?
+				r->est : NAN));
+			json_array_append_new(diff, rxrr_jnum(has && !r->ratio ?
+				r->est : NAN));
+			json_array_append_new(lo, rxrr_jnum(has ? r->lo : NAN));
+			json_array_append_new(hi, rxrr_jnum(has ? r->hi : NAN));
 			json_array_append_new(test, has && !isnan(r->p) ?
 				json_string(r->test) : json_null());
 			json_array_append_new(cnt, has ? json_pack("{s:b, s:I, "
@@ -152,13 +120,13 @@ rows_json(const struct rxrr_model *m)
 			stat[c] = (char)tolower((unsigned char)row->stat[c]);
 		stat[c] = '\0';
 		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b, s:o*, s:o*, s:o*, "
-			"s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*}",
+			"s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*}",
 			"config", row->config, "metric", row->metric,
 			"stat", stat, "better", dir_names[row->dir],
 			"tested", row->tested,
 			"values", v, "delta_pct", d, "p", p,
-			"significant", sig, "ratio", ratio, "ci_lo", lo,
-			"ci_hi", hi, "test", test, "n", cnt,
+			"significant", sig, "ratio", ratio, "difference", diff,
+			"ci_lo", lo, "ci_hi", hi, "test", test, "n", cnt,
 			"p_unpaired", pu);
 		if (o == NULL || json_array_append_new(rows, o) != 0) {
 			json_decref(rows);
@@ -262,10 +230,9 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 			"sign", "delta_pct > 0 is better: higher for rates, "
 				"lower for costs; against the first column",
 			"test", m.paired ? RXR_STATS_PAIRED_METHOD ", two-sided" :
-				RXR_STATS_TEST_METHOD ", two-sided, unpaired",
+				RXR_STATS_UNPAIRED_METHOD ", two-sided, unpaired",
 			"paired", m.paired,
-			"interval", m.paired ? RXR_STATS_PAIRED_CI_METHOD :
-				RXR_STATS_UNPAIRED_CI_METHOD,
+			"interval", RXR_STATS_CMP_CI_METHOD,
 			"alpha", m.alpha,
 			"reports", reps, "columns", columns_json(&m),
 			"rows", rows_json(&m), "histograms", hists_json(&m));

@@ -639,6 +639,44 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		-EINVAL : 0;
 }
 
+/* One run per (strategy, bulk, rep): the rounds pair runs by rep. */
+static int
+check_unique(struct vctx *c, const json_t *runs)
+{
+	json_t *seen = json_object();
+	const json_t *run, *first;
+	int ret = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *s = json_string_value(json_object_get(run,
+			"strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		long long rep = json_integer_value(json_object_get(run, "rep"));
+		char *key, path[32];
+
+		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%lld", s, bulk,
+				rep) < 0) {
+			ret = vfail(c, "runs", "out of memory");
+			break;
+		}
+		first = json_object_get(seen, key);
+		snprintf(path, sizeof(path), "runs[%zu]", i);
+		if (first != NULL)
+			ret = vfail(c, path, "strategy \"%.64s\", bulk %s, rep "
+				"%lld again, as runs[%lld]: one run per strategy, "
+				"bulk and rep", s, bulk ? "true" : "false", rep,
+				(long long)json_integer_value(first));
+		else if (json_object_set_new(seen, key, json_integer(i)) != 0)
+			ret = vfail(c, path, "out of memory");
+		free(key);
+		if (ret != 0)
+			break;
+	}
+	json_decref(seen);
+	return ret;
+}
+
 int
 rxr_report_validate(const json_t *doc, const char *name, char *err,
 		size_t errlen)
@@ -685,7 +723,7 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 	json_array_foreach(json_object_get(doc, "runs"), i, run)
 		if (validate_run(&c, run, i))
 			return -EINVAL;
-	return 0;
+	return check_unique(&c, json_object_get(doc, "runs"));
 }
 
 json_t *

@@ -45,6 +45,9 @@ static const struct {
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* A comparison that was not made. */
+#define NO_CMP ((struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN, \
+	.p = NAN, .min_p = 1 })
 /* Half the last of the two decimals a % is shown with. */
 #define DELTA_ROUNDS_TO_ZERO 0.005
 
@@ -556,6 +559,7 @@ rxrr_model_free(struct rxrr_model *m)
 		free(m->rows[i].sig);
 		free(m->rows[i].cmp);
 		free(m->rows[i].p_unpaired);
+		free(m->rows[i].has);
 	}
 	free(m->rows);
 	for (i = 0; i < m->nhists; i++) {
@@ -576,8 +580,10 @@ delta_pct(double base, double v, enum rxrr_dir dir)
 
 	if (isnan(base) || isnan(v))
 		return NAN;
+	/* From 0, any change is a change without end, better or worse. */
 	if (base == 0)
-		return v == 0 ? 0.0 : NAN;
+		return v == 0 ? 0.0 : (v > 0) == (dir == RXRR_DIR_HIGHER) ?
+			INFINITY : -INFINITY;
 	d = dir == RXRR_DIR_HIGHER ? (v - base) / base * 100.0 :
 		(base - v) / base * 100.0;
 	/* No "-0.00%" for a change that rounds to nothing. */
@@ -606,15 +612,17 @@ model_new_row(struct rxrr_model *m)
 	row->sig = calloc(m->ncols, sizeof(bool));
 	row->cmp = calloc(m->ncols, sizeof(*row->cmp));
 	row->p_unpaired = calloc(m->ncols, sizeof(double));
+	row->has = calloc(m->ncols, sizeof(bool));
 	if (row->v == NULL || row->d == NULL || row->p == NULL ||
 			row->sig == NULL || row->cmp == NULL ||
-			row->p_unpaired == NULL) {
+			row->p_unpaired == NULL || row->has == NULL) {
 		free(row->v);
 		free(row->d);
 		free(row->p);
 		free(row->sig);
 		free(row->cmp);
 		free(row->p_unpaired);
+		free(row->has);
 		return NULL;
 	}
 	m->nrows++;
@@ -653,7 +661,8 @@ struct colstats {
 	size_t *nv;			/* per column: values in buf */
 	double *p;			/* unpaired p against the first */
 	struct rxr_stats_desc *st;
-	struct rxr_stats_ratio *cmp;	/* against the first */
+	struct rxr_stats_cmp *cmp;	/* against the first */
+	bool *has;			/* the column has the configuration */
 	json_t **index;			/* per column and run: stream_index() */
 };
 
@@ -668,6 +677,7 @@ colstats_free(struct colstats *cs)
 	free(cs->p);
 	free(cs->st);
 	free(cs->cmp);
+	free(cs->has);
 }
 
 /* Scratch for cols; with streams, each run's stream index. 0 or -ENOMEM. */
@@ -687,8 +697,9 @@ colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
 	cs->p = calloc(ncols, sizeof(*cs->p));
 	cs->st = calloc(ncols, sizeof(*cs->st));
 	cs->cmp = calloc(ncols, sizeof(*cs->cmp));
+	cs->has = calloc(ncols, sizeof(*cs->has));
 	if (cs->buf == NULL || cs->nv == NULL || cs->p == NULL ||
-			cs->st == NULL || cs->cmp == NULL)
+			cs->st == NULL || cs->cmp == NULL || cs->has == NULL)
 		return -ENOMEM;
 	if (!streams)
 		return 0;
@@ -728,16 +739,18 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 			nv[c] += !isnan(v[nv[c]]);
 		}
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
+		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
 		cs->p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
 			nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], cs->buf,
 				nv[0]) : NAN;
-		cs->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
-			.ci_lo = NAN, .ci_hi = NAN, .p = NAN, .min_p = 1 };
+		cs->cmp[c] = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
+			/* Counts: their change per round, from 0 too. */
 			rxrr_ratio(cols[c], cols[0], metric_get, mt,
-				m->paired, &cs->cmp[c]);
+				m->paired, strncmp(mt->name, "drops.", 6) == 0,
+				m->alpha, &cs->cmp[c]);
 	}
 	return any;
 }
@@ -776,12 +789,11 @@ model_add_row(struct rxrr_model *m, const char *config,
 		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
+		row->has[c] = cs->has[c];
 		if (row->tested)
 			row->cmp[c] = cs->cmp[c];
 		else
-			row->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
-				.ci_lo = NAN, .ci_hi = NAN, .p = NAN,
-				.min_p = 1 };
+			row->cmp[c] = NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}

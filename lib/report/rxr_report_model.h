@@ -48,9 +48,10 @@ struct rxrr_row {
 	bool tested;
 	/* per column: the comparison against the first, paired over rounds
 	 * when the model is (n == 0: none); p is cmp[c].p */
-	struct rxr_stats_ratio *cmp;
+	struct rxr_stats_cmp *cmp;
 	/* per column: the unpaired permutation test, the second opinion */
 	double *p_unpaired;
+	bool *has;	/* per column: it has the row's configuration */
 };
 
 struct rxrr_hist {

@@ -198,16 +198,17 @@ typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
 double rxrr_get_path(const json_t *run, const void *path);
 
 /*
- * g against ref: paired by rep when paired is set and at least 2 rounds
- * have a usable log-ratio (both values > 0), else the unpaired fallback.
- * 0, or -1 when nothing could be compared (out->n == 0).
+ * g against ref at alpha: paired by rep when paired is set and a round
+ * has values on both sides, else unpaired (lib/stats: a ratio, or a
+ * difference where a value is 0 or diff is set). 0, or -1 when nothing
+ * could be compared (out->n == 0).
  */
 int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired,
-		struct rxr_stats_ratio *out);
+		rxrr_getter get, const void *ctx, bool paired, bool diff,
+		double alpha, struct rxr_stats_cmp *out);
 
 /* A comparison as the report's JSON object; NULL on ENOMEM. */
-json_t *rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
+json_t *rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha);
 
 /* rxr_report_summary.c: the statistics of runs. */
 

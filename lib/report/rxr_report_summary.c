@@ -183,9 +183,9 @@ static json_t *
 paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 		const char *metric, double alpha, bool paired)
 {
-	struct rxr_stats_ratio r;
+	struct rxr_stats_cmp r;
 
-	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, &r);
+	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
 	return rxrr_ratio_json(&r, alpha);
 }
 
@@ -236,7 +236,7 @@ rxrr_set_alpha(struct rxr_report *r, double alpha)
 		"comparison names what ran)", "paired_test",
 		RXR_STATS_PAIRED_METHOD ", two-sided (exact up to 20 rounds, "
 		"Monte Carlo above); the rounds of an interleaved run are its "
-		"pairs", "paired_interval", RXR_STATS_PAIRED_CI_METHOD,
+		"pairs", "paired_interval", RXR_STATS_CMP_CI_METHOD,
 		"alpha", alpha);
 	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
 		return -ENOMEM;

@@ -260,7 +260,7 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 
 	for (size_t i = 0; i < m->nrows; i++)
 		for (unsigned int c = 1; m->rows[i].tested && c < m->ncols; c++) {
-			const struct rxr_stats_ratio *r = &m->rows[i].cmp[c];
+			const struct rxr_stats_cmp *r = &m->rows[i].cmp[c];
 
 			if (isnan(r->p))
 				continue;
@@ -277,13 +277,13 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 		"first: ", m->alpha);
 	if (test == NULL || mixed)
 		rxrr_line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
-			RXR_STATS_TEST_METHOD);
+			RXR_STATS_UNPAIRED_METHOD);
 	else
 		rxrr_line_add(l, "%s", test);
 	rxrr_line_add(l, ", two-sided");
 	if (m->paired && fallback)
-		rxrr_line_add(l, "; the unpaired permutation test of the means where "
-			"fewer than 2 rounds have a ratio (a count of 0)");
+		rxrr_line_add(l, "; the unpaired test where no round has "
+			"values on both sides");
 	if (!m->paired)
 		rxrr_line_add(l, ", unpaired (the columns were not measured in "
 			"common rounds)");
