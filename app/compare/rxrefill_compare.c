@@ -17,7 +17,6 @@
 #include "rxr_opt.h"
 #include "rxr_path.h"
 #include "rxr_report.h"
-#include "rxr_stats.h"
 #include "rxr_version.h"
 #include "compare_format.h"
 
@@ -322,60 +321,6 @@ terminal_safe_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
-/*
- * The statistics take at most RXR_STATS_MAX_N runs per configuration:
- * above that every figure would be "-" and --fail-if-worse would pass, so
- * such a report is refused by name. 0, 1 when refused, -ENOMEM.
- */
-static int
-check_runs_per_config(const struct rxr_report *r, const char *path)
-{
-	const json_t *run;
-	json_t *seen = json_object();
-	size_t i;
-	int ret = 0;
-
-	if (seen == NULL)
-		return -ENOMEM;
-	json_array_foreach(json_object_get(rxr_report_json(r), "runs"), i,
-			run) {
-		const char *strategy = json_string_value(
-				json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
-		json_int_t nb;
-		char *key;
-
-		if (json_is_false(json_object_get(run, "complete")))
-			continue;	/* cut short: not counted anywhere */
-		if (asprintf(&key, "%s-%s", strategy, bulk ? "bulk" :
-				"nobulk") < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		nb = json_integer_value(json_object_get(seen, key)) + 1;
-		if (json_object_set_new_nocheck(seen, key,
-				json_integer(nb)) != 0) {
-			free(key);
-			ret = -ENOMEM;
-			break;
-		}
-		if (nb == RXR_STATS_MAX_N + 1) {
-			char *shown = escaped_dup(key);
-
-			fprintf(stderr, "%s: %s: configuration %s has more "
-				"than %u complete runs: at most %u per "
-				"configuration can be compared\n", prog, path,
-				shown != NULL ? shown : "?", RXR_STATS_MAX_N,
-				RXR_STATS_MAX_N);
-			free(shown);
-			ret = 1;
-		}
-		free(key);
-	}
-	json_decref(seen);
-	return ret;
-}
-
 static int
 check_metrics_present(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, char **metrics,
@@ -567,14 +512,6 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 		if (labels[i] == NULL)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n && reports[i] != NULL; i++) {
-		int r = check_runs_per_config(reports[i], paths[i]);
-
-		if (r < 0)
-			return -ENOMEM;
-		if (r > 0)
-			ret = EXIT_BAD_REPORT;
-	}
 	if (ret != 0)
 		return ret;
 	/* a/run.json and b/run.json: the base names would not tell them apart. */
@@ -614,8 +551,7 @@ read_files(const char *kind, char **paths, unsigned int n)
 				err);
 			free(shown);
 			ret = EXIT_BAD_REPORT;
-		} else if ((r != NULL && check_runs_per_config(r, paths[i]) != 0) ||
-				json_dumpf(doc, stdout, JSON_COMPACT) != 0 ||
+		} else if (json_dumpf(doc, stdout, JSON_COMPACT) != 0 ||
 				fputc('\n', stdout) == EOF) {
 			ret = EXIT_BAD_REPORT;
 		}

@@ -12,6 +12,7 @@
 
 #include "rxr_path.h"
 #include "rxr_report_priv.h"
+#include "rxr_stats.h"
 
 /* Far above any real report; keeps a wrong file from eating memory. */
 #define REPORT_MAX_BYTES (256u << 20)
@@ -639,7 +640,11 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 		-EINVAL : 0;
 }
 
-/* One run per (strategy, bulk, rep): the rounds pair runs by rep. */
+/*
+ * One run per (strategy, bulk, rep): the rounds pair runs by rep. At most
+ * RXR_STATS_MAX_N complete runs per (strategy, bulk), all the statistics
+ * take: past it every figure would be "-" and a gate would pass.
+ */
 static int
 check_unique(struct vctx *c, const json_t *runs)
 {
@@ -654,6 +659,7 @@ check_unique(struct vctx *c, const json_t *runs)
 		bool bulk = json_is_true(json_object_get(run, "bulk"));
 		long long rep = json_integer_value(json_object_get(run, "rep"));
 		char *key, path[32];
+		json_int_t nb;
 
 		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%lld", s, bulk,
 				rep) < 0) {
@@ -668,6 +674,18 @@ check_unique(struct vctx *c, const json_t *runs)
 				"bulk and rep", s, bulk ? "true" : "false", rep,
 				(long long)json_integer_value(first));
 		else if (json_object_set_new(seen, key, json_integer(i)) != 0)
+			ret = vfail(c, path, "out of memory");
+		/* The configuration's count of complete runs: "s\x1eB". */
+		snprintf(key, strlen(key) + 1, "%s\x1e%d", s, bulk);
+		nb = json_integer_value(json_object_get(seen, key)) +
+			!json_is_false(json_object_get(run, "complete"));
+		if (ret == 0 && nb > RXR_STATS_MAX_N)
+			ret = vfail(c, path, "configuration %.64s-%s has more than "
+				"%u complete runs: at most %u per configuration "
+				"can be compared", s, bulk ? "bulk" : "nobulk",
+				RXR_STATS_MAX_N, RXR_STATS_MAX_N);
+		else if (ret == 0 && json_object_set_new(seen, key,
+				json_integer(nb)) != 0)
 			ret = vfail(c, path, "out of memory");
 		free(key);
 		if (ret != 0)

@@ -509,8 +509,8 @@ test_runs_limit(void)
 	nb_runs_wanted = RXR_STATS_MAX_N;
 	RXR_TEST_ASSERT(write_edited("at.json", many_runs) == 0, "write");
 	RXR_TEST_ASSERT(run("--fail-if-worse", "1", over, over, NULL) == 0 &&
-		EXITED(1) && strstr(err, "over.json: configuration zone-bulk "
-			"has more than") != NULL, "over the limit: %d %s",
+		EXITED(1) && strstr(err, "over.json: runs[4096]: configuration "
+			"zone-bulk has more than") != NULL, "over the limit: %d %s",
 		status, err);
 	RXR_TEST_ASSERT(run("--json", over, NULL) == 0 && EXITED(1),
 		"--json over the limit: %d", status);
