@@ -222,7 +222,8 @@ static const struct rxr_opt opt_list[] = {
 		"configuration, metric, statistic and report, columns config, "
 		"metric, statistic, report, value, delta_pct, better, p, "
 		"significant, ratio, ci_lo, ci_hi, test, paired, n, n_base, "
-		"p_unpaired) or markdown (a table, one column per report)",
+		"p_unpaired, difference) or markdown (a table, one column per "
+		"report)",
 		set_format, 0 },
 	{ "detail", 'd', NULL, NULL, NULL, "Options",
 		"text: add the per-queue, per-lcore and extended statistics "
