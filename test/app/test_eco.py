@@ -397,7 +397,7 @@ def case_compare_csv():
                                     "better", "p", "significant",
                                     "ratio", "ci_lo", "ci_hi", "test",
                                     "paired", "n", "n_base",
-                                    "p_unpaired"], \
+                                    "p_unpaired", "difference"], \
         rows[0].keys()
     labels = [r["label"] for r in doc["reports"]]
     pct = doc["refill_latency_percentiles"]

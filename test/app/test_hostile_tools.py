@@ -427,10 +427,12 @@ def case_plot_values_and_names():
         good = json.load(f)
     cases = {
         "huge": lambda d: d["runs"][0].update(gbps=1e308),
-        "longname": lambda d: [r.update(strategy="A" * 100000)
-                               for r in d["runs"]],
-        "escape": lambda d: [r.update(strategy="\x1b[31mred\x07")
-                             for r in d["runs"]],
+        # Each strategy its own: two runs of one (strategy, bulk, rep)
+        # make a report invalid.
+        "longname": lambda d: [r.update(strategy="A" * 100000 +
+                                        r["strategy"]) for r in d["runs"]],
+        "escape": lambda d: [r.update(strategy="\x1b[31mred\x07" +
+                                      r["strategy"]) for r in d["runs"]],
     }
     for name, fn in cases.items():
         d = json.loads(json.dumps(good))
