@@ -23,14 +23,11 @@ import re
 import subprocess
 import sys
 
-# The path rules the tools share: OUTPUT is never a device, a FIFO, a
+# The path rules of the C programs: OUTPUT is never a device, a FIFO, a
 # directory or TEMPLATE, and is replaced only when complete.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rxrefill_paths import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
-                            on_signals, read_input, shown)
-
-# What an options table starts with (usertools/rxrefill_opts.py).
-TABLE_HEADER = "# options-table 1"
+from rxrefill_tool import (EXIT_USAGE, TABLE_HEADER, Outputs,  # noqa: E402
+                           ToolError, on_signals, read_text, shown)
 
 
 def esc(s):
@@ -134,12 +131,9 @@ def make(argv):
     prog = argv[4:]
     when = build_date()
     out = Outputs([template] + prog, "OUTPUT")
-    out.add(output)     # checked before any work
-    try:
-        text = read_input(template, 16 << 20).decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(template),
-                                                         e.start))
+    out.add(output)
+    out.check()         # before any work
+    text = read_text(template)
     t = run(prog, "--options-table")
     p = run(prog, "--help")
     if p.returncode != 0 or not p.stdout.strip():

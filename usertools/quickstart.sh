@@ -135,14 +135,15 @@ CAP_QUEUES=2 CAP_STREAMS=8 CAP_PACKETS=4000 CAP_SIZE=64 CAP_PROTO=tcp
 # Prints why the captures must be made again; nothing when they match.
 # A manifest path holding what rxrefill-gen did not write (other JSON, a
 # FIFO, garbage) is never removed: said on stderr, exit 2. The JSON is
-# read as the tools read it (usertools/rxrefill_paths.py: a regular file
+# read as the tools read it (rxrefill-compare --read json: a regular file
 # only, strict, no traceback on deep nesting or huge numbers).
 capture_stale() {
+	RXREFILL_COMPARE=${RXREFILL_COMPARE:-./build/app/compare/rxrefill-compare} \
 	python3 - "$CAP" "$CAP_QUEUES" "$CAP_STREAMS" "$CAP_PACKETS" \
 		"$CAP_SIZE" "$CAP_PROTO" <<'PY'
 import os, re, stat, sys
 sys.path.insert(0, "usertools")
-from rxrefill_paths import ToolError, finite, load_json, read_input, shown
+from rxrefill_tool import ToolError, finite, read_json, shown
 
 SCHEMA = "rxrefill-gen-manifest/"
 cap, queues, streams, packets, size, proto = sys.argv[1:]
@@ -164,10 +165,10 @@ def refuse(why, what="remove"):
 if not os.path.lexists(man):
     stale("%s: missing" % shown(man))
 try:
-    doc, bad = load_json(man, 16 << 20), None
-except ToolError as e:     # "MANIFEST: reason": the reason
-    doc, bad = None, str(e).split(": ", 1)[-1] if \
-        str(e).startswith(shown(man) + ": ") else str(e)
+    doc, bad = read_json([man])[0], None
+except ToolError as e:     # "MANIFEST: reason" or "MANIFEST:L:C: reason"
+    doc, bad = None, str(e)[len(shown(man)) + 1:].lstrip() if \
+        str(e).startswith(shown(man) + ":") else str(e)
 if isinstance(doc, dict) and isinstance(doc.get("schema"), str) and \
         doc["schema"].startswith(SCHEMA):
     pass
@@ -175,8 +176,10 @@ elif bad is not None:
     # Ours cut short (an interrupted copy, a full disk) when it starts as
     # rxrefill-gen writes a manifest; else someone else's file.
     try:
-        head = read_input(man, 16 << 20)[:200].decode("utf-8", "replace")
-    except ToolError:
+        with open(man, "rb") if os.path.isfile(man) else open(os.devnull,
+                                                              "rb") as f:
+            head = f.read(200).decode("utf-8", "replace")
+    except OSError:
         head = ""
     if not re.match(r'\s*\{\s*"schema"\s*:\s*"%s' % SCHEMA, head):
         refuse("%s: not a manifest of rxrefill-gen (%s)" % (shown(man), bad))

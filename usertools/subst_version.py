@@ -3,8 +3,8 @@
 """Copy a script, replacing @VERSION@ with the project version and `git
 describe` when the source is a checkout (as rxr_version() prints it), and
 make the copy executable; each line "from rxrefill_X import *" is
-replaced by the text of usertools/rxrefill_X.py (the path rules, the
-options table), so that the installed script stands alone.
+replaced by the text of usertools/rxrefill_X.py (rxrefill_tool.py: what
+the Python tools share), so that the installed script stands alone.
 Usage: subst_version.py IN OUT VERSION SRCDIR"""
 
 import os
@@ -12,28 +12,18 @@ import re
 import subprocess
 import sys
 
-# The path rules the tools share: OUT is never a device, a FIFO, a
+# The path rules of the C programs: OUT is never a device, a FIFO, a
 # directory or an input, and is replaced only when complete.
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from rxrefill_paths import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
-                            on_signals, read_input, shown)
-
-
-def text_of(path):
-    """A regular file's UTF-8 text; ToolError naming it otherwise."""
-    try:
-        return read_input(path, 16 << 20).decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(path),
-                                                         e.start))
+from rxrefill_tool import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
+                           on_signals, read_text)
 
 
 def copy(src, dst, version, srcdir):
-    modules = [os.path.join(here, m) for m in ("rxrefill_paths.py",
-                                                "rxrefill_opts.py")]
-    out = Outputs([src] + modules, "OUT")
-    out.add(dst)        # checked before any work
+    out = Outputs([src, os.path.join(here, "rxrefill_tool.py")], "OUT")
+    out.add(dst)
+    out.check()         # before any work
     try:
         d = subprocess.run(["git", "-C", srcdir, "describe", "--always",
                             "--dirty", "--tags"], capture_output=True,
@@ -42,12 +32,12 @@ def copy(src, dst, version, srcdir):
             version = "%s (git %s)" % (version, d)
     except (OSError, subprocess.SubprocessError):
         pass
-    text = text_of(src).replace("@VERSION@", version)
+    text = read_text(src).replace("@VERSION@", version)
     base = os.path.dirname(os.path.abspath(src))
 
     def inline(m):
         name = m.group(1) + ".py"
-        body = text_of(os.path.join(base, name))
+        body = read_text(os.path.join(base, name))
         return "# --- %s, copied in at build time ---\n%s# --- end of " \
             "%s ---" % (name, body, name)
 

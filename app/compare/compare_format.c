@@ -40,13 +40,35 @@ csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* Numbers to 15 significant digits (no binary noise); empty when null. */
+/* A scalar of the document as a CSV field: numbers to 15 significant
+ * digits (no binary noise), true or false, a string; empty when null. */
 static void
-num_field(FILE *out, const json_t *v)
+scalar_field(FILE *out, const json_t *v)
 {
 	if (json_is_number(v))
 		fprintf(out, "%.15g", json_number_value(v));
+	else if (json_is_boolean(v))
+		fputs(json_is_true(v) ? "true" : "false", out);
+	else if (json_is_string(v))
+		csv_field(out, json_string_value(v));
 }
+
+/*
+ * The CSV's columns after config, metric, statistic and report: where
+ * each is in a row of the document, the row's own (r), its array per
+ * column (c), or a member of its n[] object (n).
+ */
+static const struct {
+	const char *key;
+	char at;
+} csv_cols[] = {
+	{ "values", 'c' }, { "delta_pct", 'c' }, { "better", 'r' },
+	{ "p", 'c' }, { "significant", 'c' }, { "ratio", 'c' },
+	{ "ci_lo", 'c' }, { "ci_hi", 'c' }, { "test", 'c' },
+	{ "paired", 'n' }, { "n", 'n' }, { "n_base", 'n' },
+	{ "p_unpaired", 'c' }, { "difference", 'c' },
+};
+#define NB_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
 
 static const char *
 row_config(const json_t *row)
@@ -70,37 +92,6 @@ pct_delta(const json_t *vals, size_t c)
 	return (base - json_number_value(v)) / base * 100.0;
 }
 
-static void
-pct_csv(const json_t *doc, FILE *out)
-{
-	const json_t *reports = json_object_get(doc, "reports");
-	const json_t *row;
-	size_t i, c;
-
-	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
-			i, row) {
-		const json_t *vals = json_object_get(row, "ns");
-
-		for (c = 0; c < json_array_size(vals); c++) {
-			double d = pct_delta(vals, c);
-
-			csv_field(out, json_string_value(json_object_get(row,
-				"config")));
-			fprintf(out, ",refill_latency.%s,all_reps,",
-				json_string_value(json_object_get(row,
-					"percentile")));
-			csv_field(out, json_string_value(json_object_get(
-				json_array_get(reports, c), "label")));
-			fputc(',', out);
-			num_field(out, json_array_get(vals, c));
-			fputc(',', out);
-			if (!isnan(d))
-				fprintf(out, "%.15g", d);
-			fputs(",lower,,,,,,,,,,\n", out);
-		}
-	}
-}
-
 /* A column's label: "columns" (configurations of one report, or the
  * reports), else the report's label. */
 static const char *
@@ -113,75 +104,78 @@ col_label(const json_t *doc, size_t c)
 		json_array_get(json_object_get(doc, "reports"), c), "label"));
 }
 
+/* The first four fields of a line: config, metric, statistic, report. */
+static void
+csv_head(FILE *out, const char *config, const char *metric,
+		const char *stat, const char *report)
+{
+	csv_field(out, config);
+	fputc(',', out);
+	csv_field(out, metric);
+	fprintf(out, ",%s,", stat);
+	csv_field(out, report);
+}
+
 int
 compare_write_csv(const json_t *doc, FILE *out)
 {
-	const json_t *row, *sig;
-	size_t i, c;
+	const json_t *reports = json_object_get(doc, "reports"), *row;
+	char name[64];
+	size_t i, c, k;
 
-	fputs("config,metric,statistic,report,value,delta_pct,better,p,"
-		"significant,ratio,ci_lo,ci_hi,test,paired,n,n_base,"
-		"p_unpaired\n", out);
+	fputs("config,metric,statistic,report", out);
+	for (k = 0; k < NB_CSV_COLS; k++)
+		fprintf(out, ",%s", k == 0 ? "value" : csv_cols[k].key);
+	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
-		const json_t *vals = json_object_get(row, "values");
-		const json_t *deltas = json_object_get(row, "delta_pct");
-
-		for (c = 0; c < json_array_size(vals); c++) {
+		for (c = 0; c < json_array_size(json_object_get(row, "values"));
+				c++) {
 			const json_t *n = json_array_get(json_object_get(row,
 				"n"), c);
 
-			csv_field(out, row_config(row));
-			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(row,
-				"metric")));
-			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(row,
-				"stat")));
-			fputc(',', out);
 			/* One report's table: columns are its configurations. */
-			csv_field(out, col_label(doc, c));
-			fputc(',', out);
-			num_field(out, json_array_get(vals, c));
-			fputc(',', out);
-			num_field(out, json_array_get(deltas, c));
-			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(row,
-				"better")));
-			/* The test against the first report, where there is one. */
-			fputc(',', out);
-			num_field(out, json_array_get(json_object_get(row, "p"), c));
-			fputc(',', out);
-			sig = json_array_get(json_object_get(row, "significant"), c);
-			if (json_is_boolean(sig))
-				fputs(json_is_true(sig) ? "true" : "false", out);
-			/* The comparison with the first column, where tested. */
-			fputc(',', out);
-			num_field(out, json_array_get(json_object_get(row,
-				"ratio"), c));
-			fputc(',', out);
-			num_field(out, json_array_get(json_object_get(row,
-				"ci_lo"), c));
-			fputc(',', out);
-			num_field(out, json_array_get(json_object_get(row,
-				"ci_hi"), c));
-			fputc(',', out);
-			csv_field(out, json_string_value(json_array_get(
-				json_object_get(row, "test"), c)));
-			fputc(',', out);
-			if (json_is_object(n))
-				fputs(json_is_true(json_object_get(n, "paired")) ?
-					"true" : "false", out);
-			fputc(',', out);
-			num_field(out, json_object_get(n, "n"));
-			fputc(',', out);
-			num_field(out, json_object_get(n, "n_base"));
-			fputc(',', out);
-			num_field(out, json_array_get(json_object_get(row,
-				"p_unpaired"), c));
+			csv_head(out, row_config(row), json_string_value(
+				json_object_get(row, "metric")), json_string_value(
+				json_object_get(row, "stat")), col_label(doc, c));
+			for (k = 0; k < NB_CSV_COLS; k++) {
+				const char *key = csv_cols[k].key;
+
+				fputc(',', out);
+				scalar_field(out, csv_cols[k].at == 'r' ?
+					json_object_get(row, key) :
+					csv_cols[k].at == 'n' ?
+					json_object_get(n, key) : json_array_get(
+						json_object_get(row, key), c));
+			}
 			fputc('\n', out);
 		}
 	}
-	pct_csv(doc, out);
+	/* The percentiles: value, change (lower is better), nothing else. */
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		for (c = 0; c < json_array_size(vals); c++) {
+			double d = pct_delta(vals, c);
+
+			snprintf(name, sizeof(name), "refill_latency.%s",
+				json_string_value(json_object_get(row,
+					"percentile")));
+			csv_head(out, json_string_value(json_object_get(row,
+				"config")), name, "all_reps", json_string_value(
+				json_object_get(json_array_get(reports, c),
+					"label")));
+			fputc(',', out);
+			scalar_field(out, json_array_get(vals, c));
+			fputc(',', out);
+			if (!isnan(d))
+				fprintf(out, "%.15g", d);
+			fputs(",lower", out);
+			for (k = 3; k < NB_CSV_COLS; k++)
+				fputc(',', out);
+			fputc('\n', out);
+		}
+	}
 	return ferror(out) ? -1 : 0;
 }
 
@@ -249,6 +243,9 @@ md_cell(const json_t *row, size_t c, FILE *out)
 		json_is_number(p) ? " n.s." : " n.t.");
 	if (json_is_number(ratio))
 		fprintf(out, " %.2fx", json_number_value(ratio));
+	else if (json_is_number(row_at(row, "difference", c)))
+		fprintf(out, " diff %+.3g", json_number_value(row_at(row,
+			"difference", c)));
 	if (json_is_number(row_at(row, "ci_lo", c)))
 		fprintf(out, " CI %.2f-%.2f",
 			json_number_value(row_at(row, "ci_lo", c)),

@@ -23,7 +23,8 @@ int compare_format_parse(const char *s);
  * From a rxrefill-compare/1 document: CSV with one row per configuration,
  * metric, statistic and report (header config,metric,statistic,report,
  * value,delta_pct,better,p,significant,ratio,ci_lo,ci_hi,test,paired,n,
- * n_base,p_unpaired), or a Markdown table with one column per report.
+ * n_base,p_unpaired,difference), or a Markdown table with one column per
+ * report.
  * Returns 0, or -1 when writing failed.
  */
 int compare_write_csv(const json_t *doc, FILE *out);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 
 #include "rxr_build_config.h"
 #include "rxr_opt.h"
+#include "rxr_path.h"
 #include "rxr_report.h"
-#include "rxr_stats.h"
 #include "rxr_version.h"
 #include "compare_format.h"
 
@@ -34,6 +35,9 @@ struct cmp_opts {
 	int format;
 	bool detail;
 	double worse_pct;		/* --fail-if-worse, NAN when not given */
+	double drops_max;		/* --drops-threshold */
+	const char *read;		/* --read KIND, NULL when not given */
+	bool check_paths;		/* --check-paths */
 };
 
 /* Add a --metric LIST to the selection, checking every name. */
@@ -124,6 +128,13 @@ set_worse(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static int
+set_drops(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	return parse_num("--drops-threshold", arg, 0, 1e18, false,
+		&((struct cmp_opts *)ctx)->drops_max, err, errlen);
+}
+
+static int
 set_format(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	struct cmp_opts *c = ctx;
@@ -159,6 +170,24 @@ set_detail(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static int
+set_read(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "report") != 0 && strcmp(arg, "json") != 0) {
+		snprintf(err, errlen, "--read \"%s\": not report or json", arg);
+		return -1;
+	}
+	((struct cmp_opts *)ctx)->read = arg;
+	return 0;
+}
+
+static int
+set_check_paths(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	((struct cmp_opts *)ctx)->check_paths = true;
+	return 0;
+}
+
+static int
 set_version(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	rxr_version_print(stdout, prog, NULL);
@@ -169,7 +198,7 @@ set_version(void *ctx, const char *arg, char *err, size_t errlen)
 static int set_help(void *ctx, const char *arg, char *err, size_t errlen);
 
 /* Texts made at run time: the metric names, exit statuses. */
-static char metric_help[1024], metric_complete[1024], worse_help[512],
+static char metric_help[1024], metric_complete[1024], worse_help[600],
 	json_help[160];
 
 static const struct rxr_opt opt_list[] = {
@@ -181,6 +210,10 @@ static const struct rxr_opt opt_list[] = {
 		"first report's (0.05 unless set)", set_alpha, 0 },
 	{ "fail-if-worse", 'w', "PCT", NULL, NULL, "Options", worse_help,
 		set_worse, 0 },
+	{ "drops-threshold", 0, "N", "0", NULL, "Options",
+		"with --fail-if-worse: a drop cause is worse when it rises by "
+		"more than N packets a repetition on average (paired by round "
+		"when the reports are); 0: any rise", set_drops, 0 },
 	{ "streams", 's', NULL, NULL, NULL, "Options",
 		"print every stream's row (default: the fairness summary: "
 		"smallest and largest share, Jain's index)", set_streams, 0 },
@@ -189,11 +222,26 @@ static const struct rxr_opt opt_list[] = {
 		"configuration, metric, statistic and report, columns config, "
 		"metric, statistic, report, value, delta_pct, better, p, "
 		"significant, ratio, ci_lo, ci_hi, test, paired, n, n_base, "
-		"p_unpaired) or markdown (a table, one column per report)",
+		"p_unpaired, difference) or markdown (a table, one column per "
+		"report)",
 		set_format, 0 },
 	{ "detail", 'd', NULL, NULL, NULL, "Options",
 		"text: add the per-queue, per-lcore and extended statistics "
 		"tables of a single report", set_detail, 0 },
+	{ "read", 0, "KIND", NULL, "words:report,json", "For scripts",
+		"print each file given back as one line of JSON, read as the C "
+		"programs read JSON (a regular file, UTF-8, no duplicate key, "
+		"numbers in range) and, with KIND report, checked as every "
+		"comparison checks a report; nothing is compared. "
+		"rxrefill-plot and rxrefill-sweep read their inputs so",
+		set_read, 0 },
+	{ "check-paths", 0, NULL, NULL, NULL, "For scripts",
+		"check the paths of {\"inputs\": [PATH...], \"outputs\": "
+		"[[OPTION, PATH]...]} read from standard input as rxrefill "
+		"checks its own: inputs regular files; outputs none of the "
+		"inputs, no device, FIFO, directory or link to one, in a "
+		"writable directory, no two the same file; exit 1 or 2 naming "
+		"the first refused input or output", set_check_paths, 0 },
 	{ "version", 'V', NULL, NULL, NULL, "Options",
 		"print the version and exit", set_version, 0 },
 	{ "help", 'h', NULL, NULL, NULL, "Options",
@@ -274,60 +322,6 @@ terminal_safe_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
-/*
- * The statistics take at most RXR_STATS_MAX_N runs per configuration:
- * above that every figure would be "-" and --fail-if-worse would pass, so
- * such a report is refused by name. 0, 1 when refused, -ENOMEM.
- */
-static int
-check_runs_per_config(const struct rxr_report *r, const char *path)
-{
-	const json_t *run;
-	json_t *seen = json_object();
-	size_t i;
-	int ret = 0;
-
-	if (seen == NULL)
-		return -ENOMEM;
-	json_array_foreach(json_object_get(rxr_report_json(r), "runs"), i,
-			run) {
-		const char *strategy = json_string_value(
-				json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
-		json_int_t nb;
-		char *key;
-
-		if (json_is_false(json_object_get(run, "complete")))
-			continue;	/* cut short: not counted anywhere */
-		if (asprintf(&key, "%s-%s", strategy, bulk ? "bulk" :
-				"nobulk") < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		nb = json_integer_value(json_object_get(seen, key)) + 1;
-		if (json_object_set_new_nocheck(seen, key,
-				json_integer(nb)) != 0) {
-			free(key);
-			ret = -ENOMEM;
-			break;
-		}
-		if (nb == RXR_STATS_MAX_N + 1) {
-			char *shown = escaped_dup(key);
-
-			fprintf(stderr, "%s: %s: configuration %s has more "
-				"than %u complete runs: at most %u per "
-				"configuration can be compared\n", prog, path,
-				shown != NULL ? shown : "?", RXR_STATS_MAX_N,
-				RXR_STATS_MAX_N);
-			free(shown);
-			ret = 1;
-		}
-		free(key);
-	}
-	json_decref(seen);
-	return ret;
-}
-
 static int
 check_metrics_present(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, char **metrics,
@@ -390,10 +384,11 @@ opts_table_init(void)
 		"significant, histograms", RXR_REPORT_COMPARE_SCHEMA);
 	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
 		"selected metric is significantly worse than in the first report "
-		"by more than PCT %% (on the mean), naming each one on stderr; a "
+		"by more than PCT %% (on the mean; from 0, any change), or a drop "
+		"cause rises (--drops-threshold), naming each one on stderr; a "
 		"gate for CI jobs. Exit %d when none is worse but some comparison "
-		"cannot be significant with so few runs (e.g. 2 against 3): the "
-		"data cannot decide", EXIT_WORSE, EXIT_UNDECIDED);
+		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
+		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
 }
 
 static void
@@ -420,21 +415,24 @@ usage(FILE *out)
 "all the same, with a warning per difference on stderr.\n"
 "\n"
 "Statistics: each column is tested against the first, per configuration\n"
-"and metric, from the reports' runs[] (runs marked cut short left out).\n"
-"Separate reports were not measured in common rounds: the test is the\n"
-"permutation test of the difference of means, two-sided, unpaired, and\n"
-"the ratio is of geometric means with a Welch t interval. A single\n"
-"report's configurations ran in interleaved rounds: there, the\n"
-"sign-flip permutation test of the per-round log-ratios (paired). A\n"
-"change that is not significant at alpha is marked n.s. on the row the\n"
-"metric is tested on (Mean, else Median). Under the table, one line per\n"
-"finding for Gbit/s: ratio, 95%% interval, p. With fewer than 2 runs on\n"
-"a side nothing can be tested (marked n.t.); 3 against 3 runs cannot\n"
-"go below p 0.1, and fewer than 6 paired rounds not below 0.05.\n"
+"and metric, from the reports' runs[] (runs marked cut short left out),\n"
+"on the ratio of the values (their logs), or on their difference where a\n"
+"value is 0 and for drops. Separate reports were not measured in common\n"
+"rounds: the permutation test of the difference of means, two-sided,\n"
+"unpaired. A single report's configurations ran in interleaved rounds:\n"
+"there, the sign-flip permutation test over the rounds (paired). Each\n"
+"interval is its test inverted (the ratios it does not reject at\n"
+"alpha): it excludes 1 exactly when p < alpha. A change that is not\n"
+"significant is marked n.s. on the row the metric is tested on (Mean,\n"
+"else Median); from 0 it is +-inf%%. Under the table, one line per\n"
+"finding for Gbit/s: ratio, interval, p. With fewer than 2 runs on a\n"
+"side nothing can be tested (marked n.t.); 3 against 3 runs cannot go\n"
+"below p 0.1, and fewer than 6 paired rounds not below 0.05 (and have\n"
+"no interval).\n"
 "\n"
 "Reports must be regular files (a FIFO or a device is refused, never\n"
-"read). Repetitions a report marks cut short are listed apart and left\n"
-"out of every row.\n"
+"read), with one run per strategy, bulk and rep. Repetitions a report\n"
+"marks cut short are listed apart and left out of every row.\n"
 "\n"
 "Exit status: 0 on success, %d when a report cannot be read or is not a\n"
 "valid %s report (the message names the file), %d on bad\n"
@@ -478,9 +476,9 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
 	}
-	if (ret == 0 && optind >= argc)
+	if (ret == 0 && optind >= argc && !c->check_paths)
 		fprintf(stderr, "%s: no report given\n", prog);
-	if (ret != 0 || optind >= argc) {
+	if (ret != 0 || (optind >= argc && !c->check_paths)) {
 		/* getopt_long() said what was wrong, or the line above. */
 		fprintf(stderr, "Try '%s --help'.\n", prog);
 		return EXIT_USAGE;
@@ -515,14 +513,6 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 		if (labels[i] == NULL)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n && reports[i] != NULL; i++) {
-		int r = check_runs_per_config(reports[i], paths[i]);
-
-		if (r < 0)
-			return -ENOMEM;
-		if (r > 0)
-			ret = EXIT_BAD_REPORT;
-	}
 	if (ret != 0)
 		return ret;
 	/* a/run.json and b/run.json: the base names would not tell them apart. */
@@ -536,6 +526,125 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* --read KIND: each file back as a line of JSON; the status, or -ENOMEM. */
+static int
+read_files(const char *kind, char **paths, unsigned int n)
+{
+	char err[RXR_REPORT_ERR_LEN];
+	int ret = EXIT_SUCCESS;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rxr_report *r = NULL;
+		json_t *doc;
+
+		if (strcmp(kind, "report") == 0) {
+			r = rxr_report_load(paths[i], err, sizeof(err));
+			doc = r != NULL ? rxr_report_json(r) : NULL;
+		} else {
+			doc = rxr_report_json_load(paths[i], err, sizeof(err));
+		}
+		if (doc == NULL) {
+			char *shown = escaped_dup(err);
+
+			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
+				err);
+			free(shown);
+			ret = EXIT_BAD_REPORT;
+		} else if (json_dumpf(doc, stdout, JSON_COMPACT) != 0 ||
+				fputc('\n', stdout) == EOF) {
+			ret = EXIT_BAD_REPORT;
+		}
+		if (r != NULL)
+			rxr_report_free(r);
+		else
+			json_decref(doc);
+	}
+	return ret;
+}
+
+/* The string elements of array a, or NULL: not an array of strings. */
+static const char **
+strings_of(const json_t *a, size_t *n)
+{
+	const char **s = calloc(json_array_size(a) + 1, sizeof(*s));
+	size_t i;
+
+	for (i = 0; s != NULL && i < json_array_size(a); i++)
+		if ((s[i] = json_string_value(json_array_get(a, i))) == NULL)
+			break;
+	if (!json_is_array(a) || i < json_array_size(a)) {
+		free(s);
+		return NULL;
+	}
+	*n = i;
+	return s;
+}
+
+/* --check-paths: the status, after a message when a path is refused. */
+static int
+check_paths(void)
+{
+	static char buf[1 << 20];
+	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, nout = 0;
+	char err[RXR_REPORT_ERR_LEN + 2 * RXR_PATH_SHOWN_LEN];
+	char shown[2][RXR_PATH_SHOWN_LEN];
+	json_t *req = rxr_report_json_loadb(buf, len, "standard input", err,
+			sizeof(err));
+	const json_t *outs = json_object_get(req, "outputs");
+	const char **in = strings_of(json_object_get(req, "inputs"), &nin);
+	const char **out = json_is_array(outs) ?
+		calloc(2 * json_array_size(outs) + 1, sizeof(*out)) : NULL;
+	int ret = EXIT_SUCCESS;
+
+	for (size_t i = 0; out != NULL && i < json_array_size(outs); i++) {
+		const char **pair = strings_of(json_array_get(outs, i), &len);
+
+		if (pair == NULL || len != 2) {
+			free(pair);
+			free(out);
+			out = NULL;
+			break;
+		}
+		out[nout++] = pair[0];
+		out[nout++] = pair[1];
+		free(pair);
+	}
+	if (in == NULL || out == NULL) {
+		fprintf(stderr, "%s: --check-paths: %s\n", prog, req == NULL ? err :
+			"standard input is not {\"inputs\": [PATH...], "
+			"\"outputs\": [[OPTION, PATH]...]}");
+		ret = EXIT_USAGE;
+	}
+	for (size_t i = 0; ret == 0 && i < nin; i++)
+		if (rxr_path_check_input(NULL, in[i], err, sizeof(err)) != 0)
+			ret = EXIT_BAD_REPORT;
+	for (size_t i = 0; ret == 0 && i < nout; i += 2) {
+		for (size_t j = 0; ret == 0 && j < i; j += 2)
+			if (rxr_path_same(out[j + 1], out[i + 1])) {
+				snprintf(err, sizeof(err), "%s %s: named twice as "
+					"an output (also as %s %s)", out[i],
+					rxr_path_shown(out[i + 1], shown[0],
+						sizeof(shown[0])), out[j],
+					rxr_path_shown(out[j + 1], shown[1],
+						sizeof(shown[1])));
+				ret = EXIT_USAGE;
+			}
+		if (ret == 0 && rxr_path_check_output(out[i], out[i + 1], in,
+				(unsigned int)nin, 0, err, sizeof(err)) != 0)
+			ret = EXIT_USAGE;
+	}
+	if (ret != 0 && in != NULL && out != NULL) {
+		char *e = escaped_dup(err);
+
+		fprintf(stderr, "%s: %s\n", prog, e != NULL ? e : err);
+		free(e);
+	}
+	free(in);
+	free(out);
+	json_decref(req);
+	return ret;
 }
 
 /* json, csv, markdown: EXIT_SUCCESS, EXIT_FAILURE or -ENOMEM. */
@@ -606,16 +715,17 @@ gate(const struct cmp_opts *c, struct rxr_report *const *reports,
 	int worse, undecided = 0;
 
 	worse = rxr_report_compare_worse(reports, labels, n, &c->sel,
-		c->worse_pct, stderr);
+		c->worse_pct, c->drops_max, stderr);
 	if (worse == 0)
 		undecided = rxr_report_compare_undecided(reports, labels, n,
 			&c->sel, stderr);
 	if (worse < 0 || undecided < 0)
 		return -ENOMEM;
 	if (worse > 0) {
-		fprintf(stderr, "%s: %d metric%s significantly worse than in %s "
-			"by more than %g%%\n", prog, worse, worse == 1 ? "" : "s",
-			labels[0], c->worse_pct);
+		fprintf(stderr, "%s: %d metric%s worse than in %s (significantly "
+			"by more than %g%%, or drops rising by more than %g a "
+			"repetition)\n", prog, worse, worse == 1 ? "" : "s",
+			labels[0], c->worse_pct, c->drops_max);
 		return EXIT_WORSE;
 	}
 	if (undecided > 0) {
@@ -678,7 +788,20 @@ main(int argc, char **argv)
 
 	/* Each line as it is printed, never cut by a diagnostic on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A file past ulimit -f is a write error (EFBIG), said as one. */
+	signal(SIGXFSZ, SIG_IGN);
 	ret = parse_args(argc, argv, &c);
+	if (ret < 0 && c.check_paths)
+		ret = check_paths();
+	if (ret < 0 && c.read != NULL) {
+		ret = read_files(c.read, argv + optind,
+			(unsigned int)(argc - optind));
+		if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
+			fprintf(stderr, "%s: writing the output: %s\n", prog,
+				strerror(errno));
+			ret = EXIT_FAILURE;
+		}
+	}
 	/* One report has no first report to be worse than: its table
 	 * compares strategies, which is no regression. */
 	if (ret < 0 && !isnan(c.worse_pct) && argc - optind < 2) {

@@ -74,7 +74,8 @@ gen_out_signals(void)
 	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
 		if (sigaction(stop_signals[i], &sa, NULL) != 0)
 			return -1;
-	return 0;
+	/* A file past ulimit -f: EFBIG, a write error; the signal kills. */
+	return signal(SIGXFSZ, SIG_IGN) == SIG_ERR ? -1 : 0;
 }
 
 /* Forget a temporary file (renamed or removed), then free its name. */

@@ -558,22 +558,26 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	double mpps = r->duration_s > 0 ? r->rx_packets / r->duration_s / 1e6 : 0;
 	double gbps = r->duration_s > 0 ?
 		r->rx_bytes * 8.0 / r->duration_s / 1e9 : 0;
+	char line[320];
 
 	if (r->cut_short != NULL) {
-		printf("warning: %s cut short (%s) after %.2f s, %" PRIu64
-			" packets: not counted\n", tag, r->cut_short,
+		snprintf(line, sizeof(line), "%s cut short (%s) after %.2f s, %"
+			PRIu64 " packets: not counted", tag, r->cut_short,
 			r->duration_s, r->rx_packets);
+		say_wrapped("warning: ", line);
 		return;
 	}
-	if (r->duration_s < RUN_TOO_SHORT_S)
-		printf("warning: %s %.3f Mpps %.3f Gbit/s over only %.3f s, %"
-			PRIu64 " packets: too short to trust (%s)\n", tag, mpps,
-			gbps, r->duration_s, r->rx_packets, app.opt.loops ?
-			"more --loops" : "a longer --duration");
-	else if (app.opt.progress == PROGRESS_RUNS)
+	if (r->duration_s < RUN_TOO_SHORT_S) {
+		snprintf(line, sizeof(line), "%s %.3f Mpps %.3f Gbit/s over only "
+			"%.3f s, %" PRIu64 " packets: too short to trust (%s)",
+			tag, mpps, gbps, r->duration_s, r->rx_packets,
+			app.opt.loops ? "more --loops" : "a longer --duration");
+		say_wrapped("warning: ", line);
+	} else if (app.opt.progress == PROGRESS_RUNS) {
 		printf("%s %.3f Mpps %.3f Gbit/s over %.2f s, %" PRIu64
 			" packets\n", tag, mpps, gbps, r->duration_s,
 			r->rx_packets);
+	}
 	if (round_gbps.runs == 0 || gbps < round_gbps.min)
 		round_gbps.min = gbps;
 	if (round_gbps.runs == 0 || gbps > round_gbps.max)
@@ -759,7 +763,22 @@ consumers_init(struct app *a)
 /* Lines within this many columns, as the brief table. */
 #define SAY_COLUMNS 120
 
-/* prefix and text on one line, or broken after "; " to fit SAY_COLUMNS. */
+/* The last occurrence of sep in text[0, room), or NULL. */
+static const char *
+last_cut(const char *text, const char *sep, size_t room)
+{
+	const char *cut = NULL, *p;
+
+	for (p = strstr(text, sep); p != NULL && (size_t)(p - text) < room;
+			p = strstr(p + 1, sep))
+		cut = p;
+	return cut;
+}
+
+/*
+ * prefix and text on one line, or broken to fit SAY_COLUMNS: after "; "
+ * when one fits, else at a space; a word longer than a line stays whole.
+ */
 void
 say_wrapped(const char *prefix, const char *text)
 {
@@ -767,15 +786,17 @@ say_wrapped(const char *prefix, const char *text)
 		(size_t)SAY_COLUMNS / 2);
 
 	while (strlen(text) > room) {
-		const char *cut = NULL, *p;
+		const char *cut = last_cut(text, "; ", room);
+		size_t keep = 1;	/* the ';' */
 
-		for (p = strstr(text, "; "); p != NULL && (size_t)(p - text) < room;
-				p = strstr(p + 1, "; "))
-			cut = p;
-		if (cut == NULL)
+		if (cut == NULL) {
+			cut = last_cut(text, " ", room + 1);
+			keep = 0;
+		}
+		if (cut == NULL || cut == text)
 			break;
-		printf("%s%.*s;\n", prefix, (int)(cut - text), text);
-		text = cut + 2;
+		printf("%s%.*s\n", prefix, (int)(cut - text + keep), text);
+		text = cut + keep + 1;
 		prefix = "  ";
 		room = SAY_COLUMNS - 2;
 	}
@@ -797,22 +818,25 @@ round_end(unsigned int round, struct rxr_report *report)
 	if (app.opt.progress == PROGRESS_ROUNDS) {
 		/* why starts "round N: " when the rounds go on. */
 		const char *w = strchr(why, ':');
-
-		printf("[round %u%s%u] ", round, app.opt.reps_auto ?
-			", up to " : "/", app.opt.reps);
 		static unsigned int disturbed;	/* before this round */
+		char tag[48], line[sizeof(why) + 96];
+		int n;
 
+		snprintf(tag, sizeof(tag), "[round %u%s%u] ", round,
+			app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
 		if (round_gbps.runs != 0)
-			printf("%u run%s, %.3f to %.3f Gbit/s", round_gbps.runs,
-				round_gbps.runs == 1 ? "" : "s", round_gbps.min,
-				round_gbps.max);
+			n = snprintf(line, sizeof(line), "%u run%s, %.3f to %.3f "
+				"Gbit/s", round_gbps.runs, round_gbps.runs == 1 ?
+				"" : "s", round_gbps.min, round_gbps.max);
 		else
-			printf("no run to count");
+			n = snprintf(line, sizeof(line), "no run to count");
 		if (noise_disturbed() != disturbed)
-			printf(", %u disturbed", noise_disturbed() - disturbed);
+			n += snprintf(line + n, sizeof(line) - n, ", %u disturbed",
+				noise_disturbed() - disturbed);
 		disturbed = noise_disturbed();
-		printf("%s%s\n", app.opt.reps_auto && !done && w != NULL ? ";" : "",
-			app.opt.reps_auto && !done && w != NULL ? w + 1 : "");
+		if (app.opt.reps_auto && !done && w != NULL)
+			snprintf(line + n, sizeof(line) - n, ";%s", w + 1);
+		say_wrapped(tag, line);
 	}
 	if (app.opt.reps_auto && (done || app.opt.progress == PROGRESS_RUNS))
 		say_wrapped(done ? APP ": reps auto: stop: " : APP ": reps auto: ",

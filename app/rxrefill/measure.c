@@ -95,11 +95,36 @@ streams_collect(struct stream_rows *sr)
 	return 0;
 }
 
-static void
-add_drop(struct rxr_report_run *r, const char *cause, uint64_t n, bool always)
+#define DROP_CAUSE_NAME_(id, name, live) name,
+const char *const drop_cause_names[CAUSE_MAX] = { DROP_CAUSES(DROP_CAUSE_NAME_) };
+#define DROP_CAUSE_LIVE_(id, name, live) live,
+const bool drop_cause_live[CAUSE_MAX] = { DROP_CAUSES(DROP_CAUSE_LIVE_) };
+
+/*
+ * The drops of each cause in a port's counters between reads a and b.
+ * XDP sockets: a packet that found the fill ring empty (no buffer posted:
+ * mlx5's rx_out_of_buffer) counts in both rx_dropped and
+ * fill_ring_empty_descs in copy mode, so the causes are split to add up to
+ * packets: fill ring empty, other rx_dropped (too long a frame), and RX
+ * ring full (the application did not take what was received).
+ */
+void
+port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
+		const struct port_counters *a, const struct port_counters *b)
 {
-	if ((n != 0 || always) && r->nb_drops < RXR_REPORT_DROPS_MAX)
-		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
+	uint64_t dropped = b->xdp_rx_dropped - a->xdp_rx_dropped;
+	uint64_t empty = RTE_MIN(dropped,
+		b->xdp_fill_ring_empty - a->xdp_fill_ring_empty);
+
+	n[CAUSE_RX_NOMBUF] += b->rx_nombuf - a->rx_nombuf;
+	n[CAUSE_IMISSED] += b->imissed - a->imissed;
+	n[CAUSE_RX_ERRORS] += b->ierrors - a->ierrors;
+	n[CAUSE_RX_OUT_OF_BUFFER] += b->out_of_buffer - a->out_of_buffer;
+	if (!p->xsk)
+		return;
+	n[CAUSE_XDP_FILL_RING_EMPTY] += empty;
+	n[CAUSE_XDP_RX_DROPPED] += dropped - empty;
+	n[CAUSE_XDP_RX_RING_FULL] += b->xdp_rx_ring_full - a->xdp_rx_ring_full;
 }
 
 static uint64_t
@@ -177,9 +202,10 @@ void
 fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
 {
-	uint64_t nombuf = 0, imissed = 0, ierr = 0, oob = 0;
+	uint64_t n[CAUSE_MAX] = { 0 };
+	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
+		[CAUSE_IMISSED] = true };
 	struct rxr_pool_lcore_stats sum;
-	bool has_oob = false;
 
 	memset(&sum, 0, sizeof(sum));
 	r->duration_s = (double)cycles / rte_get_tsc_hz();
@@ -189,11 +215,10 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
 		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
 
-		nombuf += b->port[i].rx_nombuf - a->port[i].rx_nombuf;
-		imissed += b->port[i].imissed - a->port[i].imissed;
-		ierr += b->port[i].ierrors - a->port[i].ierrors;
-		oob += b->port[i].out_of_buffer - a->port[i].out_of_buffer;
-		has_oob |= app.ports[i].xstat_out_of_buffer >= 0;
+		port_drops(n, &app.ports[i], &a->port[i], &b->port[i]);
+		shown[CAUSE_RX_OUT_OF_BUFFER] |=
+			app.ports[i].xstat_out_of_buffer >= 0;
+		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app.ports[i].xsk;
 		for (unsigned int l = 0; l < pb->nr_lcores; l++)
 			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
 				&pb->lcore[l]);
@@ -217,17 +242,19 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		a->free_cycles, b->freed - a->freed);
 	r->refill_latency_sample_every = app.opt.latency ?
 		app.opt.latency_every : 0;
-	add_drop(r, "rx_nombuf", nombuf, true);
-	add_drop(r, "imissed", imissed, true);
-	add_drop(r, "rx_errors", ierr, false);
-	add_drop(r, "rx_out_of_buffer", oob, has_oob);
-	for (unsigned int i = 0; i < app.nb_ports; i++)
-		port_drops_add(r, &app.ports[i], &a->port[i], &b->port[i]);
-	add_drop(r, "consumer_full", b->drops[DROP_CONSUMER_FULL] -
-		a->drops[DROP_CONSUMER_FULL], app.opt.consumer == CONSUMER_SAME_CPU ||
+	n[CAUSE_CONSUMER_FULL] = b->drops[DROP_CONSUMER_FULL] -
+		a->drops[DROP_CONSUMER_FULL];
+	n[CAUSE_UNACCOUNTED] = unaccounted;
+	/* Shown at 0 too: what every run has, or this run could have. */
+	shown[CAUSE_XDP_RX_DROPPED] = shown[CAUSE_XDP_RX_RING_FULL] =
+		shown[CAUSE_XDP_FILL_RING_EMPTY];
+	shown[CAUSE_CONSUMER_FULL] = app.opt.consumer == CONSUMER_SAME_CPU ||
 		app.opt.consumer == CONSUMER_OTHER_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_POLL);
-	add_drop(r, "unaccounted", unaccounted, false);
+		app.opt.consumer == CONSUMER_OTHER_POLL;
+	for (unsigned int c = 0; c < CAUSE_MAX; c++)
+		if ((n[c] != 0 || shown[c]) && r->nb_drops < RXR_REPORT_DROPS_MAX)
+			r->drops[r->nb_drops++] = (struct rxr_report_drop){
+				drop_cause_names[c], n[c] };
 	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
 		fill_zeroing(r, a, b);
 }

@@ -926,38 +926,3 @@ port_counters_read(const struct port *p, struct port_counters *c)
 		}
 	}
 }
-
-static void
-drop_add(struct rxr_report_run *r, const char *cause, uint64_t n)
-{
-	for (unsigned int i = 0; i < r->nb_drops; i++)
-		if (strcmp(r->drops[i].cause, cause) == 0) {
-			r->drops[i].count += n;
-			return;
-		}
-	if (r->nb_drops < RXR_REPORT_DROPS_MAX)
-		r->drops[r->nb_drops++] = (struct rxr_report_drop){ cause, n };
-}
-
-/*
- * NIC-side drop causes of one port between two reads. XDP sockets: a
- * packet that found the fill ring empty (no buffer posted: mlx5's
- * rx_out_of_buffer) counts in both rx_dropped and fill_ring_empty_descs in
- * copy mode, so the causes are split to add up to packets: fill ring
- * empty, other rx_dropped (too long a frame), and RX ring full (the
- * application did not take what was received).
- */
-void
-port_drops_add(struct rxr_report_run *r, const struct port *p,
-		const struct port_counters *a, const struct port_counters *b)
-{
-	uint64_t dropped, empty;
-
-	if (!p->xsk)
-		return;
-	dropped = b->xdp_rx_dropped - a->xdp_rx_dropped;
-	empty = RTE_MIN(dropped, b->xdp_fill_ring_empty - a->xdp_fill_ring_empty);
-	drop_add(r, "xdp_fill_ring_empty", empty);
-	drop_add(r, "xdp_rx_dropped", dropped - empty);
-	drop_add(r, "xdp_rx_ring_full", b->xdp_rx_ring_full - a->xdp_rx_ring_full);
-}

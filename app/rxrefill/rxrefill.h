@@ -79,7 +79,30 @@ enum consumer_mode {
 #define NOISE_STOPPED_MIN_S 0.05	/* ... and at least this long */
 #define NOISE_BUSY_SHARE 0.05
 
-/* Drop causes counted by the app itself. */
+/*
+ * Why packets were lost, in the order a run's report lists them:
+ * X(id, name, live), live: also shown while running (telemetry, the
+ * metrics file). The ports' counters give each (port_drops()) but
+ * consumer_full, which the poll lcores count (poller.drops), and
+ * unaccounted, what a finite replay sent that no other cause holds.
+ */
+#define DROP_CAUSES(X) \
+	X(RX_NOMBUF, "rx_nombuf", true) \
+	X(IMISSED, "imissed", true) \
+	X(RX_ERRORS, "rx_errors", true) \
+	X(RX_OUT_OF_BUFFER, "rx_out_of_buffer", false) \
+	X(XDP_FILL_RING_EMPTY, "xdp_fill_ring_empty", false) \
+	X(XDP_RX_DROPPED, "xdp_rx_dropped", false) \
+	X(XDP_RX_RING_FULL, "xdp_rx_ring_full", false) \
+	X(CONSUMER_FULL, "consumer_full", true) \
+	X(UNACCOUNTED, "unaccounted", false)
+
+#define DROP_CAUSE_ID_(id, name, live) CAUSE_##id,
+enum drop_cause_id { DROP_CAUSES(DROP_CAUSE_ID_) CAUSE_MAX };
+extern const char *const drop_cause_names[CAUSE_MAX];
+extern const bool drop_cause_live[CAUSE_MAX];
+
+/* Drop causes the poll lcores count themselves (poller.drops). */
 enum drop_cause {
 	DROP_CONSUMER_FULL,	/* the stream's receive queue was full */
 	DROP_MAX,
@@ -406,8 +429,6 @@ struct port_counters {
 	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
-void port_drops_add(struct rxr_report_run *r, const struct port *p,
-		const struct port_counters *a, const struct port_counters *b);
 
 /* xsk.c */
 struct xsk_counters {
@@ -462,6 +483,8 @@ struct snapshot {
 };
 
 void snapshot_take(struct snapshot *s);
+void port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
+		const struct port_counters *a, const struct port_counters *b);
 
 /* Per-stream rows of the report, merged over the pollers. */
 struct stream_rows {

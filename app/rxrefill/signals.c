@@ -47,7 +47,8 @@ signal_name(int sig)
  * SIGINT, SIGTERM, SIGHUP (the terminal or ssh session went away) and
  * SIGQUIT stop cleanly: the repetition in progress ends, is marked cut
  * short, the report is written. SIGPIPE is ignored: a closed stdout
- * (rxrefill ... | head) makes writes fail, never loses the run.
+ * (rxrefill ... | head) makes writes fail, never loses the run; and so is
+ * SIGXFSZ: a report past ulimit -f fails to write (EFBIG) and says so.
  */
 void
 signals_install(void)
@@ -61,6 +62,7 @@ signals_install(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	sigaction(SIGPIPE, &ign, NULL);
+	sigaction(SIGXFSZ, &ign, NULL);
 }
 
 int

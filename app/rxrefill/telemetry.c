@@ -34,12 +34,6 @@ static const char *const phase_names[] = {
 	[PHASE_DONE] = "done",
 };
 
-/* The drop causes counted live: ethdev's and the app's. */
-enum { LD_NOMBUF, LD_IMISSED, LD_IERRORS, LD_CONSUMER_FULL, LD_MAX };
-static const char *const drop_names[LD_MAX] = {
-	"rx_nombuf", "imissed", "rx_errors", "consumer_full",
-};
-
 /*
  * A pool's report groups, since the pool's creation (wait_share: of the
  * last period); shown by their lists (rxr_report.h) as <group>_<field>.
@@ -68,7 +62,7 @@ struct live_view {
 	uint64_t phase_tsc, start_tsc;	/* elapsed is computed when asked */
 	double mpps, gbps;		/* over the last period */
 	uint64_t rx_packets, rx_bytes;	/* since the run began */
-	uint64_t drops[LD_MAX];
+	uint64_t drops[CAUSE_MAX];
 	unsigned int nb_pools;
 	struct live_pool pool[MAX_PORTS];
 };
@@ -80,7 +74,7 @@ static struct {
 	/* Main lcore only. */
 	uint64_t start_tsc, phase_tsc, last_tsc, period;
 	uint64_t run_packets0, run_bytes0, last_packets, last_bytes;
-	uint64_t drops0[LD_MAX];
+	uint64_t drops0[CAUSE_MAX];
 	uint64_t wait0[MAX_PORTS];
 	const struct rte_mempool *mp0[MAX_PORTS];
 	struct rxr_pool_stats *ps;
@@ -97,7 +91,7 @@ counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 	struct app *a = L.app;
 
 	*packets = *bytes = 0;
-	memset(drops, 0, sizeof(uint64_t) * LD_MAX);
+	memset(drops, 0, sizeof(uint64_t) * CAUSE_MAX);
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		const struct poller *pl = &a->pollers[k];
 
@@ -105,16 +99,14 @@ counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 			*packets += RXR_STAT_READ(pl->q[i].packets);
 			*bytes += RXR_STAT_READ(pl->q[i].bytes);
 		}
-		drops[LD_CONSUMER_FULL] +=
+		drops[CAUSE_CONSUMER_FULL] +=
 			RXR_STAT_READ(a->pollers[k].drops[DROP_CONSUMER_FULL]);
 	}
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port_counters c;
+		struct port_counters c, zero = { 0 };
 
 		port_counters_read(&a->ports[i], &c);
-		drops[LD_NOMBUF] += c.rx_nombuf;
-		drops[LD_IMISSED] += c.imissed;
-		drops[LD_IERRORS] += c.ierrors;
+		port_drops(drops, &a->ports[i], &zero, &c);
 	}
 }
 
@@ -162,7 +154,7 @@ static int metrics_write(const struct live_view *v);
 static void
 sample(void)
 {
-	uint64_t now = rte_get_tsc_cycles(), packets, bytes, drops[LD_MAX];
+	uint64_t now = rte_get_tsc_cycles(), packets, bytes, drops[CAUSE_MAX];
 	double hz = (double)rte_get_tsc_hz(), dt = (double)(now - L.last_tsc);
 	struct live_view v;
 
@@ -178,7 +170,7 @@ sample(void)
 	}
 	v.rx_packets = packets - L.run_packets0;
 	v.rx_bytes = bytes - L.run_bytes0;
-	for (int d = 0; d < LD_MAX; d++)
+	for (int d = 0; d < CAUSE_MAX; d++)
 		v.drops[d] = drops[d] - L.drops0[d];
 	pools_now(&v, L.baseline ? dt : 0);
 	L.last_tsc = now;
@@ -300,8 +292,10 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	drops = rte_tel_data_alloc();
 	if (drops != NULL) {
 		rte_tel_data_start_dict(drops);
-		for (int k = 0; k < LD_MAX; k++)
-			rte_tel_data_add_dict_u64(drops, drop_names[k], v.drops[k]);
+		for (int k = 0; k < CAUSE_MAX; k++)
+			if (drop_cause_live[k])
+				rte_tel_data_add_dict_u64(drops,
+					drop_cause_names[k], v.drops[k]);
 		rte_tel_data_add_dict_container(d, "drops", drops, 0);
 	}
 	/* One container per pool: containers do not nest deeper. */
@@ -368,9 +362,11 @@ metrics_print(FILE *f, const struct live_view *v)
 		"rxrefill_rx_bytes_total{%s} %" PRIu64 "\n", labels, v->rx_bytes);
 	fprintf(f, "# HELP rxrefill_drops_total Packets dropped in the current "
 		"run, by cause.\n# TYPE rxrefill_drops_total counter\n");
-	for (int d = 0; d < LD_MAX; d++)
-		fprintf(f, "rxrefill_drops_total{%s,cause=\"%s\"} %" PRIu64 "\n",
-			labels, drop_names[d], v->drops[d]);
+	for (int d = 0; d < CAUSE_MAX; d++)
+		if (drop_cause_live[d])
+			fprintf(f, "rxrefill_drops_total{%s,cause=\"%s\"} %"
+				PRIu64 "\n", labels, drop_cause_names[d],
+				v->drops[d]);
 #define POOL_METRIC(name, type, help, fmt, field) do { \
 	fprintf(f, "# HELP rxrefill_" name " " help "\n" \
 		"# TYPE rxrefill_" name " " type "\n"); \

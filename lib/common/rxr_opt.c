@@ -258,8 +258,9 @@ text_ok(const char *s, bool required)
 	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
 }
 
-int
-rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen)
+/* Names and letters unique, texts one line, required fields given. */
+static int
+table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
 {
 	if (t->nb > RXR_OPT_MAX) {
 		snprintf(err, errlen, "%s: more than %d options", t->prog,
@@ -301,7 +302,7 @@ rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
 {
 	unsigned int order[RXR_OPT_MAX];
 
-	if (rxr_opt_check(t, err, errlen) != 0)
+	if (table_check(t, err, errlen) != 0)
 		return -1;
 	help_order(t, order);
 	fprintf(f, "# options-table 1 %s\n", t->prog);

@@ -110,18 +110,13 @@ int rxr_opt_find(const struct rxr_opt_table *t, const char *name);
 void rxr_opt_help(const struct rxr_opt_table *t, FILE *f);
 
 /**
- * Check a table: names and letters unique, every text one line without
- * tabs, the required ones (name, section, help) given, a setter for each.
- * @return 0, or -1 with a message naming the option in err.
- */
-int rxr_opt_check(const struct rxr_opt_table *t, char *err, size_t errlen);
-
-/**
  * Print the table for --options-table: "# options-table 1 PROG", then
  * one line per option in --help order, LONG SHORT ARG DEFAULT COMPLETE
  * SECTION HELP separated by tabs, '-' for a field that is empty. A table
- * that fails rxr_opt_check() is not printed.
- * @return 0, or -1 with the message of rxr_opt_check() in err.
+ * that is not right (names and letters unique, every text one line
+ * without tabs, the name, section and help given, a setter for each) is
+ * not printed.
+ * @return 0, or -1 with a message naming the option in err.
  */
 int rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
 		size_t errlen);

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* Report builder: C structs in, a jansson document out; and the summary. */
+/*
+ * Report builder: C structs in, a jansson document out; fields of the
+ * environment and the runs that the builder does not know in detail set
+ * as JSON.
+ */
 
 #include <errno.h>
 #include <math.h>
@@ -60,7 +64,7 @@ rxr_report_create(void)
 			jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
 			jset(r->doc, "runs", json_array()) ||
 			jset(r->doc, "summary", json_array()) ||
-			rxr_report_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
+			rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
@@ -81,12 +85,6 @@ rxr_report_json(const struct rxr_report *r)
 {
 	rxrr_fresh(r);
 	return r->doc;
-}
-
-int
-rxr_report_set_created(struct rxr_report *r, time_t t)
-{
-	return format_created(r->doc, t);
 }
 
 void
@@ -326,6 +324,31 @@ rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 	return set_option(r, name, json_boolean(value));
 }
 
+int
+rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v)
+{
+	json_t *env = json_object_get(r->doc, "env");
+
+	if (env == NULL || v == NULL || key == NULL) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	return json_object_set_new(env, key, v) == 0 ? 0 : -ENOMEM;
+}
+
+int
+rxr_report_run_set(struct rxr_report *r, unsigned int idx, const char *key,
+		json_t *v)
+{
+	json_t *run = json_array_get(json_object_get(r->doc, "runs"), idx);
+
+	if (run == NULL || v == NULL || key == NULL) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	return json_object_set_new(run, key, v) == 0 ? 0 : -ENOMEM;
+}
+
 /* A negative figure is a bug in the caller: say which one. */
 static int
 check_figure(const char *what, double v, char *err, size_t errlen)
@@ -378,16 +401,16 @@ group_written(const struct rxr_report_run *run, unsigned int g)
 static int
 run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	json_t *sub;
 	unsigned int id;
 
 	if (!group_written(run, g))
 		return 0;
 	sub = json_object();
-	if (jset(o, rxr_report_group_name(g), sub))
+	if (jset(o, rxrr_group_name(g), sub))
 		return -ENOMEM;
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++)
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++)
 		if (f->group_id == g && jset(sub, f->name, field_json(run, id)))
 			return -ENOMEM;
 	return 0;
@@ -397,14 +420,14 @@ run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
 static int
 check_groups(const struct rxr_report_run *run, char *err, size_t errlen)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	unsigned int id;
 
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++) {
 		json_t *v;
 		int ret;
 
-		if (f->type != RXR_REPORT_FTYPE_NUMBER ||
+		if (f->type != RXRR_FTYPE_NUMBER ||
 				!group_written(run, f->group_id))
 			continue;
 		/* As written: a real, or null for what is not finite. */
@@ -438,8 +461,8 @@ hist_json(const uint64_t *counts)
 		json_t *o = json_object();
 
 		if (o == NULL || json_array_append_new(b, o) ||
-				jset(o, "lo", jcount(rxr_report_hist_lo(i))) ||
-				jset(o, "hi", jcount(rxr_report_hist_hi(i))) ||
+				jset(o, "lo", jcount(rxrr_hist_lo(i))) ||
+				jset(o, "hi", jcount(rxrr_hist_hi(i))) ||
 				jset(o, "count", jcount(counts[i])))
 			goto nomem;
 	}
@@ -488,36 +511,31 @@ fairness_json(const struct rxr_report_run *run)
 #define GIGA 1e9
 #define MEGA 1e6
 
-/* The run's identity and its rates and costs; 0 or -ENOMEM. */
+/* A figure of run (RXR_REPORT_FIGURES). */
+static double
+figure_of(const struct rxr_report_run *run, const struct rxrr_figure *f)
+{
+	return *(const double *)(const void *)((const char *)run + f->offset);
+}
+
+/* The run's identity and its figures; 0 or -ENOMEM. */
 static int
 run_figures(json_t *o, const struct rxr_report_run *run)
 {
-	double d = run->duration_s;
+	const struct rxrr_figure *f;
 
 	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
 			jset(o, "bulk", json_boolean(run->bulk)) ||
 			jset(o, "rep", json_integer(run->rep)) ||
-			jset(o, "duration_s", jnum(d)) ||
+			jset(o, "duration_s", jnum(run->duration_s)) ||
 			jset(o, "rx_packets", jcount(run->rx_packets)) ||
-			jset(o, "rx_bytes", jcount(run->rx_bytes)) ||
-			jset(o, "gbps", jnum(ratio(run->rx_bytes * BITS_PER_BYTE,
-				d) / GIGA)) ||
-			jset(o, "gbps_wire", jnum(ratio(((double)run->rx_bytes +
-				WIRE_OVERHEAD_BYTES * run->rx_packets) *
-				BITS_PER_BYTE, d) / GIGA)) ||
-			jset(o, "mpps", jnum(ratio(run->rx_packets, d) / MEGA)) ||
-			jset(o, "cycles_per_packet",
-				jnum(run->cycles_per_packet)) ||
-			jset(o, "refill_cycles_per_frame",
-				jnum(run->refill_cycles_per_frame)) ||
-			jset(o, "allocator_cycles_per_packet",
-				jnum(run->allocator_cycles_per_packet)) ||
-			jset(o, "consumer_free_cycles_per_packet",
-				jnum(run->consumer_free_cycles_per_packet)) ||
-			jset(o, "refill_latency_sample_every",
-				json_integer(run->refill_latency_sample_every)))
+			jset(o, "rx_bytes", jcount(run->rx_bytes)))
 		return -ENOMEM;
-	return 0;
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++)
+		if (jset(o, f->name, jnum(figure_of(run, f))))
+			return -ENOMEM;
+	return jset(o, "refill_latency_sample_every",
+		json_integer(run->refill_latency_sample_every)) ? -ENOMEM : 0;
 }
 
 /* "drops": a count per cause, each cause named once; 0, -EINVAL, -ENOMEM. */
@@ -687,10 +705,15 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 {
 	json_t *runs = json_object_get(r->doc, "runs");
 	struct rxr_report_run full = *run;
+	const struct rxrr_figure *f;
 	json_t *o, *prev;
 	size_t i;
 
 	full.pcp.hit_rate = rxr_report_pcp_hit_rate(&run->pcp);
+	full.gbps = ratio(run->rx_bytes * BITS_PER_BYTE, run->duration_s) / GIGA;
+	full.gbps_wire = ratio(((double)run->rx_bytes + WIRE_OVERHEAD_BYTES *
+		run->rx_packets) * BITS_PER_BYTE, run->duration_s) / GIGA;
+	full.mpps = ratio(run->rx_packets, run->duration_s) / MEGA;
 	if (run->strategy == NULL || *run->strategy == '\0') {
 		rxrr_err(err, errlen, "run: no strategy name");
 		return -EINVAL;
@@ -705,12 +728,12 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 			run->strategy, run->nb_streams);
 		return -EINVAL;
 	}
-	if (check_figure("duration_s", run->duration_s, err, errlen) ||
-			check_figure("cycles_per_packet",
-				run->cycles_per_packet, err, errlen) ||
-			check_figure("refill_cycles_per_frame",
-				run->refill_cycles_per_frame, err, errlen) ||
-			check_groups(&full, err, errlen))
+	if (check_figure("duration_s", run->duration_s, err, errlen))
+		return -EINVAL;
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++)
+		if (check_figure(f->name, figure_of(&full, f), err, errlen))
+			return -EINVAL;
+	if (check_groups(&full, err, errlen))
 		return -EINVAL;
 	/* Two runs with one key would make the summary lie about reps. */
 	json_array_foreach(runs, i, prev) {

@@ -39,7 +39,7 @@ extern "C" {
 #define RXR_REPORT_HIST_BUCKETS 48
 /** Most drop causes one run can carry. */
 #define RXR_REPORT_DROPS_MAX 16
-/** Significance level of a report that sets none (rxr_report_set_alpha()). */
+/** Significance level of a report that sets none. */
 #define RXR_REPORT_ALPHA_DEFAULT 0.05
 /** A good size for error buffers. */
 #define RXR_REPORT_ERR_LEN 512
@@ -121,6 +121,34 @@ struct rxr_report_noise {
 	unsigned int nb_busy_tasks;
 	unsigned int disturbed;		/**< RXR_REPORT_DISTURBED_* bits; 0: not */
 };
+
+/**
+ * @name Run figures
+ * The headline figures of a run, one X-macro list: X(name, row, when,
+ * help). Each line is the member run.name (a double), the JSON field
+ * runs[].name (in list order, null when NaN or infinite), its check in
+ * rxr_report_validate(), a table row "name" with Min, Median, Mean,
+ * Stddev and Max rows, and its statistics in the summary.
+ * - row: HIGHER or LOWER (better that way).
+ * - when: REQUIRED (in every report), OPTIONAL (absent from older
+ *   reports; a row always) or SPARSE (a row only when some run has one).
+ * @{
+ */
+#define RXR_REPORT_FIGURES(X) \
+	X(gbps, HIGHER, REQUIRED, "rx_bytes * 8 / duration_s / 1e9") \
+	X(gbps_wire, HIGHER, REQUIRED, \
+		"(rx_bytes + 24 * rx_packets) * 8 / duration_s / 1e9") \
+	X(mpps, HIGHER, REQUIRED, "rx_packets / duration_s / 1e6") \
+	X(cycles_per_packet, LOWER, REQUIRED, \
+		"poll lcore cycles / rx_packets") \
+	X(refill_cycles_per_frame, LOWER, REQUIRED, \
+		"refill path cycles per frame, over the sampled iterations") \
+	X(allocator_cycles_per_packet, LOWER, OPTIONAL, \
+		"cycles in the pool's entry points per packet, sampled") \
+	X(consumer_free_cycles_per_packet, LOWER, SPARSE, \
+		"consumer cycles spent freeing, per packet it freed")
+
+/** @} */
 
 /**
  * @name Report groups
@@ -219,6 +247,7 @@ struct rxr_report_noise {
 #define RXR_REPORT_CTYPE_STRING const char *
 
 /** @cond internal */
+#define RXR_REPORT_FIGURE_MEMBER_(n, row, when, help) double n;
 #define RXR_REPORT_MEMBER_(g, f, t, row, prec, help) RXR_REPORT_CTYPE_##t f;
 #define RXR_REPORT_FIELD_ID_(g, f, t, row, prec, help) \
 	RXR_REPORT_FIELD_##g##_##f,
@@ -245,41 +274,6 @@ enum rxr_report_group_id {
 	RXR_REPORT_GROUPS_NUM	/**< number of groups */
 };
 
-/** A field's type (the lists' type column). */
-enum rxr_report_ftype {
-	RXR_REPORT_FTYPE_COUNT,
-	RXR_REPORT_FTYPE_NUMBER,
-	RXR_REPORT_FTYPE_STRING,
-};
-
-/** A field's table row (the lists' row column). */
-enum rxr_report_row {
-	RXR_REPORT_ROW_NONE,	/**< not a row */
-	RXR_REPORT_ROW_COUNT,	/**< a row, neither way better */
-	RXR_REPORT_ROW_HIGHER,	/**< a row, higher is better */
-	RXR_REPORT_ROW_LOWER,	/**< a row, lower is better */
-};
-
-/** One line of a group list. */
-struct rxr_report_field {
-	enum rxr_report_group_id group_id;
-	const char *group;	/**< "pcp" */
-	const char *name;	/**< "hits" */
-	const char *path;	/**< "pcp.hits" */
-	enum rxr_report_ftype type;
-	enum rxr_report_row row;
-	int prec;		/**< decimals of its row */
-	const char *help;
-};
-
-/** Field id, or NULL past RXR_REPORT_FIELDS_NUM. */
-const struct rxr_report_field *rxr_report_field(unsigned int id);
-
-/** Name of group id ("pcp"), NULL past RXR_REPORT_GROUPS_NUM. */
-const char *rxr_report_group_name(unsigned int id);
-
-/** Whether group id is always written (else only when run.has_<group>). */
-bool rxr_report_group_required(unsigned int id);
 
 /**
  * "group.field" as a constant string, for a table of metric names; a
@@ -296,8 +290,8 @@ double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
  * One repetition of one (strategy, bulk) pair, as measured.
  *
  * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
- * rxr_report_add_run() from the counters (what pcp.hit_rate holds is not
- * read); every other figure is the caller's. A double that is NaN or
+ * rxr_report_add_run() from the counters (what they hold is not read);
+ * every other figure is the caller's. A double that is NaN or
  * infinite is written as null ("could not be measured"). Zero-initialize
  * the struct and fill what you have.
  */
@@ -315,15 +309,8 @@ struct rxr_report_run {
 	double duration_s;		/**< measured seconds, >= 0 */
 	uint64_t rx_packets;		/**< packets received */
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
-	double cycles_per_packet;	/**< poll lcore cycles / rx_packets */
-	double refill_cycles_per_frame;	/**< refill path cycles / frame */
-	/**
-	 * Poll lcore cycles inside the pool's entry points (alloc, free, the
-	 * drain at the bh-enable point) per packet received; NAN: not measured.
-	 */
-	double allocator_cycles_per_packet;
-	/** Consumer cycles spent freeing, per packet it freed; NAN: none. */
-	double consumer_free_cycles_per_packet;
+	/** The figures (RXR_REPORT_FIGURES): NAN where not measured. */
+	RXR_REPORT_FIGURES(RXR_REPORT_FIGURE_MEMBER_)
 	/**
 	 * Refill latency sampling: one poll-context refill in this many is
 	 * timed into refill_latency_ns and refill_cycles_per_frame; 0: off.
@@ -384,45 +371,8 @@ struct rxr_report_env {
 	char *const *argv;
 };
 
-/** min, median and max over the values that were measured. */
-struct rxr_report_stats {
-	unsigned int n;		/**< values used; 0: all three are NaN */
-	double min;
-	double median;		/**< mean of the two middle ones if n even */
-	double max;
-};
-
 /** A report, built here or loaded from a file. */
 struct rxr_report;
-
-/**
- * Log2 bucket of a latency: 0 -> 0, 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...;
- * values past the last bucket count in the last one.
- */
-static inline unsigned int
-rxr_report_hist_index(uint64_t ns)
-{
-	unsigned int i;
-
-	if (ns == 0)
-		return 0;
-	i = 64 - (unsigned int)__builtin_clzll(ns);
-	return i < RXR_REPORT_HIST_BUCKETS ? i : RXR_REPORT_HIST_BUCKETS - 1;
-}
-
-/** Lower bound (ns, inclusive) of log2 bucket i. */
-static inline uint64_t
-rxr_report_hist_lo(unsigned int i)
-{
-	return i == 0 ? 0 : UINT64_C(1) << (i - 1);
-}
-
-/** Upper bound (ns, exclusive) of log2 bucket i. */
-static inline uint64_t
-rxr_report_hist_hi(unsigned int i)
-{
-	return UINT64_C(1) << i;
-}
 
 /**
  * Interleaved repetitions: step s of nb_configs * reps runs config
@@ -445,9 +395,6 @@ struct rxr_report *rxr_report_create(void);
 
 /** Free a report made by rxr_report_create() or rxr_report_load(). */
 void rxr_report_free(struct rxr_report *r);
-
-/** Set "created" (default: the time of rxr_report_create()). */
-int rxr_report_set_created(struct rxr_report *r, time_t t);
 
 /**
  * Set env. host and cpu_model are looked up when NULL.
@@ -477,13 +424,6 @@ int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 void rxr_report_set_partial(struct rxr_report *r, bool partial);
 
 /**
- * Set the significance level of the report's tests (statistics.alpha,
- * default RXR_REPORT_ALPHA_DEFAULT) and recompute the summary.
- * @return 0, -EINVAL when alpha is not in (0, 1), or -ENOMEM.
- */
-int rxr_report_set_alpha(struct rxr_report *r, double alpha);
-
-/**
  * Append a run. The summary is brought up to date when the report is
  * next written or its document read (rxr_report_json()).
  * @return 0; -EINVAL (no strategy, an empty or duplicate drop cause, a
@@ -499,35 +439,11 @@ unsigned int rxr_report_nb_runs(const struct rxr_report *r);
 /** Number of runs marked "complete": false (cut short). */
 unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 
-/** Whether a run object of the document ran to its end (no "complete"
- * field counts as complete: reports written before it existed). */
-bool rxr_report_run_complete(const json_t *run);
-
-/** Number of runs marked "disturbed": true. */
-unsigned int rxr_report_nb_disturbed(const struct rxr_report *r);
-
-/**
- * Whether a run of doc counts in the statistics: it ran to its end, and it
- * is not disturbed or env.options.disturbed is not "exclude".
- */
-bool rxr_report_run_counted(const json_t *doc, const json_t *run);
-
-/**
- * Recompute "summary" from "runs" (writing the report does it already;
- * useful after editing the JSON through rxr_report_json()).
- */
-int rxr_report_summarize(struct rxr_report *r);
-
 /**
  * The underlying document, owned by the report. Changes made through it
  * are checked by rxr_report_validate() before any write.
  */
 json_t *rxr_report_json(const struct rxr_report *r);
-
-/**
- * min/median/max of v[0..n), ignoring NaN. Sorts v in place.
- */
-void rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out);
 
 /**
  * Check a document against the schema.
@@ -554,10 +470,6 @@ int rxr_report_validate(const json_t *doc, const char *name, char *err,
 int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		char *err, size_t errlen);
 
-/** rxr_report_write_atomic() for any JSON document (no validation). */
-int rxr_report_json_write_atomic(const json_t *doc, const char *path,
-		char *err, size_t errlen);
-
 /**
  * Load and validate a report file.
  * @return the report, or NULL with err set: "<path>: No such file or
@@ -567,9 +479,24 @@ int rxr_report_json_write_atomic(const json_t *doc, const char *path,
  */
 struct rxr_report *rxr_report_load(const char *path, char *err, size_t errlen);
 
-/** rxr_report_load() from memory; name is used in messages. */
-struct rxr_report *rxr_report_load_buffer(const char *buf, size_t len,
-		const char *name, char *err, size_t errlen);
+/**
+ * Read a JSON document as reports are read: path a regular file (never
+ * opened otherwise) of at most 256 MiB, UTF-8, no duplicate key, numbers
+ * in range. New reference, or NULL with err set.
+ */
+json_t *rxr_report_json_load(const char *path, char *err, size_t errlen);
+
+/** rxr_report_json_load() from memory; name is used in messages. */
+json_t *rxr_report_json_loadb(const char *buf, size_t len, const char *name,
+		char *err, size_t errlen);
+
+/**
+ * The report of a document: validated (rxr_report_validate()), and
+ * owned by the report from then on (stolen, also on failure).
+ * @return the report, or NULL with err set.
+ */
+struct rxr_report *rxr_report_of_json(json_t *doc, const char *name,
+		char *err, size_t errlen);
 
 /**
  * Row selection for the renderers. A selector picks a metric when it
@@ -648,16 +575,19 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
 		const struct rxr_report_select *sel);
 
 /**
- * Regressions against the first report: every row of the comparison whose
- * metric has a direction and is significantly worse (p < alpha) than in
- * the first report by more than @p pct percent, on the mean (the median
- * for metrics without a Mean row): the row the metric is tested on. Each is printed on @p out (may be
- * NULL) as "worse: <config>.<metric> <label>: <delta>% (p <p>)".
+ * Regressions against the first report, on every tested row of the
+ * comparison (Mean, else Median): a count (drops by cause) whose mean
+ * rise per repetition (paired by round when the reports are) is above
+ * @p drops; any other metric with a direction significantly worse (p <
+ * alpha) by more than @p pct percent (from 0, any change is). Each is
+ * printed on @p out (may be NULL) as "worse: <config>.<metric> <label>:
+ * ...".
  * @return the number of regressions, or -ENOMEM.
  */
 int rxr_report_compare_worse(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, double pct, FILE *out);
+		const struct rxr_report_select *sel, double pct, double drops,
+		FILE *out);
 
 /**
  * The comparison of rxr_report_compare_text() as a JSON document
@@ -670,27 +600,6 @@ int rxr_report_compare_worse(struct rxr_report *const *reports,
 json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
-
-/** Refill latency percentiles in reports and tables: p50 p90 p99 p99.9. */
-#define RXR_REPORT_PCT_N 4
-/** The percentiles, in %: 50, 90, 99, 99.9. */
-extern const double rxr_report_pct_points[RXR_REPORT_PCT_N];
-
-/** A percentile of a log2 histogram and the bucket it falls in. */
-struct rxr_report_pct {
-	double p;	/**< percentile, 0 < p <= 100 */
-	uint64_t lo;	/**< bucket lower bound, ns, inclusive */
-	uint64_t hi;	/**< bucket upper bound, ns, exclusive */
-	double ns;	/**< estimate: linear interpolation inside the bucket */
-};
-
-/**
- * Percentile p of a histogram of RXR_REPORT_HIST_BUCKETS log2 buckets
- * (nearest rank: the bucket holding the ceil(p% * total)-th value).
- * @return 0, or -EINVAL when the histogram is empty or p is out of range.
- */
-int rxr_report_percentile(const uint64_t *counts, double p,
-		struct rxr_report_pct *out);
 
 /**
  * Set env.<key> (new fields: versions, build, kernel, ...). Steals v.
@@ -763,13 +672,13 @@ bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 
 /**
  * Comparisons of rxr_report_compare_worse() that cannot decide: a tested
- * row of a configuration both sides have, whose test could not give a p
- * below alpha with these repetitions (too few runs, or none on a side).
- * Each is printed on @p out (may be NULL) as "undecided: <row> <label>:
- * 2 against 3 runs, the smallest p the test can give is 0.2, ...". A
- * report with no tested row in common with the first (no configuration
- * of complete runs both have) counts as one: "undecided: <label>: no
- * configuration ... nothing compared".
+ * row of a configuration both sides have whose metric a side has no value
+ * of, or (but a count) whose test could not give a p below alpha with
+ * these repetitions (too few runs). Each is printed on @p out (may be
+ * NULL) as "undecided: <row> <label>: 2 against 3 runs, the smallest p
+ * the test can give is 0.2, ...". A report with no tested row in common
+ * with the first (no configuration of complete runs both have) counts as
+ * one: "undecided: <label>: no configuration ... nothing compared".
  * @return their number, or -ENOMEM.
  */
 int rxr_report_compare_undecided(struct rxr_report *const *reports,

@@ -12,6 +12,7 @@
 
 #include "rxr_path.h"
 #include "rxr_report_priv.h"
+#include "rxr_stats.h"
 
 /* Far above any real report; keeps a wrong file from eating memory. */
 #define REPORT_MAX_BYTES (256u << 20)
@@ -136,8 +137,8 @@ sync_dir(const char *dir, const char **step)
 	return 0;
 }
 
-int
-rxr_report_json_write_atomic(const json_t *doc, const char *path, char *err,
+static int
+json_write_atomic(const json_t *doc, const char *path, char *err,
 		size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
@@ -205,10 +206,17 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
 	}
-	return rxr_report_json_write_atomic(r->doc, path, err, errlen);
+	return json_write_atomic(r->doc, path, err, errlen);
 }
 
-/* Validation: one context carries the file name and the error buffer. */
+/*
+ * Validation, from a description of the schema: each object a list of
+ * its fields, each field a type, whether it is required, its own fields
+ * (an object), its element (an array) and the checks its type cannot
+ * say. Messages name the field by its path: "<file>: runs[2].pcp.hits:
+ * missing", "<file>: runs[0].rx_packets: expected an integer >= 0,
+ * found -1".
+ */
 struct vctx {
 	const char *name;
 	char *err;
@@ -221,8 +229,10 @@ enum vtype {
 	V_COUNT,	/* integer >= 0 */
 	V_NUM,		/* number >= 0 */
 	V_NUM_NULL,	/* number >= 0 or null */
-	V_OBJ,		/* object */
-	V_ARR,		/* array */
+	V_REAL_NULL,	/* number or null */
+	V_OBJ,		/* object with the fields of sub */
+	V_ARR,		/* array of elements as sub[0] */
+	V_COUNTS,	/* object of integers >= 0 under names of its own */
 };
 
 static const char *const vtype_names[] = {
@@ -231,8 +241,19 @@ static const char *const vtype_names[] = {
 	[V_COUNT] = "an integer >= 0",
 	[V_NUM] = "a number >= 0",
 	[V_NUM_NULL] = "a number >= 0 or null",
+	[V_REAL_NULL] = "a number or null",
 	[V_OBJ] = "an object",
 	[V_ARR] = "an array",
+	[V_COUNTS] = "an object",
+};
+
+struct vspec {
+	const char *key;	/* NULL ends a list */
+	enum vtype t;
+	bool required;
+	const struct vspec *sub;
+	/* What the type cannot say; 0 or -EINVAL with the message. */
+	int (*check)(struct vctx *c, const json_t *v, const char *path);
 };
 
 static const char *
@@ -251,19 +272,6 @@ json_type_name(const json_t *v)
 	return "something else";
 }
 
-/* What was found instead: the number itself ("-1"), else its type. */
-static const char *
-found_name(const json_t *v, char *buf, size_t len)
-{
-	if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, len, "%.17g", json_real_value(v));
-	else
-		return json_type_name(v);
-	return buf;
-}
-
 static bool
 vtype_ok(const json_t *v, enum vtype t)
 {
@@ -274,528 +282,435 @@ vtype_ok(const json_t *v, enum vtype t)
 	case V_NUM: return json_is_number(v) && json_number_value(v) >= 0;
 	case V_NUM_NULL: return json_is_null(v) ||
 		(json_is_number(v) && json_number_value(v) >= 0);
-	case V_OBJ: return json_is_object(v);
+	case V_REAL_NULL: return json_is_null(v) || json_is_number(v);
+	case V_OBJ: case V_COUNTS: return json_is_object(v);
 	case V_ARR: return json_is_array(v);
 	}
 	return false;
 }
 
-/*
- * obj[key] of type t; *out is NULL when absent and optional. Messages name
- * the field by its path: "<file>: runs[2].pcp.hits: missing".
- */
-static int
-vfield(struct vctx *c, const json_t *obj, const char *where, const char *key,
-		enum vtype t, bool required, const json_t **out)
+static int __attribute__((format(printf, 3, 4)))
+vfail(struct vctx *c, const char *path, const char *fmt, ...)
 {
-	const json_t *v = json_object_get(obj, key);
-	const char *dot = *where != '\0' ? "." : "";
+	char msg[256];
+	va_list ap;
 
-	if (out != NULL)
-		*out = v;
-	if (v == NULL) {
-		if (!required)
-			return 0;
-		rxrr_err(c->err, c->errlen, "%s: %s%s%s: missing", c->name,
-			where, dot, key);
-		return -EINVAL;
-	}
-	if (!vtype_ok(v, t)) {
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rxrr_err(c->err, c->errlen, "%s: %s%s%s", c->name, path,
+		*path != '\0' ? ": " : "", msg);
+	return -EINVAL;
+}
+
+static int vobject(struct vctx *c, const json_t *obj, const char *path,
+		const struct vspec *fields);
+
+/* v at path against s: its type, then its fields, elements or counts. */
+static int
+vvalue(struct vctx *c, const json_t *v, const char *path,
+		const struct vspec *s)
+{
+	char sub[160];
+	const char *key;
+	const json_t *e;
+	size_t i;
+
+	if (!vtype_ok(v, s->t)) {
 		char found[32];
 
-		rxrr_err(c->err, c->errlen, "%s: %s%s%s: expected %s, found %s",
-			c->name, where, dot, key, vtype_names[t],
-			found_name(v, found, sizeof(found)));
+		if (json_is_integer(v))
+			snprintf(found, sizeof(found), "%lld",
+				(long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(found, sizeof(found), "%.17g",
+				json_real_value(v));
+		else
+			snprintf(found, sizeof(found), "%s", json_type_name(v));
+		return vfail(c, path, "expected %s, found %s", vtype_names[s->t],
+			found);
+	}
+	if (s->t == V_OBJ && s->sub != NULL && vobject(c, v, path, s->sub))
 		return -EINVAL;
+	json_array_foreach(s->t == V_ARR && s->sub != NULL ? v : NULL, i, e) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (vvalue(c, e, sub, s->sub))
+			return -EINVAL;
+	}
+	json_object_foreach(s->t == V_COUNTS ? (json_t *)(uintptr_t)v : NULL,
+			key, e) {
+		static const struct vspec count = { NULL, V_COUNT };
+
+		snprintf(sub, sizeof(sub), "%s.%s", path, key);
+		if (*key == '\0')
+			return vfail(c, sub, "an empty name");
+		if (vvalue(c, e, sub, &count))
+			return -EINVAL;
+	}
+	return s->check != NULL ? s->check(c, v, path) : 0;
+}
+
+/* obj's fields: each present as its spec says, or absent when optional. */
+static int
+vobject(struct vctx *c, const json_t *obj, const char *path,
+		const struct vspec *fields)
+{
+	for (const struct vspec *f = fields; f->key != NULL; f++) {
+		const json_t *v = json_object_get(obj, f->key);
+		char sub[160];
+
+		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
+			f->key);
+		if (v == NULL && f->required)
+			return vfail(c, sub, "missing");
+		if (v != NULL && vvalue(c, v, sub, f))
+			return -EINVAL;
 	}
 	return 0;
 }
 
-/* Every key of obj is one of keys[], of type t, required. */
 static int
-vfields(struct vctx *c, const json_t *obj, const char *where,
-		const char *const *keys, size_t n, enum vtype t)
+check_memory(struct vctx *c, const json_t *v, const char *path)
 {
-	size_t i;
+	const char *m = json_string_value(v);
 
-	for (i = 0; i < n; i++)
-		if (vfield(c, obj, where, keys[i], t, true, NULL))
-			return -EINVAL;
-	return 0;
-}
-
-#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
-
-/*
- * statistics{}: how summary was computed. Optional; alpha, when there, a
- * level a test can be read at (a report's verdicts use it).
- */
-static int
-validate_statistics(struct vctx *c, const json_t *doc)
-{
-	static const char *const strs[] = {
-		"ci95", "test", "paired_test", "paired_interval",
-	};
-	const json_t *st, *alpha;
-
-	if (vfield(c, doc, "", "statistics", V_OBJ, false, &st))
-		return -EINVAL;
-	if (st == NULL)
+	if (strcmp(m, "hugepages") == 0 || strcmp(m, "no-huge") == 0)
 		return 0;
-	for (size_t i = 0; i < NKEYS(strs); i++)
-		if (vfield(c, st, "statistics", strs[i], V_STR, false, NULL))
-			return -EINVAL;
-	if (vfield(c, st, "statistics", "alpha", V_NUM, false, &alpha))
-		return -EINVAL;
-	if (alpha != NULL && !(json_number_value(alpha) > 0 &&
-			json_number_value(alpha) < 1)) {
-		rxrr_err(c->err, c->errlen, "%s: statistics.alpha: %g is not "
-			"a significance level (0 < alpha < 1)", c->name,
-			json_number_value(alpha));
-		return -EINVAL;
-	}
-	return 0;
+	return vfail(c, path, "expected \"hugepages\" or \"no-huge\", found "
+		"\"%.64s\"", m);
 }
 
 static int
-validate_env(struct vctx *c, const json_t *doc)
+check_alpha(struct vctx *c, const json_t *v, const char *path)
 {
-	static const char *const strs[] = {
-		"dpdk_version", "host", "cpu_model", "memory", "argv",
-	};
-	static const char *const port_strs[] = { "driver", "name" };
-	const json_t *env, *arr, *v, *mem;
-	char where[64], found[32];
-	size_t i;
-
-	if (vfield(c, doc, "", "env", V_OBJ, true, &env) ||
-			vfields(c, env, "env", strs, NKEYS(strs), V_STR) ||
-			vfield(c, env, "env", "lcores", V_ARR, true, &arr) ||
-			vfield(c, env, "env", "options", V_OBJ, true, NULL))
-		return -EINVAL;
-	json_array_foreach(arr, i, v) {
-		if (!vtype_ok(v, V_COUNT)) {
-			rxrr_err(c->err, c->errlen, "%s: env.lcores[%zu]: "
-				"expected %s, found %s", c->name, i,
-				vtype_names[V_COUNT],
-				found_name(v, found, sizeof(found)));
-			return -EINVAL;
-		}
-	}
-	mem = json_object_get(env, "memory");
-	if (strcmp(json_string_value(mem), "hugepages") != 0 &&
-			strcmp(json_string_value(mem), "no-huge") != 0) {
-		rxrr_err(c->err, c->errlen, "%s: env.memory: expected "
-			"\"hugepages\" or \"no-huge\", found \"%.64s\"",
-			c->name, json_string_value(mem));
-		return -EINVAL;
-	}
-	if (vfield(c, env, "env", "ports", V_ARR, true, &arr))
-		return -EINVAL;
-	json_array_foreach(arr, i, v) {
-		snprintf(where, sizeof(where), "env.ports[%zu]", i);
-		if (!json_is_object(v)) {
-			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
-				"found %s", c->name, where, json_type_name(v));
-			return -EINVAL;
-		}
-		if (vfield(c, v, where, "port", V_COUNT, true, NULL) ||
-				vfields(c, v, where, port_strs,
-					NKEYS(port_strs), V_STR))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static bool
-is_pow2(json_int_t v)
-{
-	return v > 0 && (v & (v - 1)) == 0;
+	if (json_number_value(v) > 0 && json_number_value(v) < 1)
+		return 0;
+	return vfail(c, path, "%g is not a significance level (0 < alpha < 1)",
+		json_number_value(v));
 }
 
 static int
-validate_hist(struct vctx *c, const json_t *h, const char *where)
+check_nonempty(struct vctx *c, const json_t *v, const char *path)
 {
-	static const char *const counts[] = { "lo", "hi", "count" };
-	const json_t *unit, *buckets, *b;
+	return json_string_length(v) != 0 ? 0 : vfail(c, path, "empty");
+}
+
+static int
+check_unit(struct vctx *c, const json_t *v, const char *path)
+{
+	return strcmp(json_string_value(v), "ns") == 0 ? 0 :
+		vfail(c, path, "expected \"ns\", found \"%.32s\"",
+			json_string_value(v));
+}
+
+/* Only the log2 buckets, each once: [0,1), [1,2), [2,4) ... [2^46, 2^47). */
+static int
+check_buckets(struct vctx *c, const json_t *v, const char *path)
+{
 	uint64_t seen = 0;
-	char w[96];
+	const json_t *b;
+	char sub[160];
 	size_t i;
 
-	if (vfield(c, h, where, "unit", V_STR, true, &unit) ||
-			vfield(c, h, where, "buckets", V_ARR, true, &buckets))
-		return -EINVAL;
-	if (strcmp(json_string_value(unit), "ns") != 0) {
-		rxrr_err(c->err, c->errlen, "%s: %s.unit: expected \"ns\", "
-			"found \"%.32s\"", c->name, where,
-			json_string_value(unit));
-		return -EINVAL;
-	}
-	json_array_foreach(buckets, i, b) {
-		json_int_t lo, hi;
-		unsigned int idx;
+	json_array_foreach(v, i, b) {
+		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
+		json_int_t hi = json_integer_value(json_object_get(b, "hi"));
+		unsigned int idx = rxrr_hist_index((uint64_t)lo);
 
-		snprintf(w, sizeof(w), "%s.buckets[%zu]", where, i);
-		if (!json_is_object(b)) {
-			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
-				"found %s", c->name, w, json_type_name(b));
-			return -EINVAL;
-		}
-		if (vfields(c, b, w, counts, NKEYS(counts), V_COUNT))
-			return -EINVAL;
-		lo = json_integer_value(json_object_get(b, "lo"));
-		hi = json_integer_value(json_object_get(b, "hi"));
-		/* Only the log2 buckets: [0,1), [1,2), [2,4) ... [2^46, 2^47) */
-		if (lo == 0 && hi == 1) {
-			idx = 0;
-		} else if (is_pow2(lo) && hi / 2 == lo && hi % 2 == 0 &&
-				(uint64_t)hi <= rxr_report_hist_hi(
-					RXR_REPORT_HIST_BUCKETS - 1)) {
-			idx = rxr_report_hist_index((uint64_t)lo);
-		} else {
-			rxrr_err(c->err, c->errlen, "%s: %s: [%lld, %lld) is not "
-				"a log2 bucket", c->name, w, (long long)lo,
-				(long long)hi);
-			return -EINVAL;
-		}
-		if (seen & (UINT64_C(1) << idx)) {
-			rxrr_err(c->err, c->errlen, "%s: %s: bucket [%lld, %lld) "
-				"listed twice", c->name, w, (long long)lo,
-				(long long)hi);
-			return -EINVAL;
-		}
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!(lo == 0 && hi == 1) && !(lo > 0 && (lo & (lo - 1)) == 0 &&
+				hi == 2 * lo && (uint64_t)hi <= rxrr_hist_hi(
+					RXR_REPORT_HIST_BUCKETS - 1)))
+			return vfail(c, sub, "[%lld, %lld) is not a log2 bucket",
+				(long long)lo, (long long)hi);
+		if (seen & (UINT64_C(1) << idx))
+			return vfail(c, sub, "bucket [%lld, %lld) listed twice",
+				(long long)lo, (long long)hi);
 		seen |= UINT64_C(1) << idx;
 	}
 	return 0;
 }
 
 static int
-validate_streams(struct vctx *c, const json_t *arr, const char *where)
+check_stream(struct vctx *c, const json_t *v, const char *path)
 {
-	static const char *const strs[] = { "src", "dst" };
-	static const char *const counts[] = {
-		"sport", "dport", "proto", "packets", "bytes",
-	};
-	const json_t *s;
-	char w[96];
-	size_t i;
-
-	json_array_foreach(arr, i, s) {
-		snprintf(w, sizeof(w), "%s.streams[%zu]", where, i);
-		if (!json_is_object(s)) {
-			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
-				"found %s", c->name, w, json_type_name(s));
-			return -EINVAL;
-		}
-		if (vfields(c, s, w, strs, NKEYS(strs), V_STR) ||
-				vfields(c, s, w, counts, NKEYS(counts), V_COUNT))
-			return -EINVAL;
-		if (json_integer_value(json_object_get(s, "sport")) > 65535 ||
-				json_integer_value(json_object_get(s, "dport")) >
-					65535 ||
-				json_integer_value(json_object_get(s, "proto")) >
-					255) {
-			rxrr_err(c->err, c->errlen, "%s: %s: port above 65535 or "
-				"protocol above 255", c->name, w);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	if (json_integer_value(json_object_get(v, "sport")) <= 65535 &&
+			json_integer_value(json_object_get(v, "dport")) <= 65535 &&
+			json_integer_value(json_object_get(v, "proto")) <= 255)
+		return 0;
+	return vfail(c, path, "port above 65535 or protocol above 255");
 }
 
-/* Every element of arr is an object with fields[] of their types. */
-struct vspec {
-	const char *key;
-	enum vtype t;
-	bool optional;		/* newer than the first reports with it */
-};
-
 static int
-validate_objects(struct vctx *c, const json_t *arr, const char *where,
-		const struct vspec *spec, size_t n)
+check_cause(struct vctx *c, const json_t *v, const char *path)
 {
-	const json_t *e;
-	char w[96];
-	size_t i, k;
-
-	json_array_foreach(arr, i, e) {
-		snprintf(w, sizeof(w), "%s[%zu]", where, i);
-		if (!json_is_object(e)) {
-			rxrr_err(c->err, c->errlen, "%s: %s: expected an object, "
-				"found %s", c->name, w, json_type_name(e));
-			return -EINVAL;
-		}
-		for (k = 0; k < n; k++)
-			if (vfield(c, e, w, spec[k].key, spec[k].t,
-					!spec[k].optional, NULL))
-				return -EINVAL;
-	}
-	return 0;
+	for (unsigned int k = 0; rxr_report_disturbance_name(k) != NULL; k++)
+		if (strcmp(json_string_value(v),
+				rxr_report_disturbance_name(k)) == 0)
+			return 0;
+	return vfail(c, path, "not duration, steal, switches or stopped");
 }
 
 /*
- * disturbed, disturbed_by and noise{} (optional: older reports have
- * none); disturbed_by names a cause, and only on a disturbed run.
+ * A run as a whole: cut_short only on a run "complete": false, and
+ * there required; disturbed, disturbed_by and noise together (reports
+ * before noise accounting have none), causes only on a disturbed run.
  */
-/* disturbed, disturbed_by and whether noise is there; 0 or -EINVAL. */
 static int
-validate_disturbed(struct vctx *c, const json_t *run, const char *where,
-		const json_t **noise)
+check_run(struct vctx *c, const json_t *run, const char *path)
 {
-	const json_t *dist, *by, *e;
-	size_t i;
+	const json_t *complete = json_object_get(run, "complete");
+	const json_t *cut = json_object_get(run, "cut_short");
+	const json_t *dist = json_object_get(run, "disturbed");
+	const json_t *by = json_object_get(run, "disturbed_by");
+	const json_t *noise = json_object_get(run, "noise");
+	char sub[160];
 
-	if (vfield(c, run, where, "disturbed", V_BOOL, false, &dist) ||
-			vfield(c, run, where, "disturbed_by", V_ARR,
-				dist != NULL, &by) ||
-			vfield(c, run, where, "noise", V_OBJ, dist != NULL,
-				noise))
-		return -EINVAL;
-	if (dist == NULL && (by != NULL || *noise != NULL)) {
-		rxrr_err(c->err, c->errlen, "%s: %s.%s: without %s.disturbed",
-			c->name, where, by != NULL ? "disturbed_by" : "noise",
-			where);
-		return -EINVAL;
-	}
-	if (dist == NULL)
-		return 0;
-	if (json_is_true(dist) != (json_array_size(by) != 0)) {
-		rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by: %s", c->name,
-			where, json_is_true(dist) ? "empty on a disturbed run" :
-			"causes on a run not disturbed");
-		return -EINVAL;
-	}
-	json_array_foreach(by, i, e) {
-		unsigned int k = 0;
-		const char *name;
-
-		while ((name = rxr_report_disturbance_name(k)) != NULL &&
-				!(json_is_string(e) &&
-				strcmp(json_string_value(e), name) == 0))
-			k++;
-		if (name == NULL) {
-			rxrr_err(c->err, c->errlen, "%s: %s.disturbed_by[%zu]: "
-				"not duration, steal, switches or stopped", c->name,
-				where, i);
-			return -EINVAL;
-		}
-	}
+	snprintf(sub, sizeof(sub), "%s.cut_short", path);
+	if (json_is_false(complete) && cut == NULL)
+		return vfail(c, sub, "missing");
+	if (cut != NULL && !json_is_false(complete))
+		return vfail(c, sub, "on a run not marked \"complete\": false");
+	if (cut != NULL && json_string_length(cut) == 0)
+		return vfail(c, sub, "empty");
+	snprintf(sub, sizeof(sub), "%s.%s", path, by == NULL ? "disturbed_by" :
+		"noise");
+	if (dist != NULL && (by == NULL || noise == NULL))
+		return vfail(c, sub, "missing");
+	snprintf(sub, sizeof(sub), "%s.%s", path, by != NULL ? "disturbed_by" :
+		"noise");
+	if (dist == NULL && (by != NULL || noise != NULL))
+		return vfail(c, sub, "without %s.disturbed", path);
+	snprintf(sub, sizeof(sub), "%s.disturbed_by", path);
+	if (dist != NULL && json_is_true(dist) != (json_array_size(by) != 0))
+		return vfail(c, sub, json_is_true(dist) ? "empty on a disturbed "
+			"run" : "causes on a run not disturbed");
 	return 0;
 }
 
-static int
-validate_noise(struct vctx *c, const json_t *run, const char *where)
-{
-	static const struct vspec cpus[] = {
-		{ "cpu", V_COUNT }, { "steal_share", V_NUM_NULL },
-	};
-	static const struct vspec lcores[] = {
-		{ "lcore", V_COUNT }, { "tid", V_COUNT }, { "own_cpu", V_BOOL },
-		{ "nonvoluntary_ctxt_switches", V_COUNT },
-		{ "migrations", V_COUNT }, { "runqueue_wait_share", V_NUM_NULL },
-		{ "runnable_share", V_NUM_NULL, true },
-	};
-	static const struct vspec tasks[] = {
-		{ "pid", V_COUNT }, { "comm", V_STR }, { "cpu", V_COUNT },
-		{ "cpu_share", V_NUM_NULL },
-	};
-	static const char *const counts[] = {
-		"nonvoluntary_ctxt_switches", "migrations",
-	};
-	const json_t *noise = NULL, *e, *cpus_a, *lcores_a, *tasks_a;
-	char w[64];
+#define VEND { NULL, V_STR, false, NULL, NULL }
+/* An array of elements as s (a field list) checks. */
+#define VARR(name, t, s, check) \
+	static const struct vspec name[] = { { NULL, t, true, s, check }, VEND }
 
-	if (validate_disturbed(c, run, where, &noise))
-		return -EINVAL;
-	if (noise == NULL)
-		return 0;
-	snprintf(w, sizeof(w), "%s.noise", where);
-	if (vfield(c, noise, w, "asked_s", V_NUM_NULL, true, NULL) ||
-			vfield(c, noise, w, "steal_share_max", V_NUM_NULL, true,
-				NULL) ||
-			vfields(c, noise, w, counts, NKEYS(counts), V_COUNT) ||
-			vfield(c, noise, w, "cpus", V_ARR, true, &cpus_a) ||
-			vfield(c, noise, w, "lcores", V_ARR, true, &lcores_a) ||
-			vfield(c, noise, w, "busy_tasks", V_ARR, true, &tasks_a))
-		return -EINVAL;
+static const struct vspec no_fields[] = { VEND };
+VARR(counts, V_COUNT, NULL, NULL);
+VARR(objects, V_OBJ, NULL, NULL);
+
+static const struct vspec port_fields[] = {
+	{ "port", V_COUNT, true }, { "driver", V_STR, true },
+	{ "name", V_STR, true }, VEND
+};
+VARR(ports, V_OBJ, port_fields, NULL);
+
+static const struct vspec env_fields[] = {
+	{ "dpdk_version", V_STR, true },
+	{ "host", V_STR, true },
+	{ "cpu_model", V_STR, true },
+	{ "memory", V_STR, true, NULL, check_memory },
+	{ "argv", V_STR, true },
+	{ "lcores", V_ARR, true, counts },
+	{ "options", V_OBJ, true, no_fields },
+	{ "ports", V_ARR, true, ports },
+	VEND
+};
+
+static const struct vspec statistics_fields[] = {
+	{ "ci95", V_STR }, { "test", V_STR }, { "paired_test", V_STR },
+	{ "paired_interval", V_STR },
+	{ "alpha", V_NUM, false, NULL, check_alpha },
+	VEND
+};
+
+#define VSPEC_COUNT V_COUNT
+#define VSPEC_NUMBER V_NUM_NULL
+#define VSPEC_STRING V_STR
+#define VSPEC_ALWAYS true
+#define VSPEC_HAS false
+#define VFIELD(g, f, t, r, p, h) { #f, VSPEC_##t, true },
+/* pcp_fields, ...; pcp_required, ...: the group lists (rxr_report.h). */
+#define VGROUP(g, list, when) \
+	static const struct vspec g##_fields[] = { list(VFIELD) VEND }; \
+	enum { g##_required = VSPEC_##when };
+RXR_REPORT_GROUPS(VGROUP)
+#define VGROUP_SPEC(g) { #g, V_OBJ, g##_required, g##_fields }
+
+static const struct vspec cpu_fields[] = {
+	{ "cpu", V_COUNT, true }, { "steal_share", V_NUM_NULL, true }, VEND
+};
+VARR(cpus, V_OBJ, cpu_fields, NULL);
+static const struct vspec lcore_fields[] = {
+	{ "lcore", V_COUNT, true }, { "tid", V_COUNT, true },
+	{ "own_cpu", V_BOOL, true },
+	{ "nonvoluntary_ctxt_switches", V_COUNT, true },
+	{ "migrations", V_COUNT, true },
+	{ "runqueue_wait_share", V_NUM_NULL, true },
+	{ "runnable_share", V_NUM_NULL, false }, VEND
+};
+VARR(lcores, V_OBJ, lcore_fields, NULL);
+static const struct vspec task_fields[] = {
+	{ "pid", V_COUNT, true }, { "comm", V_STR, true },
+	{ "cpu", V_COUNT, true }, { "cpu_share", V_NUM_NULL, true }, VEND
+};
+VARR(tasks, V_OBJ, task_fields, NULL);
+
+static const struct vspec noise_fields[] = {
+	{ "asked_s", V_NUM_NULL, true },
+	{ "steal_share_max", V_NUM_NULL, true },
+	{ "nonvoluntary_ctxt_switches", V_COUNT, true },
+	{ "migrations", V_COUNT, true },
+	{ "cpus", V_ARR, true, cpus },
+	{ "lcores", V_ARR, true, lcores },
+	{ "busy_tasks", V_ARR, true, tasks },
 	/* Negative when the run was shorter than asked (cut short). */
-	e = json_object_get(noise, "duration_excess");
-	if (e == NULL || !(json_is_null(e) || json_is_number(e))) {
-		rxrr_err(c->err, c->errlen, "%s: %s.duration_excess: %s", c->name,
-			w, e == NULL ? "missing" : "expected a number or null");
-		return -EINVAL;
-	}
-	snprintf(w, sizeof(w), "%s.noise.cpus", where);
-	if (validate_objects(c, cpus_a, w, cpus, NKEYS(cpus)))
-		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.noise.lcores", where);
-	if (validate_objects(c, lcores_a, w, lcores, NKEYS(lcores)))
-		return -EINVAL;
-	snprintf(w, sizeof(w), "%s.noise.busy_tasks", where);
-	return validate_objects(c, tasks_a, w, tasks, NKEYS(tasks));
-}
+	{ "duration_excess", V_REAL_NULL, true },
+	VEND
+};
 
-/* The run's identity, figures and whether it completed. */
-static int
-validate_run_figures(struct vctx *c, const json_t *run, const char *where)
-{
-	static const char *const counts[] = { "rep", "rx_packets", "rx_bytes" };
-	static const char *const rates[] = {
-		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
-		"refill_cycles_per_frame",
-	};
-	const json_t *strategy, *v, *sub;
+static const struct vspec bucket_fields[] = {
+	{ "lo", V_COUNT, true }, { "hi", V_COUNT, true },
+	{ "count", V_COUNT, true }, VEND
+};
+VARR(buckets, V_OBJ, bucket_fields, NULL);
+static const struct vspec hist_fields[] = {
+	{ "unit", V_STR, true, NULL, check_unit },
+	{ "buckets", V_ARR, true, buckets, check_buckets },
+	VEND
+};
 
-	if (vfield(c, run, where, "strategy", V_STR, true, &strategy) ||
-			vfield(c, run, where, "bulk", V_BOOL, true, NULL) ||
-			vfields(c, run, where, counts, NKEYS(counts), V_COUNT) ||
-			vfield(c, run, where, "duration_s", V_NUM, true, NULL) ||
-			vfields(c, run, where, rates, NKEYS(rates), V_NUM_NULL))
-		return -EINVAL;
-	if (json_string_length(strategy) == 0) {
-		rxrr_err(c->err, c->errlen, "%s: %s.strategy: empty", c->name,
-			where);
-		return -EINVAL;
-	}
-	if (vfield(c, run, where, "complete", V_BOOL, false, &v) ||
-			vfield(c, run, where, "cut_short", V_STR, v != NULL &&
-				json_is_false(v), &sub))
-		return -EINVAL;
-	if (sub != NULL && (json_string_length(sub) == 0 || !json_is_false(v))) {
-		rxrr_err(c->err, c->errlen, "%s: %s.cut_short: %s", c->name,
-			where, !json_is_false(v) ? "on a run not marked "
-			"\"complete\": false" : "empty");
-		return -EINVAL;
-	}
-	return 0;
-}
+static const struct vspec stream_fields[] = {
+	{ "src", V_STR, true }, { "dst", V_STR, true },
+	{ "sport", V_COUNT, true }, { "dport", V_COUNT, true },
+	{ "proto", V_COUNT, true }, { "packets", V_COUNT, true },
+	{ "bytes", V_COUNT, true }, VEND
+};
+VARR(streams, V_OBJ, stream_fields, check_stream);
+VARR(causes, V_STR, NULL, check_cause);
 
-/* run.field: an object of counts under names of its own (drop causes). */
-static int
-validate_named_counts(struct vctx *c, const json_t *run, const char *where,
-		const char *field, bool required)
-{
-	const json_t *sub, *v;
-	const char *key;
-	char found[32];
+/* The run's fields in the order they are checked (figures: between). */
+static const struct vspec run_head[] = {
+	{ "strategy", V_STR, true, NULL, check_nonempty },
+	{ "bulk", V_BOOL, true },
+	{ "rep", V_COUNT, true },
+	{ "rx_packets", V_COUNT, true },
+	{ "rx_bytes", V_COUNT, true },
+	{ "duration_s", V_NUM, true },
+	VEND
+};
 
-	if (vfield(c, run, where, field, V_OBJ, required, &sub))
-		return -EINVAL;
-	json_object_foreach((json_t *)(uintptr_t)sub, key, v) {
-		if (!vtype_ok(v, V_COUNT) || *key == '\0') {
-			rxrr_err(c->err, c->errlen, "%s: %s.%s.%s: expected "
-				"%s, found %s", c->name, where, field, key,
-				vtype_names[V_COUNT],
-				found_name(v, found, sizeof(found)));
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* run.group by its list (rxr_report.h): required or not, each field's type. */
-static int
-validate_group(struct vctx *c, const json_t *run, const char *where,
-		unsigned int g)
-{
-	static const enum vtype vtypes[] = {
-		[RXR_REPORT_FTYPE_COUNT] = V_COUNT,
-		[RXR_REPORT_FTYPE_NUMBER] = V_NUM_NULL,
-		[RXR_REPORT_FTYPE_STRING] = V_STR,
-	};
-	const char *name = rxr_report_group_name(g);
-	const struct rxr_report_field *f;
-	const json_t *sub;
-	unsigned int id;
-	char w[64];
-
-	snprintf(w, sizeof(w), "%s.%s", where, name);
-	if (vfield(c, run, where, name, V_OBJ, rxr_report_group_required(g),
-			&sub))
-		return -EINVAL;
-	for (id = 0; sub != NULL && (f = rxr_report_field(id)) != NULL; id++)
-		if (f->group_id == g && vfield(c, sub, w, f->name,
-				vtypes[f->type], true, NULL))
-			return -EINVAL;
-	return 0;
-}
-
-/* The allocator's counters: pcp, zone lock, deferred frees. */
-static int
-validate_run_pool(struct vctx *c, const json_t *run, const char *where)
-{
-	static const unsigned int groups[] = { RXR_REPORT_GROUP_pcp,
-		RXR_REPORT_GROUP_zone_lock, RXR_REPORT_GROUP_deferred };
-
-	for (size_t i = 0; i < NKEYS(groups); i++)
-		if (validate_group(c, run, where, groups[i]))
-			return -EINVAL;
-	return 0;
-}
-
-/* The strategy's own counters and the zeroing's figures. */
-static int
-validate_run_strategy(struct vctx *c, const json_t *run, const char *where)
-{
-	/* The strategy's own counters, any names; "recycle" in older
-	 * reports, before recycle's became its own. */
-	if (validate_named_counts(c, run, where, "strategy_counters", false) ||
-			validate_named_counts(c, run, where, "recycle",
-				false) ||
-			validate_group(c, run, where, RXR_REPORT_GROUP_zeroing))
-		return -EINVAL;
-	return 0;
-}
-
-/* The latency histogram, the streams and what no stream counted. */
-static int
-validate_run_streams(struct vctx *c, const json_t *run, const char *where)
-{
-	const json_t *sub;
-	char w[64];
-
-	snprintf(w, sizeof(w), "%s.refill_latency_hist", where);
-	if (vfield(c, run, where, "refill_latency_hist", V_OBJ, false, &sub) ||
-			(sub != NULL && validate_hist(c, sub, w)))
-		return -EINVAL;
-	if (vfield(c, run, where, "streams", V_ARR, false, &sub) ||
-			(sub != NULL && validate_streams(c, sub, where)))
-		return -EINVAL;
-	if (validate_group(c, run, where, RXR_REPORT_GROUP_streams_untracked) ||
-			validate_group(c, run, where,
-				RXR_REPORT_GROUP_streams_untracked_by_cause))
-		return -EINVAL;
-	return vfield(c, run, where, "streams_counted_by_poll", V_COUNT, false,
-		NULL);
-}
+static const struct vspec run_tail[] = {
+	{ "complete", V_BOOL },
+	{ "cut_short", V_STR },
+	{ "drops", V_COUNTS, true },
+	VGROUP_SPEC(pcp),
+	VGROUP_SPEC(zone_lock),
+	VGROUP_SPEC(deferred),
+	/* The strategy's own counters; "recycle" in older reports. */
+	{ "strategy_counters", V_COUNTS },
+	{ "recycle", V_COUNTS },
+	VGROUP_SPEC(zeroing),
+	{ "refill_latency_hist", V_OBJ, false, hist_fields },
+	{ "streams", V_ARR, false, streams },
+	VGROUP_SPEC(streams_untracked),
+	VGROUP_SPEC(streams_untracked_by_cause),
+	{ "streams_counted_by_poll", V_COUNT },
+	{ "disturbed", V_BOOL },
+	{ "disturbed_by", V_ARR, false, causes },
+	{ "noise", V_OBJ, false, noise_fields },
+	VEND
+};
 
 static int
 validate_run(struct vctx *c, const json_t *run, size_t idx)
 {
-	char where[32];
+	static const struct vspec obj = { NULL, V_OBJ, true, no_fields };
+	const struct rxrr_figure *f;
+	char path[32];
 
-	snprintf(where, sizeof(where), "runs[%zu]", idx);
-	if (!json_is_object(run)) {
-		rxrr_err(c->err, c->errlen, "%s: %s: expected an object, found %s",
-			c->name, where, json_type_name(run));
+	snprintf(path, sizeof(path), "runs[%zu]", idx);
+	if (vvalue(c, run, path, &obj) || vobject(c, run, path, run_head))
 		return -EINVAL;
+	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++) {
+		struct vspec s[] = { { f->name, V_NUM_NULL,
+			f->when == RXRR_REQUIRED }, VEND };
+
+		if (vobject(c, run, path, s))
+			return -EINVAL;
 	}
-	if (validate_run_figures(c, run, where) ||
-			validate_named_counts(c, run, where, "drops", true) ||
-			validate_run_pool(c, run, where) ||
-			validate_run_strategy(c, run, where) ||
-			validate_run_streams(c, run, where) ||
-			validate_noise(c, run, where))
-		return -EINVAL;
-	return 0;
+	return vobject(c, run, path, run_tail) || check_run(c, run, path) ?
+		-EINVAL : 0;
+}
+
+/*
+ * One run per (strategy, bulk, rep): the rounds pair runs by rep. At most
+ * RXR_STATS_MAX_N complete runs per (strategy, bulk), all the statistics
+ * take: past it every figure would be "-" and a gate would pass.
+ */
+static int
+check_unique(struct vctx *c, const json_t *runs)
+{
+	json_t *seen = json_object();
+	const json_t *run, *first;
+	int ret = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *s = json_string_value(json_object_get(run,
+			"strategy"));
+		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		long long rep = json_integer_value(json_object_get(run, "rep"));
+		char *key, path[32];
+		json_int_t nb;
+
+		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%lld", s, bulk,
+				rep) < 0) {
+			ret = vfail(c, "runs", "out of memory");
+			break;
+		}
+		first = json_object_get(seen, key);
+		snprintf(path, sizeof(path), "runs[%zu]", i);
+		if (first != NULL)
+			ret = vfail(c, path, "strategy \"%.64s\", bulk %s, rep "
+				"%lld again, as runs[%lld]: one run per strategy, "
+				"bulk and rep", s, bulk ? "true" : "false", rep,
+				(long long)json_integer_value(first));
+		else if (json_object_set_new(seen, key, json_integer(i)) != 0)
+			ret = vfail(c, path, "out of memory");
+		/* The configuration's count of complete runs: "s\x1eB". */
+		snprintf(key, strlen(key) + 1, "%s\x1e%d", s, bulk);
+		nb = json_integer_value(json_object_get(seen, key)) +
+			!json_is_false(json_object_get(run, "complete"));
+		if (ret == 0 && nb > RXR_STATS_MAX_N)
+			ret = vfail(c, path, "configuration %.64s-%s has more than "
+				"%u complete runs: at most %u per configuration "
+				"can be compared", s, bulk ? "bulk" : "nobulk",
+				RXR_STATS_MAX_N, RXR_STATS_MAX_N);
+		else if (ret == 0 && json_object_set_new(seen, key,
+				json_integer(nb)) != 0)
+			ret = vfail(c, path, "out of memory");
+		free(key);
+		if (ret != 0)
+			break;
+	}
+	json_decref(seen);
+	return ret;
 }
 
 int
 rxr_report_validate(const json_t *doc, const char *name, char *err,
 		size_t errlen)
 {
+	static const struct vspec top[] = {
+		{ "partial", V_BOOL, true },
+		{ "created", V_STR, true },
+		{ "env", V_OBJ, true, env_fields },
+		{ "runs", V_ARR, true, objects },
+		{ "summary", V_ARR },
+		{ "statistics", V_OBJ, false, statistics_fields },
+		VEND
+	};
 	struct vctx c = { .name = name, .err = err, .errlen = errlen };
-	const json_t *schema, *runs, *run;
+	const json_t *schema, *run;
 	size_t i;
 
 	if (!json_is_object(doc)) {
@@ -822,24 +737,18 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 				RXR_REPORT_SCHEMA);
 		return -EINVAL;
 	}
-	if (vfield(&c, doc, "", "partial", V_BOOL, true, NULL) ||
-			vfield(&c, doc, "", "created", V_STR, true, NULL) ||
-			validate_env(&c, doc) ||
-			vfield(&c, doc, "", "runs", V_ARR, true, &runs) ||
-			vfield(&c, doc, "", "summary", V_ARR, false, NULL) ||
-			validate_statistics(&c, doc))
+	if (vobject(&c, doc, "", top))
 		return -EINVAL;
-	json_array_foreach(runs, i, run)
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
 		if (validate_run(&c, run, i))
 			return -EINVAL;
-	return 0;
+	return check_unique(&c, json_object_get(doc, "runs"));
 }
 
-struct rxr_report *
-rxr_report_load_buffer(const char *buf, size_t len, const char *name,
+json_t *
+rxr_report_json_loadb(const char *buf, size_t len, const char *name,
 		char *err, size_t errlen)
 {
-	struct rxr_report *r;
 	json_error_t jerr;
 	json_t *doc;
 
@@ -849,31 +758,35 @@ rxr_report_load_buffer(const char *buf, size_t len, const char *name,
 	}
 	/* Duplicate keys would make "which value counts" a guess. */
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (doc == NULL) {
+	if (doc == NULL)
 		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", name,
 			jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
-	if (rxr_report_validate(doc, name, err, errlen) != 0) {
-		json_decref(doc);
-		return NULL;
-	}
-	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
-		rxrr_err(err, errlen, "%s: out of memory", name);
-		json_decref(doc);
-		return NULL;
-	}
-	r->doc = doc;
-	return r;
+	return doc;
 }
 
 struct rxr_report *
-rxr_report_load(const char *path, char *err, size_t errlen)
+rxr_report_of_json(json_t *doc, const char *name, char *err, size_t errlen)
 {
-	struct rxr_report *r;
+	struct rxr_report *r = NULL;
+
+	if (doc != NULL && rxr_report_validate(doc, name, err, errlen) == 0) {
+		r = calloc(1, sizeof(*r));
+		if (r == NULL)
+			rxrr_err(err, errlen, "%s: out of memory", name);
+	}
+	if (r == NULL)
+		json_decref(doc);
+	else
+		r->doc = doc;
+	return r;
+}
+
+json_t *
+rxr_report_json_load(const char *path, char *err, size_t errlen)
+{
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
+	json_t *doc = NULL;
 	FILE *f;
 
 	/* A FIFO or a device would block or be read once: regular files only. */
@@ -894,13 +807,13 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 				rxrr_err(err, errlen, "%s: larger than %u MiB, "
 					"not a report", path,
 					REPORT_MAX_BYTES >> 20);
-				goto fail;
+				goto out;
 			}
 			cap = cap ? cap * 2 : 65536;
 			nb = realloc(buf, cap);
 			if (nb == NULL) {
 				rxrr_err(err, errlen, "%s: out of memory", path);
-				goto fail;
+				goto out;
 			}
 			buf = nb;
 		}
@@ -909,16 +822,20 @@ rxr_report_load(const char *path, char *err, size_t errlen)
 		if (n == 0)
 			break;
 	}
-	if (ferror(f)) {
+	if (ferror(f))
 		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	r = rxr_report_load_buffer(buf, len, path, err, errlen);
-	free(buf);
-	return r;
-fail:
+	else
+		doc = rxr_report_json_loadb(buf, len, path, err, errlen);
+out:
 	fclose(f);
 	free(buf);
-	return NULL;
+	return doc;
+}
+
+struct rxr_report *
+rxr_report_load(const char *path, char *err, size_t errlen)
+{
+	json_t *doc = rxr_report_json_load(path, err, errlen);
+
+	return doc != NULL ? rxr_report_of_json(doc, path, err, errlen) : NULL;
 }

@@ -16,32 +16,11 @@
 #include "rxr_report_model.h"
 #include "rxr_stats.h"
 
-/*
- * Core rows, always shown (in this order), then the optional ones. The
- * headline rates and costs get Min and Max rows over repetitions; for the
- * rest the median says enough and keeps the table readable.
- */
-static const struct {
-	const char *name;
-	enum rxrr_dir dir;
-	int prec;
-	bool spread;
-	bool optional;	/* only when some column has a value */
-} core_metrics[] = {
-	{ "gbps", RXRR_DIR_HIGHER, 2, true },
-	{ "gbps_wire", RXRR_DIR_HIGHER, 2, true },
-	{ "mpps", RXRR_DIR_HIGHER, 2, true },
-	{ "cycles_per_packet", RXRR_DIR_LOWER, 2, true },
-	{ "refill_cycles_per_frame", RXRR_DIR_LOWER, 2, true },
-	{ "allocator_cycles_per_packet", RXRR_DIR_LOWER, 2, true },
-	{ "consumer_free_cycles_per_packet", RXRR_DIR_LOWER, 2, true, true },
-};
-
 /* The report groups' rows (the lists' row column, rxr_report.h). */
 static const enum rxrr_dir row_dir[] = {
-	[RXR_REPORT_ROW_COUNT] = RXRR_DIR_NONE,
-	[RXR_REPORT_ROW_HIGHER] = RXRR_DIR_HIGHER,
-	[RXR_REPORT_ROW_LOWER] = RXRR_DIR_LOWER,
+	[RXRR_ROW_COUNT] = RXRR_DIR_NONE,
+	[RXRR_ROW_HIGHER] = RXRR_DIR_HIGHER,
+	[RXRR_ROW_LOWER] = RXRR_DIR_LOWER,
 };
 _Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
 /* The groups whose rows follow the core ones: always there. */
@@ -66,6 +45,9 @@ static const struct {
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* A comparison that was not made. */
+#define NO_CMP ((struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN, \
+	.p = NAN, .min_p = 1 })
 /* Half the last of the two decimals a % is shown with. */
 #define DELTA_ROUNDS_TO_ZERO 0.005
 
@@ -79,16 +61,17 @@ static const char *const metric_groups[] = {
 bool
 rxr_report_metric_known(const char *sel)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_figure *fig;
+	const struct rxrr_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
 		return false;
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		if (strcmp(sel, core_metrics[i].name) == 0)
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
+		if (strcmp(sel, fig->name) == 0)
 			return true;
-	for (i = 0; (f = rxr_report_field(i)) != NULL; i++)
-		if (f->row != RXR_REPORT_ROW_NONE &&
+	for (i = 0; (f = rxrr_field(i)) != NULL; i++)
+		if (f->row != RXRR_ROW_NONE &&
 				(strcmp(sel, f->path) == 0 ||
 				 strcmp(sel, f->group) == 0))
 			return true;
@@ -114,16 +97,17 @@ static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
 static void
 metric_help_build(void)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_figure *fig;
+	const struct rxrr_field *f;
 	const char *group = NULL;
 	size_t n = 0, i;
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		ADD("%s, ", core_metrics[i].name);
-	for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
-		if (f->row == RXR_REPORT_ROW_NONE)
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
+		ADD("%s, ", fig->name);
+	for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
+		if (f->row == RXRR_ROW_NONE)
 			continue;
 		if (group == NULL || strcmp(group, f->group) != 0)
 			ADD("%s%s[.%s", group != NULL ? "], " : "", f->group,
@@ -371,18 +355,18 @@ mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
 static int
 mlist_add_groups(struct mlist *l, unsigned int mask)
 {
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	unsigned int pass, i;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; (f = rxr_report_field(i)) != NULL; i++) {
-			if (f->row == RXR_REPORT_ROW_NONE ||
+		for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
+			if (f->row == RXRR_ROW_NONE ||
 					!(mask & 1u << f->group_id) ||
-					(f->type == RXR_REPORT_FTYPE_NUMBER) !=
+					(f->type == RXRR_FTYPE_NUMBER) !=
 						(pass == 0))
 				continue;
 			if (mlist_add(l, f->path, row_dir[f->row], f->prec,
-					!rxr_report_group_required(f->group_id),
+					!rxrr_group_required(f->group_id),
 					NULL, NULL))
 				return -ENOMEM;
 		}
@@ -517,17 +501,19 @@ static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
+	const struct rxrr_figure *fig;
 	struct flows fl = { 0 };
 	size_t i;
 	int ret;
 
-	for (i = 0; i < NELEMS(core_metrics); i++)
-		if (mlist_add(l, core_metrics[i].name, core_metrics[i].dir,
-				core_metrics[i].prec, core_metrics[i].optional,
+	/* The figures, with Min and Max rows; then the groups' rows. */
+	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
+		if (mlist_add(l, fig->name, fig->higher ? RXRR_DIR_HIGHER :
+				RXRR_DIR_LOWER, 2, fig->when == RXRR_SPARSE,
 				NULL, NULL))
 			return -ENOMEM;
 		else
-			l->m[l->n - 1].spread = core_metrics[i].spread;
+			l->m[l->n - 1].spread = true;
 	ret = mlist_add_groups(l, CORE_GROUPS);
 	/* Every drop cause any run of any column reported. */
 	if (ret == 0)
@@ -573,6 +559,7 @@ rxrr_model_free(struct rxrr_model *m)
 		free(m->rows[i].sig);
 		free(m->rows[i].cmp);
 		free(m->rows[i].p_unpaired);
+		free(m->rows[i].has);
 	}
 	free(m->rows);
 	for (i = 0; i < m->nhists; i++) {
@@ -593,8 +580,10 @@ delta_pct(double base, double v, enum rxrr_dir dir)
 
 	if (isnan(base) || isnan(v))
 		return NAN;
+	/* From 0, any change is a change without end, better or worse. */
 	if (base == 0)
-		return v == 0 ? 0.0 : NAN;
+		return v == 0 ? 0.0 : (v > 0) == (dir == RXRR_DIR_HIGHER) ?
+			INFINITY : -INFINITY;
 	d = dir == RXRR_DIR_HIGHER ? (v - base) / base * 100.0 :
 		(base - v) / base * 100.0;
 	/* No "-0.00%" for a change that rounds to nothing. */
@@ -623,15 +612,17 @@ model_new_row(struct rxrr_model *m)
 	row->sig = calloc(m->ncols, sizeof(bool));
 	row->cmp = calloc(m->ncols, sizeof(*row->cmp));
 	row->p_unpaired = calloc(m->ncols, sizeof(double));
+	row->has = calloc(m->ncols, sizeof(bool));
 	if (row->v == NULL || row->d == NULL || row->p == NULL ||
 			row->sig == NULL || row->cmp == NULL ||
-			row->p_unpaired == NULL) {
+			row->p_unpaired == NULL || row->has == NULL) {
 		free(row->v);
 		free(row->d);
 		free(row->p);
 		free(row->sig);
 		free(row->cmp);
 		free(row->p_unpaired);
+		free(row->has);
 		return NULL;
 	}
 	m->nrows++;
@@ -670,7 +661,8 @@ struct colstats {
 	size_t *nv;			/* per column: values in buf */
 	double *p;			/* unpaired p against the first */
 	struct rxr_stats_desc *st;
-	struct rxr_stats_ratio *cmp;	/* against the first */
+	struct rxr_stats_cmp *cmp;	/* against the first */
+	bool *has;			/* the column has the configuration */
 	json_t **index;			/* per column and run: stream_index() */
 };
 
@@ -685,6 +677,7 @@ colstats_free(struct colstats *cs)
 	free(cs->p);
 	free(cs->st);
 	free(cs->cmp);
+	free(cs->has);
 }
 
 /* Scratch for cols; with streams, each run's stream index. 0 or -ENOMEM. */
@@ -704,8 +697,9 @@ colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
 	cs->p = calloc(ncols, sizeof(*cs->p));
 	cs->st = calloc(ncols, sizeof(*cs->st));
 	cs->cmp = calloc(ncols, sizeof(*cs->cmp));
+	cs->has = calloc(ncols, sizeof(*cs->has));
 	if (cs->buf == NULL || cs->nv == NULL || cs->p == NULL ||
-			cs->st == NULL || cs->cmp == NULL)
+			cs->st == NULL || cs->cmp == NULL || cs->has == NULL)
 		return -ENOMEM;
 	if (!streams)
 		return 0;
@@ -745,16 +739,18 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 			nv[c] += !isnan(v[nv[c]]);
 		}
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
+		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
 		cs->p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
 			nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], cs->buf,
 				nv[0]) : NAN;
-		cs->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
-			.ci_lo = NAN, .ci_hi = NAN, .p = NAN, .min_p = 1 };
+		cs->cmp[c] = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
+			/* Counts: their change per round, from 0 too. */
 			rxrr_ratio(cols[c], cols[0], metric_get, mt,
-				m->paired, &cs->cmp[c]);
+				m->paired, strncmp(mt->name, "drops.", 6) == 0,
+				m->alpha, &cs->cmp[c]);
 	}
 	return any;
 }
@@ -793,12 +789,11 @@ model_add_row(struct rxrr_model *m, const char *config,
 		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
+		row->has[c] = cs->has[c];
 		if (row->tested)
 			row->cmp[c] = cs->cmp[c];
 		else
-			row->cmp[c] = (struct rxr_stats_ratio){ .ratio = NAN,
-				.ci_lo = NAN, .ci_hi = NAN, .p = NAN,
-				.min_p = 1 };
+			row->cmp[c] = NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}
@@ -849,26 +844,6 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	return ret;
 }
 
-/* Counts of the bucket [lo, hi) into counts[] (validated on load). */
-static void
-hist_accumulate(const json_t *h, uint64_t *counts, uint64_t *total)
-{
-	const json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(h, "buckets"), i, b) {
-		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
-		json_int_t n = json_integer_value(json_object_get(b, "count"));
-		unsigned int idx = rxr_report_hist_index((uint64_t)lo);
-
-		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
-		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
-			UINT64_MAX : counts[idx] + (uint64_t)n;
-		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
-			*total + (uint64_t)n;
-	}
-}
-
 static int
 model_add_hist(struct rxrr_model *m, const char *config,
 		struct rxrr_group *const *cols)
@@ -904,7 +879,7 @@ model_add_hist(struct rxrr_model *m, const char *config,
 			if (j == NULL)
 				continue;
 			h->present[c] = true;
-			hist_accumulate(j, h->counts[c], &h->total[c]);
+			rxrr_hist_add(j, h->counts[c], &h->total[c]);
 		}
 		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
 			if (h->counts[c][i] == 0)

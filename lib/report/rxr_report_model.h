@@ -48,9 +48,10 @@ struct rxrr_row {
 	bool tested;
 	/* per column: the comparison against the first, paired over rounds
 	 * when the model is (n == 0: none); p is cmp[c].p */
-	struct rxr_stats_ratio *cmp;
+	struct rxr_stats_cmp *cmp;
 	/* per column: the unpaired permutation test, the second opinion */
 	double *p_unpaired;
+	bool *has;	/* per column: it has the row's configuration */
 };
 
 struct rxrr_hist {
@@ -98,6 +99,29 @@ void rxrr_model_free(struct rxrr_model *m);
 bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
 #define RXRR_SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
 	"better (rates: higher is better, costs: lower is better)"
+
+/*
+ * A table of text, the one shape every table is printed in: a column of
+ * labels under corner, then columns of a value (right-aligned) and a
+ * note (left-aligned, often empty) each, sep before each column. Row r
+ * is printed when label() gives it a label.
+ */
+struct rxrr_grid {
+	const char *corner;
+	const char *sep;
+	bool right;		/* headers right-aligned (else left) */
+	unsigned int ncols;
+	const char *const *headers;
+	size_t nrows;
+	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
+	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
+		char *note, size_t len);
+	const void *ctx;
+	const atomic_bool *stop;	/* set: end the rows early */
+};
+
+void rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l,
+		FILE *out);
 
 /* The model's tables and histograms. */
 void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);

@@ -21,6 +21,80 @@ struct rxr_report {
 	bool stale;	/* runs added since the summary was computed */
 };
 
+/* The lists of rxr_report.h as tables (rxr_report_util.c). */
+
+/* A figure's when column. */
+enum rxrr_when {
+	RXRR_REQUIRED,	/* in every report */
+	RXRR_OPTIONAL,	/* absent from older reports; a row always */
+	RXRR_SPARSE,	/* as optional; a row only when some run has one */
+};
+
+/* One line of RXR_REPORT_FIGURES. */
+struct rxrr_figure {
+	const char *name;
+	bool higher;		/* higher is better (else lower) */
+	enum rxrr_when when;
+	size_t offset;		/* of the member in struct rxr_report_run */
+};
+
+/* Figure i, or NULL past the list. */
+const struct rxrr_figure *rxrr_figure(unsigned int i);
+
+/* A field's type and row (the group lists' type and row columns). */
+enum rxrr_ftype { RXRR_FTYPE_COUNT, RXRR_FTYPE_NUMBER, RXRR_FTYPE_STRING };
+enum rxrr_row_kind {
+	RXRR_ROW_NONE,		/* not a row */
+	RXRR_ROW_COUNT,		/* a row, neither way better */
+	RXRR_ROW_HIGHER,	/* a row, higher is better */
+	RXRR_ROW_LOWER,		/* a row, lower is better */
+};
+
+/* One line of a group list. */
+struct rxrr_field {
+	enum rxr_report_group_id group_id;
+	const char *group;	/* "pcp" */
+	const char *name;	/* "hits" */
+	const char *path;	/* "pcp.hits" */
+	enum rxrr_ftype type;
+	enum rxrr_row_kind row;
+	int prec;		/* decimals of its row */
+};
+
+/* Field id, or NULL past RXR_REPORT_FIELDS_NUM. */
+const struct rxrr_field *rxrr_field(unsigned int id);
+/* Name of group id ("pcp"), NULL past RXR_REPORT_GROUPS_NUM. */
+const char *rxrr_group_name(unsigned int id);
+/* Whether group id is always written (else only when run.has_<group>). */
+bool rxrr_group_required(unsigned int id);
+
+/*
+ * Log2 bucket of a latency: 0 -> 0, 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...;
+ * values past the last bucket count in the last one. Its bounds: [lo, hi).
+ */
+static inline unsigned int
+rxrr_hist_index(uint64_t ns)
+{
+	unsigned int i;
+
+	if (ns == 0)
+		return 0;
+	i = 64 - (unsigned int)__builtin_clzll(ns);
+	return i < RXR_REPORT_HIST_BUCKETS ? i : RXR_REPORT_HIST_BUCKETS - 1;
+}
+
+static inline uint64_t
+rxrr_hist_lo(unsigned int i)
+{
+	return i == 0 ? 0 : UINT64_C(1) << (i - 1);
+}
+
+static inline uint64_t
+rxrr_hist_hi(unsigned int i)
+{
+	return UINT64_C(1) << i;
+}
+
 /* rxr_report_util.c: errors, numbers and paths, JSON values. */
 
 void rxrr_err(char *err, size_t len, const char *fmt, ...)
@@ -67,6 +141,10 @@ void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);
 void rxrr_line_free(struct rxrr_line *l);
 
 /* rxr_report_runs.c: runs, their marks and their groups. */
+
+/* Whether a run object ran to its end (no "complete" field counts as
+ * complete: reports written before it existed). */
+bool rxrr_run_complete(const json_t *run);
 
 /* The runs of one (strategy, bulk) pair, in the order they ran. */
 struct rxrr_group {
@@ -120,25 +198,62 @@ typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
 double rxrr_get_path(const json_t *run, const void *path);
 
 /*
- * g against ref: paired by rep when paired is set and at least 2 rounds
- * have a usable log-ratio (both values > 0), else the unpaired fallback.
- * 0, or -1 when nothing could be compared (out->n == 0).
+ * g against ref at alpha: paired by rep when paired is set and a round
+ * has values on both sides, else unpaired (lib/stats: a ratio, or a
+ * difference where a value is 0 or diff is set). 0, or -1 when nothing
+ * could be compared (out->n == 0).
  */
 int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired,
-		struct rxr_stats_ratio *out);
+		rxrr_getter get, const void *ctx, bool paired, bool diff,
+		double alpha, struct rxr_stats_cmp *out);
 
 /* A comparison as the report's JSON object; NULL on ENOMEM. */
-json_t *rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha);
+json_t *rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha);
 
-/* rxr_report_summary.c */
+/* rxr_report_summary.c: the statistics of runs. */
 
 /* Recompute the summary if runs were added since; 0 or -ENOMEM. */
 int rxrr_fresh(const struct rxr_report *r);
 
-/* rxr_report_extra.c */
+/* Recompute "summary" from "runs"; 0 or -ENOMEM. */
+int rxrr_summarize(struct rxr_report *r);
+
+/*
+ * Set statistics, alpha the significance level of the report's tests,
+ * and recompute the summary; 0, -EINVAL when alpha is not in (0, 1), or
+ * -ENOMEM.
+ */
+int rxrr_set_alpha(struct rxr_report *r, double alpha);
+
+/* Refill latency percentiles: p50 p90 p99 p99.9, their names. */
+#define RXRR_PCT_N 4
+extern const double rxrr_pct_points[RXRR_PCT_N];
+
+/* A percentile of a log2 histogram and the bucket it falls in. */
+struct rxrr_pct {
+	double p;	/* percentile, 0 < p <= 100 */
+	uint64_t lo;	/* bucket lower bound, ns, inclusive */
+	uint64_t hi;	/* bucket upper bound, ns, exclusive */
+	double ns;	/* estimate: linear interpolation inside the bucket */
+};
+
+/*
+ * Percentile p of a histogram of RXR_REPORT_HIST_BUCKETS log2 buckets
+ * (nearest rank: the bucket holding the ceil(p% * total)-th value).
+ * 0, or -EINVAL when the histogram is empty or p is out of range.
+ */
+int rxrr_percentile(const uint64_t *counts, double p, struct rxrr_pct *out);
+
+/* "p50", "p90", "p99", "p99.9". */
+extern const char *const rxrr_pct_names[RXRR_PCT_N];
 
 /* Refill latency percentiles of a histogram as JSON; NULL when empty. */
 json_t *rxrr_percentiles_json(const uint64_t *counts);
+
+/* A run's refill_latency_hist object added into counts and total. */
+void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
+
+/* Every repetition of g in one histogram; false when none has one. */
+bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
 
 #endif /* RXR_REPORT_PRIV_H */

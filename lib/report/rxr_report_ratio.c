@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * A configuration's runs against a reference's as a ratio with its
- * interval and p-value: paired over the rounds they ran in when they did.
+ * A configuration's runs against a reference's as a ratio (a difference
+ * where a value is 0) with its interval and p-value: paired over the
+ * rounds they ran in when they did.
  */
 
 #include <math.h>
@@ -46,46 +47,41 @@ run_of_rep(const struct rxrr_group *g, json_int_t rep)
 
 int
 rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired,
-		struct rxr_stats_ratio *out)
+		rxrr_getter get, const void *ctx, bool paired, bool diff,
+		double alpha, struct rxr_stats_cmp *out)
 {
 	size_t n = g->nb_runs > ref->nb_runs ? g->nb_runs : ref->nb_runs;
 	double *x = malloc((n + 1) * sizeof(*x));
 	double *y = malloc((n + 1) * sizeof(*y));
-	size_t k = 0, usable = 0, i;
+	size_t k = 0, i;
 	int ret = -1;
 
-	*out = (struct rxr_stats_ratio){ .ratio = NAN, .ci_lo = NAN,
-		.ci_hi = NAN, .p = NAN, .min_p = 1,
-		.test = RXR_STATS_TEST_METHOD,
-		.interval = RXR_STATS_UNPAIRED_CI_METHOD };
-	if (x == NULL || y == NULL)
+	if (x == NULL || y == NULL) {
+		*out = (struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN,
+			.p = NAN, .min_p = 1, .test = RXR_STATS_UNPAIRED_METHOD };
 		goto out;
-	if (paired) {
-		for (i = 0; i < g->nb_runs; i++) {
-			const json_t *r0 = run_of_rep(ref, json_integer_value(
-					json_object_get(g->runs[i], "rep")));
+	}
+	/* Paired by round: the runs of the same rep. */
+	for (i = 0; paired && i < g->nb_runs; i++) {
+		const json_t *r0 = run_of_rep(ref, json_integer_value(
+				json_object_get(g->runs[i], "rep")));
 
-			if (r0 == NULL)
-				continue;
+		if (r0 != NULL) {
 			x[k] = get(g->runs[i], ctx);
-			y[k] = get(r0, ctx);
-			usable += isfinite(x[k]) && x[k] > 0 &&
-				isfinite(y[k]) && y[k] > 0;
-			k++;
+			y[k++] = get(r0, ctx);
 		}
-		/* Few rounds, all usable: still pairs (no test yet). Rounds
-		 * without a ratio (a count of 0): the unpaired test. */
-		if (usable >= 2 || (usable == k && k > 0)) {
-			ret = rxr_stats_paired(x, y, k, out);
-			goto out;
-		}
+	}
+	if (k > 0 && rxr_stats_compare(x, k, y, k, true, diff, alpha,
+			out) == 0) {
+		ret = 0;
+		goto out;
 	}
 	for (i = 0; i < g->nb_runs; i++)
 		x[i] = get(g->runs[i], ctx);
 	for (i = 0; i < ref->nb_runs; i++)
 		y[i] = get(ref->runs[i], ctx);
-	ret = rxr_stats_unpaired(x, g->nb_runs, y, ref->nb_runs, out);
+	ret = rxr_stats_compare(x, g->nb_runs, y, ref->nb_runs, false, diff,
+		alpha, out);
 out:
 	free(x);
 	free(y);
@@ -93,19 +89,22 @@ out:
 }
 
 json_t *
-rxrr_ratio_json(const struct rxr_stats_ratio *r, double alpha)
+rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha)
 {
 	json_t *o = json_object();
 
 	if (o == NULL || rxrr_jset(o, "paired", json_boolean(r->paired)) ||
-			rxrr_jset(o, "ratio", rxrr_jnum(r->ratio)) ||
-			rxrr_jset(o, "ci_lo", rxrr_jnum(r->ci_lo)) ||
-			rxrr_jset(o, "ci_hi", rxrr_jnum(r->ci_hi)) ||
+			rxrr_jset(o, "ratio", rxrr_jnum(r->ratio ? r->est : NAN)) ||
+			rxrr_jset(o, "difference", rxrr_jnum(r->ratio ? NAN :
+				r->est)) ||
+			rxrr_jset(o, "ci_lo", rxrr_jnum(r->lo)) ||
+			rxrr_jset(o, "ci_hi", rxrr_jnum(r->hi)) ||
 			rxrr_jset(o, "p", rxrr_jnum(r->p)) ||
 			rxrr_jset(o, "significant", json_boolean(!isnan(r->p) &&
 				r->p < alpha)) ||
 			rxrr_jset(o, "test", json_string(r->test)) ||
-			rxrr_jset(o, "interval", json_string(r->interval)) ||
+			rxrr_jset(o, "interval", json_string(
+				RXR_STATS_CMP_CI_METHOD)) ||
 			rxrr_jset(o, "rounds", r->paired ? json_integer(r->n) :
 				json_null()) ||
 			rxrr_jset(o, "n", json_integer(r->n)) ||

@@ -24,7 +24,7 @@ rxr_report_disturbance_name(unsigned int i)
 }
 
 bool
-rxr_report_run_complete(const json_t *run)
+rxrr_run_complete(const json_t *run)
 {
 	return !json_is_false(json_object_get(run, "complete"));
 }
@@ -39,25 +39,23 @@ disturbed_excluded(const json_t *doc)
 	return p != NULL && strcmp(p, "exclude") == 0;
 }
 
-bool
-rxr_report_run_counted(const json_t *doc, const json_t *run)
+/*
+ * Whether a run of doc counts in the statistics: it ran to its end, and it
+ * is not disturbed or env.options.disturbed is not "exclude".
+ */
+static bool
+run_counted(const json_t *doc, const json_t *run)
 {
-	if (!rxr_report_run_complete(run))
+	if (!rxrr_run_complete(run))
 		return false;
 	return !json_is_true(json_object_get(run, "disturbed")) ||
 		!disturbed_excluded(doc);
 }
 
 static bool
-run_cut_short(const json_t *run)
+run_incomplete(const json_t *run)
 {
-	return !rxr_report_run_complete(run);
-}
-
-static bool
-run_disturbed(const json_t *run)
-{
-	return json_is_true(json_object_get(run, "disturbed"));
+	return !rxrr_run_complete(run);
 }
 
 /* How many of r's runs are. */
@@ -76,13 +74,7 @@ runs_that(const struct rxr_report *r, bool (*are)(const json_t *run))
 unsigned int
 rxr_report_nb_cut_short(const struct rxr_report *r)
 {
-	return runs_that(r, run_cut_short);
-}
-
-unsigned int
-rxr_report_nb_disturbed(const struct rxr_report *r)
-{
-	return runs_that(r, run_disturbed);
+	return runs_that(r, run_incomplete);
 }
 
 /* runs[].noise: the window's figures, per CPU, lcore and busy task. */
@@ -356,7 +348,7 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 
 		/* A run cut short (or disturbed, when excluded) is kept in
 		 * runs[] but in no statistic. */
-		if (s == NULL || !rxr_report_run_counted(doc, run))
+		if (s == NULL || !run_counted(doc, run))
 			continue;
 		for (j = 0; j < n; j++)
 			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The summary of a report: per (strategy, bulk) and metric, n, mean,
- * stdev, median, min, max, a 95% interval and the test against the first
- * configuration (lib/stats), from the runs that ran to their end.
+ * The statistics of runs: the summary of a report (per (strategy, bulk)
+ * and figure, n, mean, stdev, median, min, max, a 95% interval and the
+ * tests against the first configuration and bulk on, lib/stats, from the
+ * runs counted) and the refill latency histograms and their percentiles.
  */
 
 #include <errno.h>
@@ -15,32 +16,108 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
+const double rxrr_pct_points[RXRR_PCT_N] = { 50, 90, 99, 99.9 };
+const char *const rxrr_pct_names[RXRR_PCT_N] = {
+	"p50", "p90", "p99", "p99.9",
+};
 
-	return (x > y) - (x < y);
+int
+rxrr_percentile(const uint64_t *counts, double p,
+		struct rxrr_pct *out)
+{
+	uint64_t total = 0, cum = 0, rank;
+	unsigned int i;
+	double x;
+
+	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+		total += counts[i];
+	if (total == 0 || !(p > 0 && p <= 100))
+		return -EINVAL;
+	/*
+	 * Nearest rank: the smallest value with at least p% at or below it.
+	 * 99.9% of 1000 is 999, not the 1000 that rounding up 999.0000001
+	 * would give: a relative epsilon absorbs the binary fraction.
+	 */
+	x = p * (double)total / 100.0;
+	rank = (uint64_t)ceil(x - x * 1e-12);
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
+		if (cum + counts[i] >= rank)
+			break;
+		cum += counts[i];
+	}
+	if (i == RXR_REPORT_HIST_BUCKETS)
+		i = RXR_REPORT_HIST_BUCKETS - 1;
+	out->p = p;
+	out->lo = rxrr_hist_lo(i);
+	out->hi = rxrr_hist_hi(i);
+	/* Linear within the bucket, as Prometheus' histogram_quantile(). */
+	out->ns = (double)out->lo + (double)(out->hi - out->lo) *
+		(double)(rank - cum) / (double)counts[i];
+	return 0;
+}
+
+json_t *
+rxrr_percentiles_json(const uint64_t *counts)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; o != NULL && i < RXRR_PCT_N; i++) {
+		struct rxrr_pct pc;
+
+		if (rxrr_percentile(counts, rxrr_pct_points[i],
+				&pc) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+		if (json_object_set_new(o, rxrr_pct_names[i], json_pack(
+				"{s:f, s:I, s:I}", "ns", pc.ns,
+				"lo", (json_int_t)pc.lo,
+				"hi", (json_int_t)pc.hi)) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
 }
 
 void
-rxr_report_stats(double *v, size_t n, struct rxr_report_stats *out)
+rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total)
 {
-	size_t i, m = 0;
+	const json_t *b;
+	size_t i;
 
-	/* Unmeasured values (NaN) are left out, not counted as zero. */
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			v[m++] = v[i];
-	out->n = (unsigned int)m;
-	if (m == 0) {
-		out->min = out->median = out->max = NAN;
-		return;
+	json_array_foreach(json_object_get(h, "buckets"), i, b) {
+		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
+		json_int_t n = json_integer_value(json_object_get(b, "count"));
+		unsigned int idx = rxrr_hist_index((uint64_t)lo);
+
+		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
+		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
+			UINT64_MAX : counts[idx] + (uint64_t)n;
+		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
+			*total + (uint64_t)n;
 	}
-	qsort(v, m, sizeof(*v), cmp_double);
-	out->min = v[0];
-	out->max = v[m - 1];
-	out->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
+}
+
+/* Every complete repetition of a configuration in one histogram. */
+bool
+rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum)
+{
+	const json_t *h;
+	uint64_t total = 0;
+	bool any = false;
+
+	memset(sum, 0, sizeof(*sum) * RXR_REPORT_HIST_BUCKETS);
+	for (size_t k = 0; k < g->nb_runs; k++) {
+		h = json_object_get(g->runs[k], "refill_latency_hist");
+		if (h != NULL)
+			rxrr_hist_add(h, sum, &total);
+		any |= h != NULL;
+	}
+	return any;
 }
 
 int
@@ -49,7 +126,7 @@ rxrr_fresh(const struct rxr_report *r)
 	/* The summary is a cache of the runs: computing it is not a change. */
 	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
 
-	return w->stale ? rxr_report_summarize(w) : 0;
+	return w->stale ? rxrr_summarize(w) : 0;
 }
 
 /* The measured values of one metric over a group's runs. */
@@ -106,9 +183,9 @@ static json_t *
 paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 		const char *metric, double alpha, bool paired)
 {
-	struct rxr_stats_ratio r;
+	struct rxr_stats_cmp r;
 
-	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, &r);
+	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
 	return rxrr_ratio_json(&r, alpha);
 }
 
@@ -146,7 +223,7 @@ stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
 }
 
 int
-rxr_report_set_alpha(struct rxr_report *r, double alpha)
+rxrr_set_alpha(struct rxr_report *r, double alpha)
 {
 	json_t *st;
 
@@ -159,21 +236,17 @@ rxr_report_set_alpha(struct rxr_report *r, double alpha)
 		"comparison names what ran)", "paired_test",
 		RXR_STATS_PAIRED_METHOD ", two-sided (exact up to 20 rounds, "
 		"Monte Carlo above); the rounds of an interleaved run are its "
-		"pairs", "paired_interval", RXR_STATS_PAIRED_CI_METHOD,
+		"pairs", "paired_interval", RXR_STATS_CMP_CI_METHOD,
 		"alpha", alpha);
 	if (st == NULL || json_object_set_new(r->doc, "statistics", st))
 		return -ENOMEM;
-	return rxr_report_summarize(r);
+	return rxrr_summarize(r);
 }
 
 int
-rxr_report_summarize(struct rxr_report *r)
+rxrr_summarize(struct rxr_report *r)
 {
-	static const char *const metrics[] = {
-		"gbps", "gbps_wire", "mpps", "cycles_per_packet",
-		"refill_cycles_per_frame", "allocator_cycles_per_packet",
-		"consumer_free_cycles_per_packet",
-	};
+	const struct rxrr_figure *f;
 	struct rxrr_group *g;
 	json_t *summary;
 	size_t n, i, k, most = 1;
@@ -182,7 +255,7 @@ rxr_report_summarize(struct rxr_report *r)
 	int ret = -ENOMEM;
 
 	if (json_object_get(r->doc, "statistics") == NULL &&
-			rxr_report_set_alpha(r, alpha) != 0)
+			rxrr_set_alpha(r, alpha) != 0)
 		return -ENOMEM;
 	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
@@ -202,10 +275,10 @@ rxr_report_summarize(struct rxr_report *r)
 				rxrr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
 				rxrr_jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
-		for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++)
-			if (rxrr_jset(o, metrics[k], stats_json(&g[i], i ? &g[0] :
+		for (k = 0; (f = rxrr_figure(k)) != NULL; k++)
+			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
 						NULL, bulk_sibling(g, n, i),
-						metrics[k], alpha, paired, buf,
+						f->name, alpha, paired, buf,
 						base)))
 				goto out;
 	}

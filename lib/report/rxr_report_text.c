@@ -2,7 +2,8 @@
 
 /*
  * Text output: the model printed as mmtests-shaped tables and bpftrace
- * shaped histograms, and one report's header.
+ * shaped histograms; one report's header, and its percentile and detail
+ * tables; the brief table, the columns that decide of the same model.
  */
 
 #include <errno.h>
@@ -16,6 +17,8 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 
 
@@ -44,69 +47,104 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
-/* The rows of one section, widths of their own. */
-static void
-print_table(const struct rxrr_model *m, int section, struct rxrr_line *l, FILE *out)
+static bool
+stopped(const atomic_bool *stop)
 {
-	size_t *valw, *dw, *colw, namew = 4, i;
-	char val[64], delta[64];
+	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
+}
+
+void
+rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
+{
+	size_t *valw = calloc(g->ncols + 1, sizeof(*valw));
+	size_t *dw = calloc(g->ncols + 1, sizeof(*dw));
+	size_t labelw = strlen(g->corner), r;
+	char label[512], val[64], note[64];
 	unsigned int c;
 
-	valw = calloc(m->ncols, sizeof(*valw));
-	dw = calloc(m->ncols, sizeof(*dw));
-	colw = calloc(m->ncols, sizeof(*colw));
-	if (valw == NULL || dw == NULL || colw == NULL) {
+	if (valw == NULL || dw == NULL) {
 		l->oom = true;
 		goto out;
 	}
-	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (row->section != section)
+	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
-		if (strlen(row->name) > namew)
-			namew = strlen(row->name);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_value(row, c, val, sizeof(val));
-			fmt_delta(row, c, delta, sizeof(delta));
-			if (strlen(val) > valw[c])
-				valw[c] = strlen(val);
-			if (strlen(delta) > dw[c])
-				dw[c] = strlen(delta);
+		labelw = MAX(labelw, strlen(label));
+		for (c = 0; c < g->ncols; c++) {
+			g->cell(g->ctx, r, c, val, note, sizeof(val));
+			valw[c] = MAX(valw[c], strlen(val));
+			dw[c] = MAX(dw[c], strlen(note));
 		}
 	}
-	for (c = 0; c < m->ncols; c++) {
-		colw[c] = valw[c] + (dw[c] ? 1 + dw[c] : 0);
-		/* A long header widens the values, right alignment holds. */
-		if (strlen(m->headers[c]) > colw[c]) {
-			valw[c] += strlen(m->headers[c]) - colw[c];
-			colw[c] = strlen(m->headers[c]);
-		}
-	}
-	rxrr_line_add(l, "%*s", (int)(STAT_WIDTH + namew), "");
-	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, COL_SEP "%*s", (int)colw[c], m->headers[c]);
+	/* A long header widens the values, right alignment holds. */
+	for (c = 0; c < g->ncols; c++)
+		valw[c] = MAX(valw[c], strlen(g->headers[c]) -
+			MIN(strlen(g->headers[c]), dw[c] ? dw[c] + 1 : 0));
+	rxrr_line_add(l, "%-*s", (int)labelw, g->corner);
+	for (c = 0; c < g->ncols; c++)
+		rxrr_line_add(l, g->right ? "%s%*s" : "%s%-*s", g->sep,
+			(int)(valw[c] + (dw[c] ? dw[c] + 1 : 0)), g->headers[c]);
 	rxrr_line_put(l, out);
-	for (i = 0; i < m->nrows && !rxrr_stopped(m); i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (row->section != section)
+	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
-		rxrr_line_add(l, "%-*s%-*s", STAT_WIDTH, row->stat, (int)namew,
-			row->name);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_value(row, c, val, sizeof(val));
-			fmt_delta(row, c, delta, sizeof(delta));
-			rxrr_line_add(l, COL_SEP "%*s", (int)valw[c], val);
+		rxrr_line_add(l, "%-*s", (int)labelw, label);
+		for (c = 0; c < g->ncols; c++) {
+			g->cell(g->ctx, r, c, val, note, sizeof(val));
+			rxrr_line_add(l, "%s%*s", g->sep, (int)valw[c], val);
 			if (dw[c])
-				rxrr_line_add(l, " %-*s", (int)dw[c], delta);
+				rxrr_line_add(l, " %-*s", (int)dw[c], note);
 		}
 		rxrr_line_put(l, out);
 	}
 out:
 	free(valw);
 	free(dw);
-	free(colw);
+}
+
+/* The model's table: which section's rows are printed. */
+struct table {
+	const struct rxrr_model *m;
+	int section;
+};
+
+static bool
+table_label(const void *ctx, size_t r, char *buf, size_t len)
+{
+	const struct table *t = ctx;
+	const struct rxrr_row *row = &t->m->rows[r];
+
+	if (row->section != t->section)
+		return false;
+	snprintf(buf, len, "%-*s%s", STAT_WIDTH, row->stat, row->name);
+	return true;
+}
+
+static void
+table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
+		size_t len)
+{
+	const struct rxrr_row *row = &((const struct table *)ctx)->m->rows[r];
+
+	fmt_value(row, c, val, len);
+	fmt_delta(row, c, note, len);
+}
+
+/* The rows of one section, widths of their own. */
+static void
+print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
+		FILE *out)
+{
+	const struct table t = { m, section };
+	const struct rxrr_grid g = {
+		.corner = "             ", .sep = COL_SEP, .right = true,
+		.ncols = m->ncols, .headers = (const char *const *)m->headers,
+		.nrows = m->nrows,
+		.label = table_label, .cell = table_cell, .ctx = &t,
+		.stop = m->stop,
+	};
+
+	rxrr_print_grid(&g, l, out);
 }
 
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
@@ -136,8 +174,8 @@ fmt_bucket(unsigned int i, char *buf, size_t len)
 		snprintf(buf, len, "[%u]", i);
 		return;
 	}
-	fmt_size(rxr_report_hist_lo(i), lo, sizeof(lo));
-	fmt_size(rxr_report_hist_hi(i), hi, sizeof(hi));
+	fmt_size(rxrr_hist_lo(i), lo, sizeof(lo));
+	fmt_size(rxrr_hist_hi(i), hi, sizeof(hi));
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
@@ -222,7 +260,7 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 
 	for (size_t i = 0; i < m->nrows; i++)
 		for (unsigned int c = 1; m->rows[i].tested && c < m->ncols; c++) {
-			const struct rxr_stats_ratio *r = &m->rows[i].cmp[c];
+			const struct rxr_stats_cmp *r = &m->rows[i].cmp[c];
 
 			if (isnan(r->p))
 				continue;
@@ -239,13 +277,13 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 		"first: ", m->alpha);
 	if (test == NULL || mixed)
 		rxrr_line_add(l, "%s", m->paired ? RXR_STATS_PAIRED_METHOD :
-			RXR_STATS_TEST_METHOD);
+			RXR_STATS_UNPAIRED_METHOD);
 	else
 		rxrr_line_add(l, "%s", test);
 	rxrr_line_add(l, ", two-sided");
 	if (m->paired && fallback)
-		rxrr_line_add(l, "; the unpaired permutation test of the means where "
-			"fewer than 2 rounds have a ratio (a count of 0)");
+		rxrr_line_add(l, "; the unpaired test where no round has "
+			"values on both sides");
 	if (!m->paired)
 		rxrr_line_add(l, ", unpaired (the columns were not measured in "
 			"common rounds)");
@@ -313,7 +351,7 @@ rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
 		char label[256], *why;
 
-		if (rxr_report_run_complete(run))
+		if (rxrr_run_complete(run))
 			continue;
 		rxrr_group_label(json_string_value(json_object_get(run,
 				"strategy")), json_is_true(json_object_get(run,
@@ -403,4 +441,381 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	if (l.oom)
 		return -ENOMEM;
 	return ferror(out) ? -EIO : 0;
+}
+
+static int
+print_percentiles(const struct rxr_report *r, FILE *out)
+{
+	struct rxrr_group *g;
+	size_t n, i;
+	bool header = false;
+
+	if (rxrr_groups(r->doc, &g, &n) != 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
+		char label[96], lo[24], hi[24];
+		unsigned int p;
+
+		if (!rxrr_group_hist(&g[i], sum))
+			continue;
+		if (!header) {
+			fprintf(out, "\nRefill latency percentiles (ns; estimate "
+				"[bucket]), all repetitions\n%-18s", "");
+			for (p = 0; p < RXRR_PCT_N; p++)
+				fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" :
+					" %s", rxrr_pct_names[p]);
+			fputc('\n', out);
+			header = true;
+		}
+		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		/* A name from a file never reaches the terminal raw. */
+		for (char *c = label; *c != '\0'; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		fprintf(out, "%-18s", label);
+		for (p = 0; p < RXRR_PCT_N; p++) {
+			struct rxrr_pct pc;
+			char cell[80];
+
+			if (rxrr_percentile(sum, rxrr_pct_points[p],
+					&pc) != 0) {
+				fprintf(out, " %-22s", "-");
+				continue;
+			}
+			fmt_size(pc.lo, lo, sizeof(lo));
+			fmt_size(pc.hi, hi, sizeof(hi));
+			snprintf(cell, sizeof(cell), "%.0f [%s, %s)", pc.ns, lo,
+				hi);
+			fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" : " %s",
+				cell);
+		}
+		fputc('\n', out);
+	}
+	rxrr_groups_free(g, n);
+	return 0;
+}
+
+static const char *
+run_label(const json_t *run, char *buf, size_t len)
+{
+	char cfg[80];
+
+	rxrr_group_label(json_string_value(json_object_get(run, "strategy")),
+		json_is_true(json_object_get(run, "bulk")), cfg, sizeof(cfg));
+	/* Printed from 1, as the progress lines count; 0-based in JSON. */
+	snprintf(buf, len, "%s rep %lld", cfg,
+		(long long)json_integer_value(json_object_get(run, "rep")) + 1);
+	return buf;
+}
+
+static long long
+jint(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+static void
+print_detail(const struct rxr_report *r, FILE *out)
+{
+	const json_t *runs = json_object_get(r->doc, "runs"), *run, *v;
+	char label[112];
+	size_t i, j;
+	const char *key;
+
+	fprintf(out, "\nPer queue: port queue lcore packets bytes | ethdev "
+		"q_ipackets q_ibytes q_errors (- where the PMD has none)\n");
+	json_array_foreach(runs, i, run) {
+		run_label(run, label, sizeof(label));
+		json_array_foreach(json_object_get(run, "queues"), j, v) {
+			fprintf(out, "%-24s %4lld %5lld %5lld %12lld %14lld |",
+				label, jint(v, "port"), jint(v, "queue"),
+				jint(v, "lcore"), jint(v, "packets"),
+				jint(v, "bytes"));
+			if (json_object_get(v, "q_ipackets") != NULL)
+				fprintf(out, " %12lld %14lld %8lld\n",
+					jint(v, "q_ipackets"),
+					jint(v, "q_ibytes"), jint(v, "q_errors"));
+			else
+				fprintf(out, " -\n");
+		}
+	}
+	fprintf(out, "\nPer poll lcore: lcore cpu cycles busy_share\n");
+	json_array_foreach(runs, i, run) {
+		run_label(run, label, sizeof(label));
+		json_array_foreach(json_object_get(run, "lcores"), j, v)
+			fprintf(out, "%-24s %5lld %4lld %14lld %8.3f\n", label,
+				jint(v, "lcore"), jint(v, "cpu"),
+				jint(v, "cycles"),
+				rxrr_num(json_object_get(v, "busy_share")));
+	}
+	fprintf(out, "\nExtended statistics that changed: port name delta\n");
+	json_array_foreach(runs, i, run) {
+		const json_t *ports;
+
+		run_label(run, label, sizeof(label));
+		ports = json_object_get(run, "xstats");
+		json_array_foreach(ports, j, v) {
+			const json_t *c;
+
+			json_object_foreach((json_t *)(uintptr_t)
+					json_object_get(v, "changed"), key, c)
+				fprintf(out, "%-24s %4lld %-32s %14lld\n", label,
+					jint(v, "port"), key,
+					(long long)json_integer_value(c));
+		}
+	}
+}
+
+int
+rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
+{
+	const json_t *env = json_object_get(r->doc, "env");
+
+	if (json_is_true(rxrr_path(env, "build.debug_checks")))
+		fprintf(out, "\nnote: built with debug checks: these figures "
+			"are not for comparison\n");
+	if (print_percentiles(r, out) != 0)
+		return -ENOMEM;
+	if (detail)
+		print_detail(r, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/*
+ * The brief table: one row per configuration, one column per metric that
+ * decides between strategies, within 120 columns.
+ */
+
+/* The columns: a metric of the model, or the drops of every cause. */
+static const struct {
+	const char *metric;	/* NULL: drops, summed over causes */
+	const char *header;
+	bool delta;		/* % against the first configuration */
+	bool share;		/* a fraction printed as a percentage */
+} brief_cols[] = {
+	{ "gbps", "Gbit/s", true, false },
+	{ "mpps", "Mpps", false, false },
+	{ "refill_cycles_per_frame", "refill cyc/frame", true, false },
+	{ "allocator_cycles_per_packet", "alloc cyc/pkt", true, false },
+	{ NULL, "drops", false, false },
+	{ RXR_REPORT_PATH(zone_lock, wait_share), "zone wait", false, true },
+};
+
+#define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
+
+/* The model's row of metric: its Mean when it has one, else its Median. */
+static const struct rxrr_row *
+find_row(const struct rxrr_model *m, const char *metric)
+{
+	const struct rxrr_row *median = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nrows; i++) {
+		const struct rxrr_row *row = &m->rows[i];
+
+		if (strcmp(row->metric, metric) != 0)
+			continue;
+		if (strcmp(row->stat, "Mean") == 0)
+			return row;
+		if (strcmp(row->stat, "Median") == 0)
+			median = row;
+	}
+	return median;
+}
+
+/* Drops of every cause per complete repetition of column c, the mean. */
+static double
+drops_mean(const struct rxrr_group *g)
+{
+	double sum = 0;
+	size_t r, n = 0;
+
+	for (r = 0; r < g->nb_runs; r++) {
+		const json_t *drops = json_object_get(g->runs[r], "drops");
+		const char *key;
+		json_t *v;
+
+		if (!rxrr_run_complete(g->runs[r]))
+			continue;
+		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
+			sum += rxrr_num(v);
+		n++;
+	}
+	return n != 0 ? sum / (double)n : NAN;
+}
+
+/* The value part of a cell. */
+static void
+fmt_cell_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
+		size_t len)
+{
+	if (row == NULL || isnan(row->v[c]))
+		snprintf(buf, len, "-");
+	else if (share)
+		snprintf(buf, len, "%.2f%%", 100.0 * row->v[c]);
+	else
+		snprintf(buf, len, "%.*f", row->prec, row->v[c]);
+}
+
+/*
+ * The % part: nothing for the first column, a row of zeros or no value;
+ * "n.s." when tested and not significant, "n.t." when untested.
+ */
+static void
+fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (row == NULL || c == 0 || row->dir == RXRR_DIR_NONE ||
+			isnan(row->v[c]) || isnan(row->d[c]))
+		return;
+	snprintf(buf, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
+		isnan(row->p[c]) ? " n.t." : " n.s.");
+}
+
+/* The table's figures: a row per configuration, a column per metric. */
+struct brief {
+	const struct rxrr_model *m;
+	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
+	double *drops;		/* per configuration: drops_mean() */
+};
+
+static bool
+brief_label(const void *ctx, size_t c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ((const struct brief *)ctx)->m->headers[c]);
+	return true;
+}
+
+/* Cell (configuration c, column i): its value and its % part. */
+static void
+brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
+		size_t len)
+{
+	const struct brief *b = ctx;
+
+	if (brief_cols[i].metric == NULL)
+		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
+			b->drops[c]);
+	else
+		fmt_cell_value(b->rows[i], (unsigned int)c, brief_cols[i].share,
+			val, len);
+	fmt_cell_delta(brief_cols[i].delta ? b->rows[i] : NULL,
+		(unsigned int)c, delta, len);
+}
+
+/* What the figures are, the header and a row per configuration. */
+static void
+brief_table(const struct brief *b, const struct rxrr_group *g,
+		struct rxrr_line *l, FILE *out)
+{
+	const struct rxrr_model *m = b->m;
+	const char *headers[NB_COLS];
+	const struct rxrr_grid grid = {
+		.corner = "configuration", .sep = "  ", .right = false,
+		.ncols = NB_COLS, .headers = headers, .nrows = m->ncols,
+		.label = brief_label, .cell = brief_cell, .ctx = b,
+	};
+	size_t most = 0;
+
+	for (unsigned int c = 0; c < m->ncols; c++)
+		most = MAX(most, g[c].nb_runs);
+	for (size_t i = 0; i < NB_COLS; i++)
+		headers[i] = brief_cols[i].header;
+	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration (zone "
+		"wait: median); %% against %s, positive = better",
+		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
+		m->headers[0]);
+	rxrr_line_put(l, out);
+	rxrr_print_grid(&grid, l, out);
+}
+
+/* The lines above the table: machine, partial, cut short, noise, checks. */
+static void
+brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
+{
+	const json_t *env = json_object_get(r->doc, "env");
+	char *s, *t;
+
+	s = rxrr_clean_dup(json_string_value(json_object_get(env, "host")));
+	t = rxrr_clean_dup(json_string_value(json_object_get(env, "cpu_model")));
+	rxrr_line_add(l, "report: host %s, cpu %s, ", s != NULL ? s : "",
+		t != NULL ? t : "");
+	free(s);
+	free(t);
+	rxrr_print_env_line(r->doc, l);
+	rxrr_line_put(l, out);
+	if (json_is_true(json_object_get(r->doc, "partial"))) {
+		rxrr_line_add(l, "partial: the run was interrupted, only the "
+			"repetitions that completed are shown");
+		rxrr_line_put(l, out);
+	}
+	rxrr_print_cut_short(r, "", l, out);
+	rxrr_print_noise_count(r, "", l, out);
+	if (json_is_true(rxrr_path(env, "build.debug_checks"))) {
+		rxrr_line_add(l, "note: built with debug checks: these figures "
+			"are not for comparison");
+		rxrr_line_put(l, out);
+	}
+}
+
+int
+rxr_report_render_brief(const struct rxr_report *r, FILE *out)
+{
+	const char *metrics[NB_COLS];
+	struct rxr_report_select sel = { .metrics = metrics };
+	struct rxrr_line l = { .len = 0 };
+	struct brief b = { .m = NULL };
+	struct rxrr_group *g = NULL;
+	struct rxrr_model m;
+	size_t i, ng = 0;
+	int ret = -ENOMEM;
+
+	/* The model's rows the columns take: every metric but the drops. */
+	for (i = 0; i < NB_COLS; i++)
+		if (brief_cols[i].metric != NULL)
+			metrics[sel.nb_metrics++] = brief_cols[i].metric;
+	if (rxrr_model_single(&m, r, &sel) != 0)
+		return -ENOMEM;
+	if (rxrr_groups(r->doc, &g, &ng) != 0)
+		goto out;
+	brief_header(r, &l, out);
+	if (m.ncols == 0 || ng != m.ncols) {
+		rxrr_line_add(&l, "no runs");
+		rxrr_line_put(&l, out);
+		ret = 0;
+		goto out;
+	}
+	b = (struct brief){ .m = &m };
+	b.drops = calloc(m.ncols + 1, sizeof(*b.drops));
+	if (b.drops == NULL)
+		goto out;
+	for (i = 0; i < NB_COLS; i++)
+		b.rows[i] = brief_cols[i].metric != NULL ?
+			find_row(&m, brief_cols[i].metric) : NULL;
+	for (unsigned int c = 0; c < m.ncols; c++)
+		b.drops[c] = drops_mean(&g[c]);
+	brief_table(&b, g, &l, out);
+	if (m.ncols > 1) {
+		rxrr_line_add(&l, "n.s.: not significant at alpha %g, each against "
+			"the first (%s); n.t.: not tested", m.alpha, m.paired ?
+			"sign-flip test over paired rounds" :
+			"permutation test of the means, unpaired");
+		rxrr_line_put_wrapped(&l, out);
+		fputc('\n', out);
+		rxrr_print_verdict_single(r, m.alpha, &l, out);
+	}
+	ret = 0;
+out:
+	free(b.drops);
+	rxrr_groups_free(g, ng);
+	rxrr_model_free(&m);
+	rxrr_line_free(&l);
+	if (ret == 0 && l.oom)
+		ret = -ENOMEM;
+	if (ret == 0 && ferror(out))
+		ret = -EIO;
+	return ret;
 }

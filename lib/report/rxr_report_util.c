@@ -131,12 +131,28 @@ rxrr_clean_dup(const char *s)
 	return c;
 }
 
+/* The figures (rxr_report.h) as a table. */
+#define HIGHER_HIGHER true
+#define HIGHER_LOWER false
+static const struct rxrr_figure figures[] = {
+#define FIGURE(n, r, w, h) { .name = #n, .higher = HIGHER_##r, \
+	.when = RXRR_##w, .offset = offsetof(struct rxr_report_run, n) },
+	RXR_REPORT_FIGURES(FIGURE)
+#undef FIGURE
+};
+
+const struct rxrr_figure *
+rxrr_figure(unsigned int i)
+{
+	return i < sizeof(figures) / sizeof(figures[0]) ? &figures[i] : NULL;
+}
+
 /* The group lists (rxr_report.h) as a table. */
-static const struct rxr_report_field fields[] = {
+static const struct rxrr_field fields[] = {
 #define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
 	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
-	.path = #g "." #f, .type = RXR_REPORT_FTYPE_##t, \
-	.row = RXR_REPORT_ROW_##r, .prec = p, .help = h },
+	.path = #g "." #f, .type = RXRR_FTYPE_##t, \
+	.row = RXRR_ROW_##r, .prec = p },
 	RXR_REPORT_ALL_FIELDS(FIELD)
 #undef FIELD
 };
@@ -153,20 +169,20 @@ static const struct {
 #undef GROUP
 };
 
-const struct rxr_report_field *
-rxr_report_field(unsigned int id)
+const struct rxrr_field *
+rxrr_field(unsigned int id)
 {
 	return id < RXR_REPORT_FIELDS_NUM ? &fields[id] : NULL;
 }
 
 const char *
-rxr_report_group_name(unsigned int id)
+rxrr_group_name(unsigned int id)
 {
 	return id < RXR_REPORT_GROUPS_NUM ? groups[id].name : NULL;
 }
 
 bool
-rxr_report_group_required(unsigned int id)
+rxrr_group_required(unsigned int id)
 {
 	return id < RXR_REPORT_GROUPS_NUM && groups[id].required;
 }

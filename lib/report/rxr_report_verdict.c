@@ -18,7 +18,7 @@
 
 /* "8 paired rounds", "5 against 4 runs, unpaired". */
 static void
-count_text(const struct rxr_stats_ratio *r, char *buf, size_t len)
+count_text(const struct rxr_stats_cmp *r, char *buf, size_t len)
 {
 	if (r->paired)
 		snprintf(buf, len, "%u paired round%s", r->n,
@@ -28,53 +28,72 @@ count_text(const struct rxr_stats_ratio *r, char *buf, size_t len)
 			r->n_base, r->n_base == 1 ? "" : "s");
 }
 
+/* A ratio with two decimals (three figures far from 1), or a difference. */
+static void
+fmt_est(const struct rxr_stats_cmp *r, double v, char *buf, size_t len)
+{
+	if (!r->ratio)
+		snprintf(buf, len, "%+.3g", v);
+	else
+		snprintf(buf, len, v >= 0.01 && v < 1e4 ? "%.2f" : "%.3g", v);
+}
+
 /*
  * One finding, hyperfine's way:
  * "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI 0.55-0.79, p 0.016, 8 paired
  * rounds)" or "irqsave-bulk: not distinguishable from bh-bulk (0.90x, CI
- * 0.71-1.13, p 0.37, 8 paired rounds)".
+ * 0.71-1.13, p 0.37, 8 paired rounds)"; where a value is 0, the
+ * difference: "-1.2 Gbit/s against bh-bulk".
  */
 static void
 verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
-		const char *unit, const struct rxr_stats_ratio *r, double alpha)
+		const char *unit, const struct rxr_stats_cmp *r, double alpha)
 {
-	char cnt[64], ci[64] = "";
+	char cnt[64], ci[96] = "", est[32], lo[32], hi[32], what[700];
 
 	count_text(r, cnt, sizeof(cnt));
-	if (isnan(r->ratio)) {
+	if (isnan(r->est)) {
 		rxrr_line_add(l, "  %s: no %s to compare with %s (%s)", name, unit,
 			base, cnt);
 		rxrr_line_put_wrapped(l, out);
 		return;
 	}
-	if (!isnan(r->ci_lo))
-		snprintf(ci, sizeof(ci), "CI %.2f-%.2f, ", r->ci_lo, r->ci_hi);
+	fmt_est(r, r->est, est, sizeof(est));
+	fmt_est(r, r->lo, lo, sizeof(lo));
+	fmt_est(r, r->hi, hi, sizeof(hi));
+	if (!isnan(r->lo))
+		snprintf(ci, sizeof(ci), "CI %s%s%s, ", lo, r->ratio ? "-" :
+			" to ", hi);
+	if (r->ratio)
+		snprintf(what, sizeof(what), "%sx %s %s", est, base, unit);
+	else
+		snprintf(what, sizeof(what), "%s %s against %s", est, unit, base);
 	if (isnan(r->p))
-		rxrr_line_add(l, "  %s: %.2fx %s %s, untested (%s%s)", name, r->ratio,
-			base, unit, ci, cnt);
+		rxrr_line_add(l, "  %s: %s, untested (%s%s)", name, what, ci, cnt);
 	else if (r->min_p >= alpha)
 		/* No data could have made it significant: say so, not "no
 		 * difference". */
-		rxrr_line_add(l, "  %s: %.2fx %s %s, cannot be significant with %s "
-			"(%sp %.2g)", name, r->ratio, base, unit, cnt, ci, r->p);
+		rxrr_line_add(l, "  %s: %s, cannot be significant with %s "
+			"(%sp %.2g)", name, what, cnt, ci, r->p);
 	else if (r->p < alpha)
-		rxrr_line_add(l, "  %s: %.2fx %s %s (95%% %sp %.2g, %s)", name,
-			r->ratio, base, unit, ci, r->p, cnt);
+		rxrr_line_add(l, "  %s: %s (%g%% %sp %.2g, %s)", name, what,
+			100 * (1 - alpha), ci, r->p, cnt);
 	else
-		rxrr_line_add(l, "  %s: not distinguishable from %s (%.2fx, %sp %.2g, "
-			"%s)", name, base, r->ratio, ci, r->p, cnt);
+		rxrr_line_add(l, "  %s: not distinguishable from %s (%s%s, %sp "
+			"%.2g, %s)", name, base, est, r->ratio ? "x" : "", ci,
+			r->p, cnt);
 	rxrr_line_put_wrapped(l, out);
 }
 
 /* The comparisons that cannot reach alpha, and the weakest of them. */
 struct weakest {
 	unsigned int count;
-	struct rxr_stats_ratio r;
+	struct rxr_stats_cmp r;
 	char what[512];
 };
 
 static void
-weakest_note(struct weakest *w, const struct rxr_stats_ratio *r,
+weakest_note(struct weakest *w, const struct rxr_stats_cmp *r,
 		const char *what, double alpha)
 {
 	if (r->n == 0 || r->min_p < alpha)
@@ -112,7 +131,7 @@ weakest_warn(const struct weakest *w, double alpha, struct rxrr_line *l,
 struct finding {
 	char name[512];
 	char base[256];
-	struct rxr_stats_ratio r;
+	struct rxr_stats_cmp r;
 };
 
 struct findings {
@@ -123,7 +142,7 @@ struct findings {
 
 static void
 findings_add(struct findings *fs, const char *name, const char *base,
-		const struct rxr_stats_ratio *r)
+		const struct rxr_stats_cmp *r)
 {
 	if (fs->n == fs->cap) {
 		size_t cap = fs->cap ? 2 * fs->cap : 16;
@@ -157,7 +176,7 @@ findings_print(struct findings *fs, const char *against, double alpha,
 	if (fs->n == 0)
 		return;
 	for (size_t i = 0; i < fs->n; i++) {
-		const struct rxr_stats_ratio *r = &fs->f[i].r;
+		const struct rxr_stats_cmp *r = &fs->f[i].r;
 
 		if (r->n > 0) {
 			paired |= r->paired;
@@ -170,10 +189,11 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		else if (strcmp(test, r->test) != 0)
 			mixed = true;
 	}
-	rxrr_line_add(l, "Findings, Gbit/s against %s (x: %s, with its 95%% "
-		"interval; p: ", against, paired && !unpaired ?
-		"geometric mean of the per-round ratios" : !paired ?
-		"ratio of geometric means" : "ratio, per line paired or not");
+	rxrr_line_add(l, "Findings, Gbit/s against %s (x: %s, with its %g%% "
+		"interval, the ratios the test does not reject; p: ", against,
+		paired && !unpaired ? "geometric mean of the per-round ratios" :
+		!paired ? "ratio of geometric means" :
+		"ratio, per line paired or not", 100 * (1 - alpha));
 	if (test != NULL && !mixed)
 		rxrr_line_add(l, "%s", test);
 	else if (test != NULL)
@@ -213,17 +233,19 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	if (n > 0)
 		rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
 	for (i = 1; i < n; i++) {
-		struct rxr_stats_ratio rt;
+		struct rxr_stats_cmp rt;
 
 		rxrr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
+			alpha, &rt);
 		findings_add(&fs, name, first, &rt);
 		for (j = 0; !g[i].bulk && j < n; j++) {
 			if (j == 0 || !g[j].bulk ||
 					strcmp(g[j].strategy, g[i].strategy))
 				continue;
 			rxrr_group_label(g[j].strategy, true, base, sizeof(base));
-			rxrr_ratio(&g[i], &g[j], rxrr_get_path, "gbps", paired, &rt);
+			rxrr_ratio(&g[i], &g[j], rxrr_get_path, "gbps", paired,
+				false, alpha, &rt);
 			findings_add(&fs, name, base, &rt);
 		}
 	}
@@ -261,6 +283,53 @@ rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *
 	free(fs.f);
 }
 
+/* A count of the gate (drops by cause): judged by its rise per round. */
+static bool
+is_count(const struct rxrr_row *row)
+{
+	return strncmp(row->metric, "drops.", 6) == 0;
+}
+
+int
+rxr_report_compare_worse(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, double drops,
+		FILE *out)
+{
+	struct rxrr_model m;
+	int worse = 0;
+
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < m.nrows; i++) {
+		const struct rxrr_row *row = &m.rows[i];
+
+		/* The tested row: Mean when there is one, else Median. */
+		for (unsigned int c = 1; row->tested && c < m.ncols; c++) {
+			const struct rxr_stats_cmp *r = &row->cmp[c];
+
+			if (is_count(row) ? !(r->n > 0 && r->est > drops) :
+					!row->sig[c] || !(row->d[c] < -pct))
+				continue;
+			worse++;
+			if (out == NULL)
+				continue;
+			if (is_count(row))
+				fprintf(out, "worse: %s %s: %+.6g a repetition, "
+					"more than the %g allowed (%s %.6g, %s "
+					"%.6g)\n", row->name, m.headers[c],
+					r->est, drops, m.headers[0], row->v[0],
+					m.headers[c], row->v[c]);
+			else
+				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
+					row->name, m.headers[c], row->d[c],
+					row->p[c], row->stat);
+		}
+	}
+	rxrr_model_free(&m);
+	return worse;
+}
+
 int
 rxr_report_compare_undecided(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
@@ -283,14 +352,25 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 		if (!row->tested)
 			continue;
 		for (unsigned int c = 1; c < m.ncols; c++) {
-			const struct rxr_stats_ratio *r = &row->cmp[c];
+			const struct rxr_stats_cmp *r = &row->cmp[c];
 			char cnt[64];
 
 			/* A configuration one report lacks: nothing to decide. */
-			if (isnan(row->v[0]) || isnan(row->v[c]))
+			if (!row->has[0] || !row->has[c])
 				continue;
 			compared[c] = true;
-			if (r->min_p < m.alpha)
+			/* A metric a side has no value of: nothing tested. */
+			if (r->n == 0 || r->n_base == 0) {
+				undecided++;
+				if (out != NULL)
+					fprintf(out, "undecided: %s %s: no value "
+						"in %s: nothing compared\n",
+						row->name, m.headers[c], m.headers[
+						r->n_base == 0 ? 0 : c]);
+				continue;
+			}
+			/* A count has its threshold (worse), not a test. */
+			if (r->min_p < m.alpha || is_count(row))
 				continue;
 			undecided++;
 			count_text(r, cnt, sizeof(cnt));
@@ -353,35 +433,42 @@ reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
  */
 static unsigned int
 reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
-		char *widest, size_t wlen)
+		double alpha, char *widest, size_t wlen)
 {
 	unsigned int open = 0;
 	double wide = 0;
 	size_t i;
 
 	for (i = 1; i < n; i++) {
-		struct rxr_stats_ratio rt;
-		char name[128];
+		struct rxr_stats_cmp rt;
+		char name[64], est[32], lo[32], hi[32];
 		double w;
 		bool decided;
 
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, &rt);
+		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
+			alpha, &rt);
 		/* Decided: the interval excludes 1 (which side is known), or
-		 * pins the ratio down to +-target (no larger difference). */
-		w = isnan(rt.ci_lo) ? INFINITY : log(rt.ci_hi / rt.ci_lo) / 2;
-		decided = !isnan(rt.ci_lo) && (rt.ci_hi < 1 || rt.ci_lo > 1 ||
-			w <= log1p(RXR_REPORT_AUTO_RATIO_PCT / 100));
+		 * pins the ratio down to +-target (no larger difference); a
+		 * difference (a round at 0 Gbit/s), when it excludes 0. */
+		w = isnan(rt.lo) || !rt.ratio ? INFINITY : log(rt.hi / rt.lo) / 2;
+		decided = !isnan(rt.lo) && (rt.ratio ? rt.hi < 1 || rt.lo > 1 ||
+			w <= log1p(RXR_REPORT_AUTO_RATIO_PCT / 100) :
+			rt.hi < 0 || rt.lo > 0);
 		open += !decided;
 		if (!decided && w >= wide) {
 			wide = w;
 			rxrr_group_label(g[i].strategy, g[i].bulk, name,
 				sizeof(name));
-			if (isnan(rt.ci_lo))
+			fmt_est(&rt, rt.est, est, sizeof(est));
+			fmt_est(&rt, rt.lo, lo, sizeof(lo));
+			fmt_est(&rt, rt.hi, hi, sizeof(hi));
+			if (isnan(rt.lo))
 				snprintf(widest, wlen, "%s: no interval yet",
 					name);
 			else
-				snprintf(widest, wlen, "%s %.2fx (CI %.2f-%.2f)",
-					name, rt.ratio, rt.ci_lo, rt.ci_hi);
+				snprintf(widest, wlen, "%s %s%s (CI %s%s%s)", name,
+					est, rt.ratio ? "x" : "", lo, rt.ratio ?
+					"-" : " to ", hi);
 		}
 	}
 	return open;
@@ -394,7 +481,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	double alpha = rxrr_alpha(r->doc);
 	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
 	bool paired = rxrr_interleaved(r->doc), stop = true;
-	char widest[160] = "", first[160];
+	char widest[256] = "", first[160];
 	struct rxrr_group *g;
 	unsigned int open;
 	size_t n;
@@ -409,31 +496,25 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		rxrr_groups_free(g, n);
 		return stop;
 	}
-	open = reps_auto_open(g, n, paired, widest, sizeof(widest));
+	open = reps_auto_open(g, n, paired, alpha, widest, sizeof(widest));
 	rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
-	if (rounds >= least && open == 0)
+	/* An interval is there only once the test can reject (least rounds). */
+	if (open == 0)
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "
-			"%s is decided; its 95%% %s interval excludes 1 or "
-			"is within +-%.0f%%", rounds, first, paired ? "paired" :
-			"unpaired", RXR_REPORT_AUTO_RATIO_PCT);
-	else if (rounds >= max && open == 0)
-		snprintf(why, len, "%u rounds, the most asked for; every "
-			"ratio decided, but fewer than %u rounds cannot "
-			"reach p < %g", rounds, least, alpha);
+			"%s is decided; its %g%% %s interval excludes 1 or "
+			"is within +-%.0f%%", rounds, first, 100 * (1 - alpha),
+			paired ? "paired" : "unpaired",
+			RXR_REPORT_AUTO_RATIO_PCT);
 	else if (rounds >= max)
 		snprintf(why, len, "%u rounds, the most asked for; %u of "
-			"%zu ratios to %s undecided (95%% interval across 1 "
+			"%zu ratios to %s undecided (%g%% interval across 1 "
 			"and wider than +-%.0f%%); widest %s", rounds, open,
-			n - 1, first, RXR_REPORT_AUTO_RATIO_PCT, widest);
+			n - 1, first, 100 * (1 - alpha),
+			RXR_REPORT_AUTO_RATIO_PCT, widest);
 	else
-		stop = false;
-	if (!stop && open == 0)
-		snprintf(why, len, "round %u: every ratio decided, but fewer "
-			"than %u rounds cannot reach p < %g", rounds, least,
-			alpha);
-	else if (!stop)
 		snprintf(why, len, "round %u: %u ratio%s undecided, widest %s",
 			rounds, open, open == 1 ? "" : "s", widest);
+	stop = open == 0 || rounds >= max;
 	rxrr_groups_free(g, n);
 	return stop;
 }

@@ -397,7 +397,7 @@ def case_compare_csv():
                                     "better", "p", "significant",
                                     "ratio", "ci_lo", "ci_hi", "test",
                                     "paired", "n", "n_base",
-                                    "p_unpaired"], \
+                                    "p_unpaired", "difference"], \
         rows[0].keys()
     labels = [r["label"] for r in doc["reports"]]
     pct = doc["refill_latency_percentiles"]
@@ -613,7 +613,8 @@ def case_plot_trust():
                         "steps": [{"rate": 1e6, "sent": 600000,
                                    "rx_packets": 500000, "loss": 1 / 6}]}]},
                   f)
-    xlabel, lines, marks, _ = mod.sweep_points(sweep)
+    with open(sweep) as f:
+        xlabel, lines, marks, _ = mod.sweep_points(sweep, json.load(f))
     (x, loss), = lines["bh-bulk"]
     assert "sent" in xlabel and abs(x - 0.3) < 1e-12 and \
         abs(loss - 100 / 6) < 1e-9, (xlabel, lines)

@@ -34,6 +34,8 @@ from eal_prefix import mine  # noqa: E402
 
 RXREFILL, GEN, COMPARE, PLOT, SWEEP = (os.path.abspath(a)
                                        for a in sys.argv[1:6])
+# The tools from the source tree check their files through this one.
+os.environ["RXREFILL_COMPARE"] = COMPARE
 ONLY = set(sys.argv[6:])
 TMP = tempfile.mkdtemp(prefix="rxr_hostile_tools_")
 PREFIX = mine("rxr_htools_%d" % os.getpid())
@@ -425,10 +427,12 @@ def case_plot_values_and_names():
         good = json.load(f)
     cases = {
         "huge": lambda d: d["runs"][0].update(gbps=1e308),
-        "longname": lambda d: [r.update(strategy="A" * 100000)
-                               for r in d["runs"]],
-        "escape": lambda d: [r.update(strategy="\x1b[31mred\x07")
-                             for r in d["runs"]],
+        # Each strategy its own: two runs of one (strategy, bulk, rep)
+        # make a report invalid.
+        "longname": lambda d: [r.update(strategy="A" * 100000 +
+                                        r["strategy"]) for r in d["runs"]],
+        "escape": lambda d: [r.update(strategy="\x1b[31mred\x07" +
+                                      r["strategy"]) for r in d["runs"]],
     }
     for name, fn in cases.items():
         d = json.loads(json.dumps(good))
@@ -614,7 +618,7 @@ def case_signal_as_a_temporary_file_is_made():
     child = (
         "import os, signal, sys\n"
         "sys.path.insert(0, sys.argv[1])\n"
-        "import rxrefill_paths as rp\n"
+        "import rxrefill_tool as rp\n"
         "rp.on_signals()\n"
         "o = rp.Outputs()\n"
         "out = os.path.join(sys.argv[2], 'f')\n"
@@ -1186,7 +1190,8 @@ def case_quickstart_capture_never_removes_what_is_not_ours():
 def case_quickstart_capture_stale_manifest_said_plainly():
     # A real manifest of another version (no "traffic") was "unreadable
     # ('traffic')", a KeyError's text; '"packets": 1e400' gave an
-    # OverflowError traceback. Both are made again, said in words.
+    # OverflowError traceback. Both are made again, said in words (the
+    # JSON read as the C programs read it).
     d = path("qs_stale")
     os.mkdir(d)
     cap = os.path.join(d, "default64")
@@ -1207,7 +1212,7 @@ def case_quickstart_capture_stale_manifest_said_plainly():
         f.write(re.sub(r'"packets": \d+', '"packets": 1e400', good, 1))
     p = quickstart_capture_raw(cap)
     clean(p, "packets 1e400")
-    assert p.returncode == 0 and "out of range" in p.stdout and \
+    assert p.returncode == 0 and "overflow near '1e400'" in p.stdout and \
         "generating" in p.stdout, "exit %d: %s%s" % (p.returncode,
                                                      p.stdout, p.stderr)
     assert json.load(open(man))["schema"] == "rxrefill-gen-manifest/1"
@@ -1390,6 +1395,192 @@ def case_plot_names_standard_output_when_full():
     refused(p, 1, "rxrefill-plot: standard output: No space left on device",
             "plot > /dev/full")
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def fake_rxrefill(name, report_text):
+    """A program the sweep takes for rxrefill: it names bh in its options
+    table, starts as rxrefill does and writes report_text as its report."""
+    rep = path(name + ".report")
+    with open(rep, "w") as f:
+        f.write(report_text)
+    prog = path(name)
+    with open(prog, "w") as f:
+        f.write("#!/bin/sh\n"
+                "case \" $* \" in *' --options-table '*)\n"
+                "  printf '# options-table 1 rxrefill\\nstrategy\\t-\\tLIST"
+                "\\tall\\tlist:bh,all\\tRuns\\tx\\n'; exit 0;; esac\n"
+                "while [ $# -gt 0 ]; do [ \"$1\" = --report ] && r=$2; "
+                "shift; done\n"
+                "echo 'Gbit/s | port'; sleep 0.5; cat %s > \"$r\"\n" % rep)
+    os.chmod(prog, 0o755)
+    return prog
+
+
+def case_sweep_step_report_not_a_report():
+    # A step's report that is JSON but not a valid report gave a
+    # traceback (AttributeError, KeyError, TypeError): now the C
+    # validation's one line.
+    with open(report()) as f:
+        good = json.load(f)
+    for name, edit, needle in (
+            ("runs_str", lambda d: d.update(runs="x"), "runs: expected an "
+             "array"),
+            ("no_drops", lambda d: d["runs"][0].pop("drops"),
+             "runs[0].drops: missing"),
+            ("str_count", lambda d: d["runs"][0].update(rx_packets="5"),
+             "runs[0].rx_packets: expected an integer"),
+            ("two_runs", lambda d: None, "2 runs, not 1")):
+        d = json.loads(json.dumps(good))
+        d["runs"] = d["runs"][:2]
+        d["runs"][1]["rep"] = 1
+        edit(d)
+        prog = fake_rxrefill("fake_" + name, json.dumps(d))
+        cmd = sweep_cmd(path("fake_%s.json" % name), extra=["--margin", "1"])
+        cmd[cmd.index(RXREFILL)] = prog
+        p = sweep(*cmd)
+        refused(p, 1, needle, "step report " + name)
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def case_sweep_regex_time_limit():
+    # --sent-regex '(a+)+$' over 40,000 characters of the sender's output
+    # backtracked for minutes: the match runs 10 s at most, then a clear
+    # error.
+    out = path("regex.json")
+    cmd = sweep_cmd(out, sender="head -c 40000 /dev/zero | tr '\\0' a; "
+                    "echo '!' # {pps}", extra=["--sent-regex", "(a+)+$"])
+    t0 = time.time()
+    p = sweep(*cmd, timeout=90)
+    refused(p, 1, "--sent-regex '(a+)+$': no answer in 10 s", "(a+)+$")
+    assert time.time() - t0 < 60, "took %.0f s" % (time.time() - t0)
+    assert not os.path.exists(out), "a result written"
+
+
+def case_plot_sweep_values_in_range():
+    # A sweep with 150% or -0.5 loss was drawn: loss is 0..1 (loss_pct
+    # 0..100), as the documentation says.
+    for name, doc, needle in (
+            ("loss150", {"strategies": [{"strategy": "bh", "steps": [
+                {"rate": 1, "loss": 1.5}]}]}, "steps[0].loss: 1.5 is "
+             "outside 0..1"),
+            ("lossneg", {"strategies": [{"strategy": "bh", "steps": [
+                {"rate": 1, "loss": -0.5}]}]}, "outside 0..1"),
+            ("tolerance", {"tolerance": 2, "strategies": [
+                {"strategy": "bh", "steps": [{"rate": 1, "loss": 0}]}]},
+             "tolerance: 2 is outside 0..1"),
+            ("pct", {"points": [{"offered_mpps": 1, "loss_pct": 150}]},
+             "loss_pct: 150 is outside 0..100"),
+            ("ratio", {"points": [{"offered_mpps": 1, "loss_ratio": -0.5}]},
+             "loss_ratio: -0.5 is outside 0..1"),
+            ("recv", {"points": [{"offered_mpps": 1, "sent": 10,
+                                  "received": 20}]}, "received: 20 is "
+             "outside 0..10")):
+        doc = dict(doc, schema="rxrefill-sweep/1", unit="pps")
+        p = path("range_%s.json" % name)
+        with open(p, "w") as f:
+            json.dump(doc, f)
+        r = plot("-o", path("range_" + name), "--sweep", p)
+        refused(r, 1, needle, "sweep " + name)
+        assert not [f for f in os.listdir(TMP)
+                    if f.startswith("range_%s-" % name)], "figure written"
+
+
+def case_plot_exit_status_as_documented():
+    # The plot exits 128+N on INT/TERM/HUP/QUIT; its --help (and so its
+    # man page) said 0, 1 or 2 only.
+    h = " ".join(plot("--help").stdout.split())
+    assert "128+N when stopped by signal N" in h, h[-600:]
+    d = path("pexit")
+    os.mkdir(d)
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        p = subprocess.Popen([PY, PLOT, "-o", os.path.join(d, "f"),
+                              report()], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        time.sleep(0.2)
+        p.send_signal(sig)
+        p.communicate(timeout=60)
+        if p.returncode == 0:
+            raise tap.Skip("the plot ended before the signal")
+        assert p.returncode in (-sig, 128 + sig), (sig, p.returncode)
+        assert not leftovers(d), os.listdir(d)
+
+
+def case_default_job_lines_fit():
+    # The default job's round line grew to 127 columns when a run was
+    # disturbed ("[round 2, up to 8] 10 runs, 3.003 to 19.145 Gbit/s, 1
+    # disturbed; 6 ratios undecided, widest recycle-nobulk 0.68x (CI
+    # 0.06-8.46)"). The default job's shape, shorter, with a busy loop on
+    # a poll CPU so that every run is disturbed: no line past 120.
+    busy = subprocess.Popen(["taskset", "-c", "1", "sh", "-c",
+                             "while :; do :; done"])
+    try:
+        p = sh([RXREFILL] + EAL + ["--", "--replay", capture(),
+                                   "--consumer", "inline", "--strategy",
+                                   "bh,all", "--bulk", "both", "--reps",
+                                   "auto:6", "--warmup", "0", "--duration",
+                                   "0.15", "--progress", "rounds",
+                                   "--report", path("dj.json")], timeout=600)
+    finally:
+        busy.kill()
+        busy.wait()
+    assert p.returncode == 0, p.stderr[-1500:]
+    assert "disturbed" in p.stdout and "ratios undecided" in p.stdout, \
+        p.stdout[-2000:]
+    # Left out: poll.c's note on streams counted by the poll lcores, which
+    # the busy loop brings on (the main lcore cannot keep up).
+    long = [l for l in p.stdout.splitlines() if len(l) > 120 and
+            "streams: the poll lcores counted" not in l]
+    assert not long, "\n".join("%d: %s" % (len(l), l) for l in long)
+
+
+def limited(kb):
+    """preexec_fn: files of at most kb KiB (ulimit -f)."""
+    import resource
+
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (kb << 10, kb << 10))
+    return set_limit
+
+
+def case_file_size_limit_is_a_write_error():
+    # Under ulimit -f, SIGXFSZ killed rxrefill (exit 153, no message) and
+    # rxrefill-gen (153, *.tmp.* left behind): a file past the limit is
+    # the write error it is (EFBIG), said, with no temporary file left.
+    d = path("fsz")
+    os.mkdir(d)
+
+    def run(cmd, kb, what, needle):
+        p = sh(cmd, timeout=300, preexec_fn=limited(kb))
+        refused(p, 1, needle, what)
+        assert not leftovers(d), "%s: left %s" % (what, os.listdir(d))
+
+    run([GEN, "-o", os.path.join(d, "g"), "--quiet", "-q", "1", "-s", "4",
+         "-n", "20000"], 8, "rxrefill-gen", "File too large")
+    run([RXREFILL] + EAL + ["--no-shconf", "--vdev", "net_null0", "--",
+                            "--strategy", "bh", "--reps", "1", "--duration",
+                            "0.2", "--warmup", "0", "--no-table", "--report",
+                            os.path.join(d, "r.json")], 8, "rxrefill",
+        "File too large")
+    run([PY, PLOT, "-o", os.path.join(d, "f"), report()], 8,
+        "rxrefill-plot", "File too large")
+    out = os.path.join(d, "compare.out")
+    with open(out, "w") as f:
+        p = subprocess.run([COMPARE, report()], stdout=f,
+                           stderr=subprocess.PIPE, text=True, timeout=60,
+                           preexec_fn=limited(1))
+    refused(p, 1, "writing the output: File too large", "rxrefill-compare")
+    # The sweep writes its result as the plot does (rxrefill_tool's
+    # Outputs): run that writer past the limit.
+    child = ("import sys\nsys.path.insert(0, sys.argv[1])\n"
+             "import rxrefill_tool as t\nt.on_signals()\n"
+             "o = t.Outputs()\no.add(sys.argv[2])\n"
+             "try:\n    o.write(sys.argv[2], lambda f: f.write(b'x' * "
+             "(1 << 20)))\nexcept t.ToolError as e:\n"
+             "    sys.exit(t.fail('rxrefill-sweep', e))\n")
+    p = sh([sys.executable, "-c", child, os.path.dirname(SWEEP),
+            os.path.join(d, "s.json")], preexec_fn=limited(8))
+    refused(p, 1, "s.json: cannot write: File too large", "sweep's writer")
+    assert not leftovers(d) and "s.json" not in os.listdir(d), os.listdir(d)
 
 
 def main():

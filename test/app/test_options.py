@@ -5,7 +5,7 @@
     test_options.py SRCDIR RXREFILL GEN COMPARE PLOT SWEEP MANDIR [CASE...]
 
 1. Each program and script prints its options table (PROGRAM
-   --options-table, its format in usertools/rxrefill_opts.py): the
+   --options-table, its format in usertools/rxrefill_tool.py): the
    options its parser declares (the option tables in app/, the argparse
    calls of the scripts) are the table's; every option of the table appears in its --help, in
    its man page (as built, rendered by man when man-db is installed) and in

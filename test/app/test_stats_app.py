@@ -18,6 +18,9 @@
   statistics.
 - Too few repetitions to be significant: said at start and under the
   table.
+- A regression from 0: two real reports, the second with drops (the
+  zone exhausted, --exhaust) and the first none: --fail-if-worse exits 3
+  naming the drop cause (it passed: a change from 0 was "n/a").
 Usage: test_stats_app.py RXREFILL RXREFILL_GEN RXREFILL_COMPARE [CASE...]
 """
 
@@ -250,6 +253,41 @@ def case_too_few_reps_warn():
     assert "use --reps 6 or more, or --reps auto" in both, both[-2000:]
     assert "zone-bulk: " in p.stdout and "cannot be significant with 2 " \
         "paired rounds" in p.stdout, p.stdout[-2000:]
+
+
+def case_drops_from_zero_fail_the_gate():
+    # rx_nombuf from 0 to 11,248 passed the gate: a baseline of 0 had no %
+    # and was not tested. A finite replay counts failed refills as
+    # rx_nombuf; the zone runs out for 50 ms of each repetition.
+    reports = []
+    for name, extra in (("clean", []), ("exhausted", ["--exhaust",
+                                                      "0.02:0.05"])):
+        report = os.path.join(TMP, name + "_drops.json")
+        run(["--replay", capture(), "--loops", "20", "--reps", "6",
+             "--strategy", "zone", "--bulk", "on", "--frames", "4096",
+             "--report", report, "--no-table"] + extra)
+        with open(report) as f:
+            drops = [r["drops"]["rx_nombuf"] for r in json.load(f)["runs"]]
+        assert (sum(drops) > 0) == bool(extra), (name, drops)
+        reports.append(report)
+    for opts in (["-m", "drops"], []):
+        p = subprocess.run([COMPARE, "--fail-if-worse", "5"] + opts +
+                           reports, capture_output=True, text=True,
+                           timeout=120)
+        assert p.returncode == 3, "%s: exit %d: %s" % (
+            opts, p.returncode, p.stderr[-2000:])
+        assert "worse: zone-bulk.drops.rx_nombuf exhausted_drops: +" in \
+            p.stderr, p.stderr[-2000:]
+    # Allowed up to a threshold: a rise below it passes.
+    p = subprocess.run([COMPARE, "-w", "5", "-m", "drops",
+                        "--drops-threshold", "1e9"] + reports,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    # The other way round is an improvement, not a regression.
+    p = subprocess.run([COMPARE, "-w", "5", "-m", "drops"] +
+                       reports[::-1], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
 
 
 def main():

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "rxr_report.h"
+#include "rxr_report_priv.h"
 #include "report_fixture.h"
 
 static struct rxr_report *baseline;
@@ -44,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rxr_report *r, *pair[2];
 	json_t *j;
 
-	r = rxr_report_load_buffer((const char *)data, size, "fuzz", err,
+	r = fixture_load_buffer((const char *)data, size, "fuzz", err,
 			sizeof(err));
 	if (r == NULL)
 		return 0;
@@ -63,7 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	j = rxr_report_percentiles_json(pair, 2);
 	json_decref(j);
 	rxr_report_env_differences(pair, labels, 2, sink);
-	rxr_report_summarize(r);
+	rxrr_summarize(r);
 	rxr_report_free(r);
 	return 0;
 }

@@ -134,7 +134,8 @@ fixture_report(const struct fixture_conf *conf)
 	struct rxr_report *r = rxr_report_create();
 
 	if (r == NULL || rxr_report_set_env(r, &env, err, sizeof(err)) != 0 ||
-			rxr_report_set_created(r, 1714557600) != 0 ||
+			json_object_set_new(rxr_report_json(r), "created",
+				json_string("2024-05-01T10:00:00Z")) != 0 ||
 			rxr_report_set_option_int(r, "duration_s", 2) != 0 ||
 			rxr_report_set_option_str(r, "strategy", "all") != 0) {
 		fprintf(stderr, "fixture: cannot build a report\n");
@@ -152,4 +153,13 @@ fixture_report(const struct fixture_conf *conf)
 	}
 	rxr_report_set_partial(r, conf->partial);
 	return r;
+}
+
+struct rxr_report *
+fixture_load_buffer(const char *buf, size_t len, const char *name, char *err,
+		size_t errlen)
+{
+	json_t *doc = rxr_report_json_loadb(buf, len, name, err, errlen);
+
+	return doc != NULL ? rxr_report_of_json(doc, name, err, errlen) : NULL;
 }

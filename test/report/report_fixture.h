@@ -27,4 +27,8 @@ struct fixture_conf {
  */
 struct rxr_report *fixture_report(const struct fixture_conf *conf);
 
+/** rxr_report_of_json() of rxr_report_json_loadb(): a report from memory. */
+struct rxr_report *fixture_load_buffer(const char *buf, size_t len,
+		const char *name, char *err, size_t errlen);
+
 #endif /* REPORT_FIXTURE_H */

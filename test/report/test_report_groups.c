@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rxr_report.h"
+#include "rxr_report_priv.h"
 #include "rxr_test.h"
 
 /* Distinct values by field id, so that a field written from another's
@@ -81,19 +82,19 @@ full_report(unsigned int reps)
 
 /* obj[f->name] is what the list says f holds, of the run fill_run made. */
 static int
-check_value(const json_t *v, const struct rxr_report_field *f, unsigned int id)
+check_value(const json_t *v, const struct rxrr_field *f, unsigned int id)
 {
 	double want;
 
 	RXR_TEST_ASSERT(v != NULL, "%s: missing", f->path);
 	switch (f->type) {
-	case RXR_REPORT_FTYPE_COUNT:
+	case RXRR_FTYPE_COUNT:
 		RXR_TEST_ASSERT(json_is_integer(v) && (uint64_t)
 			json_integer_value(v) == VALUE_COUNT(id),
 			"%s: not count %llu", f->path,
 			(unsigned long long)VALUE_COUNT(id));
 		break;
-	case RXR_REPORT_FTYPE_NUMBER:
+	case RXRR_FTYPE_NUMBER:
 		/* pcp.hit_rate is derived from the counts, not copied. */
 		want = id == RXR_REPORT_FIELD_pcp_hit_rate ?
 			(double)VALUE_COUNT(RXR_REPORT_FIELD_pcp_hits) /
@@ -104,7 +105,7 @@ check_value(const json_t *v, const struct rxr_report_field *f, unsigned int id)
 			fabs(json_real_value(v) - want) < 1e-12,
 			"%s: not number %g", f->path, want);
 		break;
-	case RXR_REPORT_FTYPE_STRING:
+	case RXRR_FTYPE_STRING:
 		RXR_TEST_ASSERT(json_is_string(v) && strcmp(
 			json_string_value(v), VALUE_STRING(id)) == 0,
 			"%s: not \"%s\"", f->path, VALUE_STRING(id));
@@ -118,7 +119,7 @@ test_written(void)
 {
 	struct rxr_report *r = full_report(1);
 	const json_t *run, *obj, *v;
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	const char *key;
 	unsigned int g, id;
 	size_t nb;
@@ -126,29 +127,29 @@ test_written(void)
 	RXR_TEST_ASSERT(r != NULL, "report");
 	run = json_array_get(json_object_get(rxr_report_json(r), "runs"), 0);
 	for (g = 0; g < RXR_REPORT_GROUPS_NUM; g++) {
-		obj = json_object_get(run, rxr_report_group_name(g));
+		obj = json_object_get(run, rxrr_group_name(g));
 		RXR_TEST_ASSERT(json_is_object(obj), "%s: not written",
-			rxr_report_group_name(g));
+			rxrr_group_name(g));
 		/* Its keys are the list's, in list order, and no others. */
 		id = 0;
 		nb = 0;
 		json_object_foreach((json_t *)(uintptr_t)obj, key, v) {
-			while ((f = rxr_report_field(id)) != NULL &&
+			while ((f = rxrr_field(id)) != NULL &&
 					f->group_id != g)
 				id++;
 			RXR_TEST_ASSERT(f != NULL && strcmp(key, f->name) == 0,
 				"%s.%s: not the next of the list (%s)",
-				rxr_report_group_name(g), key,
+				rxrr_group_name(g), key,
 				f != NULL ? f->name : "none left");
 			if (check_value(v, f, id) != 0)
 				return -1;
 			id++;
 			nb++;
 		}
-		for (; (f = rxr_report_field(id)) != NULL; id++)
+		for (; (f = rxrr_field(id)) != NULL; id++)
 			RXR_TEST_ASSERT(f->group_id != g, "%s: not written",
 				f->path);
-		RXR_TEST_ASSERT(nb > 0, "%s: empty", rxr_report_group_name(g));
+		RXR_TEST_ASSERT(nb > 0, "%s: empty", rxrr_group_name(g));
 	}
 	rxr_report_free(r);
 	return 0;
@@ -156,7 +157,7 @@ test_written(void)
 
 /* A copy of doc's only run's field f: removed (bad == NULL) or set to bad. */
 static int
-expect_refused(const json_t *doc, const struct rxr_report_field *f,
+expect_refused(const json_t *doc, const struct rxrr_field *f,
 		json_t *bad, const char *why)
 {
 	json_t *copy = json_deep_copy(doc);
@@ -183,7 +184,7 @@ static int
 test_refused(void)
 {
 	struct rxr_report *r = full_report(1);
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	const json_t *doc;
 	char err[RXR_REPORT_ERR_LEN];
 	unsigned int id, g;
@@ -192,20 +193,20 @@ test_refused(void)
 	doc = rxr_report_json(r);
 	RXR_TEST_ASSERT(rxr_report_validate(doc, "g.json", err,
 		sizeof(err)) == 0, "the whole run: %s", err);
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++) {
 		if (expect_refused(doc, f, NULL, "missing") != 0 ||
 				expect_refused(doc, f, f->type ==
-					RXR_REPORT_FTYPE_STRING ?
+					RXRR_FTYPE_STRING ?
 					json_integer(1) : json_string("1"),
 					"expected") != 0)
 			return -1;
 		/* A count is never negative nor fractional; a number never
 		 * negative. */
-		if (f->type != RXR_REPORT_FTYPE_STRING &&
+		if (f->type != RXRR_FTYPE_STRING &&
 				expect_refused(doc, f, json_integer(-1),
 					"expected") != 0)
 			return -1;
-		if (f->type == RXR_REPORT_FTYPE_COUNT &&
+		if (f->type == RXRR_FTYPE_COUNT &&
 				expect_refused(doc, f, json_real(1.5),
 					"expected") != 0)
 			return -1;
@@ -213,14 +214,14 @@ test_refused(void)
 	/* A whole group: required ones are missed, the others optional. */
 	for (g = 0; g < RXR_REPORT_GROUPS_NUM; g++) {
 		json_t *copy = json_deep_copy(doc);
-		const char *name = rxr_report_group_name(g);
+		const char *name = rxrr_group_name(g);
 		int ret;
 
 		json_object_del(json_array_get(json_object_get(copy, "runs"),
 			0), name);
 		ret = rxr_report_validate(copy, "g.json", err, sizeof(err));
 		json_decref(copy);
-		RXR_TEST_ASSERT((ret != 0) == rxr_report_group_required(g),
+		RXR_TEST_ASSERT((ret != 0) == rxrr_group_required(g),
 			"without %s: %s", name, ret != 0 ? err : "accepted");
 	}
 	rxr_report_free(r);
@@ -252,14 +253,14 @@ static int
 test_selectable(void)
 {
 	struct rxr_report *r = full_report(2);
-	const struct rxr_report_field *f;
+	const struct rxrr_field *f;
 	const char *help = rxr_report_metric_help();
 	char row[128], *text;
 	unsigned int id;
 
 	RXR_TEST_ASSERT(r != NULL, "report");
-	for (id = 0; (f = rxr_report_field(id)) != NULL; id++) {
-		bool row_field = f->row != RXR_REPORT_ROW_NONE;
+	for (id = 0; (f = rxrr_field(id)) != NULL; id++) {
+		bool row_field = f->row != RXRR_ROW_NONE;
 
 		RXR_TEST_ASSERT(rxr_report_metric_known(f->path) == row_field,
 			"%s: %s", f->path, row_field ? "a row but not "

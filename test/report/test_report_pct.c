@@ -13,41 +13,42 @@
 #include <string.h>
 
 #include "rxr_report.h"
+#include "rxr_report_priv.h"
 #include "rxr_test.h"
 
 static int
 test_boundaries(void)
 {
 	uint64_t h[RXR_REPORT_HIST_BUCKETS] = { 0 };
-	struct rxr_report_pct pc;
+	struct rxrr_pct pc;
 
 	/* 50 in [4, 8), 50 in [8, 16): p50 is the 50th value, the last of
 	 * the first bucket; p50.01 would be the 51st. */
 	h[3] = 50;
 	h[4] = 50;
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 50, &pc) == 0, "p50");
+	RXR_TEST_ASSERT(rxrr_percentile(h, 50, &pc) == 0, "p50");
 	RXR_TEST_ASSERT(pc.lo == 4 && pc.hi == 8, "p50 in [%" PRIu64 ", %"
 		PRIu64 ")", pc.lo, pc.hi);
 	RXR_TEST_ASSERT(fabs(pc.ns - 8.0) < 1e-9, "p50 estimate %f", pc.ns);
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 50.01, &pc) == 0 &&
+	RXR_TEST_ASSERT(rxrr_percentile(h, 50.01, &pc) == 0 &&
 		pc.lo == 8 && pc.hi == 16, "p50.01 in [%" PRIu64 ", %" PRIu64 ")",
 		pc.lo, pc.hi);
 	RXR_TEST_ASSERT(fabs(pc.ns - (8 + 8.0 / 50)) < 1e-9, "p50.01 %f", pc.ns);
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 100, &pc) == 0 &&
+	RXR_TEST_ASSERT(rxrr_percentile(h, 100, &pc) == 0 &&
 		pc.lo == 8 && fabs(pc.ns - 16.0) < 1e-9, "p100 %f", pc.ns);
 	/* One value in 1000 at 1 ms: p99.9 is the 999th, not it. */
 	memset(h, 0, sizeof(h));
 	h[5] = 999;
 	h[20] = 1;
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 99.9, &pc) == 0 &&
+	RXR_TEST_ASSERT(rxrr_percentile(h, 99.9, &pc) == 0 &&
 		pc.lo == 16, "p99.9 in [%" PRIu64 ", ...)", pc.lo);
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 99.95, &pc) == 0 &&
-		pc.lo == rxr_report_hist_lo(20), "p99.95 in [%" PRIu64 ", ...)",
+	RXR_TEST_ASSERT(rxrr_percentile(h, 99.95, &pc) == 0 &&
+		pc.lo == rxrr_hist_lo(20), "p99.95 in [%" PRIu64 ", ...)",
 		pc.lo);
 	/* Bucket 0 is [0, 1). */
 	memset(h, 0, sizeof(h));
 	h[0] = 10;
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 90, &pc) == 0 &&
+	RXR_TEST_ASSERT(rxrr_percentile(h, 90, &pc) == 0 &&
 		pc.lo == 0 && pc.hi == 1, "bucket 0");
 	return 0;
 }
@@ -56,15 +57,15 @@ static int
 test_refused(void)
 {
 	uint64_t h[RXR_REPORT_HIST_BUCKETS] = { 0 };
-	struct rxr_report_pct pc;
+	struct rxrr_pct pc;
 
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 50, &pc) == -EINVAL,
+	RXR_TEST_ASSERT(rxrr_percentile(h, 50, &pc) == -EINVAL,
 		"empty histogram");
 	h[3] = 1;
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 0, &pc) == -EINVAL, "p0");
-	RXR_TEST_ASSERT(rxr_report_percentile(h, 100.5, &pc) == -EINVAL,
+	RXR_TEST_ASSERT(rxrr_percentile(h, 0, &pc) == -EINVAL, "p0");
+	RXR_TEST_ASSERT(rxrr_percentile(h, 100.5, &pc) == -EINVAL,
 		"p100.5");
-	RXR_TEST_ASSERT(rxr_report_percentile(h, NAN, &pc) == -EINVAL, "NaN");
+	RXR_TEST_ASSERT(rxrr_percentile(h, NAN, &pc) == -EINVAL, "NaN");
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 
 #include "rxr_report.h"
 #include "rxr_test.h"
+#include "report_fixture.h"
 
 #define MAX_ROUNDS 32
 
@@ -71,7 +72,8 @@ rounds_report(const struct cfg *cfg, unsigned int nc, unsigned int nr,
 	char err[RXR_REPORT_ERR_LEN];
 
 	if (r == NULL || rxr_report_set_env(r, &env, err, sizeof(err)) != 0 ||
-			rxr_report_set_created(r, 1714557600) != 0 ||
+			json_object_set_new(rxr_report_json(r), "created",
+				json_string("2024-05-01T10:00:00Z")) != 0 ||
 			rxr_report_set_option_str(r, "consumer", consumer) != 0) {
 		fprintf(stderr, "cannot build a report\n");
 		exit(EXIT_FAILURE);
@@ -235,9 +237,10 @@ test_few_rounds_warning(void)
 		strstr(text, "the sign-flip test's smallest p is 0.0625); 6 "
 		"rounds or more can (--reps 6, or --reps auto)") != NULL,
 		"text:\n%s", text);
+	/* No interval beside it: with 5 rounds the test rejects no ratio. */
 	RXR_TEST_ASSERT(strstr(text, "  zone-bulk: 0.50x bh-bulk Gbit/s, cannot "
-		"be significant with 5 paired rounds (CI 0.49-0.52, p 0.062)") !=
-		NULL, "text:\n%s", text);
+		"be significant with 5 paired rounds (p 0.062)") != NULL,
+		"text:\n%s", text);
 	free(text);
 	rxr_report_free(r);
 	return 0;
@@ -301,7 +304,7 @@ reload(const struct rxr_report *r)
 {
 	char *s = json_dumps(rxr_report_json(r), 0);
 	char err[RXR_REPORT_ERR_LEN];
-	struct rxr_report *c = rxr_report_load_buffer(s, strlen(s), "copy",
+	struct rxr_report *c = fixture_load_buffer(s, strlen(s), "copy",
 			err, sizeof(err));
 
 	free(s);
@@ -432,6 +435,174 @@ test_fail_if_worse_undecided(void)
 	return 0;
 }
 
+/* Each run's figures changed by fn(run, index), on a copy of r's. */
+static struct rxr_report *
+edited(struct rxr_report *r, void (*fn)(json_t *run, size_t i))
+{
+	json_t *doc = json_deep_copy(rxr_report_json(r)), *run;
+	char err[RXR_REPORT_ERR_LEN];
+	size_t i;
+
+	json_object_del(doc, "summary");
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		fn(run, i);
+	return rxr_report_of_json(doc, "edited", err, sizeof(err));
+}
+
+static void
+no_refill_cost(json_t *run, size_t i)
+{
+	json_object_set_new(run, "refill_cycles_per_frame", json_real(0));
+}
+
+static void
+some_refill_cost(json_t *run, size_t i)
+{
+	json_object_set_new(run, "refill_cycles_per_frame", json_real(5 + i % 3));
+}
+
+static void
+unmeasured_refill(json_t *run, size_t i)
+{
+	json_object_set_new(run, "refill_cycles_per_frame", json_null());
+}
+
+/*
+ * The gate tests a change from 0: a cost of 0 that became 5 cycles (it
+ * was "n/a", untested, and passed); a metric the second report could not
+ * measure is undecided, not passed.
+ */
+static int
+test_gate_from_zero(void)
+{
+	const struct cfg cfg[] = { { "bh", true, 1.0, 0.02 } };
+	const char *labels[] = { "a", "b" };
+	const char *refill = "refill_cycles_per_frame";
+	const struct rxr_report_select sel = { .metrics = &refill,
+		.nb_metrics = 1 };
+	struct rxr_report *base = rounds_report(cfg, 1, 6, true, 0);
+	struct rxr_report *pair[2] = { edited(base, no_refill_cost),
+		edited(base, some_refill_cost) };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int w;
+
+	w = rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0, f);
+	fclose(f);
+	RXR_TEST_ASSERT(w == 1 && strstr(text, "worse: bh-bulk.refill_cycles_"
+		"per_frame b: -inf% (p ") != NULL, "%d worse: %s", w, text);
+	free(text);
+	RXR_TEST_ASSERT(rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0,
+		NULL) == 1 && rxr_report_compare_undecided(pair, labels, 2, &sel,
+		NULL) == 0, "from 0: decided");
+	rxr_report_free(pair[1]);
+	pair[1] = edited(base, unmeasured_refill);
+	RXR_TEST_ASSERT(rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0,
+		NULL) == 0 && rxr_report_compare_undecided(pair, labels, 2, &sel,
+		NULL) == 1, "a metric b has no value of: undecided");
+	for (int i = 0; i < 2; i++)
+		rxr_report_free(pair[i]);
+	rxr_report_free(base);
+	return 0;
+}
+
+/*
+ * A finding never says "not distinguishable" beside an interval that
+ * excludes 1, nor a ratio beside one that holds it: over many reports of
+ * 6 to 12 rounds, the interval is the test inverted.
+ */
+static int
+test_finding_and_interval_agree(void)
+{
+	int checked = 0;
+
+	for (unsigned int seed = 0; seed < 60; seed++) {
+		const struct cfg cfg[] = {
+			{ "bh", true, 1.0, 0.1 },
+			{ "zone", true, 0.85 + 0.005 * seed, 0.1 },
+		};
+		struct rxr_report *r = rounds_report(cfg, 2, 6 + seed % 7, true,
+				seed);
+		const json_t *pv = summary_of(r, 1, "gbps", "paired_vs_first");
+		double lo = num(pv, "ci_lo"), hi = num(pv, "ci_hi");
+		char *text = render(r), want[256];
+		bool sig = json_is_true(json_object_get(pv, "significant"));
+
+		RXR_TEST_ASSERT(!isnan(lo) && sig == (hi < 1 || lo > 1),
+			"seed %u: p %g, interval [%g, %g]", seed, num(pv, "p"),
+			lo, hi);
+		snprintf(want, sizeof(want), "%s: not distinguishable", "zone-bulk");
+		RXR_TEST_ASSERT(text != NULL && (strstr(text, want) != NULL) ==
+			!sig, "seed %u:\n%s", seed, text);
+		free(text);
+		rxr_report_free(r);
+		checked++;
+	}
+	RXR_TEST_ASSERT(checked == 60, "%d", checked);
+	return 0;
+}
+
+/*
+ * Values at the ends of a double (1e-300 against 1e300: "infx ... p 0"):
+ * a ratio past the largest double is the largest, p is 2 / 2^8.
+ */
+static void
+tiny_gbps(json_t *run, size_t i)
+{
+	bool first = strcmp(json_string_value(json_object_get(run,
+		"strategy")), "bh") == 0;
+
+	json_object_set_new(run, "gbps", json_real(first ? 1e-300 * (1 + i) :
+		1e300 * (1 + i)));
+}
+
+static int
+test_extreme_ratio(void)
+{
+	const struct cfg cfg[] = {
+		{ "bh", true, 1.0, 0.02 }, { "zone", true, 1.0, 0.02 },
+	};
+	struct rxr_report *base = rounds_report(cfg, 2, 8, true, 0);
+	struct rxr_report *r = edited(base, tiny_gbps);
+	char *text = render(r);
+
+	RXR_TEST_ASSERT(text != NULL && strstr(text, "infx") == NULL &&
+		strstr(text, "zone-bulk: 1.8e+308x bh-bulk Gbit/s") != NULL &&
+		strstr(text, "p 0.0078, 8 paired rounds") != NULL, "%s", text);
+	free(text);
+	rxr_report_free(r);
+	rxr_report_free(base);
+	return 0;
+}
+
+/* Two runs of one (strategy, bulk, rep) were paired by position. */
+static void
+twice(json_t *run, size_t i)
+{
+	if (i == 3)
+		json_object_set_new(run, "rep", json_integer(0));
+}
+
+static int
+test_duplicate_runs_refused(void)
+{
+	const struct cfg cfg[] = {
+		{ "bh", true, 1.0, 0.02 }, { "zone", true, 1.0, 0.02 },
+	};
+	struct rxr_report *base = rounds_report(cfg, 2, 3, true, 0);
+	json_t *doc = json_deep_copy(rxr_report_json(base));
+	char err[RXR_REPORT_ERR_LEN];
+
+	twice(json_array_get(json_object_get(doc, "runs"), 3), 3);
+	RXR_TEST_ASSERT(rxr_report_validate(doc, "d.json", err, sizeof(err)) !=
+		0 && strstr(err, "d.json: runs[3]: strategy \"zone\", bulk true, "
+		"rep 0 again, as runs[1]") != NULL, "%s", err);
+	json_decref(doc);
+	rxr_report_free(base);
+	return 0;
+}
+
 /* --reps auto: stop when every ratio to the first is decided. */
 static int
 test_reps_auto(void)
@@ -447,10 +618,11 @@ test_reps_auto(void)
 	char why[512];
 	bool done;
 
-	/* 5 rounds: every interval is tight, but p cannot reach 0.05. */
+	/* 5 rounds: p cannot reach 0.05, so no ratio has an interval. */
 	r = rounds_report(clear, 3, 5, true, 0);
 	done = rxr_report_reps_auto(r, 5, 10, why, sizeof(why));
-	RXR_TEST_ASSERT(!done && strstr(why, "fewer than 6 rounds") != NULL,
+	RXR_TEST_ASSERT(!done && strstr(why, "round 5: 2 ratios undecided, "
+		"widest ") != NULL && strstr(why, "no interval yet") != NULL,
 		"5 rounds: %s", why);
 	rxr_report_free(r);
 	r = rounds_report(clear, 3, 6, true, 0);
@@ -575,5 +747,10 @@ main(void)
 	rxr_test_run("reps_auto", test_reps_auto);
 	rxr_test_run("reps_auto_aa", test_reps_auto_aa);
 	rxr_test_run("workload_differs", test_workload_differs);
+	rxr_test_run("gate_from_zero", test_gate_from_zero);
+	rxr_test_run("finding_and_interval_agree",
+		test_finding_and_interval_agree);
+	rxr_test_run("extreme_ratio", test_extreme_ratio);
+	rxr_test_run("duplicate_runs_refused", test_duplicate_runs_refused);
 	return rxr_test_done();
 }

@@ -1,0 +1,447 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the Python tools (rxrefill-plot, rxrefill-sweep, mkman.py,
+subst_version.py) share:
+
+- The file rules of the C programs, applied by the C programs: every
+  input and output is checked, and every JSON file read, by
+  rxrefill-compare (--read, --check-paths), so that the tools refuse what
+  rxrefill refuses, in the same words. Outputs are written to a
+  temporary file beside them, renamed over them only when all are
+  complete; a signal removes the temporary files.
+- The options table: the argparse parsers are the table, and the hidden
+  option --options-table prints it in the form the C programs print
+  theirs, for the man page (mkman.py), the bash completion and
+  test/app/test_options.py:
+
+    # options-table 1 PROGRAM
+    LONG<TAB>SHORT<TAB>ARG<TAB>DEFAULT<TAB>COMPLETE<TAB>SECTION<TAB>HELP
+
+  one line per option in --help order ("-" for an empty field). Add the
+  options with opt(), which records how the completion completes the
+  argument (COMPLETE: none, file, file:EXT,..., files:EXT, dir, words:A,B,
+  list:A,B, profile; default: the choices as words, else none), in
+  argument groups whose titles are the sections; then call
+  table_option(parser).
+
+The installed scripts have this file copied into them (subst_version.py);
+in the source tree they import it from their own directory.
+"""
+
+import argparse
+import errno
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+__all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
+           "to_stdout", "tool_version", "finite", "read_json", "read_text",
+           "check_paths", "on_signals", "Outputs", "opt", "table_option",
+           "options_table", "TABLE_HEADER", "table_longs", "long_option"]
+
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+
+# Longest path or name a message shows whole; longer ones keep both ends.
+SHOWN_MAX = 160
+
+
+class ToolError(Exception):
+    """A refusal or failure the user can act on; str() is the message
+    without the program name, status the exit status."""
+
+    def __init__(self, msg, status=EXIT_INPUT):
+        Exception.__init__(self, msg)
+        self.status = status
+
+
+def shown(s, limit=SHOWN_MAX):
+    """s as a message may show it: control characters and undecodable
+    bytes escaped, the middle of a very long one left out."""
+    out = []
+    for ch in str(s):
+        o = ord(ch)
+        if o < 0x20 or o == 0x7f or 0x80 <= o < 0xa0:
+            out.append("\\x%02x" % o)
+        elif 0xdc80 <= o <= 0xdcff:     # a byte os.fsdecode could not
+            out.append("\\x%02x" % (o - 0xdc00))
+        elif o in (0x2028, 0x2029) or 0xd800 <= o <= 0xdfff:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    t = "".join(out)
+    if len(t) > limit:
+        t = "%s...(%d characters)...%s" % (t[:limit // 2], len(t),
+                                           t[-limit // 4:])
+    return t
+
+
+def fail(prog, e):
+    """Print a ToolError as "PROG: message" (each of its lines) and return
+    its exit status."""
+    for line in str(e).splitlines() or [""]:
+        print("%s: %s" % (prog, line), file=sys.stderr)
+    return e.status
+
+
+def to_stdout(text):
+    """Write text to standard output now. A failure (a full disk, a
+    closed pipe) raises ToolError naming standard output; what is left
+    unwritten is dropped, so that Python's own flush at exit does not
+    fail again with its "Exception ignored" lines."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as e:
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+            os.dup2(fd, sys.stdout.fileno())
+            os.close(fd)
+        except (OSError, ValueError):
+            pass
+        raise ToolError("standard output: %s" % (
+            e.strerror or os.strerror(e.errno or errno.EIO)))
+
+
+def tool_version(version, script):
+    """The project's version: version as the installed copy has it
+    (subst_version.py replaced its placeholder), or else that of the
+    source tree script runs from, from its meson.build and git."""
+    if "@" not in version:
+        return version
+    src = os.path.dirname(os.path.dirname(os.path.abspath(script)))
+    try:
+        with open(os.path.join(src, "meson.build"), encoding="utf-8") as f:
+            m = re.search(r"version\s*:\s*'([^']+)'", f.read())
+        v = m.group(1) if m else "unknown"
+    except OSError:
+        v = "unknown"
+    try:
+        d = subprocess.run(["git", "-C", src, "describe", "--always",
+                            "--dirty", "--tags"], capture_output=True,
+                           text=True, timeout=10).stdout.strip()
+        if d and d != v:
+            v = "%s (git %s)" % (v, d)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return v
+
+
+def finite(v):
+    """A JSON number (not a boolean) that is finite."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        v - v == 0
+
+
+# --- the C programs' file rules, through rxrefill-compare -----------------
+
+def _compare():
+    """rxrefill-compare: $RXREFILL_COMPARE, else beside this script (as
+    installed), else where a build tree has it, else in PATH."""
+    env = os.environ.get("RXREFILL_COMPARE")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(sys.argv[0]))
+    for p in (os.path.join(here, "rxrefill-compare"),
+              os.path.join(here, "..", "app", "compare", "rxrefill-compare")):
+        if os.access(p, os.X_OK):
+            return p
+    found = shutil.which("rxrefill-compare")
+    if found is None:
+        raise ToolError("rxrefill-compare not found (beside this program, "
+                        "in PATH or in $RXREFILL_COMPARE): it checks the "
+                        "files this program reads and writes")
+    return found
+
+
+def _run_compare(args, data=None):
+    """rxrefill-compare ARGS with data on its standard input: its output,
+    or ToolError with its message (its own prefix taken off) and status."""
+    prog = _compare()
+    try:
+        p = subprocess.run([prog] + args, input=data, capture_output=True)
+    except OSError as e:
+        raise ToolError("%s: %s" % (shown(prog), e.strerror or e))
+    if p.returncode != 0:
+        msg = p.stderr.decode("utf-8", "replace").rstrip("\n")
+        msg = re.sub(r"(?m)^rxrefill-compare: ", "", msg)
+        raise ToolError(msg or "%s exited %d" % (shown(prog), p.returncode),
+                        p.returncode if 0 < p.returncode < 128 else 1)
+    return p.stdout
+
+
+def read_json(paths, kind="json"):
+    """The documents of paths, each read as the C programs read JSON (a
+    regular file, UTF-8, no duplicate key, numbers in range) and, with
+    kind "report", checked as an rxrefill report."""
+    if not paths:
+        return []
+    out = _run_compare(["--read", kind, "--"] + list(paths))
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def check_paths(inputs=(), outputs=()):
+    """Check inputs (regular files) and outputs ((option, path) pairs) as
+    the C programs check theirs; ToolError (status 1 for an input, 2 for
+    an output) naming the first refused."""
+    _run_compare(["--check-paths"], json.dumps({
+        "inputs": [os.fsdecode(i) for i in inputs],
+        "outputs": [[w or "output", os.fsdecode(p)] for w, p in outputs]},
+        ensure_ascii=False, allow_nan=False).encode("utf-8", "surrogateescape"))
+
+
+def read_text(path):
+    """The UTF-8 text of a regular file."""
+    check_paths([path])
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except OSError as e:
+        raise ToolError("%s: %s" % (shown(path), e.strerror))
+    except UnicodeDecodeError as e:
+        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(path),
+                                                         e.start))
+
+
+# --- outputs: temporary files renamed over them, all or none -------------
+
+# Temporary files not yet renamed: removed on an error and on a signal.
+_temps = set()
+_stoppers = []
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+
+def _unlink(t):
+    try:
+        os.unlink(t)
+    except OSError:
+        pass
+    _temps.discard(t)
+
+
+def _on_signal(sig, frame):
+    # Ignore the others while cleaning up, then die of the same signal.
+    for s in _SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    for stop in _stoppers:
+        try:
+            stop()
+        except Exception:   # nothing may keep the cleanup from ending
+            pass
+    for t in list(_temps):
+        _unlink(t)
+    if sig != signal.SIGQUIT:       # no core file for a stop asked for
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(128 + sig)
+
+
+def on_signals(stop=None):
+    """On SIGINT, SIGTERM, SIGHUP or SIGQUIT: call stop (if given), remove
+    the temporary files, then end by the same signal (exit 128 + N). A
+    file too large for the limit (ulimit -f) is a write error, not a
+    signal."""
+    if stop is not None:
+        _stoppers.append(stop)
+    for s in _SIGNALS:
+        signal.signal(s, _on_signal)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+class Outputs:
+    """Outputs written all or none: o = Outputs(inputs, what); o.add(path)
+    for each, then o.check() before any work; o.write(path, fn) calls
+    fn(binary file) on a temporary file beside path; o.commit() renames
+    them all, checked again first. A failure removes the temporary
+    files."""
+
+    def __init__(self, inputs=(), what=None):
+        self.inputs = list(inputs)
+        self.what = what
+        self.paths = []
+        self.whats = {}
+        self.done = {}
+
+    def add(self, path, what=None):
+        self.paths.append(path)
+        self.whats[path] = what or self.what
+
+    def check(self):
+        check_paths(outputs=[(self.whats[p], p) for p in self.paths],
+                    inputs=self.inputs)
+
+    def _temp(self, path):
+        d, base = os.path.split(path)
+        for _ in range(100):
+            t = os.path.join(d or ".", ".%s.tmp.%s" % (
+                base[:200], os.urandom(4).hex()))
+            # Made and listed as one step: a signal handled in between
+            # (as soon as open() returns) left the file behind.
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+            try:
+                fd = os.open(t, os.O_WRONLY | os.O_CREAT | os.O_EXCL |
+                             os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+                _temps.add(t)
+            except FileExistsError:
+                continue
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            return t, fd
+        raise OSError(errno.EEXIST, os.strerror(errno.EEXIST))
+
+    def write(self, path, fn):
+        """Write path's content through fn(binary file) to a temporary
+        file; raises ToolError naming path with the system's reason."""
+        t = None
+        try:
+            t, fd = self._temp(path)
+            try:
+                os.fchmod(fd, os.stat(path).st_mode & 0o7777)
+            except OSError:
+                pass        # a new file: 0644 less the umask
+            with os.fdopen(fd, "wb") as f:
+                fn(f)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            if t is not None:
+                _unlink(t)
+            raise ToolError("%s: cannot write: %s" % (shown(path), e.strerror
+                                                      or e))
+        except BaseException:
+            if t is not None:
+                _unlink(t)
+            raise
+        self.done[path] = t
+
+    def abort(self):
+        for t in self.done.values():
+            _unlink(t)
+        self.done = {}
+
+    def commit(self):
+        try:
+            check_paths(outputs=[(self.whats[p], p) for p in self.done],
+                        inputs=self.inputs)
+            for p, t in list(self.done.items()):
+                try:
+                    os.rename(t, p)
+                except OSError as e:
+                    raise ToolError("%s: cannot write: %s" % (shown(p),
+                                                              e.strerror))
+                _temps.discard(t)
+                del self.done[p]
+        except ToolError:
+            self.abort()
+            raise
+        # The renames on disk too: a crash now keeps old or new, not none.
+        for d in {os.path.dirname(p) or "." for p in self.paths}:
+            try:
+                fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+                os.fsync(fd)
+                os.close(fd)
+            except OSError:
+                pass
+
+
+# --- the options table ----------------------------------------------------
+
+TABLE_HEADER = "# options-table 1"
+
+
+def opt(where, *names, complete=None, **kw):
+    """where.add_argument(*names, **kw), remembering complete (a string,
+    or a function returning one, called only when the table is printed)."""
+    a = where.add_argument(*names, **kw)
+    a.complete = complete
+    return a
+
+
+def _row(ap, a, section):
+    longs = [o[2:] for o in a.option_strings if o.startswith("--")]
+    shorts = [o[1:] for o in a.option_strings
+              if len(o) == 2 and o[0] == "-" and o[1] != "-"]
+    takes = a.nargs != 0
+    if takes:
+        m = a.metavar or a.dest.upper()
+        if isinstance(m, tuple):
+            m = " ".join(m)
+        arg = "[%s]" % m if a.nargs == "?" else m
+    else:
+        arg = "-"
+    d = a.default
+    if not takes or d is None or d is argparse.SUPPRESS or d == [] or \
+            d == "":
+        default = "-"
+    elif isinstance(d, float):
+        default = "%g" % d
+    else:
+        default = str(d)
+    comp = getattr(a, "complete", None)
+    if callable(comp):
+        comp = comp()
+    if not comp:
+        comp = "words:" + ",".join(str(c) for c in a.choices) \
+            if takes and a.choices else "none"
+    helps = a.help or ""
+    if "%" in helps:    # argparse's %(default)s, as a user would type it
+        helps = helps % dict(vars(a), prog=ap.prog, default=default)
+    return "\t".join(" ".join(str(x).split()) or "-" for x in (
+        longs[0] if longs else "-", shorts[0] if shorts else "-", arg,
+        default, comp, section, helps))
+
+
+def options_table(ap):
+    """The table of parser ap, as text (every option its --help shows)."""
+    lines = ["%s %s" % (TABLE_HEADER, ap.prog)]
+    for g in ap._action_groups:
+        for a in g._group_actions:
+            if a.option_strings and a.help != argparse.SUPPRESS:
+                lines.append(_row(ap, a, g.title or "Options"))
+    return "\n".join(lines) + "\n"
+
+
+class _TableAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kw):
+        argparse.Action.__init__(self, option_strings, dest, nargs=0,
+                                 default=argparse.SUPPRESS,
+                                 help=argparse.SUPPRESS)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(options_table(parser))
+        sys.stdout.flush()
+        parser.exit(0)
+
+
+def table_option(ap):
+    """Give ap the hidden --options-table: print the table, exit 0."""
+    ap.add_argument("--options-table", action=_TableAction)
+
+
+def table_longs(text):
+    """{LONG: ARG} of an options table's text (ARG "-" for none, "[X]"
+    for an optional one): the long options its program's getopt_long
+    knows; {} when text is no table."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith(TABLE_HEADER):
+        return {}
+    longs = {}
+    for row in lines[1:]:
+        f = row.split("\t")
+        if len(f) == 7 and f[0] != "-":
+            longs[f[0]] = f[2]
+    return longs
+
+
+def long_option(word, longs):
+    """The long options of longs getopt_long may take word ("--NAME" or
+    "--NAME=VALUE") for: [NAME] itself, or those NAME abbreviates; one
+    is the option ("--loop" for --loops), several an ambiguous
+    abbreviation, none no option of longs (the program refuses both)."""
+    name = word[2:].split("=", 1)[0]
+    if name in longs:
+        return [name]
+    return [n for n in longs if n.startswith(name)] if name else []
