@@ -240,9 +240,8 @@ env_collect(struct app *a, struct rxr_report *rep)
 	int ret = 0;
 
 	if (RXR_DEBUG)
-		RXR_LOG(WARNING, "warning: built with debug checks: these "
-			"figures are not for comparison (meson setup "
-			"-Ddebug_checks=false for measurements)");
+		RXR_LOG(WARNING, "warning: built with debug checks: not for "
+			"comparison (-Ddebug_checks=false for measurements)");
 	memset(link_seen, 0, sizeof(link_seen));
 	lc = rte_get_main_lcore();
 	json_array_append_new(lcores, lcore_json(lc, "main"));

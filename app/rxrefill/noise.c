@@ -803,30 +803,40 @@ noise_disturbed_say(const struct app *a, const struct rxr_report_run *r,
 		const struct noise_worst *w)
 {
 	const struct rxr_report_noise *n = &r->noise;
+	char prefix[160], line[512];
+	size_t off = 0;
 
-	printf("%s disturbed%s:", tag, a->opt.disturbed_exclude ?
-		", left out of the figures" : "");
+	snprintf(prefix, sizeof(prefix), "%s disturbed%s: ", tag,
+		a->opt.disturbed_exclude ? ", left out of the figures" : "");
+	line[0] = '\0';
 	if (n->disturbed & RXR_REPORT_DISTURBED_DURATION)
-		printf(" measured %.3f s of %.3f s asked (+%.0f%%);",
-			r->duration_s, n->asked_s, 100 * excess);
+		append(line, sizeof(line), &off, "measured %.3f s of %.3f s "
+			"asked (+%.0f%%); ", r->duration_s, n->asked_s,
+			100 * excess);
 	if (n->disturbed & RXR_REPORT_DISTURBED_STEAL)
-		printf(" steal %.1f%% of CPU %u;", 100 * w->steal, w->steal_cpu);
+		append(line, sizeof(line), &off, "steal %.1f%% of CPU %u; ",
+			100 * w->steal, w->steal_cpu);
 	if (n->disturbed & RXR_REPORT_DISTURBED_SWITCHES) {
-		printf(" lcore %u switched out %" PRIu64 " times (%.0f/s)",
-			w->lcore, w->switches, w->switches / window);
+		append(line, sizeof(line), &off, "lcore %u switched out %"
+			PRIu64 " times (%.0f/s)", w->lcore, w->switches,
+			w->switches / window);
 		if (!isnan(w->wait))
-			printf(", waiting for its CPU %.1f%% of the window",
-				100 * w->wait);
-		printf(";");
+			append(line, sizeof(line), &off, ", waiting for its "
+				"CPU %.1f%% of the window", 100 * w->wait);
+		append(line, sizeof(line), &off, "; ");
 	}
 	if (n->disturbed & RXR_REPORT_DISTURBED_STOPPED)
-		printf(" lcore %u stopped %.0f%% of the time it polled;",
-			w->stopped_lcore, 100 * (1 - w->runnable));
+		append(line, sizeof(line), &off, "lcore %u stopped %.0f%% of "
+			"the time it polled; ", w->stopped_lcore,
+			100 * (1 - w->runnable));
 	if (n->nb_busy_tasks != 0)
-		printf(" busiest other task on a poll CPU: %s (pid %d) %.0f%%",
-			nz.rtask[0].comm, nz.rtask[0].pid,
-			100 * nz.rtask[0].cpu_share);
-	printf("\n");
+		append(line, sizeof(line), &off, "busiest other task on a poll "
+			"CPU: %s (pid %d) %.0f%%", nz.rtask[0].comm,
+			nz.rtask[0].pid, 100 * nz.rtask[0].cpu_share);
+	/* No busy task: the last cause's "; " goes. */
+	if (off >= 2 && line[off - 2] == ';')
+		line[off - 2] = '\0';
+	say_wrapped(prefix, line);
 }
 
 unsigned int
@@ -877,21 +887,26 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 void
 noise_say(const struct app *a)
 {
+	char line[512];
+	size_t off = 0;
+
 	if (nz.measured == 0)
 		return;
-	printf(APP ": noise: %u of %u repetitions disturbed", nz.disturbed,
-		nz.measured);
+	append(line, sizeof(line), &off, "%u of %u repetitions disturbed",
+		nz.disturbed, nz.measured);
 	for (unsigned int i = 0, first = 1; i < RXR_REPORT_DISTURBED_CAUSES;
 			i++)
 		if (nz.causes[i] != 0) {
-			printf("%s%s %u", first ? " (" : ", ",
+			append(line, sizeof(line), &off, "%s%s %u",
+				first ? " (" : ", ",
 				rxr_report_disturbance_name(i), nz.causes[i]);
 			first = 0;
 		}
-	printf("%s; %s\n", nz.disturbed != 0 ? ")" : "",
+	append(line, sizeof(line), &off, "%s; %s", nz.disturbed != 0 ? ")" : "",
 		a->opt.disturbed_exclude ? "disturbed repetitions are left out "
 		"of the figures (--disturbed exclude)" : "disturbed repetitions "
 		"count in the figures (--disturbed count)");
+	say_wrapped(APP ": noise: ", line);
 }
 
 void

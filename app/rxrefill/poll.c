@@ -233,12 +233,17 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 	 * worth a word when it is more than a trace of the measurement.
 	 */
 	if (!a->opt.main_polls && logged != 0 &&
-			(double)self / (double)logged > STREAMS_SELF_WARN_SHARE)
-		printf("warning: %s streams: the poll lcores counted %" PRIu64
-			" of %" PRIu64 " logged packets (%.1f%%) themselves while "
-			"measuring: their logs were full, the main lcore did not "
-			"keep up (--stream-counting inline counts in place)\n",
-			tag, self, logged, 100.0 * (double)self / (double)logged);
+			(double)self / (double)logged > STREAMS_SELF_WARN_SHARE) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s streams: the poll lcores "
+			"counted %" PRIu64 " of %" PRIu64 " logged packets "
+			"(%.1f%%) themselves while measuring: their logs were "
+			"full, the main lcore did not keep up (--stream-counting "
+			"inline counts in place)", tag, self, logged,
+			100.0 * (double)self / (double)logged);
+		say_wrapped("warning: ", line);
+	}
 	if (r->streams_untracked.packets == 0)
 		return;
 	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
