@@ -176,13 +176,13 @@ def case_sigstop_inside_window():
             ("duration", ["--vdev", "net_null0"],
              ["--duration", "4", "--warmup", "0.2", "--stats-period", "0.5"],
              "Gbit/s"),
-            ("loops", [], ["--replay", big + ".q0.pcap", "--loops", "8"],
+            ("loops", [], ["--replay", big + ".q0.pcap", "--loops", "40"],
              "replaying")):
         report = os.path.join(TMP, "inside.json")
         text = stop_at(eal, args + ["--strategy", "bh", "--bulk", "on",
                                     "--reps", "2", "--disturbed", "exclude",
                                     "--no-table", "--report", report],
-                       "rep 1/2]", wait_for, 1)
+                       "rep 1/2]", wait_for, 0.3)
         doc = load(report)
         runs = doc["runs"]
         for r in runs:
