@@ -241,6 +241,13 @@ env_messages_check(void)
 			env_refused("strategy=bh,bulk=off=on", "'bulk=off=on'") ||
 			env_refused("strategy==zone", "'strategy==zone'"))
 		return -1;
+	/* rte_kvargs skips empty pairs: "," ran the defaults. */
+	if (env_refused(",", "RXREFILL_POOL=\",\": an empty key=value pair") ||
+			env_refused("strategy=zone,", "an empty key=value pair") ||
+			env_refused(",strategy=zone", "an empty key=value pair") ||
+			env_refused("strategy=zone,,bulk=off",
+				"an empty key=value pair"))
+		return -1;
 	/* The value was logged raw: an escape sequence reached the terminal
 	 * (\x1b[2J cleared it). */
 	if (env_refused("strategy=bh\x1b[2J\n", "strategy=bh\\x1b[2J\\x0a: "
@@ -256,7 +263,7 @@ test_env(void)
 	static const char * const bad[] = {
 		"strategy=slab", "bulk=maybe", "high=0", "batch=-3", "high=8,batch=63",
 		"zero=sometimes", "colour=blue", "strategy", "high=99999999",
-		"strategy=none",
+		"strategy=none", ",",
 		/* Decimal only: hex, signs and blanks are no counts. */
 		"high=0x100", "high=+256", "high= 256", "batch=1e2",
 		"high=4294967552",
