@@ -37,7 +37,10 @@ __rxr_pool_bh_wait(struct rxr_pcp *pcp)
  * read the owner's section counter. Zero: the owner is outside and will
  * see the request before it enters, so its caches are ours until the
  * request is cleared. Not zero: it is working (or stopping) with them;
- * leave them.
+ * wait until it leaves, as drain_all_pages() waits for every CPU's drain
+ * (its section waits for nothing the reclaim holds, and an entry that
+ * sees the request backs off). Left, the frames it held made an
+ * allocation fail with the pool not empty.
  */
 unsigned int
 rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
@@ -59,13 +62,19 @@ rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
 		return 0;
 	__atomic_store_n(&pcp->drain_req, 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 &&
-			__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+		goto out;
+	/* Not its own: the owner itself would wait for ever. */
+	while (__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) != 0 &&
+			ls != rxrp_self_lcore(p))
+		rte_pause();
+	if (__atomic_load_n(&pcp->bh_count, __ATOMIC_ACQUIRE) == 0) {
 		if (own != NULL)
 			got = own(p, ls);
 		got += pcp->count;
 		rxr_pcp_drain(pcp);
 	}
+out:
 	__atomic_store_n(&pcp->drain_req, 0, __ATOMIC_RELEASE);
 	return got;
 }

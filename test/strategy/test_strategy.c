@@ -648,6 +648,66 @@ test_numa(void)
 }
 
 /*
+ * The pool's reclaim (an allocation would fail) waits for an owner inside
+ * its section rather than leaving its caches: lcore 1 keeps frames in its
+ * caches and stays inside its section a while; lcore 0 then allocates
+ * every frame the pool says it has. Leaving them made DPDK's
+ * mbuf_autotest panic now and then (lcore 1 freeing as lcore 0 ran dry).
+ */
+static volatile int held_state;	/* 1: lcore 1 inside, 2: it left */
+
+static int
+hold_section_on_lcore1(void *arg)
+{
+	struct rxr_pool *p = arg;
+	struct rxr_pcp *pcp = p->lcore[1]->pcp;
+	void *a[32];
+
+	if (rxr_pool_alloc_bulk(p, a, 32) != 0)
+		return -1;
+	rxr_pool_free_bulk(p, a, 32);
+	rxr_pool_bh_disable(pcp);
+	held_state = 1;
+	rte_delay_us_sleep(100 * 1000);
+	held_state = 2;
+	rxr_pool_bh_enable(pcp);
+	return 0;
+}
+
+static int
+test_reclaim_waits(void)
+{
+	static void *a[NR_FRAMES];
+	enum rxr_strategy ss[] = { RXR_STRATEGY_BH, RXR_STRATEGY_RECYCLE };
+
+	for (unsigned int k = 0; k < RTE_DIM(ss); k++) {
+		struct rxr_pool *p = pool_new(ss[k], true, 1);
+		uint64_t n;
+		unsigned int got = 0;
+
+		RXR_TEST_ASSERT(p != NULL, "pool");
+		held_state = 0;
+		rxr_test_remote_launch(hold_section_on_lcore1, p, 1);
+		while (held_state == 0)
+			rte_pause();
+		n = rxr_pool_avail(p);
+		while (got < n && rxr_pool_alloc_bulk(p, &a[got], 1) == 0)
+			got++;
+		RXR_TEST_ASSERT_EQ(rxr_test_wait_lcore(1), 0, "lcore 1");
+		RXR_TEST_ASSERT(got == n, "%s: %u of the %" PRIu64 " frames "
+			"the pool counted allocated (lcore 1 %s)",
+			rxr_strategy_name(ss[k]), got, n,
+			held_state == 2 ? "had left its section" : "was inside");
+		rxr_pool_free_bulk(p, a, got);
+		rxr_pool_poll_end(p);
+		if (conserved(p) != 0)
+			return -1;
+		rxr_pool_destroy(p);
+	}
+	return 0;
+}
+
+/*
  * bh's remote frees travel in batches (up to RXRP_DEFER_BATCH frames
  * of a call each, one push per call): sizes around the batch size, from a
  * plain pthread and from a signal handler, each counted once as available
@@ -1362,6 +1422,8 @@ main(int argc, char **argv)
 	rxr_test_run("the inline path's lcore: learned once per thread, "
 		"never in a handler", test_ctx_lcore);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
+	rxr_test_run("a reclaim waits for an owner inside its section",
+		test_reclaim_waits);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
 	rxr_test_run("rseq: drains into the transfer stage while refills "
