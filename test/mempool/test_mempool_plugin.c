@@ -128,6 +128,43 @@ test_raw_sizes(void)
 	return 0;
 }
 
+static void
+count_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	unsigned int *n = arg;
+
+	*n += rte_mempool_from_obj(obj) == mp;
+}
+
+/*
+ * Zeroing clears the data room and nothing else: with no data room
+ * (rte_pktmbuf_pool_create()'s data_room_size 0, as mbuf_autotest's
+ * refcnt pool) an object is all mbuf header, and the mempool's header of
+ * the next object (its link in the pool's list of objects, its pool) is
+ * not the mbuf's to clear.
+ */
+static int
+test_zero_no_room(void)
+{
+	static const char * const envs[] = { "zero=alloc", "zero=free" };
+	struct rte_mbuf *m[64];
+
+	for (unsigned int i = 0; i < RTE_DIM(envs); i++) {
+		struct rte_mempool *mp = make_pool(envs[i], RTE_DIM(m), 0);
+		unsigned int n = 0;
+
+		RXR_TEST_ASSERT(mp != NULL, "pool");
+		RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, RTE_DIM(m)) == 0,
+			"alloc");
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+		rte_mempool_obj_iter(mp, count_obj, &n);
+		RXR_TEST_ASSERT_EQ(n, RTE_DIM(m), envs[i]);
+		rte_mempool_free(mp);
+	}
+	unsetenv(RXR_MEMPOOL_ENV);
+	return 0;
+}
+
 /* rxrefill's own pools: --frame-size values that once failed to adopt. */
 static int
 test_frame_sizes(void)
@@ -561,6 +598,8 @@ main(int argc, char **argv)
 	rxr_test_run("plain mempools of any object size populate", test_raw_sizes);
 	rxr_test_run("rxrefill's odd frame sizes populate", test_frame_sizes);
 	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
+	rxr_test_run("zeroing: the data room only, none without one",
+		test_zero_no_room);
 	rxr_test_run("frees from any thread, no poll end, every strategy",
 		test_threads);
 	rxr_test_run("memory in more chunks than a pool takes: said so",

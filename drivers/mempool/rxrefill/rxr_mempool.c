@@ -23,26 +23,29 @@
 
 /*
  * Where the mbuf's data room is, so that zeroing never clears headers. A
- * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) holds
- * only the mbufs: their data rooms are elsewhere and each object is all
+ * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) or
+ * of mbufs without a data room holds only the mbufs: each object is all
  * header, so such a pool is not zeroed (said once).
  */
 static void
 payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 {
 	const struct rte_pktmbuf_pool_private *priv;
+	bool pinned;
 
 	pc->payload_offset = 0;
 	pc->payload_len = mp->elt_size;
 	if (mp->private_data_size < sizeof(*priv))
 		return;
 	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
-	if ((priv->flags & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) != 0) {
+	pinned = (priv->flags & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) != 0;
+	if (pinned || priv->mbuf_data_room_size == 0) {
 		if (pc->zero_policy != RXR_ZERO_POLICY_NONE)
 			RXR_LOG(NOTICE, "%s: zero=%s not applied: the pool's "
-				"data rooms are pinned external buffers, its "
-				"objects only mbuf headers", mp->name,
-				rxr_zero_policy_name(pc->zero_policy));
+				"objects are only mbuf headers (%s)", mp->name,
+				rxr_zero_policy_name(pc->zero_policy), pinned ?
+				"its data rooms are pinned external buffers" :
+				"no data room");
 		pc->zero_policy = RXR_ZERO_POLICY_NONE;
 		return;
 	}
