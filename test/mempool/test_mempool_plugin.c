@@ -212,9 +212,13 @@ env_settings_check(void)
 {
 	struct rte_mempool *mp;
 	const struct rxr_pool_conf *c;
-	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
-	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
-	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	const struct rxr_strategy_setting *set;
+	int cache = 0, refill = 1, ring = 2;	/* as recycle declares them */
+
+	RXR_TEST_ASSERT(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &set) == 3 &&
+		strcmp(set[cache].name, "cache") == 0 &&
+		strcmp(set[refill].name, "refill") == 0 &&
+		strcmp(set[ring].name, "ring") == 0, "recycle's settings");
 
 	if (env_refused("strategy=recycle,recycle.rnig=1",
 				"no setting 'rnig' (it has cache, refill, ring)") ||
@@ -236,7 +240,7 @@ env_settings_check(void)
 	mp = make_pool("recycle.ring=64,recycle.cache=16,strategy=recycle", 64,
 		RTE_MBUF_DEFAULT_BUF_SIZE);
 	RXR_TEST_ASSERT(mp != NULL, "recycle settings refused");
-	c = rxr_pool_conf(rxr_mempool_pool(mp));
+	c = rxr_pool_get_conf(rxr_mempool_pool(mp));
 	RXR_TEST_ASSERT(c->strategy == RXR_STRATEGY_RECYCLE &&
 		c->settings[ring] == 64 && c->settings[cache] == 16 &&
 		c->settings[refill] == 16, "recycle settings %u %u %u",
@@ -322,7 +326,7 @@ test_env(void)
 			64, RTE_MBUF_DEFAULT_BUF_SIZE);
 	RXR_TEST_ASSERT(mp != NULL, "good settings refused");
 	{
-		const struct rxr_pool_conf *c = rxr_pool_conf(rxr_mempool_pool(mp));
+		const struct rxr_pool_conf *c = rxr_pool_get_conf(rxr_mempool_pool(mp));
 
 		RXR_TEST_ASSERT_EQ(c->strategy, RXR_STRATEGY_IRQSAVE, "strategy");
 		RXR_TEST_ASSERT_EQ(c->bulk, false, "bulk");

@@ -11,7 +11,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -25,9 +24,20 @@
 
 #define NR_FRAMES 4096u
 
-/* Strategy S's counter NAME of poll lcore 0 in snapshot ST, by its name. */
-#define COUNTER(st, S, name) \
-	rxr_pool_lcore_counter(&(st).lcore[0], RXR_STRATEGY_##S, name)
+/* Strategy s's own counter name of poll lcore 0 in st, by its name. */
+static uint64_t
+counter(const struct rxr_pool_stats *st, enum rxr_strategy s,
+		const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return st->lcore[0].counters[i];
+	return 0;
+}
+#define COUNTER(st, S, name) counter(&(st), RXR_STRATEGY_##S, name)
 
 static struct rxr_pool *
 pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
@@ -102,7 +112,7 @@ task_main(void *arg)
 	}
 	if (j->bind >= 0)
 		rxr_pool_task_bind(j->p, j->bind);
-	j->ctx = rxr_pool_context(j->p);
+	j->ctx = rxrp_context(j->p);
 	if (j->alloc)
 		j->ret = rxr_pool_alloc_bulk(j->p, j->objs, j->n);
 	else
@@ -137,7 +147,7 @@ static void
 irq_handler(int sig)
 {
 	rxr_irq_enter();
-	irq_job.ctx = rxr_pool_context(irq_job.p);
+	irq_job.ctx = rxrp_context(irq_job.p);
 	if (irq_job.alloc)
 		irq_job.ret = rxr_pool_alloc_bulk(irq_job.p, (void **)irq_job.objs,
 				irq_job.n);
@@ -175,7 +185,7 @@ test_contexts(void)
 
 			RXR_TEST_ASSERT(p != NULL, "pool %s", rxr_strategy_name(s));
 			printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
-			RXR_TEST_ASSERT(rxr_pool_context(p) == RXR_CTX_POLL,
+			RXR_TEST_ASSERT(rxrp_context(p) == RXR_CTX_POLL,
 				"main lcore is a poll lcore");
 			/* Bursts below the recycle cache size, as a PMD's;
 			 * the first 5 in a latency sample. */
@@ -244,19 +254,19 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 
 	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
 	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].pcp != NULL,
+	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].stack != NULL,
 		"sampling turned the inline path off");
-	RXR_TEST_ASSERT_EQ(p->ops.owner_max, bulk ? UINT_MAX : 1,
+	RXR_TEST_ASSERT_EQ(p->ops.section_max, bulk ? UINT_MAX : 1,
 		"inline call size");
 	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->owner[0].pcp == NULL, "window: no inline path");
+	RXR_TEST_ASSERT(RTE_PER_LCORE(rxr_ctx_lcore) >= RTE_MAX_LCORE,
+		"window: no inline path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 32);
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
 	rxr_pool_free_bulk(p, a, 1);
 	rxr_pool_poll_end(p);
 	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->owner[0].pcp != NULL, "inline path back");
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
 		"both refills of the window timed");
@@ -346,7 +356,7 @@ test_sampling(void)
  * The helper looks after a pause; correct code passes whatever the timing.
  */
 struct reclaim_job {
-	struct rxr_pcp *pcp;
+	struct rxr_pool_bh *bh;
 	const uint32_t *count;	/* the owner's stack */
 	uint32_t count0;
 	bool done;		/* set by the owner when its call returned */
@@ -361,7 +371,7 @@ reclaim_helper(void *arg)
 	rte_delay_us_sleep(50 * 1000);
 	j->early = __atomic_load_n(&j->done, __ATOMIC_ACQUIRE) ||
 		__atomic_load_n(j->count, __ATOMIC_RELAXED) != j->count0;
-	__atomic_store_n(&j->pcp->drain_req, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&j->bh->drain_req, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -374,14 +384,15 @@ inline_reclaim_one(enum rxr_strategy s, bool alloc)
 	static void *a[4];
 	pthread_t t;
 
-	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0].pcp != NULL,
+	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL,
 		"%s: pool with an inline path", rxr_strategy_name(s));
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
 	ls = p->lcore[0];
-	j = (struct reclaim_job){ .pcp = ls->pcp, .count = ls->owner.count,
-		.count0 = *ls->owner.count };
-	__atomic_store_n(&ls->pcp->drain_req, 1, __ATOMIC_RELEASE);
+	j = (struct reclaim_job){ .bh = &ls->bh,
+		.count = &p->owner[0].stack->count,
+		.count0 = p->owner[0].stack->count };
+	__atomic_store_n(&ls->bh.drain_req, 1, __ATOMIC_RELEASE);
 	RXR_TEST_ASSERT_EQ(pthread_create(&t, NULL, reclaim_helper, &j), 0,
 		"helper");
 	if (alloc)
@@ -532,9 +543,9 @@ test_stats(void)
 	}
 	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
 	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
-	rxr_spinlock_lock(rxrp_irqsave_lock_of(p->lcore[0]));
+	rxr_spinlock_lock(rxrp_lcore_priv(p->lcore[0]));
 	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
-	rxr_spinlock_unlock(rxrp_irqsave_lock_of(p->lcore[0]));
+	rxr_spinlock_unlock(rxrp_lcore_priv(p->lcore[0]));
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(COUNTER(st, IRQSAVE, "zone_fallback"), 1, "zone fallback");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
@@ -660,17 +671,17 @@ static int
 hold_section_on_lcore1(void *arg)
 {
 	struct rxr_pool *p = arg;
-	struct rxr_pcp *pcp = p->lcore[1]->pcp;
+	struct rxr_pool_bh *bh = &p->lcore[1]->bh;
 	void *a[32];
 
 	if (rxr_pool_alloc_bulk(p, a, 32) != 0)
 		return -1;
 	rxr_pool_free_bulk(p, a, 32);
-	rxr_pool_bh_disable(pcp);
+	rxr_pool_bh_disable(bh);
 	held_state = 1;
 	rte_delay_us_sleep(100 * 1000);
 	held_state = 2;
-	rxr_pool_bh_enable(pcp);
+	rxr_pool_bh_enable(bh);
 	return 0;
 }
 
@@ -884,20 +895,6 @@ rseq_one(bool bulk)
 	return 0;
 }
 
-/*
- * rseq's transfer stage keeps frames as 32-bit offsets from the pool's
- * lowest frame while every frame lies within 4 GiB of it. Random traffic
- * on one CPU (frees beyond high drain into the stage, allocations past an
- * empty pcp refill from it), then the pool grows a region that moves the
- * lowest frame (one below) or the span past 4 GiB (one 8 GiB above) while
- * frames are in the stage and out, then traffic again: the stage must
- * carry frames before and after, no frame may be handed out twice, and
- * with every frame out at once each must be one of the pool's (a stage
- * that kept the old base would hand out addresses of neither region).
- */
-#define XF_FRAMES 256u
-#define XF_GIB ((uintptr_t)1 << 30)
-
 static uint64_t
 rseq_counter(struct rxr_pool *p, const char *name)
 {
@@ -912,151 +909,6 @@ rseq_counter(struct rxr_pool *p, const char *name)
 			if (strcmp(names[i], name) == 0)
 				v += st.lcore[l].counters[i];
 	return v;
-}
-
-static int
-cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Allocate and free bursts at random, up to cap frames out. */
-static int
-xf_churn(struct rxr_pool *p, void **held, unsigned int *nh,
-		unsigned int cap)
-{
-	for (unsigned int r = 0; r < 4000; r++) {
-		unsigned int n = 1 + rte_rand_max(32);
-
-		if (rte_rand_max(2) == 0 && *nh + n <= cap) {
-			RXR_TEST_ASSERT(rxr_pool_alloc_bulk(p, held + *nh, n) ==
-				0, "allocation of %u with %u out", n, *nh);
-			for (unsigned int i = *nh; i < *nh + n; i++)
-				for (unsigned int j = 0; j < i; j++)
-					RXR_TEST_ASSERT(held[i] != held[j],
-						"frame %p handed out twice",
-						held[i]);
-			*nh += n;
-		} else if (*nh != 0) {
-			n = RTE_MIN(n, *nh);
-			*nh -= n;
-			rxr_pool_free_bulk(p, held + *nh, n);
-		}
-	}
-	return 0;
-}
-
-/* Anonymous memory at @p want exactly, or NULL when that is taken. */
-static void *
-xf_map_at(uintptr_t want, size_t len)
-{
-	void *m = mmap((void *)want, len, PROT_READ | PROT_WRITE,
-		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-
-	if (m == MAP_FAILED)
-		return NULL;
-	if ((uintptr_t)m != want) {
-		munmap(m, len);
-		return NULL;
-	}
-	return m;
-}
-
-static int
-xf_one(bool below)
-{
-	struct rxr_pool_conf c = {
-		.name = "xf", .strategy = RXR_STRATEGY_RSEQ, .bulk = true,
-		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
-		.poll_lcores = { 0 }, .high = 48, .batch = 16,
-	};
-	static void *held[2 * XF_FRAMES];
-	size_t len = (size_t)XF_FRAMES * 4096;
-	uint64_t in_first, in_after;
-	unsigned int nh = 0;
-	uintptr_t first, want;
-	struct rxr_pool *p;
-	void *m = NULL;
-
-	p = rxr_pool_create(&c, 4096, 2 * XF_FRAMES, 4);
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, XF_FRAMES) == 0,
-		"pool of one region");
-	first = p->off_base;
-	RXR_TEST_ASSERT(first != 0, "one region: offsets from its base");
-	if (xf_churn(p, held, &nh, XF_FRAMES) != 0)
-		return -1;
-	/* Everything back: the stage is left holding offsets. */
-	rxr_pool_free_bulk(p, held, nh);
-	nh = 0;
-	in_first = rseq_counter(p, "xfer_in");
-	RXR_TEST_ASSERT(in_first > 0, "the stage carried frames as offsets");
-	/* A region below the first (less than 3 GiB: offsets from it span
-	 * both), or one 8 GiB or more above it (offsets cannot). */
-	for (uintptr_t d = 1; d <= 48 && m == NULL; d++) {
-		want = below ? first - d * (XF_GIB / 16) :
-			first + (7 + d) * XF_GIB;
-		if (below && first <= d * (XF_GIB / 16))
-			break;
-		m = xf_map_at(want, len);
-	}
-	if (m == NULL) {
-		printf("# no free address %s the pool's region: not tested\n",
-			below ? "below" : "8 GiB above");
-		rxr_pool_free_bulk(p, held, nh);
-		rxr_pool_destroy(p);
-		return 0;
-	}
-	RXR_TEST_ASSERT(rxr_pool_add_region(p, m, len, RTE_BAD_IOVA,
-		RXR_ZONE_REGION_FREE) > 0, "second region");
-	RXR_TEST_ASSERT(p->off_base == (below ? (uintptr_t)m : 0),
-		"offset base %#" PRIxPTR " after a region at %p",
-		p->off_base, m);
-	/* The new region's frames (with what the zone has of the first)
-	 * taken from the zone behind the pool's back and freed through it:
-	 * they drain into a stage that still holds offsets of the old form. */
-	for (unsigned int k; nh < 2 * XF_FRAMES &&
-			(k = rxr_zone_alloc_bulk(p->zone[0], held + nh, 1,
-				RTE_MIN(32u, 2 * XF_FRAMES - nh))) != 0;)
-		nh += k;
-	RXR_TEST_ASSERT(nh >= XF_FRAMES, "%u frames from the zone", nh);
-	for (; nh != 0; nh -= RTE_MIN(17u, nh))
-		rxr_pool_free_bulk(p, held + nh - RTE_MIN(17u, nh),
-			RTE_MIN(17u, nh));
-	if (xf_churn(p, held, &nh, 2 * XF_FRAMES) != 0)
-		return -1;
-	in_after = rseq_counter(p, "xfer_in");
-	printf("# region %s: stage took %" PRIu64 " frames before, %" PRIu64
-		" after\n", below ? "below" : "8 GiB above", in_first,
-		in_after - in_first);
-	RXR_TEST_ASSERT(in_after > in_first,
-		"the stage carried frames after the pool grew");
-	/* Every frame out at once: all different, each the pool's. */
-	RXR_TEST_ASSERT(rxr_pool_alloc_bulk(p, held + nh, 2 * XF_FRAMES - nh) ==
-		0, "every frame out at once");
-	qsort(held, 2 * XF_FRAMES, sizeof(held[0]), cmp_ptr);
-	for (unsigned int i = 0; i < 2 * XF_FRAMES; i++) {
-		RXR_TEST_ASSERT(i == 0 || held[i] != held[i - 1],
-			"frame %p out twice", held[i]);
-		RXR_TEST_ASSERT(rxr_zone_owns(p->zone[0], held[i]),
-			"%p is none of the pool's frames", held[i]);
-	}
-	rxr_pool_free_bulk(p, held, 2 * XF_FRAMES);
-	rxr_pool_quiesce(p);
-	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
-	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 2 * XF_FRAMES, "avail");
-	rxr_pool_destroy(p);
-	munmap(m, len);
-	return 0;
-}
-
-static int
-test_rseq_xfer_form(void)
-{
-	if (!available(RXR_STRATEGY_RSEQ))
-		return 0;
-	return xf_one(true) != 0 || xf_one(false) != 0 ? -1 : 0;
 }
 
 /* Bulk on and off: the pool's entries for each (struct rxr_pool_ops). */
@@ -1428,8 +1280,6 @@ main(int argc, char **argv)
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
 	rxr_test_run("rseq: drains into the transfer stage while refills "
 		"take from it, no frame twice", test_rseq_xfer_race);
-	rxr_test_run("rseq: the stage's offsets follow the pool's lowest "
-		"frame and span", test_rseq_xfer_form);
 	rxr_test_run("task batches: held until full or flushed, then every "
 		"frame once", test_task_batch);
 	return rxr_test_done();
