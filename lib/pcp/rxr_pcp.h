@@ -109,24 +109,15 @@ __rxr_pcp_debug(struct rxr_pcp *pcp, void * const *objs, unsigned int n,
 			objs[i]);
 }
 
-/*
- * n frame pointers, four at a time by fixed-size copies: no call to a
- * copy routine on the paths that are inlined into a driver. One frame,
- * what a driver refilling one descriptor asks for, without the loops.
- */
+/* n frame pointers; one, what a driver refilling one descriptor asks
+ * for, without a call. */
 static __rte_always_inline void
 rxr_pcp_copy(void **dst, void * const *src, unsigned int n)
 {
-	unsigned int i = 0;
-
-	if (n == 1) {
+	if (n == 1)
 		dst[0] = src[0];
-		return;
-	}
-	for (; i + 4 <= n; i += 4)
-		__builtin_memcpy(&dst[i], &src[i], 4 * sizeof(*dst));
-	for (; i < n; i++)
-		dst[i] = src[i];
+	else
+		memcpy(dst, src, n * sizeof(*dst));
 }
 
 /**

@@ -260,6 +260,9 @@ entries_set(struct rxr_pool *p)
 		p->ops.owner = p->owner;
 }
 
+/* The inline path's stack of an lcore that is no poll lcore: it declines. */
+static struct rxr_pcp no_stack;
+
 struct rxr_pool *
 rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		uint32_t max_frames, uint32_t max_regions)
@@ -298,9 +301,12 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	if (ret == 0)
 		ret = lcores_create(p);
 	if (ret == 0) {
-		RXRP_FOREACH_LCORE(p, ls, lc)
-			p->owner[lc] = (struct rxr_pool_owner){ &ls->bh,
-				ls->pcp };
+		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+			p->owner[lc].stack = &no_stack;
+		RXRP_FOREACH_LCORE(p, ls, lc) {
+			ls->bh = &p->owner[lc].bh;
+			p->owner[lc].stack = ls->pcp;
+		}
 		if (p->strategy->init != NULL)
 			ret = p->strategy->init(p);
 	}
@@ -710,6 +716,18 @@ __rxr_pool_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n)
 	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
 		return rxr_pool_free_bulk(p, objs, n);
 	return p->ops.free(p, objs, n);
+}
+
+int
+__rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return __rxr_pool_call(p, objs, n, true);
+}
+
+int
+__rxr_pool_free_n(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	return __rxr_pool_call(p, (void **)(uintptr_t)objs, n, false);
 }
 
 /* The owner's bh-enable point: its deferred list into its pcp. */

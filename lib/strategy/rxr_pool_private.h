@@ -35,7 +35,7 @@
  */
 struct rxrp_lcore {
 	/* The owner's lines: its section, pcp and owner-only counters. */
-	struct rxr_pool_bh bh;
+	struct rxr_pool_bh *bh;		/* in the pool's owner[] */
 	struct rxr_pcp *pcp;
 	/* The strategy's, set by its init: what its owner path reads first
 	 * (recycle's page_pool), on the same line as the pcp pointer. */
@@ -119,7 +119,8 @@ struct rxr_pool {
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
-	struct rxr_pool_owner owner[RTE_MAX_LCORE]; /* ops.owner, when set */
+	/* Every poll lcore's section and stack; ops.owner when inline. */
+	struct rxr_pool_owner owner[RTE_MAX_LCORE];
 };
 
 static_assert(offsetof(struct rxr_pool, ops) == 0,

@@ -298,11 +298,15 @@ struct rxr_pool_bh {
 	uint32_t drain_req;	/**< a reclaim is emptying the caches */
 };
 
-/** A poll lcore's inline owner path: a stack under its bh section. */
+/**
+ * A poll lcore's bh section and the stack its inline owner path works on,
+ * a line of its own: the section words and the stack pointer are one load
+ * away from the pool, on the line the owner writes.
+ */
 struct rxr_pool_owner {
-	struct rxr_pool_bh *bh;
+	struct rxr_pool_bh bh;
 	struct rxr_pcp *stack;	/**< bh's pcp, recycle's alloc cache */
-};
+} __rte_cache_aligned;
 
 /**
  * The public part of a pool, for the inline dispatch: the first member of
@@ -316,11 +320,11 @@ struct rxr_pool_ops {
 	rxr_pool_free_t free;	/**< the same for a free */
 	/**
 	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
-	 * wrapper: the poll lcores' stacks by lcore id ({NULL, NULL} for
+	 * wrapper: the poll lcores' stacks by lcore id (an empty one for
 	 * another lcore), so that their own refills and frees run inline
 	 * with no call at all. NULL otherwise.
 	 */
-	const struct rxr_pool_owner *owner;
+	struct rxr_pool_owner *owner;
 	/** Most frames one critical section takes: any with bulk on, one
 	 * with bulk off (the strategies split longer calls). */
 	unsigned int section_max;
@@ -389,68 +393,73 @@ __rxr_pool_bh_leave_outer(struct rxr_pool_bh *bh)
 int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
 int __rxr_pool_free_slow(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
+/* The dispatch out of line, for calls of more than one frame. */
+int __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n);
+int __rxr_pool_free_n(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
 
-/**
- * Allocate @p n frames from any context. All or nothing. Fails only when
- * the frames are not in the pool: in use, or held by a recycle ring, a
- * zeroing supply or an lcore inside its own call.
- *
- * A poll lcore takes its stack inline when the pool has one for it
- * (rxr_pool_ops.owner); every other call is one jump to the pool's entry.
- * @return 0, or -ENOBUFS.
+/*
+ * The dispatch of both directions: the calling poll lcore's stack inline
+ * when the pool has one (rxr_pool_ops.owner; a stack that cannot serve the
+ * call, or another lcore's empty one, declines), anything else one jump to
+ * the pool's entry or, for a thread not placed yet, out of line.
  */
 static __rte_always_inline int
-rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+__rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
 	uint32_t lc = RTE_PER_LCORE(rxr_ctx_lcore);
 
 	if (likely(lc < RTE_MAX_LCORE)) {
-		const struct rxr_pool_owner *o = ops->owner;
+		struct rxr_pool_owner *o = ops->owner;
+		struct rxr_pcp *st;
 
-		if (o != NULL && o[lc].stack != NULL &&
-				(n == 1 || likely(n <= ops->section_max)) &&
-				likely(__rxr_pool_bh_enter_outer(o[lc].bh))) {
-			bool done = rxr_pcp_pop(o[lc].stack, objs, n);
+		/* Read before the section's barrier, so that it is read once. */
+		if (o != NULL && (n == 1 || likely(n <= ops->section_max)) &&
+				(st = o[lc].stack, likely(
+				__rxr_pool_bh_enter_outer(&o[lc].bh)))) {
+			bool done = alloc ? rxr_pcp_pop(st, objs, n) :
+				rxr_pcp_push(st, objs, n);
 
-			__rxr_pool_bh_leave_outer(o[lc].bh);
+			__rxr_pool_bh_leave_outer(&o[lc].bh);
 			if (likely(done))
 				return 0;
 		}
 	} else if (unlikely(lc != RXR_CTX_LCORE_NONE)) {
-		return __rxr_pool_alloc_slow(p, objs, n);
+		return alloc ? __rxr_pool_alloc_slow(p, objs, n) :
+			__rxr_pool_free_slow(p, objs, n);
 	}
-	return ops->alloc(p, objs, n);
+	return alloc ? ops->alloc(p, objs, n) : ops->free(p, objs, n);
 }
 
 /**
- * Free @p n frames from any context; as rxr_pool_alloc_bulk(), inline onto
- * a poll lcore's stack when there is room.
+ * Allocate @p n frames from any context. All or nothing. Fails only when
+ * the frames are not in the pool: in use, or held by a recycle ring, a
+ * zeroing supply or an lcore inside its own call.
+ * @return 0, or -ENOBUFS.
+ */
+static __rte_always_inline int
+rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	/* One frame (a driver refilling one descriptor, rte_pktmbuf_alloc())
+	 * inline, leaf code; a burst by a jump: its copy would make the
+	 * one-frame path save registers. */
+	if (n == 1)
+		return __rxr_pool_call(p, objs, 1, true);
+	return __rxr_pool_alloc_n(p, objs, n);
+}
+
+/**
+ * Free @p n frames from any context.
  * @return 0, so that a caller that returns a status reaches the pool's
  *   entry by a jump.
  */
 static __rte_always_inline int
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	uint32_t lc = RTE_PER_LCORE(rxr_ctx_lcore);
-
-	if (likely(lc < RTE_MAX_LCORE)) {
-		const struct rxr_pool_owner *o = ops->owner;
-
-		if (o != NULL && o[lc].stack != NULL &&
-				(n == 1 || likely(n <= ops->section_max)) &&
-				likely(__rxr_pool_bh_enter_outer(o[lc].bh))) {
-			bool done = rxr_pcp_push(o[lc].stack, objs, n);
-
-			__rxr_pool_bh_leave_outer(o[lc].bh);
-			if (likely(done))
-				return 0;
-		}
-	} else if (unlikely(lc != RXR_CTX_LCORE_NONE)) {
-		return __rxr_pool_free_slow(p, objs, n);
-	}
-	return ops->free(p, objs, n);
+	if (n == 1)
+		return __rxr_pool_call(p, (void **)(uintptr_t)objs, 1, false);
+	return __rxr_pool_free_n(p, objs, n);
 }
 
 /* rxr_pool_poll_end() of a strategy that defers frees. */

@@ -51,10 +51,10 @@ bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	if (unlikely(ls == NULL)) {
 		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
 	} else {
-		rxr_pool_bh_disable(&ls->bh);
+		rxr_pool_bh_disable(ls->bh);
 		if (unlikely(!rxr_pcp_pop(ls->pcp, objs, n)))
 			ret = bh_alloc_refill(p, ls, objs, n);
-		rxr_pool_bh_enable(&ls->bh);
+		rxr_pool_bh_enable(ls->bh);
 	}
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
@@ -102,7 +102,7 @@ unsigned int
 rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
 		unsigned int (*own)(struct rxr_pool *p, struct rxrp_lcore *ls))
 {
-	struct rxr_pool_bh *bh = &ls->bh;
+	struct rxr_pool_bh *bh = ls->bh;
 	unsigned int got = 0;
 
 	/* Registered the first time it is needed; none: out of reach. */
@@ -144,9 +144,9 @@ bh_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 		return 0;
 	if (!quiet)
 		return rxrp_bh_reclaim(p, ls, NULL);
-	rxr_pool_bh_disable(&ls->bh);
+	rxr_pool_bh_disable(ls->bh);
 	got = rxrp_lcore_drain(p, ls);
-	rxr_pool_bh_enable(&ls->bh);
+	rxr_pool_bh_enable(ls->bh);
 	return got;
 }
 

@@ -237,10 +237,10 @@ recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	if (unlikely(ls == NULL)) {
 		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
 	} else {
-		rxr_pool_bh_disable(&ls->bh);
+		rxr_pool_bh_disable(ls->bh);
 		if (unlikely(!rxr_pcp_pop(pp_of(ls)->cache, objs, n)))
 			ret = recycle_alloc_slow(p, ls, objs, n);
-		rxr_pool_bh_enable(&ls->bh);
+		rxr_pool_bh_enable(ls->bh);
 	}
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
@@ -274,9 +274,9 @@ recycle_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	if (unlikely(rxrp_per_frame(p, n)))
 		return rxrp_free_frames(p, objs, n);
 	if (likely(ls != NULL)) {
-		rxr_pool_bh_disable(&ls->bh);
+		rxr_pool_bh_disable(ls->bh);
 		rxrp_split_local(p, ls, objs, n, recycle_free_local);
-		rxr_pool_bh_enable(&ls->bh);
+		rxr_pool_bh_enable(ls->bh);
 		return 0;
 	}
 	/* Another context: the owner's ring, else released the bh way. */
@@ -334,13 +334,13 @@ recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 		return 0;
 	if (!quiet)
 		return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
-	rxr_pool_bh_disable(&ls->bh);
+	rxr_pool_bh_disable(ls->bh);
 	while ((got = cache_empty(pp, tmp)) != 0)
 		rxr_pcp_free_bulk(ls->pcp, tmp, got);
 	while ((got = ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
 		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
 	got = rxrp_lcore_drain(p, ls);
-	rxr_pool_bh_enable(&ls->bh);
+	rxr_pool_bh_enable(ls->bh);
 	return got;
 }
 

@@ -328,13 +328,31 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-/* 1 <= n <= fits, what a section takes; one frame always fits. */
-static __rte_always_inline bool
-rseq_fits(const struct rseq_pool *rp, unsigned int n)
+/*
+ * One section's pop, or RSEQ_BAIL for more than it takes (fits: high, or
+ * one frame with bulk off); one frame, what a driver refilling one
+ * descriptor asks for, always fits.
+ */
+static __rte_always_inline int
+rseq_pop_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
+		uint32_t cpu, void **objs, unsigned int n)
 {
-	if (__builtin_constant_p(n) && n == 1)
-		return true;
-	return n - 1 < rp->fits;
+	if (n == 1)
+		return rseq_pop1(rs, pc, cpu, objs);
+	if (unlikely(n - 1 >= rp->fits))
+		return RSEQ_BAIL;
+	return rseq_pop(rs, pc, cpu, objs, n);
+}
+
+static __rte_always_inline int
+rseq_push_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
+		uint32_t cpu, void * const *objs, unsigned int n)
+{
+	if (n == 1)
+		return rseq_push1(rs, pc, cpu, objs);
+	if (unlikely(n - 1 >= rp->fits))
+		return RSEQ_BAIL;
+	return rseq_push(rs, pc, cpu, objs, n);
 }
 
 /*
@@ -350,11 +368,10 @@ rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
-	if (likely(cpu < rp->ncpu) && likely(rseq_fits(rp, n))) {
+	if (likely(cpu < rp->ncpu)) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
-		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
-			rseq_pop(rs, pc, cpu, objs, n);
+		r = rseq_pop_n(rp, rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
 			rseq_debug(p, objs, n, false);
@@ -487,13 +504,12 @@ rseq_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	uint32_t cpu = rseq_cpu_start(rs);
 	int r = RSEQ_BAIL;
 
-	if (likely(cpu < rp->free_ncpu) && likely(rseq_fits(rp, n))) {
+	if (likely(cpu < rp->free_ncpu)) {
 		struct rxr_pcp *pc = rp->pcp[cpu];
 
 		rseq_debug(p, objs, n, true);
 		rseq_tsan_release(pc);
-		r = n == 1 ? rseq_push1(rs, pc, cpu, objs) :
-			rseq_push(rs, pc, cpu, objs, n);
+		r = rseq_push_n(rp, rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE))
 			return 0;
 		rseq_debug(p, objs, n, false);

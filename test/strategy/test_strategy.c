@@ -389,10 +389,10 @@ inline_reclaim_one(enum rxr_strategy s, bool alloc)
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
 	ls = p->lcore[0];
-	j = (struct reclaim_job){ .bh = &ls->bh,
+	j = (struct reclaim_job){ .bh = ls->bh,
 		.count = &p->owner[0].stack->count,
 		.count0 = p->owner[0].stack->count };
-	__atomic_store_n(&ls->bh.drain_req, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ls->bh->drain_req, 1, __ATOMIC_RELEASE);
 	RXR_TEST_ASSERT_EQ(pthread_create(&t, NULL, reclaim_helper, &j), 0,
 		"helper");
 	if (alloc)
@@ -671,7 +671,7 @@ static int
 hold_section_on_lcore1(void *arg)
 {
 	struct rxr_pool *p = arg;
-	struct rxr_pool_bh *bh = &p->lcore[1]->bh;
+	struct rxr_pool_bh *bh = p->lcore[1]->bh;
 	void *a[32];
 
 	if (rxr_pool_alloc_bulk(p, a, 32) != 0)
