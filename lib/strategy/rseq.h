@@ -9,8 +9,6 @@
  * (rseq_pool.c). The sections themselves are rseq_asm.h's.
  */
 
-#include <rte_ring.h>
-
 #include "rxr_pool_private.h"
 #include "rseq_asm.h"
 
@@ -55,6 +53,28 @@ struct rseq_ctr {
 	uint64_t away[RSEQ_NR_CTR];	/* by any other, atomic */
 } __rte_cache_aligned;
 
+/* The transfer stage of a node (rseq_xfer.c): a ring, a lock per side. */
+struct rseq_xfer {
+	/* Read by both sides, written while the stage is empty. */
+	uint32_t mask;			/* slots - 1, slots a power of two */
+	/* Not 0: frames held as offsets from it (offs), else as pointers
+	 * (frames). Set by a drain while the stage is empty. */
+	uintptr_t base;
+	union {
+		void **frames;		/* [mask + 1], from tail to head */
+		uint32_t *offs;
+	};
+	/* The drains' side. */
+	struct rxr_spinlock plock __rte_cache_aligned;
+	uint32_t head;			/* slots written (free-running) */
+	uint32_t tail_seen;		/* tail_pub as last read */
+	uint32_t head_pub __rte_cache_aligned;	/* head, once written */
+	/* The refills' side. */
+	struct rxr_spinlock clock __rte_cache_aligned;
+	uint32_t tail;			/* slots read (free-running) */
+	uint32_t tail_pub __rte_cache_aligned;	/* tail, once read */
+} __rte_cache_aligned;
+
 struct rseq_pool {
 	/* Before the pcps: the fast paths' checks share the line of the
 	 * first CPUs' pointers. */
@@ -67,8 +87,7 @@ struct rseq_pool {
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
-	/* Per node, the transfer stage (strategy_rseq.c). */
-	struct rte_ring *xfer[RXR_POOL_MAX_NODES];
+	struct rseq_xfer xfer[RXR_POOL_MAX_NODES];
 	struct rseq_ctr ctr[RXRP_MAX_CPUS];
 };
 
@@ -126,6 +145,33 @@ rseq_add(struct rseq_pool *rp, uint32_t cpu, enum rseq_ctr_id id, uint64_t v)
 #define RSEQ_COUNT(rp, cpu, id) rseq_add(rp, cpu, id, 1)
 
 #endif
+
+/* rseq_xfer.c: the transfer stage; none of it in a signal handler. */
+int rxrp_rseq_xfer_init(struct rseq_xfer *x, uint32_t slots, int socket);
+/* Frames in the stage, a snapshot. */
+unsigned int rxrp_rseq_xfer_count(const struct rseq_xfer *x);
+/*
+ * Writes n frames into slots, as offsets from base when it is not 0 (then
+ * slots is a uint32_t array), else as pointers. @return n, or 0 when it
+ * wrote none.
+ */
+typedef unsigned int (*rxrp_rseq_fill_t)(void *arg, void *slots,
+		uintptr_t base, unsigned int n);
+/*
+ * Up to k frames of a pool whose offset base is @p base (rxr_pool.off_base)
+ * written straight into the slots by fill, a second call where the slots
+ * wrap. @return frames in: 0 when the stage has no room for k or cannot
+ * take the pool's frames in its form now.
+ */
+unsigned int rxrp_rseq_xfer_fill(struct rseq_xfer *x, uintptr_t base,
+		unsigned int k, rxrp_rseq_fill_t fill, void *arg);
+/* As many of the n frames as there is room for. @return how many. */
+unsigned int rxrp_rseq_xfer_put(struct rseq_xfer *x, uintptr_t base,
+		void * const *objs, unsigned int n);
+/* n frames into objs and up to more into tmp, the oldest first.
+ * @return n + what tmp got, or 0 when fewer than n are there. */
+unsigned int rxrp_rseq_xfer_take(struct rseq_xfer *x, void **objs,
+		unsigned int n, void **tmp, unsigned int more);
 
 /* rseq_pool.c: registration, reclaim and statistics, the table's optional
  * members. */

@@ -170,6 +170,22 @@ rseq_cpu_now(intptr_t rs)
 	"movdqu %[v1], 16(%" to ",%q[ret],8)\n\t")
 
 /*
+ * The same into 32-bit offsets at %[to]: each frame less the base (%[b],
+ * and in both halves of %[vb]), four per step by keeping the low halves of
+ * two SSE2 subtractions. Uses %[t], %[v0], %[v1].
+ */
+#define RSEQ_ASM_COPY_OFF(from, to) RSEQ_ASM_STEPS( \
+	"movq -8(%" from ",%q[ret],8), %[t]\n\t" \
+	"subq %[b], %[t]\n\t" \
+	"movl %k[t], -4(%" to ",%q[ret],4)\n\t", \
+	"movdqu (%" from ",%q[ret],8), %[v0]\n\t" \
+	"movdqu 16(%" from ",%q[ret],8), %[v1]\n\t" \
+	"psubq %[vb], %[v0]\n\t" \
+	"psubq %[vb], %[v1]\n\t" \
+	"shufps $0x88, %[v1], %[v0]\n\t" \
+	"movdqu %[v0], (%" to ",%q[ret],4)\n\t")
+
+/*
  * *ctr += v, the add being the section's commit: done when the thread runs
  * on @p cpu from the check to the add, else nothing (another CPU, or
  * preempted, migrated or signalled before the add). @return true when
@@ -230,6 +246,32 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 		  [v0] "=&x" (v0), [v1] "=&x" (v1)
 		: RSEQ_ASM_IN(rs, pc, cpu),
 		  [objs] "r" (objs), [n] "r" (n), RSEQ_ASM_OFFSETS
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * rseq_pop() into 32-bit offsets from @p base (every frame of the pcp lies
+ * less than 4 GiB above it): the transfer stage's form for such pools.
+ */
+static __rte_always_inline int
+rseq_pop_off(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, uint32_t *offs,
+		uintptr_t base, unsigned long n)
+{
+	unsigned long c, src, t;
+	rseq_v2di v0, v1, vb = { (long long)base, (long long)base };
+	int ret;
+
+	asm volatile(
+		RSEQ_ASM_POP_START
+		RSEQ_ASM_COPY_OFF("[src]", "[offs]")
+		RSEQ_ASM_POP_COMMIT
+		RSEQ_ASM_LEAVE
+		: [ret] "=&r" (ret), [c] "=&r" (c), [src] "=&r" (src),
+		  [t] "=&r" (t), [v0] "=&x" (v0), [v1] "=&x" (v1)
+		: RSEQ_ASM_IN(rs, pc, cpu),
+		  [offs] "r" (offs), [n] "r" (n), [b] "r" (base),
+		  [vb] "x" (vb), RSEQ_ASM_OFFSETS
 		: "memory", "cc");
 	return ret;
 }

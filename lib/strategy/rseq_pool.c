@@ -86,10 +86,12 @@ rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 		__atomic_store_n(&pc->count, 0, __ATOMIC_RELEASE);
 	}
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		struct rseq_xfer *x = &rp->xfer[n];
 		unsigned int k;
 
-		while ((k = rte_ring_dequeue_burst(rp->xfer[n], tmp,
-				RTE_DIM(tmp), NULL)) != 0) {
+		while ((k = RTE_MIN(rxrp_rseq_xfer_count(x),
+				(unsigned int)RTE_DIM(tmp))) != 0 &&
+				rxrp_rseq_xfer_take(x, tmp, k, tmp, 0) != 0) {
 			rxr_zone_free_bulk(p->zone[n], tmp, k);
 			got += k;
 		}
@@ -164,7 +166,7 @@ rxrp_rseq_fini(struct rxr_pool *p)
 	for (unsigned int c = 0; c < rp->ncpu; c++)
 		rxr_pcp_destroy(rp->pcp[c]);
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
-		rte_free(rp->xfer[n]);
+		rte_free(rp->xfer[n].frames);
 	rte_free(rp);
 	p->priv = NULL;
 }
@@ -197,17 +199,11 @@ rxrp_rseq_init(struct rxr_pool *p)
 		if (rp->pcp[c] == NULL)
 			return -rte_errno;
 	}
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		uint32_t slots = rte_align32pow2(RSEQ_XFER_BATCHES *
-				p->conf.batch);
-		ssize_t sz = rte_ring_get_memsize(slots);
-
-		rp->xfer[n] = rte_malloc_socket("rxr_rseq_xfer", sz,
-				RTE_CACHE_LINE_SIZE, rxr_zone_socket(p->zone[n]));
-		if (rp->xfer[n] == NULL || rte_ring_init(rp->xfer[n],
-				"rxr_rseq_xfer", slots, 0) != 0)
+	for (unsigned int n = 0; n < p->nr_zones; n++)
+		if (rxrp_rseq_xfer_init(&rp->xfer[n], rte_align32pow2(
+				RSEQ_XFER_BATCHES * p->conf.batch),
+				rxr_zone_socket(p->zone[n])) != 0)
 			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -223,7 +219,7 @@ rxrp_rseq_held(const struct rxr_pool *p, const struct rxrp_lcore *ls)
 		n += __atomic_load_n(&rp->pcp[c]->count, __ATOMIC_RELAXED) &
 			~RSEQ_LOCKED;
 	for (unsigned int k = 0; k < p->nr_zones; k++)
-		n += rte_ring_count(rp->xfer[k]);
+		n += rxrp_rseq_xfer_count(&rp->xfer[k]);
 	return n;
 }
 

@@ -363,14 +363,27 @@ rxr_pool_destroy(struct rxr_pool *p)
  * After regions were added. One zone of one region (a pool populated from
  * one chunk, one reserved memzone): frame index and address are one
  * division or multiplication away, without the zone's region lookup (the
- * deferred lists convert every frame both ways).
+ * deferred lists convert every frame both ways). Frames that all lie
+ * within 4 GiB: a frame is a 32-bit offset from the lowest.
  */
 static void
 layout_update(struct rxr_pool *p, unsigned int regions_added)
 {
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
 	p->nr_regions += regions_added;
 	p->flat_base = p->nr_zones == 1 && p->nr_regions == 1 ?
 		(uintptr_t)rxr_zone_frame_at(p->zone[0], 0) : 0;
+	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		uintptr_t l, h;
+
+		rxr_zone_span(p->zone[n], &l, &h);
+		if (h != 0) {
+			lo = RTE_MIN(lo, l);
+			hi = RTE_MAX(hi, h);
+		}
+	}
+	p->off_base = hi != 0 && hi - lo <= (uint64_t)UINT32_MAX ? lo : 0;
 }
 
 /* A run of frames at the stride; with fake nodes, node k its k-th slice. */

@@ -101,6 +101,10 @@ struct rxr_pool {
 	uint32_t frame_size;
 	struct rte_reciprocal_u64 frame_div; /* of frame_size */
 	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
+	/* Every frame less than 4 GiB above it: the lowest frame's address
+	 * (frames fit 32-bit offsets from it, as rseq's stage keeps them);
+	 * else 0. */
+	uintptr_t off_base;
 	uint32_t nr_regions;		/* added to the zones */
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];

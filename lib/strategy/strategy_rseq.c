@@ -21,11 +21,10 @@
  *   whole batches handed from the CPUs that free to the CPUs that allocate
  *   (tcmalloc's transfer cache): a consumer on another CPU than the poll
  *   fills its own CPU's pcp, whose drain would otherwise give every frame
- *   to the buddy allocator and the poll's refill take it back. The stage
- *   is DPDK's rte_ring, never used by a signal handler (it may have
- *   interrupted a thread in the middle of a move). Frames taken or given
- *   in bulk are moved onto or off the pcp of whatever CPU the thread runs
- *   on by then, by sections of their own.
+ *   to the buddy allocator and the poll's refill take it back (the stage
+ *   is rseq_xfer.c's, never used by a signal handler). Frames taken or
+ *   given in bulk are moved onto or off the pcp of whatever CPU the thread
+ *   runs on by then, by sections of their own.
  *
  * Where it differs from tcmalloc: a section moves n frames with one
  * commit, not one object; the pcp's count, not a per-size-class slab
@@ -75,15 +74,29 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu, int r)
 /* rseq_take()'s node for a pop whose frames may go anywhere. */
 #define RSEQ_ANY_NODE (-1)
 
+/* Debug builds: rseq_debug() for frames popped into offsets. */
+static inline void
+rseq_debug_off(const struct rxr_pool *p, const uint32_t *offs,
+		uintptr_t base, unsigned int n)
+{
+	for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
+		void *f = (void *)(base + offs[i]);
+
+		rseq_debug(p, &f, 1, false);
+	}
+}
+
 /*
  * Pop n frames from the pcp of the CPU the thread runs on, if that CPU is
- * of node @p node (or node is RSEQ_ANY_NODE). @return 0, or -ENOBUFS when
- * it is short (or reclaimed) with *cpu_out the CPU it was, or -EAGAIN when
- * no pcp could be used (*cpu_out: the last CPU read).
+ * of node @p node (or node is RSEQ_ANY_NODE), into objs, or into offs as
+ * offsets from base when objs is NULL. @return 0, or -ENOBUFS when it is
+ * short (or reclaimed) with *cpu_out the CPU it was, or -EAGAIN when no
+ * pcp could be used (*cpu_out: the last CPU read).
  */
 static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
-		void **objs, unsigned int n, uint32_t *cpu_out)
+rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+		int node, void **objs, uint32_t *offs, uintptr_t base,
+		unsigned int n, uint32_t *cpu_out)
 {
 	for (unsigned int k = 0; k < RSEQ_RETRIES; k++) {
 		uint32_t cpu = rseq_cpu_start(rs);
@@ -95,11 +108,17 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
 				rp->node[cpu] != (unsigned int)node))
 			return -EAGAIN;
 		pc = rp->pcp[cpu];
-		r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
-			rseq_pop(rs, pc, cpu, objs, n);
+		if (objs == NULL)
+			r = rseq_pop_off(rs, pc, cpu, offs, base, n);
+		else
+			r = n == 1 ? rseq_pop1(rs, pc, cpu, objs) :
+				rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
-			rseq_debug(p, objs, n, false);
+			if (objs == NULL)
+				rseq_debug_off(p, offs, base, n);
+			else
+				rseq_debug(p, objs, n, false);
 			return 0;
 		}
 		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu)
@@ -109,6 +128,13 @@ rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
 		rseq_count_retry(rp, rs, cpu, r);
 	}
 	return -EAGAIN;
+}
+
+static __rte_always_inline int
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
+		void **objs, unsigned int n, uint32_t *cpu_out)
+{
+	return rseq_take_to(p, rp, rs, node, objs, NULL, 0, n, cpu_out);
 }
 
 enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
@@ -150,7 +176,7 @@ rseq_put(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	return RSEQ_NO_PCP;
 }
 
-/* --- the transfer stage -------------------------------------------------- */
+/* --- the transfer stage (rseq_xfer.c) ----------------------------------- */
 
 /* Frames one move to or from the stage takes: what leaves a batch of room. */
 static inline uint32_t
@@ -168,8 +194,8 @@ static unsigned int
 rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 		void * const *objs, unsigned int n, uint32_t cpu)
 {
-	unsigned int in = rxr_in_irq() ? 0 :
-		rte_ring_enqueue_burst(rp->xfer[node], objs, n, NULL);
+	unsigned int in = rxrp_rseq_xfer_put(&rp->xfer[node], p->off_base,
+			objs, n);
 
 	if (in < n) {
 		rxrp_zone_free(p, objs + in, n - in);
@@ -179,10 +205,11 @@ rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 }
 
 /*
- * n frames for the caller and up to @p more for a pcp from node's stage,
- * the oldest to the caller; the rest pushed onto the pcp of the CPU the
- * thread is on by then (if of that node), what does not fit back to the
- * stage. @return frames taken (0: fewer than n there, or a handler), of
+ * n frames for the caller and up to @p more for a pcp from node's stage;
+ * after the stage's lock, a section pushes the rest onto the pcp of the
+ * CPU the thread is on by then (if of that node), so that the lock hold
+ * is the stage's lines crossing and nothing else; what does not fit goes
+ * back. @return frames taken (0: fewer than n there, or a handler), of
  * them *pushed onto *cpu_out's pcp.
  */
 static unsigned int
@@ -190,30 +217,46 @@ rseq_xfer_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void **objs, unsigned int n,
 		unsigned int more, unsigned int *pushed, uint32_t *cpu_out)
 {
-	struct rte_ring *r = rp->xfer[node];
 	void *tmp[RSEQ_TMP];
-	unsigned int k;
+	unsigned int k = rxrp_rseq_xfer_take(&rp->xfer[node], objs, n, tmp,
+			RTE_MIN(more, RSEQ_TMP));
 
 	*pushed = 0;
-	if (rxr_in_irq() || rte_ring_count(r) < n)
-		return 0;
-	k = RTE_MIN(RTE_MIN(rte_ring_count(r), n + more), RSEQ_TMP);
-	if (rte_ring_dequeue_bulk(r, tmp, k, NULL) == 0) {
-		k = n;
-		if (rte_ring_dequeue_bulk(r, tmp, k, NULL) == 0)
-			return 0;
-	}
-	memcpy(objs, tmp, n * sizeof(*objs));
-	if (k > n && rseq_put(p, rp, rs, node, tmp + n, k - n,
+	if (k > n && rseq_put(p, rp, rs, node, tmp, k - n,
 			cpu_out) != RSEQ_PUSHED) {
 		/* Back where they came from; out for good what goes on to
 		 * the zone. */
 		rseq_add(rp, *cpu_out, RSEQ_C_XFER_OUT, k - n -
-			rseq_xfer_put(p, rp, node, tmp + n, k - n, *cpu_out));
+			rseq_xfer_put(p, rp, node, tmp, k - n, *cpu_out));
 		return n;
 	}
-	*pushed = k - n;
+	*pushed = k > n ? k - n : 0;
 	return k;
+}
+
+/* A drain's pop straight into the stage's slots (rxrp_rseq_xfer_fill()). */
+struct rseq_fill {
+	struct rxr_pool *p;
+	struct rseq_pool *rp;
+	intptr_t rs;
+	unsigned int node;
+	uint32_t cpu;		/* the CPU of the first pop */
+	bool popped;
+};
+
+static unsigned int
+rseq_fill(void *arg, void *slots, uintptr_t base, unsigned int n)
+{
+	struct rseq_fill *f = arg;
+	uint32_t cpu;
+
+	if (rseq_take_to(f->p, f->rp, f->rs, (int)f->node, base != 0 ? NULL :
+			slots, slots, base, n, &cpu) != 0)
+		return 0;
+	if (!f->popped)
+		f->cpu = cpu;
+	f->popped = true;
+	return n;
 }
 
 /* --- alloc: Allocate(), and Refill() when the pcp is short --------------- */
@@ -407,12 +450,26 @@ rseq_overflow(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		if (c + n > pc->high)
 			k = RTE_MIN(RTE_MIN(RTE_MAX(rxr_roundup(c + n - pc->high,
 				pc->batch), rseq_xfer_move(pc)), c), RSEQ_TMP);
-		if (k != 0 && rseq_take(p, rp, rs, (int)node, tmp, k,
-				&got_cpu) == 0) {
-			rseq_add(rp, got_cpu, RSEQ_C_XFER_IN,
-				rseq_xfer_put(p, rp, node, tmp, k, got_cpu));
-			rseq_add(rp, got_cpu, RSEQ_C_DRAIN_POPPED, k);
-			RSEQ_COUNT(rp, got_cpu, RSEQ_C_FREE_DRAIN);
+		if (k != 0) {
+			/* Straight into the stage; else through tmp, the
+			 * zone taking what the stage cannot. */
+			struct rseq_fill f = { p, rp, rs, node, cpu, false };
+			unsigned int in = rxrp_rseq_xfer_fill(&rp->xfer[node],
+					p->off_base, k, rseq_fill, &f);
+
+			got_cpu = f.cpu;
+			if (in != 0)
+				k = in;
+			else if (rseq_take(p, rp, rs, (int)node, tmp, k,
+					&got_cpu) == 0)
+				in = rseq_xfer_put(p, rp, node, tmp, k, got_cpu);
+			else
+				k = 0;
+			if (k != 0) {
+				rseq_add(rp, got_cpu, RSEQ_C_XFER_IN, in);
+				rseq_add(rp, got_cpu, RSEQ_C_DRAIN_POPPED, k);
+				RSEQ_COUNT(rp, got_cpu, RSEQ_C_FREE_DRAIN);
+			}
 		}
 		switch (rseq_put(p, rp, rs, node, objs, n, &cpu)) {
 		case RSEQ_PUSHED:

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -911,6 +912,169 @@ rseq_counter(struct rxr_pool *p, const char *name)
 	return v;
 }
 
+/*
+ * rseq's transfer stage keeps frames as 32-bit offsets from the pool's
+ * lowest frame while every frame lies within 4 GiB of it. Random traffic
+ * on one CPU (frees beyond high drain into the stage, allocations past an
+ * empty pcp refill from it), then the pool grows a region that moves the
+ * lowest frame (one below) or the span past 4 GiB (one 8 GiB above) while
+ * frames are in the stage and out, then traffic again: the stage must
+ * carry frames before and after, no frame may be handed out twice, and
+ * with every frame out at once each must be one of the pool's (a stage
+ * that kept the old base would hand out addresses of neither region).
+ */
+#define XF_FRAMES 256u
+#define XF_GIB ((uintptr_t)1 << 30)
+
+static int
+cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Allocate and free bursts at random, up to cap frames out. */
+static int
+xf_churn(struct rxr_pool *p, void **held, unsigned int *nh,
+		unsigned int cap)
+{
+	for (unsigned int r = 0; r < 4000; r++) {
+		unsigned int n = 1 + rte_rand_max(32);
+
+		if (rte_rand_max(2) == 0 && *nh + n <= cap) {
+			RXR_TEST_ASSERT(rxr_pool_alloc_bulk(p, held + *nh, n) ==
+				0, "allocation of %u with %u out", n, *nh);
+			for (unsigned int i = *nh; i < *nh + n; i++)
+				for (unsigned int j = 0; j < i; j++)
+					RXR_TEST_ASSERT(held[i] != held[j],
+						"frame %p handed out twice",
+						held[i]);
+			*nh += n;
+		} else if (*nh != 0) {
+			n = RTE_MIN(n, *nh);
+			*nh -= n;
+			rxr_pool_free_bulk(p, held + *nh, n);
+		}
+	}
+	return 0;
+}
+
+/* Anonymous memory at @p want exactly, or NULL when that is taken. */
+static void *
+xf_map_at(uintptr_t want, size_t len)
+{
+	void *m = mmap((void *)want, len, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	if ((uintptr_t)m != want) {
+		munmap(m, len);
+		return NULL;
+	}
+	return m;
+}
+
+static int
+xf_one(bool below)
+{
+	struct rxr_pool_conf c = {
+		.name = "xf", .strategy = RXR_STRATEGY_RSEQ, .bulk = true,
+		.socket_id = SOCKET_ID_ANY, .nr_poll_lcores = 1,
+		.poll_lcores = { 0 }, .high = 48, .batch = 16,
+	};
+	static void *held[2 * XF_FRAMES];
+	size_t len = (size_t)XF_FRAMES * 4096;
+	uint64_t in_first, in_after;
+	unsigned int nh = 0;
+	uintptr_t first, want;
+	struct rxr_pool *p;
+	void *m = NULL;
+
+	p = rxr_pool_create(&c, 4096, 2 * XF_FRAMES, 4);
+	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, XF_FRAMES) == 0,
+		"pool of one region");
+	first = p->off_base;
+	RXR_TEST_ASSERT(first != 0, "one region: offsets from its base");
+	if (xf_churn(p, held, &nh, XF_FRAMES) != 0)
+		return -1;
+	/* Everything back: the stage is left holding offsets. */
+	rxr_pool_free_bulk(p, held, nh);
+	nh = 0;
+	in_first = rseq_counter(p, "xfer_in");
+	RXR_TEST_ASSERT(in_first > 0, "the stage carried frames as offsets");
+	/* A region below the first (less than 3 GiB: offsets from it span
+	 * both), or one 8 GiB or more above it (offsets cannot). */
+	for (uintptr_t d = 1; d <= 48 && m == NULL; d++) {
+		want = below ? first - d * (XF_GIB / 16) :
+			first + (7 + d) * XF_GIB;
+		if (below && first <= d * (XF_GIB / 16))
+			break;
+		m = xf_map_at(want, len);
+	}
+	if (m == NULL) {
+		printf("# no free address %s the pool's region: not tested\n",
+			below ? "below" : "8 GiB above");
+		rxr_pool_free_bulk(p, held, nh);
+		rxr_pool_destroy(p);
+		return 0;
+	}
+	/* The region's frames adopted, as the mempool driver adds memory. */
+	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_begin(p, XF_FRAMES), 0, "adopt");
+	for (unsigned int i = 0; i < XF_FRAMES; i++)
+		rxr_pool_free_bulk(p, &(void *){(uint8_t *)m + i * 4096}, 1);
+	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_end(p), (int)XF_FRAMES,
+		"second region");
+	RXR_TEST_ASSERT(p->off_base == (below ? (uintptr_t)m : 0),
+		"offset base %#" PRIxPTR " after a region at %p",
+		p->off_base, m);
+	/* The new region's frames (with what the zone has of the first)
+	 * taken from the zone behind the pool's back and freed through it:
+	 * they drain into a stage that still holds offsets of the old form. */
+	for (unsigned int k; nh < 2 * XF_FRAMES &&
+			(k = rxr_zone_alloc_bulk(p->zone[0], held + nh, 1,
+				RTE_MIN(32u, 2 * XF_FRAMES - nh))) != 0;)
+		nh += k;
+	RXR_TEST_ASSERT(nh >= XF_FRAMES, "%u frames from the zone", nh);
+	for (; nh != 0; nh -= RTE_MIN(17u, nh))
+		rxr_pool_free_bulk(p, held + nh - RTE_MIN(17u, nh),
+			RTE_MIN(17u, nh));
+	if (xf_churn(p, held, &nh, 2 * XF_FRAMES) != 0)
+		return -1;
+	in_after = rseq_counter(p, "xfer_in");
+	printf("# region %s: stage took %" PRIu64 " frames before, %" PRIu64
+		" after\n", below ? "below" : "8 GiB above", in_first,
+		in_after - in_first);
+	RXR_TEST_ASSERT(in_after > in_first,
+		"the stage carried frames after the pool grew");
+	/* Every frame out at once: all different, each the pool's. */
+	RXR_TEST_ASSERT(rxr_pool_alloc_bulk(p, held + nh, 2 * XF_FRAMES - nh) ==
+		0, "every frame out at once");
+	qsort(held, 2 * XF_FRAMES, sizeof(held[0]), cmp_ptr);
+	for (unsigned int i = 0; i < 2 * XF_FRAMES; i++) {
+		RXR_TEST_ASSERT(i == 0 || held[i] != held[i - 1],
+			"frame %p out twice", held[i]);
+		RXR_TEST_ASSERT(rxr_zone_owns(p->zone[0], held[i]),
+			"%p is none of the pool's frames", held[i]);
+	}
+	rxr_pool_free_bulk(p, held, 2 * XF_FRAMES);
+	rxr_pool_quiesce(p);
+	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
+	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 2 * XF_FRAMES, "avail");
+	rxr_pool_destroy(p);
+	munmap(m, len);
+	return 0;
+}
+
+static int
+test_rseq_xfer_form(void)
+{
+	if (!available(RXR_STRATEGY_RSEQ))
+		return 0;
+	return xf_one(true) != 0 || xf_one(false) != 0 ? -1 : 0;
+}
+
 /* Bulk on and off: the pool's entries for each (struct rxr_pool_ops). */
 static int
 test_rseq(void)
@@ -1280,6 +1444,8 @@ main(int argc, char **argv)
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
 	rxr_test_run("rseq: drains into the transfer stage while refills "
 		"take from it, no frame twice", test_rseq_xfer_race);
+	rxr_test_run("rseq: the stage's offsets follow the pool's lowest "
+		"frame and span", test_rseq_xfer_form);
 	rxr_test_run("task batches: held until full or flushed, then every "
 		"frame once", test_task_batch);
 	return rxr_test_done();
