@@ -208,15 +208,6 @@ rxr_pool_task_flush(struct rxr_pool *p)
 		task_batch_publish(tb);
 }
 
-void
-rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pool_bh_disable(ls->bh);
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-	rxr_pool_bh_enable(ls->bh);
-}
-
 /* tmp[0..k) to fn (NULL: to the zone). */
 static inline void
 defer_hand(struct rxr_pool *p, struct rxrp_lcore *ls, void **tmp,

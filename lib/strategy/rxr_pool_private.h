@@ -328,7 +328,7 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		fn(p, ls, tmp, k);
 }
 
-/* The owner's pcp free under its section (bh's drain, a flush). */
+/* The owner's pcp free under its bh section (strategy_bh.c). */
 void rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 
