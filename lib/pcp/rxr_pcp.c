@@ -12,12 +12,6 @@
 
 #include "rxr_pcp.h"
 
-size_t
-rxr_pcp_size(uint32_t high)
-{
-	return sizeof(struct rxr_pcp) + (size_t)high * sizeof(void *);
-}
-
 struct rxr_pcp *
 rxr_pcp_create(struct rxr_zone *zone, uint32_t high, uint32_t batch,
 		int socket_id)
@@ -28,8 +22,9 @@ rxr_pcp_create(struct rxr_zone *zone, uint32_t high, uint32_t batch,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pcp = rte_zmalloc_socket("rxr_pcp", rxr_pcp_size(high),
-			RTE_CACHE_LINE_SIZE, socket_id);
+	pcp = rte_zmalloc_socket("rxr_pcp", sizeof(*pcp) +
+			(size_t)high * sizeof(void *), RTE_CACHE_LINE_SIZE,
+			socket_id);
 	if (pcp == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;

@@ -73,9 +73,6 @@ struct rxr_pcp {
 	void *frames[] __rte_cache_aligned; /**< [0] coldest, [count-1] hottest */
 };
 
-/** Bytes of a pcp with this high (rte_malloc'ed by rxr_pcp_create()). */
-size_t rxr_pcp_size(uint32_t high);
-
 /**
  * Allocate and initialize a pcp on a socket. NULL with rte_errno set:
  * EINVAL when batch is 0 or high < batch, ENOMEM.

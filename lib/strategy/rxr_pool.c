@@ -767,16 +767,7 @@ __rxr_pool_poll_end(struct rxr_pool *p)
 	return n;
 }
 
-/* --- lcore stop and quiescence ------------------------------------------- */
-
-void
-rxr_pool_lcore_stop(struct rxr_pool *p)
-{
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-
-	if (ls != NULL)
-		lcore_drain_quiet(p, ls);
-}
+/* --- quiescence ---------------------------------------------------------- */
 
 void
 rxr_pool_quiesce(struct rxr_pool *p)

@@ -491,13 +491,6 @@ rxr_pool_poll_end(struct rxr_pool *p)
 void rxr_pool_sample(struct rxr_pool *p, bool on);
 
 /**
- * Lcore stop: drain the deferred list, the strategy's caches and the pcp
- * of the calling poll lcore into the zone (an lcore that stops while
- * others go on; at exit, rxr_pool_quiesce() takes everything).
- */
-void rxr_pool_lcore_stop(struct rxr_pool *p);
-
-/**
  * Return every frame held by every poll lcore's caches to the zones. Only
  * when no poll lcore runs (at exit, before a conservation check).
  */

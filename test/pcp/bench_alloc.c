@@ -275,10 +275,8 @@ main(int argc, char **argv)
 	calibrate();
 	ret = page_bench_table(z, pcp);
 	ret |= mempool_compare(z, pcp);
-	printf("bench: zone.memmap_bytes_per_frame %.2f bytes\n",
-		rxr_zone_memmap_bytes_per_frame(z));
 	printf("bench: pcp.bytes_per_lcore %zu bytes\n",
-		rxr_pcp_size(RXR_PCP_HIGH_DEFAULT));
+		sizeof(*pcp) + RXR_PCP_HIGH_DEFAULT * sizeof(void *));
 	rxr_pcp_destroy(pcp);
 	rxr_zone_destroy(z);
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

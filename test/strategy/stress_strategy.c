@@ -272,7 +272,6 @@ poll_main(void *arg)
 	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
 	timer_delete(t);
 	stash_release();
-	rxr_pool_lcore_stop(pool);
 	return 0;
 }
 
