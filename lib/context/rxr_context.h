@@ -42,20 +42,20 @@ RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
 
 /*
  * The calling thread's lcore id when it may be a poll lcore in poll
- * context, as one thread-local word for the pools' inline owner paths: a
+ * context, as one thread-local word for the pools' inline dispatch: a
  * value below RTE_MAX_LCORE is an EAL lcore of a primary process outside
- * any handler; RXR_CTX_LCORE_UNKNOWN sends the pools' entries to
- * rxr_ctx_lcore_learn().
+ * any handler; NONE a thread of a primary that is no such lcore;
+ * RXR_CTX_LCORE_UNKNOWN sends the pools' calls out of line (to learn it,
+ * or for a pool's own reasons: a latency sample, a secondary process).
  */
 RTE_DECLARE_PER_LCORE(uint32_t, rxr_ctx_lcore);
 
 /**
  * Learn rxr_ctx_lcore: the lcore id of an EAL lcore (whose id never
- * changes) in a primary process outside a handler, or NONE for a thread
- * that is no lcore and for a secondary process. A handler and a
- * registered non-EAL thread (its id goes with rte_thread_unregister())
- * leave it unknown: they take the strategies' own paths, which tell
- * contexts apart call by call.
+ * changes) in a primary process outside a handler, or NONE for any other
+ * thread of a primary (a registered non-EAL thread too: its id goes with
+ * rte_thread_unregister()). A handler and a secondary process leave it
+ * unknown.
  */
 void rxr_ctx_lcore_learn(void);
 

@@ -12,25 +12,6 @@
 
 #include "rxr_pcp.h"
 
-size_t
-rxr_pcp_size(uint32_t high)
-{
-	return sizeof(struct rxr_pcp) + (size_t)high * sizeof(void *);
-}
-
-int
-rxr_pcp_init(struct rxr_pcp *pcp, struct rxr_zone *zone, uint32_t high,
-		uint32_t batch)
-{
-	if (zone == NULL || batch == 0 || high < batch)
-		return -EINVAL;
-	memset(pcp, 0, sizeof(*pcp));
-	pcp->zone = zone;
-	pcp->high = high;
-	pcp->batch = batch;
-	return 0;
-}
-
 struct rxr_pcp *
 rxr_pcp_create(struct rxr_zone *zone, uint32_t high, uint32_t batch,
 		int socket_id)
@@ -41,13 +22,16 @@ rxr_pcp_create(struct rxr_zone *zone, uint32_t high, uint32_t batch,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pcp = rte_malloc_socket("rxr_pcp", rxr_pcp_size(high),
-			RTE_CACHE_LINE_SIZE, socket_id);
+	pcp = rte_zmalloc_socket("rxr_pcp", sizeof(*pcp) +
+			(size_t)high * sizeof(void *), RTE_CACHE_LINE_SIZE,
+			socket_id);
 	if (pcp == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	rxr_pcp_init(pcp, zone, high, batch);
+	pcp->zone = zone;
+	pcp->high = high;
+	pcp->batch = batch;
 	return pcp;
 }
 
@@ -70,22 +54,13 @@ rxr_pcp_drain(struct rxr_pcp *pcp)
 	pcp->count = 0;
 }
 
-/* Empty pcp, one frame wanted: the bulk rule with n = 1. */
-void *
-__rxr_pcp_alloc_refill(struct rxr_pcp *pcp)
-{
-	void *f;
-
-	return __rxr_pcp_alloc_bulk_refill(pcp, &f, 1) == 0 ? f : NULL;
-}
-
 /*
  * More wanted than held: the caller gets every held frame and the shortfall
  * straight from the zone; the pcp is refilled with one batch in the same
  * lock hold.
  */
 int
-__rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
+__rxr_pcp_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
 	unsigned int held = pcp->count, need = n - held, got;
 
@@ -102,8 +77,8 @@ __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	got = rxr_zone_alloc_bulk_locked(pcp->zone, pcp->frames, 0, pcp->batch);
 	rxr_zone_unlock(pcp->zone);
 
-	__rxr_pcp_debug_out(pcp, objs, held);
-	__rxr_pcp_debug_in(pcp, pcp->frames, got);
+	__rxr_pcp_debug(pcp, objs, held, false);
+	__rxr_pcp_debug(pcp, pcp->frames, got, true);
 	pcp->count = got;
 	RXR_STAT_ADD(pcp->stats.alloc, n);
 	RXR_STAT_ADD(pcp->stats.alloc_miss, 1);
@@ -118,7 +93,7 @@ __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
  * start of the freed burst (its coldest end).
  */
 void
-__rxr_pcp_free_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
+__rxr_pcp_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 {
 	unsigned int total = pcp->count + n;
 	unsigned int out = RTE_MIN(rxr_roundup(total - pcp->high, pcp->batch),
@@ -134,7 +109,7 @@ __rxr_pcp_free_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 	pcp->count -= from_pcp;
 	memmove(pcp->frames, pcp->frames + from_pcp,
 			pcp->count * sizeof(*pcp->frames));
-	__rxr_pcp_debug_in(pcp, objs + from_objs, n - from_objs);
+	__rxr_pcp_debug(pcp, objs + from_objs, n - from_objs, true);
 	memcpy(&pcp->frames[pcp->count], objs + from_objs,
 			(n - from_objs) * sizeof(*objs));
 	pcp->count += n - from_objs;

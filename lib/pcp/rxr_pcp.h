@@ -10,22 +10,23 @@
  *
  * - An alloc that wants more frames than the pcp holds gets every held
  *   frame plus the shortfall from the zone, and the pcp is refilled with
- *   batch frames, all in one lock hold (rmqueue_bulk). A single alloc is
- *   the same rule with n = 1.
+ *   batch frames, all in one lock hold (rmqueue_bulk).
  * - A free that would take count above high first returns the coldest
  *   frames to the zone in one lock hold (free_pcppages_bulk), a multiple of
  *   batch, enough to make room.
  * - Hot frames are at the top: the last frame freed is the first handed out.
  *
+ * rxr_pcp_pop() and rxr_pcp_push() are the stack alone, with no zone
+ * behind it: every strategy's fast path, and recycle's alloc cache.
  * These functions give no protection at all: only the owner may call them.
  * The refill strategies put their critical sections around them.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_memcpy.h>
 
 #include "rxr_common.h"
 #include "rxr_spinlock.h"
@@ -64,44 +65,18 @@ struct rxr_pcp_stats {
 
 /** A per-lcore page cache. */
 struct rxr_pcp {
-	uint32_t count;		/**< frames held */
+	uint32_t count;		/**< frames held (offset 0: rseq's sections) */
 	uint32_t high;		/**< most frames held after any call */
 	uint32_t batch;		/**< zone transfer unit */
-	/**
-	 * Nesting counter of the owner's critical section, for strategies
-	 * that guard the pcp with one (bh's local_bh_disable analog; bh and
-	 * recycle). With drain_req below it is the bh section's state, not
-	 * the pcp's, but it stays here: bh's inline owner path
-	 * (rxr_pool_alloc_inline()) reads it, drain_req and count through
-	 * the one pcp pointer. Moved into the owner descriptor (struct
-	 * rxr_pool_owner), the path keeps both the descriptor and the pcp
-	 * live: the driver's bulk dequeue and its enqueue then save one more
-	 * callee-saved register, a push and a pop per call (objdump).
-	 */
-	uint32_t bh_count;
-	/**
-	 * Set by another thread that wants to empty this pcp while the
-	 * owner is outside its section (the pool's reclaim); read by the
-	 * owner on entering its outermost section.
-	 */
-	uint32_t drain_req;
 	struct rxr_zone *zone;	/**< where frames come from and go back */
 	struct rxr_pcp_stats stats;
 	void *frames[] __rte_cache_aligned; /**< [0] coldest, [count-1] hottest */
 };
 
-/** Bytes a pcp with this high needs (for rxr_pcp_init() memory). */
-size_t rxr_pcp_size(uint32_t high);
-
 /**
- * Initialize a pcp in caller memory of rxr_pcp_size(high) bytes,
- * cache-line aligned.
- * @return 0, or -EINVAL when batch is 0 or high < batch.
+ * Allocate and initialize a pcp on a socket. NULL with rte_errno set:
+ * EINVAL when batch is 0 or high < batch, ENOMEM.
  */
-int rxr_pcp_init(struct rxr_pcp *pcp, struct rxr_zone *zone, uint32_t high,
-		uint32_t batch);
-
-/** Allocate and initialize a pcp on a socket. NULL with rte_errno set. */
 struct rxr_pcp *rxr_pcp_create(struct rxr_zone *zone, uint32_t high,
 		uint32_t batch, int socket_id);
 
@@ -112,92 +87,96 @@ void rxr_pcp_destroy(struct rxr_pcp *pcp);
 void rxr_pcp_drain(struct rxr_pcp *pcp);
 
 /*
- * Slow paths: zone transfers, once per batch at most. Cold and out of line,
- * so that the owner's fast paths below stay a few instructions wherever
- * they are inlined.
+ * Slow paths: zone transfers, once per batch at most, cold and out of line
+ * so that the fast paths below stay a few instructions wherever they are
+ * inlined.
  */
-__rte_noinline __rte_cold void *__rxr_pcp_alloc_refill(struct rxr_pcp *pcp);
-__rte_noinline __rte_cold int __rxr_pcp_alloc_bulk_refill(struct rxr_pcp *pcp,
+__rte_noinline __rte_cold int __rxr_pcp_refill(struct rxr_pcp *pcp,
 		void **objs, unsigned int n);
-__rte_noinline __rte_cold void __rxr_pcp_free_drain(struct rxr_pcp *pcp,
+__rte_noinline __rte_cold void __rxr_pcp_drain(struct rxr_pcp *pcp,
 		void * const *objs, unsigned int n);
 
-static inline void
-__rxr_pcp_debug_out(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
-{
-	if (RXR_DEBUG)
-		for (unsigned int i = 0; i < n; i++)
-			rxr_zone_debug_from_pcp(pcp->zone, objs[i]);
-}
-
-static inline void
-__rxr_pcp_debug_in(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
-{
-	if (RXR_DEBUG)
-		for (unsigned int i = 0; i < n; i++)
-			rxr_zone_debug_to_pcp(pcp->zone, objs[i]);
-}
-
-/**
- * Allocate one order-0 frame.
- * @return the hottest frame, or NULL when the zone is exhausted.
- */
-static __rte_always_inline void *
-rxr_pcp_alloc(struct rxr_pcp *pcp)
-{
-	void *f;
-
-	if (unlikely(pcp->count == 0))
-		return __rxr_pcp_alloc_refill(pcp);
-	f = pcp->frames[--pcp->count];
-	RXR_STAT_ADD(pcp->stats.alloc, 1);
-	__rxr_pcp_debug_out(pcp, &f, 1);
-	return f;
-}
-
-/** Free one order-0 frame. */
+/* Debug builds: each frame's zone told it entered (or left) a pcp. */
 static __rte_always_inline void
-rxr_pcp_free(struct rxr_pcp *pcp, void *frame)
+__rxr_pcp_debug(struct rxr_pcp *pcp, void * const *objs, unsigned int n,
+		bool in)
 {
-	if (unlikely(pcp->count == pcp->high)) {
-		__rxr_pcp_free_drain(pcp, &frame, 1);
-		return;
-	}
-	__rxr_pcp_debug_in(pcp, &frame, 1);
-	pcp->frames[pcp->count++] = frame;
-	RXR_STAT_ADD(pcp->stats.free, 1);
+	for (unsigned int i = 0; RXR_DEBUG && i < n; i++)
+		(in ? rxr_zone_debug_to_pcp : rxr_zone_debug_from_pcp)(pcp->zone,
+			objs[i]);
+}
+
+/* n frame pointers; one, what a driver refilling one descriptor asks
+ * for, without a call. */
+static __rte_always_inline void
+rxr_pcp_copy(void **dst, void * const *src, unsigned int n)
+{
+	if (n == 1)
+		dst[0] = src[0];
+	else
+		memcpy(dst, src, n * sizeof(*dst));
 }
 
 /**
- * Allocate @p n order-0 frames: the top n of the pcp, in the order they
- * were freed (objs[n-1] is the hottest), so that a burst freed with
- * rxr_pcp_free_bulk() comes back as it went. All or nothing.
+ * Take the top @p n frames of the stack, in the order they were pushed
+ * (objs[n-1] the hottest). No zone behind it.
+ * @return false, nothing taken, when it holds fewer than @p n.
+ */
+static __rte_always_inline bool
+rxr_pcp_pop(struct rxr_pcp *pcp, void **objs, unsigned int n)
+{
+	uint32_t c = pcp->count;
+
+	if (unlikely(c < n))
+		return false;
+	c -= n;
+	pcp->count = c;
+	rxr_pcp_copy(objs, &pcp->frames[c], n);
+	RXR_STAT_ADD(pcp->stats.alloc, n);
+	__rxr_pcp_debug(pcp, objs, n, false);
+	return true;
+}
+
+/**
+ * Push @p n frames, objs[n-1] becoming the hottest. No zone behind it.
+ * @return false, nothing pushed, when count + n would pass high.
+ */
+static __rte_always_inline bool
+rxr_pcp_push(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
+{
+	uint32_t c = pcp->count;
+
+	if (unlikely(c + n > pcp->high))
+		return false;
+	__rxr_pcp_debug(pcp, objs, n, true);
+	rxr_pcp_copy(&pcp->frames[c], objs, n);
+	pcp->count = c + n;
+	RXR_STAT_ADD(pcp->stats.free, n);
+	return true;
+}
+
+/**
+ * Allocate @p n order-0 frames: the top n of the pcp, refilled from the
+ * zone when it holds fewer (rmqueue_bulk). All or nothing.
  * @return 0, or -ENOBUFS (the zone is short) with nothing allocated.
  */
-static inline int
+static __rte_always_inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
-	if (unlikely(n > pcp->count))
-		return __rxr_pcp_alloc_bulk_refill(pcp, objs, n);
-	pcp->count -= n;
-	rte_memcpy(objs, &pcp->frames[pcp->count], n * sizeof(*objs));
-	RXR_STAT_ADD(pcp->stats.alloc, n);
-	__rxr_pcp_debug_out(pcp, objs, n);
-	return 0;
+	if (likely(rxr_pcp_pop(pcp, objs, n)))
+		return 0;
+	return __rxr_pcp_refill(pcp, objs, n);
 }
 
-/** Free @p n order-0 frames; objs[n-1] becomes the hottest. */
-static inline void
+/**
+ * Free @p n order-0 frames; objs[n-1] becomes the hottest. The coldest go
+ * to the zone first when the pcp would pass high (free_pcppages_bulk).
+ */
+static __rte_always_inline void
 rxr_pcp_free_bulk(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 {
-	if (unlikely(pcp->count + n > pcp->high)) {
-		__rxr_pcp_free_drain(pcp, objs, n);
-		return;
-	}
-	__rxr_pcp_debug_in(pcp, objs, n);
-	rte_memcpy(&pcp->frames[pcp->count], objs, n * sizeof(*objs));
-	pcp->count += n;
-	RXR_STAT_ADD(pcp->stats.free, n);
+	if (unlikely(!rxr_pcp_push(pcp, objs, n)))
+		__rxr_pcp_drain(pcp, objs, n);
 }
 
 /** Relaxed snapshot of the counters, safe from another thread. */

@@ -1,29 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
+/*
+ * The pool core: creation, memory, adoption, the zone paths and the
+ * reclaim every strategy shares, the calls the inline dispatch sends out
+ * of line (first calls, handlers, latency samples, secondaries), lcore
+ * stop and quiescence. It calls the strategies through their table and
+ * names none.
+ */
+
 #include <errno.h>
 #include <stdalign.h>
 #include <limits.h>
 #include <string.h>
 
-#include <rte_atomic.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_memzone.h>
-#include <rte_pause.h>
-#include <rte_reciprocal.h>
-
-#include <unistd.h>
 
 #include "rxr_pool_private.h"
 #include "rxr_log.h"
 
-static void lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls);
+/* --- the testing slowdown ------------------------------------------------ */
 
-/* --- refill latency ------------------------------------------------------ */
-
-/* One step of the testing slowdown's chain: each depends on the last. */
+/* One step of the slowdown's chain: each depends on the last. */
 static inline uint64_t
 delay_step(uint64_t x)
 {
@@ -44,15 +46,14 @@ delay_fence(void)
 }
 
 /*
- * Testing slowdown: a fixed amount of work in every refill. Spinning on
- * the clock would end early in wall time for a thread preempted inside
- * it, so the slowdown would shrink as the machine gets busier; the work
- * takes the same CPU time whatever the load. Fenced on both sides, so
- * that it does not run in the shadow of the refill's cache misses: its
- * cost adds in full, linear in the cycles asked.
+ * A fixed amount of work in every refill. Spinning on the clock would end
+ * early in wall time for a thread preempted inside it, so the slowdown
+ * would shrink as the machine gets busier; the work takes the same CPU
+ * time whatever the load. Fenced on both sides, so that it does not run
+ * in the shadow of the refill's cache misses: its cost adds in full.
  */
-static void
-test_delay(const struct rxr_pool *p)
+void
+rxrp_test_delay(const struct rxr_pool *p)
 {
 	uint64_t x = p->delay_steps;
 
@@ -82,85 +83,6 @@ delay_steps_for(uint32_t cycles)
 	return RTE_MAX((uint64_t)1, ((uint64_t)cycles * n + best - 1) / best);
 }
 
-/*
- * The timing layer. Only in the poll iterations the poll lcore samples
- * (rxr_pool_sample()): timing every call would cost more than the refill.
- */
-static int
-timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	rxr_pool_alloc_t untimed = rxrp_below(p, RXRP_LAYER_TIMING)->alloc;
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	uint64_t t0, dt, ns;
-	int ret;
-
-	if (ls == NULL || !ls->sampling) {
-		if (unlikely(p->conf.test_refill_delay != 0))
-			test_delay(p);
-		return untimed(p, objs, n);
-	}
-	t0 = rte_rdtsc();
-	/* Inside the timed region: the slowdown shows in the refill cost. */
-	if (unlikely(p->conf.test_refill_delay != 0))
-		test_delay(p);
-	ret = untimed(p, objs, n);
-	dt = rte_rdtsc() - t0;
-	ns = (uint64_t)(((unsigned __int128)dt * p->ns_mult) >> 32);
-	RXR_STAT_ADD(ls->refill_calls, 1);
-	RXR_STAT_ADD(ls->refill_frames, ret == 0 ? n : 0);
-	RXR_STAT_ADD(ls->refill_cycles, dt);
-	RXR_STAT_ADD(ls->sample_cycles, dt);
-	RXR_STAT_ADD(ls->hist[RTE_MIN(ns == 0 ? 0 : 64 - __builtin_clzll(ns),
-		RXR_HIST_BUCKETS - 1)], 1);
-	return ret;
-}
-
-static void
-timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxr_pool_free_t untimed = rxrp_below(p, RXRP_LAYER_TIMING)->free;
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	uint64_t t0;
-
-	if (ls == NULL || !ls->sampling) {
-		untimed(p, objs, n);
-		return;
-	}
-	t0 = rte_rdtsc();
-	untimed(p, objs, n);
-	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
-}
-
-/* The timing layer in ops (a window is open) or out of the way. */
-static void
-timing_set(struct rxr_pool *p, bool on)
-{
-	const struct rxrp_fns *b = rxrp_below(p, RXRP_LAYER_TIMING);
-
-	rxrp_ops_set(p, on ? timed_alloc : b->alloc, on ? timed_free : b->free);
-}
-
-void
-rxr_pool_sample(struct rxr_pool *p, bool on)
-{
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-
-	if (!p->conf.latency || ls == NULL)
-		return;
-	if (p->timing_on_demand && ls->sampling != on) {
-		rxr_spinlock_lock(&p->sample_lock);
-		p->sampling_lcores += on ? 1 : -1;
-		/* Not while a layer sits above it (adoption). */
-		if (p->top == RXRP_LAYER_TIMING + 1)
-			timing_set(p, p->sampling_lcores != 0);
-		rxr_spinlock_unlock(&p->sample_lock);
-	}
-	ls->sampling = on;
-	/* The inline owner path makes no call to time: left for the window. */
-	if (p->ops.owner != NULL)
-		p->owner[ls->lcore].pcp = on ? NULL : ls->owner.pcp;
-}
-
 /* --- creation ------------------------------------------------------------ */
 
 /* One message per rejected field, naming the field and its value. */
@@ -172,11 +94,11 @@ rxr_pool_sample(struct rxr_pool *p, bool on)
 static int
 conf_defaults(struct rxr_pool_conf *c)
 {
-	const struct rxrp_strategy *st;
+	const struct rxrp_strategy *st = rxrp_strategy_get(c->strategy);
 	char why[160];
 	unsigned int lc;
 
-	if (rxrp_strategy_get(c->strategy) == NULL)
+	if (st == NULL)
 		CONF_REJECT(c, "strategy %d is not a strategy (0 to %d)",
 			(int)c->strategy, RXR_STRATEGY_MAX - 1);
 	if (c->batch == 0)
@@ -206,95 +128,50 @@ conf_defaults(struct rxr_pool_conf *c)
 			CONF_REJECT(c, "poll_lcores[%u] %u is not an lcore "
 				"id (below %u)", i, c->poll_lcores[i],
 				RTE_MAX_LCORE);
-	st = rxrp_strategy_get(c->strategy);
 	if (st->available != NULL && !st->available(why, sizeof(why)))
 		CONF_REJECT(c, "strategy %s is not available: %s", st->name,
 			why);
 	if (rxr_strategy_settings_fill(c->strategy, c->settings, why,
 			sizeof(why)) != 0)
 		CONF_REJECT(c, "%s setting %s", st->name, why);
-	return st->conf_check != NULL ? st->conf_check(c) : 0;
+	return 0;
 }
 
-/* A poll lcore's state, the core's and the strategy's. @return 0, -errno. */
+/* A poll lcore's state: its pcp and zeroing supply. @return 0, -errno. */
 static int
-lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node,
-		struct rxrp_lcore **out)
+lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
 {
-	const struct rxrp_strategy *st = p->strategy;
 	int socket = rte_lcore_to_socket_id(lcore);
+	const struct rxr_pool_conf *c = &p->conf;
 	struct rxrp_lcore *ls;
-	int ret = -ENOMEM;
 
 	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
 		socket = SOCKET_ID_ANY;
-	if (st->lcore_priv_size > RXRP_LCORE_PRIV_SIZE) {
-		RXR_LOG(ERR, "pool %s: strategy %s wants %zu bytes per "
-			"lcore, over %u", p->name, st->name,
-			st->lcore_priv_size, RXRP_LCORE_PRIV_SIZE);
-		return -EINVAL;
-	}
 	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls),
 			RTE_CACHE_LINE_SIZE, socket);
 	if (ls == NULL)
 		return -ENOMEM;
+	p->lcore[lcore] = ls;
 	ls->lcore = lcore;
 	ls->node = node;
 	ls->defer_head = RXRP_DEFER_EMPTY;
-	ls->pcp = rxr_pcp_create(p->zone[node], p->conf.high, p->conf.batch,
-			socket);
-	if (ls->pcp == NULL) {
-		ret = -rte_errno;
-		goto fail;
+	ls->pcp = rxr_pcp_create(p->zone[node], c->high, c->batch, socket);
+	if (ls->pcp == NULL)
+		return -rte_errno;
+	if (c->zero_policy == RXR_ZERO_POLICY_BACKGROUND) {
+		struct rxr_zero_supply_conf sc = {
+			.name = c->name, .zone = p->zone[node],
+			.capacity = c->zero_supply,
+			.payload_offset = p->zp.offset,
+			.payload_len = p->zp.len, .method = c->zero_method,
+			.socket_id = socket,
+		};
+
+		ls->supply = rxr_zero_supply_create(&sc);
+		if (ls->supply == NULL)
+			return -(rte_errno != 0 ? rte_errno : ENOMEM);
 	}
-	ls->owner = (struct rxr_pool_owner){
-		.pcp = ls->pcp, .count = &ls->pcp->count,
-		.frames = ls->pcp->frames, .max = ls->pcp->high,
-		.pcp_frames = true, .alloc_stat = &ls->pcp->stats.alloc,
-		.free_stat = &ls->pcp->stats.free,
-	};
-	if (st->lcore_init != NULL) {
-		ret = st->lcore_init(p, ls, socket);
-		if (ret != 0)
-			goto fail;
-	}
-	ret = rxrp_zero_lcore_init(p, ls, socket);
-	if (ret != 0) {
-		if (st->lcore_fini != NULL)
-			st->lcore_fini(p, ls);
-		goto fail;
-	}
-	*out = ls;
 	return 0;
-fail:
-	rxr_pcp_destroy(ls->pcp);
-	rte_free(ls);
-	return ret;
-}
-
-/*
- * The inline owner path of rxr_pool_alloc_bulk(): only when the pool calls
- * the strategy's functions unwrapped and the strategy says their fast path
- * is its owner stack under the nesting counter; with bulk off, for
- * one-frame calls only.
- */
-static void
-owner_inline_setup(struct rxr_pool *p)
-{
-	/* Latency sampling alone leaves the inline path only while it samples. */
-	bool sampling_only = p->top == RXRP_LAYER_TIMING + 1 &&
-		p->below[RXRP_LAYER_ZERO].alloc == NULL &&
-		p->conf.test_refill_delay == 0;
-
-	if (!(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE) ||
-			p->nr_zones != 1 ||
-			(p->top != RXRP_LAYER_STRATEGY + 1 && !sampling_only))
-		return;
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-		if (p->lcore[lc] != NULL)
-			p->owner[lc] = p->lcore[lc]->owner;
-	p->ops.owner_max = p->conf.bulk ? UINT_MAX : 1;
-	p->ops.owner = p->owner;
 }
 
 /*
@@ -340,49 +217,58 @@ lcores_create(struct rxr_pool *p)
 {
 	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
 		unsigned int lc = p->conf.poll_lcores[i];
-		struct rxrp_lcore *ls = NULL;
 		rte_cpuset_t cpus;
 		int ret;
 
 		if (p->lcore[lc] != NULL)
 			continue;
-		ret = lcore_create(p, lc, i % p->nr_zones, &ls);
+		ret = lcore_create(p, lc, i % p->nr_zones);
 		if (ret != 0)
 			return ret;
-		p->lcore[lc] = ls;
 		if (p->first == NULL)
-			p->first = ls;
+			p->first = p->lcore[lc];
 		/* An lcore pinned to one CPU owns that CPU's pcp. */
 		cpus = rte_lcore_cpuset(lc);
 		if (CPU_COUNT(&cpus) == 1)
 			for (int c = 0; c < RXRP_MAX_CPUS; c++)
 				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
-					p->by_cpu[c] = ls;
+					p->by_cpu[c] = p->lcore[lc];
 	}
 	return 0;
 }
 
-/* The timing layer, outermost but adoption's; then the inline path. */
+/*
+ * The pool's entries, chosen once: the strategy's own, or the wrapper when
+ * the pool zeroes or slows refills down. With the strategy's own, one node
+ * and a strategy whose owner path is a stack under the bh section (bh's
+ * pcp, recycle's alloc cache, as its init set owner[]), that path runs
+ * inline in rxr_pool_alloc_bulk() and rxr_pool_free_bulk().
+ */
 static void
-timing_setup(struct rxr_pool *p)
+entries_set(struct rxr_pool *p)
 {
-	if (p->conf.test_refill_delay != 0)
-		p->delay_steps = delay_steps_for(p->conf.test_refill_delay);
-	if (p->conf.latency || p->conf.test_refill_delay != 0)
-		rxrp_layer_push(p, RXRP_LAYER_TIMING, timed_alloc,
-			p->conf.latency ? timed_free : NULL);
-	if (p->conf.latency && p->conf.test_refill_delay == 0) {
-		p->timing_on_demand = true;
-		timing_set(p, false);
-	}
-	owner_inline_setup(p);
+	bool wrapped = p->conf.zero_policy != RXR_ZERO_POLICY_NONE ||
+		p->conf.test_refill_delay != 0;
+
+	p->ops.alloc = wrapped ? rxrp_wrap_alloc : p->strategy->alloc;
+	p->ops.free = wrapped ? rxrp_wrap_free : p->strategy->free;
+	p->ops.defers = (p->strategy->caps &
+		RXR_STRATEGY_CAP_DEFERS_FREES) != 0;
+	p->ops.section_max = p->conf.bulk ? UINT_MAX : 1;
+	if (!wrapped && p->nr_zones == 1 &&
+			(p->strategy->caps & RXR_STRATEGY_CAP_OWNER_INLINE))
+		p->ops.owner = p->owner;
 }
+
+/* The inline path's stack of an lcore that is no poll lcore: it declines. */
+static struct rxr_pcp no_stack;
 
 struct rxr_pool *
 rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 		uint32_t max_frames, uint32_t max_regions)
 {
 	struct rxr_pool *p;
+	struct rxrp_lcore *ls;
 	int err = ENOMEM, ret;
 
 	p = rte_zmalloc_socket("rxr_pool", sizeof(*p), RTE_CACHE_LINE_SIZE,
@@ -393,39 +279,42 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	snprintf(p->name, sizeof(p->name), "%s",
 			conf->name != NULL ? conf->name : "pool");
 	p->conf.name = p->name;
-	if (conf_defaults(&p->conf) != 0) {
-		err = EINVAL;
+	err = EINVAL;
+	if (conf_defaults(&p->conf) != 0)
 		goto fail;
-	}
 	if (max_frames == 0) {
 		RXR_LOG(ERR, "pool %s: max_frames is 0", p->name);
-		err = EINVAL;
 		goto fail;
 	}
 	p->strategy = rxrp_strategy_get(p->conf.strategy);
-	p->ops.defers = (p->strategy->caps & RXR_STRATEGY_CAP_DEFERS_FREES) != 0;
 	p->frame_size = frame_size;
 	p->frame_div = rte_reciprocal_value_u64(frame_size);
 	p->nr_zones = p->conf.fake_nodes;
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
+	if (p->conf.test_refill_delay != 0)
+		p->delay_steps = delay_steps_for(p->conf.test_refill_delay);
 	err = zones_create(p, max_frames, max_regions);
 	if (err != 0)
 		goto fail;
-	/* The layers, innermost first (enum rxrp_layer). */
-	rxrp_layer_push(p, RXRP_LAYER_STRATEGY,
-			p->strategy->alloc[p->conf.bulk],
-			p->strategy->free[p->conf.bulk]);
 	ret = rxrp_zero_setup(p);
 	if (ret == 0)
 		ret = lcores_create(p);
-	if (ret == 0 && p->strategy->pool_init != NULL)
-		ret = p->strategy->pool_init(p);
+	if (ret == 0) {
+		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
+			p->owner[lc].stack = &no_stack;
+		RXRP_FOREACH_LCORE(p, ls, lc) {
+			ls->bh = &p->owner[lc].bh;
+			p->owner[lc].stack = ls->pcp;
+		}
+		if (p->strategy->init != NULL)
+			ret = p->strategy->init(p);
+	}
 	if (ret != 0) {
 		err = -ret;
 		goto fail;
 	}
-	timing_setup(p);
+	entries_set(p);
 	return p;
 fail:
 	rxr_pool_destroy(p);
@@ -433,27 +322,34 @@ fail:
 	return NULL;
 }
 
+static unsigned int
+lcore_drain_quiet(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	if (p->strategy->drain != NULL)
+		return p->strategy->drain(p, ls, true);
+	return ls != NULL ? rxrp_lcore_drain(p, ls) : 0;
+}
+
 void
 rxr_pool_destroy(struct rxr_pool *p)
 {
+	struct rxrp_lcore *ls;
+
 	if (p == NULL)
 		return;
-	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
-		p->strategy->pool_reclaim(p);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		struct rxrp_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
-		lcore_flush(p, ls);
-		if (p->strategy->lcore_fini != NULL)
-			p->strategy->lcore_fini(p, ls);
+	/* Made whole (entries set last): frames may be anywhere. */
+	if (p->ops.alloc != NULL) {
+		lcore_drain_quiet(p, NULL);
+		RXRP_FOREACH_LCORE(p, ls, lc)
+			lcore_drain_quiet(p, ls);
+	}
+	if (p->strategy != NULL && p->strategy->fini != NULL)
+		p->strategy->fini(p);
+	RXRP_FOREACH_LCORE(p, ls, lc) {
 		rxr_zero_supply_destroy(ls->supply);
 		rxr_pcp_destroy(ls->pcp);
 		rte_free(ls);
 	}
-	if (p->priv != NULL && p->strategy->pool_fini != NULL)
-		p->strategy->pool_fini(p);
 	for (unsigned int n = 0; n < RXR_POOL_MAX_NODES; n++)
 		rxr_zone_destroy(p->zone[n]);
 	rte_free(p->defer_link);
@@ -461,13 +357,14 @@ rxr_pool_destroy(struct rxr_pool *p)
 	rte_free(p);
 }
 
+/* --- memory -------------------------------------------------------------- */
+
 /*
  * After regions were added. One zone of one region (a pool populated from
  * one chunk, one reserved memzone): frame index and address are one
  * division or multiplication away, without the zone's region lookup (the
  * deferred lists convert every frame both ways). Frames that all lie
- * within 4 GiB: a frame is a 32-bit offset from the lowest (rseq's
- * transfer stage keeps them so).
+ * within 4 GiB: a frame is a 32-bit offset from the lowest.
  */
 static void
 layout_update(struct rxr_pool *p, unsigned int regions_added)
@@ -489,16 +386,14 @@ layout_update(struct rxr_pool *p, unsigned int regions_added)
 	p->off_base = hi != 0 && hi - lo <= (uint64_t)UINT32_MAX ? lo : 0;
 }
 
-int
-rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
-		rte_iova_t iova, enum rxr_zone_region_state state)
+/* A run of frames at the stride; with fake nodes, node k its k-th slice. */
+static int
+add_region(struct rxr_pool *p, void *addr, size_t len,
+		enum rxr_zone_region_state state)
 {
 	uint64_t nr = len / p->frame_size, done = 0;
 	int total = 0;
 
-	if (addr == NULL || nr == 0)
-		return -EINVAL;
-	/* With fake nodes, node k gets the k-th slice of the run. */
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		uint64_t part = n + 1 == p->nr_zones ? nr - done :
 			nr / p->nr_zones;
@@ -508,9 +403,7 @@ rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
 			continue;
 		ret = rxr_zone_add_region(p->zone[n],
 				(uint8_t *)addr + done * p->frame_size,
-				part * p->frame_size,
-				iova == RTE_BAD_IOVA ? iova : iova + done * p->frame_size,
-				state);
+				part * p->frame_size, RTE_BAD_IOVA, state);
 		if (ret < 0) {
 			layout_update(p, n);
 			return ret;
@@ -543,15 +436,17 @@ rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames)
 
 /* --- adopting populated objects ------------------------------------------ */
 
-static void
+/* The free entry while adopting: frames gathered, not freed. */
+static int
 adopt_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	if (unlikely(p->nr_adopt + n > p->max_adopt)) {
 		p->adopt_overflow = true;
-		return;
+		return 0;
 	}
 	memcpy(&p->adopt[p->nr_adopt], objs, n * sizeof(*objs));
 	p->nr_adopt += n;
+	return 0;
 }
 
 int
@@ -565,9 +460,8 @@ rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames)
 	p->nr_adopt = 0;
 	p->max_adopt = max_frames;
 	p->adopt_overflow = false;
-	rxrp_layer_push(p, RXRP_LAYER_ADOPT, NULL, adopt_free);
-	/* Every free must reach adopt_free, the owner's inline path too. */
-	p->adopt_owner = p->ops.owner;
+	/* Every free must reach adopt_free, the owner's inline path's too. */
+	p->ops.free = adopt_free;
 	p->ops.owner = NULL;
 	return 0;
 }
@@ -580,8 +474,7 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 
 	if (p->adopt == NULL)
 		return -EINVAL;
-	rxrp_layer_pop(p, RXRP_LAYER_ADOPT);
-	p->ops.owner = p->adopt_owner;
+	entries_set(p);
 	if (p->adopt_overflow) {
 		ret = -ENOSPC;
 		goto out;
@@ -595,14 +488,14 @@ rxr_pool_adopt_end(struct rxr_pool *p)
 				(uintptr_t)p->adopt[j] == base +
 				(uintptr_t)(j - i) * p->frame_size; j++)
 			;
-		added = rxr_pool_add_region(p, p->adopt[i],
-				(size_t)(j - i) * p->frame_size, RTE_BAD_IOVA,
+		added = add_region(p, p->adopt[i],
+				(size_t)(j - i) * p->frame_size,
 				RXR_ZONE_REGION_ALLOCATED);
 		if (added < 0) {
 			ret = added;
 			goto out;
 		}
-		rxrp_zone_free(p, &p->adopt[i], j - i, true);
+		rxrp_zone_free(p, &p->adopt[i], j - i);
 	}
 	ret = (int)p->nr_adopt;
 out:
@@ -611,35 +504,279 @@ out:
 	return ret;
 }
 
-/* --- lcore life cycle ---------------------------------------------------- */
+/* --- the zones ----------------------------------------------------------- */
 
-/* Inside whatever the strategy's flush takes against its other users. */
-static void
-lcore_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+static int
+zone_alloc_from(struct rxr_zone *z, void **objs, unsigned int n)
 {
-	if (p->strategy->flush != NULL)
-		p->strategy->flush(p, ls);
+	/* A handler may have interrupted the lock holder: never wait. */
+	if (unlikely(rxr_in_irq()))
+		return rxr_zone_alloc_bulk_nowait(z, objs, n, n) == n ? 0 : -ENOBUFS;
+	return rxr_zone_alloc_bulk(z, objs, n, n) == n ? 0 : -ENOBUFS;
+}
+
+int
+rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+		unsigned int n)
+{
+	if (likely(zone_alloc_from(p->zone[node], objs, n) == 0))
+		return 0;
+	/* The zonelist: other nodes before failing, as the kernel does. */
+	for (unsigned int k = 1; k < p->nr_zones; k++)
+		if (zone_alloc_from(p->zone[(node + k) % p->nr_zones], objs,
+				n) == 0)
+			return 0;
+	return -ENOBUFS;
+}
+
+static inline void
+zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n)
+{
+	if (unlikely(rxr_in_irq()))
+		rxr_zone_free_bulk_nowait(z, objs, n);
 	else
-		rxrp_lcore_drain(p, ls);
+		rxr_zone_free_bulk(z, objs, n);
 }
 
 void
-rxr_pool_lcore_stop(struct rxr_pool *p)
+rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(p->nr_zones == 1)) {
+		zone_free_to(p->zone[0], objs, n);
+		return;
+	}
+	/* Runs of the same node together. */
+	for (unsigned int i = 0; i < n;) {
+		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
+
+		while (j < n && rxrp_frame_node(p, objs[j]) == node)
+			j++;
+		zone_free_to(p->zone[node], objs + i, j - i);
+		i = j;
+	}
+}
+
+/* --- the reclaim: drain_all_pages() -------------------------------------- */
+
+/*
+ * Deferred lists to the zone, then, outside signal handlers, whatever the
+ * strategy can take from every lcore's caches while the owners run, and
+ * its pool-wide caches. @return frames brought back.
+ */
+static unsigned int
+pool_reclaim(struct rxr_pool *p)
+{
+	const struct rxrp_strategy *st = p->strategy;
+	struct rxrp_lcore *ls;
+	unsigned int got = 0;
+
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += rxrp_defer_drain(p, ls, NULL);
+	if (rxr_in_irq() || st->drain == NULL)
+		return got;
+	rxr_spinlock_lock(&p->reclaim_lock);
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += st->drain(p, ls, false);
+	got += st->drain(p, NULL, false);
+	rxr_spinlock_unlock(&p->reclaim_lock);
+	return got;
+}
+
+/* A thread's reclaim under way: the retry does not reclaim again. */
+static RTE_DEFINE_PER_LCORE(bool, rxrp_reclaiming);
+
+int
+rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	int ret;
+
+	if (RTE_PER_LCORE(rxrp_reclaiming) || pool_reclaim(p) == 0)
+		return -ENOBUFS;
+	RTE_PER_LCORE(rxrp_reclaiming) = true;
+	ret = p->strategy->alloc(p, objs, n);
+	RTE_PER_LCORE(rxrp_reclaiming) = false;
+	return ret;
+}
+
+/* --- bulk off: a call per frame ------------------------------------------ */
+
+int
+rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxrp_strategy *st = p->strategy;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (unlikely(st->alloc(p, &objs[i], 1) != 0)) {
+			while (i-- > 0)
+				st->free(p, &objs[i], 1);
+			return -ENOBUFS;
+		}
+	return 0;
+}
+
+int
+rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		p->strategy->free(p, &objs[i], 1);
+	return 0;
+}
+
+/* --- calls the inline dispatch sends out of line ------------------------- */
+
+/* The pool a poll lcore samples now (rxr_pool_sample()), or NULL. */
+static RTE_DEFINE_PER_LCORE(struct rxr_pool *, rxrp_sampled);
+
+void
+rxr_pool_sample(struct rxr_pool *p, bool on)
+{
+	if (!p->conf.latency || rxrp_owner_lcore(p) == NULL)
+		return;
+	RTE_PER_LCORE(rxrp_sampled) = on ? p : NULL;
+	/* Every call out of line for the window; learned again after it. */
+	RTE_PER_LCORE(rxr_ctx_lcore) = RXR_CTX_LCORE_UNKNOWN;
+}
+
+/* Inside a window: the refill latency histogram and the sampled cycles. */
+static int
+timed_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	struct rxrp_lcore *ls = p->lcore[rte_lcore_id()];
+	uint64_t t0 = rte_rdtsc(), dt, ns;
+	int ret = p->ops.alloc(p, objs, n);
+
+	dt = rte_rdtsc() - t0;
+	ns = (uint64_t)(((unsigned __int128)dt * p->ns_mult) >> 32);
+	RXR_STAT_ADD(ls->refill_calls, 1);
+	RXR_STAT_ADD(ls->refill_frames, ret == 0 ? n : 0);
+	RXR_STAT_ADD(ls->refill_cycles, dt);
+	RXR_STAT_ADD(ls->sample_cycles, dt);
+	RXR_STAT_ADD(ls->hist[RTE_MIN(ns == 0 ? 0 : 64 - __builtin_clzll(ns),
+		RXR_HIST_BUCKETS - 1)], 1);
+	return ret;
+}
+
+static int
+timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct rxrp_lcore *ls = p->lcore[rte_lcore_id()];
+	uint64_t t0 = rte_rdtsc();
+
+	p->ops.free(p, objs, n);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+	return 0;
+}
+
+/*
+ * A secondary process reaches the primary's pools (through the mempool
+ * driver), but a pool's entries are addresses in the primary's mapping of
+ * this code and its caches are the primary's lcores'. Refused there, said
+ * once; its lcore word stays unknown, so every call comes here.
+ */
+static int
+refused_in_secondary(const struct rxr_pool *p, const char *what)
+{
+	static int secondary = -1;
+	static bool said;
+
+	if (__atomic_load_n(&secondary, __ATOMIC_RELAXED) < 0)
+		__atomic_store_n(&secondary, rte_eal_process_type() ==
+			RTE_PROC_SECONDARY, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&secondary, __ATOMIC_RELAXED) == 0)
+		return 0;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		RXR_LOG(ERR, "%s: %s refused in a secondary process: an "
+			"rxrefill pool serves only the process that created "
+			"it (its strategy's code and per-lcore caches are the "
+			"primary's); give a secondary's pools other ops",
+			p->name, what);
+	return -EPERM;
+}
+
+/*
+ * Whether the call is the poll lcore's, in its sampling window of p; else
+ * the thread's lcore word learned, unless it samples another pool.
+ */
+static bool
+detour_sampled(struct rxr_pool *p)
+{
+	struct rxr_pool *sampled = RTE_PER_LCORE(rxrp_sampled);
+
+	if (sampled == NULL)
+		rxr_ctx_lcore_learn();
+	return sampled == p && !rxr_in_irq();
+}
+
+int
+__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (unlikely(refused_in_secondary(p, "an allocation") != 0))
+		return -EPERM;
+	if (detour_sampled(p))
+		return timed_alloc(p, objs, n);
+	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
+		return rxr_pool_alloc_bulk(p, objs, n);
+	return p->ops.alloc(p, objs, n);
+}
+
+int
+__rxr_pool_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (unlikely(refused_in_secondary(p, "a free") != 0))
+		return -EPERM;
+	if (detour_sampled(p))
+		return timed_free(p, objs, n);
+	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
+		return rxr_pool_free_bulk(p, objs, n);
+	return p->ops.free(p, objs, n);
+}
+
+int
+__rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return __rxr_pool_call(p, objs, n, true);
+}
+
+int
+__rxr_pool_free_n(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	return __rxr_pool_call(p, (void **)(uintptr_t)objs, n, false);
+}
+
+/* The owner's bh-enable point: its deferred list into its pcp. */
+unsigned int
+__rxr_pool_poll_end(struct rxr_pool *p)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	unsigned int n;
+	uint64_t t0;
 
-	if (ls != NULL)
-		lcore_flush(p, ls);
+	if (unlikely(ls == NULL))
+		return 0;
+	/* Nothing deferred (the usual case with no remote consumer): no
+	 * call, one load of a line only remote frees write. */
+	if (likely(RXRP_DEFER_HEAD(__atomic_load_n(&ls->defer_head,
+			__ATOMIC_RELAXED)) == RXRP_NIL))
+		return 0;
+	if (likely(RTE_PER_LCORE(rxrp_sampled) != p))
+		return rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	/* A latency sample: the drain is the allocator's work too. */
+	t0 = rte_rdtsc();
+	n = rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	RXR_STAT_ADD(ls->sample_cycles, rte_rdtsc() - t0);
+	return n;
 }
+
+/* --- quiescence ---------------------------------------------------------- */
 
 void
 rxr_pool_quiesce(struct rxr_pool *p)
 {
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-		if (p->lcore[lc] != NULL)
-			lcore_flush(p, p->lcore[lc]);
-	if (p->priv != NULL && p->strategy->pool_reclaim != NULL)
-		p->strategy->pool_reclaim(p);
+	struct rxrp_lcore *ls;
+
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		lcore_drain_quiet(p, ls);
+	lcore_drain_quiet(p, NULL);
 	/* A lock hold merges what handlers left pending. */
 	for (unsigned int n = 0; n < p->nr_zones; n++) {
 		rxr_zone_lock(p->zone[n]);
@@ -653,18 +790,8 @@ rxr_pool_teardown(struct rxr_pool *p)
 	p->delay_steps = 0;
 }
 
-enum rxr_context
-rxr_pool_context(const struct rxr_pool *p)
-{
-	if (rxr_in_irq())
-		return RXR_CTX_IRQ;
-	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
-}
-
-/* --- introspection ------------------------------------------------------- */
-
 const struct rxr_pool_conf *
-rxr_pool_conf(const struct rxr_pool *p)
+rxr_pool_get_conf(const struct rxr_pool *p)
 {
 	return &p->conf;
 }
@@ -688,8 +815,7 @@ rxr_pool_check(struct rxr_pool *p, FILE *out)
 		if (out != NULL)
 			fprintf(out, "pool %s: %" PRIu64 " of %" PRIu64
 				" frames are not back in their zone\n",
-				p->name,
-				frames - free_frames, frames);
+				p->name, frames - free_frames, frames);
 		ret = -1;
 	}
 	return ret;

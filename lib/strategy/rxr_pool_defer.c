@@ -6,7 +6,7 @@
  * point. A service of the core for strategies that defer frees
  * (RXR_STRATEGY_CAP_DEFERS_FREES), with the drain of every cache the core
  * keeps per lcore (rxrp_lcore_drain(): supply, deferred list, pcp) that
- * the strategies' flushes end with.
+ * the strategies' quiet drains end with.
  */
 
 #include <errno.h>
@@ -216,7 +216,7 @@ defer_hand(struct rxr_pool *p, struct rxrp_lcore *ls, void **tmp,
 	if (fn != NULL)
 		rxrp_split_local(p, ls, tmp, k, fn);
 	else
-		rxrp_zone_free(p, tmp, k, true);
+		rxrp_zone_free(p, tmp, k);
 }
 
 /* Batches whose links a drain reads before it reads their frames. */
@@ -290,11 +290,14 @@ rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 	return total;
 }
 
-void
+unsigned int
 rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
+	unsigned int n = ls->pcp->count;
+
 	if (ls->supply != NULL)
 		rxr_zero_supply_drain(ls->supply);
-	rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
+	n += rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	rxr_pcp_drain(ls->pcp);
+	return n;
 }

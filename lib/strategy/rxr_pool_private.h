@@ -8,10 +8,10 @@
  * (strategy_<name>.c) and white-box tests include this header; nothing
  * else may. Not installed. Every symbol carries the prefix rxrp_ / RXRP_.
  *
- * A strategy is a table of operations (struct rxrp_strategy) with required
- * and optional callbacks, as rte_mempool_ops. The core (rxr_pool.c) calls
- * them and names no strategy; the list of strategies is
- * rxr_strategy_list.h. doc/design.md tells the whole story.
+ * A strategy is a table of operations (struct rxrp_strategy), as
+ * rte_mempool_ops: alloc and free, the rest optional. The core (rxr_pool.c)
+ * calls them and names no strategy; the list of strategies is
+ * rxr_strategy_list.h.
  */
 
 #include <assert.h>
@@ -28,22 +28,17 @@
 #define RXRP_NIL UINT32_MAX
 #define RXRP_MAX_CPUS 1024	/* CPU_SETSIZE */
 #define RXRP_CHUNK 64		/* frames per stack buffer in split calls */
-/*
- * Bytes of a strategy's own per-lcore state: one cache line, between the
- * owner's lines and the line other contexts push deferred frees on. A
- * strategy that needs more allocates it in lcore_init and keeps a pointer.
- */
-#define RXRP_LCORE_PRIV_SIZE RTE_CACHE_LINE_SIZE
 
 /*
  * A poll lcore's state in one pool: what the core keeps for every
  * strategy, and the strategy's own state in priv[] (rxrp_lcore_priv()).
  */
 struct rxrp_lcore {
-	/* Owner's lines: pcp, owner-only counters. */
+	/* The owner's lines: its section, pcp and owner-only counters. */
+	struct rxr_pool_bh *bh;		/* in the pool's owner[] */
 	struct rxr_pcp *pcp;
-	/* The strategy's, set by lcore_init: what its owner path reads first,
-	 * on the same line as the pcp pointer. */
+	/* The strategy's, set by its init: what its owner path reads first
+	 * (recycle's page_pool), on the same line as the pcp pointer. */
 	void *owner_data;
 	uint32_t node;
 	unsigned int lcore;
@@ -54,19 +49,13 @@ struct rxrp_lcore {
 	uint64_t refill_frames;
 	uint64_t refill_cycles;
 	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
-	bool sampling;			/* rxr_pool_sample() window open */
 	uint64_t hist[RXR_HIST_BUCKETS];
 	uint64_t zero_bytes;
 	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
-	/*
-	 * The inline owner path's stack: the pcp unless the strategy's
-	 * lcore_init points it at its own cache (ops.owner).
-	 */
-	struct rxr_pool_owner owner;
 
-	/* The strategy's lcore_priv_size bytes, zeroed at creation. */
-	uint8_t priv[RXRP_LCORE_PRIV_SIZE] __rte_cache_aligned;
+	/* The strategy's own, zeroed at creation (RXRP_LCORE_PRIV_CHECK()). */
+	uint8_t priv[RTE_CACHE_LINE_SIZE] __rte_cache_aligned;
 
 	/*
 	 * The deferred-free list, pushed by any context: head frame index
@@ -97,43 +86,24 @@ struct rxrp_defer_rest {
 #define RXRP_DEFER_HEAD(w) ((uint32_t)((w) >> 32))
 #define RXRP_DEFER_COUNT(w) ((uint32_t)(w))
 
-/*
- * The wrappers around a strategy's functions, innermost first. Each layer
- * calls the one below through rxrp_below(); layers are installed in this
- * order only (rxrp_layer_push()).
- */
-enum rxrp_layer {
-	RXRP_LAYER_STRATEGY,	/* the strategy's alloc/free, its bulk mode */
-	RXRP_LAYER_ZERO,	/* zeroing policy alloc, free or background */
-	RXRP_LAYER_TIMING,	/* refill latency of poll-context allocs */
-	RXRP_LAYER_ADOPT,	/* populate: frees gathered, not freed */
-	RXRP_LAYER_MAX,
-};
-
-/* One layer's entry points. */
-struct rxrp_fns {
-	rxr_pool_alloc_t alloc;
-	rxr_pool_free_t free;
-};
-
 struct rxrp_strategy;
 
 struct rxr_pool {
-	struct rxr_pool_ops ops;	/* first: rxr_pool_alloc_bulk() casts */
+	struct rxr_pool_ops ops;	/* first: the inline dispatch casts */
 	const struct rxrp_strategy *strategy;
-	/* below[l]: what layer l wraps; valid for l < top. */
-	struct rxrp_fns below[RXRP_LAYER_MAX];
-	unsigned int top;		/* layers installed */
+	struct rxr_pool_conf conf;
+	char name[32];			/* conf.name points here */
 	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
 	uint64_t zero_bytes_other;	/* atomic: task and irq contexts */
 	uint64_t zero_cycles_other;
-	struct rxr_pool_conf conf;
-	char name[32];			/* conf.name points here */
+	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
+	uint64_t delay_steps;		/* test_refill_delay as work: steps */
 	uint32_t frame_size;
 	struct rte_reciprocal_u64 frame_div; /* of frame_size */
 	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
 	/* Every frame less than 4 GiB above it: the lowest frame's address
-	 * (frames fit 32-bit offsets from it); else 0. */
+	 * (frames fit 32-bit offsets from it, as rseq's stage keeps them);
+	 * else 0. */
 	uintptr_t off_base;
 	uint32_t nr_regions;		/* added to the zones */
 	uint32_t nr_zones;
@@ -141,10 +111,7 @@ struct rxr_pool {
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
-	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
-	uint64_t delay_steps;		/* test_refill_delay as work: steps */
-	const struct rxr_pool_owner *adopt_owner; /* ops.owner, adopting */
-	void **adopt;
+	void **adopt;			/* frames gathered while adopting */
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
@@ -152,126 +119,52 @@ struct rxr_pool {
 	/* membarrier registered (rxrp_bh_reclaim()): 1 yes, -1 no, 0 not yet
 	 * asked; under reclaim_lock. */
 	int remote_drain;
-	/*
-	 * Latency sampling with no testing slowdown: the timing layer is in
-	 * ops only while a poll lcore samples (rxr_pool_sample()), so that
-	 * strategies with no inline path do not pass through it otherwise.
-	 */
-	bool timing_on_demand;
-	unsigned int sampling_lcores;	/* under sample_lock */
-	struct rxr_spinlock sample_lock;
-	void *priv;			/* the strategy's pool-wide state (pool_init) */
+	void *priv;			/* the strategy's pool-wide state (init) */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
-	/* ops.owner points here: a copy of each poll lcore's, pcp NULL for an
-	 * lcore inside its sampling window. */
-	struct rxr_pool_owner owner[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
-	/* The outermost layer (rxrp_ops_set()): what ops' entries call. */
-	struct rxrp_fns fns;
+	/* Every poll lcore's section and stack; ops.owner when inline. */
+	struct rxr_pool_owner owner[RTE_MAX_LCORE];
 };
 
-/* rxr_pool_alloc_bulk() and rxr_pool_free_bulk() read ops at the pool. */
 static_assert(offsetof(struct rxr_pool, ops) == 0,
 	"struct rxr_pool: ops must be the first member");
 
 /*
- * A strategy. Required: name, alloc and free for bulk off ([0]) and on
- * ([1]). Every other callback may be NULL.
+ * A strategy, in the spirit of rte_mempool_ops: alloc and free required,
+ * the rest optional (NULL: no state, no own caches, no counters, no
+ * settings, always available; the core's drain of an lcore's pcp,
+ * deferred list and supply when quiet). With bulk off, alloc and free take
+ * n > 1 one frame at a time (rxrp_per_frame()). An alloc that gives up
+ * returns rxrp_alloc_failed(). For drain and held, ls NULL means the
+ * strategy's pool-wide caches (per CPU).
  */
 struct rxrp_strategy {
 	const char *name;
-	uint32_t caps;			/* RXR_STRATEGY_CAP_* */
-	rxr_pool_alloc_t alloc[2];
-	rxr_pool_free_t free[2];
-	/*
-	 * Optional: alloc[] with the pool's slow path (__rxr_pool_alloc_slow())
-	 * behind it in one function, for struct rxr_pool_ops' alloc:
-	 * worth it where no inline path serves the usual call. Its fast path
-	 * must not keep registers across a call (both slow paths in one
-	 * noinline call), or the entry saves more than it spares.
-	 */
-	rxr_pool_alloc_t alloc_entry[2];
-	/* Optional: free[] returning 0, for struct rxr_pool_ops' free. */
-	rxr_pool_free_entry_t free_entry[2];
-	/*
-	 * Fill the defaults of the strategy's own configuration fields and
-	 * reject bad ones, one rxrefill log line naming field and value each.
-	 * @return 0 or -EINVAL.
-	 */
-	int (*conf_check)(struct rxr_pool_conf *c);
-	/*
-	 * Bytes of per-lcore state the core keeps in rxrp_lcore.priv, at most
-	 * RXRP_LCORE_PRIV_SIZE (RXRP_LCORE_PRIV_CHECK() in the strategy file).
-	 */
-	size_t lcore_priv_size;
-	/* Set up / tear down that state. init: 0 or a negative errno. */
-	int (*lcore_init)(struct rxr_pool *p, struct rxrp_lcore *ls,
-			int socket);
-	void (*lcore_fini)(struct rxr_pool *p, struct rxrp_lcore *ls);
-	/*
-	 * Lcore stop and quiescence: give every frame the lcore holds back
-	 * to its zone, the strategy's caches first, then rxrp_lcore_drain(),
-	 * inside whatever protects them from the strategy's other contexts
-	 * and from the pool's reclaim. NULL: rxrp_lcore_drain() alone.
-	 */
-	void (*flush)(struct rxr_pool *p, struct rxrp_lcore *ls);
-	/*
-	 * The pool's reclaim (an allocation would fail), from any thread but
-	 * never a signal handler, one at a time: give what the lcore's pcp
-	 * and the strategy's own caches hold back to their zones, safe while
-	 * the owner and other contexts use the pool, or leave them when that
-	 * cannot be made safe (bh's rxrp_bh_reclaim(), irqsave's pcp lock).
-	 * NULL: the lcore's caches are out of another thread's reach.
-	 * @return frames given back.
-	 */
-	unsigned int (*lcore_reclaim)(struct rxr_pool *p,
-			struct rxrp_lcore *ls);
-	/* Frames available in the strategy's own caches (not the pcp). */
+	uint32_t caps;		/* RXR_STRATEGY_CAP_* */
+	/* REQUIRES: any thread or handler, n >= 1. All or none: 0 or -ENOBUFS. */
+	rxr_pool_alloc_t alloc;
+	/* REQUIRES: any thread or handler, n >= 1, frames of this pool in use. */
+	rxr_pool_free_t free;
+	/* REQUIRES: creation, one thread, lcores made, nothing shared. 0 or -errno. */
+	int (*init)(struct rxr_pool *p);
+	/* REQUIRES: destroy, everything drained; after any init, a failed one too. */
+	void (*fini)(struct rxr_pool *p);
+	/* REQUIRES quiet: ls's owner stopped, or is the caller; else not a handler,
+	 * one at a time (reclaim_lock), owners running. Returns frames given back. */
+	unsigned int (*drain)(struct rxr_pool *p, struct rxrp_lcore *ls,
+			bool quiet);
+	/* REQUIRES: nothing, no lock taken: frames in ls's own caches, a snapshot. */
 	uint64_t (*held)(const struct rxr_pool *p, const struct rxrp_lcore *ls);
-	/* Fill the strategy's own fields of the lcore's statistics. */
+	/* REQUIRES: nothing, no lock taken: adds ls's own counters into o. */
 	void (*stats)(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 			struct rxr_pool_lcore_stats *o);
-	/*
-	 * Names of the strategy's own counters, NULL-terminated, at most
-	 * RXR_STRATEGY_COUNTERS_MAX: stats fills o->counters[] in this order
-	 * (reports and telemetry print them by these names).
-	 */
-	const char * const *counter_names;
-	/*
-	 * The strategy's own settings, nb_settings of them (at most
-	 * RXR_STRATEGY_SETTINGS_MAX), in the order of rxr_pool_conf.settings[].
-	 * The registry checks each against its range and fills the defaults
-	 * (rxr_strategy_settings_fill()) before conf_check runs.
-	 */
+	/* Names of o->counters[], NULL last, at most RXR_STRATEGY_COUNTERS_MAX. */
+	const char * const *counters;
+	/* conf.settings[] in order, a NULL name last, at most _SETTINGS_MAX. */
 	const struct rxr_strategy_setting *settings;
-	unsigned int nb_settings;
-	/*
-	 * Check the settings together, each in its range and the defaults
-	 * in; bit i of @p given set when settings[i] was given, not defaulted
-	 * (a default may follow a given one). NULL: nothing to check.
-	 * @return 0, or -EINVAL with a message naming setting and value.
-	 */
-	int (*settings_check)(uint32_t *settings, uint32_t given, char *why,
-			size_t len);
-	/*
-	 * Whether the strategy can run in this process (a CPU feature, a
-	 * kernel or libc facility). NULL: always. @return true, or false with
-	 * the reason in @p why.
-	 */
+	/* REQUIRES: nothing, no pool. Whether this process can run it, or why not. */
 	bool (*available)(char *why, size_t len);
-	/*
-	 * State of the whole pool rather than of a poll lcore (caches per
-	 * CPU): pool_init runs once the lcores exist and sets p->priv (0 or
-	 * a negative errno); pool_fini frees it. pool_reclaim gives every
-	 * frame those caches hold back to the zones, safe while other threads
-	 * use the pool (the pool's reclaim, rxr_pool_quiesce(), destroy);
-	 * pool_held counts them for rxr_pool_avail(). Each may be NULL.
-	 */
-	int (*pool_init)(struct rxr_pool *p);
-	void (*pool_fini)(struct rxr_pool *p);
-	unsigned int (*pool_reclaim)(struct rxr_pool *p);
-	uint64_t (*pool_held)(const struct rxr_pool *p);
 };
 
 /* The registry, one entry per line of rxr_strategy_list.h. */
@@ -285,7 +178,7 @@ const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
 
 /* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
 #define RXRP_LCORE_PRIV_CHECK(type) \
-	static_assert(sizeof(type) <= RXRP_LCORE_PRIV_SIZE && \
+	static_assert(sizeof(type) <= RTE_CACHE_LINE_SIZE && \
 		_Alignof(type) <= RTE_CACHE_LINE_SIZE, \
 		#type " does not fit rxrp_lcore.priv")
 
@@ -295,29 +188,9 @@ rxrp_lcore_priv(const struct rxrp_lcore *ls)
 	return (void *)(uintptr_t)ls->priv;
 }
 
-/* What layer l wraps. */
-static inline const struct rxrp_fns *
-rxrp_below(const struct rxr_pool *p, enum rxrp_layer l)
-{
-	return &p->below[l];
-}
-
-/*
- * Install layer l on top: it wraps what the pool calls now. A NULL entry
- * point leaves that one unwrapped. Layers go on in enum order only.
- * @return 0, or -EINVAL when l would not be the outermost.
- */
-int rxrp_layer_push(struct rxr_pool *p, enum rxrp_layer l,
-		rxr_pool_alloc_t alloc, rxr_pool_free_t free);
-/* Remove layer l, the outermost. */
-void rxrp_layer_pop(struct rxr_pool *p, enum rxrp_layer l);
-/*
- * What the pool calls from now on (the outermost layer's alloc and free,
- * in fns), and the entries that go with them in ops: the strategy's
- * alloc_entry and free_entry when nothing wraps it.
- */
-void rxrp_ops_set(struct rxr_pool *p, rxr_pool_alloc_t alloc,
-		rxr_pool_free_t free);
+#define RXRP_FOREACH_LCORE(p, ls, lc) \
+	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) \
+		if (((ls) = (p)->lcore[lc]) != NULL)
 
 RTE_DECLARE_PER_LCORE(struct rxr_pool *, rxrp_bind_pool);
 RTE_DECLARE_PER_LCORE(struct rxrp_lcore *, rxrp_bind_lcore);
@@ -338,6 +211,15 @@ rxrp_owner_lcore(const struct rxr_pool *p)
 	struct rxrp_lcore *ls = rxrp_self_lcore(p);
 
 	return ls != NULL && !rxr_in_irq() ? ls : NULL;
+}
+
+/* Which context the calling thread is in, for this pool. */
+static inline enum rxr_context
+rxrp_context(const struct rxr_pool *p)
+{
+	if (rxr_in_irq())
+		return RXR_CTX_IRQ;
+	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
 }
 
 /* The poll lcore of the CPU this thread runs on (vDSO getcpu, no syscall). */
@@ -384,44 +266,36 @@ rxrp_ctx_node(const struct rxr_pool *p)
 	return rxrp_task_target(p)->node;
 }
 
-static __rte_always_inline void
-rxrp_bh_disable(struct rxrp_lcore *ls)
-{
-	rxr_pool_bh_disable(ls->pcp);
-}
-
-static __rte_always_inline void
-rxrp_bh_enable(struct rxrp_lcore *ls)
-{
-	rxr_pool_bh_enable(ls->pcp);
-}
-
-/* Zone paths, shared by every strategy. */
+/*
+ * The zones, as every strategy reaches them: an allocation falls back to
+ * the other nodes (the kernel's zonelist), frees go home; in a handler the
+ * zone lock is only tried (rxr_zone.h).
+ */
 int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
-		unsigned int n, bool bulk);
-void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n,
-		bool bulk);
+		unsigned int n);
+void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
+
+/*
+ * The allocation failed: take back what waits on deferred lists and what
+ * other lcores' caches hold (Linux's drain_all_pages()), then try once
+ * more. What every strategy's alloc ends with when it gives up.
+ */
+int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);
+
+/* Bulk off: each frame its own call of the strategy (rolled back on
+ * failure). */
+int rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n);
+int rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n);
+
+/* A call of n frames the strategy splits into frames (bulk off). */
+static __rte_always_inline bool
+rxrp_per_frame(const struct rxr_pool *p, unsigned int n)
+{
+	return n > p->ops.section_max;
+}
 
 typedef void (*rxrp_local_free_t)(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
-
-/* The owner's pcp free under bh (no other protection). */
-static inline void
-rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxrp_bh_disable(ls);
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-	rxrp_bh_enable(ls);
-}
-
-/* The pcp free with no protection: the caller holds what protects it. */
-static inline void
-rxrp_pcp_free_raw(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
 
 /*
  * Hand the frames of ls's node to fn; free the others to their own zone
@@ -439,10 +313,8 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		return;
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int node = rxrp_frame_node(p, objs[i]);
-
-		if (node != ls->node) {
-			rxrp_zone_free(p, &objs[i], 1, true);
+		if (rxrp_frame_node(p, objs[i]) != ls->node) {
+			rxrp_zone_free(p, &objs[i], 1);
 			RXR_STAT_ADD(ls->remote_frees, 1);
 			continue;
 		}
@@ -456,85 +328,15 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		fn(p, ls, tmp, k);
 }
 
-/*
- * Bulk off: each frame of a call is a call of its own (its own critical
- * section). On failure the frames already taken go back the same way.
- */
-static __rte_noinline __rte_cold int
-rxrp_per_frame_rollback(struct rxr_pool *p, void **objs, unsigned int i,
-		rxr_pool_free_t undo)
-{
-	while (i-- > 0)
-		undo(p, &objs[i], 1);
-	return -ENOBUFS;
-}
-
-static __rte_always_inline int
-rxrp_per_frame_alloc(struct rxr_pool *p, void **objs, unsigned int n,
-		rxr_pool_alloc_t one, rxr_pool_free_t undo)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (unlikely(one(p, &objs[i], 1) != 0))
-			return rxrp_per_frame_rollback(p, objs, i, undo);
-	return 0;
-}
-
-static __rte_always_inline void
-rxrp_per_frame_free(struct rxr_pool *p, void * const *objs, unsigned int n,
-		rxr_pool_free_t one)
-{
-	for (unsigned int i = 0; i < n; i++)
-		one(p, &objs[i], 1);
-}
-
-/*
- * A strategy's bulk-off operations, <pfx>_alloc_single and
- * <pfx>_free_single, from its bulk ones: a call of one frame (what a PMD
- * makes of most bulk-off refills) runs the bulk path inline with no
- * register to save; more frames go one at a time out of line.
- */
-#define RXRP_PER_FRAME_OPS(pfx) \
-static __rte_noinline int \
-pfx##_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n) \
-{ \
-	return rxrp_per_frame_alloc(p, objs, n, pfx##_alloc_bulk, \
-			pfx##_free_bulk); \
-} \
-static __rte_noinline void \
-pfx##_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n) \
-{ \
-	rxrp_per_frame_free(p, objs, n, pfx##_free_bulk); \
-} \
-static int \
-pfx##_alloc_single(struct rxr_pool *p, void **objs, unsigned int n) \
-{ \
-	if (likely(n == 1)) \
-		return pfx##_alloc_bulk(p, objs, 1); \
-	return pfx##_alloc_frames(p, objs, n); \
-} \
-static void \
-pfx##_free_single(struct rxr_pool *p, void * const *objs, unsigned int n) \
-{ \
-	if (likely(n == 1)) \
-		pfx##_free_bulk(p, objs, 1); \
-	else \
-		pfx##_free_frames(p, objs, n); \
-}
-
-/*
- * A strategy's operations in its struct rxrp_strategy: bulk off ([0], from
- * RXRP_PER_FRAME_OPS()) and on ([1]).
- */
-#define RXRP_OPS(pfx) \
-	.alloc = { pfx##_alloc_single, pfx##_alloc_bulk }, \
-	.free = { pfx##_free_single, pfx##_free_bulk }
+/* The owner's pcp free under its bh section (strategy_bh.c). */
+void rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n);
 
 /*
  * The deferred list: frees from other contexts, pushed lock-free and
- * drained by the owner (into its pcp, through fn) at its bh-enable point.
- * A strategy that uses it has RXR_STRATEGY_CAP_DEFERS_FREES.
+ * drained by the owner (into its pcp, through fn; NULL: to the zone) at its
+ * bh-enable point. A strategy that uses it has
+ * RXR_STRATEGY_CAP_DEFERS_FREES.
  */
 void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
@@ -555,31 +357,31 @@ rxrp_defer_count(const struct rxrp_lcore *ls)
 }
 
 /*
- * What every flush ends with: the lcore's zeroing supply, deferred list and
- * pcp back to the zone. The caller excludes the lcore's other users.
+ * What every quiet drain ends with: the lcore's zeroing supply, deferred
+ * list and pcp back to the zone. The caller excludes the lcore's other
+ * users. @return frames given back.
  */
-void rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls);
-
-/* Zeroing policy layer (zeroing.c). */
-int rxrp_zero_setup(struct rxr_pool *p);
-int rxrp_zero_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls,
-		int socket);
-
-typedef unsigned int (*rxrp_lcore_reclaim_t)(struct rxr_pool *p,
-		struct rxrp_lcore *ls);
+unsigned int rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls);
 
 /*
- * bh's section out of line (rxr_pool_bh.c), for a strategy whose owner
- * guards its caches with the pcp's bh counter: keep the owner out of its
- * section (a reclaim request and membarrier), then hand own(p, ls) (the
+ * bh's reclaim (strategy_bh.c), for a strategy whose owner guards its
+ * caches with the bh section: keep the owner out (a request and
+ * membarrier, waiting while it is inside), then hand own(p, ls) (the
  * strategy's caches; may be NULL) and the pcp to the zone. Leaves them
- * when the owner is inside or the process has no membarrier.
- * @return frames given back.
+ * when the process has no membarrier. @return frames given back.
  */
 unsigned int rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
-		rxrp_lcore_reclaim_t own);
+		unsigned int (*own)(struct rxr_pool *p, struct rxrp_lcore *ls));
 
-/* White-box tests only: irqsave's per-pcp lock of an lcore. */
-struct rxr_spinlock *rxrp_irqsave_lock_of(struct rxrp_lcore *ls);
+/*
+ * The wrapper (zeroing.c): zeroing policy and the testing slowdown around
+ * the strategy, the pool's entries when either is on.
+ */
+int rxrp_zero_setup(struct rxr_pool *p);
+int rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n);
+int rxrp_wrap_free(struct rxr_pool *p, void * const *objs, unsigned int n);
+
+/* test_refill_delay's work (rxr_pool.c). */
+void rxrp_test_delay(const struct rxr_pool *p);
 
 #endif /* RXR_POOL_PRIVATE_H */

@@ -47,8 +47,8 @@ rxr_pool_avail(const struct rxr_pool *p)
 		if (p->strategy->held != NULL)
 			n += p->strategy->held(p, ls);
 	}
-	if (p->priv != NULL && p->strategy->pool_held != NULL)
-		n += p->strategy->pool_held(p);
+	if (p->strategy->held != NULL)
+		n += p->strategy->held(p, NULL);
 	return n;
 }
 
@@ -120,15 +120,6 @@ rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		sum->refill_hist[h] += b->refill_hist[h] - a->refill_hist[h];
 	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX; c++)
 		sum->counters[c] += b->counters[c] - a->counters[c];
-}
-
-uint64_t
-rxr_pool_lcore_counter(const struct rxr_pool_lcore_stats *ls,
-		enum rxr_strategy s, const char *name)
-{
-	int i = rxr_strategy_counter_index(s, name);
-
-	return i < 0 ? 0 : ls->counters[i];
 }
 
 void

@@ -81,31 +81,13 @@ names_count(const char * const *names, unsigned int max)
 	return n;
 }
 
-static int
-names_index(const char * const *names, unsigned int n, const char *name)
-{
-	for (unsigned int i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
 unsigned int
 rxr_strategy_counters(enum rxr_strategy s, const char * const **names)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 
-	*names = st != NULL ? st->counter_names : NULL;
+	*names = st != NULL ? st->counters : NULL;
 	return names_count(*names, RXR_STRATEGY_COUNTERS_MAX);
-}
-
-int
-rxr_strategy_counter_index(enum rxr_strategy s, const char *name)
-{
-	const char * const *names;
-	unsigned int n = rxr_strategy_counters(s, &names);
-
-	return names_index(names, n, name);
 }
 
 unsigned int
@@ -113,20 +95,25 @@ rxr_strategy_settings(enum rxr_strategy s,
 		const struct rxr_strategy_setting **set)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	unsigned int n = 0;
 
-	*set = st != NULL && st->nb_settings != 0 ? st->settings : NULL;
-	return *set != NULL ? RTE_MIN(st->nb_settings,
-		(unsigned int)RXR_STRATEGY_SETTINGS_MAX) : 0;
+	*set = st != NULL ? st->settings : NULL;
+	while (*set != NULL && n < RXR_STRATEGY_SETTINGS_MAX &&
+			(*set)[n].name != NULL)
+		n++;
+	if (n == 0)
+		*set = NULL;
+	return n;
 }
 
-int
-rxr_strategy_setting_index(enum rxr_strategy s, const char *name)
+static int
+setting_index(enum rxr_strategy s, const char *name)
 {
 	const struct rxr_strategy_setting *set;
 	unsigned int n = rxr_strategy_settings(s, &set);
 
 	for (unsigned int i = 0; i < n; i++)
-		if (strcmp(set[i].name, name) == 0)
+		if (name != NULL && strcmp(set[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -136,7 +123,6 @@ rxr_strategy_settings_fill(enum rxr_strategy s,
 		uint32_t settings[RXR_STRATEGY_SETTINGS_MAX], char *why,
 		size_t len)
 {
-	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 	const struct rxr_strategy_setting *set;
 	unsigned int n = rxr_strategy_settings(s, &set);
 	uint32_t given = 0;
@@ -150,17 +136,33 @@ rxr_strategy_settings_fill(enum rxr_strategy s,
 	for (unsigned int i = 0; i < n; i++) {
 		if (settings[i] == 0) {
 			settings[i] = set[i].def;
-			continue;
-		}
-		if (settings[i] < set[i].min || settings[i] > set[i].max) {
+		} else if (settings[i] < set[i].min ||
+				settings[i] > set[i].max) {
 			snprintf(why, len, "%s %u is out of %u..%u",
 				set[i].name, settings[i], set[i].min, set[i].max);
 			return -EINVAL;
+		} else {
+			given |= 1u << i;
 		}
-		given |= 1u << i;
+		/* What is recorded and sized for is what runs. */
+		if (set[i].pow2)
+			settings[i] = rte_align32pow2(settings[i]);
 	}
-	return st != NULL && st->settings_check != NULL ?
-		st->settings_check(settings, given, why, len) : 0;
+	for (unsigned int i = 0; i < n; i++) {
+		int j = setting_index(s, set[i].at_most);
+
+		if (j < 0)
+			continue;
+		if (!(given & (1u << i)))
+			settings[i] = RTE_MIN(settings[i], settings[j]);
+		if (settings[i] > settings[j]) {
+			snprintf(why, len, "%s %u is over %s %u%s", set[i].name,
+				settings[i], set[j].name, settings[j],
+				given & (1u << j) ? "" : " (the default)");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Decimal digits only, no sign or blank ("010" is ten). */
@@ -220,7 +222,7 @@ rxr_strategy_setting_parse(const char *key, const char *value,
 				names, list);
 		return -EINVAL;
 	}
-	i = rxr_strategy_setting_index(*s, dot + 1);
+	i = setting_index(*s, dot + 1);
 	if (i < 0) {
 		setting_names(*s, list, sizeof(list));
 		if (list[0] == '\0')

@@ -7,8 +7,9 @@
  * @file
  * Refill strategies: the allocator behind one buffer pool, in one of the
  * ways doc/design.md describes, all sharing the zone and pcp code. Each is
- * a file of its own behind a table of operations (rxr_pool_private.h);
- * users ask for capabilities (rxr_strategy_caps()), not for names.
+ * one file, strategy_<name>.c, behind a table of operations
+ * (rxr_pool_private.h); users ask for capabilities (rxr_strategy_caps()),
+ * not for names.
  *
  * - zone: no per-lcore cache; every alloc and free takes the zone lock.
  * - irqsave: any context may use the pcp of the CPU it runs on, inside a
@@ -18,7 +19,10 @@
  *   counter and compiler barriers. Other contexts free onto the owner's
  *   deferred list (lock-free, one atomic per call) which the owner drains at
  *   its bh-enable point, rxr_pool_poll_end(); they allocate from the zone.
- * - recycle: page_pool in front of bh (see rxr_recycle.h).
+ * - recycle: page_pool in front of bh: an alloc cache and a ring of frames
+ *   other contexts returned.
+ * - rseq: one pcp per CPU, used by any thread on that CPU, each access a
+ *   restartable sequence (rseq(2)): no lock, no atomic, no deferral.
  * - none: no protection at all, for the stress test that proves the debug
  *   checks catch the corruption. Not offered to users.
  *
@@ -27,22 +31,19 @@
  * refills one descriptor at a time.
  *
  * A pool has one zone per NUMA node and a set of poll lcores, each owning a
- * pcp (and recycling state) on its node's zone. Frames always return to
- * their own zone.
+ * pcp on its node's zone. Frames always return to their own zone.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <rte_atomic.h>
 #include <rte_lcore.h>
 
 #include "rxr_context.h"
 #include "rxr_pcp.h"
-#include "rxr_recycle.h"
 #include "rxr_zero.h"
 #include "rxr_zone.h"
 
@@ -61,12 +62,12 @@ enum rxr_strategy {
 /** Number of strategies offered to users (the test-only NONE is last). */
 #define RXR_STRATEGY_USER_MAX RXR_STRATEGY_NONE
 
-/** "zone", "irqsave", "bh", "recycle", "none"; "?" out of range. */
+/** The strategy's name, as rxr_strategy_list.h gives it; "?" out of range. */
 const char *rxr_strategy_name(enum rxr_strategy s);
 
 /**
  * The names of the strategies offered to users, in order, separated by
- * ", " ("zone, irqsave, bh, recycle"), for help texts and messages.
+ * ", ", for help texts and messages.
  * @return the length of the whole list, as snprintf (>= len: cut short).
  */
 size_t rxr_strategy_user_names(char *buf, size_t len);
@@ -81,9 +82,8 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** Other contexts on the owner's CPU use its pcp under a per-pcp lock
  * (its lock_* counters are the strategy's own). */
 #define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
-/** The owner's fast alloc and free are one stack of frames (struct
- * rxr_pool_owner) under the bh counter and nothing else, so
- * rxr_pool_alloc_bulk() may run them inline. */
+/** The owner's fast alloc and free are a stack of frames under the bh
+ * section and nothing else, so rxr_pool_alloc_bulk() runs them inline. */
 #define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
 /** No protection: for tests that prove the debug checks; not offered. */
 #define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
@@ -114,13 +114,17 @@ unsigned int rxr_strategy_counters(enum rxr_strategy s,
  * from here.
  */
 struct rxr_strategy_setting {
-	const char *name;	/**< one lower-case word ("ring") */
+	const char *name;	/**< one lower-case word ("ring"); NULL ends */
 	uint32_t def;		/**< taken when rxr_pool_conf leaves it 0 */
 	uint32_t min;		/**< smallest accepted, at least 1 */
 	uint32_t max;		/**< largest accepted */
 	/** Frames a poll lcore may hold because of it (a cache, a ring):
 	 * rxr_strategy_lcore_frames() adds it up for pool sizing. */
 	bool holds_frames;
+	bool pow2;		/**< rounded up to a power of two */
+	/** Another setting this one may not exceed; the default follows it
+	 * down when it is smaller. NULL: none. */
+	const char *at_most;
 	const char *help;	/**< one line: no tab, no newline */
 };
 
@@ -132,15 +136,9 @@ unsigned int rxr_strategy_settings(enum rxr_strategy s,
 		const struct rxr_strategy_setting **set);
 
 /**
- * Index of strategy @p s's setting @p name in rxr_pool_conf.settings[].
- * @return it, or -1 when @p s has none of that name.
- */
-int rxr_strategy_setting_index(enum rxr_strategy s, const char *name);
-
-/**
  * Check strategy @p s's settings and fill the defaults in place: each
- * given one (non-zero) within its range, then the strategy's checks of
- * them together (recycle: refill at most cache).
+ * given one (non-zero) within its range, then against the others
+ * (recycle: refill at most cache).
  * @return 0, or -EINVAL with a message naming the setting and its value
  *   in @p why ("ring 0 is out of 1..32768").
  */
@@ -179,13 +177,6 @@ void rxr_strategy_settings_print(FILE *f);
  */
 uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
 		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
-
-/**
- * Index of strategy @p s's counter @p name in
- * rxr_pool_lcore_stats.counters[]. @return it, or -1 when @p s has none
- * of that name.
- */
-int rxr_strategy_counter_index(enum rxr_strategy s, const char *name);
 
 /** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
 uint32_t rxr_strategy_caps(enum rxr_strategy s);
@@ -262,7 +253,7 @@ struct rxr_pool;
 /**
  * Create a pool with room for @p max_frames frames of @p frame_size bytes
  * (stride) in at most @p max_regions regions. Memory comes later with
- * rxr_pool_add_region() or rxr_pool_reserve().
+ * rxr_pool_reserve() or adoption.
  * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
  * configuration field (one rxrefill log line names the field and its value),
  * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
@@ -272,14 +263,6 @@ struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 
 /** Destroy a pool (drains every pcp and cache first). */
 void rxr_pool_destroy(struct rxr_pool *p);
-
-/**
- * Hand a run of frames at a fixed stride to the pool. With fake nodes the
- * run is split between the nodes.
- * @return frames added, or a negative errno.
- */
-int rxr_pool_add_region(struct rxr_pool *p, void *addr, size_t len,
-		rte_iova_t iova, enum rxr_zone_region_state state);
 
 /**
  * Adopt frames that arrive one object at a time rather than as a region.
@@ -297,72 +280,60 @@ int rxr_pool_adopt_end(struct rxr_pool *p);
 /** Reserve EAL memory for @p nr_frames free frames (tests, benchmarks). */
 int rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames);
 
-/** The strategy's entry points, picked once at creation. */
+/** A pool's entry for allocations: 0, or -ENOBUFS with nothing taken. */
 typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 		unsigned int n);
-typedef void (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
-		unsigned int n);
-/** A free that returns 0, so that callers that return a status (a
- * mempool driver's enqueue) reach it by a jump. */
-typedef int (*rxr_pool_free_entry_t)(struct rxr_pool *p, void * const *objs,
+/** A pool's entry for frees: 0, so that a caller that returns a status
+ * (a mempool driver's enqueue) reaches it by a jump. */
+typedef int (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
 /**
- * What the inline owner path of one poll lcore works on: a stack of frames
- * under the pcp's bh counter. bh's is the pcp itself; recycle's its alloc
- * cache. Set at creation, read-only after.
+ * bh's section of a poll lcore (local_bh_disable()'s count): written by the
+ * owner only, with no atomic instruction; a reclaim that wants the owner's
+ * caches asks through drain_req and waits until count is 0.
  */
-struct rxr_pool_owner {
-	struct rxr_pcp *pcp;	/**< whose bh counter guards the stack */
-	uint32_t *count;	/**< frames on the stack */
-	void **frames;		/**< the stack, [*count - 1] the hottest */
-	uint32_t max;		/**< most frames a fast free may leave on it */
-	bool pcp_frames;	/**< the stack is the pcp: its fields used directly */
-	uint64_t *alloc_stat;	/**< frames handed out from the stack */
-	uint64_t *free_stat;	/**< frames taken back onto it */
+struct rxr_pool_bh {
+	uint32_t count;		/**< nesting depth, 0 outside */
+	uint32_t drain_req;	/**< a reclaim is emptying the caches */
 };
 
 /**
- * The public part of a pool, for inline dispatch: the first member of every
- * pool (rxr_pool_private.h asserts it at build time).
+ * A poll lcore's bh section and the stack its inline owner path works on,
+ * a line of its own: the section words and the stack pointer are one load
+ * away from the pool, on the line the owner writes.
+ */
+struct rxr_pool_owner {
+	struct rxr_pool_bh bh;
+	struct rxr_pcp *stack;	/**< bh's pcp, recycle's alloc cache */
+} __rte_cache_aligned;
+
+/**
+ * The public part of a pool, for the inline dispatch: the first member of
+ * every pool (rxr_pool_private.h asserts it at build time). Set at
+ * creation, read-only after (adoption aside, before the pool is shared).
  */
 struct rxr_pool_ops {
-	/**
-	 * Where a call the inline owner path does not serve jumps: the
-	 * strategy's allocation with the pool's slow path behind it in one
-	 * function when the strategy has one and nothing wraps it (no
-	 * register saved across a call of the strategy); otherwise the
-	 * outermost layer, then the slow path.
-	 */
+	/** The strategy's alloc, or the wrapper when the pool zeroes or
+	 * slows refills down (testing). */
 	rxr_pool_alloc_t alloc;
-	/** The same for a free, returning 0. */
-	rxr_pool_free_entry_t free;
+	rxr_pool_free_t free;	/**< the same for a free */
 	/**
 	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
-	 * wrapper (zeroing, adoption, the testing slowdown): the poll
-	 * lcores' stacks by lcore id, so that their own refills and frees run
-	 * inline with no call at all; an entry whose pcp is NULL is no poll
-	 * lcore's, or one inside its latency sampling window. The entries
-	 * themselves, not pointers to them: one load less before the pcp.
-	 * NULL otherwise.
+	 * wrapper: the poll lcores' stacks by lcore id (an empty one for
+	 * another lcore), so that their own refills and frees run inline
+	 * with no call at all. NULL otherwise.
 	 */
-	const struct rxr_pool_owner *owner;
-	/**
-	 * Most frames a call may take or give on the inline path: any with
-	 * bulk on; one with bulk off (a one-frame call is what bulk off makes
-	 * of every call, so the stack serves it as the strategy would).
-	 * At least 1 whenever owner is set.
-	 */
-	unsigned int owner_max;
-	/**
-	 * The strategy keeps deferred lists (RXR_STRATEGY_CAP_DEFERS_FREES):
-	 * rxr_pool_poll_end() has something to look at. Set at creation.
-	 */
+	struct rxr_pool_owner *owner;
+	/** Most frames one critical section takes: any with bulk on, one
+	 * with bulk off (the strategies split longer calls). */
+	unsigned int section_max;
+	/** rxr_pool_poll_end() has deferred lists to drain. */
 	bool defers;
 };
 
-/* Outermost section entered while a reclaim empties the pcp: wait it out. */
-void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
+/* An owner that found a reclaim's request at its outermost entry. */
+void __rxr_pool_bh_wait(struct rxr_pool_bh *bh);
 
 /**
  * bh's local_bh_disable(): a counter and a compiler barrier, then a look at
@@ -372,289 +343,123 @@ void __rxr_pool_bh_wait(struct rxr_pcp *pcp);
  * that another thread reads them.
  */
 static __rte_always_inline void
-rxr_pool_bh_disable(struct rxr_pcp *pcp)
+rxr_pool_bh_disable(struct rxr_pool_bh *bh)
 {
-	uint32_t c = pcp->bh_count + 1;
+	uint32_t c = bh->count + 1;
 
-	__atomic_store_n(&pcp->bh_count, c, __ATOMIC_RELAXED);
+	__atomic_store_n(&bh->count, c, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
-	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0) &&
+	if (unlikely(__atomic_load_n(&bh->drain_req, __ATOMIC_ACQUIRE) != 0) &&
 			c == 1)
-		__rxr_pool_bh_wait(pcp);
+		__rxr_pool_bh_wait(bh);
 }
 
 /** bh's local_bh_enable(). */
 static __rte_always_inline void
-rxr_pool_bh_enable(struct rxr_pcp *pcp)
+rxr_pool_bh_enable(struct rxr_pool_bh *bh)
 {
-	__atomic_store_n(&pcp->bh_count, pcp->bh_count - 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&bh->count, bh->count - 1, __ATOMIC_RELEASE);
 }
 
 /*
- * The inline paths' section, outermost only: entered when the counter is 0,
- * left by storing 0. Constants, not the value read: the counter is no
- * link of a dependency chain through memory from one call to the next (a
- * load forwarded from the last call's store, then a store of what it
- * read: two store-forwarding latencies per call). Nested (the owner
- * inside its own section) or asked by a reclaim to empty the pcp as it
- * starts: false, the section not entered, and the caller takes the
- * strategy's path, which nests or waits. No call, so that the inline
- * paths stay leaf code.
+ * The inline path's section, outermost only: entered when the counter is
+ * 0, left by storing 0 (constants, not the value read: no chain through
+ * memory from one call to the next). Nested, or asked by a reclaim to keep
+ * out: false, not entered, and the strategy's own path, which nests or
+ * waits, takes the call.
  */
 static __rte_always_inline bool
-__rxr_pool_bh_enter_outer(struct rxr_pcp *pcp)
+__rxr_pool_bh_enter_outer(struct rxr_pool_bh *bh)
 {
-	if (unlikely(__atomic_load_n(&pcp->bh_count, __ATOMIC_RELAXED) != 0))
+	if (unlikely(__atomic_load_n(&bh->count, __ATOMIC_RELAXED) != 0))
 		return false;
-	__atomic_store_n(&pcp->bh_count, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&bh->count, 1, __ATOMIC_RELAXED);
 	rte_compiler_barrier();
-	if (unlikely(__atomic_load_n(&pcp->drain_req, __ATOMIC_ACQUIRE) != 0)) {
-		__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
+	if (unlikely(__atomic_load_n(&bh->drain_req, __ATOMIC_ACQUIRE) != 0)) {
+		__atomic_store_n(&bh->count, 0, __ATOMIC_RELEASE);
 		return false;
 	}
 	return true;
 }
 
 static __rte_always_inline void
-__rxr_pool_bh_leave_outer(struct rxr_pcp *pcp)
+__rxr_pool_bh_leave_outer(struct rxr_pool_bh *bh)
 {
-	__atomic_store_n(&pcp->bh_count, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&bh->count, 0, __ATOMIC_RELEASE);
 }
 
-/**
- * Whether the pool has an inline owner path now (set at creation, off
- * while adoption is in). False: every call goes to the pool's entry, and a
- * caller that tests this first (the mempool driver) jumps there without
- * the inline path's tests.
- */
-static __rte_always_inline bool
-rxr_pool_has_inline(const struct rxr_pool *p)
-{
-	return ((const struct rxr_pool_ops *)p)->owner != NULL;
-}
-
-/* The calling poll lcore's stack when the inline owner path applies. */
-static __rte_always_inline const struct rxr_pool_owner *
-__rxr_pool_owner(const struct rxr_pool_ops *ops)
-{
-	uint32_t lc;
-
-	if (ops->owner == NULL)
-		return NULL;
-	/* One thread-local word says lcore and context both. */
-	lc = RTE_PER_LCORE(rxr_ctx_lcore);
-	if (unlikely(lc >= RTE_MAX_LCORE))
-		return NULL;	/* not learned yet: the entry learns it */
-	return &ops->owner[lc];
-}
-
-/*
- * The owner stack of both inline paths, its section entered: the calling
- * poll lcore's, when the pool has one for it, @p n fits one stack and the
- * pcp is not nested or asked to drain; its pcp in @p pcpp, read before the
- * section's barrier so that it is read once. NULL: nothing entered, the
- * caller takes the strategy's path.
- */
-static __rte_always_inline const struct rxr_pool_owner *
-__rxr_pool_owner_enter(struct rxr_pool *p, unsigned int n,
-		struct rxr_pcp **pcpp)
-{
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-	const struct rxr_pool_owner *o = __rxr_pool_owner(ops);
-
-	if (o == NULL)
-		return NULL;
-	*pcpp = o->pcp;
-	/* Every stack takes one frame: no test when the size is known. */
-	if (*pcpp == NULL || (n != 1 && unlikely(n > ops->owner_max)))
-		return NULL;
-	if (unlikely(!__rxr_pool_bh_enter_outer(*pcpp)))
-		return NULL;
-	return o;
-}
-
-/* Out of the section again, nothing done: the strategy's path takes over. */
-static __rte_always_inline bool
-__rxr_pool_owner_decline(struct rxr_pcp *pcp)
-{
-	__rxr_pool_bh_leave_outer(pcp);
-	return false;
-}
-
-/* Frame pointers; one frame without a copy routine's size dispatch. */
-static __rte_always_inline void
-__rxr_pool_copy(void **dst, void * const *src, unsigned int n)
-{
-	if (n == 1)
-		dst[0] = src[0];
-	else
-		memcpy(dst, src, n * sizeof(*dst));
-}
-
-/*
- * The allocation would fail: take back what waits on deferred lists and
- * what other lcores' caches hold (Linux's drain_all_pages() before giving
- * up), then try once more.
- */
+/* The calls the dispatch cannot place: a thread that has not learned its
+ * lcore yet, a handler, a poll lcore sampling, a secondary process. */
 int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
-
-/**
- * The inline owner path of an allocation: the calling poll lcore's stack,
- * when the pool has one for it and it holds @p n frames.
- * @return true when served; false: nothing taken, use
- * rxr_pool_alloc_call() (as a tail call, the caller's fast path needs no
- * register saves).
- */
-static __rte_always_inline bool
-rxr_pool_alloc_inline(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	struct rxr_pcp *pcp;
-	const struct rxr_pool_owner *o = __rxr_pool_owner_enter(p, n, &pcp);
-
-	if (unlikely(o == NULL))
-		return false;
-	if (!o->pcp_frames) {
-		uint32_t *count = o->count;	/* before stores of pointers it may alias */
-		uint32_t c = *count;
-
-		/* Short: the strategy's path refills (deferred frees first). */
-		if (unlikely(c < n))
-			return __rxr_pool_owner_decline(pcp);
-		c -= n;
-		*count = c;
-		__rxr_pool_copy(objs, &o->frames[c], n);
-		RXR_STAT_ADD(*o->alloc_stat, n);
-		__rxr_pool_bh_leave_outer(pcp);
-		return true;
-	}
-	/* The pcp's own fields: no pointer to follow. */
-	uint32_t c = pcp->count;
-
-	if (unlikely(c < n))
-		return __rxr_pool_owner_decline(pcp);
-	c -= n;
-	pcp->count = c;
-	__rxr_pool_copy(objs, &pcp->frames[c], n);
-	RXR_STAT_ADD(pcp->stats.alloc, n);
-	__rxr_pcp_debug_out(pcp, objs, n);
-	__rxr_pool_bh_leave_outer(pcp);
-	return true;
-}
-
-/** Allocation through the strategy (and its wrappers), then the slow path. */
-int rxr_pool_alloc_call(struct rxr_pool *p, void **objs, unsigned int n);
-
-/* A thread's first call to a pool with an inline path: learn its context
- * (rxr_ctx_lcore_learn()), try the inline path, then the entry. */
-int __rxr_pool_alloc_learn(struct rxr_pool *p, void **objs, unsigned int n);
+int __rxr_pool_free_slow(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
+/* The dispatch out of line, for calls of more than one frame. */
+int __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n);
+int __rxr_pool_free_n(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
 
 /*
- * rxr_pool_alloc_call() inline: a tail jump to the entry, or to
- * __rxr_pool_alloc_learn() while the calling thread's context is not
- * learned (out of line, so that the inline path stays leaf code).
+ * The dispatch of both directions: the calling poll lcore's stack inline
+ * when the pool has one (rxr_pool_ops.owner; a stack that cannot serve the
+ * call, or another lcore's empty one, declines), anything else one jump to
+ * the pool's entry or, for a thread not placed yet, out of line.
  */
 static __rte_always_inline int
-__rxr_pool_alloc_entry(struct rxr_pool *p, void **objs, unsigned int n)
+__rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 {
 	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
+	uint32_t lc = RTE_PER_LCORE(rxr_ctx_lcore);
 
-	if (unlikely(ops->owner != NULL &&
-			RTE_PER_LCORE(rxr_ctx_lcore) == RXR_CTX_LCORE_UNKNOWN))
-		return __rxr_pool_alloc_learn(p, objs, n);
-	/* Atomic: rxr_pool_sample() swaps the timing layer in and out. */
-	return __atomic_load_n(&ops->alloc, __ATOMIC_RELAXED)(p, objs, n);
+	if (likely(lc < RTE_MAX_LCORE)) {
+		struct rxr_pool_owner *o = ops->owner;
+		struct rxr_pcp *st;
+
+		/* Read before the section's barrier, so that it is read once. */
+		if (o != NULL && (n == 1 || likely(n <= ops->section_max)) &&
+				(st = o[lc].stack, likely(
+				__rxr_pool_bh_enter_outer(&o[lc].bh)))) {
+			bool done = alloc ? rxr_pcp_pop(st, objs, n) :
+				rxr_pcp_push(st, objs, n);
+
+			__rxr_pool_bh_leave_outer(&o[lc].bh);
+			if (likely(done))
+				return 0;
+		}
+	} else if (unlikely(lc != RXR_CTX_LCORE_NONE)) {
+		return alloc ? __rxr_pool_alloc_slow(p, objs, n) :
+			__rxr_pool_free_slow(p, objs, n);
+	}
+	return alloc ? ops->alloc(p, objs, n) : ops->free(p, objs, n);
 }
 
 /**
- * Allocate n frames from any context. All or nothing. Fails only when the
- * frames are not in the pool: in use, or held by a recycle ring, a zeroing
- * supply or an lcore inside its own call.
+ * Allocate @p n frames from any context. All or nothing. Fails only when
+ * the frames are not in the pool: in use, or held by a recycle ring, a
+ * zeroing supply or an lcore inside its own call.
  * @return 0, or -ENOBUFS.
  */
 static __rte_always_inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	if (likely(rxr_pool_alloc_inline(p, objs, n)))
-		return 0;
-	return __rxr_pool_alloc_entry(p, objs, n);
+	/* One frame (a driver refilling one descriptor, rte_pktmbuf_alloc())
+	 * inline, leaf code; a burst by a jump: its copy would make the
+	 * one-frame path save registers. */
+	if (n == 1)
+		return __rxr_pool_call(p, objs, 1, true);
+	return __rxr_pool_alloc_n(p, objs, n);
 }
 
 /**
- * The inline owner path of a free: onto the calling poll lcore's stack
- * when the pool has one for it and there is room.
- * @return true when done; false: nothing freed, use rxr_pool_free_call().
- */
-static __rte_always_inline bool
-rxr_pool_free_inline(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	struct rxr_pcp *pcp;
-	const struct rxr_pool_owner *o = __rxr_pool_owner_enter(p, n, &pcp);
-
-	if (unlikely(o == NULL))
-		return false;
-	if (!o->pcp_frames) {
-		uint32_t *count = o->count;
-		uint32_t c = *count;
-
-		/* Full: the strategy's path makes room (recycle's ring). */
-		if (unlikely(c + n > o->max))
-			return __rxr_pool_owner_decline(pcp);
-		__rxr_pool_copy(&o->frames[c], objs, n);
-		*count = c + n;
-		RXR_STAT_ADD(*o->free_stat, n);
-		__rxr_pool_bh_leave_outer(pcp);
-		return true;
-	}
-	uint32_t c = pcp->count;
-
-	/* Full: the strategy's path drains to the zone. */
-	if (unlikely(c + n > pcp->high))
-		return __rxr_pool_owner_decline(pcp);
-	__rxr_pcp_debug_in(pcp, objs, n);
-	__rxr_pool_copy(&pcp->frames[c], objs, n);
-	pcp->count = c + n;
-	RXR_STAT_ADD(pcp->stats.free, n);
-	__rxr_pool_bh_leave_outer(pcp);
-	return true;
-}
-
-/** Free through the strategy (and its wrappers). */
-void rxr_pool_free_call(struct rxr_pool *p, void * const *objs,
-		unsigned int n);
-
-/* __rxr_pool_alloc_learn() for a free. */
-int __rxr_pool_free_learn(struct rxr_pool *p, void * const *objs,
-		unsigned int n);
-
-/* rxr_pool_free_call() inline: a tail jump to the entry (or to learn). */
-static __rte_always_inline int
-__rxr_pool_free_entry(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	const struct rxr_pool_ops *ops = (const struct rxr_pool_ops *)p;
-
-	if (unlikely(ops->owner != NULL &&
-			RTE_PER_LCORE(rxr_ctx_lcore) == RXR_CTX_LCORE_UNKNOWN))
-		return __rxr_pool_free_learn(p, objs, n);
-	return __atomic_load_n(&ops->free, __ATOMIC_RELAXED)(p, objs, n);
-}
-
-/**
- * rxr_pool_free_bulk() for a caller that returns a status: 0, by a tail
- * jump to the strategy when the inline path does not serve it.
+ * Free @p n frames from any context.
+ * @return 0, so that a caller that returns a status reaches the pool's
+ *   entry by a jump.
  */
 static __rte_always_inline int
-rxr_pool_free_status(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (likely(rxr_pool_free_inline(p, objs, n)))
-		return 0;
-	return __rxr_pool_free_entry(p, objs, n);
-}
-
-/** Free n frames from any context. */
-static __rte_always_inline void
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	rxr_pool_free_status(p, objs, n);
+	if (n == 1)
+		return __rxr_pool_call(p, (void **)(uintptr_t)objs, 1, false);
+	return __rxr_pool_free_n(p, objs, n);
 }
 
 /* rxr_pool_poll_end() of a strategy that defers frees. */
@@ -679,17 +484,11 @@ rxr_pool_poll_end(struct rxr_pool *p)
 /**
  * Latency sampling, by the poll lcore for itself: between
  * rxr_pool_sample(p, true) and rxr_pool_sample(p, false) its refills,
- * frees and its drain at the bh-enable point are timed (bh's inline owner
- * path is left for that window only, so that it stays inline the rest of
- * the time). No effect without conf.latency or outside a poll lcore.
+ * frees and its drain at the bh-enable point are timed (its calls leave
+ * the inline owner path for that window only). No effect without
+ * conf.latency or outside a poll lcore.
  */
 void rxr_pool_sample(struct rxr_pool *p, bool on);
-
-/**
- * Lcore stop: drain the deferred list, the recycle cache and ring, and the
- * pcp of the calling poll lcore into the zone.
- */
-void rxr_pool_lcore_stop(struct rxr_pool *p);
 
 /**
  * Return every frame held by every poll lcore's caches to the zones. Only
@@ -726,14 +525,13 @@ int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 /**
  * Let the calling thread's task-context frees to @p p (strategies that
  * defer frees: bh) gather in a batch of its own, up to @p max frames, that
- * goes to the owner's deferred list with one atomic operation when full:
- * the owner's list head and batch links cross CPUs once per @p max frames
- * rather than once per free call, as a thread's own mempool cache
- * (rte_mempool_cache_create()) does for rte_mempool. Frames in the batch
- * are nobody's until it is published: the thread calls
- * rxr_pool_task_flush() before it waits (idle, blocked) and before it
- * ends, and counts up to @p max frames of the pool as its own. Frees from
- * a signal handler are never batched. A new call publishes the old batch.
+ * goes to the owner's deferred list with one atomic operation when full,
+ * as a thread's own mempool cache (rte_mempool_cache_create()) does for
+ * rte_mempool. Frames in the batch are nobody's until it is published:
+ * the thread calls rxr_pool_task_flush() before it waits (idle, blocked)
+ * and before it ends, and counts up to @p max frames of the pool as its
+ * own. Frees from a signal handler are never batched. A new call
+ * publishes the old batch.
  * @param max 0 or 1: no batch (each free call published, the default).
  * @return 0, or -EINVAL above RXR_POOL_TASK_BATCH_MAX.
  */
@@ -748,9 +546,6 @@ void rxr_pool_task_flush(struct rxr_pool *p);
  * a thread of the application's). @return frames made ready.
  */
 unsigned int rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget);
-
-/** Which context the calling thread is in, for this pool. */
-enum rxr_context rxr_pool_context(const struct rxr_pool *p);
 
 /**
  * The core's plain counters of a poll lcore, one line each: X(name, help).
@@ -802,14 +597,6 @@ void rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		const struct rxr_pool_lcore_stats *b);
 
 /**
- * Strategy @p s's own counter @p name in @p ls, found by the name it gives
- * it (rxr_strategy_counters()). @return it; 0 when @p s has none of that
- * name.
- */
-uint64_t rxr_pool_lcore_counter(const struct rxr_pool_lcore_stats *ls,
-		enum rxr_strategy s, const char *name);
-
-/**
  * pcp hits and misses between two snapshots of one pool (@p a NULL: since
  * its creation), as reports and telemetry count them: allocations the
  * pcps served from frames they held, and frames the zones handed out
@@ -845,8 +632,8 @@ uint64_t rxr_pool_avail(const struct rxr_pool *p);
 /** Frames in the pool. */
 uint64_t rxr_pool_nr_frames(const struct rxr_pool *p);
 
-/** The pool's configuration with defaults filled in. */
-const struct rxr_pool_conf *rxr_pool_conf(const struct rxr_pool *p);
+/** The pool's configuration, its defaults filled in. */
+const struct rxr_pool_conf *rxr_pool_get_conf(const struct rxr_pool *p);
 
 /**
  * Conservation check at quiescence: every frame back in a zone and every

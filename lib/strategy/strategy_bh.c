@@ -1,70 +1,170 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * bh: only the owning poll lcore touches its pcp, between a plain nesting
- * counter and compiler barriers (local_bh_disable/enable): no atomics on the
- * owner's path. Any other context frees onto the owner's deferred list and
- * allocates from the zone; the owner drains the list at its bh-enable point,
- * rxr_pool_poll_end(), once per poll iteration, and also whenever its pcp
- * is short, before it would go to the zone (as mimalloc collects delayed
- * frees in its allocation slow path), so an application that never calls
- * the enable point still gets its frames back. No per-lcore state of its
- * own: the pcp and the deferred list are the core's.
+ * bh: Linux's rmqueue_pcplist() and free_unref_page() with the pcp guarded
+ * by local_bh_disable() instead of local_irq_save(), the protection the
+ * 4.11-rc1 commit 374ad05ab64d gave the page allocator: only the owning
+ * poll lcore touches its pcp, between a plain nesting counter and compiler
+ * barriers, with no atomic instruction. Where it differs from the kernel:
+ * other contexts cannot be kept off the CPU, so they never touch the pcp.
+ * They free onto the owner's deferred list (lock-free, one atomic per
+ * call), which the owner drains at its bh-enable point,
+ * rxr_pool_poll_end(), once per poll iteration, and whenever its pcp runs
+ * short, before it would go to the zone (as mimalloc collects delayed
+ * frees in its allocation slow path); they allocate from the zone.
+ *
+ * The fast paths are the pcp's stack (rxr_pcp_pop(), rxr_pcp_push()),
+ * which rxr_pool_alloc_bulk() also runs inline for the owner; the slow
+ * paths are rmqueue_bulk (the pcp refilled from the zone) and
+ * free_pcppages_bulk (its coldest frames back to the zone), in lib/pcp.
  */
 
-#include <errno.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rte_pause.h>
 
 #include "rxr_pool_private.h"
 
-static __rte_always_inline int
-bh_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+/* The pcp short: deferred frees first, then rmqueue_bulk from the zone. */
+static __rte_noinline int
+bh_alloc_refill(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
+		unsigned int n)
 {
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	int ret;
-
-	if (unlikely(ls == NULL))
-		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
-	rxrp_bh_disable(ls);
-	if (unlikely(ls->pcp->count < n) && rxrp_defer_count(ls) != 0)
+	if (rxrp_defer_count(ls) != 0) {
 		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
-	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
-	rxrp_bh_enable(ls);
-	return ret;
+		if (rxr_pcp_pop(ls->pcp, objs, n))
+			return 0;
+	}
+	return __rxr_pcp_refill(ls->pcp, objs, n);
 }
 
-static __rte_always_inline void
-bh_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+static int
+bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	int ret = 0;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (unlikely(ls == NULL)) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		rxr_pool_bh_disable(ls->bh);
+		if (unlikely(!rxr_pcp_pop(ls->pcp, objs, n)))
+			ret = bh_alloc_refill(p, ls, objs, n);
+		rxr_pool_bh_enable(ls->bh);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
+}
+
+/* free_unref_page_commit(): onto the pcp, the coldest frames to the zone
+ * first when it would pass high (free_pcppages_bulk). */
+void
+rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pool_bh_disable(ls->bh);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+	rxr_pool_bh_enable(ls->bh);
+}
+
+static int
+bh_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	if (likely(ls != NULL))
 		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_owner);
 	else
 		rxrp_defer_free(p, rxrp_task_target(p), objs, n);
+	return 0;
 }
 
-RXRP_PER_FRAME_OPS(bh)
-
-/* Lcore stop: inside the section, which keeps a reclaim out meanwhile. */
-static void
-bh_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+/* An outermost entry met a reclaim's request: out again until it is done. */
+void
+__rxr_pool_bh_wait(struct rxr_pool_bh *bh)
 {
-	rxrp_bh_disable(ls);
-	rxrp_lcore_drain(p, ls);
-	rxrp_bh_enable(ls);
+	do {
+		__atomic_store_n(&bh->count, bh->count - 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&bh->drain_req, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
+		__atomic_store_n(&bh->count, bh->count + 1, __ATOMIC_RELAXED);
+		rte_compiler_barrier();
+	} while (__atomic_load_n(&bh->drain_req, __ATOMIC_ACQUIRE) != 0);
 }
 
-/* The pool's reclaim: the pcp, while the owner is kept out. */
+/*
+ * Empty an owner's caches from another thread when the owner takes no
+ * atomics (Dekker's pattern with an asymmetric barrier): publish the
+ * request, make every thread of the process execute a full barrier, then
+ * read the owner's section counter. Zero: the owner is outside and will
+ * see the request before it enters, so its caches are ours until the
+ * request is cleared. Not zero: it is working (or stopping) with them;
+ * wait until it leaves, as drain_all_pages() waits for every CPU's drain
+ * (its section waits for nothing the reclaim holds, and an entry that
+ * sees the request backs off). Left, the frames it held made an
+ * allocation fail with the pool not empty.
+ */
+unsigned int
+rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
+		unsigned int (*own)(struct rxr_pool *p, struct rxrp_lcore *ls))
+{
+	struct rxr_pool_bh *bh = ls->bh;
+	unsigned int got = 0;
+
+	/* Registered the first time it is needed; none: out of reach. */
+	if (p->remote_drain == 0)
+		p->remote_drain = syscall(__NR_membarrier,
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ?
+			1 : -1;
+	if (p->remote_drain < 0)
+		return 0;
+	__atomic_store_n(&bh->drain_req, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+		goto out;
+	/* Not its own: the owner itself would wait for ever. */
+	while (__atomic_load_n(&bh->count, __ATOMIC_ACQUIRE) != 0 &&
+			ls != rxrp_self_lcore(p))
+		rte_pause();
+	if (__atomic_load_n(&bh->count, __ATOMIC_ACQUIRE) == 0) {
+		if (own != NULL)
+			got = own(p, ls);
+		got += ls->pcp->count;
+		rxr_pcp_drain(ls->pcp);
+	}
+out:
+	__atomic_store_n(&bh->drain_req, 0, __ATOMIC_RELEASE);
+	return got;
+}
+
+/*
+ * Stopping, the owner drains inside its section, which keeps a reclaim
+ * out meanwhile; a reclaim keeps the owner out.
+ */
 static unsigned int
-bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
+bh_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
-	return rxrp_bh_reclaim(p, ls, NULL);
+	unsigned int got;
+
+	if (ls == NULL)
+		return 0;
+	if (!quiet)
+		return rxrp_bh_reclaim(p, ls, NULL);
+	rxr_pool_bh_disable(ls->bh);
+	got = rxrp_lcore_drain(p, ls);
+	rxr_pool_bh_enable(ls->bh);
+	return got;
 }
 
 const struct rxrp_strategy rxrp_strategy_bh = {
 	.name = "bh",
 	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE,
-	RXRP_OPS(bh),
-	.flush = bh_flush,
-	.lcore_reclaim = bh_reclaim,
+	.alloc = bh_alloc,
+	.free = bh_free,
+	.drain = bh_drain,
 };

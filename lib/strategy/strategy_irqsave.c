@@ -2,15 +2,16 @@
 
 /*
  * irqsave: any context uses the pcp of the CPU it runs on, each access a
- * critical section safe against every same-CPU interruption. In user space
- * that is a per-pcp lock taken with an atomic. The owner waits for it (the
- * holder runs on another CPU); any other context only tries it, because the
- * holder may be the very thread it interrupted or preempted, and uses the
- * zone when it is held (local_irq_save has no such case: it is the price
- * of doing this without disabling interrupts).
+ * critical section safe against every same-CPU interruption: Linux's
+ * rmqueue_pcplist() and free_unref_page() under local_irq_save(), as
+ * before 5.14. In user space that is a per-pcp lock taken with an atomic.
+ * The owner waits for it (the holder runs on another CPU); any other
+ * context only tries it, because the holder may be the very thread it
+ * interrupted or preempted, and uses the zone when it is held
+ * (local_irq_save has no such case: it is the price of doing this without
+ * disabling interrupts). A handler holding the lock never goes on to the
+ * zone lock either: it uses the pcp only when no zone transfer is needed.
  */
-
-#include <errno.h>
 
 #include "rxr_pool_private.h"
 
@@ -27,19 +28,7 @@ irqsave_of(const struct rxrp_lcore *ls)
 	return rxrp_lcore_priv(ls);
 }
 
-/* For white-box tests only: the core never takes it. */
-struct rxr_spinlock *
-rxrp_irqsave_lock_of(struct rxrp_lcore *ls)
-{
-	return &irqsave_of(ls)->pcp_lock;
-}
-
-/*
- * Lock the pcp the caller may use; NULL: use the zone. @p need is the
- * room the call needs without a zone transfer: a signal handler holding the
- * pcp lock must not go on to spin on the zone lock (its interrupted thread
- * may hold it), so it uses the pcp only when no transfer is needed.
- */
+/* local_irq_save(): the pcp the caller may use, locked; NULL: the zone. */
 static inline struct rxrp_lcore *
 irqsave_lock(struct rxr_pool *p, bool alloc, unsigned int n)
 {
@@ -64,49 +53,78 @@ irqsave_lock(struct rxr_pool *p, bool alloc, unsigned int n)
 	return NULL;
 }
 
-static int
-irqsave_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+static inline void
+irqsave_unlock(struct rxrp_lcore *ls)
 {
-	struct rxrp_lcore *ls = irqsave_lock(p, true, n);
+	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
+}
+
+/* rmqueue_pcplist(): the pcp, refilled from the zone when short. */
+static int
+irqsave_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	struct rxrp_lcore *ls;
 	int ret;
 
-	if (ls == NULL)
-		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
-	ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
-	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
-	return ret;
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	ls = irqsave_lock(p, true, n);
+	if (ls == NULL) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		ret = rxr_pcp_alloc_bulk(ls->pcp, objs, n);
+		irqsave_unlock(ls);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
 static void
-irqsave_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+irqsave_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
 {
-	struct rxrp_lcore *ls = irqsave_lock(p, false, n);
-
-	if (ls == NULL) {
-		rxrp_zone_free(p, objs, n, true);
-		return;
-	}
-	rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_raw);
-	rxr_spinlock_unlock(&irqsave_of(ls)->pcp_lock);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
 }
 
-RXRP_PER_FRAME_OPS(irqsave)
+/* free_unref_page(): onto the pcp, draining to the zone when full. */
+static int
+irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct rxrp_lcore *ls;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
+	ls = irqsave_lock(p, false, n);
+	if (ls == NULL) {
+		rxrp_zone_free(p, objs, n);
+		return 0;
+	}
+	rxrp_split_local(p, ls, objs, n, irqsave_free_local);
+	irqsave_unlock(ls);
+	return 0;
+}
 
 /*
- * A thread or handler on the same CPU may be using this pcp while the owner
- * stops: drain it inside the same lock they take.
+ * Every context takes the pcp lock, so a reclaim may too; stopping, the
+ * owner drains what other threads on its CPU may be using inside it.
  */
-static void
-irqsave_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+static unsigned int
+irqsave_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
-	struct irqsave_lcore *il = irqsave_of(ls);
+	unsigned int got;
 
-	rxr_spinlock_lock(&il->pcp_lock);
-	rxrp_lcore_drain(p, ls);
-	rxr_spinlock_unlock(&il->pcp_lock);
+	if (ls == NULL)
+		return 0;
+	rxr_spinlock_lock(&irqsave_of(ls)->pcp_lock);
+	got = ls->pcp->count;
+	if (quiet)
+		got = rxrp_lcore_drain(p, ls);
+	else
+		rxr_pcp_drain(ls->pcp);
+	irqsave_unlock(ls);
+	return got;
 }
 
-/* Its own counters, in the order of irqsave_counter_names. */
+/* Its own counters, in the order of irqsave_counters[]. */
 #define IRQSAVE_COUNTERS(X) \
 	X(zone_fallback, "lock held by another context, zone used") \
 	X(lock_acquisitions, "per-pcp lock acquisitions") \
@@ -122,27 +140,12 @@ enum {
 static_assert(IRQSAVE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
 	"irqsave counters do not fit rxr_pool_lcore_stats.counters");
 
-static const char * const irqsave_counter_names[] = {
+static const char * const irqsave_counters[] = {
 #define IRQSAVE_NAME(name, help) #name,
 	IRQSAVE_COUNTERS(IRQSAVE_NAME)
 #undef IRQSAVE_NAME
 	NULL,
 };
-
-/* The pool's reclaim: every context takes the pcp lock, so it may too. */
-static unsigned int
-irqsave_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	struct irqsave_lcore *il = irqsave_of(ls);
-	unsigned int got;
-
-	RTE_SET_USED(p);
-	rxr_spinlock_lock(&il->pcp_lock);
-	got = ls->pcp->count;
-	rxr_pcp_drain(ls->pcp);
-	rxr_spinlock_unlock(&il->pcp_lock);
-	return got;
-}
 
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
@@ -161,10 +164,9 @@ irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 const struct rxrp_strategy rxrp_strategy_irqsave = {
 	.name = "irqsave",
 	.caps = RXR_STRATEGY_CAP_PCP_LOCK,
-	RXRP_OPS(irqsave),
-	.lcore_priv_size = sizeof(struct irqsave_lcore),
-	.flush = irqsave_flush,
-	.lcore_reclaim = irqsave_reclaim,
+	.alloc = irqsave_alloc,
+	.free = irqsave_free,
+	.drain = irqsave_drain,
 	.stats = irqsave_stats,
-	.counter_names = irqsave_counter_names,
+	.counters = irqsave_counters,
 };

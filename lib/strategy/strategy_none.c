@@ -3,11 +3,9 @@
 /*
  * none: every context uses the pcp of its CPU with no protection at all.
  * Test only: the stress test runs it to prove that the debug checks catch
- * the list corruption of the 2017 pcp regression (a free in one context racing a
- * refill in another on the same CPU).
+ * the list corruption of the 2017 pcp regression (a free in one context
+ * racing a refill in another on the same CPU).
  */
-
-#include <errno.h>
 
 #include "rxr_pool_private.h"
 
@@ -26,30 +24,44 @@ none_pcp(struct rxr_pool *p, bool alloc, unsigned int n)
 }
 
 static int
-none_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+none_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct rxrp_lcore *ls = none_pcp(p, true, n);
+	struct rxrp_lcore *ls;
 
-	if (ls == NULL)
-		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
-	return rxr_pcp_alloc_bulk(ls->pcp, objs, n);
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	ls = none_pcp(p, true, n);
+	if ((ls == NULL ? rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n) :
+			rxr_pcp_alloc_bulk(ls->pcp, objs, n)) == 0)
+		return 0;
+	return rxrp_alloc_failed(p, objs, n);
 }
 
 static void
-none_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+none_free_local(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
+		unsigned int n)
 {
-	struct rxrp_lcore *ls = none_pcp(p, false, n);
-
-	if (ls == NULL)
-		rxrp_zone_free(p, objs, n, true);
-	else
-		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_raw);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
 }
 
-RXRP_PER_FRAME_OPS(none)
+static int
+none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	struct rxrp_lcore *ls;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
+	ls = none_pcp(p, false, n);
+	if (ls == NULL)
+		rxrp_zone_free(p, objs, n);
+	else
+		rxrp_split_local(p, ls, objs, n, none_free_local);
+	return 0;
+}
 
 const struct rxrp_strategy rxrp_strategy_none = {
 	.name = "none",
 	.caps = RXR_STRATEGY_CAP_TEST_ONLY,
-	RXRP_OPS(none),
+	.alloc = none_alloc,
+	.free = none_free,
 };

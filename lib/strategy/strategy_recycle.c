@@ -1,88 +1,217 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * recycle: page_pool in front of bh. The owner allocates from its alloc
- * cache, refilled from the ptr_ring (frames other contexts returned), then
- * from the pcp in bulk; frames of another node found in the ring are waived
- * to their zone. The owner's frees go to the cache, then the ring; other
- * contexts' frees go to the ring. What does not fit is released to the
- * allocator the bh way.
+ * recycle: Linux's page_pool (net/core/page_pool.c) in front of bh. Per
+ * poll lcore an alloc cache the owner alone touches, inside its bh
+ * section, and a bounded ptr_ring of frames other contexts returned.
+ *
+ * - recycle_alloc() is page_pool_alloc_pages(): the alloc cache
+ *   (__page_pool_get_cached()), refilled from the ring
+ *   (page_pool_refill_alloc_cache(), frames of another node waived to
+ *   their zone), then from the pcp in bulk (__page_pool_alloc_pages_slow()
+ *   with alloc_pages_bulk(); here the bh pcp, its deferred frees first).
+ * - recycle_free() is page_pool_put_page(): the owner's frames to the
+ *   cache (page_pool_recycle_in_cache()), then the ring, then released to
+ *   the pcp; other contexts' frames to the ring (ptr_ring_produce(), only
+ *   tried: a handler never waits), else released the bh way (the
+ *   deferred list), where page_pool would free them to the allocator.
+ *
+ * The alloc cache is a stack of lib/pcp (no zone behind it), so that the
+ * owner's fast path is the pcp's, inline in rxr_pool_alloc_bulk() too.
  */
 
 #include <errno.h>
-#include <string.h>
 
 #include <rte_errno.h>
-#include <rte_log.h>
+#include <rte_malloc.h>
 
 #include "rxr_pool_private.h"
-#include "rxr_log.h"
 
-/*
- * Per poll lcore: the page_pool is in owner_data, on the owner's first
- * line, for the fast path; here, what other contexts had to release.
- */
+/* page_pool's counters, one line each: X(name, help). */
+#define RECYCLE_COUNTERS(X) \
+	X(alloc_fast, "frames served from the alloc cache") \
+	X(alloc_slow, "refills from the pcp (bulk)") \
+	X(alloc_empty, "refills that found ring and pcp empty") \
+	X(alloc_refill, "refills of the cache from the ring") \
+	X(alloc_waive, "remote-node frames sent to their zone") \
+	X(recycle_cached, "owner frees kept in the cache") \
+	X(recycle_cache_full, "owner frees that found it full") \
+	X(recycle_ring, "frees put in the ring") \
+	X(recycle_ring_full, "frees that found the ring full") \
+	X(recycle_released_refcnt, \
+		"frames released to the allocator instead of recycled")
+
+enum {
+#define RECYCLE_ENUM(name, help) RECYCLE_C_##name,
+	RECYCLE_COUNTERS(RECYCLE_ENUM)
+#undef RECYCLE_ENUM
+	RECYCLE_NB_COUNTERS,
+};
+static_assert(RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
+	"recycle counters do not fit rxr_pool_lcore_stats.counters");
+
+/* Bounded multi-producer, single-consumer ring of frames (ptr_ring). */
+struct ptr_ring {
+	struct rxr_spinlock producer_lock;
+	uint32_t producer;		/* next slot to fill, under the lock */
+	uint64_t produced;		/* under the lock */
+	uint64_t full;			/* frames that found no slot, same */
+	uint32_t consumer __rte_cache_aligned; /* owner only */
+	uint32_t mask;
+	void **slots;			/* NULL = empty */
+};
+
+/* A poll lcore's page_pool, in rxrp_lcore.owner_data. */
+struct page_pool {
+	struct rxr_pcp *cache;		/* the alloc cache, owner only */
+	uint32_t refill;		/* frames per refill of the cache */
+	uint64_t refilled;		/* pushed onto the cache by refills */
+	uint64_t emptied;		/* taken off it by drains */
+	uint64_t stats[RECYCLE_NB_COUNTERS]; /* the owner's */
+	struct ptr_ring ring;
+};
+
+/* Per poll lcore, other contexts' count: what they had to release. */
 struct recycle_lcore {
-	uint64_t released_remote;	/* atomic: other contexts */
+	uint64_t released_remote;	/* atomic */
 };
 RXRP_LCORE_PRIV_CHECK(struct recycle_lcore);
 
-static inline struct recycle_lcore *
-recycle_of(const struct rxrp_lcore *ls)
-{
-	return rxrp_lcore_priv(ls);
-}
+#define PP_STAT(pp, name, v) RXR_STAT_ADD((pp)->stats[RECYCLE_C_##name], v)
 
-static inline struct rxr_page_pool *
+static inline struct page_pool *
 pp_of(const struct rxrp_lcore *ls)
 {
 	return ls->owner_data;
 }
 
-/* Ring -> cache, waiving remote frames. @return frames taken off the ring. */
-static __rte_noinline unsigned int
+/* ptr_ring_produce(), the lock only tried. @return frames produced. */
+static unsigned int
+ring_produce(struct ptr_ring *r, void * const *objs, unsigned int n)
+{
+	unsigned int i;
+
+	if (!rxr_spinlock_trylock(&r->producer_lock))
+		return 0;
+	for (i = 0; i < n; i++) {
+		void **slot = &r->slots[r->producer & r->mask];
+
+		/* The consumer clears a slot only after it read it. */
+		if (__atomic_load_n(slot, __ATOMIC_ACQUIRE) != NULL)
+			break;
+		__atomic_store_n(slot, objs[i], __ATOMIC_RELEASE);
+		r->producer++;
+	}
+	RXR_STAT_ADD(r->produced, i);
+	RXR_STAT_ADD(r->full, n - i);
+	rxr_spinlock_unlock(&r->producer_lock);
+	return i;
+}
+
+/* ptr_ring_consume_batched(), by the owner. @return frames taken. */
+static unsigned int
+ring_consume(struct ptr_ring *r, void **objs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		void **slot = &r->slots[r->consumer & r->mask];
+		void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+		if (f == NULL)
+			break;
+		objs[i] = f;
+		__atomic_store_n(slot, NULL, __ATOMIC_RELEASE);
+		r->consumer++;
+	}
+	return i;
+}
+
+/* Onto the cache by a refill (not an owner free: not recycle_cached). */
+static inline void
+cache_fill(struct page_pool *pp, void * const *objs, unsigned int n)
+{
+	rxr_pcp_push(pp->cache, objs, n);
+	RXR_STAT_ADD(pp->refilled, n);
+}
+
+/* page_pool_refill_alloc_cache(): the ring into the cache, waiving
+ * remote frames. @return frames taken off the ring. */
+static unsigned int
 cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
-	struct rxr_alloc_cache *c = &pp->cache;
+	struct page_pool *pp = pp_of(ls);
+	struct rxr_pcp *c = pp->cache;
 	void *tmp[RXRP_CHUNK];
-	unsigned int want = RTE_MIN(RTE_MIN(c->refill, c->size - c->count),
-			(uint32_t)RXRP_CHUNK);
-	unsigned int got = rxr_ptr_ring_consume(&pp->ring, tmp, want);
+	unsigned int got, k = 0;
 
+	got = ring_consume(&pp->ring, tmp, RTE_MIN(RTE_MIN(pp->refill,
+		c->high - c->count), (uint32_t)RXRP_CHUNK));
 	if (got == 0)
 		return 0;
-	RXR_STAT_ADD(pp->stats.alloc_refill, 1);
+	PP_STAT(pp, alloc_refill, 1);
 	for (unsigned int i = 0; i < got; i++) {
 		unsigned int node = rxrp_frame_node(p, tmp[i]);
 
 		if (unlikely(node != ls->node)) {
 			rxr_zone_free(p->zone[node], tmp[i], 0);
-			RXR_STAT_ADD(pp->stats.alloc_waive, 1);
+			PP_STAT(pp, alloc_waive, 1);
 			continue;
 		}
-		c->frames[c->count++] = tmp[i];
+		tmp[k++] = tmp[i];
 	}
+	cache_fill(pp, tmp, k);
 	return got;
 }
 
-static __rte_always_inline int
-recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
+/*
+ * __page_pool_alloc_pages_slow(): the cache refilled from the pcp, a
+ * refill's worth (at least what the call wants), or just what the call
+ * wants when the zone is short. @return 0, or -ENOBUFS.
+ */
+static int
+cache_refill_from_pcp(struct rxrp_lcore *ls, unsigned int n)
+{
+	struct page_pool *pp = pp_of(ls);
+	struct rxr_pcp *c = pp->cache;
+	unsigned int want = c->count + RTE_MAX(RTE_MIN(pp->refill,
+		c->high - c->count), n - c->count);
+	void *tmp[RXRP_CHUNK];
+
+	while (c->count < want) {
+		unsigned int k = RTE_MIN(want - c->count, (uint32_t)RXRP_CHUNK);
+
+		if (rxr_pcp_alloc_bulk(ls->pcp, tmp, k) == 0) {
+			cache_fill(pp, tmp, k);
+		} else if (want > n && c->count < n) {
+			want = n;
+		} else {
+			break;
+		}
+	}
+	if (c->count < n) {
+		PP_STAT(pp, alloc_empty, 1);
+		return -ENOBUFS;
+	}
+	PP_STAT(pp, alloc_slow, 1);
+	return 0;
+}
+
+/* The cache short: the ring, the deferred frees, the pcp. */
+static __rte_noinline int
+recycle_alloc_slow(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 		unsigned int n)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
-	struct rxr_alloc_cache *c = &pp->cache;
-	unsigned int room, k;
+	struct page_pool *pp = pp_of(ls);
+	struct rxr_pcp *c = pp->cache;
 
-	if (likely(c->count >= n))
-		goto fast;
-	if (unlikely(n > c->size)) {
+	if (unlikely(n > c->high)) {
 		/* Larger than the cache: straight from the pcp. */
 		if (rxr_pcp_alloc_bulk(ls->pcp, objs, n) != 0) {
-			RXR_STAT_ADD(pp->stats.alloc_empty, 1);
+			PP_STAT(pp, alloc_empty, 1);
 			return -ENOBUFS;
 		}
-		RXR_STAT_ADD(pp->stats.alloc_slow, 1);
+		PP_STAT(pp, alloc_slow, 1);
 		return 0;
 	}
 	while (c->count < n && cache_refill_from_ring(p, ls) != 0)
@@ -91,287 +220,258 @@ recycle_owner_alloc(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	if (c->count < n && ls->pcp->count < n - c->count &&
 			rxrp_defer_count(ls) != 0)
 		rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
-	if (c->count < n) {
-		room = c->size - c->count;
-		k = RTE_MIN(c->refill, room);
-		if (k < n - c->count || rxr_pcp_alloc_bulk(ls->pcp,
-				&c->frames[c->count], k) != 0) {
-			k = n - c->count;
-			if (rxr_pcp_alloc_bulk(ls->pcp, &c->frames[c->count],
-					k) != 0) {
-				RXR_STAT_ADD(pp->stats.alloc_empty, 1);
-				return -ENOBUFS;
-			}
-		}
-		c->count += k;
-		RXR_STAT_ADD(pp->stats.alloc_slow, 1);
-	}
-fast:
-	c->count -= n;
-	memcpy(objs, &c->frames[c->count], n * sizeof(*objs));
-	RXR_STAT_ADD(pp->stats.alloc_fast, n);
+	if (c->count < n && cache_refill_from_pcp(ls, n) != 0)
+		return -ENOBUFS;
+	rxr_pcp_pop(c, objs, n);
 	return 0;
 }
 
-/* Produce into ls's ring without ever waiting. @return frames produced. */
-static unsigned int
-ring_produce(struct rxr_page_pool *pp, void * const *objs, unsigned int n)
+static int
+recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	unsigned int done;
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	int ret = 0;
 
-	if (!rxr_spinlock_trylock(&pp->ring.producer_lock))
-		return 0;
-	done = rxr_ptr_ring_produce_locked(&pp->ring, objs, n);
-	RXR_STAT_ADD(pp->ring_produced, done);
-	RXR_STAT_ADD(pp->ring_full, n - done);
-	rxr_spinlock_unlock(&pp->ring.producer_lock);
-	return done;
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (unlikely(ls == NULL)) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		rxr_pool_bh_disable(ls->bh);
+		if (unlikely(!rxr_pcp_pop(pp_of(ls)->cache, objs, n)))
+			ret = recycle_alloc_slow(p, ls, objs, n);
+		rxr_pool_bh_enable(ls->bh);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-/* Owner frees of local frames: cache, then ring, then the pcp. */
-static __rte_always_inline void
-recycle_owner_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
+/* The owner's local frames: the cache, then the ring, then the pcp. */
+static void
+recycle_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
-	struct rxr_alloc_cache *c = &pp->cache;
-	unsigned int k = RTE_MIN(n, c->size - c->count), r;
+	struct page_pool *pp = pp_of(ls);
+	unsigned int k = RTE_MIN(n, pp->cache->high - pp->cache->count), r;
 
-	memcpy(&c->frames[c->count], objs, k * sizeof(*objs));
-	c->count += k;
-	RXR_STAT_ADD(pp->stats.recycle_cached, k);
+	rxr_pcp_push(pp->cache, objs, k);
 	if (likely(k == n))
 		return;
-	RXR_STAT_ADD(pp->stats.recycle_cache_full, n - k);
-	r = ring_produce(pp, objs + k, n - k);
+	PP_STAT(pp, recycle_cache_full, n - k);
+	r = ring_produce(&pp->ring, objs + k, n - k);
 	if (k + r == n)
 		return;
-	RXR_STAT_ADD(pp->stats.recycle_released_refcnt, n - k - r);
+	PP_STAT(pp, recycle_released_refcnt, n - k - r);
 	rxr_pcp_free_bulk(ls->pcp, objs + k + r, n - k - r);
 }
 
-static __rte_always_inline int
-recycle_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	int ret;
-
-	if (unlikely(ls == NULL))
-		return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
-	rxrp_bh_disable(ls);
-	ret = recycle_owner_alloc(p, ls, objs, n);
-	rxrp_bh_enable(ls);
-	return ret;
-}
-
-static __rte_always_inline void
-recycle_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
+static int
+recycle_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	struct recycle_lcore *rl;
 	unsigned int done;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	if (likely(ls != NULL)) {
-		rxrp_bh_disable(ls);
-		rxrp_split_local(p, ls, objs, n, recycle_owner_free_local);
-		rxrp_bh_enable(ls);
-		return;
+		rxr_pool_bh_disable(ls->bh);
+		rxrp_split_local(p, ls, objs, n, recycle_free_local);
+		rxr_pool_bh_enable(ls->bh);
+		return 0;
 	}
-	/* Another context: the owner's ring, else release the bh way. */
+	/* Another context: the owner's ring, else released the bh way. */
 	ls = rxrp_task_target(p);
-	rl = recycle_of(ls);
-	done = ring_produce(pp_of(ls), objs, n);
-	if (done == n)
-		return;
-	__atomic_fetch_add(&rl->released_remote, n - done, __ATOMIC_RELAXED);
-	rxrp_defer_push(p, ls, objs + done, n - done);
+	rl = rxrp_lcore_priv(ls);
+	done = ring_produce(&pp_of(ls)->ring, objs, n);
+	if (done != n) {
+		__atomic_fetch_add(&rl->released_remote, n - done,
+			__ATOMIC_RELAXED);
+		rxrp_defer_push(p, ls, objs + done, n - done);
+	}
+	return 0;
 }
 
-RXRP_PER_FRAME_OPS(recycle)
+/* Up to RXRP_CHUNK frames off the cache by a drain (not an alloc). */
+static unsigned int
+cache_empty(struct page_pool *pp, void **tmp)
+{
+	unsigned int k = RTE_MIN(pp->cache->count, (uint32_t)RXRP_CHUNK);
 
-/* Under bh's reclaim, the owner kept out: cache and ring to the zone. */
+	rxr_pcp_pop(pp->cache, tmp, k);
+	RXR_STAT_ADD(pp->emptied, k);
+	return k;
+}
+
+/* The pool's reclaim, the owner kept out: cache and ring to the zone. */
 static unsigned int
 recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
+	struct page_pool *pp = pp_of(ls);
 	void *tmp[RXRP_CHUNK];
-	unsigned int got, total = pp->cache.count;
+	unsigned int got, total = 0;
 
-	rxrp_zone_free(p, pp->cache.frames, pp->cache.count, true);
-	__atomic_store_n(&pp->cache.count, 0, __ATOMIC_RELAXED);
-	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0) {
-		rxrp_zone_free(p, tmp, got, true);
+	while ((got = cache_empty(pp, tmp)) != 0 ||
+			(got = ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0) {
+		rxrp_zone_free(p, tmp, got);
 		total += got;
 	}
 	return total;
 }
 
-/* The pool's reclaim: cache, ring and pcp, while the owner is kept out. */
-static unsigned int
-recycle_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
-}
-
 /*
- * Lcore stop: cache and ring back to the pcp, then the core's drain, all
- * inside the section, which keeps a reclaim out meanwhile.
+ * Stopping, the owner gives cache and ring back to its pcp, then
+ * everything to the zone, inside its section, which keeps a reclaim out
+ * meanwhile.
  */
-static void
-recycle_flush(struct rxr_pool *p, struct rxrp_lcore *ls)
+static unsigned int
+recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
+	struct page_pool *pp;
 	void *tmp[RXRP_CHUNK];
 	unsigned int got;
 
-	rxrp_bh_disable(ls);
-	rxr_pcp_free_bulk(ls->pcp, pp->cache.frames, pp->cache.count);
-	pp->cache.count = 0;
-	while ((got = rxr_ptr_ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
+	if (ls == NULL || (pp = pp_of(ls)) == NULL)
+		return 0;
+	if (!quiet)
+		return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
+	rxr_pool_bh_disable(ls->bh);
+	while ((got = cache_empty(pp, tmp)) != 0)
+		rxr_pcp_free_bulk(ls->pcp, tmp, got);
+	while ((got = ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
 		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
-	rxrp_lcore_drain(p, ls);
-	rxrp_bh_enable(ls);
+	got = rxrp_lcore_drain(p, ls);
+	rxr_pool_bh_enable(ls->bh);
+	return got;
 }
 
 /*
- * Its own settings (rxr_pool_conf.settings[]): X(name, default, min, max,
- * holds frames, help). The defaults are page_pool's; the ring's limit is
- * page_pool_init()'s (a larger pool_size is refused with E2BIG).
+ * Its own settings (rxr_pool_conf.settings[]): page_pool's defaults; the
+ * ring's limit is page_pool_init()'s (a larger pool_size is refused with
+ * E2BIG).
  */
-#define RECYCLE_SETTINGS(X) \
-	X(cache, RXR_RECYCLE_CACHE_SIZE, 1, 8192, true, \
-		"frames in the owner's alloc cache (page_pool's " \
-		"PP_ALLOC_CACHE_SIZE)") \
-	X(refill, RXR_RECYCLE_CACHE_REFILL, 1, 8192, false, \
-		"frames per refill of the cache, at most cache (default: " \
-		"PP_ALLOC_CACHE_REFILL, or cache when smaller)") \
-	X(ring, RXR_RECYCLE_RING_SIZE, 1, 32768, true, \
-		"slots of the ring that takes frames freed by other contexts, " \
-		"rounded up to a power of two (page_pool's pool_size)")
-
-enum {
-#define RECYCLE_SETTING_ENUM(name, def, min, max, holds, help) \
-	RECYCLE_S_##name,
-	RECYCLE_SETTINGS(RECYCLE_SETTING_ENUM)
-#undef RECYCLE_SETTING_ENUM
-	RECYCLE_NB_SETTINGS,
-};
-static_assert(RECYCLE_NB_SETTINGS <= RXR_STRATEGY_SETTINGS_MAX,
-	"recycle settings do not fit rxr_pool_conf.settings");
+enum { RECYCLE_S_cache, RECYCLE_S_refill, RECYCLE_S_ring };
 
 static const struct rxr_strategy_setting recycle_settings[] = {
-#define RECYCLE_SETTING_DECL(n, d, lo, hi, holds, h) \
-	{ .name = #n, .def = d, .min = lo, .max = hi, .holds_frames = holds, \
-		.help = h },
-	RECYCLE_SETTINGS(RECYCLE_SETTING_DECL)
-#undef RECYCLE_SETTING_DECL
+	[RECYCLE_S_cache] = { .name = "cache", .def = 128, .min = 1,
+		.max = 8192, .holds_frames = true,
+		.help = "frames in the owner's alloc cache (page_pool's "
+			"PP_ALLOC_CACHE_SIZE)" },
+	[RECYCLE_S_refill] = { .name = "refill", .def = 64, .min = 1,
+		.max = 8192, .at_most = "cache",
+		.help = "frames per refill of the cache, at most cache "
+			"(default: PP_ALLOC_CACHE_REFILL, or cache when "
+			"smaller)" },
+	[RECYCLE_S_ring] = { .name = "ring", .def = 1024, .min = 1,
+		.max = 32768, .holds_frames = true, .pow2 = true,
+		.help = "slots of the ring that takes frames freed by other "
+			"contexts, rounded up to a power of two (page_pool's "
+			"pool_size)" },
+	{ .name = NULL },
 };
 
-#define RECYCLE_SETTING(c, name) ((c)->settings[RECYCLE_S_##name])
-
-/*
- * The defaults are in and each is in its range: refill within the cache;
- * the ring as it will be made (a power of two), so that what is recorded
- * and sized for is what runs.
- */
-static int
-recycle_settings_check(uint32_t *settings, uint32_t given, char *why,
-		size_t len)
+static void
+recycle_fini(struct rxr_pool *p)
 {
-	uint32_t cache = settings[RECYCLE_S_cache];
-	uint32_t *refill = &settings[RECYCLE_S_refill];
+	struct rxrp_lcore *ls;
 
-	settings[RECYCLE_S_ring] = rte_align32pow2(settings[RECYCLE_S_ring]);
+	RXRP_FOREACH_LCORE(p, ls, lc) {
+		struct page_pool *pp = pp_of(ls);
 
-	/* The default refill never exceeds a smaller cache. */
-	if (!(given & (1u << RECYCLE_S_refill)))
-		*refill = RTE_MIN(*refill, cache);
-	if (*refill > cache) {
-		snprintf(why, len, "refill %u is over cache %u%s", *refill,
-			cache, given & (1u << RECYCLE_S_cache) ? "" :
-			" (the default)");
-		return -EINVAL;
+		if (pp == NULL)
+			continue;
+		rxr_pcp_destroy(pp->cache);
+		rte_free(pp->ring.slots);
+		rte_free(pp);
+		ls->owner_data = NULL;
+	}
+}
+
+/* A page_pool per poll lcore; its alloc cache is the inline path's stack. */
+static int
+recycle_init(struct rxr_pool *p)
+{
+	const uint32_t *set = p->conf.settings;
+	struct rxrp_lcore *ls;
+
+	RXRP_FOREACH_LCORE(p, ls, lc) {
+		int socket = rxr_zone_socket(p->zone[ls->node]);
+		struct page_pool *pp;
+
+		pp = rte_zmalloc_socket("rxr_page_pool", sizeof(*pp),
+				RTE_CACHE_LINE_SIZE, socket);
+		if (pp == NULL)
+			return -ENOMEM;
+		ls->owner_data = pp;
+		pp->refill = set[RECYCLE_S_refill];
+		pp->cache = rxr_pcp_create(p->zone[ls->node],
+				set[RECYCLE_S_cache], set[RECYCLE_S_refill],
+				socket);
+		pp->ring.slots = rte_zmalloc_socket("rxr_ptr_ring",
+				set[RECYCLE_S_ring] * sizeof(void *),
+				RTE_CACHE_LINE_SIZE, socket);
+		if (pp->cache == NULL || pp->ring.slots == NULL)
+			return -ENOMEM;
+		pp->ring.mask = set[RECYCLE_S_ring] - 1;
+		p->owner[lc].stack = pp->cache;
 	}
 	return 0;
-}
-
-static int
-recycle_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
-{
-	struct rxr_page_pool *pp;
-
-	pp = rxr_page_pool_create(RECYCLE_SETTING(&p->conf, cache),
-			RECYCLE_SETTING(&p->conf, refill),
-			RECYCLE_SETTING(&p->conf, ring), socket);
-	if (pp == NULL)
-		return -(rte_errno != 0 ? rte_errno : ENOMEM);
-	ls->owner_data = pp;
-	/* The inline owner path: the alloc cache, as recycle_owner_alloc()'s
-	 * and recycle_owner_free_local()'s fast paths. */
-	ls->owner.count = &pp->cache.count;
-	ls->owner.frames = pp->cache.frames;
-	ls->owner.max = pp->cache.size;
-	ls->owner.pcp_frames = false;
-	ls->owner.alloc_stat = &pp->stats.alloc_fast;
-	ls->owner.free_stat = &pp->stats.recycle_cached;
-	return 0;
-}
-
-static void
-recycle_lcore_fini(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	rxr_page_pool_destroy(pp_of(ls));
-	ls->owner_data = NULL;
 }
 
 static uint64_t
 recycle_held(const struct rxr_pool *p, const struct rxrp_lcore *ls)
 {
-	struct rxr_page_pool *pp = pp_of(ls);
+	const struct page_pool *pp;
+	uint64_t n;
 
-	return __atomic_load_n(&pp->cache.count, __ATOMIC_RELAXED) +
-		rxr_ptr_ring_count(&pp->ring);
+	if (ls == NULL || (pp = pp_of(ls)) == NULL)
+		return 0;
+	n = __atomic_load_n(&pp->cache->count, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i <= pp->ring.mask; i++)
+		n += __atomic_load_n(&pp->ring.slots[i], __ATOMIC_RELAXED) !=
+			NULL;
+	return n;
 }
 
 static void
 recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 		struct rxr_pool_lcore_stats *o)
 {
-	const struct recycle_lcore *rl = recycle_of(ls);
-	struct rxr_recycle_stats st;
+	const struct recycle_lcore *rl = rxrp_lcore_priv(ls);
+	const struct page_pool *pp = pp_of(ls);
+	uint64_t *c = o->counters;
 
-	rxr_page_pool_stats(pp_of(ls), &st);
-	st.recycle_released_refcnt += RXR_STAT_READ(rl->released_remote);
-#define RECYCLE_COUNTER_OUT(name, help) \
-	o->counters[RXR_RECYCLE_C_##name] += st.name;
-	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_OUT)
-#undef RECYCLE_COUNTER_OUT
+	for (unsigned int i = 0; i < RECYCLE_NB_COUNTERS; i++)
+		c[i] += RXR_STAT_READ(pp->stats[i]);
+	c[RECYCLE_C_alloc_fast] += RXR_STAT_READ(pp->cache->stats.alloc) -
+		RXR_STAT_READ(pp->emptied);
+	c[RECYCLE_C_recycle_cached] += RXR_STAT_READ(pp->cache->stats.free) -
+		RXR_STAT_READ(pp->refilled);
+	/* Producers from other contexts count under the producer lock. */
+	c[RECYCLE_C_recycle_ring] += RXR_STAT_READ(pp->ring.produced);
+	c[RECYCLE_C_recycle_ring_full] += RXR_STAT_READ(pp->ring.full);
+	c[RECYCLE_C_recycle_released_refcnt] +=
+		RXR_STAT_READ(rl->released_remote);
 }
 
 /* The report's and telemetry's names: the list's, in its order. */
-static const char * const recycle_counter_names[] = {
-#define RECYCLE_COUNTER_NAME(name, help) #name,
-	RXR_RECYCLE_COUNTERS(RECYCLE_COUNTER_NAME)
-#undef RECYCLE_COUNTER_NAME
+static const char * const recycle_counters[] = {
+#define RECYCLE_NAME(name, help) #name,
+	RECYCLE_COUNTERS(RECYCLE_NAME)
+#undef RECYCLE_NAME
 	NULL,
 };
-static_assert(RXR_RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
-	"recycle counters do not fit rxr_pool_lcore_stats.counters");
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
 	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES |
 		RXR_STRATEGY_CAP_OWNER_INLINE,
-	RXRP_OPS(recycle),
-	.lcore_priv_size = sizeof(struct recycle_lcore),
-	.lcore_init = recycle_lcore_init,
-	.lcore_fini = recycle_lcore_fini,
-	.flush = recycle_flush,
-	.lcore_reclaim = recycle_reclaim,
+	.alloc = recycle_alloc,
+	.free = recycle_free,
+	.init = recycle_init,
+	.fini = recycle_fini,
+	.drain = recycle_drain,
 	.held = recycle_held,
 	.stats = recycle_stats,
-	.counter_names = recycle_counter_names,
+	.counters = recycle_counters,
 	.settings = recycle_settings,
-	.nb_settings = RECYCLE_NB_SETTINGS,
-	.settings_check = recycle_settings_check,
 };

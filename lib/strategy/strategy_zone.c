@@ -4,38 +4,33 @@
  * zone: no per-lcore cache in the refill path. Every alloc and free takes
  * the zone lock: the 4.11-rc1 regression after Linux commit 374ad05ab64d
  * ("mm, page_alloc: only use per-cpu allocator for irq-safe requests"),
- * on purpose. No per-lcore state, no optional callback.
+ * on purpose, where __rmqueue() under zone->lock served every order-0
+ * request. No per-lcore state, no optional operation.
  */
-
-#include <errno.h>
 
 #include "rxr_pool_private.h"
 
 static int
-zone_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
+zone_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, true);
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (likely(rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n) == 0))
+		return 0;
+	return rxrp_alloc_failed(p, objs, n);
 }
 
 static int
-zone_alloc_single(struct rxr_pool *p, void **objs, unsigned int n)
+zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	return rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n, false);
-}
-
-static void
-zone_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_zone_free(p, objs, n, true);
-}
-
-static void
-zone_free_single(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	rxrp_zone_free(p, objs, n, false);
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
+	rxrp_zone_free(p, objs, n);
+	return 0;
 }
 
 const struct rxrp_strategy rxrp_strategy_zone = {
 	.name = "zone",
-	RXRP_OPS(zone),
+	.alloc = zone_alloc,
+	.free = zone_free,
 };

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Zeroing policies around a strategy: alloc (clear before handing out, as
- * __GFP_ZERO / init_on_alloc), free (clear when given back, init_on_free)
- * and background (the owner takes pre-zeroed frames from its supply first,
- * clearing only what the supply could not give). Picked once at creation;
- * with the policy none no wrapper is installed at all. The layer sits just
- * above the strategy (enum rxrp_layer) and calls it through rxrp_below().
+ * The wrapper around a strategy, the pool's entries when the pool zeroes
+ * payloads or slows refills down for a test (rxr_pool.c picks it once, at
+ * creation; without either the strategy's own functions are the entries).
+ * Zeroing policies: alloc (clear before handing out, as __GFP_ZERO /
+ * init_on_alloc), free (clear when given back, init_on_free) and background
+ * (the owner takes pre-zeroed frames from its supply first, clearing only
+ * what the supply could not give).
  */
 
 #include <errno.h>
 
 #include <rte_cycles.h>
-#include <rte_errno.h>
 #include <rte_log.h>
 
 #include "rxr_pool_private.h"
@@ -36,42 +36,39 @@ clear_counted(struct rxr_pool *p, void * const *objs, unsigned int n)
 	}
 }
 
-static int
-zero_on_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+int
+rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	int ret = rxrp_below(p, RXRP_LAYER_ZERO)->alloc(p, objs, n);
-
-	if (likely(ret == 0))
-		clear_counted(p, objs, n);
-	return ret;
-}
-
-static void
-zero_on_free(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	clear_counted(p, objs, n);
-	rxrp_below(p, RXRP_LAYER_ZERO)->free(p, objs, n);
-}
-
-static int
-zero_background_alloc(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	const struct rxrp_fns *base = rxrp_below(p, RXRP_LAYER_ZERO);
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	const struct rxrp_strategy *st = p->strategy;
+	enum rxr_zero_policy zp = p->conf.zero_policy;
+	struct rxrp_lcore *ls;
 	unsigned int got = 0;
-	int ret;
 
-	if (likely(ls != NULL))
-		got = rxr_zero_supply_get_bulk(ls->supply, objs, n);
-	if (got == n)
-		return 0;
-	ret = base->alloc(p, objs + got, n - got);
-	if (unlikely(ret != 0)) {
-		base->free(p, objs, got);
-		return ret;
+	if (unlikely(p->delay_steps != 0))
+		rxrp_test_delay(p);
+	if (zp == RXR_ZERO_POLICY_BACKGROUND) {
+		ls = rxrp_owner_lcore(p);
+		if (likely(ls != NULL))
+			got = rxr_zero_supply_get_bulk(ls->supply, objs, n);
+		if (got == n)
+			return 0;
 	}
-	clear_counted(p, objs + got, n - got);
+	if (unlikely(st->alloc(p, objs + got, n - got) != 0)) {
+		if (got != 0)
+			st->free(p, objs, got);
+		return -ENOBUFS;
+	}
+	if (zp == RXR_ZERO_POLICY_ALLOC || zp == RXR_ZERO_POLICY_BACKGROUND)
+		clear_counted(p, objs + got, n - got);
 	return 0;
+}
+
+int
+rxrp_wrap_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (p->conf.zero_policy == RXR_ZERO_POLICY_FREE)
+		clear_counted(p, objs, n);
+	return p->strategy->free(p, objs, n);
 }
 
 /* @return 0 or the negative errno of the payload set-up, unchanged. */
@@ -81,7 +78,6 @@ rxrp_zero_setup(struct rxr_pool *p)
 	const struct rxr_pool_conf *c = &p->conf;
 	uint32_t len = c->payload_len != 0 ? c->payload_len :
 		p->frame_size - RTE_MIN(c->payload_offset, p->frame_size);
-	int ret;
 
 	if (c->zero_policy == RXR_ZERO_POLICY_NONE)
 		return 0;
@@ -96,52 +92,18 @@ rxrp_zero_setup(struct rxr_pool *p)
 			c->name, (int)c->zero_method);
 		return -EINVAL;
 	}
-	ret = rxr_zero_payload_init(&p->zp, p->frame_size, c->payload_offset,
+	return rxr_zero_payload_init(&p->zp, p->frame_size, c->payload_offset,
 			len, c->zero_method);
-	if (ret != 0)
-		return ret;
-	switch (c->zero_policy) {
-	case RXR_ZERO_POLICY_ALLOC:
-		return rxrp_layer_push(p, RXRP_LAYER_ZERO, zero_on_alloc, NULL);
-	case RXR_ZERO_POLICY_FREE:
-		return rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, zero_on_free);
-	case RXR_ZERO_POLICY_BACKGROUND:
-		return rxrp_layer_push(p, RXRP_LAYER_ZERO,
-				zero_background_alloc, NULL);
-	default:
-		return -EINVAL;
-	}
-}
-
-int
-rxrp_zero_lcore_init(struct rxr_pool *p, struct rxrp_lcore *ls, int socket)
-{
-	const struct rxr_pool_conf *c = &p->conf;
-	struct rxr_zero_supply_conf sc = {
-		.name = c->name,
-		.zone = p->zone[ls->node],
-		.capacity = c->zero_supply,
-		.payload_offset = p->zp.offset,
-		.payload_len = p->zp.len,
-		.method = c->zero_method,
-		.socket_id = socket,
-	};
-
-	if (c->zero_policy != RXR_ZERO_POLICY_BACKGROUND)
-		return 0;
-	ls->supply = rxr_zero_supply_create(&sc);
-	if (ls->supply == NULL)
-		return -(rte_errno != 0 ? rte_errno : ENOMEM);
-	return 0;
 }
 
 unsigned int
 rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget)
 {
+	struct rxrp_lcore *ls;
 	unsigned int n = 0;
 
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
-		if (p->lcore[lc] != NULL && p->lcore[lc]->supply != NULL)
-			n += rxr_zero_supply_service(p->lcore[lc]->supply, budget);
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		if (ls->supply != NULL)
+			n += rxr_zero_supply_service(ls->supply, budget);
 	return n;
 }

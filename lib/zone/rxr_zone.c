@@ -595,16 +595,6 @@ rxr_zone_owns(const struct rxr_zone *z, const void *addr)
 	return r != NULL && ((uintptr_t)addr - r->base) % z->frame_size == 0;
 }
 
-double
-rxr_zone_memmap_bytes_per_frame(const struct rxr_zone *z)
-{
-	if (z->nr_frames == 0)
-		return sizeof(struct rxr_page);
-	return sizeof(struct rxr_page) +
-		(double)(z->nr_regions * sizeof(struct rxr_zone_region)) /
-		z->nr_frames;
-}
-
 #define CHECK(cond, ...) do { \
 	if (!(cond)) { \
 		if (out != NULL) { \

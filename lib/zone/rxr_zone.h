@@ -193,9 +193,6 @@ bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
  */
 int rxr_zone_check(struct rxr_zone *zone, FILE *out);
 
-/** Bytes of bookkeeping per frame: the memmap entry and region share. */
-double rxr_zone_memmap_bytes_per_frame(const struct rxr_zone *zone);
-
 /**
  * @name Frame state tracking for debug builds
  * The pcp marks frames it holds so that a frame handed out twice, or freed

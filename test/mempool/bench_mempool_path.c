@@ -111,11 +111,13 @@ struct config {
 /*
  * The floor: a cacheless driver that does nothing but move pointers, one
  * array stack per pool, for the lcore that runs the benchmark only. The
- * stack is a struct rxr_pcp (count, frames), so that the section's floor
- * enters and leaves bh's own section on it (__rxr_pool_bh_enter_outer())
- * and counts in its stats as bh's inline path does; nothing ever asks it
- * to drain.
+ * stack is a struct rxr_pcp (count, frames) and the section's floor
+ * enters and leaves bh's own section (__rxr_pool_bh_enter_outer()) and
+ * counts in the stack's stats as bh's inline path does; nothing ever asks
+ * it to drain.
  */
+static struct rxr_pool_bh floor_bh;
+
 static int
 floor_alloc(struct rte_mempool *mp)
 {
@@ -138,7 +140,7 @@ floor_free(struct rte_mempool *mp)
 static __rte_always_inline bool
 floor_enter(struct rxr_pcp *st, const bool section)
 {
-	return !section || likely(__rxr_pool_bh_enter_outer(st));
+	return !section || likely(__rxr_pool_bh_enter_outer(&floor_bh));
 }
 
 /* Out of the section, n frames counted in *stat as bh counts them. */
@@ -148,7 +150,7 @@ floor_leave(struct rxr_pcp *st, uint64_t *stat, unsigned int n,
 {
 	if (section) {
 		RXR_STAT_ADD(*stat, n);
-		__rxr_pool_bh_leave_outer(st);
+		__rxr_pool_bh_leave_outer(&floor_bh);
 	}
 }
 

@@ -25,6 +25,12 @@
                                     mempool_perf_autotest to its end (an
                                     hour a run at full length): our ops
                                     against ring_mp_mc from the same table
+  dpdk_plugin.py mbuf-repeat PLUGIN [RUNS [POOL]]
+                                    mbuf_autotest RUNS times (default
+                                    2000) on --no-huge -m 512 with
+                                    RXREFILL_POOL=POOL (default
+                                    strategy=recycle,zero=free): no abort,
+                                    Test OK in every run (TAP, one line)
   dpdk_plugin.py perf-testpmd PLUGIN [STRATEGY...]
                                     testpmd rxonly on net_null, our ops
                                     against the default ops, interleaved
@@ -191,6 +197,24 @@ def autotest_one(dpdk_test, plugin, t, s, z, mem, eal_mem, why, wrap):
     ok = rc == 0 and "Test OK" in out and ours and not lost
     tap_run(ok, name, "" if ok else "exit %d, ops used with zero=%s: %s\n%s"
             % (rc, z, ours, "\n".join(lost + [tail(out)])), out)
+
+
+def mbuf_repeat(plugin, runs, pool):
+    """mbuf_autotest over and over: its refcnt test allocates every mbuf
+    of a 64-mbuf pool on one lcore while the other frees them."""
+    dpdk_test = find_prog("dpdk-test")
+    cmd = [dpdk_test, "-l", "0-1", "--no-pci", "--file-prefix",
+           prefix("mbufrep"), "-d", plugin, "--mbuf-pool-ops-name",
+           "rxrefill", "--no-huge", "-m", "512"]
+    bad = []
+    for i in range(runs):
+        rc, out = run(cmd, "mbuf_autotest\n", pool, 240)
+        if rc != 0 or "Test OK" not in out:
+            bad.append("run %d: exit %d\n%s" % (i + 1, rc, tail(out, 8)))
+    tap(not bad, "mbuf_autotest, %s, %d runs: %d failed" %
+        (pool, runs, len(bad)), "\n".join(bad[:3]))
+    print("1..%d" % tap_n)
+    return 1 if bad else 0
 
 
 # --- testpmd ---------------------------------------------------------------
@@ -644,8 +668,8 @@ def perf_args(mode, argv):
     return a
 
 
-MODES = ("autotest", "testpmd", "perf-autotest-quick", "perf-autotest",
-         "perf-testpmd")
+MODES = ("autotest", "testpmd", "mbuf-repeat", "perf-autotest-quick",
+         "perf-autotest", "perf-testpmd")
 
 
 def usage_error(msg):
@@ -666,6 +690,13 @@ def main():
         a = perf_args(mode, sys.argv[2:])
         plugin = a.plugin
         strategies = a.strategies
+    elif mode == "mbuf-repeat":
+        plugin = sys.argv[2]
+        runs = sys.argv[3] if len(sys.argv) > 3 else "2000"
+        pool = sys.argv[4] if len(sys.argv) > 4 else \
+            "strategy=recycle,zero=free"
+        if not runs.isdigit() or int(runs) == 0:
+            usage_error("RUNS: a whole number above 0, not '%s'" % runs)
     else:
         plugin = sys.argv[2]
         strategies = sys.argv[3:] or STRATEGIES
@@ -685,6 +716,8 @@ def main():
         return autotest(plugin, strategies)
     if mode == "testpmd":
         return testpmd(plugin, strategies)
+    if mode == "mbuf-repeat":
+        return mbuf_repeat(plugin, int(runs), pool)
     if mode == "perf-autotest-quick":
         return perf_autotest_quick(plugin, a.shim, strategies, a.modes,
                                    a.time_scale)

@@ -22,6 +22,7 @@ def main():
         (["testpmd", d], "the plugin is not a regular file"),
         (["perf-autotest", PLUGIN, "--shim", d, "--time-scale", "2"],
          "the shim is not a regular file"),
+        (["mbuf-repeat", PLUGIN, "x"], "RUNS: a whole number above 0"),
         # Usage went out with exit 1.
         (["nomode", PLUGIN], "unknown mode nomode"),
         ([], "dpdk_plugin.py autotest PLUGIN"),

@@ -128,6 +128,43 @@ test_raw_sizes(void)
 	return 0;
 }
 
+static void
+count_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	unsigned int *n = arg;
+
+	*n += rte_mempool_from_obj(obj) == mp;
+}
+
+/*
+ * Zeroing clears the data room and nothing else: with no data room
+ * (rte_pktmbuf_pool_create()'s data_room_size 0, as mbuf_autotest's
+ * refcnt pool) an object is all mbuf header, and the mempool's header of
+ * the next object (its link in the pool's list of objects, its pool) is
+ * not the mbuf's to clear.
+ */
+static int
+test_zero_no_room(void)
+{
+	static const char * const envs[] = { "zero=alloc", "zero=free" };
+	struct rte_mbuf *m[64];
+
+	for (unsigned int i = 0; i < RTE_DIM(envs); i++) {
+		struct rte_mempool *mp = make_pool(envs[i], RTE_DIM(m), 0);
+		unsigned int n = 0;
+
+		RXR_TEST_ASSERT(mp != NULL, "pool");
+		RXR_TEST_ASSERT(rte_pktmbuf_alloc_bulk(mp, m, RTE_DIM(m)) == 0,
+			"alloc");
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+		rte_mempool_obj_iter(mp, count_obj, &n);
+		RXR_TEST_ASSERT_EQ(n, RTE_DIM(m), envs[i]);
+		rte_mempool_free(mp);
+	}
+	unsetenv(RXR_MEMPOOL_ENV);
+	return 0;
+}
+
 /* rxrefill's own pools: --frame-size values that once failed to adopt. */
 static int
 test_frame_sizes(void)
@@ -175,9 +212,13 @@ env_settings_check(void)
 {
 	struct rte_mempool *mp;
 	const struct rxr_pool_conf *c;
-	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
-	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
-	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	const struct rxr_strategy_setting *set;
+	int cache = 0, refill = 1, ring = 2;	/* as recycle declares them */
+
+	RXR_TEST_ASSERT(rxr_strategy_settings(RXR_STRATEGY_RECYCLE, &set) == 3 &&
+		strcmp(set[cache].name, "cache") == 0 &&
+		strcmp(set[refill].name, "refill") == 0 &&
+		strcmp(set[ring].name, "ring") == 0, "recycle's settings");
 
 	if (env_refused("strategy=recycle,recycle.rnig=1",
 				"no setting 'rnig' (it has cache, refill, ring)") ||
@@ -199,7 +240,7 @@ env_settings_check(void)
 	mp = make_pool("recycle.ring=64,recycle.cache=16,strategy=recycle", 64,
 		RTE_MBUF_DEFAULT_BUF_SIZE);
 	RXR_TEST_ASSERT(mp != NULL, "recycle settings refused");
-	c = rxr_pool_conf(rxr_mempool_pool(mp));
+	c = rxr_pool_get_conf(rxr_mempool_pool(mp));
 	RXR_TEST_ASSERT(c->strategy == RXR_STRATEGY_RECYCLE &&
 		c->settings[ring] == 64 && c->settings[cache] == 16 &&
 		c->settings[refill] == 16, "recycle settings %u %u %u",
@@ -241,6 +282,13 @@ env_messages_check(void)
 			env_refused("strategy=bh,bulk=off=on", "'bulk=off=on'") ||
 			env_refused("strategy==zone", "'strategy==zone'"))
 		return -1;
+	/* rte_kvargs skips empty pairs: "," ran the defaults. */
+	if (env_refused(",", "RXREFILL_POOL=\",\": an empty key=value pair") ||
+			env_refused("strategy=zone,", "an empty key=value pair") ||
+			env_refused(",strategy=zone", "an empty key=value pair") ||
+			env_refused("strategy=zone,,bulk=off",
+				"an empty key=value pair"))
+		return -1;
 	/* The value was logged raw: an escape sequence reached the terminal
 	 * (\x1b[2J cleared it). */
 	if (env_refused("strategy=bh\x1b[2J\n", "strategy=bh\\x1b[2J\\x0a: "
@@ -256,7 +304,7 @@ test_env(void)
 	static const char * const bad[] = {
 		"strategy=slab", "bulk=maybe", "high=0", "batch=-3", "high=8,batch=63",
 		"zero=sometimes", "colour=blue", "strategy", "high=99999999",
-		"strategy=none",
+		"strategy=none", ",",
 		/* Decimal only: hex, signs and blanks are no counts. */
 		"high=0x100", "high=+256", "high= 256", "batch=1e2",
 		"high=4294967552",
@@ -278,7 +326,7 @@ test_env(void)
 			64, RTE_MBUF_DEFAULT_BUF_SIZE);
 	RXR_TEST_ASSERT(mp != NULL, "good settings refused");
 	{
-		const struct rxr_pool_conf *c = rxr_pool_conf(rxr_mempool_pool(mp));
+		const struct rxr_pool_conf *c = rxr_pool_get_conf(rxr_mempool_pool(mp));
 
 		RXR_TEST_ASSERT_EQ(c->strategy, RXR_STRATEGY_IRQSAVE, "strategy");
 		RXR_TEST_ASSERT_EQ(c->bulk, false, "bulk");
@@ -554,6 +602,8 @@ main(int argc, char **argv)
 	rxr_test_run("plain mempools of any object size populate", test_raw_sizes);
 	rxr_test_run("rxrefill's odd frame sizes populate", test_frame_sizes);
 	rxr_test_run("RXREFILL_POOL: settings applied, malformed refused", test_env);
+	rxr_test_run("zeroing: the data room only, none without one",
+		test_zero_no_room);
 	rxr_test_run("frees from any thread, no poll end, every strategy",
 		test_threads);
 	rxr_test_run("memory in more chunks than a pool takes: said so",

@@ -33,6 +33,15 @@ static void *objs[MAX_BATCH];
 static bool quick;
 static double tsc_overhead;	/* cycles of an empty timed region */
 
+/* One frame, as the bulk calls take it. */
+static void *
+pcp_alloc1(struct rxr_pcp *pcp)
+{
+	void *f;
+
+	return rxr_pcp_alloc_bulk(pcp, &f, 1) == 0 ? f : NULL;
+}
+
 static void
 calibrate(void)
 {
@@ -68,14 +77,14 @@ measure(struct rxr_zone *z, struct rxr_pcp *pcp, enum path path,
 		t0 = rte_rdtsc_precise();
 		if (path == PATH_PCP && order == 0)
 			for (i = 0; i < batch; i++)
-				objs[i] = rxr_pcp_alloc(pcp);
+				objs[i] = pcp_alloc1(pcp);
 		else
 			for (i = 0; i < batch; i++)
 				objs[i] = rxr_zone_alloc(z, order);
 		t1 = rte_rdtsc_precise();
 		if (path == PATH_PCP && order == 0)
 			for (i = 0; i < batch; i++)
-				rxr_pcp_free(pcp, objs[i]);
+				rxr_pcp_free_bulk(pcp, &(void *){objs[i]}, 1);
 		else
 			for (i = 0; i < batch; i++)
 				rxr_zone_free(z, objs[i], order);
@@ -266,10 +275,8 @@ main(int argc, char **argv)
 	calibrate();
 	ret = page_bench_table(z, pcp);
 	ret |= mempool_compare(z, pcp);
-	printf("bench: zone.memmap_bytes_per_frame %.2f bytes\n",
-		rxr_zone_memmap_bytes_per_frame(z));
 	printf("bench: pcp.bytes_per_lcore %zu bytes\n",
-		rxr_pcp_size(RXR_PCP_HIGH_DEFAULT));
+		sizeof(*pcp) + RXR_PCP_HIGH_DEFAULT * sizeof(void *));
 	rxr_pcp_destroy(pcp);
 	rxr_zone_destroy(z);
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -74,6 +74,21 @@
 #include "rxr_strategy.h"
 #include "rxr_test.h"
 
+/* Strategy s's own counter name in ls (0: it has none of that name). */
+static uint64_t
+counter_of(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
+		const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return ls->counters[i];
+	return 0;
+}
+
+
 #define BURST 32u		/* frames per iteration, per hand-over */
 #define POOL_FRAMES 8192u	/* frames per pool: far above what is in flight */
 #define FRAME_SIZE 4096u
@@ -641,7 +656,7 @@ snap_take(struct rxr_pool *p, struct snap *sn)
 	if (p == NULL)
 		return;
 	rxr_pool_stats(p, &st);
-	s = rxr_pool_conf(p)->strategy;
+	s = rxr_pool_get_conf(p)->strategy;
 	sn->zl = st.zone[0].lock;
 	for (unsigned int i = 0; i < st.nr_lcores; i++) {
 		const struct rxr_pool_lcore_stats *ls = &st.lcore[i];
@@ -650,12 +665,12 @@ snap_take(struct rxr_pool *p, struct snap *sn)
 		sn->drained += ls->deferred_drained;
 		sn->drains += ls->deferred_drains;
 		/* The strategy's own (irqsave's; rseq has zone_fallback). */
-		sn->fallback += rxr_pool_lcore_counter(ls, s, "zone_fallback");
-		sn->pl.acquisitions += rxr_pool_lcore_counter(ls, s,
+		sn->fallback += counter_of(ls, s, "zone_fallback");
+		sn->pl.acquisitions += counter_of(ls, s,
 			"lock_acquisitions");
-		sn->pl.contended += rxr_pool_lcore_counter(ls, s,
+		sn->pl.contended += counter_of(ls, s,
 			"lock_contended");
-		sn->pl.wait_cycles += rxr_pool_lcore_counter(ls, s,
+		sn->pl.wait_cycles += counter_of(ls, s,
 			"lock_wait_cycles");
 	}
 }
@@ -783,7 +798,7 @@ pool_conserved(struct rxr_pool *p)
 	if (rxr_pool_check(p, stdout) != 0 ||
 			rxr_pool_avail(p) != rxr_pool_nr_frames(p)) {
 		printf("# pool %s lost frames: the figures are not valid\n",
-			rxr_pool_conf(p)->name);
+			rxr_pool_get_conf(p)->name);
 		return -1;
 	}
 	return 0;

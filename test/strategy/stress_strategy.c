@@ -40,6 +40,21 @@
 #include "rxr_strategy.h"
 #include "rxr_test.h"
 
+/* Strategy s's own counter name in ls (0: it has none of that name). */
+static uint64_t
+counter_of(const struct rxr_pool_lcore_stats *ls, enum rxr_strategy s,
+		const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return ls->counters[i];
+	return 0;
+}
+
+
 #define NR_FRAMES 8192u
 #define BURST 32u
 #define STASH 8u
@@ -257,7 +272,6 @@ poll_main(void *arg)
 	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
 	timer_delete(t);
 	stash_release();
-	rxr_pool_lcore_stop(pool);
 	return 0;
 }
 
@@ -481,9 +495,9 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 		"pcp lock %" PRIu64 "/%" PRIu64 "; zone fallbacks %" PRIu64
 		"; deferred drained %" PRIu64 "; remote frees %" PRIu64 "\n",
 		st.zone[0].lock.acquisitions, st.zone[0].lock.contended,
-		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_acquisitions"),
-		rxr_pool_lcore_counter(&st.lcore[0], s, "lock_contended"),
-		rxr_pool_lcore_counter(&st.lcore[0], s, "zone_fallback"),
+		counter_of(&st.lcore[0], s, "lock_acquisitions"),
+		counter_of(&st.lcore[0], s, "lock_contended"),
+		counter_of(&st.lcore[0], s, "zone_fallback"),
 		st.lcore[0].deferred_drained,
 		st.lcore[0].remote_frees);
 	if (migrate)

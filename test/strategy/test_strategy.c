@@ -25,9 +25,20 @@
 
 #define NR_FRAMES 4096u
 
-/* Strategy S's counter NAME of poll lcore 0 in snapshot ST, by its name. */
-#define COUNTER(st, S, name) \
-	rxr_pool_lcore_counter(&(st).lcore[0], RXR_STRATEGY_##S, name)
+/* Strategy s's own counter name of poll lcore 0 in st, by its name. */
+static uint64_t
+counter(const struct rxr_pool_stats *st, enum rxr_strategy s,
+		const char *name)
+{
+	const char * const *names;
+	unsigned int n = rxr_strategy_counters(s, &names);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return st->lcore[0].counters[i];
+	return 0;
+}
+#define COUNTER(st, S, name) counter(&(st), RXR_STRATEGY_##S, name)
 
 static struct rxr_pool *
 pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
@@ -102,7 +113,7 @@ task_main(void *arg)
 	}
 	if (j->bind >= 0)
 		rxr_pool_task_bind(j->p, j->bind);
-	j->ctx = rxr_pool_context(j->p);
+	j->ctx = rxrp_context(j->p);
 	if (j->alloc)
 		j->ret = rxr_pool_alloc_bulk(j->p, j->objs, j->n);
 	else
@@ -137,7 +148,7 @@ static void
 irq_handler(int sig)
 {
 	rxr_irq_enter();
-	irq_job.ctx = rxr_pool_context(irq_job.p);
+	irq_job.ctx = rxrp_context(irq_job.p);
 	if (irq_job.alloc)
 		irq_job.ret = rxr_pool_alloc_bulk(irq_job.p, (void **)irq_job.objs,
 				irq_job.n);
@@ -175,7 +186,7 @@ test_contexts(void)
 
 			RXR_TEST_ASSERT(p != NULL, "pool %s", rxr_strategy_name(s));
 			printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
-			RXR_TEST_ASSERT(rxr_pool_context(p) == RXR_CTX_POLL,
+			RXR_TEST_ASSERT(rxrp_context(p) == RXR_CTX_POLL,
 				"main lcore is a poll lcore");
 			/* Bursts below the recycle cache size, as a PMD's;
 			 * the first 5 in a latency sample. */
@@ -244,19 +255,19 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 
 	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
 	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
-	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].pcp != NULL,
+	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].stack != NULL,
 		"sampling turned the inline path off");
-	RXR_TEST_ASSERT_EQ(p->ops.owner_max, bulk ? UINT_MAX : 1,
+	RXR_TEST_ASSERT_EQ(p->ops.section_max, bulk ? UINT_MAX : 1,
 		"inline call size");
 	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->owner[0].pcp == NULL, "window: no inline path");
+	RXR_TEST_ASSERT(RTE_PER_LCORE(rxr_ctx_lcore) >= RTE_MAX_LCORE,
+		"window: no inline path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 32), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 32);
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 1), 0, "alloc one");
 	rxr_pool_free_bulk(p, a, 1);
 	rxr_pool_poll_end(p);
 	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->owner[0].pcp != NULL, "inline path back");
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(st.lcore[0].refill_calls, 2,
 		"both refills of the window timed");
@@ -346,7 +357,7 @@ test_sampling(void)
  * The helper looks after a pause; correct code passes whatever the timing.
  */
 struct reclaim_job {
-	struct rxr_pcp *pcp;
+	struct rxr_pool_bh *bh;
 	const uint32_t *count;	/* the owner's stack */
 	uint32_t count0;
 	bool done;		/* set by the owner when its call returned */
@@ -361,7 +372,7 @@ reclaim_helper(void *arg)
 	rte_delay_us_sleep(50 * 1000);
 	j->early = __atomic_load_n(&j->done, __ATOMIC_ACQUIRE) ||
 		__atomic_load_n(j->count, __ATOMIC_RELAXED) != j->count0;
-	__atomic_store_n(&j->pcp->drain_req, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&j->bh->drain_req, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -374,14 +385,15 @@ inline_reclaim_one(enum rxr_strategy s, bool alloc)
 	static void *a[4];
 	pthread_t t;
 
-	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL && p->owner[0].pcp != NULL,
+	RXR_TEST_ASSERT(p != NULL && p->ops.owner != NULL,
 		"%s: pool with an inline path", rxr_strategy_name(s));
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, a, 4), 0, "alloc");
 	rxr_pool_free_bulk(p, a, 2);		/* the stack holds frames */
 	ls = p->lcore[0];
-	j = (struct reclaim_job){ .pcp = ls->pcp, .count = ls->owner.count,
-		.count0 = *ls->owner.count };
-	__atomic_store_n(&ls->pcp->drain_req, 1, __ATOMIC_RELEASE);
+	j = (struct reclaim_job){ .bh = ls->bh,
+		.count = &p->owner[0].stack->count,
+		.count0 = p->owner[0].stack->count };
+	__atomic_store_n(&ls->bh->drain_req, 1, __ATOMIC_RELEASE);
 	RXR_TEST_ASSERT_EQ(pthread_create(&t, NULL, reclaim_helper, &j), 0,
 		"helper");
 	if (alloc)
@@ -532,9 +544,9 @@ test_stats(void)
 	}
 	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
 	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
-	rxr_spinlock_lock(rxrp_irqsave_lock_of(p->lcore[0]));
+	rxr_spinlock_lock(rxrp_lcore_priv(p->lcore[0]));
 	RXR_TEST_ASSERT_EQ(run_irq(p, a, 4, true), 0, "irq alloc while held");
-	rxr_spinlock_unlock(rxrp_irqsave_lock_of(p->lcore[0]));
+	rxr_spinlock_unlock(rxrp_lcore_priv(p->lcore[0]));
 	rxr_pool_stats(p, &st);
 	RXR_TEST_ASSERT_EQ(COUNTER(st, IRQSAVE, "zone_fallback"), 1, "zone fallback");
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "pcp untouched");
@@ -640,6 +652,66 @@ test_numa(void)
 					"remote frees");
 			RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.free, 0, "none in lcore 0's pcp");
 		}
+		if (conserved(p) != 0)
+			return -1;
+		rxr_pool_destroy(p);
+	}
+	return 0;
+}
+
+/*
+ * The pool's reclaim (an allocation would fail) waits for an owner inside
+ * its section rather than leaving its caches: lcore 1 keeps frames in its
+ * caches and stays inside its section a while; lcore 0 then allocates
+ * every frame the pool says it has. Leaving them made DPDK's
+ * mbuf_autotest panic now and then (lcore 1 freeing as lcore 0 ran dry).
+ */
+static volatile int held_state;	/* 1: lcore 1 inside, 2: it left */
+
+static int
+hold_section_on_lcore1(void *arg)
+{
+	struct rxr_pool *p = arg;
+	struct rxr_pool_bh *bh = p->lcore[1]->bh;
+	void *a[32];
+
+	if (rxr_pool_alloc_bulk(p, a, 32) != 0)
+		return -1;
+	rxr_pool_free_bulk(p, a, 32);
+	rxr_pool_bh_disable(bh);
+	held_state = 1;
+	rte_delay_us_sleep(100 * 1000);
+	held_state = 2;
+	rxr_pool_bh_enable(bh);
+	return 0;
+}
+
+static int
+test_reclaim_waits(void)
+{
+	static void *a[NR_FRAMES];
+	enum rxr_strategy ss[] = { RXR_STRATEGY_BH, RXR_STRATEGY_RECYCLE };
+
+	for (unsigned int k = 0; k < RTE_DIM(ss); k++) {
+		struct rxr_pool *p = pool_new(ss[k], true, 1);
+		uint64_t n;
+		unsigned int got = 0;
+
+		RXR_TEST_ASSERT(p != NULL, "pool");
+		held_state = 0;
+		rxr_test_remote_launch(hold_section_on_lcore1, p, 1);
+		while (held_state == 0)
+			rte_pause();
+		n = rxr_pool_avail(p);
+		while (got < n && rxr_pool_alloc_bulk(p, &a[got], 1) == 0)
+			got++;
+		RXR_TEST_ASSERT_EQ(rxr_test_wait_lcore(1), 0, "lcore 1");
+		RXR_TEST_ASSERT(got == n, "%s: %u of the %" PRIu64 " frames "
+			"the pool counted allocated (lcore 1 %s)",
+			rxr_strategy_name(ss[k]), got, n,
+			held_state == 2 ? "had left its section" : "was inside");
+		rxr_pool_free_bulk(p, a, got);
+		rxr_pool_poll_end(p);
 		if (conserved(p) != 0)
 			return -1;
 		rxr_pool_destroy(p);
@@ -824,20 +896,6 @@ rseq_one(bool bulk)
 	return 0;
 }
 
-/*
- * rseq's transfer stage keeps frames as 32-bit offsets from the pool's
- * lowest frame while every frame lies within 4 GiB of it. Random traffic
- * on one CPU (frees beyond high drain into the stage, allocations past an
- * empty pcp refill from it), then the pool grows a region that moves the
- * lowest frame (one below) or the span past 4 GiB (one 8 GiB above) while
- * frames are in the stage and out, then traffic again: the stage must
- * carry frames before and after, no frame may be handed out twice, and
- * with every frame out at once each must be one of the pool's (a stage
- * that kept the old base would hand out addresses of neither region).
- */
-#define XF_FRAMES 256u
-#define XF_GIB ((uintptr_t)1 << 30)
-
 static uint64_t
 rseq_counter(struct rxr_pool *p, const char *name)
 {
@@ -853,6 +911,20 @@ rseq_counter(struct rxr_pool *p, const char *name)
 				v += st.lcore[l].counters[i];
 	return v;
 }
+
+/*
+ * rseq's transfer stage keeps frames as 32-bit offsets from the pool's
+ * lowest frame while every frame lies within 4 GiB of it. Random traffic
+ * on one CPU (frees beyond high drain into the stage, allocations past an
+ * empty pcp refill from it), then the pool grows a region that moves the
+ * lowest frame (one below) or the span past 4 GiB (one 8 GiB above) while
+ * frames are in the stage and out, then traffic again: the stage must
+ * carry frames before and after, no frame may be handed out twice, and
+ * with every frame out at once each must be one of the pool's (a stage
+ * that kept the old base would hand out addresses of neither region).
+ */
+#define XF_FRAMES 256u
+#define XF_GIB ((uintptr_t)1 << 30)
 
 static int
 cmp_ptr(const void *a, const void *b)
@@ -948,8 +1020,12 @@ xf_one(bool below)
 		rxr_pool_destroy(p);
 		return 0;
 	}
-	RXR_TEST_ASSERT(rxr_pool_add_region(p, m, len, RTE_BAD_IOVA,
-		RXR_ZONE_REGION_FREE) > 0, "second region");
+	/* The region's frames adopted, as the mempool driver adds memory. */
+	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_begin(p, XF_FRAMES), 0, "adopt");
+	for (unsigned int i = 0; i < XF_FRAMES; i++)
+		rxr_pool_free_bulk(p, &(void *){(uint8_t *)m + i * 4096}, 1);
+	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_end(p), (int)XF_FRAMES,
+		"second region");
 	RXR_TEST_ASSERT(p->off_base == (below ? (uintptr_t)m : 0),
 		"offset base %#" PRIxPTR " after a region at %p",
 		p->off_base, m);
@@ -1362,6 +1438,8 @@ main(int argc, char **argv)
 	rxr_test_run("the inline path's lcore: learned once per thread, "
 		"never in a handler", test_ctx_lcore);
 	rxr_test_run("fake NUMA: frames go home, recycle waives", test_numa);
+	rxr_test_run("a reclaim waits for an owner inside its section",
+		test_reclaim_waits);
 	rxr_test_run("bh's remote batches: counted once, none lost", test_defer_batches);
 	rxr_test_run("rseq: any thread, per CPU, reclaimed across CPUs", test_rseq);
 	rxr_test_run("rseq: drains into the transfer stage while refills "

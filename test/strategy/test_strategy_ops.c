@@ -2,11 +2,12 @@
 
 /*
  * The strategy interface, white-box: every registered strategy fills its
- * required operations and says what it can do; wrappers stack in the one
- * documented order and adoption comes off cleanly; the inline owner path is
- * on exactly when nothing wraps a strategy that asks for it; every rejected
- * configuration field gives one message naming field and value, and error
- * codes come through unchanged.
+ * required operations and says what it can do; the pool's entries are the
+ * strategy's own unless the pool zeroes or slows refills down, adoption
+ * comes off cleanly, and the inline owner path is on exactly when nothing
+ * wraps a strategy that asks for it; every rejected configuration field
+ * gives one message naming field and value, and error codes come through
+ * unchanged.
  */
 
 #include <limits.h>
@@ -23,6 +24,19 @@
 #include "rxr_pool_private.h"
 
 #define NR_FRAMES 1024u
+
+/* Index of strategy s's setting name, -1 when it has none. */
+static int
+setting_index(enum rxr_strategy s, const char *name)
+{
+	const struct rxr_strategy_setting *set;
+	unsigned int n = rxr_strategy_settings(s, &set);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(set[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
 
 static struct rxr_pool_conf
 conf_of(enum rxr_strategy s, bool bulk)
@@ -53,18 +67,18 @@ names_check(enum rxr_strategy s)
 		"%s: counter names end within the maximum",
 		rxr_strategy_name(s));
 	for (unsigned int i = 0; i < n; i++)
-		RXR_TEST_ASSERT(names[i][0] != '\0' &&
-			rxr_strategy_counter_index(s, names[i]) == (int)i,
-			"%s: counter %u \"%s\" empty or repeated",
-			rxr_strategy_name(s), i, names[i]);
-	RXR_TEST_ASSERT(rxrp_strategy_get(s)->nb_settings <=
-		RXR_STRATEGY_SETTINGS_MAX, "%s: settings fit the configuration",
-		rxr_strategy_name(s));
+		for (unsigned int j = 0; j <= i; j++)
+			RXR_TEST_ASSERT(names[i][0] != '\0' && (i == j ||
+				strcmp(names[i], names[j]) != 0),
+				"%s: counter %u \"%s\" empty or repeated",
+				rxr_strategy_name(s), i, names[i]);
 	n = rxr_strategy_settings(s, &set);
+	RXR_TEST_ASSERT(set == NULL || set[n].name == NULL,
+		"%s: settings fit the configuration", rxr_strategy_name(s));
 	for (unsigned int i = 0; i < n; i++) {
 		RXR_TEST_ASSERT(set[i].name[0] != '\0' &&
 			strchr(set[i].name, '.') == NULL &&
-			rxr_strategy_setting_index(s, set[i].name) == (int)i,
+			setting_index(s, set[i].name) == (int)i,
 			"%s: setting %u \"%s\" empty, dotted or repeated",
 			rxr_strategy_name(s), i, set[i].name);
 		RXR_TEST_ASSERT(set[i].min >= 1 && set[i].min <= set[i].def &&
@@ -116,9 +130,9 @@ static int
 test_settings_parse(void)
 {
 	const struct rxr_strategy_setting *set;
-	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
-	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
-	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	int cache = setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	int ring = setting_index(RXR_STRATEGY_RECYCLE, "ring");
 	enum rxr_strategy s;
 	unsigned int idx;
 	uint32_t v;
@@ -131,7 +145,7 @@ test_settings_parse(void)
 	RXR_TEST_ASSERT_EQ(rxr_strategy_settings(RXR_STRATEGY_BH, &set), 0,
 		"bh: none");
 	RXR_TEST_ASSERT(set == NULL, "bh: no table");
-	RXR_TEST_ASSERT_EQ(rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+	RXR_TEST_ASSERT_EQ(setting_index(RXR_STRATEGY_RECYCLE,
 		"nope"), -1, "unknown setting");
 
 	RXR_TEST_ASSERT(rxr_strategy_setting_parse("recycle.ring", "2048", &s,
@@ -176,9 +190,9 @@ test_settings_fill(void)
 {
 	const struct rxr_strategy_setting *set;
 	uint32_t st[RXR_STRATEGY_SETTINGS_MAX] = { 0 };
-	int cache = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "cache");
-	int refill = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "refill");
-	int ring = rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE, "ring");
+	int cache = setting_index(RXR_STRATEGY_RECYCLE, "cache");
+	int refill = setting_index(RXR_STRATEGY_RECYCLE, "refill");
+	int ring = setting_index(RXR_STRATEGY_RECYCLE, "ring");
 	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_RECYCLE, true);
 	struct rxr_pool *p;
 	char why[512];
@@ -228,12 +242,12 @@ test_settings_fill(void)
 	c.settings[ring] = 64;
 	p = rxr_pool_create(&c, 4096, NR_FRAMES, 8);
 	RXR_TEST_ASSERT(p != NULL, "recycle pool with cache 16, ring 64");
-	RXR_TEST_ASSERT(rxr_pool_conf(p)->settings[cache] == 16 &&
-		rxr_pool_conf(p)->settings[refill] == 16 &&
-		rxr_pool_conf(p)->settings[ring] == 64,
-		"settings read back: %u %u %u", rxr_pool_conf(p)->settings[cache],
-		rxr_pool_conf(p)->settings[refill],
-		rxr_pool_conf(p)->settings[ring]);
+	RXR_TEST_ASSERT(rxr_pool_get_conf(p)->settings[cache] == 16 &&
+		rxr_pool_get_conf(p)->settings[refill] == 16 &&
+		rxr_pool_get_conf(p)->settings[ring] == 64,
+		"settings read back: %u %u %u", rxr_pool_get_conf(p)->settings[cache],
+		rxr_pool_get_conf(p)->settings[refill],
+		rxr_pool_get_conf(p)->settings[ring]);
 	rxr_pool_destroy(p);
 	return 0;
 }
@@ -251,9 +265,8 @@ test_registry(void)
 		RXR_TEST_ASSERT(st != NULL, "strategy %d registered", s);
 		RXR_TEST_ASSERT(st->name != NULL && st->name[0] != '\0',
 			"strategy %d has a name", s);
-		RXR_TEST_ASSERT(st->alloc[0] != NULL && st->alloc[1] != NULL &&
-			st->free[0] != NULL && st->free[1] != NULL,
-			"%s: alloc and free, bulk on and off", st->name);
+		RXR_TEST_ASSERT(st->alloc != NULL && st->free != NULL,
+			"%s: alloc and free", st->name);
 		RXR_TEST_ASSERT(strcmp(rxr_strategy_name(s), st->name) == 0,
 			"%s: name", st->name);
 		RXR_TEST_ASSERT(rxr_strategy_parse(st->name, true, &back) == 0 &&
@@ -262,11 +275,8 @@ test_registry(void)
 			(s >= RXR_STRATEGY_USER_MAX),
 			"%s: test-only exactly when past RXR_STRATEGY_USER_MAX",
 			st->name);
-		RXR_TEST_ASSERT(st->lcore_priv_size <= RXRP_LCORE_PRIV_SIZE,
-			"%s: lcore state fits", st->name);
-		RXR_TEST_ASSERT((st->lcore_priv_size != 0) ||
-			(st->lcore_init == NULL && st->lcore_fini == NULL),
-			"%s: lcore hooks only with lcore state", st->name);
+		RXR_TEST_ASSERT((st->init == NULL) == (st->fini == NULL),
+			"%s: init and fini go together", st->name);
 		if (names_check(s) != 0)
 			return -1;
 	}
@@ -320,79 +330,54 @@ pool_with(const struct rxr_pool_conf *c)
 }
 
 static int
-test_layers(void)
+test_entries(void)
 {
 	const struct rxrp_strategy *bh = rxrp_strategy_get(RXR_STRATEGY_BH);
 	struct rxr_pool_conf c = conf_of(RXR_STRATEGY_BH, true);
 	struct rxr_pool_ops before;
-	struct rxrp_fns before_fns;
 	struct rxr_pool *p;
 	static void *objs[NR_FRAMES + 1];	/* room for the refused call */
 
 	/* Nothing to wrap: the strategy itself, and bh's owner path inline. */
 	p = pool_with(&c);
 	RXR_TEST_ASSERT(p != NULL, "pool");
-	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_STRATEGY + 1, "one layer");
-	RXR_TEST_ASSERT(p->fns.alloc == bh->alloc[1] && p->fns.free == bh->free[1],
-		"the strategy's bulk functions");
+	RXR_TEST_ASSERT(p->ops.alloc == bh->alloc && p->ops.free == bh->free,
+		"the strategy's functions");
 	RXR_TEST_ASSERT(p->ops.owner != NULL, "inline owner path");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, objs, NR_FRAMES + 1), -ENOBUFS,
 		"the pcp's code, unchanged");
 	RXR_TEST_ASSERT_EQ(rxr_pool_alloc_bulk(p, objs, 32), 0, "alloc");
 
-	/* Adoption goes on top and comes off leaving the pool as it was. */
+	/* Adoption takes the frees and gives them back as they were. */
 	before = p->ops;
-	before_fns = p->fns;
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_begin(p, 64), 0, "adopt begin");
-	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_ADOPT + 1, "adoption outermost");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path while adopting");
-	RXR_TEST_ASSERT(p->fns.free != before_fns.free, "frees gathered");
-	RXR_TEST_ASSERT(p->fns.alloc == before_fns.alloc, "allocs untouched");
+	RXR_TEST_ASSERT(p->ops.free != before.free, "frees gathered");
+	RXR_TEST_ASSERT(p->ops.alloc == before.alloc, "allocs untouched");
 	RXR_TEST_ASSERT_EQ(rxr_pool_adopt_end(p), 0, "nothing adopted");
 	RXR_TEST_ASSERT(memcmp(&p->ops, &before, sizeof(before)) == 0,
-		"ops restored");
-	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_STRATEGY + 1, "layers restored");
+		"entries restored");
 	rxr_pool_free_bulk(p, objs, 32);
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
 	rxr_pool_destroy(p);
 
-	/* Zeroing, then timing, in that order; nothing inline. */
-	c.zero_policy = RXR_ZERO_POLICY_ALLOC;
-	c.latency = true;
-	p = pool_with(&c);
-	RXR_TEST_ASSERT(p != NULL, "pool");
-	RXR_TEST_ASSERT_EQ(p->top, RXRP_LAYER_TIMING + 1, "three layers");
-	RXR_TEST_ASSERT(rxrp_below(p, RXRP_LAYER_ZERO)->alloc == bh->alloc[1],
-		"zeroing wraps the strategy");
-	RXR_TEST_ASSERT(rxrp_below(p, RXRP_LAYER_TIMING)->alloc != bh->alloc[1] &&
-		rxrp_below(p, RXRP_LAYER_TIMING)->alloc != NULL,
-		"timing wraps zeroing");
-	/* The timing layer is in ops only while a poll lcore samples. */
-	RXR_TEST_ASSERT(p->fns.free == bh->free[1] &&
-		p->fns.alloc == rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
-		"no window open: the timing layer out of the calls");
-	rxr_pool_sample(p, true);
-	RXR_TEST_ASSERT(p->fns.free != bh->free[1] &&
-		rxrp_below(p, RXRP_LAYER_TIMING)->free == bh->free[1],
-		"timing wraps the free (sampled frees), zeroing alloc does not");
-	RXR_TEST_ASSERT(p->fns.alloc != rxrp_below(p, RXRP_LAYER_TIMING)->alloc,
-		"a window puts the timing layer in");
-	rxr_pool_sample(p, false);
-	RXR_TEST_ASSERT(p->fns.free == bh->free[1], "and takes it out");
-	RXR_TEST_ASSERT(p->ops.owner == NULL, "no inline path under wrappers");
-	RXR_TEST_ASSERT(p->ops.alloc != bh->alloc[1] && p->ops.alloc != NULL,
-		"the entry runs the layers");
-	RXR_TEST_ASSERT_EQ(rxrp_layer_push(p, RXRP_LAYER_ZERO, NULL, NULL),
-		-EINVAL, "a layer under an installed one is refused");
-	rxr_pool_destroy(p);
-
-	/* Latency sampling alone keeps the inline path. */
-	c.zero_policy = RXR_ZERO_POLICY_NONE;
-	p = pool_with(&c);
-	RXR_TEST_ASSERT(p != NULL && p->top == RXRP_LAYER_TIMING + 1 &&
-		p->ops.owner != NULL, "sampling turned the inline path off");
-	rxr_pool_destroy(p);
+	/* Zeroing or the testing slowdown: the wrapper, nothing inline;
+	 * latency sampling alone keeps both the strategy and the path. */
+	for (int k = 0; k < 3; k++) {
+		c = conf_of(RXR_STRATEGY_BH, true);
+		c.latency = true;
+		c.zero_policy = k == 0 ? RXR_ZERO_POLICY_ALLOC :
+			RXR_ZERO_POLICY_NONE;
+		c.test_refill_delay = k == 1 ? 100 : 0;
+		p = pool_with(&c);
+		RXR_TEST_ASSERT(p != NULL, "pool");
+		RXR_TEST_ASSERT((p->ops.alloc == bh->alloc) == (k == 2) &&
+			(p->ops.free == bh->free) == (k == 2) &&
+			(p->ops.owner != NULL) == (k == 2),
+			"case %d: wrapped exactly with zeroing or a slowdown", k);
+		rxr_pool_destroy(p);
+	}
 
 	/* Only a strategy that asks for it gets the inline path. */
 	for (int s = 0; s < RXR_STRATEGY_MAX; s++)
@@ -403,19 +388,12 @@ test_layers(void)
 			RXR_TEST_ASSERT((p->ops.owner != NULL) ==
 				rxr_strategy_has(s, RXR_STRATEGY_CAP_OWNER_INLINE),
 				"%s bulk %d: inline path", rxr_strategy_name(s), bulk);
-			/* Bulk off: one-frame calls only, as the strategy
+			/* Bulk off: one frame per section, as the strategy
 			 * splits every call. */
-			RXR_TEST_ASSERT(p->ops.owner == NULL ||
-				p->ops.owner_max == (bulk ? UINT_MAX : 1),
-				"%s bulk %d: inline up to %u frames",
-				rxr_strategy_name(s), bulk, p->ops.owner_max);
-			/* Nothing wraps it: the strategy's own entry when it
-			 * has one; a poll end only where frees are deferred. */
-			RXR_TEST_ASSERT(rxrp_strategy_get(s)->alloc_entry[bulk] ==
-				NULL || (p->ops.alloc ==
-				rxrp_strategy_get(s)->alloc_entry[bulk] &&
-				p->ops.free ==
-				rxrp_strategy_get(s)->free_entry[bulk]),
+			RXR_TEST_ASSERT(p->ops.section_max == (bulk ? UINT_MAX : 1),
+				"%s bulk %d: sections of up to %u frames",
+				rxr_strategy_name(s), bulk, p->ops.section_max);
+			RXR_TEST_ASSERT(p->ops.alloc == rxrp_strategy_get(s)->alloc,
 				"%s bulk %d: the strategy's entries",
 				rxr_strategy_name(s), bulk);
 			RXR_TEST_ASSERT(p->ops.defers == rxr_strategy_has(s,
@@ -490,13 +468,13 @@ test_errors(void)
 		NR_FRAMES, EINVAL, "poll_lcores[1] ");
 	/* A strategy's own settings: one message naming setting and value. */
 	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
-		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		c.settings[setting_index(RXR_STRATEGY_RECYCLE,
 			"cache")] = 100,
-		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		c.settings[setting_index(RXR_STRATEGY_RECYCLE,
 			"refill")] = 200), NR_FRAMES, EINVAL,
 		"recycle setting refill 200 is over cache 100");
 	REFUSED((c.strategy = RXR_STRATEGY_RECYCLE,
-		c.settings[rxr_strategy_setting_index(RXR_STRATEGY_RECYCLE,
+		c.settings[setting_index(RXR_STRATEGY_RECYCLE,
 			"ring")] = 1u << 30), NR_FRAMES, EINVAL,
 		"recycle setting ring 1073741824 is out of 1..32768");
 	REFUSED(c.settings[0] = 7, NR_FRAMES, EINVAL,
@@ -517,8 +495,8 @@ main(int argc, char **argv)
 	rxr_test_eal_init(argv[0], "0-1", 256, NULL);
 	rxr_test_run("registry: every strategy complete, caps as documented",
 		test_registry);
-	rxr_test_run("layers: strategy, zeroing, timing, adoption; inline path",
-		test_layers);
+	rxr_test_run("entries: the strategy's, the wrapper, adoption; inline "
+		"path", test_entries);
 	rxr_test_run("one reason per error, codes unchanged", test_errors);
 	rxr_test_run("settings: parsed by name, in range, errors say what is "
 		"valid", test_settings_parse);

@@ -12,6 +12,15 @@
 #include "rxr_zone_private.h"
 #include "rxr_pcp.h"
 
+/* One frame, as the bulk calls take it. */
+static void *
+pcp_alloc1(struct rxr_pcp *pcp)
+{
+	void *f;
+
+	return rxr_pcp_alloc_bulk(pcp, &f, 1) == 0 ? f : NULL;
+}
+
 static struct rxr_zone *
 small_zone(void)
 {
@@ -122,10 +131,10 @@ pcp_double_free(void *arg)
 {
 	struct rxr_zone *z = small_zone();
 	struct rxr_pcp *pcp = rxr_pcp_create(z, 12, 4, SOCKET_ID_ANY);
-	void *p = rxr_pcp_alloc(pcp);
+	void *p = pcp_alloc1(pcp);
 
-	rxr_pcp_free(pcp, p);
-	rxr_pcp_free(pcp, p);
+	rxr_pcp_free_bulk(pcp, &(void *){p}, 1);
+	rxr_pcp_free_bulk(pcp, &(void *){p}, 1);
 }
 
 static void
@@ -133,11 +142,11 @@ pcp_corrupt_list(void *arg)
 {
 	struct rxr_zone *z = small_zone();
 	struct rxr_pcp *pcp = rxr_pcp_create(z, 12, 4, SOCKET_ID_ANY);
-	void *p = rxr_pcp_alloc(pcp);
+	void *p = pcp_alloc1(pcp);
 
 	/* A racing writer duplicated a slot: the frame is handed out twice. */
 	pcp->frames[pcp->count - 1] = p;
-	rxr_pcp_alloc(pcp);
+	pcp_alloc1(pcp);
 }
 
 /* always: the zone checks it in every build; else debug builds only. */

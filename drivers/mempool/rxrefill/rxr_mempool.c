@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -23,26 +22,29 @@
 
 /*
  * Where the mbuf's data room is, so that zeroing never clears headers. A
- * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) holds
- * only the mbufs: their data rooms are elsewhere and each object is all
+ * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) or
+ * of mbufs without a data room holds only the mbufs: each object is all
  * header, so such a pool is not zeroed (said once).
  */
 static void
 payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 {
 	const struct rte_pktmbuf_pool_private *priv;
+	bool pinned;
 
 	pc->payload_offset = 0;
 	pc->payload_len = mp->elt_size;
 	if (mp->private_data_size < sizeof(*priv))
 		return;
 	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
-	if ((priv->flags & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) != 0) {
+	pinned = (priv->flags & RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) != 0;
+	if (pinned || priv->mbuf_data_room_size == 0) {
 		if (pc->zero_policy != RXR_ZERO_POLICY_NONE)
 			RXR_LOG(NOTICE, "%s: zero=%s not applied: the pool's "
-				"data rooms are pinned external buffers, its "
-				"objects only mbuf headers", mp->name,
-				rxr_zero_policy_name(pc->zero_policy));
+				"objects are only mbuf headers (%s)", mp->name,
+				rxr_zero_policy_name(pc->zero_policy), pinned ?
+				"its data rooms are pinned external buffers" :
+				"no data room");
 		pc->zero_policy = RXR_ZERO_POLICY_NONE;
 		return;
 	}
@@ -120,7 +122,7 @@ rxr_mp_alloc(struct rte_mempool *mp)
 			rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	pc = *rxr_pool_conf(p);
+	pc = *rxr_pool_get_conf(p);
 	settings_str(&pc, settings, sizeof(settings));
 	/* Said once per pool; rxrefill's own pools are in its report. */
 	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, rxr_logtype,
@@ -215,144 +217,19 @@ rxr_mp_free(struct rte_mempool *mp)
 }
 
 /*
- * The PMD's path. A pool with no inline path (rseq's per-CPU sections,
- * zone, irqsave, a wrapped pool) goes straight to its entry past the
- * secondary check, testing no owner stack it has not got. Else the
- * owner's stack inline, anything else by a tail jump to the pool's entry
- * past the same check; calls of one frame (a driver refilling one
- * descriptor at a time, rte_pktmbuf_alloc(), rte_pktmbuf_free()) get a
- * copy of the inline path of their own, with the size known, small
- * enough to need no register saves. A secondary never takes the inline
- * path (its threads learn no lcore of their own: rxr_ctx_lcore_learn()),
- * so that the check costs the owner nothing.
+ * The PMD's path, one dispatch per direction: a poll lcore's stack inline,
+ * anything else one jump to the pool's entry (lib/strategy).
  */
-
-/*
- * A secondary process of a multi-process application reaches the
- * primary's pools through these ops, but a pool's strategy is the
- * primary's: its entry points are addresses in the primary's mapping of
- * this driver (a secondary jumped to one and died of SIGSEGV), and its
- * per-lcore caches belong to the primary's lcores, which a secondary's
- * lcores of the same ids would race with. Refused there, said once.
- * 1 in a secondary, 0 in a primary (forked children included), -1 until
- * the first call asks EAL.
- */
-static int rxr_mp_secondary = -1;
-
-static __rte_noinline int
-rxr_mp_refuse_secondary(const struct rte_mempool *mp, const char *what)
-{
-	static bool said;
-
-	/* Relaxed atomics: every lcore's first call may store the same
-	 * value at once (a plain mov on x86, and no race for TSan). */
-	if (__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) < 0)
-		__atomic_store_n(&rxr_mp_secondary, rte_eal_process_type() ==
-			RTE_PROC_SECONDARY, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) == 0)
-		return 0;
-	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		RXR_LOG(ERR, "%s: %s refused in a secondary process: an "
-			"rxrefill pool serves only the process that created "
-			"it (its strategy's code and per-lcore caches are the "
-			"primary's); give a secondary's pools other ops",
-			mp->name, what);
-	return -EPERM;
-}
-
-/*
- * Not known to be the primary yet (the first call) or a secondary: out
- * of line, reached by a jump, so that the other paths make no call that
- * returns and need no register saved.
- */
-static __rte_noinline int
-rxr_mp_enqueue_checked(struct rte_mempool *mp, void * const *objs,
-		unsigned int n)
-{
-	if (rxr_mp_refuse_secondary(mp, "a free") != 0)
-		return -EPERM;
-	return __rxr_pool_free_entry(mp->pool_data, objs, n);
-}
-
-/* Not the owner's stack: the pool's entry, in the primary only. */
-static __rte_always_inline int
-rxr_mp_enqueue_entry(struct rte_mempool *mp, void * const *objs,
-		unsigned int n)
-{
-	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0))
-		return rxr_mp_enqueue_checked(mp, objs, n);
-	return __rxr_pool_free_entry(mp->pool_data, objs, n);
-}
-
-static __rte_noinline int
-rxr_mp_enqueue_call(struct rte_mempool *mp, void * const *objs,
-		unsigned int n)
-{
-	return rxr_mp_enqueue_entry(mp, objs, n);
-}
-
-static __rte_noinline int
-rxr_mp_enqueue_n(struct rte_mempool *mp, void * const *objs, unsigned int n)
-{
-	if (likely(rxr_pool_free_inline(mp->pool_data, objs, n)))
-		return 0;
-	return rxr_mp_enqueue_call(mp, objs, n);
-}
-
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
-	if (!rxr_pool_has_inline(mp->pool_data))
-		return rxr_mp_enqueue_entry(mp, objs, n);
-	if (n != 1)
-		return rxr_mp_enqueue_n(mp, objs, n);
-	if (likely(rxr_pool_free_inline(mp->pool_data, objs, 1)))
-		return 0;
-	return rxr_mp_enqueue_call(mp, objs, 1);
-}
-
-static __rte_noinline int
-rxr_mp_dequeue_checked(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	if (rxr_mp_refuse_secondary(mp, "an allocation") != 0)
-		return -EPERM;
-	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
-}
-
-static __rte_always_inline int
-rxr_mp_dequeue_entry(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	if (unlikely(__atomic_load_n(&rxr_mp_secondary, __ATOMIC_RELAXED) !=
-			0))
-		return rxr_mp_dequeue_checked(mp, objs, n);
-	return __rxr_pool_alloc_entry(mp->pool_data, objs, n);
-}
-
-static __rte_noinline int
-rxr_mp_dequeue_call(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	return rxr_mp_dequeue_entry(mp, objs, n);
-}
-
-static __rte_noinline int
-rxr_mp_dequeue_n(struct rte_mempool *mp, void **objs, unsigned int n)
-{
-	if (likely(rxr_pool_alloc_inline(mp->pool_data, objs, n)))
-		return 0;
-	return rxr_mp_dequeue_call(mp, objs, n);
+	return rxr_pool_free_bulk(mp->pool_data, objs, n);
 }
 
 static int
 rxr_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 {
-	if (!rxr_pool_has_inline(mp->pool_data))
-		return rxr_mp_dequeue_entry(mp, objs, n);
-	if (n != 1)
-		return rxr_mp_dequeue_n(mp, objs, n);
-	if (likely(rxr_pool_alloc_inline(mp->pool_data, objs, 1)))
-		return 0;
-	return rxr_mp_dequeue_call(mp, objs, 1);
+	return rxr_pool_alloc_bulk(mp->pool_data, objs, n);
 }
 
 static unsigned int
@@ -374,7 +251,7 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		void *obj_cb_arg)
 {
 	struct rxr_pool *p = mp->pool_data;
-	struct rxr_zero_opts zo = { .method = rxr_pool_conf(p)->zero_method };
+	struct rxr_zero_opts zo = { .method = rxr_pool_get_conf(p)->zero_method };
 	size_t stride = mp->header_size + mp->elt_size + mp->trailer_size;
 	unsigned int n = RTE_MIN((size_t)max_objs, len / stride), i;
 	int ret;

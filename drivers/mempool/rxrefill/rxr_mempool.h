@@ -96,13 +96,6 @@ struct rte_mempool *rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 /** The rxrefill pool behind a mempool, or NULL when it is not ours. */
 struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
 
-/**
- * The default frame stride for an mbuf private area of @p priv_size bytes:
- * RTE_MBUF_DEFAULT_BUF_SIZE after the mbuf, an odd number of cache lines
- * in all.
- */
-uint32_t rxr_mempool_frame_size_default(uint16_t priv_size);
-
 /** Data room (rte_pktmbuf_data_room_size) a frame size leaves. 0: too small. */
 uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
 

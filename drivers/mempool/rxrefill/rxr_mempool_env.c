@@ -199,17 +199,23 @@ out:
 /*
  * DPDK 22.11's rte_kvargs reads "a=b=c" as the pair b=c, dropping a:
  * "bulk=strategy=zone" would run zone with no word about bulk. A pair
- * holds one '='.
+ * holds one '='. It also skips empty pairs: "," would run the defaults.
  */
 static int
-env_one_equals(const char *s, char *err, size_t errlen)
+env_pairs_check(const char *s, char *err, size_t errlen)
 {
 	const char *pair = s;
 
-	while (*pair != '\0') {
+	for (;;) {
 		size_t len = strcspn(pair, ",");
 		const char *eq = memchr(pair, '=', len);
 
+		if (len == 0) {
+			snprintf(err, errlen, "%s=\"%.64s\": an empty key=value "
+				"pair (pairs are separated by one ',')",
+				RXR_MEMPOOL_ENV, s);
+			return -EINVAL;
+		}
 		if (eq != NULL && memchr(eq + 1, '=',
 				len - (size_t)(eq + 1 - pair)) != NULL) {
 			snprintf(err, errlen, "%s: '%.*s': one '=' per "
@@ -219,10 +225,9 @@ env_one_equals(const char *s, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		pair += len;
-		if (*pair == ',')
-			pair++;
+		if (*pair++ == '\0')
+			return 0;
 	}
-	return 0;
 }
 
 /*
@@ -323,7 +328,7 @@ env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	pc->bulk = true;
 	if (s == NULL || s[0] == '\0')
 		return 0;
-	if (env_one_equals(s, err, errlen) != 0)
+	if (env_pairs_check(s, err, errlen) != 0)
 		return -EINVAL;
 	env_keys_make(&k);
 	kv = rte_kvargs_parse(s, k.keys);

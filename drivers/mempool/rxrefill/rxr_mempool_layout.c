@@ -51,8 +51,9 @@ elt_size_for(uint32_t frame_size, uint32_t *elt)
 	return -EINVAL;
 }
 
-uint32_t
-rxr_mempool_frame_size_default(uint16_t priv_size)
+/* RTE_MBUF_DEFAULT_BUF_SIZE after the mbuf, an odd number of lines. */
+static uint32_t
+frame_size_default(uint16_t priv_size)
 {
 	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
 			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
@@ -151,7 +152,7 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 		return NULL;
 	}
 	if (c.frame_size == 0)
-		c.frame_size = rxr_mempool_frame_size_default(c.priv_size);
+		c.frame_size = frame_size_default(c.priv_size);
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
 	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
 			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
