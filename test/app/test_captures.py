@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Real captures from other projects on every route (TAP, suite integration).
+
+Each capture of captures/ (README.md there says where each comes from)
+has its truth computed by tshark, never by rxrefill's reader: the frames
+of link types rxrefill replays, their captured bytes once given an
+Ethernet header, and their IP flows (addresses, protocol, ports of TCP
+and UDP datagrams that are not fragments). Every route must match it:
+--replay with --loops 1 (totals and every stream), the user's own
+net_pcap device (--vdev rx_pcap=FILE) with --warmup 0 and a window
+longer and shorter than the capture (every packet in the window or
+counted outside it; every stream), and rxrefill-gen --split (written
+records and every stream of the manifest). Captures that cannot be read
+are refused on every route, naming the file, with exit status 1.
+Usage: test_captures.py RXREFILL RXREFILL-GEN [CASE...]
+"""
+
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "common"))
+from eal_prefix import mine_family  # noqa: E402
+import tap  # noqa: E402
+
+RXREFILL, GEN = sys.argv[1], sys.argv[2]
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "captures")
+TMP = tempfile.mkdtemp(prefix="rxr_captures_")
+PID = os.getpid()
+mine_family("rxr_cap_%d_" % PID)
+n = [0]
+
+# Wiretap's encapsulations rxrefill replays: the link header each has in
+# place of Ethernet's 14 bytes.
+LINK_HDR = {"1": 14, "15": 4, "7": 0, "25": 16, "210": 20, "129": 0,
+            "130": 0}
+# Cannot be read (damaged, another pcapng version) or hold nothing to
+# replay: refused on every route.
+REFUSED = {"dpkt-truncated_dns_2.pcap", "pcapfix-test_damaged.pcap",
+           "gopacket-le-test901.pcapng", "gopacket-le-test017.pcapng"}
+IPV6_EXT = {"0", "43", "44", "50", "51", "60", "135", "139", "140"}
+
+
+def captures():
+    return sorted(f for f in os.listdir(HERE) if f.endswith(("pcap",
+                                                            "pcapng")))
+
+
+def truth(path):
+    """tshark's view: (packets, bytes, {stream key: [packets, bytes]})."""
+    fields = ["frame.encap_type", "frame.cap_len", "frame.len", "ip.src",
+              "ip.dst", "ip.proto", "ip.flags.mf", "ip.frag_offset",
+              "ipv6.src", "ipv6.dst", "ipv6.nxt", "ipv6.hopopts.nxt",
+              "ipv6.routing.nxt", "ipv6.fraghdr.nxt", "ipv6.dstopts.nxt",
+              "frame.protocols", "tcp.srcport", "tcp.dstport",
+              "udp.srcport", "udp.dstport"]
+    cmd = ["tshark", "-n", "-r", path, "-o", "ip.defragment:FALSE",
+           "-o", "ipv6.defragment:FALSE", "-T", "fields", "-E",
+           "separator=\t", "-E", "occurrence=a", "-E", "aggregator=,"]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                         timeout=60).stdout
+    pkts = byts = 0
+    streams = collections.defaultdict(lambda: [0, 0])
+    for line in out.splitlines():
+        v = dict(zip(fields, line.split("\t")))
+        first = {k: x.split(",")[0] for k, x in v.items()}
+        if first["frame.encap_type"] not in LINK_HDR:
+            continue
+        cap = int(first["frame.cap_len"]) + 14 - \
+            LINK_HDR[first["frame.encap_type"]]
+        pkts += 1
+        byts += cap
+        # IP right after the link header (and VLAN tags), as NICs hash it.
+        layers = first["frame.protocols"].split(":")[1:]
+        while layers and layers[0] in ("ethertype", "vlan"):
+            layers.pop(0)
+        if not layers or layers[0] not in ("ip", "ipv6"):
+            continue
+        if layers[0] == "ip":
+            src, dst, proto = first["ip.src"], first["ip.dst"], \
+                first["ip.proto"]
+            frag = first["ip.flags.mf"] in ("1", "True") or \
+                first["ip.frag_offset"] not in ("", "0")
+        else:
+            src, dst = first["ipv6.src"], first["ipv6.dst"]
+            nxt = [first[f] for f in ("ipv6.nxt", "ipv6.hopopts.nxt",
+                                      "ipv6.routing.nxt", "ipv6.fraghdr.nxt",
+                                      "ipv6.dstopts.nxt") if first[f]]
+            proto = next((x for x in nxt if x not in IPV6_EXT), nxt[-1])
+            frag = first["ipv6.fraghdr.nxt"] != ""
+        sport = dport = 0
+        if not frag and proto in ("6", "17"):
+            p = "tcp" if proto == "6" else "udp"
+            if first[p + ".srcport"]:
+                sport = int(first[p + ".srcport"])
+                dport = int(first[p + ".dstport"])
+        key = (src, dst, sport, dport, int(proto), frag)
+        streams[key][0] += 1
+        streams[key][1] += cap
+    return pkts, byts, dict(streams)
+
+
+def rows(streams):
+    got = collections.defaultdict(lambda: [0, 0])
+    for s in streams:
+        key = (s["src"], s["dst"], s["sport"], s["dport"], s["proto"],
+               s.get("fragments", False))
+        got[key][0] += s["packets"]
+        got[key][1] += s["bytes"]
+    return dict(got)
+
+
+def rxrefill(eal, args, want_rc=0):
+    n[0] += 1
+    report = os.path.join(TMP, "r%d.json" % n[0])
+    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "256",
+           "--file-prefix", "rxr_cap_%d_%d" % (PID, n[0]), "--log-level",
+           "lib.eal:error"] + eal + ["--", "--strategy", "bh", "--bulk",
+                                    "on", "--reps", "1", "--no-table",
+                                    "--stats-period", "0", "--report",
+                                    report] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert p.returncode == want_rc, "%s: exit %d\n%s\n%s" % (
+        " ".join(cmd), p.returncode, p.stdout[-1500:], p.stderr[-1500:])
+    if want_rc != 0:
+        return None, p.stdout + p.stderr
+    with open(report) as f:
+        return json.load(f), p.stdout
+
+
+def check(name, route, want, got_pkts, got_bytes, got_rows):
+    pkts, byts, streams = want
+    assert (got_pkts, got_bytes) == (pkts, byts), \
+        "%s %s: %d packets %d bytes, tshark %d %d" % (
+            route, name, got_pkts, got_bytes, pkts, byts)
+    if got_rows is not None:
+        diff = {k: (streams.get(k), got_rows.get(k))
+                for k in set(streams) | set(got_rows)
+                if streams.get(k) != got_rows.get(k)}
+        assert not diff, "%s %s: streams differ (tshark, rxrefill): %s" % (
+            route, name, sorted(diff.items())[:6])
+
+
+def each(fn):
+    failed = []
+    for name in captures():
+        if name in REFUSED:
+            continue
+        want = truth(os.path.join(HERE, name))
+        try:
+            fn(name, os.path.join(HERE, name), want)
+        except AssertionError as e:
+            failed.append(str(e))
+    assert not failed, "\n".join(failed)
+
+
+def case_replay():
+    def one(name, path, want):
+        doc, _ = rxrefill([], ["--replay", path, "--loops", "1"])
+        r = doc["runs"][0]
+        check(name, "--replay", want, r["rx_packets"], r["rx_bytes"],
+              rows(r.get("streams", [])))
+    each(one)
+
+
+def device(name, path, want, window):
+    doc, _ = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
+                      ["--warmup", "0", "--duration", window])
+    r = doc["runs"][0]
+    out = r["outside_window"]
+    check(name, "--vdev (%s s)" % window, want,
+          r["rx_packets"] + out["before"] + out["after"],
+          sum(s["bytes"] for s in r.get("streams", [])) +
+          r["streams_untracked"]["bytes"], rows(r.get("streams", [])))
+    # Captured whole in the window: the window's totals alone are exact.
+    if out["after"] == 0:
+        assert (r["rx_packets"], r["rx_bytes"]) == want[:2], name
+
+
+def case_device_longer_window():
+    each(lambda name, path, want: device(name, path, want, "0.3"))
+
+
+def case_device_shorter_window():
+    """The largest capture given a window shorter than it takes to
+    deliver under a tiny burst: what comes after the window is counted
+    outside it, the streams still hold every packet."""
+    name = "gopacket-test_loopback.pcap"
+    path = os.path.join(HERE, name)
+    doc, _ = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
+                      ["--warmup", "0", "--duration", "0.05", "--burst",
+                       "1", "--test-refill-delay", "20000000"])
+    r = doc["runs"][0]
+    out = r["outside_window"]
+    want = truth(path)
+    assert out["after"] > 0, out
+    assert r["rx_packets"] + out["after"] + out["before"] == want[0], r
+    assert rows(r["streams"]) == want[2]
+
+
+def case_split():
+    def one(name, path, want):
+        prefix = os.path.join(TMP, "s_" + name)
+        p = subprocess.run([GEN, "--split", path, "-o", prefix, "--queues",
+                            "2", "--quiet"], capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 0, "%s: %s" % (name, p.stderr)
+        with open(prefix + ".json") as f:
+            m = json.load(f)
+        got = collections.defaultdict(lambda: [0, 0])
+        for s in m["streams"]:
+            key = (s["src"], s["dst"], s.get("sport", 0), s.get("dport", 0),
+                   s["proto"], s.get("fragments", False))
+            got[key][0] += s["packets"]
+            got[key][1] += s["bytes"]
+        # The manifest counts frame lengths, not captured bytes.
+        check(name, "--split", (want[0], 0, want[2]), m["input"]["written"], 0,
+              None)
+        # The manifest counts frame lengths; compare packets per stream.
+        assert {k: v[0] for k, v in got.items()} == \
+            {k: v[0] for k, v in want[2].items()}, name
+    each(one)
+
+
+def case_refused():
+    """Damaged files, another pcapng version, nothing to replay: refused
+    on every route, naming the file, exit status 1."""
+    for name in sorted(REFUSED):
+        path = os.path.join(HERE, name)
+        _, out = rxrefill([], ["--replay", path, "--loops", "1"], 1)
+        assert path in out, out
+        _, out = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
+                          ["--warmup", "0"], 1)
+        assert path in out, out
+        p = subprocess.run([GEN, "--split", path, "-o",
+                            os.path.join(TMP, "refused")],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 1 and path in p.stderr, p.stderr
+
+
+if __name__ == "__main__":
+    if shutil.which("tshark") is None:
+        print("1..0 # SKIP tshark is not installed (usertools/quickstart.sh"
+              " installs it)")
+        sys.exit(0)
+    sys.exit(tap.run(globals(), sys.argv[3:], TMP))
