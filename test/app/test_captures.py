@@ -20,9 +20,11 @@ import collections
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "common"))
@@ -244,6 +246,73 @@ def case_refused():
                             os.path.join(TMP, "refused")],
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 1 and path in p.stderr, p.stderr
+    # A capture that is not there: 1 as well, as --help says.
+    missing = os.path.join(TMP, "missing.pcap")
+    p = subprocess.run([GEN, "--split", missing, "-o",
+                        os.path.join(TMP, "m")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 1 and missing in p.stderr, p.stderr
+    assert "1 when a capture cannot be read" in subprocess.run(
+        [GEN, "--help"], capture_output=True, text=True).stdout
+
+
+def big_capture(name, packets):
+    """A capture of rxrefill-gen's, one file of PACKETS packets."""
+    prefix = os.path.join(TMP, name)
+    subprocess.run([GEN, "-o", prefix, "--quiet", "--streams", "8",
+                    "--packets", str(packets // 8), "--queues", "1"],
+                   check=True, timeout=120)
+    return prefix + ".q0.pcap"
+
+
+def case_capture_changed_during_loops():
+    """A capture truncated by another process during a finite replay:
+    the session stops at once naming it, the run is complete: false and
+    out of the summary (it stalled every remaining loop for 3 s, and was
+    kept whole)."""
+    path = big_capture("shrink", 400000)
+    n[0] += 1
+    report = os.path.join(TMP, "shrink-report.json")
+    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "512",
+           "--file-prefix", "rxr_cap_%d_%d" % (PID, n[0]), "--log-level",
+           "lib.eal:error", "--", "--strategy", "bh", "--bulk", "on",
+           "--reps", "1", "--no-table", "--report", report, "--replay",
+           path, "--loops", "50"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(3)
+    os.truncate(path, os.path.getsize(path) // 2)
+    t = time.time()
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, (p.returncode, out[-800:], err[-800:])
+    assert time.time() - t < 10, "took %.1f s to stop" % (time.time() - t)
+    assert path in err and "changed" in err, err[-800:]
+    # Cut short, so not counted: with no whole run, no report.
+    assert "cut short (capture changed)" in out, out[-800:]
+    assert not os.path.exists(report), open(report).read()[:300]
+
+
+def case_signal_after_failed_run():
+    """A SIGINT after a run that failed (nothing received) exits 130, as
+    it does after whole runs: it exited 1."""
+    path = os.path.join(HERE, "npm-pcap-parser-smtp.pcap")
+    n[0] += 1
+    cmd = [RXREFILL, "-l", "0-1", "--no-pci", "--no-huge", "-m", "256",
+           "--file-prefix", "rxr_cap_%d_%d" % (PID, n[0]), "--log-level",
+           "lib.eal:error", "--vdev", "net_pcap0,rx_pcap=" + path, "--",
+           "--strategy", "bh", "--bulk", "on", "--reps", "3", "--no-table",
+           "--warmup", "0.2", "--duration", "2", "--report",
+           os.path.join(TMP, "sig.json")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.time() + 60
+    seen = ""
+    while "rep 2/3" not in seen and time.time() < deadline:
+        seen += p.stdout.readline()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert "nothing received" in seen, seen[-800:]
+    assert p.returncode == 130, (p.returncode, err[-800:])
 
 
 if __name__ == "__main__":

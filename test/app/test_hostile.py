@@ -949,11 +949,11 @@ def case_options_table():
 
 
 def case_messages_name_the_input_and_reason():
-    # A capture of another link type: the message named the temporary
-    # output, not the input.
+    # A capture of a link type that cannot be given an Ethernet header
+    # (802.11): the message named the temporary output, not the input.
     raw = path("raw.pcap")
     with open(raw, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 105))
         f.write(struct.pack("<IIII", 0, 0, 20, 20) + bytes(20))
     rc, out, err = prog([GEN, "--split", raw, "-o", path("rawout")])
     refused(rc, out, err, raw + ": link type", "split of a raw capture")
