@@ -143,30 +143,6 @@ int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
 /** The queue file name for a prefix: "<prefix>.q<N>.pcap" (malloc'd). */
 char *gen_queue_path(const char *prefix, unsigned int queue);
 
-/** Flow accounting for the split mode, in first-seen order. */
-struct gen_flow {
-	struct rxr_flow_key key;
-	uint32_t hash;
-	uint16_t queue;
-	uint64_t packets, bytes;
-};
-
-struct gen_flowtab {
-	struct gen_flow *flows;
-	uint32_t nb_flows;
-	uint32_t cap_flows;
-	uint32_t *slots;	/* index + 1, 0 empty */
-	uint32_t nb_slots;
-	uint32_t max_flows;	/* beyond: counted in untracked */
-	uint64_t untracked_packets, untracked_bytes;
-};
-
-int gen_flowtab_init(struct gen_flowtab *t, uint32_t max_flows);
-void gen_flowtab_free(struct gen_flowtab *t);
-/** Account a frame; returns 0, or -1 when out of memory. */
-int gen_flowtab_add(struct gen_flowtab *t, const struct rxr_flow_key *k,
-		uint32_t hash, uint16_t queue, uint32_t len);
-
 /** What the split made of the records the reader gave (rxr_capture). */
 struct gen_split_stats {
 	uint64_t written;	/* records written to a queue file */
@@ -197,7 +173,7 @@ int gen_capture_open(struct rxr_capture *c, FILE *f, const char *name,
 int gen_split(struct rxr_capture *in, const char *name,
 		const struct rxr_flow_rss *rss, bool allow_truncated,
 		gen_sink_fn sink, void *ctx, struct gen_split_stats *st,
-		struct gen_flowtab *ft, struct gen_err *e);
+		struct rxr_capture_flows *ft, struct gen_err *e);
 
 /** rxrefill-gen's options (gen_opts.c). */
 struct gen_opts {

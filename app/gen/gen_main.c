@@ -440,7 +440,7 @@ input_json(const char *path, const struct rxr_capture *c,
 
 /* "streams" (the first --max-streams) and "streams_unlisted" into doc. */
 static void
-split_streams_json(json_t *doc, const struct gen_flowtab *ft,
+split_streams_json(json_t *doc, const struct rxr_capture_flows *ft,
 		uint32_t max_streams)
 {
 	uint64_t un_streams = 0, un_packets = 0, un_bytes = 0;
@@ -448,7 +448,7 @@ split_streams_json(json_t *doc, const struct gen_flowtab *ft,
 	uint32_t i;
 
 	for (i = 0; i < ft->nb_flows; i++) {
-		const struct gen_flow *fl = &ft->flows[i];
+		const struct rxr_capture_flow *fl = &ft->flows[i];
 
 		if (i < max_streams) {
 			json_array_append_new(streams, stream_json(i, &fl->key,
@@ -472,7 +472,7 @@ split_streams_json(json_t *doc, const struct gen_flowtab *ft,
 /* The manifest of a split capture. */
 static json_t *
 split_manifest(const struct run *r, const struct rxr_capture *c,
-		const struct gen_split_stats *st, const struct gen_flowtab *ft,
+		const struct gen_split_stats *st, const struct rxr_capture_flows *ft,
 		int snaplen)
 {
 	const struct gen_opts *o = r->o;
@@ -493,7 +493,7 @@ split_manifest(const struct run *r, const struct rxr_capture *c,
 static int
 split_write(struct run *r, struct rxr_capture *in,
 		const struct rxr_flow_rss *rss, struct gen_split_stats *st,
-		struct gen_flowtab *ft, struct gen_err *e)
+		struct rxr_capture_flows *ft, struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
 	char what[512];
@@ -527,7 +527,7 @@ split(struct run *r, struct gen_err *e)
 	struct gen_opts *o = r->o;
 	struct rxr_flow_rss rss;
 	struct gen_split_stats st;
-	struct gen_flowtab ft;
+	struct rxr_capture_flows ft;
 	struct rxr_capture in = { .f = NULL };
 	json_t *doc = NULL;
 	char what[512];
@@ -536,7 +536,7 @@ split(struct run *r, struct gen_err *e)
 	memset(&st, 0, sizeof(st));
 	if (rss_setup(o, &rss, e) != 0)
 		return -1;
-	if (gen_flowtab_init(&ft, GEN_FLOWS_MAX) != 0) {
+	if (rxr_capture_flows_init(&ft, GEN_FLOWS_MAX) != 0) {
 		gen_err_set(e, "out of memory");
 		rxr_flow_rss_fini(&rss);
 		return -1;
@@ -562,7 +562,7 @@ split(struct run *r, struct gen_err *e)
 out:
 	json_decref(doc);
 	rxr_capture_close(&in);
-	gen_flowtab_free(&ft);
+	rxr_capture_flows_free(&ft);
 	rxr_flow_rss_fini(&rss);
 	return ret;
 }

@@ -183,6 +183,7 @@ static struct {
 /* What the run received outside its measured window. */
 static struct {
 	uint64_t before, after;
+	uint64_t unaccounted;		/* what a stall left out */
 	double ran_out_s;		/* into the window; NAN: did not */
 } win;
 
@@ -302,7 +303,7 @@ received(void)
  * Returns measured TSC cycles; *unaccounted gets what never showed up.
  */
 static uint64_t
-run_finite(const char *tag, uint64_t *unaccounted)
+run_finite(uint64_t *unaccounted)
 {
 	uint64_t cycles = 0;
 
@@ -327,12 +328,8 @@ run_finite(const char *tag, uint64_t *unaccounted)
 		 * still receiving at the stall is received, not missing. */
 		*unaccounted = fin.stalled ? finite_unaccounted() : 0;
 		ports_stop(&app);
-		if (*unaccounted != 0) {
-			RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
-				" packets unaccounted", tag, REPLAY_STALL_S,
-				*unaccounted);
+		if (*unaccounted != 0)
 			break;
-		}
 	}
 	return cycles;
 }
@@ -550,6 +547,7 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 			!fin_ran_out(&total))
 		run_until(finite_done);
 	wait_pollers();
+	win.unaccounted = fin.stalled ? finite_unaccounted() : 0;
 	win.before = s1->packets;
 	win.after = received() - s2->packets;
 	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < s2->tsc)
@@ -577,7 +575,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	*cycles = 0;
 	*unaccounted = 0;
 	*stopped = false;
-	win.before = win.after = 0;
+	win.before = win.after = win.unaccounted = 0;
 	win.ran_out_s = NAN;
 	fin.changed = false;
 	if (s0 == NULL) {
@@ -603,11 +601,12 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	if (app.opt.loops != 0) {
 		window_begin(s1);
 		live_phase(PHASE_MEASURING);
-		*cycles = run_finite(tag, unaccounted);
+		*cycles = run_finite(unaccounted);
 		window_end(s2);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
+		*unaccounted = win.unaccounted;
 	}
 	/*
 	 * Stopped by a signal while measuring: the run is marked cut short;
@@ -696,8 +695,11 @@ run_incomplete(const char *tag, const struct rxr_report_run *r,
 {
 	if (fin.changed)
 		return "capture changed";
-	if (unaccounted != 0)
+	if (unaccounted != 0) {
+		RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
+			" packets unaccounted", tag, REPLAY_STALL_S, unaccounted);
 		return "replay stalled";
+	}
 	if (r->rx_packets == 0) {
 		RXR_LOG(ERR, "%s: no packet received in the measured window%s",
 			tag, !isnan(win.ran_out_s) ? ": the capture was all "

@@ -20,52 +20,10 @@
 #include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 
 #include "rxrefill.h"
 #include "rxr_capture.h"
 #include "rxr_log.h"
-
-/* Distinct flow keys of a capture: open addressing, grown at half full. */
-struct flow_set {
-	struct rxr_flow_key *keys;
-	uint8_t *used;
-	uint64_t cap, n;
-};
-
-static int
-flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
-{
-	uint64_t h;
-
-	if (2 * (fs->n + 1) > fs->cap) {
-		struct flow_set big = { .cap = fs->cap ? 2 * fs->cap : 1024 };
-
-		big.keys = malloc(big.cap * sizeof(*big.keys));
-		big.used = calloc(big.cap, 1);
-		if (big.keys == NULL || big.used == NULL) {
-			free(big.keys);
-			free(big.used);
-			return -1;
-		}
-		for (uint64_t i = 0; i < fs->cap; i++)
-			if (fs->used[i])
-				flow_set_add(&big, &fs->keys[i]);
-		free(fs->keys);
-		free(fs->used);
-		*fs = big;
-	}
-	h = rte_hash_crc(k, sizeof(*k), 0) & (fs->cap - 1);
-	while (fs->used[h]) {
-		if (memcmp(&fs->keys[h], k, sizeof(*k)) == 0)
-			return 0;
-		h = (h + 1) & (fs->cap - 1);
-	}
-	fs->used[h] = 1;
-	fs->keys[h] = *k;
-	fs->n++;
-	return 0;
-}
 
 /* A copy of a capture, as net_pcap will read it: Ethernet, every record
  * whole, in a file no other process can change or leave behind. */
@@ -173,28 +131,32 @@ static int
 capture_count(struct rxr_capture *cap, const char *opt, const char *path,
 		uint16_t room, struct replay_counts *c, unsigned int q)
 {
-	struct flow_set fs = { 0 };
+	struct rxr_capture_flows fs;
 	struct rxr_flow_info info;
 	struct rxr_capture_rec r;
 	char note[512];
 	int ret;
 
+	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
+		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
+		return -1;
+	}
 	while ((ret = rxr_capture_next(cap, &r)) == 1) {
 		c->packets[q]++;
 		c->bytes[q] += r.caplen;
 		c->largest = RTE_MAX(c->largest, r.caplen);
 		c->segments += (r.caplen + room - 1) / room;
 		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
-				flow_set_add(&fs, &info.key) != 0) {
+				rxr_capture_flows_add(&fs, &info.key, 0, 0,
+					r.caplen) != 0) {
 			snprintf(cap->err, sizeof(cap->err), "no memory to "
 				"count its flows");
 			ret = -1;
 			break;
 		}
 	}
-	c->flows[q] = fs.n;
-	free(fs.keys);
-	free(fs.used);
+	c->flows[q] = fs.nb_flows;
+	rxr_capture_flows_free(&fs);
 	rxr_capture_describe(cap, note, sizeof(note));
 	if (ret == 0 && c->packets[q] == 0) {
 		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
@@ -357,17 +319,15 @@ replay_devices(struct app *a, int argc, char **argv)
 				if (capture_scan(a, d->name, kv + 8, c,
 						c->nb) != 0)
 					return -1;
-				strcat(out, out[0] ? ",rx_pcap=" : ",rx_pcap=");
+				strcat(out, ",rx_pcap=");
 				strcat(out, c->read[c->nb++]);
 			} else {
-				strcat(out, out[0] || kv == copy ? "," : "");
+				strcat(out, ",");
 				strcat(out, kv);
 			}
 		}
-		/* The device name first, as EAL wants it. */
-		if (out[0] == ',')
-			memmove(out, out + 1, strlen(out));
-		argv[i] = out;
+		argv[i] = out + 1;	/* past the first "," */
+		free(copy);
 	}
 	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
 		char whose[RTE_DEV_NAME_MAX_LEN + 32];

@@ -603,3 +603,99 @@ rxr_capture_describe(const struct rxr_capture *c, char *buf, size_t len)
 		buf[off - 1] = '\0';
 #undef PUT
 }
+
+static uint32_t
+key_hash(const struct rxr_flow_key *k)
+{
+	const uint8_t *b = (const uint8_t *)k;
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < sizeof(*k); i++) {
+		h ^= b[i];
+		h *= 1099511628211ull;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+int
+rxr_capture_flows_init(struct rxr_capture_flows *t, uint32_t max_flows)
+{
+	memset(t, 0, sizeof(*t));
+	t->max_flows = max_flows;
+	t->nb_slots = 1024;
+	t->slots = calloc(t->nb_slots, sizeof(*t->slots));
+	return t->slots == NULL ? -1 : 0;
+}
+
+void
+rxr_capture_flows_free(struct rxr_capture_flows *t)
+{
+	free(t->flows);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int
+flows_grow(struct rxr_capture_flows *t)
+{
+	uint32_t n = t->nb_slots * 2, i, idx;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < t->nb_flows; i++) {
+		idx = key_hash(&t->flows[i].key) & (n - 1);
+		while (s[idx] != 0)
+			idx = (idx + 1) & (n - 1);
+		s[idx] = i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nb_slots = n;
+	return 0;
+}
+
+int
+rxr_capture_flows_add(struct rxr_capture_flows *t,
+		const struct rxr_flow_key *k, uint32_t hash, uint16_t queue,
+		uint32_t len)
+{
+	uint32_t mask = t->nb_slots - 1, idx = key_hash(k) & mask;
+	struct rxr_capture_flow *f;
+
+	while (t->slots[idx] != 0) {
+		f = &t->flows[t->slots[idx] - 1];
+		if (memcmp(&f->key, k, sizeof(*k)) == 0) {
+			f->packets++;
+			f->bytes += len;
+			return 0;
+		}
+		idx = (idx + 1) & mask;
+	}
+	if (t->nb_flows >= t->max_flows) {
+		t->untracked_packets++;
+		t->untracked_bytes += len;
+		return 0;
+	}
+	if (t->nb_flows == t->cap_flows) {
+		uint32_t cap = t->cap_flows ? t->cap_flows * 2 : 256;
+		struct rxr_capture_flow *nf = realloc(t->flows, cap * sizeof(*nf));
+
+		if (nf == NULL)
+			return -1;
+		t->flows = nf;
+		t->cap_flows = cap;
+	}
+	f = &t->flows[t->nb_flows];
+	f->key = *k;
+	f->hash = hash;
+	f->queue = queue;
+	f->packets = 1;
+	f->bytes = len;
+	t->slots[idx] = ++t->nb_flows;
+	/* Keep the table at most half full: probes stay short. */
+	if (t->nb_flows * 2 > t->nb_slots)
+		return flows_grow(t);
+	return 0;
+}

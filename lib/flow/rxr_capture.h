@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rxr_flow.h"
+
 /** Most bytes one record may hold (libpcap's and Wireshark's limit). */
 #define RXR_CAPTURE_CAPLEN_MAX 262144u
 
@@ -122,5 +124,32 @@ void rxr_capture_linktypes(const struct rxr_capture *c, char *buf,
  */
 void rxr_capture_describe(const struct rxr_capture *c, char *buf,
 		size_t len);
+
+/** One flow of a capture: its key, where RSS sends it, its counts. */
+struct rxr_capture_flow {
+	struct rxr_flow_key key;
+	uint32_t hash;
+	uint16_t queue;
+	uint64_t packets, bytes;
+};
+
+/** The flows of a capture, in first-seen order. */
+struct rxr_capture_flows {
+	struct rxr_capture_flow *flows;
+	uint32_t nb_flows;
+	uint32_t cap_flows;
+	uint32_t *slots;	/**< index + 1, 0 empty */
+	uint32_t nb_slots;
+	uint32_t max_flows;	/**< beyond: counted in untracked */
+	uint64_t untracked_packets, untracked_bytes;
+};
+
+/** An empty table that lists up to @p max_flows; 0, or -1 (no memory). */
+int rxr_capture_flows_init(struct rxr_capture_flows *t, uint32_t max_flows);
+void rxr_capture_flows_free(struct rxr_capture_flows *t);
+/** Account a frame of @p len bytes; 0, or -1 when out of memory. */
+int rxr_capture_flows_add(struct rxr_capture_flows *t,
+		const struct rxr_flow_key *k, uint32_t hash, uint16_t queue,
+		uint32_t len);
 
 #endif /* RXR_CAPTURE_H */

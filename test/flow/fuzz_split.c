@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct rxr_flow_rss rss;
 	static struct sink sink;
 	struct gen_split_stats st = { 0 };
-	struct gen_flowtab ft;
+	struct rxr_capture_flows ft;
 	struct gen_err e = { "" };
 	struct rxr_capture in;
 	uint64_t flowed = 0, skipped = 0;
@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gen_capture_open(&in, f, "fuzz", &e) != 0)
 		return 0;
 	/* A small table, so that the untracked path runs too. */
-	if (gen_flowtab_init(&ft, 16) != 0)
+	if (rxr_capture_flows_init(&ft, 16) != 0)
 		abort();
 	if (gen_split(&in, "fuzz", &rss, data[size - 1] & 1, sink_write, &sink,
 			&st, &ft, &e) == 0) {
@@ -83,7 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (flowed + ft.untracked_packets != st.ip)
 			abort();
 	}
-	gen_flowtab_free(&ft);
+	rxr_capture_flows_free(&ft);
 	rxr_capture_close(&in);
 	return 0;
 }
