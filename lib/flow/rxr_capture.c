@@ -97,12 +97,10 @@ link_hdr_len(uint32_t lt)
 const char *
 rxr_capture_linktype_name(uint32_t lt, char *buf, size_t len)
 {
-	const char *n = NULL;
+	/* LINKTYPE_RAW is DLT_RAW (12) to libpcap. */
+	const char *n = lt == LT_RAW ? "RAW" :
+		pcap_datalink_val_to_name((int)lt);
 
-	if (lt == LT_RAW)
-		n = "RAW";
-	else if (lt != LT_RAW_DLT)
-		n = pcap_datalink_val_to_name((int)lt);
 	if (n != NULL)
 		return n;
 	snprintf(buf, len, "link type %u", lt);

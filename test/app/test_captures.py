@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -40,8 +41,8 @@ n = [0]
 
 # Wiretap's encapsulations rxrefill replays: the link header each has in
 # place of Ethernet's 14 bytes.
-LINK_HDR = {"1": 14, "15": 4, "7": 0, "25": 16, "210": 20, "129": 0,
-            "130": 0}
+LINK_HDR = {"1": 14, "15": 4, "174": 4, "7": 0, "25": 16, "210": 20,
+            "129": 0, "130": 0}
 # Cannot be read (damaged, another pcapng version) or hold nothing to
 # replay: refused on every route.
 REFUSED = {"dpkt-truncated_dns_2.pcap", "pcapfix-test_damaged.pcap",
@@ -81,7 +82,9 @@ def truth(path):
         pkts += 1
         byts += cap
         # IP right after the link header (and VLAN tags), as NICs hash it.
-        layers = first["frame.protocols"].split(":")[1:]
+        layers = first["frame.protocols"].split(":")
+        if layers[0] not in ("ip", "ipv6"):  # IPV4 and IPV6 have no link
+            layers.pop(0)
         while layers and layers[0] in ("ethertype", "vlan"):
             layers.pop(0)
         if not layers or layers[0] not in ("ip", "ipv6"):
@@ -151,29 +154,29 @@ def check(name, route, want, got_pkts, got_bytes, got_rows):
             route, name, sorted(diff.items())[:6])
 
 
-def each(fn):
+def each(fn, files=None):
+    """fn(name, path, truth) on each capture that is not refused (of
+    FILES, paths, when given), every failure listed."""
     failed = []
-    for name in captures():
-        if name in REFUSED:
-            continue
-        want = truth(os.path.join(HERE, name))
+    paths = files or [os.path.join(HERE, f) for f in captures()
+                      if f not in REFUSED]
+    for path in paths:
         try:
-            fn(name, os.path.join(HERE, name), want)
+            fn(os.path.basename(path), path, truth(path))
         except AssertionError as e:
             failed.append(str(e))
     assert not failed, "\n".join(failed)
 
 
-def case_replay():
-    def one(name, path, want):
-        doc, _ = rxrefill([], ["--replay", path, "--loops", "1"])
-        r = doc["runs"][0]
-        check(name, "--replay", want, r["rx_packets"], r["rx_bytes"],
-              rows(r.get("streams", [])))
-    each(one)
+def replay(name, path, want):
+    doc, _ = rxrefill([], ["--replay", path, "--loops", "1"])
+    r = doc["runs"][0]
+    check(name, "--replay", want, r["rx_packets"], r["rx_bytes"],
+          rows(r.get("streams", [])))
+    return doc
 
 
-def device(name, path, want, window):
+def device(name, path, want, window="0.3"):
     doc, _ = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
                       ["--warmup", "0", "--duration", window])
     r = doc["runs"][0]
@@ -185,10 +188,35 @@ def device(name, path, want, window):
     # Captured whole in the window: the window's totals alone are exact.
     if out["after"] == 0:
         assert (r["rx_packets"], r["rx_bytes"]) == want[:2], name
+    return doc
+
+
+def split(name, path, want):
+    prefix = os.path.join(TMP, "s_" + name)
+    p = subprocess.run([GEN, "--split", path, "-o", prefix, "--queues",
+                        "2", "--quiet"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, "%s: %s" % (name, p.stderr)
+    with open(prefix + ".json") as f:
+        m = json.load(f)
+    got = collections.Counter()
+    for s in m["streams"]:
+        got[(s["src"], s["dst"], s.get("sport", 0), s.get("dport", 0),
+             s["proto"], s.get("fragments", False))] += s["packets"]
+    # The manifest counts frame lengths, not captured bytes: packets only.
+    assert m["input"]["written"] == want[0], "--split %s: %d of %d" % (
+        name, m["input"]["written"], want[0])
+    assert got == {k: v[0] for k, v in want[2].items()}, \
+        "--split %s: streams differ" % name
+    return m
+
+
+def case_replay():
+    each(replay)
 
 
 def case_device_longer_window():
-    each(lambda name, path, want: device(name, path, want, "0.3"))
+    each(device)
 
 
 def case_device_shorter_window():
@@ -209,27 +237,69 @@ def case_device_shorter_window():
 
 
 def case_split():
-    def one(name, path, want):
-        prefix = os.path.join(TMP, "s_" + name)
-        p = subprocess.run([GEN, "--split", path, "-o", prefix, "--queues",
-                            "2", "--quiet"], capture_output=True, text=True,
-                           timeout=60)
-        assert p.returncode == 0, "%s: %s" % (name, p.stderr)
-        with open(prefix + ".json") as f:
-            m = json.load(f)
-        got = collections.defaultdict(lambda: [0, 0])
-        for s in m["streams"]:
-            key = (s["src"], s["dst"], s.get("sport", 0), s.get("dport", 0),
-                   s["proto"], s.get("fragments", False))
-            got[key][0] += s["packets"]
-            got[key][1] += s["bytes"]
-        # The manifest counts frame lengths, not captured bytes.
-        check(name, "--split", (want[0], 0, want[2]), m["input"]["written"], 0,
-              None)
-        # The manifest counts frame lengths; compare packets per stream.
-        assert {k: v[0] for k, v in got.items()} == \
-            {k: v[0] for k, v in want[2].items()}, name
-    each(one)
+    each(split)
+
+
+def rewrite(src, dst, linktype, record=None):
+    """SRC's records under another link type (pcap, little-endian): each
+    record's bytes through RECORD(bytes) when given, None leaving it out."""
+    with open(src, "rb") as f:
+        data = f.read()
+    assert struct.unpack("<I", data[:4])[0] == 0xa1b2c3d4, src
+    out = bytearray(data[:20] + struct.pack("<I", linktype))
+    off = 24
+    while off < len(data):
+        ts, us, cap, ln = struct.unpack("<IIII", data[off:off + 16])
+        rec = data[off + 16:off + 16 + cap]
+        off += 16 + cap
+        if record is not None:
+            rec = record(rec)
+        if rec is None:
+            continue
+        out += struct.pack("<IIII", ts, us, len(rec), ln - cap + len(rec))
+        out += rec
+    with open(dst, "wb") as f:
+        f.write(out)
+    return dst
+
+
+def case_other_link_types():
+    """LOOP (BSD loopback in network order), RAW written as DLT_RAW (12),
+    IPV4 (228) and IPV6 (229), made from the corpus' NULL and RAW captures:
+    exact on every route, as tshark reads them."""
+    loop = rewrite(os.path.join(HERE, "gopacket-test_loopback.pcap"),
+                   os.path.join(TMP, "loop.pcap"), 108,
+                   lambda r: struct.pack(">I", struct.unpack("<I", r[:4])[0])
+                   + r[4:])
+    raw = os.path.join(HERE, "tcpdump-tun-raw.pcap")
+    dlt = rewrite(raw, os.path.join(TMP, "dlt12.pcap"), 12)
+    v4 = rewrite(raw, os.path.join(TMP, "ipv4.pcap"), 228,
+                 lambda r: r if r[0] >> 4 == 4 else None)
+    v6 = rewrite(raw, os.path.join(TMP, "ipv6.pcap"), 229,
+                 lambda r: r if r[0] >> 4 == 6 else None)
+    for fn in (replay, device, split):
+        each(fn, [loop, dlt, v4, v6])
+
+
+def case_record_rule():
+    """caplen 0 and caplen above the frame length skipped and counted,
+    a record longer than the snap length kept whole (libpcap trims it:
+    31 bytes where tshark reads 34), the same on every route."""
+    frame = bytes.fromhex("020000000002020000000001") + b"\x08\x06" + \
+        bytes(20)
+    path = os.path.join(TMP, "rule.pcap")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 31, 1))
+        for cap, ln in ((34, 34), (0, 60), (40, 34), (20, 34)):
+            f.write(struct.pack("<IIII", 0, 0, cap, ln) +
+                    (frame + bytes(6))[:cap])
+    want = (2, 54, {})
+    for fn in (replay, device, split):
+        fn("rule.pcap", path, want)
+    doc = replay("rule.pcap", path, want)
+    c = doc["env"]["captures"][0]
+    assert (c["records"], c["skipped_empty"], c["skipped_invalid"],
+            c["snapped"], c["copied"]) == (4, 1, 1, 1, True), c
 
 
 def case_refused():
