@@ -326,8 +326,8 @@ replay_devices(struct app *a, int argc, char **argv)
 				strcat(out, kv);
 			}
 		}
+		/* Both kept: the files' names point into copy. */
 		argv[i] = out + 1;	/* past the first "," */
-		free(copy);
 	}
 	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
 		char whose[RTE_DEV_NAME_MAX_LEN + 32];
@@ -407,6 +407,15 @@ files_changed(const struct replay_counts *c)
 			"its modification time");
 		return true;
 	}
+	return false;
+}
+
+bool
+replay_ports(const struct app *a)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (a->ports[i].files.nb != 0)
+			return true;
 	return false;
 }
 

@@ -407,6 +407,8 @@ void output_say(const struct rxr_report *rep, bool interrupted);
 int replay_prepare(struct app *a, int eal_argc, char **argv);
 const struct replay_counts *replay_device_files(const struct app *a,
 		const char *name);
+/* Whether a port replays captures (net_pcap with files). */
+bool replay_ports(const struct app *a);
 /* A file replayed as it is changed since it was read: said, true. */
 bool replay_changed(const struct app *a);
 int ports_create_replay(struct app *a);
