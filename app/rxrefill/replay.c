@@ -291,6 +291,7 @@ replay_devices(struct app *a, int argc, char **argv)
 			strcmp(argv[i], "--vdev") == 0 && i + 1 < argc ?
 			argv[++i] : NULL;
 		char *kv, *save = NULL, *copy, *out;
+		char opt[RTE_DEV_NAME_MAX_LEN + 8];
 		struct pcap_dev *d;
 		size_t len;
 
@@ -300,6 +301,7 @@ replay_devices(struct app *a, int argc, char **argv)
 		d = &a->pcap_devs[a->nb_pcap_devs++];
 		snprintf(d->name, sizeof(d->name), "%.*s",
 			(int)strcspn(arg, ","), arg);
+		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
 		len = strlen(arg) + 32 * MAX_QUEUES + 1;
 		copy = strdup(arg);
 		out = calloc(1, len);
@@ -316,8 +318,7 @@ replay_devices(struct app *a, int argc, char **argv)
 				c->endless = strtol(kv + 12, NULL, 10) != 0;
 			if (strncmp(kv, "rx_pcap=", 8) == 0 &&
 					c->nb < MAX_QUEUES) {
-				if (capture_scan(a, d->name, kv + 8, c,
-						c->nb) != 0)
+				if (capture_scan(a, opt, kv + 8, c, c->nb) != 0)
 					return -1;
 				strcat(out, ",rx_pcap=");
 				strcat(out, c->read[c->nb++]);
