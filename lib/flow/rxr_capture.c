@@ -316,7 +316,10 @@ record_take(struct rxr_capture *c, const struct rxr_capture_iface *ifc,
 		c->skipped[RXR_CAPTURE_SKIP_EMPTY]++;
 		return 0;
 	}
-	if (caplen > len || caplen < (uint32_t)hl) {
+	/* Given an Ethernet header, it must still be a record libpcap reads. */
+	if (caplen > len || caplen < (uint32_t)hl ||
+			caplen - hl > RXR_CAPTURE_CAPLEN_MAX - ETH_HLEN ||
+			len - hl > UINT32_MAX - ETH_HLEN) {
 		c->skipped[RXR_CAPTURE_SKIP_INVALID]++;
 		return 0;
 	}

@@ -18,7 +18,9 @@
  * The rule for records, the same for every route:
  * - caplen 0: skipped, counted in skipped[RXR_CAPTURE_SKIP_EMPTY];
  * - caplen above the frame length, or below the length of the record's
- *   own link-layer header: skipped, counted in RXR_CAPTURE_SKIP_INVALID;
+ *   own link-layer header, or a record that would be longer than
+ *   RXR_CAPTURE_CAPLEN_MAX given an Ethernet header: skipped, counted in
+ *   RXR_CAPTURE_SKIP_INVALID;
  * - a pcapng interface of a link type that cannot be given an Ethernet
  *   header: its records skipped, counted in RXR_CAPTURE_SKIP_LINKTYPE and
  *   per interface (a pcap file of such a link type is refused at open);
