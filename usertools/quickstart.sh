@@ -27,9 +27,9 @@ cd "$(dirname "$0")/.."
 # dpdk-test/dpdk-testpmd/dpdk-telemetry.py, tcpreplay, ip (iproute2) and
 # sysctl (procps) for the veth lab, man (man-db) and bash-completion for the
 # install test (the man pages are made by usertools/mkman.py), git for --version's commit, gdb for the slow paths'
-# backtraces; stdbuf, unshare, mount and
-# mknod are in every Debian root (coreutils, util-linux, mount).
-PKGS="python3 gcc binutils clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git valgrind gdb"
+# backtraces, tshark for the truth of the capture corpus; stdbuf, unshare,
+# mount and mknod are in every Debian root (coreutils, util-linux, mount).
+PKGS="python3 gcc binutils clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git valgrind gdb tshark"
 
 install_missing() {
 	local missing=() p

@@ -15,6 +15,7 @@
 #include <pcap/pcap.h>
 #include <jansson.h>
 
+#include "rxr_capture.h"
 #include "rxr_flow.h"
 
 #define GEN_PROG		"rxrefill-gen"
@@ -136,54 +137,20 @@ void gen_out_abort(struct gen_out *o);
  */
 int gen_out_signals(void);
 
-/** 0 for an Ethernet capture; else -1 with a message naming the input. */
-int gen_split_check_linktype(pcap_t *in, const char *name, struct gen_err *e);
-
 /** Write a JSON document atomically (or to stdout for "-"). */
 int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
 
 /** The queue file name for a prefix: "<prefix>.q<N>.pcap" (malloc'd). */
 char *gen_queue_path(const char *prefix, unsigned int queue);
 
-/** Flow accounting for the split mode, in first-seen order. */
-struct gen_flow {
-	struct rxr_flow_key key;
-	uint32_t hash;
-	uint16_t queue;
-	uint64_t packets, bytes;
-};
-
-struct gen_flowtab {
-	struct gen_flow *flows;
-	uint32_t nb_flows;
-	uint32_t cap_flows;
-	uint32_t *slots;	/* index + 1, 0 empty */
-	uint32_t nb_slots;
-	uint32_t max_flows;	/* beyond: counted in untracked */
-	uint64_t untracked_packets, untracked_bytes;
-};
-
-int gen_flowtab_init(struct gen_flowtab *t, uint32_t max_flows);
-void gen_flowtab_free(struct gen_flowtab *t);
-/** Account a frame; returns 0, or -1 when out of memory. */
-int gen_flowtab_add(struct gen_flowtab *t, const struct rxr_flow_key *k,
-		uint32_t hash, uint16_t queue, uint32_t len);
-
-/** What the split saw. */
+/** What the split made of the records the reader gave (rxr_capture). */
 struct gen_split_stats {
-	uint64_t records;	/* records read */
 	uint64_t written;	/* records written to a queue file */
 	uint64_t ip;		/* hashed as IP */
 	uint64_t non_ip, non_ip_bytes;		/* no IP: RETA entry 0 */
 	uint64_t unparsed, unparsed_bytes;	/* IP, headers cut or bad: RETA entry 0 */
-	uint64_t snapped;	/* caplen < len, written as they are */
-	uint64_t skipped_empty;	/* caplen 0: skipped */
-	uint64_t skipped_invalid; /* caplen > len: skipped */
-	bool truncated;		/* the capture ends inside a record */
-	char truncated_msg[PCAP_ERRBUF_SIZE + 64];
-	int linktype;
-	int snaplen;
-	unsigned int precision;
+	bool truncated;		/* the capture is damaged after what was split */
+	char truncated_msg[256];
 };
 
 typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,
@@ -191,23 +158,22 @@ typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,
 		struct gen_err *e);
 
 /**
- * Peek at a capture's first bytes (then rewind) to keep its timestamp
- * precision, and open it. @p name is used in messages.
+ * Open the capture at @p f (NULL: fopen failed, errno says why) as
+ * rxr_capture_open() does; @p name is used in messages.
  */
-pcap_t *gen_capture_open(FILE *f, const char *name, unsigned int *precision,
+int gen_capture_open(struct rxr_capture *c, FILE *f, const char *name,
 		struct gen_err *e);
 
 /**
- * Split an opened capture over queues: every record goes to the queue the
- * RSS configuration gives (non-IP and unparsable to RETA entry 0).
- * Non-Ethernet captures are refused. A capture that ends inside a record
- * is an error unless @p allow_truncated.
+ * Split an opened capture over queues: every record the reader gives goes
+ * to the queue the RSS configuration gives (non-IP and unparsable to RETA
+ * entry 0). A damaged capture is an error unless @p allow_truncated.
  * @return 0, or -1 with @p e set.
  */
-int gen_split(pcap_t *in, const char *name, const struct rxr_flow_rss *rss,
-		bool allow_truncated, gen_sink_fn sink, void *ctx,
-		struct gen_split_stats *st, struct gen_flowtab *ft,
-		struct gen_err *e);
+int gen_split(struct rxr_capture *in, const char *name,
+		const struct rxr_flow_rss *rss, bool allow_truncated,
+		gen_sink_fn sink, void *ctx, struct gen_split_stats *st,
+		struct rxr_capture_flows *ft, struct gen_err *e);
 
 /** rxrefill-gen's options (gen_opts.c). */
 struct gen_opts {

@@ -376,51 +376,61 @@ split_sink(void *ctx, uint16_t queue, const struct pcap_pkthdr *h,
 	return gen_out_write(&r->outs[queue], h, data, e);
 }
 
-/* The capture to split, checked to be Ethernet before any output. */
-static pcap_t *
-split_input_open(const char *path, unsigned int *precision,
+/*
+ * The capture read through once before any output, so that a damaged or
+ * unusable input is said about the input, not a temporary file; *snaplen
+ * gets what the queue files need: its largest snap length, or its largest
+ * record when that is larger (a record libpcap would trim otherwise).
+ */
+static int
+split_input_check(const char *path, bool allow_truncated, int *snaplen,
 		struct gen_err *e)
 {
-	FILE *f = fopen(path, "rb");
-	pcap_t *in;
+	struct rxr_capture c;
+	struct rxr_capture_rec rec;
+	int ret;
 
-	if (f == NULL) {
-		gen_err_set(e, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	in = gen_capture_open(f, path, precision, e);
-	if (in == NULL)
-		return NULL;
-	/* Before any output: a message about the input, not a temporary file. */
-	if (gen_split_check_linktype(in, path, e) != 0) {
-		pcap_close(in);
-		return NULL;
-	}
-	return in;
+	if (gen_capture_open(&c, fopen(path, "rb"), path, e) != 0)
+		return -1;
+	while ((ret = rxr_capture_next(&c, &rec)) == 1)
+		;
+	if (ret < 0 && !allow_truncated)
+		gen_err_set(e, "%s: %s (--allow-truncated splits the records "
+			"before)", path, c.err);
+	*snaplen = (int)(c.snaplen > c.largest ? c.snaplen : c.largest);
+	rxr_capture_close(&c);
+	return ret < 0 && !allow_truncated ? -1 : 0;
 }
 
 /* The manifest's "input": what the capture held and what became of it. */
 static json_t *
-input_json(const char *path, const struct gen_split_stats *st,
-		unsigned int precision)
+input_json(const char *path, const struct rxr_capture *c,
+		const struct gen_split_stats *st, int snaplen)
 {
 	json_t *input = json_object();
+	char lt[256];
 
+	rxr_capture_linktypes(c, lt, sizeof(lt));
 	json_object_set_new(input, "file", json_string(path));
-	json_object_set_new(input, "linktype", json_string("EN10MB"));
-	json_object_set_new(input, "snaplen", jint((uint64_t)st->snaplen));
-	json_object_set_new(input, "tstamp_precision", json_string(
-		precision == PCAP_TSTAMP_PRECISION_NANO ? "nano" : "micro"));
-	json_object_set_new(input, "records", jint(st->records));
+	json_object_set_new(input, "linktype", json_string(lt));
+	json_object_set_new(input, "snaplen", jint((uint64_t)snaplen));
+	json_object_set_new(input, "tstamp_precision",
+		json_string(c->nano ? "nano" : "micro"));
+	json_object_set_new(input, "records", jint(c->records));
 	json_object_set_new(input, "written", jint(st->written));
 	json_object_set_new(input, "ip", jint(st->ip));
 	json_object_set_new(input, "non_ip",
 		count_json(st->non_ip, st->non_ip_bytes));
 	json_object_set_new(input, "unparsed",
 		count_json(st->unparsed, st->unparsed_bytes));
-	json_object_set_new(input, "snapped", jint(st->snapped));
-	json_object_set_new(input, "skipped_empty", jint(st->skipped_empty));
-	json_object_set_new(input, "skipped_invalid", jint(st->skipped_invalid));
+	json_object_set_new(input, "snapped", jint(c->snapped));
+	json_object_set_new(input, "converted", jint(c->converted));
+	json_object_set_new(input, "skipped_empty",
+		jint(c->skipped[RXR_CAPTURE_SKIP_EMPTY]));
+	json_object_set_new(input, "skipped_invalid",
+		jint(c->skipped[RXR_CAPTURE_SKIP_INVALID]));
+	json_object_set_new(input, "skipped_linktype",
+		jint(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]));
 	json_object_set_new(input, "truncated", json_boolean(st->truncated));
 	if (st->truncated)
 		json_object_set_new(input, "truncated_at",
@@ -430,7 +440,7 @@ input_json(const char *path, const struct gen_split_stats *st,
 
 /* "streams" (the first --max-streams) and "streams_unlisted" into doc. */
 static void
-split_streams_json(json_t *doc, const struct gen_flowtab *ft,
+split_streams_json(json_t *doc, const struct rxr_capture_flows *ft,
 		uint32_t max_streams)
 {
 	uint64_t un_streams = 0, un_packets = 0, un_bytes = 0;
@@ -438,7 +448,7 @@ split_streams_json(json_t *doc, const struct gen_flowtab *ft,
 	uint32_t i;
 
 	for (i = 0; i < ft->nb_flows; i++) {
-		const struct gen_flow *fl = &ft->flows[i];
+		const struct rxr_capture_flow *fl = &ft->flows[i];
 
 		if (i < max_streams) {
 			json_array_append_new(streams, stream_json(i, &fl->key,
@@ -461,15 +471,16 @@ split_streams_json(json_t *doc, const struct gen_flowtab *ft,
 
 /* The manifest of a split capture. */
 static json_t *
-split_manifest(const struct run *r, const struct gen_split_stats *st,
-		const struct gen_flowtab *ft, unsigned int precision)
+split_manifest(const struct run *r, const struct rxr_capture *c,
+		const struct gen_split_stats *st, const struct rxr_capture_flows *ft,
+		int snaplen)
 {
 	const struct gen_opts *o = r->o;
 	json_t *doc = manifest_base(o, "split");
 	uint64_t total_bytes = 0;
 	uint32_t i;
 
-	json_object_set_new(doc, "input", input_json(o->split, st, precision));
+	json_object_set_new(doc, "input", input_json(o->split, c, st, snaplen));
 	for (i = 0; i < o->queues; i++)
 		total_bytes += r->outs[i].bytes;
 	json_object_set_new(doc, "total", count_json(st->written, total_bytes));
@@ -480,28 +491,31 @@ split_manifest(const struct run *r, const struct gen_split_stats *st,
 
 /* Each frame of the capture into the file of the queue RSS gives it. */
 static int
-split_write(struct run *r, pcap_t *in, const struct rxr_flow_rss *rss,
-		struct gen_split_stats *st, struct gen_flowtab *ft,
-		struct gen_err *e)
+split_write(struct run *r, struct rxr_capture *in,
+		const struct rxr_flow_rss *rss, struct gen_split_stats *st,
+		struct rxr_capture_flows *ft, struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
+	char what[512];
 	uint32_t i;
 
 	if (gen_split(in, o->split, rss, o->allow_truncated, split_sink, r,
 			st, ft, e) != 0)
 		return -1;
+	rxr_capture_describe(in, what, sizeof(what));
 	/* Empty files and a manifest of nothing are no split: leave the outputs. */
 	if (st->written == 0) {
-		gen_err_set(e, "%s: none of its %llu records is a frame to split "
-			"(%llu invalid, %llu empty): nothing written", o->split,
-			(unsigned long long)st->records,
-			(unsigned long long)st->skipped_invalid,
-			(unsigned long long)st->skipped_empty);
+		gen_err_set(e, "%s: none of its %llu records is a frame to split"
+			"%s%s: nothing written", o->split,
+			(unsigned long long)in->records, what[0] ? "; " : "",
+			what);
 		return -1;
 	}
+	if (what[0] != '\0' && !o->quiet)
+		fprintf(stderr, GEN_PROG ": %s: %s\n", o->split, what);
 	if (st->truncated)
-		fprintf(stderr, GEN_PROG ": warning: %s: capture ends early (%s); split the records before\n",
-			o->split, st->truncated_msg);
+		fprintf(stderr, GEN_PROG ": warning: %s: damaged (%s); split "
+			"the records before\n", o->split, st->truncated_msg);
 	for (i = 0; i < ft->nb_flows; i++)
 		r->outs[ft->flows[i].queue].streams++;
 	return 0;
@@ -513,41 +527,42 @@ split(struct run *r, struct gen_err *e)
 	struct gen_opts *o = r->o;
 	struct rxr_flow_rss rss;
 	struct gen_split_stats st;
-	struct gen_flowtab ft;
-	unsigned int precision;
+	struct rxr_capture_flows ft;
+	struct rxr_capture in = { .f = NULL };
 	json_t *doc = NULL;
-	pcap_t *in = NULL;
 	char what[512];
-	int ret = -1;
+	int snaplen, ret = -1;
 
 	memset(&st, 0, sizeof(st));
 	if (rss_setup(o, &rss, e) != 0)
 		return -1;
-	if (gen_flowtab_init(&ft, GEN_FLOWS_MAX) != 0) {
+	if (rxr_capture_flows_init(&ft, GEN_FLOWS_MAX) != 0) {
 		gen_err_set(e, "out of memory");
 		rxr_flow_rss_fini(&rss);
 		return -1;
 	}
-	in = split_input_open(o->split, &precision, e);
-	if (in == NULL)
+	if (split_input_check(o->split, o->allow_truncated, &snaplen, e) != 0 ||
+			gen_capture_open(&in, fopen(o->split, "rb"), o->split,
+				e) != 0)
 		goto out;
-	if (run_open(r, pcap_datalink(in), pcap_snapshot(in), precision, e) != 0)
+	if (run_open(r, DLT_EN10MB, snaplen != 0 ? snaplen : GEN_SNAPLEN,
+			in.nano ? PCAP_TSTAMP_PRECISION_NANO :
+			PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
 		goto out;
-	if (split_write(r, in, &rss, &st, &ft, e) != 0)
+	if (split_write(r, &in, &rss, &st, &ft, e) != 0)
 		goto out;
-	doc = split_manifest(r, &st, &ft, precision);
+	doc = split_manifest(r, &in, &st, &ft, snaplen);
 	if (run_commit(r, doc, e) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "%s: %llu records, %u streams, %llu non-IP, %llu unparsed",
-		o->split, (unsigned long long)st.records, ft.nb_flows,
+		o->split, (unsigned long long)in.records, ft.nb_flows,
 		(unsigned long long)st.non_ip, (unsigned long long)st.unparsed);
 	summary(r, what);
 	ret = 0;
 out:
 	json_decref(doc);
-	if (in != NULL)
-		pcap_close(in);
-	gen_flowtab_free(&ft);
+	rxr_capture_close(&in);
+	rxr_capture_flows_free(&ft);
 	rxr_flow_rss_fini(&rss);
 	return ret;
 }

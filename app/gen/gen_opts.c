@@ -107,9 +107,12 @@ check_paths(const struct gen_opts *o)
 	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
 	struct gen_output *out;
 
+	/* A capture that cannot be read: status 1, as --help says. */
 	if (o->split != NULL &&
-			rxr_path_check_input("--split", o->split, err, sizeof(err)) != 0)
-		usage_error("%s", err);
+			rxr_path_check_input("--split", o->split, err, sizeof(err)) != 0) {
+		fprintf(stderr, GEN_PROG ": %s\n", err);
+		exit(EXIT_FAILURE);
+	}
 	if (rxr_path_is_stdout(o->prefix))
 		usage_error("--prefix -: the prefix names %u capture files; "
 			"standard output ('-') is for --manifest", o->queues +

@@ -31,6 +31,8 @@
 #include "rxr_log.h"
 #include "rxr_stats.h"
 
+#include <jansson.h>
+
 struct app app;
 
 
@@ -62,16 +64,24 @@ wait_step(bool collect, double idle_us)
 		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
 }
 
-/* Sleep up to sec seconds, waking for signals. */
+static bool fin_changed(void);
+static bool fin_ran_out(uint64_t *total);
+
+/* Sleep up to sec seconds, waking for signals and changed captures;
+ * finite ports that run out meanwhile are seen. */
 static void
-nap(double sec)
+nap(double sec, bool finite)
 {
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
 	const bool collect = streams_deferred(&app);
+	uint64_t total;
 
-	while (!flag_get(&force_quit) && rte_get_timer_cycles() < end) {
+	while (!flag_get(&force_quit) && !fin_changed() &&
+			rte_get_timer_cycles() < end) {
 		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
 		live_tick();
+		if (finite)
+			fin_ran_out(&total);
 	}
 }
 
@@ -154,14 +164,28 @@ run_until(bool (*done)(uint64_t now))
 
 /* A replay loop that delivers nothing new for this long has stalled. */
 #define REPLAY_STALL_S 3
+/* How often a run looks for a change of a capture replayed as it is. */
+#define CHANGE_CHECK_US 10000
 
-/* One loop of a finite replay, as run_until() checks it. */
+/*
+ * The finite ports of a run (net_pcap replaying its files once per
+ * start): what each must deliver or drop with a cause, a stall, a capture
+ * that changed, and when they all ran out.
+ */
 static struct {
 	struct port_counters base[MAX_PORTS];
 	uint64_t expected[MAX_PORTS];
-	uint64_t last_total, stall_since;
-	bool stalled;
+	uint64_t last_total, stall_since, next_change_check;
+	uint64_t ran_out_tsc;		/* 0: not yet */
+	bool any, stalled, changed;
 } fin;
+
+/* What the run received outside its measured window. */
+static struct {
+	uint64_t before, after;
+	uint64_t unaccounted;		/* what a stall left out */
+	double ran_out_s;		/* into the window; NAN: did not */
+} win;
 
 /* Packets a port delivered or lost with a cause, since a snapshot. */
 static uint64_t
@@ -174,24 +198,66 @@ port_accounted(unsigned int i, const struct port_counters *base)
 		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
 }
 
+/* Before the ports start: the counters every finite port starts from. */
+static void
+fin_start(void)
+{
+	fin.last_total = UINT64_MAX;
+	fin.stall_since = rte_get_timer_cycles();
+	fin.stalled = false;
+	fin.ran_out_tsc = 0;
+	fin.any = false;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		port_counters_read(&app.ports[i], &fin.base[i]);
+		fin.expected[i] = 0;
+		fin.any |= app.ports[i].finite;
+		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
+			fin.expected[i] += app.ports[i].files.packets[q];
+	}
+}
+
+/* A capture replayed as it is changed (said): the run stops at once. */
+static bool
+fin_changed(void)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	if (!fin.changed && now >= fin.next_change_check) {
+		fin.next_change_check = now + rte_get_timer_hz() /
+			(US_PER_S / CHANGE_CHECK_US);
+		fin.changed = replay_changed(&app);
+	}
+	return fin.changed;
+}
+
+/* Every finite port delivered or dropped its files' packets; when first
+ * seen, the time is kept. */
+static bool
+fin_ran_out(uint64_t *total)
+{
+	bool done = true;
+
+	*total = 0;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		uint64_t got = port_accounted(i, &fin.base[i]);
+
+		*total += got;
+		if (app.ports[i].finite && got < fin.expected[i])
+			done = false;
+	}
+	if (done && fin.ran_out_tsc == 0)
+		fin.ran_out_tsc = rte_rdtsc();
+	return done;
+}
+
 /* Every packet of the loop received or dropped with a cause, or a stall. */
 static bool
 finite_done(uint64_t now __rte_unused)
 {
-	uint64_t total = 0;
-	bool done = true;
+	uint64_t total;
 
 	live_tick();
-	if (flag_get(&force_quit))
-		return true;
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		uint64_t got = port_accounted(i, &fin.base[i]);
-
-		total += got;
-		if (app.ports[i].finite && got < fin.expected[i])
-			done = false;
-	}
-	if (done)
+	if (flag_get(&force_quit) || fin_changed() || fin_ran_out(&total))
 		return true;
 	if (total != fin.last_total) {
 		fin.last_total = total;
@@ -218,32 +284,36 @@ finite_unaccounted(void)
 	return n;
 }
 
+/* Packets the poll lcores received in the run so far. */
+static uint64_t
+received(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		for (unsigned int i = 0; i < app.pollers[k].nb_q; i++)
+			n += RXR_STAT_READ(app.pollers[k].q[i].packets);
+	return n;
+}
+
 /*
  * Finite replay: each loop starts the ports (net_pcap reopens its files),
  * receives until every packet of every file is received or dropped with a
- * cause, and stops them. Returns measured TSC cycles; *unaccounted gets
- * what never showed up (a stalled replay).
+ * cause, and stops them. A stall or a changed capture ends the run.
+ * Returns measured TSC cycles; *unaccounted gets what never showed up.
  */
 static uint64_t
-run_finite(const char *tag, uint64_t *unaccounted)
+run_finite(uint64_t *unaccounted)
 {
 	uint64_t cycles = 0;
 
 	*unaccounted = 0;
-	for (unsigned int loop = 0;
-			loop < app.opt.loops && !flag_get(&force_quit); loop++) {
-		uint64_t t0, n;
+	for (unsigned int loop = 0; loop < app.opt.loops &&
+			!flag_get(&force_quit) && !fin.changed; loop++) {
+		uint64_t t0;
 
-		fin.last_total = UINT64_MAX;
-		fin.stall_since = rte_get_timer_cycles();
-		fin.stalled = false;
-		for (unsigned int i = 0; i < app.nb_ports; i++) {
-			port_counters_read(&app.ports[i], &fin.base[i]);
-			fin.expected[i] = 0;
-			for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-				fin.expected[i] += app.ports[i].files.packets[q];
-		}
-		if (ports_start(&app) != 0)
+		fin_start();
+		if (fin_changed() || ports_start(&app) != 0)
 			return 0;
 		t0 = rte_rdtsc();
 		launch_pollers();
@@ -256,16 +326,13 @@ run_finite(const char *tag, uint64_t *unaccounted)
 		cycles += rte_rdtsc() - t0;
 		/* Counted once the poll lcores are done: a burst they were
 		 * still receiving at the stall is received, not missing. */
-		n = fin.stalled ? finite_unaccounted() : 0;
-		if (n != 0)
-			RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
-				" packets unaccounted", tag, REPLAY_STALL_S, n);
-		*unaccounted += n;
+		*unaccounted = fin.stalled ? finite_unaccounted() : 0;
 		ports_stop(&app);
+		if (*unaccounted != 0)
+			break;
 	}
 	return cycles;
 }
-
 
 /*
  * Fault injection (--exhaust AT:SEC): a task-context thread takes every
@@ -383,8 +450,12 @@ static struct {
 static bool
 timed_done(uint64_t now)
 {
+	uint64_t total;
+
 	live_tick();
-	if (flag_get(&force_quit))
+	if (fin.any)
+		fin_ran_out(&total);
+	if (flag_get(&force_quit) || fin_changed())
 		return true;
 	if (!tim.measuring && now >= tim.warm_end) {
 		window_begin(tim.s1);
@@ -406,13 +477,15 @@ timed_main_polls(struct snapshot *s1, struct snapshot *s2)
 	/* No progress line: the main lcore is measuring too. */
 	tim.s1 = s1;
 	tim.s2 = s2;
-	tim.measuring = false;
 	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
 		rte_get_tsc_hz());
+	if (tim.measuring)
+		tim.end = s1->tsc + (uint64_t)(app.opt.duration_s *
+			rte_get_tsc_hz());
 	run_until(timed_done);
 	if (!tim.measuring)
 		window_begin(s1);
-	if (flag_get(&force_quit))
+	if (flag_get(&force_quit) || fin.changed)
 		window_end(s2);
 }
 
@@ -421,18 +494,20 @@ static void
 timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
 		struct snapshot *s2)
 {
-	nap(app.opt.warmup_s);
-	window_begin(s1);
-	live_phase(PHASE_MEASURING);
+	if (!tim.measuring) {
+		nap(app.opt.warmup_s, fin.any);
+		window_begin(s1);
+		live_phase(PHASE_MEASURING);
+	}
 	*s0 = *s1;
-	while (!flag_get(&force_quit)) {
+	while (!flag_get(&force_quit) && !fin.changed) {
 		double left = app.opt.duration_s -
 			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
 
 		if (left <= 0)
 			break;
 		nap(app.opt.stats_period_s > 0 ?
-			RTE_MIN(left, app.opt.stats_period_s) : left);
+			RTE_MIN(left, app.opt.stats_period_s) : left, fin.any);
 		/* --progress rounds: a line per round, none while measuring. */
 		if (app.opt.stats_period_s > 0 &&
 				app.opt.progress == PROGRESS_RUNS)
@@ -441,20 +516,43 @@ timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	window_end(s2);
 }
 
-/* Duration based: warm up, then measure between snapshots s1 and s2. */
+/*
+ * Duration based: warm up, then measure between snapshots s1 and s2. The
+ * finite ports (a net_pcap device without infinite_rx) deliver what is
+ * left of their files after the window; what was received before and
+ * after it is counted in win.
+ */
 static int
 run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 		struct snapshot *s2, uint64_t *cycles)
 {
+	uint64_t total;
+
+	fin_start();
 	if (ports_start(&app) != 0)
 		return -1;
+	/* Without a warm-up the window opens before anything is received. */
+	tim.measuring = app.opt.warmup_s <= 0;
+	if (tim.measuring) {
+		window_begin(s1);
+		live_phase(PHASE_MEASURING);
+	}
 	launch_pollers();
 	if (main_poller() != NULL)
 		timed_main_polls(s1, s2);
 	else
 		timed_naps(tag, s0, s1, s2);
 	*cycles = s2->tsc - s1->tsc;
+	if (fin.any && !flag_get(&force_quit) && !fin.changed &&
+			!fin_ran_out(&total))
+		run_until(finite_done);
 	wait_pollers();
+	win.unaccounted = fin.stalled ? finite_unaccounted() : 0;
+	win.before = s1->packets;
+	win.after = received() - s2->packets;
+	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < s2->tsc)
+		win.ran_out_s = fin.ran_out_tsc <= s1->tsc ? 0 :
+			(double)(fin.ran_out_tsc - s1->tsc) / rte_get_tsc_hz();
 	ports_stop(&app);
 	return 0;
 }
@@ -477,6 +575,9 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	*cycles = 0;
 	*unaccounted = 0;
 	*stopped = false;
+	win.before = win.after = win.unaccounted = 0;
+	win.ran_out_s = NAN;
+	fin.changed = false;
 	if (s0 == NULL) {
 		RXR_LOG(ERR, "%s: no memory for the run's counters (%zu bytes)",
 			tag, sizeof(*s0));
@@ -500,11 +601,12 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	if (app.opt.loops != 0) {
 		window_begin(s1);
 		live_phase(PHASE_MEASURING);
-		*cycles = run_finite(tag, unaccounted);
+		*cycles = run_finite(unaccounted);
 		window_end(s2);
 		ret = 0;
 	} else {
 		ret = run_timed(tag, s0, s1, s2, cycles);
+		*unaccounted = win.unaccounted;
 	}
 	/*
 	 * Stopped by a signal while measuring: the run is marked cut short;
@@ -585,6 +687,56 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	round_gbps.runs++;
 }
 
+/*
+ * Why a run that was not stopped is still not whole: a stall, a capture
+ * that changed, nothing received in its window (said, with what a finite
+ * capture did); NULL: it is whole. A capture that ran out inside the
+ * window is said too.
+ */
+static const char *
+run_incomplete(const char *tag, const struct rxr_report_run *r,
+		uint64_t unaccounted)
+{
+	if (fin.changed)
+		return "capture changed";
+	if (unaccounted != 0) {
+		RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
+			" packets unaccounted", tag, REPLAY_STALL_S, unaccounted);
+		return "replay stalled";
+	}
+	/* A capture always has packets: none in the window is a failure;
+	 * a port with no traffic sent to it may be what is measured. */
+	if (r->rx_packets == 0 && replay_ports(&app)) {
+		RXR_LOG(ERR, "%s: no packet of the captures received in the "
+			"measured window%s", tag, !isnan(win.ran_out_s) ?
+			": all were received before it opened (--warmup 0, or "
+			"infinite_rx=1, keeps them in)" : "");
+		return "nothing received";
+	}
+	if (r->rx_packets == 0)
+		printf("warning: %s no packet received in the measured window: "
+			"is traffic sent to the ports?\n", tag);
+	if (!isnan(win.ran_out_s))
+		printf("warning: %s the capture ran out %.3f s into the %.3f s "
+			"window: the rates are of that part of it\n", tag,
+			win.ran_out_s, r->duration_s);
+	return NULL;
+}
+
+/* The run's packets outside its window, and when a capture ran out. */
+static int
+window_attach(struct rxr_report *report)
+{
+	unsigned int idx = rxr_report_nb_runs(report) - 1;
+
+	if (rxr_report_run_set(report, idx, "outside_window", json_pack(
+			"{s:I, s:I}", "before", (json_int_t)win.before,
+			"after", (json_int_t)win.after)) != 0)
+		return -1;
+	return isnan(win.ran_out_s) ? 0 : rxr_report_run_set(report, idx,
+		"replay_ran_out_s", json_real(win.ran_out_s));
+}
+
 /* Run step of the schedule and add it to the report. */
 static int
 run_one(unsigned int step, struct rxr_report *report)
@@ -622,8 +774,9 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
-	r.cut_short = run_cut_short(stopped, cycles);
 	fill_run(&r, s1, s2, cycles, unaccounted);
+	r.cut_short = run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
+		unaccounted);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_DEFERS_FREES);
 	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
@@ -640,9 +793,10 @@ run_one(unsigned int step, struct rxr_report *report)
 		RXR_LOG(ERR, "%s", err);
 		goto out;
 	}
-	if (detail_attach(&app, report, cycles) != 0)
+	if (detail_attach(&app, report, cycles) != 0 ||
+			window_attach(report) != 0)
 		goto out;
-	ret = unaccounted != 0 ? 1 : 0;
+	ret = fin.changed ? -1 : r.cut_short != NULL && !stopped ? 1 : 0;
 out:
 	free(sr.rows);
 	free(sr.addr);
@@ -678,7 +832,9 @@ report_env(struct rxr_report *rep)
 		RXR_LOG(ERR, "report: %s", err);
 		return -1;
 	}
-	if (env_collect(&app, rep) != 0 || noise_env(&app, rep) != 0)
+	if (env_collect(&app, rep) != 0 || noise_env(&app, rep) != 0 ||
+			(app.captures != NULL && rxr_report_env_set(rep,
+				"captures", json_incref(app.captures)) != 0))
 		return -1;
 	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf); i++)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s-%s",
@@ -988,8 +1144,7 @@ app_setup(void)
 	}
 	if (cpus_place(&app) != 0)
 		return EXIT_USAGE;
-	if (app.opt.nb_replay != 0 &&
-			(replay_scan(&app) != 0 || ports_create_replay(&app) != 0))
+	if (app.opt.nb_replay != 0 && ports_create_replay(&app) != 0)
 		return EXIT_FAILURE;
 	if (ports_init(&app) != 0 || consumers_init(&app) != 0)
 		return EXIT_FAILURE;
@@ -1006,6 +1161,10 @@ app_setup(void)
 	reps_warn(&app.opt);
 	return EXIT_SUCCESS;
 }
+
+/* A run was not whole (a stall, nothing received): the exit status is a
+ * failure, unless a signal stopped the session, whose status it keeps. */
+static bool runs_failed;
 
 /*
  * Every run of the schedule, the report written after each. *all_ran:
@@ -1030,7 +1189,7 @@ schedule_run(struct rxr_report *report, bool *all_ran)
 			break;
 		}
 		if (ret > 0)
-			status = EXIT_FAILURE;
+			runs_failed = true;
 		/* After every run: an interruption leaves a valid report
 		 * (stopped: the last one below, written once). */
 		if (!flag_get(&force_quit) && output_write(report, true, false) != 0)
@@ -1120,7 +1279,7 @@ app_run(void)
 		rxr_report_nb_cut_short(report) != 0);
 	if (output_write(report, interrupted || status != EXIT_SUCCESS, true) != 0)
 		status = EXIT_FAILURE;
-	if (!metrics_ok)
+	if (!metrics_ok || (runs_failed && !flag_get(&force_quit)))
 		status = EXIT_FAILURE;
 	results_say(report, interrupted);
 	rxr_report_free(report);
@@ -1166,6 +1325,10 @@ main(int argc, char **argv)
 		RXR_LOG(ERR, "%s", why);
 		return EXIT_FAILURE;
 	}
+	/* Captures read, and net_pcap's arguments rewritten, before EAL
+	 * opens them. */
+	if (replay_prepare(&app, eal_argc, argv) != 0)
+		return EXIT_FAILURE;
 	ret = rxr_eal_init(eal_argc, argv, NO_HUGE_MEMORY_MIB, stdout,
 		&app.backing);
 	if (ret < 0) {

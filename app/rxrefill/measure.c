@@ -87,6 +87,7 @@ streams_collect(struct stream_rows *sr)
 			r->sport = s->key.sport;
 			r->dport = s->key.dport;
 			r->proto = s->key.proto;
+			r->fragments = (s->key.flags & RXR_FLOW_F_FRAG) != 0;
 			r->packets = s->packets;
 			r->bytes = s->bytes;
 		}

@@ -696,7 +696,9 @@ static const struct rxr_opt opt_list[] = {
 	{ "replay", 0, "FILES", NULL, "files:pcap,pcapng", S_PORTS,
 		"replay captures on net_pcap, one file per RX queue, comma "
 		"separated, at most " RTE_STR(PCAP_MAX_QUEUES) " (net_pcap's "
-		"queues per port); regular files only (see rxrefill-gen)",
+		"queues per port); regular files only; pcap or pcapng, "
+		"Ethernet or a link type tcpdump writes on Linux (see "
+		"rxrefill-gen)",
 		set_replay, 0 },
 	{ "queues", 0, "N", NULL, NULL, S_PORTS,
 		"RX queues per port (default: one per poll lcore; the number "
@@ -908,9 +910,10 @@ opts_usage(FILE *f)
 "(--log-level=rxrefill:debug).\n"
 "\n"
 "Exit status: 0 when every run completed and every frame came home; 1 on\n"
-"a runtime error (EAL could not start, a capture could not be read, a run\n"
-"failed or stalled with packets unaccounted, frames were lost, the report\n"
-"could not be written); 2 on bad usage (an unknown option or a bad value,\n"
+"a runtime error (EAL could not start, a capture could not be read or\n"
+"changed while replayed, a run failed, stalled with packets unaccounted or\n"
+"received nothing of its captures, frames were lost, the report could not\n"
+"be written); 2 on bad usage (an unknown option or a bad value,\n"
 "a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
 "fewer lcores than the options need); 128+N when stopped by signal N (the\n"
 "report is kept, marked partial).\n");

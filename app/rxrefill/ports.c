@@ -42,7 +42,7 @@
 #define LINK_POLL_US (10 * 1000)
 
 static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
-static int port_pcap_files(const struct app *a, struct port *p);
+static void port_pcap_files(const struct app *a, struct port *p);
 static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
 static int pool_retire_slot(struct port *p, struct rte_mempool **slot,
 		uint64_t *lost);
@@ -294,9 +294,8 @@ ports_init(struct app *a)
 			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 				RTE_MAX(1u, a->nb_pollers);
 		}
-		if (!p->replay && strcmp(p->driver, "net_pcap") == 0 &&
-				port_pcap_files(a, p) != 0)
-			return -1;
+		if (!p->replay && strcmp(p->driver, "net_pcap") == 0)
+			port_pcap_files(a, p);
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
@@ -365,27 +364,25 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 }
 
 /*
- * A net_pcap device of the user's: its files sized for (infinite_rx), and
- * one queue per rx_pcap file unless --queues says otherwise, so that no
- * file goes unread unsaid.
+ * A net_pcap device of the user's: its files as read before EAL, and one
+ * queue per rx_pcap file unless --queues says otherwise, so that no file
+ * goes unread unsaid. Without infinite_rx it replays them once per start.
  */
-static int
+static void
 port_pcap_files(const struct app *a, struct port *p)
 {
-	unsigned int nb_files = 0;
+	const struct replay_counts *c = replay_device_files(a, p->name);
 
-	if (replay_scan_devargs(a, p->name, p->devargs, &p->files,
-			&nb_files) != 0)
-		return -1;
-	if (nb_files == 0)
-		return 0;
+	if (c == NULL || c->nb == 0)
+		return;
+	p->files = *c;
+	p->finite = !c->endless;
 	if (a->opt.queues == 0)
-		p->nb_q = nb_files;
-	else if (p->nb_q < nb_files)
+		p->nb_q = c->nb;
+	else if (p->nb_q < c->nb)
 		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
 			"rx_pcap files; the others are never read", p->name,
-			p->nb_q, p->nb_q, nb_files);
-	return 0;
+			p->nb_q, p->nb_q, c->nb);
 }
 
 static void
@@ -476,7 +473,7 @@ pool_frames(const struct app *a, const struct port *p)
 		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
 			RXR_POOL_TASK_BATCH_DEFAULT);
 	/* infinite_rx keeps a copy of every file packet in the pool. */
-	if (!p->finite)
+	if (p->files.endless)
 		n += p->files.segments;
 	n += POOL_FRAMES_SLACK;
 	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
@@ -678,7 +675,7 @@ ports_use_pool(struct app *a, unsigned int run)
 					break;
 				}
 		/* net_pcap with infinite_rx loads its files at queue setup. */
-		if (p->mp != NULL && p->replay && !p->finite)
+		if (p->mp != NULL && p->files.endless)
 			p->always_reprobe = true;
 		if (again && p->always_reprobe) {
 			if (port_reprobe(a, p) != 0)

@@ -1,146 +1,236 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Captures given with --replay: each read once before anything starts
- * (checked, counted, its distinct flows sized for the stream table), then
- * one net_pcap port with an RX queue per file.
+ * Captures: those of --replay and of the user's own net_pcap devices (the
+ * --vdev rx_pcap files), each read before EAL starts (checked, counted,
+ * its distinct flows sized for the stream table, copied as Ethernet when
+ * net_pcap would read it otherwise); then for --replay one net_pcap port
+ * with an RX queue per file.
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
-#include <pcap/pcap.h>
+#include <jansson.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 
 #include "rxrefill.h"
+#include "rxr_capture.h"
 #include "rxr_log.h"
 
-/* Distinct flow keys of a capture: open addressing, grown at half full. */
-struct flow_set {
-	struct rxr_flow_key *keys;
-	uint8_t *used;
-	uint64_t cap, n;
+/* A copy of a capture, as net_pcap will read it: Ethernet, every record
+ * whole, in a file no other process can change or leave behind. */
+struct copy {
+	int fd;
+	FILE *f;
+	char path[32];
 };
 
+/* The copy's file: unlinked at once and named through /proc, so that it
+ * goes when the process does, however it ends. */
 static int
-flow_set_add(struct flow_set *fs, const struct rxr_flow_key *k)
+copy_open(struct copy *cp, const char *opt, const char *path)
 {
-	uint64_t h;
+	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+	char tmpl[PATH_MAX];
+	/* Nanosecond pcap, EN10MB, every record within the snap length. */
+	const uint32_t hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0,
+		RXR_CAPTURE_CAPLEN_MAX, 1 };
 
-	if (2 * (fs->n + 1) > fs->cap) {
-		struct flow_set big = { .cap = fs->cap ? 2 * fs->cap : 1024 };
-
-		big.keys = malloc(big.cap * sizeof(*big.keys));
-		big.used = calloc(big.cap, 1);
-		if (big.keys == NULL || big.used == NULL) {
-			free(big.keys);
-			free(big.used);
-			return -1;
-		}
-		for (uint64_t i = 0; i < fs->cap; i++)
-			if (fs->used[i])
-				flow_set_add(&big, &fs->keys[i]);
-		free(fs->keys);
-		free(fs->used);
-		*fs = big;
+	snprintf(tmpl, sizeof(tmpl), "%s/rxrefill-capture-XXXXXX", dir);
+	cp->fd = mkstemp(tmpl);
+	if (cp->fd < 0) {
+		RXR_LOG(ERR, "%s %s: cannot make the Ethernet copy net_pcap "
+			"replays in %s: %s (set TMPDIR)", opt, path, dir,
+			strerror(errno));
+		return -1;
 	}
-	h = rte_hash_crc(k, sizeof(*k), 0) & (fs->cap - 1);
-	while (fs->used[h]) {
-		if (memcmp(&fs->keys[h], k, sizeof(*k)) == 0)
-			return 0;
-		h = (h + 1) & (fs->cap - 1);
+	unlink(tmpl);
+	snprintf(cp->path, sizeof(cp->path), "/proc/self/fd/%d", cp->fd);
+	cp->f = fdopen(dup(cp->fd), "wb");
+	if (cp->f == NULL || fwrite(hdr, sizeof(hdr), 1, cp->f) != 1) {
+		RXR_LOG(ERR, "%s %s: cannot write its copy in %s: %s", opt,
+			path, dir, strerror(errno));
+		return -1;
 	}
-	fs->used[h] = 1;
-	fs->keys[h] = *k;
-	fs->n++;
 	return 0;
 }
 
+static void
+copy_record(struct copy *cp, const struct rxr_capture_rec *r)
+{
+	const uint32_t h[4] = { (uint32_t)r->ts_sec, r->ts_nsec, r->caplen,
+		r->len };
+
+	fwrite(h, sizeof(h), 1, cp->f);
+	fwrite(r->data, r->caplen, 1, cp->f);
+}
+
+static int
+copy_close(struct copy *cp, const char *opt, const char *path)
+{
+	if (cp->f != NULL && (ferror(cp->f) | fclose(cp->f)) == 0)
+		return 0;
+	RXR_LOG(ERR, "%s %s: cannot write its copy: %s", opt, path,
+		strerror(errno));
+	return -1;
+}
+
+/* A capture and what became of its records, for the report's env. */
+static json_t *
+capture_json(const char *opt, const char *path, const struct rxr_capture *c,
+		uint64_t pkts, uint64_t bytes, bool copied)
+{
+	char linktypes[256], note[512];
+
+	rxr_capture_linktypes(c, linktypes, sizeof(linktypes));
+	rxr_capture_describe(c, note, sizeof(note));
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
+		"s:I, s:I, s:b, s:s}", "file", path, "given_with", opt,
+		"format", c->pcapng ? "pcapng" : "pcap", "linktypes", linktypes,
+		"records", (json_int_t)c->records, "packets", (json_int_t)pkts,
+		"bytes", (json_int_t)bytes, "snapped", (json_int_t)c->snapped,
+		"converted", (json_int_t)c->converted,
+		"skipped_empty", (json_int_t)c->skipped[RXR_CAPTURE_SKIP_EMPTY],
+		"skipped_invalid",
+		(json_int_t)c->skipped[RXR_CAPTURE_SKIP_INVALID],
+		"skipped_linktype",
+		(json_int_t)c->skipped[RXR_CAPTURE_SKIP_LINKTYPE],
+		"copied", copied, "note", note);
+}
+
+/* The capture at path opened for reading; said when it cannot be. */
+static int
+capture_open(struct rxr_capture *cap, const char *opt, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		RXR_LOG(ERR, "%s %s: %s", opt, path, strerror(errno));
+	else if (rxr_capture_open(cap, f) != 0)
+		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);
+	else
+		return 0;
+	return -1;
+}
+
 /*
- * Read every capture once: a bad file must fail before EAL ports start,
- * naming the file and the record. Counts give finite replay its target;
- * distinct flows size the poll lcores' stream tables.
+ * Read a capture before EAL, as every route does (rxr_capture.h's rule):
+ * a bad file fails naming the file and the record. Counts give finite
+ * replay its target; distinct flows size the stream tables. Fills queue q
+ * of c.
  */
 static int
-scan_file(const char *opt, const char *path, uint16_t room, uint64_t *pkts,
-		uint64_t *bytes, uint64_t *segs, uint64_t *flows,
-		uint32_t *largest)
+capture_count(struct rxr_capture *cap, const char *opt, const char *path,
+		uint16_t room, struct replay_counts *c, unsigned int q)
 {
-	struct flow_set fs = { 0 };
+	struct rxr_capture_flows fs;
 	struct rxr_flow_info info;
-	bool bad = false;
-	char err[PCAP_ERRBUF_SIZE] = "";
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	pcap_t *pc;
+	struct rxr_capture_rec r;
+	char note[512];
 	int ret;
 
-	pc = pcap_open_offline(path, err);
-	if (pc == NULL) {
-		RXR_LOG(ERR, "%s %s: not a readable capture: %s", opt, path,
-			err);
+	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
+		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
 		return -1;
 	}
-	if (pcap_datalink(pc) != DLT_EN10MB) {
-		RXR_LOG(ERR, "%s %s: link type %s, net_pcap replays "
-			"Ethernet captures only", opt, path,
-			pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "?");
-		pcap_close(pc);
-		return -1;
-	}
-	*pkts = *bytes = *segs = 0;
-	*largest = 0;
-	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
-		if (h->caplen == 0) {
-			RXR_LOG(ERR, "%s %s: record %" PRIu64
-				" has zero length", opt, path, *pkts + 1);
-			bad = true;
-			break;
-		}
-		if (h->caplen > h->len) {
-			RXR_LOG(ERR, "%s %s: record %" PRIu64
-				" captures %u bytes of a %u-byte frame", opt,
-				path, *pkts + 1, h->caplen, h->len);
-			bad = true;
-			break;
-		}
-		(*pkts)++;
-		*bytes += h->caplen;
-		*largest = RTE_MAX(*largest, h->caplen);
-		*segs += (h->caplen + room - 1) / room;
-		if (rxr_flow_parse(data, h->caplen, &info) == RXR_FLOW_OK &&
-				flow_set_add(&fs, &info.key) != 0) {
-			RXR_LOG(ERR, "%s %s: no memory to count its "
-				"flows", opt, path);
-			bad = true;
+	while ((ret = rxr_capture_next(cap, &r)) == 1) {
+		c->packets[q]++;
+		c->bytes[q] += r.caplen;
+		c->largest = RTE_MAX(c->largest, r.caplen);
+		c->segments += (r.caplen + room - 1) / room;
+		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
+				rxr_capture_flows_add(&fs, &info.key, 0, 0,
+					r.caplen) != 0) {
+			snprintf(cap->err, sizeof(cap->err), "no memory to "
+				"count its flows");
+			ret = -1;
 			break;
 		}
 	}
-	*flows = fs.n;
-	free(fs.keys);
-	free(fs.used);
-	if (bad) {
-		pcap_close(pc);
+	c->flows[q] = fs.nb_flows;
+	rxr_capture_flows_free(&fs);
+	rxr_capture_describe(cap, note, sizeof(note));
+	if (ret == 0 && c->packets[q] == 0) {
+		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
+			note[0] ? "; " : "", note);
 		return -1;
 	}
-	if (ret == PCAP_ERROR) {
-		RXR_LOG(ERR, "%s %s: bad or truncated record %" PRIu64
-			": %s", opt, path, *pkts + 1, pcap_geterr(pc));
-		pcap_close(pc);
+	if (ret < 0)
+		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);
+	else if (note[0] != '\0')
+		printf(APP ": %s %s: %s; net_pcap replays an Ethernet copy\n",
+			opt, path, note);
+	return ret;
+}
+
+/* The capture's records into a copy (copy_open()), read afresh. */
+static int
+capture_copy(const char *opt, const char *path, struct copy *cp)
+{
+	struct rxr_capture cap;
+	struct rxr_capture_rec r;
+	int ret;
+
+	if (capture_open(&cap, opt, path) != 0)
+		return -1;
+	if (copy_open(cp, opt, path) != 0) {
+		rxr_capture_close(&cap);
 		return -1;
 	}
-	pcap_close(pc);
-	if (*pkts == 0) {
-		RXR_LOG(ERR, "%s %s: the capture holds no packet", opt,
-			path);
+	while ((ret = rxr_capture_next(&cap, &r)) == 1)
+		copy_record(cp, &r);
+	if (ret < 0)
+		RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+	rxr_capture_close(&cap);
+	return copy_close(cp, opt, path) != 0 ? -1 : ret;
+}
+
+/*
+ * A capture for net_pcap: counted (capture_count()); one that net_pcap
+ * (libpcap) would read otherwise (pcapng, another link type, records
+ * skipped or longer than the snap length) is replayed from an Ethernet
+ * copy; one replayed as it is is watched for changes (replay_changed()).
+ */
+static int
+capture_scan(struct app *a, const char *opt, const char *path,
+		struct replay_counts *c, unsigned int q)
+{
+	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
+		RTE_PKTMBUF_HEADROOM;
+	struct copy cp = { .fd = -1 };
+	struct rxr_capture cap;
+	bool copy;
+	int ret;
+
+	if (capture_open(&cap, opt, path) != 0)
 		return -1;
-	}
-	return 0;
+	ret = capture_count(&cap, opt, path, room, c, q);
+	copy = cap.pcapng || cap.trimmed || cap.converted != 0 ||
+		cap.skipped[RXR_CAPTURE_SKIP_EMPTY] +
+		cap.skipped[RXR_CAPTURE_SKIP_INVALID] +
+		cap.skipped[RXR_CAPTURE_SKIP_LINKTYPE] != 0;
+	if (ret == 0 && copy)
+		ret = capture_copy(opt, path, &cp);
+	c->given[q] = path;
+	c->read[q] = copy ? strdup(cp.path) : path;
+	if (ret == 0 && (c->read[q] == NULL ||
+			(!copy && stat(path, &c->st[q]) != 0)))
+		ret = -1;
+	if (ret == 0 && (a->captures != NULL || (a->captures = json_array())))
+		json_array_append_new(a->captures, capture_json(opt, path, &cap,
+			c->packets[q], c->bytes[q], copy));
+	rxr_capture_close(&cap);
+	if (ret != 0 && cp.fd >= 0)
+		close(cp.fd);
+	return ret;
 }
 
 /* A frame larger than one mbuf's data room: what would hold it. */
@@ -188,85 +278,155 @@ endless_frames_check(const struct app *a, const char *whose,
 	return -1;
 }
 
+/*
+ * The --vdev net_pcap devices of EAL's arguments: their rx_pcap files
+ * read as --replay's are, each argument rewritten to name the copies
+ * made. Counts kept by device name for ports_init().
+ */
+static int
+replay_devices(struct app *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *arg = strncmp(argv[i], "--vdev=", 7) == 0 ? argv[i] + 7 :
+			strcmp(argv[i], "--vdev") == 0 && i + 1 < argc ?
+			argv[++i] : NULL;
+		char *kv, *save = NULL, *copy, *out;
+		char opt[RTE_DEV_NAME_MAX_LEN + 8];
+		struct pcap_dev *d;
+		size_t len;
+
+		if (arg == NULL || strncmp(arg, "net_pcap", 8) != 0 ||
+				a->nb_pcap_devs == MAX_PORTS)
+			continue;
+		d = &a->pcap_devs[a->nb_pcap_devs++];
+		snprintf(d->name, sizeof(d->name), "%.*s",
+			(int)strcspn(arg, ","), arg);
+		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
+		len = strlen(arg) + 32 * MAX_QUEUES + 1;
+		copy = strdup(arg);
+		out = calloc(1, len);
+		if (copy == NULL || out == NULL) {
+			free(copy);
+			free(out);
+			return -1;
+		}
+		for (kv = strtok_r(copy, ",", &save); kv != NULL;
+				kv = strtok_r(NULL, ",", &save)) {
+			struct replay_counts *c = &d->files;
+
+			if (strncmp(kv, "infinite_rx=", 12) == 0)
+				c->endless = strtol(kv + 12, NULL, 10) != 0;
+			if (strncmp(kv, "rx_pcap=", 8) == 0 &&
+					c->nb < MAX_QUEUES) {
+				if (capture_scan(a, opt, kv + 8, c, c->nb) != 0)
+					return -1;
+				strcat(out, ",rx_pcap=");
+				strcat(out, c->read[c->nb++]);
+			} else {
+				strcat(out, ",");
+				strcat(out, kv);
+			}
+		}
+		/* Both kept: the files' names point into copy. */
+		argv[i] = out + 1;	/* past the first "," */
+	}
+	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
+		char whose[RTE_DEV_NAME_MAX_LEN + 32];
+
+		if (!a->pcap_devs[i].files.endless)
+			continue;
+		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
+			a->pcap_devs[i].name);
+		if (endless_frames_check(a, whose,
+				a->pcap_devs[i].files.segments, "") != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
-replay_scan(struct app *a)
+replay_prepare(struct app *a, int argc, char **argv)
 {
 	struct replay_counts *c = &a->replay_files;
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
 
 	memset(c, 0, sizeof(*c));
+	c->endless = a->opt.loops == 0;
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
-		uint32_t largest;
-		uint64_t segs;
-
-		if (scan_file("--replay", a->opt.replay[i], room,
-				&c->packets[i], &c->bytes[i], &segs,
-				&c->flows[i], &largest) != 0)
+		c->largest = 0;
+		if (capture_scan(a, "--replay", a->opt.replay[i], c, i) != 0)
 			return -1;
+		c->nb++;
 		/* net_pcap's endless replay keeps one mbuf per packet and
 		 * refuses a chain at queue setup: say so before any port. */
-		if (a->opt.loops == 0 && largest > room) {
-			too_large(a, a->opt.replay[i], largest, room);
+		if (c->endless && c->largest > room) {
+			too_large(a, a->opt.replay[i], c->largest, room);
 			return -1;
 		}
-		c->segments += segs;
 	}
-	if (a->opt.loops == 0)
-		return endless_frames_check(a, "the --replay files",
-			c->segments, ", or replay the files N times (--loops N)");
-	return 0;
+	if (a->opt.nb_replay != 0 && c->endless &&
+			endless_frames_check(a, "the --replay files",
+				c->segments, ", or replay the files N times "
+				"(--loops N)") != 0)
+		return -1;
+	return replay_devices(a, argc, argv);
 }
 
-/*
- * A net_pcap port of the user's own (--vdev net_pcapN,rx_pcap=FILE,...):
- * *nb_files its rx_pcap files, one RX queue each. With infinite_rx=1 it
- * keeps every packet of them in the pool too: count them from the
- * arguments it was probed with, so that its pool and the stream tables
- * are sized as for --replay. Otherwise c zeroed.
- */
-int
-replay_scan_devargs(const struct app *a, const char *dev,
-		const char *devargs, struct replay_counts *c,
-		unsigned int *nb_files)
+const struct replay_counts *
+replay_device_files(const struct app *a, const char *name)
 {
-	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
-		RTE_PKTMBUF_HEADROOM;
-	char *args = strdup(devargs), *save = NULL, *kv;
-	const char *files[MAX_QUEUES];
-	unsigned int nb = 0;
-	bool endless = false;
-	int ret = 0;
+	for (unsigned int i = 0; i < a->nb_pcap_devs; i++)
+		if (strcmp(a->pcap_devs[i].name, name) == 0)
+			return &a->pcap_devs[i].files;
+	return NULL;
+}
 
-	memset(c, 0, sizeof(*c));
-	if (args == NULL) {
-		RXR_LOG(ERR, "%s: no memory to read its arguments", dev);
-		return -1;
-	}
-	for (kv = strtok_r(args, ",", &save); kv != NULL;
-			kv = strtok_r(NULL, ",", &save)) {
-		if (strncmp(kv, "rx_pcap=", 8) == 0 && nb < MAX_QUEUES)
-			files[nb++] = kv + 8;
-		else if (strncmp(kv, "infinite_rx=", 12) == 0)
-			endless = strtol(kv + 12, NULL, 10) != 0;
-	}
-	*nb_files = nb;
-	for (unsigned int i = 0; endless && i < nb && ret == 0; i++) {
-		uint32_t largest;
-		uint64_t segs;
+/* A file replayed as it is whose size, inode or time differs from the
+ * scan's: said, naming it. */
+static bool
+files_changed(const struct replay_counts *c)
+{
+	for (unsigned int q = 0; q < c->nb; q++) {
+		const struct stat *was = &c->st[q];
+		struct stat now;
 
-		ret = scan_file(dev, files[i], room, &c->packets[i],
-				&c->bytes[i], &segs, &c->flows[i], &largest);
-		c->segments += segs;
+		if (c->read[q] != c->given[q])
+			continue;
+		if (stat(c->given[q], &now) == 0 && now.st_dev == was->st_dev &&
+				now.st_ino == was->st_ino &&
+				now.st_size == was->st_size &&
+				now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+				now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
+			continue;
+		RXR_LOG(ERR, "%s: the capture changed while it was replayed "
+			"(%s): the run stops, its counts no longer match the "
+			"file", c->given[q], stat(c->given[q], &now) != 0 ?
+			strerror(errno) : now.st_size != was->st_size ?
+			"its size" : now.st_ino != was->st_ino ||
+			now.st_dev != was->st_dev ? "another file" :
+			"its modification time");
+		return true;
 	}
-	free(args);
-	if (ret == 0 && endless) {
-		char whose[RTE_ETH_NAME_MAX_LEN + 32];
+	return false;
+}
 
-		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)", dev);
-		ret = endless_frames_check(a, whose, c->segments, "");
-	}
-	return ret;
+bool
+replay_ports(const struct app *a)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (a->ports[i].files.nb != 0)
+			return true;
+	return false;
+}
+
+bool
+replay_changed(const struct app *a)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		if (files_changed(&a->ports[i].files))
+			return true;
+	return false;
 }
 
 int
@@ -297,7 +457,7 @@ ports_create_replay(struct app *a)
 			return -1;
 		}
 		strcat(args, i == 0 ? "rx_pcap=" : ",rx_pcap=");
-		strcat(args, a->opt.replay[i]);
+		strcat(args, a->replay_files.read[i]);
 	}
 	/* Finite replay reads each file once per port start. */
 	if (a->opt.loops == 0)

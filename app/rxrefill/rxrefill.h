@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -290,12 +291,24 @@ struct xsk_sock {
 	unsigned long ino;
 };
 
-/* What the --replay files hold, one per queue (replay_scan()). */
+/* What a net_pcap port's files hold, one per queue (replay_prepare()). */
 struct replay_counts {
 	uint64_t packets[MAX_QUEUES];
 	uint64_t bytes[MAX_QUEUES];
 	uint64_t segments;		/* mbufs the files need when loaded */
 	uint64_t flows[MAX_QUEUES];	/* distinct flows per queue file */
+	const char *given[MAX_QUEUES];	/* the files as named */
+	const char *read[MAX_QUEUES];	/* what net_pcap reads: them, or copies */
+	struct stat st[MAX_QUEUES];	/* of a file read as it is */
+	unsigned int nb;
+	uint32_t largest;		/* the largest record */
+	bool endless;			/* infinite_rx: loaded in the pool */
+};
+
+/* A net_pcap device of the user's (--vdev) and its files. */
+struct pcap_dev {
+	char name[RTE_DEV_NAME_MAX_LEN];
+	struct replay_counts files;
 };
 
 /* A port in use. */
@@ -308,10 +321,10 @@ struct port {
 	struct rte_mempool *mp;		/* the current run's pool */
 	struct rte_mempool *old_mp;	/* the previous run's, until retired */
 	bool replay;			/* the net_pcap port made from --replay */
-	bool finite;			/* ... without infinite_rx (--loops) */
+	bool finite;			/* replays its files once per start */
 	bool started;
 	bool link_warned;		/* said once that its link stayed down */
-	struct replay_counts files;	/* the replay port's; else zero */
+	struct replay_counts files;	/* a net_pcap port's; else zero */
 	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
 	int xstat_wqe_errors;
 	/* Probing the device again (ports.c port_reprobe). */
@@ -335,8 +348,11 @@ struct app {
 	bool eal_no_pci;		/* EAL was given --no-pci */
 	struct port ports[MAX_PORTS];
 	unsigned int nb_ports;
-	/* Counted before any port exists: the replay port may be any one. */
+	/* Counted before EAL: the replay port may be any one. */
 	struct replay_counts replay_files;
+	struct pcap_dev pcap_devs[MAX_PORTS];
+	unsigned int nb_pcap_devs;
+	struct json_t *captures;	/* env.captures: what each file held */
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
 	unsigned int poll_lcores[MAX_POLLERS];
@@ -408,11 +424,16 @@ int output_check(const struct options *o);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
 
-/* replay.c: --replay captures, then a net_pcap port, a queue per file */
-int replay_scan(struct app *a);
-int replay_scan_devargs(const struct app *a, const char *dev,
-		const char *devargs, struct replay_counts *c,
-		unsigned int *nb_files);
+/* replay.c: captures read before EAL, then a net_pcap port, a queue per
+ * --replay file. replay_prepare() rewrites the net_pcap --vdev arguments
+ * among EAL's to name the copies it made. */
+int replay_prepare(struct app *a, int eal_argc, char **argv);
+const struct replay_counts *replay_device_files(const struct app *a,
+		const char *name);
+/* Whether a port replays captures (net_pcap with files). */
+bool replay_ports(const struct app *a);
+/* A file replayed as it is changed since it was read: said, true. */
+bool replay_changed(const struct app *a);
 int ports_create_replay(struct app *a);
 
 /* ports.c */

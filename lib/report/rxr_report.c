@@ -651,6 +651,8 @@ run_streams(json_t *o, const struct rxr_report_run *run, char *err,
 					jset(sub, "sport", json_integer(s->sport)) ||
 					jset(sub, "dport", json_integer(s->dport)) ||
 					jset(sub, "proto", json_integer(s->proto)) ||
+					(s->fragments && jset(sub, "fragments",
+						json_true())) ||
 					jset(sub, "packets", jcount(s->packets)) ||
 					jset(sub, "bytes", jcount(s->bytes)))
 				return -ENOMEM;

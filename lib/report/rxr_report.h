@@ -57,6 +57,7 @@ struct rxr_report_stream {
 	uint16_t sport;		/**< source port, 0 without ports */
 	uint16_t dport;		/**< destination port */
 	uint8_t proto;		/**< IP protocol number: 6 TCP, 17 UDP */
+	bool fragments;		/**< IPv4 or IPv6 fragments: no ports */
 	uint64_t packets;	/**< packets received */
 	uint64_t bytes;		/**< frame bytes received */
 };

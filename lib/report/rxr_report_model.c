@@ -177,8 +177,10 @@ stream_label(const json_t *s)
 	int ret;
 
 	if (sport == 0 && dport == 0)
-		ret = asprintf(&out, "%s>%s/%s", src, dst,
-			proto_name(proto, pbuf, sizeof(pbuf)));
+		ret = asprintf(&out, "%s>%s/%s%s", src, dst,
+			proto_name(proto, pbuf, sizeof(pbuf)),
+			json_is_true(json_object_get(s, "fragments")) ?
+			" frag" : "");
 	else
 		ret = asprintf(&out, "%s%s%s:%lld>%s%s%s:%lld/%s",
 			v6 ? "[" : "", src, v6 ? "]" : "", (long long)sport,
@@ -200,12 +202,13 @@ stream_key(const json_t *s)
 {
 	char *k;
 
-	if (asprintf(&k, "%s\x1f%s\x1f%lld\x1f%lld\x1f%lld",
+	if (asprintf(&k, "%s\x1f%s\x1f%lld\x1f%lld\x1f%lld%s",
 			json_string_value(json_object_get(s, "src")),
 			json_string_value(json_object_get(s, "dst")),
 			(long long)json_integer_value(json_object_get(s, "sport")),
 			(long long)json_integer_value(json_object_get(s, "dport")),
-			(long long)json_integer_value(json_object_get(s, "proto")))
+			(long long)json_integer_value(json_object_get(s, "proto")),
+			json_is_true(json_object_get(s, "fragments")) ? "f" : "")
 			< 0)
 		return NULL;
 	return k;

@@ -226,8 +226,10 @@ def case_vdev_pcap_endless_sized():
         "of net_pcap0's files" % (total // 2, total) in err \
         and "at least %d" % (total + 32) in err, \
         "exit %d: %s" % (rc, err[-2000:])
-    # Read once (no infinite_rx), it holds nothing: a small pool is fine.
-    rc, out, err = run(args + ["--frames", "64", "--burst", "128"],
+    # Read once (no infinite_rx), it holds nothing: a small pool is fine
+    # (no warm-up: a capture read once is measured whole).
+    rc, out, err = run(args + ["--frames", "64", "--burst", "128",
+                               "--warmup", "0"],
                        eal=EAL + ["--vdev", vdev[:vdev.rindex(",")]])
     assert rc == 0 and "endless replay keeps" not in err, \
         "exit %d: %s" % (rc, err[-2000:])
@@ -269,27 +271,55 @@ def case_slowest_refill_delay_stalls_and_ends():
     # net_pcap's one-frame refills outlasts the stall limit. The run must
     # say it stalled and end: freeing a pool takes every frame back one
     # call at a time, and each took the delay too (half an hour).
+    # The stalled run is cut short and out of every figure; the other
+    # configuration's whole run keeps a report to look at.
     report = os.path.join(TMP, "slowest.report.json")
     manifest, files = gen("slowest", "-q", "1", "-s", "4", "-n", "100")
     try:
-        rc, out, err = run(["--replay", files[0], "--loops", "1", "--reps",
-                            "1", "--strategy", "bh", "--bulk", "on",
-                            "--test-refill-delay", "1073741824",
+        rc, out, err = run(["--replay", files[0], "--loops", "3", "--reps",
+                            "1", "--strategy", "zone,bh", "--bulk", "on",
+                            "--test-refill-delay", "1073741824@bh",
                             "--report", report, "--no-table"], timeout=90)
     except subprocess.TimeoutExpired:
         raise AssertionError("still running after 90 s")
     assert rc == 1 and "replay stalled" in err, \
         "exit %d: %s" % (rc, err[-2000:])
+    # Stalled once, it stops: the loops after were stalls of 3 s each.
+    assert err.count("replay stalled") == 1, err[-2000:]
+    with open(report) as f:
+        doc = json.load(f)
+    r = [x for x in doc["runs"] if x["strategy"] == "bh"][0]
+    assert r["complete"] is False and r["cut_short"] == "replay stalled", r
+    assert [s["strategy"] for s in doc["summary"]] == ["zone"], \
+        doc["summary"]
     # The burst in progress at the stall was received after it, and was
     # counted missing as well: received + unaccounted above what was sent.
-    with open(report) as f:
-        r = json.load(f)["runs"][0]
     lost = r["drops"].get("unaccounted", 0)
     total = manifest["total"]["packets"]
     assert r["rx_packets"] + lost == total, \
         "%d received + %d unaccounted != %d replayed" % (
             r["rx_packets"], lost, total)
     assert "with %d packets unaccounted" % lost in err, err[-800:]
+
+
+def case_sigint_during_stall():
+    # A SIGINT while a replay stalls exits 130 like any other (it exited
+    # 1, the stall's status).
+    _, files = gen("stallsig", "-q", "1", "-s", "4", "-n", "100")
+    p = subprocess.Popen([RXREFILL] + EAL + [
+        "--", "--replay", files[0], "--loops", "8", "--reps", "1",
+        "--strategy", "bh", "--bulk", "on", "--test-refill-delay",
+        "1073741824", "--no-table"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    line = ""
+    while "replaying" not in line:
+        line = p.stdout.readline()
+        assert line, "ended before replaying"
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=90)
+    assert p.returncode == 130, "exit %d: %s" % (p.returncode, err[-800:])
 
 
 def case_consumer_stop_leaves_nothing():
@@ -545,13 +575,17 @@ def case_bad_input():
     txt = os.path.join(TMP, "notes.txt")
     with open(txt, "w") as f:
         f.write("not a capture\n" * 10)
-    bad(["--replay", txt], "notes.txt: not a readable capture", status=1)
+    bad(["--replay", txt], "notes.txt: not a pcap or pcapng capture", status=1)
     trunc = os.path.join(TMP, "trunc.pcap")
     write_pcap(trunc, [(64, 64, frame), (64, 64, frame)], truncate=10)
-    bad(["--replay", trunc], "truncated record 2", status=1)
+    bad(["--replay", trunc], "record 2: the file ends inside it", status=1)
+    # A record of zero length is skipped and counted, as --split does.
     zero = os.path.join(TMP, "zero.pcap")
     write_pcap(zero, [(64, 64, frame), (0, 64, b"")])
-    bad(["--replay", zero], "record 2 has zero length", status=1)
+    rc, out, err = run(["--replay", zero, "--loops", "1", "--reps", "1",
+                        "--strategy", "bh", "--bulk", "on", "--no-table"])
+    assert rc == 0 and "zero.pcap: skipped: 1 of zero length" in out, \
+        "exit %d: %s%s" % (rc, out[-800:], err[-800:])
     huge = os.path.join(TMP, "huge.pcap")
     write_pcap(huge, [(300000, 300000, b"\0" * 300000)])
     bad(["--replay", huge], "huge.pcap")
@@ -575,7 +609,7 @@ def case_bad_input():
         assert rc == 0, "exit %d with %s: %s" % (rc, extra, err[-1500:])
     empty = os.path.join(TMP, "empty.pcap")
     write_pcap(empty, [])
-    bad(["--replay", empty], "holds no packet", status=1)
+    bad(["--replay", empty], "empty.pcap: no record to replay", status=1)
     bad(["--replay", ok, "--queues", "3"], "net_pcap has one RX queue per file",
         status=2)
     bad(["--replay", ok, "--consumer", "other-poll"],

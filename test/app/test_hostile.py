@@ -949,11 +949,11 @@ def case_options_table():
 
 
 def case_messages_name_the_input_and_reason():
-    # A capture of another link type: the message named the temporary
-    # output, not the input.
+    # A capture of a link type that cannot be given an Ethernet header
+    # (802.11): the message named the temporary output, not the input.
     raw = path("raw.pcap")
     with open(raw, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 105))
         f.write(struct.pack("<IIII", 0, 0, 20, 20) + bytes(20))
     rc, out, err = prog([GEN, "--split", raw, "-o", path("rawout")])
     refused(rc, out, err, raw + ": link type", "split of a raw capture")
@@ -1283,9 +1283,10 @@ def case_secondary_process_refused():
 
 
 def case_virtual_device_without_port():
-    # A --vdev whose PMD fails (a capture that is not there): EAL goes on,
-    # and the run went on with the other ports, or said only "no port:
-    # give ... a virtual device with --vdev". Named, and the run stops.
+    # A --vdev whose PMD fails: EAL goes on, and the run went on with the
+    # other ports, or said only "no port: give ... a virtual device with
+    # --vdev". Named, and the run stops. A net_pcap capture that is not
+    # there is said before EAL, as --replay's is.
     missing = path("not-there.pcap")
     for extra in ([], ["--replay", capture(), "--loops", "1"]):
         rc, out, err = run(extra + ["--reps", "1", "--duration", "0.2",
@@ -1294,7 +1295,8 @@ def case_virtual_device_without_port():
                            eal=EAL + ["--vdev",
                                       "net_pcap7,rx_pcap=%s" % missing])
         assert rc == 1, "%s: exit %d: %s" % (extra, rc, err[-800:])
-        assert "--vdev net_pcap7: its PMD made no port" in err, err[-800:]
+        assert "--vdev net_pcap7 %s: No such file" % missing in err, \
+            err[-800:]
         assert not os.path.exists(path("vdev.json")), "a report was written"
 
 

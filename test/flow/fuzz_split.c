@@ -28,8 +28,9 @@ sink_write(void *ctx, uint16_t queue, const struct pcap_pkthdr *h,
 	struct sink *s = ctx;
 	uint32_t i;
 
-	if (queue >= 4 || h->caplen == 0 || h->caplen > h->len)
-		abort();	/* gen_split() promised to skip these */
+	if (queue >= 4 || h->caplen == 0 || h->caplen > h->len ||
+			h->caplen > RXR_CAPTURE_CAPLEN_MAX)
+		abort();	/* the reader promised to skip these */
 	for (i = 0; i < h->caplen; i++)
 		s->sum += data[i];
 	pcap_dump((u_char *)s->d, h, data);
@@ -42,12 +43,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct rxr_flow_rss rss;
 	static struct sink sink;
 	struct gen_split_stats st = { 0 };
-	struct gen_flowtab ft;
+	struct rxr_capture_flows ft;
 	struct gen_err e = { "" };
-	unsigned int precision;
-	uint64_t flowed = 0;
+	struct rxr_capture in;
+	uint64_t flowed = 0, skipped = 0;
 	uint32_t i;
-	pcap_t *in;
 	FILE *f;
 
 	if (rss.reta == NULL) {
@@ -66,15 +66,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)(uintptr_t)data, size, "rb");
 	if (f == NULL)
 		abort();
-	in = gen_capture_open(f, "fuzz", &precision, &e);
-	if (in == NULL)
+	if (gen_capture_open(&in, f, "fuzz", &e) != 0)
 		return 0;
 	/* A small table, so that the untracked path runs too. */
-	if (gen_flowtab_init(&ft, 16) != 0)
+	if (rxr_capture_flows_init(&ft, 16) != 0)
 		abort();
-	if (gen_split(in, "fuzz", &rss, data[size - 1] & 1, sink_write, &sink,
+	if (gen_split(&in, "fuzz", &rss, data[size - 1] & 1, sink_write, &sink,
 			&st, &ft, &e) == 0) {
-		if (st.written + st.skipped_empty + st.skipped_invalid != st.records ||
+		for (i = 0; i < RXR_CAPTURE_SKIP_MAX; i++)
+			skipped += in.skipped[i];
+		if (st.written + skipped != in.records ||
 				st.ip + st.non_ip + st.unparsed != st.written)
 			abort();
 		for (i = 0; i < ft.nb_flows; i++)
@@ -82,7 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (flowed + ft.untracked_packets != st.ip)
 			abort();
 	}
-	gen_flowtab_free(&ft);
-	pcap_close(in);
+	rxr_capture_flows_free(&ft);
+	rxr_capture_close(&in);
 	return 0;
 }

@@ -933,7 +933,7 @@ test_bad_captures(void)
 	fclose(f);
 	f = fopen(path("empty.pcap"), "wb");
 	fclose(f);
-	if (write_capture(path("raw.pcap"), DLT_RAW, PCAP_TSTAMP_PRECISION_MICRO) != 0)
+	if (write_capture(path("raw.pcap"), DLT_IEEE802_11, PCAP_TSTAMP_PRECISION_MICRO) != 0)
 		return -1;
 	files = count_files();
 
@@ -943,7 +943,7 @@ test_bad_captures(void)
 	}
 	{
 		const char *a[] = { "--split", path("text.pcap"), "-o", path("x"), NULL };
-		if (expect_fail("text.pcap: not a capture", a) != 0) return -1;
+		if (expect_fail("text.pcap: not a pcap or pcapng capture", a) != 0) return -1;
 	}
 	{
 		const char *a[] = { "--split", path("empty.pcap"), "-o", path("x"), NULL };
@@ -951,11 +951,11 @@ test_bad_captures(void)
 	}
 	{
 		const char *a[] = { "--split", path("cut.pcap"), "-o", path("x"), NULL };
-		if (expect_fail("cut.pcap: capture is truncated", a) != 0) return -1;
+		if (expect_fail("cut.pcap: record 160: the file ends inside it", a) != 0) return -1;
 	}
 	{
 		const char *a[] = { "--split", path("raw.pcap"), "-o", path("x"), NULL };
-		if (expect_fail("raw.pcap: link type RAW", a) != 0) return -1;
+		if (expect_fail("raw.pcap: link type IEEE802_11", a) != 0) return -1;
 	}
 	{
 		const char *a[] = { "--split", dir, "-o", path("x"), NULL };
@@ -967,7 +967,7 @@ test_bad_captures(void)
 	/* Asked for, a cut capture gives what comes before the cut. */
 	RXR_TEST_ASSERT_EQ(run("--split", path("cut.pcap"), "-o", path("x"),
 		"--quiet", "--allow-truncated", NULL), 0, errout);
-	RXR_TEST_ASSERT(strstr(errout, "ends early") != NULL, "warned: %s", errout);
+	RXR_TEST_ASSERT(strstr(errout, "damaged") != NULL, "warned: %s", errout);
 	m = json_load_file(path("x.json"), 0, NULL);
 	RXR_TEST_ASSERT(m != NULL, "manifest");
 	RXR_TEST_ASSERT(json_is_true(json_object_get(json_object_get(m, "input"),

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+#ifndef RXR_CAPTURE_H
+#define RXR_CAPTURE_H
+
+/**
+ * @file
+ * One reader for every capture rxrefill replays or rxrefill-gen splits:
+ * pcap (either byte order, micro- or nanosecond, the modified format) and
+ * pcapng (any number of sections and interfaces, either byte order).
+ *
+ * Every record comes out as an Ethernet frame. Link types tcpdump writes
+ * on Linux are given an Ethernet header in place of their own: LINUX_SLL
+ * and LINUX_SLL2 (source address from the SLL header when it has six
+ * bytes), RAW, IPV4, IPV6, NULL and LOOP; addresses it lacks are the
+ * fixed RXR_CAPTURE_MAC_SRC and RXR_CAPTURE_MAC_DST.
+ *
+ * The rule for records, the same for every route:
+ * - caplen 0: skipped, counted in skipped[RXR_CAPTURE_SKIP_EMPTY];
+ * - caplen above the frame length, or below the length of the record's
+ *   own link-layer header, or a record that would be longer than
+ *   RXR_CAPTURE_CAPLEN_MAX given an Ethernet header: skipped, counted in
+ *   RXR_CAPTURE_SKIP_INVALID;
+ * - a pcapng interface of a link type that cannot be given an Ethernet
+ *   header: its records skipped, counted in RXR_CAPTURE_SKIP_LINKTYPE and
+ *   per interface (a pcap file of such a link type is refused at open);
+ * - caplen below the frame length (cut by the snap length): kept, its
+ *   captured bytes, counted in snapped; a record longer than the file's
+ *   snap length is kept whole (libpcap would trim it to the snap length);
+ * - a record that cannot be read (the file ends inside it, a block whose
+ *   lengths disagree, more than RXR_CAPTURE_CAPLEN_MAX bytes): the file is
+ *   damaged there, rxr_capture_next() fails naming the record.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rxr_flow.h"
+
+/** Most bytes one record may hold (libpcap's and Wireshark's limit). */
+#define RXR_CAPTURE_CAPLEN_MAX 262144u
+
+/** Addresses of an Ethernet header the capture has none for. */
+#define RXR_CAPTURE_MAC_SRC "02:00:00:00:00:01"
+#define RXR_CAPTURE_MAC_DST "02:00:00:00:00:02"
+
+/** Why a record was skipped. */
+enum rxr_capture_skip {
+	RXR_CAPTURE_SKIP_EMPTY,		/**< caplen 0 */
+	RXR_CAPTURE_SKIP_INVALID,	/**< caplen > len, or < its link header */
+	RXR_CAPTURE_SKIP_LINKTYPE,	/**< an interface of another link type */
+	RXR_CAPTURE_SKIP_MAX,
+};
+
+/** An interface of the capture (a pcap file has one). */
+struct rxr_capture_iface {
+	uint32_t linktype;	/**< LINKTYPE_* value */
+	uint32_t snaplen;	/**< 0: none given */
+	bool replayed;		/**< Ethernet, or given an Ethernet header */
+	uint8_t tsresol;	/**< pcapng if_tsresol */
+	uint64_t records;	/**< its records read */
+};
+
+/** One record, as an Ethernet frame. */
+struct rxr_capture_rec {
+	const uint8_t *data;	/**< valid until the next call */
+	uint32_t caplen;	/**< bytes at data, > 0 */
+	uint32_t len;		/**< the frame's length, >= caplen */
+	uint64_t ts_sec;
+	uint32_t ts_nsec;
+};
+
+/** An open capture and what was read of it so far. */
+struct rxr_capture {
+	bool pcapng;
+	bool nano;		/**< nanosecond pcap, or pcapng */
+	uint64_t records;	/**< records read, skipped ones included */
+	uint64_t skipped[RXR_CAPTURE_SKIP_MAX];
+	uint64_t snapped;	/**< records returned with caplen < len */
+	uint64_t converted;	/**< records given an Ethernet header */
+	uint32_t largest;	/**< largest caplen returned */
+	uint32_t snaplen;	/**< largest snap length of its interfaces */
+	bool trimmed;		/**< a record longer than its snap length */
+	struct rxr_capture_iface *ifaces;	/**< of every section, in order */
+	unsigned int nb_ifaces;
+	char err[192];		/**< why the last call failed */
+	/* Private. */
+	FILE *f;
+	bool swap;
+	unsigned int rec_hdr;	/* pcap record header: 16, or 24 (modified) */
+	unsigned int section;	/* ifaces[] index of the section's first */
+	uint8_t *buf;
+	size_t buf_size;
+};
+
+/**
+ * Read the header of the capture at @p f (which the reader then owns and
+ * closes). A pcap of a link type that cannot be replayed is refused.
+ * @return 0, or -1 with c->err set and f closed.
+ */
+int rxr_capture_open(struct rxr_capture *c, FILE *f);
+
+/**
+ * The next record to replay, records to skip counted and passed over.
+ * @return 1 with @p r set, 0 at the end of the file, -1 with c->err set
+ *   (naming the record) when the file is damaged.
+ */
+int rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r);
+
+/** Close the file, free the buffers. */
+void rxr_capture_close(struct rxr_capture *c);
+
+/** "EN10MB", "LINUX_SLL", ... of a LINKTYPE_* value; "link type N" else. */
+const char *rxr_capture_linktype_name(uint32_t linktype, char *buf,
+		size_t len);
+
+/** The distinct link types of its interfaces so far: "EN10MB,NULL". */
+void rxr_capture_linktypes(const struct rxr_capture *c, char *buf,
+		size_t len);
+
+/**
+ * What was skipped and converted so far, for a message: "63 LINUX_SLL
+ * records given an Ethernet header; skipped: 2 of zero length, 3 of
+ * interface 1 (IEEE802_11)"; "" when nothing was.
+ */
+void rxr_capture_describe(const struct rxr_capture *c, char *buf,
+		size_t len);
+
+/** One flow of a capture: its key, where RSS sends it, its counts. */
+struct rxr_capture_flow {
+	struct rxr_flow_key key;
+	uint32_t hash;
+	uint16_t queue;
+	uint64_t packets, bytes;
+};
+
+/** The flows of a capture, in first-seen order. */
+struct rxr_capture_flows {
+	struct rxr_capture_flow *flows;
+	uint32_t nb_flows;
+	uint32_t cap_flows;
+	uint32_t *slots;	/**< index + 1, 0 empty */
+	uint32_t nb_slots;
+	uint32_t max_flows;	/**< beyond: counted in untracked */
+	uint64_t untracked_packets, untracked_bytes;
+};
+
+/** An empty table that lists up to @p max_flows; 0, or -1 (no memory). */
+int rxr_capture_flows_init(struct rxr_capture_flows *t, uint32_t max_flows);
+void rxr_capture_flows_free(struct rxr_capture_flows *t);
+/** Account a frame of @p len bytes; 0, or -1 when out of memory. */
+int rxr_capture_flows_add(struct rxr_capture_flows *t,
+		const struct rxr_flow_key *k, uint32_t hash, uint16_t queue,
+		uint32_t len);
+
+#endif /* RXR_CAPTURE_H */
