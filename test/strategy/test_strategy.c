@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -666,7 +667,7 @@ test_numa(void)
  * every frame the pool says it has. Leaving them made DPDK's
  * mbuf_autotest panic now and then (lcore 1 freeing as lcore 0 ran dry).
  */
-static volatile int held_state;	/* 1: lcore 1 inside, 2: it left */
+static atomic_int held_state;	/* 1: lcore 1 inside, 2: it left */
 
 static int
 hold_section_on_lcore1(void *arg)
@@ -679,9 +680,9 @@ hold_section_on_lcore1(void *arg)
 		return -1;
 	rxr_pool_free_bulk(p, a, 32);
 	rxr_pool_bh_disable(bh);
-	held_state = 1;
+	atomic_store(&held_state, 1);
 	rte_delay_us_sleep(100 * 1000);
-	held_state = 2;
+	atomic_store(&held_state, 2);
 	rxr_pool_bh_enable(bh);
 	return 0;
 }
@@ -698,9 +699,9 @@ test_reclaim_waits(void)
 		unsigned int got = 0;
 
 		RXR_TEST_ASSERT(p != NULL, "pool");
-		held_state = 0;
+		atomic_store(&held_state, 0);
 		rxr_test_remote_launch(hold_section_on_lcore1, p, 1);
-		while (held_state == 0)
+		while (atomic_load(&held_state) == 0)
 			rte_pause();
 		n = rxr_pool_avail(p);
 		while (got < n && rxr_pool_alloc_bulk(p, &a[got], 1) == 0)
@@ -709,7 +710,7 @@ test_reclaim_waits(void)
 		RXR_TEST_ASSERT(got == n, "%s: %u of the %" PRIu64 " frames "
 			"the pool counted allocated (lcore 1 %s)",
 			rxr_strategy_name(ss[k]), got, n,
-			held_state == 2 ? "had left its section" : "was inside");
+			atomic_load(&held_state) == 2 ? "had left its section" : "was inside");
 		rxr_pool_free_bulk(p, a, got);
 		rxr_pool_poll_end(p);
 		if (conserved(p) != 0)
