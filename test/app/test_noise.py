@@ -192,7 +192,8 @@ def case_sigstop_inside_window():
         print("# %s: %.3f s measured, causes %s, runnable %s" % (
             name, hit["duration_s"], hit["disturbed_by"], shares))
         assert "stopped" in hit["disturbed_by"], hit
-        assert min(shares) < 0.8, shares
+        # The stop shows in proportion to the window (at least 3/4 of it).
+        assert min(shares) < 1 - 0.75 * STOP_S / hit["duration_s"], shares
         assert "stopped" in text and "left out of the figures" in text, \
             text[-2000:]
         nd = sum(r["disturbed"] for r in runs)
