@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Makes doc/figures anew from the current code, as root on Debian 12:
+# Makes doc/figures' PNGs anew from the current code, as root on Debian 12:
 #   bash doc/figures/regenerate.sh          the default job's figures
 #   bash doc/figures/regenerate.sh --lab    and the veth lab's sweep
 # Each figure's foot names the commit, CPU, memory and command of its
@@ -63,9 +63,11 @@ if $lab; then
 		echo "  lab (doc/lab.md), bh and zone, six steps each, 64-byte frames;"
 		echo "  dashed: the no-drop rate the sweep found."
 	} >> "$tmp/README.md"
-elif [ -f "$out/lab-sweep.svg" ]; then
+elif [ -f "$out/lab-sweep.png" ]; then
 	echo "- \`lab-sweep\`: from an earlier \`regenerate.sh --lab\`; run it again to" >> "$tmp/README.md"
 	echo "  make it at this commit." >> "$tmp/README.md"
 fi
 mv "$tmp/README.md" "$out/README.md"
+# The tree keeps the PNGs only; rxrefill-plot writes SVGs beside them.
+rm -f "$out"/*.svg
 echo "regenerate.sh: $out at $commit ($cpu, $memory)"
