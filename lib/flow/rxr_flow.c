@@ -336,7 +336,8 @@ rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 
 	if (hash_out != NULL)
 		*hash_out = hash;
-	return rxr_flow_rss_reta_lookup(rss, hash);
+	/* The low bits index the RETA, as in NICs. */
+	return rss->reta[hash & (rss->reta_size - 1)];
 }
 
 char *
@@ -380,31 +381,6 @@ rxr_flow_proto_name(uint8_t proto)
 	default:
 		return NULL;
 	}
-}
-
-char *
-rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size)
-{
-	char s[RXR_FLOW_ADDR_STRLEN], d[RXR_FLOW_ADDR_STRLEN], p[16];
-	const char *name = rxr_flow_proto_name(key->proto);
-	const char *frag = (key->flags & RXR_FLOW_F_FRAG) ? " frag" : "";
-	bool v6 = key->family == RXR_FLOW_IPV6;
-
-	if (size == 0)
-		return buf;
-	if (name == NULL) {
-		snprintf(p, sizeof(p), "proto %u", key->proto);
-		name = p;
-	}
-	rxr_flow_addr_str(key, false, s, sizeof(s));
-	rxr_flow_addr_str(key, true, d, sizeof(d));
-	if (key->flags & RXR_FLOW_F_PORTS)
-		snprintf(buf, size, "%s %s%s%s:%u > %s%s%s:%u%s", name,
-			v6 ? "[" : "", s, v6 ? "]" : "", key->sport,
-			v6 ? "[" : "", d, v6 ? "]" : "", key->dport, frag);
-	else
-		snprintf(buf, size, "%s %s > %s%s", name, s, d, frag);
-	return buf;
 }
 
 static void

@@ -165,13 +165,6 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
 
-/** The queue a hash value selects: the low bits index the RETA, as in NICs. */
-static inline uint16_t
-rxr_flow_rss_reta_lookup(const struct rxr_flow_rss *rss, uint32_t hash)
-{
-	return rss->reta[hash & (rss->reta_size - 1)];
-}
-
 /**
  * The queue a NIC with this configuration delivers a frame to.
  * @param key the frame's key, or NULL when it did not parse (hash 0).
@@ -182,8 +175,6 @@ uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 
 /** Buffer size for rxr_flow_addr_str(): an IPv6 address and its NUL. */
 #define RXR_FLOW_ADDR_STRLEN 46
-/** Buffer size for rxr_flow_key_str(). */
-#define RXR_FLOW_KEY_STRLEN 128
 
 /**
  * Format the source (@p dst false) or destination address of a key:
@@ -192,14 +183,6 @@ uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
  */
 char *rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 		size_t size);
-
-/**
- * Format a key for reports: "tcp 10.0.0.1:1234 > 10.0.0.2:5201",
- * "udp [fd00::1]:1234 > [fd00::2]:5201", "proto 47 10.0.0.1 > 10.0.0.2",
- * with " frag" appended for fragments.
- * @return buf.
- */
-char *rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size);
 
 /** "tcp", "udp", "icmp", "icmpv6", "sctp", ... or NULL for others. */
 const char *rxr_flow_proto_name(uint8_t proto);

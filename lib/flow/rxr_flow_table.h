@@ -22,7 +22,6 @@
  * caller can count them as untracked. There are no deletions, so a flow
  * that found no room never finds room later, and a flow that has a slot
  * keeps it (entries never move) for the life of the table.
- * rxr_flow_table_grow() makes a larger table with every count kept.
  *
  * Not thread safe: one lcore updates a table; others may read it only
  * when that lcore is not updating it (between runs).
@@ -125,18 +124,6 @@ const struct rxr_flow_entry *rxr_flow_table_lookup(
  */
 const struct rxr_flow_entry *rxr_flow_table_next(
 		const struct rxr_flow_table *t, uint32_t *pos);
-
-/**
- * Make a table for @p max_flows flows holding every entry of @p t, with
- * its counts, sequence number and consumer. @p t is left as it was.
- *
- * @param max_flows at least rxr_flow_table_count(t).
- * @return the new table, or NULL with rte_errno EINVAL or ENOMEM (or
- *   ENOSPC when an entry found no free slot in its window: a larger
- *   max_flows spreads them).
- */
-struct rxr_flow_table *rxr_flow_table_grow(const struct rxr_flow_table *t,
-		uint32_t max_flows, int socket_id);
 
 #ifdef __cplusplus
 }
