@@ -272,120 +272,57 @@ set_reta(void *c, const char *arg, char *err, size_t errlen)
 }
 
 /* A path option: anything but empty (check_paths() looks further). */
-static int
-path_value(const char *what, const char *arg, const char **field, char *err,
-		size_t errlen)
-{
-	if (arg[0] == '\0') {
-		snprintf(err, errlen, "%s", what);
-		return -1;
-	}
-	*field = arg;
-	return 0;
+#define PATH_SETTER(fn, field, msg) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (arg[0] == '\0') { \
+		snprintf(err, errlen, "%s", msg); \
+		return -1; \
+	} \
+	((struct gen_opts *)c)->field = arg; \
+	return 0; \
 }
 
-static int
-set_prefix(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--prefix: empty", arg,
-		&((struct gen_opts *)c)->prefix, err, errlen);
+PATH_SETTER(set_prefix, prefix, "--prefix: empty")
+PATH_SETTER(set_manifest, manifest, "--manifest: empty")
+PATH_SETTER(set_split, split, "--split: empty file name")
+
+/* Setters of one field each, to a fixed value (or the argument). */
+#define SETTER(fn, field, v) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	((struct gen_opts *)c)->field = (v); \
+	return 0; \
 }
 
-static int
-set_manifest(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--manifest: empty", arg,
-		&((struct gen_opts *)c)->manifest, err, errlen);
+SETTER(set_size, size_text, arg)
+SETTER(set_all, all, true)
+SETTER(set_quiet, quiet, true)
+SETTER(set_ipv4, t.ipver, 4)
+SETTER(set_ipv6, t.ipver, 6)
+SETTER(set_no_balance, t.balance, false)
+SETTER(set_allow_truncated, allow_truncated, true)
+
+/* A field of two values, each named by a word. */
+#define WORD_SETTER(fn, opt, field, w1, v1, w2, v2) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (strcmp(arg, w1) != 0 && strcmp(arg, w2) != 0) { \
+		snprintf(err, errlen, opt ": '%s' is not '" w1 "' or '" w2 \
+			"'", arg); \
+		return -1; \
+	} \
+	((struct gen_opts *)c)->field = strcmp(arg, w1) == 0 ? (v1) : (v2); \
+	return 0; \
 }
 
-static int
-set_split(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--split: empty file name", arg,
-		&((struct gen_opts *)c)->split, err, errlen);
-}
-
-static int
-set_size(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->size_text = arg;
-	return 0;
-}
-
-static int
-set_fields(void *c, const char *arg, char *err, size_t errlen)
-{
-	struct gen_opts *o = c;
-
-	if (strcmp(arg, "l3l4") == 0)
-		o->fields = RXR_FLOW_RSS_L3L4;
-	else if (strcmp(arg, "l3") == 0)
-		o->fields = RXR_FLOW_RSS_L3;
-	else {
-		snprintf(err, errlen, "--rss-fields: '%s' is not 'l3l4' or 'l3'",
-			arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-set_proto(void *c, const char *arg, char *err, size_t errlen)
-{
-	struct gen_opts *o = c;
-
-	if (strcmp(arg, "tcp") == 0)
-		o->t.proto = IPPROTO_TCP;
-	else if (strcmp(arg, "udp") == 0)
-		o->t.proto = IPPROTO_UDP;
-	else {
-		snprintf(err, errlen, "--proto: '%s' is not 'tcp' or 'udp'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-set_all(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->all = true;
-	return 0;
-}
-
-static int
-set_quiet(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->quiet = true;
-	return 0;
-}
-
-static int
-set_ipv4(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.ipver = 4;
-	return 0;
-}
-
-static int
-set_ipv6(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.ipver = 6;
-	return 0;
-}
-
-static int
-set_no_balance(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.balance = false;
-	return 0;
-}
-
-static int
-set_allow_truncated(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->allow_truncated = true;
-	return 0;
-}
+WORD_SETTER(set_fields, "--rss-fields", fields, "l3l4", RXR_FLOW_RSS_L3L4,
+	"l3", RXR_FLOW_RSS_L3)
+WORD_SETTER(set_proto, "--proto", t.proto, "tcp", IPPROTO_TCP, "udp",
+	IPPROTO_UDP)
 
 static int set_help(void *c, const char *arg, char *err, size_t errlen);
 
