@@ -140,9 +140,6 @@ int gen_out_signals(void);
 /** Write a JSON document atomically (or to stdout for "-"). */
 int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
 
-/** The queue file name for a prefix: "<prefix>.q<N>.pcap" (malloc'd). */
-char *gen_queue_path(const char *prefix, unsigned int queue);
-
 /** What the split made of the records the reader gave (rxr_capture). */
 struct gen_split_stats {
 	uint64_t written;	/* records written to a queue file */
@@ -191,8 +188,8 @@ struct gen_opts {
 	const char *split;
 	bool allow_truncated;
 	uint32_t max_streams;
-	const char *gen_only_name;
-	const char *split_only_name;
+	char **paths;		/* the files written: queues, --all, manifest */
+	uint32_t nb_paths;
 };
 
 /**

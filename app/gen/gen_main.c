@@ -99,31 +99,17 @@ static int
 run_open(struct run *r, int linktype, int snaplen, unsigned int precision,
 		struct gen_err *e)
 {
-	uint32_t q;
-	char *path;
-
-	r->nb_outs = r->o->queues + (r->o->all ? 1 : 0);
+	/* Every file of paths but the manifest, the last. */
+	r->nb_outs = r->o->nb_paths - 1;
 	r->outs = calloc(r->nb_outs, sizeof(*r->outs));
 	if (r->outs == NULL) {
 		gen_err_set(e, "out of memory");
 		return -1;
 	}
-	for (q = 0; q < r->nb_outs; q++) {
-		if (q < r->o->queues)
-			path = gen_queue_path(r->o->prefix, q);
-		else if (asprintf(&path, "%s.all.pcap", r->o->prefix) < 0)
-			path = NULL;
-		if (path == NULL) {
-			gen_err_set(e, "out of memory");
+	for (uint32_t q = 0; q < r->nb_outs; q++)
+		if (gen_out_open(&r->outs[q], r->o->paths[q], linktype, snaplen,
+				precision, e) != 0)
 			return -1;
-		}
-		if (gen_out_open(&r->outs[q], path, linktype, snaplen, precision,
-				e) != 0) {
-			free(path);
-			return -1;
-		}
-		free(path);
-	}
 	return 0;
 }
 
@@ -527,7 +513,6 @@ main(int argc, char **argv)
 	struct gen_opts o;
 	struct run r = { .o = &o };
 	struct gen_err e = { "" };
-	char *mpath = NULL;
 	unsigned int closed;
 	int ret;
 
@@ -550,17 +535,13 @@ main(int argc, char **argv)
 		perror(GEN_PROG ": sigaction");
 		return EXIT_FAILURE;
 	}
-	if (o.manifest != NULL) {
-		r.manifest_path = (char *)(uintptr_t)o.manifest;
-	} else {
-		if (asprintf(&mpath, "%s.json", o.prefix) < 0)
-			return EXIT_FAILURE;
-		r.manifest_path = mpath;
-	}
+	r.manifest_path = o.paths[o.nb_paths - 1];
 	ret = o.split != NULL ? split(&r, &e) : generate(&r, &e);
 	run_cleanup(&r);
 	gen_sizes_free(&o.t.sizes);
-	free(mpath);
+	for (uint32_t i = 0; i < o.nb_paths; i++)
+		free(o.paths[i]);
+	free(o.paths);
 	if (ret != 0) {
 		fprintf(stderr, GEN_PROG ": %s\n", e.msg[0] ? e.msg : "failed");
 		return EXIT_FAILURE;

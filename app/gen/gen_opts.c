@@ -53,30 +53,50 @@ parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return -1;
 }
 
-/* One file a run writes: the option that names it, its path. */
-struct gen_output {
-	const char *opt;
-	char *path;
-};
+/* The option that names o->paths[i] in a message. */
+static const char *
+path_opt(const struct gen_opts *o, unsigned int i)
+{
+	return i < o->queues ? "--prefix" : i + 1 < o->nb_paths ? "--all" :
+		"--manifest";
+}
+
+/* o->paths: PREFIX.q<N>.pcap, PREFIX.all.pcap with --all, the manifest. */
+static void
+paths_make(struct gen_opts *o)
+{
+	o->nb_paths = o->queues + (o->all ? 1 : 0) + 1;
+	o->paths = calloc(o->nb_paths, sizeof(*o->paths));
+	for (unsigned int i = 0; o->paths != NULL && i < o->nb_paths; i++)
+		if ((i < o->queues ? asprintf(&o->paths[i], "%s.q%u.pcap",
+				o->prefix, i) : i + 1 < o->nb_paths ?
+				asprintf(&o->paths[i], "%s.all.pcap", o->prefix) :
+				o->manifest != NULL ?
+				asprintf(&o->paths[i], "%s", o->manifest) :
+				asprintf(&o->paths[i], "%s.json", o->prefix)) < 0)
+			usage_error("out of memory");
+	if (o->paths == NULL)
+		usage_error("out of memory");
+}
 
 /*
  * The outputs of one run against each other: a manifest named like one
  * of the captures would replace it, and the run would still exit 0.
  */
 static void
-check_outputs_differ(const struct gen_output *out, unsigned int nb)
+check_outputs_differ(const struct gen_opts *o, unsigned int nb)
 {
 	char shown[2][RXR_PATH_SHOWN_LEN];
 
 	for (unsigned int j = 1; j < nb; j++)
 		for (unsigned int i = 0; i < j; i++) {
-			if (!rxr_path_same(out[i].path, out[j].path))
+			if (!rxr_path_same(o->paths[i], o->paths[j]))
 				continue;
 			usage_error("%s %s: is also the %s output %s: one run "
-				"cannot write both", out[j].opt,
-				rxr_path_shown(out[j].path, shown[0],
-					sizeof(shown[0])), out[i].opt,
-				rxr_path_shown(out[i].path, shown[1],
+				"cannot write both", path_opt(o, j),
+				rxr_path_shown(o->paths[j], shown[0],
+					sizeof(shown[0])), path_opt(o, i),
+				rxr_path_shown(o->paths[i], shown[1],
 					sizeof(shown[1])));
 		}
 }
@@ -99,13 +119,11 @@ prefix_is_dir(const char *prefix)
  * two outputs are one file.
  */
 static void
-check_paths(const struct gen_opts *o)
+check_paths(struct gen_opts *o)
 {
 	const char *inputs[1] = { o->split };
-	unsigned int nb_in = o->split != NULL ? 1 : 0;
-	unsigned int nb_out = 0;
+	unsigned int nb_in = o->split != NULL ? 1 : 0, nb_out;
 	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
-	struct gen_output *out;
 
 	/* A capture that cannot be read: status 1, as --help says. */
 	if (o->split != NULL &&
@@ -122,40 +140,18 @@ check_paths(const struct gen_opts *o)
 		usage_error("--prefix %s: names a directory, not a prefix "
 			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,
 				sizeof(shown)));
-	/* The queue files, the all-queues capture, the manifest. */
-	out = calloc(o->queues + 2, sizeof(*out));
-	if (out == NULL)
-		usage_error("out of memory");
-	for (uint32_t q = 0; q < o->queues; q++) {
-		out[nb_out].opt = "--prefix";
-		out[nb_out++].path = gen_queue_path(o->prefix, q);
-	}
-	if (o->all) {
-		out[nb_out].opt = "--all";
-		if (asprintf(&out[nb_out++].path, "%s.all.pcap", o->prefix) < 0)
-			out[nb_out - 1].path = NULL;
-	}
-	out[nb_out].opt = "--manifest";
-	if (o->manifest != NULL)
-		out[nb_out++].path = strdup(o->manifest);
-	else if (asprintf(&out[nb_out++].path, "%s.json", o->prefix) < 0)
-		out[nb_out - 1].path = NULL;
-	for (unsigned int i = 0; i < nb_out; i++) {
-		if (out[i].path == NULL)
-			usage_error("out of memory");
-		/* The files the prefix names are reported as --prefix's. */
+	paths_make(o);
+	nb_out = o->nb_paths;
+	/* The files the prefix names are reported as --prefix's. */
+	for (unsigned int i = 0; i < nb_out; i++)
 		if (rxr_path_check_output(i + 1 < nb_out ? "--prefix" :
-				"--manifest", out[i].path, inputs, nb_in, 0,
+				"--manifest", o->paths[i], inputs, nb_in, 0,
 				err, sizeof(err)) != 0)
 			usage_error("%s", err);
-	}
 	/* Standard output is no file. */
-	if (rxr_path_is_stdout(out[nb_out - 1].path))
+	if (rxr_path_is_stdout(o->paths[nb_out - 1]))
 		nb_out--;
-	check_outputs_differ(out, nb_out);
-	for (unsigned int i = 0; i < o->queues + 2; i++)
-		free(out[i].path);
-	free(out);
+	check_outputs_differ(o, nb_out);
 }
 
 static int
@@ -518,6 +514,7 @@ void
 gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 {
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
+	const char *gen_only, *split_only;
 	char err[1024];
 	int ret;
 
@@ -540,13 +537,13 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->gen_only_name = first_given(seen, GEN_ONLY);
-	o->split_only_name = first_given(seen, SPLIT_ONLY);
-	if (o->split != NULL && o->gen_only_name != NULL)
+	gen_only = first_given(seen, GEN_ONLY);
+	split_only = first_given(seen, SPLIT_ONLY);
+	if (o->split != NULL && gen_only != NULL)
 		usage_error("%s is for generating; it does not apply to --split",
-			o->gen_only_name);
-	if (o->split == NULL && o->split_only_name != NULL)
-		usage_error("%s applies to --split only", o->split_only_name);
+			gen_only);
+	if (o->split == NULL && split_only != NULL)
+		usage_error("%s applies to --split only", split_only);
 	if (o->queues > o->reta_size)
 		usage_error("--queues %u: more queues than --reta-size entries (%u)",
 			o->queues, o->reta_size);

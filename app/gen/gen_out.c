@@ -87,16 +87,6 @@ live_drop(char *tmp)
 	free(tmp);
 }
 
-char *
-gen_queue_path(const char *prefix, unsigned int queue)
-{
-	char *p;
-
-	if (asprintf(&p, "%s.q%u.pcap", prefix, queue) < 0)
-		return NULL;
-	return p;
-}
-
 /* Bytes of an output's name its temporary file keeps (as lib/report's
  * RXR_PATH_TMP_BASE_MAX; the generator's core does without lib/report). */
 #define TMP_BASE_MAX 200
