@@ -49,7 +49,6 @@ struct gen_sizes {
 	uint32_t nb_entries;	/* distinct entries given */
 	uint32_t size[GEN_IMIX_MAX_ENTRIES];
 	uint32_t weight[GEN_IMIX_MAX_ENTRIES];
-	uint32_t min, max;
 	char spec[256];		/* normalized text, for the manifest */
 };
 

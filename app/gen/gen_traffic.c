@@ -126,7 +126,7 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 
 /*
  * The cycle of sizes, each as often as its weight, by smooth weighted
- * round robin: sizes mix instead of coming in runs. Also min and max.
+ * round robin: sizes mix instead of coming in runs.
  */
 static int
 sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
@@ -134,12 +134,8 @@ sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
 	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
 	uint32_t i, k, total = 0;
 
-	s->min = UINT32_MAX;
-	for (i = 0; i < s->nb_entries; i++) {
+	for (i = 0; i < s->nb_entries; i++)
 		total += s->weight[i];
-		s->min = RTE_MIN(s->min, s->size[i]);
-		s->max = RTE_MAX(s->max, s->size[i]);
-	}
 	s->cycle = malloc(total * sizeof(s->cycle[0]));
 	if (s->cycle == NULL) {
 		gen_err_set(e, "out of memory");

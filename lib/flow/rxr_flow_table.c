@@ -88,13 +88,8 @@ slots_size(uint32_t nb_slots)
 		sizeof(struct rxr_flow_entry);
 }
 
-/*
- * The slots. With hugepages, from rte_malloc's heap on the socket. Without
- * (--no-huge), EAL's memory is a memfd in 4 KiB pages that transparent
- * huge pages do not cover (shmem), and a table of a million flows takes a
- * TLB miss per packet: a table of 2 MiB or more is then anonymous memory
- * of its own that the kernel may back with transparent huge pages.
- */
+/* The slots, as rxr_flow_table_create() says (EAL's --no-huge memory is
+ * a memfd, which transparent huge pages do not cover). */
 static struct rxr_flow_entry *
 slots_alloc(struct rxr_flow_table *t, size_t size, int socket_id)
 {
