@@ -6,6 +6,7 @@
  * what is not a regular file, nor the input).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -155,22 +156,11 @@ check_paths(struct gen_opts *o)
 }
 
 static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static int
 set_key(void *c, const char *s, char *err, size_t errlen)
 {
 	struct gen_opts *o = c;
-	const char *p = s;
-	unsigned int n = 0;
+	unsigned int n = 0, byte;
+	const char *p;
 
 	if (strcmp(s, "mlx5") == 0 || strcmp(s, "ms") == 0) {
 		memcpy(o->key, s[1] == 'l' ? rxr_flow_rss_key_mlx5 :
@@ -178,12 +168,11 @@ set_key(void *c, const char *s, char *err, size_t errlen)
 		o->key_name = s[1] == 'l' ? "mlx5" : "ms";
 		return 0;
 	}
-	while (*p != '\0') {
-		if (*p == ':') {
-			p++;
+	for (p = s; *p != '\0'; p += *p == ':' ? 1 : 2) {
+		if (*p == ':')
 			continue;
-		}
-		if (hexval(p[0]) < 0 || hexval(p[1]) < 0) {
+		if (!isxdigit((unsigned char)p[0]) ||
+				!isxdigit((unsigned char)p[1])) {
 			snprintf(err, errlen, "--rss-key: '%s' is not 'mlx5', 'ms' "
 				"or %u bytes in hex", s, RXR_FLOW_RSS_KEY_LEN);
 			return -1;
@@ -193,8 +182,8 @@ set_key(void *c, const char *s, char *err, size_t errlen)
 				"bytes", s, RXR_FLOW_RSS_KEY_LEN);
 			return -1;
 		}
-		o->key[n++] = (uint8_t)(hexval(p[0]) << 4 | hexval(p[1]));
-		p += 2;
+		sscanf(p, "%2x", &byte);
+		o->key[n++] = (uint8_t)byte;
 	}
 	if (n != RXR_FLOW_RSS_KEY_LEN) {
 		snprintf(err, errlen, "--rss-key: '%s' has %u bytes, a key has %u",
