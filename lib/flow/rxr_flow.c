@@ -345,16 +345,11 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 		size_t size)
 {
 	const uint8_t *a = dst ? key->dst : key->src;
-	int af;
+	int af = key->family == RXR_FLOW_IPV4 ? AF_INET :
+		key->family == RXR_FLOW_IPV6 ? AF_INET6 : AF_UNSPEC;
 
 	if (size == 0)
 		return buf;
-	if (key->family == RXR_FLOW_IPV4)
-		af = AF_INET;
-	else if (key->family == RXR_FLOW_IPV6)
-		af = AF_INET6;
-	else
-		af = AF_UNSPEC;
 	if (af == AF_UNSPEC || inet_ntop(af, a, buf, size) == NULL)
 		snprintf(buf, size, "?");
 	return buf;
@@ -363,24 +358,14 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 const char *
 rxr_flow_proto_name(uint8_t proto)
 {
-	switch (proto) {
-	case IPPROTO_TCP:
-		return "tcp";
-	case IPPROTO_UDP:
-		return "udp";
-	case IPPROTO_ICMP:
-		return "icmp";
-	case IPPROTO_ICMPV6:
-		return "icmpv6";
-	case IPPROTO_SCTP:
-		return "sctp";
-	case IPPROTO_GRE:
-		return "gre";
-	case IPPROTO_ESP:
-		return "esp";
-	default:
-		return NULL;
-	}
+	static const char *const names[UINT8_MAX + 1] = {
+		[IPPROTO_TCP] = "tcp", [IPPROTO_UDP] = "udp",
+		[IPPROTO_ICMP] = "icmp", [IPPROTO_ICMPV6] = "icmpv6",
+		[IPPROTO_SCTP] = "sctp", [IPPROTO_GRE] = "gre",
+		[IPPROTO_ESP] = "esp",
+	};
+
+	return names[proto];
 }
 
 static void
