@@ -45,22 +45,17 @@ static int
 set_metric(void *ctx, const char *list, char *err, size_t errlen)
 {
 	struct cmp_opts *c = ctx;
-	char *copy, *tok, *save = NULL;
-	const char *p;
+	size_t len = strlen(list);
+	char *copy, *p, *tok;
 
-	/* strtok_r would hide an empty name ("gbps,,mpps"): check first. */
-	for (p = list; ; p++) {
-		if ((*p == ',' || *p == '\0') && (p == list || p[-1] == ',')) {
-			snprintf(err, errlen, "--metric \"%s\": empty metric name",
-				list);
-			return -1;
-		}
-		if (*p == '\0')
-			break;
+	/* An empty name ("gbps,,mpps") is said before an unknown one. */
+	if (len == 0 || list[0] == ',' || list[len - 1] == ',' ||
+			strstr(list, ",,") != NULL) {
+		snprintf(err, errlen, "--metric \"%s\": empty metric name", list);
+		return -1;
 	}
-	copy = strdup(list);
-	for (tok = copy != NULL ? strtok_r(copy, ",", &save) : NULL;
-			tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	p = copy = strdup(list);
+	while ((tok = strsep(&p, ",")) != NULL) {
 		char **nm;
 
 		if (!rxr_report_metric_known(tok)) {
@@ -76,12 +71,11 @@ set_metric(void *ctx, const char *list, char *err, size_t errlen)
 			break;
 		c->nb_metrics++;
 	}
+	free(copy);
 	if (copy == NULL || tok != NULL) {
 		snprintf(err, errlen, "out of memory");
-		free(copy);
 		return -1;
 	}
-	free(copy);
 	return 0;
 }
 
