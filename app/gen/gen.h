@@ -81,7 +81,6 @@ struct gen_stream {
 	struct rxr_flow_key key;
 	uint32_t hash;
 	uint16_t queue;
-	uint32_t isn;		/* TCP: first sequence number */
 	uint32_t seq;		/* TCP: next sequence number */
 	uint16_t ip_id;
 	uint32_t flow_label;
@@ -197,8 +196,5 @@ struct gen_opts {
  * file, no output may be a device, FIFO, directory or the input.
  */
 void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
-
-/** --options-table: the options as the man page and completion read them. */
-int gen_opts_print_table(FILE *f);
 
 #endif /* RXR_GEN_H */

@@ -487,18 +487,6 @@ check_sizes(struct gen_opts *o)
 				o->t.proto == IPPROTO_TCP ? "TCP" : "UDP");
 }
 
-int
-gen_opts_print_table(FILE *f)
-{
-	char err[256];
-
-	opts_table_init();
-	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, GEN_PROG ": %s\n", err);
-	return -1;
-}
-
 void
 gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 {
@@ -508,9 +496,13 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	int ret;
 
 	opts_table_init();
-	if (rxr_opt_table_asked(argc, argv))
-		exit(gen_opts_print_table(stdout) == 0 ? EXIT_SUCCESS :
-			EXIT_FAILURE);
+	if (rxr_opt_table_asked(argc, argv)) {
+		if (rxr_opt_print_table(&opt_table, stdout, err,
+				sizeof(err)) == 0)
+			exit(EXIT_SUCCESS);
+		fprintf(stderr, GEN_PROG ": %s\n", err);
+		exit(EXIT_FAILURE);
+	}
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */

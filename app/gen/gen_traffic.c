@@ -329,8 +329,7 @@ gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 		stream_key(&s->key, c, ra, rb, g, PORT_FIRST +
 			(start + (uint64_t)j * stride) % PORT_COUNT);
 		s->queue = rxr_flow_rss_queue(rss, &s->key, &s->hash);
-		s->isn = (uint32_t)splitmix64(&x);
-		s->seq = s->isn;
+		s->seq = (uint32_t)splitmix64(&x);
 		s->ip_id = (uint16_t)splitmix64(&x);
 		s->flow_label = (uint32_t)splitmix64(&x) & 0xfffff;
 	}
