@@ -5,26 +5,14 @@
 
 /**
  * @file
- * Flows as a NIC's receive side scaling (RSS) sees them.
- *
- * - rxr_flow_parse() reads an Ethernet frame (no FCS) into a flow key:
- *   source and destination address (IPv4 or IPv6), protocol and, for TCP
- *   and UDP datagrams that are not fragments, the two ports. Up to two VLAN
- *   tags (802.1Q 0x8100, 802.1ad 0x88a8, and the pre-standard 0x9100) are
- *   skipped; IPv4 options and the usual IPv6 extension headers (hop-by-hop,
- *   routing, fragment, destination options, AH, mobility, HIP, shim6) are
- *   skipped. The parser never reads past the length it is given.
- * - rxr_flow_hash() computes the Toeplitz hash a NIC computes over that key
- *   (Microsoft's RSS specification: source address, destination address,
- *   source port, destination port, all in network order). It was checked
- *   against the Microsoft RSS verification suite.
- * - struct rxr_flow_rss adds the indirection table (RETA) that maps a hash
- *   to a queue, filled round robin over the queues as DPDK ports do by
- *   default. Traffic that a NIC cannot hash (not IP, or headers it cannot
- *   read) gets hash 0, hence the queue in RETA entry 0.
- *
- * Nothing here needs EAL: programs without DPDK's runtime (the traffic
- * generator, the fuzz targets) use it as it is.
+ * Flows as a NIC's receive side scaling (RSS) sees them: the flow key of
+ * an Ethernet frame (rxr_flow_parse()), its Toeplitz hash (Microsoft's RSS
+ * specification, checked against its verification suite) and the queue
+ * an indirection table (RETA) gives it. Up to two VLAN tags (0x8100,
+ * 0x88a8, 0x9100), IPv4 options and the usual IPv6 extension headers
+ * (hop-by-hop, routing, fragment, destination options, AH, mobility, HIP,
+ * shim6) are skipped. Traffic a NIC cannot hash gets hash 0, hence the
+ * queue of RETA entry 0. Nothing here needs EAL.
  */
 
 #include <stdbool.h>
