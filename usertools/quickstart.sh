@@ -2,23 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # The README's two commands on a fresh Debian 12 machine, as root:
-#   bash usertools/quickstart.sh run    install what is missing, build, run the default job
-#                                       (extra arguments replace the default rxrefill command line)
-#   bash usertools/quickstart.sh test   install what is missing, build, run every suite but perf:
-#                                       debug checks, then ASan+UBSan, TSan and short fuzz runs
-#   bash usertools/quickstart.sh hugepages
-#                                       only reserve and mount 2 MiB hugepages, as run does
-#   bash usertools/quickstart.sh capture
-#                                       only make the default job's captures, as run does:
-#                                       again whenever they do not match their manifest
-#                                       (RXREFILL_GEN=PROGRAM, default build/app/gen/rxrefill-gen;
-#                                       RXREFILL_CAPTURE=PREFIX, default build/capture/default64)
-#   bash usertools/quickstart.sh cpus   only print the default job's EAL --lcores, as run
-#                                       chooses them among the CPUs this shell may run on
-#   bash usertools/quickstart.sh test-cpus
-#                                       only check, as test does first, that CPUs 0 and 1,
-#                                       where the suites pin their lcores, can be used
-# Each install step asks apt only for packages that are not there yet.
+#   bash usertools/quickstart.sh run    (build, run the default job)
+#   bash usertools/quickstart.sh test   (build, run every suite but perf)
+# and the steps they take alone: see usage() below, or --help. Each install
+# step asks apt only for packages that are not there yet.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -121,23 +108,18 @@ hugepages() {
 }
 
 # The default job's captures: 8 TCP streams of 4000 64-byte frames over 2
-# RX queues, CAP.q0.pcap and CAP.q1.pcap with the manifest CAP.json.
-# Made when they are not what the manifest of this very traffic says they
-# hold: the manifest missing, unreadable or of other traffic, a capture
-# missing, not a classic pcap, or not the size its packets and captured
-# bytes make (24 bytes of file header, 16 per record header). A capture
-# deleted or cut short (an interrupted copy, a full disk) is then made
-# again instead of failing every run, or replaying fewer frames when the
-# cut falls between records.
+# RX queues, CAP.q0.pcap and CAP.q1.pcap with the manifest CAP.json, made
+# again whenever they are not what the manifest of this very traffic says
+# (a capture deleted or cut short would fail every run, or replay fewer
+# frames): its size is 24 bytes of file header, 16 per record header and
+# the captured bytes.
 CAP_GEN=${RXREFILL_GEN:-./build/app/gen/rxrefill-gen}
 CAP=${RXREFILL_CAPTURE:-build/capture/default64}
 CAP_QUEUES=2 CAP_STREAMS=8 CAP_PACKETS=4000 CAP_SIZE=64 CAP_PROTO=tcp
 
 # Prints why the captures must be made again; nothing when they match.
-# A manifest path holding what rxrefill-gen did not write (other JSON, a
-# FIFO, garbage) is never removed: said on stderr, exit 2. The JSON is
-# read as the tools read it (rxrefill-compare --read json: a regular file
-# only, strict, no traceback on deep nesting or huge numbers).
+# What rxrefill-gen did not write (other JSON, a FIFO) is never removed:
+# said on stderr, exit 2. The JSON is read as the C programs read it.
 capture_stale() {
 	RXREFILL_COMPARE=${RXREFILL_COMPARE:-./build/app/compare/rxrefill-compare} \
 	python3 - "$CAP" "$CAP_QUEUES" "$CAP_STREAMS" "$CAP_PACKETS" \
@@ -381,23 +363,13 @@ run)
 	install_missing
 	setup build -Ddebug_checks=false
 	shift
-	# The default job, no NIC needed: 8 TCP streams split over 2 RX queues
-	# as mlx5's RSS would, generated when not whole (capture), replayed
-	# on net_pcap. Two poll
-	# lcores, one per CPU, each freeing its packets in its own poll loop
-	# (--consumer inline), share one zone the way two CPUs' softirqs do;
-	# the main lcore shares CPU 0 and only reports. Chosen by measurement:
-	# zone below bh in every paired round even on a loaded 2-vCPU VM, where
-	# frees by the other poll lcore left the effect inside the noise
-	# (doc/design.md, "The default job"). 64-byte frames: net_pcap copies
-	# every frame, and with 1500 bytes the copy hides the allocator. Every
-	# strategy, bulk on and off, interleaved rounds until every ratio to
-	# bh-bulk is decided (--reps auto); bh first, the baseline of every
-	# column.
-	# One progress line per round (disturbed repetitions counted in it),
-	# EAL's start-up notes left out (telemetry's "no legacy callbacks"
-	# too: errors still show), the brief table at the end (--table full
-	# for every metric).
+	# The default job, no NIC needed (doc/design.md, "The default job"):
+	# the captures replayed on net_pcap, two poll lcores on two CPUs each
+	# freeing in its own loop (--consumer inline) and sharing one zone as
+	# two CPUs' softirqs do, the main lcore only reporting. 64-byte frames:
+	# net_pcap's copy of larger ones hides the allocator. Every strategy,
+	# bulk on and off, in rounds until every ratio to bh-bulk is decided;
+	# one progress line per round, EAL's start-up notes left out.
 	capture
 	hugepages
 	if [ $# -eq 0 ]; then

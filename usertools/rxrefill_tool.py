@@ -38,9 +38,10 @@ import subprocess
 import sys
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
-           "to_stdout", "tool_version", "finite", "read_json", "read_text",
-           "check_paths", "on_signals", "Outputs", "opt", "table_option",
-           "options_table", "TABLE_HEADER", "table_longs", "long_option"]
+           "to_stdout", "tool_version", "git_version", "finite",
+           "read_json", "read_text", "check_paths", "on_signals", "Outputs",
+           "opt", "table_option", "options_table", "TABLE_HEADER",
+           "table_longs", "long_option"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -119,10 +120,16 @@ def tool_version(version, script):
         v = m.group(1) if m else "unknown"
     except OSError:
         v = "unknown"
+    return git_version(v, src)
+
+
+def git_version(v, src):
+    """Version v, and `git describe` of src when it is a checkout (as
+    rxr_version() prints it)."""
     try:
         d = subprocess.run(["git", "-C", src, "describe", "--always",
                             "--dirty", "--tags"], capture_output=True,
-                           text=True, timeout=10).stdout.strip()
+                           text=True, timeout=60).stdout.strip()
         if d and d != v:
             v = "%s (git %s)" % (v, d)
     except (OSError, subprocess.SubprocessError):

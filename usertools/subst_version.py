@@ -9,7 +9,6 @@ Usage: subst_version.py IN OUT VERSION SRCDIR"""
 
 import os
 import re
-import subprocess
 import sys
 
 # The path rules of the C programs: OUT is never a device, a FIFO, a
@@ -17,22 +16,14 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 from rxrefill_tool import (EXIT_USAGE, Outputs, ToolError,  # noqa: E402
-                           on_signals, read_text)
+                           git_version, on_signals, read_text)
 
 
 def copy(src, dst, version, srcdir):
     out = Outputs([src, os.path.join(here, "rxrefill_tool.py")], "OUT")
     out.add(dst)
     out.check()         # before any work
-    try:
-        d = subprocess.run(["git", "-C", srcdir, "describe", "--always",
-                            "--dirty", "--tags"], capture_output=True,
-                           text=True, check=True, timeout=60).stdout.strip()
-        if d and d != version:
-            version = "%s (git %s)" % (version, d)
-    except (OSError, subprocess.SubprocessError):
-        pass
-    text = read_text(src).replace("@VERSION@", version)
+    text = read_text(src).replace("@VERSION@", git_version(version, srcdir))
     base = os.path.dirname(os.path.abspath(src))
 
     def inline(m):

@@ -20,12 +20,9 @@ enum compare_format {
 int compare_format_parse(const char *s);
 
 /*
- * From a rxrefill-compare/1 document: CSV with one row per configuration,
- * metric, statistic and report (header config,metric,statistic,report,
- * value,delta_pct,better,p,significant,ratio,ci_lo,ci_hi,test,paired,n,
- * n_base,p_unpaired,difference), or a Markdown table with one column per
- * report.
- * Returns 0, or -1 when writing failed.
+ * From a rxrefill-compare/1 document: CSV, one row per configuration,
+ * metric, statistic and report (the columns --format's help lists), or a
+ * Markdown table, one column per report. 0, or -1 when writing failed.
  */
 int compare_write_csv(const json_t *doc, FILE *out);
 int compare_write_markdown(const json_t *doc, FILE *out);

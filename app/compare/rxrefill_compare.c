@@ -45,22 +45,17 @@ static int
 set_metric(void *ctx, const char *list, char *err, size_t errlen)
 {
 	struct cmp_opts *c = ctx;
-	char *copy, *tok, *save = NULL;
-	const char *p;
+	size_t len = strlen(list);
+	char *copy, *p, *tok;
 
-	/* strtok_r would hide an empty name ("gbps,,mpps"): check first. */
-	for (p = list; ; p++) {
-		if ((*p == ',' || *p == '\0') && (p == list || p[-1] == ',')) {
-			snprintf(err, errlen, "--metric \"%s\": empty metric name",
-				list);
-			return -1;
-		}
-		if (*p == '\0')
-			break;
+	/* An empty name ("gbps,,mpps") is said before an unknown one. */
+	if (len == 0 || list[0] == ',' || list[len - 1] == ',' ||
+			strstr(list, ",,") != NULL) {
+		snprintf(err, errlen, "--metric \"%s\": empty metric name", list);
+		return -1;
 	}
-	copy = strdup(list);
-	for (tok = copy != NULL ? strtok_r(copy, ",", &save) : NULL;
-			tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	p = copy = strdup(list);
+	while ((tok = strsep(&p, ",")) != NULL) {
 		char **nm;
 
 		if (!rxr_report_metric_known(tok)) {
@@ -76,12 +71,11 @@ set_metric(void *ctx, const char *list, char *err, size_t errlen)
 			break;
 		c->nb_metrics++;
 	}
+	free(copy);
 	if (copy == NULL || tok != NULL) {
 		snprintf(err, errlen, "out of memory");
-		free(copy);
 		return -1;
 	}
-	free(copy);
 	return 0;
 }
 
@@ -113,26 +107,29 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
 	return 0;
 }
 
-static int
-set_alpha(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	return parse_num("--alpha", arg, 0, 1, true,
-		&((struct cmp_opts *)ctx)->sel.alpha, err, errlen);
+/* Setters of one field each: a number in range, or a fixed value. */
+#define NUM_SETTER(fn, opt, field, lo, hi, open) \
+static int \
+fn(void *ctx, const char *arg, char *err, size_t errlen) \
+{ \
+	return parse_num(opt, arg, lo, hi, open, \
+		&((struct cmp_opts *)ctx)->field, err, errlen); \
+}
+#define SETTER(fn, field, v) \
+static int \
+fn(void *ctx, const char *arg, char *err, size_t errlen) \
+{ \
+	((struct cmp_opts *)ctx)->field = (v); \
+	return 0; \
 }
 
-static int
-set_worse(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	return parse_num("--fail-if-worse", arg, 0, 1e6, false,
-		&((struct cmp_opts *)ctx)->worse_pct, err, errlen);
-}
-
-static int
-set_drops(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	return parse_num("--drops-threshold", arg, 0, 1e18, false,
-		&((struct cmp_opts *)ctx)->drops_max, err, errlen);
-}
+NUM_SETTER(set_alpha, "--alpha", sel.alpha, 0, 1, true)
+NUM_SETTER(set_worse, "--fail-if-worse", worse_pct, 0, 1e6, false)
+NUM_SETTER(set_drops, "--drops-threshold", drops_max, 0, 1e18, false)
+SETTER(set_json, format, FORMAT_JSON)
+SETTER(set_streams, sel.stream_rows, true)
+SETTER(set_detail, detail, true)
+SETTER(set_check_paths, check_paths, true)
 
 static int
 set_format(void *ctx, const char *arg, char *err, size_t errlen)
@@ -149,27 +146,6 @@ set_format(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static int
-set_json(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	((struct cmp_opts *)ctx)->format = FORMAT_JSON;
-	return 0;
-}
-
-static int
-set_streams(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	((struct cmp_opts *)ctx)->sel.stream_rows = true;
-	return 0;
-}
-
-static int
-set_detail(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	((struct cmp_opts *)ctx)->detail = true;
-	return 0;
-}
-
-static int
 set_read(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	if (strcmp(arg, "report") != 0 && strcmp(arg, "json") != 0) {
@@ -177,13 +153,6 @@ set_read(void *ctx, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	((struct cmp_opts *)ctx)->read = arg;
-	return 0;
-}
-
-static int
-set_check_paths(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	((struct cmp_opts *)ctx)->check_paths = true;
 	return 0;
 }
 
@@ -283,12 +252,13 @@ metric_words(char *buf, size_t len)
 	}
 }
 
-/* A copy of s safe for a terminal: control characters as \xNN. */
+/* A copy of s's first n bytes safe for a terminal: control characters
+ * as \xNN. */
 static char *
-escaped_dup(const char *s)
+escaped_dup(const char *s, size_t n)
 {
-	size_t n = strlen(s), i, o = 0;
 	char *out = malloc(4 * n + 1);
+	size_t i, o = 0;
 
 	if (out == NULL)
 		return NULL;
@@ -302,6 +272,16 @@ escaped_dup(const char *s)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/* "prog: msg" on stderr, msg escaped (it may name a file). */
+static void
+say_escaped(const char *msg)
+{
+	char *e = escaped_dup(msg, strlen(msg));
+
+	fprintf(stderr, "%s: %s\n", prog, e != NULL ? e : msg);
+	free(e);
 }
 
 /* stdout through this: control characters but newline and tab as '?'. */
@@ -358,17 +338,12 @@ label_of(const char *path)
 	const char *base = strrchr(path, '/');
 	size_t len;
 
-	char *label, *shown;
-
 	base = base != NULL && base[1] != '\0' ? base + 1 : path;
 	len = strlen(base);
 	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
 		len -= 5;
-	label = strndup(base, len);
 	/* Printed in headers and warnings: no terminal escapes from names. */
-	shown = label != NULL ? escaped_dup(label) : NULL;
-	free(label);
-	return shown;
+	return escaped_dup(base, len);
 }
 
 static void
@@ -502,11 +477,7 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 	for (i = 0; i < n; i++) {
 		reports[i] = rxr_report_load(paths[i], err, sizeof(err));
 		if (reports[i] == NULL) {
-			char *shown = escaped_dup(err);
-
-			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
-				err);
-			free(shown);
+			say_escaped(err);
 			ret = EXIT_BAD_REPORT;
 		}
 		labels[i] = label_of(paths[i]);
@@ -521,7 +492,7 @@ load_reports(char **paths, unsigned int n, struct rxr_report **reports,
 			dup |= strcmp(labels[i], labels[j]) == 0;
 	for (i = 0; dup && i < n; i++) {
 		free(labels[i]);
-		labels[i] = escaped_dup(paths[i]);
+		labels[i] = escaped_dup(paths[i], strlen(paths[i]));
 		if (labels[i] == NULL)
 			return -ENOMEM;
 	}
@@ -546,11 +517,7 @@ read_files(const char *kind, char **paths, unsigned int n)
 			doc = rxr_report_json_load(paths[i], err, sizeof(err));
 		}
 		if (doc == NULL) {
-			char *shown = escaped_dup(err);
-
-			fprintf(stderr, "%s: %s\n", prog, shown != NULL ? shown :
-				err);
-			free(shown);
+			say_escaped(err);
 			ret = EXIT_BAD_REPORT;
 		} else if (json_dumpf(doc, stdout, JSON_COMPACT) != 0 ||
 				fputc('\n', stdout) == EOF) {
@@ -635,12 +602,8 @@ check_paths(void)
 				(unsigned int)nin, 0, err, sizeof(err)) != 0)
 			ret = EXIT_USAGE;
 	}
-	if (ret != 0 && in != NULL && out != NULL) {
-		char *e = escaped_dup(err);
-
-		fprintf(stderr, "%s: %s\n", prog, e != NULL ? e : err);
-		free(e);
-	}
+	if (ret != 0 && in != NULL && out != NULL)
+		say_escaped(err);
 	free(in);
 	free(out);
 	json_decref(req);

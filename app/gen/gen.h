@@ -49,7 +49,6 @@ struct gen_sizes {
 	uint32_t nb_entries;	/* distinct entries given */
 	uint32_t size[GEN_IMIX_MAX_ENTRIES];
 	uint32_t weight[GEN_IMIX_MAX_ENTRIES];
-	uint32_t min, max;
 	char spec[256];		/* normalized text, for the manifest */
 };
 
@@ -82,7 +81,6 @@ struct gen_stream {
 	struct rxr_flow_key key;
 	uint32_t hash;
 	uint16_t queue;
-	uint32_t isn;		/* TCP: first sequence number */
 	uint32_t seq;		/* TCP: next sequence number */
 	uint16_t ip_id;
 	uint32_t flow_label;
@@ -140,9 +138,6 @@ int gen_out_signals(void);
 /** Write a JSON document atomically (or to stdout for "-"). */
 int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
 
-/** The queue file name for a prefix: "<prefix>.q<N>.pcap" (malloc'd). */
-char *gen_queue_path(const char *prefix, unsigned int queue);
-
 /** What the split made of the records the reader gave (rxr_capture). */
 struct gen_split_stats {
 	uint64_t written;	/* records written to a queue file */
@@ -191,8 +186,8 @@ struct gen_opts {
 	const char *split;
 	bool allow_truncated;
 	uint32_t max_streams;
-	const char *gen_only_name;
-	const char *split_only_name;
+	char **paths;		/* the files written: queues, --all, manifest */
+	uint32_t nb_paths;
 };
 
 /**
@@ -201,8 +196,5 @@ struct gen_opts {
  * file, no output may be a device, FIFO, directory or the input.
  */
 void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
-
-/** --options-table: the options as the man page and completion read them. */
-int gen_opts_print_table(FILE *f);
 
 #endif /* RXR_GEN_H */

@@ -20,92 +20,68 @@
 
 /* ---- manifest ---- */
 
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
+/* A count as json_pack() takes it ("I"). */
+#define J(v) ((json_int_t)(v))
 
 /* A packets and bytes pair of the manifest. */
 static json_t *
 count_json(uint64_t packets, uint64_t bytes)
 {
-	return json_pack("{s:I,s:I}", "packets", (json_int_t)packets,
-		"bytes", (json_int_t)bytes);
+	return json_pack("{s:I,s:I}", "packets", J(packets), "bytes", J(bytes));
 }
 
 static json_t *
 manifest_base(const struct gen_opts *o, const char *mode)
 {
 	char hex[2 * RXR_FLOW_RSS_KEY_LEN + 1];
-	json_t *doc = json_object(), *rss = json_object();
-	unsigned int i;
 
-	for (i = 0; i < RXR_FLOW_RSS_KEY_LEN; i++)
+	for (unsigned int i = 0; i < RXR_FLOW_RSS_KEY_LEN; i++)
 		snprintf(hex + 2 * i, 3, "%02x", o->key[i]);
-	json_object_set_new(doc, "schema", json_string(GEN_MANIFEST_SCHEMA));
-	json_object_set_new(doc, "generator", json_string(rxr_version()));
-	json_object_set_new(doc, "mode", json_string(mode));
-	json_object_set_new(rss, "key", json_string(o->key_name));
-	json_object_set_new(rss, "key_hex", json_string(hex));
-	json_object_set_new(rss, "fields", json_string(
-		o->fields == RXR_FLOW_RSS_L3 ? "l3" : "l3l4"));
-	json_object_set_new(rss, "reta_size", jint(o->reta_size));
-	json_object_set_new(rss, "reta", json_string("round-robin"));
-	json_object_set_new(rss, "queues", jint(o->queues));
-	json_object_set_new(doc, "rss", rss);
-	return doc;
+	return json_pack("{s:s,s:s,s:s,s:{s:s,s:s,s:s,s:I,s:s,s:I}}",
+		"schema", GEN_MANIFEST_SCHEMA, "generator", rxr_version(),
+		"mode", mode, "rss", "key", o->key_name, "key_hex", hex,
+		"fields", o->fields == RXR_FLOW_RSS_L3 ? "l3" : "l3l4",
+		"reta_size", J(o->reta_size), "reta", "round-robin",
+		"queues", J(o->queues));
 }
 
+/* A file's entry; queue -1: the --all file, no queue or streams. */
 static json_t *
 file_json(const struct gen_out *out, int queue)
 {
-	json_t *j = json_object();
-
-	if (queue >= 0)
-		json_object_set_new(j, "queue", jint((uint64_t)queue));
-	json_object_set_new(j, "file", json_string(out->path));
-	json_object_set_new(j, "packets", jint(out->packets));
-	json_object_set_new(j, "bytes", jint(out->bytes));
-	json_object_set_new(j, "captured_bytes", jint(out->captured));
-	if (queue >= 0)
-		json_object_set_new(j, "streams", jint(out->streams));
-	return j;
+	if (queue < 0)
+		return json_pack("{s:o*,s:I,s:I,s:I}", "file",
+			json_string(out->path), "packets", J(out->packets),
+			"bytes", J(out->bytes), "captured_bytes",
+			J(out->captured));
+	return json_pack("{s:I,s:o*,s:I,s:I,s:I,s:I}", "queue", J(queue),
+		"file", json_string(out->path), "packets", J(out->packets),
+		"bytes", J(out->bytes), "captured_bytes", J(out->captured),
+		"streams", J(out->streams));
 }
 
 static json_t *
 stream_json(uint64_t id, const struct rxr_flow_key *k, uint32_t hash,
 		uint16_t queue, uint64_t packets, uint64_t bytes)
 {
-	char a[RXR_FLOW_ADDR_STRLEN], h[16];
-	const char *pn = rxr_flow_proto_name(k->proto);
-	json_t *j = json_object();
+	char s[RXR_FLOW_ADDR_STRLEN], d[RXR_FLOW_ADDR_STRLEN], h[16];
 
 	snprintf(h, sizeof(h), "0x%08x", hash);
-	json_object_set_new(j, "id", jint(id));
-	json_object_set_new(j, "src", json_string(rxr_flow_addr_str(k, false, a, sizeof(a))));
-	json_object_set_new(j, "dst", json_string(rxr_flow_addr_str(k, true, a, sizeof(a))));
-	json_object_set_new(j, "sport", jint(k->sport));
-	json_object_set_new(j, "dport", jint(k->dport));
-	json_object_set_new(j, "proto", jint(k->proto));
-	if (pn != NULL)
-		json_object_set_new(j, "proto_name", json_string(pn));
-	if (k->flags & RXR_FLOW_F_FRAG)
-		json_object_set_new(j, "fragments", json_true());
-	json_object_set_new(j, "hash", json_string(h));
-	json_object_set_new(j, "queue", jint(queue));
-	json_object_set_new(j, "packets", jint(packets));
-	json_object_set_new(j, "bytes", jint(bytes));
-	return j;
+	return json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:s*,s:o*,s:s,s:I,s:I,s:I}",
+		"id", J(id), "src", rxr_flow_addr_str(k, false, s, sizeof(s)),
+		"dst", rxr_flow_addr_str(k, true, d, sizeof(d)),
+		"sport", J(k->sport), "dport", J(k->dport), "proto", J(k->proto),
+		"proto_name", rxr_flow_proto_name(k->proto), "fragments",
+		(k->flags & RXR_FLOW_F_FRAG) ? json_true() : NULL, "hash", h,
+		"queue", J(queue), "packets", J(packets), "bytes", J(bytes));
 }
 
 static json_t *
 queues_json(const struct gen_out *outs, uint32_t n)
 {
 	json_t *a = json_array();
-	uint32_t q;
 
-	for (q = 0; q < n; q++)
+	for (uint32_t q = 0; q < n; q++)
 		json_array_append_new(a, file_json(&outs[q], (int)q));
 	return a;
 }
@@ -123,31 +99,17 @@ static int
 run_open(struct run *r, int linktype, int snaplen, unsigned int precision,
 		struct gen_err *e)
 {
-	uint32_t q;
-	char *path;
-
-	r->nb_outs = r->o->queues + (r->o->all ? 1 : 0);
+	/* Every file of paths but the manifest, the last. */
+	r->nb_outs = r->o->nb_paths - 1;
 	r->outs = calloc(r->nb_outs, sizeof(*r->outs));
 	if (r->outs == NULL) {
 		gen_err_set(e, "out of memory");
 		return -1;
 	}
-	for (q = 0; q < r->nb_outs; q++) {
-		if (q < r->o->queues)
-			path = gen_queue_path(r->o->prefix, q);
-		else if (asprintf(&path, "%s.all.pcap", r->o->prefix) < 0)
-			path = NULL;
-		if (path == NULL) {
-			gen_err_set(e, "out of memory");
+	for (uint32_t q = 0; q < r->nb_outs; q++)
+		if (gen_out_open(&r->outs[q], r->o->paths[q], linktype, snaplen,
+				precision, e) != 0)
 			return -1;
-		}
-		if (gen_out_open(&r->outs[q], path, linktype, snaplen, precision,
-				e) != 0) {
-			free(path);
-			return -1;
-		}
-		free(path);
-	}
 	return 0;
 }
 
@@ -287,20 +249,14 @@ generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
 static json_t *
 traffic_json(const struct gen_traffic_conf *t)
 {
-	json_t *traffic = json_object(), *vlan = json_array();
-	uint32_t s;
+	json_t *vlan = json_array();
 
-	json_object_set_new(traffic, "ip", jint((uint64_t)t->ipver));
-	json_object_set_new(traffic, "proto", json_string(
-		t->proto == IPPROTO_TCP ? "tcp" : "udp"));
-	for (s = 0; s < t->nb_vlan; s++)
-		json_array_append_new(vlan, jint(t->vlan[s]));
-	json_object_set_new(traffic, "vlan", vlan);
-	json_object_set_new(traffic, "size", json_string(t->sizes.spec));
-	json_object_set_new(traffic, "streams", jint(t->nb_streams));
-	json_object_set_new(traffic, "packets_per_stream", jint(t->packets));
-	json_object_set_new(traffic, "balance", json_boolean(t->balance));
-	return traffic;
+	for (uint32_t s = 0; s < t->nb_vlan; s++)
+		json_array_append_new(vlan, json_integer(t->vlan[s]));
+	return json_pack("{s:I,s:s,s:o,s:s,s:I,s:I,s:b}", "ip", J(t->ipver),
+		"proto", t->proto == IPPROTO_TCP ? "tcp" : "udp", "vlan", vlan,
+		"size", t->sizes.spec, "streams", J(t->nb_streams),
+		"packets_per_stream", J(t->packets), "balance", t->balance);
 }
 
 /* The manifest of a generated set of files. */
@@ -311,18 +267,16 @@ generate_manifest(const struct run *r, const struct gen_stream *st,
 	const struct gen_opts *o = r->o;
 	const struct gen_traffic_conf *t = &o->t;
 	json_t *doc = manifest_base(o, "generate"), *streams = json_array();
-	uint32_t s;
 
-	json_object_set_new(doc, "seed", jint(t->seed));
-	json_object_set_new(doc, "traffic", traffic_json(t));
-	json_object_set_new(doc, "total", count_json(packets, bytes));
-	json_object_set_new(doc, "queues", queues_json(r->outs, o->queues));
-	if (o->all)
-		json_object_set_new(doc, "all", file_json(&r->outs[o->queues], -1));
-	for (s = 0; s < t->nb_streams; s++)
+	for (uint32_t s = 0; s < t->nb_streams; s++)
 		json_array_append_new(streams, stream_json(s, &st[s].key,
 			st[s].hash, st[s].queue, st[s].packets, st[s].bytes));
-	json_object_set_new(doc, "streams", streams);
+	json_object_update_new(doc, json_pack("{s:I,s:o,s:o,s:o,s:o*,s:o}",
+		"seed", J(t->seed), "traffic", traffic_json(t),
+		"total", count_json(packets, bytes),
+		"queues", queues_json(r->outs, o->queues),
+		"all", o->all ? file_json(&r->outs[o->queues], -1) : NULL,
+		"streams", streams));
 	return doc;
 }
 
@@ -407,35 +361,22 @@ static json_t *
 input_json(const char *path, const struct rxr_capture *c,
 		const struct gen_split_stats *st, int snaplen)
 {
-	json_t *input = json_object();
 	char lt[256];
 
 	rxr_capture_linktypes(c, lt, sizeof(lt));
-	json_object_set_new(input, "file", json_string(path));
-	json_object_set_new(input, "linktype", json_string(lt));
-	json_object_set_new(input, "snaplen", jint((uint64_t)snaplen));
-	json_object_set_new(input, "tstamp_precision",
-		json_string(c->nano ? "nano" : "micro"));
-	json_object_set_new(input, "records", jint(c->records));
-	json_object_set_new(input, "written", jint(st->written));
-	json_object_set_new(input, "ip", jint(st->ip));
-	json_object_set_new(input, "non_ip",
-		count_json(st->non_ip, st->non_ip_bytes));
-	json_object_set_new(input, "unparsed",
-		count_json(st->unparsed, st->unparsed_bytes));
-	json_object_set_new(input, "snapped", jint(c->snapped));
-	json_object_set_new(input, "converted", jint(c->converted));
-	json_object_set_new(input, "skipped_empty",
-		jint(c->skipped[RXR_CAPTURE_SKIP_EMPTY]));
-	json_object_set_new(input, "skipped_invalid",
-		jint(c->skipped[RXR_CAPTURE_SKIP_INVALID]));
-	json_object_set_new(input, "skipped_linktype",
-		jint(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]));
-	json_object_set_new(input, "truncated", json_boolean(st->truncated));
-	if (st->truncated)
-		json_object_set_new(input, "truncated_at",
-			json_string(st->truncated_msg));
-	return input;
+	return json_pack("{s:o*,s:s,s:I,s:s,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,"
+		"s:I,s:I,s:b,s:o*}", "file", json_string(path), "linktype", lt,
+		"snaplen", J(snaplen), "tstamp_precision",
+		c->nano ? "nano" : "micro", "records", J(c->records),
+		"written", J(st->written), "ip", J(st->ip),
+		"non_ip", count_json(st->non_ip, st->non_ip_bytes),
+		"unparsed", count_json(st->unparsed, st->unparsed_bytes),
+		"snapped", J(c->snapped), "converted", J(c->converted),
+		"skipped_empty", J(c->skipped[RXR_CAPTURE_SKIP_EMPTY]),
+		"skipped_invalid", J(c->skipped[RXR_CAPTURE_SKIP_INVALID]),
+		"skipped_linktype", J(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]),
+		"truncated", st->truncated, "truncated_at", st->truncated ?
+		json_string(st->truncated_msg) : NULL);
 }
 
 /* "streams" (the first --max-streams) and "streams_unlisted" into doc. */
@@ -461,12 +402,10 @@ split_streams_json(json_t *doc, const struct rxr_capture_flows *ft,
 	}
 	json_object_set_new(doc, "streams", streams);
 	json_object_set_new(doc, "streams_unlisted", json_pack(
-		"{s:I,s:I,s:I,s:I,s:I}",
-		"streams", (json_int_t)un_streams,
-		"packets", (json_int_t)un_packets,
-		"bytes", (json_int_t)un_bytes,
-		"untracked_packets", (json_int_t)ft->untracked_packets,
-		"untracked_bytes", (json_int_t)ft->untracked_bytes));
+		"{s:I,s:I,s:I,s:I,s:I}", "streams", J(un_streams), "packets",
+		J(un_packets), "bytes", J(un_bytes), "untracked_packets",
+		J(ft->untracked_packets), "untracked_bytes",
+		J(ft->untracked_bytes)));
 }
 
 /* The manifest of a split capture. */
@@ -480,11 +419,12 @@ split_manifest(const struct run *r, const struct rxr_capture *c,
 	uint64_t total_bytes = 0;
 	uint32_t i;
 
-	json_object_set_new(doc, "input", input_json(o->split, c, st, snaplen));
 	for (i = 0; i < o->queues; i++)
 		total_bytes += r->outs[i].bytes;
-	json_object_set_new(doc, "total", count_json(st->written, total_bytes));
-	json_object_set_new(doc, "queues", queues_json(r->outs, o->queues));
+	json_object_update_new(doc, json_pack("{s:o,s:o,s:o}", "input",
+		input_json(o->split, c, st, snaplen), "total",
+		count_json(st->written, total_bytes), "queues",
+		queues_json(r->outs, o->queues)));
 	split_streams_json(doc, ft, o->max_streams);
 	return doc;
 }
@@ -573,7 +513,6 @@ main(int argc, char **argv)
 	struct gen_opts o;
 	struct run r = { .o = &o };
 	struct gen_err e = { "" };
-	char *mpath = NULL;
 	unsigned int closed;
 	int ret;
 
@@ -596,17 +535,13 @@ main(int argc, char **argv)
 		perror(GEN_PROG ": sigaction");
 		return EXIT_FAILURE;
 	}
-	if (o.manifest != NULL) {
-		r.manifest_path = (char *)(uintptr_t)o.manifest;
-	} else {
-		if (asprintf(&mpath, "%s.json", o.prefix) < 0)
-			return EXIT_FAILURE;
-		r.manifest_path = mpath;
-	}
+	r.manifest_path = o.paths[o.nb_paths - 1];
 	ret = o.split != NULL ? split(&r, &e) : generate(&r, &e);
 	run_cleanup(&r);
 	gen_sizes_free(&o.t.sizes);
-	free(mpath);
+	for (uint32_t i = 0; i < o.nb_paths; i++)
+		free(o.paths[i]);
+	free(o.paths);
 	if (ret != 0) {
 		fprintf(stderr, GEN_PROG ": %s\n", e.msg[0] ? e.msg : "failed");
 		return EXIT_FAILURE;

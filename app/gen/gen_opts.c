@@ -6,6 +6,7 @@
  * what is not a regular file, nor the input).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -53,30 +54,50 @@ parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return -1;
 }
 
-/* One file a run writes: the option that names it, its path. */
-struct gen_output {
-	const char *opt;
-	char *path;
-};
+/* The option that names o->paths[i] in a message. */
+static const char *
+path_opt(const struct gen_opts *o, unsigned int i)
+{
+	return i < o->queues ? "--prefix" : i + 1 < o->nb_paths ? "--all" :
+		"--manifest";
+}
+
+/* o->paths: PREFIX.q<N>.pcap, PREFIX.all.pcap with --all, the manifest. */
+static void
+paths_make(struct gen_opts *o)
+{
+	o->nb_paths = o->queues + (o->all ? 1 : 0) + 1;
+	o->paths = calloc(o->nb_paths, sizeof(*o->paths));
+	for (unsigned int i = 0; o->paths != NULL && i < o->nb_paths; i++)
+		if ((i < o->queues ? asprintf(&o->paths[i], "%s.q%u.pcap",
+				o->prefix, i) : i + 1 < o->nb_paths ?
+				asprintf(&o->paths[i], "%s.all.pcap", o->prefix) :
+				o->manifest != NULL ?
+				asprintf(&o->paths[i], "%s", o->manifest) :
+				asprintf(&o->paths[i], "%s.json", o->prefix)) < 0)
+			usage_error("out of memory");
+	if (o->paths == NULL)
+		usage_error("out of memory");
+}
 
 /*
  * The outputs of one run against each other: a manifest named like one
  * of the captures would replace it, and the run would still exit 0.
  */
 static void
-check_outputs_differ(const struct gen_output *out, unsigned int nb)
+check_outputs_differ(const struct gen_opts *o, unsigned int nb)
 {
 	char shown[2][RXR_PATH_SHOWN_LEN];
 
 	for (unsigned int j = 1; j < nb; j++)
 		for (unsigned int i = 0; i < j; i++) {
-			if (!rxr_path_same(out[i].path, out[j].path))
+			if (!rxr_path_same(o->paths[i], o->paths[j]))
 				continue;
 			usage_error("%s %s: is also the %s output %s: one run "
-				"cannot write both", out[j].opt,
-				rxr_path_shown(out[j].path, shown[0],
-					sizeof(shown[0])), out[i].opt,
-				rxr_path_shown(out[i].path, shown[1],
+				"cannot write both", path_opt(o, j),
+				rxr_path_shown(o->paths[j], shown[0],
+					sizeof(shown[0])), path_opt(o, i),
+				rxr_path_shown(o->paths[i], shown[1],
 					sizeof(shown[1])));
 		}
 }
@@ -99,13 +120,11 @@ prefix_is_dir(const char *prefix)
  * two outputs are one file.
  */
 static void
-check_paths(const struct gen_opts *o)
+check_paths(struct gen_opts *o)
 {
 	const char *inputs[1] = { o->split };
-	unsigned int nb_in = o->split != NULL ? 1 : 0;
-	unsigned int nb_out = 0;
+	unsigned int nb_in = o->split != NULL ? 1 : 0, nb_out;
 	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
-	struct gen_output *out;
 
 	/* A capture that cannot be read: status 1, as --help says. */
 	if (o->split != NULL &&
@@ -122,59 +141,26 @@ check_paths(const struct gen_opts *o)
 		usage_error("--prefix %s: names a directory, not a prefix "
 			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,
 				sizeof(shown)));
-	/* The queue files, the all-queues capture, the manifest. */
-	out = calloc(o->queues + 2, sizeof(*out));
-	if (out == NULL)
-		usage_error("out of memory");
-	for (uint32_t q = 0; q < o->queues; q++) {
-		out[nb_out].opt = "--prefix";
-		out[nb_out++].path = gen_queue_path(o->prefix, q);
-	}
-	if (o->all) {
-		out[nb_out].opt = "--all";
-		if (asprintf(&out[nb_out++].path, "%s.all.pcap", o->prefix) < 0)
-			out[nb_out - 1].path = NULL;
-	}
-	out[nb_out].opt = "--manifest";
-	if (o->manifest != NULL)
-		out[nb_out++].path = strdup(o->manifest);
-	else if (asprintf(&out[nb_out++].path, "%s.json", o->prefix) < 0)
-		out[nb_out - 1].path = NULL;
-	for (unsigned int i = 0; i < nb_out; i++) {
-		if (out[i].path == NULL)
-			usage_error("out of memory");
-		/* The files the prefix names are reported as --prefix's. */
+	paths_make(o);
+	nb_out = o->nb_paths;
+	/* The files the prefix names are reported as --prefix's. */
+	for (unsigned int i = 0; i < nb_out; i++)
 		if (rxr_path_check_output(i + 1 < nb_out ? "--prefix" :
-				"--manifest", out[i].path, inputs, nb_in, 0,
+				"--manifest", o->paths[i], inputs, nb_in, 0,
 				err, sizeof(err)) != 0)
 			usage_error("%s", err);
-	}
 	/* Standard output is no file. */
-	if (rxr_path_is_stdout(out[nb_out - 1].path))
+	if (rxr_path_is_stdout(o->paths[nb_out - 1]))
 		nb_out--;
-	check_outputs_differ(out, nb_out);
-	for (unsigned int i = 0; i < o->queues + 2; i++)
-		free(out[i].path);
-	free(out);
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	check_outputs_differ(o, nb_out);
 }
 
 static int
 set_key(void *c, const char *s, char *err, size_t errlen)
 {
 	struct gen_opts *o = c;
-	const char *p = s;
-	unsigned int n = 0;
+	unsigned int n = 0, byte;
+	const char *p;
 
 	if (strcmp(s, "mlx5") == 0 || strcmp(s, "ms") == 0) {
 		memcpy(o->key, s[1] == 'l' ? rxr_flow_rss_key_mlx5 :
@@ -182,12 +168,11 @@ set_key(void *c, const char *s, char *err, size_t errlen)
 		o->key_name = s[1] == 'l' ? "mlx5" : "ms";
 		return 0;
 	}
-	while (*p != '\0') {
-		if (*p == ':') {
-			p++;
+	for (p = s; *p != '\0'; p += *p == ':' ? 1 : 2) {
+		if (*p == ':')
 			continue;
-		}
-		if (hexval(p[0]) < 0 || hexval(p[1]) < 0) {
+		if (!isxdigit((unsigned char)p[0]) ||
+				!isxdigit((unsigned char)p[1])) {
 			snprintf(err, errlen, "--rss-key: '%s' is not 'mlx5', 'ms' "
 				"or %u bytes in hex", s, RXR_FLOW_RSS_KEY_LEN);
 			return -1;
@@ -197,8 +182,8 @@ set_key(void *c, const char *s, char *err, size_t errlen)
 				"bytes", s, RXR_FLOW_RSS_KEY_LEN);
 			return -1;
 		}
-		o->key[n++] = (uint8_t)(hexval(p[0]) << 4 | hexval(p[1]));
-		p += 2;
+		sscanf(p, "%2x", &byte);
+		o->key[n++] = (uint8_t)byte;
 	}
 	if (n != RXR_FLOW_RSS_KEY_LEN) {
 		snprintf(err, errlen, "--rss-key: '%s' has %u bytes, a key has %u",
@@ -272,120 +257,57 @@ set_reta(void *c, const char *arg, char *err, size_t errlen)
 }
 
 /* A path option: anything but empty (check_paths() looks further). */
-static int
-path_value(const char *what, const char *arg, const char **field, char *err,
-		size_t errlen)
-{
-	if (arg[0] == '\0') {
-		snprintf(err, errlen, "%s", what);
-		return -1;
-	}
-	*field = arg;
-	return 0;
+#define PATH_SETTER(fn, field, msg) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (arg[0] == '\0') { \
+		snprintf(err, errlen, "%s", msg); \
+		return -1; \
+	} \
+	((struct gen_opts *)c)->field = arg; \
+	return 0; \
 }
 
-static int
-set_prefix(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--prefix: empty", arg,
-		&((struct gen_opts *)c)->prefix, err, errlen);
+PATH_SETTER(set_prefix, prefix, "--prefix: empty")
+PATH_SETTER(set_manifest, manifest, "--manifest: empty")
+PATH_SETTER(set_split, split, "--split: empty file name")
+
+/* Setters of one field each, to a fixed value (or the argument). */
+#define SETTER(fn, field, v) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	((struct gen_opts *)c)->field = (v); \
+	return 0; \
 }
 
-static int
-set_manifest(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--manifest: empty", arg,
-		&((struct gen_opts *)c)->manifest, err, errlen);
+SETTER(set_size, size_text, arg)
+SETTER(set_all, all, true)
+SETTER(set_quiet, quiet, true)
+SETTER(set_ipv4, t.ipver, 4)
+SETTER(set_ipv6, t.ipver, 6)
+SETTER(set_no_balance, t.balance, false)
+SETTER(set_allow_truncated, allow_truncated, true)
+
+/* A field of two values, each named by a word. */
+#define WORD_SETTER(fn, opt, field, w1, v1, w2, v2) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (strcmp(arg, w1) != 0 && strcmp(arg, w2) != 0) { \
+		snprintf(err, errlen, opt ": '%s' is not '" w1 "' or '" w2 \
+			"'", arg); \
+		return -1; \
+	} \
+	((struct gen_opts *)c)->field = strcmp(arg, w1) == 0 ? (v1) : (v2); \
+	return 0; \
 }
 
-static int
-set_split(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("--split: empty file name", arg,
-		&((struct gen_opts *)c)->split, err, errlen);
-}
-
-static int
-set_size(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->size_text = arg;
-	return 0;
-}
-
-static int
-set_fields(void *c, const char *arg, char *err, size_t errlen)
-{
-	struct gen_opts *o = c;
-
-	if (strcmp(arg, "l3l4") == 0)
-		o->fields = RXR_FLOW_RSS_L3L4;
-	else if (strcmp(arg, "l3") == 0)
-		o->fields = RXR_FLOW_RSS_L3;
-	else {
-		snprintf(err, errlen, "--rss-fields: '%s' is not 'l3l4' or 'l3'",
-			arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-set_proto(void *c, const char *arg, char *err, size_t errlen)
-{
-	struct gen_opts *o = c;
-
-	if (strcmp(arg, "tcp") == 0)
-		o->t.proto = IPPROTO_TCP;
-	else if (strcmp(arg, "udp") == 0)
-		o->t.proto = IPPROTO_UDP;
-	else {
-		snprintf(err, errlen, "--proto: '%s' is not 'tcp' or 'udp'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-set_all(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->all = true;
-	return 0;
-}
-
-static int
-set_quiet(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->quiet = true;
-	return 0;
-}
-
-static int
-set_ipv4(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.ipver = 4;
-	return 0;
-}
-
-static int
-set_ipv6(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.ipver = 6;
-	return 0;
-}
-
-static int
-set_no_balance(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->t.balance = false;
-	return 0;
-}
-
-static int
-set_allow_truncated(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct gen_opts *)c)->allow_truncated = true;
-	return 0;
-}
+WORD_SETTER(set_fields, "--rss-fields", fields, "l3l4", RXR_FLOW_RSS_L3L4,
+	"l3", RXR_FLOW_RSS_L3)
+WORD_SETTER(set_proto, "--proto", t.proto, "tcp", IPPROTO_TCP, "udp",
+	IPPROTO_UDP)
 
 static int set_help(void *c, const char *arg, char *err, size_t errlen);
 
@@ -565,29 +487,22 @@ check_sizes(struct gen_opts *o)
 				o->t.proto == IPPROTO_TCP ? "TCP" : "UDP");
 }
 
-int
-gen_opts_print_table(FILE *f)
-{
-	char err[256];
-
-	opts_table_init();
-	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, GEN_PROG ": %s\n", err);
-	return -1;
-}
-
 void
 gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 {
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
+	const char *gen_only, *split_only;
 	char err[1024];
 	int ret;
 
 	opts_table_init();
-	if (rxr_opt_table_asked(argc, argv))
-		exit(gen_opts_print_table(stdout) == 0 ? EXIT_SUCCESS :
-			EXIT_FAILURE);
+	if (rxr_opt_table_asked(argc, argv)) {
+		if (rxr_opt_print_table(&opt_table, stdout, err,
+				sizeof(err)) == 0)
+			exit(EXIT_SUCCESS);
+		fprintf(stderr, GEN_PROG ": %s\n", err);
+		exit(EXIT_FAILURE);
+	}
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */
@@ -603,13 +518,13 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->gen_only_name = first_given(seen, GEN_ONLY);
-	o->split_only_name = first_given(seen, SPLIT_ONLY);
-	if (o->split != NULL && o->gen_only_name != NULL)
+	gen_only = first_given(seen, GEN_ONLY);
+	split_only = first_given(seen, SPLIT_ONLY);
+	if (o->split != NULL && gen_only != NULL)
 		usage_error("%s is for generating; it does not apply to --split",
-			o->gen_only_name);
-	if (o->split == NULL && o->split_only_name != NULL)
-		usage_error("%s applies to --split only", o->split_only_name);
+			gen_only);
+	if (o->split == NULL && split_only != NULL)
+		usage_error("%s applies to --split only", split_only);
 	if (o->queues > o->reta_size)
 		usage_error("--queues %u: more queues than --reta-size entries (%u)",
 			o->queues, o->reta_size);

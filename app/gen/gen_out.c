@@ -87,16 +87,6 @@ live_drop(char *tmp)
 	free(tmp);
 }
 
-char *
-gen_queue_path(const char *prefix, unsigned int queue)
-{
-	char *p;
-
-	if (asprintf(&p, "%s.q%u.pcap", prefix, queue) < 0)
-		return NULL;
-	return p;
-}
-
 /* Bytes of an output's name its temporary file keeps (as lib/report's
  * RXR_PATH_TMP_BASE_MAX; the generator's core does without lib/report). */
 #define TMP_BASE_MAX 200
@@ -107,10 +97,12 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 {
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
-	mode_t mask;
-	FILE *f;
+	mode_t mask = umask(0);
+	FILE *f = NULL;
+	sigset_t old;
 	int fd;
 
+	umask(mask);
 	/* At most TMP_BASE_MAX bytes of the name: one near NAME_MAX has
 	 * no room for the suffix. */
 	if (asprintf(tmp, "%.*s%.*s.tmp.XXXXXX", dirlen, path, TMP_BASE_MAX,
@@ -119,20 +111,12 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		return NULL;
 	}
-	{
-		sigset_t old;
-
-		/* Created and listed with no signal in between. */
-		live_block(&old);
-		fd = mkstemp(*tmp);
-		if (fd >= 0)
-			for (size_t i = 0; i < LIVE_MAX; i++)
-				if (live[i] == NULL) {
-					live[i] = *tmp;
-					break;
-				}
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	}
+	/* Created and listed with no signal in between. */
+	live_block(&old);
+	fd = mkstemp(*tmp);
+	if (fd >= 0)
+		live_set(NULL, *tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		gen_err_set(e, "%s: cannot create a temporary file next to it: %s",
 			path, strerror(errno));
@@ -141,18 +125,7 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 		return NULL;
 	}
 	/* mkstemp() makes 0600 files; give the final ones the usual mode. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0) {
-		gen_err_set(e, "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(*tmp);
-		live_drop(*tmp);
-		*tmp = NULL;
-		return NULL;
-	}
-	f = fdopen(fd, "wb");
-	if (f == NULL) {
+	if (fchmod(fd, 0666 & ~mask) != 0 || (f = fdopen(fd, "wb")) == NULL) {
 		gen_err_set(e, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(*tmp);

@@ -126,7 +126,7 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 
 /*
  * The cycle of sizes, each as often as its weight, by smooth weighted
- * round robin: sizes mix instead of coming in runs. Also min and max.
+ * round robin: sizes mix instead of coming in runs.
  */
 static int
 sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
@@ -134,12 +134,8 @@ sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
 	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
 	uint32_t i, k, total = 0;
 
-	s->min = UINT32_MAX;
-	for (i = 0; i < s->nb_entries; i++) {
+	for (i = 0; i < s->nb_entries; i++)
 		total += s->weight[i];
-		s->min = RTE_MIN(s->min, s->size[i]);
-		s->max = RTE_MAX(s->max, s->size[i]);
-	}
 	s->cycle = malloc(total * sizeof(s->cycle[0]));
 	if (s->cycle == NULL) {
 		gen_err_set(e, "out of memory");
@@ -333,8 +329,7 @@ gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 		stream_key(&s->key, c, ra, rb, g, PORT_FIRST +
 			(start + (uint64_t)j * stride) % PORT_COUNT);
 		s->queue = rxr_flow_rss_queue(rss, &s->key, &s->hash);
-		s->isn = (uint32_t)splitmix64(&x);
-		s->seq = s->isn;
+		s->seq = (uint32_t)splitmix64(&x);
 		s->ip_id = (uint16_t)splitmix64(&x);
 		s->flow_label = (uint32_t)splitmix64(&x) & 0xfffff;
 	}

@@ -94,7 +94,7 @@ link_hdr_len(uint32_t lt)
 	}
 }
 
-const char *
+static const char *
 rxr_capture_linktype_name(uint32_t lt, char *buf, size_t len)
 {
 	/* LINKTYPE_RAW is DLT_RAW (12) to libpcap. */

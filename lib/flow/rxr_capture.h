@@ -111,10 +111,6 @@ int rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r);
 /** Close the file, free the buffers. */
 void rxr_capture_close(struct rxr_capture *c);
 
-/** "EN10MB", "LINUX_SLL", ... of a LINKTYPE_* value; "link type N" else. */
-const char *rxr_capture_linktype_name(uint32_t linktype, char *buf,
-		size_t len);
-
 /** The distinct link types of its interfaces so far: "EN10MB,NULL". */
 void rxr_capture_linktypes(const struct rxr_capture *c, char *buf,
 		size_t len);

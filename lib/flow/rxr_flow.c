@@ -336,7 +336,8 @@ rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 
 	if (hash_out != NULL)
 		*hash_out = hash;
-	return rxr_flow_rss_reta_lookup(rss, hash);
+	/* The low bits index the RETA, as in NICs. */
+	return rss->reta[hash & (rss->reta_size - 1)];
 }
 
 char *
@@ -344,16 +345,11 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 		size_t size)
 {
 	const uint8_t *a = dst ? key->dst : key->src;
-	int af;
+	int af = key->family == RXR_FLOW_IPV4 ? AF_INET :
+		key->family == RXR_FLOW_IPV6 ? AF_INET6 : AF_UNSPEC;
 
 	if (size == 0)
 		return buf;
-	if (key->family == RXR_FLOW_IPV4)
-		af = AF_INET;
-	else if (key->family == RXR_FLOW_IPV6)
-		af = AF_INET6;
-	else
-		af = AF_UNSPEC;
 	if (af == AF_UNSPEC || inet_ntop(af, a, buf, size) == NULL)
 		snprintf(buf, size, "?");
 	return buf;
@@ -362,49 +358,14 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 const char *
 rxr_flow_proto_name(uint8_t proto)
 {
-	switch (proto) {
-	case IPPROTO_TCP:
-		return "tcp";
-	case IPPROTO_UDP:
-		return "udp";
-	case IPPROTO_ICMP:
-		return "icmp";
-	case IPPROTO_ICMPV6:
-		return "icmpv6";
-	case IPPROTO_SCTP:
-		return "sctp";
-	case IPPROTO_GRE:
-		return "gre";
-	case IPPROTO_ESP:
-		return "esp";
-	default:
-		return NULL;
-	}
-}
+	static const char *const names[UINT8_MAX + 1] = {
+		[IPPROTO_TCP] = "tcp", [IPPROTO_UDP] = "udp",
+		[IPPROTO_ICMP] = "icmp", [IPPROTO_ICMPV6] = "icmpv6",
+		[IPPROTO_SCTP] = "sctp", [IPPROTO_GRE] = "gre",
+		[IPPROTO_ESP] = "esp",
+	};
 
-char *
-rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size)
-{
-	char s[RXR_FLOW_ADDR_STRLEN], d[RXR_FLOW_ADDR_STRLEN], p[16];
-	const char *name = rxr_flow_proto_name(key->proto);
-	const char *frag = (key->flags & RXR_FLOW_F_FRAG) ? " frag" : "";
-	bool v6 = key->family == RXR_FLOW_IPV6;
-
-	if (size == 0)
-		return buf;
-	if (name == NULL) {
-		snprintf(p, sizeof(p), "proto %u", key->proto);
-		name = p;
-	}
-	rxr_flow_addr_str(key, false, s, sizeof(s));
-	rxr_flow_addr_str(key, true, d, sizeof(d));
-	if (key->flags & RXR_FLOW_F_PORTS)
-		snprintf(buf, size, "%s %s%s%s:%u > %s%s%s:%u%s", name,
-			v6 ? "[" : "", s, v6 ? "]" : "", key->sport,
-			v6 ? "[" : "", d, v6 ? "]" : "", key->dport, frag);
-	else
-		snprintf(buf, size, "%s %s > %s%s", name, s, d, frag);
-	return buf;
+	return names[proto];
 }
 
 static void

@@ -5,26 +5,14 @@
 
 /**
  * @file
- * Flows as a NIC's receive side scaling (RSS) sees them.
- *
- * - rxr_flow_parse() reads an Ethernet frame (no FCS) into a flow key:
- *   source and destination address (IPv4 or IPv6), protocol and, for TCP
- *   and UDP datagrams that are not fragments, the two ports. Up to two VLAN
- *   tags (802.1Q 0x8100, 802.1ad 0x88a8, and the pre-standard 0x9100) are
- *   skipped; IPv4 options and the usual IPv6 extension headers (hop-by-hop,
- *   routing, fragment, destination options, AH, mobility, HIP, shim6) are
- *   skipped. The parser never reads past the length it is given.
- * - rxr_flow_hash() computes the Toeplitz hash a NIC computes over that key
- *   (Microsoft's RSS specification: source address, destination address,
- *   source port, destination port, all in network order). It was checked
- *   against the Microsoft RSS verification suite.
- * - struct rxr_flow_rss adds the indirection table (RETA) that maps a hash
- *   to a queue, filled round robin over the queues as DPDK ports do by
- *   default. Traffic that a NIC cannot hash (not IP, or headers it cannot
- *   read) gets hash 0, hence the queue in RETA entry 0.
- *
- * Nothing here needs EAL: programs without DPDK's runtime (the traffic
- * generator, the fuzz targets) use it as it is.
+ * Flows as a NIC's receive side scaling (RSS) sees them: the flow key of
+ * an Ethernet frame (rxr_flow_parse()), its Toeplitz hash (Microsoft's RSS
+ * specification, checked against its verification suite) and the queue
+ * an indirection table (RETA) gives it. Up to two VLAN tags (0x8100,
+ * 0x88a8, 0x9100), IPv4 options and the usual IPv6 extension headers
+ * (hop-by-hop, routing, fragment, destination options, AH, mobility, HIP,
+ * shim6) are skipped. Traffic a NIC cannot hash gets hash 0, hence the
+ * queue of RETA entry 0. Nothing here needs EAL.
  */
 
 #include <stdbool.h>
@@ -165,13 +153,6 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
 
-/** The queue a hash value selects: the low bits index the RETA, as in NICs. */
-static inline uint16_t
-rxr_flow_rss_reta_lookup(const struct rxr_flow_rss *rss, uint32_t hash)
-{
-	return rss->reta[hash & (rss->reta_size - 1)];
-}
-
 /**
  * The queue a NIC with this configuration delivers a frame to.
  * @param key the frame's key, or NULL when it did not parse (hash 0).
@@ -182,8 +163,6 @@ uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 
 /** Buffer size for rxr_flow_addr_str(): an IPv6 address and its NUL. */
 #define RXR_FLOW_ADDR_STRLEN 46
-/** Buffer size for rxr_flow_key_str(). */
-#define RXR_FLOW_KEY_STRLEN 128
 
 /**
  * Format the source (@p dst false) or destination address of a key:
@@ -192,14 +171,6 @@ uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
  */
 char *rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 		size_t size);
-
-/**
- * Format a key for reports: "tcp 10.0.0.1:1234 > 10.0.0.2:5201",
- * "udp [fd00::1]:1234 > [fd00::2]:5201", "proto 47 10.0.0.1 > 10.0.0.2",
- * with " frag" appended for fragments.
- * @return buf.
- */
-char *rxr_flow_key_str(const struct rxr_flow_key *key, char *buf, size_t size);
 
 /** "tcp", "udp", "icmp", "icmpv6", "sctp", ... or NULL for others. */
 const char *rxr_flow_proto_name(uint8_t proto);

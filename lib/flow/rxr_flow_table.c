@@ -88,13 +88,8 @@ slots_size(uint32_t nb_slots)
 		sizeof(struct rxr_flow_entry);
 }
 
-/*
- * The slots. With hugepages, from rte_malloc's heap on the socket. Without
- * (--no-huge), EAL's memory is a memfd in 4 KiB pages that transparent
- * huge pages do not cover (shmem), and a table of a million flows takes a
- * TLB miss per packet: a table of 2 MiB or more is then anonymous memory
- * of its own that the kernel may back with transparent huge pages.
- */
+/* The slots, as rxr_flow_table_create() says (EAL's --no-huge memory is
+ * a memfd, which transparent huge pages do not cover). */
 static struct rxr_flow_entry *
 slots_alloc(struct rxr_flow_table *t, size_t size, int socket_id)
 {
@@ -272,37 +267,4 @@ rxr_flow_table_next(const struct rxr_flow_table *t, uint32_t *pos)
 			return e;
 	}
 	return NULL;
-}
-
-struct rxr_flow_table *
-rxr_flow_table_grow(const struct rxr_flow_table *t, uint32_t max_flows,
-		int socket_id)
-{
-	struct rxr_flow_table *g;
-	const struct rxr_flow_entry *e;
-	uint32_t pos = 0;
-
-	if (max_flows < t->nb_flows) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	g = rxr_flow_table_create(max_flows, t->nb_consumers, socket_id);
-	if (g == NULL)
-		return NULL;
-	while ((e = rxr_flow_table_next(t, &pos)) != NULL) {
-		struct rxr_flow_entry *d = &g->slots[home_of(g, key_hash(&e->key))];
-		unsigned int i;
-
-		for (i = 0; i < RXR_FLOW_TABLE_PROBE_MAX && d->seq != 0; i++)
-			d++;
-		if (i == RXR_FLOW_TABLE_PROBE_MAX) {
-			rxr_flow_table_free(g);
-			rte_errno = ENOSPC;
-			return NULL;
-		}
-		*d = *e;
-	}
-	g->nb_flows = t->nb_flows;
-	g->next_consumer = t->next_consumer;
-	return g;
 }

@@ -9,20 +9,15 @@
  * loop, with room for millions of flows.
  *
  * Open addressing (linear probing) over cache-line slots, each holding the
- * flow key, its counters and its consumer together, so that counting a
- * packet of a known flow touches one cache line of the table.
- * rxr_flow_table_update_bulk() takes a burst in two passes: hash every key
- * and prefetch its slot, then probe, compare and count, so the cache (and
- * TLB) misses of a burst overlap instead of following one another.
+ * flow key, its counters and its consumer, so that counting a packet of a
+ * known flow touches one cache line. rxr_flow_table_update_bulk() hashes
+ * and prefetches a whole burst before it probes, so that the burst's cache
+ * and TLB misses overlap.
  *
- * The capacity is fixed at creation and nothing is allocated after it: a
- * new flow takes a free slot within RXR_FLOW_TABLE_PROBE_MAX slots of its
- * home slot while the table holds fewer than its max_flows flows; past
- * that its packets are not counted and update_bulk() says so, so that the
- * caller can count them as untracked. There are no deletions, so a flow
- * that found no room never finds room later, and a flow that has a slot
- * keeps it (entries never move) for the life of the table.
- * rxr_flow_table_grow() makes a larger table with every count kept.
+ * The capacity is fixed at creation: a new flow takes a free slot within
+ * RXR_FLOW_TABLE_PROBE_MAX slots of its home slot while the table holds
+ * fewer than max_flows flows, else its packets are reported untracked.
+ * Nothing is deleted and entries never move.
  *
  * Not thread safe: one lcore updates a table; others may read it only
  * when that lcore is not updating it (between runs).
@@ -125,18 +120,6 @@ const struct rxr_flow_entry *rxr_flow_table_lookup(
  */
 const struct rxr_flow_entry *rxr_flow_table_next(
 		const struct rxr_flow_table *t, uint32_t *pos);
-
-/**
- * Make a table for @p max_flows flows holding every entry of @p t, with
- * its counts, sequence number and consumer. @p t is left as it was.
- *
- * @param max_flows at least rxr_flow_table_count(t).
- * @return the new table, or NULL with rte_errno EINVAL or ENOMEM (or
- *   ENOSPC when an entry found no free slot in its window: a larger
- *   max_flows spreads them).
- */
-struct rxr_flow_table *rxr_flow_table_grow(const struct rxr_flow_table *t,
-		uint32_t max_flows, int socket_id);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct rxr_flow_rss rss;
 	struct rxr_flow_info info;
-	char buf[RXR_FLOW_KEY_STRLEN];
+	char buf[RXR_FLOW_ADDR_STRLEN];
 	int ret;
 
 	if (rss.reta == NULL &&
@@ -43,6 +43,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (rxr_flow_rss_queue(&rss, &info.key, NULL) >= 3)
 		abort();
-	rxr_flow_key_str(&info.key, buf, sizeof(buf));
+	rxr_flow_addr_str(&info.key, true, buf, sizeof(buf));
 	return 0;
 }

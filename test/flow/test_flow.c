@@ -655,25 +655,15 @@ static int
 test_format(void)
 {
 	struct rxr_flow_key k;
-	char buf[RXR_FLOW_KEY_STRLEN], small[8];
+	char buf[RXR_FLOW_ADDR_STRLEN], small[8];
 
 	rxr_flow_key_v4(&k, 0x0a000001, 0x0a000002, 1234, 5201, IPPROTO_TCP);
-	RXR_TEST_ASSERT(strcmp(rxr_flow_key_str(&k, buf, sizeof(buf)),
-		"tcp 10.0.0.1:1234 > 10.0.0.2:5201") == 0, "%s", buf);
 	RXR_TEST_ASSERT(strcmp(rxr_flow_addr_str(&k, true, buf, sizeof(buf)),
 		"10.0.0.2") == 0, "%s", buf);
 	rxr_flow_key_v6(&k, v6_src, v6_dst, 1, 2, IPPROTO_UDP);
-	RXR_TEST_ASSERT(strcmp(rxr_flow_key_str(&k, buf, sizeof(buf)),
-		"udp [fd00::1]:1 > [fd00::2]:2") == 0, "%s", buf);
 	rxr_flow_key_v4(&k, 0x0a000001, 0x0a000002, 1, 2, 47);
-	RXR_TEST_ASSERT(strcmp(rxr_flow_key_str(&k, buf, sizeof(buf)),
-		"gre 10.0.0.1 > 10.0.0.2") == 0, "%s", buf);
 	k.proto = 200;
 	k.flags = RXR_FLOW_F_FRAG;
-	RXR_TEST_ASSERT(strcmp(rxr_flow_key_str(&k, buf, sizeof(buf)),
-		"proto 200 10.0.0.1 > 10.0.0.2 frag") == 0, "%s", buf);
-	rxr_flow_key_str(&k, small, sizeof(small));
-	RXR_TEST_ASSERT(strlen(small) == sizeof(small) - 1, "truncated text");
 	rxr_flow_addr_str(&k, false, small, 4);
 	RXR_TEST_ASSERT(strcmp(small, "?") == 0, "address too long for buffer");
 	k.family = 0;

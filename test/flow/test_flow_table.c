@@ -7,9 +7,8 @@
  * counts, the order flows arrived in and their consumers; a full table
  * (what it has no room for is counted as untracked, exactly, and nothing
  * twice); a flow whose probe window is full while the table has room;
- * growth keeping every count; iteration returning every entry
- * once, in small tables too where entries sit past the last home slot;
- * reset.
+ * iteration returning every entry once, in small tables too where
+ * entries sit past the last home slot; reset.
  */
 
 #include <stdlib.h>
@@ -266,58 +265,6 @@ t_last_row(void)
 }
 
 static int
-t_grow(void)
-{
-	const unsigned int nb_keys = 6000, room = 2000;
-	struct rxr_flow_key *keys = make_keys(nb_keys);
-	struct rxr_flow_table *t = rxr_flow_table_create(room, CONSUMERS,
-			SOCKET_ID_ANY);
-	struct rxr_flow_table *g;
-	struct ref r;
-	int ret;
-
-	RXR_TEST_ASSERT(keys != NULL && t != NULL, "no memory");
-	RXR_TEST_ASSERT(ref_init(&r, nb_keys, room) == 0, "no memory");
-	/* Full, with flows it had no room for. */
-	ret = drive(t, &r, keys, 20000, 0);
-	if (ret == 0)
-		ret = check(t, &r, keys);
-	RXR_TEST_ASSERT(ret == 0, "before growing");
-	RXR_TEST_ASSERT(rxr_flow_table_grow(t, room - 1, SOCKET_ID_ANY) == NULL &&
-		rte_errno == EINVAL, "grew into fewer rows than flows");
-	g = rxr_flow_table_grow(t, 4 * room, SOCKET_ID_ANY);
-	RXR_TEST_ASSERT(g != NULL, "grow: %s", rte_strerror(rte_errno));
-	/* Both hold the same; the old one is as it was. */
-	ret = check(g, &r, keys);
-	if (ret == 0)
-		ret = check(t, &r, keys);
-	/*
-	 * Then the new one goes on: the untracked flows are new to it and
-	 * take the next seq and consumer.
-	 */
-	r.max_flows = 4 * room;
-	for (unsigned int k = 0; k < nb_keys; k++)
-		if (r.seq[k] == 0)
-			r.packets[k] = r.bytes[k] = 0;
-	r.untracked_packets = r.untracked_bytes = 0;
-	if (ret == 0) {
-		/* What the reference forgot of untracked flows, the table never had. */
-		ret = drive(g, &r, keys, 40000, 0);
-		if (ret == 0)
-			ret = check(g, &r, keys);
-	}
-	rxr_flow_table_free(g);
-	rxr_flow_table_free(t);
-	ref_fini(&r);
-	free(keys);
-	return ret;
-}
-
-/*
- * Many small full tables: clusters run past the last home slot (into the
- * slots a window reaches beyond it), and iteration still finds them all.
- */
-static int
 t_small(void)
 {
 	const unsigned int rounds = 500, room = 4;
@@ -424,7 +371,6 @@ main(int argc, char **argv)
 	rxr_test_run("reference", t_reference);
 	rxr_test_run("full", t_full);
 	rxr_test_run("last_row", t_last_row);
-	rxr_test_run("grow", t_grow);
 	rxr_test_run("small", t_small);
 	rxr_test_run("window", t_window);
 	rxr_test_run("args", t_args);

@@ -292,7 +292,7 @@ manifest_load(struct manifest *m, const char *file)
 		RXR_TEST_ASSERT_EQ(jget(s, "id"), i, "stream ids in order");
 		RXR_TEST_ASSERT_EQ(rxr_flow_hash(&ms->key, m->rss.key, m->rss.fields),
 			ms->hash, "manifest hash is the Toeplitz hash of the stream");
-		RXR_TEST_ASSERT_EQ(rxr_flow_rss_reta_lookup(&m->rss, ms->hash),
+		RXR_TEST_ASSERT_EQ(m->rss.reta[ms->hash & (m->rss.reta_size - 1)],
 			ms->queue, "manifest queue is the RETA entry of the hash");
 	}
 	return 0;
