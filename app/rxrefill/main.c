@@ -688,17 +688,15 @@ run_say(const char *tag, const struct rxr_report_run *r)
 }
 
 /*
- * Why a run that was not stopped is still not whole: a stall, a capture
- * that changed, nothing received in its window (said, with what a finite
- * capture did); NULL: it is whole. A capture that ran out inside the
+ * Why a run that was not stopped is still not whole: a stall or nothing
+ * received in its window (said, with what a finite capture did); NULL: it
+ * is whole. A capture that ran out inside the
  * window is said too.
  */
 static const char *
 run_incomplete(const char *tag, const struct rxr_report_run *r,
 		uint64_t unaccounted)
 {
-	if (fin.changed)
-		return "capture changed";
 	if (unaccounted != 0) {
 		RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
 			" packets unaccounted", tag, REPLAY_STALL_S, unaccounted);
@@ -775,7 +773,9 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.bulk = rc->bulk;
 	r.rep = rep;
 	fill_run(&r, s1, s2, cycles, unaccounted);
-	r.cut_short = run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
+	/* A capture that changed ends the run wherever it was. */
+	r.cut_short = fin.changed ? "capture changed" :
+		run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
 		unaccounted);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_DEFERS_FREES);

@@ -229,11 +229,11 @@ def case_device_shorter_window():
     outside it, the streams still hold every packet."""
     def one(name, path, want):
         doc, _ = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
-                          ["--warmup", "0", "--duration", "0.05", "--burst",
+                          ["--warmup", "0", "--duration", "0.2", "--burst",
                            "1", "--test-refill-delay", "20000000"])
         r = doc["runs"][0]
         out = r["outside_window"]
-        assert out["after"] > 0 or want[0] < 10, "%s: %s" % (name, out)
+        assert out["after"] > 0 or want[0] < 60, "%s: %s" % (name, out)
         assert r["rx_packets"] + out["after"] + out["before"] == want[0], \
             "%s: %s, tshark %d" % (name, r["rx_packets"], want[0])
         assert rows(r.get("streams", [])) == want[2], name
