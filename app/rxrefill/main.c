@@ -690,8 +690,7 @@ run_say(const char *tag, const struct rxr_report_run *r)
 /*
  * Why a run that was not stopped is still not whole: a stall or nothing
  * received in its window (said, with what a finite capture did); NULL: it
- * is whole. A capture that ran out inside the
- * window is said too.
+ * is whole. A capture that ran out inside the window is said too.
  */
 static const char *
 run_incomplete(const char *tag, const struct rxr_report_run *r,
