@@ -17,6 +17,7 @@
 #include <emmintrin.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "rxr_zero_priv.h"
 
@@ -708,6 +709,48 @@ rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p, char *err,
 
 /* --- frame payloads ------------------------------------------------------ */
 
+/* rxr_zero_test_delay(): steps of work per frame, by method. */
+static uint64_t test_steps[RXR_ZERO_NR_METHODS];
+
+/* One step of the testing delay: each depends on the last. */
+static inline uint64_t
+delay_step(uint64_t x)
+{
+	x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	__asm__ volatile("" : "+r" (x));
+	return x;
+}
+
+static void
+test_delay(uint64_t steps)
+{
+	uint64_t x = steps;
+
+	for (uint64_t i = 0; i < steps; i++)
+		x = delay_step(x);
+	__asm__ volatile("" : : "r" (x));
+}
+
+int
+rxr_zero_test_delay(enum rxr_zero_method method, uint32_t cycles)
+{
+	const uint64_t n = 1 << 16;
+	uint64_t best = UINT64_MAX;
+
+	if (method == RXR_ZERO_AUTO || (unsigned int)method >= RXR_ZERO_NR_METHODS)
+		return -EINVAL;
+	/* The fastest of a few timings: the others were preempted. */
+	for (int t = 0; cycles != 0 && t < 5; t++) {
+		uint64_t t0 = rte_rdtsc_precise();
+
+		test_delay(n);
+		best = RTE_MIN(best, rte_rdtsc_precise() - t0);
+	}
+	test_steps[method] = cycles == 0 ? 0 :
+		RTE_MAX((uint64_t)1, ((uint64_t)cycles * n + best - 1) / best);
+	return 0;
+}
+
 int
 rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 		uint32_t offset, uint32_t len, enum rxr_zero_method method)
@@ -731,6 +774,8 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	const uint32_t off = p->offset, len = p->len;
 	unsigned int i;
 
+	if (unlikely(test_steps[p->method] != 0))
+		test_delay(n * test_steps[p->method]);
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {

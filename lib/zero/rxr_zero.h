@@ -267,6 +267,17 @@ int rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 void rxr_zero_payload_bulk(const struct rxr_zero_payload *p,
 		void * const *frames, unsigned int n);
 
+/**
+ * Testing: about @p cycles (TSC) of work added to the clear of every frame
+ * rxr_zero_payload_bulk() clears with @p method (concrete: narrow, contig
+ * or nt), a known cost for the tests of the statistics; 0 takes it away.
+ * The work is a chain of dependent steps timed once here, so that a
+ * thread preempted in it does not get it done by the clock. Set it before
+ * frames are cleared.
+ * @return 0, or -EINVAL for auto or an unknown method.
+ */
+int rxr_zero_test_delay(enum rxr_zero_method method, uint32_t cycles);
+
 /** @} */
 
 /**
