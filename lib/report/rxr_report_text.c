@@ -448,9 +448,12 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 	struct rxrr_group *g;
 	size_t n, i;
 	bool header = false;
+	int w;
 
 	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
+	/* "recycle-nobulk", or "recycle-nobulk zero=background/contig". */
+	w = n != 0 && g[0].zero ? 38 : 18;
 	for (i = 0; i < n; i++) {
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		char label[160], lo[24], hi[24];
@@ -460,7 +463,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 			continue;
 		if (!header) {
 			fprintf(out, "\nRefill latency percentiles (ns; estimate "
-				"[bucket]), all repetitions\n%-18s", "");
+				"[bucket]), all repetitions\n%-*s", w, "");
 			for (p = 0; p < RXRR_PCT_N; p++)
 				fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" :
 					" %s", rxrr_pct_names[p]);
@@ -472,7 +475,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 		for (char *c = label; *c != '\0'; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
-		fprintf(out, "%-18s", label);
+		fprintf(out, "%-*s", w, label);
 		for (p = 0; p < RXRR_PCT_N; p++) {
 			struct rxrr_pct pc;
 			char cell[80];

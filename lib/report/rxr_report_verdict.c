@@ -290,49 +290,39 @@ zero_find(const struct rxrr_group *g, size_t n, const struct rxrr_group *ref,
 	return NULL;
 }
 
-/* Background against alloc of the same method: what it wins back, and
- * where its zeroing thread ran. */
+/* Background bg against alloc al of its method: what it wins back of
+ * what al costs against none, and where its zeroing thread ran. */
 static void
 background_add(struct rxrr_line *l, const struct rxrr_group *g, size_t n,
-		const struct rxrr_group *bg, bool paired, double alpha)
+		const struct rxrr_group *bg, const struct rxrr_group *al,
+		const struct rxr_stats_cmp *won, bool paired, double alpha)
 {
-	const char *m = zeroing_of(bg->runs[0], "method");
-	const struct rxrr_group *al = zero_find(g, n, bg, "alloc", m);
 	const struct rxrr_group *none = zero_find(g, n, bg, NULL, NULL);
-	struct rxr_stats_cmp won, cost;
-	double empty = 0, cpu = group_mean(bg, "zeroer.cpu");
-	double shared = group_mean(bg, "zeroer.poll_lcores_on_cpu");
+	double empty = 0, shared = group_mean(bg, "zeroer.poll_lcores_on_cpu");
+	struct rxr_stats_cmp cost;
 
 	for (size_t i = 0; i < bg->nb_runs; i++)
 		empty += rxrr_get_path(bg->runs[i], "zeroer.get_empty");
-	if (al != NULL) {
-		rxrr_line_add(l, " against alloc/%s:", m);
-		change_add(l, " Gbit/s", bg, al, "gbps", paired, alpha, &won);
-	}
-	if (al != NULL && none != NULL) {
+	if (none != NULL)
 		rxrr_ratio(al, none, rxrr_get_path, "gbps", paired, false,
 			alpha, &cost);
-		/* Shares of the log ratios: 1 is all of alloc's cost back. */
-		if (won.ratio && cost.ratio && cost.est < 1)
-			rxrr_line_add(l, "; wins back %.0f%% of the %.3g%% "
-				"alloc/%s costs", 100 * log(won.est) /
-				-log(cost.est), 100 * (cost.est - 1), m);
-	}
-	if (isnan(cpu))
-		return;
-	rxrr_line_add(l, "; its zeroing thread ran on CPU %.0f", cpu);
-	if (shared > 0)
-		rxrr_line_add(l, " with %.0f poll lcore%s (what it clears, that "
-			"CPU does not poll)", shared, shared == 1 ? "" : "s");
-	else
-		rxrr_line_add(l, " (no poll lcore on it)");
-	rxrr_line_add(l, ", busy %.0f%% of the window, %.1f cycles a packet; "
+	/* Shares of the log ratios: 100% is all of alloc's cost back. */
+	if (none != NULL && won->ratio && cost.ratio && cost.est < 1)
+		rxrr_line_add(l, "; of the %.3g%% Gbit/s alloc costs against "
+			"none it wins back %.0f%%", 100 * (cost.est - 1),
+			100 * log(won->est) / -log(cost.est));
+	rxrr_line_add(l, "; its zeroing thread ran on CPU %.0f with %.0f poll "
+		"lcore%s, clearing %.0f%% of the window, %.1f cycles a packet; "
 		"allocations that found no pre-zeroed frame: %.0f in %zu "
-		"repetition%s", 100 * group_mean(bg, "zeroer.busy_share"),
+		"repetition%s", group_mean(bg, "zeroer.cpu"), shared,
+		shared == 1 ? "" : "s",
+		100 * group_mean(bg, "zeroer.busy_share"),
 		group_mean(bg, "zeroer.clear_cycles_per_packet"), empty,
 		bg->nb_runs, bg->nb_runs == 1 ? "" : "s");
 }
 
+/* Each zeroing against each other of its policy, strategy and bulk, and
+ * background against alloc of its method. */
 static void
 print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 		double alpha, struct rxrr_line *l, FILE *out)
@@ -343,17 +333,18 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 
 	for (size_t i = 1; i < n; i++) {
 		const char *pi = zeroing_of(g[i].runs[0], "policy");
-		bool bg = pi != NULL && strcmp(pi, "background") == 0;
+		const char *mi = zeroing_of(g[i].runs[0], "method");
+		const bool bg = pi != NULL && strcmp(pi, "background") == 0;
 
 		for (size_t j = 0; pi != NULL && j <= i; j++) {
-			const char *pj = zeroing_of(g[j].runs[0], "policy");
+			const struct rxrr_group *ref = j < i ? &g[j] :
+				zero_find(g, n, &g[i], "alloc", mi);
+			const char *pj = ref ? zeroing_of(ref->runs[0],
+				"policy") : NULL;
 
-			/* Each method against each other of its policy, and
-			 * background against alloc once (j == i). */
-			if (j < i ? pj == NULL || strcmp(pi, pj) != 0 ||
-					g[i].bulk != g[j].bulk ||
-					strcmp(g[i].strategy, g[j].strategy) :
-					!bg)
+			if (pj == NULL || (j < i && (strcmp(pi, pj) != 0 ||
+					!rxrr_same_config(g[i].runs[0],
+					g[j].runs[0], false))) || (j == i && !bg))
 				continue;
 			if (!header) {
 				fputc('\n', out);
@@ -366,22 +357,19 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			}
 			header = true;
 			rxrr_group_label(&g[i], name, sizeof(name));
-			rxrr_line_add(l, "  %s", name);
-			if (j == i) {
-				background_add(l, g, n, &g[i], paired, alpha);
-				rxrr_line_put_wrapped(l, out);
-				continue;
-			}
-			rxrr_line_add(l, " against %s/%s:", pj,
-				zeroing_of(g[j].runs[0], "method"));
-			change_add(l, " clear", &g[i], &g[j],
+			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
+				zeroing_of(ref->runs[0], "method"));
+			change_add(l, " clear", &g[i], ref,
 				"poll.clear_cycles_per_packet", paired, alpha,
 				&r);
-			change_add(l, ", rest", &g[i], &g[j],
+			change_add(l, ", rest", &g[i], ref,
 				"poll.rest_cycles_per_packet", paired, alpha,
 				&r);
-			change_add(l, ", Gbit/s", &g[i], &g[j], "gbps", paired,
+			change_add(l, ", Gbit/s", &g[i], ref, "gbps", paired,
 				alpha, &r);
+			if (j == i)
+				background_add(l, g, n, &g[i], ref, &r, paired,
+					alpha);
 			rxrr_line_put_wrapped(l, out);
 		}
 	}
