@@ -660,18 +660,17 @@ check_unique(struct vctx *c, const json_t *runs)
 	json_array_foreach(runs, i, run) {
 		const char *s = json_string_value(json_object_get(run,
 			"strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		const char *zp = rxrr_zero_of(run, "policy");
+		const char *zm = rxrr_zero_of(run, "method");
 		long long rep = json_integer_value(json_object_get(run, "rep"));
-		const json_t *z = json_object_get(run, "zeroing");
-		const char *zp = json_string_value(json_object_get(z, "policy"));
-		const char *zm = json_string_value(json_object_get(z, "method"));
 		char *key, path[32], label[160];
 		json_int_t nb;
 
+		/* The whole names: a label is cut at its buffer's length. */
 		rxrr_run_label(run, true, label, sizeof(label));
 		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%s\x1f%s\x1f%lld",
-				s, bulk, zp != NULL ? zp : "", zm != NULL ? zm : "",
-				rep) < 0) {
+				s, json_is_true(json_object_get(run, "bulk")),
+				zp ? zp : "", zm ? zm : "", rep) < 0) {
 			ret = vfail(c, "runs", "out of memory");
 			break;
 		}

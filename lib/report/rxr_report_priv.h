@@ -111,6 +111,8 @@ const json_t *rxrr_path(const json_t *obj, const char *path);
  * runs several per strategy and bulk, a zeroing: zeroing{}.policy and
  * .method ("none" has no zeroing{}).
  */
+/* A run's zeroing{}.policy or .method, NULL without zeroing{}. */
+const char *rxrr_zero_of(const json_t *run, const char *key);
 /* Runs a and b zero alike (policy and method, or neither zeroes). */
 bool rxrr_same_zero(const json_t *a, const json_t *b);
 /* Runs a and b are of one configuration (zero: their zeroing too). */

@@ -56,9 +56,8 @@ rxrr_path(const json_t *obj, const char *path)
 	return json_object_get(obj, dot + 1);
 }
 
-/* A run's zeroing{}.policy and .method, NULL without zeroing{}. */
-static const char *
-zero_of(const json_t *run, const char *key)
+const char *
+rxrr_zero_of(const json_t *run, const char *key)
 {
 	return json_string_value(json_object_get(json_object_get(run,
 		"zeroing"), key));
@@ -67,8 +66,8 @@ zero_of(const json_t *run, const char *key)
 bool
 rxrr_same_zero(const json_t *a, const json_t *b)
 {
-	const char *pa = zero_of(a, "policy"), *pb = zero_of(b, "policy");
-	const char *ma = zero_of(a, "method"), *mb = zero_of(b, "method");
+	const char *pa = rxrr_zero_of(a, "policy"), *pb = rxrr_zero_of(b, "policy");
+	const char *ma = rxrr_zero_of(a, "method"), *mb = rxrr_zero_of(b, "method");
 
 	if (pa == NULL || pb == NULL)
 		return pa == pb;
@@ -107,7 +106,7 @@ rxrr_zero_listed(const json_t *doc)
 void
 rxrr_run_label(const json_t *run, bool zero, char *buf, size_t len)
 {
-	const char *p = zero_of(run, "policy"), *m = zero_of(run, "method");
+	const char *p = rxrr_zero_of(run, "policy"), *m = rxrr_zero_of(run, "method");
 	int n = snprintf(buf, len, "%s-%s", json_string_value(
 		json_object_get(run, "strategy")), json_is_true(
 		json_object_get(run, "bulk")) ? "bulk" : "nobulk");

@@ -222,14 +222,6 @@ findings_print(struct findings *fs, const char *against, double alpha,
  * Gbit/s, each paired over the rounds with its interval.
  */
 
-/* A run's zeroing{}.<key>, NULL for none. */
-static const char *
-zeroing_of(const json_t *run, const char *key)
-{
-	return json_string_value(json_object_get(json_object_get(run,
-		"zeroing"), key));
-}
-
 /* " +12% (CI +8.1% to +16%, p 0.0039)" of g against ref on metric. */
 static void
 change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
@@ -278,8 +270,8 @@ zero_find(const struct rxrr_group *g, size_t n, const struct rxrr_group *ref,
 		const char *policy, const char *method)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *p = zeroing_of(g[i].runs[0], "policy");
-		const char *m = zeroing_of(g[i].runs[0], "method");
+		const char *p = rxrr_zero_of(g[i].runs[0], "policy");
+		const char *m = rxrr_zero_of(g[i].runs[0], "method");
 
 		if (g[i].bulk == ref->bulk && !strcmp(g[i].strategy,
 				ref->strategy) && (policy == NULL ? p == NULL :
@@ -332,14 +324,14 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 	bool header = false;
 
 	for (size_t i = 1; i < n; i++) {
-		const char *pi = zeroing_of(g[i].runs[0], "policy");
-		const char *mi = zeroing_of(g[i].runs[0], "method");
+		const char *pi = rxrr_zero_of(g[i].runs[0], "policy");
+		const char *mi = rxrr_zero_of(g[i].runs[0], "method");
 		const bool bg = pi != NULL && strcmp(pi, "background") == 0;
 
 		for (size_t j = 0; pi != NULL && j <= i; j++) {
 			const struct rxrr_group *ref = j < i ? &g[j] :
 				zero_find(g, n, &g[i], "alloc", mi);
-			const char *pj = ref ? zeroing_of(ref->runs[0],
+			const char *pj = ref ? rxrr_zero_of(ref->runs[0],
 				"policy") : NULL;
 
 			if (pj == NULL || (j < i && (strcmp(pi, pj) != 0 ||
@@ -358,7 +350,7 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			header = true;
 			rxrr_group_label(&g[i], name, sizeof(name));
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
-				zeroing_of(ref->runs[0], "method"));
+				rxrr_zero_of(ref->runs[0], "method"));
 			change_add(l, " clear", &g[i], ref,
 				"poll.clear_cycles_per_packet", paired, alpha,
 				&r);
