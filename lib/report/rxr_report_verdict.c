@@ -298,8 +298,9 @@ background_add(struct rxrr_line *l, const struct rxrr_group *g, size_t n,
 	if (none != NULL)
 		rxrr_ratio(al, none, rxrr_get_path, "gbps", paired, false,
 			alpha, &cost);
-	/* Shares of the log ratios: 100% is all of alloc's cost back. */
-	if (none != NULL && won->ratio && cost.ratio && cost.est < 1)
+	/* Shares of the log ratios, 100% all of alloc's cost back; of a
+	 * cost the test found only. */
+	if (none != NULL && won->ratio && cost.ratio && cost.hi < 1)
 		rxrr_line_add(l, "; of the %.3g%% Gbit/s alloc costs against "
 			"none it wins back %.0f%%", 100 * (cost.est - 1),
 			100 * log(won->est) / -log(cost.est));
