@@ -342,13 +342,15 @@ tsan_stage() {
 
 usage() {
 	cat <<EOF
-usage: $0 run|test|tsan [N]|hugepages|capture|cpus|test-cpus|--help
+usage: $0 run|test|tsan [N]|zeroing|hugepages|capture|cpus|test-cpus|--help
   run        install what is missing, build, run the default job
              (extra arguments replace the default rxrefill command line)
   test       install what is missing, build, run every suite but perf
   tsan [N]   build, run test's ThreadSanitizer stage N times (default 30)
              in a row, so that a race that shows now and then is seen;
              prints how many runs passed
+  zeroing    build, run the zeroing comparison on 1500-byte frames, then
+             count nt's and contig's cache misses under callgrind
   hugepages  only reserve and mount 2 MiB hugepages, as run does
   capture    only make the default job's captures, as run does
              (RXREFILL_GEN=PROGRAM, RXREFILL_CAPTURE=PREFIX)
@@ -428,6 +430,29 @@ tsan)
 	done
 	echo "tsan: $passed of $n runs passed"
 	[ "$passed" -eq "$n" ]
+	;;
+zeroing)
+	install_missing
+	setup build -Ddebug_checks=false
+	# doc/zeroing.md: the default job's streams in 1500-byte frames, one
+	# poll lcore on the second CPU, the main lcore and the zeroing thread
+	# on the first; then callgrind's cache simulation of one poll lcore
+	# clearing with contig and with nt (test/app/count_app.py).
+	CAP=${RXREFILL_CAPTURE:-build/capture/default1500} CAP_SIZE=1500
+	capture
+	hugepages
+	./build/app/rxrefill/rxrefill --lcores "$(cpus | sed \
+		's/^(0,1)@\([0-9]*\),2@/0@\1,1@/')" --no-pci \
+		--log-level lib.eal:notice --log-level lib.telemetry:error -- \
+		--profile config/profiles/zeroing.profile \
+		--replay "$CAP.q0.pcap,$CAP.q1.pcap" "${@:2}" || exit 1
+	echo "Cache misses per packet, callgrind's simulation (non-temporal stores are simulated as ordinary ones):"
+	for m in contig nt; do
+		python3 test/app/count_app.py build/app/rxrefill/rxrefill \
+			"$CAP_GEN" --case 1500B --only rxrefill --seconds 0.5 -- \
+			--zero-policy alloc --zero-method $m | \
+			sed -n "s/^count: nohuge.1500B.rxrefill/alloc\/$m:/p" || exit 1
+	done
 	;;
 hugepages)
 	hugepages

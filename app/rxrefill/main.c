@@ -648,8 +648,14 @@ static struct {
 static void
 run_tag(const struct run_config *rc, unsigned int rep, char *tag, size_t len)
 {
-	snprintf(tag, len, "[%s bulk %s rep %u%s%u]",
-		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off",
+	char zero[48] = "";
+
+	if (app.opt.nb_zeroings > 1)
+		snprintf(zero, sizeof(zero), " zero=%s/%s",
+			rxr_zero_policy_name(rc->zero_policy),
+			rxr_zero_method_name(rc->zero_method));
+	snprintf(tag, len, "[%s bulk %s%s rep %u%s%u]",
+		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", zero,
 		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
 }
 
@@ -771,7 +777,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
-	fill_run(&r, s1, s2, cycles, unaccounted);
+	fill_run(&r, rc, s1, s2, cycles, unaccounted);
 	/* A capture that changed ends the run wherever it was. */
 	r.cut_short = fin.changed ? "capture changed" :
 		run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
@@ -835,7 +841,8 @@ report_env(struct rxr_report *rep)
 			(app.captures != NULL && rxr_report_env_set(rep,
 				"captures", json_incref(app.captures)) != 0))
 		return -1;
-	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf); i++)
+	for (unsigned int i = 0; i < o->nb_configs && off < sizeof(buf);
+			i += o->nb_zeroings)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s-%s",
 			i ? "," : "", rxr_strategy_name(o->configs[i].strategy),
 			o->configs[i].bulk ? "bulk" : "nobulk");
@@ -873,10 +880,14 @@ report_env(struct rxr_report *rep)
 	rxr_report_set_option_int(rep, "consumers", o->consumers);
 	rxr_report_set_option_int(rep, "consumer_depth", o->consumer_depth);
 	rxr_report_set_option_int(rep, "poll_lcores", app.nb_pollers);
-	rxr_report_set_option_str(rep, "zero_policy",
-		rxr_zero_policy_name(o->zero_policy));
-	rxr_report_set_option_str(rep, "zero_method",
-		rxr_zero_method_name(o->zero_method));
+	rxr_report_set_option_str(rep, "zero_policy", o->zero_policy);
+	rxr_report_set_option_str(rep, "zero_method", o->zero_method);
+	if (o->test_zero_delay != 0) {
+		rxr_report_set_option_int(rep, "test_zero_delay",
+			o->test_zero_delay);
+		rxr_report_set_option_str(rep, "test_zero_delay_method",
+			rxr_zero_method_name(o->test_zero_delay_method));
+	}
 	return 0;
 }
 

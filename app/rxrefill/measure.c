@@ -146,25 +146,68 @@ zero_total(const struct snapshot *s, bool cycles)
 	return n;
 }
 
+/* The poll lcores' own clears (alloc, free policies), and the supplies'
+ * (background: the zeroing thread's). */
+static void
+zero_sum(const struct snapshot *s, struct rxr_pool_lcore_stats *poll,
+		struct rxr_zero_supply_stats *sup)
+{
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		for (unsigned int l = 0; l < s->pool[i].nr_lcores; l++) {
+			const struct rxr_pool_lcore_stats *ls = &s->pool[i].lcore[l];
+
+			poll->zero_cycles += ls->zero_cycles;
+			sup->clear_cycles += ls->supply.clear_cycles;
+			sup->get_empty += ls->supply.get_empty;
+			sup->get_short += ls->supply.get_short;
+		}
+}
+
 static void
 fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b)
+		const struct snapshot *b, const struct run_config *rc,
+		uint64_t cycles)
 {
 	static char method[48];
 	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
 	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
 	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
+	struct rxr_pool_lcore_stats pa = { 0 }, pb = { 0 };
+	struct rxr_zero_supply_stats sa = { 0 }, sb = { 0 };
 
-	if (app.opt.zero_method == RXR_ZERO_AUTO)
+	zero_sum(a, &pa, &sa);
+	zero_sum(b, &pb, &sb);
+	/* The split of cycles_per_packet: the clears, and all the rest. */
+	r->has_poll = true;
+	r->poll.clear_cycles_per_packet = ratio(pb.zero_cycles - pa.zero_cycles,
+		r->rx_packets);
+	r->poll.rest_cycles_per_packet = r->cycles_per_packet -
+		r->poll.clear_cycles_per_packet;
+	if (rc->zero_policy == RXR_ZERO_POLICY_BACKGROUND) {
+		r->has_zeroer = true;
+		r->zeroer.cpu = (uint64_t)app.zeroer_cpu;
+		for (unsigned int k = 0; k < app.nb_pollers; k++)
+			r->zeroer.poll_lcores_on_cpu +=
+				lcore_cpu(app.pollers[k].lcore) == app.zeroer_cpu;
+		r->zeroer.busy_share = cycles != 0 ? (double)(sb.clear_cycles -
+			sa.clear_cycles) / (double)cycles : NAN;
+		r->zeroer.clear_cycles_per_packet = ratio(sb.clear_cycles -
+			sa.clear_cycles, r->rx_packets);
+		r->zeroer.get_empty = sb.get_empty - sa.get_empty;
+		r->zeroer.get_short = sb.get_short - sa.get_short;
+	}
+	if (rc->zero_policy == RXR_ZERO_POLICY_NONE)
+		return;
+	if (rc->zero_method == RXR_ZERO_AUTO)
 		snprintf(method, sizeof(method), "auto:%s",
 			rxr_zero_method_name(rxr_zero_auto_pick(room)));
 	else
 		snprintf(method, sizeof(method), "%s",
-			rxr_zero_method_name(app.opt.zero_method));
+			rxr_zero_method_name(rc->zero_method));
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
 		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
 	r->has_zeroing = true;
-	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
+	r->zeroing.policy = rxr_zero_policy_name(rc->zero_policy);
 	r->zeroing.method = method;
 	r->zeroing.bytes = bytes;
 	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
@@ -200,8 +243,9 @@ fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
 
 /* The run's figures from two snapshots. */
 void
-fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
+fill_run(struct rxr_report_run *r, const struct run_config *rc,
+		const struct snapshot *a, const struct snapshot *b,
+		uint64_t cycles, uint64_t unaccounted)
 {
 	uint64_t n[CAUSE_MAX] = { 0 };
 	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
@@ -256,8 +300,8 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 		if ((n[c] != 0 || shown[c]) && r->nb_drops < RXR_REPORT_DROPS_MAX)
 			r->drops[r->nb_drops++] = (struct rxr_report_drop){
 				drop_cause_names[c], n[c] };
-	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
-		fill_zeroing(r, a, b);
+	if (app.opt.zero_policies != 1u << RXR_ZERO_POLICY_NONE)
+		fill_zeroing(r, a, b, rc, cycles);
 }
 
 /*

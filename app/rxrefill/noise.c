@@ -319,7 +319,7 @@ own_cpu(const struct app *a, const struct poller *pl)
 		if (a->pollers[k].consumer_cpu >= 0 &&
 				CPU_ISSET(a->pollers[k].consumer_cpu, &mine))
 			return false;
-	if (a->opt.zero_policy == RXR_ZERO_POLICY_BACKGROUND &&
+	if (a->opt.zero_policies & 1u << RXR_ZERO_POLICY_BACKGROUND &&
 			a->zeroer_cpu >= 0 && CPU_ISSET(a->zeroer_cpu, &mine))
 		return false;
 	RTE_LCORE_FOREACH(lc) {

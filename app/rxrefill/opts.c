@@ -25,6 +25,9 @@ struct opts_ctx {
 	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool implied[RXR_STRATEGY_USER_MAX];
 	bool bulk_on, bulk_off;
+	/* The zeroings asked for, as want[]: a place from 1, or 0. */
+	unsigned int zero_policy[RXR_ZERO_NR_POLICIES];
+	unsigned int zero_method[RXR_ZERO_NR_METHODS];
 };
 
 static const char * const stream_counting_names[] = {
@@ -193,6 +196,35 @@ set_refill_delay(void *c, const char *arg, char *err, size_t errlen)
 		return -1;
 	o->test_refill_delay = v;
 	o->test_refill_delay_config = at != NULL ? at + 1 : NULL;
+	return 0;
+}
+
+/* --test-zero-delay CYCLES@METHOD: lib/zero plants it. */
+static int
+set_zero_delay(void *c, const char *arg, char *err, size_t errlen)
+{
+	struct options *o = ((struct opts_ctx *)c)->o;
+	const char *at = strchr(arg, '@');
+	char num[32], why[128];
+	unsigned long v;
+
+	if (at == NULL || (size_t)(at - arg) >= sizeof(num)) {
+		snprintf(err, errlen, "--test-zero-delay: '%s' is not "
+			"CYCLES@METHOD", arg);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(at - arg), arg);
+	if (parse_uint("test-zero-delay", num, 0, 1u << 30, &v, err,
+			errlen) != 0)
+		return -1;
+	if (rxr_zero_method_parse(at + 1, &o->test_zero_delay_method, why,
+			sizeof(why)) != 0 || rxr_zero_test_delay(
+			o->test_zero_delay_method, v) != 0) {
+		snprintf(err, errlen, "--test-zero-delay %s: not a method "
+			"that clears (narrow, contig or nt)", arg);
+		return -1;
+	}
+	o->test_zero_delay = v;
 	return 0;
 }
 
@@ -542,24 +574,40 @@ set_replay(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* The zeroing options: parsed by lib/zero, which names what is valid. */
-#define ZERO_SETTER(fn, opt, field, parse) \
+/*
+ * --zero-policy and --zero-method: lists, like --strategy; each value is
+ * parsed by lib/zero, which names what is valid.
+ */
+#define ZERO_SETTER(fn, opt, field, type, parse) \
 static int \
 fn(void *c, const char *arg, char *err, size_t errlen) \
 { \
-	char why[128]; \
+	struct opts_ctx *x = c; \
+	char buf[128], why[128], *word, *rest = buf; \
+	unsigned int n = 0; \
+	type v; \
 \
-	if (parse(arg, &((struct opts_ctx *)c)->o->field, why, \
-			sizeof(why)) != 0) { \
-		snprintf(err, errlen, "--" opt ": %s", why); \
+	memset(x->field, 0, sizeof(x->field)); \
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf)) { \
+		snprintf(err, errlen, "--" opt ": list longer than %zu " \
+			"bytes", sizeof(buf) - 1); \
 		return -1; \
 	} \
+	while ((word = strsep(&rest, ",")) != NULL) { \
+		if (parse(word, &v, why, sizeof(why)) != 0) { \
+			snprintf(err, errlen, "--" opt " '%s': %s", arg, why); \
+			return -1; \
+		} \
+		if (x->field[v] == 0) \
+			x->field[v] = ++n; \
+	} \
+	x->o->field = arg; \
 	return 0; \
 }
 
-ZERO_SETTER(set_zero_policy, "zero-policy", zero_policy,
+ZERO_SETTER(set_zero_policy, "zero-policy", zero_policy, enum rxr_zero_policy,
 	rxr_zero_policy_parse)
-ZERO_SETTER(set_zero_method, "zero-method", zero_method,
+ZERO_SETTER(set_zero_method, "zero-method", zero_method, enum rxr_zero_method,
 	rxr_zero_method_parse)
 
 /* Flags. --stream-rows and --detail need the full table. */
@@ -715,13 +763,16 @@ static const struct rxr_opt opt_list[] = {
 	{ "fake-nodes", 0, "N", "1", NULL, S_PORTS,
 		"split each pool into N fake NUMA nodes, testing the "
 		"remote-node paths on a one-node machine", set_fake_nodes, 0 },
-	{ "zero-policy", 0, "P", "none", policy_complete, S_ZEROING,
+	{ "zero-policy", 0, "LIST", "none", policy_complete, S_ZEROING,
 		"none; alloc: clear before handing out (__GFP_ZERO); free: "
 		"clear when freed (init_on_free); background: a thread keeps "
-		"pre-zeroed frames per poll lcore", set_zero_policy, 0 },
-	{ "zero-method", 0, "M", "auto", method_complete, S_ZEROING,
-		"auto, narrow, contig, nt; pool memory is cleared with it "
-		"before frames are set up", set_zero_method, 0 },
+		"pre-zeroed frames per poll lcore; several: each a "
+		"configuration of every strategy, as --bulk both",
+		set_zero_policy, 0 },
+	{ "zero-method", 0, "LIST", "auto", method_complete, S_ZEROING,
+		"auto, narrow, contig, nt, each a configuration of every "
+		"policy but none; pool memory is cleared with it before "
+		"frames are set up", set_zero_method, 0 },
 	{ "consumer", 0, "MODE", "inline", consumer_complete, S_CONSUMERS,
 		"what holds the received packets, in task context like a "
 		"socket receive queue: none (free at once: rxonly), inline "
@@ -796,6 +847,11 @@ static const struct rxr_opt opt_list[] = {
 		"that one only (bh: bulk on and off, bh-bulk, bh-nobulk), the "
 		"others do 1 cycle (the same code path: only the work differs)",
 		set_refill_delay, 0 },
+	{ "test-zero-delay", 0, "CYCLES@METHOD", NULL, NULL, S_OUTPUT,
+		"testing: about CYCLES TSC cycles of work added to the clear "
+		"of every frame cleared with METHOD (narrow, contig or nt), "
+		"a known clear cost the statistics must find",
+		set_zero_delay, 0 },
 	{ "detail", 0, NULL, NULL, NULL, S_OUTPUT,
 		"add per-queue, per-lcore and extended statistics tables to "
 		"the text table (implies --table full)", set_detail, 0 },
@@ -860,10 +916,10 @@ opts_table_init(void)
 		s + 1);
 	for (s = 0; s < RXR_ZERO_NR_POLICIES; s++)
 		names[s] = rxr_zero_policy_name(s);
-	words_of(policy_complete, sizeof(policy_complete), "words", names, s);
+	words_of(policy_complete, sizeof(policy_complete), "list", names, s);
 	for (s = 0; s < RXR_ZERO_NR_METHODS; s++)
 		names[s] = rxr_zero_method_name(s);
-	words_of(method_complete, sizeof(method_complete), "words", names, s);
+	words_of(method_complete, sizeof(method_complete), "list", names, s);
 	words_of(consumer_complete, sizeof(consumer_complete), "words",
 		consumer_names, RTE_DIM(consumer_names));
 	words_of(counting_complete, sizeof(counting_complete), "words",
@@ -1001,12 +1057,26 @@ opts_check(struct options *o, bool warmup_given, bool duration_given)
 /*
  * The configurations to run: a strategy this process cannot run is
  * refused when named, left out of 'all' with the reason; bulk on first,
- * strategies in the order given: the first column is the one every other
- * is compared with.
+ * strategies, then zero policies and methods in the order given: the
+ * first column is the one every other is compared with.
  */
+static unsigned int
+listed(const unsigned int *want, unsigned int n, unsigned int *out)
+{
+	unsigned int m = 0;
+
+	for (unsigned int k = 1; k <= n; k++)
+		for (unsigned int i = 0; i < n; i++)
+			if (want[i] == k)
+				out[m++] = i;
+	return m;
+}
+
 static int
 opts_configs(struct opts_ctx *x)
 {
+	unsigned int pol[RXR_ZERO_NR_POLICIES], meth[RXR_ZERO_NR_METHODS];
+	unsigned int nb_p, nb_m, none;
 	struct options *o = x->o;
 
 	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
@@ -1023,12 +1093,25 @@ opts_configs(struct opts_ctx *x)
 			rxr_strategy_name(s), why);
 		x->want[s] = 0;
 	}
+	nb_p = listed(x->zero_policy, RXR_ZERO_NR_POLICIES, pol);
+	nb_m = listed(x->zero_method, RXR_ZERO_NR_METHODS, meth);
+	none = x->zero_policy[RXR_ZERO_POLICY_NONE] != 0;
+	o->nb_zeroings = none + (nb_p - none) * nb_m;
 	for (int b = 1; b >= 0; b--)
 		for (unsigned int k = 1; k <= RXR_STRATEGY_USER_MAX; k++)
 			for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-				if (x->want[s] == k && (b ? x->bulk_on : x->bulk_off))
+				for (unsigned int i = 0; x->want[s] == k &&
+						(b ? x->bulk_on : x->bulk_off) &&
+						i < nb_p * nb_m; i++) {
+					/* none clears nothing: one method. */
+					if (pol[i / nb_m] == RXR_ZERO_POLICY_NONE &&
+							i % nb_m != 0)
+						continue;
 					o->configs[o->nb_configs++] =
-						(struct run_config){ s, b != 0 };
+						(struct run_config){ s, b != 0,
+						pol[i / nb_m], meth[i % nb_m] };
+					o->zero_policies |= 1u << pol[i / nb_m];
+				}
 	for (unsigned int i = 0; o->test_refill_delay_config != NULL; i++) {
 		if (i == o->nb_configs) {
 			RXR_LOG(ERR, "--test-refill-delay: '%s' is not a "

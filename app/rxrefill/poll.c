@@ -590,10 +590,11 @@ poll_main(void *arg)
 	 * POLL_TSC_EVERY iterations: the iterations between two reads are
 	 * all busy but perhaps the last, whose time is then taken as the
 	 * last idle iteration timed alone. A run whose report carries the
-	 * poll gap (a zeroing policy) reads it every iteration.
+	 * poll gap (a zeroing policy) reads it every iteration, and so does
+	 * every configuration of a process that runs one: the same loop.
 	 */
-	const uint32_t tsc_every = app.opt.zero_policy != RXR_ZERO_POLICY_NONE ?
-		1 : POLL_TSC_EVERY;
+	const uint32_t tsc_every = app.opt.zero_policies !=
+		1u << RXR_ZERO_POLICY_NONE ? 1 : POLL_TSC_EVERY;
 	struct rte_mbuf *pkts[MAX_BURST];
 	struct stage *stages;
 	uint64_t start, last, max_gap = 0, next_control, idle_cycles = 0;

@@ -655,8 +655,8 @@ ports_use_pool(struct app *a, unsigned int run)
 				.test_refill_delay = a->opt.test_refill_delay == 0 ?
 					0 : opts_refill_delayed(&a->opt, rc) ?
 					a->opt.test_refill_delay : 1,
-				.zero_policy = a->opt.zero_policy,
-				.zero_method = a->opt.zero_method,
+				.zero_policy = rc->zero_policy,
+				.zero_method = rc->zero_method,
 			},
 			.frame_size = a->opt.frame_size,
 		};

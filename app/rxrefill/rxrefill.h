@@ -131,6 +131,8 @@ struct untracked {
 struct run_config {
 	enum rxr_strategy strategy;
 	bool bulk;
+	enum rxr_zero_policy zero_policy;
+	enum rxr_zero_method zero_method;	/* none: the first listed */
 };
 
 /*
@@ -147,7 +149,8 @@ enum table_mode { TABLE_NONE, TABLE_BRIEF, TABLE_FULL };
 enum progress_mode { PROGRESS_RUNS, PROGRESS_ROUNDS };
 
 struct options {
-	struct run_config configs[2 * RXR_STRATEGY_USER_MAX];
+	struct run_config configs[2 * RXR_STRATEGY_USER_MAX *
+		RXR_ZERO_NR_POLICIES * RXR_ZERO_NR_METHODS];
 	unsigned int nb_configs;
 	unsigned int reps;		/* with reps_auto: the most rounds */
 	bool reps_auto;
@@ -179,8 +182,11 @@ struct options {
 	unsigned int consumer_lag_us;	/* test: wait after an empty queue */
 	double exhaust_at_s;		/* test: take every free frame at ... */
 	double exhaust_for_s;		/* ... and hold them this long; 0: off */
-	enum rxr_zero_policy zero_policy;
-	enum rxr_zero_method zero_method;
+	unsigned int zero_policies;	/* 1 << policy, of every config */
+	unsigned int nb_zeroings;	/* configs per strategy and bulk */
+	const char *zero_policy, *zero_method;	/* as listed */
+	uint32_t test_zero_delay;	/* test: cycles added to a clear ... */
+	enum rxr_zero_method test_zero_delay_method;	/* ... of this method */
 	double stats_period_s;
 	const char *report_path;
 	enum table_mode table;
@@ -517,8 +523,9 @@ struct stream_rows {
 int streams_collect(struct stream_rows *sr);
 bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
 		char *why, size_t len);
-void fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
+void fill_run(struct rxr_report_run *r, const struct run_config *rc,
+		const struct snapshot *a, const struct snapshot *b,
+		uint64_t cycles, uint64_t unaccounted);
 void fill_pool_groups(struct rxr_report_pcp *pcp,
 		struct rxr_report_zone_lock *zl, const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b);

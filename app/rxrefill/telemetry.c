@@ -55,6 +55,7 @@ struct live_pool {
 struct live_view {
 	enum live_phase phase;
 	char strategy[16];
+	char zeroing[32];			/* "alloc/nt", "none" */
 	unsigned int nb_counters;		/* the strategy's own counters */
 	const char * const *counter_names;
 	bool bulk;
@@ -211,6 +212,11 @@ live_run(const struct run_config *rc, unsigned int rep)
 	L.view.nb_counters = rxr_strategy_counters(rc->strategy,
 		&L.view.counter_names);
 	L.view.bulk = rc->bulk;
+	snprintf(L.view.zeroing, sizeof(L.view.zeroing), "%s%s%s",
+		rxr_zero_policy_name(rc->zero_policy),
+		rc->zero_policy != RXR_ZERO_POLICY_NONE ? "/" : "",
+		rc->zero_policy != RXR_ZERO_POLICY_NONE ?
+		rxr_zero_method_name(rc->zero_method) : "");
 	L.view.rep = rep + 1;
 	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
 	pthread_mutex_unlock(&L.lock);
@@ -267,6 +273,7 @@ tel_status(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "phase", phase_names[v.phase]);
 	rte_tel_data_add_dict_string(d, "strategy", v.strategy);
 	rte_tel_data_add_dict_string(d, "bulk", v.bulk ? "on" : "off");
+	rte_tel_data_add_dict_string(d, "zeroing", v.zeroing);
 	rte_tel_data_add_dict_int(d, "repetition", (int)v.rep);
 	rte_tel_data_add_dict_int(d, "repetitions", (int)v.reps);
 	rte_tel_data_add_dict_int(d, "configuration", (int)v.config);
@@ -334,10 +341,11 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 static void
 metrics_print(FILE *f, const struct live_view *v)
 {
-	char labels[96];
+	char labels[128];
 
-	snprintf(labels, sizeof(labels), "strategy=\"%s\",bulk=\"%s\"",
-		v->strategy, v->bulk ? "on" : "off");
+	snprintf(labels, sizeof(labels), "strategy=\"%s\",bulk=\"%s\","
+		"zeroing=\"%s\"", v->strategy, v->bulk ? "on" : "off",
+		v->zeroing);
 	fprintf(f, "# HELP rxrefill_phase Current phase (1 for the phase).\n"
 		"# TYPE rxrefill_phase gauge\n");
 	/* Every sample carries the run's labels, the phase too. */
@@ -508,7 +516,7 @@ live_init(struct app *a)
 	L.view.configs = a->opt.nb_configs;
 	/* EAL without telemetry (--no-telemetry): these just go unanswered. */
 	if (rte_telemetry_register_cmd("/rxrefill/status", tel_status,
-			"Phase, strategy, bulk, repetition, elapsed seconds. "
+			"Phase, strategy, bulk, zeroing, repetition, elapsed seconds. "
 			"No parameters") != 0 ||
 			rte_telemetry_register_cmd("/rxrefill/stats", tel_stats,
 			"Live Mpps, Gbit/s, drops by cause, per pool pcp, zone "

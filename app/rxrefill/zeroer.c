@@ -57,7 +57,7 @@ zeroer_main(void *arg)
 int
 zeroer_start(struct app *a)
 {
-	if (a->opt.zero_policy != RXR_ZERO_POLICY_BACKGROUND)
+	if (!(a->opt.zero_policies & 1u << RXR_ZERO_POLICY_BACKGROUND))
 		return 0;
 	flag_set(&zeroer_quit, false);
 	if (pthread_create(&zeroer, NULL, zeroer_main, a) != 0) {

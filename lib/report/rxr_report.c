@@ -597,7 +597,9 @@ run_strategy(json_t *o, const struct rxr_report_run *run)
 					jcount(run->strategy_counters[i].count)))
 				goto nomem;
 	}
-	if (run_group(o, run, RXR_REPORT_GROUP_zeroing))
+	if (run_group(o, run, RXR_REPORT_GROUP_zeroing) ||
+			run_group(o, run, RXR_REPORT_GROUP_poll) ||
+			run_group(o, run, RXR_REPORT_GROUP_zeroer))
 		goto nomem;
 	return 0;
 nomem:
@@ -709,6 +711,7 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	struct rxr_report_run full = *run;
 	const struct rxrr_figure *f;
 	json_t *o, *prev;
+	char label[160];
 	size_t i;
 
 	full.pcp.hit_rate = rxr_report_pcp_hit_rate(&run->pcp);
@@ -737,25 +740,20 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 			return -EINVAL;
 	if (check_groups(&full, err, errlen))
 		return -EINVAL;
-	/* Two runs with one key would make the summary lie about reps. */
-	json_array_foreach(runs, i, prev) {
-		const char *ps = json_string_value(json_object_get(prev,
-					"strategy"));
-
-		if (ps != NULL && strcmp(ps, run->strategy) == 0 &&
-				json_is_true(json_object_get(prev, "bulk")) ==
-					run->bulk &&
-				json_integer_value(json_object_get(prev, "rep")) ==
-					run->rep) {
-			rxrr_err(err, errlen, "run %s bulk %s rep %u: already in "
-				"the report", run->strategy,
-				run->bulk ? "on" : "off", run->rep);
-			return -EINVAL;
-		}
-	}
 	o = run_json(&full, err, errlen);
 	if (o == NULL)
 		return -EINVAL;
+	/* Two runs with one key would make the summary lie about reps. */
+	json_array_foreach(runs, i, prev) {
+		if (rxrr_same_config(prev, o, true) && json_integer_value(
+				json_object_get(prev, "rep")) == run->rep) {
+			rxrr_run_label(o, true, label, sizeof(label));
+			rxrr_err(err, errlen, "run %s rep %u: already in the "
+				"report", label, run->rep);
+			json_decref(o);
+			return -EINVAL;
+		}
+	}
 	if (json_array_append_new(runs, o) != 0) {
 		rxrr_err(err, errlen, "run: out of memory");
 		return -ENOMEM;

@@ -195,6 +195,30 @@ struct rxr_report_noise {
 	X(zeroing, gbps, NUMBER, HIGHER, 2, "clearing rate, Gbit/s") \
 	X(zeroing, max_poll_gap_us, NUMBER, LOWER, 2, \
 		"longest poll gap while clearing, us")
+/**
+ * The poll lcores' cycles per packet (cycles_per_packet) split: clearing
+ * frames (the kernel's system time in clear_huge_page()) against all the
+ * rest, receive and copy into the frame, free, consumer (its user time).
+ * Written when has_poll: several zeroings per strategy and bulk.
+ */
+#define RXR_REPORT_POLL_FIELDS(X) \
+	X(poll, clear_cycles_per_packet, NUMBER, LOWER, 1, \
+		"poll lcore cycles clearing frames, per packet") \
+	X(poll, rest_cycles_per_packet, NUMBER, LOWER, 1, \
+		"the other poll lcore cycles per packet")
+/** The background policy's zeroing thread; written when has_zeroer. */
+#define RXR_REPORT_ZEROER_FIELDS(X) \
+	X(zeroer, cpu, COUNT, NONE, 0, "the CPU it ran on") \
+	X(zeroer, poll_lcores_on_cpu, COUNT, NONE, 0, \
+		"poll lcores that share that CPU") \
+	X(zeroer, busy_share, NUMBER, LOWER, 3, \
+		"share of the window it spent filling supplies") \
+	X(zeroer, clear_cycles_per_packet, NUMBER, LOWER, 1, \
+		"its cycles clearing frames, per packet received") \
+	X(zeroer, get_empty, COUNT, LOWER, 0, \
+		"poll lcore allocations that found no pre-zeroed frame") \
+	X(zeroer, get_short, COUNT, NONE, 0, \
+		"... that found fewer than they asked for")
 /** What no stream row holds (non-IP frames, flows past the table);
  * written when has_streams_untracked. */
 #define RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
@@ -229,6 +253,8 @@ struct rxr_report_noise {
 	G(zone_lock, RXR_REPORT_ZONE_LOCK_FIELDS, ALWAYS) \
 	G(deferred, RXR_REPORT_DEFERRED_FIELDS, HAS) \
 	G(zeroing, RXR_REPORT_ZEROING_FIELDS, HAS) \
+	G(poll, RXR_REPORT_POLL_FIELDS, HAS) \
+	G(zeroer, RXR_REPORT_ZEROER_FIELDS, HAS) \
 	G(streams_untracked, RXR_REPORT_STREAMS_UNTRACKED_FIELDS, HAS) \
 	G(streams_untracked_by_cause, \
 		RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS, HAS)
@@ -239,6 +265,8 @@ struct rxr_report_noise {
 	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
 	RXR_REPORT_DEFERRED_FIELDS(X) \
 	RXR_REPORT_ZEROING_FIELDS(X) \
+	RXR_REPORT_POLL_FIELDS(X) \
+	RXR_REPORT_ZEROER_FIELDS(X) \
 	RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
 	RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS(X)
 
@@ -331,6 +359,10 @@ struct rxr_report_run {
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
 	struct rxr_report_zeroing zeroing;
+	bool has_poll;			/**< write poll{} */
+	struct rxr_report_poll poll;
+	bool has_zeroer;		/**< write zeroer{} */
+	struct rxr_report_zeroer zeroer;
 	/** Refill latency, counts per log2 bucket (rxr_report_hist_index()). */
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */

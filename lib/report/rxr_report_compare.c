@@ -253,12 +253,11 @@ config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
 		return NULL;
 	for (c = 0; c < n; c++)
 		for (i = 0; i < ng[c]; i++) {
-			char label[96];
+			char label[160];
 			bool seen = false;
 			json_t *l;
 
-			rxrr_group_label(g[c][i].strategy, g[c][i].bulk, label,
-				sizeof(label));
+			rxrr_group_label(&g[c][i], label, sizeof(label));
 			json_array_foreach(labels, j, l)
 				seen |= strcmp(json_string_value(l), label) == 0;
 			if (!seen && json_array_append_new(labels,
@@ -275,10 +274,10 @@ static const struct rxrr_group *
 group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
 {
 	const struct rxrr_group *found = NULL;
-	char l2[96];
+	char l2[160];
 
 	for (size_t j = 0; j < ng; j++) {
-		rxrr_group_label(g[j].strategy, g[j].bulk, l2, sizeof(l2));
+		rxrr_group_label(&g[j], l2, sizeof(l2));
 		if (strcmp(l2, label) == 0)
 			found = &g[j];
 	}
@@ -333,6 +332,7 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 	for (c = 0; c < n; c++)
 		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
 			goto nomem;
+	rxrr_groups_zero(g, ng, n);
 	labels = config_labels(g, ng, n);
 	if (labels == NULL)
 		goto nomem;

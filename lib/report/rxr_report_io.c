@@ -609,6 +609,8 @@ static const struct vspec run_tail[] = {
 	{ "strategy_counters", V_COUNTS },
 	{ "recycle", V_COUNTS },
 	VGROUP_SPEC(zeroing),
+	VGROUP_SPEC(poll),
+	VGROUP_SPEC(zeroer),
 	{ "refill_latency_hist", V_OBJ, false, hist_fields },
 	{ "streams", V_ARR, false, streams },
 	VGROUP_SPEC(streams_untracked),
@@ -642,9 +644,10 @@ validate_run(struct vctx *c, const json_t *run, size_t idx)
 }
 
 /*
- * One run per (strategy, bulk, rep): the rounds pair runs by rep. At most
- * RXR_STATS_MAX_N complete runs per (strategy, bulk), all the statistics
- * take: past it every figure would be "-" and a gate would pass.
+ * One run per configuration (strategy, bulk, zeroing) and rep: the rounds
+ * pair runs by rep. At most RXR_STATS_MAX_N complete runs per
+ * configuration, all the statistics take: past it every figure would be
+ * "-" and a gate would pass.
  */
 static int
 check_unique(struct vctx *c, const json_t *runs)
@@ -657,34 +660,38 @@ check_unique(struct vctx *c, const json_t *runs)
 	json_array_foreach(runs, i, run) {
 		const char *s = json_string_value(json_object_get(run,
 			"strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
+		const char *zp = rxrr_zero_of(run, "policy");
+		const char *zm = rxrr_zero_of(run, "method");
 		long long rep = json_integer_value(json_object_get(run, "rep"));
-		char *key, path[32];
+		char *key, path[32], label[160];
 		json_int_t nb;
 
-		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%lld", s, bulk,
-				rep) < 0) {
+		/* The whole names: a label is cut at its buffer's length. */
+		rxrr_run_label(run, true, label, sizeof(label));
+		if (seen == NULL || asprintf(&key, "%s\x1f%d\x1f%s\x1f%s\x1f%lld",
+				s, json_is_true(json_object_get(run, "bulk")),
+				zp ? zp : "", zm ? zm : "", rep) < 0) {
 			ret = vfail(c, "runs", "out of memory");
 			break;
 		}
 		first = json_object_get(seen, key);
 		snprintf(path, sizeof(path), "runs[%zu]", i);
 		if (first != NULL)
-			ret = vfail(c, path, "strategy \"%.64s\", bulk %s, rep "
-				"%lld again, as runs[%lld]: one run per strategy, "
-				"bulk and rep", s, bulk ? "true" : "false", rep,
-				(long long)json_integer_value(first));
+			ret = vfail(c, path, "%.100s rep %lld again, as runs[%lld]: "
+				"one run per strategy, bulk, zeroing and rep",
+				label, rep, (long long)json_integer_value(first));
 		else if (json_object_set_new(seen, key, json_integer(i)) != 0)
 			ret = vfail(c, path, "out of memory");
-		/* The configuration's count of complete runs: "s\x1eB". */
-		snprintf(key, strlen(key) + 1, "%s\x1e%d", s, bulk);
+		/* The configuration's count of complete runs: the key
+		 * without its rep. */
+		*strrchr(key, '\x1f') = '\0';
 		nb = json_integer_value(json_object_get(seen, key)) +
 			!json_is_false(json_object_get(run, "complete"));
 		if (ret == 0 && nb > RXR_STATS_MAX_N)
-			ret = vfail(c, path, "configuration %.64s-%s has more than "
+			ret = vfail(c, path, "configuration %.100s has more than "
 				"%u complete runs: at most %u per configuration "
-				"can be compared", s, bulk ? "bulk" : "nobulk",
-				RXR_STATS_MAX_N, RXR_STATS_MAX_N);
+				"can be compared", label, RXR_STATS_MAX_N,
+				RXR_STATS_MAX_N);
 		else if (ret == 0 && json_object_set_new(seen, key,
 				json_integer(nb)) != 0)
 			ret = vfail(c, path, "out of memory");

@@ -528,7 +528,9 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		ret = mlist_add_keys(l, cols, ncols, own_counter_groups[i],
 			RXRR_DIR_NONE);
 	if (ret == 0)
-		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing);
+		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing |
+			1u << RXR_REPORT_GROUP_poll |
+			1u << RXR_REPORT_GROUP_zeroer);
 	for (i = 0; ret == 0 && i < NELEMS(fairness_metrics); i++)
 		if (mlist_add(l, fairness_metrics[i].name,
 				fairness_metrics[i].dir,
@@ -955,7 +957,7 @@ rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 	if (m->headers == NULL || cols == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
-		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		rxrr_group_label(&g[i], label, sizeof(label));
 		m->headers[i] = rxrr_clean_dup(label);
 		if (m->headers[i] == NULL)
 			goto out;
@@ -994,13 +996,12 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-/* The group of g[0..ng) with cfg's strategy and bulk, or NULL. */
+/* The group of g[0..ng) of cfg's configuration, or NULL. */
 static struct rxrr_group *
 group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 {
 	for (size_t k = 0; k < ng; k++)
-		if (g[k].bulk == cfg->bulk &&
-				!strcmp(g[k].strategy, cfg->strategy))
+		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
 			return &g[k];
 	return NULL;
 }
@@ -1017,7 +1018,7 @@ model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
 
 	for (o = 0; o < n; o++)
 		cols[o] = group_find(g[o], ng[o], cfg);
-	rxrr_group_label(cfg->strategy, cfg->bulk, label, sizeof(label));
+	rxrr_group_label(cfg, label, sizeof(label));
 	clean = rxrr_clean_dup(label);
 	if (clean == NULL)
 		return -ENOMEM;
@@ -1057,6 +1058,7 @@ rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 		for (i = 0; i < ng[c]; i++)
 			m->minmax |= g[c][i].nb_runs > 1;
 	}
+	rxrr_groups_zero(g, ng, n);
 	/* Configs in order of first appearance, first report first. */
 	ret = 0;
 	for (c = 0; c < n && ret == 0; c++) {

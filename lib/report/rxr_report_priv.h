@@ -106,8 +106,22 @@ double rxrr_num(const json_t *v);
 /* obj.a or obj.a.b for a path "a" or "a.b" (split at the first dot). */
 const json_t *rxrr_path(const json_t *obj, const char *path);
 
-/* A group's label: "<strategy>-bulk" or "<strategy>-nobulk". */
-void rxrr_group_label(const char *strategy, bool bulk, char *buf, size_t len);
+/*
+ * A configuration is a strategy, bulk on or off and, in a report that
+ * runs several per strategy and bulk, a zeroing: zeroing{}.policy and
+ * .method ("none" has no zeroing{}).
+ */
+/* A run's zeroing{}.policy or .method, NULL without zeroing{}. */
+const char *rxrr_zero_of(const json_t *run, const char *key);
+/* Runs a and b zero alike (policy and method, or neither zeroes). */
+bool rxrr_same_zero(const json_t *a, const json_t *b);
+/* Runs a and b are of one configuration (zero: their zeroing too). */
+bool rxrr_same_config(const json_t *a, const json_t *b, bool zero);
+/* Whether doc runs several zeroings of one strategy and bulk. */
+bool rxrr_zero_listed(const json_t *doc);
+/* A run's configuration: "bh-bulk", with zero "bh-bulk zero=alloc/nt"
+ * (none: "bh-bulk"). */
+void rxrr_run_label(const json_t *run, bool zero, char *buf, size_t len);
 
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rxrr_jstr(const char *s);
@@ -146,20 +160,32 @@ void rxrr_line_free(struct rxrr_line *l);
  * complete: reports written before it existed). */
 bool rxrr_run_complete(const json_t *run);
 
-/* The runs of one (strategy, bulk) pair, in the order they ran. */
+/* The runs of one configuration, in the order they ran. */
 struct rxrr_group {
 	const char *strategy;
 	bool bulk;
+	bool zero;	/* its zeroing is part of it (rxrr_zero_listed()) */
 	size_t nb_runs;
 	json_t **runs;
 };
 
+/* A group's label (rxrr_run_label()). */
+void rxrr_group_label(const struct rxrr_group *g, char *buf, size_t len);
+/* For bulk-off group g[i], the group of its strategy and zeroing with bulk
+ * on; else NULL. */
+const struct rxrr_group *rxrr_bulk_sibling(const struct rxrr_group *g,
+		size_t n, size_t i);
+
 /*
- * Group doc's runs by (strategy, bulk) in order of first appearance; runs
+ * Group doc's runs by configuration in order of first appearance; runs
  * marked cut short are no measurement and stay out of every group, and so
  * do disturbed ones under env.options.disturbed "exclude".
  */
 int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
+/* n reports' groups: when one report's zeroing is part of its
+ * configurations, it is of every report's (labels, matches). */
+void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
+		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
 /*

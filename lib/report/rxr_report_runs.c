@@ -240,6 +240,7 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 {
 	const json_t *runs = json_object_get(r->doc, "runs"), *run;
 	const bool excluded = disturbed_excluded(r->doc);
+	const bool zero = rxrr_zero_listed(r->doc);
 	size_t i;
 
 	json_array_foreach(runs, i, run) {
@@ -251,9 +252,7 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 		if (noise == NULL ||
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
-		rxrr_group_label(json_string_value(json_object_get(run,
-				"strategy")), json_is_true(json_object_get(run,
-				"bulk")), label, sizeof(label));
+		rxrr_run_label(run, zero, label, sizeof(label));
 		causes_str(run, causes, sizeof(causes));
 		c = rxrr_clean_dup(causes);
 		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
@@ -329,10 +328,42 @@ rxrr_groups_free(struct rxrr_group *groups, size_t nb)
 	free(groups);
 }
 
+void
+rxrr_group_label(const struct rxrr_group *g, char *buf, size_t len)
+{
+	rxrr_run_label(g->runs[0], g->zero, buf, len);
+}
+
+const struct rxrr_group *
+rxrr_bulk_sibling(const struct rxrr_group *g, size_t n, size_t i)
+{
+	for (size_t j = 0; !g[i].bulk && j < n; j++)
+		if (g[j].bulk && strcmp(g[j].strategy, g[i].strategy) == 0 &&
+				(!g[i].zero || rxrr_same_zero(g[j].runs[0],
+					g[i].runs[0])))
+			return &g[j];
+	return NULL;
+}
+
+void
+rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
+		unsigned int n)
+{
+	bool zero = false;
+
+	for (unsigned int c = 0; c < n; c++)
+		for (size_t i = 0; i < ng[c]; i++)
+			zero |= g[c][i].zero;
+	for (unsigned int c = 0; c < n; c++)
+		for (size_t i = 0; i < ng[c]; i++)
+			g[c][i].zero = zero;
+}
+
 int
 rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {
 	const json_t *runs = json_object_get(doc, "runs");
+	const bool zero = rxrr_zero_listed(doc);
 	struct rxrr_group *g = NULL;
 	size_t n = 0, i, j, nruns;
 
@@ -351,7 +382,7 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 		if (s == NULL || !run_counted(doc, run))
 			continue;
 		for (j = 0; j < n; j++)
-			if (g[j].bulk == bulk && strcmp(g[j].strategy, s) == 0)
+			if (rxrr_same_config(g[j].runs[0], run, zero))
 				break;
 		if (j == n) {
 			struct rxrr_group *ng = realloc(g, (n + 1) * sizeof(*g));
@@ -365,6 +396,7 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 				goto nomem;
 			g[n].strategy = s;
 			g[n].bulk = bulk;
+			g[n].zero = zero;
 			g[n].nb_runs = 0;
 			n++;
 		}

@@ -168,16 +168,6 @@ vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 	return vs;
 }
 
-/* The same strategy with bulk on, for a bulk-off group; else NULL. */
-static const struct rxrr_group *
-bulk_sibling(const struct rxrr_group *g, size_t n, size_t i)
-{
-	for (size_t j = 0; !g[i].bulk && j < n; j++)
-		if (g[j].bulk && strcmp(g[j].strategy, g[i].strategy) == 0)
-			return &g[j];
-	return NULL;
-}
-
 /* A group against a reference, paired over the rounds when paired. */
 static json_t *
 paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
@@ -248,7 +238,7 @@ rxrr_summarize(struct rxr_report *r)
 {
 	const struct rxrr_figure *f;
 	struct rxrr_group *g;
-	json_t *summary;
+	json_t *summary, *z;
 	size_t n, i, k, most = 1;
 	double *buf = NULL, *base = NULL, alpha = rxrr_alpha(r->doc);
 	bool paired = rxrr_interleaved(r->doc);
@@ -275,9 +265,15 @@ rxrr_summarize(struct rxr_report *r)
 				rxrr_jset(o, "bulk", json_boolean(g[i].bulk)) ||
 				rxrr_jset(o, "reps", json_integer(g[i].nb_runs)))
 			goto out;
+		/* As its runs name it: zeroing{policy, method}, none without. */
+		z = json_object_get(g[i].runs[0], "zeroing");
+		if (g[i].zero && z != NULL && rxrr_jset(o, "zeroing", json_pack(
+				"{s:O*, s:O*}", "policy", json_object_get(z,
+				"policy"), "method", json_object_get(z, "method"))))
+			goto out;
 		for (k = 0; (f = rxrr_figure(k)) != NULL; k++)
 			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
-						NULL, bulk_sibling(g, n, i),
+						NULL, rxrr_bulk_sibling(g, n, i),
 						f->name, alpha, paired, buf,
 						base)))
 				goto out;

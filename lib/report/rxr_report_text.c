@@ -345,6 +345,7 @@ void
 rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out)
 {
+	const bool zero = rxrr_zero_listed(r->doc);
 	const json_t *run;
 	size_t i;
 
@@ -353,9 +354,7 @@ rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 
 		if (rxrr_run_complete(run))
 			continue;
-		rxrr_group_label(json_string_value(json_object_get(run,
-				"strategy")), json_is_true(json_object_get(run,
-				"bulk")), label, sizeof(label));
+		rxrr_run_label(run, zero, label, sizeof(label));
 		why = rxrr_clean_dup(json_string_value(json_object_get(run,
 				"cut_short")));
 		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
@@ -449,31 +448,34 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 	struct rxrr_group *g;
 	size_t n, i;
 	bool header = false;
+	int w;
 
 	if (rxrr_groups(r->doc, &g, &n) != 0)
 		return -ENOMEM;
+	/* "recycle-nobulk", or "recycle-nobulk zero=background/contig". */
+	w = n != 0 && g[0].zero ? 38 : 18;
 	for (i = 0; i < n; i++) {
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
-		char label[96], lo[24], hi[24];
+		char label[160], lo[24], hi[24];
 		unsigned int p;
 
 		if (!rxrr_group_hist(&g[i], sum))
 			continue;
 		if (!header) {
 			fprintf(out, "\nRefill latency percentiles (ns; estimate "
-				"[bucket]), all repetitions\n%-18s", "");
+				"[bucket]), all repetitions\n%-*s", w, "");
 			for (p = 0; p < RXRR_PCT_N; p++)
 				fprintf(out, p + 1 < RXRR_PCT_N ? " %-22s" :
 					" %s", rxrr_pct_names[p]);
 			fputc('\n', out);
 			header = true;
 		}
-		rxrr_group_label(g[i].strategy, g[i].bulk, label, sizeof(label));
+		rxrr_group_label(&g[i], label, sizeof(label));
 		/* A name from a file never reaches the terminal raw. */
 		for (char *c = label; *c != '\0'; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
-		fprintf(out, "%-18s", label);
+		fprintf(out, "%-*s", w, label);
 		for (p = 0; p < RXRR_PCT_N; p++) {
 			struct rxrr_pct pc;
 			char cell[80];
@@ -497,12 +499,11 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 }
 
 static const char *
-run_label(const json_t *run, char *buf, size_t len)
+run_label(const json_t *run, bool zero, char *buf, size_t len)
 {
-	char cfg[80];
+	char cfg[160];
 
-	rxrr_group_label(json_string_value(json_object_get(run, "strategy")),
-		json_is_true(json_object_get(run, "bulk")), cfg, sizeof(cfg));
+	rxrr_run_label(run, zero, cfg, sizeof(cfg));
 	/* Printed from 1, as the progress lines count; 0-based in JSON. */
 	snprintf(buf, len, "%s rep %lld", cfg,
 		(long long)json_integer_value(json_object_get(run, "rep")) + 1);
@@ -521,14 +522,15 @@ static void
 print_detail(const struct rxr_report *r, FILE *out)
 {
 	const json_t *runs = json_object_get(r->doc, "runs"), *run, *v;
-	char label[112];
+	const bool zero = rxrr_zero_listed(r->doc);
+	char label[200];
 	size_t i, j;
 	const char *key;
 
 	fprintf(out, "\nPer queue: port queue lcore packets bytes | ethdev "
 		"q_ipackets q_ibytes q_errors (- where the PMD has none)\n");
 	json_array_foreach(runs, i, run) {
-		run_label(run, label, sizeof(label));
+		run_label(run, zero, label, sizeof(label));
 		json_array_foreach(json_object_get(run, "queues"), j, v) {
 			fprintf(out, "%-24s %4lld %5lld %5lld %12lld %14lld |",
 				label, jint(v, "port"), jint(v, "queue"),
@@ -544,7 +546,7 @@ print_detail(const struct rxr_report *r, FILE *out)
 	}
 	fprintf(out, "\nPer poll lcore: lcore cpu cycles busy_share\n");
 	json_array_foreach(runs, i, run) {
-		run_label(run, label, sizeof(label));
+		run_label(run, zero, label, sizeof(label));
 		json_array_foreach(json_object_get(run, "lcores"), j, v)
 			fprintf(out, "%-24s %5lld %4lld %14lld %8.3f\n", label,
 				jint(v, "lcore"), jint(v, "cpu"),
@@ -555,7 +557,7 @@ print_detail(const struct rxr_report *r, FILE *out)
 	json_array_foreach(runs, i, run) {
 		const json_t *ports;
 
-		run_label(run, label, sizeof(label));
+		run_label(run, zero, label, sizeof(label));
 		ports = json_object_get(run, "xstats");
 		json_array_foreach(ports, j, v) {
 			const json_t *c;
@@ -589,19 +591,32 @@ rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
  * decides between strategies, within 120 columns.
  */
 
-/* The columns: a metric of the model, or the drops of every cause. */
+/*
+ * The columns: a metric of the model, or the drops of every cause. A
+ * report of several zeroings per strategy and bulk has the poll lcore's
+ * clear and rest cycles instead of the allocator's.
+ */
+enum brief_when { BRIEF_ALWAYS, BRIEF_PLAIN, BRIEF_ZERO };
 static const struct {
 	const char *metric;	/* NULL: drops, summed over causes */
 	const char *header;
 	bool delta;		/* % against the first configuration */
 	bool share;		/* a fraction printed as a percentage */
+	enum brief_when when;
 } brief_cols[] = {
-	{ "gbps", "Gbit/s", true, false },
-	{ "mpps", "Mpps", false, false },
-	{ "refill_cycles_per_frame", "refill cyc/frame", true, false },
-	{ "allocator_cycles_per_packet", "alloc cyc/pkt", true, false },
-	{ NULL, "drops", false, false },
-	{ RXR_REPORT_PATH(zone_lock, wait_share), "zone wait", false, true },
+	{ "gbps", "Gbit/s", true, false, BRIEF_ALWAYS },
+	{ "mpps", "Mpps", false, false, BRIEF_ALWAYS },
+	{ "refill_cycles_per_frame", "refill cyc/frame", true, false,
+		BRIEF_PLAIN },
+	{ "allocator_cycles_per_packet", "alloc cyc/pkt", true, false,
+		BRIEF_PLAIN },
+	{ RXR_REPORT_PATH(poll, clear_cycles_per_packet), "clear cyc/pkt",
+		false, false, BRIEF_ZERO },
+	{ RXR_REPORT_PATH(poll, rest_cycles_per_packet), "rest cyc/pkt",
+		true, false, BRIEF_ZERO },
+	{ NULL, "drops", false, false, BRIEF_ALWAYS },
+	{ RXR_REPORT_PATH(zone_lock, wait_share), "zone wait", false, true,
+		BRIEF_PLAIN },
 };
 
 #define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
@@ -678,6 +693,7 @@ fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len
 /* The table's figures: a row per configuration, a column per metric. */
 struct brief {
 	const struct rxrr_model *m;
+	unsigned int col[NB_COLS], ncols;	/* of brief_cols[] */
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
 	double *drops;		/* per configuration: drops_mean() */
 };
@@ -695,14 +711,15 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		size_t len)
 {
 	const struct brief *b = ctx;
+	const unsigned int k = b->col[i];
 
-	if (brief_cols[i].metric == NULL)
+	if (brief_cols[k].metric == NULL)
 		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
 			b->drops[c]);
 	else
-		fmt_cell_value(b->rows[i], (unsigned int)c, brief_cols[i].share,
+		fmt_cell_value(b->rows[i], (unsigned int)c, brief_cols[k].share,
 			val, len);
-	fmt_cell_delta(brief_cols[i].delta ? b->rows[i] : NULL,
+	fmt_cell_delta(brief_cols[k].delta ? b->rows[i] : NULL,
 		(unsigned int)c, delta, len);
 }
 
@@ -715,19 +732,19 @@ brief_table(const struct brief *b, const struct rxrr_group *g,
 	const char *headers[NB_COLS];
 	const struct rxrr_grid grid = {
 		.corner = "configuration", .sep = "  ", .right = false,
-		.ncols = NB_COLS, .headers = headers, .nrows = m->ncols,
+		.ncols = b->ncols, .headers = headers, .nrows = m->ncols,
 		.label = brief_label, .cell = brief_cell, .ctx = b,
 	};
 	size_t most = 0;
 
 	for (unsigned int c = 0; c < m->ncols; c++)
 		most = MAX(most, g[c].nb_runs);
-	for (size_t i = 0; i < NB_COLS; i++)
-		headers[i] = brief_cols[i].header;
-	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration (zone "
-		"wait: median); %% against %s, positive = better",
+	for (size_t i = 0; i < b->ncols; i++)
+		headers[i] = brief_cols[b->col[i]].header;
+	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration%s; "
+		"%% against %s, positive = better",
 		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
-		m->headers[0]);
+		g[0].zero ? "" : " (zone wait: median)", m->headers[0]);
 	rxrr_line_put(l, out);
 	rxrr_print_grid(&grid, l, out);
 }
@@ -792,9 +809,14 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	b.drops = calloc(m.ncols + 1, sizeof(*b.drops));
 	if (b.drops == NULL)
 		goto out;
-	for (i = 0; i < NB_COLS; i++)
-		b.rows[i] = brief_cols[i].metric != NULL ?
+	for (i = 0; i < NB_COLS; i++) {
+		if (brief_cols[i].when != BRIEF_ALWAYS &&
+				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
+			continue;
+		b.rows[b.ncols] = brief_cols[i].metric != NULL ?
 			find_row(&m, brief_cols[i].metric) : NULL;
+		b.col[b.ncols++] = (unsigned int)i;
+	}
 	for (unsigned int c = 0; c < m.ncols; c++)
 		b.drops[c] = drops_mean(&g[c]);
 	brief_table(&b, g, &l, out);

@@ -56,10 +56,63 @@ rxrr_path(const json_t *obj, const char *path)
 	return json_object_get(obj, dot + 1);
 }
 
-void
-rxrr_group_label(const char *strategy, bool bulk, char *buf, size_t len)
+const char *
+rxrr_zero_of(const json_t *run, const char *key)
 {
-	snprintf(buf, len, "%s-%s", strategy, bulk ? "bulk" : "nobulk");
+	return json_string_value(json_object_get(json_object_get(run,
+		"zeroing"), key));
+}
+
+bool
+rxrr_same_zero(const json_t *a, const json_t *b)
+{
+	const char *pa = rxrr_zero_of(a, "policy"), *pb = rxrr_zero_of(b, "policy");
+	const char *ma = rxrr_zero_of(a, "method"), *mb = rxrr_zero_of(b, "method");
+
+	if (pa == NULL || pb == NULL)
+		return pa == pb;
+	return strcmp(pa, pb) == 0 &&
+		strcmp(ma != NULL ? ma : "", mb != NULL ? mb : "") == 0;
+}
+
+bool
+rxrr_same_config(const json_t *a, const json_t *b, bool zero)
+{
+	const char *sa = json_string_value(json_object_get(a, "strategy"));
+	const char *sb = json_string_value(json_object_get(b, "strategy"));
+
+	return sa != NULL && sb != NULL && strcmp(sa, sb) == 0 &&
+		json_is_true(json_object_get(a, "bulk")) ==
+		json_is_true(json_object_get(b, "bulk")) &&
+		(!zero || rxrr_same_zero(a, b));
+}
+
+bool
+rxrr_zero_listed(const json_t *doc)
+{
+	const json_t *runs = json_object_get(doc, "runs"), *a, *b;
+	size_t i, j;
+
+	json_array_foreach(runs, i, a)
+		for (j = i + 1; j < json_array_size(runs); j++) {
+			b = json_array_get(runs, j);
+			if (rxrr_same_config(a, b, false) &&
+					!rxrr_same_config(a, b, true))
+				return true;
+		}
+	return false;
+}
+
+void
+rxrr_run_label(const json_t *run, bool zero, char *buf, size_t len)
+{
+	const char *p = rxrr_zero_of(run, "policy"), *m = rxrr_zero_of(run, "method");
+	int n = snprintf(buf, len, "%s-%s", json_string_value(
+		json_object_get(run, "strategy")), json_is_true(
+		json_object_get(run, "bulk")) ? "bulk" : "nobulk");
+
+	if (zero && p != NULL && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " zero=%s/%s", p, m != NULL ? m : "?");
 }
 
 /* A string from the machine (hostname, cpuinfo) need not be UTF-8. */

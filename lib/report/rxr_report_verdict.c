@@ -214,6 +214,160 @@ findings_print(struct findings *fs, const char *against, double alpha,
 	weakest_warn(&w, alpha, l, out);
 }
 
+/*
+ * The zeroing trade-off, in the form of the kernel's clear_huge_page()
+ * threads: a change of the poll lcore's clear cycles (their system time),
+ * of its other cycles (the user's time: what the copy into the frame and
+ * the consumer pay for the lines the clear left or evicted) and of
+ * Gbit/s, each paired over the rounds with its interval.
+ */
+
+/* " +12% (CI +8.1% to +16%, p 0.0039)" of g against ref on metric. */
+static void
+change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
+		const struct rxrr_group *ref, const char *metric, bool paired,
+		double alpha, struct rxr_stats_cmp *r)
+{
+	double k, o;
+	const char *u;
+
+	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, r);
+	/* A ratio as a change in %, else the difference (a value of 0). */
+	k = r->ratio ? 100 : 1;
+	o = r->ratio ? 1 : 0;
+	u = r->ratio ? "%" : strcmp(metric, "gbps") == 0 ? " Gbit/s" :
+		" cycles";
+	rxrr_line_add(l, "%s %+.3g%s", what, k * (r->est - o), u);
+	if (!isnan(r->lo))
+		rxrr_line_add(l, " (CI %+.3g%s to %+.3g%s, p %.2g)",
+			k * (r->lo - o), u, k * (r->hi - o), u, r->p);
+	else
+		rxrr_line_add(l, " (no interval)");
+}
+
+/* The mean of a run figure over g's runs; NaN without one. */
+static double
+group_mean(const struct rxrr_group *g, const char *metric)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nb_runs; i++) {
+		double v = rxrr_get_path(g->runs[i], metric);
+
+		if (!isnan(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n != 0 ? sum / (double)n : NAN;
+}
+
+/* The group of g[0..n) of ref's strategy and bulk zeroing with policy
+ * (NULL: none) and method; else NULL. */
+static const struct rxrr_group *
+zero_find(const struct rxrr_group *g, size_t n, const struct rxrr_group *ref,
+		const char *policy, const char *method)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = rxrr_zero_of(g[i].runs[0], "policy");
+		const char *m = rxrr_zero_of(g[i].runs[0], "method");
+
+		if (g[i].bulk == ref->bulk && !strcmp(g[i].strategy,
+				ref->strategy) && (policy == NULL ? p == NULL :
+				p != NULL && !strcmp(p, policy) && m != NULL &&
+				!strcmp(m, method)))
+			return &g[i];
+	}
+	return NULL;
+}
+
+/* Background bg against alloc al of its method: what it wins back of
+ * what al costs against none, and where its zeroing thread ran. */
+static void
+background_add(struct rxrr_line *l, const struct rxrr_group *g, size_t n,
+		const struct rxrr_group *bg, const struct rxrr_group *al,
+		const struct rxr_stats_cmp *won, bool paired, double alpha)
+{
+	const struct rxrr_group *none = zero_find(g, n, bg, NULL, NULL);
+	double empty = 0, shared = group_mean(bg, "zeroer.poll_lcores_on_cpu");
+	struct rxr_stats_cmp cost;
+
+	for (size_t i = 0; i < bg->nb_runs; i++)
+		empty += rxrr_get_path(bg->runs[i], "zeroer.get_empty");
+	if (none != NULL)
+		rxrr_ratio(al, none, rxrr_get_path, "gbps", paired, false,
+			alpha, &cost);
+	/* Shares of the log ratios, 100% all of alloc's cost back; of a
+	 * cost the test found only. */
+	if (none != NULL && won->ratio && cost.ratio && cost.hi < 1)
+		rxrr_line_add(l, "; of the %.3g%% Gbit/s alloc costs against "
+			"none it wins back %.0f%%", 100 * (cost.est - 1),
+			100 * log(won->est) / -log(cost.est));
+	rxrr_line_add(l, "; its zeroing thread ran on CPU %.0f with %.0f poll "
+		"lcore%s, clearing %.0f%% of the window, %.1f cycles a packet; "
+		"allocations that found no pre-zeroed frame: %.0f in %zu "
+		"repetition%s", group_mean(bg, "zeroer.cpu"), shared,
+		shared == 1 ? "" : "s",
+		100 * group_mean(bg, "zeroer.busy_share"),
+		group_mean(bg, "zeroer.clear_cycles_per_packet"), empty,
+		bg->nb_runs, bg->nb_runs == 1 ? "" : "s");
+}
+
+/* Each zeroing against each other of its policy, strategy and bulk, and
+ * background against alloc of its method. */
+static void
+print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
+		double alpha, struct rxrr_line *l, FILE *out)
+{
+	struct rxr_stats_cmp r;
+	char name[256];
+	bool header = false;
+
+	for (size_t i = 1; i < n; i++) {
+		const char *pi = rxrr_zero_of(g[i].runs[0], "policy");
+		const char *mi = rxrr_zero_of(g[i].runs[0], "method");
+		const bool bg = pi != NULL && strcmp(pi, "background") == 0;
+
+		for (size_t j = 0; pi != NULL && j <= i; j++) {
+			const struct rxrr_group *ref = j < i ? &g[j] :
+				zero_find(g, n, &g[i], "alloc", mi);
+			const char *pj = ref ? rxrr_zero_of(ref->runs[0],
+				"policy") : NULL;
+
+			if (pj == NULL || (j < i && (strcmp(pi, pj) != 0 ||
+					!rxrr_same_config(g[i].runs[0],
+					g[j].runs[0], false))) || (j == i && !bg))
+				continue;
+			if (!header) {
+				fputc('\n', out);
+				rxrr_line_add(l, "Zeroing, the trade-off (paired "
+					"over the rounds: change, %g%% interval, p): "
+					"clear: the poll lcore's cycles clearing, "
+					"per packet; rest: its other cycles per "
+					"packet", 100 * (1 - alpha));
+				rxrr_line_put_wrapped(l, out);
+			}
+			header = true;
+			rxrr_group_label(&g[i], name, sizeof(name));
+			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
+				rxrr_zero_of(ref->runs[0], "method"));
+			change_add(l, " clear", &g[i], ref,
+				"poll.clear_cycles_per_packet", paired, alpha,
+				&r);
+			change_add(l, ", rest", &g[i], ref,
+				"poll.rest_cycles_per_packet", paired, alpha,
+				&r);
+			change_add(l, ", Gbit/s", &g[i], ref, "gbps", paired,
+				alpha, &r);
+			if (j == i)
+				background_add(l, g, n, &g[i], ref, &r, paired,
+					alpha);
+			rxrr_line_put_wrapped(l, out);
+		}
+	}
+}
+
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
@@ -222,7 +376,7 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 {
 	struct findings fs = { .n = 0 };
 	struct rxrr_group *g;
-	size_t n, i, j;
+	size_t n, i;
 	bool paired = rxrr_interleaved(r->doc);
 	char name[256], base[256], first[256];
 
@@ -231,28 +385,28 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 		return;
 	}
 	if (n > 0)
-		rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+		rxrr_group_label(&g[0], first, sizeof(first));
 	for (i = 1; i < n; i++) {
+		const struct rxrr_group *on = rxrr_bulk_sibling(g, n, i);
 		struct rxr_stats_cmp rt;
 
-		rxrr_group_label(g[i].strategy, g[i].bulk, name, sizeof(name));
+		rxrr_group_label(&g[i], name, sizeof(name));
 		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
 			alpha, &rt);
 		findings_add(&fs, name, first, &rt);
-		for (j = 0; !g[i].bulk && j < n; j++) {
-			if (j == 0 || !g[j].bulk ||
-					strcmp(g[j].strategy, g[i].strategy))
-				continue;
-			rxrr_group_label(g[j].strategy, true, base, sizeof(base));
-			rxrr_ratio(&g[i], &g[j], rxrr_get_path, "gbps", paired,
-				false, alpha, &rt);
-			findings_add(&fs, name, base, &rt);
-		}
+		if (on == NULL || on == &g[0])
+			continue;
+		rxrr_group_label(on, base, sizeof(base));
+		rxrr_ratio(&g[i], on, rxrr_get_path, "gbps", paired, false,
+			alpha, &rt);
+		findings_add(&fs, name, base, &rt);
 	}
 	if (n > 1) {
 		/* "bh-bulk", and the bulk-on siblings of the lines. */
 		findings_print(&fs, first, alpha, l, out);
 	}
+	if (n > 1 && g[0].zero)
+		print_tradeoff(g, n, paired, alpha, l, out);
 	free(fs.f);
 	rxrr_groups_free(g, n);
 }
@@ -441,7 +595,7 @@ reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 
 	for (i = 1; i < n; i++) {
 		struct rxr_stats_cmp rt;
-		char name[64], est[32], lo[32], hi[32];
+		char name[160], est[24], lo[24], hi[24];
 		double w;
 		bool decided;
 
@@ -457,8 +611,7 @@ reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 		open += !decided;
 		if (!decided && w >= wide) {
 			wide = w;
-			rxrr_group_label(g[i].strategy, g[i].bulk, name,
-				sizeof(name));
+			rxrr_group_label(&g[i], name, sizeof(name));
 			fmt_est(&rt, rt.est, est, sizeof(est));
 			fmt_est(&rt, rt.lo, lo, sizeof(lo));
 			fmt_est(&rt, rt.hi, hi, sizeof(hi));
@@ -481,7 +634,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 	double alpha = rxrr_alpha(r->doc);
 	unsigned int least = rxr_stats_signflip_min_rounds(alpha);
 	bool paired = rxrr_interleaved(r->doc), stop = true;
-	char widest[256] = "", first[160];
+	char widest[320] = "", first[160];
 	struct rxrr_group *g;
 	unsigned int open;
 	size_t n;
@@ -497,7 +650,7 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		return stop;
 	}
 	open = reps_auto_open(g, n, paired, alpha, widest, sizeof(widest));
-	rxrr_group_label(g[0].strategy, g[0].bulk, first, sizeof(first));
+	rxrr_group_label(&g[0], first, sizeof(first));
 	/* An interval is there only once the test can reject (least rounds). */
 	if (open == 0)
 		snprintf(why, len, "after %u rounds every ratio of Gbit/s to "

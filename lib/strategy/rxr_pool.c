@@ -23,66 +23,6 @@
 #include "rxr_pool_private.h"
 #include "rxr_log.h"
 
-/* --- the testing slowdown ------------------------------------------------ */
-
-/* One step of the slowdown's chain: each depends on the last. */
-static inline uint64_t
-delay_step(uint64_t x)
-{
-	x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-	__asm__ volatile("" : "+r" (x));
-	return x;
-}
-
-/* No instruction after it starts before every one before it is done. */
-static inline void
-delay_fence(void)
-{
-#if defined(RTE_ARCH_X86)
-	__asm__ volatile("lfence" : : : "memory");
-#else
-	rte_mb();
-#endif
-}
-
-/*
- * A fixed amount of work in every refill. Spinning on the clock would end
- * early in wall time for a thread preempted inside it, so the slowdown
- * would shrink as the machine gets busier; the work takes the same CPU
- * time whatever the load. Fenced on both sides, so that it does not run
- * in the shadow of the refill's cache misses: its cost adds in full.
- */
-void
-rxrp_test_delay(const struct rxr_pool *p)
-{
-	uint64_t x = p->delay_steps;
-
-	delay_fence();
-	for (uint64_t i = 0; i < p->delay_steps; i++)
-		x = delay_step(x);
-	__asm__ volatile("" : : "r" (x));
-	delay_fence();
-}
-
-/* Steps for test_refill_delay cycles: the fastest of a few timings. */
-static uint64_t
-delay_steps_for(uint32_t cycles)
-{
-	const uint64_t n = 1 << 16;
-	uint64_t best = UINT64_MAX, x = 1;
-
-	for (int t = 0; t < 5; t++) {
-		uint64_t t0 = rte_rdtsc_precise();
-
-		for (uint64_t i = 0; i < n; i++)
-			x = delay_step(x);
-		best = RTE_MIN(best, rte_rdtsc_precise() - t0);
-	}
-	__asm__ volatile("" : : "r" (x));
-	best = RTE_MAX(best, (uint64_t)1);
-	return RTE_MAX((uint64_t)1, ((uint64_t)cycles * n + best - 1) / best);
-}
-
 /* --- creation ------------------------------------------------------------ */
 
 /* One message per rejected field, naming the field and its value. */
@@ -293,7 +233,7 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	p->ns_mult = (uint64_t)(((unsigned __int128)NS_PER_S << 32) /
 			rte_get_tsc_hz());
 	if (p->conf.test_refill_delay != 0)
-		p->delay_steps = delay_steps_for(p->conf.test_refill_delay);
+		p->delay_steps = rxr_zero_test_steps(p->conf.test_refill_delay);
 	err = zones_create(p, max_frames, max_regions);
 	if (err != 0)
 		goto fail;

@@ -381,7 +381,4 @@ int rxrp_zero_setup(struct rxr_pool *p);
 int rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_wrap_free(struct rxr_pool *p, void * const *objs, unsigned int n);
 
-/* test_refill_delay's work (rxr_pool.c). */
-void rxrp_test_delay(const struct rxr_pool *p);
-
 #endif /* RXR_POOL_PRIVATE_H */

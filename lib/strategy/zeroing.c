@@ -45,7 +45,7 @@ rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	unsigned int got = 0;
 
 	if (unlikely(p->delay_steps != 0))
-		rxrp_test_delay(p);
+		rxr_zero_test_work(p->delay_steps);
 	if (zp == RXR_ZERO_POLICY_BACKGROUND) {
 		ls = rxrp_owner_lcore(p);
 		if (likely(ls != NULL))

@@ -17,6 +17,7 @@
 #include <emmintrin.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "rxr_zero_priv.h"
 
@@ -706,6 +707,78 @@ rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p, char *err,
 	return 0;
 }
 
+/* --- the testing slowdown ----------------------------------------------- */
+
+/* One step of the slowdown's chain: each depends on the last. */
+static inline uint64_t
+delay_step(uint64_t x)
+{
+	x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	__asm__ volatile("" : "+r" (x));
+	return x;
+}
+
+/* No instruction after it starts before every one before it is done. */
+static inline void
+delay_fence(void)
+{
+#if defined(RTE_ARCH_X86)
+	__asm__ volatile("lfence" : : : "memory");
+#else
+	rte_mb();
+#endif
+}
+
+/*
+ * Spinning on the clock would end early in wall time for a thread
+ * preempted inside it, so the slowdown would shrink as the machine gets
+ * busier; the work takes the same CPU time whatever the load. Fenced on
+ * both sides, so that it does not run in the shadow of the caller's cache
+ * misses: its cost adds in full.
+ */
+void
+rxr_zero_test_work(uint64_t steps)
+{
+	uint64_t x = steps;
+
+	delay_fence();
+	for (uint64_t i = 0; i < steps; i++)
+		x = delay_step(x);
+	__asm__ volatile("" : : "r" (x));
+	delay_fence();
+}
+
+uint64_t
+rxr_zero_test_steps(uint32_t cycles)
+{
+	const uint64_t n = 1 << 16;
+	uint64_t best = UINT64_MAX, x = 1;
+
+	/* The fastest of a few timings: the others were preempted. */
+	for (int t = 0; cycles != 0 && t < 5; t++) {
+		uint64_t t0 = rte_rdtsc_precise();
+
+		for (uint64_t i = 0; i < n; i++)
+			x = delay_step(x);
+		best = RTE_MIN(best, rte_rdtsc_precise() - t0);
+	}
+	__asm__ volatile("" : : "r" (x));
+	return cycles == 0 ? 0 : RTE_MAX((uint64_t)1,
+		((uint64_t)cycles * n + best - 1) / RTE_MAX(best, (uint64_t)1));
+}
+
+/* rxr_zero_test_delay(): steps of work per frame, by method. */
+static uint64_t test_steps[RXR_ZERO_NR_METHODS];
+
+int
+rxr_zero_test_delay(enum rxr_zero_method method, uint32_t cycles)
+{
+	if (method == RXR_ZERO_AUTO || (unsigned int)method >= RXR_ZERO_NR_METHODS)
+		return -EINVAL;
+	test_steps[method] = rxr_zero_test_steps(cycles);
+	return 0;
+}
+
 /* --- frame payloads ------------------------------------------------------ */
 
 int
@@ -731,6 +804,8 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	const uint32_t off = p->offset, len = p->len;
 	unsigned int i;
 
+	if (unlikely(test_steps[p->method] != 0))
+		rxr_zero_test_work(n * test_steps[p->method]);
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {

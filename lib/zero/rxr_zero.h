@@ -267,6 +267,28 @@ int rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 void rxr_zero_payload_bulk(const struct rxr_zero_payload *p,
 		void * const *frames, unsigned int n);
 
+/**
+ * Testing: about @p cycles (TSC) of work added to the clear of every frame
+ * rxr_zero_payload_bulk() clears with @p method (concrete: narrow, contig
+ * or nt), a known cost for the tests of the statistics; 0 takes it away.
+ * Set it before frames are cleared.
+ * @return 0, or -EINVAL for auto or an unknown method.
+ */
+int rxr_zero_test_delay(enum rxr_zero_method method, uint32_t cycles);
+
+/**
+ * Testing: the steps of rxr_zero_test_work() that take about @p cycles
+ * TSC cycles here (timed a few times, the fastest kept); 0 for 0.
+ */
+uint64_t rxr_zero_test_steps(uint32_t cycles);
+
+/**
+ * Testing: @p steps of dependent work, fenced on both sides: the same CPU
+ * time however busy the machine, where a clock would end it early for a
+ * preempted thread.
+ */
+void rxr_zero_test_work(uint64_t steps);
+
 /** @} */
 
 /**

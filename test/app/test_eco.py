@@ -322,7 +322,7 @@ def case_telemetry_and_metrics():
             m = re.match(r'^(rxrefill_\w+)\{([^}]*)\} (-?[0-9.e+]+)$', line)
             assert m, "not Prometheus text: %r" % line
             vals[(m.group(1), m.group(2))] = float(m.group(3))
-        lab = 'strategy="bh",bulk="on"'
+        lab = 'strategy="bh",bulk="on",zeroing="none"'
         # Every sample has the run's labels, as doc/ecosystem.md says.
         assert all(k[1].startswith(lab) for k in vals), vals
         assert vals[("rxrefill_phase", lab + ',phase="measuring"')] == 1, \

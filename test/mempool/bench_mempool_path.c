@@ -363,8 +363,8 @@ our_pool(const struct options *o, enum rxr_strategy s, bool bulk)
 			.fake_nodes = o->fake_nodes,
 			.latency = o->latency,
 			.test_refill_delay = o->test_refill_delay,
-			.zero_policy = o->zero_policy,
-			.zero_method = o->zero_method,
+			.zero_policy = o->configs[0].zero_policy,
+			.zero_method = o->configs[0].zero_method,
 			.nr_poll_lcores = 1, .poll_lcores = { rte_lcore_id() },
 		},
 		.frame_size = o->frame_size,
@@ -697,7 +697,7 @@ main(int argc, char **argv)
 		o.latency ? "on, one burst in" : "off", o.latency ? sample_every : 0,
 		o.high != 0 ? o.high : RXR_PCP_HIGH_DEFAULT,
 		o.batch != 0 ? o.batch : RXR_PCP_BATCH_DEFAULT,
-		rxr_zero_policy_name(o.zero_policy), trials, frames_per_trial);
+		o.zero_policy, trials, frames_per_trial);
 	build();
 	for (unsigned int t = 0; t < trials; t++) {
 		if (pools_make(&o, t) != 0)

@@ -21,7 +21,8 @@
  * member is seen. */
 static const char *const string_values[] = { "s0", "s1", "s2", "s3", "s4",
 	"s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-	"s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23" };
+	"s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24",
+	"s25", "s26", "s27", "s28", "s29", "s30", "s31" };
 _Static_assert(sizeof(string_values) / sizeof(string_values[0]) >=
 	RXR_REPORT_FIELDS_NUM, "a string value per field");
 

@@ -596,8 +596,8 @@ test_duplicate_runs_refused(void)
 
 	twice(json_array_get(json_object_get(doc, "runs"), 3), 3);
 	RXR_TEST_ASSERT(rxr_report_validate(doc, "d.json", err, sizeof(err)) !=
-		0 && strstr(err, "d.json: runs[3]: strategy \"zone\", bulk true, "
-		"rep 0 again, as runs[1]") != NULL, "%s", err);
+		0 && strstr(err, "d.json: runs[3]: zone-bulk rep 0 again, as "
+		"runs[1]") != NULL, "%s", err);
 	json_decref(doc);
 	rxr_report_free(base);
 	return 0;
