@@ -81,8 +81,10 @@ consumer_main(void *arg)
 		rxr_pool_task_batch(pl->pools[0], RXR_POOL_TASK_BATCH_DEFAULT);
 	}
 
-	uint64_t stall_end = app.opt.stall_s > 0 ? rte_get_timer_cycles() +
-		(uint64_t)(app.opt.stall_s * rte_get_timer_hz()) : UINT64_MAX;
+	const struct options *o = &pl->app->opt;
+	const unsigned int lag_us = o->consumer_lag_us;
+	uint64_t stall_end = o->stall_s > 0 ? rte_get_timer_cycles() +
+		(uint64_t)(o->stall_s * rte_get_timer_hz()) : UINT64_MAX;
 
 	for (;;) {
 		/*
@@ -113,8 +115,8 @@ consumer_main(void *arg)
 			continue;
 		}
 		task_flush(pl);
-		if (unlikely(app.opt.consumer_lag_us != 0))
-			usleep(app.opt.consumer_lag_us);
+		if (unlikely(lag_us != 0))
+			usleep(lag_us);
 		if (stopping)
 			break;
 		/* Idle: give the CPU to the poll lcore or the other consumers. */

@@ -33,7 +33,7 @@
 
 #include <jansson.h>
 
-struct app app;
+static struct app app;
 
 
 /*
@@ -93,7 +93,7 @@ progress(const char *tag, struct snapshot *prev)
 	static struct snapshot now;
 	double dt;
 
-	snapshot_take(&now);
+	snapshot_take(&app, &now);
 	dt = (double)(now.tsc - prev->tsc) / rte_get_tsc_hz();
 	if (dt <= 0)
 		return;
@@ -427,7 +427,7 @@ static void
 window_begin(struct snapshot *s1)
 {
 	noise_begin(&app);
-	snapshot_take(s1);
+	snapshot_take(&app, s1);
 	detail_begin(&app, s1);
 }
 
@@ -435,7 +435,7 @@ window_begin(struct snapshot *s1)
 static void
 window_end(struct snapshot *s2)
 {
-	snapshot_take(s2);
+	snapshot_take(&app, s2);
 	detail_end(&app, s2);
 	noise_end(&app);
 }
@@ -774,7 +774,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
-	fill_run(&r, s1, s2, cycles, unaccounted);
+	fill_run(&app, &r, s1, s2, cycles, unaccounted);
 	r.cut_short = run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
 		unaccounted);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
@@ -783,7 +783,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
 		r.strategy_counters[i].cause = cnames[i];
 	run_say(tag, &r);
-	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
+	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
 		streams_untracked(&app, &r, tag);
@@ -916,49 +916,6 @@ consumers_init(struct app *a)
 	return 0;
 }
 
-/* Lines within this many columns, as the brief table. */
-#define SAY_COLUMNS 120
-
-/* The last occurrence of sep in text[0, room), or NULL. */
-static const char *
-last_cut(const char *text, const char *sep, size_t room)
-{
-	const char *cut = NULL, *p;
-
-	for (p = strstr(text, sep); p != NULL && (size_t)(p - text) < room;
-			p = strstr(p + 1, sep))
-		cut = p;
-	return cut;
-}
-
-/*
- * prefix and text on one line, or broken to fit SAY_COLUMNS: after "; "
- * when one fits, else at a space; a word longer than a line stays whole.
- */
-void
-say_wrapped(const char *prefix, const char *text)
-{
-	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),
-		(size_t)SAY_COLUMNS / 2);
-
-	while (strlen(text) > room) {
-		const char *cut = last_cut(text, "; ", room);
-		size_t keep = 1;	/* the ';' */
-
-		if (cut == NULL) {
-			cut = last_cut(text, " ", room + 1);
-			keep = 0;
-		}
-		if (cut == NULL || cut == text)
-			break;
-		printf("%s%.*s\n", prefix, (int)(cut - text + keep), text);
-		text = cut + keep + 1;
-		prefix = "  ";
-		room = SAY_COLUMNS - 2;
-	}
-	printf("%s%s\n", prefix, text);
-}
-
 /*
  * After each round of every configuration: --reps auto decides whether to
  * stop (true), and --progress rounds says how the round went.
@@ -970,7 +927,8 @@ round_end(unsigned int round, struct rxr_report *report)
 	bool done = false;
 
 	if (app.opt.reps_auto)
-		done = reps_auto_done(report, round, why, sizeof(why));
+		done = rxr_report_reps_auto(report, round, app.opt.reps, why,
+			sizeof(why));
 	if (app.opt.progress == PROGRESS_ROUNDS) {
 		/* why starts "round N: " when the rounds go on. */
 		const char *w = strchr(why, ':');
@@ -1090,7 +1048,7 @@ options_take(int argc, char **argv, int *eal_argc)
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	/* Paths given on the command line that cannot serve: usage too. */
-	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
+	if (output_check(&app.opt, app.std_closed) != 0 || metrics_check(&app.opt) != 0)
 		return EXIT_USAGE;
 	return -1;
 }
@@ -1104,6 +1062,7 @@ pollers_pick(void)
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
 			continue;
+		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;

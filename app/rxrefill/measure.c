@@ -14,12 +14,12 @@
 #include "rxrefill.h"
 
 void
-snapshot_take(struct snapshot *s)
+snapshot_take(const struct app *app, struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->tsc = rte_rdtsc();
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct poller *pl = &app.pollers[k];
+	for (unsigned int k = 0; k < app->nb_pollers; k++) {
+		const struct poller *pl = &app->pollers[k];
 
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			s->qpackets[k][i] = RXR_STAT_READ(pl->q[i].packets);
@@ -40,10 +40,10 @@ snapshot_take(struct snapshot *s)
 		for (int d = 0; d < DROP_MAX; d++)
 			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
 	}
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		port_counters_read(&app.ports[i], &s->port[i]);
-		if (app.ports[i].mp != NULL)
-			rxr_pool_stats(rxr_mempool_pool(app.ports[i].mp), &s->pool[i]);
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
+		port_counters_read(&app->ports[i], &s->port[i]);
+		if (app->ports[i].mp != NULL)
+			rxr_pool_stats(rxr_mempool_pool(app->ports[i].mp), &s->pool[i]);
 	}
 }
 static double
@@ -54,20 +54,20 @@ ratio(uint64_t a, uint64_t b)
 
 /* Every poller's stream rows, each poller's in the order its flows came. */
 int
-streams_collect(struct stream_rows *sr)
+streams_collect(const struct app *app, struct stream_rows *sr)
 {
 	unsigned int max = 0;
 
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].streams != NULL)
-			max += rxr_flow_table_count(app.pollers[k].streams);
+	for (unsigned int k = 0; k < app->nb_pollers; k++)
+		if (app->pollers[k].streams != NULL)
+			max += rxr_flow_table_count(app->pollers[k].streams);
 	sr->n = 0;
 	sr->rows = calloc(max + 1, sizeof(*sr->rows));
 	sr->addr = calloc(max + 1, sizeof(*sr->addr));
 	if (sr->rows == NULL || sr->addr == NULL)
 		return -ENOMEM;
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct rxr_flow_table *t = app.pollers[k].streams;
+	for (unsigned int k = 0; k < app->nb_pollers; k++) {
+		const struct rxr_flow_table *t = app->pollers[k].streams;
 		const struct rxr_flow_entry *s;
 		uint32_t pos = 0;
 
@@ -129,11 +129,11 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 }
 
 static uint64_t
-zero_total(const struct snapshot *s, bool cycles)
+zero_total(const struct app *app, const struct snapshot *s, bool cycles)
 {
 	uint64_t n = 0;
 
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		const struct rxr_pool_stats *ps = &s->pool[i];
 
 		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
@@ -147,24 +147,24 @@ zero_total(const struct snapshot *s, bool cycles)
 }
 
 static void
-fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b)
+fill_zeroing(const struct app *app, struct rxr_report_run *r,
+		const struct snapshot *a, const struct snapshot *b)
 {
 	static char method[48];
-	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
-	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
-	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
+	uint64_t bytes = zero_total(app, b, false) - zero_total(app, a, false);
+	uint64_t cyc = zero_total(app, b, true) - zero_total(app, a, true), gap = 0;
+	uint32_t room = rxr_mempool_data_room(app->opt.frame_size, 0);
 
-	if (app.opt.zero_method == RXR_ZERO_AUTO)
+	if (app->opt.zero_method == RXR_ZERO_AUTO)
 		snprintf(method, sizeof(method), "auto:%s",
 			rxr_zero_method_name(rxr_zero_auto_pick(room)));
 	else
 		snprintf(method, sizeof(method), "%s",
-			rxr_zero_method_name(app.opt.zero_method));
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
+			rxr_zero_method_name(app->opt.zero_method));
+	for (unsigned int k = 0; k < app->nb_pollers; k++)
+		gap = RTE_MAX(gap, app->pollers[k].max_gap_cycles);
 	r->has_zeroing = true;
-	r->zeroing.policy = rxr_zero_policy_name(app.opt.zero_policy);
+	r->zeroing.policy = rxr_zero_policy_name(app->opt.zero_policy);
 	r->zeroing.method = method;
 	r->zeroing.bytes = bytes;
 	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
@@ -200,8 +200,9 @@ fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
 
 /* The run's figures from two snapshots. */
 void
-fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
+fill_run(const struct app *app, struct rxr_report_run *r,
+		const struct snapshot *a, const struct snapshot *b, uint64_t cycles,
+		uint64_t unaccounted)
 {
 	uint64_t n[CAUSE_MAX] = { 0 };
 	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
@@ -213,13 +214,13 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 	r->rx_packets = b->packets - a->packets;
 	r->rx_bytes = b->bytes - a->bytes;
 	r->cycles_per_packet = ratio(b->busy - a->busy, r->rx_packets);
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
 
-		port_drops(n, &app.ports[i], &a->port[i], &b->port[i]);
+		port_drops(n, &app->ports[i], &a->port[i], &b->port[i]);
 		shown[CAUSE_RX_OUT_OF_BUFFER] |=
-			app.ports[i].xstat_out_of_buffer >= 0;
-		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app.ports[i].xsk;
+			app->ports[i].xstat_out_of_buffer >= 0;
+		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app->ports[i].xsk;
 		for (unsigned int l = 0; l < pb->nr_lcores; l++)
 			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
 				&pb->lcore[l]);
@@ -234,40 +235,28 @@ fill_run(struct rxr_report_run *r, const struct snapshot *a,
 			h < RXR_REPORT_HIST_BUCKETS; h++)
 		r->refill_latency_ns[h] = sum.refill_hist[h];
 	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
-		((double)cycles * app.nb_pollers) : NAN;
+		((double)cycles * app->nb_pollers) : NAN;
 	r->refill_cycles_per_frame = ratio(sum.refill_cycles, sum.refill_frames);
 	/* Sampled iterations: their allocator cycles over their packets. */
 	r->allocator_cycles_per_packet = ratio(sum.sample_cycles,
 		b->sample_packets - a->sample_packets);
 	r->consumer_free_cycles_per_packet = ratio(b->free_cycles -
 		a->free_cycles, b->freed - a->freed);
-	r->refill_latency_sample_every = app.opt.latency ?
-		app.opt.latency_every : 0;
+	r->refill_latency_sample_every = app->opt.latency ?
+		app->opt.latency_every : 0;
 	n[CAUSE_CONSUMER_FULL] = b->drops[DROP_CONSUMER_FULL] -
 		a->drops[DROP_CONSUMER_FULL];
 	n[CAUSE_UNACCOUNTED] = unaccounted;
 	/* Shown at 0 too: what every run has, or this run could have. */
 	shown[CAUSE_XDP_RX_DROPPED] = shown[CAUSE_XDP_RX_RING_FULL] =
 		shown[CAUSE_XDP_FILL_RING_EMPTY];
-	shown[CAUSE_CONSUMER_FULL] = app.opt.consumer == CONSUMER_SAME_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_POLL;
+	shown[CAUSE_CONSUMER_FULL] = app->opt.consumer == CONSUMER_SAME_CPU ||
+		app->opt.consumer == CONSUMER_OTHER_CPU ||
+		app->opt.consumer == CONSUMER_OTHER_POLL;
 	for (unsigned int c = 0; c < CAUSE_MAX; c++)
 		if ((n[c] != 0 || shown[c]) && r->nb_drops < RXR_REPORT_DROPS_MAX)
 			r->drops[r->nb_drops++] = (struct rxr_report_drop){
 				drop_cause_names[c], n[c] };
-	if (app.opt.zero_policy != RXR_ZERO_POLICY_NONE)
-		fill_zeroing(r, a, b);
-}
-
-/*
- * --reps auto: after a whole round, whether to stop (the rule is the
- * report library's: every Gbit/s ratio to the first configuration
- * decided on its paired interval). why gets what was reached.
- */
-bool
-reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
-		size_t len)
-{
-	return rxr_report_reps_auto(report, rounds, app.opt.reps, why, len);
+	if (app->opt.zero_policy != RXR_ZERO_POLICY_NONE)
+		fill_zeroing(app, r, a, b);
 }

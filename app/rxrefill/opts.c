@@ -932,12 +932,10 @@ opts_print_table(FILE *f)
 	return 0;
 }
 
-const struct rxr_opt *
-opts_find(const char *name)
+const struct rxr_opt_table *
+opts_table(void)
 {
-	int i = rxr_opt_find(&opt_table, name);
-
-	return i >= 0 ? &opt_list[i] : NULL;
+	return &opt_table;
 }
 
 /* The checks of options against each other, once all are known. */
@@ -1149,7 +1147,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			return -1;
 		}
 		profiles[nb_profiles++] = f;
-		if (opts_profile_load(f, a) != 0)
+		if (opts_profile_load(&opt_table, f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++) {

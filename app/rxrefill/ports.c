@@ -161,13 +161,13 @@ device_has_port(const char *name)
 
 /* Why no PMD took PCI device @p addr, from sysfs, one error line. */
 static void
-pci_explain(const char *given, const char *addr)
+pci_explain(const struct app *a, const char *given, const char *addr)
 {
 	char path[PATH_MAX], link[PATH_MAX];
 	char vendor[16], cls[16], drv[64] = "no driver";
 	ssize_t len;
 
-	if (app.eal_no_pci) {
+	if (a->eal_no_pci) {
 		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
 			"PCI bus off: no PCI device is probed; leave --no-pci "
 			"out to use %s", given, addr);
@@ -218,7 +218,7 @@ pci_explain(const char *given, const char *addr)
  * @return how many devices have no port.
  */
 static int
-devices_check(void)
+devices_check(const struct app *a)
 {
 	struct rte_devargs *da;
 	int n = 0;
@@ -248,7 +248,7 @@ devices_check(void)
 		rte_pci_device_name(&pa, addr, sizeof(addr));
 		if (device_has_port(addr))
 			continue;
-		pci_explain(da->name, addr);
+		pci_explain(a, da->name, addr);
 		n++;
 	}
 	return n;
@@ -308,7 +308,7 @@ ports_init(struct app *a)
 	}
 	if (ports_frame_size(a) != 0)
 		return -1;
-	if (devices_check() != 0)
+	if (devices_check(a) != 0)
 		return -1;
 	if (a->nb_ports == 0) {
 		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "

@@ -217,6 +217,7 @@ struct poll_queue {
 	uint64_t bytes;
 };
 
+struct app;
 struct poller;
 
 /* A consumer: a socket receive queue and whoever reads it. */
@@ -236,6 +237,7 @@ struct consumer {
 
 /* A poll lcore: its queues, its streams, its consumers, its counters. */
 struct poller {
+	const struct app *app;
 	unsigned int lcore;
 	unsigned int index;
 	struct poll_queue q[MAX_QUEUES_PER_POLLER];
@@ -368,7 +370,6 @@ struct app {
 	int zeroer_cpu;			/* cpus_place(); -1: none */
 };
 
-extern struct app app;
 /*
  * Stop flags (signals.c): set by the signal handler, whichever thread it
  * runs on, and by the main lcore; read by every thread. Atomics, relaxed:
@@ -394,14 +395,13 @@ flag_set(atomic_bool *f, bool v)
 /* opts.c */
 int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
-struct app;
 void opts_check_ports(const struct app *a);
 void opts_usage(FILE *f);
 /* --options-table: the options as the man page and completion read them. */
 int opts_print_table(FILE *f);
-struct rxr_opt;
-/* The option named exactly NAME (no abbreviation), or NULL. */
-const struct rxr_opt *opts_find(const char *name);
+struct rxr_opt_table;
+/* The options, for the checks of --profile lines. */
+const struct rxr_opt_table *opts_table(void);
 /*
  * The settings of the strategies the configurations run, defaults filled
  * in: "recycle.cache=128,recycle.refill=64,recycle.ring=1024".
@@ -419,10 +419,13 @@ const char *signals_caught_name(void);
 const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 
-/* output.c: the report's path */
-int output_check(const struct options *o);
+/* output.c: the report's path, and lines for the terminal */
+/* std_closed: rxr_path_std_fds_open()'s mask of streams closed at start. */
+int output_check(const struct options *o, unsigned int std_closed);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
+/* prefix and text within 120 columns, broken after "; " where it can. */
+void say_wrapped(const char *prefix, const char *text);
 
 /* replay.c: captures read before EAL, then a net_pcap port, a queue per
  * --replay file. replay_prepare() rewrites the net_pcap --vdev arguments
@@ -503,7 +506,7 @@ struct snapshot {
 	struct rxr_pool_stats pool[MAX_PORTS];
 };
 
-void snapshot_take(struct snapshot *s);
+void snapshot_take(const struct app *app, struct snapshot *s);
 void port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 		const struct port_counters *a, const struct port_counters *b);
 
@@ -514,11 +517,10 @@ struct stream_rows {
 	unsigned int n;
 };
 
-int streams_collect(struct stream_rows *sr);
-bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
-		char *why, size_t len);
-void fill_run(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
+int streams_collect(const struct app *app, struct stream_rows *sr);
+void fill_run(const struct app *app, struct rxr_report_run *r,
+		const struct snapshot *a, const struct snapshot *b, uint64_t cycles,
+		uint64_t unaccounted);
 void fill_pool_groups(struct rxr_report_pcp *pcp,
 		struct rxr_report_zone_lock *zl, const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b);
@@ -529,9 +531,6 @@ void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);
-
-/* main.c: a line within 120 columns, broken after "; " */
-void say_wrapped(const char *prefix, const char *text);
 
 /* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
 int env_collect(struct app *a, struct rxr_report *rep);
@@ -600,13 +599,14 @@ void live_tick(void);
 int live_fini(void);
 
 /* profiles.c: run profiles, the argument vectors they expand into */
-int opts_profile_parse(const char *buf, size_t len, const char *name,
-		struct opts_args *a);
+int opts_profile_parse(const struct rxr_opt_table *t, const char *buf,
+		size_t len, const char *name, struct opts_args *a);
 void opts_args_free(struct opts_args *a);
 /* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
 int opts_args_push(struct opts_args *a, const char *s, size_t len);
 /* Reads the profile NAME (a path or an installed name) into A. */
-int opts_profile_load(const char *name, struct opts_args *a);
+int opts_profile_load(const struct rxr_opt_table *t, const char *name,
+		struct opts_args *a);
 /* A --profile argument as a path, or NAME of an installed one. */
 const char *profile_find(const char *name, char *buf, size_t len);
 
