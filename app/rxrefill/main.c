@@ -35,15 +35,11 @@
 
 static struct app app;
 
-
 /*
- * The main lcore, when it does not poll, is the collector of deferred
- * stream counting: it counts what the poll lcores logged, up to a batch of
- * each at a time, and sleeps unless a batch was waiting. Reading a log's
- * lines just after the poll lcore wrote them, and its head after every
- * burst, would pull them from under the poll lcore; a log
- * (RXR_FLOW_LOG_SIZE_DEFAULT records) outlasts the sleep and its timer
- * slack many times over at the rates one lcore receives.
+ * The main lcore, when it does not poll, counts what the poll lcores
+ * logged (deferred stream counting), a batch of each at a time, and sleeps
+ * unless a batch was waiting: reading a log right behind its writer would
+ * pull its lines from under the poll lcore, and a log outlasts the sleep.
  */
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
@@ -56,6 +52,94 @@ static struct app app;
 #define DONE_CHECK_US 200
 #define DONE_CHECK_POLLING_US 100
 
+/* A replay loop that delivers nothing new for this long has stalled. */
+#define REPLAY_STALL_S 3
+/* How often a run looks for a change of a capture replayed as it is. */
+#define CHANGE_CHECK_US 10000
+
+/*
+ * The finite ports of a run (net_pcap replaying its files once per
+ * start): what each must deliver or drop with a cause, a stall, a capture
+ * that changed, and when they all ran out.
+ */
+static struct {
+	struct port_counters base[MAX_PORTS];
+	uint64_t expected[MAX_PORTS];
+	uint64_t last_total, stall_since, next_change_check;
+	uint64_t ran_out_tsc;		/* 0: not yet */
+	bool any, stalled, changed;
+} fin;
+
+/* What the run received outside its measured window. */
+static struct {
+	uint64_t before, after;
+	uint64_t unaccounted;		/* what a stall left out */
+	double ran_out_s;		/* into the window; NAN: did not */
+} win;
+
+/* Packets a port delivered or lost with a cause, since a snapshot. */
+static uint64_t
+port_accounted(unsigned int i, const struct port_counters *base)
+{
+	struct port_counters c;
+
+	port_counters_read(&app.ports[i], &c);
+	return (c.ipackets - base->ipackets) + (c.rx_nombuf - base->rx_nombuf) +
+		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
+}
+
+/* Before the ports start: the counters every finite port starts from. */
+static void
+fin_start(void)
+{
+	fin.last_total = UINT64_MAX;
+	fin.stall_since = rte_get_timer_cycles();
+	fin.stalled = false;
+	fin.ran_out_tsc = 0;
+	fin.any = false;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		port_counters_read(&app.ports[i], &fin.base[i]);
+		fin.expected[i] = 0;
+		fin.any |= app.ports[i].finite;
+		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
+			fin.expected[i] += app.ports[i].files.packets[q];
+	}
+}
+
+/* A capture replayed as it is changed (said): the run stops at once. */
+static bool
+fin_changed(void)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	if (!fin.changed && now >= fin.next_change_check) {
+		fin.next_change_check = now + rte_get_timer_hz() /
+			(US_PER_S / CHANGE_CHECK_US);
+		fin.changed = replay_changed(&app);
+	}
+	return fin.changed;
+}
+
+/* Every finite port delivered or dropped its files' packets; when first
+ * seen, the time is kept. */
+static bool
+fin_ran_out(uint64_t *total)
+{
+	bool done = true;
+
+	*total = 0;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		uint64_t got = port_accounted(i, &fin.base[i]);
+
+		*total += got;
+		if (app.ports[i].finite && got < fin.expected[i])
+			done = false;
+	}
+	if (done && fin.ran_out_tsc == 0)
+		fin.ran_out_tsc = rte_rdtsc();
+	return done;
+}
+
 /* One step of the main lcore's wait: collect, else sleep (idle_us). */
 static void
 wait_step(bool collect, double idle_us)
@@ -63,9 +147,6 @@ wait_step(bool collect, double idle_us)
 	if (!collect || streams_drain(&app, COLLECT_BATCH) < COLLECT_BATCH)
 		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
 }
-
-static bool fin_changed(void);
-static bool fin_ran_out(uint64_t *total);
 
 /* Sleep up to sec seconds, waking for signals and changed captures;
  * finite ports that run out meanwhile are seen. */
@@ -160,94 +241,6 @@ run_until(bool (*done)(uint64_t now))
 	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
 	poll_main(mp);
 	mp->control = NULL;
-}
-
-/* A replay loop that delivers nothing new for this long has stalled. */
-#define REPLAY_STALL_S 3
-/* How often a run looks for a change of a capture replayed as it is. */
-#define CHANGE_CHECK_US 10000
-
-/*
- * The finite ports of a run (net_pcap replaying its files once per
- * start): what each must deliver or drop with a cause, a stall, a capture
- * that changed, and when they all ran out.
- */
-static struct {
-	struct port_counters base[MAX_PORTS];
-	uint64_t expected[MAX_PORTS];
-	uint64_t last_total, stall_since, next_change_check;
-	uint64_t ran_out_tsc;		/* 0: not yet */
-	bool any, stalled, changed;
-} fin;
-
-/* What the run received outside its measured window. */
-static struct {
-	uint64_t before, after;
-	uint64_t unaccounted;		/* what a stall left out */
-	double ran_out_s;		/* into the window; NAN: did not */
-} win;
-
-/* Packets a port delivered or lost with a cause, since a snapshot. */
-static uint64_t
-port_accounted(unsigned int i, const struct port_counters *base)
-{
-	struct port_counters c;
-
-	port_counters_read(&app.ports[i], &c);
-	return (c.ipackets - base->ipackets) + (c.rx_nombuf - base->rx_nombuf) +
-		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
-}
-
-/* Before the ports start: the counters every finite port starts from. */
-static void
-fin_start(void)
-{
-	fin.last_total = UINT64_MAX;
-	fin.stall_since = rte_get_timer_cycles();
-	fin.stalled = false;
-	fin.ran_out_tsc = 0;
-	fin.any = false;
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		port_counters_read(&app.ports[i], &fin.base[i]);
-		fin.expected[i] = 0;
-		fin.any |= app.ports[i].finite;
-		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-			fin.expected[i] += app.ports[i].files.packets[q];
-	}
-}
-
-/* A capture replayed as it is changed (said): the run stops at once. */
-static bool
-fin_changed(void)
-{
-	uint64_t now = rte_get_timer_cycles();
-
-	if (!fin.changed && now >= fin.next_change_check) {
-		fin.next_change_check = now + rte_get_timer_hz() /
-			(US_PER_S / CHANGE_CHECK_US);
-		fin.changed = replay_changed(&app);
-	}
-	return fin.changed;
-}
-
-/* Every finite port delivered or dropped its files' packets; when first
- * seen, the time is kept. */
-static bool
-fin_ran_out(uint64_t *total)
-{
-	bool done = true;
-
-	*total = 0;
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		uint64_t got = port_accounted(i, &fin.base[i]);
-
-		*total += got;
-		if (app.ports[i].finite && got < fin.expected[i])
-			done = false;
-	}
-	if (done && fin.ran_out_tsc == 0)
-		fin.ran_out_tsc = rte_rdtsc();
-	return done;
 }
 
 /* Every packet of the loop received or dropped with a cause, or a stall. */
@@ -346,7 +339,6 @@ struct exhaust {
 	bool running;
 	uint64_t held_max;
 	uint64_t rx_at_release;		/* packets received when they came back */
-	bool released;
 };
 
 /* How often the thread looks at the clock before AT, and retakes after. */
@@ -384,11 +376,7 @@ exhaust_main(void *arg)
 			rte_mempool_put_bulk(app.ports[i].mp, held[i], n[i]);
 		free(held[i]);
 	}
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		for (unsigned int i = 0; i < app.pollers[k].nb_q; i++)
-			ex->rx_at_release +=
-				RXR_STAT_READ(app.pollers[k].q[i].packets);
-	ex->released = true;
+	ex->rx_at_release = received();
 	return NULL;
 }
 

@@ -37,8 +37,7 @@ snapshot_take(const struct app *app, struct snapshot *s)
 			s->freed += RXR_STAT_READ(pl->cons[c].packets);
 			s->free_cycles += RXR_STAT_READ(pl->cons[c].free_cycles);
 		}
-		for (int d = 0; d < DROP_MAX; d++)
-			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
+		s->consumer_full += RXR_STAT_READ(pl->consumer_full);
 	}
 	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		port_counters_read(&app->ports[i], &s->port[i]);
@@ -244,15 +243,12 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 		a->free_cycles, b->freed - a->freed);
 	r->refill_latency_sample_every = app->opt.latency ?
 		app->opt.latency_every : 0;
-	n[CAUSE_CONSUMER_FULL] = b->drops[DROP_CONSUMER_FULL] -
-		a->drops[DROP_CONSUMER_FULL];
+	n[CAUSE_CONSUMER_FULL] = b->consumer_full - a->consumer_full;
 	n[CAUSE_UNACCOUNTED] = unaccounted;
 	/* Shown at 0 too: what every run has, or this run could have. */
 	shown[CAUSE_XDP_RX_DROPPED] = shown[CAUSE_XDP_RX_RING_FULL] =
 		shown[CAUSE_XDP_FILL_RING_EMPTY];
-	shown[CAUSE_CONSUMER_FULL] = app->opt.consumer == CONSUMER_SAME_CPU ||
-		app->opt.consumer == CONSUMER_OTHER_CPU ||
-		app->opt.consumer == CONSUMER_OTHER_POLL;
+	shown[CAUSE_CONSUMER_FULL] = consumer_queued(app->opt.consumer);
 	for (unsigned int c = 0; c < CAUSE_MAX; c++)
 		if ((n[c] != 0 || shown[c]) && r->nb_drops < RXR_REPORT_DROPS_MAX)
 			r->drops[r->nb_drops++] = (struct rxr_report_drop){

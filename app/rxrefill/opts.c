@@ -609,6 +609,8 @@ set_version(void *c, const char *arg, char *err, size_t errlen)
 	return RXR_OPT_STOP;
 }
 
+static void opts_usage(FILE *f);
+
 static int
 set_help(void *c, const char *arg, char *err, size_t errlen)
 {
@@ -890,7 +892,7 @@ opts_table_init(void)
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
-void
+static void
 opts_usage(FILE *f)
 {
 	opts_table_init();

@@ -144,7 +144,7 @@ poller_reset(struct poller *pl)
 	for (unsigned int i = 0; i < pl->nb_q; i++)
 		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
-	memset(pl->drops, 0, sizeof(pl->drops));
+	pl->consumer_full = 0;
 	memset(pl->untracked, 0, sizeof(pl->untracked));
 	pl->table_full = 0;
 	pl->streams_self = pl->streams_logged = 0;
@@ -407,7 +407,7 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 				untracked_sub(pl, st->why[i], st->m[i]->pkt_len);
 			}
 		}
-		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
+		pl->consumer_full += st->n - k;
 		rxr_pktmbuf_free_bulk(&st->m[k], st->n - k);
 	}
 	st->n = 0;
@@ -455,7 +455,7 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 					untracked_sub(pl, -ret[i],
 						pkts[i]->pkt_len);
 			}
-			pl->drops[DROP_CONSUMER_FULL] += n - k;
+			pl->consumer_full += n - k;
 			rxr_pktmbuf_free_bulk(&pkts[k], n - k);
 		}
 	}

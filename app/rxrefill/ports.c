@@ -41,13 +41,6 @@
 #define LINK_WAIT_S 3
 #define LINK_POLL_US (10 * 1000)
 
-static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
-static void port_pcap_files(const struct app *a, struct port *p);
-static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
-static int pool_retire_slot(struct port *p, struct rte_mempool **slot,
-		uint64_t *lost);
-static void port_xstats_find(struct port *p);
-
 static int
 xstat_id(uint16_t port, const char *name)
 {
@@ -157,6 +150,79 @@ device_has_port(const char *name)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * What it takes to probe the device again: its bus, its name on that bus
+ * and the arguments it was probed with (vdev or PCI devargs).
+ */
+static int
+port_identity(struct port *p, const struct rte_eth_dev_info *di)
+{
+	const struct rte_devargs *da;
+
+	/*
+	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
+	 * (EBUSY) and the failed setup forgets the first socket, which then
+	 * stays bound until the process exits; so it is probed again before
+	 * every new pool, never set up twice. Its close leaves the frames of
+	 * the fill ring in the pool's memory (its UMEM).
+	 */
+	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
+	/*
+	 * Its UMEM chunks are at most a page, and on 4 KiB pages a buffer
+	 * must not cross one: the kernel refuses larger chunks.
+	 */
+	p->page_bounded = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reprobe_ok = false;
+	if (di->device == NULL)
+		return 0;
+	snprintf(p->bus, sizeof(p->bus), "%s",
+		rte_bus_name(rte_dev_bus(di->device)));
+	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
+	da = rte_dev_devargs(di->device);
+	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
+			da != NULL && da->args != NULL ? da->args : "") >=
+			sizeof(p->devargs)) {
+		/* It matters only if a queue needs the port probed again. */
+		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
+			"it cannot be probed again", p->id, p->driver,
+			sizeof(p->devargs) - 1);
+		return 0;
+	}
+	p->reprobe_ok = true;
+	return 0;
+}
+
+/*
+ * A net_pcap device of the user's: its files as read before EAL, and one
+ * queue per rx_pcap file unless --queues says otherwise, so that no file
+ * goes unread unsaid. Without infinite_rx it replays them once per start.
+ */
+static void
+port_pcap_files(const struct app *a, struct port *p)
+{
+	const struct replay_counts *c = replay_device_files(a, p->name);
+
+	if (c == NULL || c->nb == 0)
+		return;
+	p->files = *c;
+	p->finite = !c->endless;
+	if (a->opt.queues == 0)
+		p->nb_q = c->nb;
+	else if (p->nb_q < c->nb)
+		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
+			"rx_pcap files; the others are never read", p->name,
+			p->nb_q, p->nb_q, c->nb);
+}
+
+static void
+port_xstats_find(struct port *p)
+{
+	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
+	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	xsk_port_init(p);
 }
 
 /* Why no PMD took PCI device @p addr, from sysfs, one error line. */
@@ -321,79 +387,6 @@ ports_init(struct app *a)
 }
 
 /*
- * What it takes to probe the device again: its bus, its name on that bus
- * and the arguments it was probed with (vdev or PCI devargs).
- */
-static int
-port_identity(struct port *p, const struct rte_eth_dev_info *di)
-{
-	const struct rte_devargs *da;
-
-	/*
-	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
-	 * (EBUSY) and the failed setup forgets the first socket, which then
-	 * stays bound until the process exits; so it is probed again before
-	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM).
-	 */
-	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
-	/*
-	 * Its UMEM chunks are at most a page, and on 4 KiB pages a buffer
-	 * must not cross one: the kernel refuses larger chunks.
-	 */
-	p->page_bounded = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reprobe_ok = false;
-	if (di->device == NULL)
-		return 0;
-	snprintf(p->bus, sizeof(p->bus), "%s",
-		rte_bus_name(rte_dev_bus(di->device)));
-	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
-	da = rte_dev_devargs(di->device);
-	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
-			da != NULL && da->args != NULL ? da->args : "") >=
-			sizeof(p->devargs)) {
-		/* It matters only if a queue needs the port probed again. */
-		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
-			"it cannot be probed again", p->id, p->driver,
-			sizeof(p->devargs) - 1);
-		return 0;
-	}
-	p->reprobe_ok = true;
-	return 0;
-}
-
-/*
- * A net_pcap device of the user's: its files as read before EAL, and one
- * queue per rx_pcap file unless --queues says otherwise, so that no file
- * goes unread unsaid. Without infinite_rx it replays them once per start.
- */
-static void
-port_pcap_files(const struct app *a, struct port *p)
-{
-	const struct replay_counts *c = replay_device_files(a, p->name);
-
-	if (c == NULL || c->nb == 0)
-		return;
-	p->files = *c;
-	p->finite = !c->endless;
-	if (a->opt.queues == 0)
-		p->nb_q = c->nb;
-	else if (p->nb_q < c->nb)
-		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
-			"rx_pcap files; the others are never read", p->name,
-			p->nb_q, p->nb_q, c->nb);
-}
-
-static void
-port_xstats_find(struct port *p)
-{
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
-}
-
-/*
  * Close the port and probe its device again (vdev or PCI hotplug), then
  * configure it as before. Closing releases the queues and every mbuf the
  * PMD held, whatever pool it came from: some PMDs cannot set a queue up
@@ -468,8 +461,7 @@ pool_frames(const struct app *a, const struct port *p)
 		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
 			o->settings[s]));
 	n += (uint64_t)a->nb_pollers * (high + held);
-	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
-			o->consumer == CONSUMER_OTHER_POLL)
+	if (consumer_queued(o->consumer))
 		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
 			RXR_POOL_TASK_BATCH_DEFAULT);
 	/* infinite_rx keeps a copy of every file packet in the pool. */
@@ -582,6 +574,65 @@ pool_reclaim(struct rte_mempool *mp, unsigned int *reclaimed)
 	return 0;
 }
 
+/* rxr_pool_check()'s findings, one rte_log line each. */
+static int
+pool_check_logged(struct rxr_pool *pool)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (f == NULL)
+		return rxr_pool_check(pool, stderr);
+	ret = rxr_pool_check(pool, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+			line = strtok_r(NULL, "\n", &save))
+		RXR_LOG(ERR, "%s", line);
+	free(buf);
+	return ret;
+}
+
+/*
+ * The pool at *slot, if any, whose queues were set up again (or closed),
+ * has every frame back from the PMD: check that each is home in its zone,
+ * then free it. *slot is emptied.
+ */
+static int
+pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
+{
+	struct rte_mempool *mp = *slot;
+	struct rxr_pool *pool;
+	unsigned int avail, got;
+
+	if (mp == NULL)
+		return 0;
+	*slot = NULL;
+	pool = rxr_mempool_pool(mp);
+
+	/*
+	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
+	 * frames of its fill ring there when it closes: the port is closed by
+	 * now, so nothing can hold them any more.
+	 */
+	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
+		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
+			"are back in their zone", p->id, p->driver, got);
+	rxr_pool_quiesce(pool);
+	avail = rte_mempool_avail_count(mp);
+	if (avail != mp->size || pool_check_logged(pool) != 0) {
+		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
+			"to their zone; its pool is kept, so that they land in "
+			"live memory if they come back later", p->id,
+			mp->size - avail, mp->size);
+		*lost += mp->size - avail;
+		return -1;
+	}
+	rte_mempool_free(mp);
+	return 0;
+}
+
 static struct rte_mempool *
 pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 {
@@ -687,7 +738,7 @@ ports_use_pool(struct app *a, unsigned int run)
 			 * packet of the captures: the second run failed where
 			 * the first fit).
 			 */
-			if (pool_retire_slot(p, &p->mp, &a->lost_frames) != 0)
+			if (pool_retire(p, &p->mp, &a->lost_frames) != 0)
 				RXR_LOG(ERR, "frames were lost in the previous run");
 		}
 		p->old_mp = p->mp;
@@ -782,75 +833,13 @@ ports_stop(struct app *a)
 		}
 }
 
-/*
- * A pool whose queues were set up again (or closed) has every frame back
- * from the PMD: check that each is home in its zone, then free it.
- */
-/* rxr_pool_check()'s findings, one rte_log line each. */
-static int
-pool_check_logged(struct rxr_pool *pool)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (f == NULL)
-		return rxr_pool_check(pool, stderr);
-	ret = rxr_pool_check(pool, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-			line = strtok_r(NULL, "\n", &save))
-		RXR_LOG(ERR, "%s", line);
-	free(buf);
-	return ret;
-}
-
-static int
-pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
-{
-	struct rxr_pool *pool = rxr_mempool_pool(mp);
-	unsigned int avail, got;
-
-	/*
-	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
-	 * frames of its fill ring there when it closes: the port is closed by
-	 * now, so nothing can hold them any more.
-	 */
-	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
-		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
-			"are back in their zone", p->id, p->driver, got);
-	rxr_pool_quiesce(pool);
-	avail = rte_mempool_avail_count(mp);
-	if (avail != mp->size || pool_check_logged(pool) != 0) {
-		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
-			"to their zone; its pool is kept, so that they land in "
-			"live memory if they come back later", p->id,
-			mp->size - avail, mp->size);
-		*lost += mp->size - avail;
-		return -1;
-	}
-	rte_mempool_free(mp);
-	return 0;
-}
-
-/* The pool at *slot, if any, retired (pool_retire()); *slot emptied. */
-static int
-pool_retire_slot(struct port *p, struct rte_mempool **slot, uint64_t *lost)
-{
-	int ret = *slot != NULL ? pool_retire(p, *slot, lost) : 0;
-
-	*slot = NULL;
-	return ret;
-}
-
 int
 ports_retire_pools(struct app *a, uint64_t *lost)
 {
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (pool_retire_slot(&a->ports[i], &a->ports[i].old_mp,
+		if (pool_retire(&a->ports[i], &a->ports[i].old_mp,
 				lost) != 0)
 			ret = -1;
 	return ret;
@@ -877,7 +866,7 @@ ports_close(struct app *a, uint64_t *lost)
 	if (ports_retire_pools(a, lost) != 0)
 		ret = -1;
 	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (pool_retire_slot(&a->ports[i], &a->ports[i].mp, lost) != 0)
+		if (pool_retire(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
 	return ret;
 }

@@ -44,7 +44,8 @@ profile_reldir(char *dir, size_t len)
 	snprintf(dir, len, "%s/%s", dirname(exe), RXR_PROFILE_RELDIR);
 }
 
-const char *
+/* A --profile argument as a path, or NAME of an installed one. */
+static const char *
 profile_find(const char *name, char *buf, size_t len)
 {
 	char dir[PATH_MAX + 64];

@@ -84,7 +84,7 @@ enum consumer_mode {
  * Why packets were lost, in the order a run's report lists them:
  * X(id, name, live), live: also shown while running (telemetry, the
  * metrics file). The ports' counters give each (port_drops()) but
- * consumer_full, which the poll lcores count (poller.drops), and
+ * consumer_full, which the poll lcores count, and
  * unaccounted, what a finite replay sent that no other cause holds.
  */
 #define DROP_CAUSES(X) \
@@ -103,12 +103,6 @@ enum drop_cause_id { DROP_CAUSES(DROP_CAUSE_ID_) CAUSE_MAX };
 extern const char *const drop_cause_names[CAUSE_MAX];
 extern const bool drop_cause_live[CAUSE_MAX];
 
-/* Drop causes the poll lcores count themselves (poller.drops). */
-enum drop_cause {
-	DROP_CONSUMER_FULL,	/* the stream's receive queue was full */
-	DROP_MAX,
-};
-
 /*
  * Why no stream row holds a packet: the table had no room for its flow,
  * or rxr_flow_parse() refused it (the index is minus its status).
@@ -126,6 +120,14 @@ struct untracked {
 	uint64_t packets;
 	uint64_t bytes;
 };
+
+/* Consumers that are a queue and its reader (thread or poll lcore). */
+static inline bool
+consumer_queued(enum consumer_mode m)
+{
+	return m == CONSUMER_SAME_CPU || m == CONSUMER_OTHER_CPU ||
+		m == CONSUMER_OTHER_POLL;
+}
 
 /* A strategy configuration that runs are made of. */
 struct run_config {
@@ -252,7 +254,7 @@ struct poller {
 	 * it received is its queues' counters (poll_queue.packets, bytes). */
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
-	uint64_t drops[DROP_MAX];
+	uint64_t consumer_full;		/* dropped: a receive queue was full */
 	struct untracked untracked[UNTRACKED_MAX];	/* in no stream row, by cause */
 	uint64_t table_full;		/* packets the table refused: it grows */
 	uint64_t streams_logged;	/* deferred: packets counted from the log */
@@ -396,7 +398,6 @@ flag_set(atomic_bool *f, bool v)
 int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
 void opts_check_ports(const struct app *a);
-void opts_usage(FILE *f);
 /* --options-table: the options as the man page and completion read them. */
 int opts_print_table(FILE *f);
 struct rxr_opt_table;
@@ -501,7 +502,7 @@ struct snapshot {
 	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
-	uint64_t drops[DROP_MAX];
+	uint64_t consumer_full;
 	struct port_counters port[MAX_PORTS];
 	struct rxr_pool_stats pool[MAX_PORTS];
 };
@@ -550,8 +551,6 @@ bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
 /* After EAL: each poll lcore's consumer_cpu and the zeroing thread's CPU;
  * -1 with the reason said when other-cpu leaves a poll lcore none. */
 int cpus_place(struct app *a);
-/* "0-3,6": a CPU set as the kernel lists it; "" when empty. */
-void cpus_str(const rte_cpuset_t *set, char *buf, size_t len);
 
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */
@@ -607,7 +606,5 @@ int opts_args_push(struct opts_args *a, const char *s, size_t len);
 /* Reads the profile NAME (a path or an installed name) into A. */
 int opts_profile_load(const struct rxr_opt_table *t, const char *name,
 		struct opts_args *a);
-/* A --profile argument as a path, or NAME of an installed one. */
-const char *profile_find(const char *name, char *buf, size_t len);
 
 #endif /* RXREFILL_H */

@@ -99,8 +99,7 @@ counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 			*packets += RXR_STAT_READ(pl->q[i].packets);
 			*bytes += RXR_STAT_READ(pl->q[i].bytes);
 		}
-		drops[CAUSE_CONSUMER_FULL] +=
-			RXR_STAT_READ(a->pollers[k].drops[DROP_CONSUMER_FULL]);
+		drops[CAUSE_CONSUMER_FULL] += RXR_STAT_READ(pl->consumer_full);
 	}
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct port_counters c, zero = { 0 };
