@@ -571,7 +571,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 			tag, sizeof(*s0));
 		return -1;
 	}
-	cons = consumers_start(&app, cfg) == 0;
+	cons = consumers_start(&app) == 0;
 	if (!cons)
 		goto teardown;
 	zeroer = zeroer_start(&app) == 0;
@@ -866,41 +866,6 @@ report_env(struct rxr_report *rep)
 		rxr_zero_policy_name(o->zero_policy));
 	rxr_report_set_option_str(rep, "zero_method",
 		rxr_zero_method_name(o->zero_method));
-	return 0;
-}
-
-static int
-consumers_init(struct app *a)
-{
-	/* One queue each, to the next poll lcore (app_setup() checked
-	 * that there is one). */
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		a->opt.consumers = 1;
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		struct poller *pl = &a->pollers[k];
-
-		pl->nb_cons = a->opt.consumers;
-		for (unsigned int i = 0; i < pl->nb_cons; i++) {
-			char name[RTE_RING_NAMESIZE];
-
-			snprintf(name, sizeof(name), "rxr_c%u_%u", k, i);
-			pl->cons[i].poller = pl;
-			pl->cons[i].index = i;
-			pl->cons[i].ring = rte_ring_create(name, a->opt.consumer_depth,
-				rte_lcore_to_socket_id(pl->lcore),
-				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-			if (pl->cons[i].ring == NULL) {
-				RXR_LOG(ERR, "cannot create a receive queue of %u "
-					"packets: %s", a->opt.consumer_depth,
-					rte_strerror(rte_errno));
-				return -1;
-			}
-		}
-	}
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
-			a->pollers[(k + 1) % a->nb_pollers].inbox =
-				a->pollers[k].cons[0].ring;
 	return 0;
 }
 

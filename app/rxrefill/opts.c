@@ -472,31 +472,20 @@ set_exhaust(void *c, const char *arg, char *err, size_t errlen)
 }
 
 /* A path option: anything but empty (output_check() looks further). */
-static int
-path_value(const char *opt, const char *arg, const char **field, char *err,
-		size_t errlen)
-{
-	if (arg[0] == '\0') {
-		snprintf(err, errlen, "--%s: empty path", opt);
-		return -1;
-	}
-	*field = arg;
-	return 0;
+#define PATH_SETTER(fn, opt, field) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (arg[0] == '\0') { \
+		snprintf(err, errlen, "--" opt ": empty path"); \
+		return -1; \
+	} \
+	((struct opts_ctx *)c)->o->field = arg; \
+	return 0; \
 }
 
-static int
-set_report(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("report", arg, &((struct opts_ctx *)c)->o->report_path,
-		err, errlen);
-}
-
-static int
-set_metrics_file(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("metrics-file", arg,
-		&((struct opts_ctx *)c)->o->metrics_path, err, errlen);
-}
+PATH_SETTER(set_report, "report", report_path)
+PATH_SETTER(set_metrics_file, "metrics-file", metrics_path)
 
 /*
  * The file names are kept in place: arg is a word of the arguments

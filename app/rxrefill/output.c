@@ -26,19 +26,27 @@ static FILE *report_stdout;	/* "-": the real standard output */
 static bool report_failed;	/* a write failed: said once, not retried */
 static bool report_written;
 
-int
-output_check(const struct options *o, unsigned int std_closed)
+unsigned int
+output_inputs(const struct options *o, const char **inputs)
 {
-	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
 	unsigned int n = 0;
-	char err[PATH_MAX + 256];
-	uint64_t need = REPORT_BYTES_BASE +
-		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
 
 	for (unsigned int i = 0; i < o->nb_replay; i++)
 		inputs[n++] = o->replay[i];
 	for (unsigned int i = 0; i < o->nb_profiles; i++)
 		inputs[n++] = o->profiles[i];
+	return n;
+}
+
+int
+output_check(const struct options *o, unsigned int std_closed)
+{
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
+	unsigned int n = output_inputs(o, inputs);
+	char err[PATH_MAX + 256];
+	uint64_t need = REPORT_BYTES_BASE +
+		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
+
 	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
 			err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);

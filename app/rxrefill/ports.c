@@ -49,6 +49,26 @@ xstat_id(uint16_t port, const char *name)
 	return rte_eth_xstats_get_id_by_name(port, name, &id) == 0 ? (int)id : -1;
 }
 
+static void
+port_xstats_find(struct port *p)
+{
+	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
+	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	xsk_port_init(p);
+}
+
+static int
+port_info(uint16_t id, struct rte_eth_dev_info *di)
+{
+	int ret = rte_eth_dev_info_get(id, di);
+
+	if (ret != 0)
+		RXR_LOG(ERR, "port %u: no device info: %s", id,
+			rte_strerror(-ret));
+	return ret;
+}
+
+/* RSS over its queues, one TX queue, its xstats found. */
 static int
 port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 {
@@ -89,6 +109,7 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
+	port_xstats_find(p);
 	return 0;
 }
 
@@ -217,14 +238,6 @@ port_pcap_files(const struct app *a, struct port *p)
 			p->nb_q, p->nb_q, c->nb);
 }
 
-static void
-port_xstats_find(struct port *p)
-{
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
-}
-
 /* Why no PMD took PCI device @p addr, from sysfs, one error line. */
 static void
 pci_explain(const struct app *a, const char *given, const char *addr)
@@ -328,7 +341,6 @@ ports_init(struct app *a)
 	RTE_ETH_FOREACH_DEV(id) {
 		struct rte_eth_dev_info di;
 		struct port *p;
-		int ret;
 
 		if (a->nb_ports == MAX_PORTS) {
 			RXR_LOG(ERR, "more than %d ports; use -a/--vdev to pick",
@@ -338,12 +350,8 @@ ports_init(struct app *a)
 		p = &a->ports[a->nb_ports];
 		memset(p, 0, sizeof(*p));
 		p->id = id;
-		ret = rte_eth_dev_info_get(id, &di);
-		if (ret != 0) {
-			RXR_LOG(ERR, "port %u: no device info: %s", id,
-				rte_strerror(-ret));
+		if (port_info(id, &di) != 0)
 			return -1;
-		}
 		rte_eth_dev_get_name_by_port(id, p->name);
 		snprintf(p->driver, sizeof(p->driver), "%s", di.driver_name);
 		p->socket = rte_eth_dev_socket_id(id);
@@ -369,7 +377,6 @@ ports_init(struct app *a)
 		}
 		if (port_configure(a, p, &di) != 0)
 			return -1;
-		port_xstats_find(p);
 		a->nb_ports++;
 	}
 	if (ports_frame_size(a) != 0)
@@ -432,16 +439,7 @@ port_reprobe(struct app *a, struct port *p)
 		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
 			if (a->pollers[k].q[q].port == old)
 				a->pollers[k].q[q].port = id;
-	ret = rte_eth_dev_info_get(id, &di);
-	if (ret != 0) {
-		RXR_LOG(ERR, "port %u: no device info: %s", id,
-			rte_strerror(-ret));
-		return -1;
-	}
-	if (port_configure(a, p, &di) != 0)
-		return -1;
-	port_xstats_find(p);
-	return 0;
+	return port_info(id, &di) != 0 ? -1 : port_configure(a, p, &di);
 }
 
 /* Frames a port's pool needs so that no strategy starves by construction. */

@@ -423,6 +423,8 @@ void stop_say(unsigned int done, unsigned int total);
 /* output.c: the report's path, and lines for the terminal */
 /* std_closed: rxr_path_std_fds_open()'s mask of streams closed at start. */
 int output_check(const struct options *o, unsigned int std_closed);
+/* The files the options read (--replay, --profile): never an output. */
+unsigned int output_inputs(const struct options *o, const char **inputs);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
 /* prefix and text within 120 columns, broken after "; " where it can. */
@@ -487,7 +489,9 @@ void streams_settle(struct app *a);
 void streams_mark(struct app *a);
 
 /* consumer.c */
-int consumers_start(struct app *a, unsigned int run);
+/* Each poll lcore's consumers and their receive queues (--consumers). */
+int consumers_init(struct app *a);
+int consumers_start(struct app *a);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 

@@ -461,7 +461,7 @@ metrics_check(const struct options *o)
 {
 	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
 	char err[PATH_MAX + 256];
-	unsigned int n = 0;
+	unsigned int n = output_inputs(o, inputs);
 
 	if (o->metrics_path == NULL)
 		return 0;
@@ -470,10 +470,6 @@ metrics_check(const struct options *o)
 			"a file");
 		return -1;
 	}
-	for (unsigned int i = 0; i < o->nb_replay; i++)
-		inputs[n++] = o->replay[i];
-	for (unsigned int i = 0; i < o->nb_profiles; i++)
-		inputs[n++] = o->profiles[i];
 	/* Two writers of one file, however either is spelled. */
 	if (rxr_path_same(o->metrics_path, o->report_path)) {
 		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
