@@ -46,9 +46,9 @@ static struct app app;
 
 #define US_PER_S 1000000
 
-/* The main lcore's longest sleep while napping: signals are seen within. */
-#define NAP_STEP_US 10000.0
-/* How often the main lcore checks a run's end: sleeping, polling. */
+/* How often the main lcore checks a run's end: sleeping through a timed
+ * run, through a finite one, polling. */
+#define NAP_STEP_US 10000
 #define DONE_CHECK_US 200
 #define DONE_CHECK_POLLING_US 100
 
@@ -148,24 +148,6 @@ wait_step(bool collect, double idle_us)
 		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
 }
 
-/* Sleep up to sec seconds, waking for signals and changed captures;
- * finite ports that run out meanwhile are seen. */
-static void
-nap(double sec, bool finite)
-{
-	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
-	const bool collect = streams_deferred(&app);
-	uint64_t total;
-
-	while (!flag_get(&force_quit) && !fin_changed() &&
-			rte_get_timer_cycles() < end) {
-		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
-		live_tick();
-		if (finite)
-			fin_ran_out(&total);
-	}
-}
-
 /* The rates since prev, then prev = now (main lcore only). */
 static void
 progress(const char *tag, struct snapshot *prev)
@@ -222,11 +204,11 @@ wait_pollers(void)
 
 /*
  * Until done(now) says so: the main lcore polls, checking done from its
- * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps between
- * checks.
+ * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps idle_us
+ * between checks.
  */
 static void
-run_until(bool (*done)(uint64_t now))
+run_until(bool (*done)(uint64_t now), double idle_us)
 {
 	struct poller *mp = main_poller();
 
@@ -234,7 +216,7 @@ run_until(bool (*done)(uint64_t now))
 		const bool collect = streams_deferred(&app);
 
 		while (!done(rte_rdtsc()))
-			wait_step(collect, DONE_CHECK_US);
+			wait_step(collect, idle_us);
 		return;
 	}
 	mp->control = done;
@@ -312,7 +294,7 @@ run_finite(uint64_t *unaccounted)
 		launch_pollers();
 		if (main_poller() != NULL)
 			noise_loop_begin();
-		run_until(finite_done);
+		run_until(finite_done, DONE_CHECK_US);
 		if (main_poller() != NULL)
 			noise_loop_end();
 		wait_pollers();
@@ -417,6 +399,7 @@ window_begin(struct snapshot *s1)
 	noise_begin(&app);
 	snapshot_take(&app, s1);
 	detail_begin(&app, s1);
+	live_phase(PHASE_MEASURING);
 }
 
 /* The measured window closes, in the reverse order. */
@@ -428,12 +411,30 @@ window_end(struct snapshot *s2)
 	noise_end(&app);
 }
 
-/* A duration-based run as the main lcore's poll loop checks it. */
-static struct {
-	uint64_t warm_end, end;
-	struct snapshot *s1, *s2;
-	bool measuring;
+/*
+ * A duration-based run as the main lcore checks it, from its poll loop
+ * (--main-polls) or between naps: the window opens after the warm-up and
+ * closes after the duration, with a progress line each period when the
+ * main lcore does not poll.
+ */
+static struct timed {
+	uint64_t warm_end, end, period, next;
+	struct snapshot *s0, *s1, *s2;
+	const char *tag;
+	enum { TIM_WARMUP, TIM_MEASURING, TIM_CLOSED } state;
 } tim;
+
+static void
+timed_open(void)
+{
+	window_begin(tim.s1);
+	tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
+		rte_get_tsc_hz());
+	tim.next = tim.s1->tsc + tim.period;
+	if (tim.period != 0)
+		*tim.s0 = *tim.s1;
+	tim.state = TIM_MEASURING;
+}
 
 static bool
 timed_done(uint64_t now)
@@ -445,63 +446,20 @@ timed_done(uint64_t now)
 		fin_ran_out(&total);
 	if (flag_get(&force_quit) || fin_changed())
 		return true;
-	if (!tim.measuring && now >= tim.warm_end) {
-		window_begin(tim.s1);
-		live_phase(PHASE_MEASURING);
-		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
-			rte_get_tsc_hz());
-		tim.measuring = true;
-	} else if (tim.measuring && now >= tim.end) {
-		window_end(tim.s2);
-		return true;
+	if (tim.state == TIM_WARMUP) {
+		if (now >= tim.warm_end)
+			timed_open();
+		return false;
 	}
-	return false;
-}
-
-/* --main-polls: the main lcore polls, timed_done() opens and closes. */
-static void
-timed_main_polls(struct snapshot *s1, struct snapshot *s2)
-{
-	/* No progress line: the main lcore is measuring too. */
-	tim.s1 = s1;
-	tim.s2 = s2;
-	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
-		rte_get_tsc_hz());
-	if (tim.measuring)
-		tim.end = s1->tsc + (uint64_t)(app.opt.duration_s *
-			rte_get_tsc_hz());
-	run_until(timed_done);
-	if (!tim.measuring)
-		window_begin(s1);
-	if (flag_get(&force_quit) || fin.changed)
-		window_end(s2);
-}
-
-/* The main lcore naps through warmup and window, printing progress. */
-static void
-timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
-		struct snapshot *s2)
-{
-	if (!tim.measuring) {
-		nap(app.opt.warmup_s, fin.any);
-		window_begin(s1);
-		live_phase(PHASE_MEASURING);
+	if (tim.period != 0 && (now >= tim.next || now >= tim.end)) {
+		progress(tim.tag, tim.s0);
+		tim.next += tim.period;
 	}
-	*s0 = *s1;
-	while (!flag_get(&force_quit) && !fin.changed) {
-		double left = app.opt.duration_s -
-			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
-
-		if (left <= 0)
-			break;
-		nap(app.opt.stats_period_s > 0 ?
-			RTE_MIN(left, app.opt.stats_period_s) : left, fin.any);
-		/* --progress rounds: a line per round, none while measuring. */
-		if (app.opt.stats_period_s > 0 &&
-				app.opt.progress == PROGRESS_RUNS)
-			progress(tag, s0);
-	}
-	window_end(s2);
+	if (now < tim.end)
+		return false;
+	window_end(tim.s2);
+	tim.state = TIM_CLOSED;
+	return true;
 }
 
 /*
@@ -519,21 +477,29 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	fin_start();
 	if (ports_start(&app) != 0)
 		return -1;
+	/* --progress rounds: a line per round, none while measuring. */
+	tim = (struct timed){ .s0 = s0, .s1 = s1, .s2 = s2, .tag = tag,
+		.period = main_poller() == NULL && app.opt.stats_period_s > 0 &&
+			app.opt.progress == PROGRESS_RUNS ?
+			(uint64_t)(app.opt.stats_period_s * rte_get_tsc_hz()) : 0 };
 	/* Without a warm-up the window opens before anything is received. */
-	tim.measuring = app.opt.warmup_s <= 0;
-	if (tim.measuring) {
-		window_begin(s1);
-		live_phase(PHASE_MEASURING);
-	}
+	if (app.opt.warmup_s <= 0)
+		timed_open();
 	launch_pollers();
-	if (main_poller() != NULL)
-		timed_main_polls(s1, s2);
-	else
-		timed_naps(tag, s0, s1, s2);
+	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+		rte_get_tsc_hz());
+	run_until(timed_done, NAP_STEP_US);
+	/* Stopped, or a capture changed: the window closes here. */
+	if (tim.state == TIM_WARMUP)
+		window_begin(s1);
+	else if (tim.state == TIM_MEASURING && tim.period != 0)
+		progress(tag, s0);
+	if (tim.state != TIM_CLOSED)
+		window_end(s2);
 	*cycles = s2->tsc - s1->tsc;
 	if (fin.any && !flag_get(&force_quit) && !fin.changed &&
 			!fin_ran_out(&total))
-		run_until(finite_done);
+		run_until(finite_done, DONE_CHECK_US);
 	wait_pollers();
 	win.unaccounted = fin.stalled ? finite_unaccounted() : 0;
 	win.before = s1->packets;
@@ -588,7 +554,6 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
 		window_begin(s1);
-		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(unaccounted);
 		window_end(s2);
 		ret = 0;
