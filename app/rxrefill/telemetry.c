@@ -343,22 +343,20 @@ metrics_print(FILE *f, const struct live_view *v)
 	for (int p = 0; p <= PHASE_DONE; p++)
 		fprintf(f, "rxrefill_phase{%s,phase=\"%s\"} %d\n", labels,
 			phase_names[p], p == (int)v->phase);
-	fprintf(f, "# HELP rxrefill_repetition Repetition of the current "
-		"configuration, from 1.\n# TYPE rxrefill_repetition gauge\n"
-		"rxrefill_repetition{%s} %u\n", labels, v->rep);
-	fprintf(f, "# HELP rxrefill_mpps Received packets per second over "
-		"the last stats period, millions.\n# TYPE rxrefill_mpps gauge\n"
-		"rxrefill_mpps{%s} %.6f\n", labels, v->mpps);
-	fprintf(f, "# HELP rxrefill_gbps Received Gbit/s over the last stats "
-		"period.\n# TYPE rxrefill_gbps gauge\n"
-		"rxrefill_gbps{%s} %.6f\n", labels, v->gbps);
-	fprintf(f, "# HELP rxrefill_rx_packets_total Packets received in the "
-		"current run.\n# TYPE rxrefill_rx_packets_total counter\n"
-		"rxrefill_rx_packets_total{%s} %" PRIu64 "\n", labels,
-		v->rx_packets);
-	fprintf(f, "# HELP rxrefill_rx_bytes_total Bytes received in the "
-		"current run.\n# TYPE rxrefill_rx_bytes_total counter\n"
-		"rxrefill_rx_bytes_total{%s} %" PRIu64 "\n", labels, v->rx_bytes);
+#define RUN_METRIC(name, type, help, fmt, val) fprintf(f, "# HELP rxrefill_" \
+	name " " help "\n# TYPE rxrefill_" name " " type "\nrxrefill_" name \
+	"{%s} " fmt "\n", labels, val)
+	RUN_METRIC("repetition", "gauge", "Repetition of the current "
+		"configuration, from 1.", "%u", v->rep);
+	RUN_METRIC("mpps", "gauge", "Received packets per second over the "
+		"last stats period, millions.", "%.6f", v->mpps);
+	RUN_METRIC("gbps", "gauge", "Received Gbit/s over the last stats "
+		"period.", "%.6f", v->gbps);
+	RUN_METRIC("rx_packets_total", "counter", "Packets received in the "
+		"current run.", "%" PRIu64, v->rx_packets);
+	RUN_METRIC("rx_bytes_total", "counter", "Bytes received in the "
+		"current run.", "%" PRIu64, v->rx_bytes);
+#undef RUN_METRIC
 	fprintf(f, "# HELP rxrefill_drops_total Packets dropped in the current "
 		"run, by cause.\n# TYPE rxrefill_drops_total counter\n");
 	for (int d = 0; d < CAUSE_MAX; d++)
