@@ -81,8 +81,10 @@ consumer_main(void *arg)
 		rxr_pool_task_batch(pl->pools[0], RXR_POOL_TASK_BATCH_DEFAULT);
 	}
 
-	uint64_t stall_end = app.opt.stall_s > 0 ? rte_get_timer_cycles() +
-		(uint64_t)(app.opt.stall_s * rte_get_timer_hz()) : UINT64_MAX;
+	const struct options *o = &pl->app->opt;
+	const unsigned int lag_us = o->consumer_lag_us;
+	uint64_t stall_end = o->stall_s > 0 ? rte_get_timer_cycles() +
+		(uint64_t)(o->stall_s * rte_get_timer_hz()) : UINT64_MAX;
 
 	for (;;) {
 		/*
@@ -113,8 +115,8 @@ consumer_main(void *arg)
 			continue;
 		}
 		task_flush(pl);
-		if (unlikely(app.opt.consumer_lag_us != 0))
-			usleep(app.opt.consumer_lag_us);
+		if (unlikely(lag_us != 0))
+			usleep(lag_us);
 		if (stopping)
 			break;
 		/* Idle: give the CPU to the poll lcore or the other consumers. */
@@ -126,7 +128,41 @@ consumer_main(void *arg)
 }
 
 int
-consumers_start(struct app *a, unsigned int run)
+consumers_init(struct app *a)
+{
+	/* One queue each, to the next poll lcore (there is one). */
+	if (a->opt.consumer == CONSUMER_OTHER_POLL)
+		a->opt.consumers = 1;
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		struct poller *pl = &a->pollers[k];
+
+		pl->nb_cons = a->opt.consumers;
+		for (unsigned int i = 0; i < pl->nb_cons; i++) {
+			char name[RTE_RING_NAMESIZE];
+
+			snprintf(name, sizeof(name), "rxr_c%u_%u", k, i);
+			pl->cons[i].poller = pl;
+			pl->cons[i].index = i;
+			pl->cons[i].ring = rte_ring_create(name, a->opt.consumer_depth,
+				rte_lcore_to_socket_id(pl->lcore),
+				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+			if (pl->cons[i].ring == NULL) {
+				RXR_LOG(ERR, "cannot create a receive queue of %u "
+					"packets: %s", a->opt.consumer_depth,
+					rte_strerror(rte_errno));
+				return -1;
+			}
+		}
+	}
+	if (a->opt.consumer == CONSUMER_OTHER_POLL)
+		for (unsigned int k = 0; k < a->nb_pollers; k++)
+			a->pollers[(k + 1) % a->nb_pollers].inbox =
+				a->pollers[k].cons[0].ring;
+	return 0;
+}
+
+int
+consumers_start(struct app *a)
 {
 	bool threaded = a->opt.consumer == CONSUMER_SAME_CPU ||
 		a->opt.consumer == CONSUMER_OTHER_CPU;

@@ -175,7 +175,7 @@ parse_lcores(const char *s, cpu_set_t *bad)
 }
 
 /* "0-3,6": @p set as a list of ranges. */
-void
+static void
 cpus_str(const rte_cpuset_t *set, char *buf, size_t len)
 {
 	size_t off = 0;

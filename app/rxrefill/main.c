@@ -33,134 +33,24 @@
 
 #include <jansson.h>
 
-struct app app;
-
+static struct app app;
 
 /*
- * The main lcore, when it does not poll, is the collector of deferred
- * stream counting: it counts what the poll lcores logged, up to a batch of
- * each at a time, and sleeps unless a batch was waiting. Reading a log's
- * lines just after the poll lcore wrote them, and its head after every
- * burst, would pull them from under the poll lcore; a log
- * (RXR_FLOW_LOG_SIZE_DEFAULT records) outlasts the sleep and its timer
- * slack many times over at the rates one lcore receives.
+ * The main lcore, when it does not poll, counts what the poll lcores
+ * logged (deferred stream counting), a batch of each at a time, and sleeps
+ * unless a batch was waiting: reading a log right behind its writer would
+ * pull its lines from under the poll lcore, and a log outlasts the sleep.
  */
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
 #define US_PER_S 1000000
 
-/* The main lcore's longest sleep while napping: signals are seen within. */
-#define NAP_STEP_US 10000.0
-/* How often the main lcore checks a run's end: sleeping, polling. */
+/* How often the main lcore checks a run's end: sleeping through a timed
+ * run, through a finite one, polling. */
+#define NAP_STEP_US 10000
 #define DONE_CHECK_US 200
 #define DONE_CHECK_POLLING_US 100
-
-/* One step of the main lcore's wait: collect, else sleep (idle_us). */
-static void
-wait_step(bool collect, double idle_us)
-{
-	if (!collect || streams_drain(&app, COLLECT_BATCH) < COLLECT_BATCH)
-		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
-}
-
-static bool fin_changed(void);
-static bool fin_ran_out(uint64_t *total);
-
-/* Sleep up to sec seconds, waking for signals and changed captures;
- * finite ports that run out meanwhile are seen. */
-static void
-nap(double sec, bool finite)
-{
-	uint64_t end = rte_get_timer_cycles() + (uint64_t)(sec * rte_get_timer_hz());
-	const bool collect = streams_deferred(&app);
-	uint64_t total;
-
-	while (!flag_get(&force_quit) && !fin_changed() &&
-			rte_get_timer_cycles() < end) {
-		wait_step(collect, RTE_MIN(NAP_STEP_US, sec * 1e6));
-		live_tick();
-		if (finite)
-			fin_ran_out(&total);
-	}
-}
-
-/* The rates since prev, then prev = now (main lcore only). */
-static void
-progress(const char *tag, struct snapshot *prev)
-{
-	/* Static: a snapshot holds every port's pool counters (over 1 MB). */
-	static struct snapshot now;
-	double dt;
-
-	snapshot_take(&now);
-	dt = (double)(now.tsc - prev->tsc) / rte_get_tsc_hz();
-	if (dt <= 0)
-		return;
-	printf("%s %8.3f Mpps %8.3f Gbit/s", tag,
-		(now.packets - prev->packets) / dt / 1e6,
-		(now.bytes - prev->bytes) * 8.0 / dt / 1e9);
-	for (unsigned int i = 0; i < app.nb_ports; i++)
-		printf(" | port %u %.3f Mpps nombuf %" PRIu64, app.ports[i].id,
-			(now.port[i].ipackets - prev->port[i].ipackets) / dt / 1e6,
-			now.port[i].rx_nombuf - prev->port[i].rx_nombuf);
-	printf("\n");
-	fflush(stdout);
-	*prev = now;
-}
-
-/* The main lcore's poller with --main-polls, else NULL. */
-static struct poller *
-main_poller(void)
-{
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore == rte_get_main_lcore())
-			return &app.pollers[k];
-	return NULL;
-}
-
-/* Worker pollers; the main lcore's polls in run_until(). */
-static void
-launch_pollers(void)
-{
-	flag_set(&run_stop, false);
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore != rte_get_main_lcore())
-			rte_eal_remote_launch(poll_main, &app.pollers[k],
-					app.pollers[k].lcore);
-}
-
-static void
-wait_pollers(void)
-{
-	flag_set(&run_stop, true);
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore != rte_get_main_lcore())
-			rte_eal_wait_lcore(app.pollers[k].lcore);
-}
-
-/*
- * Until done(now) says so: the main lcore polls, checking done from its
- * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps between
- * checks.
- */
-static void
-run_until(bool (*done)(uint64_t now))
-{
-	struct poller *mp = main_poller();
-
-	if (mp == NULL) {
-		const bool collect = streams_deferred(&app);
-
-		while (!done(rte_rdtsc()))
-			wait_step(collect, DONE_CHECK_US);
-		return;
-	}
-	mp->control = done;
-	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
-	poll_main(mp);
-	mp->control = NULL;
-}
 
 /* A replay loop that delivers nothing new for this long has stalled. */
 #define REPLAY_STALL_S 3
@@ -250,6 +140,91 @@ fin_ran_out(uint64_t *total)
 	return done;
 }
 
+/* One step of the main lcore's wait: collect, else sleep (idle_us). */
+static void
+wait_step(bool collect, double idle_us)
+{
+	if (!collect || streams_drain(&app, COLLECT_BATCH) < COLLECT_BATCH)
+		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
+}
+
+/* The rates since prev, then prev = now (main lcore only). */
+static void
+progress(const char *tag, struct snapshot *prev)
+{
+	/* Static: a snapshot holds every port's pool counters (over 1 MB). */
+	static struct snapshot now;
+	double dt;
+
+	snapshot_take(&app, &now);
+	dt = (double)(now.tsc - prev->tsc) / rte_get_tsc_hz();
+	if (dt <= 0)
+		return;
+	printf("%s %8.3f Mpps %8.3f Gbit/s", tag,
+		(now.packets - prev->packets) / dt / 1e6,
+		(now.bytes - prev->bytes) * 8.0 / dt / 1e9);
+	for (unsigned int i = 0; i < app.nb_ports; i++)
+		printf(" | port %u %.3f Mpps nombuf %" PRIu64, app.ports[i].id,
+			(now.port[i].ipackets - prev->port[i].ipackets) / dt / 1e6,
+			now.port[i].rx_nombuf - prev->port[i].rx_nombuf);
+	printf("\n");
+	fflush(stdout);
+	*prev = now;
+}
+
+/* The main lcore's poller with --main-polls, else NULL. */
+static struct poller *
+main_poller(void)
+{
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		if (app.pollers[k].lcore == rte_get_main_lcore())
+			return &app.pollers[k];
+	return NULL;
+}
+
+/* Worker pollers; the main lcore's polls in run_until(). */
+static void
+launch_pollers(void)
+{
+	flag_set(&run_stop, false);
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_remote_launch(poll_main, &app.pollers[k],
+					app.pollers[k].lcore);
+}
+
+static void
+wait_pollers(void)
+{
+	flag_set(&run_stop, true);
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		if (app.pollers[k].lcore != rte_get_main_lcore())
+			rte_eal_wait_lcore(app.pollers[k].lcore);
+}
+
+/*
+ * Until done(now) says so: the main lcore polls, checking done from its
+ * poll loop every DONE_CHECK_POLLING_US (--main-polls), or sleeps idle_us
+ * between checks.
+ */
+static void
+run_until(bool (*done)(uint64_t now), double idle_us)
+{
+	struct poller *mp = main_poller();
+
+	if (mp == NULL) {
+		const bool collect = streams_deferred(&app);
+
+		while (!done(rte_rdtsc()))
+			wait_step(collect, idle_us);
+		return;
+	}
+	mp->control = done;
+	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
+	poll_main(mp);
+	mp->control = NULL;
+}
+
 /* Every packet of the loop received or dropped with a cause, or a stall. */
 static bool
 finite_done(uint64_t now __rte_unused)
@@ -319,7 +294,7 @@ run_finite(uint64_t *unaccounted)
 		launch_pollers();
 		if (main_poller() != NULL)
 			noise_loop_begin();
-		run_until(finite_done);
+		run_until(finite_done, DONE_CHECK_US);
 		if (main_poller() != NULL)
 			noise_loop_end();
 		wait_pollers();
@@ -346,7 +321,6 @@ struct exhaust {
 	bool running;
 	uint64_t held_max;
 	uint64_t rx_at_release;		/* packets received when they came back */
-	bool released;
 };
 
 /* How often the thread looks at the clock before AT, and retakes after. */
@@ -384,11 +358,7 @@ exhaust_main(void *arg)
 			rte_mempool_put_bulk(app.ports[i].mp, held[i], n[i]);
 		free(held[i]);
 	}
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		for (unsigned int i = 0; i < app.pollers[k].nb_q; i++)
-			ex->rx_at_release +=
-				RXR_STAT_READ(app.pollers[k].q[i].packets);
-	ex->released = true;
+	ex->rx_at_release = received();
 	return NULL;
 }
 
@@ -427,25 +397,44 @@ static void
 window_begin(struct snapshot *s1)
 {
 	noise_begin(&app);
-	snapshot_take(s1);
+	snapshot_take(&app, s1);
 	detail_begin(&app, s1);
+	live_phase(PHASE_MEASURING);
 }
 
 /* The measured window closes, in the reverse order. */
 static void
 window_end(struct snapshot *s2)
 {
-	snapshot_take(s2);
+	snapshot_take(&app, s2);
 	detail_end(&app, s2);
 	noise_end(&app);
 }
 
-/* A duration-based run as the main lcore's poll loop checks it. */
-static struct {
-	uint64_t warm_end, end;
-	struct snapshot *s1, *s2;
-	bool measuring;
+/*
+ * A duration-based run as the main lcore checks it, from its poll loop
+ * (--main-polls) or between naps: the window opens after the warm-up and
+ * closes after the duration, with a progress line each period when the
+ * main lcore does not poll.
+ */
+static struct timed {
+	uint64_t warm_end, end, period, next;
+	struct snapshot *s0, *s1, *s2;
+	const char *tag;
+	enum { TIM_WARMUP, TIM_MEASURING, TIM_CLOSED } state;
 } tim;
+
+static void
+timed_open(void)
+{
+	window_begin(tim.s1);
+	tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
+		rte_get_tsc_hz());
+	tim.next = tim.s1->tsc + tim.period;
+	if (tim.period != 0)
+		*tim.s0 = *tim.s1;
+	tim.state = TIM_MEASURING;
+}
 
 static bool
 timed_done(uint64_t now)
@@ -457,63 +446,20 @@ timed_done(uint64_t now)
 		fin_ran_out(&total);
 	if (flag_get(&force_quit) || fin_changed())
 		return true;
-	if (!tim.measuring && now >= tim.warm_end) {
-		window_begin(tim.s1);
-		live_phase(PHASE_MEASURING);
-		tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
-			rte_get_tsc_hz());
-		tim.measuring = true;
-	} else if (tim.measuring && now >= tim.end) {
-		window_end(tim.s2);
-		return true;
+	if (tim.state == TIM_WARMUP) {
+		if (now >= tim.warm_end)
+			timed_open();
+		return false;
 	}
-	return false;
-}
-
-/* --main-polls: the main lcore polls, timed_done() opens and closes. */
-static void
-timed_main_polls(struct snapshot *s1, struct snapshot *s2)
-{
-	/* No progress line: the main lcore is measuring too. */
-	tim.s1 = s1;
-	tim.s2 = s2;
-	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
-		rte_get_tsc_hz());
-	if (tim.measuring)
-		tim.end = s1->tsc + (uint64_t)(app.opt.duration_s *
-			rte_get_tsc_hz());
-	run_until(timed_done);
-	if (!tim.measuring)
-		window_begin(s1);
-	if (flag_get(&force_quit) || fin.changed)
-		window_end(s2);
-}
-
-/* The main lcore naps through warmup and window, printing progress. */
-static void
-timed_naps(const char *tag, struct snapshot *s0, struct snapshot *s1,
-		struct snapshot *s2)
-{
-	if (!tim.measuring) {
-		nap(app.opt.warmup_s, fin.any);
-		window_begin(s1);
-		live_phase(PHASE_MEASURING);
+	if (tim.period != 0 && (now >= tim.next || now >= tim.end)) {
+		progress(tim.tag, tim.s0);
+		tim.next += tim.period;
 	}
-	*s0 = *s1;
-	while (!flag_get(&force_quit) && !fin.changed) {
-		double left = app.opt.duration_s -
-			(double)(rte_rdtsc() - s1->tsc) / rte_get_tsc_hz();
-
-		if (left <= 0)
-			break;
-		nap(app.opt.stats_period_s > 0 ?
-			RTE_MIN(left, app.opt.stats_period_s) : left, fin.any);
-		/* --progress rounds: a line per round, none while measuring. */
-		if (app.opt.stats_period_s > 0 &&
-				app.opt.progress == PROGRESS_RUNS)
-			progress(tag, s0);
-	}
-	window_end(s2);
+	if (now < tim.end)
+		return false;
+	window_end(tim.s2);
+	tim.state = TIM_CLOSED;
+	return true;
 }
 
 /*
@@ -531,21 +477,29 @@ run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
 	fin_start();
 	if (ports_start(&app) != 0)
 		return -1;
+	/* --progress rounds: a line per round, none while measuring. */
+	tim = (struct timed){ .s0 = s0, .s1 = s1, .s2 = s2, .tag = tag,
+		.period = main_poller() == NULL && app.opt.stats_period_s > 0 &&
+			app.opt.progress == PROGRESS_RUNS ?
+			(uint64_t)(app.opt.stats_period_s * rte_get_tsc_hz()) : 0 };
 	/* Without a warm-up the window opens before anything is received. */
-	tim.measuring = app.opt.warmup_s <= 0;
-	if (tim.measuring) {
-		window_begin(s1);
-		live_phase(PHASE_MEASURING);
-	}
+	if (app.opt.warmup_s <= 0)
+		timed_open();
 	launch_pollers();
-	if (main_poller() != NULL)
-		timed_main_polls(s1, s2);
-	else
-		timed_naps(tag, s0, s1, s2);
+	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
+		rte_get_tsc_hz());
+	run_until(timed_done, NAP_STEP_US);
+	/* Stopped, or a capture changed: the window closes here. */
+	if (tim.state == TIM_WARMUP)
+		window_begin(s1);
+	else if (tim.state == TIM_MEASURING && tim.period != 0)
+		progress(tag, s0);
+	if (tim.state != TIM_CLOSED)
+		window_end(s2);
 	*cycles = s2->tsc - s1->tsc;
 	if (fin.any && !flag_get(&force_quit) && !fin.changed &&
 			!fin_ran_out(&total))
-		run_until(finite_done);
+		run_until(finite_done, DONE_CHECK_US);
 	wait_pollers();
 	win.unaccounted = fin.stalled ? finite_unaccounted() : 0;
 	win.before = s1->packets;
@@ -583,7 +537,7 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 			tag, sizeof(*s0));
 		return -1;
 	}
-	cons = consumers_start(&app, cfg) == 0;
+	cons = consumers_start(&app) == 0;
 	if (!cons)
 		goto teardown;
 	zeroer = zeroer_start(&app) == 0;
@@ -600,7 +554,6 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
 		window_begin(s1);
-		live_phase(PHASE_MEASURING);
 		*cycles = run_finite(unaccounted);
 		window_end(s2);
 		ret = 0;
@@ -777,7 +730,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
-	fill_run(&r, rc, s1, s2, cycles, unaccounted);
+	fill_run(&app, &r, rc, s1, s2, cycles, unaccounted);
 	/* A capture that changed ends the run wherever it was. */
 	r.cut_short = fin.changed ? "capture changed" :
 		run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
@@ -788,7 +741,7 @@ run_one(unsigned int step, struct rxr_report *report)
 	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
 		r.strategy_counters[i].cause = cnames[i];
 	run_say(tag, &r);
-	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&sr) == 0) {
+	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &sr) == 0) {
 		r.streams = sr.rows;
 		r.nb_streams = sr.n;
 		streams_untracked(&app, &r, tag);
@@ -891,84 +844,6 @@ report_env(struct rxr_report *rep)
 	return 0;
 }
 
-static int
-consumers_init(struct app *a)
-{
-	/* One queue each, to the next poll lcore (app_setup() checked
-	 * that there is one). */
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		a->opt.consumers = 1;
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		struct poller *pl = &a->pollers[k];
-
-		pl->nb_cons = a->opt.consumers;
-		for (unsigned int i = 0; i < pl->nb_cons; i++) {
-			char name[RTE_RING_NAMESIZE];
-
-			snprintf(name, sizeof(name), "rxr_c%u_%u", k, i);
-			pl->cons[i].poller = pl;
-			pl->cons[i].index = i;
-			pl->cons[i].ring = rte_ring_create(name, a->opt.consumer_depth,
-				rte_lcore_to_socket_id(pl->lcore),
-				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-			if (pl->cons[i].ring == NULL) {
-				RXR_LOG(ERR, "cannot create a receive queue of %u "
-					"packets: %s", a->opt.consumer_depth,
-					rte_strerror(rte_errno));
-				return -1;
-			}
-		}
-	}
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
-			a->pollers[(k + 1) % a->nb_pollers].inbox =
-				a->pollers[k].cons[0].ring;
-	return 0;
-}
-
-/* Lines within this many columns, as the brief table. */
-#define SAY_COLUMNS 120
-
-/* The last occurrence of sep in text[0, room), or NULL. */
-static const char *
-last_cut(const char *text, const char *sep, size_t room)
-{
-	const char *cut = NULL, *p;
-
-	for (p = strstr(text, sep); p != NULL && (size_t)(p - text) < room;
-			p = strstr(p + 1, sep))
-		cut = p;
-	return cut;
-}
-
-/*
- * prefix and text on one line, or broken to fit SAY_COLUMNS: after "; "
- * when one fits, else at a space; a word longer than a line stays whole.
- */
-void
-say_wrapped(const char *prefix, const char *text)
-{
-	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),
-		(size_t)SAY_COLUMNS / 2);
-
-	while (strlen(text) > room) {
-		const char *cut = last_cut(text, "; ", room);
-		size_t keep = 1;	/* the ';' */
-
-		if (cut == NULL) {
-			cut = last_cut(text, " ", room + 1);
-			keep = 0;
-		}
-		if (cut == NULL || cut == text)
-			break;
-		printf("%s%.*s\n", prefix, (int)(cut - text + keep), text);
-		text = cut + keep + 1;
-		prefix = "  ";
-		room = SAY_COLUMNS - 2;
-	}
-	printf("%s%s\n", prefix, text);
-}
-
 /*
  * After each round of every configuration: --reps auto decides whether to
  * stop (true), and --progress rounds says how the round went.
@@ -980,7 +855,8 @@ round_end(unsigned int round, struct rxr_report *report)
 	bool done = false;
 
 	if (app.opt.reps_auto)
-		done = reps_auto_done(report, round, why, sizeof(why));
+		done = rxr_report_reps_auto(report, round, app.opt.reps, why,
+			sizeof(why));
 	if (app.opt.progress == PROGRESS_ROUNDS) {
 		/* why starts "round N: " when the rounds go on. */
 		const char *w = strchr(why, ':');
@@ -1100,7 +976,7 @@ options_take(int argc, char **argv, int *eal_argc)
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	/* Paths given on the command line that cannot serve: usage too. */
-	if (output_check(&app.opt) != 0 || metrics_check(&app.opt) != 0)
+	if (output_check(&app.opt, app.std_closed) != 0 || metrics_check(&app.opt) != 0)
 		return EXIT_USAGE;
 	return -1;
 }
@@ -1114,6 +990,7 @@ pollers_pick(void)
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
 			continue;
+		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;

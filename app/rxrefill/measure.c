@@ -14,12 +14,12 @@
 #include "rxrefill.h"
 
 void
-snapshot_take(struct snapshot *s)
+snapshot_take(const struct app *app, struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->tsc = rte_rdtsc();
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct poller *pl = &app.pollers[k];
+	for (unsigned int k = 0; k < app->nb_pollers; k++) {
+		const struct poller *pl = &app->pollers[k];
 
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			s->qpackets[k][i] = RXR_STAT_READ(pl->q[i].packets);
@@ -37,13 +37,12 @@ snapshot_take(struct snapshot *s)
 			s->freed += RXR_STAT_READ(pl->cons[c].packets);
 			s->free_cycles += RXR_STAT_READ(pl->cons[c].free_cycles);
 		}
-		for (int d = 0; d < DROP_MAX; d++)
-			s->drops[d] += RXR_STAT_READ(pl->drops[d]);
+		s->consumer_full += RXR_STAT_READ(pl->consumer_full);
 	}
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		port_counters_read(&app.ports[i], &s->port[i]);
-		if (app.ports[i].mp != NULL)
-			rxr_pool_stats(rxr_mempool_pool(app.ports[i].mp), &s->pool[i]);
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
+		port_counters_read(&app->ports[i], &s->port[i]);
+		if (app->ports[i].mp != NULL)
+			rxr_pool_stats(rxr_mempool_pool(app->ports[i].mp), &s->pool[i]);
 	}
 }
 static double
@@ -54,20 +53,20 @@ ratio(uint64_t a, uint64_t b)
 
 /* Every poller's stream rows, each poller's in the order its flows came. */
 int
-streams_collect(struct stream_rows *sr)
+streams_collect(const struct app *app, struct stream_rows *sr)
 {
 	unsigned int max = 0;
 
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].streams != NULL)
-			max += rxr_flow_table_count(app.pollers[k].streams);
+	for (unsigned int k = 0; k < app->nb_pollers; k++)
+		if (app->pollers[k].streams != NULL)
+			max += rxr_flow_table_count(app->pollers[k].streams);
 	sr->n = 0;
 	sr->rows = calloc(max + 1, sizeof(*sr->rows));
 	sr->addr = calloc(max + 1, sizeof(*sr->addr));
 	if (sr->rows == NULL || sr->addr == NULL)
 		return -ENOMEM;
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		const struct rxr_flow_table *t = app.pollers[k].streams;
+	for (unsigned int k = 0; k < app->nb_pollers; k++) {
+		const struct rxr_flow_table *t = app->pollers[k].streams;
 		const struct rxr_flow_entry *s;
 		uint32_t pos = 0;
 
@@ -129,11 +128,11 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 }
 
 static uint64_t
-zero_total(const struct snapshot *s, bool cycles)
+zero_total(const struct app *app, const struct snapshot *s, bool cycles)
 {
 	uint64_t n = 0;
 
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		const struct rxr_pool_stats *ps = &s->pool[i];
 
 		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
@@ -149,10 +148,10 @@ zero_total(const struct snapshot *s, bool cycles)
 /* The poll lcores' own clears (alloc, free policies), and the supplies'
  * (background: the zeroing thread's). */
 static void
-zero_sum(const struct snapshot *s, struct rxr_pool_lcore_stats *poll,
-		struct rxr_zero_supply_stats *sup)
+zero_sum(const struct app *app, const struct snapshot *s,
+		struct rxr_pool_lcore_stats *poll, struct rxr_zero_supply_stats *sup)
 {
-	for (unsigned int i = 0; i < app.nb_ports; i++)
+	for (unsigned int i = 0; i < app->nb_ports; i++)
 		for (unsigned int l = 0; l < s->pool[i].nr_lcores; l++) {
 			const struct rxr_pool_lcore_stats *ls = &s->pool[i].lcore[l];
 
@@ -164,19 +163,20 @@ zero_sum(const struct snapshot *s, struct rxr_pool_lcore_stats *poll,
 }
 
 static void
-fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
-		const struct snapshot *b, const struct run_config *rc,
-		uint64_t cycles)
+fill_zeroing(const struct app *app, struct rxr_report_run *r,
+		const struct snapshot *a, const struct snapshot *b,
+		const struct run_config *rc, uint64_t cycles)
 {
 	static char method[48];
-	uint64_t bytes = zero_total(b, false) - zero_total(a, false);
-	uint64_t cyc = zero_total(b, true) - zero_total(a, true), gap = 0;
-	uint32_t room = rxr_mempool_data_room(app.opt.frame_size, 0);
+	uint64_t bytes = zero_total(app, b, false) - zero_total(app, a, false);
+	uint64_t cyc = zero_total(app, b, true) - zero_total(app, a, true);
+	uint64_t gap = 0;
+	uint32_t room = rxr_mempool_data_room(app->opt.frame_size, 0);
 	struct rxr_pool_lcore_stats pa = { 0 }, pb = { 0 };
 	struct rxr_zero_supply_stats sa = { 0 }, sb = { 0 };
 
-	zero_sum(a, &pa, &sa);
-	zero_sum(b, &pb, &sb);
+	zero_sum(app, a, &pa, &sa);
+	zero_sum(app, b, &pb, &sb);
 	/* The split of cycles_per_packet: the clears, and all the rest. */
 	r->has_poll = true;
 	r->poll.clear_cycles_per_packet = ratio(pb.zero_cycles - pa.zero_cycles,
@@ -185,10 +185,10 @@ fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
 		r->poll.clear_cycles_per_packet;
 	if (rc->zero_policy == RXR_ZERO_POLICY_BACKGROUND) {
 		r->has_zeroer = true;
-		r->zeroer.cpu = (uint64_t)app.zeroer_cpu;
-		for (unsigned int k = 0; k < app.nb_pollers; k++)
+		r->zeroer.cpu = (uint64_t)app->zeroer_cpu;
+		for (unsigned int k = 0; k < app->nb_pollers; k++)
 			r->zeroer.poll_lcores_on_cpu +=
-				lcore_cpu(app.pollers[k].lcore) == app.zeroer_cpu;
+				lcore_cpu(app->pollers[k].lcore) == app->zeroer_cpu;
 		r->zeroer.busy_share = cycles != 0 ? (double)(sb.clear_cycles -
 			sa.clear_cycles) / (double)cycles : NAN;
 		r->zeroer.clear_cycles_per_packet = ratio(sb.clear_cycles -
@@ -204,8 +204,8 @@ fill_zeroing(struct rxr_report_run *r, const struct snapshot *a,
 	else
 		snprintf(method, sizeof(method), "%s",
 			rxr_zero_method_name(rc->zero_method));
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		gap = RTE_MAX(gap, app.pollers[k].max_gap_cycles);
+	for (unsigned int k = 0; k < app->nb_pollers; k++)
+		gap = RTE_MAX(gap, app->pollers[k].max_gap_cycles);
 	r->has_zeroing = true;
 	r->zeroing.policy = rxr_zero_policy_name(rc->zero_policy);
 	r->zeroing.method = method;
@@ -243,9 +243,9 @@ fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
 
 /* The run's figures from two snapshots. */
 void
-fill_run(struct rxr_report_run *r, const struct run_config *rc,
-		const struct snapshot *a, const struct snapshot *b,
-		uint64_t cycles, uint64_t unaccounted)
+fill_run(const struct app *app, struct rxr_report_run *r,
+		const struct run_config *rc, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted)
 {
 	uint64_t n[CAUSE_MAX] = { 0 };
 	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
@@ -257,13 +257,13 @@ fill_run(struct rxr_report_run *r, const struct run_config *rc,
 	r->rx_packets = b->packets - a->packets;
 	r->rx_bytes = b->bytes - a->bytes;
 	r->cycles_per_packet = ratio(b->busy - a->busy, r->rx_packets);
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		const struct rxr_pool_stats *pa = &a->pool[i], *pb = &b->pool[i];
 
-		port_drops(n, &app.ports[i], &a->port[i], &b->port[i]);
+		port_drops(n, &app->ports[i], &a->port[i], &b->port[i]);
 		shown[CAUSE_RX_OUT_OF_BUFFER] |=
-			app.ports[i].xstat_out_of_buffer >= 0;
-		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app.ports[i].xsk;
+			app->ports[i].xstat_out_of_buffer >= 0;
+		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app->ports[i].xsk;
 		for (unsigned int l = 0; l < pb->nr_lcores; l++)
 			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
 				&pb->lcore[l]);
@@ -278,40 +278,25 @@ fill_run(struct rxr_report_run *r, const struct run_config *rc,
 			h < RXR_REPORT_HIST_BUCKETS; h++)
 		r->refill_latency_ns[h] = sum.refill_hist[h];
 	r->zone_lock.wait_share = cycles != 0 ? (double)r->zone_lock.wait_cycles /
-		((double)cycles * app.nb_pollers) : NAN;
+		((double)cycles * app->nb_pollers) : NAN;
 	r->refill_cycles_per_frame = ratio(sum.refill_cycles, sum.refill_frames);
 	/* Sampled iterations: their allocator cycles over their packets. */
 	r->allocator_cycles_per_packet = ratio(sum.sample_cycles,
 		b->sample_packets - a->sample_packets);
 	r->consumer_free_cycles_per_packet = ratio(b->free_cycles -
 		a->free_cycles, b->freed - a->freed);
-	r->refill_latency_sample_every = app.opt.latency ?
-		app.opt.latency_every : 0;
-	n[CAUSE_CONSUMER_FULL] = b->drops[DROP_CONSUMER_FULL] -
-		a->drops[DROP_CONSUMER_FULL];
+	r->refill_latency_sample_every = app->opt.latency ?
+		app->opt.latency_every : 0;
+	n[CAUSE_CONSUMER_FULL] = b->consumer_full - a->consumer_full;
 	n[CAUSE_UNACCOUNTED] = unaccounted;
 	/* Shown at 0 too: what every run has, or this run could have. */
 	shown[CAUSE_XDP_RX_DROPPED] = shown[CAUSE_XDP_RX_RING_FULL] =
 		shown[CAUSE_XDP_FILL_RING_EMPTY];
-	shown[CAUSE_CONSUMER_FULL] = app.opt.consumer == CONSUMER_SAME_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_CPU ||
-		app.opt.consumer == CONSUMER_OTHER_POLL;
+	shown[CAUSE_CONSUMER_FULL] = consumer_queued(app->opt.consumer);
 	for (unsigned int c = 0; c < CAUSE_MAX; c++)
 		if ((n[c] != 0 || shown[c]) && r->nb_drops < RXR_REPORT_DROPS_MAX)
 			r->drops[r->nb_drops++] = (struct rxr_report_drop){
 				drop_cause_names[c], n[c] };
-	if (app.opt.zero_policies != 1u << RXR_ZERO_POLICY_NONE)
-		fill_zeroing(r, a, b, rc, cycles);
-}
-
-/*
- * --reps auto: after a whole round, whether to stop (the rule is the
- * report library's: every Gbit/s ratio to the first configuration
- * decided on its paired interval). why gets what was reached.
- */
-bool
-reps_auto_done(struct rxr_report *report, unsigned int rounds, char *why,
-		size_t len)
-{
-	return rxr_report_reps_auto(report, rounds, app.opt.reps, why, len);
+	if (app->opt.zero_policies != 1u << RXR_ZERO_POLICY_NONE)
+		fill_zeroing(app, r, a, b, rc, cycles);
 }

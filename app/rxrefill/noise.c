@@ -242,6 +242,28 @@ steal_share(const struct noise_cpu_times *a, const struct noise_cpu_times *b)
 		(double)(b->steal - a->steal) / (double)total : NAN;
 }
 
+/* The largest steal share of a poll CPU between s0 and s1 (NaN: none
+ * known), its CPU in *cpu; each CPU's in shares[] when not NULL. */
+static double
+steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
+		unsigned int *cpu, double *shares)
+{
+	double max = NAN;
+
+	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
+		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
+			steal_share(&s0->cpu[i], &s1->cpu[i]) : NAN;
+
+		if (shares != NULL)
+			shares[i] = sh;
+		if (!isnan(sh) && !(sh <= max)) {
+			max = sh;
+			*cpu = nz.cpus[i];
+		}
+	}
+	return max;
+}
+
 static int
 share_cmp(const void *a, const void *b)
 {
@@ -491,6 +513,7 @@ static void
 machine_sample(struct app *a, struct machine *mc)
 {
 	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
+	unsigned int cpu;
 
 	clock_gettime(CLOCK_MONOTONIC, &s1->t);
 	mc->waited = ts_diff(&s0->t, &s1->t);
@@ -502,14 +525,7 @@ machine_sample(struct app *a, struct machine *mc)
 	}
 	sample_take(a, s1, true);
 	mc->waited = ts_diff(&s0->t, &s1->t);
-	mc->steal = NAN;
-	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
-			steal_share(&s0->cpu[i], &s1->cpu[i]) : NAN;
-
-		if (!isnan(sh) && !(sh <= mc->steal))
-			mc->steal = sh;
-	}
+	mc->steal = steal_max(s0, s1, &cpu, NULL);
 	mc->ntasks = busy_tasks(s0, s1);
 }
 
@@ -694,16 +710,11 @@ struct noise_worst {
 static void
 noise_fill_cpus(struct rxr_report_noise *n, struct noise_worst *w)
 {
-	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		double sh = nz.s0.stat_ok[i] && nz.s1.stat_ok[i] ?
-			steal_share(&nz.s0.cpu[i], &nz.s1.cpu[i]) : NAN;
+	double sh[NOISE_CPUS_SHOWN];
 
-		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
-		if (!isnan(sh) && !(sh <= w->steal)) {
-			w->steal = sh;
-			w->steal_cpu = nz.cpus[i];
-		}
-	}
+	w->steal = steal_max(&nz.s0, &nz.s1, &w->steal_cpu, sh);
+	for (unsigned int i = 0; i < nz.nb_cpus; i++)
+		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh[i] };
 	n->cpus = nz.rcpu;
 	n->nb_cpus = nz.nb_cpus;
 }

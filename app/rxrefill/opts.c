@@ -504,31 +504,20 @@ set_exhaust(void *c, const char *arg, char *err, size_t errlen)
 }
 
 /* A path option: anything but empty (output_check() looks further). */
-static int
-path_value(const char *opt, const char *arg, const char **field, char *err,
-		size_t errlen)
-{
-	if (arg[0] == '\0') {
-		snprintf(err, errlen, "--%s: empty path", opt);
-		return -1;
-	}
-	*field = arg;
-	return 0;
+#define PATH_SETTER(fn, opt, field) \
+static int \
+fn(void *c, const char *arg, char *err, size_t errlen) \
+{ \
+	if (arg[0] == '\0') { \
+		snprintf(err, errlen, "--" opt ": empty path"); \
+		return -1; \
+	} \
+	((struct opts_ctx *)c)->o->field = arg; \
+	return 0; \
 }
 
-static int
-set_report(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("report", arg, &((struct opts_ctx *)c)->o->report_path,
-		err, errlen);
-}
-
-static int
-set_metrics_file(void *c, const char *arg, char *err, size_t errlen)
-{
-	return path_value("metrics-file", arg,
-		&((struct opts_ctx *)c)->o->metrics_path, err, errlen);
-}
+PATH_SETTER(set_report, "report", report_path)
+PATH_SETTER(set_metrics_file, "metrics-file", metrics_path)
 
 /*
  * The file names are kept in place: arg is a word of the arguments
@@ -656,6 +645,8 @@ set_version(void *c, const char *arg, char *err, size_t errlen)
 	((struct opts_ctx *)c)->o->version = true;
 	return RXR_OPT_STOP;
 }
+
+static void opts_usage(FILE *f);
 
 static int
 set_help(void *c, const char *arg, char *err, size_t errlen)
@@ -946,7 +937,7 @@ opts_table_init(void)
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
-void
+static void
 opts_usage(FILE *f)
 {
 	opts_table_init();
@@ -988,12 +979,10 @@ opts_print_table(FILE *f)
 	return 0;
 }
 
-const struct rxr_opt *
-opts_find(const char *name)
+const struct rxr_opt_table *
+opts_table(void)
 {
-	int i = rxr_opt_find(&opt_table, name);
-
-	return i >= 0 ? &opt_list[i] : NULL;
+	return &opt_table;
 }
 
 /* The checks of options against each other, once all are known. */
@@ -1232,7 +1221,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			return -1;
 		}
 		profiles[nb_profiles++] = f;
-		if (opts_profile_load(f, a) != 0)
+		if (opts_profile_load(&opt_table, f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++) {

@@ -21,23 +21,32 @@
 #define REPORT_BYTES_BASE 16384u
 #define REPORT_BYTES_PER_RUN 65536u
 
+static const char *report_path;	/* --report */
 static FILE *report_stdout;	/* "-": the real standard output */
 static bool report_failed;	/* a write failed: said once, not retried */
 static bool report_written;
 
-int
-output_check(const struct options *o)
+unsigned int
+output_inputs(const struct options *o, const char **inputs)
 {
-	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
 	unsigned int n = 0;
-	char err[PATH_MAX + 256];
-	uint64_t need = REPORT_BYTES_BASE +
-		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
 
 	for (unsigned int i = 0; i < o->nb_replay; i++)
 		inputs[n++] = o->replay[i];
 	for (unsigned int i = 0; i < o->nb_profiles; i++)
 		inputs[n++] = o->profiles[i];
+	return n;
+}
+
+int
+output_check(const struct options *o, unsigned int std_closed)
+{
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
+	unsigned int n = output_inputs(o, inputs);
+	char err[PATH_MAX + 256];
+	uint64_t need = REPORT_BYTES_BASE +
+		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
+
 	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
 			err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
@@ -47,9 +56,10 @@ output_check(const struct options *o)
 		RXR_LOG(ERR, "no strategy configuration to run");
 		return -1;
 	}
-	if (!rxr_path_is_stdout(o->report_path))
+	report_path = o->report_path;
+	if (!rxr_path_is_stdout(report_path))
 		return 0;
-	if (app.std_closed & (1u << STDOUT_FILENO)) {
+	if (std_closed & (1u << STDOUT_FILENO)) {
 		RXR_LOG(ERR, "--report -: standard output is closed");
 		return -1;
 	}
@@ -106,7 +116,7 @@ output_write(struct rxr_report *rep, bool partial, bool final)
 		report_written = true;
 		return 0;
 	}
-	if (rxr_report_write_atomic(rep, app.opt.report_path, err,
+	if (rxr_report_write_atomic(rep, report_path, err,
 			sizeof(err)) != 0)
 		goto fail;
 	report_written = true;
@@ -125,20 +135,62 @@ output_say(const struct rxr_report *rep, bool interrupted)
 	/* An earlier write may still be there (a later one found the disk
 	 * full), or gone with its directory. */
 	if (report_failed && report_written && report_stdout == NULL &&
-			access(app.opt.report_path, F_OK) == 0)
+			access(report_path, F_OK) == 0)
 		RXR_LOG(ERR, "report %s holds only the runs before the write "
 			"that failed (see above; partial: true)",
-			app.opt.report_path);
+			report_path);
 	else if (report_failed)
 		RXR_LOG(ERR, "no report written (see above)");
 	else if (!report_written && complete_runs(rep) == 0)
 		RXR_LOG(ERR, "no repetition completed: no report "
-			"written%s", rxr_path_is_stdout(app.opt.report_path) ?
+			"written%s", rxr_path_is_stdout(report_path) ?
 			"" : ", the path was left as it was");
 	else
-		printf(APP ": report %s%s\n", rxr_path_is_stdout(
-				app.opt.report_path) ? "written to standard output" :
-			app.opt.report_path,
+		printf(APP ": report %s%s\n", rxr_path_is_stdout(report_path) ?
+			"written to standard output" : report_path,
 			interrupted ? " (partial: interrupted)" : "");
 	fflush(stdout);
+}
+
+/* Lines within this many columns, as the brief table. */
+#define SAY_COLUMNS 120
+
+/* The last occurrence of sep in text[0, room), or NULL. */
+static const char *
+last_cut(const char *text, const char *sep, size_t room)
+{
+	const char *cut = NULL, *p;
+
+	for (p = strstr(text, sep); p != NULL && (size_t)(p - text) < room;
+			p = strstr(p + 1, sep))
+		cut = p;
+	return cut;
+}
+
+/*
+ * prefix and text on one line, or broken to fit SAY_COLUMNS: after "; "
+ * when one fits, else at a space; a word longer than a line stays whole.
+ */
+void
+say_wrapped(const char *prefix, const char *text)
+{
+	size_t room = SAY_COLUMNS - RTE_MIN(strlen(prefix),
+		(size_t)SAY_COLUMNS / 2);
+
+	while (strlen(text) > room) {
+		const char *cut = last_cut(text, "; ", room);
+		size_t keep = 1;	/* the ';' */
+
+		if (cut == NULL) {
+			cut = last_cut(text, " ", room + 1);
+			keep = 0;
+		}
+		if (cut == NULL || cut == text)
+			break;
+		printf("%s%.*s\n", prefix, (int)(cut - text + keep), text);
+		text = cut + keep + 1;
+		prefix = "  ";
+		room = SAY_COLUMNS - 2;
+	}
+	printf("%s%s\n", prefix, text);
 }

@@ -56,8 +56,8 @@ streams_wanted(const struct poller *pl)
 	bool sized = false;
 
 	for (unsigned int i = 0; i < pl->nb_q; i++)
-		for (unsigned int j = 0; j < app.nb_ports; j++) {
-			const struct port *p = &app.ports[j];
+		for (unsigned int j = 0; j < pl->app->nb_ports; j++) {
+			const struct port *p = &pl->app->ports[j];
 
 			if (p->id == pl->q[i].port && p->replay) {
 				n += p->files.flows[pl->q[i].queue];
@@ -93,7 +93,7 @@ streams_log_make(struct poller *pl)
 		rxr_flow_log_reset(pl->streams_log);
 		return;
 	}
-	if (pl->streams == NULL || pl->nb_cons != 1 || !app.streams_deferred)
+	if (pl->streams == NULL || pl->nb_cons != 1 || !pl->app->streams_deferred)
 		return;
 	pl->streams_log = rxr_flow_log_create(pl->streams,
 			RXR_FLOW_LOG_SIZE_DEFAULT,
@@ -139,12 +139,12 @@ streams_size(struct poller *pl, unsigned int n)
 void
 poller_reset(struct poller *pl)
 {
-	if (app.opt.consumer != CONSUMER_NONE)
+	if (pl->app->opt.consumer != CONSUMER_NONE)
 		streams_size(pl, streams_wanted(pl));
 	for (unsigned int i = 0; i < pl->nb_q; i++)
 		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
-	memset(pl->drops, 0, sizeof(pl->drops));
+	pl->consumer_full = 0;
 	memset(pl->untracked, 0, sizeof(pl->untracked));
 	pl->table_full = 0;
 	pl->streams_self = pl->streams_logged = 0;
@@ -407,7 +407,7 @@ stage_flush(struct poller *pl, struct consumer *c, struct stage *st)
 				untracked_sub(pl, st->why[i], st->m[i]->pkt_len);
 			}
 		}
-		pl->drops[DROP_CONSUMER_FULL] += st->n - k;
+		pl->consumer_full += st->n - k;
 		rxr_pktmbuf_free_bulk(&st->m[k], st->n - k);
 	}
 	st->n = 0;
@@ -455,7 +455,7 @@ process_logged(struct poller *pl, struct rte_mbuf **pkts, unsigned int n,
 					untracked_sub(pl, -ret[i],
 						pkts[i]->pkt_len);
 			}
-			pl->drops[DROP_CONSUMER_FULL] += n - k;
+			pl->consumer_full += n - k;
 			rxr_pktmbuf_free_bulk(&pkts[k], n - k);
 		}
 	}
@@ -580,11 +580,11 @@ int
 poll_main(void *arg)
 {
 	struct poller *pl = arg;
-	const enum consumer_mode mode = app.opt.consumer;
-	const unsigned int burst = app.opt.burst;
+	const struct options *o = &pl->app->opt;
+	const enum consumer_mode mode = o->consumer;
+	const unsigned int burst = o->burst;
 	/* One iteration in latency_every is timed (no timing: never). */
-	const uint32_t every = app.opt.latency ? app.opt.latency_every :
-		UINT32_MAX;
+	const uint32_t every = o->latency ? o->latency_every : UINT32_MAX;
 	/*
 	 * A saturated loop (full bursts) reads the TSC once every
 	 * POLL_TSC_EVERY iterations: the iterations between two reads are
@@ -593,7 +593,7 @@ poll_main(void *arg)
 	 * poll gap (a zeroing policy) reads it every iteration, and so does
 	 * every configuration of a process that runs one: the same loop.
 	 */
-	const uint32_t tsc_every = app.opt.zero_policies !=
+	const uint32_t tsc_every = o->zero_policies !=
 		1u << RXR_ZERO_POLICY_NONE ? 1 : POLL_TSC_EVERY;
 	struct rte_mbuf *pkts[MAX_BURST];
 	struct stage *stages;

@@ -41,13 +41,6 @@
 #define LINK_WAIT_S 3
 #define LINK_POLL_US (10 * 1000)
 
-static int port_identity(struct port *p, const struct rte_eth_dev_info *di);
-static void port_pcap_files(const struct app *a, struct port *p);
-static int pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost);
-static int pool_retire_slot(struct port *p, struct rte_mempool **slot,
-		uint64_t *lost);
-static void port_xstats_find(struct port *p);
-
 static int
 xstat_id(uint16_t port, const char *name)
 {
@@ -56,6 +49,26 @@ xstat_id(uint16_t port, const char *name)
 	return rte_eth_xstats_get_id_by_name(port, name, &id) == 0 ? (int)id : -1;
 }
 
+static void
+port_xstats_find(struct port *p)
+{
+	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
+	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	xsk_port_init(p);
+}
+
+static int
+port_info(uint16_t id, struct rte_eth_dev_info *di)
+{
+	int ret = rte_eth_dev_info_get(id, di);
+
+	if (ret != 0)
+		RXR_LOG(ERR, "port %u: no device info: %s", id,
+			rte_strerror(-ret));
+	return ret;
+}
+
+/* RSS over its queues, one TX queue, its xstats found. */
 static int
 port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 {
@@ -96,6 +109,7 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
+	port_xstats_find(p);
 	return 0;
 }
 
@@ -157,167 +171,6 @@ device_has_port(const char *name)
 			return true;
 	}
 	return false;
-}
-
-/* Why no PMD took PCI device @p addr, from sysfs, one error line. */
-static void
-pci_explain(const char *given, const char *addr)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	char vendor[16], cls[16], drv[64] = "no driver";
-	ssize_t len;
-
-	if (app.eal_no_pci) {
-		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
-			"PCI bus off: no PCI device is probed; leave --no-pci "
-			"out to use %s", given, addr);
-		return;
-	}
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
-	if (access(path, F_OK) != 0) {
-		RXR_LOG(ERR, "-a %s: no PCI device %s on this machine (lspci -D "
-			"lists them; " APP " --list-devices the RDMA NICs)",
-			given, addr);
-		return;
-	}
-	pci_sysfs_read(addr, "vendor", vendor, sizeof(vendor));
-	pci_sysfs_read(addr, "class", cls, sizeof(cls));
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
-	len = readlink(path, link, sizeof(link) - 1);
-	if (len > 0) {
-		link[len] = '\0';
-		snprintf(drv, sizeof(drv), "driver %.48s",
-			strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link);
-	}
-	if ((strtoul(cls, NULL, 16) >> 16) != 0x02)
-		RXR_LOG(ERR, "-a %s: %s is not a network controller (PCI class "
-			"%s, %s)", given, addr, cls, drv);
-	else if (strcmp(vendor, "0x15b3") == 0)
-		RXR_LOG(ERR, "-a %s: %s is a Mellanox NIC (%s) that no PMD took: "
-			"DPDK's mlx5 PMD needs it bound to its kernel driver "
-			"mlx5_core and rdma-core (libibverbs with its mlx5 "
-			"provider); " APP " --list-devices shows what rdma-core "
-			"sees, EAL's messages above why the probe failed",
-			given, addr, drv);
-	else
-		RXR_LOG(ERR, "-a %s: %s is a NIC (vendor %s, %s) that no PMD "
-			"took: most PMDs need it bound to vfio-pci, which takes "
-			"it from the kernel (dpdk-devbind.py --bind=vfio-pci %s; "
-			"never the NIC this machine is reached through), and a "
-			"driver for it in this DPDK; EAL's messages above say "
-			"more", given, addr, vendor, drv, addr);
-}
-
-/*
- * Every device given with -a, and every network device given with
- * --vdev, must have become a port: say for each one that did not why
- * (EAL says nothing of a PCI address that is not there, and goes on when
- * a virtual device fails), rather than run on the other ports without it.
- * An mlx5 NIC stays with its kernel driver (mlx5_core) and is reached
- * through rdma-core; most other NICs need vfio-pci.
- * @return how many devices have no port.
- */
-static int
-devices_check(void)
-{
-	struct rte_devargs *da;
-	int n = 0;
-
-	RTE_EAL_DEVARGS_FOREACH("vdev", da) {
-		if (strncmp(da->name, "net_", 4) != 0 ||
-				device_has_port(da->name))
-			continue;
-		RXR_LOG(ERR, "--vdev %s: its PMD made no port (EAL's messages "
-			"above say why)", da->name);
-		n++;
-	}
-
-	RTE_EAL_DEVARGS_FOREACH("pci", da) {
-		struct rte_pci_addr pa;
-		char addr[PCI_PRI_STR_SIZE];
-
-		if (da->policy != RTE_DEV_ALLOWED)
-			continue;
-		/* The name a PCI device's ports carry, whatever form -a had. */
-		if (rte_pci_addr_parse(da->name, &pa) != 0) {
-			RXR_LOG(ERR, "-a %s: not a PCI address (DOMAIN:BUS:"
-				"DEVICE.FUNCTION, as lspci -D prints)", da->name);
-			n++;
-			continue;
-		}
-		rte_pci_device_name(&pa, addr, sizeof(addr));
-		if (device_has_port(addr))
-			continue;
-		pci_explain(da->name, addr);
-		n++;
-	}
-	return n;
-}
-
-int
-ports_init(struct app *a)
-{
-	uint16_t id;
-
-	RTE_ETH_FOREACH_DEV(id) {
-		struct rte_eth_dev_info di;
-		struct port *p;
-		int ret;
-
-		if (a->nb_ports == MAX_PORTS) {
-			RXR_LOG(ERR, "more than %d ports; use -a/--vdev to pick",
-				MAX_PORTS);
-			return -1;
-		}
-		p = &a->ports[a->nb_ports];
-		memset(p, 0, sizeof(*p));
-		p->id = id;
-		ret = rte_eth_dev_info_get(id, &di);
-		if (ret != 0) {
-			RXR_LOG(ERR, "port %u: no device info: %s", id,
-				rte_strerror(-ret));
-			return -1;
-		}
-		rte_eth_dev_get_name_by_port(id, p->name);
-		snprintf(p->driver, sizeof(p->driver), "%s", di.driver_name);
-		p->socket = rte_eth_dev_socket_id(id);
-		if (p->socket < 0)
-			p->socket = (int)rte_socket_id();
-		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
-		p->finite = p->replay && a->opt.loops != 0;
-		if (port_identity(p, &di) != 0)
-			return -1;
-		if (p->replay) {
-			p->nb_q = a->opt.nb_replay;
-			p->files = a->replay_files;
-		} else {
-			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
-				RTE_MAX(1u, a->nb_pollers);
-		}
-		if (!p->replay && strcmp(p->driver, "net_pcap") == 0)
-			port_pcap_files(a, p);
-		if (p->nb_q > MAX_QUEUES) {
-			RXR_LOG(ERR, "port %u: at most %d queues", id,
-				MAX_QUEUES);
-			return -1;
-		}
-		if (port_configure(a, p, &di) != 0)
-			return -1;
-		port_xstats_find(p);
-		a->nb_ports++;
-	}
-	if (ports_frame_size(a) != 0)
-		return -1;
-	if (devices_check() != 0)
-		return -1;
-	if (a->nb_ports == 0) {
-		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "
-			"device with --vdev, or captures with -- --replay FILES "
-			"(rxrefill-gen writes some); rxrefill --list-devices lists "
-			"RDMA NICs");
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -385,12 +238,159 @@ port_pcap_files(const struct app *a, struct port *p)
 			p->nb_q, p->nb_q, c->nb);
 }
 
+/* Why no PMD took PCI device @p addr, from sysfs, one error line. */
 static void
-port_xstats_find(struct port *p)
+pci_explain(const struct app *a, const char *given, const char *addr)
 {
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
+	char path[PATH_MAX], link[PATH_MAX];
+	char vendor[16], cls[16], drv[64] = "no driver";
+	ssize_t len;
+
+	if (a->eal_no_pci) {
+		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
+			"PCI bus off: no PCI device is probed; leave --no-pci "
+			"out to use %s", given, addr);
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
+	if (access(path, F_OK) != 0) {
+		RXR_LOG(ERR, "-a %s: no PCI device %s on this machine (lspci -D "
+			"lists them; " APP " --list-devices the RDMA NICs)",
+			given, addr);
+		return;
+	}
+	pci_sysfs_read(addr, "vendor", vendor, sizeof(vendor));
+	pci_sysfs_read(addr, "class", cls, sizeof(cls));
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		snprintf(drv, sizeof(drv), "driver %.48s",
+			strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link);
+	}
+	if ((strtoul(cls, NULL, 16) >> 16) != 0x02)
+		RXR_LOG(ERR, "-a %s: %s is not a network controller (PCI class "
+			"%s, %s)", given, addr, cls, drv);
+	else if (strcmp(vendor, "0x15b3") == 0)
+		RXR_LOG(ERR, "-a %s: %s is a Mellanox NIC (%s) that no PMD took: "
+			"DPDK's mlx5 PMD needs it bound to its kernel driver "
+			"mlx5_core and rdma-core (libibverbs with its mlx5 "
+			"provider); " APP " --list-devices shows what rdma-core "
+			"sees, EAL's messages above why the probe failed",
+			given, addr, drv);
+	else
+		RXR_LOG(ERR, "-a %s: %s is a NIC (vendor %s, %s) that no PMD "
+			"took: most PMDs need it bound to vfio-pci, which takes "
+			"it from the kernel (dpdk-devbind.py --bind=vfio-pci %s; "
+			"never the NIC this machine is reached through), and a "
+			"driver for it in this DPDK; EAL's messages above say "
+			"more", given, addr, vendor, drv, addr);
+}
+
+/*
+ * Every device given with -a, and every network device given with
+ * --vdev, must have become a port: say for each one that did not why
+ * (EAL says nothing of a PCI address that is not there, and goes on when
+ * a virtual device fails), rather than run on the other ports without it.
+ * An mlx5 NIC stays with its kernel driver (mlx5_core) and is reached
+ * through rdma-core; most other NICs need vfio-pci.
+ * @return how many devices have no port.
+ */
+static int
+devices_check(const struct app *a)
+{
+	struct rte_devargs *da;
+	int n = 0;
+
+	RTE_EAL_DEVARGS_FOREACH("vdev", da) {
+		if (strncmp(da->name, "net_", 4) != 0 ||
+				device_has_port(da->name))
+			continue;
+		RXR_LOG(ERR, "--vdev %s: its PMD made no port (EAL's messages "
+			"above say why)", da->name);
+		n++;
+	}
+
+	RTE_EAL_DEVARGS_FOREACH("pci", da) {
+		struct rte_pci_addr pa;
+		char addr[PCI_PRI_STR_SIZE];
+
+		if (da->policy != RTE_DEV_ALLOWED)
+			continue;
+		/* The name a PCI device's ports carry, whatever form -a had. */
+		if (rte_pci_addr_parse(da->name, &pa) != 0) {
+			RXR_LOG(ERR, "-a %s: not a PCI address (DOMAIN:BUS:"
+				"DEVICE.FUNCTION, as lspci -D prints)", da->name);
+			n++;
+			continue;
+		}
+		rte_pci_device_name(&pa, addr, sizeof(addr));
+		if (device_has_port(addr))
+			continue;
+		pci_explain(a, da->name, addr);
+		n++;
+	}
+	return n;
+}
+
+int
+ports_init(struct app *a)
+{
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id) {
+		struct rte_eth_dev_info di;
+		struct port *p;
+
+		if (a->nb_ports == MAX_PORTS) {
+			RXR_LOG(ERR, "more than %d ports; use -a/--vdev to pick",
+				MAX_PORTS);
+			return -1;
+		}
+		p = &a->ports[a->nb_ports];
+		memset(p, 0, sizeof(*p));
+		p->id = id;
+		if (port_info(id, &di) != 0)
+			return -1;
+		rte_eth_dev_get_name_by_port(id, p->name);
+		snprintf(p->driver, sizeof(p->driver), "%s", di.driver_name);
+		p->socket = rte_eth_dev_socket_id(id);
+		if (p->socket < 0)
+			p->socket = (int)rte_socket_id();
+		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
+		p->finite = p->replay && a->opt.loops != 0;
+		if (port_identity(p, &di) != 0)
+			return -1;
+		if (p->replay) {
+			p->nb_q = a->opt.nb_replay;
+			p->files = a->replay_files;
+		} else {
+			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
+				RTE_MAX(1u, a->nb_pollers);
+		}
+		if (!p->replay && strcmp(p->driver, "net_pcap") == 0)
+			port_pcap_files(a, p);
+		if (p->nb_q > MAX_QUEUES) {
+			RXR_LOG(ERR, "port %u: at most %d queues", id,
+				MAX_QUEUES);
+			return -1;
+		}
+		if (port_configure(a, p, &di) != 0)
+			return -1;
+		a->nb_ports++;
+	}
+	if (ports_frame_size(a) != 0)
+		return -1;
+	if (devices_check(a) != 0)
+		return -1;
+	if (a->nb_ports == 0) {
+		RXR_LOG(ERR, "no port: give a NIC with -a <PCI>, a virtual "
+			"device with --vdev, or captures with -- --replay FILES "
+			"(rxrefill-gen writes some); rxrefill --list-devices lists "
+			"RDMA NICs");
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -439,16 +439,7 @@ port_reprobe(struct app *a, struct port *p)
 		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
 			if (a->pollers[k].q[q].port == old)
 				a->pollers[k].q[q].port = id;
-	ret = rte_eth_dev_info_get(id, &di);
-	if (ret != 0) {
-		RXR_LOG(ERR, "port %u: no device info: %s", id,
-			rte_strerror(-ret));
-		return -1;
-	}
-	if (port_configure(a, p, &di) != 0)
-		return -1;
-	port_xstats_find(p);
-	return 0;
+	return port_info(id, &di) != 0 ? -1 : port_configure(a, p, &di);
 }
 
 /* Frames a port's pool needs so that no strategy starves by construction. */
@@ -468,8 +459,7 @@ pool_frames(const struct app *a, const struct port *p)
 		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
 			o->settings[s]));
 	n += (uint64_t)a->nb_pollers * (high + held);
-	if (o->consumer == CONSUMER_SAME_CPU || o->consumer == CONSUMER_OTHER_CPU ||
-			o->consumer == CONSUMER_OTHER_POLL)
+	if (consumer_queued(o->consumer))
 		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
 			RXR_POOL_TASK_BATCH_DEFAULT);
 	/* infinite_rx keeps a copy of every file packet in the pool. */
@@ -582,6 +572,65 @@ pool_reclaim(struct rte_mempool *mp, unsigned int *reclaimed)
 	return 0;
 }
 
+/* rxr_pool_check()'s findings, one rte_log line each. */
+static int
+pool_check_logged(struct rxr_pool *pool)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (f == NULL)
+		return rxr_pool_check(pool, stderr);
+	ret = rxr_pool_check(pool, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+			line = strtok_r(NULL, "\n", &save))
+		RXR_LOG(ERR, "%s", line);
+	free(buf);
+	return ret;
+}
+
+/*
+ * The pool at *slot, if any, whose queues were set up again (or closed),
+ * has every frame back from the PMD: check that each is home in its zone,
+ * then free it. *slot is emptied.
+ */
+static int
+pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
+{
+	struct rte_mempool *mp = *slot;
+	struct rxr_pool *pool;
+	unsigned int avail, got;
+
+	if (mp == NULL)
+		return 0;
+	*slot = NULL;
+	pool = rxr_mempool_pool(mp);
+
+	/*
+	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
+	 * frames of its fill ring there when it closes: the port is closed by
+	 * now, so nothing can hold them any more.
+	 */
+	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
+		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
+			"are back in their zone", p->id, p->driver, got);
+	rxr_pool_quiesce(pool);
+	avail = rte_mempool_avail_count(mp);
+	if (avail != mp->size || pool_check_logged(pool) != 0) {
+		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
+			"to their zone; its pool is kept, so that they land in "
+			"live memory if they come back later", p->id,
+			mp->size - avail, mp->size);
+		*lost += mp->size - avail;
+		return -1;
+	}
+	rte_mempool_free(mp);
+	return 0;
+}
+
 static struct rte_mempool *
 pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 {
@@ -687,7 +736,7 @@ ports_use_pool(struct app *a, unsigned int run)
 			 * packet of the captures: the second run failed where
 			 * the first fit).
 			 */
-			if (pool_retire_slot(p, &p->mp, &a->lost_frames) != 0)
+			if (pool_retire(p, &p->mp, &a->lost_frames) != 0)
 				RXR_LOG(ERR, "frames were lost in the previous run");
 		}
 		p->old_mp = p->mp;
@@ -782,75 +831,13 @@ ports_stop(struct app *a)
 		}
 }
 
-/*
- * A pool whose queues were set up again (or closed) has every frame back
- * from the PMD: check that each is home in its zone, then free it.
- */
-/* rxr_pool_check()'s findings, one rte_log line each. */
-static int
-pool_check_logged(struct rxr_pool *pool)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (f == NULL)
-		return rxr_pool_check(pool, stderr);
-	ret = rxr_pool_check(pool, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-			line = strtok_r(NULL, "\n", &save))
-		RXR_LOG(ERR, "%s", line);
-	free(buf);
-	return ret;
-}
-
-static int
-pool_retire(struct port *p, struct rte_mempool *mp, uint64_t *lost)
-{
-	struct rxr_pool *pool = rxr_mempool_pool(mp);
-	unsigned int avail, got;
-
-	/*
-	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
-	 * frames of its fill ring there when it closes: the port is closed by
-	 * now, so nothing can hold them any more.
-	 */
-	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
-		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
-			"are back in their zone", p->id, p->driver, got);
-	rxr_pool_quiesce(pool);
-	avail = rte_mempool_avail_count(mp);
-	if (avail != mp->size || pool_check_logged(pool) != 0) {
-		RXR_LOG(ERR, "port %u: %u of %u frames did not come back "
-			"to their zone; its pool is kept, so that they land in "
-			"live memory if they come back later", p->id,
-			mp->size - avail, mp->size);
-		*lost += mp->size - avail;
-		return -1;
-	}
-	rte_mempool_free(mp);
-	return 0;
-}
-
-/* The pool at *slot, if any, retired (pool_retire()); *slot emptied. */
-static int
-pool_retire_slot(struct port *p, struct rte_mempool **slot, uint64_t *lost)
-{
-	int ret = *slot != NULL ? pool_retire(p, *slot, lost) : 0;
-
-	*slot = NULL;
-	return ret;
-}
-
 int
 ports_retire_pools(struct app *a, uint64_t *lost)
 {
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (pool_retire_slot(&a->ports[i], &a->ports[i].old_mp,
+		if (pool_retire(&a->ports[i], &a->ports[i].old_mp,
 				lost) != 0)
 			ret = -1;
 	return ret;
@@ -877,7 +864,7 @@ ports_close(struct app *a, uint64_t *lost)
 	if (ports_retire_pools(a, lost) != 0)
 		ret = -1;
 	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (pool_retire_slot(&a->ports[i], &a->ports[i].mp, lost) != 0)
+		if (pool_retire(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
 	return ret;
 }

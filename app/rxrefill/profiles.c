@@ -44,7 +44,8 @@ profile_reldir(char *dir, size_t len)
 	snprintf(dir, len, "%s/%s", dirname(exe), RXR_PROFILE_RELDIR);
 }
 
-const char *
+/* A --profile argument as a path, or NAME of an installed one. */
+static const char *
 profile_find(const char *name, char *buf, size_t len)
 {
 	char dir[PATH_MAX + 64];
@@ -111,10 +112,11 @@ opts_args_push(struct opts_args *a, const char *s, size_t len)
  * option takes one and without when it takes none.
  */
 static int
-profile_line_check(const char *file, unsigned int line, const char *name,
-		bool has_value)
+profile_line_check(const struct rxr_opt_table *t, const char *file,
+		unsigned int line, const char *name, bool has_value)
 {
-	const struct rxr_opt *o = opts_find(name);
+	int i = rxr_opt_find(t, name);
+	const struct rxr_opt *o = i >= 0 ? &t->opts[i] : NULL;
 
 	if (o == NULL) {
 		RXR_LOG(ERR, "--profile %s:%u: unknown option '%s'; see --help",
@@ -135,8 +137,8 @@ profile_line_check(const char *file, unsigned int line, const char *name,
 }
 
 int
-opts_profile_parse(const char *buf, size_t len, const char *name,
-		struct opts_args *a)
+opts_profile_parse(const struct rxr_opt_table *t, const char *buf,
+		size_t len, const char *name, struct opts_args *a)
 {
 	size_t pos = 0;
 	unsigned int line = 0;
@@ -180,7 +182,7 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
 		while (v < n && strchr(" \t=", l[v]) != NULL)
 			v++;
-		if (profile_line_check(name, line, opt + 2, v < n) != 0)
+		if (profile_line_check(t, name, line, opt + 2, v < n) != 0)
 			return -1;
 		/*
 		 * One word, "--name=value" with the whole name: a line never
@@ -206,7 +208,8 @@ opts_profile_parse(const char *buf, size_t len, const char *name,
 }
 
 int
-opts_profile_load(const char *name, struct opts_args *a)
+opts_profile_load(const struct rxr_opt_table *t, const char *name,
+		struct opts_args *a)
 {
 	char found[PATH_MAX], err[PATH_MAX + 128];
 	const char *path = profile_find(name, found, sizeof(found));
@@ -254,7 +257,7 @@ opts_profile_load(const char *name, struct opts_args *a)
 	} while (n > 0);
 	fclose(f);
 	first = a->argc;
-	ret = opts_profile_parse(buf, len, path, a);
+	ret = opts_profile_parse(t, buf, len, path, a);
 	free(buf);
 	/* path may be found[] here: the words keep the name as given. */
 	for (int i = first; i < a->argc; i++)

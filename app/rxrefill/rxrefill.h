@@ -84,7 +84,7 @@ enum consumer_mode {
  * Why packets were lost, in the order a run's report lists them:
  * X(id, name, live), live: also shown while running (telemetry, the
  * metrics file). The ports' counters give each (port_drops()) but
- * consumer_full, which the poll lcores count (poller.drops), and
+ * consumer_full, which the poll lcores count, and
  * unaccounted, what a finite replay sent that no other cause holds.
  */
 #define DROP_CAUSES(X) \
@@ -103,12 +103,6 @@ enum drop_cause_id { DROP_CAUSES(DROP_CAUSE_ID_) CAUSE_MAX };
 extern const char *const drop_cause_names[CAUSE_MAX];
 extern const bool drop_cause_live[CAUSE_MAX];
 
-/* Drop causes the poll lcores count themselves (poller.drops). */
-enum drop_cause {
-	DROP_CONSUMER_FULL,	/* the stream's receive queue was full */
-	DROP_MAX,
-};
-
 /*
  * Why no stream row holds a packet: the table had no room for its flow,
  * or rxr_flow_parse() refused it (the index is minus its status).
@@ -126,6 +120,14 @@ struct untracked {
 	uint64_t packets;
 	uint64_t bytes;
 };
+
+/* Consumers that are a queue and its reader (thread or poll lcore). */
+static inline bool
+consumer_queued(enum consumer_mode m)
+{
+	return m == CONSUMER_SAME_CPU || m == CONSUMER_OTHER_CPU ||
+		m == CONSUMER_OTHER_POLL;
+}
 
 /* A strategy configuration that runs are made of. */
 struct run_config {
@@ -223,6 +225,7 @@ struct poll_queue {
 	uint64_t bytes;
 };
 
+struct app;
 struct poller;
 
 /* A consumer: a socket receive queue and whoever reads it. */
@@ -242,6 +245,7 @@ struct consumer {
 
 /* A poll lcore: its queues, its streams, its consumers, its counters. */
 struct poller {
+	const struct app *app;
 	unsigned int lcore;
 	unsigned int index;
 	struct poll_queue q[MAX_QUEUES_PER_POLLER];
@@ -256,7 +260,7 @@ struct poller {
 	 * it received is its queues' counters (poll_queue.packets, bytes). */
 	uint64_t busy_cycles;		/* cycles in iterations that got packets */
 	uint64_t cycles;		/* cycles measured */
-	uint64_t drops[DROP_MAX];
+	uint64_t consumer_full;		/* dropped: a receive queue was full */
 	struct untracked untracked[UNTRACKED_MAX];	/* in no stream row, by cause */
 	uint64_t table_full;		/* packets the table refused: it grows */
 	uint64_t streams_logged;	/* deferred: packets counted from the log */
@@ -374,7 +378,6 @@ struct app {
 	int zeroer_cpu;			/* cpus_place(); -1: none */
 };
 
-extern struct app app;
 /*
  * Stop flags (signals.c): set by the signal handler, whichever thread it
  * runs on, and by the main lcore; read by every thread. Atomics, relaxed:
@@ -400,14 +403,12 @@ flag_set(atomic_bool *f, bool v)
 /* opts.c */
 int opts_parse(int argc, char **argv, struct options *o, struct opts_args *a);
 int opts_check_dashdash(int argc, char **argv);
-struct app;
 void opts_check_ports(const struct app *a);
-void opts_usage(FILE *f);
 /* --options-table: the options as the man page and completion read them. */
 int opts_print_table(FILE *f);
-struct rxr_opt;
-/* The option named exactly NAME (no abbreviation), or NULL. */
-const struct rxr_opt *opts_find(const char *name);
+struct rxr_opt_table;
+/* The options, for the checks of --profile lines. */
+const struct rxr_opt_table *opts_table(void);
 /*
  * The settings of the strategies the configurations run, defaults filled
  * in: "recycle.cache=128,recycle.refill=64,recycle.ring=1024".
@@ -425,10 +426,15 @@ const char *signals_caught_name(void);
 const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 
-/* output.c: the report's path */
-int output_check(const struct options *o);
+/* output.c: the report's path, and lines for the terminal */
+/* std_closed: rxr_path_std_fds_open()'s mask of streams closed at start. */
+int output_check(const struct options *o, unsigned int std_closed);
+/* The files the options read (--replay, --profile): never an output. */
+unsigned int output_inputs(const struct options *o, const char **inputs);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
+/* prefix and text within 120 columns, broken after "; " where it can. */
+void say_wrapped(const char *prefix, const char *text);
 
 /* replay.c: captures read before EAL, then a net_pcap port, a queue per
  * --replay file. replay_prepare() rewrites the net_pcap --vdev arguments
@@ -489,7 +495,9 @@ void streams_settle(struct app *a);
 void streams_mark(struct app *a);
 
 /* consumer.c */
-int consumers_start(struct app *a, unsigned int run);
+/* Each poll lcore's consumers and their receive queues (--consumers). */
+int consumers_init(struct app *a);
+int consumers_start(struct app *a);
 void consumers_stop(struct app *a);
 void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 
@@ -504,12 +512,12 @@ struct snapshot {
 	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
-	uint64_t drops[DROP_MAX];
+	uint64_t consumer_full;
 	struct port_counters port[MAX_PORTS];
 	struct rxr_pool_stats pool[MAX_PORTS];
 };
 
-void snapshot_take(struct snapshot *s);
+void snapshot_take(const struct app *app, struct snapshot *s);
 void port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 		const struct port_counters *a, const struct port_counters *b);
 
@@ -520,12 +528,10 @@ struct stream_rows {
 	unsigned int n;
 };
 
-int streams_collect(struct stream_rows *sr);
-bool reps_auto_done(struct rxr_report *report, unsigned int rounds,
-		char *why, size_t len);
-void fill_run(struct rxr_report_run *r, const struct run_config *rc,
-		const struct snapshot *a, const struct snapshot *b,
-		uint64_t cycles, uint64_t unaccounted);
+int streams_collect(const struct app *app, struct stream_rows *sr);
+void fill_run(const struct app *app, struct rxr_report_run *r,
+		const struct run_config *rc, const struct snapshot *a,
+		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
 void fill_pool_groups(struct rxr_report_pcp *pcp,
 		struct rxr_report_zone_lock *zl, const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b);
@@ -536,9 +542,6 @@ void zeroer_stop(struct app *a);
 
 /* rdma.c */
 int rdma_list(FILE *out);
-
-/* main.c: a line within 120 columns, broken after "; " */
-void say_wrapped(const char *prefix, const char *text);
 
 /* envinfo.c: versions, build, kernel, CPUs, ports into the report's env */
 int env_collect(struct app *a, struct rxr_report *rep);
@@ -558,8 +561,6 @@ bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
 /* After EAL: each poll lcore's consumer_cpu and the zeroing thread's CPU;
  * -1 with the reason said when other-cpu leaves a poll lcore none. */
 int cpus_place(struct app *a);
-/* "0-3,6": a CPU set as the kernel lists it; "" when empty. */
-void cpus_str(const rte_cpuset_t *set, char *buf, size_t len);
 
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */
@@ -607,14 +608,13 @@ void live_tick(void);
 int live_fini(void);
 
 /* profiles.c: run profiles, the argument vectors they expand into */
-int opts_profile_parse(const char *buf, size_t len, const char *name,
-		struct opts_args *a);
+int opts_profile_parse(const struct rxr_opt_table *t, const char *buf,
+		size_t len, const char *name, struct opts_args *a);
 void opts_args_free(struct opts_args *a);
 /* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
 int opts_args_push(struct opts_args *a, const char *s, size_t len);
 /* Reads the profile NAME (a path or an installed name) into A. */
-int opts_profile_load(const char *name, struct opts_args *a);
-/* A --profile argument as a path, or NAME of an installed one. */
-const char *profile_find(const char *name, char *buf, size_t len);
+int opts_profile_load(const struct rxr_opt_table *t, const char *name,
+		struct opts_args *a);
 
 #endif /* RXREFILL_H */

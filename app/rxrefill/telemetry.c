@@ -100,8 +100,7 @@ counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 			*packets += RXR_STAT_READ(pl->q[i].packets);
 			*bytes += RXR_STAT_READ(pl->q[i].bytes);
 		}
-		drops[CAUSE_CONSUMER_FULL] +=
-			RXR_STAT_READ(a->pollers[k].drops[DROP_CONSUMER_FULL]);
+		drops[CAUSE_CONSUMER_FULL] += RXR_STAT_READ(pl->consumer_full);
 	}
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct port_counters c, zero = { 0 };
@@ -352,22 +351,20 @@ metrics_print(FILE *f, const struct live_view *v)
 	for (int p = 0; p <= PHASE_DONE; p++)
 		fprintf(f, "rxrefill_phase{%s,phase=\"%s\"} %d\n", labels,
 			phase_names[p], p == (int)v->phase);
-	fprintf(f, "# HELP rxrefill_repetition Repetition of the current "
-		"configuration, from 1.\n# TYPE rxrefill_repetition gauge\n"
-		"rxrefill_repetition{%s} %u\n", labels, v->rep);
-	fprintf(f, "# HELP rxrefill_mpps Received packets per second over "
-		"the last stats period, millions.\n# TYPE rxrefill_mpps gauge\n"
-		"rxrefill_mpps{%s} %.6f\n", labels, v->mpps);
-	fprintf(f, "# HELP rxrefill_gbps Received Gbit/s over the last stats "
-		"period.\n# TYPE rxrefill_gbps gauge\n"
-		"rxrefill_gbps{%s} %.6f\n", labels, v->gbps);
-	fprintf(f, "# HELP rxrefill_rx_packets_total Packets received in the "
-		"current run.\n# TYPE rxrefill_rx_packets_total counter\n"
-		"rxrefill_rx_packets_total{%s} %" PRIu64 "\n", labels,
-		v->rx_packets);
-	fprintf(f, "# HELP rxrefill_rx_bytes_total Bytes received in the "
-		"current run.\n# TYPE rxrefill_rx_bytes_total counter\n"
-		"rxrefill_rx_bytes_total{%s} %" PRIu64 "\n", labels, v->rx_bytes);
+#define RUN_METRIC(name, type, help, fmt, val) fprintf(f, "# HELP rxrefill_" \
+	name " " help "\n# TYPE rxrefill_" name " " type "\nrxrefill_" name \
+	"{%s} " fmt "\n", labels, val)
+	RUN_METRIC("repetition", "gauge", "Repetition of the current "
+		"configuration, from 1.", "%u", v->rep);
+	RUN_METRIC("mpps", "gauge", "Received packets per second over the "
+		"last stats period, millions.", "%.6f", v->mpps);
+	RUN_METRIC("gbps", "gauge", "Received Gbit/s over the last stats "
+		"period.", "%.6f", v->gbps);
+	RUN_METRIC("rx_packets_total", "counter", "Packets received in the "
+		"current run.", "%" PRIu64, v->rx_packets);
+	RUN_METRIC("rx_bytes_total", "counter", "Bytes received in the "
+		"current run.", "%" PRIu64, v->rx_bytes);
+#undef RUN_METRIC
 	fprintf(f, "# HELP rxrefill_drops_total Packets dropped in the current "
 		"run, by cause.\n# TYPE rxrefill_drops_total counter\n");
 	for (int d = 0; d < CAUSE_MAX; d++)
@@ -470,7 +467,7 @@ metrics_check(const struct options *o)
 {
 	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
 	char err[PATH_MAX + 256];
-	unsigned int n = 0;
+	unsigned int n = output_inputs(o, inputs);
 
 	if (o->metrics_path == NULL)
 		return 0;
@@ -479,10 +476,6 @@ metrics_check(const struct options *o)
 			"a file");
 		return -1;
 	}
-	for (unsigned int i = 0; i < o->nb_replay; i++)
-		inputs[n++] = o->replay[i];
-	for (unsigned int i = 0; i < o->nb_profiles; i++)
-		inputs[n++] = o->profiles[i];
 	/* Two writers of one file, however either is spelled. */
 	if (rxr_path_same(o->metrics_path, o->report_path)) {
 		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",

@@ -28,8 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *argv0[] = { (char *)"rxrefill", NULL };
 
 		/* The profile's arguments, then parsed as options. */
-		if (opts_profile_parse((const char *)data + 1, size - 1, "fuzz",
-				&prof) == 0 && prof.argc > 0) {
+		if (opts_profile_parse(opts_table(), (const char *)data + 1,
+				size - 1, "fuzz", &prof) == 0 && prof.argc > 0) {
 			char **argv = calloc(prof.argc + 2, sizeof(*argv));
 
 			if (argv != NULL) {
