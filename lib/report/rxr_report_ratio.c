@@ -35,10 +35,14 @@ rxrr_get_path(const json_t *run, const void *path)
 	return rxrr_num(rxrr_path(run, path));
 }
 
-/* The run of g with repetition index rep, or NULL. */
+/* The run of g with repetition index rep, or NULL: where a group holding
+ * every rep in order keeps it, else found by a scan. */
 static const json_t *
 run_of_rep(const struct rxrr_group *g, json_int_t rep)
 {
+	if (rep >= 0 && (size_t)rep < g->nb_runs && json_integer_value(
+			json_object_get(g->runs[rep], "rep")) == rep)
+		return g->runs[rep];
 	for (size_t i = 0; i < g->nb_runs; i++)
 		if (json_integer_value(json_object_get(g->runs[i], "rep")) == rep)
 			return g->runs[i];

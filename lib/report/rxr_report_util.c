@@ -87,20 +87,34 @@ rxrr_same_config(const json_t *a, const json_t *b, bool zero)
 		(!zero || rxrr_same_zero(a, b));
 }
 
+/* Whether two runs of one strategy and bulk differ in zeroing: each run
+ * against the first of its pair, found by name (linear in the runs). */
 bool
 rxrr_zero_listed(const json_t *doc)
 {
-	const json_t *runs = json_object_get(doc, "runs"), *a, *b;
-	size_t i, j;
+	const json_t *runs = json_object_get(doc, "runs"), *run, *first;
+	json_t *seen = json_object();
+	bool listed = false;
+	char *key;
+	size_t i;
 
-	json_array_foreach(runs, i, a)
-		for (j = i + 1; j < json_array_size(runs); j++) {
-			b = json_array_get(runs, j);
-			if (rxrr_same_config(a, b, false) &&
-					!rxrr_same_config(a, b, true))
-				return true;
-		}
-	return false;
+	json_array_foreach(runs, i, run) {
+		if (seen == NULL || asprintf(&key, "%s\x1f%d", json_string_value(
+				json_object_get(run, "strategy")) ?: "",
+				json_is_true(json_object_get(run, "bulk"))) < 0)
+			break;
+		first = json_object_get(seen, key);
+		if (first != NULL)
+			listed = !rxrr_same_zero(json_array_get(runs,
+				json_integer_value(first)), run);
+		else
+			json_object_set_new(seen, key, json_integer(i));
+		free(key);
+		if (listed)
+			break;
+	}
+	json_decref(seen);
+	return listed;
 }
 
 void
