@@ -419,13 +419,10 @@ governors(char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		char path[96], gov[64];
-		bool have;
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
 			"cpufreq/scaling_governor", nz.cpus[i]);
-		have = read_text(path, gov, sizeof(gov)) > 0;
-		gov[strcspn(gov, "\n")] = '\0';
-		if (!have || gov[0] == '\0')
+		if (!read_first_line(path, gov, sizeof(gov)) || gov[0] == '\0')
 			snprintf(gov, sizeof(gov), "none");
 		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
 			(int)nz.cpus[i], "governor", gov));
