@@ -225,16 +225,12 @@ static void
 cpus_possible(cpu_set_t *set)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t bad;
 
 	CPU_ZERO(set);
-	for (long c = 0; c < n && c < CPU_SETSIZE; c++) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (!cpu_outside(c, &bad))
 			CPU_SET(c, set);
-	}
 }
 
 bool
