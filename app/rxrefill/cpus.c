@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,4 +364,20 @@ cpus_place(struct app *a)
 		}
 	}
 	return 0;
+}
+
+void
+cpus_pin_self(int cpu, const char *who)
+{
+	cpu_set_t set;
+	int ret = EINVAL;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0) {
+		CPU_SET(cpu, &set);
+		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	if (ret != 0)
+		RXR_LOG(ERR, "%s: cannot run on CPU %d: %s; it runs where the "
+			"scheduler puts it", who, cpu, strerror(ret));
 }
