@@ -8,10 +8,9 @@
  * another CPU (remote frees).
  */
 
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <string.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -58,18 +57,11 @@ consumer_main(void *arg)
 	struct consumer *c = arg;
 	struct poller *pl = c->poller;
 	struct rte_mbuf *pkts[CONSUMER_BURST];
-	cpu_set_t set;
-	int ret;
+	char who[48];
 
-	CPU_ZERO(&set);
-	if (pl->consumer_cpu >= 0)
-		CPU_SET(pl->consumer_cpu, &set);
-	ret = pl->consumer_cpu < 0 ? EINVAL :
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (ret != 0)
-		RXR_LOG(ERR, "consumer %u of lcore %u: cannot run on CPU %d: "
-			"%s; it runs where the scheduler puts it", c->index,
-			pl->lcore, pl->consumer_cpu, strerror(ret));
+	snprintf(who, sizeof(who), "consumer %u of lcore %u", c->index,
+		pl->lcore);
+	cpus_pin_self(pl->consumer_cpu, who);
 	/*
 	 * Frees from here are task-context frees owed to our poll lcore,
 	 * gathered in a task batch (DPDK's usual per-thread cache) so that

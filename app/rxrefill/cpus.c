@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,16 +226,12 @@ static void
 cpus_possible(cpu_set_t *set)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t bad;
 
 	CPU_ZERO(set);
-	for (long c = 0; c < n && c < CPU_SETSIZE; c++) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (!cpu_outside(c, &bad))
 			CPU_SET(c, set);
-	}
 }
 
 bool
@@ -367,4 +364,20 @@ cpus_place(struct app *a)
 		}
 	}
 	return 0;
+}
+
+void
+cpus_pin_self(int cpu, const char *who)
+{
+	cpu_set_t set;
+	int ret = EINVAL;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0) {
+		CPU_SET(cpu, &set);
+		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	if (ret != 0)
+		RXR_LOG(ERR, "%s: cannot run on CPU %d: %s; it runs where the "
+			"scheduler puts it", who, cpu, strerror(ret));
 }

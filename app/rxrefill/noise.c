@@ -64,7 +64,7 @@ static struct {
 	int tid[RTE_MAX_LCORE];
 	unsigned int cpus[NOISE_CPUS_SHOWN];	/* poll CPUs */
 	unsigned int nb_cpus;
-	struct noise_cpuset cpuset;		/* the same, as a set */
+	cpu_set_t cpuset;		/* the same, as a set */
 	bool own_cpu[MAX_POLLERS];
 	struct noise_sample s0, s1;
 	bool begun, ended;
@@ -289,7 +289,7 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 		const struct noise_task *t = &s1->tasks[i], *t0;
 		double share;
 
-		if (!noise_cpuset_has(&nz.cpuset, (unsigned int)t->cpu))
+		if (!CPU_ISSET(t->cpu, &nz.cpuset))
 			continue;
 		t0 = bsearch(t, s0->tasks, s0->nb_tasks, sizeof(*t), task_cmp);
 		/* A process born in the window: all of its time is new. */
@@ -364,13 +364,11 @@ noise_init(struct app *a)
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		rte_cpuset_t set = rte_lcore_cpuset(a->pollers[k].lcore);
 
-		for (unsigned int c = 0; c < CPU_SETSIZE && c < NOISE_CPUS_MAX;
-				c++) {
-			if (!CPU_ISSET(c, &set) ||
-					noise_cpuset_has(&nz.cpuset, c) ||
+		for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &set) || CPU_ISSET(c, &nz.cpuset) ||
 					nz.nb_cpus == NOISE_CPUS_SHOWN)
 				continue;
-			noise_cpuset_add(&nz.cpuset, c);
+			CPU_SET(c, &nz.cpuset);
 			nz.cpus[nz.nb_cpus++] = c;
 		}
 		nz.own_cpu[k] = own_cpu(a, &a->pollers[k]);
@@ -384,13 +382,13 @@ noise_init(struct app *a)
 
 /* "0,1" or "none" for the poll CPUs in set, into buf. */
 static void
-cpus_in(const struct noise_cpuset *set, char *buf, size_t len)
+cpus_in(const cpu_set_t *set, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < nz.nb_cpus && off < len; i++)
-		if (noise_cpuset_has(set, nz.cpus[i]))
+		if (CPU_ISSET(nz.cpus[i], set))
 			off += snprintf(buf + off, len - off, "%s%u",
 				off ? "," : "", nz.cpus[i]);
 	if (off == 0)
@@ -399,11 +397,11 @@ cpus_in(const struct noise_cpuset *set, char *buf, size_t len)
 
 /* A /sys CPU list file into set; false when it is not there. */
 static bool
-sys_cpulist(const char *path, struct noise_cpuset *set, char *text,
+sys_cpulist(const char *path, cpu_set_t *set, char *text,
 		size_t len)
 {
 	if (read_text(path, text, len) < 0 || noise_parse_cpulist(text, set) < 0) {
-		memset(set, 0, sizeof(*set));
+		CPU_ZERO(set);
 		text[0] = '\0';
 		return false;
 	}
@@ -421,13 +419,10 @@ governors(char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		char path[96], gov[64];
-		bool have;
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
 			"cpufreq/scaling_governor", nz.cpus[i]);
-		have = read_text(path, gov, sizeof(gov)) > 0;
-		gov[strcspn(gov, "\n")] = '\0';
-		if (!have || gov[0] == '\0')
+		if (!read_first_line(path, gov, sizeof(gov)) || gov[0] == '\0')
 			snprintf(gov, sizeof(gov), "none");
 		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
 			(int)nz.cpus[i], "governor", gov));
@@ -446,7 +441,7 @@ smt_pairs(unsigned int *n)
 
 	*n = 0;
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		struct noise_cpuset sib;
+		cpu_set_t sib;
 		char path[112], text[256];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
@@ -454,7 +449,7 @@ smt_pairs(unsigned int *n)
 		if (!sys_cpulist(path, &sib, text, sizeof(text)))
 			continue;
 		for (unsigned int j = i + 1; j < nz.nb_cpus; j++)
-			if (noise_cpuset_has(&sib, nz.cpus[j])) {
+			if (CPU_ISSET(nz.cpus[j], &sib)) {
 				json_array_append_new(pairs, json_pack("[i,i]",
 					(int)nz.cpus[i], (int)nz.cpus[j]));
 				(*n)++;
@@ -533,7 +528,7 @@ machine_sample(struct app *a, struct machine *mc)
 static void
 machine_look(struct rxr_report *rep, struct machine *mc)
 {
-	struct noise_cpuset iso, nohz;
+	cpu_set_t iso, nohz;
 
 	cpu_model_get(rep, mc->model, sizeof(mc->model));
 	mc->per_gov = governors(mc->gov, sizeof(mc->gov));

@@ -139,18 +139,17 @@ noise_parse_pid_stat(const char *text, struct noise_task *out)
 		else if (field == 15)
 			out->stime = v;
 		else if (field == 39)
-			out->cpu = v < NOISE_CPUS_MAX ? (int)v : -1;
+			out->cpu = v < CPU_SETSIZE ? (int)v : -1;
 	}
 	return out->cpu >= 0 ? 0 : -1;
 }
 
 int
-noise_parse_cpulist(const char *text, struct noise_cpuset *set)
+noise_parse_cpulist(const char *text, cpu_set_t *set)
 {
 	const char *p = text;
-	int n = 0;
 
-	memset(set, 0, sizeof(*set));
+	CPU_ZERO(set);
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p == '\0' || *p == '\n')
@@ -166,20 +165,17 @@ noise_parse_cpulist(const char *text, struct noise_cpuset *set)
 			if (next_u64(&p, &hi) != 0 || hi < lo)
 				return -1;
 		}
-		if (hi >= NOISE_CPUS_MAX)
+		if (hi >= CPU_SETSIZE)
 			return -1;
-		for (uint64_t c = lo; c <= hi; c++) {
-			if (!noise_cpuset_has(set, (unsigned int)c))
-				n++;
-			noise_cpuset_add(set, (unsigned int)c);
-		}
+		for (uint64_t c = lo; c <= hi; c++)
+			CPU_SET(c, set);
 		if (*p == ',') {
 			p++;
 			continue;
 		}
 		while (*p == ' ' || *p == '\t' || *p == '\n')
 			p++;
-		return *p == '\0' ? n : -1;
+		return *p == '\0' ? CPU_COUNT(set) : -1;
 	}
 }
 

@@ -10,30 +10,10 @@
  * they are tested on fixtures; no DPDK here.
  */
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* CPUs a CPU list can name (0 .. NOISE_CPUS_MAX - 1). */
-#define NOISE_CPUS_MAX 1024
-
-/* A set of CPUs, one bit each. */
-struct noise_cpuset {
-	uint64_t bits[NOISE_CPUS_MAX / 64];
-};
-
-static inline bool
-noise_cpuset_has(const struct noise_cpuset *s, unsigned int cpu)
-{
-	return cpu < NOISE_CPUS_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
-}
-
-static inline void
-noise_cpuset_add(struct noise_cpuset *s, unsigned int cpu)
-{
-	if (cpu < NOISE_CPUS_MAX)
-		s->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
-}
 
 /* One CPU's line of /proc/stat, in USER_HZ ticks. */
 struct noise_cpu_times {
@@ -86,8 +66,8 @@ int noise_parse_pid_stat(const char *text, struct noise_task *out);
 /*
  * A CPU list ("0-3,8,10-11", "" or "\n" for none) into set, which is
  * cleared first. @return the number of CPUs in it, or -1 when the text is
- * not a CPU list or names a CPU past NOISE_CPUS_MAX.
+ * not a CPU list or names a CPU past CPU_SETSIZE.
  */
-int noise_parse_cpulist(const char *text, struct noise_cpuset *set);
+int noise_parse_cpulist(const char *text, cpu_set_t *set);
 
 #endif /* NOISE_PARSE_H */

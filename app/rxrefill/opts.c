@@ -300,20 +300,18 @@ set_strategy(void *c, const char *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* on, off, both: the index of each name says which modes run. */
 static int
 set_bulk(void *c, const char *arg, char *err, size_t errlen)
 {
+	static const char * const names[] = { "on", "off", "both" };
 	struct opts_ctx *x = c;
+	unsigned long v;
 
-	if (strcmp(arg, "both") == 0) {
-		x->bulk_on = x->bulk_off = true;
-	} else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0) {
-		x->bulk_on = strcmp(arg, "on") == 0;
-		x->bulk_off = !x->bulk_on;
-	} else {
-		snprintf(err, errlen, "--bulk: '%s' is not on, off or both", arg);
+	if (parse_name("bulk", arg, names, RTE_DIM(names), &v, err, errlen))
 		return -1;
-	}
+	x->bulk_on = v != 1;
+	x->bulk_off = v != 0;
 	return 0;
 }
 

@@ -187,15 +187,12 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 * (EBUSY) and the failed setup forgets the first socket, which then
 	 * stays bound until the process exits; so it is probed again before
 	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM).
+	 * the fill ring in the pool's memory (its UMEM). Its UMEM chunks are
+	 * at most a page, and on 4 KiB pages a buffer must not cross one: the
+	 * kernel refuses larger chunks.
 	 */
 	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reclaim_after_close = strcmp(p->driver, "net_af_xdp") == 0;
-	/*
-	 * Its UMEM chunks are at most a page, and on 4 KiB pages a buffer
-	 * must not cross one: the kernel refuses larger chunks.
-	 */
-	p->page_bounded = strcmp(p->driver, "net_af_xdp") == 0;
+	p->reclaim_after_close = p->page_bounded = p->always_reprobe;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return 0;

@@ -561,6 +561,9 @@ bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
 /* After EAL: each poll lcore's consumer_cpu and the zeroing thread's CPU;
  * -1 with the reason said when other-cpu leaves a poll lcore none. */
 int cpus_place(struct app *a);
+/* The calling thread onto cpus_place()'s @p cpu; said, naming @p who, when
+ * it cannot be (-1: none). */
+void cpus_pin_self(int cpu, const char *who);
 
 /* noise.c: machine checks at start, the noise of each measured window */
 /* After EAL: the lcores' thread ids, the machine check's first sample. */

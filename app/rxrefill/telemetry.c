@@ -152,15 +152,21 @@ pools_now(struct live_view *v, double dt_cycles)
 static int metrics_write(const struct live_view *v);
 
 static void
+view_get(struct live_view *v)
+{
+	pthread_mutex_lock(&L.lock);
+	*v = L.view;
+	pthread_mutex_unlock(&L.lock);
+}
+
+static void
 sample(void)
 {
 	uint64_t now = rte_get_tsc_cycles(), packets, bytes, drops[CAUSE_MAX];
 	double hz = (double)rte_get_tsc_hz(), dt = (double)(now - L.last_tsc);
 	struct live_view v;
 
-	pthread_mutex_lock(&L.lock);
-	v = L.view;
-	pthread_mutex_unlock(&L.lock);
+	view_get(&v);
 	counters_now(&packets, &bytes, drops);
 	if (L.baseline && dt > 0) {
 		v.mpps = (double)(packets - L.last_packets) / (dt / hz) / 1e6;
@@ -241,14 +247,6 @@ live_phase(enum live_phase ph)
 }
 
 /* --- rte_telemetry ---------------------------------------------------- */
-
-static void
-view_get(struct live_view *v)
-{
-	pthread_mutex_lock(&L.lock);
-	*v = L.view;
-	pthread_mutex_unlock(&L.lock);
-}
 
 /* 22.11's telemetry values have no floating type: rates as text. */
 static void

@@ -6,10 +6,7 @@
  * lcore's supply of pre-zeroed frames filled.
  */
 
-#include <errno.h>
 #include <pthread.h>
-#include <sched.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <rte_lcore.h>
@@ -28,17 +25,8 @@ static void *
 zeroer_main(void *arg)
 {
 	struct app *a = arg;
-	int cpu = a->zeroer_cpu, ret;
-	rte_cpuset_t cpus;
 
-	CPU_ZERO(&cpus);
-	if (cpu >= 0)
-		CPU_SET(cpu, &cpus);
-	ret = cpu < 0 ? EINVAL :
-		pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
-	if (ret != 0)
-		RXR_LOG(ERR, "zeroing thread: cannot run on CPU %d: %s; it "
-			"runs where the scheduler puts it", cpu, strerror(ret));
+	cpus_pin_self(a->zeroer_cpu, "zeroing thread");
 	while (!flag_get(&zeroer_quit)) {
 		unsigned int made = 0;
 
