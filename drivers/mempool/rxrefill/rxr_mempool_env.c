@@ -18,6 +18,7 @@
 #include <rte_log.h>
 
 #include "rxr_mempool.h"
+#include "rxr_path.h"
 
 /* The keys of the pool itself; the strategies' settings follow them. */
 static const char * const env_pool_keys[] = {
@@ -71,17 +72,14 @@ env_keys_make(struct env_keys *k)
 static int
 parse_u32(const char *key, const char *v, uint32_t *out, struct env_parse *e)
 {
-	uint32_t x = 0;
-	const char *p;
+	uint64_t x;
 
-	for (p = v; *p >= '0' && *p <= '9' && x <= UINT16_MAX; p++)
-		x = x * 10 + (uint32_t)(*p - '0');
-	if (v[0] == '\0' || *p != '\0' || x == 0 || x > UINT16_MAX) {
+	if (rxr_parse_decimal(v, 1, UINT16_MAX, &x) != 0) {
 		snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
 			"decimal count in 1..%u", key, v, UINT16_MAX);
 		return -1;
 	}
-	*out = x;
+	*out = (uint32_t)x;
 	return 0;
 }
 
