@@ -446,25 +446,26 @@ out:
 
 /* --- the zones ----------------------------------------------------------- */
 
-static int
-zone_alloc_from(struct rxr_zone *z, void **objs, unsigned int n)
+unsigned int
+rxrp_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
 {
 	/* A handler may have interrupted the lock holder: never wait. */
 	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, n, n) == n ? 0 : -ENOBUFS;
-	return rxr_zone_alloc_bulk(z, objs, n, n) == n ? 0 : -ENOBUFS;
+		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
+	return rxr_zone_alloc_bulk(z, objs, min, max);
 }
 
 int
 rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n)
 {
-	if (likely(zone_alloc_from(p->zone[node], objs, n) == 0))
+	if (likely(rxrp_zone_take(p->zone[node], objs, n, n) == n))
 		return 0;
 	/* The zonelist: other nodes before failing, as the kernel does. */
 	for (unsigned int k = 1; k < p->nr_zones; k++)
-		if (zone_alloc_from(p->zone[(node + k) % p->nr_zones], objs,
-				n) == 0)
+		if (rxrp_zone_take(p->zone[(node + k) % p->nr_zones], objs, n,
+				n) == n)
 			return 0;
 	return -ENOBUFS;
 }
