@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The pool core: creation, memory, adoption, the zone paths and the
- * reclaim every strategy shares, the calls the inline dispatch sends out
- * of line (first calls, handlers, latency samples, secondaries), lcore
- * stop and quiescence. It calls the strategies through their table and
- * names none.
+ * The pool core: creation, memory, adoption, the zone paths and reclaim
+ * every strategy shares, the dispatch's out-of-line calls, quiescence.
  */
 
 #include <errno.h>
@@ -114,10 +111,7 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
 	return 0;
 }
 
-/*
- * The zones, one per (fake) node, and the deferred lists' slots for every
- * frame they may hold. @return 0, or the positive errno.
- */
+/* The zones and the deferred lists' slots. @return 0 or a positive errno. */
 static int
 zones_create(struct rxr_pool *p, uint32_t max_frames, uint32_t max_regions)
 {
@@ -177,13 +171,8 @@ lcores_create(struct rxr_pool *p)
 	return 0;
 }
 
-/*
- * The pool's entries, chosen once: the strategy's own, or the wrapper when
- * the pool zeroes or slows refills down. With the strategy's own, one node
- * and a strategy whose owner path is a stack under the bh section (bh's
- * pcp, recycle's alloc cache, as its init set owner[]), that path runs
- * inline in rxr_pool_alloc_bulk() and rxr_pool_free_bulk().
- */
+/* The entries, chosen once: the strategy's, or the wrapper; inline owner
+ * stacks for CAP_OWNER_INLINE with one node and no wrapper. */
 static void
 entries_set(struct rxr_pool *p)
 {
@@ -299,13 +288,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 
 /* --- memory -------------------------------------------------------------- */
 
-/*
- * After regions were added. One zone of one region (a pool populated from
- * one chunk, one reserved memzone): frame index and address are one
- * division or multiplication away, without the zone's region lookup (the
- * deferred lists convert every frame both ways). Frames that all lie
- * within 4 GiB: a frame is a 32-bit offset from the lowest.
- */
+/* After regions were added: flat_base for one zone of one region (index
+ * and address a division apart), off_base when all lie within 4 GiB. */
 static void
 layout_update(struct rxr_pool *p, unsigned int regions_added)
 {
@@ -499,11 +483,8 @@ rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 
 /* --- the reclaim: drain_all_pages() -------------------------------------- */
 
-/*
- * Deferred lists to the zone, then, outside signal handlers, whatever the
- * strategy can take from every lcore's caches while the owners run, and
- * its pool-wide caches. @return frames brought back.
- */
+/* Deferred lists to the zone, then (not in a handler) what the strategy
+ * can take from the running lcores' caches. @return frames brought back. */
 static unsigned int
 pool_reclaim(struct rxr_pool *p)
 {
@@ -608,12 +589,8 @@ timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	return 0;
 }
 
-/*
- * A secondary process reaches the primary's pools (through the mempool
- * driver), but a pool's entries are addresses in the primary's mapping of
- * this code and its caches are the primary's lcores'. Refused there, said
- * once; its lcore word stays unknown, so every call comes here.
- */
+/* A secondary process's calls (the entries and caches are the primary's):
+ * refused, said once. */
 static int
 refused_in_secondary(const struct rxr_pool *p, const char *what)
 {
@@ -634,10 +611,8 @@ refused_in_secondary(const struct rxr_pool *p, const char *what)
 	return -EPERM;
 }
 
-/*
- * Whether the call is the poll lcore's, in its sampling window of p; else
- * the thread's lcore word learned, unless it samples another pool.
- */
+/* Whether the call is in the poll lcore's sampling window of p; else its
+ * lcore word learned, unless it samples another pool. */
 static bool
 detour_sampled(struct rxr_pool *p)
 {
@@ -694,8 +669,7 @@ __rxr_pool_poll_end(struct rxr_pool *p)
 
 	if (unlikely(ls == NULL))
 		return 0;
-	/* Nothing deferred (the usual case with no remote consumer): no
-	 * call, one load of a line only remote frees write. */
+	/* Nothing deferred: one load of a line only remote frees write. */
 	if (likely(RXRP_DEFER_HEAD(__atomic_load_n(&ls->defer_head,
 			__ATOMIC_RELAXED)) == RXRP_NIL))
 		return 0;

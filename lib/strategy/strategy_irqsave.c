@@ -1,16 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * irqsave: any context uses the pcp of the CPU it runs on, each access a
- * critical section safe against every same-CPU interruption: Linux's
- * rmqueue_pcplist() and free_unref_page() under local_irq_save(), as
- * before 5.14. In user space that is a per-pcp lock taken with an atomic.
- * The owner waits for it (the holder runs on another CPU); any other
- * context only tries it, because the holder may be the very thread it
- * interrupted or preempted, and uses the zone when it is held
- * (local_irq_save has no such case: it is the price of doing this without
- * disabling interrupts). A handler holding the lock never goes on to the
- * zone lock either: it uses the pcp only when no zone transfer is needed.
+ * irqsave: rmqueue_pcplist() and free_unref_page() under local_irq_save(),
+ * as before Linux 5.14: any context uses its CPU's pcp under a per-pcp lock
+ * (an atomic). The owner waits for it; any other context only tries it (it
+ * may have interrupted the holder) and uses the zone when it is held. A
+ * handler uses the pcp only when no zone transfer is needed.
  */
 
 #include "rxr_pool_private.h"
@@ -103,10 +98,7 @@ irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	return 0;
 }
 
-/*
- * Every context takes the pcp lock, so a reclaim may too; stopping, the
- * owner drains what other threads on its CPU may be using inside it.
- */
+/* Every context takes the pcp lock, a reclaim and a quiet drain too. */
 static unsigned int
 irqsave_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {

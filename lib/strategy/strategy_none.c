@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * none: every context uses the pcp of its CPU with no protection at all.
- * Test only: the stress test runs it to prove that the debug checks catch
- * the list corruption of the 2017 pcp regression (a free in one context
- * racing a refill in another on the same CPU).
- */
+/* none: the pcp with no protection, test only: the stress test proves the
+ * debug checks catch the 2017 pcp regression's corruption. */
 
 #include "rxr_pool_private.h"
 

@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * recycle: Linux's page_pool (net/core/page_pool.c) in front of bh. Per
- * poll lcore an alloc cache the owner alone touches, inside its bh
- * section, and a bounded ptr_ring of frames other contexts returned.
+ * recycle: Linux's page_pool in front of bh. Per poll lcore an alloc cache
+ * the owner alone touches, in its bh section, and a ptr_ring.
  *
- * - recycle_alloc() is page_pool_alloc_pages(): the alloc cache
- *   (__page_pool_get_cached()), refilled from the ring
- *   (page_pool_refill_alloc_cache(), frames of another node waived to
- *   their zone), then from the pcp in bulk (__page_pool_alloc_pages_slow()
- *   with alloc_pages_bulk(); here the bh pcp, its deferred frees first).
+ * - recycle_alloc() is page_pool_alloc_pages(): the cache, refilled from
+ *   the ring (page_pool_refill_alloc_cache(), remote frames waived), then
+ *   in bulk from the bh pcp (__page_pool_alloc_pages_slow()).
  * - recycle_free() is page_pool_put_page(): the owner's frames to the
- *   cache (page_pool_recycle_in_cache()), then the ring, then released to
- *   the pcp; other contexts' frames to the ring (ptr_ring_produce(), only
- *   tried: a handler never waits), else released the bh way (the
- *   deferred list), where page_pool would free them to the allocator.
+ *   cache, the ring, then the pcp; others' to the ring (tried), else the
+ *   deferred list, where page_pool would free them to the allocator.
  *
- * The alloc cache is a stack of lib/pcp (no zone behind it), so that the
- * owner's fast path is the pcp's, inline in rxr_pool_alloc_bulk() too.
+ * The cache is a lib/pcp stack, so the owner's fast path runs inline.
  */
 
 #include <errno.h>
@@ -164,11 +158,8 @@ cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return got;
 }
 
-/*
- * __page_pool_alloc_pages_slow(): the cache refilled from the pcp, a
- * refill's worth (at least what the call wants), or just what the call
- * wants when the zone is short. @return 0, or -ENOBUFS.
- */
+/* __page_pool_alloc_pages_slow(): a refill's worth from the pcp (at least
+ * n; just n when the zone is short). @return 0, or -ENOBUFS. */
 static int
 cache_refill_from_pcp(struct rxrp_lcore *ls, unsigned int n)
 {
@@ -318,11 +309,7 @@ recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return total;
 }
 
-/*
- * Stopping, the owner gives cache and ring back to its pcp, then
- * everything to the zone, inside its section, which keeps a reclaim out
- * meanwhile.
- */
+/* Quiet: cache and ring to the pcp, then all to the zone, in the section. */
 static unsigned int
 recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
@@ -344,11 +331,7 @@ recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	return got;
 }
 
-/*
- * Its own settings (rxr_pool_conf.settings[]): page_pool's defaults; the
- * ring's limit is page_pool_init()'s (a larger pool_size is refused with
- * E2BIG).
- */
+/* page_pool's defaults; the ring's limit is page_pool_init()'s. */
 enum { RECYCLE_S_cache, RECYCLE_S_refill, RECYCLE_S_ring };
 
 static const struct rxr_strategy_setting recycle_settings[] = {
