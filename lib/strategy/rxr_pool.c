@@ -624,27 +624,17 @@ detour_sampled(struct rxr_pool *p)
 }
 
 int
-__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
+__rxr_pool_slow(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 {
-	if (unlikely(refused_in_secondary(p, "an allocation") != 0))
+	if (unlikely(refused_in_secondary(p, alloc ? "an allocation" :
+			"a free") != 0))
 		return -EPERM;
 	if (detour_sampled(p))
-		return timed_alloc(p, objs, n);
+		return alloc ? timed_alloc(p, objs, n) : timed_free(p, objs, n);
 	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
-		return rxr_pool_alloc_bulk(p, objs, n);
-	return p->ops.alloc(p, objs, n);
-}
-
-int
-__rxr_pool_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (unlikely(refused_in_secondary(p, "a free") != 0))
-		return -EPERM;
-	if (detour_sampled(p))
-		return timed_free(p, objs, n);
-	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
-		return rxr_pool_free_bulk(p, objs, n);
-	return p->ops.free(p, objs, n);
+		return alloc ? rxr_pool_alloc_bulk(p, objs, n) :
+			rxr_pool_free_bulk(p, objs, n);
+	return alloc ? p->ops.alloc(p, objs, n) : p->ops.free(p, objs, n);
 }
 
 int

@@ -298,6 +298,41 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 void rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 
+/* The pcp free of a strategy whose caller holds the pcp (irqsave, none). */
+static __rte_always_inline void
+rxrp_pcp_free_local(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+}
+
+/*
+ * bh's and recycle's alloc: the owner's inline stack (owner[].stack, on
+ * its section's line) under its section, slow() when short; other
+ * contexts the zone.
+ */
+static __rte_always_inline int
+rxrp_bh_alloc(struct rxr_pool *p, void **objs, unsigned int n,
+		int (*slow)(struct rxr_pool *p, struct rxrp_lcore *ls,
+			void **objs, unsigned int n))
+{
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	int ret = 0;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (unlikely(ls == NULL)) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		rxr_pool_bh_disable(ls->bh);
+		if (unlikely(!rxr_pcp_pop(container_of(ls->bh,
+				struct rxr_pool_owner, bh)->stack, objs, n)))
+			ret = slow(p, ls, objs, n);
+		rxr_pool_bh_enable(ls->bh);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
+}
+
 /* The deferred list (RXR_STRATEGY_CAP_DEFERS_FREES): pushed lock-free by
  * other contexts, drained through fn (NULL: to the zone) by the owner. */
 void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The pool's statistics: frames available, the snapshot and the sums, made from the counter
- * lists (RXR_PCP_COUNTERS, RXR_POOL_LCORE_COUNTERS) so that a counter added
- * to a list is read, summed and compared with no other change here.
- */
+/* The pool's statistics, made from the counter lists (RXR_PCP_COUNTERS,
+ * RXR_POOL_LCORE_COUNTERS): a counter added there needs no change here. */
 
 #include <string.h>
 

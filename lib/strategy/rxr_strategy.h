@@ -287,9 +287,8 @@ __rxr_pool_bh_leave_outer(struct rxr_pool_bh *bh)
 }
 
 /* Calls the dispatch cannot place (lcore unknown, handler, sampling). */
-int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
-int __rxr_pool_free_slow(struct rxr_pool *p, void * const *objs,
-		unsigned int n);
+int __rxr_pool_slow(struct rxr_pool *p, void **objs, unsigned int n,
+		bool alloc);
 /* The dispatch out of line, for calls of more than one frame. */
 int __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n);
 int __rxr_pool_free_n(struct rxr_pool *p, void * const *objs,
@@ -322,8 +321,7 @@ __rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 				return 0;
 		}
 	} else if (unlikely(lc != RXR_CTX_LCORE_NONE)) {
-		return alloc ? __rxr_pool_alloc_slow(p, objs, n) :
-			__rxr_pool_free_slow(p, objs, n);
+		return __rxr_pool_slow(p, objs, n, alloc);
 	}
 	return alloc ? ops->alloc(p, objs, n) : ops->free(p, objs, n);
 }

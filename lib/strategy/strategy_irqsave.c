@@ -73,13 +73,6 @@ irqsave_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-static void
-irqsave_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
-
 /* free_unref_page(): onto the pcp, draining to the zone when full. */
 static int
 irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
@@ -93,7 +86,7 @@ irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rxrp_zone_free(p, objs, n);
 		return 0;
 	}
-	rxrp_split_local(p, ls, objs, n, irqsave_free_local);
+	rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_local);
 	irqsave_unlock(ls);
 	return 0;
 }

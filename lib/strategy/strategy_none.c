@@ -33,13 +33,6 @@ none_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	return rxrp_alloc_failed(p, objs, n);
 }
 
-static void
-none_free_local(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
-		unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
-
 static int
 none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
@@ -51,7 +44,7 @@ none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	if (ls == NULL)
 		rxrp_zone_free(p, objs, n);
 	else
-		rxrp_split_local(p, ls, objs, n, none_free_local);
+		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_local);
 	return 0;
 }
 

@@ -220,20 +220,7 @@ recycle_alloc_slow(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 static int
 recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	int ret = 0;
-
-	if (unlikely(rxrp_per_frame(p, n)))
-		return rxrp_alloc_frames(p, objs, n);
-	if (unlikely(ls == NULL)) {
-		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
-	} else {
-		rxr_pool_bh_disable(ls->bh);
-		if (unlikely(!rxr_pcp_pop(pp_of(ls)->cache, objs, n)))
-			ret = recycle_alloc_slow(p, ls, objs, n);
-		rxr_pool_bh_enable(ls->bh);
-	}
-	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
+	return rxrp_bh_alloc(p, objs, n, recycle_alloc_slow);
 }
 
 /* The owner's local frames: the cache, then the ring, then the pcp. */

@@ -57,20 +57,17 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu, int r)
 		RSEQ_COUNT(rp, cpu, RSEQ_C_MIGRATIONS);
 }
 
+/* A fast path's section that did not commit: what to count. */
+static inline void
+rseq_count_fast(struct rseq_pool *rp, intptr_t rs, uint32_t cpu0, int r0)
+{
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
+}
+
 /* rseq_take()'s node for a pop whose frames may go anywhere. */
 #define RSEQ_ANY_NODE (-1)
-
-/* Debug builds: rseq_debug() for frames popped into offsets. */
-static inline void
-rseq_debug_off(const struct rxr_pool *p, const uint32_t *offs,
-		uintptr_t base, unsigned int n)
-{
-	for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
-		void *f = (void *)(base + offs[i]);
-
-		rseq_debug(p, &f, 1, false);
-	}
-}
 
 /*
  * Pop n frames from the thread's CPU's pcp, if of @p node (or any), into
@@ -99,10 +96,12 @@ rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 				rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
-			if (objs == NULL)
-				rseq_debug_off(p, offs, base, n);
-			else
-				rseq_debug(p, objs, n, false);
+			for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
+				void *f = objs != NULL ? objs[i] :
+					(void *)(base + offs[i]);
+
+				rseq_debug(p, &f, 1, false);
+			}
 			return 0;
 		}
 		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu)
@@ -315,9 +314,7 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 
 	if (rxrp_per_frame(p, n))
 		return rxrp_alloc_frames(p, objs, n);
-	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
-			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
-		rseq_count_retry(rp, rs, cpu0, r0);
+	rseq_count_fast(rp, rs, cpu0, r0);
 	if (unlikely(n > rp->high)) {
 		/* More than any pcp holds: the zone (sections take n <= high). */
 		ret = rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) % rp->ncpu],
@@ -480,9 +477,7 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 
 	if (rxrp_per_frame(p, n))
 		return rxrp_free_frames(p, objs, n);
-	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
-			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
-		rseq_count_retry(rp, rs, cpu0, r0);
+	rseq_count_fast(rp, rs, cpu0, r0);
 	if (likely(p->nr_zones == 1)) {
 		rseq_free_node(p, rp, rs, 0, objs, n);
 		return 0;
