@@ -430,16 +430,6 @@ out:
 
 /* --- the zones ----------------------------------------------------------- */
 
-unsigned int
-rxrp_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
-		unsigned int max)
-{
-	/* A handler may have interrupted the lock holder: never wait. */
-	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
-	return rxr_zone_alloc_bulk(z, objs, min, max);
-}
-
 int
 rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n)

@@ -150,6 +150,18 @@ struct rxrp_strategy {
 /* The strategy of an enum value, or NULL. */
 const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
 
+/*
+ * A strategy's own counters from its X(name, help) list: the enum
+ * RXRP_C_<name> ... RXRP_NB_COUNTERS, and the names for its table.
+ */
+#define RXRP_COUNTER_ENUM(name, help) RXRP_C_##name,
+#define RXRP_COUNTER_NAME(name, help) #name,
+#define RXRP_COUNTERS_DEFINE(LIST, names) \
+	enum { LIST(RXRP_COUNTER_ENUM) RXRP_NB_COUNTERS }; \
+	static_assert(RXRP_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX, \
+		#LIST " do not fit rxr_pool_lcore_stats.counters"); \
+	static const char * const names[] = { LIST(RXRP_COUNTER_NAME) NULL }
+
 /* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
 #define RXRP_LCORE_PRIV_CHECK(type) \
 	static_assert(sizeof(type) <= RTE_CACHE_LINE_SIZE && \
@@ -246,8 +258,15 @@ int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n);
 void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
 /* min to max frames of one zone (rmqueue_bulk); 0 when short of min. */
-unsigned int rxrp_zone_take(struct rxr_zone *z, void **objs,
-		unsigned int min, unsigned int max);
+static inline unsigned int
+rxrp_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	/* A handler may have interrupted the lock holder: never wait. */
+	if (unlikely(rxr_in_irq()))
+		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
+	return rxr_zone_alloc_bulk(z, objs, min, max);
+}
 
 /* Every strategy's failed alloc: drain_all_pages(), then one more try. */
 int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);
@@ -304,33 +323,6 @@ rxrp_pcp_free_local(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
 {
 	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
-
-/*
- * bh's and recycle's alloc: the owner's inline stack (owner[].stack, on
- * its section's line) under its section, slow() when short; other
- * contexts the zone.
- */
-static __rte_always_inline int
-rxrp_bh_alloc(struct rxr_pool *p, void **objs, unsigned int n,
-		int (*slow)(struct rxr_pool *p, struct rxrp_lcore *ls,
-			void **objs, unsigned int n))
-{
-	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
-	int ret = 0;
-
-	if (unlikely(rxrp_per_frame(p, n)))
-		return rxrp_alloc_frames(p, objs, n);
-	if (unlikely(ls == NULL)) {
-		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
-	} else {
-		rxr_pool_bh_disable(ls->bh);
-		if (unlikely(!rxr_pcp_pop(container_of(ls->bh,
-				struct rxr_pool_owner, bh)->stack, objs, n)))
-			ret = slow(p, ls, objs, n);
-		rxr_pool_bh_enable(ls->bh);
-	}
-	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
 /* The deferred list (RXR_STRATEGY_CAP_DEFERS_FREES): pushed lock-free by

@@ -53,22 +53,16 @@ bool
 rxr_strategy_available(enum rxr_strategy s, char *why, size_t len)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	char tmp[8];
 
-	if (why != NULL && len != 0)
-		why[0] = '\0';
-	if (st == NULL) {
-		if (why != NULL)
-			snprintf(why, len, "not a strategy");
-		return false;
+	if (why == NULL || len == 0) {
+		why = tmp;
+		len = sizeof(tmp);
 	}
-	if (st->available == NULL)
-		return true;
-	if (why == NULL) {
-		char tmp[8];
-
-		return st->available(tmp, sizeof(tmp));
-	}
-	return st->available(why, len);
+	why[0] = '\0';
+	if (st == NULL)
+		snprintf(why, len, "not a strategy");
+	return st != NULL && (st->available == NULL || st->available(why, len));
 }
 
 /* Entries of a NULL-terminated list, at most max. */

@@ -32,10 +32,24 @@ bh_alloc_refill(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	return __rxr_pcp_refill(ls->pcp, objs, n);
 }
 
+/* rmqueue_pcplist(): the pcp under the bh section; others the zone. */
 static int
 bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return rxrp_bh_alloc(p, objs, n, bh_alloc_refill);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	int ret = 0;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (unlikely(ls == NULL)) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		rxr_pool_bh_disable(ls->bh);
+		if (unlikely(!rxr_pcp_pop(ls->pcp, objs, n)))
+			ret = bh_alloc_refill(p, ls, objs, n);
+		rxr_pool_bh_enable(ls->bh);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
 /* free_unref_page_commit(): onto the pcp, the coldest frames to the zone

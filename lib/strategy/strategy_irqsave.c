@@ -116,21 +116,7 @@ irqsave_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	X(lock_contended, "acquisitions that found it held") \
 	X(lock_wait_cycles, "TSC cycles spent waiting for it")
 
-enum {
-#define IRQSAVE_ENUM(name, help) IRQSAVE_C_##name,
-	IRQSAVE_COUNTERS(IRQSAVE_ENUM)
-#undef IRQSAVE_ENUM
-	IRQSAVE_NB_COUNTERS,
-};
-static_assert(IRQSAVE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
-	"irqsave counters do not fit rxr_pool_lcore_stats.counters");
-
-static const char * const irqsave_counters[] = {
-#define IRQSAVE_NAME(name, help) #name,
-	IRQSAVE_COUNTERS(IRQSAVE_NAME)
-#undef IRQSAVE_NAME
-	NULL,
-};
+RXRP_COUNTERS_DEFINE(IRQSAVE_COUNTERS, irqsave_counters);
 
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
@@ -140,10 +126,10 @@ irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 	struct rxr_lock_stats lock;
 
 	rxr_spinlock_stats(&il->pcp_lock, &lock);
-	o->counters[IRQSAVE_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
-	o->counters[IRQSAVE_C_lock_acquisitions] = lock.acquisitions;
-	o->counters[IRQSAVE_C_lock_contended] = lock.contended;
-	o->counters[IRQSAVE_C_lock_wait_cycles] = lock.wait_cycles;
+	o->counters[RXRP_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
+	o->counters[RXRP_C_lock_acquisitions] = lock.acquisitions;
+	o->counters[RXRP_C_lock_contended] = lock.contended;
+	o->counters[RXRP_C_lock_wait_cycles] = lock.wait_cycles;
 }
 
 const struct rxrp_strategy rxrp_strategy_irqsave = {

@@ -35,14 +35,7 @@
 	X(recycle_released_refcnt, \
 		"frames released to the allocator instead of recycled")
 
-enum {
-#define RECYCLE_ENUM(name, help) RECYCLE_C_##name,
-	RECYCLE_COUNTERS(RECYCLE_ENUM)
-#undef RECYCLE_ENUM
-	RECYCLE_NB_COUNTERS,
-};
-static_assert(RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
-	"recycle counters do not fit rxr_pool_lcore_stats.counters");
+RXRP_COUNTERS_DEFINE(RECYCLE_COUNTERS, recycle_counters);
 
 /* Bounded multi-producer, single-consumer ring of frames (ptr_ring). */
 struct ptr_ring {
@@ -61,7 +54,7 @@ struct page_pool {
 	uint32_t refill;		/* frames per refill of the cache */
 	uint64_t refilled;		/* pushed onto the cache by refills */
 	uint64_t emptied;		/* taken off it by drains */
-	uint64_t stats[RECYCLE_NB_COUNTERS]; /* the owner's */
+	uint64_t stats[RXRP_NB_COUNTERS]; /* the owner's */
 	struct ptr_ring ring;
 };
 
@@ -71,7 +64,7 @@ struct recycle_lcore {
 };
 RXRP_LCORE_PRIV_CHECK(struct recycle_lcore);
 
-#define PP_STAT(pp, name, v) RXR_STAT_ADD((pp)->stats[RECYCLE_C_##name], v)
+#define PP_STAT(pp, name, v) RXR_STAT_ADD((pp)->stats[RXRP_C_##name], v)
 
 static inline struct page_pool *
 pp_of(const struct rxrp_lcore *ls)
@@ -217,10 +210,24 @@ recycle_alloc_slow(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	return 0;
 }
 
+/* page_pool_alloc_pages(): the cache under the bh section; others the zone. */
 static int
 recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	return rxrp_bh_alloc(p, objs, n, recycle_alloc_slow);
+	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
+	int ret = 0;
+
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
+	if (unlikely(ls == NULL)) {
+		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
+	} else {
+		rxr_pool_bh_disable(ls->bh);
+		if (unlikely(!rxr_pcp_pop(pp_of(ls)->cache, objs, n)))
+			ret = recycle_alloc_slow(p, ls, objs, n);
+		rxr_pool_bh_enable(ls->bh);
+	}
+	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
 /* The owner's local frames: the cache, then the ring, then the pcp. */
@@ -410,26 +417,18 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 	const struct page_pool *pp = pp_of(ls);
 	uint64_t *c = o->counters;
 
-	for (unsigned int i = 0; i < RECYCLE_NB_COUNTERS; i++)
+	for (unsigned int i = 0; i < RXRP_NB_COUNTERS; i++)
 		c[i] += RXR_STAT_READ(pp->stats[i]);
-	c[RECYCLE_C_alloc_fast] += RXR_STAT_READ(pp->cache->stats.alloc) -
+	c[RXRP_C_alloc_fast] += RXR_STAT_READ(pp->cache->stats.alloc) -
 		RXR_STAT_READ(pp->emptied);
-	c[RECYCLE_C_recycle_cached] += RXR_STAT_READ(pp->cache->stats.free) -
+	c[RXRP_C_recycle_cached] += RXR_STAT_READ(pp->cache->stats.free) -
 		RXR_STAT_READ(pp->refilled);
 	/* Producers from other contexts count under the producer lock. */
-	c[RECYCLE_C_recycle_ring] += RXR_STAT_READ(pp->ring.produced);
-	c[RECYCLE_C_recycle_ring_full] += RXR_STAT_READ(pp->ring.full);
-	c[RECYCLE_C_recycle_released_refcnt] +=
+	c[RXRP_C_recycle_ring] += RXR_STAT_READ(pp->ring.produced);
+	c[RXRP_C_recycle_ring_full] += RXR_STAT_READ(pp->ring.full);
+	c[RXRP_C_recycle_released_refcnt] +=
 		RXR_STAT_READ(rl->released_remote);
 }
-
-/* The report's and telemetry's names: the list's, in its order. */
-static const char * const recycle_counters[] = {
-#define RECYCLE_NAME(name, help) #name,
-	RECYCLE_COUNTERS(RECYCLE_NAME)
-#undef RECYCLE_NAME
-	NULL,
-};
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
