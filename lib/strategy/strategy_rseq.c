@@ -75,7 +75,7 @@ rseq_count_fast(struct rseq_pool *rp, intptr_t rs, uint32_t cpu0, int r0)
  * -ENOBUFS when short with *cpu_out its CPU, -EAGAIN when no pcp served.
  */
 static __rte_always_inline int
-rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		int node, void **objs, uint32_t *offs, uintptr_t base,
 		unsigned int n, uint32_t *cpu_out)
 {
@@ -111,13 +111,6 @@ rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		rseq_count_retry(rp, rs, cpu, r);
 	}
 	return -EAGAIN;
-}
-
-static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
-		void **objs, unsigned int n, uint32_t *cpu_out)
-{
-	return rseq_take_to(p, rp, rs, node, objs, NULL, 0, n, cpu_out);
 }
 
 enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
@@ -224,7 +217,7 @@ rseq_fill(void *arg, void *slots, uintptr_t base, unsigned int n)
 	struct rseq_fill *f = arg;
 	uint32_t cpu;
 
-	if (rseq_take_to(f->p, f->rp, f->rs, (int)f->node, base != 0 ? NULL :
+	if (rseq_take(f->p, f->rp, f->rs, (int)f->node, base != 0 ? NULL :
 			slots, slots, base, n, &cpu) != 0)
 		return 0;
 	if (!f->popped)
@@ -320,7 +313,8 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 		ret = rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) % rp->ncpu],
 				objs, n);
 	} else {
-		ret = rseq_take(p, rp, rs, RSEQ_ANY_NODE, objs, n, &cpu);
+		ret = rseq_take(p, rp, rs, RSEQ_ANY_NODE, objs, NULL, 0, n,
+				&cpu);
 		if (ret == -ENOBUFS)
 			ret = rseq_refill(p, rp, rs, cpu, objs, n);
 		else if (ret != 0)
@@ -407,8 +401,8 @@ rseq_overflow(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			got_cpu = f.cpu;
 			if (in != 0)
 				k = in;
-			else if (rseq_take(p, rp, rs, (int)node, tmp, k,
-					&got_cpu) == 0)
+			else if (rseq_take(p, rp, rs, (int)node, tmp, NULL,
+					0, k, &got_cpu) == 0)
 				in = rseq_xfer_put(p, rp, node, tmp, k, got_cpu);
 			else
 				k = 0;
