@@ -30,16 +30,11 @@ struct rxrp_lcore {
 	void *owner_data;		/* the strategy's owner path's (init) */
 	uint32_t node;
 	unsigned int lcore;
-	uint64_t deferred_drained;
-	uint64_t deferred_drains;
-	uint64_t remote_frees;
-	uint64_t refill_calls;
-	uint64_t refill_frames;
-	uint64_t refill_cycles;
-	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
+	/* The core's counters, as rxr_pool_lcore_stats names them. */
+#define RXRP_LCORE_FIELD(name, help) uint64_t name;
+	RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_FIELD)
+#undef RXRP_LCORE_FIELD
 	uint64_t hist[RXR_HIST_BUCKETS];
-	uint64_t zero_bytes;
-	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
 
 	/* The strategy's own, zeroed at creation (RXRP_LCORE_PRIV_CHECK()). */

@@ -73,7 +73,6 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		o->lcore = ls->lcore;
 		o->node = ls->node;
 		rxr_pcp_stats(ls->pcp, &o->pcp);
-		/* rxrp_lcore keeps them under the same names. */
 #define RXRP_LCORE_READ(name, help) o->name = RXR_STAT_READ(ls->name);
 		RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_READ)
 #undef RXRP_LCORE_READ
