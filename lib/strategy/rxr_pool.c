@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The pool core: creation, memory, adoption, the zone paths and reclaim
- * every strategy shares, the dispatch's out-of-line calls, quiescence.
- */
+/* The pool core: creation, memory, adoption, the dispatch's out-of-line
+ * calls, quiescence. It reaches the strategies; they call below it. */
 
 #include <errno.h>
 #include <stdalign.h>
@@ -426,112 +424,6 @@ out:
 	rte_free(p->adopt);
 	p->adopt = NULL;
 	return ret;
-}
-
-/* --- the zones ----------------------------------------------------------- */
-
-int
-rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
-		unsigned int n)
-{
-	if (likely(rxrp_zone_take(p->zone[node], objs, n, n) == n))
-		return 0;
-	/* The zonelist: other nodes before failing, as the kernel does. */
-	for (unsigned int k = 1; k < p->nr_zones; k++)
-		if (rxrp_zone_take(p->zone[(node + k) % p->nr_zones], objs, n,
-				n) == n)
-			return 0;
-	return -ENOBUFS;
-}
-
-static inline void
-zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n)
-{
-	if (unlikely(rxr_in_irq()))
-		rxr_zone_free_bulk_nowait(z, objs, n);
-	else
-		rxr_zone_free_bulk(z, objs, n);
-}
-
-void
-rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (likely(p->nr_zones == 1)) {
-		zone_free_to(p->zone[0], objs, n);
-		return;
-	}
-	/* Runs of the same node together. */
-	for (unsigned int i = 0; i < n;) {
-		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
-
-		while (j < n && rxrp_frame_node(p, objs[j]) == node)
-			j++;
-		zone_free_to(p->zone[node], objs + i, j - i);
-		i = j;
-	}
-}
-
-/* --- the reclaim: drain_all_pages() -------------------------------------- */
-
-/* Deferred lists to the zone, then (not in a handler) what the strategy
- * can take from the running lcores' caches. @return frames brought back. */
-static unsigned int
-pool_reclaim(struct rxr_pool *p)
-{
-	const struct rxrp_strategy *st = p->strategy;
-	struct rxrp_lcore *ls;
-	unsigned int got = 0;
-
-	RXRP_FOREACH_LCORE(p, ls, lc)
-		got += rxrp_defer_drain(p, ls, NULL);
-	if (rxr_in_irq() || st->drain == NULL)
-		return got;
-	rxr_spinlock_lock(&p->reclaim_lock);
-	RXRP_FOREACH_LCORE(p, ls, lc)
-		got += st->drain(p, ls, false);
-	got += st->drain(p, NULL, false);
-	rxr_spinlock_unlock(&p->reclaim_lock);
-	return got;
-}
-
-/* A thread's reclaim under way: the retry does not reclaim again. */
-static RTE_DEFINE_PER_LCORE(bool, rxrp_reclaiming);
-
-int
-rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	int ret;
-
-	if (RTE_PER_LCORE(rxrp_reclaiming) || pool_reclaim(p) == 0)
-		return -ENOBUFS;
-	RTE_PER_LCORE(rxrp_reclaiming) = true;
-	ret = p->strategy->alloc(p, objs, n);
-	RTE_PER_LCORE(rxrp_reclaiming) = false;
-	return ret;
-}
-
-/* --- bulk off: a call per frame ------------------------------------------ */
-
-int
-rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	const struct rxrp_strategy *st = p->strategy;
-
-	for (unsigned int i = 0; i < n; i++)
-		if (unlikely(st->alloc(p, &objs[i], 1) != 0)) {
-			while (i-- > 0)
-				st->free(p, &objs[i], 1);
-			return -ENOBUFS;
-		}
-	return 0;
-}
-
-int
-rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++)
-		p->strategy->free(p, &objs[i], 1);
-	return 0;
 }
 
 /* --- calls the inline dispatch sends out of line ------------------------- */

@@ -3,7 +3,7 @@
 /*
  * The deferred list: frees from contexts that may not touch a poll lcore's
  * pcp, pushed lock-free and drained by the owner at its bh-enable point;
- * and rxrp_lcore_drain(), what every quiet drain ends with.
+ * rxrp_lcore_drain(), what every quiet drain ends with; and the reclaim.
  */
 
 #include <errno.h>
@@ -281,4 +281,43 @@ rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 	n += rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	rxr_pcp_drain(ls->pcp);
 	return n;
+}
+
+/* --- the reclaim: drain_all_pages() -------------------------------------- */
+
+/* Deferred lists to the zone, then (not in a handler) what the strategy
+ * can take from the running lcores' caches. @return frames brought back. */
+static unsigned int
+pool_reclaim(struct rxr_pool *p)
+{
+	const struct rxrp_strategy *st = p->strategy;
+	struct rxrp_lcore *ls;
+	unsigned int got = 0;
+
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += rxrp_defer_drain(p, ls, NULL);
+	if (rxr_in_irq() || st->drain == NULL)
+		return got;
+	rxr_spinlock_lock(&p->reclaim_lock);
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += st->drain(p, ls, false);
+	got += st->drain(p, NULL, false);
+	rxr_spinlock_unlock(&p->reclaim_lock);
+	return got;
+}
+
+/* A thread's reclaim under way: the retry does not reclaim again. */
+static RTE_DEFINE_PER_LCORE(bool, rxrp_reclaiming);
+
+int
+rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	int ret;
+
+	if (RTE_PER_LCORE(rxrp_reclaiming) || pool_reclaim(p) == 0)
+		return -ENOBUFS;
+	RTE_PER_LCORE(rxrp_reclaiming) = true;
+	ret = p->strategy->alloc(p, objs, n);
+	RTE_PER_LCORE(rxrp_reclaiming) = false;
+	return ret;
 }

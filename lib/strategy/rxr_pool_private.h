@@ -308,9 +308,16 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		fn(p, ls, tmp, k);
 }
 
-/* The owner's pcp free under its bh section (strategy_bh.c). */
-void rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n);
+/* bh's free_unref_page_commit(): onto the owner's pcp under its section,
+ * the coldest frames to the zone first past high (free_pcppages_bulk). */
+static inline void
+rxrp_pcp_free_owner(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pool_bh_disable(ls->bh);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+	rxr_pool_bh_enable(ls->bh);
+}
 
 /* The pcp free of a strategy whose caller holds the pcp (irqsave, none). */
 static __rte_always_inline void

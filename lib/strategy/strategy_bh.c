@@ -52,17 +52,6 @@ bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-/* free_unref_page_commit(): onto the pcp, the coldest frames to the zone
- * first when it would pass high (free_pcppages_bulk). */
-void
-rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pool_bh_disable(ls->bh);
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-	rxr_pool_bh_enable(ls->bh);
-}
-
 static int
 bh_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
