@@ -22,14 +22,8 @@
 extern "C" {
 #endif
 
-/**
- * Report a violated debug check and abort.
- *
- * Logs "rxrefill: debug check failed: <check>: <message> (<file>:<line>)"
- * at CRIT level through the rxrefill logtype (stderr unless EAL was told
- * otherwise), then calls abort(). Tests that plant a fault look for the
- * check name in that line.
- */
+/** Log "rxrefill: debug check failed: <check>: <message> (<file>:<line>)"
+ * at CRIT, then abort(). */
 __rte_noreturn void rxr_debug_fail(const char *check, const char *file, int line,
 		const char *fmt, ...) __rte_format_printf(4, 5);
 

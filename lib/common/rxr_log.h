@@ -5,11 +5,8 @@
 
 /**
  * @file
- * Diagnostics of the rxrefill programs through rte_log: one logtype,
- * "rxrefill", so that EAL's --log-level=rxrefill:debug and its syslog
- * settings apply to them as to DPDK's own messages. Results (tables,
- * progress lines, reports) stay on stdout; only diagnostics go here.
- * Libraries return errors and log nothing on their own.
+ * Diagnostics through rte_log, logtype "rxrefill" (--log-level applies);
+ * results stay on stdout.
  */
 
 #include <rte_log.h>

@@ -34,10 +34,7 @@ mode_kind(mode_t m)
 	return "not a regular file";
 }
 
-/*
- * path as a message shows it: whole up to SHOWN_MAX characters, else both
- * ends, so that a very long path never pushes the reason out of a message.
- */
+/* Whole up to SHOWN_MAX characters, else both ends. */
 #define SHOWN_MAX 200
 
 const char *
@@ -102,12 +99,8 @@ dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/*
- * Whether the chain of links from path passes through a file descriptor's
- * name (/proc/..., /dev/fd/...; a link to /dev/stdout does at its second
- * hop): what it leads to then depends on where the process's descriptors
- * point. That hop's target is left in to.
- */
+/* Whether path's links pass through a descriptor's name (/proc/...,
+ * /dev/fd/...), that hop's target left in to. */
 static bool
 fd_link(const char *path, char *to, size_t len)
 {
@@ -140,13 +133,8 @@ fd_link(const char *path, char *to, size_t len)
 	return false;
 }
 
-/*
- * A link to a file descriptor (/dev/stdout is one to /proc/self/fd/1) or
- * to what is not a regular file (a device, a FIFO, a directory): the user
- * means what is behind it, and the atomic write would replace the link
- * itself, /dev/stdout included. Only links to regular files (or to
- * nothing) are replaced. tgt: what the link leads to, NULL if nothing.
- */
+/* Only links to regular files (or nothing) may be replaced by an atomic
+ * write; tgt: what the link leads to, NULL if nothing. */
 static int
 link_check(const char *what, const char *path, const char *shown,
 		const struct stat *tgt, char *err, size_t errlen)

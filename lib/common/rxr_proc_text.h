@@ -5,10 +5,8 @@
 
 /**
  * @file
- * Readers of the kernel's "KEY: value" text (/proc/cpuinfo,
- * /proc/<pid>/status, sched) and the CPU model named by /proc/cpuinfo,
- * for reports and benchmark headers. On text, so that they are tested on
- * fixtures. Plain C with no DPDK: tools that never start EAL use it too.
+ * Readers of the kernel's "KEY: value" text (/proc) and the CPU model, on
+ * text so that fixtures test them. Plain C, no DPDK.
  */
 
 #include <stddef.h>
@@ -18,18 +16,10 @@ extern "C" {
 #endif
 
 /**
- * The value of the first "KEY: value" line of text whose key is key.
- *
- * Blanks may stand before the key and on either side of the ':'; a line
- * whose key only starts with key ("cpu" and "cpu MHz") does not count.
- *
- * @param text
- *   NUL-terminated lines; NULL is taken as no text.
- * @param key
- *   The key, without ':'; an empty key finds nothing.
- * @return
- *   The value's first non-blank character, within text (the value ends at
- *   the line's '\n'), or NULL when no line has the key.
+ * The value of the first line of @p text (NULL: none) whose key is exactly
+ * @p key (blanks allowed around it and the ':'; "" finds nothing).
+ * @return the value's first non-blank character within text (it ends at
+ *   the '\n'), or NULL.
  */
 const char *rxr_proc_value(const char *text, const char *key);
 
@@ -37,36 +27,15 @@ const char *rxr_proc_value(const char *text, const char *key);
 #define RXR_CPU_MODEL_UNKNOWN "unknown"
 
 /**
- * The CPU model in /proc/cpuinfo text.
- *
- * The value of the first "model name" line (x86), else of the first line
- * keyed by what other architectures name it by: "Processor" (arm32),
- * "cpu model" (mips), "cpu" (powerpc), "uarch" (riscv), "Hardware" (older
- * arm boards). Blanks around the value are cut; an empty value does not
- * count. aarch64 kernels name no model: that text gives -1.
- *
- * @param text
- *   The text of /proc/cpuinfo, NUL-terminated.
- * @param buf
- *   Where the model goes, NUL-terminated and cut to fit; untouched on -1.
- * @param len
- *   Size of buf (> 0).
- * @return
- *   0, or -1 when the text names no model.
+ * The CPU model in /proc/cpuinfo @p text: the first non-empty "model name"
+ * (x86), else "Processor" (arm32), "cpu model" (mips), "cpu" (powerpc),
+ * "uarch" (riscv) or "Hardware", trimmed and cut to fit @p buf (len > 0).
+ * @return 0, or -1 (buf untouched) when it names none (aarch64).
  */
 int rxr_cpu_model_parse(const char *text, char *buf, size_t len);
 
-/**
- * The CPU model of this machine, read from /proc/cpuinfo.
- *
- * @param buf
- *   Where the model goes (see rxr_cpu_model_parse()), or
- *   RXR_CPU_MODEL_UNKNOWN when the file cannot be read or names none.
- * @param len
- *   Size of buf (> 0).
- * @return
- *   0, or -1 when buf holds RXR_CPU_MODEL_UNKNOWN.
- */
+/** This machine's CPU model (rxr_cpu_model_parse() of /proc/cpuinfo); -1
+ * with RXR_CPU_MODEL_UNKNOWN in @p buf when there is none. */
 int rxr_cpu_model(char *buf, size_t len);
 
 #ifdef __cplusplus

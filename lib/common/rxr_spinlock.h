@@ -5,10 +5,8 @@
 
 /**
  * @file
- * A test-and-test-and-set spinlock that counts what it costs: acquisitions,
- * acquisitions that found the lock held (contended), and TSC cycles spent
- * waiting. The counters are written by the holder only, so they need no
- * atomics of their own; readers take relaxed snapshots.
+ * A test-and-test-and-set spinlock that counts acquisitions, contended
+ * ones and TSC cycles waiting, written by the holder only.
  */
 
 #include <stdbool.h>

@@ -5,10 +5,8 @@
 
 /**
  * @file
- * The version of the rxrefill programs: meson's project version, with
- * `git describe` appended when built from a git checkout, and the DPDK
- * version they were built against. No EAL needed (rxrefill-gen and
- * rxrefill-compare never start it).
+ * The programs' version (meson's, with `git describe` in a checkout) and
+ * the DPDK built against. No EAL needed.
  */
 
 #include <stdio.h>

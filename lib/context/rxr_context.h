@@ -41,22 +41,13 @@ RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
 #define RXR_CTX_LCORE_NONE (UINT32_MAX - 1)
 
 /*
- * The calling thread's lcore id when it may be a poll lcore in poll
- * context, as one thread-local word for the pools' inline dispatch: a
- * value below RTE_MAX_LCORE is an EAL lcore of a primary process outside
- * any handler; NONE a thread of a primary that is no such lcore;
- * RXR_CTX_LCORE_UNKNOWN sends the pools' calls out of line (to learn it,
- * or for a pool's own reasons: a latency sample, a secondary process).
+ * For the pools' inline dispatch: below RTE_MAX_LCORE, an EAL lcore of a
+ * primary outside any handler; NONE, another thread of a primary; UNKNOWN
+ * sends the calls out of line (to learn it, or a pool's own reasons).
  */
 RTE_DECLARE_PER_LCORE(uint32_t, rxr_ctx_lcore);
 
-/**
- * Learn rxr_ctx_lcore: the lcore id of an EAL lcore (whose id never
- * changes) in a primary process outside a handler, or NONE for any other
- * thread of a primary (a registered non-EAL thread too: its id goes with
- * rte_thread_unregister()). A handler and a secondary process leave it
- * unknown.
- */
+/** Learn rxr_ctx_lcore (a handler and a secondary leave it unknown). */
 void rxr_ctx_lcore_learn(void);
 
 /** Mark entry into a signal handler that may use a pool. Async-signal-safe. */

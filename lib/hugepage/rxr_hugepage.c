@@ -78,13 +78,8 @@ mount_page_kb(const char *opts, unsigned long default_kb)
 	}
 }
 
-/*
- * Free pages of one size that are not already promised: a hugetlbfs
- * mapping reserves its pages when it is made and they stay in
- * free_hugepages until touched, so another process's mapping (or a DPDK
- * process that has not faulted its pages yet) makes free pages nobody
- * else can have. EAL subtracts them too.
- */
+/* Free pages of one size less those reserved by mappings not yet
+ * faulted in (resv_hugepages), as EAL counts them. */
 static unsigned int
 free_unreserved(const char *dir)
 {

@@ -47,15 +47,9 @@ enum rxr_mem_backing {
 const char *rxr_mem_backing_name(enum rxr_mem_backing b);
 
 /**
- * Start EAL, falling back to ordinary memory when no hugepage is usable.
- *
- * Runs rte_eal_init() on argv. When argv does not already say --no-huge and
- * no hugepage is usable, "--no-huge -m <fallback_mib>" is added first (unless
- * argv has its own -m). One line saying which memory backs the run is
- * printed on @p log (may be NULL for none).
- *
- * @return what rte_eal_init() returns (arguments consumed, or -1 with
- *   rte_errno set); *backing is set on success.
+ * rte_eal_init() on argv, with "--no-huge -m <fallback_mib>" (no -m of
+ * argv's) added when no hugepage is usable; the backing said on @p log.
+ * @return what rte_eal_init() returns; *backing set on success.
  */
 int rxr_eal_init(int argc, char **argv, unsigned int fallback_mib,
 		FILE *log, enum rxr_mem_backing *backing);

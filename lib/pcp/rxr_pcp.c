@@ -54,11 +54,8 @@ rxr_pcp_drain(struct rxr_pcp *pcp)
 	pcp->count = 0;
 }
 
-/*
- * More wanted than held: the caller gets every held frame and the shortfall
- * straight from the zone; the pcp is refilled with one batch in the same
- * lock hold.
- */
+/* More wanted than held: every held frame and the shortfall from the
+ * zone, and a batch for the pcp, in one lock hold. */
 int
 __rxr_pcp_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
@@ -87,11 +84,8 @@ __rxr_pcp_refill(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	return 0;
 }
 
-/*
- * count + n would pass high: free_pcppages_bulk of the coldest frames, a
- * multiple of batch, taken from the bottom of the pcp first, then from the
- * start of the freed burst (its coldest end).
- */
+/* Past high: free_pcppages_bulk of the coldest batches, the pcp's
+ * bottom first, then the burst's start. */
 void
 __rxr_pcp_drain(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 {

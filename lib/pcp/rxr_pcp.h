@@ -5,21 +5,11 @@
 
 /**
  * @file
- * The per-lcore page cache (Linux's per_cpu_pages): a LIFO of order-0
- * frames in front of a zone, with count, high and batch.
- *
- * - An alloc that wants more frames than the pcp holds gets every held
- *   frame plus the shortfall from the zone, and the pcp is refilled with
- *   batch frames, all in one lock hold (rmqueue_bulk).
- * - A free that would take count above high first returns the coldest
- *   frames to the zone in one lock hold (free_pcppages_bulk), a multiple of
- *   batch, enough to make room.
- * - Hot frames are at the top: the last frame freed is the first handed out.
- *
- * rxr_pcp_pop() and rxr_pcp_push() are the stack alone, with no zone
- * behind it: every strategy's fast path, and recycle's alloc cache.
- * These functions give no protection at all: only the owner may call them.
- * The refill strategies put their critical sections around them.
+ * The per-lcore page cache (per_cpu_pages): a LIFO of order-0 frames in
+ * front of a zone. A short alloc takes the shortfall plus batch from the
+ * zone in one lock hold (rmqueue_bulk); a free past high first returns the
+ * coldest batches (free_pcppages_bulk). rxr_pcp_pop()/push() are the stack
+ * alone. No protection: the strategies put their sections around these.
  */
 
 #include <stdbool.h>
@@ -41,11 +31,7 @@ extern "C" {
 /** Default high, as Linux's 6 * batch. */
 #define RXR_PCP_HIGH_DEFAULT (6u * RXR_PCP_BATCH_DEFAULT)
 
-/**
- * The pcp counters, one line each: X(name, help). struct rxr_pcp_stats,
- * its snapshot and the pool's sums (rxr_pool_lcore_stats_add()) are made
- * from this list.
- */
+/** The pcp counters, X(name, help): struct rxr_pcp_stats and its sums. */
 #define RXR_PCP_COUNTERS(X) \
 	X(alloc, "frames handed out") \
 	X(alloc_miss, "alloc calls that went to the zone") \
@@ -86,11 +72,7 @@ void rxr_pcp_destroy(struct rxr_pcp *pcp);
 /** Return every frame held to the zone in one lock hold (lcore stop). */
 void rxr_pcp_drain(struct rxr_pcp *pcp);
 
-/*
- * Slow paths: zone transfers, once per batch at most, cold and out of line
- * so that the fast paths below stay a few instructions wherever they are
- * inlined.
- */
+/* The zone transfers, out of line so that the fast paths stay small. */
 __rte_noinline __rte_cold int __rxr_pcp_refill(struct rxr_pcp *pcp,
 		void **objs, unsigned int n);
 __rte_noinline __rte_cold void __rxr_pcp_drain(struct rxr_pcp *pcp,
@@ -106,8 +88,7 @@ __rxr_pcp_debug(struct rxr_pcp *pcp, void * const *objs, unsigned int n,
 			objs[i]);
 }
 
-/* n frame pointers; one, what a driver refilling one descriptor asks
- * for, without a call. */
+/* n frame pointers; one without a call. */
 static __rte_always_inline void
 rxr_pcp_copy(void **dst, void * const *src, unsigned int n)
 {
@@ -117,11 +98,7 @@ rxr_pcp_copy(void **dst, void * const *src, unsigned int n)
 		memcpy(dst, src, n * sizeof(*dst));
 }
 
-/**
- * Take the top @p n frames of the stack, in the order they were pushed
- * (objs[n-1] the hottest). No zone behind it.
- * @return false, nothing taken, when it holds fewer than @p n.
- */
+/** Take the top @p n frames (objs[n-1] the hottest); false when short. */
 static __rte_always_inline bool
 rxr_pcp_pop(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
@@ -137,10 +114,7 @@ rxr_pcp_pop(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	return true;
 }
 
-/**
- * Push @p n frames, objs[n-1] becoming the hottest. No zone behind it.
- * @return false, nothing pushed, when count + n would pass high.
- */
+/** Push @p n frames (objs[n-1] the hottest); false past high. */
 static __rte_always_inline bool
 rxr_pcp_push(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 {
@@ -155,11 +129,8 @@ rxr_pcp_push(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 	return true;
 }
 
-/**
- * Allocate @p n order-0 frames: the top n of the pcp, refilled from the
- * zone when it holds fewer (rmqueue_bulk). All or nothing.
- * @return 0, or -ENOBUFS (the zone is short) with nothing allocated.
- */
+/** Allocate @p n frames, refilled from the zone when short (all or
+ * nothing): 0 or -ENOBUFS. */
 static __rte_always_inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {
@@ -168,10 +139,7 @@ rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)
 	return __rxr_pcp_refill(pcp, objs, n);
 }
 
-/**
- * Free @p n order-0 frames; objs[n-1] becomes the hottest. The coldest go
- * to the zone first when the pcp would pass high (free_pcppages_bulk).
- */
+/** Free @p n frames; the coldest to the zone first past high. */
 static __rte_always_inline void
 rxr_pcp_free_bulk(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 {

@@ -543,29 +543,23 @@ perm_min_p(size_t na, size_t nb)
 static const char *
 method(bool paired, size_t na, size_t nb, bool ratio)
 {
+#define PAIRED(pre, post) { pre "mean difference" post, \
+	pre "mean log-ratio" post }
+#define SPLIT(pre, post) { pre "difference of means" post, \
+	pre "difference of mean logs" post }
 	static const char *const names[][2] = {
-		{ "exact sign-flip permutation test over paired rounds, mean "
-			"difference (all 2^n sign vectors)",
-		  "exact sign-flip permutation test over paired rounds, mean "
-			"log-ratio (all 2^n sign vectors)" },
-		{ "Monte Carlo sign-flip permutation test over paired rounds, "
-			"mean difference (" XSTR(PERM_RESAMPLES) " random sign "
-			"vectors, fixed seed)",
-		  "Monte Carlo sign-flip permutation test over paired rounds, "
-			"mean log-ratio (" XSTR(PERM_RESAMPLES) " random sign "
-			"vectors, fixed seed)" },
-		{ "exact permutation test, difference of means (every split)",
-		  "exact permutation test, difference of mean logs (every "
-			"split)" },
-		{ "Monte Carlo permutation test, difference of means ("
-			XSTR(PERM_RESAMPLES) " random splits, fixed seed)",
-		  "Monte Carlo permutation test, difference of mean logs ("
-			XSTR(PERM_RESAMPLES) " random splits, fixed seed)" },
-		{ "normal approximation of the permutation test, difference "
-			"of means",
-		  "normal approximation of the permutation test, difference "
-			"of mean logs" },
+		PAIRED("exact sign-flip permutation test over paired rounds, ",
+			" (all 2^n sign vectors)"),
+		PAIRED("Monte Carlo sign-flip permutation test over paired "
+			"rounds, ", " (" XSTR(PERM_RESAMPLES) " random sign "
+			"vectors, fixed seed)"),
+		SPLIT("exact permutation test, ", " (every split)"),
+		SPLIT("Monte Carlo permutation test, ", " ("
+			XSTR(PERM_RESAMPLES) " random splits, fixed seed)"),
+		SPLIT("normal approximation of the permutation test, ", ""),
 	};
+#undef SPLIT
+#undef PAIRED
 	size_t kind = paired ? na > RXR_STATS_SIGNFLIP_EXACT_MAX :
 		na + nb <= RXR_STATS_PERM_EXACT_MAX ? 2 :
 		na + nb <= RXR_STATS_PERM_MC_MAX ? 3 : 4;

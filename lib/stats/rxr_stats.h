@@ -5,30 +5,13 @@
 
 /**
  * @file
- * Statistics for a handful of repetitions (3-10 is the usual case):
- *
- * - a description of one sample: n, mean, sample standard deviation,
- *   median, min, max and a 95% Student t interval of the mean.
- * - a comparison of a configuration with a base, on the ratio x / base
- *   (the logs of the values) when every value is above 0, else on the
- *   difference x - base:
- *   - paired over rounds (blocks): the sign-flip permutation test of the
- *     mean per-round log-ratio (or difference), every one of the 2^n sign
- *     vectors up to RXR_STATS_SIGNFLIP_EXACT_MAX rounds; with n rounds its
- *     smallest p is 2 / 2^n, so at least 6 rounds are needed to reach
- *     0.05.
- *   - unpaired: the permutation test of the difference of mean logs (or
- *     means), every split up to RXR_STATS_PERM_EXACT_MAX values; with 3
- *     against 3 its smallest p is 0.1.
- *   The interval printed beside a test is that test inverted: the shifts
- *   of the log-ratios (differences) it does not reject at alpha. So an
- *   interval excludes 1 (0) exactly when p < alpha.
- *
- * Every test says which method ran, so a report never calls "exact" what
- * was resampled or approximated. Ties are judged relative to the data's
- * spread, not to the size of the values.
- *
- * Plain C, no DPDK: reports are read by tools that never start EAL.
+ * Statistics for a handful of repetitions: a sample's description (mean,
+ * stdev, median, min, max, 95% t interval) and a comparison with a base on
+ * the ratio (logs; the difference where a value is 0): paired, the
+ * sign-flip test over rounds (smallest p 2 / 2^n: 6 rounds reach 0.05);
+ * unpaired, the permutation test. Each interval is its test inverted, so
+ * it excludes 1 (0) exactly when p < alpha; each test names the method
+ * that ran; ties are judged against the spread. Plain C, no DPDK.
  */
 
 #include <stdbool.h>
@@ -97,22 +80,17 @@ struct rxr_stats_cmp {
 };
 
 /**
- * Compare x with base. Paired: x[i] and base[i] were measured in round i
- * (nx == nb), the rounds where both are finite are used. Unpaired: the
- * finite values of each. On the ratio when every value used is above 0
- * and @p diff is not set, else on the difference; tested when each side
- * has 2 values or more.
+ * Compare x with base, paired by round (nx == nb, rounds where both are
+ * finite) or not (each side's finite values); on the ratio unless @p diff
+ * or a value is not above 0; tested with 2 values a side or more.
  * @return 0, or -1 when a side has no value (out->n = 0, figures NAN).
  */
 int rxr_stats_compare(const double *x, size_t nx, const double *base,
 		size_t nb, bool paired, bool diff, double alpha,
 		struct rxr_stats_cmp *out);
 
-/**
- * Two-sided p-value of the permutation test of mean(a) - mean(b) (the
- * difference, whatever the values): rxr_stats_compare()'s unpaired test.
- * @return p in (0, 1], or NAN when either sample is empty.
- */
+/** Two-sided p of the permutation test of mean(a) - mean(b): in (0, 1],
+ * NAN when a sample is empty. */
 double rxr_stats_perm_test(const double *a, size_t na, const double *b,
 		size_t nb);
 
@@ -129,11 +107,8 @@ unsigned int rxr_stats_signflip_min_rounds(double alpha);
 /** Mean, NAN when n is 0. */
 double rxr_stats_mean(const double *x, size_t n);
 
-/**
- * Jain's fairness index of n shares: (sum x)^2 / (n * sum x^2), 1 when
- * all are equal, 1/n when one takes everything. NAN when n is 0 or all
- * are 0.
- */
+/** Jain's fairness index, (sum x)^2 / (n * sum x^2): 1 equal, 1/n one
+ * takes all; NAN when n or every x is 0. */
 double rxr_stats_jain(const double *x, size_t n);
 
 #ifdef __cplusplus

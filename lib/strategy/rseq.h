@@ -3,11 +3,7 @@
 #ifndef RSEQ_H
 #define RSEQ_H
 
-/*
- * PRIVATE to the rseq strategy: its per-CPU state, shared by the slab
- * (strategy_rseq.c) and its registration, reclaim and statistics
- * (rseq_pool.c). The sections themselves are rseq_asm.h's.
- */
+/* PRIVATE to the rseq strategy: its per-CPU state (sections: rseq_asm.h). */
 
 #include "rxr_pool_private.h"
 #include "rseq_asm.h"
@@ -18,12 +14,9 @@
 #define RSEQ_TMP 512u
 
 /*
- * Slow-path counters of one CPU. A thread on that CPU adds with one
- * unlocked add that is a section of its own (the kernel's this_cpu_add():
- * a preemption never splits it, and no other CPU adds there); a thread
- * that has left the CPU adds atomically to the away twin, and a reader
- * sums both. A locked add costs 20-60 cycles, and each move between a
- * pcp and the transfer stage counted four.
+ * Slow-path counters of one CPU: a thread on it adds with a one-add section
+ * (this_cpu_add()); one that left adds atomically to the away twin. A
+ * locked add costs 20-60 cycles, and a stage move counts four.
  */
 enum rseq_ctr_id {
 	RSEQ_C_RESTARTS,
@@ -32,13 +25,11 @@ enum rseq_ctr_id {
 	RSEQ_C_XFER_IN,		/* frames drained into the transfer stage */
 	RSEQ_C_XFER_OUT,	/* frames refilled from it */
 	RSEQ_C_REMOTE_FREES,	/* frames of another node's zone */
-	/* Moved by the slow paths' sections, not by callers' calls: left out
-	 * of the pcp's alloc and free counts. */
+	/* The slow paths' own moves, out of the pcp's alloc and free. */
 	RSEQ_C_REFILL_PUSHED,
 	RSEQ_C_DRAIN_POPPED,
 	RSEQ_C_XFER_ALLOC,	/* handed to callers from the stage */
-	/* The pcp's slow-path figures, struct rxr_pcp_stats' of the same
-	 * names (its alloc and free are the fast sections' own adds). */
+	/* struct rxr_pcp_stats' slow-path figures of the same names. */
 	RSEQ_C_ALLOC_MISS,
 	RSEQ_C_ALLOC_FAIL,
 	RSEQ_C_FREE_DRAIN,
@@ -57,9 +48,7 @@ struct rseq_ctr {
 struct rseq_xfer {
 	/* Read by both sides, written while the stage is empty. */
 	uint32_t mask;			/* slots - 1, slots a power of two */
-	/* Not 0: frames held as offsets from it (offs), else as pointers
-	 * (frames). Set by a drain while the stage is empty. */
-	uintptr_t base;
+	uintptr_t base;			/* offs from it, or 0: frames */
 	union {
 		void **frames;		/* [mask + 1], from tail to head */
 		uint32_t *offs;
@@ -76,14 +65,11 @@ struct rseq_xfer {
 } __rte_cache_aligned;
 
 struct rseq_pool {
-	/* Before the pcps: the fast paths' checks share the line of the
-	 * first CPUs' pointers. */
+	/* The fast paths' checks, on the first pcp pointers' line. */
 	unsigned int ncpu;
 	uint32_t high;			/* every pcp's */
 	uint32_t fits;			/* most n a section takes: high, or 1 */
-	/* ncpu with one zone, else 0: the free fast path's one test (with
-	 * more, a pcp takes only its zone's frames, a slow path's check). */
-	unsigned int free_ncpu;
+	unsigned int free_ncpu;		/* ncpu with one zone, else 0 */
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	struct rxr_spinlock lock;		/* one reclaim at a time */
 	uint8_t node[RXRP_MAX_CPUS];		/* zone of each CPU's pcp */
@@ -97,11 +83,8 @@ rseq_pool_of(const struct rxr_pool *p)
 	return p->priv;
 }
 
-/*
- * ThreadSanitizer sees no access inside the sections: a push releases the
- * pcp and a pop acquires it, the order the sections give frames (and
- * their payloads) that pass through a pcp.
- */
+/* ThreadSanitizer sees no section's access: a push releases the pcp, a
+ * pop acquires it. */
 #if defined(__SANITIZE_THREAD__)
 #define RSEQ_TSAN 1
 #elif defined(__has_feature)
@@ -123,13 +106,8 @@ rseq_pool_of(const struct rxr_pool *p)
 
 #if RSEQ_BUILT
 
-/*
- * The calling thread's struct rseq is at the thread pointer plus
- * __rseq_offset, the same for every thread: the sections address it
- * through %fs with that offset. rxrp_rseq_off is a copy made before main()
- * (the loader sets glibc's before any constructor runs): one load from
- * this library's data, not two through the GOT, on the way to the CPU.
- */
+/* __rseq_offset (%fs-relative struct rseq), copied before main(): one load
+ * from this library's data, not two through the GOT. */
 extern intptr_t rxrp_rseq_off __attribute__((visibility("hidden")));
 
 /* Count v on CPU cpu's counter id (a CPU out of range: the last one's). */
@@ -150,19 +128,12 @@ rseq_add(struct rseq_pool *rp, uint32_t cpu, enum rseq_ctr_id id, uint64_t v)
 int rxrp_rseq_xfer_init(struct rseq_xfer *x, uint32_t slots, int socket);
 /* Frames in the stage, a snapshot. */
 unsigned int rxrp_rseq_xfer_count(const struct rseq_xfer *x);
-/*
- * Writes n frames into slots, as offsets from base when it is not 0 (then
- * slots is a uint32_t array), else as pointers. @return n, or 0 when it
- * wrote none.
- */
+/* Writes n frames into slots, as uint32_t offsets from base, or pointers
+ * when base is 0. @return n, or 0 when it wrote none. */
 typedef unsigned int (*rxrp_rseq_fill_t)(void *arg, void *slots,
 		uintptr_t base, unsigned int n);
-/*
- * Up to k frames of a pool whose offset base is @p base (rxr_pool.off_base)
- * written straight into the slots by fill, a second call where the slots
- * wrap. @return frames in: 0 when the stage has no room for k or cannot
- * take the pool's frames in its form now.
- */
+/* Up to k frames (form @p base) written into the slots by fill. @return
+ * frames in: 0 without room or in another form now. */
 unsigned int rxrp_rseq_xfer_fill(struct rseq_xfer *x, uintptr_t base,
 		unsigned int k, rxrp_rseq_fill_t fill, void *arg);
 /* As many of the n frames as there is room for. @return how many. */
@@ -173,8 +144,7 @@ unsigned int rxrp_rseq_xfer_put(struct rseq_xfer *x, uintptr_t base,
 unsigned int rxrp_rseq_xfer_take(struct rseq_xfer *x, void **objs,
 		unsigned int n, void **tmp, unsigned int more);
 
-/* rseq_pool.c: registration, reclaim and statistics, the table's optional
- * members. */
+/* rseq_pool.c: the table's optional members. */
 int rxrp_rseq_init(struct rxr_pool *p);
 void rxrp_rseq_fini(struct rxr_pool *p);
 unsigned int rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls,

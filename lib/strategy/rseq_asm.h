@@ -4,13 +4,10 @@
 #define RSEQ_ASM_H
 
 /*
- * PRIVATE to strategy_rseq.c: the restartable sequences (rseq(2)) of the
- * rseq strategy, x86_64 only, on the area glibc registers for every
- * thread. Each section checks that the thread runs on a given CPU, works
- * on that CPU's pcp and commits with one store; the kernel sends a thread
- * preempted, migrated or signalled before the commit to the abort handler.
- * Each returns RSEQ_DONE, RSEQ_BAIL (the pcp short, full or being
- * reclaimed, or the thread on another CPU) or RSEQ_ABORTED.
+ * PRIVATE to the rseq strategy: its restartable sequences (rseq(2)), x86_64,
+ * on glibc's rseq area. Each checks the CPU, works on its pcp and commits
+ * with one store; RSEQ_DONE, RSEQ_BAIL (short, full, reclaimed, another
+ * CPU) or RSEQ_ABORTED (preempted, migrated or signalled).
  */
 
 #include <stddef.h>
@@ -58,12 +55,9 @@ rseq_cpu_now(intptr_t rs)
 }
 
 /*
- * Every section's prologue: the descriptor of the section (struct rseq_cs:
- * version, flags, start ip, length, abort ip) in section __rseq_cs, the
- * arming store of its address into rseq_cs, the start (label 1), the check
- * that the thread still runs on CPU %[cpu], and the load of the pcp's
- * count into %[c]. Labels: 1 start, 2 post-commit, 4 abort (after the
- * signature), 9 the exit; %[ret] is RSEQ_BAIL from here on.
+ * Every section's prologue: its struct rseq_cs in __rseq_cs, the arming
+ * store, the start (1), the CPU check, the load of the count into %[c].
+ * Labels: 1 start, 2 post-commit, 4 abort, 9 exit; %[ret] RSEQ_BAIL.
  */
 #define RSEQ_ASM_START(scratch) \
 	".pushsection __rseq_cs, \"aw\"\n\t" \
@@ -82,11 +76,8 @@ rseq_cpu_now(intptr_t rs)
 	RSEQ_ASM_START(scratch) \
 	"movl (%[pc]), %k[c]\n\t"
 
-/*
- * A pop's start: leave when the pcp holds fewer than n (signed: a
- * reclaim's top bit set reads as short), else %[c] the new count and
- * %[src] the first frame to copy out.
- */
+/* A pop's start: out when short (signed: a reclaim's bit reads short),
+ * else %[c] the new count and %[src] the first frame out. */
 #define RSEQ_ASM_POP_START \
 	RSEQ_ASM_ENTER("[src]") \
 	"cmpl %k[n], %k[c]\n\t" \
@@ -129,13 +120,9 @@ rseq_cpu_now(intptr_t rs)
 	[sfree] "i" (offsetof(struct rxr_pcp, stats.free))
 
 /*
- * The steps of a copy of n frames (n >= 1): the first n % 4 one at a time
- * (@p one, element %q[ret] - 1), then four per step (@p four, elements
- * %q[ret] to %q[ret] + 3), in ascending order. Restartable: it only
- * writes where nobody reads until the commit. The index is %[ret]
- * (RSEQ_BAIL until the copy, set again by the commit or the abort), so
- * that the section needs no other general register than those it had: a
- * fast path without register saves. Labels 5-8.
+ * A copy of n >= 1 frames: n % 4 one at a time (@p one, element %q[ret] -
+ * 1), then four a step (@p four), ascending, indexed by %[ret] so that the
+ * section needs no other register. Labels 5-8.
  */
 #define RSEQ_ASM_STEPS(one, four) \
 	"movl %k[n], %k[ret]\n\t" \
@@ -157,10 +144,7 @@ rseq_cpu_now(intptr_t rs)
 	"jb 5b\n\t" \
 	"8:\n\t"
 
-/*
- * Copy n frame pointers from %[from] to %[to], four per step in two SSE2
- * moves (the x86_64 baseline, no CPU-specific code). Uses %[v0], %[v1].
- */
+/* Copy n frame pointers, four a step in two SSE2 moves (%[v0], %[v1]). */
 #define RSEQ_ASM_COPY(from, to) RSEQ_ASM_STEPS( \
 	"movq -8(%" from ",%q[ret],8), %[v0]\n\t" \
 	"movq %[v0], -8(%" to ",%q[ret],8)\n\t", \
@@ -169,11 +153,8 @@ rseq_cpu_now(intptr_t rs)
 	"movdqu %[v0], (%" to ",%q[ret],8)\n\t" \
 	"movdqu %[v1], 16(%" to ",%q[ret],8)\n\t")
 
-/*
- * The same into 32-bit offsets at %[to]: each frame less the base (%[b],
- * and in both halves of %[vb]), four per step by keeping the low halves of
- * two SSE2 subtractions. Uses %[t], %[v0], %[v1].
- */
+/* The same into 32-bit offsets from %[b] (%[vb] both halves): the low
+ * halves of two SSE2 subtractions. Uses %[t], %[v0], %[v1]. */
 #define RSEQ_ASM_COPY_OFF(from, to) RSEQ_ASM_STEPS( \
 	"movq -8(%" from ",%q[ret],8), %[t]\n\t" \
 	"subq %[b], %[t]\n\t" \
@@ -185,12 +166,7 @@ rseq_cpu_now(intptr_t rs)
 	"shufps $0x88, %[v1], %[v0]\n\t" \
 	"movdqu %[v0], (%" to ",%q[ret],4)\n\t")
 
-/*
- * *ctr += v, the add being the section's commit: done when the thread runs
- * on @p cpu from the check to the add, else nothing (another CPU, or
- * preempted, migrated or signalled before the add). @return true when
- * added.
- */
+/* *ctr += v as a section's commit on @p cpu. @return true when added. */
 static __rte_always_inline bool
 rseq_add_on(intptr_t rs, uint32_t cpu, uint64_t *ctr, uint64_t v)
 {
@@ -213,13 +189,10 @@ rseq_add_on(intptr_t rs, uint32_t cpu, uint64_t *ctr, uint64_t v)
 typedef long long rseq_v2di __attribute__((vector_size(16)));
 
 /*
- * Pop the top n (1 <= n <= high) frames of CPU cpu's pcp into objs, objs[n - 1] the
- * hottest. The commit is the store of the new count, after the last load
- * of a frame; stats.alloc is one add just before it (a restart between
- * the two counts the frames twice, nothing else).
- * RXRP_RSEQ_PLANT_EARLY_COMMIT (test builds only) commits before the
- * copy, the bug the stress test must catch: a context that interrupts
- * the copy pushes over the slots still being read.
+ * Pop the top n (1..high) frames into objs, objs[n - 1] the hottest; the
+ * commit stores the count after the last frame's load (stats.alloc just
+ * before: a restart between counts twice). RXRP_RSEQ_PLANT_EARLY_COMMIT
+ * (tests) commits before the copy, the bug the stress test must catch.
  */
 static __rte_always_inline int
 rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
@@ -250,10 +223,7 @@ rseq_pop(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs,
 	return ret;
 }
 
-/*
- * rseq_pop() into 32-bit offsets from @p base (every frame of the pcp lies
- * less than 4 GiB above it): the transfer stage's form for such pools.
- */
+/* rseq_pop() into 32-bit offsets from @p base, the stage's form. */
 static __rte_always_inline int
 rseq_pop_off(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, uint32_t *offs,
 		uintptr_t base, unsigned long n)
@@ -276,11 +246,8 @@ rseq_pop_off(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, uint32_t *offs,
 	return ret;
 }
 
-/*
- * Push n (1 <= n <= high) frames onto CPU cpu's pcp, objs[n - 1] the hottest. The
- * frames are stored above count (no commit: nobody reads there), then
- * count + n is stored (the commit).
- */
+/* Push n (1..high) frames, objs[n - 1] the hottest: stored above count,
+ * then count + n (the commit). */
 static __rte_always_inline int
 rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 		void * const *objs, unsigned long n)
@@ -308,10 +275,7 @@ rseq_push(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu,
 	return ret;
 }
 
-/*
- * One frame (the per-frame calls of bulk off, a PMD's one-mbuf refill):
- * the same sections without the loop, in fewer registers.
- */
+/* One frame: the same sections without the loop, in fewer registers. */
 static __rte_always_inline int
 rseq_pop1(intptr_t rs, struct rxr_pcp *pc, uint32_t cpu, void **objs)
 {

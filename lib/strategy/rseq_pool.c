@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The rseq strategy's registration, reclaim and statistics: the per-CPU
- * pcps and transfer stages of a pool, the reclaim that empties them from
- * any thread, the counters, and what this process must give before a pool
- * is made (x86_64, glibc's rseq area, membarrier's rseq fence).
- */
+/* rseq's per-CPU pcps and stages, their reclaim from any thread, counters,
+ * and what the process must give (x86_64, glibc's rseq area, membarrier). */
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,11 +32,9 @@ rseq_off_init(void)
 }
 
 /*
- * Every CPU's pcp: set the top bit of its count, restart every section in
- * flight (membarrier's rseq fence), set it again where a section that
- * started before it committed over it, until it holds everywhere; then
- * the pcps are ours to empty, and the stages with them. Any thread but a
- * handler, the pool in use or not.
+ * Set the top bit of every CPU's pcp count, restart the sections in flight
+ * (membarrier's rseq fence) and set it again where one committed over it,
+ * until it holds everywhere; then empty pcps and stages. Not in a handler.
  */
 unsigned int
 rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
@@ -223,13 +217,8 @@ rxrp_rseq_held(const struct rxr_pool *p, const struct rxrp_lcore *ls)
 	return n;
 }
 
-/*
- * Per-CPU figures under the poll lcore pinned to that CPU, the other
- * CPUs' under the first poll lcore, so that sums over lcores are the
- * pool's. pcp.alloc counts the frames handed straight from the zone too,
- * as the pcp's own refill does; the frames the slow paths move through
- * sections of their own are not callers' allocs and frees.
- */
+/* A CPU's figures under its pinned poll lcore, else the first, so that
+ * sums are the pool's; the slow paths' own moves are not callers'. */
 #define CTR(c, id) (RXR_STAT_READ(rp->ctr[c].v[RSEQ_C_##id]) + \
 	RXR_STAT_READ(rp->ctr[c].away[RSEQ_C_##id]))
 

@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * rseq's transfer stage: between the per-CPU pcps and the zone of one
- * node, whole batches handed from the CPUs that free to the CPUs that
- * allocate (tcmalloc's transfer cache). A ring whose drains (producers)
- * and refills (consumers) each serialize on a lock of their own side and
- * publish their index on a line of their own, so that a side's lock and
- * index stay on the CPU that moves frames there and only the published
- * indexes and the slots cross CPUs; a drain reads the refills' index only
- * when the one it saw last leaves too little room, and pops the pcp
- * straight into the slots (no stack buffer, one pass). A pool whose
- * frames lie within 4 GiB has them kept as 32-bit offsets from the
- * lowest, sixteen to a line instead of eight. Never waited for in a
- * signal handler.
+ * rseq's transfer stage (tcmalloc's transfer cache) between a node's pcps
+ * and its zone: a ring whose drains and refills each take a lock of their
+ * own side and publish their index on a line of their own, so that only
+ * those indexes and the slots cross CPUs; a drain pops a pcp straight into
+ * the slots. Frames within 4 GiB are kept as 32-bit offsets, sixteen to a
+ * line. Not in a signal handler.
  *
  * Not DPDK's rte_ring: with it in this place (pops into a stack buffer,
  * then rte_ring_enqueue_burst(); rte_ring_dequeue_bulk() for refills),
@@ -138,24 +132,16 @@ rxrp_rseq_xfer_put(struct rseq_xfer *x, uintptr_t base, void * const *objs,
 	return k;
 }
 
-/*
- * A line this side will write, maybe last written on another CPU: asked
- * for with intent to write while other misses are outstanding. Not
- * rte_prefetch0_write(): built for DPDK's baseline (-march=corei7) it is a
- * plain prefetcht0; prefetchw is a no-op on CPUs without it.
- */
+/* Not rte_prefetch0_write(), a plain prefetcht0 for DPDK's baseline
+ * -march; prefetchw is a no-op on CPUs without it. */
 static __rte_always_inline void
 prefetchw(const void *a)
 {
 	asm volatile("prefetchw %0" : : "m" (*(const char *)a));
 }
 
-/*
- * The slots a refill reads, last written on the other CPU: asked for all
- * at once before its index is read, so that the misses overlap. Slots a
- * drain writes are not asked for: its stores wait for their lines in the
- * store buffer, behind the caller's back.
- */
+/* The slots a refill reads, asked for before its index, so that the
+ * misses overlap (a drain's stores wait in the store buffer). */
 static __rte_always_inline void
 xfer_prefetch(const struct rseq_xfer *x, uint32_t from, uint32_t n)
 {

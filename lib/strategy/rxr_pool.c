@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The pool core: creation, memory, adoption, the zone paths and the
- * reclaim every strategy shares, the calls the inline dispatch sends out
- * of line (first calls, handlers, latency samples, secondaries), lcore
- * stop and quiescence. It calls the strategies through their table and
- * names none.
- */
+/* The pool core: creation, memory, adoption, the dispatch's out-of-line
+ * calls, quiescence. It reaches the strategies; they call below it. */
 
 #include <errno.h>
 #include <stdalign.h>
@@ -114,10 +109,7 @@ lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
 	return 0;
 }
 
-/*
- * The zones, one per (fake) node, and the deferred lists' slots for every
- * frame they may hold. @return 0, or the positive errno.
- */
+/* The zones and the deferred lists' slots. @return 0 or a positive errno. */
 static int
 zones_create(struct rxr_pool *p, uint32_t max_frames, uint32_t max_regions)
 {
@@ -177,13 +169,8 @@ lcores_create(struct rxr_pool *p)
 	return 0;
 }
 
-/*
- * The pool's entries, chosen once: the strategy's own, or the wrapper when
- * the pool zeroes or slows refills down. With the strategy's own, one node
- * and a strategy whose owner path is a stack under the bh section (bh's
- * pcp, recycle's alloc cache, as its init set owner[]), that path runs
- * inline in rxr_pool_alloc_bulk() and rxr_pool_free_bulk().
- */
+/* The entries, chosen once: the strategy's, or the wrapper; inline owner
+ * stacks for CAP_OWNER_INLINE with one node and no wrapper. */
 static void
 entries_set(struct rxr_pool *p)
 {
@@ -299,13 +286,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 
 /* --- memory -------------------------------------------------------------- */
 
-/*
- * After regions were added. One zone of one region (a pool populated from
- * one chunk, one reserved memzone): frame index and address are one
- * division or multiplication away, without the zone's region lookup (the
- * deferred lists convert every frame both ways). Frames that all lie
- * within 4 GiB: a frame is a 32-bit offset from the lowest.
- */
+/* After regions were added: flat_base for one zone of one region (index
+ * and address a division apart), off_base when all lie within 4 GiB. */
 static void
 layout_update(struct rxr_pool *p, unsigned int regions_added)
 {
@@ -444,124 +426,6 @@ out:
 	return ret;
 }
 
-/* --- the zones ----------------------------------------------------------- */
-
-static int
-zone_alloc_from(struct rxr_zone *z, void **objs, unsigned int n)
-{
-	/* A handler may have interrupted the lock holder: never wait. */
-	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, n, n) == n ? 0 : -ENOBUFS;
-	return rxr_zone_alloc_bulk(z, objs, n, n) == n ? 0 : -ENOBUFS;
-}
-
-int
-rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
-		unsigned int n)
-{
-	if (likely(zone_alloc_from(p->zone[node], objs, n) == 0))
-		return 0;
-	/* The zonelist: other nodes before failing, as the kernel does. */
-	for (unsigned int k = 1; k < p->nr_zones; k++)
-		if (zone_alloc_from(p->zone[(node + k) % p->nr_zones], objs,
-				n) == 0)
-			return 0;
-	return -ENOBUFS;
-}
-
-static inline void
-zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n)
-{
-	if (unlikely(rxr_in_irq()))
-		rxr_zone_free_bulk_nowait(z, objs, n);
-	else
-		rxr_zone_free_bulk(z, objs, n);
-}
-
-void
-rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (likely(p->nr_zones == 1)) {
-		zone_free_to(p->zone[0], objs, n);
-		return;
-	}
-	/* Runs of the same node together. */
-	for (unsigned int i = 0; i < n;) {
-		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
-
-		while (j < n && rxrp_frame_node(p, objs[j]) == node)
-			j++;
-		zone_free_to(p->zone[node], objs + i, j - i);
-		i = j;
-	}
-}
-
-/* --- the reclaim: drain_all_pages() -------------------------------------- */
-
-/*
- * Deferred lists to the zone, then, outside signal handlers, whatever the
- * strategy can take from every lcore's caches while the owners run, and
- * its pool-wide caches. @return frames brought back.
- */
-static unsigned int
-pool_reclaim(struct rxr_pool *p)
-{
-	const struct rxrp_strategy *st = p->strategy;
-	struct rxrp_lcore *ls;
-	unsigned int got = 0;
-
-	RXRP_FOREACH_LCORE(p, ls, lc)
-		got += rxrp_defer_drain(p, ls, NULL);
-	if (rxr_in_irq() || st->drain == NULL)
-		return got;
-	rxr_spinlock_lock(&p->reclaim_lock);
-	RXRP_FOREACH_LCORE(p, ls, lc)
-		got += st->drain(p, ls, false);
-	got += st->drain(p, NULL, false);
-	rxr_spinlock_unlock(&p->reclaim_lock);
-	return got;
-}
-
-/* A thread's reclaim under way: the retry does not reclaim again. */
-static RTE_DEFINE_PER_LCORE(bool, rxrp_reclaiming);
-
-int
-rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	int ret;
-
-	if (RTE_PER_LCORE(rxrp_reclaiming) || pool_reclaim(p) == 0)
-		return -ENOBUFS;
-	RTE_PER_LCORE(rxrp_reclaiming) = true;
-	ret = p->strategy->alloc(p, objs, n);
-	RTE_PER_LCORE(rxrp_reclaiming) = false;
-	return ret;
-}
-
-/* --- bulk off: a call per frame ------------------------------------------ */
-
-int
-rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n)
-{
-	const struct rxrp_strategy *st = p->strategy;
-
-	for (unsigned int i = 0; i < n; i++)
-		if (unlikely(st->alloc(p, &objs[i], 1) != 0)) {
-			while (i-- > 0)
-				st->free(p, &objs[i], 1);
-			return -ENOBUFS;
-		}
-	return 0;
-}
-
-int
-rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++)
-		p->strategy->free(p, &objs[i], 1);
-	return 0;
-}
-
 /* --- calls the inline dispatch sends out of line ------------------------- */
 
 /* The pool a poll lcore samples now (rxr_pool_sample()), or NULL. */
@@ -607,12 +471,8 @@ timed_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	return 0;
 }
 
-/*
- * A secondary process reaches the primary's pools (through the mempool
- * driver), but a pool's entries are addresses in the primary's mapping of
- * this code and its caches are the primary's lcores'. Refused there, said
- * once; its lcore word stays unknown, so every call comes here.
- */
+/* A secondary process's calls (the entries and caches are the primary's):
+ * refused, said once. */
 static int
 refused_in_secondary(const struct rxr_pool *p, const char *what)
 {
@@ -633,10 +493,8 @@ refused_in_secondary(const struct rxr_pool *p, const char *what)
 	return -EPERM;
 }
 
-/*
- * Whether the call is the poll lcore's, in its sampling window of p; else
- * the thread's lcore word learned, unless it samples another pool.
- */
+/* Whether the call is in the poll lcore's sampling window of p; else its
+ * lcore word learned, unless it samples another pool. */
 static bool
 detour_sampled(struct rxr_pool *p)
 {
@@ -648,27 +506,17 @@ detour_sampled(struct rxr_pool *p)
 }
 
 int
-__rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n)
+__rxr_pool_slow(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 {
-	if (unlikely(refused_in_secondary(p, "an allocation") != 0))
+	if (unlikely(refused_in_secondary(p, alloc ? "an allocation" :
+			"a free") != 0))
 		return -EPERM;
 	if (detour_sampled(p))
-		return timed_alloc(p, objs, n);
+		return alloc ? timed_alloc(p, objs, n) : timed_free(p, objs, n);
 	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
-		return rxr_pool_alloc_bulk(p, objs, n);
-	return p->ops.alloc(p, objs, n);
-}
-
-int
-__rxr_pool_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (unlikely(refused_in_secondary(p, "a free") != 0))
-		return -EPERM;
-	if (detour_sampled(p))
-		return timed_free(p, objs, n);
-	if (RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE)
-		return rxr_pool_free_bulk(p, objs, n);
-	return p->ops.free(p, objs, n);
+		return alloc ? rxr_pool_alloc_bulk(p, objs, n) :
+			rxr_pool_free_bulk(p, objs, n);
+	return alloc ? p->ops.alloc(p, objs, n) : p->ops.free(p, objs, n);
 }
 
 int
@@ -693,8 +541,7 @@ __rxr_pool_poll_end(struct rxr_pool *p)
 
 	if (unlikely(ls == NULL))
 		return 0;
-	/* Nothing deferred (the usual case with no remote consumer): no
-	 * call, one load of a line only remote frees write. */
+	/* Nothing deferred: one load of a line only remote frees write. */
 	if (likely(RXRP_DEFER_HEAD(__atomic_load_n(&ls->defer_head,
 			__ATOMIC_RELAXED)) == RXRP_NIL))
 		return 0;

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The deferred list: frees from contexts that may not touch a poll
- * lcore's pcp, pushed lock-free and drained by the owner at its bh-enable
- * point. A service of the core for strategies that defer frees
- * (RXR_STRATEGY_CAP_DEFERS_FREES), with the drain of every cache the core
- * keeps per lcore (rxrp_lcore_drain(): supply, deferred list, pcp) that
- * the strategies' quiet drains end with.
+ * The deferred list: frees from contexts that may not touch a poll lcore's
+ * pcp, pushed lock-free and drained by the owner at its bh-enable point;
+ * rxrp_lcore_drain(), what every quiet drain ends with; and the reclaim.
  */
 
 #include <errno.h>
@@ -43,11 +40,9 @@ global_frame(const struct rxr_pool *p, uint32_t g)
 }
 
 /*
- * Write frames objs[0..n) into batch nodes (their first frames' slots) and
- * link the nodes: first and tail of the chain; tail->next is left for the
- * publisher. When *tail is a batch of the caller's own (not published, not
- * full), it is filled up first. A frame is on one list at a time, so the
- * slots are the caller's until the chain is published.
+ * objs[0..n) into batches under their first frames' slots, linked from
+ * *first to *tail (tail->next left to the publisher); an unpublished,
+ * unfilled *tail of the caller's own is filled up first.
  */
 static inline void
 defer_chain(struct rxr_pool *p, void * const *objs, unsigned int n,
@@ -98,14 +93,9 @@ defer_publish(struct rxrp_lcore *ls, uint32_t first,
 }
 
 /*
- * Lock-free push of one free call's frames (Treiber stack of batches): the
- * frames are written into batch nodes first, then one compare-and-swap
- * links them all; it never waits on another thread, so a signal handler
- * may push, also over a push it interrupted. Nothing is held back between
- * calls unless the thread asked for a task batch (below). The word carries
- * the list's frame count, so the pool's count of available frames includes
- * frames waiting here. A drain takes the whole list at once, so there is
- * no ABA.
+ * Lock-free push of one call's frames (a Treiber stack of batches): one
+ * compare-and-swap, never waiting, so a handler may push over a push it
+ * interrupted. A drain takes the whole list at once: no ABA.
  */
 void
 rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
@@ -134,13 +124,8 @@ rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore)
 	return 0;
 }
 
-/*
- * A task thread's frees not yet published (rxr_pool_task_batch()): a chain
- * built as a push builds it, in full batches whatever the call sizes,
- * published with one compare-and-swap once it holds max frames. The list
- * head then crosses to the owner's CPU once per max frames, not once per
- * call, and the owner's drain finds full batches even for calls of one.
- */
+/* A task thread's unpublished frees (rxr_pool_task_batch()): a chain in
+ * full batches, published with one compare-and-swap at max frames. */
 struct rxrp_task_batch {
 	struct rxr_pool *pool;		/* NULL: no batch asked for */
 	struct rxrp_lcore *ls;		/* whose list the chain goes to */
@@ -223,14 +208,10 @@ defer_hand(struct rxr_pool *p, struct rxrp_lcore *ls, void **tmp,
 #define DRAIN_AHEAD 8u
 
 /*
- * Take ls's whole list and hand it to fn in chunks (fn NULL: to the zone).
- * A batch is read whole before any of its frames leaves (a freed frame may
- * be pushed again, into the same slots). The links are a chain, one miss
- * after another (lines another CPU wrote): up to DRAIN_AHEAD of them are
- * followed first, each batch's indexes prefetched as its link is read, so
- * that those misses overlap the walk instead of following it. The count
- * drops only once the frames are where fn put them. Any thread may drain
- * any list.
+ * Take ls's whole list to fn in chunks (NULL: the zone), any thread. A
+ * batch is read whole before its frames leave (they may come back into the
+ * same slots); DRAIN_AHEAD links are followed first, their batches
+ * prefetched, so that the misses overlap. The count drops last.
  */
 unsigned int
 rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
@@ -300,4 +281,43 @@ rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls)
 	n += rxrp_defer_drain(p, ls, rxrp_pcp_free_owner);
 	rxr_pcp_drain(ls->pcp);
 	return n;
+}
+
+/* --- the reclaim: drain_all_pages() -------------------------------------- */
+
+/* Deferred lists to the zone, then (not in a handler) what the strategy
+ * can take from the running lcores' caches. @return frames brought back. */
+static unsigned int
+pool_reclaim(struct rxr_pool *p)
+{
+	const struct rxrp_strategy *st = p->strategy;
+	struct rxrp_lcore *ls;
+	unsigned int got = 0;
+
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += rxrp_defer_drain(p, ls, NULL);
+	if (rxr_in_irq() || st->drain == NULL)
+		return got;
+	rxr_spinlock_lock(&p->reclaim_lock);
+	RXRP_FOREACH_LCORE(p, ls, lc)
+		got += st->drain(p, ls, false);
+	got += st->drain(p, NULL, false);
+	rxr_spinlock_unlock(&p->reclaim_lock);
+	return got;
+}
+
+/* A thread's reclaim under way: the retry does not reclaim again. */
+static RTE_DEFINE_PER_LCORE(bool, rxrp_reclaiming);
+
+int
+rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	int ret;
+
+	if (RTE_PER_LCORE(rxrp_reclaiming) || pool_reclaim(p) == 0)
+		return -ENOBUFS;
+	RTE_PER_LCORE(rxrp_reclaiming) = true;
+	ret = p->strategy->alloc(p, objs, n);
+	RTE_PER_LCORE(rxrp_reclaiming) = false;
+	return ret;
 }

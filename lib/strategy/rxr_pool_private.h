@@ -4,14 +4,8 @@
 #define RXR_POOL_PRIVATE_H
 
 /*
- * PRIVATE to lib/strategy: the pool core, the strategy files
- * (strategy_<name>.c) and white-box tests include this header; nothing
- * else may. Not installed. Every symbol carries the prefix rxrp_ / RXRP_.
- *
- * A strategy is a table of operations (struct rxrp_strategy), as
- * rte_mempool_ops: alloc and free, the rest optional. The core (rxr_pool.c)
- * calls them and names no strategy; the list of strategies is
- * rxr_strategy_list.h.
+ * PRIVATE to lib/strategy and its white-box tests; prefix rxrp_ / RXRP_.
+ * The core (rxr_pool.c) calls the strategies' tables and names none.
  */
 
 #include <assert.h>
@@ -29,49 +23,32 @@
 #define RXRP_MAX_CPUS 1024	/* CPU_SETSIZE */
 #define RXRP_CHUNK 64		/* frames per stack buffer in split calls */
 
-/*
- * A poll lcore's state in one pool: what the core keeps for every
- * strategy, and the strategy's own state in priv[] (rxrp_lcore_priv()).
- */
+/* A poll lcore's state in one pool; the strategy's own in priv[]. */
 struct rxrp_lcore {
-	/* The owner's lines: its section, pcp and owner-only counters. */
 	struct rxr_pool_bh *bh;		/* in the pool's owner[] */
 	struct rxr_pcp *pcp;
-	/* The strategy's, set by its init: what its owner path reads first
-	 * (recycle's page_pool), on the same line as the pcp pointer. */
-	void *owner_data;
+	void *owner_data;		/* the strategy's owner path's (init) */
 	uint32_t node;
 	unsigned int lcore;
-	uint64_t deferred_drained;
-	uint64_t deferred_drains;
-	uint64_t remote_frees;
-	uint64_t refill_calls;
-	uint64_t refill_frames;
-	uint64_t refill_cycles;
-	uint64_t sample_cycles;		/* alloc + free + drain, sampled */
+	/* The core's counters, as rxr_pool_lcore_stats names them. */
+#define RXRP_LCORE_FIELD(name, help) uint64_t name;
+	RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_FIELD)
+#undef RXRP_LCORE_FIELD
 	uint64_t hist[RXR_HIST_BUCKETS];
-	uint64_t zero_bytes;
-	uint64_t zero_cycles;
 	struct rxr_zero_supply *supply;	/* background zeroing */
 
 	/* The strategy's own, zeroed at creation (RXRP_LCORE_PRIV_CHECK()). */
 	uint8_t priv[RTE_CACHE_LINE_SIZE] __rte_cache_aligned;
 
-	/*
-	 * The deferred-free list, pushed by any context: head frame index
-	 * (high half) and frames on the list (low half), one word so that
-	 * one compare-and-swap pushes and counts.
-	 */
+	/* The deferred list: head frame index (high half) and count, one
+	 * word for one compare-and-swap. */
 	uint64_t defer_head __rte_cache_aligned;
 };
 
 /*
- * A batch on a deferred list: up to RXRP_DEFER_BATCH frames of one free
- * call, kept under its first frame's global index g (a frame is on one list
- * at a time, so the slots are the batch's alone): the link and count in
- * defer_link[g] (dense, as a single frame needs nothing more) and the other
- * frames' indexes in defer_rest[g]. The drain reads whole batches and
- * follows one link per batch, not one per frame.
+ * A deferred batch of up to RXRP_DEFER_BATCH frames of one free call, kept
+ * under its first frame's global index g: link and count in defer_link[g],
+ * the other frames in defer_rest[g]; a drain follows one link per batch.
  */
 #define RXRP_DEFER_BATCH 32
 struct rxrp_defer_link {
@@ -101,10 +78,7 @@ struct rxr_pool {
 	uint32_t frame_size;
 	struct rte_reciprocal_u64 frame_div; /* of frame_size */
 	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
-	/* Every frame less than 4 GiB above it: the lowest frame's address
-	 * (frames fit 32-bit offsets from it, as rseq's stage keeps them);
-	 * else 0. */
-	uintptr_t off_base;
+	uintptr_t off_base;		/* lowest frame if all within 4 GiB, or 0 */
 	uint32_t nr_regions;		/* added to the zones */
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];
@@ -116,9 +90,7 @@ struct rxr_pool {
 	unsigned int max_adopt;
 	bool adopt_overflow;
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
-	/* membarrier registered (rxrp_bh_reclaim()): 1 yes, -1 no, 0 not yet
-	 * asked; under reclaim_lock. */
-	int remote_drain;
+	int remote_drain;		/* membarrier: 1 yes, -1 no, 0 unasked */
 	void *priv;			/* the strategy's pool-wide state (init) */
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
@@ -131,13 +103,10 @@ static_assert(offsetof(struct rxr_pool, ops) == 0,
 	"struct rxr_pool: ops must be the first member");
 
 /*
- * A strategy, in the spirit of rte_mempool_ops: alloc and free required,
- * the rest optional (NULL: no state, no own caches, no counters, no
- * settings, always available; the core's drain of an lcore's pcp,
- * deferred list and supply when quiet). With bulk off, alloc and free take
- * n > 1 one frame at a time (rxrp_per_frame()). An alloc that gives up
- * returns rxrp_alloc_failed(). For drain and held, ls NULL means the
- * strategy's pool-wide caches (per CPU).
+ * A strategy, as rte_mempool_ops: alloc and free required, the rest may be
+ * NULL (the core drains a quiet lcore itself). With bulk off, alloc and
+ * free split n > 1 (rxrp_per_frame()); an alloc that gives up returns
+ * rxrp_alloc_failed(). For drain and held, ls NULL: the pool-wide caches.
  */
 struct rxrp_strategy {
 	const char *name;
@@ -175,6 +144,18 @@ struct rxrp_strategy {
 
 /* The strategy of an enum value, or NULL. */
 const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
+
+/*
+ * A strategy's own counters from its X(name, help) list: the enum
+ * RXRP_C_<name> ... RXRP_NB_COUNTERS, and the names for its table.
+ */
+#define RXRP_COUNTER_ENUM(name, help) RXRP_C_##name,
+#define RXRP_COUNTER_NAME(name, help) #name,
+#define RXRP_COUNTERS_DEFINE(LIST, names) \
+	enum { LIST(RXRP_COUNTER_ENUM) RXRP_NB_COUNTERS }; \
+	static_assert(RXRP_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX, \
+		#LIST " do not fit rxr_pool_lcore_stats.counters"); \
+	static const char * const names[] = { LIST(RXRP_COUNTER_NAME) NULL }
 
 /* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
 #define RXRP_LCORE_PRIV_CHECK(type) \
@@ -266,24 +247,26 @@ rxrp_ctx_node(const struct rxr_pool *p)
 	return rxrp_task_target(p)->node;
 }
 
-/*
- * The zones, as every strategy reaches them: an allocation falls back to
- * the other nodes (the kernel's zonelist), frees go home; in a handler the
- * zone lock is only tried (rxr_zone.h).
- */
+/* The zones: an alloc falls back to other nodes (the zonelist), frees go
+ * home; a handler only tries the lock. */
 int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n);
 void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
+/* min to max frames of one zone (rmqueue_bulk); 0 when short of min. */
+static inline unsigned int
+rxrp_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	/* A handler may have interrupted the lock holder: never wait. */
+	if (unlikely(rxr_in_irq()))
+		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
+	return rxr_zone_alloc_bulk(z, objs, min, max);
+}
 
-/*
- * The allocation failed: take back what waits on deferred lists and what
- * other lcores' caches hold (Linux's drain_all_pages()), then try once
- * more. What every strategy's alloc ends with when it gives up.
- */
+/* Every strategy's failed alloc: drain_all_pages(), then one more try. */
 int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);
 
-/* Bulk off: each frame its own call of the strategy (rolled back on
- * failure). */
+/* Bulk off: a strategy call per frame (an alloc rolled back on failure). */
 int rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n);
 
@@ -297,10 +280,7 @@ rxrp_per_frame(const struct rxr_pool *p, unsigned int n)
 typedef void (*rxrp_local_free_t)(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 
-/*
- * Hand the frames of ls's node to fn; free the others to their own zone
- * (a pcp only ever holds frames of its zone).
- */
+/* The frames of ls's node to fn, the others to their own zone. */
 static __rte_always_inline void
 rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n, rxrp_local_free_t fn)
@@ -328,24 +308,32 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		fn(p, ls, tmp, k);
 }
 
-/* The owner's pcp free under its bh section (strategy_bh.c). */
-void rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n);
+/* bh's free_unref_page_commit(): onto the owner's pcp under its section,
+ * the coldest frames to the zone first past high (free_pcppages_bulk). */
+static inline void
+rxrp_pcp_free_owner(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pool_bh_disable(ls->bh);
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+	rxr_pool_bh_enable(ls->bh);
+}
 
-/*
- * The deferred list: frees from other contexts, pushed lock-free and
- * drained by the owner (into its pcp, through fn; NULL: to the zone) at its
- * bh-enable point. A strategy that uses it has
- * RXR_STRATEGY_CAP_DEFERS_FREES.
- */
+/* The pcp free of a strategy whose caller holds the pcp (irqsave, none). */
+static __rte_always_inline void
+rxrp_pcp_free_local(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
+		void * const *objs, unsigned int n)
+{
+	rxr_pcp_free_bulk(ls->pcp, objs, n);
+}
+
+/* The deferred list (RXR_STRATEGY_CAP_DEFERS_FREES): pushed lock-free by
+ * other contexts, drained through fn (NULL: to the zone) by the owner. */
 void rxrp_defer_push(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 unsigned int rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 		rxrp_local_free_t fn);
-/*
- * A non-owner's free onto ls's list: into the calling thread's task batch
- * when it asked for one on p (rxr_pool_task_batch()), else pushed at once.
- */
+/* A non-owner's free: into its task batch if it has one, else pushed. */
 void rxrp_defer_free(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
 /* Frames on ls's deferred list. */
@@ -356,27 +344,18 @@ rxrp_defer_count(const struct rxrp_lcore *ls)
 			__ATOMIC_RELAXED));
 }
 
-/*
- * What every quiet drain ends with: the lcore's zeroing supply, deferred
- * list and pcp back to the zone. The caller excludes the lcore's other
- * users. @return frames given back.
- */
+/* A quiet drain's end: supply, deferred list and pcp to the zone. */
 unsigned int rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls);
 
 /*
- * bh's reclaim (strategy_bh.c), for a strategy whose owner guards its
- * caches with the bh section: keep the owner out (a request and
- * membarrier, waiting while it is inside), then hand own(p, ls) (the
- * strategy's caches; may be NULL) and the pcp to the zone. Leaves them
- * when the process has no membarrier. @return frames given back.
+ * bh's reclaim: keep the owner out of its section (a request, membarrier),
+ * then own(p, ls) (may be NULL) and the pcp to the zone; nothing without
+ * membarrier. @return frames given back.
  */
 unsigned int rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
 		unsigned int (*own)(struct rxr_pool *p, struct rxrp_lcore *ls));
 
-/*
- * The wrapper (zeroing.c): zeroing policy and the testing slowdown around
- * the strategy, the pool's entries when either is on.
- */
+/* zeroing.c: the entries when zeroing or the test slowdown is on. */
 int rxrp_zero_setup(struct rxr_pool *p);
 int rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_wrap_free(struct rxr_pool *p, void * const *objs, unsigned int n);

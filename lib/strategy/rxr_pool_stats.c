@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The pool's statistics: frames available, the snapshot and the sums, made from the counter
- * lists (RXR_PCP_COUNTERS, RXR_POOL_LCORE_COUNTERS) so that a counter added
- * to a list is read, summed and compared with no other change here.
- */
+/* The pool's statistics, made from the counter lists (RXR_PCP_COUNTERS,
+ * RXR_POOL_LCORE_COUNTERS): a counter added there needs no change here. */
 
 #include <string.h>
 
@@ -28,14 +25,11 @@ zones_frames(const struct rxr_pool *p, uint64_t *frames, uint64_t *nr_free)
 uint64_t
 rxr_pool_avail(const struct rxr_pool *p)
 {
+	struct rxrp_lcore *ls;
 	uint64_t frames, n;
 
 	zones_frames(p, &frames, &n);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-
-		if (ls == NULL)
-			continue;
+	RXRP_FOREACH_LCORE(p, ls, lc) {
 		n += rxrp_defer_count(ls);
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
 		if (ls->supply != NULL) {
@@ -64,6 +58,8 @@ rxr_pool_nr_frames(const struct rxr_pool *p)
 void
 rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 {
+	struct rxrp_lcore *ls;
+
 	memset(st, 0, sizeof(*st));
 	st->nr_zones = p->nr_zones;
 	for (unsigned int z = 0; z < p->nr_zones; z++) {
@@ -71,17 +67,12 @@ rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st)
 		st->nr_frames += st->zone[z].nr_frames;
 	}
 	st->avail = rxr_pool_avail(p);
-	for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++) {
-		const struct rxrp_lcore *ls = p->lcore[lc];
-		struct rxr_pool_lcore_stats *o;
+	RXRP_FOREACH_LCORE(p, ls, lc) {
+		struct rxr_pool_lcore_stats *o = &st->lcore[st->nr_lcores++];
 
-		if (ls == NULL)
-			continue;
-		o = &st->lcore[st->nr_lcores++];
 		o->lcore = ls->lcore;
 		o->node = ls->node;
 		rxr_pcp_stats(ls->pcp, &o->pcp);
-		/* rxrp_lcore keeps them under the same names. */
 #define RXRP_LCORE_READ(name, help) o->name = RXR_STAT_READ(ls->name);
 		RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_READ)
 #undef RXRP_LCORE_READ

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rxr_path.h"
 #include "rxr_pool_private.h"
 
 static const struct rxrp_strategy * const registry[RXR_STRATEGY_MAX] = {
@@ -52,22 +53,16 @@ bool
 rxr_strategy_available(enum rxr_strategy s, char *why, size_t len)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	char tmp[8];
 
-	if (why != NULL && len != 0)
-		why[0] = '\0';
-	if (st == NULL) {
-		if (why != NULL)
-			snprintf(why, len, "not a strategy");
-		return false;
+	if (why == NULL || len == 0) {
+		why = tmp;
+		len = sizeof(tmp);
 	}
-	if (st->available == NULL)
-		return true;
-	if (why == NULL) {
-		char tmp[8];
-
-		return st->available(tmp, sizeof(tmp));
-	}
-	return st->available(why, len);
+	why[0] = '\0';
+	if (st == NULL)
+		snprintf(why, len, "not a strategy");
+	return st != NULL && (st->available == NULL || st->available(why, len));
 }
 
 /* Entries of a NULL-terminated list, at most max. */
@@ -165,21 +160,6 @@ rxr_strategy_settings_fill(enum rxr_strategy s,
 	return 0;
 }
 
-/* Decimal digits only, no sign or blank ("010" is ten). */
-static int
-decimal_u32(const char *v, uint32_t *out)
-{
-	uint64_t x = 0;
-	const char *p;
-
-	for (p = v; *p >= '0' && *p <= '9' && x <= UINT32_MAX; p++)
-		x = x * 10 + (uint64_t)(*p - '0');
-	if (p == v || *p != '\0' || x > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)x;
-	return 0;
-}
-
 /* The names of strategy s's settings, ", " separated. */
 static void
 setting_names(enum rxr_strategy s, char *buf, size_t len)
@@ -202,6 +182,7 @@ rxr_strategy_setting_parse(const char *key, const char *value,
 	const char *dot = strchr(key, '.');
 	const struct rxr_strategy_setting *set;
 	char strategy[32], list[256];
+	uint64_t x;
 	int i;
 
 	if (dot != NULL && (size_t)(dot - key) < sizeof(strategy))
@@ -240,13 +221,13 @@ rxr_strategy_setting_parse(const char *key, const char *value,
 			key, key, set[i].min, set[i].max);
 		return -EINVAL;
 	}
-	if (decimal_u32(value, v) != 0 ||
-			*v < set[i].min || *v > set[i].max) {
+	if (rxr_parse_decimal(value, set[i].min, set[i].max, &x) != 0) {
 		snprintf(why, len, "%s=%s: expected a decimal whole number in "
 			"%u..%u", key, value, set[i].min, set[i].max);
 		return -EINVAL;
 	}
 	*index = (unsigned int)i;
+	*v = (uint32_t)x;
 	return 0;
 }
 

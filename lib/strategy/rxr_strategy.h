@@ -5,33 +5,24 @@
 
 /**
  * @file
- * Refill strategies: the allocator behind one buffer pool, in one of the
- * ways doc/design.md describes, all sharing the zone and pcp code. Each is
- * one file, strategy_<name>.c, behind a table of operations
- * (rxr_pool_private.h); users ask for capabilities (rxr_strategy_caps()),
- * not for names.
+ * Refill strategies: the allocator behind one buffer pool, all sharing the
+ * zone and pcp code, each one file, strategy_<name>.c, behind a table of
+ * operations (rxr_pool_private.h); users ask for capabilities, not names.
  *
  * - zone: no per-lcore cache; every alloc and free takes the zone lock.
- * - irqsave: any context may use the pcp of the CPU it runs on, inside a
- *   per-pcp lock taken with an atomic; a context that finds it held (a
- *   signal handler, a thread that preempted the owner) uses the zone.
+ * - irqsave: any context uses its CPU's pcp under a per-pcp atomic lock;
+ *   one that finds it held (a handler, a preempting thread) uses the zone.
  * - bh: only the owning poll lcore touches its pcp, inside a plain nesting
- *   counter and compiler barriers. Other contexts free onto the owner's
- *   deferred list (lock-free, one atomic per call) which the owner drains at
- *   its bh-enable point, rxr_pool_poll_end(); they allocate from the zone.
- * - recycle: page_pool in front of bh: an alloc cache and a ring of frames
- *   other contexts returned.
+ *   counter; other contexts free onto its deferred list (one atomic), which
+ *   it drains at rxr_pool_poll_end(), and allocate from the zone.
+ * - recycle: page_pool in front of bh: an alloc cache and a ring.
  * - rseq: one pcp per CPU, used by any thread on that CPU, each access a
  *   restartable sequence (rseq(2)): no lock, no atomic, no deferral.
- * - none: no protection at all, for the stress test that proves the debug
- *   checks catch the corruption. Not offered to users.
+ * - none: no protection, for the stress test of the debug checks; test only.
  *
- * With bulk off, every frame of a call is its own critical section (one
- * lock hold, one bh section, one deferred push per frame), as a driver that
- * refills one descriptor at a time.
- *
- * A pool has one zone per NUMA node and a set of poll lcores, each owning a
- * pcp on its node's zone. Frames always return to their own zone.
+ * With bulk off, every frame of a call is its own critical section. A pool
+ * has one zone per NUMA node and poll lcores each owning a pcp on its
+ * node's zone; frames always return to their own zone.
  */
 
 #include <stdbool.h>
@@ -65,116 +56,75 @@ enum rxr_strategy {
 /** The strategy's name, as rxr_strategy_list.h gives it; "?" out of range. */
 const char *rxr_strategy_name(enum rxr_strategy s);
 
-/**
- * The names of the strategies offered to users, in order, separated by
- * ", ", for help texts and messages.
- * @return the length of the whole list, as snprintf (>= len: cut short).
- */
+/** The users' strategies, ", " separated. @return the length, as snprintf. */
 size_t rxr_strategy_user_names(char *buf, size_t len);
 
-/* Capabilities of a strategy (rxr_strategy_caps()). */
-/** Other contexts' frees wait on a deferred list until the owner drains it
- * at rxr_pool_poll_end(): the report's deferred{} counters apply. */
+/** Capability: other contexts' frees wait on a deferred list until
+ * rxr_pool_poll_end() (the report's deferred{} counters apply). */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
-/** page_pool recycling in front of the pcp (its counters are the
- * strategy's own, rxr_strategy_counters()). */
+/** page_pool recycling in front of the pcp (counters of its own). */
 #define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
-/** Other contexts on the owner's CPU use its pcp under a per-pcp lock
- * (its lock_* counters are the strategy's own). */
+/** Contexts on the owner's CPU share its pcp under a lock (lock_* counters). */
 #define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
-/** The owner's fast alloc and free are a stack of frames under the bh
- * section and nothing else, so rxr_pool_alloc_bulk() runs them inline. */
+/** The owner's fast path is a stack under the bh section, run inline. */
 #define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
 /** No protection: for tests that prove the debug checks; not offered. */
 #define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
 
-/**
- * Whether strategy @p s can run in this process: some need a CPU, kernel
- * or libc facility (rseq needs x86_64 and the rseq area glibc registers).
- * @return true, or false with the reason in @p why (may be NULL).
- */
+/** Whether @p s can run in this process (rseq: x86_64, glibc's rseq area);
+ * false with the reason in @p why (may be NULL). */
 bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
 
 /** Most counters of a strategy's own (rxr_pool_lcore_stats.counters). */
 #define RXR_STRATEGY_COUNTERS_MAX 16
 
-/**
- * The names of strategy @p s's own counters, in the order of
- * rxr_pool_lcore_stats.counters[]. @return how many (0: none).
- */
+/** Names of @p s's own counters (rxr_pool_lcore_stats.counters[]); how many. */
 unsigned int rxr_strategy_counters(enum rxr_strategy s,
 		const char * const **names);
 
 /** Most settings of a strategy's own (rxr_pool_conf.settings). */
 #define RXR_STRATEGY_SETTINGS_MAX 4
 
-/**
- * One setting of a strategy's own, as the strategy declares it: every
- * user-facing word about it (options, environment keys, help, docs) comes
- * from here.
- */
+/** A strategy's own setting: every option, key, help and doc line about it
+ * comes from here. */
 struct rxr_strategy_setting {
 	const char *name;	/**< one lower-case word ("ring"); NULL ends */
 	uint32_t def;		/**< taken when rxr_pool_conf leaves it 0 */
 	uint32_t min;		/**< smallest accepted, at least 1 */
 	uint32_t max;		/**< largest accepted */
-	/** Frames a poll lcore may hold because of it (a cache, a ring):
-	 * rxr_strategy_lcore_frames() adds it up for pool sizing. */
-	bool holds_frames;
+	bool holds_frames;	/**< frames an lcore holds (pool sizing) */
 	bool pow2;		/**< rounded up to a power of two */
-	/** Another setting this one may not exceed; the default follows it
-	 * down when it is smaller. NULL: none. */
-	const char *at_most;
+	const char *at_most;	/**< a setting it may not exceed, or NULL */
 	const char *help;	/**< one line: no tab, no newline */
 };
 
-/**
- * Strategy @p s's own settings, in the order of rxr_pool_conf.settings[].
- * @return how many (0: none, *set NULL).
- */
+/** @p s's settings, as rxr_pool_conf.settings[]; how many (0: *set NULL). */
 unsigned int rxr_strategy_settings(enum rxr_strategy s,
 		const struct rxr_strategy_setting **set);
 
 /**
- * Check strategy @p s's settings and fill the defaults in place: each
- * given one (non-zero) within its range, then against the others
- * (recycle: refill at most cache).
- * @return 0, or -EINVAL with a message naming the setting and its value
- *   in @p why ("ring 0 is out of 1..32768").
+ * Check @p s's settings (each in range, then at_most) and fill defaults.
+ * @return 0, or -EINVAL naming the setting and value in @p why.
  */
 int rxr_strategy_settings_fill(enum rxr_strategy s,
 		uint32_t settings[RXR_STRATEGY_SETTINGS_MAX], char *why,
 		size_t len);
 
 /**
- * Parse one setting as users write it, "STRATEGY.NAME" and a decimal
- * VALUE: a strategy offered to users, one of its settings, a whole number
- * in the setting's range.
- * @return 0 with the strategy, the setting's index and the value set; or
- *   -EINVAL with a message in @p why that names the input and lists what
- *   is valid (the strategies, or the strategy's settings).
+ * Parse "STRATEGY.NAME" and a decimal VALUE in the setting's range.
+ * @return 0, or -EINVAL with @p why naming the input and what is valid.
  */
 int rxr_strategy_setting_parse(const char *key, const char *value,
 		enum rxr_strategy *s, unsigned int *index, uint32_t *v,
 		char *why, size_t len);
 
-/**
- * Every "STRATEGY.NAME" of the strategies offered to users, separated by
- * @p sep. @return the length of the whole list, as snprintf.
- */
+/** Every users' "STRATEGY.NAME", @p sep separated; the length, as snprintf. */
 size_t rxr_strategy_setting_keys(char *buf, size_t len, const char *sep);
 
-/**
- * Print every user strategy's settings, one per line: "STRATEGY.NAME",
- * its range, default and help; a strategy without settings says so.
- */
+/** Print each users' strategy's settings: key, range, default, help. */
 void rxr_strategy_settings_print(FILE *f);
 
-/**
- * Frames a poll lcore's strategy caches may hold with @p settings (0: the
- * default), beyond the pcp: for sizing a pool so that none starves by
- * construction.
- */
+/** Frames an lcore's strategy caches may hold beyond the pcp (sizing). */
 uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
 		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
 
@@ -188,11 +138,7 @@ rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
 	return (rxr_strategy_caps(s) & caps) == caps;
 }
 
-/**
- * Parse a strategy name. A test-only strategy ("none") is accepted only
- * when @p allow_none.
- * @return 0, or -EINVAL for an unknown name.
- */
+/** Parse a strategy name ("none" only with @p allow_none); 0 or -EINVAL. */
 int rxr_strategy_parse(const char *name, bool allow_none,
 		enum rxr_strategy *s);
 
@@ -209,38 +155,19 @@ struct rxr_pool_conf {
 	uint32_t high;		/**< pcp high (default RXR_PCP_HIGH_DEFAULT) */
 	uint32_t batch;		/**< pcp batch (default RXR_PCP_BATCH_DEFAULT) */
 	int socket_id;		/**< socket of a single-node pool */
-	/**
-	 * Split the memory into this many fake NUMA nodes (test option on a
-	 * one-node machine); 0 or 1 keeps the real layout. Poll lcore i of
-	 * the list lives on fake node i % fake_nodes.
-	 */
+	/** Fake NUMA nodes (tests); poll lcore i on node i % fake_nodes. */
 	uint32_t fake_nodes;
 	/** Poll lcores (each owns a pcp); none given: every enabled lcore. */
 	uint32_t nr_poll_lcores;
 	uint32_t poll_lcores[RTE_MAX_LCORE];
-	/**
-	 * The strategy's own settings, declared by it (rxr_strategy_settings());
-	 * 0 takes the setting's default.
-	 */
+	/** The strategy's settings (rxr_strategy_settings()); 0: default. */
 	uint32_t settings[RXR_STRATEGY_SETTINGS_MAX];
-	/**
-	 * Time poll-context refills, frees and drains, in the poll iterations
-	 * the poll lcore marks with rxr_pool_sample() (refill latency
-	 * histogram, refill_cycles, sample_cycles).
-	 */
+	/** Time the refills in rxr_pool_sample() windows (latency figures). */
 	bool latency;
-	/**
-	 * Testing: about this many TSC cycles of work in every refill (alloc
-	 * call), a known slowdown for the tests of the statistics: a chain
-	 * of dependent steps, timed once at pool creation, so that a thread
-	 * preempted in it does not get it done by the clock. 0: off.
-	 */
+	/** Testing: TSC cycles of fixed work added to every refill; 0: off. */
 	uint32_t test_refill_delay;
-	/**
-	 * Zeroing of frame payloads: none, alloc (__GFP_ZERO), free
-	 * (init_on_free) or background (a supply of pre-zeroed frames per
-	 * poll lcore, filled by rxr_pool_zero_service()).
-	 */
+	/** Payload zeroing: none, alloc (__GFP_ZERO), free (init_on_free) or
+	 * background (pre-zeroed supplies, rxr_pool_zero_service()). */
 	enum rxr_zero_policy zero_policy;
 	enum rxr_zero_method zero_method;	/**< how payloads are cleared */
 	uint32_t payload_offset; /**< frame bytes before the payload (headers) */
@@ -251,12 +178,10 @@ struct rxr_pool_conf {
 struct rxr_pool;
 
 /**
- * Create a pool with room for @p max_frames frames of @p frame_size bytes
- * (stride) in at most @p max_regions regions. Memory comes later with
- * rxr_pool_reserve() or adoption.
- * @return the pool, or NULL with rte_errno set: EINVAL for a rejected
- * configuration field (one rxrefill log line names the field and its value),
- * otherwise the code of what failed, unchanged (ENOMEM, the zone's).
+ * Create a pool for @p max_frames frames of @p frame_size bytes (stride) in
+ * at most @p max_regions regions; memory comes with rxr_pool_reserve() or
+ * adoption. @return the pool, or NULL with rte_errno set (EINVAL: a log
+ * line names the rejected field and value).
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 		uint32_t frame_size, uint32_t max_frames, uint32_t max_regions);
@@ -265,14 +190,10 @@ struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 void rxr_pool_destroy(struct rxr_pool *p);
 
 /**
- * Adopt frames that arrive one object at a time rather than as a region.
- * Between begin and end, frames freed to the pool are only gathered (at
- * most @p max_frames); end groups them into runs at the frame stride, adds
- * each run as a region and frees every frame into its zone. DPDK's populate
- * step enqueues each object it creates: this is how the mempool driver
- * learns where the objects are without re-deriving DPDK's layout rules.
- * Not thread-safe: populate runs before the pool is shared.
- * @return 0 / frames adopted, or a negative errno.
+ * Adopt the objects DPDK's populate enqueues: between begin and end, frees
+ * are only gathered (at most @p max_frames); end adds the runs at the frame
+ * stride as regions and frees every frame into its zone. Before the pool is
+ * shared. @return 0 / frames adopted, or a negative errno.
  */
 int rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames);
 int rxr_pool_adopt_end(struct rxr_pool *p);
@@ -283,51 +204,32 @@ int rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames);
 /** A pool's entry for allocations: 0, or -ENOBUFS with nothing taken. */
 typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 		unsigned int n);
-/** A pool's entry for frees: 0, so that a caller that returns a status
- * (a mempool driver's enqueue) reaches it by a jump. */
+/** A pool's entry for frees: 0, so that a caller reaches it by a jump. */
 typedef int (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
-/**
- * bh's section of a poll lcore (local_bh_disable()'s count): written by the
- * owner only, with no atomic instruction; a reclaim that wants the owner's
- * caches asks through drain_req and waits until count is 0.
- */
+/** bh's section (local_bh_disable()'s count), written by the owner only; a
+ * reclaim asks through drain_req and waits for count 0. */
 struct rxr_pool_bh {
 	uint32_t count;		/**< nesting depth, 0 outside */
 	uint32_t drain_req;	/**< a reclaim is emptying the caches */
 };
 
-/**
- * A poll lcore's bh section and the stack its inline owner path works on,
- * a line of its own: the section words and the stack pointer are one load
- * away from the pool, on the line the owner writes.
- */
+/** A poll lcore's section and inline stack, on a line the owner writes. */
 struct rxr_pool_owner {
 	struct rxr_pool_bh bh;
 	struct rxr_pcp *stack;	/**< bh's pcp, recycle's alloc cache */
 } __rte_cache_aligned;
 
-/**
- * The public part of a pool, for the inline dispatch: the first member of
- * every pool (rxr_pool_private.h asserts it at build time). Set at
- * creation, read-only after (adoption aside, before the pool is shared).
- */
+/** The public part of a pool, its first member, for the inline dispatch;
+ * read-only once the pool is shared. */
 struct rxr_pool_ops {
-	/** The strategy's alloc, or the wrapper when the pool zeroes or
-	 * slows refills down (testing). */
-	rxr_pool_alloc_t alloc;
+	rxr_pool_alloc_t alloc;	/**< the strategy's, or the zeroing wrapper */
 	rxr_pool_free_t free;	/**< the same for a free */
-	/**
-	 * A strategy with RXR_STRATEGY_CAP_OWNER_INLINE, one node and no
-	 * wrapper: the poll lcores' stacks by lcore id (an empty one for
-	 * another lcore), so that their own refills and frees run inline
-	 * with no call at all. NULL otherwise.
-	 */
+	/** CAP_OWNER_INLINE, one node, no wrapper: the stacks by lcore id
+	 * (another lcore's empty), run inline. Else NULL. */
 	struct rxr_pool_owner *owner;
-	/** Most frames one critical section takes: any with bulk on, one
-	 * with bulk off (the strategies split longer calls). */
-	unsigned int section_max;
+	unsigned int section_max; /**< frames per section: any, or 1 (bulk off) */
 	/** rxr_pool_poll_end() has deferred lists to drain. */
 	bool defers;
 };
@@ -336,11 +238,9 @@ struct rxr_pool_ops {
 void __rxr_pool_bh_wait(struct rxr_pool_bh *bh);
 
 /**
- * bh's local_bh_disable(): a counter and a compiler barrier, then a look at
- * the reclaim request. No atomic instruction: on x86 the stores and loads
- * below are plain moves, ordered against a reclaimer by its membarrier();
- * their atomic spelling only tells the compiler (and ThreadSanitizer)
- * that another thread reads them.
+ * bh's local_bh_disable(): a counter, a compiler barrier, a look at the
+ * reclaim request. Plain moves on x86, ordered against a reclaimer by its
+ * membarrier(); spelled atomic for the compiler and ThreadSanitizer.
  */
 static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pool_bh *bh)
@@ -362,11 +262,9 @@ rxr_pool_bh_enable(struct rxr_pool_bh *bh)
 }
 
 /*
- * The inline path's section, outermost only: entered when the counter is
- * 0, left by storing 0 (constants, not the value read: no chain through
- * memory from one call to the next). Nested, or asked by a reclaim to keep
- * out: false, not entered, and the strategy's own path, which nests or
- * waits, takes the call.
+ * The inline path's section, outermost only: entered at count 0, left by
+ * storing 0 (no chain through memory between calls). Nested, or a reclaim
+ * asking: false, and the strategy's own path takes the call.
  */
 static __rte_always_inline bool
 __rxr_pool_bh_enter_outer(struct rxr_pool_bh *bh)
@@ -388,21 +286,18 @@ __rxr_pool_bh_leave_outer(struct rxr_pool_bh *bh)
 	__atomic_store_n(&bh->count, 0, __ATOMIC_RELEASE);
 }
 
-/* The calls the dispatch cannot place: a thread that has not learned its
- * lcore yet, a handler, a poll lcore sampling, a secondary process. */
-int __rxr_pool_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n);
-int __rxr_pool_free_slow(struct rxr_pool *p, void * const *objs,
-		unsigned int n);
+/* Calls the dispatch cannot place (lcore unknown, handler, sampling). */
+int __rxr_pool_slow(struct rxr_pool *p, void **objs, unsigned int n,
+		bool alloc);
 /* The dispatch out of line, for calls of more than one frame. */
 int __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n);
 int __rxr_pool_free_n(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
 /*
- * The dispatch of both directions: the calling poll lcore's stack inline
- * when the pool has one (rxr_pool_ops.owner; a stack that cannot serve the
- * call, or another lcore's empty one, declines), anything else one jump to
- * the pool's entry or, for a thread not placed yet, out of line.
+ * Both directions: the poll lcore's stack inline when the pool has one
+ * (ops.owner; it may decline), else one jump to the pool's entry, or out
+ * of line for a thread not placed yet.
  */
 static __rte_always_inline int
 __rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
@@ -426,34 +321,23 @@ __rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 				return 0;
 		}
 	} else if (unlikely(lc != RXR_CTX_LCORE_NONE)) {
-		return alloc ? __rxr_pool_alloc_slow(p, objs, n) :
-			__rxr_pool_free_slow(p, objs, n);
+		return __rxr_pool_slow(p, objs, n, alloc);
 	}
 	return alloc ? ops->alloc(p, objs, n) : ops->free(p, objs, n);
 }
 
-/**
- * Allocate @p n frames from any context. All or nothing. Fails only when
- * the frames are not in the pool: in use, or held by a recycle ring, a
- * zeroing supply or an lcore inside its own call.
- * @return 0, or -ENOBUFS.
- */
+/** Allocate @p n frames from any context, all or nothing: 0 or -ENOBUFS. */
 static __rte_always_inline int
 rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
-	/* One frame (a driver refilling one descriptor, rte_pktmbuf_alloc())
-	 * inline, leaf code; a burst by a jump: its copy would make the
-	 * one-frame path save registers. */
+	/* One frame inline, leaf code; a burst by a jump, so that the
+	 * one-frame path saves no registers. */
 	if (n == 1)
 		return __rxr_pool_call(p, objs, 1, true);
 	return __rxr_pool_alloc_n(p, objs, n);
 }
 
-/**
- * Free @p n frames from any context.
- * @return 0, so that a caller that returns a status reaches the pool's
- *   entry by a jump.
- */
+/** Free @p n frames from any context; 0 (a caller reaches it by a jump). */
 static __rte_always_inline int
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
@@ -465,12 +349,8 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 /* rxr_pool_poll_end() of a strategy that defers frees. */
 unsigned int __rxr_pool_poll_end(struct rxr_pool *p);
 
-/**
- * The bh-enable point of a poll lcore: drain its deferred list into its
- * pcp. A poll loop calls this once per iteration; other contexts must not.
- * No call for a strategy without deferred lists.
- * @return frames drained.
- */
+/** A poll lcore's bh-enable point, once per poll iteration: its deferred
+ * list into its pcp (no call without one). @return frames drained. */
 static __rte_always_inline unsigned int
 rxr_pool_poll_end(struct rxr_pool *p)
 {
@@ -481,58 +361,36 @@ rxr_pool_poll_end(struct rxr_pool *p)
 	return __rxr_pool_poll_end(p);
 }
 
-/**
- * Latency sampling, by the poll lcore for itself: between
- * rxr_pool_sample(p, true) and rxr_pool_sample(p, false) its refills,
- * frees and its drain at the bh-enable point are timed (its calls leave
- * the inline owner path for that window only). No effect without
- * conf.latency or outside a poll lcore.
- */
+/** A poll lcore times its own refills, frees and drains between
+ * rxr_pool_sample(p, true) and (p, false); needs conf.latency. */
 void rxr_pool_sample(struct rxr_pool *p, bool on);
 
-/**
- * Return every frame held by every poll lcore's caches to the zones. Only
- * when no poll lcore runs (at exit, before a conservation check).
- */
+/** Every cached frame back to the zones; only when no poll lcore runs. */
 void rxr_pool_quiesce(struct rxr_pool *p);
 
-/**
- * The pool is being freed: what is taken from it now is not a refill, so
- * the testing slowdown (test_refill_delay) ends. rte_mempool_free() takes
- * back every frame one call at a time: with the slowdown, a pool of
- * thousands of frames would take as many delays to free.
- */
+/** The pool is being freed: the testing slowdown ends (its frames come
+ * back one call at a time). */
 void rxr_pool_teardown(struct rxr_pool *p);
 
 /**
- * Bind the calling thread's frees (task context) to a poll lcore's
- * deferred list or ring: a consumer binds to the poll lcore that delivered
- * its packets. Unbound threads use the poll lcore of their CPU, else the
- * first poll lcore.
+ * Bind the calling thread's frees to a poll lcore's deferred list or ring
+ * (unbound: its CPU's poll lcore, else the first).
  * @return 0, or -EINVAL when @p lcore is not a poll lcore of the pool.
  */
 int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 
 /** Most frames rxr_pool_task_batch() lets a thread hold. */
 #define RXR_POOL_TASK_BATCH_MAX 4096u
-/**
- * The task batch the application's consumers use: DPDK's usual cache, and
- * below the default pcp high (a drain larger than the room in the owner's
- * pcp goes on to the zone, and refills come back from it).
- */
+/** The consumers' task batch: DPDK's usual cache, below the pcp high. */
 #define RXR_POOL_TASK_BATCH_DEFAULT 256u
 
 /**
- * Let the calling thread's task-context frees to @p p (strategies that
- * defer frees: bh) gather in a batch of its own, up to @p max frames, that
- * goes to the owner's deferred list with one atomic operation when full,
- * as a thread's own mempool cache (rte_mempool_cache_create()) does for
- * rte_mempool. Frames in the batch are nobody's until it is published:
- * the thread calls rxr_pool_task_flush() before it waits (idle, blocked)
- * and before it ends, and counts up to @p max frames of the pool as its
- * own. Frees from a signal handler are never batched. A new call
- * publishes the old batch.
- * @param max 0 or 1: no batch (each free call published, the default).
+ * Gather the calling thread's task-context frees to @p p (strategies that
+ * defer frees) in a batch of up to @p max frames, published to the owner's
+ * deferred list with one atomic when full, as a user mempool cache. The
+ * thread calls rxr_pool_task_flush() before it waits or ends. Handlers
+ * never batch; a new call publishes the old batch.
+ * @param max 0 or 1: no batch (the default).
  * @return 0, or -EINVAL above RXR_POOL_TASK_BATCH_MAX.
  */
 int rxr_pool_task_batch(struct rxr_pool *p, unsigned int max);
@@ -540,19 +398,12 @@ int rxr_pool_task_batch(struct rxr_pool *p, unsigned int max);
 /** Publish the calling thread's task batch on @p p, if it has one. */
 void rxr_pool_task_flush(struct rxr_pool *p);
 
-/**
- * Background zeroing: fill every poll lcore's supply of pre-zeroed frames
- * by up to @p budget frames each. One thread at a time (a service lcore or
- * a thread of the application's). @return frames made ready.
- */
+/** Background zeroing: up to @p budget frames into each lcore's supply, one
+ * thread at a time. @return frames made ready. */
 unsigned int rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget);
 
-/**
- * The core's plain counters of a poll lcore, one line each: X(name, help).
- * The fields of struct rxr_pool_lcore_stats and rxr_pool_lcore_stats_add()
- * are made from this list; the pcp's come from RXR_PCP_COUNTERS and a
- * strategy's own from its counter names (rxr_strategy_counters()).
- */
+/** The core's counters of a poll lcore, X(name, help): the fields of
+ * struct rxr_pool_lcore_stats and rxr_pool_lcore_stats_add() come from it. */
 #define RXR_POOL_LCORE_COUNTERS(X) \
 	X(deferred_drained, "frames drained from the deferred list") \
 	X(deferred_drains, "non-empty drains of the deferred list") \
@@ -574,12 +425,7 @@ struct rxr_pool_lcore_stats {
 #define RXR_POOL_LCORE_FIELD(name, help) uint64_t name;
 	RXR_POOL_LCORE_COUNTERS(RXR_POOL_LCORE_FIELD)
 #undef RXR_POOL_LCORE_FIELD
-	/**
-	 * Frames other contexts put on the deferred list: deferred_drained
-	 * and what waits on the list when read (no count on the push path,
-	 * which stays one compare-and-swap). A drain between the two reads
-	 * is missed until the next snapshot.
-	 */
+	/** Frames put on the deferred list: drained plus waiting (a snapshot). */
 	uint64_t deferred_queued;
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
 	struct rxr_zero_supply_stats supply; /**< background policy */
@@ -587,21 +433,13 @@ struct rxr_pool_lcore_stats {
 	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];
 };
 
-/**
- * Add what every counter of @p b counts beyond @p a (NULL: from zero) to
- * @p sum: the pcp's, the core's, the histogram and the strategy's own
- * (the zeroing supply's not). Both of one pool and strategy.
- */
+/** @p sum += @p b - @p a (NULL: zero) for every counter but the supply's. */
 void rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		const struct rxr_pool_lcore_stats *a,
 		const struct rxr_pool_lcore_stats *b);
 
-/**
- * pcp hits and misses between two snapshots of one pool (@p a NULL: since
- * its creation), as reports and telemetry count them: allocations the
- * pcps served from frames they held, and frames the zones handed out
- * other than to refill a pcp. The hit rate is hits / (hits + misses).
- */
+/** pcp hits (served from held frames) and misses (zone frames not for a
+ * refill) between two snapshots (@p a NULL: since creation). */
 void rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b, uint64_t *hits, uint64_t *misses);
 
@@ -620,13 +458,8 @@ struct rxr_pool_stats {
 /** Snapshot of every counter; safe while the pool is in use. */
 void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
 
-/**
- * Frames available: in zones, pcps, recycle caches and rings, zeroing
- * supplies and deferred lists (a frame on a deferred list counts from its
- * push until it is in a pcp or zone). Exact when nothing moves; a snapshot
- * taken while another thread moves frames between two of these places may
- * be off by the frames in its hands, as DPDK's own ring and cache counts.
- */
+/** Frames available in zones, caches, rings, supplies and deferred lists;
+ * exact when nothing moves (as DPDK's own counts). */
 uint64_t rxr_pool_avail(const struct rxr_pool *p);
 
 /** Frames in the pool. */
@@ -635,11 +468,8 @@ uint64_t rxr_pool_nr_frames(const struct rxr_pool *p);
 /** The pool's configuration, its defaults filled in. */
 const struct rxr_pool_conf *rxr_pool_get_conf(const struct rxr_pool *p);
 
-/**
- * Conservation check at quiescence: every frame back in a zone and every
- * zone's buddy invariants intact. @return 0, or -1 with what is missing
- * printed on @p out.
- */
+/** At quiescence: every frame home and every buddy invariant intact; 0, or
+ * -1 with what is wrong printed on @p out. */
 int rxr_pool_check(struct rxr_pool *p, FILE *out);
 
 #ifdef __cplusplus

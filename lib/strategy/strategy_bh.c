@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * bh: Linux's rmqueue_pcplist() and free_unref_page() with the pcp guarded
- * by local_bh_disable() instead of local_irq_save(), the protection the
- * 4.11-rc1 commit 374ad05ab64d gave the page allocator: only the owning
- * poll lcore touches its pcp, between a plain nesting counter and compiler
- * barriers, with no atomic instruction. Where it differs from the kernel:
- * other contexts cannot be kept off the CPU, so they never touch the pcp.
- * They free onto the owner's deferred list (lock-free, one atomic per
- * call), which the owner drains at its bh-enable point,
- * rxr_pool_poll_end(), once per poll iteration, and whenever its pcp runs
- * short, before it would go to the zone (as mimalloc collects delayed
- * frees in its allocation slow path); they allocate from the zone.
- *
- * The fast paths are the pcp's stack (rxr_pcp_pop(), rxr_pcp_push()),
- * which rxr_pool_alloc_bulk() also runs inline for the owner; the slow
- * paths are rmqueue_bulk (the pcp refilled from the zone) and
- * free_pcppages_bulk (its coldest frames back to the zone), in lib/pcp.
+ * bh: rmqueue_pcplist() and free_unref_page() with the pcp guarded by
+ * local_bh_disable(), as Linux commit 374ad05ab64d (4.11-rc1) did: only the
+ * owning poll lcore touches its pcp, inside a plain nesting counter. Unlike
+ * the kernel, other contexts cannot be kept off the CPU: they free onto the
+ * owner's deferred list, drained at rxr_pool_poll_end() and when the pcp
+ * runs short (as mimalloc's delayed frees), and allocate from the zone.
+ * Fast paths: the pcp's stack, also inline; slow: lib/pcp's rmqueue_bulk
+ * and free_pcppages_bulk.
  */
 
 #include <linux/membarrier.h>
@@ -40,6 +32,7 @@ bh_alloc_refill(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	return __rxr_pcp_refill(ls->pcp, objs, n);
 }
 
+/* rmqueue_pcplist(): the pcp under the bh section; others the zone. */
 static int
 bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
@@ -57,17 +50,6 @@ bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 		rxr_pool_bh_enable(ls->bh);
 	}
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
-}
-
-/* free_unref_page_commit(): onto the pcp, the coldest frames to the zone
- * first when it would pass high (free_pcppages_bulk). */
-void
-rxrp_pcp_free_owner(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pool_bh_disable(ls->bh);
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-	rxr_pool_bh_enable(ls->bh);
 }
 
 static int
@@ -98,16 +80,10 @@ __rxr_pool_bh_wait(struct rxr_pool_bh *bh)
 }
 
 /*
- * Empty an owner's caches from another thread when the owner takes no
- * atomics (Dekker's pattern with an asymmetric barrier): publish the
- * request, make every thread of the process execute a full barrier, then
- * read the owner's section counter. Zero: the owner is outside and will
- * see the request before it enters, so its caches are ours until the
- * request is cleared. Not zero: it is working (or stopping) with them;
- * wait until it leaves, as drain_all_pages() waits for every CPU's drain
- * (its section waits for nothing the reclaim holds, and an entry that
- * sees the request backs off). Left, the frames it held made an
- * allocation fail with the pool not empty.
+ * Empty an owner's caches from another thread, the owner taking no atomics
+ * (Dekker's pattern, asymmetric barrier): publish the request, membarrier,
+ * read the owner's counter. Zero: the owner will see the request before it
+ * enters. Not zero: wait until it leaves, as drain_all_pages() waits.
  */
 unsigned int
 rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
@@ -142,10 +118,7 @@ out:
 	return got;
 }
 
-/*
- * Stopping, the owner drains inside its section, which keeps a reclaim
- * out meanwhile; a reclaim keeps the owner out.
- */
+/* Quiet: the owner drains inside its section, keeping a reclaim out. */
 static unsigned int
 bh_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {

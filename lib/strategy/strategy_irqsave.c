@@ -1,16 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * irqsave: any context uses the pcp of the CPU it runs on, each access a
- * critical section safe against every same-CPU interruption: Linux's
- * rmqueue_pcplist() and free_unref_page() under local_irq_save(), as
- * before 5.14. In user space that is a per-pcp lock taken with an atomic.
- * The owner waits for it (the holder runs on another CPU); any other
- * context only tries it, because the holder may be the very thread it
- * interrupted or preempted, and uses the zone when it is held
- * (local_irq_save has no such case: it is the price of doing this without
- * disabling interrupts). A handler holding the lock never goes on to the
- * zone lock either: it uses the pcp only when no zone transfer is needed.
+ * irqsave: rmqueue_pcplist() and free_unref_page() under local_irq_save(),
+ * as before Linux 5.14: any context uses its CPU's pcp under a per-pcp lock
+ * (an atomic). The owner waits for it; any other context only tries it (it
+ * may have interrupted the holder) and uses the zone when it is held. A
+ * handler uses the pcp only when no zone transfer is needed.
  */
 
 #include "rxr_pool_private.h"
@@ -78,13 +73,6 @@ irqsave_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-static void
-irqsave_free_local(struct rxr_pool *p, struct rxrp_lcore *ls,
-		void * const *objs, unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
-
 /* free_unref_page(): onto the pcp, draining to the zone when full. */
 static int
 irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
@@ -98,15 +86,12 @@ irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rxrp_zone_free(p, objs, n);
 		return 0;
 	}
-	rxrp_split_local(p, ls, objs, n, irqsave_free_local);
+	rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_local);
 	irqsave_unlock(ls);
 	return 0;
 }
 
-/*
- * Every context takes the pcp lock, so a reclaim may too; stopping, the
- * owner drains what other threads on its CPU may be using inside it.
- */
+/* Every context takes the pcp lock, a reclaim and a quiet drain too. */
 static unsigned int
 irqsave_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
@@ -131,21 +116,7 @@ irqsave_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	X(lock_contended, "acquisitions that found it held") \
 	X(lock_wait_cycles, "TSC cycles spent waiting for it")
 
-enum {
-#define IRQSAVE_ENUM(name, help) IRQSAVE_C_##name,
-	IRQSAVE_COUNTERS(IRQSAVE_ENUM)
-#undef IRQSAVE_ENUM
-	IRQSAVE_NB_COUNTERS,
-};
-static_assert(IRQSAVE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
-	"irqsave counters do not fit rxr_pool_lcore_stats.counters");
-
-static const char * const irqsave_counters[] = {
-#define IRQSAVE_NAME(name, help) #name,
-	IRQSAVE_COUNTERS(IRQSAVE_NAME)
-#undef IRQSAVE_NAME
-	NULL,
-};
+RXRP_COUNTERS_DEFINE(IRQSAVE_COUNTERS, irqsave_counters);
 
 static void
 irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
@@ -155,10 +126,10 @@ irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 	struct rxr_lock_stats lock;
 
 	rxr_spinlock_stats(&il->pcp_lock, &lock);
-	o->counters[IRQSAVE_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
-	o->counters[IRQSAVE_C_lock_acquisitions] = lock.acquisitions;
-	o->counters[IRQSAVE_C_lock_contended] = lock.contended;
-	o->counters[IRQSAVE_C_lock_wait_cycles] = lock.wait_cycles;
+	o->counters[RXRP_C_zone_fallback] = RXR_STAT_READ(il->zone_fallback);
+	o->counters[RXRP_C_lock_acquisitions] = lock.acquisitions;
+	o->counters[RXRP_C_lock_contended] = lock.contended;
+	o->counters[RXRP_C_lock_wait_cycles] = lock.wait_cycles;
 }
 
 const struct rxrp_strategy rxrp_strategy_irqsave = {

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * none: every context uses the pcp of its CPU with no protection at all.
- * Test only: the stress test runs it to prove that the debug checks catch
- * the list corruption of the 2017 pcp regression (a free in one context
- * racing a refill in another on the same CPU).
- */
+/* none: the pcp with no protection, test only: the stress test proves the
+ * debug checks catch the 2017 pcp regression's corruption. */
 
 #include "rxr_pool_private.h"
 
@@ -37,13 +33,6 @@ none_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	return rxrp_alloc_failed(p, objs, n);
 }
 
-static void
-none_free_local(struct rxr_pool *p, struct rxrp_lcore *ls, void * const *objs,
-		unsigned int n)
-{
-	rxr_pcp_free_bulk(ls->pcp, objs, n);
-}
-
 static int
 none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
@@ -55,7 +44,7 @@ none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	if (ls == NULL)
 		rxrp_zone_free(p, objs, n);
 	else
-		rxrp_split_local(p, ls, objs, n, none_free_local);
+		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_local);
 	return 0;
 }
 

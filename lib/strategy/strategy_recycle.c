@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * recycle: Linux's page_pool (net/core/page_pool.c) in front of bh. Per
- * poll lcore an alloc cache the owner alone touches, inside its bh
- * section, and a bounded ptr_ring of frames other contexts returned.
+ * recycle: Linux's page_pool in front of bh. Per poll lcore an alloc cache
+ * the owner alone touches, in its bh section, and a ptr_ring.
  *
- * - recycle_alloc() is page_pool_alloc_pages(): the alloc cache
- *   (__page_pool_get_cached()), refilled from the ring
- *   (page_pool_refill_alloc_cache(), frames of another node waived to
- *   their zone), then from the pcp in bulk (__page_pool_alloc_pages_slow()
- *   with alloc_pages_bulk(); here the bh pcp, its deferred frees first).
+ * - recycle_alloc() is page_pool_alloc_pages(): the cache, refilled from
+ *   the ring (page_pool_refill_alloc_cache(), remote frames waived), then
+ *   in bulk from the bh pcp (__page_pool_alloc_pages_slow()).
  * - recycle_free() is page_pool_put_page(): the owner's frames to the
- *   cache (page_pool_recycle_in_cache()), then the ring, then released to
- *   the pcp; other contexts' frames to the ring (ptr_ring_produce(), only
- *   tried: a handler never waits), else released the bh way (the
- *   deferred list), where page_pool would free them to the allocator.
+ *   cache, the ring, then the pcp; others' to the ring (tried), else the
+ *   deferred list, where page_pool would free them to the allocator.
  *
- * The alloc cache is a stack of lib/pcp (no zone behind it), so that the
- * owner's fast path is the pcp's, inline in rxr_pool_alloc_bulk() too.
+ * The cache is a lib/pcp stack, so the owner's fast path runs inline.
  */
 
 #include <errno.h>
@@ -41,14 +35,7 @@
 	X(recycle_released_refcnt, \
 		"frames released to the allocator instead of recycled")
 
-enum {
-#define RECYCLE_ENUM(name, help) RECYCLE_C_##name,
-	RECYCLE_COUNTERS(RECYCLE_ENUM)
-#undef RECYCLE_ENUM
-	RECYCLE_NB_COUNTERS,
-};
-static_assert(RECYCLE_NB_COUNTERS <= RXR_STRATEGY_COUNTERS_MAX,
-	"recycle counters do not fit rxr_pool_lcore_stats.counters");
+RXRP_COUNTERS_DEFINE(RECYCLE_COUNTERS, recycle_counters);
 
 /* Bounded multi-producer, single-consumer ring of frames (ptr_ring). */
 struct ptr_ring {
@@ -67,7 +54,7 @@ struct page_pool {
 	uint32_t refill;		/* frames per refill of the cache */
 	uint64_t refilled;		/* pushed onto the cache by refills */
 	uint64_t emptied;		/* taken off it by drains */
-	uint64_t stats[RECYCLE_NB_COUNTERS]; /* the owner's */
+	uint64_t stats[RXRP_NB_COUNTERS]; /* the owner's */
 	struct ptr_ring ring;
 };
 
@@ -77,7 +64,7 @@ struct recycle_lcore {
 };
 RXRP_LCORE_PRIV_CHECK(struct recycle_lcore);
 
-#define PP_STAT(pp, name, v) RXR_STAT_ADD((pp)->stats[RECYCLE_C_##name], v)
+#define PP_STAT(pp, name, v) RXR_STAT_ADD((pp)->stats[RXRP_C_##name], v)
 
 static inline struct page_pool *
 pp_of(const struct rxrp_lcore *ls)
@@ -164,11 +151,8 @@ cache_refill_from_ring(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return got;
 }
 
-/*
- * __page_pool_alloc_pages_slow(): the cache refilled from the pcp, a
- * refill's worth (at least what the call wants), or just what the call
- * wants when the zone is short. @return 0, or -ENOBUFS.
- */
+/* __page_pool_alloc_pages_slow(): a refill's worth from the pcp (at least
+ * n; just n when the zone is short). @return 0, or -ENOBUFS. */
 static int
 cache_refill_from_pcp(struct rxrp_lcore *ls, unsigned int n)
 {
@@ -226,6 +210,7 @@ recycle_alloc_slow(struct rxr_pool *p, struct rxrp_lcore *ls, void **objs,
 	return 0;
 }
 
+/* page_pool_alloc_pages(): the cache under the bh section; others the zone. */
 static int
 recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
@@ -318,11 +303,7 @@ recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 	return total;
 }
 
-/*
- * Stopping, the owner gives cache and ring back to its pcp, then
- * everything to the zone, inside its section, which keeps a reclaim out
- * meanwhile.
- */
+/* Quiet: cache and ring to the pcp, then all to the zone, in the section. */
 static unsigned int
 recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
@@ -344,11 +325,7 @@ recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	return got;
 }
 
-/*
- * Its own settings (rxr_pool_conf.settings[]): page_pool's defaults; the
- * ring's limit is page_pool_init()'s (a larger pool_size is refused with
- * E2BIG).
- */
+/* page_pool's defaults; the ring's limit is page_pool_init()'s. */
 enum { RECYCLE_S_cache, RECYCLE_S_refill, RECYCLE_S_ring };
 
 static const struct rxr_strategy_setting recycle_settings[] = {
@@ -440,26 +417,18 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 	const struct page_pool *pp = pp_of(ls);
 	uint64_t *c = o->counters;
 
-	for (unsigned int i = 0; i < RECYCLE_NB_COUNTERS; i++)
+	for (unsigned int i = 0; i < RXRP_NB_COUNTERS; i++)
 		c[i] += RXR_STAT_READ(pp->stats[i]);
-	c[RECYCLE_C_alloc_fast] += RXR_STAT_READ(pp->cache->stats.alloc) -
+	c[RXRP_C_alloc_fast] += RXR_STAT_READ(pp->cache->stats.alloc) -
 		RXR_STAT_READ(pp->emptied);
-	c[RECYCLE_C_recycle_cached] += RXR_STAT_READ(pp->cache->stats.free) -
+	c[RXRP_C_recycle_cached] += RXR_STAT_READ(pp->cache->stats.free) -
 		RXR_STAT_READ(pp->refilled);
 	/* Producers from other contexts count under the producer lock. */
-	c[RECYCLE_C_recycle_ring] += RXR_STAT_READ(pp->ring.produced);
-	c[RECYCLE_C_recycle_ring_full] += RXR_STAT_READ(pp->ring.full);
-	c[RECYCLE_C_recycle_released_refcnt] +=
+	c[RXRP_C_recycle_ring] += RXR_STAT_READ(pp->ring.produced);
+	c[RXRP_C_recycle_ring_full] += RXR_STAT_READ(pp->ring.full);
+	c[RXRP_C_recycle_released_refcnt] +=
 		RXR_STAT_READ(rl->released_remote);
 }
-
-/* The report's and telemetry's names: the list's, in its order. */
-static const char * const recycle_counters[] = {
-#define RECYCLE_NAME(name, help) #name,
-	RECYCLE_COUNTERS(RECYCLE_NAME)
-#undef RECYCLE_NAME
-	NULL,
-};
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",

@@ -1,35 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * rseq: tcmalloc's per-CPU slab (cpu_cache.h, percpu_rseq_x86_64.S) over
- * the kernel's pcp. One pcp per CPU (not per poll lcore), used by any
- * thread on that CPU - poll lcores, consumers, non-EAL threads, signal
- * handlers - with no lock, no atomic and no deferral. Each access is a
- * restartable sequence (rseq_asm.h): the kernel restarts it at its abort
- * handler when the thread is preempted, migrated or signalled before the
- * one store that commits it, so two contexts on a CPU never interleave
- * inside it: the user-space twin of the kernel's preempt_disable() pcp,
- * where the 2017 pcp regression's race (a free against a refill in
- * another context) cannot happen.
+ * rseq: tcmalloc's per-CPU slab (cpu_cache.h) over the kernel's pcp. One
+ * pcp per CPU, used by any thread on it (handlers too) with no lock, no
+ * atomic, no deferral: each access is a restartable sequence (rseq_asm.h)
+ * the kernel restarts if the thread is preempted, migrated or signalled
+ * before its one committing store, the user-space twin of the kernel's
+ * preempt_disable() pcp.
  *
- * - rseq_alloc() and rseq_free() are tcmalloc's Allocate() and
- *   Deallocate(): one section on the CPU the thread is on (bulk on: a call
- *   of n frames; bulk off: a frame); anything else is the slow path.
- * - rseq_refill() (tcmalloc's Refill(), Linux's rmqueue_bulk) and
- *   rseq_overflow() (Overflow(), free_pcppages_bulk) start outside any
- *   section and go through a per-node transfer stage before the zone,
- *   whole batches handed from the CPUs that free to the CPUs that allocate
- *   (tcmalloc's transfer cache): a consumer on another CPU than the poll
- *   fills its own CPU's pcp, whose drain would otherwise give every frame
- *   to the buddy allocator and the poll's refill take it back (the stage
- *   is rseq_xfer.c's, never used by a signal handler). Frames taken or
- *   given in bulk are moved onto or off the pcp of whatever CPU the thread
- *   runs on by then, by sections of their own.
+ * - rseq_alloc() and rseq_free() are Allocate() and Deallocate(): one
+ *   section on the thread's CPU; anything else is the slow path.
+ * - rseq_refill() (Refill(), rmqueue_bulk) and rseq_overflow() (Overflow(),
+ *   free_pcppages_bulk) go through a per-node transfer stage (tcmalloc's
+ *   transfer cache, rseq_xfer.c) before the zone, so that frames a consumer
+ *   frees on another CPU reach the poll's refill without the buddy lists.
  *
- * Where it differs from tcmalloc: a section moves n frames with one
- * commit, not one object; the pcp's count, not a per-size-class slab
- * header, is the commit word; the pool's reclaim empties every CPU's pcp
- * (rseq_pool.c), which tcmalloc does not.
+ * Unlike tcmalloc: a section moves n frames with one commit, the pcp's
+ * count is the commit word, and the pool's reclaim empties every CPU's pcp.
  */
 
 #include <string.h>
@@ -41,11 +28,10 @@
 /* Restarts in a row before a call uses the zone. */
 #define RSEQ_RETRIES 64u
 /*
- * Batches a drain gives the stage and a refill takes from it at once (at
- * most high - batch): a move costs a cross-CPU miss or two whatever the
- * count, so the stage moves several batches (the zone still sees single
- * batches). bench_strategy's remote round trip at bulk 32 over DPDK's user
- * cache: 3.3 moving one batch, 1.8 three, 1.5 five.
+ * Batches one move to or from the stage takes (at most high - batch): a
+ * move costs a cross-CPU miss or two whatever the count. bench_strategy's
+ * remote round trip at bulk 32 over DPDK's user cache: 3.3 moving one
+ * batch, 1.8 three, 1.5 five.
  */
 #define RSEQ_XFER_MOVE 5u
 
@@ -71,30 +57,25 @@ rseq_count_retry(struct rseq_pool *rp, intptr_t rs, uint32_t cpu, int r)
 		RSEQ_COUNT(rp, cpu, RSEQ_C_MIGRATIONS);
 }
 
+/* A fast path's section that did not commit: what to count. */
+static inline void
+rseq_count_fast(struct rseq_pool *rp, intptr_t rs, uint32_t cpu0, int r0)
+{
+	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
+			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
+		rseq_count_retry(rp, rs, cpu0, r0);
+}
+
 /* rseq_take()'s node for a pop whose frames may go anywhere. */
 #define RSEQ_ANY_NODE (-1)
 
-/* Debug builds: rseq_debug() for frames popped into offsets. */
-static inline void
-rseq_debug_off(const struct rxr_pool *p, const uint32_t *offs,
-		uintptr_t base, unsigned int n)
-{
-	for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
-		void *f = (void *)(base + offs[i]);
-
-		rseq_debug(p, &f, 1, false);
-	}
-}
-
 /*
- * Pop n frames from the pcp of the CPU the thread runs on, if that CPU is
- * of node @p node (or node is RSEQ_ANY_NODE), into objs, or into offs as
- * offsets from base when objs is NULL. @return 0, or -ENOBUFS when it is
- * short (or reclaimed) with *cpu_out the CPU it was, or -EAGAIN when no
- * pcp could be used (*cpu_out: the last CPU read).
+ * Pop n frames from the thread's CPU's pcp, if of @p node (or any), into
+ * objs, or as offsets from base into offs when objs is NULL. @return 0,
+ * -ENOBUFS when short with *cpu_out its CPU, -EAGAIN when no pcp served.
  */
 static __rte_always_inline int
-rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
+rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		int node, void **objs, uint32_t *offs, uintptr_t base,
 		unsigned int n, uint32_t *cpu_out)
 {
@@ -115,10 +96,12 @@ rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 				rseq_pop(rs, pc, cpu, objs, n);
 		if (likely(r == RSEQ_DONE)) {
 			rseq_tsan_acquire(pc);
-			if (objs == NULL)
-				rseq_debug_off(p, offs, base, n);
-			else
-				rseq_debug(p, objs, n, false);
+			for (unsigned int i = 0; RXR_DEBUG && i < n; i++) {
+				void *f = objs != NULL ? objs[i] :
+					(void *)(base + offs[i]);
+
+				rseq_debug(p, &f, 1, false);
+			}
 			return 0;
 		}
 		if (r == RSEQ_BAIL && rseq_cpu_now(rs) == (int32_t)cpu)
@@ -130,20 +113,10 @@ rseq_take_to(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	return -EAGAIN;
 }
 
-static __rte_always_inline int
-rseq_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs, int node,
-		void **objs, unsigned int n, uint32_t *cpu_out)
-{
-	return rseq_take_to(p, rp, rs, node, objs, NULL, 0, n, cpu_out);
-}
-
 enum { RSEQ_PUSHED, RSEQ_FULL, RSEQ_NO_PCP };
 
-/*
- * Push n frames of node @p node onto the pcp of the CPU the thread runs
- * on. RSEQ_FULL: that pcp has no room (or is being reclaimed), *cpu_out
- * the CPU; RSEQ_NO_PCP: no pcp could be used. Not pushed: nothing done.
- */
+/* Push n frames of @p node onto the thread's CPU's pcp; RSEQ_FULL (no
+ * room, *cpu_out its CPU) or RSEQ_NO_PCP: nothing done. */
 static __rte_always_inline int
 rseq_put(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		unsigned int node, void * const *objs, unsigned int n,
@@ -186,10 +159,7 @@ rseq_xfer_move(const struct rxr_pcp *pc)
 			pc->high - pc->batch));
 }
 
-/*
- * Into node's stage, the zone taking what it cannot (counted as drained on
- * @p cpu). @return frames the stage took.
- */
+/* Into node's stage, the rest to the zone. @return frames the stage took. */
 static unsigned int
 rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 		void * const *objs, unsigned int n, uint32_t cpu)
@@ -205,12 +175,10 @@ rseq_xfer_put(struct rxr_pool *p, struct rseq_pool *rp, unsigned int node,
 }
 
 /*
- * n frames for the caller and up to @p more for a pcp from node's stage;
- * after the stage's lock, a section pushes the rest onto the pcp of the
- * CPU the thread is on by then (if of that node), so that the lock hold
- * is the stage's lines crossing and nothing else; what does not fit goes
- * back. @return frames taken (0: fewer than n there, or a handler), of
- * them *pushed onto *cpu_out's pcp.
+ * n frames for the caller and up to @p more from node's stage, the extra
+ * pushed onto the thread's CPU's pcp after the stage's lock (what does
+ * not fit goes back). @return frames taken (0: fewer than n), *pushed of
+ * them onto *cpu_out's pcp.
  */
 static unsigned int
 rseq_xfer_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -224,8 +192,7 @@ rseq_xfer_take(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	*pushed = 0;
 	if (k > n && rseq_put(p, rp, rs, node, tmp, k - n,
 			cpu_out) != RSEQ_PUSHED) {
-		/* Back where they came from; out for good what goes on to
-		 * the zone. */
+		/* Back to the stage; what goes on to the zone is out. */
 		rseq_add(rp, *cpu_out, RSEQ_C_XFER_OUT, k - n -
 			rseq_xfer_put(p, rp, node, tmp, k - n, *cpu_out));
 		return n;
@@ -250,7 +217,7 @@ rseq_fill(void *arg, void *slots, uintptr_t base, unsigned int n)
 	struct rseq_fill *f = arg;
 	uint32_t cpu;
 
-	if (rseq_take_to(f->p, f->rp, f->rs, (int)f->node, base != 0 ? NULL :
+	if (rseq_take(f->p, f->rp, f->rs, (int)f->node, base != 0 ? NULL :
 			slots, slots, base, n, &cpu) != 0)
 		return 0;
 	if (!f->popped)
@@ -270,22 +237,8 @@ rseq_zone_alloc(struct rxr_pool *p, struct rseq_pool *rp, uint32_t cpu,
 	return rxrp_zone_alloc(p, cpu < rp->ncpu ? rp->node[cpu] : 0, objs, n);
 }
 
-/* Take frames from a zone, between min and max, never waiting in irq. */
-static unsigned int
-rseq_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
-		unsigned int max)
-{
-	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
-	return rxr_zone_alloc_bulk(z, objs, min, max);
-}
-
-/*
- * The pcp was short: n frames for the caller and more for the pcp, from
- * the transfer stage (a move) when it has n, else from the zone (a batch,
- * rmqueue_bulk); pushed onto the pcp of the CPU the thread is on by then
- * (what does not fit goes back).
- */
+/* The pcp short: n frames and more for the pcp, from the stage when it
+ * has n, else a batch from the zone (rmqueue_bulk). */
 static __rte_noinline __rte_cold int
 rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 		uint32_t cpu, void **objs, unsigned int n)
@@ -317,7 +270,7 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			rseq_add(rp, to, RSEQ_C_REFILL_PUSHED, rest);
 		return 0;
 	}
-	got = rseq_zone_take(p->zone[node], tmp, n, n + pc->batch);
+	got = rxrp_zone_take(p->zone[node], tmp, n, n + pc->batch);
 	if (got == 0) {
 		/* The zonelist: other nodes before failing. */
 		if (rxrp_zone_alloc(p, node, objs, n) != 0)
@@ -354,15 +307,14 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 
 	if (rxrp_per_frame(p, n))
 		return rxrp_alloc_frames(p, objs, n);
-	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
-			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
-		rseq_count_retry(rp, rs, cpu0, r0);
+	rseq_count_fast(rp, rs, cpu0, r0);
 	if (unlikely(n > rp->high)) {
 		/* More than any pcp holds: the zone (sections take n <= high). */
 		ret = rxrp_zone_alloc(p, rp->node[rseq_cpu_start(rs) % rp->ncpu],
 				objs, n);
 	} else {
-		ret = rseq_take(p, rp, rs, RSEQ_ANY_NODE, objs, n, &cpu);
+		ret = rseq_take(p, rp, rs, RSEQ_ANY_NODE, objs, NULL, 0, n,
+				&cpu);
 		if (ret == -ENOBUFS)
 			ret = rseq_refill(p, rp, rs, cpu, objs, n);
 		else if (ret != 0)
@@ -371,11 +323,7 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-/*
- * One section's pop, or RSEQ_BAIL for more than it takes (fits: high, or
- * one frame with bulk off); one frame, what a driver refilling one
- * descriptor asks for, always fits.
- */
+/* One section's pop, or RSEQ_BAIL beyond rp->fits (one frame always fits). */
 static __rte_always_inline int
 rseq_pop_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
 		uint32_t cpu, void **objs, unsigned int n)
@@ -398,11 +346,7 @@ rseq_push_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
 	return rseq_push(rs, pc, cpu, objs, n);
 }
 
-/*
- * Allocate(): one section on the CPU the thread is on, no retry, few
- * registers; anything else (a restart, a short pcp, more frames than a
- * pcp holds, bulk off) is the slow path's, which starts over.
- */
+/* Allocate(): one section, no retry; anything else starts over, slow. */
 static int
 rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
@@ -427,11 +371,9 @@ rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 /* --- free: Deallocate(), and Overflow() when the pcp is full ------------- */
 
 /*
- * The pcp was full: pop what Linux's free_pcppages_bulk() would give back
- * (a multiple of batch, enough to make room; at least a transfer move)
- * into the transfer stage, the zone what the stage cannot take, then
- * push. The frames come off the top: a section cannot move the coldest
- * from the bottom with one commit.
+ * The pcp full: pop what free_pcppages_bulk() would (batches, at least a
+ * stage move) into the stage, the rest to the zone, then push. Off the
+ * top: a section cannot move the coldest with one commit.
  */
 static __rte_noinline __rte_cold void
 rseq_overflow(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
@@ -451,8 +393,7 @@ rseq_overflow(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			k = RTE_MIN(RTE_MIN(RTE_MAX(rxr_roundup(c + n - pc->high,
 				pc->batch), rseq_xfer_move(pc)), c), RSEQ_TMP);
 		if (k != 0) {
-			/* Straight into the stage; else through tmp, the
-			 * zone taking what the stage cannot. */
+			/* Straight into the stage; else through tmp. */
 			struct rseq_fill f = { p, rp, rs, node, cpu, false };
 			unsigned int in = rxrp_rseq_xfer_fill(&rp->xfer[node],
 					p->off_base, k, rseq_fill, &f);
@@ -460,8 +401,8 @@ rseq_overflow(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			got_cpu = f.cpu;
 			if (in != 0)
 				k = in;
-			else if (rseq_take(p, rp, rs, (int)node, tmp, k,
-					&got_cpu) == 0)
+			else if (rseq_take(p, rp, rs, (int)node, tmp, NULL,
+					0, k, &got_cpu) == 0)
 				in = rseq_xfer_put(p, rp, node, tmp, k, got_cpu);
 			else
 				k = 0;
@@ -520,10 +461,7 @@ rseq_free_node(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 	rxrp_zone_free(p, objs, n);
 }
 
-/*
- * Everything but one section that committed at the first try. Returns 0,
- * so that rseq_free() reaches it by a tail jump.
- */
+/* All but a first-try section; 0, for rseq_free()'s tail jump. */
 static __rte_noinline int
 rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 		uint32_t cpu0, int r0)
@@ -533,9 +471,7 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 
 	if (rxrp_per_frame(p, n))
 		return rxrp_free_frames(p, objs, n);
-	if (cpu0 < rp->ncpu && (r0 == RSEQ_ABORTED ||
-			(r0 == RSEQ_BAIL && rseq_cpu_start(rs) != cpu0)))
-		rseq_count_retry(rp, rs, cpu0, r0);
+	rseq_count_fast(rp, rs, cpu0, r0);
 	if (likely(p->nr_zones == 1)) {
 		rseq_free_node(p, rp, rs, 0, objs, n);
 		return 0;

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * zone: no per-lcore cache in the refill path. Every alloc and free takes
- * the zone lock: the 4.11-rc1 regression after Linux commit 374ad05ab64d
- * ("mm, page_alloc: only use per-cpu allocator for irq-safe requests"),
- * on purpose, where __rmqueue() under zone->lock served every order-0
- * request. No per-lcore state, no optional operation.
+ * zone: no per-lcore cache; every alloc and free takes the zone lock, as
+ * __rmqueue() did for every order-0 request in the 4.11-rc1 regression
+ * after Linux commit 374ad05ab64d.
  */
 
 #include "rxr_pool_private.h"

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The wrapper around a strategy, the pool's entries when the pool zeroes
- * payloads or slows refills down for a test (rxr_pool.c picks it once, at
- * creation; without either the strategy's own functions are the entries).
- * Zeroing policies: alloc (clear before handing out, as __GFP_ZERO /
- * init_on_alloc), free (clear when given back, init_on_free) and background
- * (the owner takes pre-zeroed frames from its supply first, clearing only
- * what the supply could not give).
+ * The pool's entries when it zeroes payloads or slows refills for a test
+ * (chosen at creation): alloc (__GFP_ZERO), free (init_on_free), background
+ * (pre-zeroed frames from the owner's supply first).
  */
 
 #include <errno.h>

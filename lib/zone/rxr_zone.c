@@ -295,23 +295,20 @@ drain_pending(struct rxr_zone *z)
 	RXR_STAT_ADD(z->free_frames, n);
 }
 
-static inline void
-zone_lock(struct rxr_zone *z)
-{
-	rxr_spinlock_lock(&z->lock);
-	if (unlikely(__atomic_load_n(&z->pending, __ATOMIC_RELAXED) != NIL))
-		drain_pending(z);
-}
-
+/* The lock (only tried unless @p wait), then what handlers left. */
 static inline bool
-zone_trylock(struct rxr_zone *z)
+zone_lock_try(struct rxr_zone *z, bool wait)
 {
-	if (!rxr_spinlock_trylock(&z->lock))
+	if (wait)
+		rxr_spinlock_lock(&z->lock);
+	else if (!rxr_spinlock_trylock(&z->lock))
 		return false;
 	if (unlikely(__atomic_load_n(&z->pending, __ATOMIC_RELAXED) != NIL))
 		drain_pending(z);
 	return true;
 }
+
+#define zone_lock(z) ((void)zone_lock_try(z, true))
 
 /* --- regions -------------------------------------------------------------- */
 
@@ -424,7 +421,7 @@ rxr_zone_alloc_bulk_nowait(struct rxr_zone *z, void **objs, unsigned int min,
 {
 	unsigned int n;
 
-	if (!zone_trylock(z))
+	if (!zone_lock_try(z, false))
 		return 0;
 	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
 	rxr_spinlock_unlock(&z->lock);
@@ -440,7 +437,7 @@ rxr_zone_free_bulk_nowait(struct rxr_zone *z, void * const *objs,
 
 	if (n == 0)
 		return;
-	if (zone_trylock(z)) {
+	if (zone_lock_try(z, false)) {
 		rxr_zone_free_bulk_locked(z, objs, n);
 		rxr_spinlock_unlock(&z->lock);
 		return;

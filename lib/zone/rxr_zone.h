@@ -5,18 +5,11 @@
 
 /**
  * @file
- * The zone: a buddy allocator over page frames, one per NUMA socket, behind
- * one counting spinlock (Linux's zone->lock).
- *
- * A page frame is one fixed-size buffer at a fixed stride inside a memory
- * region that the caller hands over (a reserved memzone, or a mempool's
- * populated chunk). The zone never writes into frames: its bookkeeping lives
- * in a side array, the memmap, one struct rxr_page per frame. Frames are
- * numbered within their region; the buddy of frame i at order k is
- * i ^ (1 << k) when that whole block lies in the same region.
- *
- * Order-0 bulk calls (rmqueue_bulk, free_pcppages_bulk in Linux) take the
- * lock once per call: they are what the per-lcore cache (pcp) uses.
+ * The zone: a buddy allocator over page frames (fixed-size buffers at a
+ * stride in regions the caller hands over), one per NUMA node, behind one
+ * spinlock (zone->lock). Its bookkeeping is a side array, the memmap; the
+ * buddy of frame i at order k is i ^ (1 << k) within its region. Order-0
+ * bulk calls (rmqueue_bulk, free_pcppages_bulk) take the lock once.
  */
 
 #include <stdbool.h>
@@ -46,8 +39,7 @@ struct rxr_zone;
 struct rxr_zone_conf {
 	const char *name;	/**< for messages and reports */
 	int socket_id;		/**< NUMA socket of the memory and memmap */
-	uint32_t frame_size;	/**< stride between frames, bytes (any: a mempool
-				     object with its header may be small) */
+	uint32_t frame_size;	/**< stride between frames, bytes (any) */
 	uint32_t max_frames;	/**< memmap capacity over all regions */
 	uint32_t max_regions;	/**< regions that may be added */
 };
@@ -56,10 +48,7 @@ struct rxr_zone_conf {
 enum rxr_zone_region_state {
 	/** Frames are free and merged into the largest blocks that fit. */
 	RXR_ZONE_REGION_FREE,
-	/**
-	 * Frames are allocated (order 0) and enter the zone when freed:
-	 * the mempool populate step enqueues every object it creates.
-	 */
+	/** Frames are allocated (order 0), to be freed (mempool populate). */
 	RXR_ZONE_REGION_ALLOCATED,
 };
 
@@ -74,36 +63,22 @@ struct rxr_zone_stats {
 	struct rxr_lock_stats lock; /**< zone lock cost */
 };
 
-/**
- * Create an empty zone. Memory comes later with rxr_zone_add_region().
- * @return the zone, or NULL with rte_errno set (EINVAL, ENOMEM).
- */
+/** Create an empty zone: NULL with rte_errno set (EINVAL, ENOMEM). */
 struct rxr_zone *rxr_zone_create(const struct rxr_zone_conf *conf);
 
-/**
- * Destroy a zone and free its memmap and any memory it reserved itself.
- * Frames still allocated are the caller's leak: see rxr_zone_stats().
- */
+/** Destroy a zone, its memmap and the memory it reserved itself. */
 void rxr_zone_destroy(struct rxr_zone *zone);
 
 /**
- * Hand a region of memory to the zone.
- *
- * The region holds floor(len / frame_size) frames, the first at @p addr.
- * Regions must not overlap.
- *
- * @return number of frames added (> 0), or -EINVAL (bad or overlapping
- *   region, len below one frame), -ENOSPC (memmap or region table full).
+ * Hand the zone a region of len / frame_size frames at @p addr.
+ * @return frames added (> 0), -EINVAL (bad, overlapping or below one
+ *   frame) or -ENOSPC (memmap or region table full).
  */
 int rxr_zone_add_region(struct rxr_zone *zone, void *addr, size_t len,
 		rte_iova_t iova, enum rxr_zone_region_state state);
 
-/**
- * Reserve memory for @p nr_frames frames (hugepages when EAL has them,
- * ordinary memory under --no-huge) and add it as one free region.
- * The memory is released by rxr_zone_destroy().
- * @return 0, or a negative errno.
- */
+/** Reserve EAL memory for @p nr_frames free frames, one region, released
+ * by rxr_zone_destroy(). @return 0, or a negative errno. */
 int rxr_zone_reserve(struct rxr_zone *zone, uint32_t nr_frames);
 
 /** Allocate a block of 2^order frames. @return its first frame or NULL. */
@@ -112,12 +87,8 @@ void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);
 /** Free a block of 2^order frames allocated with the same order. */
 void rxr_zone_free(struct rxr_zone *zone, void *frame, unsigned int order);
 
-/**
- * rmqueue_bulk: allocate between @p min and @p max order-0 frames in one
- * lock hold. All or nothing for the minimum: when fewer than @p min frames
- * are free, nothing is taken.
- * @return frames stored in objs[], 0 on failure (when min > 0).
- */
+/** rmqueue_bulk: @p min to @p max order-0 frames in one lock hold; none
+ * when fewer than min are free. @return frames stored in objs[]. */
 unsigned int rxr_zone_alloc_bulk(struct rxr_zone *zone, void **objs,
 		unsigned int min, unsigned int max);
 
@@ -126,10 +97,8 @@ void rxr_zone_free_bulk(struct rxr_zone *zone, void * const *objs,
 		unsigned int n);
 
 /**
- * @name Calls that never wait, for signal handlers (irq context)
- * A handler may have interrupted the thread that holds the zone lock, so it
- * must not spin on it. These only try the lock: an alloc then fails, and a
- * free goes onto a lock-free pending list that the next lock holder merges.
+ * @name For signal handlers, which may have interrupted the lock holder:
+ * only try the lock; a free then goes on a lock-free pending list.
  * @{
  */
 unsigned int rxr_zone_alloc_bulk_nowait(struct rxr_zone *zone, void **objs,
@@ -138,12 +107,7 @@ void rxr_zone_free_bulk_nowait(struct rxr_zone *zone, void * const *objs,
 		unsigned int n);
 /** @} */
 
-/**
- * @name Explicit lock holds
- * For callers that move frames from several arrays in one hold (the pcp
- * returning its coldest frames and part of a freed burst together).
- * @{
- */
+/** @name Explicit lock holds, to move several arrays in one. @{ */
 /** Take the zone lock; merges frames freed by rxr_zone_free_bulk_nowait(). */
 void rxr_zone_lock(struct rxr_zone *zone);
 void rxr_zone_unlock(struct rxr_zone *zone);
@@ -163,17 +127,10 @@ int rxr_zone_socket(const struct rxr_zone *zone);
 /** Frame stride in bytes. */
 uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
 
-/**
- * Memmap index of a frame, in [0, max_frames): a dense name for side
- * arrays kept by the layers above. Aborts on a foreign frame.
- */
+/** Memmap index of a frame, in [0, max_frames), for side arrays. */
 uint32_t rxr_zone_frame_idx(const struct rxr_zone *zone, const void *frame);
 
-/**
- * Where the zone's frames lie: [*lo, *hi) holds every one (and the gaps
- * between regions); both 0 before the first region. Not against a
- * concurrent rxr_zone_add_region().
- */
+/** [*lo, *hi) holds every frame (0, 0 before a region is added). */
 void rxr_zone_span(const struct rxr_zone *zone, uintptr_t *lo,
 		uintptr_t *hi);
 
@@ -183,23 +140,11 @@ void *rxr_zone_frame_at(const struct rxr_zone *zone, uint32_t idx);
 /** True when @p addr is a frame address of this zone (any state). */
 bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
 
-/**
- * Verify every buddy invariant: each free list is well linked and counted,
- * each free block is aligned to its order, lies in its region, does not
- * overlap another, and has no free buddy of the same order left unmerged;
- * the free frame count matches.
- * @return 0 when all hold; otherwise -1 with the first violation printed
- *   on @p out (may be NULL).
- */
+/** Verify every buddy invariant (lists, alignment, overlap, merging,
+ * counts): 0, or -1 with the first violation printed on @p out. */
 int rxr_zone_check(struct rxr_zone *zone, FILE *out);
 
-/**
- * @name Frame state tracking for debug builds
- * The pcp marks frames it holds so that a frame handed out twice, or freed
- * twice through a pcp, is caught at once. Without RXR_DEBUG these are not
- * called.
- * @{
- */
+/** @name Debug builds: a pcp marks the frames it holds (double frees). @{ */
 /** A frame moves from the caller into a pcp. */
 void rxr_zone_debug_to_pcp(struct rxr_zone *zone, void *frame);
 /** A frame leaves a pcp for a caller. */

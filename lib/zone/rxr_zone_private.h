@@ -3,12 +3,7 @@
 #ifndef RXR_ZONE_PRIVATE_H
 #define RXR_ZONE_PRIVATE_H
 
-/*
- * PRIVATE to lib/zone: rxr_zone.c and white-box tests (which corrupt the
- * memmap the way a racing writer would) include this header; nothing else
- * may. Not installed. The zone's layout, behind the opaque struct rxr_zone
- * of rxr_zone.h.
- */
+/* PRIVATE to lib/zone and its white-box tests: the zone's layout. */
 
 #include <rte_memzone.h>
 #include <rte_reciprocal.h>

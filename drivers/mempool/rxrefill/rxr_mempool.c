@@ -20,12 +20,8 @@
 #include "rxr_log.h"
 #include "rxr_mempool.h"
 
-/*
- * Where the mbuf's data room is, so that zeroing never clears headers. A
- * pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf()) or
- * of mbufs without a data room holds only the mbufs: each object is all
- * header, so such a pool is not zeroed (said once).
- */
+/* Where the data room is, so that zeroing never clears headers; a pool of
+ * headers only (pinned external buffers, no data room) is not zeroed. */
 static void
 payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 {
@@ -55,11 +51,7 @@ payload_of(const struct rte_mempool *mp, struct rxr_pool_conf *pc)
 	pc->payload_len = priv->mbuf_data_room_size;
 }
 
-/*
- * Regions the pool may need: populate adopts one run of objects per chunk,
- * and a chunk is at worst one page (memory that is not IOVA-contiguous
- * beyond a page), holding at least one object.
- */
+/* Regions the pool may need: one per chunk, a chunk at worst a page. */
 static uint32_t
 max_regions_for(const struct rte_mempool *mp, uint32_t stride)
 {
@@ -141,12 +133,8 @@ rxr_mp_alloc(struct rte_mempool *mp)
 	return 0;
 }
 
-/*
- * Objects in DPDK's per-lcore caches of the pool: rte_mempool_free()
- * frees the pool without flushing them to the driver, so they are out of
- * the zone at destroy time without being lost. Counted, the home check
- * can tell them from frames the application still holds.
- */
+/* Objects in the mempool's per-lcore caches, which rte_mempool_free()
+ * does not flush to the driver: out of the zone, not lost. */
 static unsigned int
 cached_objs(const struct rte_mempool *mp)
 {
@@ -159,15 +147,8 @@ cached_objs(const struct rte_mempool *mp)
 	return n;
 }
 
-/*
- * Whatever the application, say at the end whether every frame came home:
- * a shortfall at ERR, all home at DEBUG (--log-level rxrefill:debug), one
- * line per pool being noise in a long session. DPDK's destroy event comes
- * before rte_mempool_free() takes the objects back for itself. The
- * mempool's per-lcore caches are not flushed to us: what they hold is
- * counted apart, so that a leak shows in a pool with a cache too (it was
- * a NOTICE that "some may sit in the caches", whatever the count).
- */
+/* Whatever the application, say at destroy whether every frame came home:
+ * a shortfall at ERR, all home at DEBUG; the mempool caches counted apart. */
 static void
 rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 		void *arg)
@@ -180,8 +161,7 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 		return;
 	/* rte_mempool_free() takes every frame back next: no refills. */
 	rxr_pool_teardown(p);
-	/* A pool whose creation failed while populating (out of memory):
-	 * its frames were never handed out, and the creator says why. */
+	/* Creation failed while populating: the creator says why. */
 	if (mp->populated_size < mp->size) {
 		RXR_LOG(DEBUG, "%s: destroyed with %u of %u objects populated",
 			mp->name, mp->populated_size, mp->size);
@@ -216,10 +196,7 @@ rxr_mp_free(struct rte_mempool *mp)
 	mp->pool_data = NULL;
 }
 
-/*
- * The PMD's path, one dispatch per direction: a poll lcore's stack inline,
- * anything else one jump to the pool's entry (lib/strategy).
- */
+/* The PMD's path, one dispatch per direction (lib/strategy). */
 static int
 rxr_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
@@ -238,13 +215,8 @@ rxr_mp_get_count(const struct rte_mempool *mp)
 	return (unsigned int)rxr_pool_avail(mp->pool_data);
 }
 
-/*
- * Objects at the exact stride from the start of the chunk. DPDK hands
- * populate one IOVA-contiguous chunk at a time, so an object may cross a
- * page boundary inside it without breaking DMA; unlike the standard helper
- * this leaves no gap at each page, and the chunk is one run the zone takes
- * as one region whatever the page and object sizes.
- */
+/* Objects at the exact stride over one IOVA-contiguous chunk (no gap at
+ * each page, unlike the standard helper): one region of the zone. */
 static int
 rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		rte_iova_t iova, size_t len, rte_mempool_populate_obj_cb_t *obj_cb,
@@ -275,10 +247,8 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	}
 	ret = rxr_pool_adopt_end(p);
 	if (ret == -ENOSPC) {
-		/* Each chunk is a region of the zone, and there are only so
-		 * many: memory IOVA-contiguous only page by page (testpmd's
-		 * --mp-alloc=xmem: external 4 KiB pages, IOVA as PA) can come
-		 * in more chunks than that. Say so, not just "no space". */
+		/* More chunks than regions (testpmd's --mp-alloc=xmem: a
+		 * chunk per 4 KiB page): say so, not just "no space". */
 		RXR_LOG(ERR, "%s: cannot adopt %u objects: chunk %u of the "
 			"pool's memory (%zu bytes) is past the %u chunks a pool "
 			"of %u objects of %zu bytes takes (memory that is "

@@ -18,6 +18,7 @@
 #include <rte_log.h>
 
 #include "rxr_mempool.h"
+#include "rxr_path.h"
 
 /* The keys of the pool itself; the strategies' settings follow them. */
 static const char * const env_pool_keys[] = {
@@ -71,17 +72,14 @@ env_keys_make(struct env_keys *k)
 static int
 parse_u32(const char *key, const char *v, uint32_t *out, struct env_parse *e)
 {
-	uint32_t x = 0;
-	const char *p;
+	uint64_t x;
 
-	for (p = v; *p >= '0' && *p <= '9' && x <= UINT16_MAX; p++)
-		x = x * 10 + (uint32_t)(*p - '0');
-	if (v[0] == '\0' || *p != '\0' || x == 0 || x > UINT16_MAX) {
+	if (rxr_parse_decimal(v, 1, UINT16_MAX, &x) != 0) {
 		snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
 			"decimal count in 1..%u", key, v, UINT16_MAX);
 		return -1;
 	}
-	*out = x;
+	*out = (uint32_t)x;
 	return 0;
 }
 
@@ -152,27 +150,28 @@ env_kv(const char *key, const char *v, void *arg)
 }
 
 /*
- * rte_kvargs refused the string: say why, naming the key it did not know
- * when that was it (a strategy's setting: which ones there are).
+ * What rte_kvargs refused (kv NULL: too many pairs, silently, or not
+ * key=value), or an unknown key (a strategy's setting: which there are).
  */
-static void
-env_refused(const char *s, const struct env_keys *k, char *err, size_t errlen)
+static int
+env_refused(const char *s, const struct rte_kvargs *kv,
+		const struct env_keys *k, char *err, size_t errlen)
 {
-	struct rte_kvargs *any = rte_kvargs_parse(s, NULL);
 	unsigned int pairs = 1;
 	char why[384];
 
 	for (const char *c = s; *c != '\0'; c++)
 		pairs += *c == ',';
-	/* rte_kvargs refuses more pairs than it holds, silently. */
-	if (pairs > RTE_KVARGS_MAX) {
+	if (kv == NULL && pairs > RTE_KVARGS_MAX)
 		snprintf(err, errlen, "%s: %u key=value pairs, DPDK's "
 			"rte_kvargs reads at most %u", RXR_MEMPOOL_ENV,
 			pairs, RTE_KVARGS_MAX);
-		goto out;
-	}
-	for (unsigned int i = 0; any != NULL && i < any->count; i++) {
-		const char *key = any->pairs[i].key;
+	else if (kv == NULL)
+		snprintf(err, errlen, "%s=\"%.100s\": not key=value"
+			"[,key=value...] with keys %s", RXR_MEMPOOL_ENV, s,
+			k->list);
+	for (unsigned int i = 0; kv != NULL && i < kv->count; i++) {
+		const char *key = kv->pairs[i].key;
 		unsigned int j = 0;
 		enum rxr_strategy st;
 		unsigned int idx;
@@ -188,12 +187,9 @@ env_refused(const char *s, const struct env_keys *k, char *err, size_t errlen)
 		else
 			snprintf(err, errlen, "%s: unknown key '%s' (keys: %s)",
 				RXR_MEMPOOL_ENV, key, k->list);
-		goto out;
+		return -EINVAL;
 	}
-	snprintf(err, errlen, "%s=\"%.100s\": not key=value[,key=value...] "
-		"with keys %s", RXR_MEMPOOL_ENV, s, k->list);
-out:
-	rte_kvargs_free(any);
+	return kv == NULL ? -EINVAL : 0;
 }
 
 /*
@@ -331,12 +327,9 @@ env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	if (env_pairs_check(s, err, errlen) != 0)
 		return -EINVAL;
 	env_keys_make(&k);
-	kv = rte_kvargs_parse(s, k.keys);
-	if (kv == NULL) {
-		env_refused(s, &k, err, errlen);
-		return -EINVAL;
-	}
-	if (env_twice(kv, err, errlen) != 0) {
+	kv = rte_kvargs_parse(s, NULL);
+	if (env_refused(s, kv, &k, err, errlen) != 0 ||
+			env_twice(kv, err, errlen) != 0) {
 		rte_kvargs_free(kv);
 		return -EINVAL;
 	}

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The pktmbuf frame layout of a pool served by the driver: the element size
- * that makes a mempool object exactly one frame stride, the default stride,
- * the data room a stride leaves, and rxr_pktmbuf_pool_create().
- */
+/* The pktmbuf frame layout (an object exactly one stride) and
+ * rxr_pktmbuf_pool_create(). */
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +15,7 @@
 
 #define MP_FLAGS RTE_MEMPOOL_F_NO_SPREAD	/* exact stride, no padding */
 #define OBJ_HDR 64u				/* rte_mempool_objhdr, cache-aligned */
-/*
- * The default frame's data buffer (headroom and data room): DPDK's default
- * mbuf buffer, so that a frame's stride stays under a 4 KiB page and the
- * frames of a hugepage cover more cache sets (doc/layout.md).
- */
+/* DPDK's default mbuf buffer: a stride under 4 KiB (doc/layout.md). */
 #define DATA_BUF RTE_MBUF_DEFAULT_BUF_SIZE
 /* Least data room a frame must leave after the headroom. */
 #define MIN_DATA 64u

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * What every strategy's paths call, below the deferred list and the core
+ * (which reaches the strategies): the zones and bulk off's per-frame calls.
+ */
+
+#include "rxr_pool_private.h"
+
+int
+rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+		unsigned int n)
+{
+	if (likely(rxrp_zone_take(p->zone[node], objs, n, n) == n))
+		return 0;
+	/* The zonelist: other nodes before failing, as the kernel does. */
+	for (unsigned int k = 1; k < p->nr_zones; k++)
+		if (rxrp_zone_take(p->zone[(node + k) % p->nr_zones], objs, n,
+				n) == n)
+			return 0;
+	return -ENOBUFS;
+}
+
+static inline void
+zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n)
+{
+	if (unlikely(rxr_in_irq()))
+		rxr_zone_free_bulk_nowait(z, objs, n);
+	else
+		rxr_zone_free_bulk(z, objs, n);
+}
+
+void
+rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(p->nr_zones == 1)) {
+		zone_free_to(p->zone[0], objs, n);
+		return;
+	}
+	/* Runs of the same node together. */
+	for (unsigned int i = 0; i < n;) {
+		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
+
+		while (j < n && rxrp_frame_node(p, objs[j]) == node)
+			j++;
+		zone_free_to(p->zone[node], objs + i, j - i);
+		i = j;
+	}
+}
+
+/* --- bulk off: a call per frame ------------------------------------------ */
+
+int
+rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	const struct rxrp_strategy *st = p->strategy;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (unlikely(st->alloc(p, &objs[i], 1) != 0)) {
+			while (i-- > 0)
+				st->free(p, &objs[i], 1);
+			return -ENOBUFS;
+		}
+	return 0;
+}
+
+int
+rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		p->strategy->free(p, &objs[i], 1);
+	return 0;
+}
