@@ -24,6 +24,7 @@
 #include "rxrefill.h"
 #include "rxr_capture.h"
 #include "rxr_log.h"
+#include "rxr_path.h"
 
 /* A copy of a capture, as net_pcap will read it: Ethernet, every record
  * whole, in a file no other process can change or leave behind. */
@@ -110,9 +111,13 @@ capture_json(const char *opt, const char *path, const struct rxr_capture *c,
 static int
 capture_open(struct rxr_capture *cap, const char *opt, const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	char err[RXR_PATH_SHOWN_LEN + 64];
+	FILE *f = NULL;
 
-	if (f == NULL)
+	/* A FIFO would block fopen(), a directory would read as empty. */
+	if (rxr_path_check_input(opt, path, err, sizeof(err)) != 0)
+		RXR_LOG(ERR, "%s", err);
+	else if ((f = fopen(path, "rb")) == NULL)
 		RXR_LOG(ERR, "%s %s: %s", opt, path, strerror(errno));
 	else if (rxr_capture_open(cap, f) != 0)
 		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);

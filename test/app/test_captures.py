@@ -334,6 +334,13 @@ def case_refused():
                             os.path.join(TMP, "refused")],
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 1 and path in p.stderr, p.stderr
+    # A FIFO (it hung the device route) and a directory (called "empty").
+    fifo = os.path.join(TMP, "fifo.pcap")
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO"), (TMP, "a directory")):
+        _, out = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
+                          ["--warmup", "0"], 1)
+        assert "%s: is %s, not a regular file" % (path, kind) in out, out
     # A capture that is not there: 1 as well, as --help says.
     missing = os.path.join(TMP, "missing.pcap")
     p = subprocess.run([GEN, "--split", missing, "-o",
