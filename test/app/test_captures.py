@@ -306,6 +306,20 @@ def case_record_rule():
             c["snapped"], c["copied"]) == (4, 1, 1, 1, True), c
 
 
+def case_snap_length_cuts_tcp_options():
+    """Captures cut right after the TCP header's first 20 bytes (tcpdump
+    -s 54/74; editcap -s here): the ports are there, so each segment is
+    in its flow as tshark says, not untracked as "truncated"."""
+    cut = []
+    for name, snap in (("dpkt-http.pcap", 54), ("dpkt-nb6-http.pcap", 74)):
+        path = os.path.join(TMP, "s%d-%s" % (snap, name))
+        subprocess.run(["editcap", "-s", str(snap), os.path.join(HERE, name),
+                        path], check=True, capture_output=True, timeout=60)
+        cut.append(path)
+    for fn in (replay, device, split):
+        each(fn, cut)
+
+
 def case_fragments_marked():
     """IPv4 fragments (ping -s 3000) are a stream of their own, marked in
     the JSON and in the stream rows' text."""
