@@ -355,6 +355,14 @@ def case_refused():
         _, out = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
                           ["--warmup", "0"], 1)
         assert "%s: is %s, not a regular file" % (path, kind) in out, out
+    # Endless replay with frames larger than an mbuf (7,306 bytes): said
+    # before EAL, as --replay says it; net_pcap refused the queue with
+    # EINVAL and two frames were lost.
+    path = os.path.join(HERE, "tcpdump-any-sll.pcap")
+    for eal, args in (([], ["--replay", path]), (["--vdev", "net_pcap0,"
+                      "infinite_rx=1,rx_pcap=" + path], [])):
+        _, out = rxrefill(eal, args, 1)
+        assert "frames of up to 7306 bytes" in out and "lost" not in out, out
     # A capture that is not there: 1 as well, as --help says.
     missing = os.path.join(TMP, "missing.pcap")
     p = subprocess.run([GEN, "--split", missing, "-o",
