@@ -24,6 +24,7 @@
 #include "rxrefill.h"
 #include "rxr_capture.h"
 #include "rxr_log.h"
+#include "rxr_path.h"
 
 /* A copy of a capture, as net_pcap will read it: Ethernet, every record
  * whole, in a file no other process can change or leave behind. */
@@ -110,9 +111,13 @@ capture_json(const char *opt, const char *path, const struct rxr_capture *c,
 static int
 capture_open(struct rxr_capture *cap, const char *opt, const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	char err[RXR_PATH_SHOWN_LEN + 64];
+	FILE *f = NULL;
 
-	if (f == NULL)
+	/* A FIFO would block fopen(), a directory would read as empty. */
+	if (rxr_path_check_input(opt, path, err, sizeof(err)) != 0)
+		RXR_LOG(ERR, "%s", err);
+	else if ((f = fopen(path, "rb")) == NULL)
 		RXR_LOG(ERR, "%s %s: %s", opt, path, strerror(errno));
 	else if (rxr_capture_open(cap, f) != 0)
 		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);
@@ -233,11 +238,13 @@ capture_scan(struct app *a, const char *opt, const char *path,
 	return ret;
 }
 
-/* A frame larger than one mbuf's data room: what would hold it. */
+/* A frame larger than one mbuf's data room: what would hold it, or
+ * @p finite, replay that chains mbufs. */
 static void
-too_large(const struct app *a, const char *path, uint32_t largest,
-		uint16_t room)
+too_large(const struct app *a, const char *opt, const char *path,
+		uint32_t largest, uint16_t room, const char *finite)
 {
+	char bigger[48] = "";
 	uint32_t f;
 
 	for (f = a->opt.frame_size; f <= RXR_MEMPOOL_FRAME_SIZE_MAX;
@@ -246,16 +253,12 @@ too_large(const struct app *a, const char *path, uint32_t largest,
 				RTE_PKTMBUF_HEADROOM >= largest)
 			break;
 	if (f <= RXR_MEMPOOL_FRAME_SIZE_MAX)
-		RXR_LOG(ERR, "--replay %s: frames of up to %u bytes, larger "
-			"than the %u-byte data room of --frame-size %u; endless "
-			"replay needs each in one mbuf: --frame-size %u or "
-			"more, or finite replay (--loops N), which chains "
-			"mbufs", path, largest, room, a->opt.frame_size, f);
-	else
-		RXR_LOG(ERR, "--replay %s: frames of up to %u bytes, larger "
-			"than any frame size's data room; endless replay "
-			"needs each in one mbuf: use finite replay (--loops "
-			"N), which chains mbufs", path, largest);
+		snprintf(bigger, sizeof(bigger), "--frame-size %u or more, or ",
+			f);
+	RXR_LOG(ERR, "%s %s: frames of up to %u bytes, larger than the "
+		"%u-byte data room of --frame-size %u; endless replay needs "
+		"each in one mbuf: %s%s, which chains mbufs", opt, path,
+		largest, room, a->opt.frame_size, bigger, finite);
 }
 
 /*
@@ -284,7 +287,7 @@ endless_frames_check(const struct app *a, const char *whose,
  * made. Counts kept by device name for ports_init().
  */
 static int
-replay_devices(struct app *a, int argc, char **argv)
+replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 {
 	for (int i = 1; i < argc; i++) {
 		char *arg = strncmp(argv[i], "--vdev=", 7) == 0 ? argv[i] + 7 :
@@ -331,14 +334,19 @@ replay_devices(struct app *a, int argc, char **argv)
 		argv[i] = out + 1;	/* past the first "," */
 	}
 	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
+		const struct replay_counts *c = &a->pcap_devs[i].files;
 		char whose[RTE_DEV_NAME_MAX_LEN + 32];
 
-		if (!a->pcap_devs[i].files.endless)
+		if (!c->endless)
 			continue;
+		if (c->largest > room) {
+			too_large(a, "--vdev", a->pcap_devs[i].name, c->largest,
+				room, "infinite_rx=0");
+			return -1;
+		}
 		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
 			a->pcap_devs[i].name);
-		if (endless_frames_check(a, whose,
-				a->pcap_devs[i].files.segments, "") != 0)
+		if (endless_frames_check(a, whose, c->segments, "") != 0)
 			return -1;
 	}
 	return 0;
@@ -361,7 +369,8 @@ replay_prepare(struct app *a, int argc, char **argv)
 		/* net_pcap's endless replay keeps one mbuf per packet and
 		 * refuses a chain at queue setup: say so before any port. */
 		if (c->endless && c->largest > room) {
-			too_large(a, a->opt.replay[i], c->largest, room);
+			too_large(a, "--replay", a->opt.replay[i], c->largest,
+				room, "finite replay (--loops N)");
 			return -1;
 		}
 	}
@@ -370,7 +379,7 @@ replay_prepare(struct app *a, int argc, char **argv)
 				c->segments, ", or replay the files N times "
 				"(--loops N)") != 0)
 		return -1;
-	return replay_devices(a, argc, argv);
+	return replay_devices(a, argc, argv, room);
 }
 
 const struct replay_counts *

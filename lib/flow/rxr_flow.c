@@ -87,8 +87,8 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 		hlen = (size_t)(p[l4 + 12] >> 4) * 4;
 		if (hlen < TCP_HDR_MIN || l4_claim < hlen)
 			return RXR_FLOW_E_MALFORMED;
-		if (len - l4 < hlen)
-			return RXR_FLOW_E_TRUNCATED;
+		/* Options a snap length cut are not in the key. */
+		hlen = RTE_MIN(hlen, len - l4);
 		break;
 	case IPPROTO_UDP:
 		if (len - l4 < UDP_HDR_LEN)

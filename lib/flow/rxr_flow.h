@@ -58,7 +58,7 @@ struct rxr_flow_info {
 	struct rxr_flow_key key;	/**< valid when parse returned RXR_FLOW_OK */
 	uint32_t l3_ofs;	/**< IP header */
 	uint32_t l4_ofs;	/**< TCP/UDP header (or the first byte after IP and its extensions) */
-	uint32_t payload_ofs;	/**< first byte after the TCP/UDP header; l4_ofs for others */
+	uint32_t payload_ofs;	/**< past the TCP/UDP header, or the frame; l4_ofs for others */
 	uint32_t ip_len;	/**< datagram length the IP header claims (IPv6: 40 + payload length) */
 	uint16_t ether_type;	/**< EtherType after the VLAN tags, host order */
 	uint16_t vlan_tci[RXR_FLOW_MAX_VLAN];	/**< outer first, host order */

@@ -503,16 +503,18 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 	for (size_t i = 0; i < m.nrows; i++) {
 		const struct rxrr_row *row = &m.rows[i];
 
-		if (!row->tested)
-			continue;
 		for (unsigned int c = 1; c < m.ncols; c++) {
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 			char cnt[64];
 
-			/* A configuration one report lacks: nothing to decide. */
+			/* A configuration one report lacks: nothing to decide.
+			 * Zeros on both sides (not tested) are no change. */
 			if (!row->has[0] || !row->has[c])
 				continue;
-			compared[c] = true;
+			compared[c] |= row->tested ||
+				(row->v[0] == 0 && row->v[c] == 0);
+			if (!row->tested)
+				continue;
 			/* A metric a side has no value of: nothing tested. */
 			if (r->n == 0 || r->n_base == 0) {
 				undecided++;

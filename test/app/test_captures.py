@@ -306,6 +306,20 @@ def case_record_rule():
             c["snapped"], c["copied"]) == (4, 1, 1, 1, True), c
 
 
+def case_snap_length_cuts_tcp_options():
+    """Captures cut right after the TCP header's first 20 bytes (tcpdump
+    -s 54/74; editcap -s here): the ports are there, so each segment is
+    in its flow as tshark says, not untracked as "truncated"."""
+    cut = []
+    for name, snap in (("dpkt-http.pcap", 54), ("dpkt-nb6-http.pcap", 74)):
+        path = os.path.join(TMP, "s%d-%s" % (snap, name))
+        subprocess.run(["editcap", "-s", str(snap), os.path.join(HERE, name),
+                        path], check=True, capture_output=True, timeout=60)
+        cut.append(path)
+    for fn in (replay, device, split):
+        each(fn, cut)
+
+
 def case_fragments_marked():
     """IPv4 fragments (ping -s 3000) are a stream of their own, marked in
     the JSON and in the stream rows' text."""
@@ -334,6 +348,21 @@ def case_refused():
                             os.path.join(TMP, "refused")],
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 1 and path in p.stderr, p.stderr
+    # A FIFO (it hung the device route) and a directory (called "empty").
+    fifo = os.path.join(TMP, "fifo.pcap")
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO"), (TMP, "a directory")):
+        _, out = rxrefill(["--vdev", "net_pcap0,rx_pcap=" + path],
+                          ["--warmup", "0"], 1)
+        assert "%s: is %s, not a regular file" % (path, kind) in out, out
+    # Endless replay with frames larger than an mbuf (7,306 bytes): said
+    # before EAL, as --replay says it; net_pcap refused the queue with
+    # EINVAL and two frames were lost.
+    path = os.path.join(HERE, "tcpdump-any-sll.pcap")
+    for eal, args in (([], ["--replay", path]), (["--vdev", "net_pcap0,"
+                      "infinite_rx=1,rx_pcap=" + path], [])):
+        _, out = rxrefill(eal, args, 1)
+        assert "frames of up to 7306 bytes" in out and "lost" not in out, out
     # A capture that is not there: 1 as well, as --help says.
     missing = os.path.join(TMP, "missing.pcap")
     p = subprocess.run([GEN, "--split", missing, "-o",

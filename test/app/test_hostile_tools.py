@@ -1457,14 +1457,18 @@ def case_sweep_regex_time_limit():
 
 
 def case_plot_sweep_values_in_range():
-    # A sweep with 150% or -0.5 loss was drawn: loss is 0..1 (loss_pct
-    # 0..100), as the documentation says.
+    # A sweep with 150% or -0.5 loss, or bh twice, was drawn: loss is
+    # 0..1 (loss_pct 0..100), as the documentation says; one line each.
     for name, doc, needle in (
             ("loss150", {"strategies": [{"strategy": "bh", "steps": [
                 {"rate": 1, "loss": 1.5}]}]}, "steps[0].loss: 1.5 is "
              "outside 0..1"),
             ("lossneg", {"strategies": [{"strategy": "bh", "steps": [
                 {"rate": 1, "loss": -0.5}]}]}, "outside 0..1"),
+            ("twice", {"strategies": [
+                {"strategy": "bh", "steps": [{"rate": 1, "loss": 0}]},
+                {"strategy": "bh", "steps": [{"rate": 2, "loss": 1}]}]},
+             "strategies[1]: bh bulk on again"),
             ("tolerance", {"tolerance": 2, "strategies": [
                 {"strategy": "bh", "steps": [{"rate": 1, "loss": 0}]}]},
              "tolerance: 2 is outside 0..1"),

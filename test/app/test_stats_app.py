@@ -288,6 +288,13 @@ def case_drops_from_zero_fail_the_gate():
                        reports[::-1], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
+    # No drops on either side is no rise: it was "nothing compared", 4.
+    again = os.path.join(TMP, "clean_again.json")
+    with open(reports[0]) as f, open(again, "w") as g:
+        g.write(f.read())
+    p = subprocess.run([COMPARE, "-w", "5", "-m", "drops", reports[0],
+                        again], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
 
 
 def main():

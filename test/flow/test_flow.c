@@ -162,8 +162,11 @@ build(struct built *b, const struct spec *s)
 		wr16(p + o + 4, 8 + s->payload);
 	}
 	o += l4len;
-	if (!any_frag && l4len != 0)
-		b->pay = b->hdr_len = o;
+	/* The key needs a TCP header's first 20 bytes, not its options. */
+	if (!any_frag && l4len != 0) {
+		b->pay = o;
+		b->hdr_len = o - (s->proto == IPPROTO_TCP ? s->tcp_opt : 0);
+	}
 	memset(p + o, 0xab, s->payload);
 	b->len = o + s->payload;
 }
