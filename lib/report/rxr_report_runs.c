@@ -82,71 +82,56 @@ static json_t *
 noise_json(const struct rxr_report_run *run)
 {
 	const struct rxr_report_noise *n = &run->noise;
-	json_t *o = json_object(), *cpus = json_array(), *lcores = json_array();
+	json_t *cpus = json_array(), *lcores = json_array();
 	json_t *tasks = json_array();
 	double steal_max = NAN;
 	uint64_t sw = 0, mig = 0;
 	unsigned int i;
+	int bad = 0;
 
-	if (o == NULL || cpus == NULL || lcores == NULL || tasks == NULL)
-		goto nomem;
-	for (i = 0; i < n->nb_cpus; i++) {
+	for (i = 0; cpus != NULL && i < n->nb_cpus; i++) {
 		const struct rxr_report_noise_cpu *c = &n->cpus[i];
 
 		if (!isnan(c->steal_share) && !(c->steal_share <= steal_max))
 			steal_max = c->steal_share;
-		if (json_array_append_new(cpus, json_pack("{s:i, s:o}", "cpu",
-				(int)c->cpu, "steal_share",
-				rxrr_jnum(c->steal_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(cpus, json_pack("{s:i, s:o}",
+			"cpu", (int)c->cpu, "steal_share",
+			rxrr_jnum(c->steal_share)));
 	}
-	for (i = 0; i < n->nb_lcores; i++) {
+	for (i = 0; lcores != NULL && i < n->nb_lcores; i++) {
 		const struct rxr_report_noise_lcore *l = &n->lcores[i];
 
 		sw += l->nonvoluntary_ctxt_switches;
 		mig += l->migrations;
-		if (json_array_append_new(lcores, json_pack(
-				"{s:i, s:i, s:b, s:o, s:o, s:o, s:o}", "lcore",
-				(int)l->lcore, "tid", l->tid, "own_cpu",
-				l->own_cpu, "nonvoluntary_ctxt_switches",
-				rxrr_jcount(l->nonvoluntary_ctxt_switches),
-				"migrations", rxrr_jcount(l->migrations),
-				"runqueue_wait_share",
-				rxrr_jnum(l->runqueue_wait_share),
-				"runnable_share",
-				rxrr_jnum(l->runnable_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(lcores, json_pack(
+			"{s:i, s:i, s:b, s:o, s:o, s:o, s:o}", "lcore",
+			(int)l->lcore, "tid", l->tid, "own_cpu", l->own_cpu,
+			"nonvoluntary_ctxt_switches",
+			rxrr_jcount(l->nonvoluntary_ctxt_switches),
+			"migrations", rxrr_jcount(l->migrations),
+			"runqueue_wait_share", rxrr_jnum(l->runqueue_wait_share),
+			"runnable_share", rxrr_jnum(l->runnable_share)));
 	}
-	for (i = 0; i < n->nb_busy_tasks; i++) {
+	for (i = 0; tasks != NULL && i < n->nb_busy_tasks; i++) {
 		const struct rxr_report_noise_task *t = &n->busy_tasks[i];
 
-		if (json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
-				"s:o}", "pid", t->pid, "comm", rxrr_jstr(t->comm),
-				"cpu", (int)t->cpu, "cpu_share",
-				rxrr_jnum(t->cpu_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
+			"s:o}", "pid", t->pid, "comm", rxrr_jstr(t->comm),
+			"cpu", (int)t->cpu, "cpu_share", rxrr_jnum(t->cpu_share)));
 	}
-	if (rxrr_jset(o, "asked_s", rxrr_jnum(n->asked_s)) ||
-			rxrr_jset(o, "duration_excess", rxrr_jnum(n->asked_s > 0 ?
-				run->duration_s / n->asked_s - 1 : NAN)) ||
-			rxrr_jset(o, "steal_share_max", rxrr_jnum(steal_max)) ||
-			rxrr_jset(o, "nonvoluntary_ctxt_switches",
-				rxrr_jcount(sw)) ||
-			rxrr_jset(o, "migrations", rxrr_jcount(mig)) ||
-			json_object_set(o, "cpus", cpus) ||
-			json_object_set(o, "lcores", lcores) ||
-			json_object_set(o, "busy_tasks", tasks))
-		goto nomem;
-	json_decref(cpus);
-	json_decref(lcores);
-	json_decref(tasks);
-	return o;
-nomem:
-	json_decref(o);
-	json_decref(cpus);
-	json_decref(lcores);
-	json_decref(tasks);
-	return NULL;
+	if (bad) {
+		json_decref(cpus);
+		json_decref(lcores);
+		json_decref(tasks);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"asked_s", rxrr_jnum(n->asked_s), "duration_excess",
+		rxrr_jnum(n->asked_s > 0 ? run->duration_s / n->asked_s - 1 : NAN),
+		"steal_share_max", rxrr_jnum(steal_max),
+		"nonvoluntary_ctxt_switches", rxrr_jcount(sw),
+		"migrations", rxrr_jcount(mig), "cpus", cpus, "lcores", lcores,
+		"busy_tasks", tasks);
 }
 
 /* disturbed, disturbed_by and noise{} of a run with a noise record. */
@@ -155,21 +140,17 @@ run_noise_mark(json_t *o, const struct rxr_report_run *run)
 {
 	json_t *by = json_array();
 
-	if (by == NULL)
-		return -1;
-	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+	for (unsigned int i = 0; by != NULL &&
+			i < RXR_REPORT_DISTURBED_CAUSES; i++)
 		if ((run->noise.disturbed & (1u << i)) &&
 				json_array_append_new(by,
 					json_string(disturbance_names[i])) != 0) {
 			json_decref(by);
 			return -1;
 		}
-	if (json_object_set_new(o, "disturbed",
-			json_boolean(run->noise.disturbed != 0)) != 0 ||
-			json_object_set_new(o, "disturbed_by", by) != 0 ||
-			rxrr_jset(o, "noise", noise_json(run)) != 0)
-		return -1;
-	return 0;
+	return rxrr_jset(o, "disturbed", json_boolean(run->noise.disturbed !=
+			0)) || rxrr_jset(o, "disturbed_by", by) ||
+		rxrr_jset(o, "noise", noise_json(run)) ? -1 : 0;
 }
 
 int
