@@ -138,7 +138,7 @@ double rxrr_alpha(const json_t *doc);
 /* A copy safe to print: control characters from a file become '?'. */
 char *rxrr_clean_dup(const char *s);
 
-/* rxr_report_line.c: a growing line; printed with trailing blanks removed. */
+/* A growing line, printed with trailing blanks removed. */
 struct rxrr_line {
 	char buf[4096];
 	size_t len;
@@ -208,7 +208,8 @@ void rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out);
 
-/* rxr_report_ratio.c: one configuration's runs against another's. */
+/* rxr_report_summary.c: one configuration's runs against another's, the
+ * summary, the latency percentiles. */
 
 /*
  * Whether doc's configurations ran in interleaved rounds: along runs[],
@@ -235,8 +236,6 @@ int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 
 /* A comparison as the report's JSON object; NULL on ENOMEM. */
 json_t *rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha);
-
-/* rxr_report_summary.c: the statistics of runs. */
 
 /* Recompute the summary if runs were added since; 0 or -ENOMEM. */
 int rxrr_fresh(const struct rxr_report *r);
