@@ -744,7 +744,7 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
 	if (ret == 0)
 		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
-	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m);
+	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m->stop);
 			i++) {
 		const struct rxrr_metric *mt = &l.m[i];
 		bool any, zeros;

@@ -80,10 +80,9 @@ struct rxrr_model {
 
 /* The caller's stop flag is set (a signal during a long listing). */
 static inline bool
-rxrr_stopped(const struct rxrr_model *m)
+rxrr_stopped(const atomic_bool *stop)
 {
-	return m->stop != NULL &&
-		atomic_load_explicit(m->stop, memory_order_relaxed);
+	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
 }
 
 /* One report: a column per (strategy, bulk). */
@@ -119,9 +118,6 @@ struct rxrr_grid {
 	const void *ctx;
 	const atomic_bool *stop;	/* set: end the rows early */
 };
-
-void rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l,
-		FILE *out);
 
 /* The model's tables and histograms. */
 void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);
