@@ -19,20 +19,14 @@
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
-/* doc on standard output; 0 or -errno. */
+/* doc and a newline into f, flushed; 0 or -errno. */
 static int
-write_stdout(const json_t *doc, char *err, size_t errlen)
+dump(const json_t *doc, FILE *f)
 {
-	int ret;
-
 	errno = 0;
-	if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
-			fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-		ret = errno != 0 ? -errno : -EIO;
-		rxrr_err(err, errlen, "cannot write report to standard "
-			"output: %s", strerror(-ret));
-		return ret;
-	}
+	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
+			fflush(f) != 0)
+		return errno != 0 ? -errno : -EIO;
 	return 0;
 }
 
@@ -40,20 +34,15 @@ write_stdout(const json_t *doc, char *err, size_t errlen)
 static int
 write_file(const json_t *doc, FILE *f, const char **step)
 {
-	int ret;
+	int ret = dump(doc, f);
 
-	errno = 0;
-	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
-			fflush(f) != 0) {
-		ret = errno != 0 ? -errno : -EIO;
-		*step = "writing the temporary file";
-		fclose(f);
-		return ret;
-	}
+	*step = "writing the temporary file";
 	/* Data on disk before the rename makes it visible under path. */
-	if (fsync(fileno(f)) != 0) {
+	if (ret == 0 && fsync(fileno(f)) != 0) {
 		ret = -errno;
 		*step = "fsync of the temporary file";
+	}
+	if (ret != 0) {
 		fclose(f);
 		return ret;
 	}
@@ -147,8 +136,13 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 	struct stat st;
 	int ret = -ENOMEM;
 
-	if (rxr_path_is_stdout(path))
-		return write_stdout(doc, err, errlen);
+	if (rxr_path_is_stdout(path)) {
+		ret = dump(doc, stdout);
+		if (ret != 0)
+			rxrr_err(err, errlen, "cannot write report to standard "
+				"output: %s", strerror(-ret));
+		return ret;
+	}
 	base = slash != NULL ? slash + 1 : path;
 	if (*base == '\0') {
 		rxrr_err(err, errlen, "cannot write report %s: not a file name",
