@@ -782,55 +782,61 @@ rxr_report_of_json(json_t *doc, const char *name, char *err, size_t errlen)
 	return r;
 }
 
+/* A report file for jansson: what was read, how it failed. */
+struct reader {
+	FILE *f;
+	size_t len;
+	int err;	/* errno of a failed read */
+};
+
+static size_t
+read_some(void *buf, size_t buflen, void *data)
+{
+	struct reader *rd = data;
+	size_t n = fread(buf, 1, buflen, rd->f);
+
+	rd->len += n;
+	if (ferror(rd->f))
+		rd->err = errno != 0 ? errno : EIO;
+	return rd->err != 0 || rd->len >= REPORT_MAX_BYTES ? (size_t)-1 : n;
+}
+
 json_t *
 rxr_report_json_load(const char *path, char *err, size_t errlen)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	json_t *doc = NULL;
-	FILE *f;
+	struct reader rd = { .err = 0 };
+	json_error_t jerr;
+	struct stat st;
+	json_t *doc;
 
 	/* A FIFO or a device would block or be read once: regular files only. */
 	if (rxr_path_check_input(NULL, path, err, errlen) != 0)
 		return NULL;
-	f = fopen(path, "r");
-	if (f == NULL) {
+	rd.f = fopen(path, "r");
+	if (rd.f == NULL) {
 		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= REPORT_MAX_BYTES) {
-				rxrr_err(err, errlen, "%s: larger than %u MiB, "
-					"not a report", path,
-					REPORT_MAX_BYTES >> 20);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (nb == NULL) {
-				rxrr_err(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f))
-		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
+	/* The size first, as a file read whole would say it. */
+	if (fstat(fileno(rd.f), &st) == 0 && st.st_size >= REPORT_MAX_BYTES)
+		rd.len = REPORT_MAX_BYTES;
+	/* Duplicate keys would make "which value counts" a guess. */
+	doc = rd.len != 0 ? NULL : json_load_callback(read_some, &rd,
+		JSON_REJECT_DUPLICATES, &jerr);
+	fclose(rd.f);
+	if (doc != NULL)
+		return doc;
+	if (rd.err != 0)
+		rxrr_err(err, errlen, "%s: %s", path, strerror(rd.err));
+	else if (rd.len >= REPORT_MAX_BYTES)
+		rxrr_err(err, errlen, "%s: larger than %u MiB, not a report",
+			path, REPORT_MAX_BYTES >> 20);
+	else if (rd.len == 0)
+		rxrr_err(err, errlen, "%s: empty file, not a report", path);
 	else
-		doc = rxr_report_json_loadb(buf, len, path, err, errlen);
-out:
-	fclose(f);
-	free(buf);
-	return doc;
+		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", path,
+			jerr.line, jerr.column, jerr.text);
+	return NULL;
 }
 
 struct rxr_report *
