@@ -243,78 +243,30 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 }
 
 
-/* The labels of the reports' configurations, in order of first sight. */
+/* Percentile p of configuration cfg in each report, as a row. */
 static json_t *
-config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
-{
-	json_t *labels = json_array();
-	unsigned int c;
-	size_t i, j;
-
-	if (labels == NULL)
-		return NULL;
-	for (c = 0; c < n; c++)
-		for (i = 0; i < ng[c]; i++) {
-			char label[160];
-			bool seen = false;
-			json_t *l;
-
-			rxrr_group_label(&g[c][i], label, sizeof(label));
-			json_array_foreach(labels, j, l)
-				seen |= strcmp(json_string_value(l), label) == 0;
-			if (!seen && json_array_append_new(labels,
-					json_string(label)) != 0) {
-				json_decref(labels);
-				return NULL;
-			}
-		}
-	return labels;
-}
-
-/* The group of g[0..ng) labelled label, or NULL. */
-static const struct rxrr_group *
-group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
-{
-	const struct rxrr_group *found = NULL;
-	char l2[160];
-
-	for (size_t j = 0; j < ng; j++) {
-		rxrr_group_label(&g[j], l2, sizeof(l2));
-		if (strcmp(l2, label) == 0)
-			found = &g[j];
-	}
-	return found;
-}
-
-/* Percentile p of configuration label in each report, as a row. */
-static json_t *
-pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
-		const size_t *ng, unsigned int n)
+pct_row(const struct rxrr_group *cfg, unsigned int p,
+		struct rxrr_group *const *g, const size_t *ng, unsigned int n)
 {
 	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
-	json_t *row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
-		"config", label, "percentile", rxrr_pct_names[p],
-		"ns", v, "lo", lo, "hi", hi);
-	unsigned int c;
+	json_t *row;
+	char label[160];
 
-	for (c = 0; row != NULL && c < n; c++) {
-		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
+	rxrr_group_label(cfg, label, sizeof(label));
+	row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "config", label,
+		"percentile", rxrr_pct_names[p], "ns", v, "lo", lo, "hi", hi);
+	for (unsigned int c = 0; row != NULL && c < n; c++) {
+		const struct rxrr_group *gg = rxrr_group_find(g[c], ng[c], cfg);
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		struct rxrr_pct pc;
+		bool has = gg != NULL && rxrr_group_hist(gg, sum) &&
+			rxrr_percentile(sum, rxrr_pct_points[p], &pc) == 0;
 
-		if (gg != NULL && rxrr_group_hist(gg, sum) &&
-				rxrr_percentile(sum,
-				rxrr_pct_points[p], &pc) == 0) {
-			json_array_append_new(v, json_real(pc.ns));
-			json_array_append_new(lo,
-				json_integer((json_int_t)pc.lo));
-			json_array_append_new(hi,
-				json_integer((json_int_t)pc.hi));
-		} else {
-			json_array_append_new(v, json_null());
-			json_array_append_new(lo, json_null());
-			json_array_append_new(hi, json_null());
-		}
+		json_array_append_new(v, has ? json_real(pc.ns) : json_null());
+		json_array_append_new(lo, has ? json_integer((json_int_t)pc.lo) :
+			json_null());
+		json_array_append_new(hi, has ? json_integer((json_int_t)pc.hi) :
+			json_null());
 	}
 	return row;
 }
@@ -325,8 +277,8 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 {
 	struct rxrr_group **g = calloc(n, sizeof(*g));
 	size_t *ng = calloc(n, sizeof(*ng));
-	json_t *rows = json_array(), *labels = NULL;
-	unsigned int c, p;
+	json_t *rows = json_array();
+	unsigned int c, o, p;
 	size_t i;
 
 	if (g == NULL || ng == NULL || rows == NULL)
@@ -335,15 +287,18 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
 			goto nomem;
 	rxrr_groups_zero(g, ng, n);
-	labels = config_labels(g, ng, n);
-	if (labels == NULL)
-		goto nomem;
-	for (i = 0; i < json_array_size(labels); i++)
-		for (p = 0; p < RXRR_PCT_N; p++)
-			if (json_array_append_new(rows, pct_row(json_string_value(
-					json_array_get(labels, i)), p, g, ng,
-					n)) != 0)
-				goto nomem;
+	/* Configurations in order of first sight, first report first. */
+	for (c = 0; c < n; c++)
+		for (i = 0; i < ng[c]; i++) {
+			bool seen = false;
+
+			for (o = 0; o < c && !seen; o++)
+				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			for (p = 0; !seen && p < RXRR_PCT_N; p++)
+				if (json_array_append_new(rows, pct_row(&g[c][i],
+						p, g, ng, n)) != 0)
+					goto nomem;
+		}
 	goto out;
 nomem:
 	json_decref(rows);
@@ -353,7 +308,6 @@ out:
 		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
-	json_decref(labels);
 	return rows;
 }
 

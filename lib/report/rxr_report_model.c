@@ -904,9 +904,8 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-/* The group of g[0..ng) of cfg's configuration, or NULL. */
-static struct rxrr_group *
-group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
+struct rxrr_group *
+rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 {
 	for (size_t k = 0; k < ng; k++)
 		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
@@ -925,7 +924,7 @@ model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
 	int ret;
 
 	for (o = 0; o < n; o++)
-		cols[o] = group_find(g[o], ng[o], cfg);
+		cols[o] = rxrr_group_find(g[o], ng[o], cfg);
 	rxrr_group_label(cfg, label, sizeof(label));
 	clean = rxrr_clean_dup(label);
 	if (clean == NULL)
@@ -975,7 +974,7 @@ rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 			bool seen = false;
 
 			for (o = 0; o < c && !seen; o++)
-				seen = group_find(g[o], ng[o], cfg) != NULL;
+				seen = rxrr_group_find(g[o], ng[o], cfg) != NULL;
 			if (!seen)
 				ret = model_add_config(m, cfg, g, ng, n, cols,
 					sel);

@@ -93,6 +93,9 @@ int rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
 void rxrr_model_free(struct rxrr_model *m);
+/* The group of g[0..ng) of cfg's configuration, or NULL. */
+struct rxrr_group *rxrr_group_find(struct rxrr_group *g, size_t ng,
+		const struct rxrr_group *cfg);
 
 /* Whether sel picks the metric name (everything when sel is empty). */
 bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
