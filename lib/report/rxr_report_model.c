@@ -817,17 +817,6 @@ model_add_hist(struct rxrr_model *m, const char *config,
 	return 0;
 }
 
-static bool
-any_minmax(struct rxrr_group *const *cols, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (cols[i] != NULL && cols[i]->nb_runs > 1)
-			return true;
-	return false;
-}
-
 /* Stream rows when asked for; alpha from sel, else the first report. */
 static void
 model_options(struct rxrr_model *m, const json_t *doc,
@@ -870,8 +859,8 @@ rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		if (m->headers[i] == NULL)
 			goto out;
 		cols[i] = &g[i];
+		m->minmax |= g[i].nb_runs > 1;
 	}
-	m->minmax = any_minmax(cols, n);
 	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
 			(rxrr_selected(sel, "refill_latency_hist") &&
 			 model_add_hist(m, NULL, cols))))

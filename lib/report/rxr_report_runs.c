@@ -52,29 +52,16 @@ run_counted(const json_t *doc, const json_t *run)
 		!disturbed_excluded(doc);
 }
 
-static bool
-run_incomplete(const json_t *run)
-{
-	return !rxrr_run_complete(run);
-}
-
-/* How many of r's runs are. */
-static unsigned int
-runs_that(const struct rxr_report *r, bool (*are)(const json_t *run))
+unsigned int
+rxr_report_nb_cut_short(const struct rxr_report *r)
 {
 	const json_t *run;
 	unsigned int n = 0;
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += are(run);
+		n += !rxrr_run_complete(run);
 	return n;
-}
-
-unsigned int
-rxr_report_nb_cut_short(const struct rxr_report *r)
-{
-	return runs_that(r, run_incomplete);
 }
 
 /* runs[].noise: the window's figures, per CPU, lcore and busy task. */
