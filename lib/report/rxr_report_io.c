@@ -30,32 +30,9 @@ dump(const json_t *doc, FILE *f)
 	return 0;
 }
 
-/* doc into f, on disk, f closed; 0, or -errno with *step what failed. */
-static int
-write_file(const json_t *doc, FILE *f, const char **step)
-{
-	int ret = dump(doc, f);
-
-	*step = "writing the temporary file";
-	/* Data on disk before the rename makes it visible under path. */
-	if (ret == 0 && fsync(fileno(f)) != 0) {
-		ret = -errno;
-		*step = "fsync of the temporary file";
-	}
-	if (ret != 0) {
-		fclose(f);
-		return ret;
-	}
-	if (fclose(f) != 0) {
-		*step = "closing the temporary file";
-		return -errno;
-	}
-	return 0;
-}
-
 /*
- * doc into a new temporary file *tmp in dir, named after base, with the
- * mode of the file at path; 0, or -errno with *step what failed (*tmp,
+ * doc on disk in a new temporary file *tmp in dir, named after base, with
+ * the mode of the file at path; 0, or -errno with *step what failed (*tmp,
  * when set, is to be unlinked).
  */
 static int
@@ -64,7 +41,7 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 {
 	struct stat st;
 	mode_t mode = 0644;
-	FILE *f;
+	FILE *f = NULL;
 	int fd, ret;
 
 	/*
@@ -78,10 +55,10 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 		*step = "out of memory";
 		return -ENOMEM;
 	}
+	*step = "creating a temporary file";
 	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		*step = "creating a temporary file";
 		free(*tmp);
 		*tmp = NULL;
 		return ret;
@@ -89,20 +66,28 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		mode = st.st_mode & 07777;
-	if (fchmod(fd, mode) != 0) {
-		ret = -errno;
-		*step = "setting the mode of the temporary file";
-		close(fd);
-		return ret;
+	*step = "setting the mode of the temporary file";
+	if (fchmod(fd, mode) == 0) {
+		*step = "opening the temporary file";
+		f = fdopen(fd, "w");
 	}
-	f = fdopen(fd, "w");
 	if (f == NULL) {
 		ret = -errno;
-		*step = "opening the temporary file";
 		close(fd);
 		return ret;
 	}
-	return write_file(doc, f, step);
+	*step = "writing the temporary file";
+	ret = dump(doc, f);
+	/* Data on disk before the rename makes it visible under path. */
+	if (ret == 0 && fsync(fileno(f)) != 0) {
+		ret = -errno;
+		*step = "fsync of the temporary file";
+	}
+	if (fclose(f) != 0 && ret == 0) {
+		ret = -errno;
+		*step = "closing the temporary file";
+	}
+	return ret;
 }
 
 /* The rename itself is durable only once the directory is synced. */
