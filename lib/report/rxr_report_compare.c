@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
 int
