@@ -213,9 +213,6 @@ int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 		rxrr_getter get, const void *ctx, bool paired, bool diff,
 		double alpha, struct rxr_stats_cmp *out);
 
-/* A comparison as the report's JSON object; NULL on ENOMEM. */
-json_t *rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha);
-
 /* Recompute the summary if runs were added since; 0 or -ENOMEM. */
 int rxrr_fresh(const struct rxr_report *r);
 

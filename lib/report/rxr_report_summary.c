@@ -94,34 +94,6 @@ out:
 	return ret;
 }
 
-json_t *
-rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha)
-{
-	json_t *o = json_object();
-
-	if (o == NULL || rxrr_jset(o, "paired", json_boolean(r->paired)) ||
-			rxrr_jset(o, "ratio", rxrr_jnum(r->ratio ? r->est : NAN)) ||
-			rxrr_jset(o, "difference", rxrr_jnum(r->ratio ? NAN :
-				r->est)) ||
-			rxrr_jset(o, "ci_lo", rxrr_jnum(r->lo)) ||
-			rxrr_jset(o, "ci_hi", rxrr_jnum(r->hi)) ||
-			rxrr_jset(o, "p", rxrr_jnum(r->p)) ||
-			rxrr_jset(o, "significant", json_boolean(!isnan(r->p) &&
-				r->p < alpha)) ||
-			rxrr_jset(o, "test", json_string(r->test)) ||
-			rxrr_jset(o, "interval", json_string(
-				RXR_STATS_CMP_CI_METHOD)) ||
-			rxrr_jset(o, "rounds", r->paired ? json_integer(r->n) :
-				json_null()) ||
-			rxrr_jset(o, "n", json_integer(r->n)) ||
-			rxrr_jset(o, "n_base", json_integer(r->n_base)) ||
-			rxrr_jset(o, "min_p", rxrr_jnum(r->min_p))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
 const double rxrr_pct_points[RXRR_PCT_N] = { 50, 90, 99, 99.9 };
 const char *const rxrr_pct_names[RXRR_PCT_N] = {
 	"p50", "p90", "p99", "p99.9",
@@ -258,20 +230,12 @@ vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
 			base);
 	double m = rxr_stats_mean(buf, n), m0 = rxr_stats_mean(base, n0), p;
-	json_t *vs = json_object();
 
 	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
-	if (rxrr_jset(vs, "delta_pct", rxrr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
-				100.0 : NAN)) ||
-			rxrr_jset(vs, "p", rxrr_jnum(p)) ||
-			rxrr_jset(vs, "significant", json_boolean(!isnan(p) &&
-				p < alpha)) ||
-			rxrr_jset(vs, "test", isnan(p) ? json_null() :
-				json_string(rxr_stats_perm_method(n, n0)))) {
-		json_decref(vs);
-		return NULL;
-	}
-	return vs;
+	return json_pack("{s:o, s:o, s:b, s:o}", "delta_pct", rxrr_jnum(m0 != 0 ?
+			(m - m0) / fabs(m0) * 100.0 : NAN), "p", rxrr_jnum(p),
+		"significant", !isnan(p) && p < alpha, "test", isnan(p) ?
+			json_null() : json_string(rxr_stats_perm_method(n, n0)));
 }
 
 /* A group against a reference, paired over the rounds when paired. */
@@ -282,7 +246,16 @@ paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 	struct rxr_stats_cmp r;
 
 	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
-	return rxrr_ratio_json(&r, alpha);
+	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:o, "
+		"s:I, s:I, s:o}", "paired", r.paired,
+		"ratio", rxrr_jnum(r.ratio ? r.est : NAN),
+		"difference", rxrr_jnum(r.ratio ? NAN : r.est),
+		"ci_lo", rxrr_jnum(r.lo), "ci_hi", rxrr_jnum(r.hi),
+		"p", rxrr_jnum(r.p), "significant", !isnan(r.p) && r.p < alpha,
+		"test", r.test, "interval", RXR_STATS_CMP_CI_METHOD,
+		"rounds", r.paired ? json_integer(r.n) : json_null(),
+		"n", (json_int_t)r.n, "n_base", (json_int_t)r.n_base,
+		"min_p", rxrr_jnum(r.min_p));
 }
 
 static json_t *
@@ -291,27 +264,22 @@ stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
 		bool paired, double *buf, double *base)
 {
 	struct rxr_stats_desc d;
-	json_t *o = json_object();
-	size_t n = group_values(g, metric, buf);
+	json_t *o;
 
-	rxr_stats_describe(buf, n, &d);
-	if (o == NULL || rxrr_jset(o, "n", json_integer(d.n)) ||
-			rxrr_jset(o, "min", rxrr_jnum(d.min)) ||
-			rxrr_jset(o, "median", rxrr_jnum(d.median)) ||
-			rxrr_jset(o, "max", rxrr_jnum(d.max)) ||
-			rxrr_jset(o, "mean", rxrr_jnum(d.mean)) ||
-			rxrr_jset(o, "stdev", rxrr_jnum(d.stdev)) ||
-			rxrr_jset(o, "ci95", json_pack("[o,o]", rxrr_jnum(d.ci_lo),
-				rxrr_jnum(d.ci_hi))) ||
-			(first != NULL && rxrr_jset(o, "vs_first", vs_json(g, first,
-				metric, alpha, buf, base))) ||
-			(first != NULL && rxrr_jset(o, "paired_vs_first",
-				paired_json(g, first, metric, alpha, paired))) ||
-			(bulk != NULL && bulk != first && rxrr_jset(o, "vs_bulk",
-				vs_json(g, bulk, metric, alpha, buf, base))) ||
-			(bulk != NULL && bulk != first && rxrr_jset(o,
-				"paired_vs_bulk", paired_json(g, bulk, metric,
-					alpha, paired)))) {
+	rxr_stats_describe(buf, group_values(g, metric, buf), &d);
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:[o,o]}", "n",
+		(json_int_t)d.n, "min", rxrr_jnum(d.min), "median",
+		rxrr_jnum(d.median), "max", rxrr_jnum(d.max), "mean",
+		rxrr_jnum(d.mean), "stdev", rxrr_jnum(d.stdev), "ci95",
+		rxrr_jnum(d.ci_lo), rxrr_jnum(d.ci_hi));
+	if (o == NULL || (first != NULL && (rxrr_jset(o, "vs_first",
+				vs_json(g, first, metric, alpha, buf, base)) ||
+			rxrr_jset(o, "paired_vs_first", paired_json(g, first,
+				metric, alpha, paired)))) ||
+			(bulk != NULL && bulk != first && (rxrr_jset(o, "vs_bulk",
+				vs_json(g, bulk, metric, alpha, buf, base)) ||
+			rxrr_jset(o, "paired_vs_bulk", paired_json(g, bulk,
+				metric, alpha, paired))))) {
 		json_decref(o);
 		return NULL;
 	}
