@@ -17,35 +17,24 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-static int
-format_created(json_t *doc, time_t t)
-{
-	char buf[32];
-	struct tm tm;
-
-	if (gmtime_r(&t, &tm) == NULL)
-		return -EINVAL;
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return rxrr_jset(doc, "created", json_string(buf)) == 0 ? 0 : -ENOMEM;
-}
-
 struct rxr_report *
 rxr_report_create(void)
 {
 	struct rxr_report *r = calloc(1, sizeof(*r));
+	time_t now = time(NULL);
+	char created[32];
+	struct tm tm;
 
-	if (r == NULL)
+	if (r == NULL || gmtime_r(&now, &tm) == NULL) {
+		free(r);
 		return NULL;
-	r->doc = json_object();
-	if (r->doc == NULL ||
-			rxrr_jset(r->doc, "schema", json_string(RXR_REPORT_SCHEMA)) ||
-			rxrr_jset(r->doc, "partial", json_false()) ||
-			format_created(r->doc, time(NULL)) != 0 ||
-			/* Options may come before env; env keeps its place. */
-			rxrr_jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
-			rxrr_jset(r->doc, "runs", json_array()) ||
-			rxrr_jset(r->doc, "summary", json_array()) ||
-			rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
+	}
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* Options may come before env; env keeps its place. */
+	r->doc = json_pack("{s:s, s:b, s:s, s:{s:{}}, s:[], s:[]}", "schema",
+		RXR_REPORT_SCHEMA, "partial", 0, "created", created, "env",
+		"options", "runs", "summary");
+	if (r->doc == NULL || rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
