@@ -34,13 +34,12 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	for (c = 0; c < n; c++) {
 		const json_t *doc = reports[c]->doc;
 		const json_t *env = json_object_get(doc, "env");
-		char *host = rxrr_clean_dup(json_string_value(json_object_get(env,
-				"host")));
 
-		rxrr_line_add(&l, "%s: created %s, host %s, ", m.headers[c],
-			json_string_value(json_object_get(doc, "created")),
-			host != NULL ? host : "");
-		free(host);
+		rxrr_line_add(&l, "%s: created %s, host ", m.headers[c],
+			json_string_value(json_object_get(doc, "created")));
+		rxrr_line_clean(&l, json_string_value(json_object_get(env,
+			"host")));
+		rxrr_line_add(&l, ", ");
 		rxrr_print_env_line(doc, &l);
 		rxrr_line_add(&l, ", %u runs%s", rxr_report_nb_runs(reports[c]),
 			json_is_true(json_object_get(doc, "partial")) ?

@@ -140,6 +140,9 @@ struct rxrr_line {
 
 void rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* s, NULL as "", added with control characters as '?': text from a file
+ * never reaches the terminal raw. */
+void rxrr_line_clean(struct rxrr_line *l, const char *s);
 void rxrr_line_put(struct rxrr_line *l, FILE *out);
 /* rxrr_line_put() of a sentence, broken at spaces within 120 columns. */
 void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);

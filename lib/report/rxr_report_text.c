@@ -322,13 +322,12 @@ rxrr_print_env_line(const json_t *doc, struct rxrr_line *l)
 {
 	const json_t *env = json_object_get(doc, "env");
 	const json_t *v;
-	char *s;
 	size_t i;
 
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "dpdk_version")));
-	rxrr_line_add(l, "%s, memory %s, lcores ", s != NULL ? s : "",
+	rxrr_line_clean(l, json_string_value(json_object_get(env,
+		"dpdk_version")));
+	rxrr_line_add(l, ", memory %s, lcores ",
 		json_string_value(json_object_get(env, "memory")));
-	free(s);
 	json_array_foreach(json_object_get(env, "lcores"), i, v)
 		rxrr_line_add(l, "%s%lld", i ? "," : "",
 			(long long)json_integer_value(v));
@@ -346,19 +345,18 @@ rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
-		char label[256], *why;
+		char label[256];
 
 		if (rxrr_run_complete(run))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
-		why = rxrr_clean_dup(json_string_value(json_object_get(run,
-				"cut_short")));
-		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
-			"measured)", prefix, label, (long long)json_integer_value(
-				json_object_get(run, "rep")) + 1,
-			why != NULL ? why : "?",
+		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (", prefix,
+			label, (long long)json_integer_value(json_object_get(run,
+				"rep")) + 1);
+		rxrr_line_clean(l, json_string_value(json_object_get(run,
+			"cut_short")));
+		rxrr_line_add(l, ", %.3f s measured)",
 			rxrr_num(json_object_get(run, "duration_s")));
-		free(why);
 		rxrr_line_put(l, out);
 	}
 }
@@ -368,15 +366,12 @@ static void
 print_host(const json_t *doc, const char *prefix, struct rxrr_line *l)
 {
 	const json_t *env = json_object_get(doc, "env");
-	char *s = rxrr_clean_dup(json_string_value(json_object_get(env,
-		"host")));
-	char *t = rxrr_clean_dup(json_string_value(json_object_get(env,
-		"cpu_model")));
 
-	rxrr_line_add(l, "%shost %s, cpu %s", prefix, s != NULL ? s : "",
-		t != NULL ? t : "");
-	free(s);
-	free(t);
+	rxrr_line_add(l, "%shost ", prefix);
+	rxrr_line_clean(l, json_string_value(json_object_get(env, "host")));
+	rxrr_line_add(l, ", cpu ");
+	rxrr_line_clean(l, json_string_value(json_object_get(env,
+		"cpu_model")));
 }
 
 /* Whether the run was interrupted; the repetitions cut short. */
@@ -396,10 +391,10 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel)
 {
 	const json_t *env = json_object_get(r->doc, "env");
-	const json_t *p, *opts;
+	const json_t *p;
 	struct rxrr_line l = { .len = 0 };
 	struct rxrr_model m;
-	char *s, *t, *u;
+	char *opts;
 	size_t i;
 
 	if (rxrr_model_single(&m, r, sel) != 0)
@@ -413,28 +408,25 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_line_put(&l, out);
 	rxrr_line_add(&l, "ports");
 	json_array_foreach(json_object_get(env, "ports"), i, p) {
-		s = rxrr_clean_dup(json_string_value(json_object_get(p, "driver")));
-		t = rxrr_clean_dup(json_string_value(json_object_get(p, "name")));
-		rxrr_line_add(&l, "%s %lld %s %s", i ? "," : "",
-			(long long)json_integer_value(json_object_get(p,
-				"port")), s != NULL ? s : "",
-			t != NULL ? t : "");
-		free(s);
-		free(t);
+		rxrr_line_add(&l, "%s %lld ", i ? "," : "", (long long)
+			json_integer_value(json_object_get(p, "port")));
+		rxrr_line_clean(&l, json_string_value(json_object_get(p,
+			"driver")));
+		rxrr_line_add(&l, " ");
+		rxrr_line_clean(&l, json_string_value(json_object_get(p,
+			"name")));
 	}
 	if (json_array_size(json_object_get(env, "ports")) == 0)
 		rxrr_line_add(&l, " -");
 	rxrr_line_put(&l, out);
-	opts = json_object_get(env, "options");
-	u = json_dumps(opts, JSON_COMPACT | JSON_REAL_PRECISION(12));
-	s = rxrr_clean_dup(u);
-	free(u);
-	rxrr_line_add(&l, "options %s", s != NULL ? s : "{}");
-	free(s);
+	opts = json_dumps(json_object_get(env, "options"), JSON_COMPACT |
+		JSON_REAL_PRECISION(12));
+	rxrr_line_add(&l, "options ");
+	rxrr_line_clean(&l, opts);
+	free(opts);
 	rxrr_line_put(&l, out);
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "argv")));
-	rxrr_line_add(&l, "command %s", s != NULL ? s : "");
-	free(s);
+	rxrr_line_add(&l, "command ");
+	rxrr_line_clean(&l, json_string_value(json_object_get(env, "argv")));
 	rxrr_line_put(&l, out);
 	print_partial(r, &l, out);
 	rxrr_print_disturbed(r, "", &l, out);

@@ -289,6 +289,14 @@ rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
 }
 
 void
+rxrr_line_clean(struct rxrr_line *l, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		rxrr_line_add(l, "%c", (unsigned char)*s < 0x20 || *s == 0x7f ?
+			'?' : *s);
+}
+
+void
 rxrr_line_put(struct rxrr_line *l, FILE *out)
 {
 	char *s = l->big != NULL ? l->big : l->buf;
