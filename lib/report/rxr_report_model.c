@@ -562,13 +562,9 @@ model_new_row(struct rxrr_model *m)
 static double
 stat_of(const struct rxr_stats_desc *d, size_t k)
 {
-	switch (k) {
-	case 0: return d->min;
-	case 1: return d->median;
-	case 2: return d->mean;
-	case 3: return d->stdev;
-	}
-	return d->max;
+	const double v[] = { d->min, d->median, d->mean, d->stdev, d->max };
+
+	return v[k];
 }
 
 /* Paired ratios of run-wide metrics; stream rows keep the unpaired test. */

@@ -213,7 +213,7 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 
 	json_array_foreach(runs, i, run) {
 		const json_t *noise = json_object_get(run, "noise"), *lc;
-		char label[256], causes[64], *c;
+		char label[256], causes[64];
 		double wait, runnable;
 		size_t k;
 
@@ -221,14 +221,12 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
+		/* Validated causes: no control characters to clean. */
 		causes_str(run, causes, sizeof(causes));
-		c = rxrr_clean_dup(causes);
 		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
 			(long long)json_integer_value(json_object_get(run, "rep")) +
-			1, c != NULL ? c : "?",
-			rxrr_num(json_object_get(run, "duration_s")));
-		free(c);
+			1, causes, rxrr_num(json_object_get(run, "duration_s")));
 		if (!isnan(rxrr_num(json_object_get(noise, "asked_s"))))
 			rxrr_line_add(l, " of %.3f s", rxrr_num(json_object_get(noise,
 				"asked_s")));
