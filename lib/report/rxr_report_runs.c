@@ -330,18 +330,17 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {
 	const json_t *runs = json_object_get(doc, "runs");
 	const bool zero = rxrr_zero_listed(doc);
-	struct rxrr_group *g = NULL;
-	size_t n = 0, i, j, nruns;
+	size_t n = 0, i, j, nruns = json_array_size(runs);
+	/* At most a group per run, at most every run in one group. */
+	struct rxrr_group *g = calloc(nruns + 1, sizeof(*g));
 
 	*groups = NULL;
 	*nb = 0;
-	if (runs == NULL || !json_is_array(runs))
-		return 0;
-	nruns = json_array_size(runs);
+	if (g == NULL)
+		return -ENOMEM;
 	for (i = 0; i < nruns; i++) {
 		json_t *run = json_array_get(runs, i);
 		const char *s = json_string_value(json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
 		/* A run cut short (or disturbed, when excluded) is kept in
 		 * runs[] but in no statistic. */
@@ -351,27 +350,17 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 			if (rxrr_same_config(g[j].runs[0], run, zero))
 				break;
 		if (j == n) {
-			struct rxrr_group *ng = realloc(g, (n + 1) * sizeof(*g));
-
-			if (ng == NULL)
-				goto nomem;
-			g = ng;
-			/* At most nruns runs per group: one allocation. */
-			g[n].runs = calloc(nruns, sizeof(json_t *));
-			if (g[n].runs == NULL)
-				goto nomem;
-			g[n].strategy = s;
-			g[n].bulk = bulk;
-			g[n].zero = zero;
-			g[n].nb_runs = 0;
-			n++;
+			g[n] = (struct rxrr_group){ .strategy = s, .zero = zero,
+				.bulk = json_is_true(json_object_get(run, "bulk")),
+				.runs = calloc(nruns, sizeof(json_t *)) };
+			if (g[n++].runs == NULL) {
+				rxrr_groups_free(g, n);
+				return -ENOMEM;
+			}
 		}
 		g[j].runs[g[j].nb_runs++] = run;
 	}
 	*groups = g;
 	*nb = n;
 	return 0;
-nomem:
-	rxrr_groups_free(g, n);
-	return -ENOMEM;
 }
