@@ -451,7 +451,7 @@ run_drops(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
 	json_t *drops = json_object();
-	unsigned int i, j;
+	unsigned int i;
 
 	if (rxrr_jset(o, "drops", drops))
 		return -ENOMEM;
@@ -463,10 +463,7 @@ run_drops(json_t *o, const struct rxr_report_run *run, char *err,
 				run->strategy, i);
 			return -EINVAL;
 		}
-		for (j = 0; j < i; j++)
-			if (strcmp(run->drops[j].cause, c) == 0)
-				break;
-		if (j < i) {
+		if (json_object_get(drops, c) != NULL) {
 			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
 				run->strategy, c);
 			return -EINVAL;
