@@ -647,25 +647,18 @@ find_row(const struct rxrr_model *m, const char *metric)
 	return median;
 }
 
-/* Drops of every cause per complete repetition of column c, the mean. */
+/* Drops of every cause a repetition of g (all complete), the mean. */
 static double
 drops_mean(const struct rxrr_group *g)
 {
 	double sum = 0;
-	size_t r, n = 0;
+	const char *key;
+	json_t *v;
 
-	for (r = 0; r < g->nb_runs; r++) {
-		const json_t *drops = json_object_get(g->runs[r], "drops");
-		const char *key;
-		json_t *v;
-
-		if (!rxrr_run_complete(g->runs[r]))
-			continue;
-		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
+	for (size_t r = 0; r < g->nb_runs; r++)
+		json_object_foreach(json_object_get(g->runs[r], "drops"), key, v)
 			sum += rxrr_num(v);
-		n++;
-	}
-	return n != 0 ? sum / (double)n : NAN;
+	return g->nb_runs != 0 ? sum / (double)g->nb_runs : NAN;
 }
 
 /*
