@@ -117,7 +117,7 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 {
 	const char *slash = strrchr(path, '/');
 	const char *base, *step = "out of memory";
-	char *dir = NULL, *tmp = NULL;
+	char *dir, *tmp = NULL;
 	struct stat st;
 	int ret = -ENOMEM;
 
@@ -142,12 +142,8 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 			rxr_path_kind(path));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
-	if (slash == NULL)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+		strndup(path, (size_t)(slash - path));
 	if (dir != NULL)
 		ret = write_temp(doc, path, dir, base, &tmp, &step);
 	if (ret == 0 && rename(tmp, path) != 0) {
