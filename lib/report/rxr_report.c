@@ -17,54 +17,24 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-/* Short names for the many fields below. */
-static inline json_t *
-jnum(double d)
-{
-	return rxrr_jnum(d);
-}
-
-static inline json_t *
-jcount(uint64_t c)
-{
-	return rxrr_jcount(c);
-}
-
-static inline int
-jset(json_t *obj, const char *key, json_t *v)
-{
-	return rxrr_jset(obj, key, v);
-}
-
-static int
-format_created(json_t *doc, time_t t)
-{
-	char buf[32];
-	struct tm tm;
-
-	if (gmtime_r(&t, &tm) == NULL)
-		return -EINVAL;
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return jset(doc, "created", json_string(buf)) == 0 ? 0 : -ENOMEM;
-}
-
 struct rxr_report *
 rxr_report_create(void)
 {
 	struct rxr_report *r = calloc(1, sizeof(*r));
+	time_t now = time(NULL);
+	char created[32];
+	struct tm tm;
 
-	if (r == NULL)
+	if (r == NULL || gmtime_r(&now, &tm) == NULL) {
+		free(r);
 		return NULL;
-	r->doc = json_object();
-	if (r->doc == NULL ||
-			jset(r->doc, "schema", json_string(RXR_REPORT_SCHEMA)) ||
-			jset(r->doc, "partial", json_false()) ||
-			format_created(r->doc, time(NULL)) != 0 ||
-			/* Options may come before env; env keeps its place. */
-			jset(r->doc, "env", json_pack("{s:{}}", "options")) ||
-			jset(r->doc, "runs", json_array()) ||
-			jset(r->doc, "summary", json_array()) ||
-			rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
+	}
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* Options may come before env; env keeps its place. */
+	r->doc = json_pack("{s:s, s:b, s:s, s:{s:{}}, s:[], s:[]}", "schema",
+		RXR_REPORT_SCHEMA, "partial", 0, "created", created, "env",
+		"options", "runs", "summary");
+	if (r->doc == NULL || rxrr_set_alpha(r, RXR_REPORT_ALPHA_DEFAULT)) {
 		rxr_report_free(r);
 		return NULL;
 	}
@@ -168,14 +138,13 @@ env_check(const struct rxr_report_env *env, char *err, size_t errlen)
 	return 0;
 }
 
-/* The lcores as a JSON array; NULL on ENOMEM. */
+/* The lcores and the ports as JSON arrays; NULL on ENOMEM. */
 static json_t *
 lcores_json(const struct rxr_report_env *env)
 {
 	json_t *lcores = json_array();
-	unsigned int i;
 
-	for (i = 0; lcores != NULL && i < env->nb_lcores; i++)
+	for (unsigned int i = 0; lcores != NULL && i < env->nb_lcores; i++)
 		if (json_array_append_new(lcores, json_integer(env->lcores[i]))) {
 			json_decref(lcores);
 			return NULL;
@@ -183,21 +152,17 @@ lcores_json(const struct rxr_report_env *env)
 	return lcores;
 }
 
-/* The ports, each {port, driver, name}; NULL on ENOMEM. */
 static json_t *
 ports_json(const struct rxr_report_env *env)
 {
 	json_t *ports = json_array();
-	unsigned int i;
 
-	for (i = 0; ports != NULL && i < env->nb_ports; i++) {
+	for (unsigned int i = 0; ports != NULL && i < env->nb_ports; i++) {
 		const struct rxr_report_port *p = &env->ports[i];
-		json_t *po = json_object();
 
-		if (po == NULL || json_array_append_new(ports, po) ||
-				jset(po, "port", json_integer(p->port)) ||
-				jset(po, "driver", rxrr_jstr(p->driver)) ||
-				jset(po, "name", rxrr_jstr(p->name))) {
+		if (json_array_append_new(ports, json_pack("{s:i, s:o, s:o}",
+				"port", p->port, "driver", rxrr_jstr(p->driver),
+				"name", rxrr_jstr(p->name)))) {
 			json_decref(ports);
 			return NULL;
 		}
@@ -209,91 +174,58 @@ int
 rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 		char *err, size_t errlen)
 {
-	char host[256], cpu[256];
-	json_t *e, *lcores, *ports, *options;
+	char host[256] = "unknown", cpu[256];
+	json_t *options, *e;
 	char *argv_str;
 
 	if (env_check(env, err, errlen) != 0)
 		return -EINVAL;
-	if (env->host == NULL) {
-		if (gethostname(host, sizeof(host)) != 0)
-			snprintf(host, sizeof(host), "unknown");
-		host[sizeof(host) - 1] = '\0';
-	} else {
+	if (env->host != NULL)
 		snprintf(host, sizeof(host), "%s", env->host);
-	}
+	else if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
 	if (env->cpu_model == NULL)
 		rxr_cpu_model(cpu, sizeof(cpu));
 	else
 		snprintf(cpu, sizeof(cpu), "%s", env->cpu_model);
-
 	/* Options set before env survive a later set_env(). */
 	options = json_object_get(json_object_get(r->doc, "env"), "options");
-	options = options != NULL ? json_incref(options) : json_object();
-	e = json_object();
-	lcores = lcores_json(env);
-	ports = ports_json(env);
 	argv_str = join_argv(env->argc, env->argv);
-	if (e == NULL || lcores == NULL || ports == NULL || options == NULL ||
-			argv_str == NULL)
-		goto nomem;
-	if (jset(e, "dpdk_version", rxrr_jstr(env->dpdk_version != NULL ?
-				env->dpdk_version : "unknown")) ||
-			jset(e, "host", rxrr_jstr(host)) ||
-			jset(e, "cpu_model", rxrr_jstr(cpu)) ||
-			json_object_set(e, "lcores", lcores) ||
-			jset(e, "memory", json_string(env->no_huge ?
-				"no-huge" : "hugepages")) ||
-			json_object_set(e, "ports", ports) ||
-			json_object_set(e, "options", options) ||
-			jset(e, "argv", rxrr_jstr(argv_str)))
-		goto nomem;
-	json_decref(lcores);
-	json_decref(ports);
-	json_decref(options);
+	/* "o" steals its value, also when packing fails. */
+	e = argv_str == NULL ? NULL : json_pack("{s:o, s:o, s:o, s:o, s:s, "
+		"s:o, s:o, s:o}", "dpdk_version", rxrr_jstr(env->dpdk_version !=
+			NULL ? env->dpdk_version : "unknown"),
+		"host", rxrr_jstr(host), "cpu_model", rxrr_jstr(cpu),
+		"lcores", lcores_json(env),
+		"memory", env->no_huge ? "no-huge" : "hugepages",
+		"ports", ports_json(env),
+		"options", options != NULL ? json_incref(options) : json_object(),
+		"argv", rxrr_jstr(argv_str));
 	free(argv_str);
-	return json_object_set_new(r->doc, "env", e) == 0 ? 0 : -ENOMEM;
-nomem:
-	json_decref(e);
-	json_decref(lcores);
-	json_decref(ports);
-	json_decref(options);
-	free(argv_str);
-	rxrr_err(err, errlen, "env: out of memory");
-	return -ENOMEM;
+	if (e == NULL || json_object_set_new(r->doc, "env", e) != 0) {
+		rxrr_err(err, errlen, "env: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-/* env.options, created on first use so options may come before env. */
-static json_t *
-options_obj(struct rxr_report *r)
+/* obj.key = v (stolen): env.options, env or a run. */
+static int
+set_key(json_t *obj, const char *key, json_t *v)
 {
-	json_t *env = json_object_get(r->doc, "env");
-	json_t *o;
-
-	if (env == NULL) {
-		env = json_object();
-		if (env == NULL || json_object_set_new(r->doc, "env", env))
-			return NULL;
+	if (obj == NULL || key == NULL || v == NULL) {
+		json_decref(v);
+		return -EINVAL;
 	}
-	o = json_object_get(env, "options");
-	if (o == NULL) {
-		o = json_object();
-		if (o == NULL || json_object_set_new(env, "options", o))
-			return NULL;
-	}
-	return o;
+	return json_object_set_new(obj, key, v) == 0 ? 0 : -ENOMEM;
 }
 
 static int
 set_option(struct rxr_report *r, const char *name, json_t *v)
 {
-	json_t *o = options_obj(r);
-
-	if (o == NULL || name == NULL || v == NULL) {
-		json_decref(v);
-		return -EINVAL;
-	}
-	return json_object_set_new(o, name, v) == 0 ? 0 : -ENOMEM;
+	return set_key(json_object_get(json_object_get(r->doc, "env"),
+		"options"), name, v);
 }
 
 int
@@ -314,7 +246,7 @@ int
 rxr_report_set_option_double(struct rxr_report *r, const char *name,
 		double value)
 {
-	return set_option(r, name, jnum(value));
+	return set_option(r, name, rxrr_jnum(value));
 }
 
 int
@@ -327,26 +259,15 @@ rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 int
 rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v)
 {
-	json_t *env = json_object_get(r->doc, "env");
-
-	if (env == NULL || v == NULL || key == NULL) {
-		json_decref(v);
-		return -EINVAL;
-	}
-	return json_object_set_new(env, key, v) == 0 ? 0 : -ENOMEM;
+	return set_key(json_object_get(r->doc, "env"), key, v);
 }
 
 int
 rxr_report_run_set(struct rxr_report *r, unsigned int idx, const char *key,
 		json_t *v)
 {
-	json_t *run = json_array_get(json_object_get(r->doc, "runs"), idx);
-
-	if (run == NULL || v == NULL || key == NULL) {
-		json_decref(v);
-		return -EINVAL;
-	}
-	return json_object_set_new(run, key, v) == 0 ? 0 : -ENOMEM;
+	return set_key(json_array_get(json_object_get(r->doc, "runs"), idx),
+		key, v);
 }
 
 /* A negative figure is a bug in the caller: say which one. */
@@ -367,8 +288,8 @@ ratio(double num, double den)
 }
 
 /* Field id of run as JSON: a count, a number (null unless finite), text. */
-#define JSON_COUNT(v) jcount(v)
-#define JSON_NUMBER(v) jnum(v)
+#define JSON_COUNT(v) rxrr_jcount(v)
+#define JSON_NUMBER(v) rxrr_jnum(v)
 #define JSON_STRING(v) rxrr_jstr(v)
 static json_t *
 field_json(const struct rxr_report_run *run, unsigned int id)
@@ -408,10 +329,10 @@ run_group(json_t *o, const struct rxr_report_run *run, unsigned int g)
 	if (!group_written(run, g))
 		return 0;
 	sub = json_object();
-	if (jset(o, rxrr_group_name(g), sub))
+	if (rxrr_jset(o, rxrr_group_name(g), sub))
 		return -ENOMEM;
 	for (id = 0; (f = rxrr_field(id)) != NULL; id++)
-		if (f->group_id == g && jset(sub, f->name, field_json(run, id)))
+		if (f->group_id == g && rxrr_jset(sub, f->name, field_json(run, id)))
 			return -ENOMEM;
 	return 0;
 }
@@ -441,40 +362,26 @@ check_groups(const struct rxr_report_run *run, char *err, size_t errlen)
 	return 0;
 }
 
+/* The populated range of buckets, zeros inside it kept: the shape shows. */
 static json_t *
 hist_json(const uint64_t *counts)
 {
-	json_t *h = json_object(), *b = json_array();
-	int first = -1, last = -1, i;
+	json_t *b = json_array();
+	int first = 0, last = RXR_REPORT_HIST_BUCKETS - 1;
 
-	if (h == NULL || b == NULL)
-		goto nomem;
-	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
-		if (counts[i] == 0)
-			continue;
-		if (first < 0)
-			first = i;
-		last = i;
-	}
-	/* Populated range only, zeros inside it kept: the shape stays visible. */
-	for (i = first; first >= 0 && i <= last; i++) {
-		json_t *o = json_object();
-
-		if (o == NULL || json_array_append_new(b, o) ||
-				jset(o, "lo", jcount(rxrr_hist_lo(i))) ||
-				jset(o, "hi", jcount(rxrr_hist_hi(i))) ||
-				jset(o, "count", jcount(counts[i])))
-			goto nomem;
-	}
-	if (jset(h, "unit", json_string("ns")) ||
-			json_object_set(h, "buckets", b))
-		goto nomem;
-	json_decref(b);
-	return h;
-nomem:
-	json_decref(h);
-	json_decref(b);
-	return NULL;
+	while (counts[first] == 0)
+		first++;	/* the caller made sure one is not 0 */
+	while (counts[last] == 0)
+		last--;
+	for (int i = first; b != NULL && i <= last; i++)
+		if (json_array_append_new(b, json_pack("{s:o, s:o, s:o}", "lo",
+				rxrr_jcount(rxrr_hist_lo(i)), "hi",
+				rxrr_jcount(rxrr_hist_hi(i)), "count",
+				rxrr_jcount(counts[i])))) {
+			json_decref(b);
+			return NULL;
+		}
+	return json_pack("{s:s, s:o}", "unit", "ns", "buckets", b);
 }
 
 /* Each stream's share of the bytes: smallest, largest, Jain's index. */
@@ -497,8 +404,8 @@ fairness_json(const struct rxr_report_run *run)
 	jain = rxr_stats_jain(x, run->nb_streams);
 	free(x);
 	o = json_pack("{s:i, s:o, s:o, s:o}", "streams", run->nb_streams,
-		"min_share", jnum(sum > 0 ? lo : NAN),
-		"max_share", jnum(sum > 0 ? hi : NAN), "jain", jnum(jain));
+		"min_share", rxrr_jnum(sum > 0 ? lo : NAN),
+		"max_share", rxrr_jnum(sum > 0 ? hi : NAN), "jain", rxrr_jnum(jain));
 	return o;
 }
 
@@ -524,17 +431,17 @@ run_figures(json_t *o, const struct rxr_report_run *run)
 {
 	const struct rxrr_figure *f;
 
-	if (jset(o, "strategy", rxrr_jstr(run->strategy)) ||
-			jset(o, "bulk", json_boolean(run->bulk)) ||
-			jset(o, "rep", json_integer(run->rep)) ||
-			jset(o, "duration_s", jnum(run->duration_s)) ||
-			jset(o, "rx_packets", jcount(run->rx_packets)) ||
-			jset(o, "rx_bytes", jcount(run->rx_bytes)))
+	if (rxrr_jset(o, "strategy", rxrr_jstr(run->strategy)) ||
+			rxrr_jset(o, "bulk", json_boolean(run->bulk)) ||
+			rxrr_jset(o, "rep", json_integer(run->rep)) ||
+			rxrr_jset(o, "duration_s", rxrr_jnum(run->duration_s)) ||
+			rxrr_jset(o, "rx_packets", rxrr_jcount(run->rx_packets)) ||
+			rxrr_jset(o, "rx_bytes", rxrr_jcount(run->rx_bytes)))
 		return -ENOMEM;
 	for (unsigned int i = 0; (f = rxrr_figure(i)) != NULL; i++)
-		if (jset(o, f->name, jnum(figure_of(run, f))))
+		if (rxrr_jset(o, f->name, rxrr_jnum(figure_of(run, f))))
 			return -ENOMEM;
-	return jset(o, "refill_latency_sample_every",
+	return rxrr_jset(o, "refill_latency_sample_every",
 		json_integer(run->refill_latency_sample_every)) ? -ENOMEM : 0;
 }
 
@@ -544,9 +451,9 @@ run_drops(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
 	json_t *drops = json_object();
-	unsigned int i, j;
+	unsigned int i;
 
-	if (jset(o, "drops", drops))
+	if (rxrr_jset(o, "drops", drops))
 		return -ENOMEM;
 	for (i = 0; i < run->nb_drops; i++) {
 		const char *c = run->drops[i].cause;
@@ -556,149 +463,112 @@ run_drops(json_t *o, const struct rxr_report_run *run, char *err,
 				run->strategy, i);
 			return -EINVAL;
 		}
-		for (j = 0; j < i; j++)
-			if (strcmp(run->drops[j].cause, c) == 0)
-				break;
-		if (j < i) {
+		if (json_object_get(drops, c) != NULL) {
 			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
 				run->strategy, c);
 			return -EINVAL;
 		}
-		if (jset(drops, c, jcount(run->drops[i].count)))
+		if (rxrr_jset(drops, c, rxrr_jcount(run->drops[i].count)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The allocator's counters: pcp, zone lock, deferred frees; 0 or -ENOMEM. */
+/* The strategy's own counters; 0 or -ENOMEM. */
 static int
-run_pool(json_t *o, const struct rxr_report_run *run)
-{
-	if (run_group(o, run, RXR_REPORT_GROUP_pcp) ||
-			run_group(o, run, RXR_REPORT_GROUP_zone_lock) ||
-			run_group(o, run, RXR_REPORT_GROUP_deferred))
-		return -ENOMEM;
-	return 0;
-}
-
-/* The strategy's own counters and the zeroing's figures; 0 or -ENOMEM. */
-static int
-run_strategy(json_t *o, const struct rxr_report_run *run)
+run_counters(json_t *o, const struct rxr_report_run *run)
 {
 	json_t *sub;
 
-	if (run->nb_strategy_counters != 0) {
-		sub = json_object();
-		if (jset(o, "strategy_counters", sub))
-			goto nomem;
-		for (unsigned int i = 0; i < run->nb_strategy_counters &&
-				i < RXR_REPORT_DROPS_MAX; i++)
-			if (jset(sub, run->strategy_counters[i].cause,
-					jcount(run->strategy_counters[i].count)))
-				goto nomem;
-	}
-	if (run_group(o, run, RXR_REPORT_GROUP_zeroing) ||
-			run_group(o, run, RXR_REPORT_GROUP_poll) ||
-			run_group(o, run, RXR_REPORT_GROUP_zeroer))
-		goto nomem;
-	return 0;
-nomem:
-	return -ENOMEM;
-}
-
-/* The refill latency histogram and its percentiles, when sampled. */
-static int
-run_latency(json_t *o, const struct rxr_report_run *run)
-{
-	bool any_hist = false;
-	unsigned int i;
-
-	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
-		any_hist |= run->refill_latency_ns[i] != 0;
-	if (any_hist && (jset(o, "refill_latency_hist",
-				hist_json(run->refill_latency_ns)) ||
-			jset(o, "refill_latency_percentiles",
-				rxrr_percentiles_json(run->refill_latency_ns))))
+	if (run->nb_strategy_counters == 0)
+		return 0;
+	sub = json_object();
+	if (rxrr_jset(o, "strategy_counters", sub))
 		return -ENOMEM;
+	for (unsigned int i = 0; i < run->nb_strategy_counters &&
+			i < RXR_REPORT_DROPS_MAX; i++)
+		if (rxrr_jset(sub, run->strategy_counters[i].cause,
+				rxrr_jcount(run->strategy_counters[i].count)))
+			return -ENOMEM;
 	return 0;
 }
 
-/* Fairness, the streams and what no stream counted; 0, -EINVAL, -ENOMEM. */
+/* The refill latency histogram and its percentiles when sampled, then
+ * fairness and the streams; 0, -EINVAL or -ENOMEM. */
 static int
 run_streams(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
-	json_t *arr, *sub;
+	json_t *arr;
 	unsigned int i;
 
-	if (run->nb_streams > 0 && jset(o, "fairness", fairness_json(run)))
+	for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+		if (run->refill_latency_ns[i] != 0)
+			break;
+	if (i < RXR_REPORT_HIST_BUCKETS && (rxrr_jset(o, "refill_latency_hist",
+				hist_json(run->refill_latency_ns)) ||
+			rxrr_jset(o, "refill_latency_percentiles",
+				rxrr_percentiles_json(run->refill_latency_ns))))
 		return -ENOMEM;
-	if (run->nb_streams > 0) {
-		arr = json_array();
-		if (jset(o, "streams", arr))
-			return -ENOMEM;
-		for (i = 0; i < run->nb_streams; i++) {
-			const struct rxr_report_stream *s = &run->streams[i];
+	if (run->nb_streams == 0)
+		return 0;
+	arr = json_array();
+	if (rxrr_jset(o, "fairness", fairness_json(run)) ||
+			rxrr_jset(o, "streams", arr))
+		return -ENOMEM;
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct rxr_report_stream *s = &run->streams[i];
+		json_t *sub;
 
-			if (s->src == NULL || s->dst == NULL) {
-				rxrr_err(err, errlen,
-					"run %s: streams[%u]: no address",
-					run->strategy, i);
-				return -EINVAL;
-			}
-			sub = json_object();
-			if (sub == NULL || json_array_append_new(arr, sub) ||
-					jset(sub, "src", rxrr_jstr(s->src)) ||
-					jset(sub, "dst", rxrr_jstr(s->dst)) ||
-					jset(sub, "sport", json_integer(s->sport)) ||
-					jset(sub, "dport", json_integer(s->dport)) ||
-					jset(sub, "proto", json_integer(s->proto)) ||
-					(s->fragments && jset(sub, "fragments",
-						json_true())) ||
-					jset(sub, "packets", jcount(s->packets)) ||
-					jset(sub, "bytes", jcount(s->bytes)))
-				return -ENOMEM;
+		if (s->src == NULL || s->dst == NULL) {
+			rxrr_err(err, errlen, "run %s: streams[%u]: no address",
+				run->strategy, i);
+			return -EINVAL;
 		}
+		sub = json_pack("{s:o, s:o, s:i, s:i, s:i}", "src",
+			rxrr_jstr(s->src), "dst", rxrr_jstr(s->dst),
+			"sport", s->sport, "dport", s->dport, "proto", s->proto);
+		if (json_array_append_new(arr, sub) ||
+				(s->fragments && rxrr_jset(sub, "fragments",
+					json_true())) ||
+				rxrr_jset(sub, "packets", rxrr_jcount(s->packets)) ||
+				rxrr_jset(sub, "bytes", rxrr_jcount(s->bytes)))
+			return -ENOMEM;
 	}
-	if (run_group(o, run, RXR_REPORT_GROUP_streams_untracked) ||
-			run_group(o, run,
-				RXR_REPORT_GROUP_streams_untracked_by_cause))
-		return -ENOMEM;
-	if (run->has_streams_counted_by_poll && jset(o,
-			"streams_counted_by_poll",
-			jcount(run->streams_counted_by_poll)))
-		return -ENOMEM;
 	return 0;
 }
 
-/* A run as the report's JSON object, its fields in the schema's order. */
+/*
+ * A run as the report's JSON object, its fields in the schema's order:
+ * the groups in list order, the strategy's counters before zeroing{}, the
+ * latency and the streams before streams_untracked{}.
+ */
 static json_t *
 run_json(const struct rxr_report_run *run, char *err, size_t errlen)
 {
 	json_t *o = json_object();
-	int ret;
+	int ret = o == NULL || run_figures(o, run) ? -ENOMEM : 0;
 
-	if (o == NULL || run_figures(o, run) != 0)
-		goto nomem;
-	if (rxrr_run_mark(o, run, err, errlen) != 0)
-		goto inval;
-	ret = run_drops(o, run, err, errlen);
+	if (ret == 0 && rxrr_run_mark(o, run, err, errlen) != 0)
+		ret = -EINVAL;	/* err set */
 	if (ret == 0)
-		ret = run_pool(o, run);
+		ret = run_drops(o, run, err, errlen);
+	for (unsigned int g = 0; ret == 0 && g < RXR_REPORT_GROUPS_NUM; g++) {
+		if (g == RXR_REPORT_GROUP_zeroing)
+			ret = run_counters(o, run);
+		else if (g == RXR_REPORT_GROUP_streams_untracked)
+			ret = run_streams(o, run, err, errlen);
+		if (ret == 0)
+			ret = run_group(o, run, g);
+	}
+	if (ret == 0 && run->has_streams_counted_by_poll && rxrr_jset(o,
+			"streams_counted_by_poll",
+			rxrr_jcount(run->streams_counted_by_poll)))
+		ret = -ENOMEM;
+	if (ret == -ENOMEM)
+		rxrr_err(err, errlen, "run: out of memory");
 	if (ret == 0)
-		ret = run_strategy(o, run);
-	if (ret == 0)
-		ret = run_latency(o, run);
-	if (ret == 0)
-		ret = run_streams(o, run, err, errlen);
-	if (ret == -EINVAL)
-		goto inval;
-	if (ret != 0)
-		goto nomem;
-	return o;
-nomem:
-	rxrr_err(err, errlen, "run: out of memory");
-inval:
+		return o;
 	json_decref(o);
 	return NULL;
 }

@@ -6,15 +6,11 @@
 /**
  * @file
  * Run reports: one JSON document per run (doc/report-schema.md), built
- * from C structs, written atomically, loaded and validated, and rendered as
- * mmtests-shaped text tables (one report, strategies side by side; or
- * several reports side by side, % against the first).
+ * from C structs, written atomically, loaded, validated and rendered as
+ * mmtests-shaped text tables. libc and jansson only: no EAL.
  *
- * No DPDK here: the library only needs libc and jansson, so it can be used
- * by tools that never start EAL and its tests run in milliseconds.
- *
- * Errors: functions that can fail take a buffer (err, errlen; err may be
- * NULL) and write one line into it that names the file or field involved.
+ * Functions that can fail take a buffer (err, errlen; err may be NULL)
+ * and write into it one line naming the file or field involved.
  */
 
 #include <stdatomic.h>
@@ -125,14 +121,12 @@ struct rxr_report_noise {
 
 /**
  * @name Run figures
- * The headline figures of a run, one X-macro list: X(name, row, when,
- * help). Each line is the member run.name (a double), the JSON field
- * runs[].name (in list order, null when NaN or infinite), its check in
- * rxr_report_validate(), a table row "name" with Min, Median, Mean,
- * Stddev and Max rows, and its statistics in the summary.
+ * X(name, row, when, help): the double run.name, the JSON field
+ * runs[].name (list order; null unless finite), its check, its table
+ * rows (Min, Median, Mean, Stddev, Max) and its summary statistics.
  * - row: HIGHER or LOWER (better that way).
- * - when: REQUIRED (in every report), OPTIONAL (absent from older
- *   reports; a row always) or SPARSE (a row only when some run has one).
+ * - when: REQUIRED, OPTIONAL (absent from older reports; a row always)
+ *   or SPARSE (a row only when some run has one).
  * @{
  */
 #define RXR_REPORT_FIGURES(X) \
@@ -153,15 +147,13 @@ struct rxr_report_noise {
 
 /**
  * @name Report groups
- * The fixed-name objects of a run ("pcp": {"hits": ...}), one X-macro list
- * per group: X(group, name, type, row, prec, help). Each line is the
- * struct member run.group.name, the JSON field group.name (in list order),
- * its check in rxr_report_validate() and, when row is not NONE, a table
- * row selectable as "group.name" (rxr_report_metric_known()).
- * - type: COUNT (uint64_t; a JSON integer >= 0), NUMBER (double; a JSON
- *   number >= 0, null when NaN or infinite) or STRING (const char *).
- * - row: NONE (no row), COUNT (a row, neither way better), HIGHER or
- *   LOWER (better that way); prec: decimals shown.
+ * A run's fixed-name objects ("pcp": {"hits": ...}), a list per group:
+ * X(group, name, type, row, prec, help) is run.group.name, the JSON field
+ * group.name (list order), its check and, unless row is NONE, a table row
+ * "group.name".
+ * - type: COUNT (uint64_t; integer >= 0), NUMBER (double; number >= 0,
+ *   null unless finite) or STRING (const char *).
+ * - row: NONE, COUNT (neither way better), HIGHER or LOWER; prec: decimals.
  * @{
  */
 /** The pcp: allocations served from the per-lcore cache or not. */
@@ -196,10 +188,9 @@ struct rxr_report_noise {
 	X(zeroing, max_poll_gap_us, NUMBER, LOWER, 2, \
 		"longest poll gap while clearing, us")
 /**
- * The poll lcores' cycles per packet (cycles_per_packet) split: clearing
- * frames (the kernel's system time in clear_huge_page()) against all the
- * rest, receive and copy into the frame, free, consumer (its user time).
- * Written when has_poll: several zeroings per strategy and bulk.
+ * cycles_per_packet split: clearing frames (the kernel's system time in
+ * clear_huge_page()) against the rest (its user time). Written when
+ * has_poll: several zeroings per strategy and bulk.
  */
 #define RXR_REPORT_POLL_FIELDS(X) \
 	X(poll, clear_cycles_per_packet, NUMBER, LOWER, 1, \
@@ -285,10 +276,7 @@ struct rxr_report_noise {
 	struct rxr_report_##g { list(RXR_REPORT_MEMBER_) };
 /** @endcond */
 
-/*
- * struct rxr_report_pcp, struct rxr_report_zone_lock, ...: a group's
- * members, run.<group> (and rxrefill's telemetry, which shows some).
- */
+/* struct rxr_report_pcp, struct rxr_report_zone_lock, ...: run.<group>. */
 RXR_REPORT_GROUPS(RXR_REPORT_GROUP_STRUCT_)
 
 /** Fields by id: RXR_REPORT_FIELD_pcp_hits, ... */
@@ -303,7 +291,6 @@ enum rxr_report_group_id {
 	RXR_REPORT_GROUPS_NUM	/**< number of groups */
 };
 
-
 /**
  * "group.field" as a constant string, for a table of metric names; a
  * compile error when struct rxr_report_<group> has no such member.
@@ -316,23 +303,19 @@ double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
 /** @} */
 
 /**
- * One repetition of one (strategy, bulk) pair, as measured.
- *
- * gbps, gbps_wire, mpps and pcp.hit_rate are derived by
- * rxr_report_add_run() from the counters (what they hold is not read);
- * every other figure is the caller's. A double that is NaN or
- * infinite is written as null ("could not be measured"). Zero-initialize
- * the struct and fill what you have.
+ * One repetition of one (strategy, bulk) pair, as measured; zero it and
+ * fill what you have. rxr_report_add_run() derives gbps, gbps_wire, mpps
+ * and pcp.hit_rate from the counters. A double that is not finite is
+ * written as null ("could not be measured").
  */
 struct rxr_report_run {
 	const char *strategy;		/**< the strategy's registry name */
 	bool bulk;			/**< bulk alloc/free on */
 	uint32_t rep;			/**< repetition index from 0 */
 	/**
-	 * NULL: the repetition ran to its end ("complete": true). Else why
-	 * it stopped early ("SIGTERM", "replay stalled", ...): written as
-	 * "complete": false with "cut_short", and left out of the summary,
-	 * the tables and the comparisons.
+	 * NULL: ran to its end ("complete": true). Else why it stopped
+	 * early ("SIGTERM", ...): "complete": false with "cut_short", and
+	 * left out of the summary, the tables and the comparisons.
 	 */
 	const char *cut_short;
 	double duration_s;		/**< measured seconds, >= 0 */
@@ -340,10 +323,8 @@ struct rxr_report_run {
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
 	/** The figures (RXR_REPORT_FIGURES): NAN where not measured. */
 	RXR_REPORT_FIGURES(RXR_REPORT_FIGURE_MEMBER_)
-	/**
-	 * Refill latency sampling: one poll-context refill in this many is
-	 * timed into refill_latency_ns and refill_cycles_per_frame; 0: off.
-	 */
+	/** One poll-context refill in this many is timed into
+	 * refill_latency_ns and refill_cycles_per_frame; 0: off. */
 	uint32_t refill_latency_sample_every;
 	unsigned int nb_drops;		/**< entries used in drops[] */
 	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
@@ -351,10 +332,7 @@ struct rxr_report_run {
 	struct rxr_report_zone_lock zone_lock;
 	bool has_deferred;		/**< write deferred{} (bh) */
 	struct rxr_report_deferred deferred;
-	/**
-	 * The strategy's own counters (rxr_strategy_counters()), written as
-	 * strategy_counters{name: count} when nb_strategy_counters > 0.
-	 */
+	/** The strategy's own counters: strategy_counters{name: count}. */
 	unsigned int nb_strategy_counters;
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
@@ -363,7 +341,7 @@ struct rxr_report_run {
 	struct rxr_report_poll poll;
 	bool has_zeroer;		/**< write zeroer{} */
 	struct rxr_report_zeroer zeroer;
-	/** Refill latency, counts per log2 bucket (rxr_report_hist_index()). */
+	/** Refill latency, counts per log2 bucket (RXR_REPORT_HIST_BUCKETS). */
 	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
@@ -408,9 +386,8 @@ struct rxr_report_env {
 struct rxr_report;
 
 /**
- * Interleaved repetitions: step s of nb_configs * reps runs config
- * s % nb_configs, repetition s / nb_configs (A B C A B C ...), so that a
- * slow drift of a shared machine spreads over every config.
+ * Interleaved repetitions, A B C A B C ...: a slow drift of a shared
+ * machine spreads over every config.
  */
 static inline void
 rxr_report_schedule(unsigned int step, unsigned int nb_configs,
@@ -450,18 +427,17 @@ int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 		bool value);
 
 /**
- * Mark the report partial (the run was interrupted) or complete. rxrefill
- * writes the report after every repetition with partial set, so an
- * interrupted run leaves a valid report of what it completed.
+ * Mark the report partial (interrupted) or complete: rxrefill writes it
+ * partial after every repetition, so an interrupted run leaves a valid one.
  */
 void rxr_report_set_partial(struct rxr_report *r, bool partial);
 
 /**
- * Append a run. The summary is brought up to date when the report is
- * next written or its document read (rxr_report_json()).
+ * Append a run; the summary follows when the report is next written or
+ * read (rxr_report_json()).
  * @return 0; -EINVAL (no strategy, an empty or duplicate drop cause, a
- *   strategy/bulk/rep already present, a stream without addresses) or
- *   -ENOMEM, with err filled.
+ *   configuration and rep already present, a stream without addresses,
+ *   a negative figure) or -ENOMEM, with err filled.
  */
 int rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		char *err, size_t errlen);
@@ -472,10 +448,7 @@ unsigned int rxr_report_nb_runs(const struct rxr_report *r);
 /** Number of runs marked "complete": false (cut short). */
 unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 
-/**
- * The underlying document, owned by the report. Changes made through it
- * are checked by rxr_report_validate() before any write.
- */
+/** The document, owned by the report; validated again before a write. */
 json_t *rxr_report_json(const struct rxr_report *r);
 
 /**
@@ -488,34 +461,27 @@ int rxr_report_validate(const json_t *doc, const char *name, char *err,
 		size_t errlen);
 
 /**
- * Write a report to path atomically: to a temporary file in the same
- * directory, fflush + fsync, rename over path, fsync the directory. A
- * crash at any point leaves at path either the previous file or the new
- * one, both complete (a killed writer may leave a ".<name>.tmp.XXXXXX"
- * behind). The new file keeps the mode of the one it replaces, else 0644.
- * The report is validated first: nothing is written that could not be
- * loaded back. path is replaced as a name: a symlink there is replaced by
- * the file, not followed.
- * @return 0 or -errno, with err naming path and the failed step. An error
- *   from the last step (fsync of the directory) means the new report is in
- *   place but might not survive a power loss.
+ * Validate the report and write it to path atomically: a temporary file
+ * in the same directory (a killed writer may leave a ".<name>.tmp.XXXXXX"),
+ * fsync, rename over path (a symlink is replaced, not followed), fsync the
+ * directory. The file keeps the mode of the one it replaces, else 0644.
+ * @return 0 or -errno, with err naming path and the failed step; after a
+ *   failed fsync of the directory the report is in place but might not
+ *   survive a power loss.
  */
 int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		char *err, size_t errlen);
 
 /**
  * Load and validate a report file.
- * @return the report, or NULL with err set: "<path>: No such file or
- *   directory", "<path>: empty file, not a report", "<path>:3:14: malformed
- *   JSON: ...", "<path>: schema \"x\" is not rxrefill-report/1",
- *   "<path>: runs[0].gbps: missing", ...
+ * @return the report, or NULL with err set: "<path>:3:14: malformed
+ *   JSON: ...", "<path>: runs[0].gbps: missing", ...
  */
 struct rxr_report *rxr_report_load(const char *path, char *err, size_t errlen);
 
 /**
- * Read a JSON document as reports are read: path a regular file (never
- * opened otherwise) of at most 256 MiB, UTF-8, no duplicate key, numbers
- * in range. New reference, or NULL with err set.
+ * Read a JSON document as reports are read: a regular file of at most
+ * 256 MiB, no duplicate key. New reference, or NULL with err set.
  */
 json_t *rxr_report_json_load(const char *path, char *err, size_t errlen);
 
@@ -523,98 +489,69 @@ json_t *rxr_report_json_load(const char *path, char *err, size_t errlen);
 json_t *rxr_report_json_loadb(const char *buf, size_t len, const char *name,
 		char *err, size_t errlen);
 
-/**
- * The report of a document: validated (rxr_report_validate()), and
- * owned by the report from then on (stolen, also on failure).
- * @return the report, or NULL with err set.
- */
+/** The report of a document, validated; doc is stolen, also on failure.
+ * NULL with err set. */
 struct rxr_report *rxr_report_of_json(json_t *doc, const char *name,
 		char *err, size_t errlen);
 
 /**
- * Row selection for the renderers. A selector picks a metric when it
- * equals its name or is a prefix ending at '.' or '[': "drops" picks every
- * drops.<cause>, "streams" every stream row, "refill_latency_hist" the
- * histogram. NULL or no selectors: everything.
+ * Row selection. A selector picks a metric it names or is a prefix of,
+ * ending at '.' or '[' ("drops" picks every drops.<cause>). NULL or no
+ * selectors: everything.
  */
 struct rxr_report_select {
 	const char *const *metrics;
 	unsigned int nb_metrics;
-	/**
-	 * Every stream's row; otherwise only the fairness summary (smallest
-	 * and largest share, Jain's index), unless a selector names streams.
-	 */
+	/** Every stream's row; else only fairness, unless selected. */
 	bool stream_rows;
 	/** Significance level of the n.s. marks; 0: the first report's. */
 	double alpha;
-	/**
-	 * NULL, or a flag a signal handler sets: once true, the text table
-	 * ends early (rows already printed stay), so that a long stream
-	 * listing answers a stop at once.
-	 */
+	/** NULL, or a flag a signal handler sets: the table then ends
+	 * early, so that a long stream listing answers a stop at once. */
 	const atomic_bool *stop;
 };
 
-/**
- * Whether sel names a known metric or group (for option checking).
- * Known: gbps, gbps_wire, mpps, cycles_per_packet,
- * refill_cycles_per_frame, allocator_cycles_per_packet,
- * consumer_free_cycles_per_packet, every group field with a row (the
- * lists' row column: pcp.hit_rate, zone_lock.wait_share, ...) and its
- * group, drops[.<cause>], recycle[.<counter>],
- * strategy_counters[.<counter>], fairness[...], streams[.packets|.bytes],
- * refill_latency_hist.
- */
+/** Whether sel names a known metric or group (rxr_report_metric_help()). */
 bool rxr_report_metric_known(const char *sel);
 
-/** The list of known metric names and groups, for --help. */
+/** The known metric names and groups, for --help. */
 const char *rxr_report_metric_help(void);
 
 /**
- * Print one report as text: header, the metric table with one column per
- * (strategy, bulk) and % against the first column (n.s. on the row each
- * metric is tested on: the sign-flip test over the rounds), the refill
- * latency histogram, per-stream rows, and the findings: one line per
- * configuration against the first (and bulk off against on) for Gbit/s,
- * "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI 0.55-0.79, p 0.016, 8 paired
- * rounds)", with a warning when the rounds cannot reach alpha.
- * @return 0, or -EIO when writing to out failed.
+ * Print one report as text: header, a column per configuration with %
+ * against the first (n.s. on each metric's tested row), the refill latency
+ * histogram, stream rows, and the Gbit/s findings against the first
+ * configuration and bulk on: "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI
+ * 0.55-0.79, p 0.016, 8 paired rounds)".
+ * @return 0, -ENOMEM or -EIO.
  */
 int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel);
 
 /**
- * Print one report as a brief table that fits 120 columns: a line on the
- * machine, the repetitions cut short, then one row per (strategy, bulk)
- * with the metrics that decide: Gbit/s, Mpps, refill and allocator cycles
- * (% against the first configuration, n.s. where not significant), drops
- * of every cause and the zone lock's wait share; then bulk off against on.
- * rxr_report_render_text() prints every metric.
- * @return 0, -ENOMEM, or -EIO when writing to out failed.
+ * Print one report within 120 columns: a row per configuration with the
+ * metrics that decide (Gbit/s, Mpps, refill and allocator cycles, drops,
+ * the zone lock's wait share), then the findings.
+ * @return 0, -ENOMEM or -EIO.
  */
 int rxr_report_render_brief(const struct rxr_report *r, FILE *out);
 
 /**
- * Print several reports side by side, one column per report, % against
- * the first; rows are "<strategy>-<bulk|nobulk>.<metric>", matched by
- * (strategy, bulk); "-" where a report lacks that pair. Separate reports
- * share no rounds: the tests are unpaired (a report given twice is
- * paired over its own rounds); the findings follow the table.
- * @param labels  column headers (e.g. file names), n of them
- * @return 0, or -EIO.
+ * Print reports side by side, a column per report (headed by labels), %
+ * against the first; rows "<config>.<metric>", "-" where a report lacks
+ * the configuration. Unpaired tests (a report given twice is paired over
+ * its own rounds); the findings follow.
+ * @return 0, -ENOMEM or -EIO.
  */
 int rxr_report_compare_text(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out,
 		const struct rxr_report_select *sel);
 
 /**
- * Regressions against the first report, on every tested row of the
- * comparison (Mean, else Median): a count (drops by cause) whose mean
- * rise per repetition (paired by round when the reports are) is above
- * @p drops; any other metric with a direction significantly worse (p <
- * alpha) by more than @p pct percent (from 0, any change is). Each is
- * printed on @p out (may be NULL) as "worse: <config>.<metric> <label>:
- * ...".
+ * Regressions against the first report on the tested rows: a drop cause
+ * rising by more than @p drops a repetition; another metric significantly
+ * worse by more than @p pct percent. Each printed on @p out (may be NULL)
+ * as "worse: <config>.<metric> <label>: ...".
  * @return the number of regressions, or -ENOMEM.
  */
 int rxr_report_compare_worse(struct rxr_report *const *reports,
@@ -623,95 +560,71 @@ int rxr_report_compare_worse(struct rxr_report *const *reports,
 		FILE *out);
 
 /**
- * The comparison of rxr_report_compare_text() as a JSON document
- * (schema rxrefill-compare/1: reports, columns, rows with values,
- * delta_pct and, on tested rows, p, ratio, interval and test, and
- * histograms). With n == 1, that report's own table (a column per
- * configuration, paired over its rounds). New reference owned by the
- * caller; NULL on ENOMEM.
+ * The comparison as an rxrefill-compare/1 document; with n == 1, that
+ * report's own table. New reference; NULL on ENOMEM.
  */
 json_t *rxr_report_compare_json(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
 
-/**
- * Set env.<key> (new fields: versions, build, kernel, ...). Steals v.
- * @return 0, -EINVAL (no env, NULL key or value) or -ENOMEM.
- */
+/** Set env.<key> (versions, build, kernel, ...); steals v.
+ * @return 0, -EINVAL (no env, NULL key or value) or -ENOMEM. */
 int rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v);
 
-/**
- * Set runs[idx].<key> (queues, lcores, xstats). Steals v.
- * @return 0, -EINVAL (no such run) or -ENOMEM.
- */
+/** Set runs[idx].<key> (queues, lcores, xstats); steals v.
+ * @return 0, -EINVAL (no such run) or -ENOMEM. */
 int rxr_report_run_set(struct rxr_report *r, unsigned int idx,
 		const char *key, json_t *v);
 
 /**
- * Print a note when the report was measured with debug checks, the
- * refill latency percentiles of each configuration (all its
- * complete repetitions together) and, with detail, the per-queue,
- * per-lcore and changed extended statistics of every run.
+ * Print a note on debug checks, each configuration's refill latency
+ * percentiles and, with detail, every run's per-queue, per-lcore and
+ * changed extended statistics.
  * @return 0, -ENOMEM or -EIO.
  */
 int rxr_report_render_extra(const struct rxr_report *r, FILE *out,
 		bool detail);
 
 /**
- * Refill latency percentiles of each configuration (all its complete
- * repetitions) in each report: an array of {"config", "percentile"
- * ("p50", "p90", "p99", "p99.9"), "ns", "lo", "hi"}, the last three
- * arrays with one entry per report, null where a report has no histogram
- * for that configuration. New reference; NULL on ENOMEM.
+ * Each configuration's refill latency percentiles: [{"config",
+ * "percentile", "ns", "lo", "hi"}], the last three an entry per report
+ * (null: no histogram). New reference; NULL on ENOMEM.
  */
 json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
 		unsigned int n);
 
 /**
- * Print a "warning: ..." line on out for every environment field in which
- * a report differs from the first (memory backing, build type, debug
- * checks, CPU, DPDK version, rxrefill version), for every workload field
- * ("warning: workload: consumer differs: ..."; consumer, main lcore
- * polling, poll lcores, frame size, zeroing policy, the captures given to
- * --replay, the ports' PMDs) and for every report measured with debug
- * checks. Fields a report lacks are not compared.
+ * Print a "warning: ..." line for each environment or workload field in
+ * which a report differs from the first (a field it lacks is not
+ * compared), and for each report measured with debug checks.
  * @return the number of warnings.
  */
 int rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out);
 
 /**
- * --reps auto: the target of a ratio to the first configuration. A ratio
- * is decided when its 95% interval excludes 1, or is narrower than
- * +- this many percent (a shared 2-vCPU machine gets there in about 8
- * rounds where the configurations differ by less than their noise).
+ * --reps auto: a ratio to the first configuration is decided when its
+ * interval excludes 1 or is within +- this many percent (about 8 rounds
+ * on a shared 2-vCPU machine where configurations differ by less than
+ * their noise).
  */
 #define RXR_REPORT_AUTO_RATIO_PCT 20.0
-/** --reps auto with one configuration: its interval of the mean within
- * this many percent of the mean. */
+/** --reps auto, one configuration: its interval within this % of its mean. */
 #define RXR_REPORT_AUTO_MEAN_PCT 2.0
 
 /**
- * --reps auto, after round @p rounds (at most @p max): whether to stop.
- * With several configurations: stop when every Gbit/s ratio to the first
- * (paired over the rounds) is decided (RXR_REPORT_AUTO_RATIO_PCT) and
- * enough rounds ran for the paired test to reach alpha
- * (rxr_stats_signflip_min_rounds()); with one, when its interval of the
- * mean is within RXR_REPORT_AUTO_MEAN_PCT. @p why gets what was reached:
- * the reason to stop, or what is still open.
+ * --reps auto after round @p rounds of @p max: whether every Gbit/s ratio
+ * to the first configuration is decided (with one configuration, its
+ * interval of the mean). @p why gets the reason, or what is still open.
  */
 bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		unsigned int max, char *why, size_t len);
 
 /**
- * Comparisons of rxr_report_compare_worse() that cannot decide: a tested
- * row of a configuration both sides have whose metric a side has no value
- * of, or (but a count) whose test could not give a p below alpha with
- * these repetitions (too few runs). Each is printed on @p out (may be
- * NULL) as "undecided: <row> <label>: 2 against 3 runs, the smallest p
- * the test can give is 0.2, ...". A report with no tested row in common
- * with the first (no configuration of complete runs both have) counts as
- * one: "undecided: <label>: no configuration ... nothing compared".
+ * Comparisons of rxr_report_compare_worse() that cannot decide: a side
+ * without a value, a test that cannot reach alpha with these runs, or a
+ * report with no configuration in common with the first. Each printed on
+ * @p out (may be NULL) as "undecided: ...".
  * @return their number, or -ENOMEM.
  */
 int rxr_report_compare_undecided(struct rxr_report *const *reports,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
 int
@@ -34,13 +34,12 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	for (c = 0; c < n; c++) {
 		const json_t *doc = reports[c]->doc;
 		const json_t *env = json_object_get(doc, "env");
-		char *host = rxrr_clean_dup(json_string_value(json_object_get(env,
-				"host")));
 
-		rxrr_line_add(&l, "%s: created %s, host %s, ", m.headers[c],
-			json_string_value(json_object_get(doc, "created")),
-			host != NULL ? host : "");
-		free(host);
+		rxrr_line_add(&l, "%s: created %s, host ", m.headers[c],
+			json_string_value(json_object_get(doc, "created")));
+		rxrr_line_clean(&l, json_string_value(json_object_get(env,
+			"host")));
+		rxrr_line_add(&l, ", ");
 		rxrr_print_env_line(doc, &l);
 		rxrr_line_add(&l, ", %u runs%s", rxr_report_nb_runs(reports[c]),
 			json_is_true(json_object_get(doc, "partial")) ?
@@ -66,6 +65,39 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	return ferror(out) ? -EIO : 0;
 }
 
+/* The per-column arrays of a row, in the order they are written. */
+static const char *const cell_keys[] = {
+	"values", "delta_pct", "p", "significant", "ratio", "difference",
+	"ci_lo", "ci_hi", "test", "n", "p_unpaired",
+};
+
+/* Column c of row's array k (cell_keys). */
+static json_t *
+cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k)
+{
+	const struct rxr_stats_cmp *r = &row->cmp[c];
+	bool has = row->tested && c > 0 && r->n > 0;
+
+	switch (k) {
+	case 0: return rxrr_jnum(row->v[c]);
+	case 1: return rxrr_jnum(row->d[c]);
+	case 2: return rxrr_jnum(row->p[c]);
+	/* Untested rows carry no verdict, not "false". */
+	case 3: return c == 0 || !row->tested ? json_null() :
+		json_boolean(row->sig[c]);
+	case 4: return rxrr_jnum(has && r->ratio ? r->est : NAN);
+	case 5: return rxrr_jnum(has && !r->ratio ? r->est : NAN);
+	case 6: return rxrr_jnum(has ? r->lo : NAN);
+	case 7: return rxrr_jnum(has ? r->hi : NAN);
+	case 8: return has && !isnan(r->p) ? json_string(r->test) :
+		json_null();
+	case 9: return has ? json_pack("{s:b, s:I, s:I}", "paired", r->paired,
+		"n", (json_int_t)r->n, "n_base", (json_int_t)r->n_base) :
+		json_null();
+	}
+	return rxrr_jnum(row->p_unpaired[c]);
+}
+
 static json_t *
 rows_json(const struct rxrr_model *m)
 {
@@ -74,60 +106,29 @@ rows_json(const struct rxrr_model *m)
 		[RXRR_DIR_LOWER] = "lower",
 	};
 	json_t *rows = json_array();
-	size_t i;
-	unsigned int c;
 
-	for (i = 0; rows != NULL && i < m->nrows; i++) {
+	for (size_t i = 0; rows != NULL && i < m->nrows; i++) {
 		const struct rxrr_row *row = &m->rows[i];
-		json_t *v = json_array(), *d = json_array();
-		json_t *p = json_array(), *sig = json_array();
-		json_t *ratio = json_array(), *lo = json_array();
-		json_t *hi = json_array(), *test = json_array();
-		json_t *cnt = json_array(), *pu = json_array();
-		json_t *diff = json_array();
-		json_t *o;
 		char stat[16];
+		unsigned int c, k;
+		json_t *o;
 
-		for (c = 0; v != NULL && d != NULL && p != NULL &&
-				sig != NULL && ratio != NULL && lo != NULL &&
-				hi != NULL && test != NULL && cnt != NULL &&
-				pu != NULL && diff != NULL && c < m->ncols; c++) {
-			const struct rxr_stats_cmp *r = &row->cmp[c];
-			bool has = row->tested && c > 0 && r->n > 0;
-
-			json_array_append_new(v, rxrr_jnum(row->v[c]));
-			json_array_append_new(d, rxrr_jnum(row->d[c]));
-			json_array_append_new(p, rxrr_jnum(row->p[c]));
-			/* Untested rows carry no verdict, not "false". */
-			json_array_append_new(sig, c == 0 || !row->tested ?
-				json_null() : json_boolean(row->sig[c]));
-			json_array_append_new(ratio, rxrr_jnum(has && r->ratio ?
-				r->est : NAN));
-			json_array_append_new(diff, rxrr_jnum(has && !r->ratio ?
-				r->est : NAN));
-			json_array_append_new(lo, rxrr_jnum(has ? r->lo : NAN));
-			json_array_append_new(hi, rxrr_jnum(has ? r->hi : NAN));
-			json_array_append_new(test, has && !isnan(r->p) ?
-				json_string(r->test) : json_null());
-			json_array_append_new(cnt, has ? json_pack("{s:b, s:I, "
-				"s:I}", "paired", r->paired, "n",
-				(json_int_t)r->n, "n_base",
-				(json_int_t)r->n_base) : json_null());
-			json_array_append_new(pu, rxrr_jnum(
-				row->p_unpaired[c]));
-		}
 		for (c = 0; c + 1 < sizeof(stat) && row->stat[c] != '\0'; c++)
 			stat[c] = (char)tolower((unsigned char)row->stat[c]);
 		stat[c] = '\0';
-		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b, s:o*, s:o*, s:o*, "
-			"s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*, s:o*}",
-			"config", row->config, "metric", row->metric,
-			"stat", stat, "better", dir_names[row->dir],
-			"tested", row->tested,
-			"values", v, "delta_pct", d, "p", p,
-			"significant", sig, "ratio", ratio, "difference", diff,
-			"ci_lo", lo, "ci_hi", hi, "test", test, "n", cnt,
-			"p_unpaired", pu);
+		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b}", "config",
+			row->config, "metric", row->metric, "stat", stat,
+			"better", dir_names[row->dir], "tested", row->tested);
+		for (k = 0; o != NULL && k < sizeof(cell_keys) / sizeof(cell_keys[0]); k++) {
+			json_t *a = json_array();
+
+			for (c = 0; a != NULL && c < m->ncols; c++)
+				json_array_append_new(a, cell_json(row, c, k));
+			if (rxrr_jset(o, cell_keys[k], a)) {
+				json_decref(o);
+				o = NULL;
+			}
+		}
 		if (o == NULL || json_array_append_new(rows, o) != 0) {
 			json_decref(rows);
 			return NULL;
@@ -241,78 +242,30 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 }
 
 
-/* The labels of the reports' configurations, in order of first sight. */
+/* Percentile p of configuration cfg in each report, as a row. */
 static json_t *
-config_labels(struct rxrr_group *const *g, const size_t *ng, unsigned int n)
-{
-	json_t *labels = json_array();
-	unsigned int c;
-	size_t i, j;
-
-	if (labels == NULL)
-		return NULL;
-	for (c = 0; c < n; c++)
-		for (i = 0; i < ng[c]; i++) {
-			char label[160];
-			bool seen = false;
-			json_t *l;
-
-			rxrr_group_label(&g[c][i], label, sizeof(label));
-			json_array_foreach(labels, j, l)
-				seen |= strcmp(json_string_value(l), label) == 0;
-			if (!seen && json_array_append_new(labels,
-					json_string(label)) != 0) {
-				json_decref(labels);
-				return NULL;
-			}
-		}
-	return labels;
-}
-
-/* The group of g[0..ng) labelled label, or NULL. */
-static const struct rxrr_group *
-group_of_label(const struct rxrr_group *g, size_t ng, const char *label)
-{
-	const struct rxrr_group *found = NULL;
-	char l2[160];
-
-	for (size_t j = 0; j < ng; j++) {
-		rxrr_group_label(&g[j], l2, sizeof(l2));
-		if (strcmp(l2, label) == 0)
-			found = &g[j];
-	}
-	return found;
-}
-
-/* Percentile p of configuration label in each report, as a row. */
-static json_t *
-pct_row(const char *label, unsigned int p, struct rxrr_group *const *g,
-		const size_t *ng, unsigned int n)
+pct_row(const struct rxrr_group *cfg, unsigned int p,
+		struct rxrr_group *const *g, const size_t *ng, unsigned int n)
 {
 	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
-	json_t *row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}",
-		"config", label, "percentile", rxrr_pct_names[p],
-		"ns", v, "lo", lo, "hi", hi);
-	unsigned int c;
+	json_t *row;
+	char label[160];
 
-	for (c = 0; row != NULL && c < n; c++) {
-		const struct rxrr_group *gg = group_of_label(g[c], ng[c], label);
+	rxrr_group_label(cfg, label, sizeof(label));
+	row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "config", label,
+		"percentile", rxrr_pct_names[p], "ns", v, "lo", lo, "hi", hi);
+	for (unsigned int c = 0; row != NULL && c < n; c++) {
+		const struct rxrr_group *gg = rxrr_group_find(g[c], ng[c], cfg);
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		struct rxrr_pct pc;
+		bool has = gg != NULL && rxrr_group_hist(gg, sum) &&
+			rxrr_percentile(sum, rxrr_pct_points[p], &pc) == 0;
 
-		if (gg != NULL && rxrr_group_hist(gg, sum) &&
-				rxrr_percentile(sum,
-				rxrr_pct_points[p], &pc) == 0) {
-			json_array_append_new(v, json_real(pc.ns));
-			json_array_append_new(lo,
-				json_integer((json_int_t)pc.lo));
-			json_array_append_new(hi,
-				json_integer((json_int_t)pc.hi));
-		} else {
-			json_array_append_new(v, json_null());
-			json_array_append_new(lo, json_null());
-			json_array_append_new(hi, json_null());
-		}
+		json_array_append_new(v, has ? json_real(pc.ns) : json_null());
+		json_array_append_new(lo, has ? json_integer((json_int_t)pc.lo) :
+			json_null());
+		json_array_append_new(hi, has ? json_integer((json_int_t)pc.hi) :
+			json_null());
 	}
 	return row;
 }
@@ -323,8 +276,8 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 {
 	struct rxrr_group **g = calloc(n, sizeof(*g));
 	size_t *ng = calloc(n, sizeof(*ng));
-	json_t *rows = json_array(), *labels = NULL;
-	unsigned int c, p;
+	json_t *rows = json_array();
+	unsigned int c, o, p;
 	size_t i;
 
 	if (g == NULL || ng == NULL || rows == NULL)
@@ -333,15 +286,18 @@ rxr_report_percentiles_json(struct rxr_report *const *reports,
 		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
 			goto nomem;
 	rxrr_groups_zero(g, ng, n);
-	labels = config_labels(g, ng, n);
-	if (labels == NULL)
-		goto nomem;
-	for (i = 0; i < json_array_size(labels); i++)
-		for (p = 0; p < RXRR_PCT_N; p++)
-			if (json_array_append_new(rows, pct_row(json_string_value(
-					json_array_get(labels, i)), p, g, ng,
-					n)) != 0)
-				goto nomem;
+	/* Configurations in order of first sight, first report first. */
+	for (c = 0; c < n; c++)
+		for (i = 0; i < ng[c]; i++) {
+			bool seen = false;
+
+			for (o = 0; o < c && !seen; o++)
+				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			for (p = 0; !seen && p < RXRR_PCT_N; p++)
+				if (json_array_append_new(rows, pct_row(&g[c][i],
+						p, g, ng, n)) != 0)
+					goto nomem;
+		}
 	goto out;
 nomem:
 	json_decref(rows);
@@ -351,7 +307,6 @@ out:
 		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
-	json_decref(labels);
 	return rows;
 }
 
@@ -370,21 +325,21 @@ env_text(const json_t *env, const char *path)
 
 /* The PMDs of a report's ports, "net_pcap,net_pcap"; NULL without ports. */
 static char *
-drivers_text(const json_t *env)
+drivers_text(const json_t *env, const char *path)
 {
-	const json_t *ports = json_object_get(env, "ports"), *p;
+	const json_t *p;
 	char *s = NULL, *t;
 	size_t i;
 
-	json_array_foreach(ports, i, p) {
+	json_array_foreach(json_object_get(env, path), i, p) {
 		const char *d = json_string_value(json_object_get(p, "driver"));
 
 		if (asprintf(&t, "%s%s%s", s != NULL ? s : "", i ? "," : "",
-				d != NULL ? d : "?") < 0) {
-			free(s);
-			return NULL;
-		}
+				d != NULL ? d : "?") < 0)
+			t = NULL;
 		free(s);
+		if (t == NULL)
+			return NULL;
 		s = t;
 	}
 	return s;
@@ -393,11 +348,10 @@ drivers_text(const json_t *env)
 /* The captures replayed: the argument of --replay on the command line,
  * "none" without it; NULL without a command line. */
 static char *
-captures_text(const json_t *env)
+captures_text(const json_t *env, const char *path)
 {
-	const char *argv = json_string_value(json_object_get(env, "argv"));
+	const char *argv = json_string_value(json_object_get(env, path));
 	const char *p;
-	size_t n;
 
 	if (argv == NULL)
 		return NULL;
@@ -406,83 +360,53 @@ captures_text(const json_t *env)
 		return strdup("none");
 	p += strlen(" --replay");
 	p += strspn(p, " =");
-	n = strcspn(p, " ");
-	return strndup(p, n);
+	return strndup(p, strcspn(p, " "));
 }
 
-/* What the runs did, as opposed to where: options that change the work
- * per packet, so that figures of two workloads are not taken for a
- * change of the allocator. */
+/*
+ * The host is not here: the same figures from two identical machines are
+ * what comparisons are for. The workload is what the runs did, as opposed
+ * to where: options that change the work per packet, so that figures of
+ * two workloads are not taken for a change of the allocator.
+ */
 static const struct {
 	const char *path, *what;
-} workload_fields[] = {
-	{ "options.consumer", "workload: consumer" },
-	{ "options.main_polls", "workload: main lcore polling" },
-	{ "options.poll_lcores", "workload: poll lcores" },
-	{ "options.frame_size", "workload: frame size" },
-	{ "options.zero_policy", "workload: zeroing policy" },
-	{ "", "workload: captures" },
-	{ "", "workload: PMD" },
+	char *(*text)(const json_t *env, const char *path);
+} env_fields[] = {
+	{ "memory", "memory backing", env_text },
+	{ "build.type", "build type", env_text },
+	{ "build.debug_checks", "debug checks", env_text },
+	{ "cpu_model", "CPU", env_text },
+	{ "dpdk_version", "DPDK version", env_text },
+	{ "rxrefill_version", "rxrefill version", env_text },
+	{ "options.consumer", "workload: consumer", env_text },
+	{ "options.main_polls", "workload: main lcore polling", env_text },
+	{ "options.poll_lcores", "workload: poll lcores", env_text },
+	{ "options.frame_size", "workload: frame size", env_text },
+	{ "options.zero_policy", "workload: zeroing policy", env_text },
+	{ "argv", "workload: captures", captures_text },
+	{ "ports", "workload: PMD", drivers_text },
 };
 
-static char *
-workload_text(const json_t *env, size_t k)
-{
-	if (workload_fields[k].path[0] != '\0')
-		return env_text(env, workload_fields[k].path);
-	return strcmp(workload_fields[k].what, "workload: PMD") == 0 ?
-		drivers_text(env) : captures_text(env);
-}
-
-/* The host is not here: the same figures from two identical machines are
- * what comparisons are for. */
 int
 rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out)
 {
-	static const struct {
-		const char *path, *what;
-	} fields[] = {
-		{ "memory", "memory backing" },
-		{ "build.type", "build type" },
-		{ "build.debug_checks", "debug checks" },
-		{ "cpu_model", "CPU" },
-		{ "dpdk_version", "DPDK version" },
-		{ "rxrefill_version", "rxrefill version" },
-	};
 	const json_t *e0 = json_object_get(reports[0]->doc, "env");
 	unsigned int i, k, diffs = 0;
 
-	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
-		char *a = env_text(e0, fields[k].path);
+	for (k = 0; k < sizeof(env_fields) / sizeof(env_fields[0]); k++) {
+		char *a = env_fields[k].text(e0, env_fields[k].path);
 
 		for (i = 1; i < n; i++) {
-			const json_t *e = json_object_get(reports[i]->doc, "env");
-			char *b = env_text(e, fields[k].path);
+			char *b = env_fields[k].text(json_object_get(
+				reports[i]->doc, "env"), env_fields[k].path);
 
 			/* A field an older report lacks is not a difference. */
 			if (a != NULL && b != NULL && strcmp(a, b) != 0) {
 				fprintf(out, "warning: %s differs: %s has "
-					"\"%s\", %s has \"%s\"\n", fields[k].what,
-					labels[0], a, labels[i], b);
-				diffs++;
-			}
-			free(b);
-		}
-		free(a);
-	}
-	for (k = 0; k < sizeof(workload_fields) / sizeof(workload_fields[0]);
-			k++) {
-		char *a = workload_text(e0, k);
-
-		for (i = 1; i < n; i++) {
-			char *b = workload_text(json_object_get(reports[i]->doc,
-					"env"), k);
-
-			if (a != NULL && b != NULL && strcmp(a, b) != 0) {
-				fprintf(out, "warning: %s differs: %s has "
 					"\"%s\", %s has \"%s\"\n",
-					workload_fields[k].what, labels[0], a,
+					env_fields[k].what, labels[0], a,
 					labels[i], b);
 				diffs++;
 			}

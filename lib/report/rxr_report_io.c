@@ -19,54 +19,20 @@
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
-/* doc on standard output; 0 or -errno. */
+/* doc and a newline into f, flushed; 0 or -errno. */
 static int
-write_stdout(const json_t *doc, char *err, size_t errlen)
+dump(const json_t *doc, FILE *f)
 {
-	int ret;
-
-	errno = 0;
-	if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 ||
-			fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-		ret = errno != 0 ? -errno : -EIO;
-		rxrr_err(err, errlen, "cannot write report to standard "
-			"output: %s", strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-/* doc into f, on disk, f closed; 0, or -errno with *step what failed. */
-static int
-write_file(const json_t *doc, FILE *f, const char **step)
-{
-	int ret;
-
 	errno = 0;
 	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
-			fflush(f) != 0) {
-		ret = errno != 0 ? -errno : -EIO;
-		*step = "writing the temporary file";
-		fclose(f);
-		return ret;
-	}
-	/* Data on disk before the rename makes it visible under path. */
-	if (fsync(fileno(f)) != 0) {
-		ret = -errno;
-		*step = "fsync of the temporary file";
-		fclose(f);
-		return ret;
-	}
-	if (fclose(f) != 0) {
-		*step = "closing the temporary file";
-		return -errno;
-	}
+			fflush(f) != 0)
+		return errno != 0 ? -errno : -EIO;
 	return 0;
 }
 
 /*
- * doc into a new temporary file *tmp in dir, named after base, with the
- * mode of the file at path; 0, or -errno with *step what failed (*tmp,
+ * doc on disk in a new temporary file *tmp in dir, named after base, with
+ * the mode of the file at path; 0, or -errno with *step what failed (*tmp,
  * when set, is to be unlinked).
  */
 static int
@@ -75,7 +41,7 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 {
 	struct stat st;
 	mode_t mode = 0644;
-	FILE *f;
+	FILE *f = NULL;
 	int fd, ret;
 
 	/*
@@ -89,10 +55,10 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 		*step = "out of memory";
 		return -ENOMEM;
 	}
+	*step = "creating a temporary file";
 	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		*step = "creating a temporary file";
 		free(*tmp);
 		*tmp = NULL;
 		return ret;
@@ -100,20 +66,28 @@ write_temp(const json_t *doc, const char *path, const char *dir,
 	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		mode = st.st_mode & 07777;
-	if (fchmod(fd, mode) != 0) {
-		ret = -errno;
-		*step = "setting the mode of the temporary file";
-		close(fd);
-		return ret;
+	*step = "setting the mode of the temporary file";
+	if (fchmod(fd, mode) == 0) {
+		*step = "opening the temporary file";
+		f = fdopen(fd, "w");
 	}
-	f = fdopen(fd, "w");
 	if (f == NULL) {
 		ret = -errno;
-		*step = "opening the temporary file";
 		close(fd);
 		return ret;
 	}
-	return write_file(doc, f, step);
+	*step = "writing the temporary file";
+	ret = dump(doc, f);
+	/* Data on disk before the rename makes it visible under path. */
+	if (ret == 0 && fsync(fileno(f)) != 0) {
+		ret = -errno;
+		*step = "fsync of the temporary file";
+	}
+	if (fclose(f) != 0 && ret == 0) {
+		ret = -errno;
+		*step = "closing the temporary file";
+	}
+	return ret;
 }
 
 /* The rename itself is durable only once the directory is synced. */
@@ -143,12 +117,17 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 {
 	const char *slash = strrchr(path, '/');
 	const char *base, *step = "out of memory";
-	char *dir = NULL, *tmp = NULL;
+	char *dir, *tmp = NULL;
 	struct stat st;
 	int ret = -ENOMEM;
 
-	if (rxr_path_is_stdout(path))
-		return write_stdout(doc, err, errlen);
+	if (rxr_path_is_stdout(path)) {
+		ret = dump(doc, stdout);
+		if (ret != 0)
+			rxrr_err(err, errlen, "cannot write report to standard "
+				"output: %s", strerror(-ret));
+		return ret;
+	}
 	base = slash != NULL ? slash + 1 : path;
 	if (*base == '\0') {
 		rxrr_err(err, errlen, "cannot write report %s: not a file name",
@@ -163,12 +142,8 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 			rxr_path_kind(path));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
-	if (slash == NULL)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
+	dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+		strndup(path, (size_t)(slash - path));
 	if (dir != NULL)
 		ret = write_temp(doc, path, dir, base, &tmp, &step);
 	if (ret == 0 && rename(tmp, path) != 0) {
@@ -788,55 +763,61 @@ rxr_report_of_json(json_t *doc, const char *name, char *err, size_t errlen)
 	return r;
 }
 
+/* A report file for jansson: what was read, how it failed. */
+struct reader {
+	FILE *f;
+	size_t len;
+	int err;	/* errno of a failed read */
+};
+
+static size_t
+read_some(void *buf, size_t buflen, void *data)
+{
+	struct reader *rd = data;
+	size_t n = fread(buf, 1, buflen, rd->f);
+
+	rd->len += n;
+	if (ferror(rd->f))
+		rd->err = errno != 0 ? errno : EIO;
+	return rd->err != 0 || rd->len >= REPORT_MAX_BYTES ? (size_t)-1 : n;
+}
+
 json_t *
 rxr_report_json_load(const char *path, char *err, size_t errlen)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	json_t *doc = NULL;
-	FILE *f;
+	struct reader rd = { .err = 0 };
+	json_error_t jerr;
+	struct stat st;
+	json_t *doc;
 
 	/* A FIFO or a device would block or be read once: regular files only. */
 	if (rxr_path_check_input(NULL, path, err, errlen) != 0)
 		return NULL;
-	f = fopen(path, "r");
-	if (f == NULL) {
+	rd.f = fopen(path, "r");
+	if (rd.f == NULL) {
 		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= REPORT_MAX_BYTES) {
-				rxrr_err(err, errlen, "%s: larger than %u MiB, "
-					"not a report", path,
-					REPORT_MAX_BYTES >> 20);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (nb == NULL) {
-				rxrr_err(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f))
-		rxrr_err(err, errlen, "%s: %s", path, strerror(errno));
+	/* The size first, as a file read whole would say it. */
+	if (fstat(fileno(rd.f), &st) == 0 && st.st_size >= REPORT_MAX_BYTES)
+		rd.len = REPORT_MAX_BYTES;
+	/* Duplicate keys would make "which value counts" a guess. */
+	doc = rd.len != 0 ? NULL : json_load_callback(read_some, &rd,
+		JSON_REJECT_DUPLICATES, &jerr);
+	fclose(rd.f);
+	if (doc != NULL)
+		return doc;
+	if (rd.err != 0)
+		rxrr_err(err, errlen, "%s: %s", path, strerror(rd.err));
+	else if (rd.len >= REPORT_MAX_BYTES)
+		rxrr_err(err, errlen, "%s: larger than %u MiB, not a report",
+			path, REPORT_MAX_BYTES >> 20);
+	else if (rd.len == 0)
+		rxrr_err(err, errlen, "%s: empty file, not a report", path);
 	else
-		doc = rxr_report_json_loadb(buf, len, path, err, errlen);
-out:
-	fclose(f);
-	free(buf);
-	return doc;
+		rxrr_err(err, errlen, "%s:%d:%d: malformed JSON: %s", path,
+			jerr.line, jerr.column, jerr.text);
+	return NULL;
 }
 
 struct rxr_report *

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
 /* The report groups' rows (the lists' row column, rxr_report.h). */
@@ -45,6 +45,8 @@ static const struct {
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* A comparison that was not made. */
 #define NO_CMP ((struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN, \
 	.p = NAN, .min_p = 1 })
@@ -377,120 +379,56 @@ mlist_add_groups(struct mlist *l, unsigned int mask)
 	return 0;
 }
 
-/* The flows of the columns' runs, each once, in order of first sight. */
-struct flows {
-	const json_t **s;
-	char **keys;	/* owned until taken by a metric */
-	size_t n, cap;
-	json_t *seen;	/* keys already in s */
-};
-
-static void
-flows_free(struct flows *fl)
+/* A packets and a bytes row for flow s unless seen, keyed by its key. */
+static int
+mlist_add_flow(struct mlist *l, json_t *seen, const json_t *s)
 {
-	for (size_t f = 0; fl->keys != NULL && f < fl->n; f++)
-		free(fl->keys[f]);
-	free(fl->keys);
-	free(fl->s);
-	json_decref(fl->seen);
+	static const char *const fields[] = { "packets", "bytes" };
+	char *k = stream_key(s), *label, *name;
+	int ret = -ENOMEM;
+
+	if (k == NULL || json_object_get(seen, k) != NULL) {
+		free(k);
+		return k == NULL ? -ENOMEM : 0;
+	}
+	label = stream_label(s);
+	if (label != NULL && json_object_set_new_nocheck(seen, k,
+			json_true()) == 0)
+		ret = 0;
+	for (size_t f = 0; ret == 0 && f < NELEMS(fields); f++) {
+		ret = -ENOMEM;
+		if (asprintf(&name, "streams.%s[%s]", fields[f], label) < 0)
+			break;
+		ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true, s, fields[f]);
+		free(name);
+		if (ret == 0 && (l->m[l->n - 1].key = strdup(k)) == NULL)
+			ret = -ENOMEM;
+	}
+	free(label);
+	free(k);
+	return ret;
 }
 
-/* Append s under key k (taken) unless seen; 0 or -ENOMEM. */
+/* The rows of the flows of the columns' runs, in order of first sight. */
 static int
-flows_add(struct flows *fl, const json_t *s, char *k)
-{
-	if (json_object_get(fl->seen, k) != NULL) {
-		free(k);
-		return 0;
-	}
-	if (fl->n == fl->cap) {
-		size_t cap = fl->cap ? 2 * fl->cap : 64;
-		const json_t **nf = realloc(fl->s, cap * sizeof(*nf));
-		char **nk = nf == NULL ? NULL :
-			realloc(fl->keys, cap * sizeof(*nk));
-
-		if (nf != NULL)
-			fl->s = nf;
-		if (nk == NULL) {
-			free(k);
-			return -ENOMEM;
-		}
-		fl->keys = nk;
-		fl->cap = cap;
-	}
-	if (json_object_set_new_nocheck(fl->seen, k, json_true()) != 0) {
-		free(k);
-		return -ENOMEM;
-	}
-	fl->keys[fl->n] = k;
-	fl->s[fl->n++] = s;
-	return 0;
-}
-
-static int
-flows_collect(struct flows *fl, struct rxrr_group *const *cols,
+mlist_add_flows(struct mlist *l, struct rxrr_group *const *cols,
 		unsigned int ncols)
 {
-	unsigned int c;
-	size_t i, j;
+	json_t *seen = json_object();
+	int ret = seen == NULL ? -ENOMEM : 0;
 
-	fl->seen = json_object();
-	if (fl->seen == NULL)
-		return -ENOMEM;
-	for (c = 0; c < ncols; c++) {
-		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
-			const json_t *streams = json_object_get(
-					cols[c]->runs[i], "streams");
+	for (unsigned int c = 0; ret == 0 && c < ncols; c++)
+		for (size_t i = 0; cols[c] != NULL && i < cols[c]->nb_runs;
+				i++) {
 			const json_t *s;
+			size_t j;
 
-			json_array_foreach(streams, j, s) {
-				char *k = stream_key(s);
-
-				if (k == NULL || flows_add(fl, s, k) != 0)
-					return -ENOMEM;
-			}
+			json_array_foreach(json_object_get(cols[c]->runs[i],
+					"streams"), j, s)
+				if (ret == 0)
+					ret = mlist_add_flow(l, seen, s);
 		}
-	}
-	return 0;
-}
-
-/* A packets and a bytes row per flow, keyed by the flow's key. */
-static int
-mlist_add_flows(struct mlist *l, struct flows *fl)
-{
-	char *name;
-	size_t f;
-	int ret = 0;
-
-	for (f = 0; f < fl->n && ret == 0; f++) {
-		char *label = stream_label(fl->s[f]);
-
-		ret = -ENOMEM;
-		if (label == NULL)
-			break;
-		if (asprintf(&name, "streams.packets[%s]", label) >= 0) {
-			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true,
-				fl->s[f], "packets");
-			free(name);
-			if (ret == 0)
-				l->m[l->n - 1].key = fl->keys[f];
-			else
-				free(fl->keys[f]);
-			fl->keys[f] = NULL;
-		}
-		if (ret == 0 && asprintf(&name, "streams.bytes[%s]",
-				label) >= 0) {
-			ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true,
-				fl->s[f], "bytes");
-			free(name);
-			if (ret == 0 && (l->m[l->n - 1].key =
-					strdup(l->m[l->n - 2].key)) == NULL)
-				ret = -ENOMEM;
-		} else {
-			ret = -ENOMEM;
-		}
-		free(label);
-	}
+	json_decref(seen);
 	return ret;
 }
 
@@ -505,7 +443,6 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
 	const struct rxrr_figure *fig;
-	struct flows fl = { 0 };
 	size_t i;
 	int ret;
 
@@ -539,11 +476,16 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 			return -ENOMEM;
 	if (ret != 0 || !stream_rows)
 		return ret;
-	ret = flows_collect(&fl, cols, ncols);
-	if (ret == 0)
-		ret = mlist_add_flows(l, &fl);
-	flows_free(&fl);
-	return ret;
+	return mlist_add_flows(l, cols, ncols);
+}
+
+static void
+hist_free(struct rxrr_hist *h)
+{
+	free(h->config);
+	free(h->present);
+	free(h->total);
+	free(h->counts);
 }
 
 void
@@ -558,21 +500,11 @@ rxrr_model_free(struct rxrr_model *m)
 		free(m->rows[i].name);
 		free(m->rows[i].config);
 		free(m->rows[i].metric);
-		free(m->rows[i].v);
-		free(m->rows[i].d);
-		free(m->rows[i].p);
-		free(m->rows[i].sig);
-		free(m->rows[i].cmp);
-		free(m->rows[i].p_unpaired);
-		free(m->rows[i].has);
+		free(m->rows[i].cmp);	/* and the other arrays */
 	}
 	free(m->rows);
-	for (i = 0; i < m->nhists; i++) {
-		free(m->hists[i].config);
-		free(m->hists[i].present);
-		free(m->hists[i].total);
-		free(m->hists[i].counts);
-	}
+	for (i = 0; i < m->nhists; i++)
+		hist_free(&m->hists[i]);
 	free(m->hists);
 	memset(m, 0, sizeof(*m));
 }
@@ -611,25 +543,17 @@ model_new_row(struct rxrr_model *m)
 	}
 	row = &m->rows[m->nrows];
 	memset(row, 0, sizeof(*row));
-	row->v = calloc(m->ncols, sizeof(double));
-	row->d = calloc(m->ncols, sizeof(double));
-	row->p = calloc(m->ncols, sizeof(double));
-	row->sig = calloc(m->ncols, sizeof(bool));
-	row->cmp = calloc(m->ncols, sizeof(*row->cmp));
-	row->p_unpaired = calloc(m->ncols, sizeof(double));
-	row->has = calloc(m->ncols, sizeof(bool));
-	if (row->v == NULL || row->d == NULL || row->p == NULL ||
-			row->sig == NULL || row->cmp == NULL ||
-			row->p_unpaired == NULL || row->has == NULL) {
-		free(row->v);
-		free(row->d);
-		free(row->p);
-		free(row->sig);
-		free(row->cmp);
-		free(row->p_unpaired);
-		free(row->has);
+	/* One allocation for the per-column arrays, widest type first. */
+	row->cmp = calloc(m->ncols, sizeof(*row->cmp) + 4 * sizeof(double) +
+		2 * sizeof(bool));
+	if (row->cmp == NULL)
 		return NULL;
-	}
+	row->v = (double *)(row->cmp + m->ncols);
+	row->d = row->v + m->ncols;
+	row->p = row->d + m->ncols;
+	row->p_unpaired = row->p + m->ncols;
+	row->sig = (bool *)(row->p_unpaired + m->ncols);
+	row->has = row->sig + m->ncols;
 	m->nrows++;
 	return row;
 }
@@ -638,13 +562,9 @@ model_new_row(struct rxrr_model *m)
 static double
 stat_of(const struct rxr_stats_desc *d, size_t k)
 {
-	switch (k) {
-	case 0: return d->min;
-	case 1: return d->median;
-	case 2: return d->mean;
-	case 3: return d->stdev;
-	}
-	return d->max;
+	const double v[] = { d->min, d->median, d->mean, d->stdev, d->max };
+
+	return v[k];
 }
 
 /* Paired ratios of run-wide metrics; stream rows keep the unpaired test. */
@@ -677,12 +597,7 @@ colstats_free(struct colstats *cs)
 	for (size_t i = 0; cs->index != NULL && i < cs->ncols * cs->most; i++)
 		json_decref(cs->index[i]);
 	free(cs->index);
-	free(cs->buf);
-	free(cs->nv);
-	free(cs->p);
-	free(cs->st);
-	free(cs->cmp);
-	free(cs->has);
+	free(cs->st);	/* and the other arrays */
 }
 
 /* Scratch for cols; with streams, each run's stream index. 0 or -ENOMEM. */
@@ -697,15 +612,16 @@ colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
 	for (c = 0; c < ncols; c++)
 		if (cols[c] != NULL && cols[c]->nb_runs > cs->most)
 			cs->most = cols[c]->nb_runs;
-	cs->buf = malloc(ncols * cs->most * sizeof(*cs->buf));
-	cs->nv = calloc(ncols, sizeof(*cs->nv));
-	cs->p = calloc(ncols, sizeof(*cs->p));
-	cs->st = calloc(ncols, sizeof(*cs->st));
-	cs->cmp = calloc(ncols, sizeof(*cs->cmp));
-	cs->has = calloc(ncols, sizeof(*cs->has));
-	if (cs->buf == NULL || cs->nv == NULL || cs->p == NULL ||
-			cs->st == NULL || cs->cmp == NULL || cs->has == NULL)
+	/* One allocation for the per-column arrays, widest type first. */
+	cs->st = calloc(ncols, sizeof(*cs->st) + sizeof(*cs->cmp) +
+		(cs->most + 1) * sizeof(double) + sizeof(size_t) + sizeof(bool));
+	if (cs->st == NULL)
 		return -ENOMEM;
+	cs->cmp = (struct rxr_stats_cmp *)(cs->st + ncols);
+	cs->buf = (double *)(cs->cmp + ncols);
+	cs->p = cs->buf + ncols * cs->most;
+	cs->nv = (size_t *)(cs->p + ncols);
+	cs->has = (bool *)(cs->nv + ncols);
 	if (!streams)
 		return 0;
 	cs->index = calloc(ncols * cs->most, sizeof(*cs->index));
@@ -824,7 +740,7 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
 	if (ret == 0)
 		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
-	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m);
+	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m->stop);
 			i++) {
 		const struct rxrr_metric *mt = &l.m[i];
 		bool any, zeros;
@@ -849,75 +765,52 @@ model_add_rows(struct rxrr_model *m, const char *config,
 	return ret;
 }
 
+/* The refill latency histogram of each column, nothing when all are empty. */
 static int
 model_add_hist(struct rxrr_model *m, const char *config,
 		struct rxrr_group *const *cols)
 {
 	struct rxrr_hist *h, *nh;
-	int first = -1, last = -1, i;
-	unsigned int c;
-	size_t r;
+	unsigned int c, i, first = RXR_REPORT_HIST_BUCKETS, last = 0;
 
 	nh = realloc(m->hists, (m->nhists + 1) * sizeof(*nh));
 	if (nh == NULL)
 		return -ENOMEM;
 	m->hists = nh;
 	h = &m->hists[m->nhists];
-	memset(h, 0, sizeof(*h));
-	h->present = calloc(m->ncols, sizeof(*h->present));
-	h->total = calloc(m->ncols, sizeof(*h->total));
-	h->counts = calloc(m->ncols, sizeof(*h->counts));
-	h->config = config != NULL ? strdup(config) : NULL;
+	*h = (struct rxrr_hist){
+		.config = config != NULL ? strdup(config) : NULL,
+		.present = calloc(m->ncols, sizeof(*h->present)),
+		.total = calloc(m->ncols, sizeof(*h->total)),
+		.counts = calloc(m->ncols, sizeof(*h->counts)),
+	};
 	if (h->present == NULL || h->total == NULL || h->counts == NULL ||
 			(config != NULL && h->config == NULL)) {
-		free(h->present);
-		free(h->total);
-		free(h->counts);
-		free(h->config);
+		hist_free(h);
 		return -ENOMEM;
 	}
 	for (c = 0; c < m->ncols; c++) {
-		for (r = 0; cols[c] != NULL && r < cols[c]->nb_runs; r++) {
+		for (size_t r = 0; cols[c] != NULL && r < cols[c]->nb_runs; r++) {
 			const json_t *j = json_object_get(cols[c]->runs[r],
 					"refill_latency_hist");
 
-			if (j == NULL)
-				continue;
-			h->present[c] = true;
+			h->present[c] |= j != NULL;
 			rxrr_hist_add(j, h->counts[c], &h->total[c]);
 		}
-		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
-			if (h->counts[c][i] == 0)
-				continue;
-			if (first < 0 || i < first)
-				first = i;
-			if (i > last)
-				last = i;
-		}
+		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+			if (h->counts[c][i] != 0) {
+				first = MIN(first, i);
+				last = MAX(last, i);
+			}
 	}
-	/* Nothing populated anywhere: no histogram at all. */
-	if (first < 0) {
-		free(h->present);
-		free(h->total);
-		free(h->counts);
-		free(h->config);
+	if (first == RXR_REPORT_HIST_BUCKETS) {
+		hist_free(h);
 		return 0;
 	}
-	h->first = (unsigned int)first;
-	h->last = (unsigned int)last;
+	h->first = first;
+	h->last = last;
 	m->nhists++;
 	return 0;
-}
-
-static bool
-any_minmax(struct rxrr_group *const *cols, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (cols[i] != NULL && cols[i]->nb_runs > 1)
-			return true;
-	return false;
 }
 
 /* Stream rows when asked for; alpha from sel, else the first report. */
@@ -962,8 +855,8 @@ rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		if (m->headers[i] == NULL)
 			goto out;
 		cols[i] = &g[i];
+		m->minmax |= g[i].nb_runs > 1;
 	}
-	m->minmax = any_minmax(cols, n);
 	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
 			(rxrr_selected(sel, "refill_latency_hist") &&
 			 model_add_hist(m, NULL, cols))))
@@ -996,9 +889,8 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-/* The group of g[0..ng) of cfg's configuration, or NULL. */
-static struct rxrr_group *
-group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
+struct rxrr_group *
+rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 {
 	for (size_t k = 0; k < ng; k++)
 		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
@@ -1017,7 +909,7 @@ model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
 	int ret;
 
 	for (o = 0; o < n; o++)
-		cols[o] = group_find(g[o], ng[o], cfg);
+		cols[o] = rxrr_group_find(g[o], ng[o], cfg);
 	rxrr_group_label(cfg, label, sizeof(label));
 	clean = rxrr_clean_dup(label);
 	if (clean == NULL)
@@ -1067,7 +959,7 @@ rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
 			bool seen = false;
 
 			for (o = 0; o < c && !seen; o++)
-				seen = group_find(g[o], ng[o], cfg) != NULL;
+				seen = rxrr_group_find(g[o], ng[o], cfg) != NULL;
 			if (!seen)
 				ret = model_add_config(m, cfg, g, ng, n, cols,
 					sel);

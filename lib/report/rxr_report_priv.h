@@ -4,10 +4,9 @@
 #define RXR_REPORT_PRIV_H
 
 /*
- * Internals shared by the report sources; not installed, not API. Grouped
- * by the file that defines them, bottom layer first: a file calls only
- * the groups above its own (lib/report/meson.build lists the same order;
- * test/report/report_layers.py checks it).
+ * Internals shared by the report sources, grouped by the file that defines
+ * them, bottom layer first: a file calls only the groups above its own
+ * (the order of lib/report/meson.build; report_layers.py checks it).
  */
 
 #include <stdarg.h>
@@ -24,11 +23,7 @@ struct rxr_report {
 /* The lists of rxr_report.h as tables (rxr_report_util.c). */
 
 /* A figure's when column. */
-enum rxrr_when {
-	RXRR_REQUIRED,	/* in every report */
-	RXRR_OPTIONAL,	/* absent from older reports; a row always */
-	RXRR_SPARSE,	/* as optional; a row only when some run has one */
-};
+enum rxrr_when { RXRR_REQUIRED, RXRR_OPTIONAL, RXRR_SPARSE };
 
 /* One line of RXR_REPORT_FIGURES. */
 struct rxrr_figure {
@@ -44,10 +39,7 @@ const struct rxrr_figure *rxrr_figure(unsigned int i);
 /* A field's type and row (the group lists' type and row columns). */
 enum rxrr_ftype { RXRR_FTYPE_COUNT, RXRR_FTYPE_NUMBER, RXRR_FTYPE_STRING };
 enum rxrr_row_kind {
-	RXRR_ROW_NONE,		/* not a row */
-	RXRR_ROW_COUNT,		/* a row, neither way better */
-	RXRR_ROW_HIGHER,	/* a row, higher is better */
-	RXRR_ROW_LOWER,		/* a row, lower is better */
+	RXRR_ROW_NONE, RXRR_ROW_COUNT, RXRR_ROW_HIGHER, RXRR_ROW_LOWER,
 };
 
 /* One line of a group list. */
@@ -108,8 +100,7 @@ const json_t *rxrr_path(const json_t *obj, const char *path);
 
 /*
  * A configuration is a strategy, bulk on or off and, in a report that
- * runs several per strategy and bulk, a zeroing: zeroing{}.policy and
- * .method ("none" has no zeroing{}).
+ * runs several per strategy and bulk, a zeroing{} policy and method.
  */
 /* A run's zeroing{}.policy or .method, NULL without zeroing{}. */
 const char *rxrr_zero_of(const json_t *run, const char *key);
@@ -126,8 +117,8 @@ void rxrr_run_label(const json_t *run, bool zero, char *buf, size_t len);
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *rxrr_jstr(const char *s);
 
-/* json_object_set_new() failing on a NULL value; a number or null;
- * a counter, clamped to JSON's signed 64 bits rather than wrapped. */
+/* json_object_set_new() failing on a NULL value; a number (null unless
+ * finite); a counter, clamped to JSON's signed 64 bits. */
 int rxrr_jset(json_t *obj, const char *key, json_t *v);
 json_t *rxrr_jnum(double d);
 json_t *rxrr_jcount(uint64_t c);
@@ -138,7 +129,7 @@ double rxrr_alpha(const json_t *doc);
 /* A copy safe to print: control characters from a file become '?'. */
 char *rxrr_clean_dup(const char *s);
 
-/* rxr_report_line.c: a growing line; printed with trailing blanks removed. */
+/* A growing line, printed with trailing blanks removed. */
 struct rxrr_line {
 	char buf[4096];
 	size_t len;
@@ -149,6 +140,9 @@ struct rxrr_line {
 
 void rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* s, NULL as "", added with control characters as '?': text from a file
+ * never reaches the terminal raw. */
+void rxrr_line_clean(struct rxrr_line *l, const char *s);
 void rxrr_line_put(struct rxrr_line *l, FILE *out);
 /* rxrr_line_put() of a sentence, broken at spaces within 120 columns. */
 void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);
@@ -156,8 +150,7 @@ void rxrr_line_free(struct rxrr_line *l);
 
 /* rxr_report_runs.c: runs, their marks and their groups. */
 
-/* Whether a run object ran to its end (no "complete" field counts as
- * complete: reports written before it existed). */
+/* Whether a run ran to its end (reports before "complete" did). */
 bool rxrr_run_complete(const json_t *run);
 
 /* The runs of one configuration, in the order they ran. */
@@ -171,15 +164,13 @@ struct rxrr_group {
 
 /* A group's label (rxrr_run_label()). */
 void rxrr_group_label(const struct rxrr_group *g, char *buf, size_t len);
-/* For bulk-off group g[i], the group of its strategy and zeroing with bulk
- * on; else NULL. */
+/* For bulk-off g[i], its strategy and zeroing with bulk on; else NULL. */
 const struct rxrr_group *rxrr_bulk_sibling(const struct rxrr_group *g,
 		size_t n, size_t i);
 
 /*
- * Group doc's runs by configuration in order of first appearance; runs
- * marked cut short are no measurement and stay out of every group, and so
- * do disturbed ones under env.options.disturbed "exclude".
+ * doc's runs by configuration in order of first appearance; without the
+ * runs cut short, nor the disturbed ones under --disturbed exclude.
  */
 int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
 /* n reports' groups: when one report's zeroing is part of its
@@ -188,17 +179,12 @@ void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
 		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
-/*
- * Set run object o's "complete", and "cut_short" when the run was cut
- * short. 0, or -1 with err set (out of memory, or an empty reason).
- */
+/* o's "complete", "cut_short" and noise marks; 0, or -1 with err set. */
 int rxrr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen);
 
-/*
- * Set doc's "noise" to the count of repetitions with a noise record and of
- * the disturbed ones (none: no "noise"). 0, or -1 when out of memory.
- */
+/* doc's "noise": the repetitions with a noise record and the disturbed
+ * ones (none: no "noise"). 0, or -1 when out of memory. */
 int rxrr_noise_count(json_t *doc);
 
 /* The disturbed repetitions, one line each, and how many of how many. */
@@ -208,13 +194,11 @@ void rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out);
 
-/* rxr_report_ratio.c: one configuration's runs against another's. */
+/* rxr_report_summary.c: one configuration's runs against another's, the
+ * summary, the latency percentiles. */
 
-/*
- * Whether doc's configurations ran in interleaved rounds: along runs[],
- * rep never goes back (A0 B0 A1 B1 ..., as rxrefill schedules them), so
- * the runs with the same rep of two configurations form a pair.
- */
+/* Whether doc's runs ran in interleaved rounds (rep never goes back):
+ * runs of one rep of two configurations form a pair. */
 bool rxrr_interleaved(const json_t *doc);
 
 /* A run's value of what is compared; NaN when it has none. */
@@ -224,19 +208,13 @@ typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
 double rxrr_get_path(const json_t *run, const void *path);
 
 /*
- * g against ref at alpha: paired by rep when paired is set and a round
- * has values on both sides, else unpaired (lib/stats: a ratio, or a
- * difference where a value is 0 or diff is set). 0, or -1 when nothing
- * could be compared (out->n == 0).
+ * g against ref at alpha: paired by rep when paired and a round has values
+ * on both sides, else unpaired; a ratio, or a difference where a value is
+ * 0 or diff is set. 0, or -1 when nothing could be compared.
  */
 int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 		rxrr_getter get, const void *ctx, bool paired, bool diff,
 		double alpha, struct rxr_stats_cmp *out);
-
-/* A comparison as the report's JSON object; NULL on ENOMEM. */
-json_t *rxrr_ratio_json(const struct rxr_stats_cmp *r, double alpha);
-
-/* rxr_report_summary.c: the statistics of runs. */
 
 /* Recompute the summary if runs were added since; 0 or -ENOMEM. */
 int rxrr_fresh(const struct rxr_report *r);
@@ -244,11 +222,8 @@ int rxrr_fresh(const struct rxr_report *r);
 /* Recompute "summary" from "runs"; 0 or -ENOMEM. */
 int rxrr_summarize(struct rxr_report *r);
 
-/*
- * Set statistics, alpha the significance level of the report's tests,
- * and recompute the summary; 0, -EINVAL when alpha is not in (0, 1), or
- * -ENOMEM.
- */
+/* Set statistics with alpha, recompute the summary; 0, -EINVAL (alpha
+ * not in (0, 1)) or -ENOMEM. */
 int rxrr_set_alpha(struct rxr_report *r, double alpha);
 
 /* Refill latency percentiles: p50 p90 p99 p99.9, their names. */
@@ -263,11 +238,8 @@ struct rxrr_pct {
 	double ns;	/* estimate: linear interpolation inside the bucket */
 };
 
-/*
- * Percentile p of a histogram of RXR_REPORT_HIST_BUCKETS log2 buckets
- * (nearest rank: the bucket holding the ceil(p% * total)-th value).
- * 0, or -EINVAL when the histogram is empty or p is out of range.
- */
+/* Percentile p of a log2 histogram, nearest rank; 0, or -EINVAL when it
+ * is empty or p is out of range. */
 int rxrr_percentile(const uint64_t *counts, double p, struct rxrr_pct *out);
 
 /* "p50", "p90", "p99", "p99.9". */
@@ -281,5 +253,137 @@ void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
 
 /* Every repetition of g in one histogram; false when none has one. */
 bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
+
+/*
+ * rxr_report_model.c and above: the table model shared by the text
+ * printer and the comparison output, rows of numbers and histograms built
+ * once from the reports, so that the two outputs can never disagree.
+ */
+
+enum rxrr_dir {
+	RXRR_DIR_NONE,	/* a counter: no better direction, no % */
+	RXRR_DIR_HIGHER,	/* a rate: higher is better */
+	RXRR_DIR_LOWER,	/* a cost: lower is better */
+};
+
+struct rxrr_metric {
+	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
+	const json_t *stream;	/* the flow, for stream rows */
+	const char *field;	/* "packets" or "bytes", for stream rows */
+	char *key;		/* the flow's key in the runs' stream indexes */
+	enum rxrr_dir dir;
+	int prec;		/* decimals in text */
+	bool optional;		/* a row only when some column has a value */
+	bool spread;		/* Min and Max rows too, when reps > 1 */
+};
+
+struct rxrr_row {
+	const char *stat;	/* "Min", "Median", "Mean", "Stddev", "Max" */
+	char *name;		/* "<config>." prefix (compare) + metric */
+	char *config;		/* NULL for one report's table */
+	char *metric;
+	enum rxrr_dir dir;
+	int prec;
+	int section;		/* 0: figures, 1: streams (own widths) */
+	double *v;		/* per column; NaN: no value */
+	double *d;		/* per column % better; NaN: n/a */
+	double *p;		/* per column p against the first; NaN: untested */
+	bool *sig;		/* per column: p < the model's alpha */
+	/*
+	 * The row that carries its metric's test (Mean, else Median): only
+	 * it has p, sig, cmp and p_unpaired; Min, Max and a Median under a
+	 * Mean show no mark.
+	 */
+	bool tested;
+	/* per column: the comparison against the first, paired over rounds
+	 * when the model is (n == 0: none); p is cmp[c].p */
+	struct rxr_stats_cmp *cmp;
+	/* per column: the unpaired permutation test, the second opinion */
+	double *p_unpaired;
+	bool *has;	/* per column: it has the row's configuration */
+};
+
+struct rxrr_hist {
+	char *config;		/* NULL for one report's table */
+	unsigned int first, last;
+	bool *present;		/* per column: some run has a histogram */
+	uint64_t *total;	/* per column */
+	uint64_t (*counts)[RXR_REPORT_HIST_BUCKETS];
+};
+
+struct rxrr_model {
+	unsigned int ncols;
+	char **headers;
+	bool minmax;		/* some column has more than one rep */
+	double alpha;		/* significance level of the marks */
+	/* columns ran in the same rounds (one report's configurations, or
+	 * a report compared with itself): comparisons are paired */
+	bool paired;
+	bool stream_rows;	/* every stream's row, not only fairness */
+	const atomic_bool *stop;	/* set: end the rows early */
+	struct rxrr_row *rows;
+	size_t nrows, caprows;
+	struct rxrr_hist *hists;
+	size_t nhists;
+};
+
+/* The caller's stop flag is set (a signal during a long listing). */
+static inline bool
+rxrr_stopped(const atomic_bool *stop)
+{
+	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
+}
+
+/* One report: a column per (strategy, bulk). */
+int rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
+		const struct rxr_report_select *sel);
+/* Several reports: a column per report, rows per (strategy, bulk). */
+int rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel);
+void rxrr_model_free(struct rxrr_model *m);
+/* The group of g[0..ng) of cfg's configuration, or NULL. */
+struct rxrr_group *rxrr_group_find(struct rxrr_group *g, size_t ng,
+		const struct rxrr_group *cfg);
+
+/* Whether sel picks the metric name (everything when sel is empty). */
+bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
+#define RXRR_SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
+	"better (rates: higher is better, costs: lower is better)"
+
+/*
+ * A table of text, the one shape every table is printed in: a column of
+ * labels under corner, then columns of a value (right-aligned) and a
+ * note (left-aligned, often empty) each, sep before each column. Row r
+ * is printed when label() gives it a label.
+ */
+struct rxrr_grid {
+	const char *corner;
+	const char *sep;
+	bool right;		/* headers right-aligned (else left) */
+	unsigned int ncols;
+	const char *const *headers;
+	size_t nrows;
+	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
+	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
+		char *note, size_t len);
+	const void *ctx;
+	const atomic_bool *stop;	/* set: end the rows early */
+};
+
+/* The model's tables and histograms. */
+void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);
+/* The repetitions that did not run to their end, one line each. */
+void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
+		struct rxrr_line *l, FILE *out);
+/* "<dpdk>, memory <m>, lcores <list>" of a report. */
+void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
+
+/* Findings, one line each, of one report (Gbit/s against the first
+ * configuration, bulk off against on) and of a comparison model. */
+void rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+		struct rxrr_line *l, FILE *out);
+void rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l,
+		FILE *out);
 
 #endif /* RXR_REPORT_PRIV_H */

@@ -52,29 +52,16 @@ run_counted(const json_t *doc, const json_t *run)
 		!disturbed_excluded(doc);
 }
 
-static bool
-run_incomplete(const json_t *run)
-{
-	return !rxrr_run_complete(run);
-}
-
-/* How many of r's runs are. */
-static unsigned int
-runs_that(const struct rxr_report *r, bool (*are)(const json_t *run))
+unsigned int
+rxr_report_nb_cut_short(const struct rxr_report *r)
 {
 	const json_t *run;
 	unsigned int n = 0;
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run)
-		n += are(run);
+		n += !rxrr_run_complete(run);
 	return n;
-}
-
-unsigned int
-rxr_report_nb_cut_short(const struct rxr_report *r)
-{
-	return runs_that(r, run_incomplete);
 }
 
 /* runs[].noise: the window's figures, per CPU, lcore and busy task. */
@@ -82,71 +69,56 @@ static json_t *
 noise_json(const struct rxr_report_run *run)
 {
 	const struct rxr_report_noise *n = &run->noise;
-	json_t *o = json_object(), *cpus = json_array(), *lcores = json_array();
+	json_t *cpus = json_array(), *lcores = json_array();
 	json_t *tasks = json_array();
 	double steal_max = NAN;
 	uint64_t sw = 0, mig = 0;
 	unsigned int i;
+	int bad = 0;
 
-	if (o == NULL || cpus == NULL || lcores == NULL || tasks == NULL)
-		goto nomem;
-	for (i = 0; i < n->nb_cpus; i++) {
+	for (i = 0; cpus != NULL && i < n->nb_cpus; i++) {
 		const struct rxr_report_noise_cpu *c = &n->cpus[i];
 
 		if (!isnan(c->steal_share) && !(c->steal_share <= steal_max))
 			steal_max = c->steal_share;
-		if (json_array_append_new(cpus, json_pack("{s:i, s:o}", "cpu",
-				(int)c->cpu, "steal_share",
-				rxrr_jnum(c->steal_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(cpus, json_pack("{s:i, s:o}",
+			"cpu", (int)c->cpu, "steal_share",
+			rxrr_jnum(c->steal_share)));
 	}
-	for (i = 0; i < n->nb_lcores; i++) {
+	for (i = 0; lcores != NULL && i < n->nb_lcores; i++) {
 		const struct rxr_report_noise_lcore *l = &n->lcores[i];
 
 		sw += l->nonvoluntary_ctxt_switches;
 		mig += l->migrations;
-		if (json_array_append_new(lcores, json_pack(
-				"{s:i, s:i, s:b, s:o, s:o, s:o, s:o}", "lcore",
-				(int)l->lcore, "tid", l->tid, "own_cpu",
-				l->own_cpu, "nonvoluntary_ctxt_switches",
-				rxrr_jcount(l->nonvoluntary_ctxt_switches),
-				"migrations", rxrr_jcount(l->migrations),
-				"runqueue_wait_share",
-				rxrr_jnum(l->runqueue_wait_share),
-				"runnable_share",
-				rxrr_jnum(l->runnable_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(lcores, json_pack(
+			"{s:i, s:i, s:b, s:o, s:o, s:o, s:o}", "lcore",
+			(int)l->lcore, "tid", l->tid, "own_cpu", l->own_cpu,
+			"nonvoluntary_ctxt_switches",
+			rxrr_jcount(l->nonvoluntary_ctxt_switches),
+			"migrations", rxrr_jcount(l->migrations),
+			"runqueue_wait_share", rxrr_jnum(l->runqueue_wait_share),
+			"runnable_share", rxrr_jnum(l->runnable_share)));
 	}
-	for (i = 0; i < n->nb_busy_tasks; i++) {
+	for (i = 0; tasks != NULL && i < n->nb_busy_tasks; i++) {
 		const struct rxr_report_noise_task *t = &n->busy_tasks[i];
 
-		if (json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
-				"s:o}", "pid", t->pid, "comm", rxrr_jstr(t->comm),
-				"cpu", (int)t->cpu, "cpu_share",
-				rxrr_jnum(t->cpu_share))) != 0)
-			goto nomem;
+		bad |= json_array_append_new(tasks, json_pack("{s:i, s:o, s:i, "
+			"s:o}", "pid", t->pid, "comm", rxrr_jstr(t->comm),
+			"cpu", (int)t->cpu, "cpu_share", rxrr_jnum(t->cpu_share)));
 	}
-	if (rxrr_jset(o, "asked_s", rxrr_jnum(n->asked_s)) ||
-			rxrr_jset(o, "duration_excess", rxrr_jnum(n->asked_s > 0 ?
-				run->duration_s / n->asked_s - 1 : NAN)) ||
-			rxrr_jset(o, "steal_share_max", rxrr_jnum(steal_max)) ||
-			rxrr_jset(o, "nonvoluntary_ctxt_switches",
-				rxrr_jcount(sw)) ||
-			rxrr_jset(o, "migrations", rxrr_jcount(mig)) ||
-			json_object_set(o, "cpus", cpus) ||
-			json_object_set(o, "lcores", lcores) ||
-			json_object_set(o, "busy_tasks", tasks))
-		goto nomem;
-	json_decref(cpus);
-	json_decref(lcores);
-	json_decref(tasks);
-	return o;
-nomem:
-	json_decref(o);
-	json_decref(cpus);
-	json_decref(lcores);
-	json_decref(tasks);
-	return NULL;
+	if (bad) {
+		json_decref(cpus);
+		json_decref(lcores);
+		json_decref(tasks);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"asked_s", rxrr_jnum(n->asked_s), "duration_excess",
+		rxrr_jnum(n->asked_s > 0 ? run->duration_s / n->asked_s - 1 : NAN),
+		"steal_share_max", rxrr_jnum(steal_max),
+		"nonvoluntary_ctxt_switches", rxrr_jcount(sw),
+		"migrations", rxrr_jcount(mig), "cpus", cpus, "lcores", lcores,
+		"busy_tasks", tasks);
 }
 
 /* disturbed, disturbed_by and noise{} of a run with a noise record. */
@@ -155,21 +127,17 @@ run_noise_mark(json_t *o, const struct rxr_report_run *run)
 {
 	json_t *by = json_array();
 
-	if (by == NULL)
-		return -1;
-	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+	for (unsigned int i = 0; by != NULL &&
+			i < RXR_REPORT_DISTURBED_CAUSES; i++)
 		if ((run->noise.disturbed & (1u << i)) &&
 				json_array_append_new(by,
 					json_string(disturbance_names[i])) != 0) {
 			json_decref(by);
 			return -1;
 		}
-	if (json_object_set_new(o, "disturbed",
-			json_boolean(run->noise.disturbed != 0)) != 0 ||
-			json_object_set_new(o, "disturbed_by", by) != 0 ||
-			rxrr_jset(o, "noise", noise_json(run)) != 0)
-		return -1;
-	return 0;
+	return rxrr_jset(o, "disturbed", json_boolean(run->noise.disturbed !=
+			0)) || rxrr_jset(o, "disturbed_by", by) ||
+		rxrr_jset(o, "noise", noise_json(run)) ? -1 : 0;
 }
 
 int
@@ -245,7 +213,7 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 
 	json_array_foreach(runs, i, run) {
 		const json_t *noise = json_object_get(run, "noise"), *lc;
-		char label[256], causes[64], *c;
+		char label[256], causes[64];
 		double wait, runnable;
 		size_t k;
 
@@ -253,14 +221,12 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
+		/* Validated causes: no control characters to clean. */
 		causes_str(run, causes, sizeof(causes));
-		c = rxrr_clean_dup(causes);
 		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
 			(long long)json_integer_value(json_object_get(run, "rep")) +
-			1, c != NULL ? c : "?",
-			rxrr_num(json_object_get(run, "duration_s")));
-		free(c);
+			1, causes, rxrr_num(json_object_get(run, "duration_s")));
 		if (!isnan(rxrr_num(json_object_get(noise, "asked_s"))))
 			rxrr_line_add(l, " of %.3f s", rxrr_num(json_object_get(noise,
 				"asked_s")));
@@ -364,18 +330,17 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {
 	const json_t *runs = json_object_get(doc, "runs");
 	const bool zero = rxrr_zero_listed(doc);
-	struct rxrr_group *g = NULL;
-	size_t n = 0, i, j, nruns;
+	size_t n = 0, i, j, nruns = json_array_size(runs);
+	/* At most a group per run, at most every run in one group. */
+	struct rxrr_group *g = calloc(nruns + 1, sizeof(*g));
 
 	*groups = NULL;
 	*nb = 0;
-	if (runs == NULL || !json_is_array(runs))
-		return 0;
-	nruns = json_array_size(runs);
+	if (g == NULL)
+		return -ENOMEM;
 	for (i = 0; i < nruns; i++) {
 		json_t *run = json_array_get(runs, i);
 		const char *s = json_string_value(json_object_get(run, "strategy"));
-		bool bulk = json_is_true(json_object_get(run, "bulk"));
 
 		/* A run cut short (or disturbed, when excluded) is kept in
 		 * runs[] but in no statistic. */
@@ -385,27 +350,17 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 			if (rxrr_same_config(g[j].runs[0], run, zero))
 				break;
 		if (j == n) {
-			struct rxrr_group *ng = realloc(g, (n + 1) * sizeof(*g));
-
-			if (ng == NULL)
-				goto nomem;
-			g = ng;
-			/* At most nruns runs per group: one allocation. */
-			g[n].runs = calloc(nruns, sizeof(json_t *));
-			if (g[n].runs == NULL)
-				goto nomem;
-			g[n].strategy = s;
-			g[n].bulk = bulk;
-			g[n].zero = zero;
-			g[n].nb_runs = 0;
-			n++;
+			g[n] = (struct rxrr_group){ .strategy = s, .zero = zero,
+				.bulk = json_is_true(json_object_get(run, "bulk")),
+				.runs = calloc(nruns, sizeof(json_t *)) };
+			if (g[n++].runs == NULL) {
+				rxrr_groups_free(g, n);
+				return -ENOMEM;
+			}
 		}
 		g[j].runs[g[j].nb_runs++] = run;
 	}
 	*groups = g;
 	*nb = n;
 	return 0;
-nomem:
-	rxrr_groups_free(g, n);
-	return -ENOMEM;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The statistics of runs: the summary of a report (per (strategy, bulk)
- * and figure, n, mean, stdev, median, min, max, a 95% interval and the
- * tests against the first configuration and bulk on, lib/stats, from the
- * runs counted) and the refill latency histograms and their percentiles.
+ * The statistics of runs: a configuration's runs against another's as a
+ * ratio (a difference where a value is 0) with its interval and p-value,
+ * paired over the rounds they ran in when they did; the summary of a
+ * report (per configuration and figure, n, mean, stdev, median, min, max,
+ * a 95% interval and the tests against the first configuration and bulk
+ * on); the refill latency histograms and their percentiles.
  */
 
 #include <errno.h>
@@ -15,6 +17,86 @@
 
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
+
+bool
+rxrr_interleaved(const json_t *doc)
+{
+	const json_t *run;
+	json_int_t last = 0;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "runs"), i, run) {
+		json_int_t rep = json_integer_value(json_object_get(run, "rep"));
+
+		if (rep < last)
+			return false;
+		last = rep;
+	}
+	return true;
+}
+
+double
+rxrr_get_path(const json_t *run, const void *path)
+{
+	return rxrr_num(rxrr_path(run, path));
+}
+
+/* The run of g with repetition index rep, or NULL: where a group holding
+ * every rep in order keeps it, else found by a scan. */
+static const json_t *
+run_of_rep(const struct rxrr_group *g, json_int_t rep)
+{
+	if (rep >= 0 && (size_t)rep < g->nb_runs && json_integer_value(
+			json_object_get(g->runs[rep], "rep")) == rep)
+		return g->runs[rep];
+	for (size_t i = 0; i < g->nb_runs; i++)
+		if (json_integer_value(json_object_get(g->runs[i], "rep")) == rep)
+			return g->runs[i];
+	return NULL;
+}
+
+int
+rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
+		rxrr_getter get, const void *ctx, bool paired, bool diff,
+		double alpha, struct rxr_stats_cmp *out)
+{
+	size_t n = g->nb_runs > ref->nb_runs ? g->nb_runs : ref->nb_runs;
+	double *x = malloc((n + 1) * sizeof(*x));
+	double *y = malloc((n + 1) * sizeof(*y));
+	size_t k = 0, i;
+	int ret = -1;
+
+	if (x == NULL || y == NULL) {
+		*out = (struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN,
+			.p = NAN, .min_p = 1, .test = RXR_STATS_UNPAIRED_METHOD };
+		goto out;
+	}
+	/* Paired by round: the runs of the same rep. */
+	for (i = 0; paired && i < g->nb_runs; i++) {
+		const json_t *r0 = run_of_rep(ref, json_integer_value(
+				json_object_get(g->runs[i], "rep")));
+
+		if (r0 != NULL) {
+			x[k] = get(g->runs[i], ctx);
+			y[k++] = get(r0, ctx);
+		}
+	}
+	if (k > 0 && rxr_stats_compare(x, k, y, k, true, diff, alpha,
+			out) == 0) {
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < g->nb_runs; i++)
+		x[i] = get(g->runs[i], ctx);
+	for (i = 0; i < ref->nb_runs; i++)
+		y[i] = get(ref->runs[i], ctx);
+	ret = rxr_stats_compare(x, g->nb_runs, y, ref->nb_runs, false, diff,
+		alpha, out);
+out:
+	free(x);
+	free(y);
+	return ret;
+}
 
 const double rxrr_pct_points[RXRR_PCT_N] = { 50, 90, 99, 99.9 };
 const char *const rxrr_pct_names[RXRR_PCT_N] = {
@@ -152,20 +234,12 @@ vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
 			base);
 	double m = rxr_stats_mean(buf, n), m0 = rxr_stats_mean(base, n0), p;
-	json_t *vs = json_object();
 
 	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
-	if (rxrr_jset(vs, "delta_pct", rxrr_jnum(m0 != 0 ? (m - m0) / fabs(m0) *
-				100.0 : NAN)) ||
-			rxrr_jset(vs, "p", rxrr_jnum(p)) ||
-			rxrr_jset(vs, "significant", json_boolean(!isnan(p) &&
-				p < alpha)) ||
-			rxrr_jset(vs, "test", isnan(p) ? json_null() :
-				json_string(rxr_stats_perm_method(n, n0)))) {
-		json_decref(vs);
-		return NULL;
-	}
-	return vs;
+	return json_pack("{s:o, s:o, s:b, s:o}", "delta_pct", rxrr_jnum(m0 != 0 ?
+			(m - m0) / fabs(m0) * 100.0 : NAN), "p", rxrr_jnum(p),
+		"significant", !isnan(p) && p < alpha, "test", isnan(p) ?
+			json_null() : json_string(rxr_stats_perm_method(n, n0)));
 }
 
 /* A group against a reference, paired over the rounds when paired. */
@@ -176,7 +250,16 @@ paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 	struct rxr_stats_cmp r;
 
 	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
-	return rxrr_ratio_json(&r, alpha);
+	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:o, "
+		"s:I, s:I, s:o}", "paired", r.paired,
+		"ratio", rxrr_jnum(r.ratio ? r.est : NAN),
+		"difference", rxrr_jnum(r.ratio ? NAN : r.est),
+		"ci_lo", rxrr_jnum(r.lo), "ci_hi", rxrr_jnum(r.hi),
+		"p", rxrr_jnum(r.p), "significant", !isnan(r.p) && r.p < alpha,
+		"test", r.test, "interval", RXR_STATS_CMP_CI_METHOD,
+		"rounds", r.paired ? json_integer(r.n) : json_null(),
+		"n", (json_int_t)r.n, "n_base", (json_int_t)r.n_base,
+		"min_p", rxrr_jnum(r.min_p));
 }
 
 static json_t *
@@ -185,27 +268,22 @@ stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
 		bool paired, double *buf, double *base)
 {
 	struct rxr_stats_desc d;
-	json_t *o = json_object();
-	size_t n = group_values(g, metric, buf);
+	json_t *o;
 
-	rxr_stats_describe(buf, n, &d);
-	if (o == NULL || rxrr_jset(o, "n", json_integer(d.n)) ||
-			rxrr_jset(o, "min", rxrr_jnum(d.min)) ||
-			rxrr_jset(o, "median", rxrr_jnum(d.median)) ||
-			rxrr_jset(o, "max", rxrr_jnum(d.max)) ||
-			rxrr_jset(o, "mean", rxrr_jnum(d.mean)) ||
-			rxrr_jset(o, "stdev", rxrr_jnum(d.stdev)) ||
-			rxrr_jset(o, "ci95", json_pack("[o,o]", rxrr_jnum(d.ci_lo),
-				rxrr_jnum(d.ci_hi))) ||
-			(first != NULL && rxrr_jset(o, "vs_first", vs_json(g, first,
-				metric, alpha, buf, base))) ||
-			(first != NULL && rxrr_jset(o, "paired_vs_first",
-				paired_json(g, first, metric, alpha, paired))) ||
-			(bulk != NULL && bulk != first && rxrr_jset(o, "vs_bulk",
-				vs_json(g, bulk, metric, alpha, buf, base))) ||
-			(bulk != NULL && bulk != first && rxrr_jset(o,
-				"paired_vs_bulk", paired_json(g, bulk, metric,
-					alpha, paired)))) {
+	rxr_stats_describe(buf, group_values(g, metric, buf), &d);
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:[o,o]}", "n",
+		(json_int_t)d.n, "min", rxrr_jnum(d.min), "median",
+		rxrr_jnum(d.median), "max", rxrr_jnum(d.max), "mean",
+		rxrr_jnum(d.mean), "stdev", rxrr_jnum(d.stdev), "ci95",
+		rxrr_jnum(d.ci_lo), rxrr_jnum(d.ci_hi));
+	if (o == NULL || (first != NULL && (rxrr_jset(o, "vs_first",
+				vs_json(g, first, metric, alpha, buf, base)) ||
+			rxrr_jset(o, "paired_vs_first", paired_json(g, first,
+				metric, alpha, paired)))) ||
+			(bulk != NULL && bulk != first && (rxrr_jset(o, "vs_bulk",
+				vs_json(g, bulk, metric, alpha, buf, base)) ||
+			rxrr_jset(o, "paired_vs_bulk", paired_json(g, bulk,
+				metric, alpha, paired))))) {
 		json_decref(o);
 		return NULL;
 	}

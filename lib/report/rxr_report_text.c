@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
@@ -20,13 +20,15 @@
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-
-
+/* A row's value in column c; share: a fraction printed as a percentage. */
 static void
-fmt_value(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
+fmt_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
+		size_t len)
 {
-	if (isnan(row->v[c]))
+	if (row == NULL || isnan(row->v[c]))
 		snprintf(buf, len, "-");
+	else if (share)
+		snprintf(buf, len, "%.2f%%", 100.0 * row->v[c]);
 	else
 		snprintf(buf, len, "%.*f", row->prec, row->v[c]);
 }
@@ -47,14 +49,8 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
-static bool
-stopped(const atomic_bool *stop)
-{
-	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
-}
-
-void
-rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
+static void
+print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 {
 	size_t *valw = calloc(g->ncols + 1, sizeof(*valw));
 	size_t *dw = calloc(g->ncols + 1, sizeof(*dw));
@@ -66,7 +62,7 @@ rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		l->oom = true;
 		goto out;
 	}
-	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
 		labelw = MAX(labelw, strlen(label));
@@ -85,7 +81,7 @@ rxrr_print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		rxrr_line_add(l, g->right ? "%s%*s" : "%s%-*s", g->sep,
 			(int)(valw[c] + (dw[c] ? dw[c] + 1 : 0)), g->headers[c]);
 	rxrr_line_put(l, out);
-	for (r = 0; r < g->nrows && !stopped(g->stop); r++) {
+	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
 		rxrr_line_add(l, "%-*s", (int)labelw, label);
@@ -126,7 +122,7 @@ table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 {
 	const struct rxrr_row *row = &((const struct table *)ctx)->m->rows[r];
 
-	fmt_value(row, c, val, len);
+	fmt_value(row, c, false, val, len);
 	fmt_delta(row, c, note, len);
 }
 
@@ -144,7 +140,7 @@ print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
 		.stop = m->stop,
 	};
 
-	rxrr_print_grid(&g, l, out);
+	print_grid(&g, l, out);
 }
 
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
@@ -326,13 +322,12 @@ rxrr_print_env_line(const json_t *doc, struct rxrr_line *l)
 {
 	const json_t *env = json_object_get(doc, "env");
 	const json_t *v;
-	char *s;
 	size_t i;
 
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "dpdk_version")));
-	rxrr_line_add(l, "%s, memory %s, lcores ", s != NULL ? s : "",
+	rxrr_line_clean(l, json_string_value(json_object_get(env,
+		"dpdk_version")));
+	rxrr_line_add(l, ", memory %s, lcores ",
 		json_string_value(json_object_get(env, "memory")));
-	free(s);
 	json_array_foreach(json_object_get(env, "lcores"), i, v)
 		rxrr_line_add(l, "%s%lld", i ? "," : "",
 			(long long)json_integer_value(v));
@@ -350,21 +345,45 @@ rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 	size_t i;
 
 	json_array_foreach(json_object_get(r->doc, "runs"), i, run) {
-		char label[256], *why;
+		char label[256];
 
 		if (rxrr_run_complete(run))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
-		why = rxrr_clean_dup(json_string_value(json_object_get(run,
-				"cut_short")));
-		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (%s, %.3f s "
-			"measured)", prefix, label, (long long)json_integer_value(
-				json_object_get(run, "rep")) + 1,
-			why != NULL ? why : "?",
+		rxrr_line_add(l, "%scut short, not counted: %s rep %lld (", prefix,
+			label, (long long)json_integer_value(json_object_get(run,
+				"rep")) + 1);
+		rxrr_line_clean(l, json_string_value(json_object_get(run,
+			"cut_short")));
+		rxrr_line_add(l, ", %.3f s measured)",
 			rxrr_num(json_object_get(run, "duration_s")));
-		free(why);
 		rxrr_line_put(l, out);
 	}
+}
+
+/* "host <host>, cpu <model>" of a report. */
+static void
+print_host(const json_t *doc, const char *prefix, struct rxrr_line *l)
+{
+	const json_t *env = json_object_get(doc, "env");
+
+	rxrr_line_add(l, "%shost ", prefix);
+	rxrr_line_clean(l, json_string_value(json_object_get(env, "host")));
+	rxrr_line_add(l, ", cpu ");
+	rxrr_line_clean(l, json_string_value(json_object_get(env,
+		"cpu_model")));
+}
+
+/* Whether the run was interrupted; the repetitions cut short. */
+static void
+print_partial(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
+{
+	if (json_is_true(json_object_get(r->doc, "partial"))) {
+		rxrr_line_add(l, "partial: the run was interrupted, only the "
+			"repetitions that completed are shown");
+		rxrr_line_put(l, out);
+	}
+	rxrr_print_cut_short(r, "", l, out);
 }
 
 int
@@ -372,10 +391,10 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel)
 {
 	const json_t *env = json_object_get(r->doc, "env");
-	const json_t *p, *opts;
+	const json_t *p;
 	struct rxrr_line l = { .len = 0 };
 	struct rxrr_model m;
-	char *s, *t, *u;
+	char *opts;
 	size_t i;
 
 	if (rxrr_model_single(&m, r, sel) != 0)
@@ -383,45 +402,33 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_line_add(&l, "rxrefill report (%s), created %s", RXR_REPORT_SCHEMA,
 		json_string_value(json_object_get(r->doc, "created")));
 	rxrr_line_put(&l, out);
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "host")));
-	t = rxrr_clean_dup(json_string_value(json_object_get(env, "cpu_model")));
-	rxrr_line_add(&l, "host %s, cpu %s", s != NULL ? s : "", t != NULL ? t : "");
-	free(s);
-	free(t);
+	print_host(r->doc, "", &l);
 	rxrr_line_put(&l, out);
 	rxrr_print_env_line(r->doc, &l);
 	rxrr_line_put(&l, out);
 	rxrr_line_add(&l, "ports");
 	json_array_foreach(json_object_get(env, "ports"), i, p) {
-		s = rxrr_clean_dup(json_string_value(json_object_get(p, "driver")));
-		t = rxrr_clean_dup(json_string_value(json_object_get(p, "name")));
-		rxrr_line_add(&l, "%s %lld %s %s", i ? "," : "",
-			(long long)json_integer_value(json_object_get(p,
-				"port")), s != NULL ? s : "",
-			t != NULL ? t : "");
-		free(s);
-		free(t);
+		rxrr_line_add(&l, "%s %lld ", i ? "," : "", (long long)
+			json_integer_value(json_object_get(p, "port")));
+		rxrr_line_clean(&l, json_string_value(json_object_get(p,
+			"driver")));
+		rxrr_line_add(&l, " ");
+		rxrr_line_clean(&l, json_string_value(json_object_get(p,
+			"name")));
 	}
 	if (json_array_size(json_object_get(env, "ports")) == 0)
 		rxrr_line_add(&l, " -");
 	rxrr_line_put(&l, out);
-	opts = json_object_get(env, "options");
-	u = json_dumps(opts, JSON_COMPACT | JSON_REAL_PRECISION(12));
-	s = rxrr_clean_dup(u);
-	free(u);
-	rxrr_line_add(&l, "options %s", s != NULL ? s : "{}");
-	free(s);
+	opts = json_dumps(json_object_get(env, "options"), JSON_COMPACT |
+		JSON_REAL_PRECISION(12));
+	rxrr_line_add(&l, "options ");
+	rxrr_line_clean(&l, opts);
+	free(opts);
 	rxrr_line_put(&l, out);
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "argv")));
-	rxrr_line_add(&l, "command %s", s != NULL ? s : "");
-	free(s);
+	rxrr_line_add(&l, "command ");
+	rxrr_line_clean(&l, json_string_value(json_object_get(env, "argv")));
 	rxrr_line_put(&l, out);
-	if (json_is_true(json_object_get(r->doc, "partial"))) {
-		rxrr_line_add(&l, "partial: the run was interrupted, only the "
-			"repetitions that completed are shown");
-		rxrr_line_put(&l, out);
-	}
-	rxrr_print_cut_short(r, "", &l, out);
+	print_partial(r, &l, out);
 	rxrr_print_disturbed(r, "", &l, out);
 	if (m.ncols == 0) {
 		rxrr_line_add(&l, "no runs");
@@ -456,7 +463,7 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 	w = n != 0 && g[0].zero ? 38 : 18;
 	for (i = 0; i < n; i++) {
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
-		char label[160], lo[24], hi[24];
+		char label[160], lo[24], hi[24], *clean;
 		unsigned int p;
 
 		if (!rxrr_group_hist(&g[i], sum))
@@ -472,10 +479,9 @@ print_percentiles(const struct rxr_report *r, FILE *out)
 		}
 		rxrr_group_label(&g[i], label, sizeof(label));
 		/* A name from a file never reaches the terminal raw. */
-		for (char *c = label; *c != '\0'; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
-		fprintf(out, "%-*s", w, label);
+		clean = rxrr_clean_dup(label);
+		fprintf(out, "%-*s", w, clean != NULL ? clean : "?");
+		free(clean);
 		for (p = 0; p < RXRR_PCT_N; p++) {
 			struct rxrr_pct pc;
 			char cell[80];
@@ -641,38 +647,18 @@ find_row(const struct rxrr_model *m, const char *metric)
 	return median;
 }
 
-/* Drops of every cause per complete repetition of column c, the mean. */
+/* Drops of every cause a repetition of g (all complete), the mean. */
 static double
 drops_mean(const struct rxrr_group *g)
 {
 	double sum = 0;
-	size_t r, n = 0;
+	const char *key;
+	json_t *v;
 
-	for (r = 0; r < g->nb_runs; r++) {
-		const json_t *drops = json_object_get(g->runs[r], "drops");
-		const char *key;
-		json_t *v;
-
-		if (!rxrr_run_complete(g->runs[r]))
-			continue;
-		json_object_foreach((json_t *)(uintptr_t)drops, key, v)
+	for (size_t r = 0; r < g->nb_runs; r++)
+		json_object_foreach(json_object_get(g->runs[r], "drops"), key, v)
 			sum += rxrr_num(v);
-		n++;
-	}
-	return n != 0 ? sum / (double)n : NAN;
-}
-
-/* The value part of a cell. */
-static void
-fmt_cell_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
-		size_t len)
-{
-	if (row == NULL || isnan(row->v[c]))
-		snprintf(buf, len, "-");
-	else if (share)
-		snprintf(buf, len, "%.2f%%", 100.0 * row->v[c]);
-	else
-		snprintf(buf, len, "%.*f", row->prec, row->v[c]);
+	return g->nb_runs != 0 ? sum / (double)g->nb_runs : NAN;
 }
 
 /*
@@ -717,7 +703,7 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
 			b->drops[c]);
 	else
-		fmt_cell_value(b->rows[i], (unsigned int)c, brief_cols[k].share,
+		fmt_value(b->rows[i], (unsigned int)c, brief_cols[k].share,
 			val, len);
 	fmt_cell_delta(brief_cols[k].delta ? b->rows[i] : NULL,
 		(unsigned int)c, delta, len);
@@ -746,7 +732,7 @@ brief_table(const struct brief *b, const struct rxrr_group *g,
 		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
 		g[0].zero ? "" : " (zone wait: median)", m->headers[0]);
 	rxrr_line_put(l, out);
-	rxrr_print_grid(&grid, l, out);
+	print_grid(&grid, l, out);
 }
 
 /* The lines above the table: machine, partial, cut short, noise, checks. */
@@ -754,22 +740,12 @@ static void
 brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
 {
 	const json_t *env = json_object_get(r->doc, "env");
-	char *s, *t;
 
-	s = rxrr_clean_dup(json_string_value(json_object_get(env, "host")));
-	t = rxrr_clean_dup(json_string_value(json_object_get(env, "cpu_model")));
-	rxrr_line_add(l, "report: host %s, cpu %s, ", s != NULL ? s : "",
-		t != NULL ? t : "");
-	free(s);
-	free(t);
+	print_host(r->doc, "report: ", l);
+	rxrr_line_add(l, ", ");
 	rxrr_print_env_line(r->doc, l);
 	rxrr_line_put(l, out);
-	if (json_is_true(json_object_get(r->doc, "partial"))) {
-		rxrr_line_add(l, "partial: the run was interrupted, only the "
-			"repetitions that completed are shown");
-		rxrr_line_put(l, out);
-	}
-	rxrr_print_cut_short(r, "", l, out);
+	print_partial(r, l, out);
 	rxrr_print_noise_count(r, "", l, out);
 	if (json_is_true(rxrr_path(env, "build.debug_checks"))) {
 		rxrr_line_add(l, "note: built with debug checks: these figures "

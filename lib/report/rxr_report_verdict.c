@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rxr_report_model.h"
+#include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
 /* "8 paired rounds", "5 against 4 runs, unpaired". */
