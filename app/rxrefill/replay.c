@@ -306,13 +306,10 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 			(int)strcspn(arg, ","), arg);
 		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
 		len = strlen(arg) + 32 * MAX_QUEUES + 1;
-		copy = strdup(arg);
-		out = calloc(1, len);
-		if (copy == NULL || out == NULL) {
-			free(copy);
-			free(out);
+		copy = d->arg_copy = strdup(arg);
+		out = d->arg = calloc(1, len);
+		if (copy == NULL || out == NULL)
 			return -1;
-		}
 		for (kv = strtok_r(copy, ",", &save); kv != NULL;
 				kv = strtok_r(NULL, ",", &save)) {
 			struct replay_counts *c = &d->files;
@@ -330,7 +327,6 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 				strcat(out, kv);
 			}
 		}
-		/* Both kept: the files' names point into copy. */
 		argv[i] = out + 1;	/* past the first "," */
 	}
 	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {

@@ -319,6 +319,8 @@ struct replay_counts {
 struct pcap_dev {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct replay_counts files;
+	char *arg;		/* the --vdev argument EAL reads, rewritten */
+	char *arg_copy;		/* the files' names point into it */
 };
 
 /* A port in use. */
