@@ -6,7 +6,9 @@ vdev, under valgrind's callgrind (deterministic, unlike wall-clock rates on
 a shared machine; doc/performance.md has the method and the figures).
 
 Each program runs once under callgrind with its threads in separate
-profiles and a cache simulation (the L1 data cache and a last level the
+profiles, scheduled fairly (a spinning poll lcore would otherwise hold
+valgrind's lock and stretch the window many times over), and a cache
+simulation (the L1 data cache and a last level the
 size of one core's L2, see CACHES); the receive loop is the thread that
 called the PMD's receive function most. Packets are the bursts that
 function returned (the calls from the application's binary into
@@ -112,7 +114,8 @@ def callgrind(out, cmd, stop_after=None):
     """Run cmd under callgrind; SIGINT after stop_after seconds of receive
     (testpmd runs until told). Returns the program's output."""
     vg = ["valgrind", "--tool=callgrind", "--cache-sim=yes",
-          "--separate-threads=yes", "--callgrind-out-file=" + out + ".%p"
+          "--separate-threads=yes", "--fair-sched=yes",
+          "--callgrind-out-file=" + out + ".%p"
           ] + CACHES
     p = subprocess.Popen(vg + cmd, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
