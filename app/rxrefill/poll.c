@@ -681,7 +681,9 @@ poll_main(void *arg)
 		pools_sample(pl, false);
 		RXR_STAT_ADD(pl->sample_packets, got);
 	}
-	pl->sample_countdown = countdown;
+	/* A window still waiting for packets (the idle end of a finite
+	 * loop) opens again at the next launch's first iteration. */
+	pl->sample_countdown = sampling && got == 0 ? 1 : countdown;
 	RXR_STAT_ADD(pl->cycles, rte_rdtsc() - start);
 	pl->max_gap_cycles = RTE_MAX(pl->max_gap_cycles, max_gap);
 	rte_free(stages);
