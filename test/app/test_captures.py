@@ -394,10 +394,15 @@ def case_capture_changed_during_loops():
            "--file-prefix", "rxr_cap_%d_%d" % (PID, n[0]), "--log-level",
            "lib.eal:error", "--", "--strategy", "bh", "--bulk", "on",
            "--reps", "1", "--no-table", "--report", report, "--replay",
-           path, "--loops", "50"]
+           path, "--loops", "1000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    time.sleep(3)
+    # Truncated once the loops run (a fixed delay could outlast them).
+    deadline = time.time() + 60
+    seen = ""
+    while "replaying" not in seen and time.time() < deadline:
+        seen += p.stdout.readline()
+    time.sleep(0.3)
     os.truncate(path, os.path.getsize(path) // 2)
     t = time.time()
     out, err = p.communicate(timeout=120)
