@@ -148,26 +148,24 @@ def refuse(why, what="remove"):
 if not os.path.lexists(man):
     stale("%s: missing" % shown(man))
 try:
-    doc, bad = read_json([man])[0], None
+    doc = read_json([man])[0]
 except ToolError as e:     # "MANIFEST: reason" or "MANIFEST:L:C: reason"
-    doc, bad = None, str(e)[len(shown(man)) + 1:].lstrip() if \
+    bad = str(e)[len(shown(man)) + 1:].lstrip() if \
         str(e).startswith(shown(man) + ":") else str(e)
-if isinstance(doc, dict) and isinstance(doc.get("schema"), str) and \
-        doc["schema"].startswith(SCHEMA):
-    pass
-elif bad is not None:
     # Ours cut short (an interrupted copy, a full disk) when it starts as
     # rxrefill-gen writes a manifest; else someone else's file.
+    head = ""
     try:
-        with open(man, "rb") if os.path.isfile(man) else open(os.devnull,
-                                                              "rb") as f:
-            head = f.read(200).decode("utf-8", "replace")
+        if os.path.isfile(man):
+            with open(man, "rb") as f:
+                head = f.read(200).decode("utf-8", "replace")
     except OSError:
-        head = ""
+        pass
     if not re.match(r'\s*\{\s*"schema"\s*:\s*"%s' % SCHEMA, head):
         refuse("%s: not a manifest of rxrefill-gen (%s)" % (shown(man), bad))
     stale("%s: unreadable (%s)" % (shown(man), bad))
-else:
+if not isinstance(doc, dict) or not isinstance(doc.get("schema"), str) or \
+        not doc["schema"].startswith(SCHEMA):
     refuse('%s: not a manifest of rxrefill-gen (no "schema": "%s...")' %
            (shown(man), SCHEMA))
 t, q, rss = doc.get("traffic"), doc.get("queues"), doc.get("rss")
@@ -183,41 +181,29 @@ if not (doc.get("mode") == "generate" and
         t.get("packets_per_stream") == int(packets) and
         t.get("size") == size and t.get("proto") == proto):
     stale("%s: of other traffic" % shown(man))
-magic = (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4",
-         b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
-
-
-def count(e, k):
-    """A whole number >= 0 of queue entry e, else None."""
-    v = e.get(k) if isinstance(e, dict) else None
-    return int(v) if finite(v) and v == int(v) and v >= 0 else None
-
-
 for i, e in enumerate(q):
     pcap = "%s.q%d.pcap" % (cap, i)
-    n, b = count(e, "packets"), count(e, "captured_bytes")
-    if n is None or b is None:
+    n, b = (e.get(k) if isinstance(e, dict) else None
+            for k in ("packets", "captured_bytes"))
+    if not all(finite(v) and v == int(v) and v >= 0 for v in (n, b)):
         stale("%s: queue %d without its packets and captured_bytes" %
               (shown(man), i))
-    want = 24 + 16 * n + b
     try:
-        st = os.stat(pcap)
+        if not stat.S_ISREG(os.stat(pcap).st_mode):  # a FIFO would block
+            refuse("%s: not a regular file" % shown(pcap), "replace")
+        with open(pcap, "rb") as f:
+            head = f.read(4)
+            have = os.fstat(f.fileno()).st_size
     except FileNotFoundError:
         stale("%s: missing" % shown(pcap))
     except OSError as e:
         stale("%s: unreadable (%s)" % (shown(pcap), e.strerror))
-    if not stat.S_ISREG(st.st_mode):    # never opened: a FIFO blocks
-        refuse("%s: not a regular file" % shown(pcap), "replace")
-    try:
-        with open(pcap, "rb") as f:
-            head = f.read(4)
-            have = os.fstat(f.fileno()).st_size
-    except OSError as e:
-        stale("%s: unreadable (%s)" % (shown(pcap), e.strerror))
     if have == 0:
         stale("%s: empty" % shown(pcap))
-    if head not in magic:
+    if head not in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4",
+                    b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d"):
         stale("%s: not a pcap capture" % shown(pcap))
+    want = 24 + 16 * int(n) + int(b)
     if have != want:
         stale("%s: %d bytes, the manifest's %d packets make %d" %
               (shown(pcap), have, n, want))
@@ -325,6 +311,17 @@ test_cpus() {
 	done
 }
 
+# The default job's start: built, its captures made, hugepages reserved.
+prepare() {
+	install_missing
+	setup build -Ddebug_checks=false
+	capture
+	hugepages
+}
+
+# EAL's start-up notes left out of the default job's output.
+EAL_QUIET=(--no-pci --log-level lib.eal:notice --log-level lib.telemetry:error)
+
 # The ThreadSanitizer stage: the unit suite, then the stress suite at a
 # tenth of its work (TSan runs 5-15x slower). The test-only 'none'
 # strategy races on purpose; tests whose threads meet only through EAL's
@@ -362,8 +359,6 @@ EOF
 
 case "${1:-}" in
 run)
-	install_missing
-	setup build -Ddebug_checks=false
 	shift
 	# The default job, no NIC needed (doc/design.md, "The default job"):
 	# the captures replayed on net_pcap, two poll lcores on two CPUs each
@@ -372,12 +367,10 @@ run)
 	# net_pcap's copy of larger ones hides the allocator. Every strategy,
 	# bulk on and off, in rounds until every ratio to bh-bulk is decided;
 	# one progress line per round, EAL's start-up notes left out.
-	capture
-	hugepages
+	prepare
 	if [ $# -eq 0 ]; then
 		lcores=$(cpus)
-		set -- --lcores "$lcores" --no-pci --log-level lib.eal:notice \
-			--log-level lib.telemetry:error -- \
+		set -- --lcores "$lcores" "${EAL_QUIET[@]}" -- \
 			--replay "$CAP.q0.pcap,$CAP.q1.pcap" --consumer inline \
 			--strategy bh,all --bulk both \
 			--reps auto:8 --warmup 0.3 --duration 1 --progress rounds
@@ -432,18 +425,14 @@ tsan)
 	[ "$passed" -eq "$n" ]
 	;;
 zeroing)
-	install_missing
-	setup build -Ddebug_checks=false
 	# doc/zeroing.md: the default job's streams in 1500-byte frames, one
 	# poll lcore on the second CPU, the main lcore and the zeroing thread
 	# on the first; then callgrind's cache simulation of one poll lcore
 	# clearing with contig and with nt (test/app/count_app.py).
 	CAP=${RXREFILL_CAPTURE:-build/capture/default1500} CAP_SIZE=1500
-	capture
-	hugepages
+	prepare
 	./build/app/rxrefill/rxrefill --lcores "$(cpus | sed \
-		's/^(0,1)@\([0-9]*\),2@/0@\1,1@/')" --no-pci \
-		--log-level lib.eal:notice --log-level lib.telemetry:error -- \
+		's/^(0,1)@\([0-9]*\),2@/0@\1,1@/')" "${EAL_QUIET[@]}" -- \
 		--profile config/profiles/zeroing.profile \
 		--replay "$CAP.q0.pcap,$CAP.q1.pcap" "${@:2}" || exit 1
 	echo "Cache misses per packet, callgrind's simulation (non-temporal stores are simulated as ordinary ones):"
@@ -454,17 +443,8 @@ zeroing)
 			sed -n "s/^count: nohuge.1500B.rxrefill/alloc\/$m:/p" || exit 1
 	done
 	;;
-hugepages)
-	hugepages
-	;;
-capture)
-	capture
-	;;
-cpus)
-	cpus
-	;;
-test-cpus)
-	test_cpus
+hugepages|capture|cpus|test-cpus)
+	"${1/-/_}"
 	;;
 -h|--help)
 	usage

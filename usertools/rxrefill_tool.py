@@ -21,7 +21,7 @@ subst_version.py) share:
   argument (COMPLETE: none, file, file:EXT,..., files:EXT, dir, words:A,B,
   list:A,B, profile; default: the choices as words, else none), in
   argument groups whose titles are the sections; then call
-  table_option(parser).
+  general(parser, ...) for the last section.
 
 The installed scripts have this file copied into them (subst_version.py);
 in the source tree they import it from their own directory.
@@ -40,7 +40,7 @@ import sys
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
            "to_stdout", "tool_version", "git_version", "finite",
            "read_json", "read_text", "check_paths", "on_signals", "Outputs",
-           "opt", "table_option", "options_table", "TABLE_HEADER",
+           "opt", "general", "options_table", "TABLE_HEADER", "pyplot",
            "table_longs", "long_option"]
 
 EXIT_INPUT = 1
@@ -423,9 +423,37 @@ class _TableAction(argparse.Action):
         parser.exit(0)
 
 
-def table_option(ap):
-    """Give ap the hidden --options-table: print the table, exit 0."""
+def general(ap, prog, version, script):
+    """ap's last section: --help, --version (tool_version(version,
+    script)) and the hidden --options-table."""
+    g = ap.add_argument_group("General")
+    opt(g, "-h", "--help", action="help", help="print this help and exit")
+    opt(g, "-V", "--version", action="version",
+        version="%s %s" % (prog, tool_version(version, script)),
+        help="print the version and exit")
     ap.add_argument("--options-table", action=_TableAction)
+
+
+def pyplot(missing, status=EXIT_INPUT, svg=False):
+    """matplotlib.pyplot on Agg, or ToolError(missing % {"python": this
+    interpreter, "error": why}): /usr/bin/env python3 may be another
+    Python than the one the system's package is for. With svg, text
+    stays text in an SVG, its ids stable, and no name is a formula
+    ("$x^{$" is none to typeset or to fail on, "a$b$" no italic b)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        if svg:
+            matplotlib.rcParams["svg.fonttype"] = "none"
+            matplotlib.rcParams["svg.hashsalt"] = "rxrefill"
+            if "text.parse_math" in matplotlib.rcParams:
+                matplotlib.rcParams["text.parse_math"] = False
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise ToolError(missing % {
+            "python": shown(sys.executable or "this Python"),
+            "error": shown(str(e), 100)}, status)
+    return plt
 
 
 def table_longs(text):
