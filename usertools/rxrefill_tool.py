@@ -40,8 +40,7 @@ import sys
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
            "to_stdout", "tool_version", "git_version", "finite",
            "read_json", "read_text", "check_paths", "on_signals", "Outputs",
-           "opt", "general", "options_table", "TABLE_HEADER", "pyplot",
-           "table_longs", "long_option"]
+           "opt", "general", "options_table", "TABLE_HEADER", "pyplot"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -454,29 +453,3 @@ def pyplot(missing, status=EXIT_INPUT, svg=False):
             "python": shown(sys.executable or "this Python"),
             "error": shown(str(e), 100)}, status)
     return plt
-
-
-def table_longs(text):
-    """{LONG: ARG} of an options table's text (ARG "-" for none, "[X]"
-    for an optional one): the long options its program's getopt_long
-    knows; {} when text is no table."""
-    lines = text.splitlines()
-    if not lines or not lines[0].startswith(TABLE_HEADER):
-        return {}
-    longs = {}
-    for row in lines[1:]:
-        f = row.split("\t")
-        if len(f) == 7 and f[0] != "-":
-            longs[f[0]] = f[2]
-    return longs
-
-
-def long_option(word, longs):
-    """The long options of longs getopt_long may take word ("--NAME" or
-    "--NAME=VALUE") for: [NAME] itself, or those NAME abbreviates; one
-    is the option ("--loop" for --loops), several an ambiguous
-    abbreviation, none no option of longs (the program refuses both)."""
-    name = word[2:].split("=", 1)[0]
-    if name in longs:
-        return [name]
-    return [n for n in longs if n.startswith(name)] if name else []
