@@ -36,11 +36,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
            "to_stdout", "tool_version", "git_version", "finite",
            "read_json", "read_text", "check_paths", "on_signals", "Outputs",
-           "opt", "general", "options_table", "TABLE_HEADER", "pyplot"]
+           "opt", "parser", "general", "options_table", "TABLE_HEADER", "pyplot"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -420,6 +421,15 @@ class _TableAction(argparse.Action):
         sys.stdout.write(options_table(parser))
         sys.stdout.flush()
         parser.exit(0)
+
+
+def parser(prog, description, epilog, **kw):
+    """A tool's argparse parser: description as written, each paragraph
+    of epilog filled to 78 columns; no -h until general()."""
+    return argparse.ArgumentParser(
+        prog=prog, description=description, add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n\n".join(textwrap.fill(p, 78) for p in epilog), **kw)
 
 
 def general(ap, prog, version, script):
