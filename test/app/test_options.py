@@ -53,12 +53,14 @@ SYS_PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") \
     else sys.executable
 
 PROGS = {
-    # name: (program argv, parser sources)
+    # name: (program argv, parser sources...)
     "rxrefill": ([RXREFILL], "app/rxrefill/*.[ch]"),
     "rxrefill-gen": ([GEN], "app/gen/*.[ch]"),
     "rxrefill-compare": ([COMPARE], "app/compare/*.[ch]"),
-    "rxrefill-plot": ([SYS_PY, PLOT], "usertools/rxrefill-plot"),
-    "rxrefill-sweep": ([SYS_PY, SWEEP], "usertools/rxrefill-sweep"),
+    "rxrefill-plot": ([SYS_PY, PLOT], "usertools/rxrefill-plot",
+                      "usertools/rxrefill_tool.py"),
+    "rxrefill-sweep": ([SYS_PY, SWEEP], "usertools/rxrefill-sweep",
+                       "usertools/rxrefill_tool.py"),
 }
 # The hidden option that prints the table: in no table, help or page.
 HIDDEN = {"options-table"}
@@ -72,7 +74,8 @@ def sh(cmd, timeout=120, **kw):
 
 
 def sources(name):
-    paths = sorted(glob.glob(os.path.join(SRC, PROGS[name][1])))
+    paths = [p for g in PROGS[name][1:]
+             for p in sorted(glob.glob(os.path.join(SRC, g)))]
     assert paths, "no source for " + name
     text = ""
     for path in paths:
@@ -235,7 +238,7 @@ def case_sweep_options():
 
 
 def case_help_version():
-    for name, (argv, _) in PROGS.items():
+    for name, (argv, *_) in PROGS.items():
         for o in ("--help", "--version"):
             p = sh(argv + [o], timeout=30)
             assert p.returncode == 0 and p.stdout.strip(), \
