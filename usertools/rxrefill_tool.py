@@ -313,14 +313,12 @@ class Outputs:
                 fn(f)
                 f.flush()
                 os.fsync(f.fileno())
-        except OSError as e:
+        except BaseException as e:
             if t is not None:
                 _unlink(t)
-            raise ToolError("%s: cannot write: %s" % (shown(path), e.strerror
-                                                      or e))
-        except BaseException:
-            if t is not None:
-                _unlink(t)
+            if isinstance(e, OSError):
+                raise ToolError("%s: cannot write: %s" % (
+                    shown(path), e.strerror or e))
             raise
         self.done[path] = t
 
