@@ -41,7 +41,8 @@ import textwrap
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
            "to_stdout", "tool_version", "git_version", "finite",
            "read_json", "read_text", "check_paths", "on_signals", "Outputs",
-           "opt", "parser", "general", "options_table", "TABLE_HEADER", "pyplot"]
+           "opt", "parser", "general", "options_table", "TABLE_HEADER",
+           "pyplot"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
