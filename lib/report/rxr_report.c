@@ -245,6 +245,9 @@ enum ctype {
 	C_DBL,		/* null unless finite; negative is refused */
 	C_OBJ,		/* a struct of the fields of sub */
 	C_ARR,		/* a pointer at off, its count (unsigned int) at nb */
+	/* An array of struct rxr_report_drop at off, its count at nb, as
+	 * {cause: count}: each cause non-empty and named once. */
+	C_COUNTS,
 };
 
 struct field {
@@ -497,10 +500,6 @@ check_run(struct vctx *c, const json_t *run, const char *path)
 	return 0;
 }
 
-static int put_drops(json_t *o, const struct rxr_report_run *run, char *err,
-		size_t errlen);
-static int put_counters(json_t *o, const struct rxr_report_run *run,
-		char *err, size_t errlen);
 static int put_latency(json_t *o, const struct rxr_report_run *run,
 		char *err, size_t errlen);
 static int put_fairness(json_t *o, const struct rxr_report_run *run,
@@ -654,12 +653,16 @@ static const struct field run_fields[] = {
 	{ "disturbed", F_BOOL },
 	{ "disturbed_by", F_ARR, false, causes },
 	{ "noise", F_OBJ, false, noise_fields },
-	{ "drops", F_COUNTS, true, .put = put_drops },
+	{ "drops", F_COUNTS, true, .c = C_COUNTS, .off = offsetof(
+		struct rxr_report_run, drops), .nb = offsetof(
+		struct rxr_report_run, nb_drops) },
 	GROUP(pcp),
 	GROUP(zone_lock),
 	GROUP(deferred),
 	/* The strategy's own counters; "recycle" in older reports. */
-	{ "strategy_counters", F_COUNTS, .put = put_counters },
+	{ "strategy_counters", F_COUNTS, .c = C_COUNTS, .off = offsetof(
+		struct rxr_report_run, strategy_counters), .nb = offsetof(
+		struct rxr_report_run, nb_strategy_counters) },
 	{ "recycle", F_COUNTS },
 	GROUP(zeroing),
 	GROUP(poll),
@@ -713,9 +716,37 @@ member_json(const struct field *f, const char *s)
 			}
 		}
 		return arr;
-	case C_NONE: case C_OBJ: break;
+	case C_NONE: case C_OBJ: case C_COUNTS: break;
 	}
 	return NULL;
+}
+
+/* C_COUNTS field f of the run at s into o; 0, -EINVAL or -ENOMEM. */
+static int
+write_counts(json_t *o, const char *s, const struct field *f, char *err,
+		size_t errlen)
+{
+	const struct rxr_report_drop *d = (const void *)(s + f->off);
+	const char *strategy = ((const struct rxr_report_run *)
+		(const void *)s)->strategy;
+	unsigned int n = *(const unsigned int *)(s + f->nb);
+
+	for (unsigned int i = 0; i < n && i < RXR_REPORT_DROPS_MAX; i++) {
+		if (d[i].cause == NULL || *d[i].cause == '\0') {
+			rxrr_err(err, errlen, "run %s: %s[%u]: empty cause",
+				strategy, f->key, i);
+			return -EINVAL;
+		}
+		if (json_object_get(o, d[i].cause) != NULL) {
+			rxrr_err(err, errlen, "run %s: %s \"%s\" twice",
+				strategy, strcmp(f->key, "drops") == 0 ? "drop cause" :
+				"counter", d[i].cause);
+			return -EINVAL;
+		}
+		if (rxrr_jset(o, d[i].cause, rxrr_jcount(d[i].count)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -752,66 +783,19 @@ write_fields(json_t *o, const char *s, const struct field *fields,
 				return -ENOMEM;
 			continue;
 		}
-		if (f->c == C_ARR && !f->required &&
+		if ((f->c == C_ARR || f->c == C_COUNTS) && !f->required &&
 				*(const unsigned int *)(s + f->nb) == 0)
 			continue;
-		v = f->c == C_OBJ ? json_object() : member_json(f, s);
+		v = f->c == C_OBJ || f->c == C_COUNTS ? json_object() :
+			member_json(f, s);
 		if (rxrr_jset(o, f->key, v) != 0)
 			return -ENOMEM;
 		ret = f->c == C_OBJ ? write_fields(v, s + f->off, f->sub, NULL,
-			sub, err, errlen) : 0;
+			sub, err, errlen) : f->c == C_COUNTS ? write_counts(v, s,
+			f, err, errlen) : 0;
 		if (ret != 0)
 			return ret;
 	}
-	return 0;
-}
-
-/* "drops": a count per cause, each cause named once; 0, -EINVAL, -ENOMEM. */
-static int
-put_drops(json_t *o, const struct rxr_report_run *run, char *err,
-		size_t errlen)
-{
-	json_t *drops = json_object();
-	unsigned int i;
-
-	if (rxrr_jset(o, "drops", drops))
-		return -ENOMEM;
-	for (i = 0; i < run->nb_drops; i++) {
-		const char *c = run->drops[i].cause;
-
-		if (c == NULL || *c == '\0') {
-			rxrr_err(err, errlen, "run %s: drops[%u]: empty cause",
-				run->strategy, i);
-			return -EINVAL;
-		}
-		if (json_object_get(drops, c) != NULL) {
-			rxrr_err(err, errlen, "run %s: drop cause \"%s\" twice",
-				run->strategy, c);
-			return -EINVAL;
-		}
-		if (rxrr_jset(drops, c, rxrr_jcount(run->drops[i].count)))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The strategy's own counters; 0 or -ENOMEM. */
-static int
-put_counters(json_t *o, const struct rxr_report_run *run,
-		char *err __attribute__((unused)), size_t errlen __attribute__((unused)))
-{
-	json_t *sub;
-
-	if (run->nb_strategy_counters == 0)
-		return 0;
-	sub = json_object();
-	if (rxrr_jset(o, "strategy_counters", sub))
-		return -ENOMEM;
-	for (unsigned int i = 0; i < run->nb_strategy_counters &&
-			i < RXR_REPORT_DROPS_MAX; i++)
-		if (rxrr_jset(sub, run->strategy_counters[i].cause,
-				rxrr_jcount(run->strategy_counters[i].count)))
-			return -ENOMEM;
 	return 0;
 }
 
