@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Report builder: C structs in, a jansson document out; fields of the
- * environment and the runs that the builder does not know in detail set
- * as JSON.
+ * Report builder and schema: C structs in, a jansson document out, by the
+ * same field lists that validate any document; fields of the environment
+ * and the runs that the builder does not know in detail set as JSON.
  */
 
 #include <errno.h>

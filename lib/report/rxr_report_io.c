@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* Reports on disk: atomic writes, loading, schema validation. */
+/* Reports on disk: atomic writes and loading. */
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,7 +11,6 @@
 
 #include "rxr_path.h"
 #include "rxr_report_priv.h"
-#include "rxr_stats.h"
 
 /* Far above any real report; keeps a wrong file from eating memory. */
 #define REPORT_MAX_BYTES (256u << 20)
