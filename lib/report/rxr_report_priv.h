@@ -30,7 +30,6 @@ struct rxrr_figure {
 	const char *name;
 	bool higher;		/* higher is better (else lower) */
 	enum rxrr_when when;
-	size_t offset;		/* of the member in struct rxr_report_run */
 };
 
 /* Figure i, or NULL past the list. */
