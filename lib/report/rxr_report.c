@@ -509,11 +509,11 @@ static int put_fairness(json_t *o, const struct rxr_report_run *run,
 /* name[]: an array of elements as s (a field list) checks. */
 #define FARR(name, t, s, check) \
 	static const struct field name[] = { { NULL, t, true, s, check }, FEND }
-/* Member m of struct s: its C type, offset; written when has_m is set. */
+/* Member m of struct s, of C type ct; written only when the bool m is. */
 #define MEMBER(s, ct, m) .c = C_##ct, .off = offsetof(struct s, m)
 #define HAS(s, m) .has = offsetof(struct s, m) + 1
-/* An array member m of struct s with its count nb_m. */
-#define ARRAY(s, m) .c = C_ARR, .off = offsetof(struct s, m), \
+/* An array member m of struct s (C_ARR or C_COUNTS) with its count nb_m. */
+#define LIST(s, ct, m) .c = C_##ct, .off = offsetof(struct s, m), \
 	.nb = offsetof(struct s, nb_##m), .size = sizeof(*((struct s *)0)->m)
 
 static const struct field no_fields[] = { FEND };
@@ -536,11 +536,9 @@ static const struct field env_fields[] = {
 	{ "dpdk_version", F_STR, true },
 	{ "host", F_STR, true },
 	{ "cpu_model", F_STR, true },
-	{ "lcores", F_ARR, true, lcore_ids, .c = C_ARR, .off = offsetof(
-		struct rxr_report_env, lcores), .nb = offsetof(
-		struct rxr_report_env, nb_lcores), .size = sizeof(unsigned int) },
+	{ "lcores", F_ARR, true, lcore_ids, LIST(rxr_report_env, ARR, lcores) },
 	{ "memory", F_STR, true, NULL, check_memory },
-	{ "ports", F_ARR, true, ports, ARRAY(rxr_report_env, ports) },
+	{ "ports", F_ARR, true, ports, LIST(rxr_report_env, ARR, ports) },
 	{ "options", F_OBJ, true, no_fields },
 	{ "argv", F_STR, true },
 	FEND
@@ -653,16 +651,13 @@ static const struct field run_fields[] = {
 	{ "disturbed", F_BOOL },
 	{ "disturbed_by", F_ARR, false, causes },
 	{ "noise", F_OBJ, false, noise_fields },
-	{ "drops", F_COUNTS, true, .c = C_COUNTS, .off = offsetof(
-		struct rxr_report_run, drops), .nb = offsetof(
-		struct rxr_report_run, nb_drops) },
+	{ "drops", F_COUNTS, true, LIST(rxr_report_run, COUNTS, drops) },
 	GROUP(pcp),
 	GROUP(zone_lock),
 	GROUP(deferred),
 	/* The strategy's own counters; "recycle" in older reports. */
-	{ "strategy_counters", F_COUNTS, .c = C_COUNTS, .off = offsetof(
-		struct rxr_report_run, strategy_counters), .nb = offsetof(
-		struct rxr_report_run, nb_strategy_counters) },
+	{ "strategy_counters", F_COUNTS, false,
+		LIST(rxr_report_run, COUNTS, strategy_counters) },
 	{ "recycle", F_COUNTS },
 	GROUP(zeroing),
 	GROUP(poll),
@@ -671,7 +666,7 @@ static const struct field run_fields[] = {
 	{ "refill_latency_hist", F_OBJ, false, hist_fields,
 		.put = put_latency },
 	/* With fairness. */
-	{ "streams", F_ARR, false, streams, ARRAY(rxr_report_run, streams),
+	{ "streams", F_ARR, false, streams, LIST(rxr_report_run, ARR, streams),
 		.put = put_fairness },
 	GROUP(streams_untracked),
 	GROUP(streams_untracked_by_cause),
