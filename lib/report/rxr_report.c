@@ -241,7 +241,7 @@ static const char *const ftype_names[] = {
 
 /* The C member a field is written from (C_NONE: from elsewhere). */
 enum ctype {
-	C_NONE, C_STR, C_BOOL, C_U8, C_U16, C_U32, C_U64,
+	C_NONE, C_STR, C_BOOL, C_U8, C_U16, C_U32, C_INT, C_U64,
 	C_DBL,		/* null unless finite; negative is refused */
 	C_OBJ,		/* a struct of the fields of sub */
 	C_ARR,		/* a pointer at off, its count (unsigned int) at nb */
@@ -500,6 +500,8 @@ check_run(struct vctx *c, const json_t *run, const char *path)
 	return 0;
 }
 
+static int put_marks(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen);
 static int put_latency(json_t *o, const struct rxr_report_run *run,
 		char *err, size_t errlen);
 static int put_fairness(json_t *o, const struct rxr_report_run *run,
@@ -572,36 +574,51 @@ RXR_REPORT_GROUPS(GROUP_FIELDS_)
 #define GROUP(g) { #g, F_OBJ, g##_required, g##_fields, .c = C_OBJ, \
 	.off = offsetof(struct rxr_report_run, g), .has = g##_has }
 
+#define CPU(ct, m) MEMBER(rxr_report_noise_cpu, ct, m)
 static const struct field cpu_fields[] = {
-	{ "cpu", F_COUNT, true }, { "steal_share", F_NUM_NULL, true }, FEND
+	{ "cpu", F_COUNT, true, CPU(U32, cpu) },
+	{ "steal_share", F_NUM_NULL, true, CPU(DBL, steal_share) },
+	FEND
 };
 FARR(cpus, F_OBJ, cpu_fields, NULL);
+#define LCORE(ct, m) MEMBER(rxr_report_noise_lcore, ct, m)
 static const struct field lcore_fields[] = {
-	{ "lcore", F_COUNT, true }, { "tid", F_COUNT, true },
-	{ "own_cpu", F_BOOL, true },
-	{ "nonvoluntary_ctxt_switches", F_COUNT, true },
-	{ "migrations", F_COUNT, true },
-	{ "runqueue_wait_share", F_NUM_NULL, true },
-	{ "runnable_share", F_NUM_NULL, false }, FEND
+	{ "lcore", F_COUNT, true, LCORE(U32, lcore) },
+	{ "tid", F_COUNT, true, LCORE(INT, tid) },
+	{ "own_cpu", F_BOOL, true, LCORE(BOOL, own_cpu) },
+	{ "nonvoluntary_ctxt_switches", F_COUNT, true,
+		LCORE(U64, nonvoluntary_ctxt_switches) },
+	{ "migrations", F_COUNT, true, LCORE(U64, migrations) },
+	{ "runqueue_wait_share", F_NUM_NULL, true,
+		LCORE(DBL, runqueue_wait_share) },
+	{ "runnable_share", F_NUM_NULL, false, LCORE(DBL, runnable_share) },
+	FEND
 };
 FARR(lcores, F_OBJ, lcore_fields, NULL);
+#define TASK(ct, m) MEMBER(rxr_report_noise_task, ct, m)
 static const struct field task_fields[] = {
-	{ "pid", F_COUNT, true }, { "comm", F_STR, true },
-	{ "cpu", F_COUNT, true }, { "cpu_share", F_NUM_NULL, true }, FEND
+	{ "pid", F_COUNT, true, TASK(INT, pid) },
+	{ "comm", F_STR, true, TASK(STR, comm) },
+	{ "cpu", F_COUNT, true, TASK(U32, cpu) },
+	{ "cpu_share", F_NUM_NULL, true, TASK(DBL, cpu_share) },
+	FEND
 };
 FARR(tasks, F_OBJ, task_fields, NULL);
 
-/* Written by rxrr_run_mark(). */
+/* Written by put_marks(): the window's figures, per CPU, lcore and busy
+ * task. */
 static const struct field noise_fields[] = {
-	{ "asked_s", F_NUM_NULL, true },
+	{ "asked_s", F_NUM_NULL, true,
+		MEMBER(rxr_report_noise, DBL, asked_s) },
+	/* Negative when the run was shorter than asked (cut short). */
+	{ "duration_excess", F_REAL_NULL, true },
 	{ "steal_share_max", F_NUM_NULL, true },
 	{ "nonvoluntary_ctxt_switches", F_COUNT, true },
 	{ "migrations", F_COUNT, true },
-	{ "cpus", F_ARR, true, cpus },
-	{ "lcores", F_ARR, true, lcores },
-	{ "busy_tasks", F_ARR, true, tasks },
-	/* Negative when the run was shorter than asked (cut short). */
-	{ "duration_excess", F_REAL_NULL, true },
+	{ "cpus", F_ARR, true, cpus, LIST(rxr_report_noise, ARR, cpus) },
+	{ "lcores", F_ARR, true, lcores, LIST(rxr_report_noise, ARR, lcores) },
+	{ "busy_tasks", F_ARR, true, tasks,
+		LIST(rxr_report_noise, ARR, busy_tasks) },
 	FEND
 };
 
@@ -645,8 +662,8 @@ static const struct field run_fields[] = {
 	RXR_REPORT_FIGURES(FIGURE_)
 	{ "refill_latency_sample_every", F_ANY, false,
 		RUN(U32, refill_latency_sample_every) },
-	/* complete, cut_short and the noise marks: rxrr_run_mark(). */
-	{ "complete", F_BOOL, .put = rxrr_run_mark },
+	/* complete, cut_short and the noise marks: put_marks(). */
+	{ "complete", F_BOOL, .put = put_marks },
 	{ "cut_short", F_STR },
 	{ "disturbed", F_BOOL },
 	{ "disturbed_by", F_ARR, false, causes },
@@ -694,6 +711,7 @@ member_json(const struct field *f, const char *s)
 	case C_U8: return json_integer(*(const uint8_t *)p);
 	case C_U16: return json_integer(*(const uint16_t *)p);
 	case C_U32: return json_integer(*(const uint32_t *)p);
+	case C_INT: return json_integer(*(const int *)p);
 	case C_U64: return rxrr_jcount(*(const uint64_t *)p);
 	case C_DBL: return rxrr_jnum(*(const double *)p);
 	case C_ARR:
@@ -705,7 +723,7 @@ member_json(const struct field *f, const char *s)
 				member_json(f->sub, e);
 			if (json_array_append_new(arr, v) != 0 ||
 					(f->sub->t == F_OBJ && write_fields(v, e,
-						f->sub->sub, NULL, "", NULL, 0))) {
+						f->sub->sub, NULL, NULL, NULL, 0))) {
 				json_decref(arr);
 				return NULL;
 			}
@@ -747,8 +765,9 @@ write_counts(json_t *o, const char *s, const struct field *f, char *err,
 /*
  * The fields of the struct at s into o, in list order: each by its put(),
  * from its member, or from found (values of the fields without a member,
- * by key); an array not required only when it has elements. 0, -EINVAL
- * (err set) or -ENOMEM.
+ * by key); an array not required only when it has elements. A negative
+ * number is refused unless path is NULL (what the caller measured, checked
+ * when the report is written). 0, -EINVAL (err set) or -ENOMEM.
  */
 static int
 write_fields(json_t *o, const char *s, const struct field *fields,
@@ -765,10 +784,10 @@ write_fields(json_t *o, const char *s, const struct field *fields,
 		ret = f->put == NULL ? 0 : f->put(o, (const void *)s, err, errlen);
 		if (ret != 0)
 			return ret == -ENOMEM ? -ENOMEM : -EINVAL;
-		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
-			f->key);
+		snprintf(sub, sizeof(sub), "%s%s%s", path != NULL ? path : "",
+			path != NULL && *path != '\0' ? "." : "", f->key);
 		/* A negative figure is a bug in the caller: say which one. */
-		if (f->c == C_DBL && isfinite(*d) && *d < 0) {
+		if (f->c == C_DBL && path != NULL && isfinite(*d) && *d < 0) {
 			rxrr_err(err, errlen, "run: %s is negative (%g)", sub, *d);
 			return -EINVAL;
 		}
@@ -786,12 +805,73 @@ write_fields(json_t *o, const char *s, const struct field *fields,
 		if (rxrr_jset(o, f->key, v) != 0)
 			return -ENOMEM;
 		ret = f->c == C_OBJ ? write_fields(v, s + f->off, f->sub, NULL,
-			sub, err, errlen) : f->c == C_COUNTS ? write_counts(v, s,
+			path != NULL ? sub : NULL, err, errlen) : f->c == C_COUNTS ? write_counts(v, s,
 			f, err, errlen) : 0;
 		if (ret != 0)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * complete, cut_short and, with a noise record, disturbed, disturbed_by and
+ * noise{}; 0, -EINVAL or -ENOMEM.
+ */
+static int
+put_marks(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	const struct rxr_report_noise *n = &run->noise;
+	json_t *by, *found, *noise;
+	double steal_max = NAN;
+	uint64_t sw = 0, mig = 0;
+	unsigned int i;
+	int ret;
+
+	if (run->cut_short != NULL && *run->cut_short == '\0') {
+		rxrr_err(err, errlen, "run %s: cut short without a reason",
+			run->strategy);
+		return -EINVAL;
+	}
+	if (run->has_noise && n->disturbed >> RXR_REPORT_DISTURBED_CAUSES != 0) {
+		rxrr_err(err, errlen, "run %s: disturbed by unknown causes 0x%x",
+			run->strategy, n->disturbed);
+		return -EINVAL;
+	}
+	if (rxrr_jset(o, "complete", json_boolean(run->cut_short == NULL)) ||
+			(run->cut_short != NULL && rxrr_jset(o, "cut_short",
+				rxrr_jstr(run->cut_short))))
+		return -ENOMEM;
+	if (!run->has_noise)
+		return 0;
+	for (i = 0; i < n->nb_cpus; i++)
+		if (!isnan(n->cpus[i].steal_share) &&
+				!(n->cpus[i].steal_share <= steal_max))
+			steal_max = n->cpus[i].steal_share;
+	for (i = 0; i < n->nb_lcores; i++) {
+		sw += n->lcores[i].nonvoluntary_ctxt_switches;
+		mig += n->lcores[i].migrations;
+	}
+	by = json_array();
+	if (rxrr_jset(o, "disturbed", json_boolean(n->disturbed != 0)) ||
+			rxrr_jset(o, "disturbed_by", by))
+		return -ENOMEM;
+	for (i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		if ((n->disturbed & (1u << i)) && json_array_append_new(by,
+				json_string(rxr_report_disturbance_name(i))))
+			return -ENOMEM;
+	noise = json_object();
+	if (rxrr_jset(o, "noise", noise))
+		return -ENOMEM;
+	found = json_pack("{s:o, s:o, s:o, s:o}", "duration_excess",
+		rxrr_jnum(n->asked_s > 0 ? run->duration_s / n->asked_s - 1 :
+			NAN), "steal_share_max", rxrr_jnum(steal_max),
+		"nonvoluntary_ctxt_switches", rxrr_jcount(sw),
+		"migrations", rxrr_jcount(mig));
+	ret = found == NULL ? -ENOMEM : write_fields(noise, (const void *)n,
+		noise_fields, found, NULL, err, errlen);
+	json_decref(found);
+	return ret;
 }
 
 /* The refill latency histogram, its populated range of buckets (zeros

@@ -178,10 +178,6 @@ void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
 		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
-/* o's "complete", "cut_short" and noise marks; 0, or -1 with err set. */
-int rxrr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
-		size_t errlen);
-
 /* doc's "noise": the repetitions with a noise record and the disturbed
  * ones (none: no "noise"). 0, or -1 when out of memory. */
 int rxrr_noise_count(json_t *doc);
