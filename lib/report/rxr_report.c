@@ -242,7 +242,7 @@ static const char *const ftype_names[] = {
 /* The C member a field is written from (C_NONE: from elsewhere). */
 enum ctype {
 	C_NONE, C_STR, C_BOOL, C_U8, C_U16, C_U32, C_INT, C_U64,
-	C_DBL,		/* null unless finite; negative is refused */
+	C_DBL,		/* null unless finite */
 	C_OBJ,		/* a struct of the fields of sub */
 	C_ARR,		/* a pointer at off, its count (unsigned int) at nb */
 	/* An array of struct rxr_report_drop at off, its count at nb, as
@@ -259,8 +259,9 @@ struct field {
 	int (*check)(struct vctx *c, const json_t *v, const char *path);
 	enum ctype c;
 	size_t off;		/* of the member */
-	size_t has;		/* 1 + offset of the bool it is written on; 0 */
-	size_t nb;		/* C_ARR: offset of the count */
+	size_t has;		/* 1 + offset of the bool it is written on; 0:
+				 * always */
+	size_t nb;		/* C_ARR, C_COUNTS: offset of the count */
 	size_t size;		/* C_ARR: size of an element */
 	/* A run's field written by code of its own (and what follows it). */
 	int (*put)(json_t *o, const struct rxr_report_run *run, char *err,

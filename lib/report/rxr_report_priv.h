@@ -147,7 +147,7 @@ void rxrr_line_put(struct rxrr_line *l, FILE *out);
 void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);
 void rxrr_line_free(struct rxrr_line *l);
 
-/* rxr_report_runs.c: runs, their marks and their groups. */
+/* rxr_report_runs.c: runs and their groups. */
 
 /* Whether a run ran to its end (reports before "complete" did). */
 bool rxrr_run_complete(const json_t *run);
