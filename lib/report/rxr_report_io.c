@@ -109,16 +109,26 @@ sync_dir(const char *dir, const char **step)
 	return 0;
 }
 
-static int
-json_write_atomic(const json_t *doc, const char *path, char *err,
-		size_t errlen)
+int
+rxr_report_write_atomic(const struct rxr_report *r, const char *path,
+		char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base, *step = "out of memory";
-	char *dir, *tmp = NULL;
+	char *dir, *tmp = NULL, verr[RXR_REPORT_ERR_LEN];
+	const json_t *doc = r->doc;
 	struct stat st;
 	int ret = -ENOMEM;
 
+	/* Never write what rxr_report_load() would refuse. */
+	if (rxrr_fresh(r) != 0 || rxrr_noise_count(r->doc) != 0) {
+		rxrr_err(err, errlen, "%s: summary: out of memory", path);
+		return -ENOMEM;
+	}
+	if (rxr_report_validate(doc, "report", verr, sizeof(verr)) != 0) {
+		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
+		return -EINVAL;
+	}
 	if (rxr_path_is_stdout(path)) {
 		ret = dump(doc, stdout);
 		if (ret != 0)
@@ -162,24 +172,6 @@ json_write_atomic(const json_t *doc, const char *path, char *err,
 	}
 	free(dir);
 	return ret;
-}
-
-int
-rxr_report_write_atomic(const struct rxr_report *r, const char *path,
-		char *err, size_t errlen)
-{
-	char verr[RXR_REPORT_ERR_LEN];
-
-	/* Never write what rxr_report_load() would refuse. */
-	if (rxrr_fresh(r) != 0 || rxrr_noise_count(r->doc) != 0) {
-		rxrr_err(err, errlen, "%s: summary: out of memory", path);
-		return -ENOMEM;
-	}
-	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
-		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
-		return -EINVAL;
-	}
-	return json_write_atomic(r->doc, path, err, errlen);
 }
 
 json_t *
