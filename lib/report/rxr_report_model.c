@@ -721,50 +721,6 @@ model_add_row(struct rxrr_model *m, const char *config,
 	return 0;
 }
 
-/*
- * Rows of one set of columns (a report's groups, or one config). Each
- * column after the first is compared with the first on every metric with
- * a direction (paired over the rounds when the model is); the metric's
- * tested row (Mean, else Median) carries the result.
- */
-static int
-model_add_rows(struct rxrr_model *m, const char *config,
-		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
-{
-	struct colstats cs;
-	struct mlist l = { 0 };
-	size_t i, k;
-	unsigned int c;
-	int ret;
-
-	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
-	if (ret == 0)
-		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
-	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m->stop);
-			i++) {
-		const struct rxrr_metric *mt = &l.m[i];
-		bool any, zeros;
-
-		if (!rxrr_selected(sel, mt->name))
-			continue;
-		any = colstats_metric(&cs, m, cols, mt);
-		if (mt->optional && !any)
-			continue;
-		/* Zeros in every column: nothing to test, no % to give. */
-		zeros = any;
-		for (c = 0; c < m->ncols && zeros; c++)
-			zeros = cs.st[c].n == 0 ||
-				(cs.st[c].min == 0 && cs.st[c].max == 0);
-		for (k = 0; ret == 0 && k < NELEMS(stat_names); k++)
-			if (k == 1 || (m->minmax && mt->spread))
-				ret = model_add_row(m, config, mt, &cs, k,
-					zeros);
-	}
-	colstats_free(&cs);
-	mlist_free(&l);
-	return ret;
-}
-
 /* The refill latency histogram of each column, nothing when all are empty. */
 static int
 model_add_hist(struct rxrr_model *m, const char *config,
@@ -813,6 +769,52 @@ model_add_hist(struct rxrr_model *m, const char *config,
 	return 0;
 }
 
+/*
+ * Rows of one set of columns (a report's groups, or one config), then
+ * its histograms. Each column after the first is compared with the first
+ * on every metric with a direction (paired over the rounds when the model
+ * is); the metric's tested row (Mean, else Median) carries the result.
+ */
+static int
+model_add_rows(struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
+{
+	struct colstats cs;
+	struct mlist l = { 0 };
+	size_t i, k;
+	unsigned int c;
+	int ret;
+
+	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
+	if (ret == 0)
+		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
+	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m->stop);
+			i++) {
+		const struct rxrr_metric *mt = &l.m[i];
+		bool any, zeros;
+
+		if (!rxrr_selected(sel, mt->name))
+			continue;
+		any = colstats_metric(&cs, m, cols, mt);
+		if (mt->optional && !any)
+			continue;
+		/* Zeros in every column: nothing to test, no % to give. */
+		zeros = any;
+		for (c = 0; c < m->ncols && zeros; c++)
+			zeros = cs.st[c].n == 0 ||
+				(cs.st[c].min == 0 && cs.st[c].max == 0);
+		for (k = 0; ret == 0 && k < NELEMS(stat_names); k++)
+			if (k == 1 || (m->minmax && mt->spread))
+				ret = model_add_row(m, config, mt, &cs, k,
+					zeros);
+	}
+	colstats_free(&cs);
+	mlist_free(&l);
+	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
+		ret = model_add_hist(m, config, cols);
+	return ret;
+}
+
 /* Stream rows when asked for; alpha from sel, else the first report. */
 static void
 model_options(struct rxrr_model *m, const json_t *doc,
@@ -857,9 +859,7 @@ rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
 		cols[i] = &g[i];
 		m->minmax |= g[i].nb_runs > 1;
 	}
-	if (n > 0 && (model_add_rows(m, NULL, cols, sel) ||
-			(rxrr_selected(sel, "refill_latency_hist") &&
-			 model_add_hist(m, NULL, cols))))
+	if (n > 0 && model_add_rows(m, NULL, cols, sel))
 		goto out;
 	ret = 0;
 out:
@@ -915,8 +915,6 @@ model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
 	if (clean == NULL)
 		return -ENOMEM;
 	ret = model_add_rows(m, clean, cols, sel);
-	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
-		ret = model_add_hist(m, clean, cols);
 	free(clean);
 	return ret;
 }

@@ -30,7 +30,6 @@ struct rxrr_figure {
 	const char *name;
 	bool higher;		/* higher is better (else lower) */
 	enum rxrr_when when;
-	size_t offset;		/* of the member in struct rxr_report_run */
 };
 
 /* Figure i, or NULL past the list. */
@@ -148,7 +147,7 @@ void rxrr_line_put(struct rxrr_line *l, FILE *out);
 void rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out);
 void rxrr_line_free(struct rxrr_line *l);
 
-/* rxr_report_runs.c: runs, their marks and their groups. */
+/* rxr_report_runs.c: runs and their groups. */
 
 /* Whether a run ran to its end (reports before "complete" did). */
 bool rxrr_run_complete(const json_t *run);
@@ -178,10 +177,6 @@ int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
 void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
 		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
-
-/* o's "complete", "cut_short" and noise marks; 0, or -1 with err set. */
-int rxrr_run_mark(json_t *o, const struct rxr_report_run *run, char *err,
-		size_t errlen);
 
 /* doc's "noise": the repetitions with a noise record and the disturbed
  * ones (none: no "noise"). 0, or -1 when out of memory. */

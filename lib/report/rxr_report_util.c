@@ -205,7 +205,7 @@ rxrr_clean_dup(const char *s)
 #define HIGHER_LOWER false
 static const struct rxrr_figure figures[] = {
 #define FIGURE(n, r, w, h) { .name = #n, .higher = HIGHER_##r, \
-	.when = RXRR_##w, .offset = offsetof(struct rxr_report_run, n) },
+	.when = RXRR_##w },
 	RXR_REPORT_FIGURES(FIGURE)
 #undef FIGURE
 };

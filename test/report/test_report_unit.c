@@ -287,6 +287,14 @@ test_builder_rejects(void)
 	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
 		-EINVAL, "too many causes");
 	run.nb_drops = 0;
+	/* A strategy's counters are named once each, like drop causes. */
+	run.strategy_counters[0] = (struct rxr_report_drop){ "c", 1 };
+	run.strategy_counters[1] = (struct rxr_report_drop){ "c", 2 };
+	run.nb_strategy_counters = 2;
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
+		-EINVAL && strstr(err, "counter \"c\" twice") != NULL,
+		"duplicate counter: %s", err);
+	run.nb_strategy_counters = 0;
 	run.streams = &s;
 	run.nb_streams = 1;
 	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
