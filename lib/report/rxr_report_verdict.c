@@ -134,31 +134,21 @@ struct finding {
 	struct rxr_stats_cmp r;
 };
 
+/* Allocated by the caller for the most it adds. */
 struct findings {
 	struct finding *f;
-	size_t n, cap;
-	bool oom;
+	size_t n;
 };
 
 static void
 findings_add(struct findings *fs, const char *name, const char *base,
 		const struct rxr_stats_cmp *r)
 {
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? 2 * fs->cap : 16;
-		struct finding *nf = realloc(fs->f, cap * sizeof(*nf));
+	struct finding *f = &fs->f[fs->n++];
 
-		if (nf == NULL) {
-			fs->oom = true;
-			return;
-		}
-		fs->f = nf;
-		fs->cap = cap;
-	}
-	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
-	snprintf(fs->f[fs->n].base, sizeof(fs->f[fs->n].base), "%s", base);
-	fs->f[fs->n].r = *r;
-	fs->n++;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->base, sizeof(f->base), "%s", base);
+	f->r = *r;
 }
 
 /* The header (naming the test when one method ran for every tested
@@ -171,8 +161,6 @@ findings_print(struct findings *fs, const char *against, double alpha,
 	const char *test = NULL;
 	bool mixed = false, paired = false, unpaired = false;
 
-	if (fs->oom)
-		l->oom = true;
 	if (fs->n == 0)
 		return;
 	for (size_t i = 0; i < fs->n; i++) {
@@ -380,9 +368,11 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	bool paired = rxrr_interleaved(r->doc);
 	char name[256], base[256], first[256];
 
-	if (rxrr_groups(r->doc, &g, &n) != 0) {
+	if (rxrr_groups(r->doc, &g, &n) == 0)
+		fs.f = calloc(2 * n + 1, sizeof(*fs.f));
+	if (fs.f == NULL) {
 		l->oom = true;
-		return;
+		goto out;
 	}
 	if (n > 0)
 		rxrr_group_label(&g[0], first, sizeof(first));
@@ -407,6 +397,7 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	}
 	if (n > 1 && g[0].zero)
 		print_tradeoff(g, n, paired, alpha, l, out);
+out:
 	free(fs.f);
 	rxrr_groups_free(g, n);
 }
@@ -417,8 +408,16 @@ void
 rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
+	size_t most = 1;
 	char name[512];
 
+	for (size_t i = 0; i < m->nrows; i++)
+		most += m->ncols * m->rows[i].tested;
+	fs.f = calloc(most, sizeof(*fs.f));
+	if (fs.f == NULL) {
+		l->oom = true;
+		return;
+	}
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct rxrr_row *row = &m->rows[i];
 
