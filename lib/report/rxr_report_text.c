@@ -199,33 +199,27 @@ static void
 print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_line *l,
 		FILE *out)
 {
-	size_t labelw = 12, *colw;
+	size_t labelw = 12, *colw = calloc(m->ncols + 1, sizeof(*colw));
 	char cell[64];
 	unsigned int c, i;
 
-	colw = calloc(m->ncols, sizeof(*colw));
 	if (colw == NULL) {
 		l->oom = true;
 		return;
 	}
+	for (c = 0; c < m->ncols; c++)
+		colw[c] = strlen(m->headers[c]);
 	for (i = h->first; i <= h->last; i++) {
 		fmt_bucket(i, cell, sizeof(cell));
-		if (strlen(cell) > labelw)
-			labelw = strlen(cell);
-	}
-	labelw += 4;
-	for (c = 0; c < m->ncols; c++) {
-		colw[c] = strlen(m->headers[c]);
-		for (i = h->first; i <= h->last; i++) {
+		labelw = MAX(labelw, strlen(cell));
+		for (c = 0; c < m->ncols; c++) {
 			fmt_share(h, c, i, cell, sizeof(cell));
-			if (strlen(cell) > colw[c])
-				colw[c] = strlen(cell);
+			colw[c] = MAX(colw[c], strlen(cell));
 		}
-		colw[c] += 4;
 	}
-	rxrr_line_add(l, "%*s", (int)labelw, "");
+	rxrr_line_add(l, "%*s", (int)labelw + 4, "");
 	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, "%-*s", (int)colw[c], m->headers[c]);
+		rxrr_line_add(l, "%-*s", (int)colw[c] + 4, m->headers[c]);
 	rxrr_line_put(l, out);
 	if (h->config != NULL)
 		rxrr_line_add(l, "@refill_ns[%s]:", h->config);
@@ -234,10 +228,10 @@ print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_li
 	rxrr_line_put(l, out);
 	for (i = h->first; i <= h->last; i++) {
 		fmt_bucket(i, cell, sizeof(cell));
-		rxrr_line_add(l, "%-*s", (int)labelw, cell);
+		rxrr_line_add(l, "%-*s", (int)labelw + 4, cell);
 		for (c = 0; c < m->ncols; c++) {
 			fmt_share(h, c, i, cell, sizeof(cell));
-			rxrr_line_add(l, "%-*s", (int)colw[c], cell);
+			rxrr_line_add(l, "%-*s", (int)colw[c] + 4, cell);
 		}
 		rxrr_line_put(l, out);
 	}
@@ -295,7 +289,6 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
 	size_t i;
-	int sec;
 
 	for (i = 0; i < m->nrows; i++)
 		has[m->rows[i].section] = true;
@@ -309,11 +302,9 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 		fputc('\n', out);
 		print_hist(m, &m->hists[i], l, out);
 	}
-	for (sec = 1; sec < 2; sec++) {
-		if (!has[sec])
-			continue;
+	if (has[1]) {
 		fputc('\n', out);
-		print_table(m, sec, l, out);
+		print_table(m, 1, l, out);
 	}
 }
 

@@ -308,6 +308,9 @@ static void
 print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 		double alpha, struct rxrr_line *l, FILE *out)
 {
+	static const char *const what[] = { " clear", ", rest", ", Gbit/s" };
+	static const char *const metric[] = { "poll.clear_cycles_per_packet",
+		"poll.rest_cycles_per_packet", "gbps" };
 	struct rxr_stats_cmp r;
 	char name[256];
 	bool header = false;
@@ -340,14 +343,10 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			rxrr_group_label(&g[i], name, sizeof(name));
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
 				rxrr_zero_of(ref->runs[0], "method"));
-			change_add(l, " clear", &g[i], ref,
-				"poll.clear_cycles_per_packet", paired, alpha,
-				&r);
-			change_add(l, ", rest", &g[i], ref,
-				"poll.rest_cycles_per_packet", paired, alpha,
-				&r);
-			change_add(l, ", Gbit/s", &g[i], ref, "gbps", paired,
-				alpha, &r);
+			/* Gbit/s last: background_add() takes its ratio. */
+			for (size_t k = 0; k < 3; k++)
+				change_add(l, what[k], &g[i], ref, metric[k],
+					paired, alpha, &r);
 			if (j == i)
 				background_add(l, g, n, &g[i], ref, &r, paired,
 					alpha);

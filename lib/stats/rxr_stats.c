@@ -556,12 +556,6 @@ method(bool paired, size_t na, size_t nb, bool ratio)
 	return names[kind][ratio];
 }
 
-const char *
-rxr_stats_perm_method(size_t na, size_t nb)
-{
-	return method(false, na, nb, false);
-}
-
 /* A ratio from its log, never past the largest double; NAN stays. */
 static double
 ratio_of(double logr)
