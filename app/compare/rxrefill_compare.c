@@ -675,14 +675,11 @@ static int
 gate(const struct cmp_opts *c, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n)
 {
-	int worse, undecided = 0;
+	int undecided;
+	int worse = rxr_report_compare_gate(reports, labels, n, &c->sel,
+		c->worse_pct, c->drops_max, stderr, &undecided);
 
-	worse = rxr_report_compare_worse(reports, labels, n, &c->sel,
-		c->worse_pct, c->drops_max, stderr);
-	if (worse == 0)
-		undecided = rxr_report_compare_undecided(reports, labels, n,
-			&c->sel, stderr);
-	if (worse < 0 || undecided < 0)
+	if (worse < 0)
 		return -ENOMEM;
 	if (worse > 0) {
 		fprintf(stderr, "%s: %d metric%s worse than in %s (significantly "

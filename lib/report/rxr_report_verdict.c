@@ -442,22 +442,17 @@ is_count(const struct rxrr_row *row)
 	return strncmp(row->metric, "drops.", 6) == 0;
 }
 
-int
-rxr_report_compare_worse(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, double pct, double drops,
-		FILE *out)
+/* The regressions of m, each printed on out (may be NULL). */
+static int
+model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 {
-	struct rxrr_model m;
 	int worse = 0;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
-		return -ENOMEM;
-	for (size_t i = 0; i < m.nrows; i++) {
-		const struct rxrr_row *row = &m.rows[i];
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct rxrr_row *row = &m->rows[i];
 
 		/* The tested row: Mean when there is one, else Median. */
-		for (unsigned int c = 1; row->tested && c < m.ncols; c++) {
+		for (unsigned int c = 1; row->tested && c < m->ncols; c++) {
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 
 			if (is_count(row) ? !(r->n > 0 && r->est > drops) :
@@ -469,39 +464,28 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 			if (is_count(row))
 				fprintf(out, "worse: %s %s: %+.6g a repetition, "
 					"more than the %g allowed (%s %.6g, %s "
-					"%.6g)\n", row->name, m.headers[c],
-					r->est, drops, m.headers[0], row->v[0],
-					m.headers[c], row->v[c]);
+					"%.6g)\n", row->name, m->headers[c],
+					r->est, drops, m->headers[0], row->v[0],
+					m->headers[c], row->v[c]);
 			else
 				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
-					row->name, m.headers[c], row->d[c],
+					row->name, m->headers[c], row->d[c],
 					row->p[c], row->stat);
 		}
 	}
-	rxrr_model_free(&m);
 	return worse;
 }
 
-int
-rxr_report_compare_undecided(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, FILE *out)
+/* The comparisons of m that cannot decide, each printed on out. */
+static int
+model_undecided(const struct rxrr_model *m, bool *compared, FILE *out)
 {
-	struct rxrr_model m;
-	bool *compared;
 	int undecided = 0;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
-		return -ENOMEM;
-	compared = calloc(m.ncols + 1, sizeof(*compared));
-	if (compared == NULL) {
-		rxrr_model_free(&m);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m.nrows; i++) {
-		const struct rxrr_row *row = &m.rows[i];
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct rxrr_row *row = &m->rows[i];
 
-		for (unsigned int c = 1; c < m.ncols; c++) {
+		for (unsigned int c = 1; c < m->ncols; c++) {
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 			char cnt[64];
 
@@ -519,20 +503,20 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 				if (out != NULL)
 					fprintf(out, "undecided: %s %s: no value "
 						"in %s: nothing compared\n",
-						row->name, m.headers[c], m.headers[
+						row->name, m->headers[c], m->headers[
 						r->n_base == 0 ? 0 : c]);
 				continue;
 			}
 			/* A count has its threshold (worse), not a test. */
-			if (r->min_p < m.alpha || is_count(row))
+			if (r->min_p < m->alpha || is_count(row))
 				continue;
 			undecided++;
 			count_text(r, cnt, sizeof(cnt));
 			if (out != NULL)
 				fprintf(out, "undecided: %s %s: %s, the smallest p "
 					"the test can give is %.3g, not below "
-					"alpha %g\n", row->name, m.headers[c], cnt,
-					r->min_p, m.alpha);
+					"alpha %g\n", row->name, m->headers[c], cnt,
+					r->min_p, m->alpha);
 		}
 	}
 	/*
@@ -540,18 +524,36 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 	 * the first was compared on nothing: "no regression" would be a gate
 	 * that passes on no data (other strategies, every run cut short).
 	 */
-	for (unsigned int c = 1; c < m.ncols; c++) {
+	for (unsigned int c = 1; c < m->ncols; c++) {
 		if (compared[c])
 			continue;
 		undecided++;
 		if (out != NULL)
 			fprintf(out, "undecided: %s: no configuration with complete "
 				"runs in common with %s: nothing compared\n",
-				m.headers[c], m.headers[0]);
+				m->headers[c], m->headers[0]);
 	}
+	return undecided;
+}
+
+int
+rxr_report_compare_gate(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, double drops,
+		FILE *out, int *undecided)
+{
+	struct rxrr_model m;
+	bool *compared;
+	int worse;
+
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+		return -ENOMEM;
+	compared = calloc(m.ncols + 1, sizeof(*compared));
+	worse = compared != NULL ? model_worse(&m, pct, drops, out) : -ENOMEM;
+	*undecided = worse == 0 ? model_undecided(&m, compared, out) : 0;
 	free(compared);
 	rxrr_model_free(&m);
-	return undecided;
+	return worse;
 }
 
 /* --reps auto with one configuration (or none): its interval of the mean. */
