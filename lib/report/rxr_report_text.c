@@ -700,32 +700,6 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		(unsigned int)c, delta, len);
 }
 
-/* What the figures are, the header and a row per configuration. */
-static void
-brief_table(const struct brief *b, const struct rxrr_group *g,
-		struct rxrr_line *l, FILE *out)
-{
-	const struct rxrr_model *m = b->m;
-	const char *headers[NB_COLS];
-	const struct rxrr_grid grid = {
-		.corner = "configuration", .sep = "  ", .right = false,
-		.ncols = b->ncols, .headers = headers, .nrows = m->ncols,
-		.label = brief_label, .cell = brief_cell, .ctx = b,
-	};
-	size_t most = 0;
-
-	for (unsigned int c = 0; c < m->ncols; c++)
-		most = MAX(most, g[c].nb_runs);
-	for (size_t i = 0; i < b->ncols; i++)
-		headers[i] = brief_cols[b->col[i]].header;
-	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration%s; "
-		"%% against %s, positive = better",
-		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
-		g[0].zero ? "" : " (zone wait: median)", m->headers[0]);
-	rxrr_line_put(l, out);
-	print_grid(&grid, l, out);
-}
-
 /* The lines above the table: machine, partial, cut short, noise, checks. */
 static void
 brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
@@ -748,13 +722,13 @@ brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
 int
 rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 {
-	const char *metrics[NB_COLS];
+	const char *metrics[NB_COLS], *headers[NB_COLS];
 	struct rxr_report_select sel = { .metrics = metrics };
 	struct rxrr_line l = { .len = 0 };
 	struct brief b = { .m = NULL };
 	struct rxrr_group *g = NULL;
 	struct rxrr_model m;
-	size_t i, ng = 0;
+	size_t i, ng = 0, most = 0;
 	int ret = -ENOMEM;
 
 	/* The model's rows the columns take: every metric but the drops. */
@@ -780,13 +754,25 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
 			continue;
+		headers[b.ncols] = brief_cols[i].header;
 		b.rows[b.ncols] = brief_cols[i].metric != NULL ?
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (unsigned int c = 0; c < m.ncols; c++)
+	for (unsigned int c = 0; c < m.ncols; c++) {
 		b.drops[c] = drops_mean(&g[c]);
-	brief_table(&b, g, &l, out);
+		most = MAX(most, g[c].nb_runs);
+	}
+	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
+		"%% against %s, positive = better",
+		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
+		g[0].zero ? "" : " (zone wait: median)", m.headers[0]);
+	rxrr_line_put(&l, out);
+	print_grid(&(const struct rxrr_grid){
+		.corner = "configuration", .sep = "  ", .right = false,
+		.ncols = b.ncols, .headers = headers, .nrows = m.ncols,
+		.label = brief_label, .cell = brief_cell, .ctx = &b,
+	}, &l, out);
 	if (m.ncols > 1) {
 		rxrr_line_add(&l, "n.s.: not significant at alpha %g, each against "
 			"the first (%s); n.t.: not tested", m.alpha, m.paired ?

@@ -85,47 +85,6 @@ verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 	rxrr_line_put_wrapped(l, out);
 }
 
-/* The comparisons that cannot reach alpha, and the weakest of them. */
-struct weakest {
-	unsigned int count;
-	struct rxr_stats_cmp r;
-	char what[512];
-};
-
-static void
-weakest_note(struct weakest *w, const struct rxr_stats_cmp *r,
-		const char *what, double alpha)
-{
-	if (r->n == 0 || r->min_p < alpha)
-		return;
-	if (w->count++ > 0 && r->min_p <= w->r.min_p)
-		return;
-	w->r = *r;
-	snprintf(w->what, sizeof(w->what), "%s", what);
-}
-
-static void
-weakest_warn(const struct weakest *w, double alpha, struct rxrr_line *l,
-		FILE *out)
-{
-	char cnt[64];
-
-	if (w->count == 0)
-		return;
-	count_text(&w->r, cnt, sizeof(cnt));
-	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
-		"%g, whatever the data (%s: with %s the %s test's smallest p is "
-		"%.3g)", w->count, w->count == 1 ? "" : "s", alpha, w->what, cnt,
-		w->r.paired ? "sign-flip" : "permutation", w->r.min_p);
-	if (w->r.paired)
-		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
-			"auto)", rxr_stats_signflip_min_rounds(alpha),
-			rxr_stats_signflip_min_rounds(alpha));
-	else
-		rxrr_line_add(l, "; use more repetitions");
-	rxrr_line_put_wrapped(l, out);
-}
-
 /* Findings gathered before printing, so that the header can name the
  * test that ran for all of them. */
 struct finding {
@@ -157,8 +116,11 @@ static void
 findings_print(struct findings *fs, const char *against, double alpha,
 		struct rxrr_line *l, FILE *out)
 {
-	struct weakest w = { .count = 0 };
+	const struct rxr_stats_cmp *w;
+	unsigned int nweak = 0;
+	size_t weak = 0;
 	const char *test = NULL;
+	char cnt[64];
 	bool mixed = false, paired = false, unpaired = false;
 
 	if (fs->n == 0)
@@ -195,11 +157,30 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
 	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
-		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
-			&fs->f[i].r, alpha);
-		weakest_note(&w, &fs->f[i].r, fs->f[i].name, alpha);
+		const struct rxr_stats_cmp *r = &fs->f[i].r;
+
+		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s", r,
+			alpha);
+		/* The comparisons that cannot reach alpha, and the weakest. */
+		if (r->n > 0 && r->min_p >= alpha && (nweak++ == 0 ||
+				r->min_p > fs->f[weak].r.min_p))
+			weak = i;
 	}
-	weakest_warn(&w, alpha, l, out);
+	if (nweak == 0)
+		return;
+	w = &fs->f[weak].r;
+	count_text(w, cnt, sizeof(cnt));
+	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
+		"%g, whatever the data (%s: with %s the %s test's smallest p is "
+		"%.3g)", nweak, nweak == 1 ? "" : "s", alpha, fs->f[weak].name,
+		cnt, w->paired ? "sign-flip" : "permutation", w->min_p);
+	if (w->paired)
+		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
+			"auto)", rxr_stats_signflip_min_rounds(alpha),
+			rxr_stats_signflip_min_rounds(alpha));
+	else
+		rxrr_line_add(l, "; use more repetitions");
+	rxrr_line_put_wrapped(l, out);
 }
 
 /*
