@@ -421,13 +421,9 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_line_put(&l, out);
 	print_partial(r, &l, out);
 	rxrr_print_disturbed(r, "", &l, out);
-	if (m.ncols == 0) {
-		rxrr_line_add(&l, "no runs");
-		rxrr_line_put(&l, out);
-	} else {
-		rxrr_line_add(&l, RXRR_SIGN_CONVENTION("column"));
-		rxrr_line_put(&l, out);
-	}
+	rxrr_line_add(&l, m.ncols == 0 ? "no runs" :
+		RXRR_SIGN_CONVENTION("column"));
+	rxrr_line_put(&l, out);
 	rxrr_print_model(&m, &l, out);
 	if (m.ncols > 1 && rxrr_selected(sel, "gbps")) {
 		fputc('\n', out);
