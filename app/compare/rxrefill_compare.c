@@ -781,10 +781,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		ret = EXIT_FAILURE;
 	}
-	for (i = 0; reports != NULL && i < n; i++)
+	for (i = 0; reports != NULL && labels != NULL && i < n; i++) {
 		rxr_report_free(reports[i]);
-	for (i = 0; labels != NULL && i < n; i++)
 		free(labels[i]);
+	}
 	for (i = 0; i < c.nb_metrics; i++)
 		free(c.metrics[i]);
 	free(c.metrics);

@@ -52,16 +52,17 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 static void
 print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 {
-	size_t *valw = calloc(g->ncols + 1, sizeof(*valw));
-	size_t *dw = calloc(g->ncols + 1, sizeof(*dw));
+	/* Per column: its values' width, then its notes'. */
+	size_t *valw = calloc(2 * (g->ncols + 1), sizeof(*valw)), *dw;
 	size_t labelw = strlen(g->corner), r;
 	char label[512], val[64], note[64];
 	unsigned int c;
 
-	if (valw == NULL || dw == NULL) {
+	if (valw == NULL) {
 		l->oom = true;
-		goto out;
+		return;
 	}
+	dw = valw + g->ncols + 1;
 	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
@@ -93,9 +94,7 @@ print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		}
 		rxrr_line_put(l, out);
 	}
-out:
 	free(valw);
-	free(dw);
 }
 
 /* The model's table: which section's rows are printed. */
