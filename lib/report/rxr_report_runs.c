@@ -39,19 +39,6 @@ disturbed_excluded(const json_t *doc)
 	return p != NULL && strcmp(p, "exclude") == 0;
 }
 
-/*
- * Whether a run of doc counts in the statistics: it ran to its end, and it
- * is not disturbed or env.options.disturbed is not "exclude".
- */
-static bool
-run_counted(const json_t *doc, const json_t *run)
-{
-	if (!rxrr_run_complete(run))
-		return false;
-	return !json_is_true(json_object_get(run, "disturbed")) ||
-		!disturbed_excluded(doc);
-}
-
 unsigned int
 rxr_report_nb_cut_short(const struct rxr_report *r)
 {
@@ -330,6 +317,7 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {
 	const json_t *runs = json_object_get(doc, "runs");
 	const bool zero = rxrr_zero_listed(doc);
+	const bool excluded = disturbed_excluded(doc);
 	size_t n = 0, i, j, nruns = json_array_size(runs);
 	/* At most a group per run, at most every run in one group. */
 	struct rxrr_group *g = calloc(nruns + 1, sizeof(*g));
@@ -344,7 +332,8 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 
 		/* A run cut short (or disturbed, when excluded) is kept in
 		 * runs[] but in no statistic. */
-		if (s == NULL || !run_counted(doc, run))
+		if (s == NULL || !rxrr_run_complete(run) || (excluded &&
+				json_is_true(json_object_get(run, "disturbed"))))
 			continue;
 		for (j = 0; j < n; j++)
 			if (rxrr_same_config(g[j].runs[0], run, zero))
