@@ -219,24 +219,6 @@ row_at(const json_t *row, const char *key, size_t c)
 	return json_array_get(json_object_get(row, key), c);
 }
 
-/* The header line and the alignment line of ncols value columns. */
-static void
-md_header(const json_t *doc, size_t ncols, FILE *out)
-{
-	size_t i;
-
-	fputs("| config | metric | statistic |", out);
-	for (i = 0; i < ncols; i++) {
-		fputc(' ', out);
-		md_text(out, col_label(doc, i));
-		fputs(" |", out);
-	}
-	fputs("\n|---|---|---|", out);
-	for (i = 0; i < ncols; i++)
-		fputs("---:|", out);
-	fputc('\n', out);
-}
-
 /*
  * Column c of a row: the value; past the first column with its change
  * ("n.s.": the test found no real difference; "n.t.": too few values to
@@ -307,7 +289,16 @@ compare_write_markdown(const json_t *doc, FILE *out)
 
 	if (ncols == 0)
 		ncols = json_array_size(json_object_get(doc, "reports"));
-	md_header(doc, ncols, out);
+	fputs("| config | metric | statistic |", out);
+	for (c = 0; c < ncols; c++) {
+		fputc(' ', out);
+		md_text(out, col_label(doc, c));
+		fputs(" |", out);
+	}
+	fputs("\n|---|---|---|", out);
+	for (c = 0; c < ncols; c++)
+		fputs("---:|", out);
+	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		fputs("| ", out);
 		md_text(out, row_config(row));

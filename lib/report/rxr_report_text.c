@@ -695,25 +695,6 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		(unsigned int)c, delta, len);
 }
 
-/* The lines above the table: machine, partial, cut short, noise, checks. */
-static void
-brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
-{
-	const json_t *env = json_object_get(r->doc, "env");
-
-	print_host(r->doc, "report: ", l);
-	rxrr_line_add(l, ", ");
-	rxrr_print_env_line(r->doc, l);
-	rxrr_line_put(l, out);
-	print_partial(r, l, out);
-	rxrr_print_noise_count(r, "", l, out);
-	if (json_is_true(rxrr_path(env, "build.debug_checks"))) {
-		rxrr_line_add(l, "note: built with debug checks: these figures "
-			"are not for comparison");
-		rxrr_line_put(l, out);
-	}
-}
-
 int
 rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 {
@@ -734,7 +715,19 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		return -ENOMEM;
 	if (rxrr_groups(r->doc, &g, &ng) != 0)
 		goto out;
-	brief_header(r, &l, out);
+	/* The machine, partial, cut short, noise, checks. */
+	print_host(r->doc, "report: ", &l);
+	rxrr_line_add(&l, ", ");
+	rxrr_print_env_line(r->doc, &l);
+	rxrr_line_put(&l, out);
+	print_partial(r, &l, out);
+	rxrr_print_noise_count(r, "", &l, out);
+	if (json_is_true(rxrr_path(json_object_get(r->doc, "env"),
+			"build.debug_checks"))) {
+		rxrr_line_add(&l, "note: built with debug checks: these figures "
+			"are not for comparison");
+		rxrr_line_put(&l, out);
+	}
 	if (m.ncols == 0 || ng != m.ncols) {
 		rxrr_line_add(&l, "no runs");
 		rxrr_line_put(&l, out);
