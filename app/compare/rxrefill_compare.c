@@ -667,35 +667,6 @@ render_text(const struct cmp_opts *c, struct rxr_report *const *reports,
 	return r != 0 ? r : ret;
 }
 
-/* --fail-if-worse: EXIT_SUCCESS, EXIT_WORSE, EXIT_UNDECIDED or -ENOMEM. */
-static int
-gate(const struct cmp_opts *c, struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n)
-{
-	int undecided;
-	int worse = rxr_report_compare_gate(reports, labels, n, &c->sel,
-		c->worse_pct, c->drops_max, stderr, &undecided);
-
-	if (worse < 0)
-		return -ENOMEM;
-	if (worse > 0) {
-		fprintf(stderr, "%s: %d metric%s worse than in %s (significantly "
-			"by more than %g%%, or drops rising by more than %g a "
-			"repetition)\n", prog, worse, worse == 1 ? "" : "s",
-			labels[0], c->worse_pct, c->drops_max);
-		return EXIT_WORSE;
-	}
-	if (undecided > 0) {
-		/* No regression found, but none could have been. */
-		fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
-			"comparison%s against %s cannot reach significance with "
-			"these repetitions\n", prog, undecided,
-			undecided == 1 ? "" : "s", labels[0]);
-		return EXIT_UNDECIDED;
-	}
-	return EXIT_SUCCESS;
-}
-
 /* The loaded reports: output, then the gate. The status, or -ENOMEM. */
 static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
@@ -721,10 +692,27 @@ compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		render_doc(c, reports, labels, n, want_pct) :
 		render_text(c, reports, labels, n, want_pct);
 	if (ret >= 0 && !isnan(c->worse_pct)) {
-		int g = gate(c, reports, labels, n);
+		int undecided, worse = rxr_report_compare_gate(reports, labels,
+			n, &c->sel, c->worse_pct, c->drops_max, stderr,
+			&undecided);
 
-		if (g != EXIT_SUCCESS)
-			ret = g;
+		if (worse < 0)
+			return -ENOMEM;
+		if (worse > 0) {
+			fprintf(stderr, "%s: %d metric%s worse than in %s "
+				"(significantly by more than %g%%, or drops rising "
+				"by more than %g a repetition)\n", prog, worse,
+				worse == 1 ? "" : "s", labels[0], c->worse_pct,
+				c->drops_max);
+			ret = EXIT_WORSE;
+		} else if (undecided > 0) {
+			/* No regression found, but none could have been. */
+			fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
+				"comparison%s against %s cannot reach "
+				"significance with these repetitions\n", prog,
+				undecided, undecided == 1 ? "" : "s", labels[0]);
+			ret = EXIT_UNDECIDED;
+		}
 	}
 	if (ret >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,

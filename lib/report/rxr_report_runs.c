@@ -175,20 +175,6 @@ rxrr_noise_count(json_t *doc)
 		!disturbed_excluded(doc))) == 0 ? 0 : -1;
 }
 
-/* Causes of a run object, "duration+steal", into buf. */
-static void
-causes_str(const json_t *run, char *buf, size_t len)
-{
-	const json_t *c;
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	json_array_foreach(json_object_get(run, "disturbed_by"), i, c)
-		if (json_is_string(c) && off < len)
-			off += snprintf(buf + off, len - off, "%s%s",
-				i ? "+" : "", json_string_value(c));
-}
-
 void
 rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out)
@@ -200,16 +186,19 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 
 	json_array_foreach(runs, i, run) {
 		const json_t *noise = json_object_get(run, "noise"), *lc;
-		char label[256], causes[64];
+		char label[256], causes[64] = "";
 		double wait, runnable;
-		size_t k;
+		size_t k, off = 0;
 
 		if (noise == NULL ||
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
-		/* Validated causes: no control characters to clean. */
-		causes_str(run, causes, sizeof(causes));
+		/* "duration+steal"; validated: no control characters. */
+		json_array_foreach(json_object_get(run, "disturbed_by"), k, lc)
+			if (json_is_string(lc) && off < sizeof(causes))
+				off += snprintf(causes + off, sizeof(causes) - off,
+					"%s%s", k ? "+" : "", json_string_value(lc));
 		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
 			(long long)json_integer_value(json_object_get(run, "rep")) +
