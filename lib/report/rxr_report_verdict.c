@@ -325,7 +325,7 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
 				rxrr_zero_of(ref->runs[0], "method"));
 			/* Gbit/s last: background_add() takes its ratio. */
-			for (size_t k = 0; k < 3; k++)
+			for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
 				change_add(l, what[k], &g[i], ref, metric[k],
 					paired, alpha, &r);
 			if (j == i)
@@ -527,6 +527,7 @@ rxr_report_compare_gate(struct rxr_report *const *reports,
 	bool *compared;
 	int worse;
 
+	*undecided = 0;
 	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	compared = calloc(m.ncols + 1, sizeof(*compared));
