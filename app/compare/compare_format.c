@@ -10,15 +10,15 @@
 int
 compare_format_parse(const char *s)
 {
-	if (strcmp(s, "text") == 0)
-		return FORMAT_TEXT;
-	if (strcmp(s, "json") == 0)
-		return FORMAT_JSON;
-	if (strcmp(s, "csv") == 0)
-		return FORMAT_CSV;
-	if (strcmp(s, "markdown") == 0 || strcmp(s, "md") == 0)
-		return FORMAT_MARKDOWN;
-	return -1;
+	static const char *const names[] = {
+		[FORMAT_TEXT] = "text", [FORMAT_JSON] = "json",
+		[FORMAT_CSV] = "csv", [FORMAT_MARKDOWN] = "markdown",
+	};
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return strcmp(s, "md") == 0 ? FORMAT_MARKDOWN : -1;
 }
 
 /* RFC 4180: quoted when it holds a comma, a quote or a line break. */
@@ -90,6 +90,28 @@ pct_delta(const json_t *vals, size_t c)
 			base == 0)
 		return NAN;
 	return (base - json_number_value(v)) / base * 100.0;
+}
+
+/* Report c's cell of a percentile row: "<ns><unit> [<lo>, <hi>)" and
+ * its change past the first report; "-" without a value. */
+static void
+pct_cell(const json_t *row, size_t c, const char *unit, char *buf, size_t len)
+{
+	const json_t *v = json_array_get(json_object_get(row, "ns"), c);
+	double d = pct_delta(json_object_get(row, "ns"), c);
+	int n;
+
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	n = snprintf(buf, len, "%.0f%s [%lld, %lld)", json_number_value(v), unit,
+		(long long)json_integer_value(json_array_get(json_object_get(row,
+			"lo"), c)),
+		(long long)json_integer_value(json_array_get(json_object_get(row,
+			"hi"), c)));
+	if (c > 0 && !isnan(d) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (%+.2f%%)", d);
 }
 
 /* A column's label: "columns" (configurations of one report, or the
@@ -197,24 +219,6 @@ row_at(const json_t *row, const char *key, size_t c)
 	return json_array_get(json_object_get(row, key), c);
 }
 
-/* The header line and the alignment line of ncols value columns. */
-static void
-md_header(const json_t *doc, size_t ncols, FILE *out)
-{
-	size_t i;
-
-	fputs("| config | metric | statistic |", out);
-	for (i = 0; i < ncols; i++) {
-		fputc(' ', out);
-		md_text(out, col_label(doc, i));
-		fputs(" |", out);
-	}
-	fputs("\n|---|---|---|", out);
-	for (i = 0; i < ncols; i++)
-		fputs("---:|", out);
-	fputc('\n', out);
-}
-
 /*
  * Column c of a row: the value; past the first column with its change
  * ("n.s.": the test found no real difference; "n.t.": too few values to
@@ -259,27 +263,16 @@ md_cell(const json_t *row, size_t c, FILE *out)
 static void
 md_pct_row(const json_t *row, size_t ncols, FILE *out)
 {
-	const json_t *vals = json_object_get(row, "ns");
+	char cell[128];
 	size_t c;
 
 	fputs("| ", out);
 	md_text(out, json_string_value(json_object_get(row, "config")));
 	fprintf(out, " | refill_latency.%s | all_reps |",
 		json_string_value(json_object_get(row, "percentile")));
-	for (c = 0; c < json_array_size(vals); c++) {
-		const json_t *v = json_array_get(vals, c);
-		double d = pct_delta(vals, c);
-
-		if (!json_is_number(v)) {
-			fputs(" - |", out);
-			continue;
-		}
-		fprintf(out, " %.0f ns [%lld, %lld)", json_number_value(v),
-			(long long)json_integer_value(row_at(row, "lo", c)),
-			(long long)json_integer_value(row_at(row, "hi", c)));
-		if (c > 0 && !isnan(d))
-			fprintf(out, " (%+.2f%%)", d);
-		fputs(" |", out);
+	for (c = 0; c < json_array_size(json_object_get(row, "ns")); c++) {
+		pct_cell(row, c, " ns", cell, sizeof(cell));
+		fprintf(out, " %s |", cell);
 	}
 	/* One report: one value under its configuration columns. */
 	for (; c < ncols; c++)
@@ -296,7 +289,16 @@ compare_write_markdown(const json_t *doc, FILE *out)
 
 	if (ncols == 0)
 		ncols = json_array_size(json_object_get(doc, "reports"));
-	md_header(doc, ncols, out);
+	fputs("| config | metric | statistic |", out);
+	for (c = 0; c < ncols; c++) {
+		fputc(' ', out);
+		md_text(out, col_label(doc, c));
+		fputs(" |", out);
+	}
+	fputs("\n|---|---|---|", out);
+	for (c = 0; c < ncols; c++)
+		fputs("---:|", out);
+	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		fputs("| ", out);
 		md_text(out, row_config(row));
@@ -332,8 +334,7 @@ compare_write_percentiles_text(const json_t *pct,
 		fprintf(out, c + 1 < n ? " %-32s" : " %s", labels[c]);
 	fputc('\n', out);
 	json_array_foreach(pct, i, row) {
-		const json_t *vals = json_object_get(row, "ns");
-		char name[96], cell[96];
+		char name[96], cell[128];
 
 		snprintf(name, sizeof(name), "%s.%s",
 			json_string_value(json_object_get(row, "config")),
@@ -344,24 +345,7 @@ compare_write_percentiles_text(const json_t *pct,
 				*p = '?';
 		fprintf(out, "%-24s", name);
 		for (c = 0; c < n; c++) {
-			const json_t *v = json_array_get(vals, c);
-			double d = pct_delta(vals, c);
-			int len;
-
-			if (!json_is_number(v)) {
-				fprintf(out, c + 1 < n ? " %-32s" : " %s", "-");
-				continue;
-			}
-			len = snprintf(cell, sizeof(cell), "%.0f [%lld, %lld)",
-				json_number_value(v),
-				(long long)json_integer_value(json_array_get(
-					json_object_get(row, "lo"), c)),
-				(long long)json_integer_value(json_array_get(
-					json_object_get(row, "hi"), c)));
-			if (c > 0 && !isnan(d) && len > 0 &&
-					(size_t)len < sizeof(cell))
-				snprintf(cell + len, sizeof(cell) - len,
-					" (%+.2f%%)", d);
+			pct_cell(row, c, "", cell, sizeof(cell));
 			fprintf(out, c + 1 < n ? " %-32s" : " %s", cell);
 		}
 		fputc('\n', out);

@@ -549,63 +549,60 @@ strings_of(const json_t *a, size_t *n)
 	return s;
 }
 
+/* Element k of output i of --check-paths' request; NULL: not a string. */
+static const char *
+out_at(const json_t *outs, size_t i, size_t k)
+{
+	return json_string_value(json_array_get(json_array_get(outs, i), k));
+}
+
 /* --check-paths: the status, after a message when a path is refused. */
 static int
 check_paths(void)
 {
 	static char buf[1 << 20];
-	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, nout = 0;
+	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, i, j;
 	char err[RXR_REPORT_ERR_LEN + 2 * RXR_PATH_SHOWN_LEN];
 	char shown[2][RXR_PATH_SHOWN_LEN];
 	json_t *req = rxr_report_json_loadb(buf, len, "standard input", err,
 			sizeof(err));
 	const json_t *outs = json_object_get(req, "outputs");
+	const size_t nout = json_array_size(outs);
 	const char **in = strings_of(json_object_get(req, "inputs"), &nin);
-	const char **out = json_is_array(outs) ?
-		calloc(2 * json_array_size(outs) + 1, sizeof(*out)) : NULL;
+	bool ok = in != NULL && json_is_array(outs);
 	int ret = EXIT_SUCCESS;
 
-	for (size_t i = 0; out != NULL && i < json_array_size(outs); i++) {
-		const char **pair = strings_of(json_array_get(outs, i), &len);
-
-		if (pair == NULL || len != 2) {
-			free(pair);
-			free(out);
-			out = NULL;
-			break;
-		}
-		out[nout++] = pair[0];
-		out[nout++] = pair[1];
-		free(pair);
-	}
-	if (in == NULL || out == NULL) {
+	for (i = 0; ok && i < nout; i++)
+		ok = json_array_size(json_array_get(outs, i)) == 2 &&
+			out_at(outs, i, 0) != NULL && out_at(outs, i, 1) != NULL;
+	if (!ok) {
 		fprintf(stderr, "%s: --check-paths: %s\n", prog, req == NULL ? err :
 			"standard input is not {\"inputs\": [PATH...], "
 			"\"outputs\": [[OPTION, PATH]...]}");
 		ret = EXIT_USAGE;
 	}
-	for (size_t i = 0; ret == 0 && i < nin; i++)
+	for (i = 0; ret == 0 && i < nin; i++)
 		if (rxr_path_check_input(NULL, in[i], err, sizeof(err)) != 0)
 			ret = EXIT_BAD_REPORT;
-	for (size_t i = 0; ret == 0 && i < nout; i += 2) {
-		for (size_t j = 0; ret == 0 && j < i; j += 2)
-			if (rxr_path_same(out[j + 1], out[i + 1])) {
+	for (i = 0; ret == 0 && i < nout; i++) {
+		for (j = 0; ret == 0 && j < i; j++)
+			if (rxr_path_same(out_at(outs, j, 1), out_at(outs, i, 1))) {
 				snprintf(err, sizeof(err), "%s %s: named twice as "
-					"an output (also as %s %s)", out[i],
-					rxr_path_shown(out[i + 1], shown[0],
-						sizeof(shown[0])), out[j],
-					rxr_path_shown(out[j + 1], shown[1],
+					"an output (also as %s %s)", out_at(outs, i, 0),
+					rxr_path_shown(out_at(outs, i, 1), shown[0],
+						sizeof(shown[0])), out_at(outs, j, 0),
+					rxr_path_shown(out_at(outs, j, 1), shown[1],
 						sizeof(shown[1])));
 				ret = EXIT_USAGE;
 			}
-		if (ret == 0 && rxr_path_check_output(out[i], out[i + 1], in,
-				(unsigned int)nin, 0, err, sizeof(err)) != 0)
+		if (ret == 0 && rxr_path_check_output(out_at(outs, i, 0),
+				out_at(outs, i, 1), in, (unsigned int)nin, 0, err,
+				sizeof(err)) != 0)
 			ret = EXIT_USAGE;
 	}
-	if (ret != 0 && in != NULL && out != NULL)
+	if (ret != 0 && ok)
 		say_escaped(err);
 	free(in);
-	free(out);
 	json_decref(req);
 	return ret;
 }
@@ -670,38 +667,6 @@ render_text(const struct cmp_opts *c, struct rxr_report *const *reports,
 	return r != 0 ? r : ret;
 }
 
-/* --fail-if-worse: EXIT_SUCCESS, EXIT_WORSE, EXIT_UNDECIDED or -ENOMEM. */
-static int
-gate(const struct cmp_opts *c, struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n)
-{
-	int worse, undecided = 0;
-
-	worse = rxr_report_compare_worse(reports, labels, n, &c->sel,
-		c->worse_pct, c->drops_max, stderr);
-	if (worse == 0)
-		undecided = rxr_report_compare_undecided(reports, labels, n,
-			&c->sel, stderr);
-	if (worse < 0 || undecided < 0)
-		return -ENOMEM;
-	if (worse > 0) {
-		fprintf(stderr, "%s: %d metric%s worse than in %s (significantly "
-			"by more than %g%%, or drops rising by more than %g a "
-			"repetition)\n", prog, worse, worse == 1 ? "" : "s",
-			labels[0], c->worse_pct, c->drops_max);
-		return EXIT_WORSE;
-	}
-	if (undecided > 0) {
-		/* No regression found, but none could have been. */
-		fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
-			"comparison%s against %s cannot reach significance with "
-			"these repetitions\n", prog, undecided,
-			undecided == 1 ? "" : "s", labels[0]);
-		return EXIT_UNDECIDED;
-	}
-	return EXIT_SUCCESS;
-}
-
 /* The loaded reports: output, then the gate. The status, or -ENOMEM. */
 static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
@@ -727,10 +692,27 @@ compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		render_doc(c, reports, labels, n, want_pct) :
 		render_text(c, reports, labels, n, want_pct);
 	if (ret >= 0 && !isnan(c->worse_pct)) {
-		int g = gate(c, reports, labels, n);
+		int undecided, worse = rxr_report_compare_gate(reports, labels,
+			n, &c->sel, c->worse_pct, c->drops_max, stderr,
+			&undecided);
 
-		if (g != EXIT_SUCCESS)
-			ret = g;
+		if (worse < 0)
+			return -ENOMEM;
+		if (worse > 0) {
+			fprintf(stderr, "%s: %d metric%s worse than in %s "
+				"(significantly by more than %g%%, or drops rising "
+				"by more than %g a repetition)\n", prog, worse,
+				worse == 1 ? "" : "s", labels[0], c->worse_pct,
+				c->drops_max);
+			ret = EXIT_WORSE;
+		} else if (undecided > 0) {
+			/* No regression found, but none could have been. */
+			fprintf(stderr, "%s: --fail-if-worse cannot decide: %d "
+				"comparison%s against %s cannot reach "
+				"significance with these repetitions\n", prog,
+				undecided, undecided == 1 ? "" : "s", labels[0]);
+			ret = EXIT_UNDECIDED;
+		}
 	}
 	if (ret >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,
@@ -787,10 +769,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		ret = EXIT_FAILURE;
 	}
-	for (i = 0; reports != NULL && i < n; i++)
+	for (i = 0; reports != NULL && labels != NULL && i < n; i++) {
 		rxr_report_free(reports[i]);
-	for (i = 0; labels != NULL && i < n; i++)
 		free(labels[i]);
+	}
 	for (i = 0; i < c.nb_metrics; i++)
 		free(c.metrics[i]);
 	free(c.metrics);

@@ -551,13 +551,17 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
  * Regressions against the first report on the tested rows: a drop cause
  * rising by more than @p drops a repetition; another metric significantly
  * worse by more than @p pct percent. Each printed on @p out (may be NULL)
- * as "worse: <config>.<metric> <label>: ...".
+ * as "worse: <config>.<metric> <label>: ...". When there is none,
+ * @p undecided gets the comparisons that cannot decide (else 0): a side
+ * without a value, a test that cannot reach alpha with these runs, or a
+ * report with no configuration in common with the first, each printed as
+ * "undecided: ...".
  * @return the number of regressions, or -ENOMEM.
  */
-int rxr_report_compare_worse(struct rxr_report *const *reports,
+int rxr_report_compare_gate(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, double pct, double drops,
-		FILE *out);
+		FILE *out, int *undecided);
 
 /**
  * The comparison as an rxrefill-compare/1 document; with n == 1, that
@@ -619,17 +623,6 @@ int rxr_report_env_differences(struct rxr_report *const *reports,
  */
 bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		unsigned int max, char *why, size_t len);
-
-/**
- * Comparisons of rxr_report_compare_worse() that cannot decide: a side
- * without a value, a test that cannot reach alpha with these runs, or a
- * report with no configuration in common with the first. Each printed on
- * @p out (may be NULL) as "undecided: ...".
- * @return their number, or -ENOMEM.
- */
-int rxr_report_compare_undecided(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, FILE *out);
 
 #ifdef __cplusplus
 }

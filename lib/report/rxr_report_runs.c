@@ -39,19 +39,6 @@ disturbed_excluded(const json_t *doc)
 	return p != NULL && strcmp(p, "exclude") == 0;
 }
 
-/*
- * Whether a run of doc counts in the statistics: it ran to its end, and it
- * is not disturbed or env.options.disturbed is not "exclude".
- */
-static bool
-run_counted(const json_t *doc, const json_t *run)
-{
-	if (!rxrr_run_complete(run))
-		return false;
-	return !json_is_true(json_object_get(run, "disturbed")) ||
-		!disturbed_excluded(doc);
-}
-
 unsigned int
 rxr_report_nb_cut_short(const struct rxr_report *r)
 {
@@ -86,20 +73,6 @@ rxrr_noise_count(json_t *doc)
 		!disturbed_excluded(doc))) == 0 ? 0 : -1;
 }
 
-/* Causes of a run object, "duration+steal", into buf. */
-static void
-causes_str(const json_t *run, char *buf, size_t len)
-{
-	const json_t *c;
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	json_array_foreach(json_object_get(run, "disturbed_by"), i, c)
-		if (json_is_string(c) && off < len)
-			off += snprintf(buf + off, len - off, "%s%s",
-				i ? "+" : "", json_string_value(c));
-}
-
 void
 rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out)
@@ -111,16 +84,19 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 
 	json_array_foreach(runs, i, run) {
 		const json_t *noise = json_object_get(run, "noise"), *lc;
-		char label[256], causes[64];
+		char label[256], causes[64] = "";
 		double wait, runnable;
-		size_t k;
+		size_t k, off = 0;
 
 		if (noise == NULL ||
 				!json_is_true(json_object_get(run, "disturbed")))
 			continue;
 		rxrr_run_label(run, zero, label, sizeof(label));
-		/* Validated causes: no control characters to clean. */
-		causes_str(run, causes, sizeof(causes));
+		/* "duration+steal"; validated: no control characters. */
+		json_array_foreach(json_object_get(run, "disturbed_by"), k, lc)
+			if (json_is_string(lc) && off < sizeof(causes))
+				off += snprintf(causes + off, sizeof(causes) - off,
+					"%s%s", k ? "+" : "", json_string_value(lc));
 		rxrr_line_add(l, "%sdisturbed, %s: %s rep %lld (%s; %.3f s measured",
 			prefix, excluded ? "not counted" : "counted", label,
 			(long long)json_integer_value(json_object_get(run, "rep")) +
@@ -228,6 +204,7 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {
 	const json_t *runs = json_object_get(doc, "runs");
 	const bool zero = rxrr_zero_listed(doc);
+	const bool excluded = disturbed_excluded(doc);
 	size_t n = 0, i, j, nruns = json_array_size(runs);
 	/* At most a group per run, at most every run in one group. */
 	struct rxrr_group *g = calloc(nruns + 1, sizeof(*g));
@@ -242,7 +219,8 @@ rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 
 		/* A run cut short (or disturbed, when excluded) is kept in
 		 * runs[] but in no statistic. */
-		if (s == NULL || !run_counted(doc, run))
+		if (s == NULL || !rxrr_run_complete(run) || (excluded &&
+				json_is_true(json_object_get(run, "disturbed"))))
 			continue;
 		for (j = 0; j < n; j++)
 			if (rxrr_same_config(g[j].runs[0], run, zero))

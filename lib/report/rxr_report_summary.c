@@ -233,13 +233,14 @@ vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 {
 	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
 			base);
-	double m = rxr_stats_mean(buf, n), m0 = rxr_stats_mean(base, n0), p;
+	double m0 = rxr_stats_mean(base, n0);
+	struct rxr_stats_cmp r;
 
-	p = n >= 2 && n0 >= 2 ? rxr_stats_perm_test(buf, n, base, n0) : NAN;
+	rxr_stats_compare(buf, n, base, n0, false, true, alpha, &r);
 	return json_pack("{s:o, s:o, s:b, s:o}", "delta_pct", rxrr_jnum(m0 != 0 ?
-			(m - m0) / fabs(m0) * 100.0 : NAN), "p", rxrr_jnum(p),
-		"significant", !isnan(p) && p < alpha, "test", isnan(p) ?
-			json_null() : json_string(rxr_stats_perm_method(n, n0)));
+			r.est / fabs(m0) * 100.0 : NAN), "p", rxrr_jnum(r.p),
+		"significant", !isnan(r.p) && r.p < alpha, "test", isnan(r.p) ?
+			json_null() : json_string(r.test));
 }
 
 /* A group against a reference, paired over the rounds when paired. */

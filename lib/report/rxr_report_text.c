@@ -52,16 +52,17 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 static void
 print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 {
-	size_t *valw = calloc(g->ncols + 1, sizeof(*valw));
-	size_t *dw = calloc(g->ncols + 1, sizeof(*dw));
+	/* Per column: its values' width, then its notes'. */
+	size_t *valw = calloc(2 * (g->ncols + 1), sizeof(*valw)), *dw;
 	size_t labelw = strlen(g->corner), r;
 	char label[512], val[64], note[64];
 	unsigned int c;
 
-	if (valw == NULL || dw == NULL) {
+	if (valw == NULL) {
 		l->oom = true;
-		goto out;
+		return;
 	}
+	dw = valw + g->ncols + 1;
 	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
@@ -93,9 +94,7 @@ print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		}
 		rxrr_line_put(l, out);
 	}
-out:
 	free(valw);
-	free(dw);
 }
 
 /* The model's table: which section's rows are printed. */
@@ -199,33 +198,27 @@ static void
 print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_line *l,
 		FILE *out)
 {
-	size_t labelw = 12, *colw;
+	size_t labelw = 12, *colw = calloc(m->ncols + 1, sizeof(*colw));
 	char cell[64];
 	unsigned int c, i;
 
-	colw = calloc(m->ncols, sizeof(*colw));
 	if (colw == NULL) {
 		l->oom = true;
 		return;
 	}
+	for (c = 0; c < m->ncols; c++)
+		colw[c] = strlen(m->headers[c]);
 	for (i = h->first; i <= h->last; i++) {
 		fmt_bucket(i, cell, sizeof(cell));
-		if (strlen(cell) > labelw)
-			labelw = strlen(cell);
-	}
-	labelw += 4;
-	for (c = 0; c < m->ncols; c++) {
-		colw[c] = strlen(m->headers[c]);
-		for (i = h->first; i <= h->last; i++) {
+		labelw = MAX(labelw, strlen(cell));
+		for (c = 0; c < m->ncols; c++) {
 			fmt_share(h, c, i, cell, sizeof(cell));
-			if (strlen(cell) > colw[c])
-				colw[c] = strlen(cell);
+			colw[c] = MAX(colw[c], strlen(cell));
 		}
-		colw[c] += 4;
 	}
-	rxrr_line_add(l, "%*s", (int)labelw, "");
+	rxrr_line_add(l, "%*s", (int)labelw + 4, "");
 	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, "%-*s", (int)colw[c], m->headers[c]);
+		rxrr_line_add(l, "%-*s", (int)colw[c] + 4, m->headers[c]);
 	rxrr_line_put(l, out);
 	if (h->config != NULL)
 		rxrr_line_add(l, "@refill_ns[%s]:", h->config);
@@ -234,10 +227,10 @@ print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_li
 	rxrr_line_put(l, out);
 	for (i = h->first; i <= h->last; i++) {
 		fmt_bucket(i, cell, sizeof(cell));
-		rxrr_line_add(l, "%-*s", (int)labelw, cell);
+		rxrr_line_add(l, "%-*s", (int)labelw + 4, cell);
 		for (c = 0; c < m->ncols; c++) {
 			fmt_share(h, c, i, cell, sizeof(cell));
-			rxrr_line_add(l, "%-*s", (int)colw[c], cell);
+			rxrr_line_add(l, "%-*s", (int)colw[c] + 4, cell);
 		}
 		rxrr_line_put(l, out);
 	}
@@ -295,7 +288,6 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
 	size_t i;
-	int sec;
 
 	for (i = 0; i < m->nrows; i++)
 		has[m->rows[i].section] = true;
@@ -309,11 +301,9 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 		fputc('\n', out);
 		print_hist(m, &m->hists[i], l, out);
 	}
-	for (sec = 1; sec < 2; sec++) {
-		if (!has[sec])
-			continue;
+	if (has[1]) {
 		fputc('\n', out);
-		print_table(m, sec, l, out);
+		print_table(m, 1, l, out);
 	}
 }
 
@@ -430,13 +420,9 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_line_put(&l, out);
 	print_partial(r, &l, out);
 	rxrr_print_disturbed(r, "", &l, out);
-	if (m.ncols == 0) {
-		rxrr_line_add(&l, "no runs");
-		rxrr_line_put(&l, out);
-	} else {
-		rxrr_line_add(&l, RXRR_SIGN_CONVENTION("column"));
-		rxrr_line_put(&l, out);
-	}
+	rxrr_line_add(&l, m.ncols == 0 ? "no runs" :
+		RXRR_SIGN_CONVENTION("column"));
+	rxrr_line_put(&l, out);
 	rxrr_print_model(&m, &l, out);
 	if (m.ncols > 1 && rxrr_selected(sel, "gbps")) {
 		fputc('\n', out);
@@ -709,61 +695,16 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		(unsigned int)c, delta, len);
 }
 
-/* What the figures are, the header and a row per configuration. */
-static void
-brief_table(const struct brief *b, const struct rxrr_group *g,
-		struct rxrr_line *l, FILE *out)
-{
-	const struct rxrr_model *m = b->m;
-	const char *headers[NB_COLS];
-	const struct rxrr_grid grid = {
-		.corner = "configuration", .sep = "  ", .right = false,
-		.ncols = b->ncols, .headers = headers, .nrows = m->ncols,
-		.label = brief_label, .cell = brief_cell, .ctx = b,
-	};
-	size_t most = 0;
-
-	for (unsigned int c = 0; c < m->ncols; c++)
-		most = MAX(most, g[c].nb_runs);
-	for (size_t i = 0; i < b->ncols; i++)
-		headers[i] = brief_cols[b->col[i]].header;
-	rxrr_line_add(l, "%s of up to %zu repetition%s per configuration%s; "
-		"%% against %s, positive = better",
-		m->minmax ? "mean" : "median", most, most == 1 ? "" : "s",
-		g[0].zero ? "" : " (zone wait: median)", m->headers[0]);
-	rxrr_line_put(l, out);
-	print_grid(&grid, l, out);
-}
-
-/* The lines above the table: machine, partial, cut short, noise, checks. */
-static void
-brief_header(const struct rxr_report *r, struct rxrr_line *l, FILE *out)
-{
-	const json_t *env = json_object_get(r->doc, "env");
-
-	print_host(r->doc, "report: ", l);
-	rxrr_line_add(l, ", ");
-	rxrr_print_env_line(r->doc, l);
-	rxrr_line_put(l, out);
-	print_partial(r, l, out);
-	rxrr_print_noise_count(r, "", l, out);
-	if (json_is_true(rxrr_path(env, "build.debug_checks"))) {
-		rxrr_line_add(l, "note: built with debug checks: these figures "
-			"are not for comparison");
-		rxrr_line_put(l, out);
-	}
-}
-
 int
 rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 {
-	const char *metrics[NB_COLS];
+	const char *metrics[NB_COLS], *headers[NB_COLS];
 	struct rxr_report_select sel = { .metrics = metrics };
 	struct rxrr_line l = { .len = 0 };
 	struct brief b = { .m = NULL };
 	struct rxrr_group *g = NULL;
 	struct rxrr_model m;
-	size_t i, ng = 0;
+	size_t i, ng = 0, most = 0;
 	int ret = -ENOMEM;
 
 	/* The model's rows the columns take: every metric but the drops. */
@@ -774,7 +715,19 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		return -ENOMEM;
 	if (rxrr_groups(r->doc, &g, &ng) != 0)
 		goto out;
-	brief_header(r, &l, out);
+	/* The machine, partial, cut short, noise, checks. */
+	print_host(r->doc, "report: ", &l);
+	rxrr_line_add(&l, ", ");
+	rxrr_print_env_line(r->doc, &l);
+	rxrr_line_put(&l, out);
+	print_partial(r, &l, out);
+	rxrr_print_noise_count(r, "", &l, out);
+	if (json_is_true(rxrr_path(json_object_get(r->doc, "env"),
+			"build.debug_checks"))) {
+		rxrr_line_add(&l, "note: built with debug checks: these figures "
+			"are not for comparison");
+		rxrr_line_put(&l, out);
+	}
 	if (m.ncols == 0 || ng != m.ncols) {
 		rxrr_line_add(&l, "no runs");
 		rxrr_line_put(&l, out);
@@ -789,13 +742,25 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
 			continue;
+		headers[b.ncols] = brief_cols[i].header;
 		b.rows[b.ncols] = brief_cols[i].metric != NULL ?
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (unsigned int c = 0; c < m.ncols; c++)
+	for (unsigned int c = 0; c < m.ncols; c++) {
 		b.drops[c] = drops_mean(&g[c]);
-	brief_table(&b, g, &l, out);
+		most = MAX(most, g[c].nb_runs);
+	}
+	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
+		"%% against %s, positive = better",
+		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
+		g[0].zero ? "" : " (zone wait: median)", m.headers[0]);
+	rxrr_line_put(&l, out);
+	print_grid(&(const struct rxrr_grid){
+		.corner = "configuration", .sep = "  ", .right = false,
+		.ncols = b.ncols, .headers = headers, .nrows = m.ncols,
+		.label = brief_label, .cell = brief_cell, .ctx = &b,
+	}, &l, out);
 	if (m.ncols > 1) {
 		rxrr_line_add(&l, "n.s.: not significant at alpha %g, each against "
 			"the first (%s); n.t.: not tested", m.alpha, m.paired ?

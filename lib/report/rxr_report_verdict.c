@@ -85,47 +85,6 @@ verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 	rxrr_line_put_wrapped(l, out);
 }
 
-/* The comparisons that cannot reach alpha, and the weakest of them. */
-struct weakest {
-	unsigned int count;
-	struct rxr_stats_cmp r;
-	char what[512];
-};
-
-static void
-weakest_note(struct weakest *w, const struct rxr_stats_cmp *r,
-		const char *what, double alpha)
-{
-	if (r->n == 0 || r->min_p < alpha)
-		return;
-	if (w->count++ > 0 && r->min_p <= w->r.min_p)
-		return;
-	w->r = *r;
-	snprintf(w->what, sizeof(w->what), "%s", what);
-}
-
-static void
-weakest_warn(const struct weakest *w, double alpha, struct rxrr_line *l,
-		FILE *out)
-{
-	char cnt[64];
-
-	if (w->count == 0)
-		return;
-	count_text(&w->r, cnt, sizeof(cnt));
-	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
-		"%g, whatever the data (%s: with %s the %s test's smallest p is "
-		"%.3g)", w->count, w->count == 1 ? "" : "s", alpha, w->what, cnt,
-		w->r.paired ? "sign-flip" : "permutation", w->r.min_p);
-	if (w->r.paired)
-		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
-			"auto)", rxr_stats_signflip_min_rounds(alpha),
-			rxr_stats_signflip_min_rounds(alpha));
-	else
-		rxrr_line_add(l, "; use more repetitions");
-	rxrr_line_put_wrapped(l, out);
-}
-
 /* Findings gathered before printing, so that the header can name the
  * test that ran for all of them. */
 struct finding {
@@ -134,31 +93,21 @@ struct finding {
 	struct rxr_stats_cmp r;
 };
 
+/* Allocated by the caller for the most it adds. */
 struct findings {
 	struct finding *f;
-	size_t n, cap;
-	bool oom;
+	size_t n;
 };
 
 static void
 findings_add(struct findings *fs, const char *name, const char *base,
 		const struct rxr_stats_cmp *r)
 {
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? 2 * fs->cap : 16;
-		struct finding *nf = realloc(fs->f, cap * sizeof(*nf));
+	struct finding *f = &fs->f[fs->n++];
 
-		if (nf == NULL) {
-			fs->oom = true;
-			return;
-		}
-		fs->f = nf;
-		fs->cap = cap;
-	}
-	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
-	snprintf(fs->f[fs->n].base, sizeof(fs->f[fs->n].base), "%s", base);
-	fs->f[fs->n].r = *r;
-	fs->n++;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->base, sizeof(f->base), "%s", base);
+	f->r = *r;
 }
 
 /* The header (naming the test when one method ran for every tested
@@ -167,12 +116,13 @@ static void
 findings_print(struct findings *fs, const char *against, double alpha,
 		struct rxrr_line *l, FILE *out)
 {
-	struct weakest w = { .count = 0 };
+	const struct rxr_stats_cmp *w;
+	unsigned int nweak = 0;
+	size_t weak = 0;
 	const char *test = NULL;
+	char cnt[64];
 	bool mixed = false, paired = false, unpaired = false;
 
-	if (fs->oom)
-		l->oom = true;
 	if (fs->n == 0)
 		return;
 	for (size_t i = 0; i < fs->n; i++) {
@@ -207,11 +157,30 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
 	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
-		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s",
-			&fs->f[i].r, alpha);
-		weakest_note(&w, &fs->f[i].r, fs->f[i].name, alpha);
+		const struct rxr_stats_cmp *r = &fs->f[i].r;
+
+		verdict_line(l, out, fs->f[i].name, fs->f[i].base, "Gbit/s", r,
+			alpha);
+		/* The comparisons that cannot reach alpha, and the weakest. */
+		if (r->n > 0 && r->min_p >= alpha && (nweak++ == 0 ||
+				r->min_p > fs->f[weak].r.min_p))
+			weak = i;
 	}
-	weakest_warn(&w, alpha, l, out);
+	if (nweak == 0)
+		return;
+	w = &fs->f[weak].r;
+	count_text(w, cnt, sizeof(cnt));
+	rxrr_line_add(l, "warning: %u comparison%s cannot be significant at alpha "
+		"%g, whatever the data (%s: with %s the %s test's smallest p is "
+		"%.3g)", nweak, nweak == 1 ? "" : "s", alpha, fs->f[weak].name,
+		cnt, w->paired ? "sign-flip" : "permutation", w->min_p);
+	if (w->paired)
+		rxrr_line_add(l, "; %u rounds or more can (--reps %u, or --reps "
+			"auto)", rxr_stats_signflip_min_rounds(alpha),
+			rxr_stats_signflip_min_rounds(alpha));
+	else
+		rxrr_line_add(l, "; use more repetitions");
+	rxrr_line_put_wrapped(l, out);
 }
 
 /*
@@ -320,6 +289,9 @@ static void
 print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 		double alpha, struct rxrr_line *l, FILE *out)
 {
+	static const char *const what[] = { " clear", ", rest", ", Gbit/s" };
+	static const char *const metric[] = { "poll.clear_cycles_per_packet",
+		"poll.rest_cycles_per_packet", "gbps" };
 	struct rxr_stats_cmp r;
 	char name[256];
 	bool header = false;
@@ -352,14 +324,10 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			rxrr_group_label(&g[i], name, sizeof(name));
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
 				rxrr_zero_of(ref->runs[0], "method"));
-			change_add(l, " clear", &g[i], ref,
-				"poll.clear_cycles_per_packet", paired, alpha,
-				&r);
-			change_add(l, ", rest", &g[i], ref,
-				"poll.rest_cycles_per_packet", paired, alpha,
-				&r);
-			change_add(l, ", Gbit/s", &g[i], ref, "gbps", paired,
-				alpha, &r);
+			/* Gbit/s last: background_add() takes its ratio. */
+			for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
+				change_add(l, what[k], &g[i], ref, metric[k],
+					paired, alpha, &r);
 			if (j == i)
 				background_add(l, g, n, &g[i], ref, &r, paired,
 					alpha);
@@ -380,9 +348,11 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	bool paired = rxrr_interleaved(r->doc);
 	char name[256], base[256], first[256];
 
-	if (rxrr_groups(r->doc, &g, &n) != 0) {
+	if (rxrr_groups(r->doc, &g, &n) == 0)
+		fs.f = calloc(2 * n + 1, sizeof(*fs.f));
+	if (fs.f == NULL) {
 		l->oom = true;
-		return;
+		goto out;
 	}
 	if (n > 0)
 		rxrr_group_label(&g[0], first, sizeof(first));
@@ -407,6 +377,7 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	}
 	if (n > 1 && g[0].zero)
 		print_tradeoff(g, n, paired, alpha, l, out);
+out:
 	free(fs.f);
 	rxrr_groups_free(g, n);
 }
@@ -417,8 +388,16 @@ void
 rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	struct findings fs = { .n = 0 };
+	size_t most = 1;
 	char name[512];
 
+	for (size_t i = 0; i < m->nrows; i++)
+		most += m->ncols * m->rows[i].tested;
+	fs.f = calloc(most, sizeof(*fs.f));
+	if (fs.f == NULL) {
+		l->oom = true;
+		return;
+	}
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct rxrr_row *row = &m->rows[i];
 
@@ -444,22 +423,17 @@ is_count(const struct rxrr_row *row)
 	return strncmp(row->metric, "drops.", 6) == 0;
 }
 
-int
-rxr_report_compare_worse(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, double pct, double drops,
-		FILE *out)
+/* The regressions of m, each printed on out (may be NULL). */
+static int
+model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 {
-	struct rxrr_model m;
 	int worse = 0;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
-		return -ENOMEM;
-	for (size_t i = 0; i < m.nrows; i++) {
-		const struct rxrr_row *row = &m.rows[i];
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct rxrr_row *row = &m->rows[i];
 
 		/* The tested row: Mean when there is one, else Median. */
-		for (unsigned int c = 1; row->tested && c < m.ncols; c++) {
+		for (unsigned int c = 1; row->tested && c < m->ncols; c++) {
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 
 			if (is_count(row) ? !(r->n > 0 && r->est > drops) :
@@ -471,39 +445,28 @@ rxr_report_compare_worse(struct rxr_report *const *reports,
 			if (is_count(row))
 				fprintf(out, "worse: %s %s: %+.6g a repetition, "
 					"more than the %g allowed (%s %.6g, %s "
-					"%.6g)\n", row->name, m.headers[c],
-					r->est, drops, m.headers[0], row->v[0],
-					m.headers[c], row->v[c]);
+					"%.6g)\n", row->name, m->headers[c],
+					r->est, drops, m->headers[0], row->v[0],
+					m->headers[c], row->v[c]);
 			else
 				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
-					row->name, m.headers[c], row->d[c],
+					row->name, m->headers[c], row->d[c],
 					row->p[c], row->stat);
 		}
 	}
-	rxrr_model_free(&m);
 	return worse;
 }
 
-int
-rxr_report_compare_undecided(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel, FILE *out)
+/* The comparisons of m that cannot decide, each printed on out. */
+static int
+model_undecided(const struct rxrr_model *m, bool *compared, FILE *out)
 {
-	struct rxrr_model m;
-	bool *compared;
 	int undecided = 0;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
-		return -ENOMEM;
-	compared = calloc(m.ncols + 1, sizeof(*compared));
-	if (compared == NULL) {
-		rxrr_model_free(&m);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m.nrows; i++) {
-		const struct rxrr_row *row = &m.rows[i];
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct rxrr_row *row = &m->rows[i];
 
-		for (unsigned int c = 1; c < m.ncols; c++) {
+		for (unsigned int c = 1; c < m->ncols; c++) {
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 			char cnt[64];
 
@@ -521,20 +484,20 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 				if (out != NULL)
 					fprintf(out, "undecided: %s %s: no value "
 						"in %s: nothing compared\n",
-						row->name, m.headers[c], m.headers[
+						row->name, m->headers[c], m->headers[
 						r->n_base == 0 ? 0 : c]);
 				continue;
 			}
 			/* A count has its threshold (worse), not a test. */
-			if (r->min_p < m.alpha || is_count(row))
+			if (r->min_p < m->alpha || is_count(row))
 				continue;
 			undecided++;
 			count_text(r, cnt, sizeof(cnt));
 			if (out != NULL)
 				fprintf(out, "undecided: %s %s: %s, the smallest p "
 					"the test can give is %.3g, not below "
-					"alpha %g\n", row->name, m.headers[c], cnt,
-					r->min_p, m.alpha);
+					"alpha %g\n", row->name, m->headers[c], cnt,
+					r->min_p, m->alpha);
 		}
 	}
 	/*
@@ -542,18 +505,37 @@ rxr_report_compare_undecided(struct rxr_report *const *reports,
 	 * the first was compared on nothing: "no regression" would be a gate
 	 * that passes on no data (other strategies, every run cut short).
 	 */
-	for (unsigned int c = 1; c < m.ncols; c++) {
+	for (unsigned int c = 1; c < m->ncols; c++) {
 		if (compared[c])
 			continue;
 		undecided++;
 		if (out != NULL)
 			fprintf(out, "undecided: %s: no configuration with complete "
 				"runs in common with %s: nothing compared\n",
-				m.headers[c], m.headers[0]);
+				m->headers[c], m->headers[0]);
 	}
+	return undecided;
+}
+
+int
+rxr_report_compare_gate(struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel, double pct, double drops,
+		FILE *out, int *undecided)
+{
+	struct rxrr_model m;
+	bool *compared;
+	int worse;
+
+	*undecided = 0;
+	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+		return -ENOMEM;
+	compared = calloc(m.ncols + 1, sizeof(*compared));
+	worse = compared != NULL ? model_worse(&m, pct, drops, out) : -ENOMEM;
+	*undecided = worse == 0 ? model_undecided(&m, compared, out) : 0;
 	free(compared);
 	rxrr_model_free(&m);
-	return undecided;
+	return worse;
 }
 
 /* --reps auto with one configuration (or none): its interval of the mean. */

@@ -54,18 +54,6 @@ rxr_stats_mean(const double *x, size_t n)
 	return s / n;
 }
 
-static double
-stdev(const double *x, size_t n)
-{
-	double m = rxr_stats_mean(x, n), s = 0;
-
-	if (n < 2)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		s += (x[i] - m) * (x[i] - m);
-	return sqrt(s / (n - 1));
-}
-
 double
 rxr_stats_jain(const double *x, size_t n)
 {
@@ -90,23 +78,22 @@ beta_cf(double a, double b, double x)
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= BETA_CF_TERMS; m++) {
-		double m2 = 2.0 * m, aa, del;
+		double m2 = 2.0 * m, del = 0;
 
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
+		/* The even term of the fraction, then the odd one. */
+		for (int odd = 0; odd < 2; odd++) {
+			double aa = odd ? -(a + m) * (a + b + m) * x /
+				((a + m2) * (a + m2 + 1)) :
+				m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+
+			d = 1 + aa * d;
+			d = fabs(d) < tiny ? tiny : d;
+			c = 1 + aa / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1 / d;
+			del = d * c;
+			h *= del;
+		}
 		if (fabs(del - 1) < BETA_CF_EPS)
 			break;
 	}
@@ -163,7 +150,7 @@ t_quantile(double q, double df)
 int
 rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d)
 {
-	double *v, half;
+	double *v, half, ss = 0;
 	size_t m = 0;
 
 	*d = (struct rxr_stats_desc){ 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
@@ -181,7 +168,9 @@ rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d)
 	if (m != 0) {
 		qsort(v, m, sizeof(*v), cmp_double);
 		d->mean = rxr_stats_mean(v, m);
-		d->stdev = stdev(v, m);
+		for (size_t i = 0; m >= 2 && i < m; i++)
+			ss += (v[i] - d->mean) * (v[i] - d->mean);
+		d->stdev = m >= 2 ? sqrt(ss / (m - 1)) : NAN;
 		d->median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 		d->min = v[0];
 		d->max = v[m - 1];
@@ -565,12 +554,6 @@ method(bool paired, size_t na, size_t nb, bool ratio)
 		na + nb <= RXR_STATS_PERM_MC_MAX ? 3 : 4;
 
 	return names[kind][ratio];
-}
-
-const char *
-rxr_stats_perm_method(size_t na, size_t nb)
-{
-	return method(false, na, nb, false);
 }
 
 /* A ratio from its log, never past the largest double; NAN stays. */

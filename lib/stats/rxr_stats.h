@@ -94,9 +94,6 @@ int rxr_stats_compare(const double *x, size_t nx, const double *base,
 double rxr_stats_perm_test(const double *a, size_t na, const double *b,
 		size_t nb);
 
-/** The method rxr_stats_perm_test() runs for these sizes (static). */
-const char *rxr_stats_perm_method(size_t na, size_t nb);
-
 /** Smallest p of the sign-flip test with n rounds: 2 / 2^n (1 for one
  * round; the Monte Carlo floor above exact enumeration). */
 double rxr_stats_signflip_min_p(size_t n);

@@ -412,9 +412,11 @@ test_fail_if_worse_undecided(void)
 	int u;
 
 	/* 2 against 3 runs: 2 / C(5, 2) = 0.2 at best, per configuration. */
-	u = rxr_report_compare_undecided(few, labels, 2, &sel, NULL);
+	rxr_report_compare_gate(few, labels, 2, &sel, INFINITY, INFINITY, NULL,
+		&u);
 	RXR_TEST_ASSERT(u == 2, "2 against 3: %d undecided", u);
-	u = rxr_report_compare_undecided(many, labels, 2, &sel, NULL);
+	rxr_report_compare_gate(many, labels, 2, &sel, INFINITY, INFINITY, NULL,
+		&u);
 	RXR_TEST_ASSERT(u == 0, "5 against 5: %d undecided", u);
 	for (int i = 0; i < 2; i++) {
 		rxr_report_free(few[i]);
@@ -427,7 +429,8 @@ test_fail_if_worse_undecided(void)
 		struct rxr_report *apart[2] = { rounds_report(cfg, 2, 5, true, 0),
 			rounds_report(other, 1, 5, true, 2) };
 
-		u = rxr_report_compare_undecided(apart, labels, 2, &sel, NULL);
+		rxr_report_compare_gate(apart, labels, 2, &sel, INFINITY,
+			INFINITY, NULL, &u);
 		RXR_TEST_ASSERT(u == 1, "nothing in common: %d undecided", u);
 		for (int i = 0; i < 2; i++)
 			rxr_report_free(apart[i]);
@@ -486,21 +489,23 @@ test_gate_from_zero(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	int w;
+	int w, u;
 
-	w = rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0, f);
+	w = rxr_report_compare_gate(pair, labels, 2, &sel, 5, 0, f, &u);
 	fclose(f);
-	RXR_TEST_ASSERT(w == 1 && strstr(text, "worse: bh-bulk.refill_cycles_"
-		"per_frame b: -inf% (p ") != NULL, "%d worse: %s", w, text);
+	RXR_TEST_ASSERT(w == 1 && u == 0 && strstr(text, "worse: bh-bulk."
+		"refill_cycles_per_frame b: -inf% (p ") != NULL, "%d worse: %s",
+		w, text);
 	free(text);
-	RXR_TEST_ASSERT(rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0,
-		NULL) == 1 && rxr_report_compare_undecided(pair, labels, 2, &sel,
-		NULL) == 0, "from 0: decided");
+	/* Past any threshold: not worse, and decided all the same. */
+	w = rxr_report_compare_gate(pair, labels, 2, &sel, INFINITY, INFINITY,
+		NULL, &u);
+	RXR_TEST_ASSERT(w == 0 && u == 0, "from 0: decided (%d, %d)", w, u);
 	rxr_report_free(pair[1]);
 	pair[1] = edited(base, unmeasured_refill);
-	RXR_TEST_ASSERT(rxr_report_compare_worse(pair, labels, 2, &sel, 5, 0,
-		NULL) == 0 && rxr_report_compare_undecided(pair, labels, 2, &sel,
-		NULL) == 1, "a metric b has no value of: undecided");
+	w = rxr_report_compare_gate(pair, labels, 2, &sel, 5, 0, NULL, &u);
+	RXR_TEST_ASSERT(w == 0 && u == 1,
+		"a metric b has no value of: undecided (%d, %d)", w, u);
 	for (int i = 0; i < 2; i++)
 		rxr_report_free(pair[i]);
 	rxr_report_free(base);

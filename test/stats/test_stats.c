@@ -207,12 +207,21 @@ test_method_names(void)
 		y[i] = 2 + i;
 		z[i] = i;
 	}
-	RXR_TEST_ASSERT(strncmp(rxr_stats_perm_method(4, 4), "exact", 5) == 0,
-		"4+4: %s", rxr_stats_perm_method(4, 4));
-	RXR_TEST_ASSERT(strncmp(rxr_stats_perm_method(11, 11), "Monte Carlo",
-		11) == 0, "11+11: %s", rxr_stats_perm_method(11, 11));
-	RXR_TEST_ASSERT(strncmp(rxr_stats_perm_method(40, 40), "normal", 6) ==
-		0, "40+40: %s", rxr_stats_perm_method(40, 40));
+	/* Unpaired, by size: every split, random splits, the normal law. */
+	for (int k = 0; k < 3; k++) {
+		static const char *const want[] = { "exact permutation test, "
+			"difference of means", "Monte Carlo permutation test, "
+			"difference of means", "normal approximation of the "
+			"permutation test, difference of means" };
+		static const size_t size[] = { 4, 11, 40 };
+		double v[40];
+
+		for (int i = 0; i < 40; i++)
+			v[i] = i % 7;
+		rxr_stats_compare(v, size[k], v, size[k], false, true, 0.05, &r);
+		RXR_TEST_ASSERT(strncmp(r.test, want[k], strlen(want[k])) == 0,
+			"%zu+%zu: %s", size[k], size[k], r.test);
+	}
 	r = paired(x, y, 20, 0.05);
 	RXR_TEST_ASSERT(strcmp(r.test, "exact sign-flip permutation test over "
 		"paired rounds, mean log-ratio (all 2^n sign vectors)") == 0,
