@@ -41,8 +41,8 @@ rseq_debug(const struct rxr_pool *p, void * const *objs, unsigned int n,
 		bool in)
 {
 	for (unsigned int i = 0; RXR_DEBUG && i < n; i++)
-		(in ? rxr_zone_debug_to_pcp : rxr_zone_debug_from_pcp)(
-			p->zone[rxrp_frame_node(p, objs[i])], objs[i]);
+		rxr_zone_debug_pcp(p->zone[rxrp_frame_node(p, objs[i])],
+			objs[i], in);
 }
 
 /* --- sections with retries: the slow paths' moves ------------------------ */

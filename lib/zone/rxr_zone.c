@@ -54,8 +54,10 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 	}
 	z = rte_zmalloc_socket("rxr_zone", sizeof(*z), RTE_CACHE_LINE_SIZE,
 			conf->socket_id);
-	if (z == NULL)
-		goto nomem;
+	if (z == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	z->memmap = rte_malloc_socket("rxr_memmap",
 			sizeof(struct rxr_page) * (size_t)conf->max_frames,
 			RTE_CACHE_LINE_SIZE, conf->socket_id);
@@ -64,8 +66,11 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 			conf->socket_id);
 	z->mz = rte_zmalloc_socket("rxr_zone_mz",
 			sizeof(*z->mz) * conf->max_regions, 0, conf->socket_id);
-	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL)
-		goto nomem;
+	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL) {
+		rxr_zone_destroy(z);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++)
 		z->area[o].head = NIL;
 	z->pending = NIL;
@@ -77,15 +82,6 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 	snprintf(z->name, sizeof(z->name), "%s",
 			conf->name != NULL ? conf->name : "zone");
 	return z;
-nomem:
-	if (z != NULL) {
-		rte_free(z->memmap);
-		rte_free(z->regions);
-		rte_free(z->mz);
-		rte_free(z);
-	}
-	rte_errno = ENOMEM;
-	return NULL;
 }
 
 void
@@ -671,29 +667,20 @@ done:
 
 /* --- debug state tracking ----------------------------------------------- */
 
+/* Outside the zone lock: the zone may read the state as a buddy's. */
 void
-rxr_zone_debug_to_pcp(struct rxr_zone *z, void *frame)
+rxr_zone_debug_pcp(struct rxr_zone *z, void *frame, bool in)
 {
 	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
 	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
 
-	/* Outside the zone lock: the zone may read this as a buddy. */
-	if (st != PG_ALLOC || p->order != 0)
+	if (in && (st != PG_ALLOC || p->order != 0))
 		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
 			"zone %s: frame %p freed into a pcp but it is %s",
 			z->name, frame, state_name(st));
-	__atomic_store_n(&p->state, PG_PCP, __ATOMIC_RELAXED);
-}
-
-void
-rxr_zone_debug_from_pcp(struct rxr_zone *z, void *frame)
-{
-	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
-	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
-
-	if (st != PG_PCP)
+	if (!in && st != PG_PCP)
 		RXR_DEBUG_FAIL(RXR_CHECK_STATE,
 			"zone %s: pcp hands out frame %p but it is %s: the pcp list is corrupt",
 			z->name, frame, state_name(st));
-	__atomic_store_n(&p->state, PG_ALLOC, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->state, in ? PG_PCP : PG_ALLOC, __ATOMIC_RELAXED);
 }

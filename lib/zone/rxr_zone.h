@@ -144,12 +144,9 @@ bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
  * counts): 0, or -1 with the first violation printed on @p out. */
 int rxr_zone_check(struct rxr_zone *zone, FILE *out);
 
-/** @name Debug builds: a pcp marks the frames it holds (double frees). @{ */
-/** A frame moves from the caller into a pcp. */
-void rxr_zone_debug_to_pcp(struct rxr_zone *zone, void *frame);
-/** A frame leaves a pcp for a caller. */
-void rxr_zone_debug_from_pcp(struct rxr_zone *zone, void *frame);
-/** @} */
+/** Debug builds: a frame moves from a caller into a pcp (@p in), or out
+ * to one; the zone marks it, to catch double frees. */
+void rxr_zone_debug_pcp(struct rxr_zone *zone, void *frame, bool in);
 
 #ifdef __cplusplus
 }
