@@ -5,24 +5,13 @@
 
 /**
  * @file
- * Refill strategies: the allocator behind one buffer pool, all sharing the
- * zone and pcp code, each one file, strategy_<name>.c, behind a table of
- * operations (rxr_pool_private.h); users ask for capabilities, not names.
- *
- * - zone: no per-lcore cache; every alloc and free takes the zone lock.
- * - irqsave: any context uses its CPU's pcp under a per-pcp atomic lock;
- *   one that finds it held (a handler, a preempting thread) uses the zone.
- * - bh: only the owning poll lcore touches its pcp, inside a plain nesting
- *   counter; other contexts free onto its deferred list (one atomic), which
- *   it drains at rxr_pool_poll_end(), and allocate from the zone.
- * - recycle: page_pool in front of bh: an alloc cache and a ring.
- * - rseq: one pcp per CPU, used by any thread on that CPU, each access a
- *   restartable sequence (rseq(2)): no lock, no atomic, no deferral.
- * - none: no protection, for the stress test of the debug checks; test only.
- *
- * With bulk off, every frame of a call is its own critical section. A pool
- * has one zone per NUMA node and poll lcores each owning a pcp on its
- * node's zone; frames always return to their own zone.
+ * Refill strategies: the allocator behind one buffer pool. Each is one
+ * file, strategy_<name>.c, whose first comment names the kernel or
+ * tcmalloc code it models; all share the zone and pcp code. Users ask for
+ * capabilities, not names. A pool has one zone per NUMA node and poll
+ * lcores each owning a pcp on its node's zone; frames always return to
+ * their own zone. With bulk off, every frame of a call is its own
+ * critical section.
  */
 
 #include <stdbool.h>
