@@ -14,6 +14,7 @@
 #include <rte_memzone.h>
 #include <rte_reciprocal.h>
 
+#include "rxr_context.h"
 #include "rxr_zone_private.h"
 
 /* Free list links are memmap indices; NIL ends a list. */
@@ -411,47 +412,6 @@ rxr_zone_lock(struct rxr_zone *z)
 	zone_lock(z);
 }
 
-unsigned int
-rxr_zone_alloc_bulk_nowait(struct rxr_zone *z, void **objs, unsigned int min,
-		unsigned int max)
-{
-	unsigned int n;
-
-	if (!zone_lock_try(z, false))
-		return 0;
-	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
-	rxr_spinlock_unlock(&z->lock);
-	return n;
-}
-
-/* Lock-free push onto the pending list: one compare-and-swap. */
-void
-rxr_zone_free_bulk_nowait(struct rxr_zone *z, void * const *objs,
-		unsigned int n)
-{
-	uint32_t first, last, head;
-
-	if (n == 0)
-		return;
-	if (zone_lock_try(z, false)) {
-		rxr_zone_free_bulk_locked(z, objs, n);
-		rxr_spinlock_unlock(&z->lock);
-		return;
-	}
-	first = last = frame_index(z, objs[0]);
-	for (unsigned int i = 1; i < n; i++) {
-		uint32_t idx = frame_index(z, objs[i]);
-
-		z->memmap[last].next = idx;
-		last = idx;
-	}
-	head = __atomic_load_n(&z->pending, __ATOMIC_RELAXED);
-	do {
-		z->memmap[last].next = head;
-	} while (!__atomic_compare_exchange_n(&z->pending, &head, first, true,
-			__ATOMIC_RELEASE, __ATOMIC_RELAXED));
-}
-
 void
 rxr_zone_unlock(struct rxr_zone *z)
 {
@@ -503,13 +463,15 @@ rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
 	return n;
 }
 
+/* A handler may have interrupted the lock holder: it only tries the lock. */
 unsigned int
 rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
 		unsigned int max)
 {
 	unsigned int n;
 
-	zone_lock(z);
+	if (!zone_lock_try(z, !rxr_in_irq()))
+		return 0;
 	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
 	rxr_spinlock_unlock(&z->lock);
 	return n;
@@ -524,12 +486,32 @@ rxr_zone_free_bulk_locked(struct rxr_zone *z, void * const *objs,
 	RXR_STAT_ADD(z->free_frames, n);
 }
 
+/* A handler that finds the lock held: a lock-free push onto the pending
+ * list, one compare-and-swap. */
 void
 rxr_zone_free_bulk(struct rxr_zone *z, void * const *objs, unsigned int n)
 {
-	zone_lock(z);
-	rxr_zone_free_bulk_locked(z, objs, n);
-	rxr_spinlock_unlock(&z->lock);
+	uint32_t first, last, head;
+
+	if (n == 0)
+		return;
+	if (zone_lock_try(z, !rxr_in_irq())) {
+		rxr_zone_free_bulk_locked(z, objs, n);
+		rxr_spinlock_unlock(&z->lock);
+		return;
+	}
+	first = last = frame_index(z, objs[0]);
+	for (unsigned int i = 1; i < n; i++) {
+		uint32_t idx = frame_index(z, objs[i]);
+
+		z->memmap[last].next = idx;
+		last = idx;
+	}
+	head = __atomic_load_n(&z->pending, __ATOMIC_RELAXED);
+	do {
+		z->memmap[last].next = head;
+	} while (!__atomic_compare_exchange_n(&z->pending, &head, first, true,
+			__ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 /* --- introspection ------------------------------------------------------- */
