@@ -196,15 +196,6 @@ rxrp_owner_lcore(const struct rxr_pool *p)
 	return ls != NULL && !rxr_in_irq() ? ls : NULL;
 }
 
-/* Which context the calling thread is in, for this pool. */
-static inline enum rxr_context
-rxrp_context(const struct rxr_pool *p)
-{
-	if (rxr_in_irq())
-		return RXR_CTX_IRQ;
-	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
-}
-
 /* The poll lcore of the CPU this thread runs on (vDSO getcpu, no syscall). */
 static inline struct rxrp_lcore *
 rxrp_cpu_lcore(const struct rxr_pool *p)

@@ -133,20 +133,6 @@ rxr_mp_alloc(struct rte_mempool *mp)
 	return 0;
 }
 
-/* Objects in the mempool's per-lcore caches, which rte_mempool_free()
- * does not flush to the driver: out of the zone, not lost. */
-static unsigned int
-cached_objs(const struct rte_mempool *mp)
-{
-	unsigned int n = 0;
-
-	if (mp->cache_size == 0 || mp->local_cache == NULL)
-		return 0;
-	for (unsigned int i = 0; i < RTE_MAX_LCORE; i++)
-		n += mp->local_cache[i].len;
-	return n;
-}
-
 /* Whatever the application, say at destroy whether every frame came home:
  * a shortfall at ERR, all home at DEBUG; the mempool caches counted apart. */
 static void
@@ -155,7 +141,7 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 {
 	struct rxr_pool *p = rxr_mempool_pool(mp);
 	uint64_t frames, avail;
-	unsigned int cached;
+	unsigned int cached = 0;
 
 	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
 		return;
@@ -170,7 +156,11 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 	rxr_pool_quiesce(p);
 	frames = rxr_pool_nr_frames(p);
 	avail = rxr_pool_avail(p);
-	cached = cached_objs(mp);
+	/* The mempool's per-lcore caches, which rte_mempool_free() does
+	 * not flush to the driver: out of the zone, not lost. */
+	for (unsigned int i = 0; mp->cache_size != 0 &&
+			mp->local_cache != NULL && i < RTE_MAX_LCORE; i++)
+		cached += mp->local_cache[i].len;
 	if (rxr_pool_check(p, NULL) == 0)
 		RXR_LOG(DEBUG, "%s: all %" PRIu64 " frames are home",
 			mp->name, frames);
