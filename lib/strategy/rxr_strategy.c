@@ -273,12 +273,12 @@ rxr_strategy_lcore_frames(enum rxr_strategy s,
 	return frames;
 }
 
-uint32_t
-rxr_strategy_caps(enum rxr_strategy s)
+bool
+rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 
-	return st != NULL ? st->caps : 0;
+	return st != NULL && (st->caps & caps) == caps;
 }
 
 int

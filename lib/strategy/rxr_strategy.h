@@ -117,15 +117,9 @@ void rxr_strategy_settings_print(FILE *f);
 uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
 		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
 
-/** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
-uint32_t rxr_strategy_caps(enum rxr_strategy s);
-
-/** True when @p s has every capability in @p caps. */
-static inline bool
-rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
-{
-	return (rxr_strategy_caps(s) & caps) == caps;
-}
+/** True when @p s has every RXR_STRATEGY_CAP_* in @p caps; false out of
+ * range. */
+bool rxr_strategy_has(enum rxr_strategy s, uint32_t caps);
 
 /** Parse a strategy name ("none" only with @p allow_none); 0 or -EINVAL. */
 int rxr_strategy_parse(const char *name, bool allow_none,
