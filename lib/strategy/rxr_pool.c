@@ -236,14 +236,6 @@ fail:
 	return NULL;
 }
 
-static unsigned int
-lcore_drain_quiet(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	if (p->strategy->drain != NULL)
-		return p->strategy->drain(p, ls, true);
-	return ls != NULL ? rxrp_lcore_drain(p, ls) : 0;
-}
-
 void
 rxr_pool_destroy(struct rxr_pool *p)
 {
@@ -252,11 +244,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 	if (p == NULL)
 		return;
 	/* Made whole (entries set last): frames may be anywhere. */
-	if (p->ops.alloc != NULL) {
-		lcore_drain_quiet(p, NULL);
-		RXRP_FOREACH_LCORE(p, ls, lc)
-			lcore_drain_quiet(p, ls);
-	}
+	if (p->ops.alloc != NULL)
+		rxr_pool_quiesce(p);
 	if (p->strategy != NULL && p->strategy->fini != NULL)
 		p->strategy->fini(p);
 	RXRP_FOREACH_LCORE(p, ls, lc) {
@@ -542,6 +531,14 @@ __rxr_pool_poll_end(struct rxr_pool *p)
 }
 
 /* --- quiescence ---------------------------------------------------------- */
+
+static unsigned int
+lcore_drain_quiet(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	if (p->strategy->drain != NULL)
+		return p->strategy->drain(p, ls, true);
+	return ls != NULL ? rxrp_lcore_drain(p, ls) : 0;
+}
 
 void
 rxr_pool_quiesce(struct rxr_pool *p)
