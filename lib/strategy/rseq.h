@@ -68,6 +68,7 @@ struct rseq_pool {
 	/* The fast paths' checks, on the first pcp pointers' line. */
 	unsigned int ncpu;
 	uint32_t high;			/* every pcp's */
+	uint32_t fits;			/* most n a section takes: high, or 1 */
 	unsigned int free_ncpu;		/* ncpu with one zone, else 0 */
 	struct rxr_pcp *pcp[RXRP_MAX_CPUS];	/* by CPU number */
 	struct rxr_spinlock lock;		/* one reclaim at a time */

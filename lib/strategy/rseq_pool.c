@@ -178,6 +178,7 @@ rxrp_rseq_init(struct rxr_pool *p)
 		return -ENOMEM;
 	p->priv = rp;
 	rp->high = p->conf.high;
+	rp->fits = p->conf.bulk ? rp->high : 1;
 	rp->ncpu = conf > 0 ? RTE_MIN((unsigned int)conf,
 		(unsigned int)RXRP_MAX_CPUS) : 1;
 	rp->free_ncpu = p->nr_zones == 1 ? rp->ncpu : 0;

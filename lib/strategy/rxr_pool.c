@@ -159,10 +159,8 @@ entries_set(struct rxr_pool *p)
 	bool wrapped = p->conf.zero_policy != RXR_ZERO_POLICY_NONE ||
 		p->conf.test_refill_delay != 0;
 
-	p->alloc = p->conf.bulk ? p->strategy->alloc : rxrp_alloc_frames;
-	p->free = p->conf.bulk ? p->strategy->free : rxrp_free_frames;
-	p->ops.alloc = wrapped ? rxrp_wrap_alloc : p->alloc;
-	p->ops.free = wrapped ? rxrp_wrap_free : p->free;
+	p->ops.alloc = wrapped ? rxrp_wrap_alloc : p->strategy->alloc;
+	p->ops.free = wrapped ? rxrp_wrap_free : p->strategy->free;
 	p->ops.defers = (p->strategy->caps &
 		RXR_STRATEGY_CAP_DEFERS_FREES) != 0;
 	p->ops.section_max = p->conf.bulk ? UINT_MAX : 1;

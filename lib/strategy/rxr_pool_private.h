@@ -68,8 +68,6 @@ struct rxrp_strategy;
 struct rxr_pool {
 	struct rxr_pool_ops ops;	/* first: the inline dispatch casts */
 	const struct rxrp_strategy *strategy;
-	rxr_pool_alloc_t alloc;		/* the strategy's; per frame, bulk off */
-	rxr_pool_free_t free;
 	struct rxr_pool_conf conf;
 	char name[32];			/* conf.name points here */
 	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
@@ -106,8 +104,8 @@ static_assert(offsetof(struct rxr_pool, ops) == 0,
 
 /*
  * A strategy, as rte_mempool_ops: alloc and free required, the rest may be
- * NULL (the core drains a quiet lcore itself). With bulk off, the core
- * calls alloc and free a frame at a time; an alloc that gives up returns
+ * NULL (the core drains a quiet lcore itself). With bulk off, alloc and
+ * free split n > 1 (rxrp_per_frame()); an alloc that gives up returns
  * rxrp_alloc_failed(). For drain and held, ls NULL: the pool-wide caches.
  */
 struct rxrp_strategy {
@@ -249,10 +247,16 @@ void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
 /* Every strategy's failed alloc: drain_all_pages(), then one more try. */
 int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);
 
-/* Bulk off: the entries, a strategy call per frame (an alloc rolled back
- * on failure). */
+/* Bulk off: a strategy call per frame (an alloc rolled back on failure). */
 int rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n);
+
+/* A call of n frames the strategy splits into frames (bulk off). */
+static __rte_always_inline bool
+rxrp_per_frame(const struct rxr_pool *p, unsigned int n)
+{
+	return n > p->ops.section_max;
+}
 
 typedef void (*rxrp_local_free_t)(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);

@@ -39,6 +39,8 @@ bh_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	int ret = 0;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
 	if (unlikely(ls == NULL)) {
 		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
 	} else {
@@ -55,6 +57,8 @@ bh_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	if (likely(ls != NULL))
 		rxrp_split_local(p, ls, objs, n, rxrp_pcp_free_owner);
 	else

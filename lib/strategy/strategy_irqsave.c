@@ -61,6 +61,8 @@ irqsave_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	struct rxrp_lcore *ls;
 	int ret;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
 	ls = irqsave_lock(p, true, n);
 	if (ls == NULL) {
 		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
@@ -77,6 +79,8 @@ irqsave_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	ls = irqsave_lock(p, false, n);
 	if (ls == NULL) {
 		rxrp_zone_free(p, objs, n);

@@ -24,6 +24,8 @@ none_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct rxrp_lcore *ls;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
 	ls = none_pcp(p, true, n);
 	if ((ls == NULL ? rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n) :
 			rxr_pcp_alloc_bulk(ls->pcp, objs, n)) == 0)
@@ -36,6 +38,8 @@ none_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rxrp_lcore *ls;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	ls = none_pcp(p, false, n);
 	if (ls == NULL)
 		rxrp_zone_free(p, objs, n);

@@ -217,6 +217,8 @@ recycle_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 	struct rxrp_lcore *ls = rxrp_owner_lcore(p);
 	int ret = 0;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
 	if (unlikely(ls == NULL)) {
 		ret = rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n);
 	} else {
@@ -254,6 +256,8 @@ recycle_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	struct recycle_lcore *rl;
 	unsigned int done;
 
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	if (likely(ls != NULL)) {
 		rxr_pool_bh_disable(ls->bh);
 		rxrp_split_local(p, ls, objs, n, recycle_free_local);

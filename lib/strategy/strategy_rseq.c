@@ -305,6 +305,8 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	uint32_t cpu;
 	int ret;
 
+	if (rxrp_per_frame(p, n))
+		return rxrp_alloc_frames(p, objs, n);
 	rseq_count_fast(rp, rs, cpu0, r0);
 	if (unlikely(n > rp->high)) {
 		/* More than any pcp holds: the zone (sections take n <= high). */
@@ -321,14 +323,14 @@ rseq_alloc_slow(struct rxr_pool *p, void **objs, unsigned int n,
 	return likely(ret == 0) ? 0 : rxrp_alloc_failed(p, objs, n);
 }
 
-/* One section's pop, or RSEQ_BAIL beyond high (one frame always fits). */
+/* One section's pop, or RSEQ_BAIL beyond rp->fits (one frame always fits). */
 static __rte_always_inline int
 rseq_pop_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
 		uint32_t cpu, void **objs, unsigned int n)
 {
 	if (n == 1)
 		return rseq_pop1(rs, pc, cpu, objs);
-	if (unlikely(n > rp->high))
+	if (unlikely(n - 1 >= rp->fits))
 		return RSEQ_BAIL;
 	return rseq_pop(rs, pc, cpu, objs, n);
 }
@@ -339,7 +341,7 @@ rseq_push_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
 {
 	if (n == 1)
 		return rseq_push1(rs, pc, cpu, objs);
-	if (unlikely(n > rp->high))
+	if (unlikely(n - 1 >= rp->fits))
 		return RSEQ_BAIL;
 	return rseq_push(rs, pc, cpu, objs, n);
 }
@@ -467,6 +469,8 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 	struct rseq_pool *rp = rseq_pool_of(p);
 	intptr_t rs = rxrp_rseq_off;
 
+	if (rxrp_per_frame(p, n))
+		return rxrp_free_frames(p, objs, n);
 	rseq_count_fast(rp, rs, cpu0, r0);
 	if (likely(p->nr_zones == 1)) {
 		rseq_free_node(p, rp, rs, 0, objs, n);

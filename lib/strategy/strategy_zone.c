@@ -11,6 +11,8 @@
 static int
 zone_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_alloc_frames(p, objs, n);
 	if (likely(rxrp_zone_alloc(p, rxrp_ctx_node(p), objs, n) == 0))
 		return 0;
 	return rxrp_alloc_failed(p, objs, n);
@@ -19,6 +21,8 @@ zone_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 static int
 zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
+	if (unlikely(rxrp_per_frame(p, n)))
+		return rxrp_free_frames(p, objs, n);
 	rxrp_zone_free(p, objs, n);
 	return 0;
 }

@@ -35,6 +35,7 @@ clear_counted(struct rxr_pool *p, void * const *objs, unsigned int n)
 int
 rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 {
+	const struct rxrp_strategy *st = p->strategy;
 	enum rxr_zero_policy zp = p->conf.zero_policy;
 	struct rxrp_lcore *ls;
 	unsigned int got = 0;
@@ -48,9 +49,9 @@ rxrp_wrap_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 		if (got == n)
 			return 0;
 	}
-	if (unlikely(p->alloc(p, objs + got, n - got) != 0)) {
+	if (unlikely(st->alloc(p, objs + got, n - got) != 0)) {
 		if (got != 0)
-			p->free(p, objs, got);
+			st->free(p, objs, got);
 		return -ENOBUFS;
 	}
 	if (zp == RXR_ZERO_POLICY_ALLOC || zp == RXR_ZERO_POLICY_BACKGROUND)
@@ -63,7 +64,7 @@ rxrp_wrap_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	if (p->conf.zero_policy == RXR_ZERO_POLICY_FREE)
 		clear_counted(p, objs, n);
-	return p->free(p, objs, n);
+	return p->strategy->free(p, objs, n);
 }
 
 /* @return 0 or the negative errno of the payload set-up, unchanged. */

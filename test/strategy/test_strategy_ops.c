@@ -390,13 +390,12 @@ test_entries(void)
 			RXR_TEST_ASSERT((p->ops.owner != NULL) ==
 				rxr_strategy_has(s, RXR_STRATEGY_CAP_OWNER_INLINE),
 				"%s bulk %d: inline path", rxr_strategy_name(s), bulk);
-			/* Bulk off: one frame per section, as the core
+			/* Bulk off: one frame per section, as the strategy
 			 * splits every call. */
 			RXR_TEST_ASSERT(p->ops.section_max == (bulk ? UINT_MAX : 1),
 				"%s bulk %d: sections of up to %u frames",
 				rxr_strategy_name(s), bulk, p->ops.section_max);
-			RXR_TEST_ASSERT(p->ops.alloc == (bulk ?
-				rxrp_strategy_get(s)->alloc : rxrp_alloc_frames),
+			RXR_TEST_ASSERT(p->ops.alloc == rxrp_strategy_get(s)->alloc,
 				"%s bulk %d: the strategy's entries",
 				rxr_strategy_name(s), bulk);
 			RXR_TEST_ASSERT(p->ops.defers == rxr_strategy_has(s,
