@@ -51,14 +51,10 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** Capability: other contexts' frees wait on a deferred list until
  * rxr_pool_poll_end() (the report's deferred{} counters apply). */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
-/** page_pool recycling in front of the pcp (counters of its own). */
-#define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
-/** Contexts on the owner's CPU share its pcp under a lock (lock_* counters). */
-#define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
 /** The owner's fast path is a stack under the bh section, run inline. */
-#define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
+#define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 1)
 /** No protection: for tests that prove the debug checks; not offered. */
-#define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
+#define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 2)
 
 /** Whether @p s can run in this process (rseq: x86_64, glibc's rseq area);
  * false with the reason in @p why (may be NULL). */

@@ -30,8 +30,6 @@ extern "C" {
 #define RXR_ZONE_MAX_ORDER 10
 /** Number of free lists. */
 #define RXR_ZONE_NR_ORDERS (RXR_ZONE_MAX_ORDER + 1)
-/** Default frame stride: 4 KiB keeps the page analogy exact. */
-#define RXR_ZONE_FRAME_SIZE_DEFAULT 4096u
 
 struct rxr_zone;
 
