@@ -25,14 +25,6 @@
 extern "C" {
 #endif
 
-/** The three contexts. */
-enum rxr_context {
-	RXR_CTX_POLL,
-	RXR_CTX_TASK,
-	RXR_CTX_IRQ,
-	RXR_CTX_MAX,
-};
-
 RTE_DECLARE_PER_LCORE(uint32_t, rxr_irq_depth);
 
 /** rxr_ctx_lcore: not learned yet (rxr_ctx_lcore_learn()). */

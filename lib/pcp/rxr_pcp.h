@@ -84,8 +84,7 @@ __rxr_pcp_debug(struct rxr_pcp *pcp, void * const *objs, unsigned int n,
 		bool in)
 {
 	for (unsigned int i = 0; RXR_DEBUG && i < n; i++)
-		(in ? rxr_zone_debug_to_pcp : rxr_zone_debug_from_pcp)(pcp->zone,
-			objs[i]);
+		rxr_zone_debug_pcp(pcp->zone, objs[i], in);
 }
 
 /* n frame pointers; one without a call. */

@@ -72,43 +72,6 @@ conf_defaults(struct rxr_pool_conf *c)
 	return 0;
 }
 
-/* A poll lcore's state: its pcp and zeroing supply. @return 0, -errno. */
-static int
-lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
-{
-	int socket = rte_lcore_to_socket_id(lcore);
-	const struct rxr_pool_conf *c = &p->conf;
-	struct rxrp_lcore *ls;
-
-	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
-		socket = SOCKET_ID_ANY;
-	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls),
-			RTE_CACHE_LINE_SIZE, socket);
-	if (ls == NULL)
-		return -ENOMEM;
-	p->lcore[lcore] = ls;
-	ls->lcore = lcore;
-	ls->node = node;
-	ls->defer_head = RXRP_DEFER_EMPTY;
-	ls->pcp = rxr_pcp_create(p->zone[node], c->high, c->batch, socket);
-	if (ls->pcp == NULL)
-		return -rte_errno;
-	if (c->zero_policy == RXR_ZERO_POLICY_BACKGROUND) {
-		struct rxr_zero_supply_conf sc = {
-			.name = c->name, .zone = p->zone[node],
-			.capacity = c->zero_supply,
-			.payload_offset = p->zp.offset,
-			.payload_len = p->zp.len, .method = c->zero_method,
-			.socket_id = socket,
-		};
-
-		ls->supply = rxr_zero_supply_create(&sc);
-		if (ls->supply == NULL)
-			return -(rte_errno != 0 ? rte_errno : ENOMEM);
-	}
-	return 0;
-}
-
 /* The zones and the deferred lists' slots. @return 0 or a positive errno. */
 static int
 zones_create(struct rxr_pool *p, uint32_t max_frames, uint32_t max_regions)
@@ -143,28 +106,47 @@ zones_create(struct rxr_pool *p, uint32_t max_frames, uint32_t max_regions)
 	return p->defer_link == NULL || p->defer_rest == NULL ? ENOMEM : 0;
 }
 
-/* Every poll lcore's state; lcore i of the list on node i % nr_zones. */
+/* A poll lcore's state: its pcp and zeroing supply, on node @p node; an
+ * lcore pinned to one CPU owns that CPU's pcp. @return 0, -errno. */
 static int
-lcores_create(struct rxr_pool *p)
+lcore_create(struct rxr_pool *p, unsigned int lcore, unsigned int node)
 {
-	for (unsigned int i = 0; i < p->conf.nr_poll_lcores; i++) {
-		unsigned int lc = p->conf.poll_lcores[i];
-		rte_cpuset_t cpus;
-		int ret;
+	int socket = rte_lcore_to_socket_id(lcore);
+	const struct rxr_pool_conf *c = &p->conf;
+	rte_cpuset_t cpus = rte_lcore_cpuset(lcore);
+	struct rxrp_lcore *ls;
 
-		if (p->lcore[lc] != NULL)
-			continue;
-		ret = lcore_create(p, lc, i % p->nr_zones);
-		if (ret != 0)
-			return ret;
-		if (p->first == NULL)
-			p->first = p->lcore[lc];
-		/* An lcore pinned to one CPU owns that CPU's pcp. */
-		cpus = rte_lcore_cpuset(lc);
-		if (CPU_COUNT(&cpus) == 1)
-			for (int c = 0; c < RXRP_MAX_CPUS; c++)
-				if (CPU_ISSET(c, &cpus) && p->by_cpu[c] == NULL)
-					p->by_cpu[c] = p->lcore[lc];
+	if (socket < 0 || (unsigned int)socket >= RTE_MAX_NUMA_NODES)
+		socket = SOCKET_ID_ANY;
+	ls = rte_zmalloc_socket("rxr_pool_lcore", sizeof(*ls),
+			RTE_CACHE_LINE_SIZE, socket);
+	if (ls == NULL)
+		return -ENOMEM;
+	p->lcore[lcore] = ls;
+	if (p->first == NULL)
+		p->first = ls;
+	if (CPU_COUNT(&cpus) == 1)
+		for (int cpu = 0; cpu < RXRP_MAX_CPUS; cpu++)
+			if (CPU_ISSET(cpu, &cpus) && p->by_cpu[cpu] == NULL)
+				p->by_cpu[cpu] = ls;
+	ls->lcore = lcore;
+	ls->node = node;
+	ls->defer_head = RXRP_DEFER_EMPTY;
+	ls->pcp = rxr_pcp_create(p->zone[node], c->high, c->batch, socket);
+	if (ls->pcp == NULL)
+		return -rte_errno;
+	if (c->zero_policy == RXR_ZERO_POLICY_BACKGROUND) {
+		struct rxr_zero_supply_conf sc = {
+			.name = c->name, .zone = p->zone[node],
+			.capacity = c->zero_supply,
+			.payload_offset = p->zp.offset,
+			.payload_len = p->zp.len, .method = c->zero_method,
+			.socket_id = socket,
+		};
+
+		ls->supply = rxr_zero_supply_create(&sc);
+		if (ls->supply == NULL)
+			return -(rte_errno != 0 ? rte_errno : ENOMEM);
 	}
 	return 0;
 }
@@ -225,8 +207,11 @@ rxr_pool_create(const struct rxr_pool_conf *conf, uint32_t frame_size,
 	if (err != 0)
 		goto fail;
 	ret = rxrp_zero_setup(p);
-	if (ret == 0)
-		ret = lcores_create(p);
+	/* Lcore i of the list on node i % nr_zones. */
+	for (unsigned int i = 0; ret == 0 && i < p->conf.nr_poll_lcores; i++)
+		if (p->lcore[p->conf.poll_lcores[i]] == NULL)
+			ret = lcore_create(p, p->conf.poll_lcores[i],
+					i % p->nr_zones);
 	if (ret == 0) {
 		for (unsigned int lc = 0; lc < RTE_MAX_LCORE; lc++)
 			p->owner[lc].stack = &no_stack;
@@ -249,14 +234,6 @@ fail:
 	return NULL;
 }
 
-static unsigned int
-lcore_drain_quiet(struct rxr_pool *p, struct rxrp_lcore *ls)
-{
-	if (p->strategy->drain != NULL)
-		return p->strategy->drain(p, ls, true);
-	return ls != NULL ? rxrp_lcore_drain(p, ls) : 0;
-}
-
 void
 rxr_pool_destroy(struct rxr_pool *p)
 {
@@ -265,11 +242,8 @@ rxr_pool_destroy(struct rxr_pool *p)
 	if (p == NULL)
 		return;
 	/* Made whole (entries set last): frames may be anywhere. */
-	if (p->ops.alloc != NULL) {
-		lcore_drain_quiet(p, NULL);
-		RXRP_FOREACH_LCORE(p, ls, lc)
-			lcore_drain_quiet(p, ls);
-	}
+	if (p->ops.alloc != NULL)
+		rxr_pool_quiesce(p);
 	if (p->strategy != NULL && p->strategy->fini != NULL)
 		p->strategy->fini(p);
 	RXRP_FOREACH_LCORE(p, ls, lc) {
@@ -555,6 +529,14 @@ __rxr_pool_poll_end(struct rxr_pool *p)
 }
 
 /* --- quiescence ---------------------------------------------------------- */
+
+static unsigned int
+lcore_drain_quiet(struct rxr_pool *p, struct rxrp_lcore *ls)
+{
+	if (p->strategy->drain != NULL)
+		return p->strategy->drain(p, ls, true);
+	return ls != NULL ? rxrp_lcore_drain(p, ls) : 0;
+}
 
 void
 rxr_pool_quiesce(struct rxr_pool *p)

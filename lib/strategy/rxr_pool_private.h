@@ -194,15 +194,6 @@ rxrp_owner_lcore(const struct rxr_pool *p)
 	return ls != NULL && !rxr_in_irq() ? ls : NULL;
 }
 
-/* Which context the calling thread is in, for this pool. */
-static inline enum rxr_context
-rxrp_context(const struct rxr_pool *p)
-{
-	if (rxr_in_irq())
-		return RXR_CTX_IRQ;
-	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
-}
-
 /* The poll lcore of the CPU this thread runs on (vDSO getcpu, no syscall). */
 static inline struct rxrp_lcore *
 rxrp_cpu_lcore(const struct rxr_pool *p)
@@ -248,20 +239,10 @@ rxrp_ctx_node(const struct rxr_pool *p)
 }
 
 /* The zones: an alloc falls back to other nodes (the zonelist), frees go
- * home; a handler only tries the lock. */
+ * home. */
 int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n);
 void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
-/* min to max frames of one zone (rmqueue_bulk); 0 when short of min. */
-static inline unsigned int
-rxrp_zone_take(struct rxr_zone *z, void **objs, unsigned int min,
-		unsigned int max)
-{
-	/* A handler may have interrupted the lock holder: never wait. */
-	if (unlikely(rxr_in_irq()))
-		return rxr_zone_alloc_bulk_nowait(z, objs, min, max);
-	return rxr_zone_alloc_bulk(z, objs, min, max);
-}
 
 /* Every strategy's failed alloc: drain_all_pages(), then one more try. */
 int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);

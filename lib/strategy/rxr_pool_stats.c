@@ -7,28 +7,27 @@
 
 #include "rxr_pool_private.h"
 
-/* The frames of all zones, and how many of them are free. */
-static void
-zones_frames(const struct rxr_pool *p, uint64_t *frames, uint64_t *nr_free)
+/* The frames of all zones (@p nr_free false), or the free ones. */
+static uint64_t
+zones_frames(const struct rxr_pool *p, bool nr_free)
 {
-	*frames = 0;
-	*nr_free = 0;
+	uint64_t n = 0;
+
 	for (unsigned int z = 0; z < p->nr_zones; z++) {
 		struct rxr_zone_stats zs;
 
 		rxr_zone_stats(p->zone[z], &zs);
-		*frames += zs.nr_frames;
-		*nr_free += zs.nr_free;
+		n += nr_free ? zs.nr_free : zs.nr_frames;
 	}
+	return n;
 }
 
 uint64_t
 rxr_pool_avail(const struct rxr_pool *p)
 {
+	uint64_t n = zones_frames(p, true);
 	struct rxrp_lcore *ls;
-	uint64_t frames, n;
 
-	zones_frames(p, &frames, &n);
 	RXRP_FOREACH_LCORE(p, ls, lc) {
 		n += rxrp_defer_count(ls);
 		n += __atomic_load_n(&ls->pcp->count, __ATOMIC_RELAXED);
@@ -49,10 +48,7 @@ rxr_pool_avail(const struct rxr_pool *p)
 uint64_t
 rxr_pool_nr_frames(const struct rxr_pool *p)
 {
-	uint64_t frames, nr_free;
-
-	zones_frames(p, &frames, &nr_free);
-	return frames;
+	return zones_frames(p, false);
 }
 
 void
@@ -117,23 +113,15 @@ void
 rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b, uint64_t *hits, uint64_t *misses)
 {
-	struct rxr_pool_lcore_stats sum;
+	struct rxr_pool_lcore_stats sum = { 0 };
 	uint64_t zone_alloc = 0, into_pcp;
 
-	memset(&sum.pcp, 0, sizeof(sum.pcp));
 	for (unsigned int z = 0; z < b->nr_zones; z++)
 		zone_alloc += b->zone[z].alloc_frames -
 			(a != NULL ? a->zone[z].alloc_frames : 0);
-	for (unsigned int l = 0; l < b->nr_lcores; l++) {
-		const struct rxr_pcp_stats *pa = a != NULL ?
-			&a->lcore[l].pcp : NULL;
-		const struct rxr_pcp_stats *pb = &b->lcore[l].pcp;
-
-#define RXRP_ADD_PCP(name, help) \
-		sum.pcp.name += pb->name - (pa != NULL ? pa->name : 0);
-		RXR_PCP_COUNTERS(RXRP_ADD_PCP)
-#undef RXRP_ADD_PCP
-	}
+	for (unsigned int l = 0; l < b->nr_lcores; l++)
+		rxr_pool_lcore_stats_add(&sum, a != NULL ? &a->lcore[l] : NULL,
+			&b->lcore[l]);
 	/* Frames the zones handed out beyond the pcps' refills: misses. */
 	*hits = sum.pcp.alloc - sum.pcp.alloc_zone_frames;
 	into_pcp = sum.pcp.refill_frames - sum.pcp.alloc_zone_frames;

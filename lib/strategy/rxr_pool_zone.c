@@ -11,30 +11,21 @@ int
 rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n)
 {
-	if (likely(rxrp_zone_take(p->zone[node], objs, n, n) == n))
+	if (likely(rxr_zone_alloc_bulk(p->zone[node], objs, n, n) == n))
 		return 0;
 	/* The zonelist: other nodes before failing, as the kernel does. */
 	for (unsigned int k = 1; k < p->nr_zones; k++)
-		if (rxrp_zone_take(p->zone[(node + k) % p->nr_zones], objs, n,
-				n) == n)
+		if (rxr_zone_alloc_bulk(p->zone[(node + k) % p->nr_zones],
+				objs, n, n) == n)
 			return 0;
 	return -ENOBUFS;
-}
-
-static inline void
-zone_free_to(struct rxr_zone *z, void * const *objs, unsigned int n)
-{
-	if (unlikely(rxr_in_irq()))
-		rxr_zone_free_bulk_nowait(z, objs, n);
-	else
-		rxr_zone_free_bulk(z, objs, n);
 }
 
 void
 rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	if (likely(p->nr_zones == 1)) {
-		zone_free_to(p->zone[0], objs, n);
+		rxr_zone_free_bulk(p->zone[0], objs, n);
 		return;
 	}
 	/* Runs of the same node together. */
@@ -43,7 +34,7 @@ rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 
 		while (j < n && rxrp_frame_node(p, objs[j]) == node)
 			j++;
-		zone_free_to(p->zone[node], objs + i, j - i);
+		rxr_zone_free_bulk(p->zone[node], objs + i, j - i);
 		i = j;
 	}
 }

@@ -6,6 +6,7 @@
  * strategy's own table.
  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -33,6 +34,19 @@ rxr_strategy_name(enum rxr_strategy s)
 	return st != NULL ? st->name : "?";
 }
 
+/* snprintf() at *n of buf, *n counting what would have been written. */
+static void __rte_format_printf(4, 5)
+cat(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(buf + RTE_MIN(*n, len), len - RTE_MIN(*n, len), fmt, ap);
+	va_end(ap);
+	*n += k > 0 ? (size_t)k : 0;
+}
+
 size_t
 rxr_strategy_user_names(char *buf, size_t len)
 {
@@ -40,12 +54,8 @@ rxr_strategy_user_names(char *buf, size_t len)
 
 	if (len != 0)
 		buf[0] = '\0';
-	for (unsigned int i = 0; i < RXR_STRATEGY_USER_MAX; i++) {
-		int k = snprintf(buf + RTE_MIN(n, len), len - RTE_MIN(n, len),
-				"%s%s", i != 0 ? ", " : "", registry[i]->name);
-
-		n += k > 0 ? (size_t)k : 0;
-	}
+	for (unsigned int i = 0; i < RXR_STRATEGY_USER_MAX; i++)
+		cat(buf, len, &n, "%s%s", i != 0 ? ", " : "", registry[i]->name);
 	return n;
 }
 
@@ -65,24 +75,17 @@ rxr_strategy_available(enum rxr_strategy s, char *why, size_t len)
 	return st != NULL && (st->available == NULL || st->available(why, len));
 }
 
-/* Entries of a NULL-terminated list, at most max. */
-static unsigned int
-names_count(const char * const *names, unsigned int max)
-{
-	unsigned int n = 0;
-
-	while (names != NULL && n < max && names[n] != NULL)
-		n++;
-	return n;
-}
-
 unsigned int
 rxr_strategy_counters(enum rxr_strategy s, const char * const **names)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
+	unsigned int n = 0;
 
 	*names = st != NULL ? st->counters : NULL;
-	return names_count(*names, RXR_STRATEGY_COUNTERS_MAX);
+	while (*names != NULL && n < RXR_STRATEGY_COUNTERS_MAX &&
+			(*names)[n] != NULL)
+		n++;
+	return n;
 }
 
 unsigned int
@@ -160,20 +163,6 @@ rxr_strategy_settings_fill(enum rxr_strategy s,
 	return 0;
 }
 
-/* The names of strategy s's settings, ", " separated. */
-static void
-setting_names(enum rxr_strategy s, char *buf, size_t len)
-{
-	const struct rxr_strategy_setting *set;
-	unsigned int n = rxr_strategy_settings(s, &set);
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < n && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-			set[i].name);
-}
-
 int
 rxr_strategy_setting_parse(const char *key, const char *value,
 		enum rxr_strategy *s, unsigned int *index, uint32_t *v,
@@ -205,8 +194,13 @@ rxr_strategy_setting_parse(const char *key, const char *value,
 	}
 	i = setting_index(*s, dot + 1);
 	if (i < 0) {
-		setting_names(*s, list, sizeof(list));
-		if (list[0] == '\0')
+		size_t n = 0, nb = rxr_strategy_settings(*s, &set);
+
+		list[0] = '\0';
+		for (unsigned int j = 0; j < nb; j++)
+			cat(list, sizeof(list), &n, "%s%s", j ? ", " : "",
+				set[j].name);
+		if (nb == 0)
 			snprintf(why, len, "'%s': strategy %s has no settings",
 				key, rxr_strategy_name(*s));
 		else
@@ -242,14 +236,9 @@ rxr_strategy_setting_keys(char *buf, size_t len, const char *sep)
 		const struct rxr_strategy_setting *set;
 		unsigned int nb = rxr_strategy_settings(s, &set);
 
-		for (unsigned int i = 0; i < nb; i++) {
-			int k = snprintf(buf + RTE_MIN(n, len),
-				len - RTE_MIN(n, len), "%s%s.%s",
-				n != 0 ? sep : "", registry[s]->name,
-				set[i].name);
-
-			n += k > 0 ? (size_t)k : 0;
-		}
+		for (unsigned int i = 0; i < nb; i++)
+			cat(buf, len, &n, "%s%s.%s", n != 0 ? sep : "",
+				registry[s]->name, set[i].name);
 	}
 	return n;
 }
@@ -284,12 +273,12 @@ rxr_strategy_lcore_frames(enum rxr_strategy s,
 	return frames;
 }
 
-uint32_t
-rxr_strategy_caps(enum rxr_strategy s)
+bool
+rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
 {
 	const struct rxrp_strategy *st = rxrp_strategy_get(s);
 
-	return st != NULL ? st->caps : 0;
+	return st != NULL && (st->caps & caps) == caps;
 }
 
 int

@@ -5,24 +5,13 @@
 
 /**
  * @file
- * Refill strategies: the allocator behind one buffer pool, all sharing the
- * zone and pcp code, each one file, strategy_<name>.c, behind a table of
- * operations (rxr_pool_private.h); users ask for capabilities, not names.
- *
- * - zone: no per-lcore cache; every alloc and free takes the zone lock.
- * - irqsave: any context uses its CPU's pcp under a per-pcp atomic lock;
- *   one that finds it held (a handler, a preempting thread) uses the zone.
- * - bh: only the owning poll lcore touches its pcp, inside a plain nesting
- *   counter; other contexts free onto its deferred list (one atomic), which
- *   it drains at rxr_pool_poll_end(), and allocate from the zone.
- * - recycle: page_pool in front of bh: an alloc cache and a ring.
- * - rseq: one pcp per CPU, used by any thread on that CPU, each access a
- *   restartable sequence (rseq(2)): no lock, no atomic, no deferral.
- * - none: no protection, for the stress test of the debug checks; test only.
- *
- * With bulk off, every frame of a call is its own critical section. A pool
- * has one zone per NUMA node and poll lcores each owning a pcp on its
- * node's zone; frames always return to their own zone.
+ * Refill strategies: the allocator behind one buffer pool. Each is one
+ * file, strategy_<name>.c, whose first comment names the kernel or
+ * tcmalloc code it models; all share the zone and pcp code. Users ask for
+ * capabilities, not names. A pool has one zone per NUMA node and poll
+ * lcores each owning a pcp on its node's zone; frames always return to
+ * their own zone. With bulk off, every frame of a call is its own
+ * critical section.
  */
 
 #include <stdbool.h>
@@ -62,14 +51,10 @@ size_t rxr_strategy_user_names(char *buf, size_t len);
 /** Capability: other contexts' frees wait on a deferred list until
  * rxr_pool_poll_end() (the report's deferred{} counters apply). */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
-/** page_pool recycling in front of the pcp (counters of its own). */
-#define RXR_STRATEGY_CAP_RECYCLES	(1u << 1)
-/** Contexts on the owner's CPU share its pcp under a lock (lock_* counters). */
-#define RXR_STRATEGY_CAP_PCP_LOCK	(1u << 2)
 /** The owner's fast path is a stack under the bh section, run inline. */
-#define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 3)
+#define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 1)
 /** No protection: for tests that prove the debug checks; not offered. */
-#define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 4)
+#define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 2)
 
 /** Whether @p s can run in this process (rseq: x86_64, glibc's rseq area);
  * false with the reason in @p why (may be NULL). */
@@ -128,15 +113,9 @@ void rxr_strategy_settings_print(FILE *f);
 uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
 		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
 
-/** RXR_STRATEGY_CAP_* of @p s; 0 out of range. */
-uint32_t rxr_strategy_caps(enum rxr_strategy s);
-
-/** True when @p s has every capability in @p caps. */
-static inline bool
-rxr_strategy_has(enum rxr_strategy s, uint32_t caps)
-{
-	return (rxr_strategy_caps(s) & caps) == caps;
-}
+/** True when @p s has every RXR_STRATEGY_CAP_* in @p caps; false out of
+ * range. */
+bool rxr_strategy_has(enum rxr_strategy s, uint32_t caps);
 
 /** Parse a strategy name ("none" only with @p allow_none); 0 or -EINVAL. */
 int rxr_strategy_parse(const char *name, bool allow_none,

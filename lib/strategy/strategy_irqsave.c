@@ -134,7 +134,6 @@ irqsave_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 
 const struct rxrp_strategy rxrp_strategy_irqsave = {
 	.name = "irqsave",
-	.caps = RXR_STRATEGY_CAP_PCP_LOCK,
 	.alloc = irqsave_alloc,
 	.free = irqsave_free,
 	.drain = irqsave_drain,

@@ -432,8 +432,7 @@ recycle_stats(const struct rxr_pool *p, const struct rxrp_lcore *ls,
 
 const struct rxrp_strategy rxrp_strategy_recycle = {
 	.name = "recycle",
-	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_RECYCLES |
-		RXR_STRATEGY_CAP_OWNER_INLINE,
+	.caps = RXR_STRATEGY_CAP_DEFERS_FREES | RXR_STRATEGY_CAP_OWNER_INLINE,
 	.alloc = recycle_alloc,
 	.free = recycle_free,
 	.init = recycle_init,

@@ -41,8 +41,8 @@ rseq_debug(const struct rxr_pool *p, void * const *objs, unsigned int n,
 		bool in)
 {
 	for (unsigned int i = 0; RXR_DEBUG && i < n; i++)
-		(in ? rxr_zone_debug_to_pcp : rxr_zone_debug_from_pcp)(
-			p->zone[rxrp_frame_node(p, objs[i])], objs[i]);
+		rxr_zone_debug_pcp(p->zone[rxrp_frame_node(p, objs[i])],
+			objs[i], in);
 }
 
 /* --- sections with retries: the slow paths' moves ------------------------ */
@@ -270,7 +270,7 @@ rseq_refill(struct rxr_pool *p, struct rseq_pool *rp, intptr_t rs,
 			rseq_add(rp, to, RSEQ_C_REFILL_PUSHED, rest);
 		return 0;
 	}
-	got = rxrp_zone_take(p->zone[node], tmp, n, n + pc->batch);
+	got = rxr_zone_alloc_bulk(p->zone[node], tmp, n, n + pc->batch);
 	if (got == 0) {
 		/* The zonelist: other nodes before failing. */
 		if (rxrp_zone_alloc(p, node, objs, n) != 0)

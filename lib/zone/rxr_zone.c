@@ -14,6 +14,7 @@
 #include <rte_memzone.h>
 #include <rte_reciprocal.h>
 
+#include "rxr_context.h"
 #include "rxr_zone_private.h"
 
 /* Free list links are memmap indices; NIL ends a list. */
@@ -54,8 +55,10 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 	}
 	z = rte_zmalloc_socket("rxr_zone", sizeof(*z), RTE_CACHE_LINE_SIZE,
 			conf->socket_id);
-	if (z == NULL)
-		goto nomem;
+	if (z == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	z->memmap = rte_malloc_socket("rxr_memmap",
 			sizeof(struct rxr_page) * (size_t)conf->max_frames,
 			RTE_CACHE_LINE_SIZE, conf->socket_id);
@@ -64,8 +67,11 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 			conf->socket_id);
 	z->mz = rte_zmalloc_socket("rxr_zone_mz",
 			sizeof(*z->mz) * conf->max_regions, 0, conf->socket_id);
-	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL)
-		goto nomem;
+	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL) {
+		rxr_zone_destroy(z);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
 	for (unsigned int o = 0; o < RXR_ZONE_NR_ORDERS; o++)
 		z->area[o].head = NIL;
 	z->pending = NIL;
@@ -77,15 +83,6 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 	snprintf(z->name, sizeof(z->name), "%s",
 			conf->name != NULL ? conf->name : "zone");
 	return z;
-nomem:
-	if (z != NULL) {
-		rte_free(z->memmap);
-		rte_free(z->regions);
-		rte_free(z->mz);
-		rte_free(z);
-	}
-	rte_errno = ENOMEM;
-	return NULL;
 }
 
 void
@@ -415,47 +412,6 @@ rxr_zone_lock(struct rxr_zone *z)
 	zone_lock(z);
 }
 
-unsigned int
-rxr_zone_alloc_bulk_nowait(struct rxr_zone *z, void **objs, unsigned int min,
-		unsigned int max)
-{
-	unsigned int n;
-
-	if (!zone_lock_try(z, false))
-		return 0;
-	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
-	rxr_spinlock_unlock(&z->lock);
-	return n;
-}
-
-/* Lock-free push onto the pending list: one compare-and-swap. */
-void
-rxr_zone_free_bulk_nowait(struct rxr_zone *z, void * const *objs,
-		unsigned int n)
-{
-	uint32_t first, last, head;
-
-	if (n == 0)
-		return;
-	if (zone_lock_try(z, false)) {
-		rxr_zone_free_bulk_locked(z, objs, n);
-		rxr_spinlock_unlock(&z->lock);
-		return;
-	}
-	first = last = frame_index(z, objs[0]);
-	for (unsigned int i = 1; i < n; i++) {
-		uint32_t idx = frame_index(z, objs[i]);
-
-		z->memmap[last].next = idx;
-		last = idx;
-	}
-	head = __atomic_load_n(&z->pending, __ATOMIC_RELAXED);
-	do {
-		z->memmap[last].next = head;
-	} while (!__atomic_compare_exchange_n(&z->pending, &head, first, true,
-			__ATOMIC_RELEASE, __ATOMIC_RELAXED));
-}
-
 void
 rxr_zone_unlock(struct rxr_zone *z)
 {
@@ -507,13 +463,15 @@ rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
 	return n;
 }
 
+/* A handler may have interrupted the lock holder: it only tries the lock. */
 unsigned int
 rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
 		unsigned int max)
 {
 	unsigned int n;
 
-	zone_lock(z);
+	if (!zone_lock_try(z, !rxr_in_irq()))
+		return 0;
 	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
 	rxr_spinlock_unlock(&z->lock);
 	return n;
@@ -528,12 +486,32 @@ rxr_zone_free_bulk_locked(struct rxr_zone *z, void * const *objs,
 	RXR_STAT_ADD(z->free_frames, n);
 }
 
+/* A handler that finds the lock held: a lock-free push onto the pending
+ * list, one compare-and-swap. */
 void
 rxr_zone_free_bulk(struct rxr_zone *z, void * const *objs, unsigned int n)
 {
-	zone_lock(z);
-	rxr_zone_free_bulk_locked(z, objs, n);
-	rxr_spinlock_unlock(&z->lock);
+	uint32_t first, last, head;
+
+	if (n == 0)
+		return;
+	if (zone_lock_try(z, !rxr_in_irq())) {
+		rxr_zone_free_bulk_locked(z, objs, n);
+		rxr_spinlock_unlock(&z->lock);
+		return;
+	}
+	first = last = frame_index(z, objs[0]);
+	for (unsigned int i = 1; i < n; i++) {
+		uint32_t idx = frame_index(z, objs[i]);
+
+		z->memmap[last].next = idx;
+		last = idx;
+	}
+	head = __atomic_load_n(&z->pending, __ATOMIC_RELAXED);
+	do {
+		z->memmap[last].next = head;
+	} while (!__atomic_compare_exchange_n(&z->pending, &head, first, true,
+			__ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 /* --- introspection ------------------------------------------------------- */
@@ -671,29 +649,20 @@ done:
 
 /* --- debug state tracking ----------------------------------------------- */
 
+/* Outside the zone lock: the zone may read the state as a buddy's. */
 void
-rxr_zone_debug_to_pcp(struct rxr_zone *z, void *frame)
+rxr_zone_debug_pcp(struct rxr_zone *z, void *frame, bool in)
 {
 	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
 	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
 
-	/* Outside the zone lock: the zone may read this as a buddy. */
-	if (st != PG_ALLOC || p->order != 0)
+	if (in && (st != PG_ALLOC || p->order != 0))
 		RXR_DEBUG_FAIL(RXR_CHECK_DOUBLE_FREE,
 			"zone %s: frame %p freed into a pcp but it is %s",
 			z->name, frame, state_name(st));
-	__atomic_store_n(&p->state, PG_PCP, __ATOMIC_RELAXED);
-}
-
-void
-rxr_zone_debug_from_pcp(struct rxr_zone *z, void *frame)
-{
-	struct rxr_page *p = &z->memmap[frame_index(z, frame)];
-	uint8_t st = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
-
-	if (st != PG_PCP)
+	if (!in && st != PG_PCP)
 		RXR_DEBUG_FAIL(RXR_CHECK_STATE,
 			"zone %s: pcp hands out frame %p but it is %s: the pcp list is corrupt",
 			z->name, frame, state_name(st));
-	__atomic_store_n(&p->state, PG_ALLOC, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->state, in ? PG_PCP : PG_ALLOC, __ATOMIC_RELAXED);
 }

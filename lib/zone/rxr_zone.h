@@ -30,8 +30,6 @@ extern "C" {
 #define RXR_ZONE_MAX_ORDER 10
 /** Number of free lists. */
 #define RXR_ZONE_NR_ORDERS (RXR_ZONE_MAX_ORDER + 1)
-/** Default frame stride: 4 KiB keeps the page analogy exact. */
-#define RXR_ZONE_FRAME_SIZE_DEFAULT 4096u
 
 struct rxr_zone;
 
@@ -87,28 +85,22 @@ void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);
 /** Free a block of 2^order frames allocated with the same order. */
 void rxr_zone_free(struct rxr_zone *zone, void *frame, unsigned int order);
 
-/** rmqueue_bulk: @p min to @p max order-0 frames in one lock hold; none
- * when fewer than min are free. @return frames stored in objs[]. */
+/**
+ * rmqueue_bulk: @p min to @p max order-0 frames in one lock hold; none
+ * when fewer than min are free. In a signal handler (rxr_in_irq()), which
+ * may have interrupted the lock holder, the lock is only tried.
+ * @return frames stored in objs[].
+ */
 unsigned int rxr_zone_alloc_bulk(struct rxr_zone *zone, void **objs,
 		unsigned int min, unsigned int max);
 
-/** free_pcppages_bulk: free @p n order-0 frames in one lock hold. */
+/** free_pcppages_bulk: free @p n order-0 frames in one lock hold; in a
+ * handler that finds the lock held, onto a lock-free pending list. */
 void rxr_zone_free_bulk(struct rxr_zone *zone, void * const *objs,
 		unsigned int n);
 
-/**
- * @name For signal handlers, which may have interrupted the lock holder:
- * only try the lock; a free then goes on a lock-free pending list.
- * @{
- */
-unsigned int rxr_zone_alloc_bulk_nowait(struct rxr_zone *zone, void **objs,
-		unsigned int min, unsigned int max);
-void rxr_zone_free_bulk_nowait(struct rxr_zone *zone, void * const *objs,
-		unsigned int n);
-/** @} */
-
 /** @name Explicit lock holds, to move several arrays in one. @{ */
-/** Take the zone lock; merges frames freed by rxr_zone_free_bulk_nowait(). */
+/** Take the zone lock; merges the frees a handler left pending. */
 void rxr_zone_lock(struct rxr_zone *zone);
 void rxr_zone_unlock(struct rxr_zone *zone);
 /** rxr_zone_alloc_bulk() with the lock already held. */
@@ -144,12 +136,9 @@ bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
  * counts): 0, or -1 with the first violation printed on @p out. */
 int rxr_zone_check(struct rxr_zone *zone, FILE *out);
 
-/** @name Debug builds: a pcp marks the frames it holds (double frees). @{ */
-/** A frame moves from the caller into a pcp. */
-void rxr_zone_debug_to_pcp(struct rxr_zone *zone, void *frame);
-/** A frame leaves a pcp for a caller. */
-void rxr_zone_debug_from_pcp(struct rxr_zone *zone, void *frame);
-/** @} */
+/** Debug builds: a frame moves from a caller into a pcp (@p in), or out
+ * to one; the zone marks it, to catch double frees. */
+void rxr_zone_debug_pcp(struct rxr_zone *zone, void *frame, bool in);
 
 #ifdef __cplusplus
 }

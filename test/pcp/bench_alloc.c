@@ -247,7 +247,7 @@ main(int argc, char **argv)
 {
 	struct rxr_zone_conf conf = {
 		.name = "bench", .socket_id = (int)rte_socket_id(),
-		.frame_size = RXR_ZONE_FRAME_SIZE_DEFAULT,
+		.frame_size = 4096,	/* a page: the analogy exact */
 		.max_frames = MAX_BATCH * 8 + 1024, .max_regions = 1,
 	};
 	struct rxr_zone *z;

@@ -87,6 +87,17 @@ conserved(struct rxr_pool *p)
 	return 0;
 }
 
+/* The context the calling thread is in, for pool p (rxr_context.h). */
+enum rxr_context { RXR_CTX_POLL, RXR_CTX_TASK, RXR_CTX_IRQ };
+
+static enum rxr_context
+rxrp_context(const struct rxr_pool *p)
+{
+	if (rxr_in_irq())
+		return RXR_CTX_IRQ;
+	return rxrp_self_lcore(p) != NULL ? RXR_CTX_POLL : RXR_CTX_TASK;
+}
+
 /* --- task context: a plain pthread, not an EAL lcore ---------------------- */
 
 struct task_job {

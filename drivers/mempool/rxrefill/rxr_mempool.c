@@ -70,30 +70,16 @@ static void rxr_mp_destroy_event(enum rte_mempool_event event,
 		struct rte_mempool *mp, void *arg);
 static bool destroy_event_registered;
 
-/* " recycle.cache=128 recycle.refill=64 ...": the strategy's settings. */
-static void
-settings_str(const struct rxr_pool_conf *pc, char *buf, size_t len)
-{
-	const struct rxr_strategy_setting *set;
-	unsigned int n = rxr_strategy_settings(pc->strategy, &set);
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < n && off < len; i++)
-		off += snprintf(buf + off, len - off, " %s.%s=%u",
-			rxr_strategy_name(pc->strategy), set[i].name,
-			pc->settings[i]);
-}
-
 static int
 rxr_mp_alloc(struct rte_mempool *mp)
 {
 	const struct rxr_mempool_conf *c = mp->pool_config;
 	struct rxr_pool_conf pc;
 	uint32_t stride = mp->header_size + mp->elt_size + mp->trailer_size;
-	char settings[160];
+	const struct rxr_strategy_setting *set;
+	char settings[160] = "", err[256];
 	struct rxr_pool *p;
-	char err[256];
+	size_t off = 0;
 
 	if (c != NULL) {
 		pc = c->pool;
@@ -115,7 +101,12 @@ rxr_mp_alloc(struct rte_mempool *mp)
 		return -rte_errno;
 	}
 	pc = *rxr_pool_get_conf(p);
-	settings_str(&pc, settings, sizeof(settings));
+	/* " recycle.cache=128 recycle.refill=64 ...": the strategy's own. */
+	for (unsigned int i = 0, n = rxr_strategy_settings(pc.strategy, &set);
+			i < n && off < sizeof(settings); i++)
+		off += snprintf(settings + off, sizeof(settings) - off,
+			" %s.%s=%u", rxr_strategy_name(pc.strategy),
+			set[i].name, pc.settings[i]);
 	/* Said once per pool; rxrefill's own pools are in its report. */
 	rte_log(c == NULL ? RTE_LOG_NOTICE : RTE_LOG_DEBUG, rxr_logtype,
 		"rxrefill: %s: rxrefill strategy=%s bulk=%s high=%u "
@@ -133,20 +124,6 @@ rxr_mp_alloc(struct rte_mempool *mp)
 	return 0;
 }
 
-/* Objects in the mempool's per-lcore caches, which rte_mempool_free()
- * does not flush to the driver: out of the zone, not lost. */
-static unsigned int
-cached_objs(const struct rte_mempool *mp)
-{
-	unsigned int n = 0;
-
-	if (mp->cache_size == 0 || mp->local_cache == NULL)
-		return 0;
-	for (unsigned int i = 0; i < RTE_MAX_LCORE; i++)
-		n += mp->local_cache[i].len;
-	return n;
-}
-
 /* Whatever the application, say at destroy whether every frame came home:
  * a shortfall at ERR, all home at DEBUG; the mempool caches counted apart. */
 static void
@@ -155,7 +132,7 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 {
 	struct rxr_pool *p = rxr_mempool_pool(mp);
 	uint64_t frames, avail;
-	unsigned int cached;
+	unsigned int cached = 0;
 
 	if (event != RTE_MEMPOOL_EVENT_DESTROY || p == NULL)
 		return;
@@ -170,7 +147,11 @@ rxr_mp_destroy_event(enum rte_mempool_event event, struct rte_mempool *mp,
 	rxr_pool_quiesce(p);
 	frames = rxr_pool_nr_frames(p);
 	avail = rxr_pool_avail(p);
-	cached = cached_objs(mp);
+	/* The mempool's per-lcore caches, which rte_mempool_free() does
+	 * not flush to the driver: out of the zone, not lost. */
+	for (unsigned int i = 0; mp->cache_size != 0 &&
+			mp->local_cache != NULL && i < RTE_MAX_LCORE; i++)
+		cached += mp->local_cache[i].len;
 	if (rxr_pool_check(p, NULL) == 0)
 		RXR_LOG(DEBUG, "%s: all %" PRIu64 " frames are home",
 			mp->name, frames);

@@ -25,48 +25,12 @@ static const char * const env_pool_keys[] = {
 	"strategy", "bulk", "high", "batch", "zero", "zero_method",
 };
 
-/* Most keys: the pool's and every strategy's settings (STRATEGY.NAME). */
-#define ENV_KEYS_MAX (RTE_DIM(env_pool_keys) + \
-	RXR_STRATEGY_USER_MAX * RXR_STRATEGY_SETTINGS_MAX)
-
-/* rte_kvargs' key list, made from the registry; NULL-terminated. */
-struct env_keys {
-	const char *keys[ENV_KEYS_MAX + 1];
-	char settings[RXR_STRATEGY_USER_MAX * RXR_STRATEGY_SETTINGS_MAX][48];
-	char list[512];		/* every key, ", " separated, for messages */
-};
-
 struct env_parse {
 	struct rxr_pool_conf *pc;
 	/* Settings given, by strategy: only the pool's may be. */
 	uint32_t settings[RXR_STRATEGY_USER_MAX][RXR_STRATEGY_SETTINGS_MAX];
 	char err[384];
 };
-
-static void
-env_keys_make(struct env_keys *k)
-{
-	unsigned int n = 0, m = 0;
-	size_t off = 0;
-
-	for (unsigned int i = 0; i < RTE_DIM(env_pool_keys); i++)
-		k->keys[n++] = env_pool_keys[i];
-	for (unsigned int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
-		const struct rxr_strategy_setting *set;
-		unsigned int nb = rxr_strategy_settings(s, &set);
-
-		for (unsigned int i = 0; i < nb; i++, m++) {
-			snprintf(k->settings[m], sizeof(k->settings[m]),
-				"%s.%s", rxr_strategy_name(s), set[i].name);
-			k->keys[n++] = k->settings[m];
-		}
-	}
-	k->keys[n] = NULL;
-	k->list[0] = '\0';
-	for (unsigned int i = 0; i < n && off < sizeof(k->list); i++)
-		off += snprintf(k->list + off, sizeof(k->list) - off, "%s%s",
-			i != 0 ? ", " : "", k->keys[i]);
-}
 
 /* Decimal digits only: no sign, blank, hex or octal ("010" is ten). */
 static int
@@ -131,18 +95,15 @@ env_kv(const char *key, const char *v, void *arg)
 		return parse_u32(key, v, &pc->high, e);
 	} else if (strcmp(key, "batch") == 0) {
 		return parse_u32(key, v, &pc->batch, e);
-	} else if (strcmp(key, "zero") == 0) {
-		if (rxr_zero_policy_parse(v, &pc->zero_policy, zerr,
-				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero=%.32s: %s", v,
-				zerr);
-			return -1;
-		}
-	} else if (strcmp(key, "zero_method") == 0) {
-		if (rxr_zero_method_parse(v, &pc->zero_method, zerr,
-				sizeof(zerr)) != 0) {
-			snprintf(e->err, sizeof(e->err), "zero_method=%.32s: "
-				"%s", v, zerr);
+	} else if (strncmp(key, "zero", 4) == 0) {
+		int r = key[4] == '\0' ? rxr_zero_policy_parse(v,
+			&pc->zero_policy, zerr, sizeof(zerr)) :
+			rxr_zero_method_parse(v, &pc->zero_method, zerr,
+			sizeof(zerr));
+
+		if (r != 0) {
+			snprintf(e->err, sizeof(e->err), "%s=%.32s: %s", key,
+				v, zerr);
 			return -1;
 		}
 	}
@@ -154,12 +115,21 @@ env_kv(const char *key, const char *v, void *arg)
  * key=value), or an unknown key (a strategy's setting: which there are).
  */
 static int
-env_refused(const char *s, const struct rte_kvargs *kv,
-		const struct env_keys *k, char *err, size_t errlen)
+env_refused(const char *s, const struct rte_kvargs *kv, char *err,
+		size_t errlen)
 {
 	unsigned int pairs = 1;
-	char why[384];
+	char keys[512], why[384];
+	size_t off = 0;
+	enum rxr_strategy st;
+	unsigned int idx;
+	uint32_t x;
 
+	/* Every key, ", " separated, for messages. */
+	for (unsigned int i = 0; i < RTE_DIM(env_pool_keys); i++)
+		off += snprintf(keys + off, sizeof(keys) - off, "%s, ",
+			env_pool_keys[i]);
+	rxr_strategy_setting_keys(keys + off, sizeof(keys) - off, ", ");
 	for (const char *c = s; *c != '\0'; c++)
 		pairs += *c == ',';
 	if (kv == NULL && pairs > RTE_KVARGS_MAX)
@@ -169,24 +139,25 @@ env_refused(const char *s, const struct rte_kvargs *kv,
 	else if (kv == NULL)
 		snprintf(err, errlen, "%s=\"%.100s\": not key=value"
 			"[,key=value...] with keys %s", RXR_MEMPOOL_ENV, s,
-			k->list);
+			keys);
 	for (unsigned int i = 0; kv != NULL && i < kv->count; i++) {
 		const char *key = kv->pairs[i].key;
 		unsigned int j = 0;
-		enum rxr_strategy st;
-		unsigned int idx;
-		uint32_t x;
 
-		while (k->keys[j] != NULL && strcmp(k->keys[j], key) != 0)
-			j++;
-		if (k->keys[j] != NULL)
-			continue;
-		if (strchr(key, '.') != NULL && rxr_strategy_setting_parse(key,
-				"1", &st, &idx, &x, why, sizeof(why)) != 0)
+		if (strchr(key, '.') != NULL) {
+			if (rxr_strategy_setting_parse(key, "1", &st, &idx, &x,
+					why, sizeof(why)) == 0)
+				continue;
 			snprintf(err, errlen, "%s: %s", RXR_MEMPOOL_ENV, why);
-		else
-			snprintf(err, errlen, "%s: unknown key '%s' (keys: %s)",
-				RXR_MEMPOOL_ENV, key, k->list);
+			return -EINVAL;
+		}
+		while (j < RTE_DIM(env_pool_keys) &&
+				strcmp(env_pool_keys[j], key) != 0)
+			j++;
+		if (j < RTE_DIM(env_pool_keys))
+			continue;
+		snprintf(err, errlen, "%s: unknown key '%s' (keys: %s)",
+			RXR_MEMPOOL_ENV, key, keys);
 		return -EINVAL;
 	}
 	return kv == NULL ? -EINVAL : 0;
@@ -315,7 +286,6 @@ env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 {
 	const char *s = getenv(RXR_MEMPOOL_ENV);
 	struct env_parse e = { .pc = pc };
-	struct env_keys k;
 	struct rte_kvargs *kv;
 	int ret;
 
@@ -326,9 +296,8 @@ env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 		return 0;
 	if (env_pairs_check(s, err, errlen) != 0)
 		return -EINVAL;
-	env_keys_make(&k);
 	kv = rte_kvargs_parse(s, NULL);
-	if (env_refused(s, kv, &k, err, errlen) != 0 ||
+	if (env_refused(s, kv, err, errlen) != 0 ||
 			env_twice(kv, err, errlen) != 0) {
 		rte_kvargs_free(kv);
 		return -EINVAL;

@@ -84,7 +84,6 @@ rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 		char *err, size_t errlen)
 {
 	uint32_t min = rxr_mempool_frame_size_min(priv_size);
-	uint32_t elt;
 
 	/* Each reason ends with the valid range: every hint lies in it. */
 	if (frame_size > RXR_MEMPOOL_FRAME_SIZE_MAX) {
@@ -114,8 +113,7 @@ rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 			RTE_CACHE_LINE_SIZE, min, RXR_MEMPOOL_FRAME_SIZE_MAX);
 		return -EINVAL;
 	}
-	if (elt_size_for(frame_size, &elt) != 0 ||
-			rxr_mempool_data_room(frame_size, priv_size) == 0) {
+	if (rxr_mempool_data_room(frame_size, priv_size) == 0) {
 		snprintf(err, errlen, "%u: this DPDK's mempool cannot lay out "
 			"an object of exactly that stride", frame_size);
 		return -EINVAL;
