@@ -129,37 +129,28 @@ rxr_hugepage_usable(const struct rxr_hugepage_info *info)
 		(info->mounted_1g && info->free_1g > 0);
 }
 
-/* Which hugetlbfs mounts there are, for the fallback's line. */
-static const char *
-mounts_name(const struct rxr_hugepage_info *hp)
-{
-	if (!hp->mounted)
-		return "no hugetlbfs mounted";
-	if (hp->mounted_2m && hp->mounted_1g)
-		return "hugetlbfs mounted for 2 MiB and 1 GiB pages";
-	if (hp->mounted_2m)
-		return "hugetlbfs mounted for 2 MiB pages";
-	if (hp->mounted_1g)
-		return "hugetlbfs mounted for 1 GiB pages";
-	return "hugetlbfs mounted for other page sizes";
-}
-
 const char *
 rxr_mem_backing_name(enum rxr_mem_backing b)
 {
 	return b == RXR_MEM_HUGEPAGES ? "hugepages" : "no-huge";
 }
 
+/* Whether arg is option opt ("-m", "-m=..."). */
+static bool
+opt_is(const char *arg, const char *opt)
+{
+	size_t len = strlen(opt);
+
+	return strncmp(arg, opt, len) == 0 &&
+		(arg[len] == '\0' || arg[len] == '=');
+}
+
 /* EAL options only: stop at "--" so that app options are not mistaken. */
 static bool
 eal_has_opt(int argc, char **argv, const char *opt)
 {
-	size_t len = strlen(opt);
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strncmp(argv[i], opt, len) == 0 &&
-				(argv[i][len] == '\0' || argv[i][len] == '='))
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (opt_is(argv[i], opt))
 			return true;
 	return false;
 }
@@ -168,6 +159,11 @@ int
 rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		enum rxr_mem_backing *backing)
 {
+	/* Which hugetlbfs mounts there are, for the fallback's line. */
+	static const char *const mounts[] = {
+		"other page sizes", "2 MiB pages", "1 GiB pages",
+		"2 MiB and 1 GiB pages",
+	};
 	struct rxr_hugepage_info hp;
 	char **av = argv;
 	char mib[16];
@@ -198,8 +194,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		 */
 		for (i = 1; i < argc; i++) {
 			eal_args = eal_args && strcmp(argv[i], "--") != 0;
-			if (eal_args && strncmp(argv[i], "--huge-unlink", 13) == 0 &&
-					(argv[i][13] == '\0' || argv[i][13] == '=')) {
+			if (eal_args && opt_is(argv[i], "--huge-unlink")) {
 				dropped++;
 				continue;
 			}
@@ -213,9 +208,11 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		}
 		ac = argc + extra - dropped;
 		if (log != NULL)
-			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
+			fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
 				"falling back to --no-huge%s%s MiB%s%s\n",
-				mounts_name(&hp),
+				hp.mounted ? "hugetlbfs mounted for " : "",
+				hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
+				"no hugetlbfs mounted",
 				hp.free_2m, hp.free_1g,
 				has_mem ? "" : " -m ", has_mem ? "" : mib,
 				dropped != 0 ? " (--huge-unlink left out)" : "",

@@ -53,17 +53,11 @@ nt_fence(void)
 		nt_unfenced = false;
 }
 
-static inline void
-nt_check_fenced(const char *where)
-{
-	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
-		"%s: streaming stores not fenced", where);
-}
-
 void
 rxr_zero_debug_check_fenced(const char *where)
 {
-	nt_check_fenced(where);
+	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
+		"%s: streaming stores not fenced", where);
 }
 
 /*
@@ -143,29 +137,15 @@ bool
 rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
 {
 	pthread_once(&cpu_once, cpu_detect);
-	switch (isa) {
-	case RXR_ZERO_NT_BEST:
-		return true;
-	case RXR_ZERO_NT_SSE2:
-		return cpu.sse2;
-	case RXR_ZERO_NT_AVX2:
-		return cpu.avx2;
-	case RXR_ZERO_NT_AVX512:
-		return cpu.avx512f;
-	case RXR_ZERO_NT_CLZERO:
-		return cpu.clzero;
-	default:
-		return false;
-	}
-}
+	const bool has[RXR_ZERO_NR_NT_ISAS] = {
+		[RXR_ZERO_NT_BEST] = true,
+		[RXR_ZERO_NT_SSE2] = cpu.sse2,
+		[RXR_ZERO_NT_AVX2] = cpu.avx2,
+		[RXR_ZERO_NT_AVX512] = cpu.avx512f,
+		[RXR_ZERO_NT_CLZERO] = cpu.clzero,
+	};
 
-/* Concrete instruction for isa, or RXR_ZERO_NR_NT_ISAS when unusable. */
-static enum rxr_zero_nt_isa
-nt_isa_resolve(enum rxr_zero_nt_isa isa)
-{
-	if (!rxr_zero_nt_isa_supported(isa))
-		return RXR_ZERO_NR_NT_ISAS;
-	return isa == RXR_ZERO_NT_BEST ? nt_best : isa;
+	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has[isa];
 }
 
 /* --- narrow -------------------------------------------------------------- */
@@ -276,7 +256,7 @@ nt_clear(char *p, size_t len, size_t chunk, rxr_zero_nt_body_t body,
 		nt_fence();
 		p += chunk;
 		len -= chunk;
-		nt_check_fenced("nt yield");
+		rxr_zero_debug_check_fenced("nt yield");
 		yield(arg);
 	}
 	nt_clear_nofence(p, len, body);
@@ -332,41 +312,37 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One round: clear round_bytes walking the window from *off; GB/s. */
+/*
+ * One round clears round_bytes walking the window from *off; GB/s. The
+ * timed round follows an untimed one of the same method: the caches then
+ * hold what that method leaves behind (dirty lines for contig, none for
+ * nt), so neither pays for the other's write-backs.
+ */
 static double
 auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 		size_t *off)
 {
 	rxr_zero_nt_body_t body = nt_body[nt_best];
-	size_t done;
-	double t0 = now_s(), t;
+	double t0 = 0, t;
 
-	for (done = 0; done < pr->round_bytes; done += pr->probe_len) {
-		if (*off + pr->probe_len > pr->window)
-			*off = 0;
-		if (m == RXR_ZERO_CONTIG) {
-			stosb(buf + *off, pr->probe_len);
-		} else {
-			nt_clear_nofence(buf + *off, pr->probe_len, body);
-			nt_fence();
+	for (int timed = 0; timed < 2; timed++) {
+		t0 = now_s();
+		for (size_t done = 0; done < pr->round_bytes;
+				done += pr->probe_len) {
+			if (*off + pr->probe_len > pr->window)
+				*off = 0;
+			if (m == RXR_ZERO_CONTIG) {
+				stosb(buf + *off, pr->probe_len);
+			} else {
+				nt_clear_nofence(buf + *off, pr->probe_len,
+					body);
+				nt_fence();
+			}
+			*off += pr->probe_len;
 		}
-		*off += pr->probe_len;
 	}
 	t = now_s() - t0;
 	return t > 0 ? pr->round_bytes / t / 1e9 : 0;
-}
-
-/*
- * Each timed round follows an untimed one of the same method: the caches
- * then hold what that method leaves behind (dirty lines for contig, none
- * for nt), so neither pays for the other's write-backs.
- */
-static double
-auto_steady_round(char *buf, const struct auto_probe *pr,
-		enum rxr_zero_method m, size_t *off)
-{
-	auto_round(buf, pr, m, off);
-	return auto_round(buf, pr, m, off);
 }
 
 static void
@@ -404,9 +380,9 @@ auto_measure(void)
 		off = 0;
 		for (unsigned int r = 0; r < pr->rounds; r++) {
 			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
-				auto_steady_round(buf, pr, RXR_ZERO_CONTIG, &off));
+				auto_round(buf, pr, RXR_ZERO_CONTIG, &off));
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
-				auto_steady_round(buf, pr, RXR_ZERO_NT, &off));
+				auto_round(buf, pr, RXR_ZERO_NT, &off));
 		}
 		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
 			ac->pick = ac->nt_gbps > ac->contig_gbps *
@@ -506,9 +482,10 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 		opts = &defaults;
 	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS)
 		return -EINVAL;
-	isa = nt_isa_resolve(opts->nt_isa);
-	if (isa == RXR_ZERO_NR_NT_ISAS || (addr == NULL && len != 0))
+	if (!rxr_zero_nt_isa_supported(opts->nt_isa) ||
+			(addr == NULL && len != 0))
 		return -EINVAL;
+	isa = opts->nt_isa == RXR_ZERO_NT_BEST ? nt_best : opts->nt_isa;
 	if (len == 0)
 		return 0;
 	if (len > UINTPTR_MAX - (uintptr_t)addr)
@@ -556,62 +533,18 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	default:
 		return -EINVAL;
 	}
-	nt_check_fenced("rxr_zero_extent");
+	rxr_zero_debug_check_fenced("rxr_zero_extent");
 	return 0;
 }
 
-/* --- plain functions for frames ------------------------------------------ */
-
+/* Narrow for frames: no yields, converging on subpage 0 (the data). */
 static void
-fn_contig(void *p, size_t len)
-{
-	stosb(p, len);
-}
-
-static void
-fn_narrow(void *p, size_t len)
+narrow_frame(void *p, size_t len)
 {
 	struct narrow nw;
 
 	narrow_init(&nw, p, len, SIZE_MAX, NULL, NULL);
 	narrow_clear(&nw, 0);
-}
-
-#define FN_NT(name, isa) \
-static void \
-fn_nt_##name(void *p, size_t len) \
-{ \
-	nt_clear_nofence(p, len, nt_body[isa]); \
-	nt_fence(); \
-	nt_check_fenced("rxr_zero_fn_get(nt)"); \
-}
-FN_NT(sse2, RXR_ZERO_NT_SSE2)
-FN_NT(avx2, RXR_ZERO_NT_AVX2)
-FN_NT(avx512, RXR_ZERO_NT_AVX512)
-FN_NT(clzero, RXR_ZERO_NT_CLZERO)
-
-static const rxr_zero_fn_t fn_nt[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = fn_nt_sse2,
-	[RXR_ZERO_NT_AVX2] = fn_nt_avx2,
-	[RXR_ZERO_NT_AVX512] = fn_nt_avx512,
-	[RXR_ZERO_NT_CLZERO] = fn_nt_clzero,
-};
-
-rxr_zero_fn_t
-rxr_zero_fn_get(enum rxr_zero_method method, size_t len)
-{
-	if (method == RXR_ZERO_AUTO)
-		method = rxr_zero_auto_pick(len);
-	switch (method) {
-	case RXR_ZERO_NARROW:
-		return fn_narrow;
-	case RXR_ZERO_CONTIG:
-		return fn_contig;
-	case RXR_ZERO_NT:
-		return fn_nt[rxr_zero_nt_isa_best()];
-	default:
-		return NULL;
-	}
 }
 
 /* --- names --------------------------------------------------------------- */
@@ -819,12 +752,12 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	}
 	case RXR_ZERO_NARROW:
 		for (i = 0; i < n; i++)
-			fn_narrow((char *)frames[i] + off, len);
+			narrow_frame((char *)frames[i] + off, len);
 		break;
 	default:
 		for (i = 0; i < n; i++)
 			stosb((char *)frames[i] + off, len);
 		break;
 	}
-	nt_check_fenced("rxr_zero_payload_bulk");
+	rxr_zero_debug_check_fenced("rxr_zero_payload_bulk");
 }

@@ -608,18 +608,6 @@ test_payload(void)
 				"%s: trailer written", what);
 		}
 	}
-	/* Plain functions for every method. */
-	for (unsigned int m = 0; m < RXR_ZERO_NR_METHODS; m++) {
-		rxr_zero_fn_t fn = rxr_zero_fn_get(m, 3000);
-		uint8_t *ext = buf_get(3000, 13);
-
-		RXR_TEST_ASSERT(fn != NULL, "fn for %u", m);
-		fn(ext, 3000);
-		if (check_extent(ext, 3000, rxr_zero_method_name(m)) != 0)
-			return -1;
-	}
-	RXR_TEST_ASSERT(rxr_zero_fn_get(RXR_ZERO_NR_METHODS, 1) == NULL,
-		"no fn for a bad method");
 	return 0;
 }
 
