@@ -407,16 +407,6 @@ pcap_record(struct rxr_capture *c, struct rxr_capture_rec *r)
 		r);
 }
 
-static int
-pcap_rec_next(struct rxr_capture *c, struct rxr_capture_rec *r)
-{
-	int ret;
-
-	while ((ret = pcap_record(c, r)) == 0 && !feof(c->f))
-		;
-	return ret;
-}
-
 /* A packet block (EPB, SPB or the obsolete PB) of blen bytes at b. */
 static int
 pcapng_packet(struct rxr_capture *c, uint32_t type, uint8_t *b,
@@ -465,76 +455,72 @@ pcapng_packet(struct rxr_capture *c, uint32_t type, uint8_t *b,
 	return record_take(c, &c->ifaces[iface], b + off, caplen, len, r);
 }
 
+/* A pcapng block: 1 a record, 0 none (or the end), -1 damaged. */
 static int
-pcapng_next(struct rxr_capture *c, struct rxr_capture_rec *r)
+pcapng_block(struct rxr_capture *c, struct rxr_capture_rec *r)
 {
-	for (;;) {
-		uint64_t n = c->records + 1;
-		uint32_t type, blen;
-		uint8_t *b;
-		size_t got;
-		int ret;
+	uint64_t n = c->records + 1;
+	uint32_t type, blen;
+	uint8_t *b;
+	size_t got;
+	int ret;
 
-		ret = buf_room(c, 12) == 0 ? read_n(c, 8, &got) : -1;
-		if (ret <= 0)
-			return ret == 0 ? 0 : fail(c, "record %" PRIu64 ": the "
-				"file ends inside a block header", n);
-		b = c->buf + HEADROOM;
-		memcpy(&type, b, 4);
-		if (type == SHB_TYPE) {
-			/* The byte order is the section's: read its magic. */
-			if (fread(b + 8, 1, 4, c->f) != 4)
-				return fail(c, "record %" PRIu64 ": the file ends "
-					"inside a section header", n);
-			c->swap = false;
-			memcpy(&blen, b + 8, 4);
-			c->swap = blen != SHB_MAGIC;
-			blen = get32(c, b + 4);
-			got = 12;
-		} else {
-			type = get32(c, b);
-			blen = get32(c, b + 4);
-			got = 8;
-		}
-		if (blen < 12 || blen % 4 != 0 || blen > BLOCK_MAX)
-			return fail(c, "record %" PRIu64 ": a block of %u bytes "
-				"(type %u): a damaged file", n, blen, type);
-		if (buf_room(c, blen) != 0)
-			return -1;
-		b = c->buf + HEADROOM;
-		if (fread(b + got, 1, blen - got, c->f) != blen - got)
+	ret = buf_room(c, 12) == 0 ? read_n(c, 8, &got) : -1;
+	if (ret <= 0)
+		return ret == 0 ? 0 : fail(c, "record %" PRIu64 ": the file "
+			"ends inside a block header", n);
+	b = c->buf + HEADROOM;
+	memcpy(&type, b, 4);
+	if (type == SHB_TYPE) {
+		/* The byte order is the section's: read its magic. */
+		if (fread(b + 8, 1, 4, c->f) != 4)
 			return fail(c, "record %" PRIu64 ": the file ends inside "
-				"a block of %u bytes", n, blen);
-		if (get32(c, b + blen - 4) != blen)
-			return fail(c, "record %" PRIu64 ": a block whose two "
-				"lengths differ (%u, %u): a damaged file", n, blen,
-				get32(c, b + blen - 4));
-		switch (type) {
-		case SHB_TYPE:
-			ret = blen < 28 ? fail(c, "a section header of %u bytes",
-				blen) : pcapng_section(c, b, blen);
-			break;
-		case IDB_TYPE:
-			ret = pcapng_iface(c, b, blen);
-			break;
-		case EPB_TYPE: case SPB_TYPE: case PB_TYPE:
-			ret = pcapng_packet(c, type, b, blen, r);
-			if (ret == 1)
-				return 1;
-			break;
-		default:	/* statistics, names, custom blocks */
-			ret = 0;
-		}
-		if (ret < 0)
-			return -1;
+				"a section header", n);
+		c->swap = false;
+		memcpy(&blen, b + 8, 4);
+		c->swap = blen != SHB_MAGIC;
+		blen = get32(c, b + 4);
+		got = 12;
+	} else {
+		type = get32(c, b);
+		blen = get32(c, b + 4);
+		got = 8;
+	}
+	if (blen < 12 || blen % 4 != 0 || blen > BLOCK_MAX)
+		return fail(c, "record %" PRIu64 ": a block of %u bytes (type "
+			"%u): a damaged file", n, blen, type);
+	if (buf_room(c, blen) != 0)
+		return -1;
+	b = c->buf + HEADROOM;
+	if (fread(b + got, 1, blen - got, c->f) != blen - got)
+		return fail(c, "record %" PRIu64 ": the file ends inside a "
+			"block of %u bytes", n, blen);
+	if (get32(c, b + blen - 4) != blen)
+		return fail(c, "record %" PRIu64 ": a block whose two lengths "
+			"differ (%u, %u): a damaged file", n, blen,
+			get32(c, b + blen - 4));
+	switch (type) {
+	case SHB_TYPE:
+		return blen < 28 ? fail(c, "a section header of %u bytes",
+			blen) : pcapng_section(c, b, blen);
+	case IDB_TYPE:
+		return pcapng_iface(c, b, blen);
+	case EPB_TYPE: case SPB_TYPE: case PB_TYPE:
+		return pcapng_packet(c, type, b, blen, r);
+	default:	/* statistics, names, custom blocks */
+		return 0;
 	}
 }
 
 int
 rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r)
 {
-	int ret = c->pcapng ? pcapng_next(c, r) : pcap_rec_next(c, r);
+	int ret;
 
+	/* 0 is a record skipped or a block without one, until the end. */
+	do
+		ret = c->pcapng ? pcapng_block(c, r) : pcap_record(c, r);
+	while (ret == 0 && !feof(c->f) && !ferror(c->f));
 	if (ret == 0 && ferror(c->f))
 		return fail(c, "read error after record %" PRIu64, c->records);
 	return ret;

@@ -11,29 +11,17 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include <rte_ether.h>
 #include <rte_thash.h>
 
 #include "rxr_flow.h"
 
-#define ETHER_HDR_LEN	14
-#define ETHER_TYPE_IPV4	0x0800
-#define ETHER_TYPE_IPV6	0x86dd
-#define ETHER_TYPE_VLAN	0x8100
-#define ETHER_TYPE_QINQ	0x88a8
-#define ETHER_TYPE_QINQ_OLD 0x9100
-#define VLAN_HDR_LEN	4
 #define IPV4_HDR_MIN	20
 #define IPV6_HDR_LEN	40
 #define TCP_HDR_MIN	20
 #define UDP_HDR_LEN	8
 
-/* IPv6 next-header values rxr_flow_parse() steps over. */
-#define NH_HOPOPTS	0
-#define NH_ROUTING	43
-#define NH_FRAGMENT	44
-#define NH_AH		51
-#define NH_DSTOPTS	60
-#define NH_MOBILITY	135
+/* IPv6 next headers rxr_flow_parse() steps over that netinet/in.h lacks. */
 #define NH_HIP		139
 #define NH_SHIM6	140
 
@@ -170,22 +158,22 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 
 	while (more) {
 		switch (nh) {
-		case NH_HOPOPTS:
-		case NH_ROUTING:
-		case NH_DSTOPTS:
-		case NH_MOBILITY:
+		case IPPROTO_HOPOPTS:
+		case IPPROTO_ROUTING:
+		case IPPROTO_DSTOPTS:
+		case IPPROTO_MH:
 		case NH_HIP:
 		case NH_SHIM6:
 			if (len - pos < 2)
 				return RXR_FLOW_E_TRUNCATED;
 			hlen = ((size_t)p[pos + 1] + 1) * 8;
 			break;
-		case NH_AH:
+		case IPPROTO_AH:
 			if (len - pos < 2)
 				return RXR_FLOW_E_TRUNCATED;
 			hlen = ((size_t)p[pos + 1] + 2) * 4;
 			break;
-		case NH_FRAGMENT:
+		case IPPROTO_FRAGMENT:
 			hlen = 8;
 			break;
 		default:
@@ -199,7 +187,7 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 		/* Headers must fit in the payload, except in a jumbogram. */
 		if (plen != 0 && pos + hlen - ofs - IPV6_HDR_LEN > plen)
 			return RXR_FLOW_E_MALFORMED;
-		if (nh == NH_FRAGMENT) {
+		if (nh == IPPROTO_FRAGMENT) {
 			uint16_t fo = rd16(p + pos + 2);
 
 			if (fo & 0xfff9) {
@@ -229,31 +217,31 @@ int
 rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
 {
 	const uint8_t *p = frame;
-	size_t ofs = ETHER_HDR_LEN;
+	size_t ofs = RTE_ETHER_HDR_LEN;
 	uint16_t et;
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	if (p == NULL || len < ETHER_HDR_LEN)
+	if (p == NULL || len < RTE_ETHER_HDR_LEN)
 		return RXR_FLOW_E_TRUNCATED;
 
 	et = rd16(p + 12);
-	while (et == ETHER_TYPE_VLAN || et == ETHER_TYPE_QINQ ||
-			et == ETHER_TYPE_QINQ_OLD) {
+	while (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ ||
+			et == RTE_ETHER_TYPE_QINQ1) {
 		if (info->nb_vlan == RXR_FLOW_MAX_VLAN)
 			break;	/* a third tag: not something NICs hash */
-		if (len - ofs < VLAN_HDR_LEN)
+		if (len - ofs < RTE_VLAN_HLEN)
 			return RXR_FLOW_E_TRUNCATED;
 		info->vlan_tci[info->nb_vlan++] = rd16(p + ofs);
 		et = rd16(p + ofs + 2);
-		ofs += VLAN_HDR_LEN;
+		ofs += RTE_VLAN_HLEN;
 	}
 	info->ether_type = et;
 	info->l3_ofs = ofs;
 
-	if (et == ETHER_TYPE_IPV4)
+	if (et == RTE_ETHER_TYPE_IPV4)
 		ret = parse_ipv4(p, len, ofs, info);
-	else if (et == ETHER_TYPE_IPV6)
+	else if (et == RTE_ETHER_TYPE_IPV6)
 		ret = parse_ipv6(p, len, ofs, info);
 	else
 		return RXR_FLOW_E_NOT_IP;
