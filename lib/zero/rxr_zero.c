@@ -86,8 +86,11 @@ nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
 
 /* --- CPU features -------------------------------------------------------- */
 
+/* Instructions the CPU (and the OS) supports: nt's, and ERMS and FSRM
+ * that make REP STOSB fast. */
+static bool has_isa[RXR_ZERO_NR_NT_ISAS] = { [RXR_ZERO_NT_BEST] = true };
+static bool erms, fsrm;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-static struct rxr_zero_cpu cpu;
 static enum rxr_zero_nt_isa nt_best = RXR_ZERO_NT_SSE2;
 
 static void
@@ -97,33 +100,21 @@ cpu_detect(void)
 
 	/* The builtins check that the OS saves the wide registers too. */
 	__builtin_cpu_init();
-	cpu.sse2 = __builtin_cpu_supports("sse2");
-	cpu.avx2 = __builtin_cpu_supports("avx2");
-	cpu.avx512f = __builtin_cpu_supports("avx512f");
+	has_isa[RXR_ZERO_NT_SSE2] = __builtin_cpu_supports("sse2");
+	has_isa[RXR_ZERO_NT_AVX2] = __builtin_cpu_supports("avx2");
+	has_isa[RXR_ZERO_NT_AVX512] = __builtin_cpu_supports("avx512f");
 	/* No builtin names these: CPUID leaf 7 and 0x80000008. */
 	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-		cpu.erms = (b >> 9) & 1;
-		cpu.fsrm = (d >> 4) & 1;
+		erms = (b >> 9) & 1;
+		fsrm = (d >> 4) & 1;
 	}
 	if (__get_cpuid(0x80000008, &a, &b, &c, &d))
-		cpu.clzero = b & 1;
-
-	/* CLZERO first: twice the DRAM rate of AVX-512 here at best. */
-	if (cpu.clzero)
-		nt_best = RXR_ZERO_NT_CLZERO;
-	else if (cpu.avx512f)
-		nt_best = RXR_ZERO_NT_AVX512;
-	else if (cpu.avx2)
-		nt_best = RXR_ZERO_NT_AVX2;
-	else
-		nt_best = RXR_ZERO_NT_SSE2;
-}
-
-void
-rxr_zero_cpu_get(struct rxr_zero_cpu *c)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	*c = cpu;
+		has_isa[RXR_ZERO_NT_CLZERO] = b & 1;
+	/* The last the CPU has: CLZERO clears DRAM up to twice as fast as
+	 * AVX-512 here. SSE2 is x86-64's baseline. */
+	nt_best = RXR_ZERO_NT_CLZERO;
+	while (nt_best > RXR_ZERO_NT_SSE2 && !has_isa[nt_best])
+		nt_best--;
 }
 
 enum rxr_zero_nt_isa
@@ -137,15 +128,7 @@ bool
 rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
 {
 	pthread_once(&cpu_once, cpu_detect);
-	const bool has[RXR_ZERO_NR_NT_ISAS] = {
-		[RXR_ZERO_NT_BEST] = true,
-		[RXR_ZERO_NT_SSE2] = cpu.sse2,
-		[RXR_ZERO_NT_AVX2] = cpu.avx2,
-		[RXR_ZERO_NT_AVX512] = cpu.avx512f,
-		[RXR_ZERO_NT_CLZERO] = cpu.clzero,
-	};
-
-	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has[isa];
+	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has_isa[isa];
 }
 
 /* --- narrow -------------------------------------------------------------- */
@@ -386,7 +369,7 @@ auto_measure(void)
 		}
 		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
 			ac->pick = ac->nt_gbps > ac->contig_gbps *
-				(cpu.erms || cpu.fsrm ? AUTO_MARGIN : 1.0) ?
+				(erms || fsrm ? AUTO_MARGIN : 1.0) ?
 				RXR_ZERO_NT : RXR_ZERO_CONTIG;
 		else
 			ac->pick = ac->contig_gbps > ac->nt_gbps * AUTO_MARGIN ?
@@ -450,8 +433,9 @@ rxr_zero_auto_dump(FILE *out)
 {
 	pthread_once(&auto_once, auto_measure);
 	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
-		cpu.erms, cpu.fsrm, cpu.sse2, cpu.avx2, cpu.avx512f,
-		cpu.clzero, rxr_zero_nt_isa_name(nt_best));
+		erms, fsrm, has_isa[RXR_ZERO_NT_SSE2], has_isa[RXR_ZERO_NT_AVX2],
+		has_isa[RXR_ZERO_NT_AVX512], has_isa[RXR_ZERO_NT_CLZERO],
+		rxr_zero_nt_isa_name(nt_best));
 	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
 		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");

@@ -122,19 +122,6 @@ int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
 /** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
 const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
 
-/** CPU features that the methods and auto depend on. */
-struct rxr_zero_cpu {
-	bool erms;	/**< enhanced REP MOVSB/STOSB */
-	bool fsrm;	/**< fast short REP MOV */
-	bool sse2;
-	bool avx2;
-	bool avx512f;
-	bool clzero;	/**< AMD CLZERO */
-};
-
-/** Features of this CPU (detected once, usable by the OS). */
-void rxr_zero_cpu_get(struct rxr_zero_cpu *cpu);
-
 /** True when this CPU can run nt with @p isa (BEST is always true). */
 bool rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa);
 
