@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include <cpuid.h>
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -30,11 +30,100 @@ stosb(void *p, size_t n)
 	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
 }
 
-static const rxr_zero_nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = rxr_zero_nt_body_sse2,
-	[RXR_ZERO_NT_AVX2] = rxr_zero_nt_body_avx2,
-	[RXR_ZERO_NT_AVX512] = rxr_zero_nt_body_avx512,
-	[RXR_ZERO_NT_CLZERO] = rxr_zero_nt_body_clzero,
+/* The line the non-temporal bodies clear at a time (x86's cache line). */
+#define NT_LINE 64
+
+/*
+ * Non-temporal bodies: clear n bytes at p, NT_LINE-aligned, n a non-zero
+ * multiple of it, no fence. DPDK's pkg-config forces -march=corei7: each
+ * wider one is built for its target by attribute, and only called after
+ * cpu_detect() found the CPU (and the OS, for AVX state) supports it.
+ * Four lines per iteration keep the store queue busy without a long tail.
+ */
+typedef void (*nt_body_t)(char *p, size_t n);
+
+static void
+nt_body_sse2(char *p, size_t n)
+{
+	const __m128i z = _mm_setzero_si128();
+	char *end = p + n;
+
+	for (; p < end; p += 64) {
+		_mm_stream_si128((__m128i *)(void *)p, z);
+		_mm_stream_si128((__m128i *)(void *)(p + 16), z);
+		_mm_stream_si128((__m128i *)(void *)(p + 32), z);
+		_mm_stream_si128((__m128i *)(void *)(p + 48), z);
+	}
+}
+
+__attribute__((target("avx2"))) static void
+nt_body_avx2(char *p, size_t n)
+{
+	const __m256i z = _mm256_setzero_si256();
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		_mm256_stream_si256((__m256i *)(void *)p, z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 32), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 64), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 96), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 128), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 160), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 192), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 224), z);
+	}
+	for (; p < end; p += 64) {
+		_mm256_stream_si256((__m256i *)(void *)p, z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 32), z);
+	}
+}
+
+__attribute__((target("avx512f"))) static void
+nt_body_avx512(char *p, size_t n)
+{
+	const __m512i z = _mm512_setzero_si512();
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		_mm512_stream_si512((void *)p, z);
+		_mm512_stream_si512((void *)(p + 64), z);
+		_mm512_stream_si512((void *)(p + 128), z);
+		_mm512_stream_si512((void *)(p + 192), z);
+	}
+	for (; p < end; p += 64)
+		_mm512_stream_si512((void *)p, z);
+}
+
+/*
+ * CLZERO zeroes the whole line that holds rAX, weakly ordered like a
+ * streaming store: the caller's SFENCE orders it (AMD APM vol. 3).
+ */
+static inline void
+clzero(char *p)
+{
+	__asm__ volatile("clzero" : : "a"(p) : "memory");
+}
+
+static void
+nt_body_clzero(char *p, size_t n)
+{
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		clzero(p);
+		clzero(p + 64);
+		clzero(p + 128);
+		clzero(p + 192);
+	}
+	for (; p < end; p += 64)
+		clzero(p);
+}
+
+static const nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = nt_body_sse2,
+	[RXR_ZERO_NT_AVX2] = nt_body_avx2,
+	[RXR_ZERO_NT_AVX512] = nt_body_avx512,
+	[RXR_ZERO_NT_CLZERO] = nt_body_clzero,
 };
 
 /*
@@ -66,11 +155,11 @@ rxr_zero_debug_check_fenced(const char *where)
  * so no line is written both ways and nothing outside the extent is touched.
  */
 static inline void
-nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
+nt_clear_nofence(char *p, size_t len, nt_body_t body)
 {
 	uintptr_t a = (uintptr_t)p, e = a + len;
-	uintptr_t b = RTE_ALIGN_CEIL(a, RXR_ZERO_NT_LINE);
-	uintptr_t c = RTE_ALIGN_FLOOR(e, RXR_ZERO_NT_LINE);
+	uintptr_t b = RTE_ALIGN_CEIL(a, NT_LINE);
+	uintptr_t c = RTE_ALIGN_FLOOR(e, NT_LINE);
 
 	if (c <= b) {
 		/* No whole line inside: a short extent. */
@@ -231,7 +320,7 @@ contig_clear(char *p, size_t len, size_t chunk, rxr_zero_yield_t yield,
  * not pile up in the write-combining buffers across a long poll.
  */
 static void
-nt_clear(char *p, size_t len, size_t chunk, rxr_zero_nt_body_t body,
+nt_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 		rxr_zero_yield_t yield, void *arg)
 {
 	while (len > chunk) {
@@ -305,7 +394,7 @@ static double
 auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 		size_t *off)
 {
-	rxr_zero_nt_body_t body = nt_body[nt_best];
+	nt_body_t body = nt_body[nt_best];
 	double t0 = 0, t;
 
 	for (int timed = 0; timed < 2; timed++) {
@@ -726,7 +815,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {
-		rxr_zero_nt_body_t body = nt_body[p->nt_isa];
+		nt_body_t body = nt_body[p->nt_isa];
 
 		for (i = 0; i < n; i++)
 			nt_clear_nofence((char *)frames[i] + off, len, body);
