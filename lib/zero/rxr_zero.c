@@ -300,39 +300,32 @@ narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
 
 /* --- contig and nt in chunks --------------------------------------------- */
 
-/* chunk >= len means one piece and no yield at all. */
-static void
-contig_clear(char *p, size_t len, size_t chunk, rxr_zero_yield_t yield,
-		void *arg)
-{
-	while (len > chunk) {
-		stosb(p, chunk);
-		p += chunk;
-		len -= chunk;
-		yield(arg);
-	}
-	stosb(p, len);
-}
-
 /*
- * Each chunk is fenced before the yield: whoever runs in the yield (or on
- * another lcore after it) sees every cleared byte, and streaming stores do
- * not pile up in the write-combining buffers across a long poll.
+ * contig (body NULL) or nt in chunks; chunk >= len means one piece and no
+ * yield. nt fences each chunk before the yield: whoever runs in the yield
+ * (or on another lcore after it) sees every cleared byte, and streaming
+ * stores do not pile up in the write-combining buffers across a long poll.
  */
 static void
-nt_clear(char *p, size_t len, size_t chunk, nt_body_t body,
+chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 		rxr_zero_yield_t yield, void *arg)
 {
-	while (len > chunk) {
-		nt_clear_nofence(p, chunk, body);
-		nt_fence();
-		p += chunk;
-		len -= chunk;
+	for (;;) {
+		size_t n = RTE_MIN(len, chunk);
+
+		if (body == NULL) {
+			stosb(p, n);
+		} else {
+			nt_clear_nofence(p, n, body);
+			nt_fence();
+		}
+		if (n == len)
+			return;
+		p += n;
+		len -= n;
 		rxr_zero_debug_check_fenced("nt yield");
 		yield(arg);
 	}
-	nt_clear_nofence(p, len, body);
-	nt_fence();
 }
 
 /* --- auto ---------------------------------------------------------------- */
@@ -597,11 +590,9 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 		break;
 	}
 	case RXR_ZERO_CONTIG:
-		contig_clear(addr, len, chunk, yield, opts->yield_arg);
-		break;
 	case RXR_ZERO_NT:
-		nt_clear(addr, len, chunk, nt_body[isa], yield,
-				opts->yield_arg);
+		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_body[isa] :
+			NULL, yield, opts->yield_arg);
 		break;
 	default:
 		return -EINVAL;
