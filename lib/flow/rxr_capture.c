@@ -152,70 +152,52 @@ iface_add(struct rxr_capture *c, uint32_t lt, uint32_t snaplen,
 	return 0;
 }
 
-static int
-pcap_hdr_read(struct rxr_capture *c, const uint8_t *h, uint32_t magic)
-{
-	char name[32];
-	uint32_t lt;
-
-	c->swap = (magic & 0xffff) == 0xb2a1 || (magic & 0xffff) == 0x3ca1 ||
-		(magic & 0xffff) == 0xcda1;
-	magic = get32(c, h);
-	c->nano = magic == 0xa1b23c4d;
-	c->rec_hdr = magic == 0xa1b2cd34 ? 24 : 16;
-	if (get16(c, h + 4) != 2)
-		return fail(c, "pcap version %u.%u, not 2.x", get16(c, h + 4),
-			get16(c, h + 6));
-	/* The upper bits carry the FCS length, not the link type. */
-	lt = get32(c, h + 20) & 0x03ffffff;
-	if (link_hdr_len(lt) < 0)
-		return fail(c, "link type %s (%u): not Ethernet, nor one that "
-			"can be given an Ethernet header (LINUX_SLL, LINUX_SLL2, "
-			"RAW, IPV4, IPV6, NULL, LOOP)",
-			rxr_capture_linktype_name(lt, name, sizeof(name)), lt);
-	return iface_add(c, lt, get32(c, h + 16), 6);
-}
-
 int
 rxr_capture_open(struct rxr_capture *c, FILE *f)
 {
-	uint8_t h[24];
-	uint32_t magic;
+	uint8_t h[24] = { 0 };
+	uint32_t magic, lt;
+	char name[32];
 	size_t n;
 
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	n = fread(h, 1, sizeof(h), f);
+	/* pcap's magics (micro, nano, modified) in the writer's byte order. */
+	memcpy(&magic, h, 4);
+	c->swap = magic >> 16 != 0xa1b2;
+	magic = get32(c, h);
 	if (n == 0) {
 		fail(c, "empty file, not a capture");
-		goto bad;
-	}
-	memcpy(&magic, h, 4);
-	if (n >= 4 && magic == SHB_TYPE) {
+	} else if (n >= 4 && magic == SHB_TYPE) {
 		/* Sections are read as blocks by rxr_capture_next(). */
 		c->pcapng = c->nano = true;
-		if (fseek(f, 0, SEEK_SET) != 0) {
-			fail(c, "cannot seek back to its start");
-			goto bad;
-		}
-		return 0;
-	}
-	switch (n < 4 ? 0 : magic) {
-	case 0xa1b2c3d4: case 0xd4c3b2a1: case 0xa1b23c4d: case 0x4d3cb2a1:
-	case 0xa1b2cd34: case 0x34cdb2a1:
-		if (n < sizeof(h)) {
-			fail(c, "the pcap header is cut (%zu of 24 bytes)", n);
-			goto bad;
-		}
-		if (pcap_hdr_read(c, h, magic) != 0)
-			goto bad;
-		return 0;
-	default:
+		if (fseek(f, 0, SEEK_SET) == 0)
+			return 0;
+		fail(c, "cannot seek back to its start");
+	} else if (n < 4 || (magic != 0xa1b2c3d4 && magic != 0xa1b23c4d &&
+			magic != 0xa1b2cd34)) {
 		fail(c, "not a pcap or pcapng capture (it starts with %02x %02x "
-			"%02x %02x)", h[0], n > 1 ? h[1] : 0, n > 2 ? h[2] : 0,
-			n > 3 ? h[3] : 0);
+			"%02x %02x)", h[0], h[1], h[2], h[3]);
+	} else if (n < sizeof(h)) {
+		fail(c, "the pcap header is cut (%zu of 24 bytes)", n);
+	} else if (get16(c, h + 4) != 2) {
+		fail(c, "pcap version %u.%u, not 2.x", get16(c, h + 4),
+			get16(c, h + 6));
+	} else {
+		c->nano = magic == 0xa1b23c4d;
+		c->rec_hdr = magic == 0xa1b2cd34 ? 24 : 16;
+		/* The upper bits carry the FCS length, not the link type. */
+		lt = get32(c, h + 20) & 0x03ffffff;
+		if (link_hdr_len(lt) < 0)
+			fail(c, "link type %s (%u): not Ethernet, nor one that "
+				"can be given an Ethernet header (LINUX_SLL, "
+				"LINUX_SLL2, RAW, IPV4, IPV6, NULL, LOOP)",
+				rxr_capture_linktype_name(lt, name, sizeof(name)),
+				lt);
+		else if (iface_add(c, lt, get32(c, h + 16), 6) == 0)
+			return 0;
 	}
-bad:
 	rxr_capture_close(c);
 	return -1;
 }
