@@ -57,7 +57,8 @@ rd32(const uint8_t *p)
 
 /*
  * TCP/UDP header at l4 of a datagram whose IP header claims l4_claim bytes
- * after it (UINT32_MAX: unknown, an IPv6 jumbogram).
+ * after it (UINT32_MAX: unknown, an IPv6 jumbogram). Fragments and other
+ * protocols have no ports to read: the NIC hashes addresses only.
  */
 static int
 parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
@@ -68,6 +69,8 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 
 	info->l4_ofs = l4;
 	info->payload_ofs = l4;
+	if (key->flags & RXR_FLOW_F_FRAG)
+		return RXR_FLOW_OK;
 	switch (key->proto) {
 	case IPPROTO_TCP:
 		if (len - l4 < TCP_HDR_MIN)
@@ -86,7 +89,6 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 			return RXR_FLOW_E_MALFORMED;
 		break;
 	default:
-		/* No ports to read: the NIC hashes addresses only. */
 		return RXR_FLOW_OK;
 	}
 	key->sport = rd16(p + l4);
@@ -102,7 +104,6 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	struct rxr_flow_key *key = &info->key;
 	const uint8_t *ip = p + ofs;
 	uint32_t ihl, tot;
-	uint16_t frag;
 
 	if (len - ofs < IPV4_HDR_MIN)
 		return RXR_FLOW_E_TRUNCATED;
@@ -122,14 +123,9 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	memcpy(key->src, ip + 12, 4);
 	memcpy(key->dst, ip + 16, 4);
 
-	frag = rd16(ip + 6);
-	if (frag & 0x3fff) {
-		/* MF set or an offset: NICs hash the addresses only. */
+	/* MF set or an offset. */
+	if (rd16(ip + 6) & 0x3fff)
 		key->flags |= RXR_FLOW_F_FRAG;
-		info->l4_ofs = ofs + ihl;
-		info->payload_ofs = ofs + ihl;
-		return RXR_FLOW_OK;
-	}
 	return parse_l4(p, len, ofs + ihl, tot - ihl, info);
 }
 
@@ -203,11 +199,6 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	}
 
 	key->proto = nh;
-	if (key->flags & RXR_FLOW_F_FRAG) {
-		info->l4_ofs = pos;
-		info->payload_ofs = pos;
-		return RXR_FLOW_OK;
-	}
 	claim = plen == 0 ? UINT32_MAX :
 		plen - (uint32_t)(pos - ofs - IPV6_HDR_LEN);
 	return parse_l4(p, len, pos, claim, info);
