@@ -387,7 +387,7 @@ static double
 auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 		size_t *off)
 {
-	nt_body_t body = nt_body[nt_best];
+	nt_body_t body = m == RXR_ZERO_NT ? nt_body[nt_best] : NULL;
 	double t0 = 0, t;
 
 	for (int timed = 0; timed < 2; timed++) {
@@ -396,13 +396,8 @@ auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 				done += pr->probe_len) {
 			if (*off + pr->probe_len > pr->window)
 				*off = 0;
-			if (m == RXR_ZERO_CONTIG) {
-				stosb(buf + *off, pr->probe_len);
-			} else {
-				nt_clear_nofence(buf + *off, pr->probe_len,
-					body);
-				nt_fence();
-			}
+			chunks_clear(buf + *off, pr->probe_len, SIZE_MAX, body,
+				NULL, NULL);
 			*off += pr->probe_len;
 		}
 	}
@@ -471,21 +466,15 @@ rxr_zero_auto_init(void)
 	return auto_status;
 }
 
-static unsigned int
-auto_class_of(size_t len)
-{
-	unsigned int i = 0;
-
-	while (len > auto_probe[i].max_len)
-		i++;
-	return i;
-}
-
 enum rxr_zero_method
 rxr_zero_auto_pick(size_t len)
 {
+	unsigned int i = 0;
+
 	pthread_once(&auto_once, auto_measure);
-	return auto_class[auto_class_of(len)].pick;
+	while (len > auto_probe[i].max_len)
+		i++;
+	return auto_class[i].pick;
 }
 
 void
@@ -497,17 +486,16 @@ rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c)
 		*c = auto_class[i];
 }
 
+/* "inf", or whole KiB or MiB: the sizes of auto_probe[]. */
 static void
 fmt_size(char *buf, size_t len, size_t v)
 {
+	bool mib = v >= (1u << 20);
+
 	if (v == SIZE_MAX)
 		snprintf(buf, len, "inf");
-	else if (v >= (1u << 20) && v % (1u << 20) == 0)
-		snprintf(buf, len, "%zuM", v >> 20);
-	else if (v >= 1024 && v % 1024 == 0)
-		snprintf(buf, len, "%zuK", v >> 10);
 	else
-		snprintf(buf, len, "%zu", v);
+		snprintf(buf, len, "%zu%c", v >> (mib ? 20 : 10), mib ? 'M' : 'K');
 }
 
 void
@@ -546,27 +534,21 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 
 	if (opts == NULL)
 		opts = &defaults;
-	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS)
+	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS ||
+			!rxr_zero_nt_isa_supported(opts->nt_isa) ||
+			(addr == NULL && len != 0) ||
+			len > UINTPTR_MAX - (uintptr_t)addr)
 		return -EINVAL;
-	if (!rxr_zero_nt_isa_supported(opts->nt_isa) ||
-			(addr == NULL && len != 0))
-		return -EINVAL;
-	isa = opts->nt_isa == RXR_ZERO_NT_BEST ? nt_best : opts->nt_isa;
 	if (len == 0)
 		return 0;
-	if (len > UINTPTR_MAX - (uintptr_t)addr)
-		return -EINVAL;
+	isa = opts->nt_isa == RXR_ZERO_NT_BEST ? nt_best : opts->nt_isa;
 
 	/* Without a yield nothing is chunked: one piece, no call. */
 	yield = opts->yield;
-	chunk = opts->chunk != 0 ? opts->chunk : RXR_ZERO_CHUNK_DEFAULT;
-	if (yield == NULL)
-		chunk = SIZE_MAX;
-
-	m = opts->method;
-	if (m == RXR_ZERO_AUTO)
-		m = rxr_zero_auto_pick(len);
-
+	chunk = yield == NULL ? SIZE_MAX : opts->chunk != 0 ? opts->chunk :
+		RXR_ZERO_CHUNK_DEFAULT;
+	m = opts->method == RXR_ZERO_AUTO ? rxr_zero_auto_pick(len) :
+		opts->method;
 	switch (m) {
 	case RXR_ZERO_NARROW: {
 		struct narrow nw;
