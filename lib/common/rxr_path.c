@@ -171,7 +171,7 @@ rxr_path_check_output(const char *what, const char *path,
 	struct statvfs vfs;
 	char shown[RXR_PATH_SHOWN_LEN], shown_dir[RXR_PATH_SHOWN_LEN];
 	char shown_in[RXR_PATH_SHOWN_LEN];
-	const char *p;
+	const char *p, *sd;
 	bool exists, has_target;
 	char *dir;
 	int ret = 0;
@@ -218,28 +218,23 @@ rxr_path_check_output(const char *what, const char *path,
 	if (dir == NULL)
 		return fail(err, errlen, -ENOMEM, "%s %s: out of memory", what,
 			p);
+	sd = rxr_path_shown(dir, shown_dir, sizeof(shown_dir));
 	if (stat(dir, &st) != 0)
 		ret = -errno;
 	else if (!S_ISDIR(st.st_mode))
 		ret = -ENOTDIR;
-	if (ret != 0) {
-		snprintf(err, errlen, "%s %s: directory %s: %s", what, p,
-			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+	if (ret != 0)
+		fail(err, errlen, ret, "%s %s: directory %s: %s", what, p, sd,
 			strerror(-ret));
-	} else if (access(dir, W_OK | X_OK) != 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what,
-			p, rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
-			strerror(-ret));
-	} else if (statvfs(dir, &vfs) == 0 &&
-			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free) {
-		ret = -ENOSPC;
-		snprintf(err, errlen, "%s %s: %llu bytes free in %s, the "
-			"output needs about %llu", what, p,
-			(unsigned long long)vfs.f_bavail * vfs.f_frsize,
-			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+	else if (access(dir, W_OK | X_OK) != 0)
+		ret = fail(err, errlen, -errno, "%s %s: cannot write in %s: %s",
+			what, p, sd, strerror(errno));
+	else if (statvfs(dir, &vfs) == 0 &&
+			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free)
+		ret = fail(err, errlen, -ENOSPC, "%s %s: %llu bytes free in %s, "
+			"the output needs about %llu", what, p,
+			(unsigned long long)vfs.f_bavail * vfs.f_frsize, sd,
 			(unsigned long long)min_free);
-	}
 	free(dir);
 	return ret;
 }

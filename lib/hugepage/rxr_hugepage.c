@@ -5,6 +5,7 @@
  * else on ordinary memory (rxr_hugepage.h).
  */
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,24 +55,19 @@ default_page_kb(void)
 static unsigned long
 mount_page_kb(const char *opts, unsigned long default_kb)
 {
-	const char *p = opts;
+	const char *p = strstr(opts, "pagesize=");
 	unsigned long v;
 	char *end;
 
-	while (p != NULL && strncmp(p, "pagesize=", 9) != 0) {
-		p = strchr(p, ',');
-		if (p != NULL)
-			p++;
-	}
-	if (p == NULL)
+	if (p == NULL || (p != opts && p[-1] != ','))
 		return default_kb;
 	v = strtoul(p + 9, &end, 10);
-	switch (*end) {
-	case 'G': case 'g':
+	switch (tolower((unsigned char)*end)) {
+	case 'g':
 		return v << 20;
-	case 'M': case 'm':
+	case 'm':
 		return v << 10;
-	case 'K': case 'k':
+	case 'k':
 		return v;
 	default:
 		return v >> 10;

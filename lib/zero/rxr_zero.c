@@ -653,10 +653,9 @@ rxr_zero_method_parse(const char *name, enum rxr_zero_method *m, char *err,
 	int i = parse_name("zeroing method", method_names,
 			RXR_ZERO_NR_METHODS, name, err, errlen);
 
-	if (i < 0)
-		return i;
-	*m = (enum rxr_zero_method)i;
-	return 0;
+	if (i >= 0)
+		*m = (enum rxr_zero_method)i;
+	return RTE_MIN(i, 0);
 }
 
 const char *
@@ -680,10 +679,9 @@ rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p, char *err,
 	int i = parse_name("zeroing policy", policy_names,
 			RXR_ZERO_NR_POLICIES, name, err, errlen);
 
-	if (i < 0)
-		return i;
-	*p = (enum rxr_zero_policy)i;
-	return 0;
+	if (i >= 0)
+		*p = (enum rxr_zero_policy)i;
+	return RTE_MIN(i, 0);
 }
 
 /* --- the testing slowdown ----------------------------------------------- */
@@ -697,15 +695,12 @@ delay_step(uint64_t x)
 	return x;
 }
 
-/* No instruction after it starts before every one before it is done. */
+/* No instruction after it starts before every one before it is done (the
+ * file is x86's alone: REP STOSB, streaming stores). */
 static inline void
 delay_fence(void)
 {
-#if defined(RTE_ARCH_X86)
 	__asm__ volatile("lfence" : : : "memory");
-#else
-	rte_mb();
-#endif
 }
 
 /*
