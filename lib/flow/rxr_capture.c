@@ -605,26 +605,6 @@ rxr_capture_flows_free(struct rxr_capture_flows *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int
-flows_grow(struct rxr_capture_flows *t)
-{
-	uint32_t n = t->nb_slots * 2, i, idx;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < t->nb_flows; i++) {
-		idx = key_hash(&t->flows[i].key) & (n - 1);
-		while (s[idx] != 0)
-			idx = (idx + 1) & (n - 1);
-		s[idx] = i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nb_slots = n;
-	return 0;
-}
-
 int
 rxr_capture_flows_add(struct rxr_capture_flows *t,
 		const struct rxr_flow_key *k, uint32_t hash, uint16_t queue,
@@ -632,6 +612,7 @@ rxr_capture_flows_add(struct rxr_capture_flows *t,
 {
 	uint32_t mask = t->nb_slots - 1, idx = key_hash(k) & mask;
 	struct rxr_capture_flow *f;
+	uint32_t *s;
 
 	while (t->slots[idx] != 0) {
 		f = &t->flows[t->slots[idx] - 1];
@@ -664,7 +645,20 @@ rxr_capture_flows_add(struct rxr_capture_flows *t,
 	f->bytes = len;
 	t->slots[idx] = ++t->nb_flows;
 	/* Keep the table at most half full: probes stay short. */
-	if (t->nb_flows * 2 > t->nb_slots)
-		return flows_grow(t);
+	if (t->nb_flows * 2 <= t->nb_slots)
+		return 0;
+	mask = t->nb_slots * 2 - 1;
+	s = calloc(mask + 1, sizeof(*s));
+	if (s == NULL)
+		return -1;
+	for (uint32_t i = 0; i < t->nb_flows; i++) {
+		idx = key_hash(&t->flows[i].key) & mask;
+		while (s[idx] != 0)
+			idx = (idx + 1) & mask;
+		s[idx] = i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nb_slots = mask + 1;
 	return 0;
 }

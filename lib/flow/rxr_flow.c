@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Flow keys from Ethernet frames, the Toeplitz hash and RETA of RSS, and
- * their printed forms (rxr_flow.h).
- */
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

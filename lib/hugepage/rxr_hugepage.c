@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Hugepage probing and rxr_eal_init(): EAL on hugepages when usable,
- * else on ordinary memory (rxr_hugepage.h).
- */
-
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,15 +169,15 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		av = calloc(argc + 4, sizeof(*av));
 		if (av == NULL)
 			return -1;
-		av[0] = argv[0];
-		av[1] = (char *)(uintptr_t)"--no-huge";
-		extra = 1;
+		ac = 0;
+		av[ac++] = argv[0];
+		av[ac++] = (char *)(uintptr_t)"--no-huge";
 		if (!has_mem) {
 			snprintf(mib, sizeof(mib), "%u", fallback_mib);
-			av[2] = (char *)(uintptr_t)"-m";
-			av[3] = mib;
-			extra = 3;
+			av[ac++] = (char *)(uintptr_t)"-m";
+			av[ac++] = mib;
 		}
+		extra = ac - 1;
 		/*
 		 * EAL refuses --huge-unlink beside --no-huge (no files then),
 		 * and --in-memory (it turns --legacy-mem on): the latter's
@@ -192,17 +187,14 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 			eal_args = eal_args && strcmp(argv[i], "--") != 0;
 			if (eal_args && opt_is(argv[i], "--huge-unlink")) {
 				dropped++;
-				continue;
-			}
-			if (eal_args && strcmp(argv[i], "--in-memory") == 0) {
-				av[i + extra - dropped] =
-					(char *)(uintptr_t)"--no-shconf";
+			} else if (eal_args &&
+					strcmp(argv[i], "--in-memory") == 0) {
+				av[ac++] = (char *)(uintptr_t)"--no-shconf";
 				in_memory = true;
-				continue;
+			} else {
+				av[ac++] = argv[i];
 			}
-			av[i + extra - dropped] = argv[i];
 		}
-		ac = argc + extra - dropped;
 		if (log != NULL)
 			fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
 				"falling back to --no-huge%s%s MiB%s%s\n",

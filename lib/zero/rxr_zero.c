@@ -1,11 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Zeroing methods (narrow, contig REP STOSB, non-temporal nt), the CPU
- * checks behind nt, auto's choice per size class, method and policy
- * names, and frame payload clearing (rxr_zero.h).
- */
-
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Supplies of pre-zeroed frames per poll lcore, filled by a
- * background service and taken in bulk by refills (rxr_zero.h).
- */
-
 #include <errno.h>
 #include <string.h>
 
