@@ -280,16 +280,14 @@ static void
 narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
 		rxr_zero_yield_t yield, void *arg)
 {
-	nw->a = (uintptr_t)addr;
-	nw->e = nw->a + len;
-	nw->base = RTE_ALIGN_FLOOR(nw->a, (uintptr_t)RXR_ZERO_SUBPAGE);
-	nw->n = (RTE_ALIGN_CEIL(nw->e, (uintptr_t)RXR_ZERO_SUBPAGE) - nw->base) /
-		RXR_ZERO_SUBPAGE;
-	nw->done = 0;
-	nw->per_yield = per_yield;
-	nw->countdown = per_yield;
-	nw->yield = yield;
-	nw->arg = arg;
+	uintptr_t a = (uintptr_t)addr;
+	uintptr_t base = RTE_ALIGN_FLOOR(a, (uintptr_t)RXR_ZERO_SUBPAGE);
+
+	*nw = (struct narrow){ .a = a, .e = a + len, .base = base,
+		.n = (RTE_ALIGN_CEIL(a + len, (uintptr_t)RXR_ZERO_SUBPAGE) - base) /
+			RXR_ZERO_SUBPAGE,
+		.per_yield = per_yield, .countdown = per_yield, .yield = yield,
+		.arg = arg };
 }
 
 /* --- contig and nt in chunks --------------------------------------------- */
@@ -589,27 +587,17 @@ narrow_frame(void *p, size_t len)
 
 /* --- names --------------------------------------------------------------- */
 
-static const char * const method_names[RXR_ZERO_NR_METHODS] = {
-	[RXR_ZERO_AUTO] = "auto",
-	[RXR_ZERO_NARROW] = "narrow",
-	[RXR_ZERO_CONTIG] = "contig",
-	[RXR_ZERO_NT] = "nt",
+/* In the order of their enums. */
+static const char *const method_names[] = { "auto", "narrow", "contig", "nt" };
+static const char *const isa_names[] = {
+	"best", "sse2", "avx2", "avx512", "clzero",
 };
-
-static const char * const isa_names[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_BEST] = "best",
-	[RXR_ZERO_NT_SSE2] = "sse2",
-	[RXR_ZERO_NT_AVX2] = "avx2",
-	[RXR_ZERO_NT_AVX512] = "avx512",
-	[RXR_ZERO_NT_CLZERO] = "clzero",
+static const char *const policy_names[] = {
+	"none", "alloc", "free", "background",
 };
-
-static const char * const policy_names[RXR_ZERO_NR_POLICIES] = {
-	[RXR_ZERO_POLICY_NONE] = "none",
-	[RXR_ZERO_POLICY_ALLOC] = "alloc",
-	[RXR_ZERO_POLICY_FREE] = "free",
-	[RXR_ZERO_POLICY_BACKGROUND] = "background",
-};
+_Static_assert(RTE_DIM(method_names) == RXR_ZERO_NR_METHODS &&
+	RTE_DIM(isa_names) == RXR_ZERO_NR_NT_ISAS &&
+	RTE_DIM(policy_names) == RXR_ZERO_NR_POLICIES, "a name per value");
 
 /* Index of name in names[], or -EINVAL with a message listing them. */
 static int

@@ -38,12 +38,9 @@
 extern "C" {
 #endif
 
-/** Debug check fired when a supply hands out a frame whose payload is not zero. */
+/** Debug check: a supply handed out a frame whose payload is not zero. */
 #define RXR_CHECK_DIRTY		"dirty-frame"
-/**
- * Debug check fired when streaming stores are left unfenced at a yield, a
- * return or before frames are published.
- */
+/** Debug check: streaming stores unfenced at a yield, return or publication. */
 #define RXR_CHECK_UNFENCED	"unfenced-nt"
 
 /** Subpage size of narrow: the base page. */
