@@ -13,7 +13,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 
-#include "rxr_zero_priv.h"
+#include "rxr_zero.h"
 
 /* --- primitives ---------------------------------------------------------- */
 
@@ -136,8 +136,9 @@ nt_fence(void)
 		nt_unfenced = false;
 }
 
-void
-rxr_zero_debug_check_fenced(const char *where)
+/* Debug builds: fail when this thread has streaming stores no fence ordered. */
+static void
+nt_check_fenced(const char *where)
 {
 	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
 		"%s: streaming stores not fenced", where);
@@ -315,7 +316,7 @@ chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 			return;
 		p += n;
 		len -= n;
-		rxr_zero_debug_check_fenced("nt yield");
+		nt_check_fenced("nt yield");
 		yield(arg);
 	}
 }
@@ -571,7 +572,7 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	default:
 		return -EINVAL;
 	}
-	rxr_zero_debug_check_fenced("rxr_zero_extent");
+	nt_check_fenced("rxr_zero_extent");
 	return 0;
 }
 
@@ -782,5 +783,5 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 			stosb((char *)frames[i] + off, len);
 		break;
 	}
-	rxr_zero_debug_check_fenced("rxr_zero_payload_bulk");
+	nt_check_fenced("rxr_zero_payload_bulk");
 }

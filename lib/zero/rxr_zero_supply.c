@@ -8,7 +8,7 @@
 #include <rte_malloc.h>
 
 #include "rxr_spinlock.h"
-#include "rxr_zero_priv.h"
+#include "rxr_zero.h"
 
 /* Frames the service takes from the zone per lock hold. */
 #define SUPPLY_BATCH 32u
@@ -106,12 +106,10 @@ rxr_zero_supply_service(struct rxr_zero_supply *s, unsigned int budget)
 			break;
 		}
 		t0 = rte_rdtsc();
-		/* Ends with a fence for nt: the release store below orders
-		 * ordinary stores only, not streaming ones. */
+		/* Ends with a fence for nt (checked in debug builds): the
+		 * release store below orders ordinary stores only. */
 		rxr_zero_payload_bulk(&s->payload, objs, n);
 		cycles += rte_rdtsc() - t0;
-		if (RXR_DEBUG)
-			rxr_zero_debug_check_fenced("supply publish");
 		for (i = 0; i < n; i++)
 			s->slots[(head + i) & s->mask] = objs[i];
 		head += n;
