@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,32 @@
 static const char *
 mode_kind(mode_t m)
 {
-	if (S_ISREG(m))
-		return "a regular file";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISLNK(m))
-		return "a symbolic link";
+	static const struct {
+		mode_t fmt;
+		const char *name;
+	} kinds[] = {
+		{ S_IFREG, "a regular file" }, { S_IFDIR, "a directory" },
+		{ S_IFIFO, "a FIFO" }, { S_IFCHR, "a character device" },
+		{ S_IFBLK, "a block device" }, { S_IFSOCK, "a socket" },
+		{ S_IFLNK, "a symbolic link" },
+	};
+
+	for (unsigned int i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((m & S_IFMT) == kinds[i].fmt)
+			return kinds[i].name;
 	return "not a regular file";
+}
+
+/* The message of a failed check in err; returns ret. */
+static int __attribute__((format(printf, 4, 5)))
+fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* Whole up to SHOWN_MAX characters, else both ends. */
@@ -71,18 +83,13 @@ rxr_path_check_input(const char *what, const char *path, char *err,
 		what = "";
 	path_in_msg = rxr_path_shown(path, shown, sizeof(shown));
 	/* stat() never opens: a FIFO is found without blocking on it. */
-	if (stat(path, &st) != 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s%s%s: %s", what, sp, path_in_msg,
-			strerror(e));
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s%s%s: is %s, not a regular file", what,
-			sp, path_in_msg, mode_kind(st.st_mode));
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
+	if (stat(path, &st) != 0)
+		return fail(err, errlen, -errno, "%s%s%s: %s", what, sp,
+			path_in_msg, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+			"%s%s%s: is %s, not a regular file", what, sp,
+			path_in_msg, mode_kind(st.st_mode));
 	return 0;
 }
 
@@ -141,20 +148,17 @@ link_check(const char *what, const char *path, const char *shown,
 {
 	char to[PATH_MAX];
 
-	if (fd_link(path, to, sizeof(to))) {
-		snprintf(err, errlen, "%s %s: is a symbolic link to a file "
-			"descriptor (%s), not a file: refusing to replace it%s",
-			what, shown, to, strcmp(what, "--report") == 0 ||
+	if (fd_link(path, to, sizeof(to)))
+		return fail(err, errlen, -EEXIST, "%s %s: is a symbolic link to "
+			"a file descriptor (%s), not a file: refusing to replace "
+			"it%s", what, shown, to, strcmp(what, "--report") == 0 ||
 			strcmp(what, "--manifest") == 0 ?
 			"; '-' writes to standard output" : "");
-		return -EEXIST;
-	}
-	if (tgt != NULL && !S_ISREG(tgt->st_mode)) {
-		snprintf(err, errlen, "%s %s: is a symbolic link to %s, not a "
-			"regular file: refusing to replace it", what, shown,
+	if (tgt != NULL && !S_ISREG(tgt->st_mode))
+		return fail(err, errlen, S_ISDIR(tgt->st_mode) ? -EISDIR :
+			-EEXIST, "%s %s: is a symbolic link to %s, not a regular "
+			"file: refusing to replace it", what, shown,
 			mode_kind(tgt->st_mode));
-		return S_ISDIR(tgt->st_mode) ? -EISDIR : -EEXIST;
-	}
 	return 0;
 }
 
@@ -167,7 +171,7 @@ rxr_path_check_output(const char *what, const char *path,
 	struct statvfs vfs;
 	char shown[RXR_PATH_SHOWN_LEN], shown_dir[RXR_PATH_SHOWN_LEN];
 	char shown_in[RXR_PATH_SHOWN_LEN];
-	const char *p;
+	const char *p, *sd;
 	bool exists, has_target;
 	char *dir;
 	int ret = 0;
@@ -175,28 +179,20 @@ rxr_path_check_output(const char *what, const char *path,
 	if (rxr_path_is_stdout(path))
 		return 0;
 	p = rxr_path_shown(path, shown, sizeof(shown));
-	if (path[0] == '\0') {
-		snprintf(err, errlen, "%s: empty path", what);
-		return -EINVAL;
-	}
-	if (path[strlen(path) - 1] == '/') {
-		snprintf(err, errlen, "%s %s: names a directory, not a file",
-			what, p);
-		return -EISDIR;
-	}
+	if (path[0] == '\0')
+		return fail(err, errlen, -EINVAL, "%s: empty path", what);
+	if (path[strlen(path) - 1] == '/')
+		return fail(err, errlen, -EISDIR, "%s %s: names a directory, "
+			"not a file", what, p);
 	/* lstat: an atomic write replaces a link, never its target. */
 	exists = lstat(path, &st) == 0;
-	if (!exists && errno != ENOENT) {
-		ret = -errno;
-		snprintf(err, errlen, "%s %s: %s", what, p, strerror(-ret));
-		return ret;
-	}
-	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		snprintf(err, errlen, "%s %s: is %s, not a regular file: "
-			"refusing to replace it", what, p,
-			mode_kind(st.st_mode));
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
-	}
+	if (!exists && errno != ENOENT)
+		return fail(err, errlen, -errno, "%s %s: %s", what, p,
+			strerror(errno));
+	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return fail(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR :
+			-EEXIST, "%s %s: is %s, not a regular file: refusing to "
+			"replace it", what, p, mode_kind(st.st_mode));
 	/* A link to an input: the write would replace the link, which may be
 	 * the very name the input was given by (as rxrefill_paths.py). */
 	has_target = exists && S_ISLNK(st.st_mode) && stat(path, &tgt) == 0;
@@ -206,49 +202,39 @@ rxr_path_check_output(const char *what, const char *path,
 	for (unsigned int i = 0; exists && i < nb_inputs; i++) {
 		if (inputs[i] == NULL || stat(inputs[i], &in) != 0)
 			continue;
-		if (in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
-			snprintf(err, errlen, "%s %s: is also the input %s: "
-				"refusing to overwrite it", what, p,
+		if (in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+			return fail(err, errlen, -EEXIST, "%s %s: is also the "
+				"input %s: refusing to overwrite it", what, p,
 				rxr_path_shown(inputs[i], shown_in,
 					sizeof(shown_in)));
-			return -EEXIST;
-		}
 		if (has_target && in.st_dev == tgt.st_dev &&
-				in.st_ino == tgt.st_ino) {
-			snprintf(err, errlen, "%s %s: is a symbolic link to "
-				"the input %s: refusing to replace it", what, p,
-				rxr_path_shown(inputs[i], shown_in,
+				in.st_ino == tgt.st_ino)
+			return fail(err, errlen, -EEXIST, "%s %s: is a symbolic "
+				"link to the input %s: refusing to replace it",
+				what, p, rxr_path_shown(inputs[i], shown_in,
 					sizeof(shown_in)));
-			return -EEXIST;
-		}
 	}
 	dir = dir_of(path);
-	if (dir == NULL) {
-		snprintf(err, errlen, "%s %s: out of memory", what, p);
-		return -ENOMEM;
-	}
+	if (dir == NULL)
+		return fail(err, errlen, -ENOMEM, "%s %s: out of memory", what,
+			p);
+	sd = rxr_path_shown(dir, shown_dir, sizeof(shown_dir));
 	if (stat(dir, &st) != 0)
 		ret = -errno;
 	else if (!S_ISDIR(st.st_mode))
 		ret = -ENOTDIR;
-	if (ret != 0) {
-		snprintf(err, errlen, "%s %s: directory %s: %s", what, p,
-			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+	if (ret != 0)
+		fail(err, errlen, ret, "%s %s: directory %s: %s", what, p, sd,
 			strerror(-ret));
-	} else if (access(dir, W_OK | X_OK) != 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what,
-			p, rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
-			strerror(-ret));
-	} else if (statvfs(dir, &vfs) == 0 &&
-			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free) {
-		ret = -ENOSPC;
-		snprintf(err, errlen, "%s %s: %llu bytes free in %s, the "
-			"output needs about %llu", what, p,
-			(unsigned long long)vfs.f_bavail * vfs.f_frsize,
-			rxr_path_shown(dir, shown_dir, sizeof(shown_dir)),
+	else if (access(dir, W_OK | X_OK) != 0)
+		ret = fail(err, errlen, -errno, "%s %s: cannot write in %s: %s",
+			what, p, sd, strerror(errno));
+	else if (statvfs(dir, &vfs) == 0 &&
+			(uint64_t)vfs.f_bavail * vfs.f_frsize < min_free)
+		ret = fail(err, errlen, -ENOSPC, "%s %s: %llu bytes free in %s, "
+			"the output needs about %llu", what, p,
+			(unsigned long long)vfs.f_bavail * vfs.f_frsize, sd,
 			(unsigned long long)min_free);
-	}
 	free(dir);
 	return ret;
 }

@@ -31,12 +31,10 @@ rxr_path_is_stdout(const char *path)
 /** Size of a buffer for rxr_path_shown(). */
 #define RXR_PATH_SHOWN_LEN 256
 
-/** @p path as a message shows it: whole, or its two ends and length in
- * @p buf (RXR_PATH_SHOWN_LEN bytes). @return path or buf. */
+/** @p path as messages show it: whole, or its ends and length in @p buf. */
 const char *rxr_path_shown(const char *path, char *buf, size_t len);
 
-/** What @p path is, by lstat(): "a directory", "a FIFO", "a socket", "a
- * regular file", ...; NULL with errno set when it cannot be looked up. */
+/** What @p path is by lstat() ("a FIFO", ...); NULL with errno on failure. */
 const char *rxr_path_kind(const char *path);
 
 /**
@@ -61,12 +59,11 @@ int rxr_path_check_output(const char *what, const char *path,
 		const char *const *inputs, unsigned int nb_inputs,
 		uint64_t min_free, char *err, size_t errlen);
 
-/** Whether two outputs are one file: same inode, else same resolved
- * directory and name ("m.json", "./m.json"). */
+/** Whether two outputs are one file: one inode, or one resolved name. */
 bool rxr_path_same(const char *a, const char *b);
 
 /** First in main(): /dev/null on each closed standard descriptor, so that
- * no file opened later takes it. @return the mask of those closed. */
+ * no file takes it; @return the mask of those closed. */
 unsigned int rxr_path_std_fds_open(void);
 
 /** Parse digits only ("010" is ten) in [min, max]: 0, -EINVAL, -ERANGE. */

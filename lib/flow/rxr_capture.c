@@ -152,70 +152,52 @@ iface_add(struct rxr_capture *c, uint32_t lt, uint32_t snaplen,
 	return 0;
 }
 
-static int
-pcap_hdr_read(struct rxr_capture *c, const uint8_t *h, uint32_t magic)
-{
-	char name[32];
-	uint32_t lt;
-
-	c->swap = (magic & 0xffff) == 0xb2a1 || (magic & 0xffff) == 0x3ca1 ||
-		(magic & 0xffff) == 0xcda1;
-	magic = get32(c, h);
-	c->nano = magic == 0xa1b23c4d;
-	c->rec_hdr = magic == 0xa1b2cd34 ? 24 : 16;
-	if (get16(c, h + 4) != 2)
-		return fail(c, "pcap version %u.%u, not 2.x", get16(c, h + 4),
-			get16(c, h + 6));
-	/* The upper bits carry the FCS length, not the link type. */
-	lt = get32(c, h + 20) & 0x03ffffff;
-	if (link_hdr_len(lt) < 0)
-		return fail(c, "link type %s (%u): not Ethernet, nor one that "
-			"can be given an Ethernet header (LINUX_SLL, LINUX_SLL2, "
-			"RAW, IPV4, IPV6, NULL, LOOP)",
-			rxr_capture_linktype_name(lt, name, sizeof(name)), lt);
-	return iface_add(c, lt, get32(c, h + 16), 6);
-}
-
 int
 rxr_capture_open(struct rxr_capture *c, FILE *f)
 {
-	uint8_t h[24];
-	uint32_t magic;
+	uint8_t h[24] = { 0 };
+	uint32_t magic, lt;
+	char name[32];
 	size_t n;
 
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	n = fread(h, 1, sizeof(h), f);
+	/* pcap's magics (micro, nano, modified) in the writer's byte order. */
+	memcpy(&magic, h, 4);
+	c->swap = magic >> 16 != 0xa1b2;
+	magic = get32(c, h);
 	if (n == 0) {
 		fail(c, "empty file, not a capture");
-		goto bad;
-	}
-	memcpy(&magic, h, 4);
-	if (n >= 4 && magic == SHB_TYPE) {
+	} else if (n >= 4 && magic == SHB_TYPE) {
 		/* Sections are read as blocks by rxr_capture_next(). */
 		c->pcapng = c->nano = true;
-		if (fseek(f, 0, SEEK_SET) != 0) {
-			fail(c, "cannot seek back to its start");
-			goto bad;
-		}
-		return 0;
-	}
-	switch (n < 4 ? 0 : magic) {
-	case 0xa1b2c3d4: case 0xd4c3b2a1: case 0xa1b23c4d: case 0x4d3cb2a1:
-	case 0xa1b2cd34: case 0x34cdb2a1:
-		if (n < sizeof(h)) {
-			fail(c, "the pcap header is cut (%zu of 24 bytes)", n);
-			goto bad;
-		}
-		if (pcap_hdr_read(c, h, magic) != 0)
-			goto bad;
-		return 0;
-	default:
+		if (fseek(f, 0, SEEK_SET) == 0)
+			return 0;
+		fail(c, "cannot seek back to its start");
+	} else if (n < 4 || (magic != 0xa1b2c3d4 && magic != 0xa1b23c4d &&
+			magic != 0xa1b2cd34)) {
 		fail(c, "not a pcap or pcapng capture (it starts with %02x %02x "
-			"%02x %02x)", h[0], n > 1 ? h[1] : 0, n > 2 ? h[2] : 0,
-			n > 3 ? h[3] : 0);
+			"%02x %02x)", h[0], h[1], h[2], h[3]);
+	} else if (n < sizeof(h)) {
+		fail(c, "the pcap header is cut (%zu of 24 bytes)", n);
+	} else if (get16(c, h + 4) != 2) {
+		fail(c, "pcap version %u.%u, not 2.x", get16(c, h + 4),
+			get16(c, h + 6));
+	} else {
+		c->nano = magic == 0xa1b23c4d;
+		c->rec_hdr = magic == 0xa1b2cd34 ? 24 : 16;
+		/* The upper bits carry the FCS length, not the link type. */
+		lt = get32(c, h + 20) & 0x03ffffff;
+		if (link_hdr_len(lt) < 0)
+			fail(c, "link type %s (%u): not Ethernet, nor one that "
+				"can be given an Ethernet header (LINUX_SLL, "
+				"LINUX_SLL2, RAW, IPV4, IPV6, NULL, LOOP)",
+				rxr_capture_linktype_name(lt, name, sizeof(name)),
+				lt);
+		else if (iface_add(c, lt, get32(c, h + 16), 6) == 0)
+			return 0;
 	}
-bad:
 	rxr_capture_close(c);
 	return -1;
 }
@@ -407,16 +389,6 @@ pcap_record(struct rxr_capture *c, struct rxr_capture_rec *r)
 		r);
 }
 
-static int
-pcap_rec_next(struct rxr_capture *c, struct rxr_capture_rec *r)
-{
-	int ret;
-
-	while ((ret = pcap_record(c, r)) == 0 && !feof(c->f))
-		;
-	return ret;
-}
-
 /* A packet block (EPB, SPB or the obsolete PB) of blen bytes at b. */
 static int
 pcapng_packet(struct rxr_capture *c, uint32_t type, uint8_t *b,
@@ -465,76 +437,72 @@ pcapng_packet(struct rxr_capture *c, uint32_t type, uint8_t *b,
 	return record_take(c, &c->ifaces[iface], b + off, caplen, len, r);
 }
 
+/* A pcapng block: 1 a record, 0 none (or the end), -1 damaged. */
 static int
-pcapng_next(struct rxr_capture *c, struct rxr_capture_rec *r)
+pcapng_block(struct rxr_capture *c, struct rxr_capture_rec *r)
 {
-	for (;;) {
-		uint64_t n = c->records + 1;
-		uint32_t type, blen;
-		uint8_t *b;
-		size_t got;
-		int ret;
+	uint64_t n = c->records + 1;
+	uint32_t type, blen;
+	uint8_t *b;
+	size_t got;
+	int ret;
 
-		ret = buf_room(c, 12) == 0 ? read_n(c, 8, &got) : -1;
-		if (ret <= 0)
-			return ret == 0 ? 0 : fail(c, "record %" PRIu64 ": the "
-				"file ends inside a block header", n);
-		b = c->buf + HEADROOM;
-		memcpy(&type, b, 4);
-		if (type == SHB_TYPE) {
-			/* The byte order is the section's: read its magic. */
-			if (fread(b + 8, 1, 4, c->f) != 4)
-				return fail(c, "record %" PRIu64 ": the file ends "
-					"inside a section header", n);
-			c->swap = false;
-			memcpy(&blen, b + 8, 4);
-			c->swap = blen != SHB_MAGIC;
-			blen = get32(c, b + 4);
-			got = 12;
-		} else {
-			type = get32(c, b);
-			blen = get32(c, b + 4);
-			got = 8;
-		}
-		if (blen < 12 || blen % 4 != 0 || blen > BLOCK_MAX)
-			return fail(c, "record %" PRIu64 ": a block of %u bytes "
-				"(type %u): a damaged file", n, blen, type);
-		if (buf_room(c, blen) != 0)
-			return -1;
-		b = c->buf + HEADROOM;
-		if (fread(b + got, 1, blen - got, c->f) != blen - got)
+	ret = buf_room(c, 12) == 0 ? read_n(c, 8, &got) : -1;
+	if (ret <= 0)
+		return ret == 0 ? 0 : fail(c, "record %" PRIu64 ": the file "
+			"ends inside a block header", n);
+	b = c->buf + HEADROOM;
+	memcpy(&type, b, 4);
+	if (type == SHB_TYPE) {
+		/* The byte order is the section's: read its magic. */
+		if (fread(b + 8, 1, 4, c->f) != 4)
 			return fail(c, "record %" PRIu64 ": the file ends inside "
-				"a block of %u bytes", n, blen);
-		if (get32(c, b + blen - 4) != blen)
-			return fail(c, "record %" PRIu64 ": a block whose two "
-				"lengths differ (%u, %u): a damaged file", n, blen,
-				get32(c, b + blen - 4));
-		switch (type) {
-		case SHB_TYPE:
-			ret = blen < 28 ? fail(c, "a section header of %u bytes",
-				blen) : pcapng_section(c, b, blen);
-			break;
-		case IDB_TYPE:
-			ret = pcapng_iface(c, b, blen);
-			break;
-		case EPB_TYPE: case SPB_TYPE: case PB_TYPE:
-			ret = pcapng_packet(c, type, b, blen, r);
-			if (ret == 1)
-				return 1;
-			break;
-		default:	/* statistics, names, custom blocks */
-			ret = 0;
-		}
-		if (ret < 0)
-			return -1;
+				"a section header", n);
+		c->swap = false;
+		memcpy(&blen, b + 8, 4);
+		c->swap = blen != SHB_MAGIC;
+		blen = get32(c, b + 4);
+		got = 12;
+	} else {
+		type = get32(c, b);
+		blen = get32(c, b + 4);
+		got = 8;
+	}
+	if (blen < 12 || blen % 4 != 0 || blen > BLOCK_MAX)
+		return fail(c, "record %" PRIu64 ": a block of %u bytes (type "
+			"%u): a damaged file", n, blen, type);
+	if (buf_room(c, blen) != 0)
+		return -1;
+	b = c->buf + HEADROOM;
+	if (fread(b + got, 1, blen - got, c->f) != blen - got)
+		return fail(c, "record %" PRIu64 ": the file ends inside a "
+			"block of %u bytes", n, blen);
+	if (get32(c, b + blen - 4) != blen)
+		return fail(c, "record %" PRIu64 ": a block whose two lengths "
+			"differ (%u, %u): a damaged file", n, blen,
+			get32(c, b + blen - 4));
+	switch (type) {
+	case SHB_TYPE:
+		return blen < 28 ? fail(c, "a section header of %u bytes",
+			blen) : pcapng_section(c, b, blen);
+	case IDB_TYPE:
+		return pcapng_iface(c, b, blen);
+	case EPB_TYPE: case SPB_TYPE: case PB_TYPE:
+		return pcapng_packet(c, type, b, blen, r);
+	default:	/* statistics, names, custom blocks */
+		return 0;
 	}
 }
 
 int
 rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r)
 {
-	int ret = c->pcapng ? pcapng_next(c, r) : pcap_rec_next(c, r);
+	int ret;
 
+	/* 0 is a record skipped or a block without one, until the end. */
+	do
+		ret = c->pcapng ? pcapng_block(c, r) : pcap_record(c, r);
+	while (ret == 0 && !feof(c->f) && !ferror(c->f));
 	if (ret == 0 && ferror(c->f))
 		return fail(c, "read error after record %" PRIu64, c->records);
 	return ret;
@@ -637,26 +605,6 @@ rxr_capture_flows_free(struct rxr_capture_flows *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int
-flows_grow(struct rxr_capture_flows *t)
-{
-	uint32_t n = t->nb_slots * 2, i, idx;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < t->nb_flows; i++) {
-		idx = key_hash(&t->flows[i].key) & (n - 1);
-		while (s[idx] != 0)
-			idx = (idx + 1) & (n - 1);
-		s[idx] = i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nb_slots = n;
-	return 0;
-}
-
 int
 rxr_capture_flows_add(struct rxr_capture_flows *t,
 		const struct rxr_flow_key *k, uint32_t hash, uint16_t queue,
@@ -664,6 +612,7 @@ rxr_capture_flows_add(struct rxr_capture_flows *t,
 {
 	uint32_t mask = t->nb_slots - 1, idx = key_hash(k) & mask;
 	struct rxr_capture_flow *f;
+	uint32_t *s;
 
 	while (t->slots[idx] != 0) {
 		f = &t->flows[t->slots[idx] - 1];
@@ -696,7 +645,20 @@ rxr_capture_flows_add(struct rxr_capture_flows *t,
 	f->bytes = len;
 	t->slots[idx] = ++t->nb_flows;
 	/* Keep the table at most half full: probes stay short. */
-	if (t->nb_flows * 2 > t->nb_slots)
-		return flows_grow(t);
+	if (t->nb_flows * 2 <= t->nb_slots)
+		return 0;
+	mask = t->nb_slots * 2 - 1;
+	s = calloc(mask + 1, sizeof(*s));
+	if (s == NULL)
+		return -1;
+	for (uint32_t i = 0; i < t->nb_flows; i++) {
+		idx = key_hash(&t->flows[i].key) & mask;
+		while (s[idx] != 0)
+			idx = (idx + 1) & mask;
+		s[idx] = i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nb_slots = mask + 1;
 	return 0;
 }

@@ -6,30 +6,25 @@
 /**
  * @file
  * One reader for every capture rxrefill replays or rxrefill-gen splits:
- * pcap (either byte order, micro- or nanosecond, the modified format) and
- * pcapng (any number of sections and interfaces, either byte order).
+ * pcap (either byte order, micro- or nanosecond, modified) and pcapng (any
+ * sections and interfaces, either byte order). Every record comes out as
+ * an Ethernet frame: LINUX_SLL, LINUX_SLL2 (source address from the SLL
+ * header when it has six bytes), RAW, IPV4, IPV6, NULL and LOOP records
+ * are given an Ethernet header in place of their own, with the fixed
+ * RXR_CAPTURE_MAC_SRC and RXR_CAPTURE_MAC_DST where they lack addresses.
  *
- * Every record comes out as an Ethernet frame. Link types tcpdump writes
- * on Linux are given an Ethernet header in place of their own: LINUX_SLL
- * and LINUX_SLL2 (source address from the SLL header when it has six
- * bytes), RAW, IPV4, IPV6, NULL and LOOP; addresses it lacks are the
- * fixed RXR_CAPTURE_MAC_SRC and RXR_CAPTURE_MAC_DST.
- *
- * The rule for records, the same for every route:
- * - caplen 0: skipped, counted in skipped[RXR_CAPTURE_SKIP_EMPTY];
- * - caplen above the frame length, or below the length of the record's
- *   own link-layer header, or a record that would be longer than
- *   RXR_CAPTURE_CAPLEN_MAX given an Ethernet header: skipped, counted in
- *   RXR_CAPTURE_SKIP_INVALID;
- * - a pcapng interface of a link type that cannot be given an Ethernet
- *   header: its records skipped, counted in RXR_CAPTURE_SKIP_LINKTYPE and
- *   per interface (a pcap file of such a link type is refused at open);
- * - caplen below the frame length (cut by the snap length): kept, its
- *   captured bytes, counted in snapped; a record longer than the file's
- *   snap length is kept whole (libpcap would trim it to the snap length);
- * - a record that cannot be read (the file ends inside it, a block whose
- *   lengths disagree, more than RXR_CAPTURE_CAPLEN_MAX bytes): the file is
- *   damaged there, rxr_capture_next() fails naming the record.
+ * The rule for records, the same for pcap and pcapng:
+ * - caplen 0: skipped (RXR_CAPTURE_SKIP_EMPTY);
+ * - caplen above the frame length or below the record's link header, or
+ *   longer than RXR_CAPTURE_CAPLEN_MAX with an Ethernet header: skipped
+ *   (RXR_CAPTURE_SKIP_INVALID);
+ * - an interface of a link type that cannot be given an Ethernet header:
+ *   skipped (RXR_CAPTURE_SKIP_LINKTYPE, and per interface); a pcap file of
+ *   such a link type is refused at open;
+ * - caplen below the frame length: kept, counted in snapped; a record
+ *   longer than its snap length is kept whole (libpcap would trim it);
+ * - a record that cannot be read (cut, lengths that disagree, more than
+ *   RXR_CAPTURE_CAPLEN_MAX bytes): rxr_capture_next() fails naming it.
  */
 
 #include <stdbool.h>
@@ -95,16 +90,14 @@ struct rxr_capture {
 };
 
 /**
- * Read the header of the capture at @p f (which the reader then owns and
- * closes). A pcap of a link type that cannot be replayed is refused.
+ * Read the header of the capture at @p f, which the reader then owns.
  * @return 0, or -1 with c->err set and f closed.
  */
 int rxr_capture_open(struct rxr_capture *c, FILE *f);
 
 /**
  * The next record to replay, records to skip counted and passed over.
- * @return 1 with @p r set, 0 at the end of the file, -1 with c->err set
- *   (naming the record) when the file is damaged.
+ * @return 1 with @p r set, 0 at the end, -1 with c->err set (damaged).
  */
 int rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r);
 

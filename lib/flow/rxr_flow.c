@@ -1,39 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Flow keys from Ethernet frames, the Toeplitz hash and RETA of RSS, and
- * their printed forms (rxr_flow.h).
- */
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
+#include <rte_ether.h>
 #include <rte_thash.h>
 
 #include "rxr_flow.h"
 
-#define ETHER_HDR_LEN	14
-#define ETHER_TYPE_IPV4	0x0800
-#define ETHER_TYPE_IPV6	0x86dd
-#define ETHER_TYPE_VLAN	0x8100
-#define ETHER_TYPE_QINQ	0x88a8
-#define ETHER_TYPE_QINQ_OLD 0x9100
-#define VLAN_HDR_LEN	4
 #define IPV4_HDR_MIN	20
 #define IPV6_HDR_LEN	40
 #define TCP_HDR_MIN	20
 #define UDP_HDR_LEN	8
 
-/* IPv6 next-header values rxr_flow_parse() steps over. */
-#define NH_HOPOPTS	0
-#define NH_ROUTING	43
-#define NH_FRAGMENT	44
-#define NH_AH		51
-#define NH_DSTOPTS	60
-#define NH_MOBILITY	135
+/* IPv6 next headers rxr_flow_parse() steps over that netinet/in.h lacks. */
 #define NH_HIP		139
 #define NH_SHIM6	140
 
@@ -69,7 +52,8 @@ rd32(const uint8_t *p)
 
 /*
  * TCP/UDP header at l4 of a datagram whose IP header claims l4_claim bytes
- * after it (UINT32_MAX: unknown, an IPv6 jumbogram).
+ * after it (UINT32_MAX: unknown, an IPv6 jumbogram). Fragments and other
+ * protocols have no ports to read: the NIC hashes addresses only.
  */
 static int
 parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
@@ -80,6 +64,8 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 
 	info->l4_ofs = l4;
 	info->payload_ofs = l4;
+	if (key->flags & RXR_FLOW_F_FRAG)
+		return RXR_FLOW_OK;
 	switch (key->proto) {
 	case IPPROTO_TCP:
 		if (len - l4 < TCP_HDR_MIN)
@@ -98,7 +84,6 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 			return RXR_FLOW_E_MALFORMED;
 		break;
 	default:
-		/* No ports to read: the NIC hashes addresses only. */
 		return RXR_FLOW_OK;
 	}
 	key->sport = rd16(p + l4);
@@ -114,7 +99,6 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	struct rxr_flow_key *key = &info->key;
 	const uint8_t *ip = p + ofs;
 	uint32_t ihl, tot;
-	uint16_t frag;
 
 	if (len - ofs < IPV4_HDR_MIN)
 		return RXR_FLOW_E_TRUNCATED;
@@ -134,14 +118,9 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	memcpy(key->src, ip + 12, 4);
 	memcpy(key->dst, ip + 16, 4);
 
-	frag = rd16(ip + 6);
-	if (frag & 0x3fff) {
-		/* MF set or an offset: NICs hash the addresses only. */
+	/* MF set or an offset. */
+	if (rd16(ip + 6) & 0x3fff)
 		key->flags |= RXR_FLOW_F_FRAG;
-		info->l4_ofs = ofs + ihl;
-		info->payload_ofs = ofs + ihl;
-		return RXR_FLOW_OK;
-	}
 	return parse_l4(p, len, ofs + ihl, tot - ihl, info);
 }
 
@@ -170,22 +149,22 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 
 	while (more) {
 		switch (nh) {
-		case NH_HOPOPTS:
-		case NH_ROUTING:
-		case NH_DSTOPTS:
-		case NH_MOBILITY:
+		case IPPROTO_HOPOPTS:
+		case IPPROTO_ROUTING:
+		case IPPROTO_DSTOPTS:
+		case IPPROTO_MH:
 		case NH_HIP:
 		case NH_SHIM6:
 			if (len - pos < 2)
 				return RXR_FLOW_E_TRUNCATED;
 			hlen = ((size_t)p[pos + 1] + 1) * 8;
 			break;
-		case NH_AH:
+		case IPPROTO_AH:
 			if (len - pos < 2)
 				return RXR_FLOW_E_TRUNCATED;
 			hlen = ((size_t)p[pos + 1] + 2) * 4;
 			break;
-		case NH_FRAGMENT:
+		case IPPROTO_FRAGMENT:
 			hlen = 8;
 			break;
 		default:
@@ -199,7 +178,7 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 		/* Headers must fit in the payload, except in a jumbogram. */
 		if (plen != 0 && pos + hlen - ofs - IPV6_HDR_LEN > plen)
 			return RXR_FLOW_E_MALFORMED;
-		if (nh == NH_FRAGMENT) {
+		if (nh == IPPROTO_FRAGMENT) {
 			uint16_t fo = rd16(p + pos + 2);
 
 			if (fo & 0xfff9) {
@@ -215,11 +194,6 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	}
 
 	key->proto = nh;
-	if (key->flags & RXR_FLOW_F_FRAG) {
-		info->l4_ofs = pos;
-		info->payload_ofs = pos;
-		return RXR_FLOW_OK;
-	}
 	claim = plen == 0 ? UINT32_MAX :
 		plen - (uint32_t)(pos - ofs - IPV6_HDR_LEN);
 	return parse_l4(p, len, pos, claim, info);
@@ -229,31 +203,31 @@ int
 rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
 {
 	const uint8_t *p = frame;
-	size_t ofs = ETHER_HDR_LEN;
+	size_t ofs = RTE_ETHER_HDR_LEN;
 	uint16_t et;
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	if (p == NULL || len < ETHER_HDR_LEN)
+	if (p == NULL || len < RTE_ETHER_HDR_LEN)
 		return RXR_FLOW_E_TRUNCATED;
 
 	et = rd16(p + 12);
-	while (et == ETHER_TYPE_VLAN || et == ETHER_TYPE_QINQ ||
-			et == ETHER_TYPE_QINQ_OLD) {
+	while (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ ||
+			et == RTE_ETHER_TYPE_QINQ1) {
 		if (info->nb_vlan == RXR_FLOW_MAX_VLAN)
 			break;	/* a third tag: not something NICs hash */
-		if (len - ofs < VLAN_HDR_LEN)
+		if (len - ofs < RTE_VLAN_HLEN)
 			return RXR_FLOW_E_TRUNCATED;
 		info->vlan_tci[info->nb_vlan++] = rd16(p + ofs);
 		et = rd16(p + ofs + 2);
-		ofs += VLAN_HDR_LEN;
+		ofs += RTE_VLAN_HLEN;
 	}
 	info->ether_type = et;
 	info->l3_ofs = ofs;
 
-	if (et == ETHER_TYPE_IPV4)
+	if (et == RTE_ETHER_TYPE_IPV4)
 		ret = parse_ipv4(p, len, ofs, info);
-	else if (et == ETHER_TYPE_IPV6)
+	else if (et == RTE_ETHER_TYPE_IPV6)
 		ret = parse_ipv6(p, len, ofs, info);
 	else
 		return RXR_FLOW_E_NOT_IP;

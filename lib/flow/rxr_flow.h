@@ -5,14 +5,12 @@
 
 /**
  * @file
- * Flows as a NIC's receive side scaling (RSS) sees them: the flow key of
- * an Ethernet frame (rxr_flow_parse()), its Toeplitz hash (Microsoft's RSS
- * specification, checked against its verification suite) and the queue
- * an indirection table (RETA) gives it. Up to two VLAN tags (0x8100,
- * 0x88a8, 0x9100), IPv4 options and the usual IPv6 extension headers
- * (hop-by-hop, routing, fragment, destination options, AH, mobility, HIP,
- * shim6) are skipped. Traffic a NIC cannot hash gets hash 0, hence the
- * queue of RETA entry 0. Nothing here needs EAL.
+ * Flows as a NIC's RSS sees them: the flow key of an Ethernet frame, its
+ * Toeplitz hash (checked against Microsoft's verification suite) and the
+ * queue a RETA gives it. Up to two VLAN tags (0x8100, 0x88a8, 0x9100), IPv4
+ * options and the usual IPv6 extension headers (hop-by-hop, routing,
+ * fragment, destination options, AH, mobility, HIP, shim6) are skipped.
+ * Traffic a NIC cannot hash gets hash 0. Nothing here needs EAL.
  */
 
 #include <stdbool.h>
@@ -23,9 +21,8 @@
 extern "C" {
 #endif
 
-/** Address family of a flow key: IPv4. */
+/** Address families of a flow key. */
 #define RXR_FLOW_IPV4 4
-/** Address family of a flow key: IPv6. */
 #define RXR_FLOW_IPV6 6
 
 /** Key flag: sport and dport are valid (TCP or UDP, not a fragment). */
@@ -33,10 +30,7 @@ extern "C" {
 /** Key flag: the datagram is a fragment (ports not hashed, as NICs do). */
 #define RXR_FLOW_F_FRAG 0x02
 
-/**
- * A flow key. Every byte is defined (unused address bytes, ports and
- * padding are zero), so keys compare and hash with memcmp()/raw bytes.
- */
+/** A flow key; every byte is defined (unused ones zero): memcmp() compares. */
 struct rxr_flow_key {
 	uint8_t src[16];	/**< source address, network order; IPv4 uses [0..3] */
 	uint8_t dst[16];	/**< destination address, likewise */
@@ -75,13 +69,9 @@ enum rxr_flow_status {
 };
 
 /**
- * Parse an Ethernet frame into a flow key.
- *
- * Reads at most @p len bytes from @p frame. A frame cut after the headers
- * (a capture's snap length) still parses: only the headers are needed.
- * On any result info->ether_type, info->nb_vlan and info->vlan_tci tell
- * what was read of the L2 header; info->key is zeroed unless RXR_FLOW_OK.
- *
+ * Parse the first @p len bytes of an Ethernet frame into a flow key (a
+ * frame cut after its headers parses). On any result info tells what was
+ * read of the L2 header; info->key is zeroed unless RXR_FLOW_OK.
  * @return RXR_FLOW_OK or a negative enum rxr_flow_status.
  */
 int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
@@ -89,16 +79,10 @@ int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
 /** Bytes in an RSS key (Toeplitz over IPv6 addresses and ports needs 40). */
 #define RXR_FLOW_RSS_KEY_LEN 40
 
-/**
- * The RSS key mlx5 programs by default (rss_hash_default_key in DPDK's
- * drivers/net/mlx5, also used for ConnectX-3).
- */
+/** The RSS key mlx5 programs by default (DPDK's rss_hash_default_key). */
 extern const uint8_t rxr_flow_rss_key_mlx5[RXR_FLOW_RSS_KEY_LEN];
 
-/**
- * The key of Microsoft's RSS verification suite, also Intel's default
- * (82599 datasheet 7.1.2.8.3): the key the published test vectors use.
- */
+/** The key of Microsoft's RSS verification suite, also Intel's default. */
 extern const uint8_t rxr_flow_rss_key_ms[RXR_FLOW_RSS_KEY_LEN];
 
 /** Which fields feed the hash. */
@@ -110,12 +94,8 @@ enum rxr_flow_rss_fields {
 };
 
 /**
- * Toeplitz hash of a key as a NIC computes it.
- *
- * Input: source address, destination address, then source and destination
- * port when @p fields is RXR_FLOW_RSS_L3L4 and the key has RXR_FLOW_F_PORTS.
- * Returns 0 for a key of no known family (what a NIC reports for traffic
- * it does not hash).
+ * Toeplitz hash of a key as a NIC computes it over the addresses, then the
+ * ports (RXR_FLOW_RSS_L3L4 and RXR_FLOW_F_PORTS); 0 for no known family.
  */
 uint32_t rxr_flow_hash(const struct rxr_flow_key *key,
 		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
@@ -138,9 +118,8 @@ struct rxr_flow_rss {
 };
 
 /**
- * Set up an RSS configuration with a RETA filled round robin
- * (entry i -> queue i % nb_queues), as DPDK ports do by default.
- *
+ * Set up an RSS configuration, its RETA round robin (entry i -> queue i %
+ * nb_queues) as DPDK ports do by default.
  * @param key Toeplitz key, RXR_FLOW_RSS_KEY_LEN bytes; NULL for mlx5's default.
  * @param reta_size Power of two, 1..RXR_FLOW_RETA_SIZE_MAX, >= nb_queues.
  * @param nb_queues 1..RXR_FLOW_QUEUES_MAX.
@@ -164,21 +143,14 @@ uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 /** Buffer size for rxr_flow_addr_str(): an IPv6 address and its NUL. */
 #define RXR_FLOW_ADDR_STRLEN 46
 
-/**
- * Format the source (@p dst false) or destination address of a key:
- * dotted quad or RFC 5952 IPv6 text.
- * @return buf, or "?" text for a key of no known family.
- */
+/** The source or (@p dst) destination address as text ("?": no family). */
 char *rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 		size_t size);
 
 /** "tcp", "udp", "icmp", "icmpv6", "sctp", ... or NULL for others. */
 const char *rxr_flow_proto_name(uint8_t proto);
 
-/**
- * Build an IPv4 key from host-order addresses and ports (for generators and
- * tests). Ports are kept (RXR_FLOW_F_PORTS) for TCP and UDP only.
- */
+/** An IPv4 key from host-order addresses and ports (kept for TCP, UDP). */
 void rxr_flow_key_v4(struct rxr_flow_key *key, uint32_t src, uint32_t dst,
 		uint16_t sport, uint16_t dport, uint8_t proto);
 

@@ -5,22 +5,14 @@
 
 /**
  * @file
- * Deferred flow counting. A poll lcore appends each packet's flow key and
- * length to a log of its own; another thread (the collector) drains the
- * log into a rxr_flow_table. When flows far outnumber the cache, counting
- * a packet costs a cache miss in the table; appending costs a sequential
- * store, so the miss falls on the collector instead of the poll loop.
- *
- * Nothing is lost and nothing waits on a collector that does not run: an
- * append that finds the log full drains the oldest records itself first
- * (the poll loop then pays for the table, as if it counted in place).
- * Records are applied in the order they were appended, so the table's
- * arrival order (its seq) is the poll lcore's.
- *
- * One thread appends. Any thread drains: drains take the log's lock, which
- * append takes only when the log is full. The table belongs to the log
- * while records may be pending: read it after rxr_flow_log_drain() with
- * no appender running.
+ * Deferred flow counting: a poll lcore appends each packet's flow key and
+ * length to its own log (a sequential store), and a collector thread drains
+ * it into a rxr_flow_table, taking the table's cache misses. An append that
+ * finds the log full drains the oldest records itself, so nothing is lost
+ * or waits. Records are applied in order (the table's seq is the lcore's).
+ * One thread appends; drains, from any thread, take the log's lock, which
+ * append takes only when full. Read the table after a drain with no
+ * appender running.
  */
 
 #include <stdint.h>
@@ -55,10 +47,8 @@ struct rxr_flow_log_stats {
 struct rxr_flow_log;
 
 /**
- * Make a log of @p size records draining into @p t.
- *
- * @param size records, a power of 2 from RXR_FLOW_LOG_SIZE_MIN (64) to
- *   RXR_FLOW_LOG_SIZE_MAX (2^24).
+ * Make a log of @p size records (a power of 2 from RXR_FLOW_LOG_SIZE_MIN to
+ * RXR_FLOW_LOG_SIZE_MAX) draining into @p t.
  * @param socket_id NUMA socket of the appender, or SOCKET_ID_ANY.
  * @return the log, or NULL with rte_errno EINVAL or ENOMEM.
  */
@@ -69,30 +59,20 @@ struct rxr_flow_log *rxr_flow_log_create(struct rxr_flow_table *t,
 void rxr_flow_log_free(struct rxr_flow_log *l);
 
 /**
- * Append one record per packet: the flow of @p keys[i] gets one packet
- * and @p bytes[i] bytes. Called by the log's one appender. When the log
- * has no room for all @p n, the oldest records are applied first, here.
- *
- * @param n at most the log's size.
+ * Append @p n (at most the log's size) records: the flow of @p keys[i] gets
+ * one packet and @p bytes[i] bytes. Without room, the oldest are applied.
  */
 void rxr_flow_log_append(struct rxr_flow_log *l,
 		const struct rxr_flow_key *keys, const uint32_t *bytes,
 		unsigned int n);
 
-/**
- * Apply up to @p max of the oldest records to the table.
- *
- * @return records applied (0 when the log was empty).
- */
+/** Apply up to @p max of the oldest records; @return records applied. */
 unsigned int rxr_flow_log_drain(struct rxr_flow_log *l, unsigned int max);
 
 /** The log's counters (pending as the drainers last saw it). */
 void rxr_flow_log_stats(struct rxr_flow_log *l, struct rxr_flow_log_stats *s);
 
-/**
- * Drop every pending record and zero the counters. Only with no appender
- * and no drainer running (the table is not touched: reset it apart).
- */
+/** Drop pending records, zero the counters (nobody running; not the table). */
 void rxr_flow_log_reset(struct rxr_flow_log *l);
 
 #ifdef __cplusplus

@@ -118,15 +118,6 @@ slots_alloc(struct rxr_flow_table *t, size_t size, int socket_id)
 			socket_id);
 }
 
-static void
-slots_free(struct rxr_flow_table *t)
-{
-	if (t->mapped != 0)
-		munmap(t->map, t->mapped);
-	else
-		rte_free(t->slots);
-}
-
 struct rxr_flow_table *
 rxr_flow_table_create(uint32_t max_flows, uint16_t nb_consumers,
 		int socket_id)
@@ -142,12 +133,9 @@ rxr_flow_table_create(uint32_t max_flows, uint16_t nb_consumers,
 	nb_slots = max_flows * RXR_FLOW_TABLE_SLOTS_PER_FLOW;
 	t = rte_zmalloc_socket("rxr_flow_table", sizeof(*t),
 			RTE_CACHE_LINE_SIZE, socket_id);
-	if (t == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	t->slots = slots_alloc(t, slots_size(nb_slots), socket_id);
-	if (t->slots == NULL) {
+	if (t != NULL)
+		t->slots = slots_alloc(t, slots_size(nb_slots), socket_id);
+	if (t == NULL || t->slots == NULL) {
 		rte_free(t);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -163,7 +151,10 @@ rxr_flow_table_free(struct rxr_flow_table *t)
 {
 	if (t == NULL)
 		return;
-	slots_free(t);
+	if (t->mapped != 0)
+		munmap(t->map, t->mapped);
+	else
+		rte_free(t->slots);
 	rte_free(t);
 }
 

@@ -6,21 +6,13 @@
 /**
  * @file
  * A per-lcore flow table: per-flow packet and byte counters for a poll
- * loop, with room for millions of flows.
- *
- * Open addressing (linear probing) over cache-line slots, each holding the
- * flow key, its counters and its consumer, so that counting a packet of a
- * known flow touches one cache line. rxr_flow_table_update_bulk() hashes
- * and prefetches a whole burst before it probes, so that the burst's cache
- * and TLB misses overlap.
- *
- * The capacity is fixed at creation: a new flow takes a free slot within
- * RXR_FLOW_TABLE_PROBE_MAX slots of its home slot while the table holds
- * fewer than max_flows flows, else its packets are reported untracked.
- * Nothing is deleted and entries never move.
- *
- * Not thread safe: one lcore updates a table; others may read it only
- * when that lcore is not updating it (between runs).
+ * loop, with room for millions of flows. Linear probing over cache-line
+ * slots (key, counters, consumer): a packet of a known flow touches one
+ * line, and a burst is hashed and prefetched before it probes so that its
+ * misses overlap. A new flow takes a free slot within
+ * RXR_FLOW_TABLE_PROBE_MAX of its home while the table holds fewer than
+ * max_flows, else its packets are untracked. Nothing is deleted, nothing
+ * moves. One lcore updates a table; others read it between runs.
  */
 
 #include <stdint.h>
@@ -34,11 +26,9 @@ extern "C" {
 #endif
 
 /**
- * Slots from a flow's home slot on that are probed for it (its window).
- * At a load factor of 1/2, linear probing displaces a flow by half a slot
- * on average and a million flows by a few tens at most: the window bounds
- * the cost of a packet without leaving a flow of a table that is not full
- * without room in practice.
+ * Slots probed from a flow's home slot. At a load factor of 1/2 a million
+ * flows are displaced by a few tens at most: the window bounds a packet's
+ * cost without leaving a flow without room in a table that is not full.
  */
 #define RXR_FLOW_TABLE_PROBE_MAX 128u
 
@@ -64,13 +54,11 @@ struct rxr_flow_entry {
 struct rxr_flow_table;
 
 /**
- * Make a table for up to @p max_flows flows, zeroed, every page faulted
- * in. With hugepages, from rte_malloc's heap on @p socket_id. Without
- * (--no-huge: EAL's memory is then a memfd in 4 KiB pages, and a table of
- * a million flows would take a TLB miss per packet), a table of 2 MiB or
- * more is anonymous memory of its own, 2 MiB aligned, that the kernel may
- * back with transparent huge pages (MADV_HUGEPAGE; it is on the node of
- * the thread that creates the table, and outside EAL's -m).
+ * Make a table for up to @p max_flows flows, zeroed, faulted in: from
+ * rte_malloc on @p socket_id, but without hugepages (EAL's memory is then
+ * 4 KiB pages: a TLB miss per packet) a table of 2 MiB or more is
+ * anonymous memory of its own that may get transparent huge pages (on the
+ * creating thread's node, outside EAL's -m).
  *
  * @param max_flows 1..RXR_FLOW_TABLE_FLOWS_MAX.
  * @param nb_consumers 1..65535: flows are given consumers round robin in
@@ -91,30 +79,22 @@ void rxr_flow_table_reset(struct rxr_flow_table *t);
 uint32_t rxr_flow_table_count(const struct rxr_flow_table *t);
 
 /**
- * Count a burst: for each i < n, add one packet and @p bytes[i] bytes to
- * the flow of @p keys[i], inserting the flow when it is new and there is
- * room. Several packets of one new flow in a burst share one entry.
- *
- * @param out out[i] receives the entry counted, or NULL when keys[i]'s
- *   flow has no entry (the table had no room for it). Entries stay where
- *   they are for the life of the table: a caller may undo a count later
- *   (a packet dropped after all) through them.
+ * Count a burst: one packet and @p bytes[i] bytes to the flow of
+ * @p keys[i], inserted when new and there is room.
+ * @param out out[i] receives the entry counted (which never moves: a count
+ *   may be undone through it), or NULL when there was no room.
  * @return how many of the n packets were not counted (out[i] NULL).
  */
 unsigned int rxr_flow_table_update_bulk(struct rxr_flow_table *t,
 		const struct rxr_flow_key *keys, const uint32_t *bytes,
 		unsigned int n, struct rxr_flow_entry **out);
 
-/**
- * The entry of a flow, or NULL when the table has none; counts nothing.
- */
+/** The entry of a flow, or NULL when the table has none; counts nothing. */
 const struct rxr_flow_entry *rxr_flow_table_lookup(
 		const struct rxr_flow_table *t, const struct rxr_flow_key *key);
 
 /**
- * Iterate over the entries, each once, in no particular order (seq gives
- * the order the flows arrived in).
- *
+ * Iterate over the entries, each once, in no order (seq gives arrival).
  * @param pos 0 to start; updated.
  * @return the next entry, or NULL at the end.
  */

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Hugepage probing and rxr_eal_init(): EAL on hugepages when usable,
- * else on ordinary memory (rxr_hugepage.h).
- */
-
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,24 +50,19 @@ default_page_kb(void)
 static unsigned long
 mount_page_kb(const char *opts, unsigned long default_kb)
 {
-	const char *p = opts;
+	const char *p = strstr(opts, "pagesize=");
 	unsigned long v;
 	char *end;
 
-	while (p != NULL && strncmp(p, "pagesize=", 9) != 0) {
-		p = strchr(p, ',');
-		if (p != NULL)
-			p++;
-	}
-	if (p == NULL)
+	if (p == NULL || (p != opts && p[-1] != ','))
 		return default_kb;
 	v = strtoul(p + 9, &end, 10);
-	switch (*end) {
-	case 'G': case 'g':
+	switch (tolower((unsigned char)*end)) {
+	case 'g':
 		return v << 20;
-	case 'M': case 'm':
+	case 'm':
 		return v << 10;
-	case 'K': case 'k':
+	case 'k':
 		return v;
 	default:
 		return v >> 10;
@@ -129,37 +120,28 @@ rxr_hugepage_usable(const struct rxr_hugepage_info *info)
 		(info->mounted_1g && info->free_1g > 0);
 }
 
-/* Which hugetlbfs mounts there are, for the fallback's line. */
-static const char *
-mounts_name(const struct rxr_hugepage_info *hp)
-{
-	if (!hp->mounted)
-		return "no hugetlbfs mounted";
-	if (hp->mounted_2m && hp->mounted_1g)
-		return "hugetlbfs mounted for 2 MiB and 1 GiB pages";
-	if (hp->mounted_2m)
-		return "hugetlbfs mounted for 2 MiB pages";
-	if (hp->mounted_1g)
-		return "hugetlbfs mounted for 1 GiB pages";
-	return "hugetlbfs mounted for other page sizes";
-}
-
 const char *
 rxr_mem_backing_name(enum rxr_mem_backing b)
 {
 	return b == RXR_MEM_HUGEPAGES ? "hugepages" : "no-huge";
 }
 
+/* Whether arg is option opt ("-m", "-m=..."). */
+static bool
+opt_is(const char *arg, const char *opt)
+{
+	size_t len = strlen(opt);
+
+	return strncmp(arg, opt, len) == 0 &&
+		(arg[len] == '\0' || arg[len] == '=');
+}
+
 /* EAL options only: stop at "--" so that app options are not mistaken. */
 static bool
 eal_has_opt(int argc, char **argv, const char *opt)
 {
-	size_t len = strlen(opt);
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strncmp(argv[i], opt, len) == 0 &&
-				(argv[i][len] == '\0' || argv[i][len] == '='))
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (opt_is(argv[i], opt))
 			return true;
 	return false;
 }
@@ -168,6 +150,11 @@ int
 rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		enum rxr_mem_backing *backing)
 {
+	/* Which hugetlbfs mounts there are, for the fallback's line. */
+	static const char *const mounts[] = {
+		"other page sizes", "2 MiB pages", "1 GiB pages",
+		"2 MiB and 1 GiB pages",
+	};
 	struct rxr_hugepage_info hp;
 	char **av = argv;
 	char mib[16];
@@ -182,15 +169,15 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		av = calloc(argc + 4, sizeof(*av));
 		if (av == NULL)
 			return -1;
-		av[0] = argv[0];
-		av[1] = (char *)(uintptr_t)"--no-huge";
-		extra = 1;
+		ac = 0;
+		av[ac++] = argv[0];
+		av[ac++] = (char *)(uintptr_t)"--no-huge";
 		if (!has_mem) {
 			snprintf(mib, sizeof(mib), "%u", fallback_mib);
-			av[2] = (char *)(uintptr_t)"-m";
-			av[3] = mib;
-			extra = 3;
+			av[ac++] = (char *)(uintptr_t)"-m";
+			av[ac++] = mib;
 		}
+		extra = ac - 1;
 		/*
 		 * EAL refuses --huge-unlink beside --no-huge (no files then),
 		 * and --in-memory (it turns --legacy-mem on): the latter's
@@ -198,24 +185,22 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		 */
 		for (i = 1; i < argc; i++) {
 			eal_args = eal_args && strcmp(argv[i], "--") != 0;
-			if (eal_args && strncmp(argv[i], "--huge-unlink", 13) == 0 &&
-					(argv[i][13] == '\0' || argv[i][13] == '=')) {
+			if (eal_args && opt_is(argv[i], "--huge-unlink")) {
 				dropped++;
-				continue;
-			}
-			if (eal_args && strcmp(argv[i], "--in-memory") == 0) {
-				av[i + extra - dropped] =
-					(char *)(uintptr_t)"--no-shconf";
+			} else if (eal_args &&
+					strcmp(argv[i], "--in-memory") == 0) {
+				av[ac++] = (char *)(uintptr_t)"--no-shconf";
 				in_memory = true;
-				continue;
+			} else {
+				av[ac++] = argv[i];
 			}
-			av[i + extra - dropped] = argv[i];
 		}
-		ac = argc + extra - dropped;
 		if (log != NULL)
-			fprintf(log, "memory: no usable hugepages (%s, %u x 2 MiB and %u x 1 GiB free): "
+			fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
 				"falling back to --no-huge%s%s MiB%s%s\n",
-				mounts_name(&hp),
+				hp.mounted ? "hugetlbfs mounted for " : "",
+				hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
+				"no hugetlbfs mounted",
 				hp.free_2m, hp.free_1g,
 				has_mem ? "" : " -m ", has_mem ? "" : mib,
 				dropped != 0 ? " (--huge-unlink left out)" : "",

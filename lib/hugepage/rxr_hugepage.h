@@ -5,10 +5,9 @@
 
 /**
  * @file
- * Where EAL memory comes from: hugepages when the machine has free ones on a
- * mounted hugetlbfs, ordinary memory (--no-huge -m <MiB>) otherwise. Every
- * rxrefill program starts EAL through rxr_eal_init() so that the fallback is
- * taken the same way everywhere and the choice is always printed.
+ * Where EAL memory comes from: hugepages when a mounted hugetlbfs has free
+ * ones, ordinary memory (--no-huge -m <MiB>) otherwise. Every program
+ * starts EAL through rxr_eal_init(): one fallback, always printed.
  */
 
 #include <stdbool.h>
@@ -30,11 +29,7 @@ struct rxr_hugepage_info {
 /** Read /sys/kernel/mm/hugepages and /proc/mounts. Never fails. */
 void rxr_hugepage_probe(struct rxr_hugepage_info *info);
 
-/**
- * True when EAL can be given hugepage memory: free pages of a size that a
- * mounted hugetlbfs serves (EAL stops at start with a mount of 1 GiB pages
- * only and free 2 MiB pages).
- */
+/** True when a mounted hugetlbfs serves a size with free pages (else EAL stops). */
 bool rxr_hugepage_usable(const struct rxr_hugepage_info *info);
 
 /** What backs this process's EAL memory, after rxr_eal_init(). */

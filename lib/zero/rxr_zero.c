@@ -1,11 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Zeroing methods (narrow, contig REP STOSB, non-temporal nt), the CPU
- * checks behind nt, auto's choice per size class, method and policy
- * names, and frame payload clearing (rxr_zero.h).
- */
-
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,12 +8,12 @@
 #include <time.h>
 
 #include <cpuid.h>
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
 
-#include "rxr_zero_priv.h"
+#include "rxr_zero.h"
 
 /* --- primitives ---------------------------------------------------------- */
 
@@ -30,11 +24,100 @@ stosb(void *p, size_t n)
 	__asm__ volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
 }
 
-static const rxr_zero_nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = rxr_zero_nt_body_sse2,
-	[RXR_ZERO_NT_AVX2] = rxr_zero_nt_body_avx2,
-	[RXR_ZERO_NT_AVX512] = rxr_zero_nt_body_avx512,
-	[RXR_ZERO_NT_CLZERO] = rxr_zero_nt_body_clzero,
+/* The line the non-temporal bodies clear at a time (x86's cache line). */
+#define NT_LINE 64
+
+/*
+ * Non-temporal bodies: clear n bytes at p, NT_LINE-aligned, n a non-zero
+ * multiple of it, no fence. DPDK's pkg-config forces -march=corei7: each
+ * wider one is built for its target by attribute, and only called after
+ * cpu_detect() found the CPU (and the OS, for AVX state) supports it.
+ * Four lines per iteration keep the store queue busy without a long tail.
+ */
+typedef void (*nt_body_t)(char *p, size_t n);
+
+static void
+nt_body_sse2(char *p, size_t n)
+{
+	const __m128i z = _mm_setzero_si128();
+	char *end = p + n;
+
+	for (; p < end; p += 64) {
+		_mm_stream_si128((__m128i *)(void *)p, z);
+		_mm_stream_si128((__m128i *)(void *)(p + 16), z);
+		_mm_stream_si128((__m128i *)(void *)(p + 32), z);
+		_mm_stream_si128((__m128i *)(void *)(p + 48), z);
+	}
+}
+
+__attribute__((target("avx2"))) static void
+nt_body_avx2(char *p, size_t n)
+{
+	const __m256i z = _mm256_setzero_si256();
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		_mm256_stream_si256((__m256i *)(void *)p, z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 32), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 64), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 96), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 128), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 160), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 192), z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 224), z);
+	}
+	for (; p < end; p += 64) {
+		_mm256_stream_si256((__m256i *)(void *)p, z);
+		_mm256_stream_si256((__m256i *)(void *)(p + 32), z);
+	}
+}
+
+__attribute__((target("avx512f"))) static void
+nt_body_avx512(char *p, size_t n)
+{
+	const __m512i z = _mm512_setzero_si512();
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		_mm512_stream_si512((void *)p, z);
+		_mm512_stream_si512((void *)(p + 64), z);
+		_mm512_stream_si512((void *)(p + 128), z);
+		_mm512_stream_si512((void *)(p + 192), z);
+	}
+	for (; p < end; p += 64)
+		_mm512_stream_si512((void *)p, z);
+}
+
+/*
+ * CLZERO zeroes the whole line that holds rAX, weakly ordered like a
+ * streaming store: the caller's SFENCE orders it (AMD APM vol. 3).
+ */
+static inline void
+clzero(char *p)
+{
+	__asm__ volatile("clzero" : : "a"(p) : "memory");
+}
+
+static void
+nt_body_clzero(char *p, size_t n)
+{
+	char *end = p + n;
+
+	for (; end - p >= 256; p += 256) {
+		clzero(p);
+		clzero(p + 64);
+		clzero(p + 128);
+		clzero(p + 192);
+	}
+	for (; p < end; p += 64)
+		clzero(p);
+}
+
+static const nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = nt_body_sse2,
+	[RXR_ZERO_NT_AVX2] = nt_body_avx2,
+	[RXR_ZERO_NT_AVX512] = nt_body_avx512,
+	[RXR_ZERO_NT_CLZERO] = nt_body_clzero,
 };
 
 /*
@@ -53,17 +136,12 @@ nt_fence(void)
 		nt_unfenced = false;
 }
 
-static inline void
+/* Debug builds: fail when this thread has streaming stores no fence ordered. */
+static void
 nt_check_fenced(const char *where)
 {
 	RXR_DEBUG_CHECK(!nt_unfenced, RXR_CHECK_UNFENCED,
 		"%s: streaming stores not fenced", where);
-}
-
-void
-rxr_zero_debug_check_fenced(const char *where)
-{
-	nt_check_fenced(where);
 }
 
 /*
@@ -72,11 +150,11 @@ rxr_zero_debug_check_fenced(const char *where)
  * so no line is written both ways and nothing outside the extent is touched.
  */
 static inline void
-nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
+nt_clear_nofence(char *p, size_t len, nt_body_t body)
 {
 	uintptr_t a = (uintptr_t)p, e = a + len;
-	uintptr_t b = RTE_ALIGN_CEIL(a, RXR_ZERO_NT_LINE);
-	uintptr_t c = RTE_ALIGN_FLOOR(e, RXR_ZERO_NT_LINE);
+	uintptr_t b = RTE_ALIGN_CEIL(a, NT_LINE);
+	uintptr_t c = RTE_ALIGN_FLOOR(e, NT_LINE);
 
 	if (c <= b) {
 		/* No whole line inside: a short extent. */
@@ -92,8 +170,11 @@ nt_clear_nofence(char *p, size_t len, rxr_zero_nt_body_t body)
 
 /* --- CPU features -------------------------------------------------------- */
 
+/* Instructions the CPU (and the OS) supports: nt's, and ERMS and FSRM
+ * that make REP STOSB fast. */
+static bool has_isa[RXR_ZERO_NR_NT_ISAS] = { [RXR_ZERO_NT_BEST] = true };
+static bool erms, fsrm;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-static struct rxr_zero_cpu cpu;
 static enum rxr_zero_nt_isa nt_best = RXR_ZERO_NT_SSE2;
 
 static void
@@ -103,33 +184,21 @@ cpu_detect(void)
 
 	/* The builtins check that the OS saves the wide registers too. */
 	__builtin_cpu_init();
-	cpu.sse2 = __builtin_cpu_supports("sse2");
-	cpu.avx2 = __builtin_cpu_supports("avx2");
-	cpu.avx512f = __builtin_cpu_supports("avx512f");
+	has_isa[RXR_ZERO_NT_SSE2] = __builtin_cpu_supports("sse2");
+	has_isa[RXR_ZERO_NT_AVX2] = __builtin_cpu_supports("avx2");
+	has_isa[RXR_ZERO_NT_AVX512] = __builtin_cpu_supports("avx512f");
 	/* No builtin names these: CPUID leaf 7 and 0x80000008. */
 	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-		cpu.erms = (b >> 9) & 1;
-		cpu.fsrm = (d >> 4) & 1;
+		erms = (b >> 9) & 1;
+		fsrm = (d >> 4) & 1;
 	}
 	if (__get_cpuid(0x80000008, &a, &b, &c, &d))
-		cpu.clzero = b & 1;
-
-	/* CLZERO first: twice the DRAM rate of AVX-512 here at best. */
-	if (cpu.clzero)
-		nt_best = RXR_ZERO_NT_CLZERO;
-	else if (cpu.avx512f)
-		nt_best = RXR_ZERO_NT_AVX512;
-	else if (cpu.avx2)
-		nt_best = RXR_ZERO_NT_AVX2;
-	else
-		nt_best = RXR_ZERO_NT_SSE2;
-}
-
-void
-rxr_zero_cpu_get(struct rxr_zero_cpu *c)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	*c = cpu;
+		has_isa[RXR_ZERO_NT_CLZERO] = b & 1;
+	/* The last the CPU has: CLZERO clears DRAM up to twice as fast as
+	 * AVX-512 here. SSE2 is x86-64's baseline. */
+	nt_best = RXR_ZERO_NT_CLZERO;
+	while (nt_best > RXR_ZERO_NT_SSE2 && !has_isa[nt_best])
+		nt_best--;
 }
 
 enum rxr_zero_nt_isa
@@ -143,29 +212,7 @@ bool
 rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
 {
 	pthread_once(&cpu_once, cpu_detect);
-	switch (isa) {
-	case RXR_ZERO_NT_BEST:
-		return true;
-	case RXR_ZERO_NT_SSE2:
-		return cpu.sse2;
-	case RXR_ZERO_NT_AVX2:
-		return cpu.avx2;
-	case RXR_ZERO_NT_AVX512:
-		return cpu.avx512f;
-	case RXR_ZERO_NT_CLZERO:
-		return cpu.clzero;
-	default:
-		return false;
-	}
-}
-
-/* Concrete instruction for isa, or RXR_ZERO_NR_NT_ISAS when unusable. */
-static enum rxr_zero_nt_isa
-nt_isa_resolve(enum rxr_zero_nt_isa isa)
-{
-	if (!rxr_zero_nt_isa_supported(isa))
-		return RXR_ZERO_NR_NT_ISAS;
-	return isa == RXR_ZERO_NT_BEST ? nt_best : isa;
+	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has_isa[isa];
 }
 
 /* --- narrow -------------------------------------------------------------- */
@@ -234,53 +281,44 @@ static void
 narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
 		rxr_zero_yield_t yield, void *arg)
 {
-	nw->a = (uintptr_t)addr;
-	nw->e = nw->a + len;
-	nw->base = RTE_ALIGN_FLOOR(nw->a, (uintptr_t)RXR_ZERO_SUBPAGE);
-	nw->n = (RTE_ALIGN_CEIL(nw->e, (uintptr_t)RXR_ZERO_SUBPAGE) - nw->base) /
-		RXR_ZERO_SUBPAGE;
-	nw->done = 0;
-	nw->per_yield = per_yield;
-	nw->countdown = per_yield;
-	nw->yield = yield;
-	nw->arg = arg;
+	uintptr_t a = (uintptr_t)addr;
+	uintptr_t base = RTE_ALIGN_FLOOR(a, (uintptr_t)RXR_ZERO_SUBPAGE);
+
+	*nw = (struct narrow){ .a = a, .e = a + len, .base = base,
+		.n = (RTE_ALIGN_CEIL(a + len, (uintptr_t)RXR_ZERO_SUBPAGE) - base) /
+			RXR_ZERO_SUBPAGE,
+		.per_yield = per_yield, .countdown = per_yield, .yield = yield,
+		.arg = arg };
 }
 
 /* --- contig and nt in chunks --------------------------------------------- */
 
-/* chunk >= len means one piece and no yield at all. */
-static void
-contig_clear(char *p, size_t len, size_t chunk, rxr_zero_yield_t yield,
-		void *arg)
-{
-	while (len > chunk) {
-		stosb(p, chunk);
-		p += chunk;
-		len -= chunk;
-		yield(arg);
-	}
-	stosb(p, len);
-}
-
 /*
- * Each chunk is fenced before the yield: whoever runs in the yield (or on
- * another lcore after it) sees every cleared byte, and streaming stores do
- * not pile up in the write-combining buffers across a long poll.
+ * contig (body NULL) or nt in chunks; chunk >= len means one piece and no
+ * yield. nt fences each chunk before the yield: whoever runs in the yield
+ * (or on another lcore after it) sees every cleared byte, and streaming
+ * stores do not pile up in the write-combining buffers across a long poll.
  */
 static void
-nt_clear(char *p, size_t len, size_t chunk, rxr_zero_nt_body_t body,
+chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 		rxr_zero_yield_t yield, void *arg)
 {
-	while (len > chunk) {
-		nt_clear_nofence(p, chunk, body);
-		nt_fence();
-		p += chunk;
-		len -= chunk;
+	for (;;) {
+		size_t n = RTE_MIN(len, chunk);
+
+		if (body == NULL) {
+			stosb(p, n);
+		} else {
+			nt_clear_nofence(p, n, body);
+			nt_fence();
+		}
+		if (n == len)
+			return;
+		p += n;
+		len -= n;
 		nt_check_fenced("nt yield");
 		yield(arg);
 	}
-	nt_clear_nofence(p, len, body);
-	nt_fence();
 }
 
 /* --- auto ---------------------------------------------------------------- */
@@ -332,41 +370,32 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One round: clear round_bytes walking the window from *off; GB/s. */
+/*
+ * One round clears round_bytes walking the window from *off; GB/s. The
+ * timed round follows an untimed one of the same method: the caches then
+ * hold what that method leaves behind (dirty lines for contig, none for
+ * nt), so neither pays for the other's write-backs.
+ */
 static double
 auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 		size_t *off)
 {
-	rxr_zero_nt_body_t body = nt_body[nt_best];
-	size_t done;
-	double t0 = now_s(), t;
+	nt_body_t body = m == RXR_ZERO_NT ? nt_body[nt_best] : NULL;
+	double t0 = 0, t;
 
-	for (done = 0; done < pr->round_bytes; done += pr->probe_len) {
-		if (*off + pr->probe_len > pr->window)
-			*off = 0;
-		if (m == RXR_ZERO_CONTIG) {
-			stosb(buf + *off, pr->probe_len);
-		} else {
-			nt_clear_nofence(buf + *off, pr->probe_len, body);
-			nt_fence();
+	for (int timed = 0; timed < 2; timed++) {
+		t0 = now_s();
+		for (size_t done = 0; done < pr->round_bytes;
+				done += pr->probe_len) {
+			if (*off + pr->probe_len > pr->window)
+				*off = 0;
+			chunks_clear(buf + *off, pr->probe_len, SIZE_MAX, body,
+				NULL, NULL);
+			*off += pr->probe_len;
 		}
-		*off += pr->probe_len;
 	}
 	t = now_s() - t0;
 	return t > 0 ? pr->round_bytes / t / 1e9 : 0;
-}
-
-/*
- * Each timed round follows an untimed one of the same method: the caches
- * then hold what that method leaves behind (dirty lines for contig, none
- * for nt), so neither pays for the other's write-backs.
- */
-static double
-auto_steady_round(char *buf, const struct auto_probe *pr,
-		enum rxr_zero_method m, size_t *off)
-{
-	auto_round(buf, pr, m, off);
-	return auto_round(buf, pr, m, off);
 }
 
 static void
@@ -404,13 +433,13 @@ auto_measure(void)
 		off = 0;
 		for (unsigned int r = 0; r < pr->rounds; r++) {
 			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
-				auto_steady_round(buf, pr, RXR_ZERO_CONTIG, &off));
+				auto_round(buf, pr, RXR_ZERO_CONTIG, &off));
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
-				auto_steady_round(buf, pr, RXR_ZERO_NT, &off));
+				auto_round(buf, pr, RXR_ZERO_NT, &off));
 		}
 		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
 			ac->pick = ac->nt_gbps > ac->contig_gbps *
-				(cpu.erms || cpu.fsrm ? AUTO_MARGIN : 1.0) ?
+				(erms || fsrm ? AUTO_MARGIN : 1.0) ?
 				RXR_ZERO_NT : RXR_ZERO_CONTIG;
 		else
 			ac->pick = ac->contig_gbps > ac->nt_gbps * AUTO_MARGIN ?
@@ -430,21 +459,15 @@ rxr_zero_auto_init(void)
 	return auto_status;
 }
 
-static unsigned int
-auto_class_of(size_t len)
-{
-	unsigned int i = 0;
-
-	while (len > auto_probe[i].max_len)
-		i++;
-	return i;
-}
-
 enum rxr_zero_method
 rxr_zero_auto_pick(size_t len)
 {
+	unsigned int i = 0;
+
 	pthread_once(&auto_once, auto_measure);
-	return auto_class[auto_class_of(len)].pick;
+	while (len > auto_probe[i].max_len)
+		i++;
+	return auto_class[i].pick;
 }
 
 void
@@ -456,17 +479,16 @@ rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c)
 		*c = auto_class[i];
 }
 
+/* "inf", or whole KiB or MiB: the sizes of auto_probe[]. */
 static void
 fmt_size(char *buf, size_t len, size_t v)
 {
+	bool mib = v >= (1u << 20);
+
 	if (v == SIZE_MAX)
 		snprintf(buf, len, "inf");
-	else if (v >= (1u << 20) && v % (1u << 20) == 0)
-		snprintf(buf, len, "%zuM", v >> 20);
-	else if (v >= 1024 && v % 1024 == 0)
-		snprintf(buf, len, "%zuK", v >> 10);
 	else
-		snprintf(buf, len, "%zu", v);
+		snprintf(buf, len, "%zu%c", v >> (mib ? 20 : 10), mib ? 'M' : 'K');
 }
 
 void
@@ -474,8 +496,9 @@ rxr_zero_auto_dump(FILE *out)
 {
 	pthread_once(&auto_once, auto_measure);
 	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
-		cpu.erms, cpu.fsrm, cpu.sse2, cpu.avx2, cpu.avx512f,
-		cpu.clzero, rxr_zero_nt_isa_name(nt_best));
+		erms, fsrm, has_isa[RXR_ZERO_NT_SSE2], has_isa[RXR_ZERO_NT_AVX2],
+		has_isa[RXR_ZERO_NT_AVX512], has_isa[RXR_ZERO_NT_CLZERO],
+		rxr_zero_nt_isa_name(nt_best));
 	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
 		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");
@@ -504,26 +527,21 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 
 	if (opts == NULL)
 		opts = &defaults;
-	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS)
-		return -EINVAL;
-	isa = nt_isa_resolve(opts->nt_isa);
-	if (isa == RXR_ZERO_NR_NT_ISAS || (addr == NULL && len != 0))
+	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS ||
+			!rxr_zero_nt_isa_supported(opts->nt_isa) ||
+			(addr == NULL && len != 0) ||
+			len > UINTPTR_MAX - (uintptr_t)addr)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	if (len > UINTPTR_MAX - (uintptr_t)addr)
-		return -EINVAL;
+	isa = opts->nt_isa == RXR_ZERO_NT_BEST ? nt_best : opts->nt_isa;
 
 	/* Without a yield nothing is chunked: one piece, no call. */
 	yield = opts->yield;
-	chunk = opts->chunk != 0 ? opts->chunk : RXR_ZERO_CHUNK_DEFAULT;
-	if (yield == NULL)
-		chunk = SIZE_MAX;
-
-	m = opts->method;
-	if (m == RXR_ZERO_AUTO)
-		m = rxr_zero_auto_pick(len);
-
+	chunk = yield == NULL ? SIZE_MAX : opts->chunk != 0 ? opts->chunk :
+		RXR_ZERO_CHUNK_DEFAULT;
+	m = opts->method == RXR_ZERO_AUTO ? rxr_zero_auto_pick(len) :
+		opts->method;
 	switch (m) {
 	case RXR_ZERO_NARROW: {
 		struct narrow nw;
@@ -547,11 +565,9 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 		break;
 	}
 	case RXR_ZERO_CONTIG:
-		contig_clear(addr, len, chunk, yield, opts->yield_arg);
-		break;
 	case RXR_ZERO_NT:
-		nt_clear(addr, len, chunk, nt_body[isa], yield,
-				opts->yield_arg);
+		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_body[isa] :
+			NULL, yield, opts->yield_arg);
 		break;
 	default:
 		return -EINVAL;
@@ -560,16 +576,9 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	return 0;
 }
 
-/* --- plain functions for frames ------------------------------------------ */
-
+/* Narrow for frames: no yields, converging on subpage 0 (the data). */
 static void
-fn_contig(void *p, size_t len)
-{
-	stosb(p, len);
-}
-
-static void
-fn_narrow(void *p, size_t len)
+narrow_frame(void *p, size_t len)
 {
 	struct narrow nw;
 
@@ -577,66 +586,19 @@ fn_narrow(void *p, size_t len)
 	narrow_clear(&nw, 0);
 }
 
-#define FN_NT(name, isa) \
-static void \
-fn_nt_##name(void *p, size_t len) \
-{ \
-	nt_clear_nofence(p, len, nt_body[isa]); \
-	nt_fence(); \
-	nt_check_fenced("rxr_zero_fn_get(nt)"); \
-}
-FN_NT(sse2, RXR_ZERO_NT_SSE2)
-FN_NT(avx2, RXR_ZERO_NT_AVX2)
-FN_NT(avx512, RXR_ZERO_NT_AVX512)
-FN_NT(clzero, RXR_ZERO_NT_CLZERO)
-
-static const rxr_zero_fn_t fn_nt[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = fn_nt_sse2,
-	[RXR_ZERO_NT_AVX2] = fn_nt_avx2,
-	[RXR_ZERO_NT_AVX512] = fn_nt_avx512,
-	[RXR_ZERO_NT_CLZERO] = fn_nt_clzero,
-};
-
-rxr_zero_fn_t
-rxr_zero_fn_get(enum rxr_zero_method method, size_t len)
-{
-	if (method == RXR_ZERO_AUTO)
-		method = rxr_zero_auto_pick(len);
-	switch (method) {
-	case RXR_ZERO_NARROW:
-		return fn_narrow;
-	case RXR_ZERO_CONTIG:
-		return fn_contig;
-	case RXR_ZERO_NT:
-		return fn_nt[rxr_zero_nt_isa_best()];
-	default:
-		return NULL;
-	}
-}
-
 /* --- names --------------------------------------------------------------- */
 
-static const char * const method_names[RXR_ZERO_NR_METHODS] = {
-	[RXR_ZERO_AUTO] = "auto",
-	[RXR_ZERO_NARROW] = "narrow",
-	[RXR_ZERO_CONTIG] = "contig",
-	[RXR_ZERO_NT] = "nt",
+/* In the order of their enums. */
+static const char *const method_names[] = { "auto", "narrow", "contig", "nt" };
+static const char *const isa_names[] = {
+	"best", "sse2", "avx2", "avx512", "clzero",
 };
-
-static const char * const isa_names[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_BEST] = "best",
-	[RXR_ZERO_NT_SSE2] = "sse2",
-	[RXR_ZERO_NT_AVX2] = "avx2",
-	[RXR_ZERO_NT_AVX512] = "avx512",
-	[RXR_ZERO_NT_CLZERO] = "clzero",
+static const char *const policy_names[] = {
+	"none", "alloc", "free", "background",
 };
-
-static const char * const policy_names[RXR_ZERO_NR_POLICIES] = {
-	[RXR_ZERO_POLICY_NONE] = "none",
-	[RXR_ZERO_POLICY_ALLOC] = "alloc",
-	[RXR_ZERO_POLICY_FREE] = "free",
-	[RXR_ZERO_POLICY_BACKGROUND] = "background",
-};
+_Static_assert(RTE_DIM(method_names) == RXR_ZERO_NR_METHODS &&
+	RTE_DIM(isa_names) == RXR_ZERO_NR_NT_ISAS &&
+	RTE_DIM(policy_names) == RXR_ZERO_NR_POLICIES, "a name per value");
 
 /* Index of name in names[], or -EINVAL with a message listing them. */
 static int
@@ -674,10 +636,9 @@ rxr_zero_method_parse(const char *name, enum rxr_zero_method *m, char *err,
 	int i = parse_name("zeroing method", method_names,
 			RXR_ZERO_NR_METHODS, name, err, errlen);
 
-	if (i < 0)
-		return i;
-	*m = (enum rxr_zero_method)i;
-	return 0;
+	if (i >= 0)
+		*m = (enum rxr_zero_method)i;
+	return RTE_MIN(i, 0);
 }
 
 const char *
@@ -701,10 +662,9 @@ rxr_zero_policy_parse(const char *name, enum rxr_zero_policy *p, char *err,
 	int i = parse_name("zeroing policy", policy_names,
 			RXR_ZERO_NR_POLICIES, name, err, errlen);
 
-	if (i < 0)
-		return i;
-	*p = (enum rxr_zero_policy)i;
-	return 0;
+	if (i >= 0)
+		*p = (enum rxr_zero_policy)i;
+	return RTE_MIN(i, 0);
 }
 
 /* --- the testing slowdown ----------------------------------------------- */
@@ -718,15 +678,12 @@ delay_step(uint64_t x)
 	return x;
 }
 
-/* No instruction after it starts before every one before it is done. */
+/* No instruction after it starts before every one before it is done (the
+ * file is x86's alone: REP STOSB, streaming stores). */
 static inline void
 delay_fence(void)
 {
-#if defined(RTE_ARCH_X86)
 	__asm__ volatile("lfence" : : : "memory");
-#else
-	rte_mb();
-#endif
 }
 
 /*
@@ -809,7 +766,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {
-		rxr_zero_nt_body_t body = nt_body[p->nt_isa];
+		nt_body_t body = nt_body[p->nt_isa];
 
 		for (i = 0; i < n; i++)
 			nt_clear_nofence((char *)frames[i] + off, len, body);
@@ -819,7 +776,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	}
 	case RXR_ZERO_NARROW:
 		for (i = 0; i < n; i++)
-			fn_narrow((char *)frames[i] + off, len);
+			narrow_frame((char *)frames[i] + off, len);
 		break;
 	default:
 		for (i = 0; i < n; i++)

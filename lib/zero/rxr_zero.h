@@ -5,36 +5,23 @@
 
 /**
  * @file
- * Hugepage zeroing core: clear an extent (a 2 MiB or 1 GiB hugepage, a bulk
- * of frames, or any address and length) with a chosen method, and keep
- * frames' payload areas zeroed under a policy.
+ * Hugepage zeroing core: clear an extent (a hugepage, a bulk of frames, any
+ * address and length) with a chosen method, and keep frames' payload areas
+ * zeroed under a policy. Methods (doc/zeroing.md has figures):
+ * - narrow: 4 KiB subpages with ordinary stores, far ones first, the target
+ *   subpage last so that it is cache-hot (Linux's process_huge_page()).
+ * - contig: REP STOSB in chunks (the kernel's clear_contig_region()).
+ * - nt: non-temporal stores in chunks (CLZERO, AVX-512, AVX2 or SSE2, chosen
+ *   at run time), each chunk ended by an SFENCE.
+ * - auto: contig or nt per size class, from the CPU and a start-up probe.
  *
- * Methods (see doc/zeroing.md for figures):
- * - narrow: 4 KiB subpages one at a time with ordinary stores, far subpages
- *   first, converging on a target subpage that is cleared last so that its
- *   lines are cache-hot for the user (Linux's process_huge_page() order).
- * - contig: REP STOSB over the extent in chunks, calling a yield callback
- *   between chunks so that a poll loop keeps polling (the kernel's
- *   clear_contig_region() with its preemption points).
- * - nt: non-temporal clears in chunks (CLZERO, else AVX-512, AVX2 or SSE2
- *   streaming stores, chosen at run time), each chunk ended by an SFENCE,
- *   calling the yield callback between chunks.
- * - auto: contig or nt per size class, chosen once per process from the
- *   CPU features and a short start-up measurement.
- *
- * Chunks and yields: an extent of len bytes is cut into chunks of @c chunk
- * bytes counted from its start (the last one may be shorter). The yield
- * callback runs between two chunks, never before the first nor after the
- * last: exactly ceil(len / chunk) - 1 times (0 when len <= chunk). narrow
- * yields after every max(1, chunk / 4096) subpages it cleared, except after
- * the last: ceil(nr_subpages / max(1, chunk / 4096)) - 1 times. At each yield
- * every byte cleared so far is zero and visible to other threads (nt has
- * fenced), and no byte outside the extent was ever written.
- *
- * Subpages (narrow): the 4 KiB-aligned pages that the extent overlaps,
- * numbered from 0 at the page holding the extent's first byte; the first and
- * last may be partial (an unaligned head or tail), and only their part
- * inside the extent is cleared.
+ * The yield callback runs between two chunks of @c chunk bytes (counted
+ * from the extent's start), never before the first nor after the last:
+ * ceil(len / chunk) - 1 times; narrow yields after every max(1, chunk /
+ * 4096) subpages but the last. At a yield every byte cleared so far is zero
+ * and visible to other threads, and nothing outside the extent was written.
+ * Subpages are the 4 KiB-aligned pages the extent overlaps, numbered from 0;
+ * only their part inside the extent is cleared.
  */
 
 #include <stdbool.h>
@@ -51,24 +38,18 @@
 extern "C" {
 #endif
 
-/** Debug check fired when a supply hands out a frame whose payload is not zero. */
+/** Debug check: a supply handed out a frame whose payload is not zero. */
 #define RXR_CHECK_DIRTY		"dirty-frame"
-/**
- * Debug check fired when streaming stores are left unfenced at a yield, a
- * return or before frames are published.
- */
+/** Debug check: streaming stores unfenced at a yield, return or publication. */
 #define RXR_CHECK_UNFENCED	"unfenced-nt"
 
 /** Subpage size of narrow: the base page. */
 #define RXR_ZERO_SUBPAGE	4096u
 
 /**
- * Default bytes between two yields for contig and nt (and 32 subpages for
- * narrow). Measured on the development EPYC over cold memory: a 128 KiB
- * chunk takes about 6 us with contig or narrow and 3 us with nt (median
- * gap between yields), so even with a timer tick landing in a chunk (about
- * 36 us on that VM) the gap stays under 50 us; larger chunks buy little
- * rate (doc/zeroing.md has the sweep).
+ * Default bytes between two yields (32 subpages for narrow): 3-6 us of
+ * clearing over cold memory, under 50 us even with a timer tick inside;
+ * larger chunks buy little rate (doc/zeroing.md has the sweep).
  */
 #define RXR_ZERO_CHUNK_DEFAULT	(128u << 10)
 
@@ -106,10 +87,7 @@ struct rxr_zero_opts {
 	rxr_zero_yield_t yield;
 	/** Argument of @c yield. */
 	void *yield_arg;
-	/**
-	 * narrow: an address inside the extent; its subpage is cleared last.
-	 * NULL: use @c target_idx.
-	 */
+	/** narrow: an address whose subpage is cleared last; NULL: target_idx. */
 	const void *target;
 	/** narrow: index of the subpage cleared last, when @c target is NULL. */
 	size_t target_idx;
@@ -128,23 +106,6 @@ struct rxr_zero_opts {
  */
 int rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts);
 
-/** A clear function without chunking or yields, resolved once for a size. */
-typedef void (*rxr_zero_fn_t)(void *addr, size_t len);
-
-/**
- * Resolve @p method for extents of about @p len bytes to a plain function:
- * auto becomes contig or nt as rxr_zero_auto_pick() says, nt its best
- * instruction, narrow converges on subpage 0 (where a frame's data starts).
- * Meant for frame payloads: no chunking, no yields.
- * @return the function, or NULL for an unknown method.
- */
-rxr_zero_fn_t rxr_zero_fn_get(enum rxr_zero_method method, size_t len);
-
-/**
- * @name Names
- * For application options and reports.
- * @{
- */
 /** "auto", "narrow", "contig", "nt"; "unknown" out of range. */
 const char *rxr_zero_method_name(enum rxr_zero_method m);
 /**
@@ -157,20 +118,6 @@ int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
 		char *err, size_t errlen);
 /** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
 const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
-/** @} */
-
-/** CPU features that the methods and auto depend on. */
-struct rxr_zero_cpu {
-	bool erms;	/**< enhanced REP MOVSB/STOSB */
-	bool fsrm;	/**< fast short REP MOV */
-	bool sse2;
-	bool avx2;
-	bool avx512f;
-	bool clzero;	/**< AMD CLZERO */
-};
-
-/** Features of this CPU (detected once, usable by the OS). */
-void rxr_zero_cpu_get(struct rxr_zero_cpu *cpu);
 
 /** True when this CPU can run nt with @p isa (BEST is always true). */
 bool rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa);
@@ -180,13 +127,10 @@ enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
 
 /**
  * @name auto
- * Size classes: up to 4 KiB, up to 64 KiB, up to 2 MiB, above. For each,
- * contig and nt (best instruction) are timed once per process over a
- * scratch buffer. Classes up to 64 KiB lean to contig (when the CPU has ERMS
- * or FSRM), larger ones to nt; the other method is picked only when it was
- * measured 25% faster (doc/zeroing.md says why). The measurement runs on
- * first use of auto or on rxr_zero_auto_init(), once, whichever thread gets
- * there first (the others wait for it).
+ * Size classes: up to 4 KiB, 64 KiB, 2 MiB, above. For each, contig and nt
+ * are timed once per process (on first use or rxr_zero_auto_init(), other
+ * threads wait). Up to 64 KiB auto leans to contig (with ERMS or FSRM),
+ * above to nt; the other method must be measured 25% faster.
  * @{
  */
 /** Number of auto size classes. */
@@ -202,10 +146,9 @@ struct rxr_zero_auto_class {
 };
 
 /**
- * Run the auto measurement now (a few tens of milliseconds) unless done.
- * Thread-safe; later calls return at once.
- * @return 0, or -ENOMEM when the scratch buffer could not be had (auto then
- *   falls back to features alone: contig up to 64 KiB, nt above).
+ * Run the auto measurement now (tens of milliseconds) unless done.
+ * @return 0, or -ENOMEM without scratch memory (auto then goes by features
+ *   alone: contig up to 64 KiB, nt above).
  */
 int rxr_zero_auto_init(void);
 
@@ -221,9 +164,8 @@ void rxr_zero_auto_dump(FILE *out);
 
 /**
  * @name Zeroing of frames
- * A frame's payload area is (frame address + offset, len); the header
- * before it (an mbuf that the pool initialized) and anything after it are
- * never written.
+ * A frame's payload area is (frame address + offset, len); nothing before
+ * (the mbuf header) or after it is written.
  * @{
  */
 
@@ -252,41 +194,29 @@ struct rxr_zero_payload {
 };
 
 /**
- * Set up a payload description for frames of @p frame_size bytes.
- * auto and nt are resolved here, once.
- * @return 0, or -EINVAL when offset + len exceeds the frame or the method
- *   is unknown.
+ * Describe the payload of frames of @p frame_size bytes; auto and nt are
+ * resolved here. @return 0, or -EINVAL (payload outside the frame, unknown
+ * method).
  */
 int rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 		uint32_t offset, uint32_t len, enum rxr_zero_method method);
 
-/**
- * Clear the payload areas of @p n frames (the alloc and free policies).
- * nt fences once, after the last frame.
- */
+/** Clear the payload of @p n frames; nt fences once, after the last. */
 void rxr_zero_payload_bulk(const struct rxr_zero_payload *p,
 		void * const *frames, unsigned int n);
 
 /**
- * Testing: about @p cycles (TSC) of work added to the clear of every frame
- * rxr_zero_payload_bulk() clears with @p method (concrete: narrow, contig
- * or nt), a known cost for the tests of the statistics; 0 takes it away.
- * Set it before frames are cleared.
+ * Testing: about @p cycles (TSC) of work added per frame that
+ * rxr_zero_payload_bulk() clears with @p method (narrow, contig or nt), a
+ * known cost for the tests of the statistics; 0 takes it away.
  * @return 0, or -EINVAL for auto or an unknown method.
  */
 int rxr_zero_test_delay(enum rxr_zero_method method, uint32_t cycles);
 
-/**
- * Testing: the steps of rxr_zero_test_work() that take about @p cycles
- * TSC cycles here (timed a few times, the fastest kept); 0 for 0.
- */
+/** Testing: steps of rxr_zero_test_work() taking about @p cycles TSC. */
 uint64_t rxr_zero_test_steps(uint32_t cycles);
 
-/**
- * Testing: @p steps of dependent work, fenced on both sides: the same CPU
- * time however busy the machine, where a clock would end it early for a
- * preempted thread.
- */
+/** Testing: @p steps of dependent work, the same CPU time under any load. */
 void rxr_zero_test_work(uint64_t steps);
 
 /** @} */
@@ -294,14 +224,10 @@ void rxr_zero_test_work(uint64_t steps);
 /**
  * @name Background supply
  * A bounded single-producer, single-consumer supply of frames whose payload
- * is zero. The producer is rxr_zero_supply_service(), run by one thread at
- * a time (a DPDK service without the MT_SAFE capability, which the service
- * cores run one at a time, or any thread); it takes frames from the zone,
- * clears their payload area and publishes them. The consumer is one poll
- * lcore's alloc path (rxr_zero_supply_get_bulk()): like a pcp, each poll
- * lcore has its own supply. The hot path takes no lock and does no atomic
- * read-modify-write: the two sides meet through one acquire load and one
- * release store of the ring indices.
+ * is zero. The producer, rxr_zero_supply_service(), run by one thread at a
+ * time, takes frames from the zone, clears and publishes them; the consumer
+ * is one poll lcore's alloc path (rxr_zero_supply_get_bulk()). No lock, no
+ * atomic read-modify-write: one acquire load and one release store.
  * @{
  */
 
@@ -342,9 +268,7 @@ struct rxr_zero_supply_stats {
 struct rxr_zero_supply *rxr_zero_supply_create(
 		const struct rxr_zero_supply_conf *conf);
 
-/**
- * Drain and free a supply. Neither side may run any more.
- */
+/** Drain and free a supply. Neither side may run any more. */
 void rxr_zero_supply_destroy(struct rxr_zero_supply *s);
 
 /**
@@ -355,15 +279,8 @@ void rxr_zero_supply_destroy(struct rxr_zero_supply *s);
 unsigned int rxr_zero_supply_service(struct rxr_zero_supply *s,
 		unsigned int budget);
 
-/** Frames one rxr_zero_supply_service_run() call supplies at most. */
+/** A service call's budget: frames supplied at most per call. */
 #define RXR_ZERO_SUPPLY_SERVICE_BUDGET 32u
-
-/**
- * rxr_zero_supply_service() with the default budget, in the shape of a DPDK
- * service function (rte_service_func): @p supply is the supply.
- * @return 0 when it supplied frames, -EAGAIN when there was nothing to do.
- */
-int32_t rxr_zero_supply_service_run(void *supply);
 
 /**
  * Consumer: take up to @p n ready frames (payload zero), oldest first.
@@ -374,10 +291,8 @@ unsigned int rxr_zero_supply_get_bulk(struct rxr_zero_supply *s, void **objs,
 		unsigned int n);
 
 /**
- * Return every ready frame to the zone. A consumer-side call: the consumer
- * must not run concurrently. Frames the service is clearing at that moment
- * are published when it returns, so for every frame to be back (lcore
- * stop) stop the service first.
+ * Return every ready frame to the zone (consumer side). Frames the service
+ * is clearing are published when it returns: stop it first to get them all.
  * @return frames returned.
  */
 unsigned int rxr_zero_supply_drain(struct rxr_zero_supply *s);

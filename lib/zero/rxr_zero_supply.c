@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Supplies of pre-zeroed frames per poll lcore, filled by a
- * background service and taken in bulk by refills (rxr_zero.h).
- */
-
 #include <errno.h>
 #include <string.h>
 
@@ -13,7 +8,7 @@
 #include <rte_malloc.h>
 
 #include "rxr_spinlock.h"
-#include "rxr_zero_priv.h"
+#include "rxr_zero.h"
 
 /* Frames the service takes from the zone per lock hold. */
 #define SUPPLY_BATCH 32u
@@ -25,22 +20,21 @@
  * the other's index with acquire: the slots it then reads or overwrites
  * were released by the other side's store.
  */
+#define PRODUCER_STATS(X) X(bytes_cleared) X(clear_cycles) X(frames_supplied) \
+	X(service_calls) X(zone_empty)
+#define CONSUMER_STATS(X) X(get_calls) X(get_frames) X(get_empty) X(get_short) \
+	X(drained)
+#define STAT_FIELD(n) uint64_t n;
+#define STAT_READ(n) st->n = RXR_STAT_READ(s->n);
+
 struct rxr_zero_supply {
 	/* Producer (the service). */
 	uint32_t head __rte_cache_aligned;
-	uint64_t bytes_cleared;
-	uint64_t clear_cycles;
-	uint64_t frames_supplied;
-	uint64_t service_calls;
-	uint64_t zone_empty;
+	PRODUCER_STATS(STAT_FIELD)
 
 	/* Consumer (get_bulk, drain). */
 	uint32_t tail __rte_cache_aligned;
-	uint64_t get_calls;
-	uint64_t get_frames;
-	uint64_t get_empty;
-	uint64_t get_short;
-	uint64_t drained;
+	CONSUMER_STATS(STAT_FIELD)
 
 	/* Read-only after creation. */
 	struct rxr_zone *zone __rte_cache_aligned;
@@ -112,12 +106,10 @@ rxr_zero_supply_service(struct rxr_zero_supply *s, unsigned int budget)
 			break;
 		}
 		t0 = rte_rdtsc();
-		/* Ends with a fence for nt: the release store below orders
-		 * ordinary stores only, not streaming ones. */
+		/* Ends with a fence for nt (checked in debug builds): the
+		 * release store below orders ordinary stores only. */
 		rxr_zero_payload_bulk(&s->payload, objs, n);
 		cycles += rte_rdtsc() - t0;
-		if (RXR_DEBUG)
-			rxr_zero_debug_check_fenced("supply publish");
 		for (i = 0; i < n; i++)
 			s->slots[(head + i) & s->mask] = objs[i];
 		head += n;
@@ -130,13 +122,6 @@ rxr_zero_supply_service(struct rxr_zero_supply *s, unsigned int budget)
 	RXR_STAT_ADD(s->bytes_cleared, (uint64_t)done * s->payload.len);
 	RXR_STAT_ADD(s->clear_cycles, cycles);
 	return done;
-}
-
-int32_t
-rxr_zero_supply_service_run(void *supply)
-{
-	return rxr_zero_supply_service(supply,
-			RXR_ZERO_SUPPLY_SERVICE_BUDGET) != 0 ? 0 : -EAGAIN;
 }
 
 /* Debug builds: a frame handed out must have a zero payload. */
@@ -200,16 +185,8 @@ rxr_zero_supply_stats(const struct rxr_zero_supply *s,
 	uint32_t tail = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
 	uint32_t head = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
 
-	st->bytes_cleared = RXR_STAT_READ(s->bytes_cleared);
-	st->clear_cycles = RXR_STAT_READ(s->clear_cycles);
-	st->frames_supplied = RXR_STAT_READ(s->frames_supplied);
-	st->service_calls = RXR_STAT_READ(s->service_calls);
-	st->zone_empty = RXR_STAT_READ(s->zone_empty);
-	st->get_calls = RXR_STAT_READ(s->get_calls);
-	st->get_frames = RXR_STAT_READ(s->get_frames);
-	st->get_empty = RXR_STAT_READ(s->get_empty);
-	st->get_short = RXR_STAT_READ(s->get_short);
-	st->drained = RXR_STAT_READ(s->drained);
+	PRODUCER_STATS(STAT_READ)
+	CONSUMER_STATS(STAT_READ)
 	/* Two separate loads: clamp a torn view to what can be. */
 	st->ready = RTE_MIN(head - tail, s->capacity);
 	st->capacity = s->capacity;

@@ -384,13 +384,11 @@ int
 main(int argc, char **argv)
 {
 	const struct rte_memzone *mz;
-	struct rxr_zero_cpu cpu;
 	uint8_t *mem;
 	int ret;
 
 	(void)argc;
 	rxr_test_eal_init(argv[0], "0", 64, NULL);
-	rxr_zero_cpu_get(&cpu);
 	methods_init();
 	mem = gib_get(&mz);
 	if (mem == NULL) {

@@ -148,15 +148,15 @@ test_single_thread(void)
 		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service(s, 1000), 156,
 			"filled to capacity");
 		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service(s, 1000), 0, "full");
-		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service_run(s), -EAGAIN,
-			"service reports no work");
+		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service(s,
+			RXR_ZERO_SUPPLY_SERVICE_BUDGET), 0, "service has no work");
 		RXR_TEST_ASSERT_EQ(zone_free(), free0 - 256, "taken from zone");
 
 		n = rxr_zero_supply_get_bulk(s, got, 64);
 		RXR_TEST_ASSERT_EQ(n, 64, "get 64");
 		total += n;
-		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service_run(s), 0,
-			"service refills");
+		RXR_TEST_ASSERT_EQ(rxr_zero_supply_service(s,
+			RXR_ZERO_SUPPLY_SERVICE_BUDGET), 32, "service refills");
 		n = rxr_zero_supply_get_bulk(s, got + total, 236);
 		RXR_TEST_ASSERT_EQ(n, 224, "short get");
 		total += n;
