@@ -49,15 +49,11 @@ manifest_base(const struct gen_opts *o, const char *mode)
 static json_t *
 file_json(const struct gen_out *out, int queue)
 {
-	if (queue < 0)
-		return json_pack("{s:o*,s:I,s:I,s:I}", "file",
-			json_string(out->path), "packets", J(out->packets),
-			"bytes", J(out->bytes), "captured_bytes",
-			J(out->captured));
-	return json_pack("{s:I,s:o*,s:I,s:I,s:I,s:I}", "queue", J(queue),
-		"file", json_string(out->path), "packets", J(out->packets),
-		"bytes", J(out->bytes), "captured_bytes", J(out->captured),
-		"streams", J(out->streams));
+	return json_pack("{s:o*,s:o*,s:I,s:I,s:I,s:o*}", "queue", queue < 0 ?
+		NULL : json_integer(queue), "file", json_string(out->path),
+		"packets", J(out->packets), "bytes", J(out->bytes),
+		"captured_bytes", J(out->captured), "streams", queue < 0 ?
+		NULL : json_integer(out->streams));
 }
 
 static json_t *

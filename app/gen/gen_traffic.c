@@ -104,12 +104,10 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 			return -1;
 		}
 		weight = 1;
-		if (*end == 'x') {
-			if (parse_u32(end + 1, &end, &weight) != 0) {
-				gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
-					text, tok);
-				return -1;
-			}
+		if (*end == 'x' && parse_u32(end + 1, &end, &weight) != 0) {
+			gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
+				text, tok);
+			return -1;
 		}
 		if (*end != ',' && *end != '\0') {
 			gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",

@@ -46,8 +46,6 @@ struct noise_sample {
 	struct timespec t;
 	bool stat_ok[NOISE_CPUS_SHOWN];
 	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
-	struct noise_cpu_times all;			/* the "cpu" line */
-	bool all_ok;
 	bool lc_ok[MAX_POLLERS];
 	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
 	uint64_t migrations[MAX_POLLERS];
@@ -206,9 +204,7 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
-	s->all_ok = false;
 	if (read_text("/proc/stat", stat_buf, sizeof(stat_buf)) > 0) {
-		s->all_ok = noise_parse_stat_cpu(stat_buf, -1, &s->all) == 0;
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
 			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
 				(int)nz.cpus[i], &s->cpu[i]) == 0;
@@ -422,11 +418,10 @@ governors(char *buf, size_t len)
 
 /* Pairs of poll CPUs that are SMT siblings of each other. */
 static json_t *
-smt_pairs(unsigned int *n)
+smt_pairs(void)
 {
 	json_t *pairs = json_array();
 
-	*n = 0;
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		cpu_set_t sib;
 		char path[112], text[256];
@@ -436,26 +431,11 @@ smt_pairs(unsigned int *n)
 		if (!sys_cpulist(path, &sib, text, sizeof(text)))
 			continue;
 		for (unsigned int j = i + 1; j < nz.nb_cpus; j++)
-			if (CPU_ISSET(nz.cpus[j], &sib)) {
+			if (CPU_ISSET(nz.cpus[j], &sib))
 				json_array_append_new(pairs, json_pack("[i,i]",
 					(int)nz.cpus[i], (int)nz.cpus[j]));
-				(*n)++;
-			}
 	}
 	return pairs;
-}
-
-static json_t *
-tasks_json(unsigned int n)
-{
-	json_t *arr = json_array();
-
-	for (unsigned int i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:i, s:s, s:i, s:f}",
-			"pid", nz.rtask[i].pid, "comm", nz.rtask[i].comm,
-			"cpu", (int)nz.rtask[i].cpu, "cpu_share",
-			nz.rtask[i].cpu_share));
-	return arr;
 }
 
 /* Machine checks: sleep in steps of this much until the window is over. */
@@ -469,7 +449,7 @@ struct machine {
 	char iso_t[256], nohz_t[256];	/* the kernel's CPU lists */
 	char iso_p[128], nohz_p[128];	/* the poll CPUs among them */
 	json_t *per_gov, *smt;
-	unsigned int nsmt, ntasks;
+	unsigned int ntasks;
 	double steal, waited;
 	bool have_nohz;
 };
@@ -484,8 +464,8 @@ machine_say(const struct machine *mc)
 	append(line, sizeof(line), &off, "%s; governor %s%s; SMT siblings "
 		"among poll CPUs: %s; poll CPUs in isolcpus: %s, in nohz_full: "
 		"%s", mc->model, mc->gov, strcmp(mc->gov, "none") == 0 ?
-		" (no cpufreq: a VM?)" : "", mc->nsmt == 0 ? "none" : "yes",
-		mc->iso_p, mc->have_nohz ? mc->nohz_p : "none");
+		" (no cpufreq: a VM?)" : "", json_array_size(mc->smt) == 0 ?
+		"none" : "yes", mc->iso_p, mc->have_nohz ? mc->nohz_p : "none");
 	if (isnan(mc->steal))
 		append(line, sizeof(line), &off, "; steal unknown");
 	else
@@ -523,8 +503,13 @@ machine_json(const struct machine *mc)
 		"steal_share", isnan(mc->steal) ? json_null() :
 			json_real(mc->steal),
 		"window_s", mc->waited,
-		"busy_tasks", tasks_json(mc->ntasks));
+		"busy_tasks", json_array());
 
+	for (unsigned int i = 0; m != NULL && i < mc->ntasks; i++)
+		json_array_append_new(json_object_get(m, "busy_tasks"),
+			json_pack("{s:i, s:s, s:i, s:f}", "pid", nz.rtask[i].pid,
+			"comm", nz.rtask[i].comm, "cpu", (int)nz.rtask[i].cpu,
+			"cpu_share", nz.rtask[i].cpu_share));
 	for (unsigned int i = 0; m != NULL && i < nz.nb_cpus; i++)
 		json_array_append_new(json_object_get(m, "poll_cpus"),
 			json_integer(nz.cpus[i]));
@@ -567,7 +552,7 @@ noise_env(struct app *a, struct rxr_report *rep)
 	else
 		rxr_cpu_model(mc.model, sizeof(mc.model));
 	mc.per_gov = governors(mc.gov, sizeof(mc.gov));
-	mc.smt = smt_pairs(&mc.nsmt);
+	mc.smt = smt_pairs();
 	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc.iso_t,
 		sizeof(mc.iso_t));
 	mc.have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full",

@@ -73,12 +73,12 @@ static struct {
 	pthread_mutex_t lock;
 	struct live_view view;		/* published, under lock */
 	/* Main lcore only. */
-	uint64_t start_tsc, phase_tsc, last_tsc, period;
+	uint64_t last_tsc, period;
 	uint64_t run_packets0, run_bytes0, last_packets, last_bytes;
 	uint64_t drops0[CAUSE_MAX];
 	uint64_t wait0[MAX_PORTS];
 	const struct rte_mempool *mp0[MAX_PORTS];
-	struct rxr_pool_stats *ps;
+	struct snapshot *snap;		/* the last sample's counters */
 	bool baseline;
 	bool link_seen;		/* the ports' link read in this run */
 	/* --metrics-file: writes that failed, said once per failing spell. */
@@ -86,31 +86,20 @@ static struct {
 	bool metrics_failing;
 } L = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* The app's counters into L.snap, the drops by cause since start. */
 static void
-counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
+counters_now(uint64_t *drops)
 {
-	struct app *a = L.app;
+	const struct port_counters zero = { 0 };
 
-	*packets = *bytes = 0;
+	snapshot_take(L.app, L.snap);
 	memset(drops, 0, sizeof(uint64_t) * CAUSE_MAX);
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		const struct poller *pl = &a->pollers[k];
-
-		for (unsigned int i = 0; i < pl->nb_q; i++) {
-			*packets += RXR_STAT_READ(pl->q[i].packets);
-			*bytes += RXR_STAT_READ(pl->q[i].bytes);
-		}
-		drops[CAUSE_CONSUMER_FULL] += RXR_STAT_READ(pl->consumer_full);
-	}
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port_counters c, zero = { 0 };
-
-		port_counters_read(&a->ports[i], &c);
-		port_drops(drops, &a->ports[i], &zero, &c);
-	}
+	drops[CAUSE_CONSUMER_FULL] = L.snap->consumer_full;
+	for (unsigned int i = 0; i < L.app->nb_ports; i++)
+		port_drops(drops, &L.app->ports[i], &zero, &L.snap->port[i]);
 }
 
-/* Per pool, from the pool's own counters (they start with the pool). */
+/* Per pool, from L.snap's pool counters (they start with the pool). */
 static void
 pools_now(struct live_view *v, double dt_cycles)
 {
@@ -120,18 +109,18 @@ pools_now(struct live_view *v, double dt_cycles)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct live_pool *lp = &v->pool[v->nb_pools];
 		const struct rte_mempool *mp = a->ports[i].mp;
+		const struct rxr_pool_stats *ps = &L.snap->pool[i];
 		struct rxr_pool_lcore_stats sum;
 
-		if (mp == NULL || L.ps == NULL)
+		if (mp == NULL)
 			continue;
 		memset(lp, 0, sizeof(*lp));
 		lp->port = a->ports[i].id;
-		rxr_pool_stats(rxr_mempool_pool(mp), L.ps);
 		memset(&sum, 0, sizeof(sum));
-		for (unsigned int l = 0; l < L.ps->nr_lcores; l++)
-			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
+		for (unsigned int l = 0; l < ps->nr_lcores; l++)
+			rxr_pool_lcore_stats_add(&sum, NULL, &ps->lcore[l]);
 		/* As the report counts them (fill_run()); 0 for none yet. */
-		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, L.ps);
+		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, ps);
 		lp->pcp.hit_rate = rxr_report_pcp_hit_rate(&lp->pcp);
 		if (isnan(lp->pcp.hit_rate))
 			lp->pcp.hit_rate = 0;
@@ -167,7 +156,9 @@ sample(void)
 	struct live_view v;
 
 	view_get(&v);
-	counters_now(&packets, &bytes, drops);
+	counters_now(drops);
+	packets = L.snap->packets;
+	bytes = L.snap->bytes;
 	if (L.baseline && dt > 0) {
 		v.mpps = (double)(packets - L.last_packets) / (dt / hz) / 1e6;
 		v.gbps = (double)(bytes - L.last_bytes) * 8 / (dt / hz) / 1e9;
@@ -230,18 +221,21 @@ live_run(const struct run_config *rc, unsigned int rep)
 void
 live_phase(enum live_phase ph)
 {
+	uint64_t now = rte_get_tsc_cycles();
+
 	if (L.app == NULL)
 		return;
-	L.phase_tsc = rte_get_tsc_cycles();
 	if (ph == PHASE_WARMUP) {
 		/* A new run: counters from here, rates from the next tick. */
-		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
+		counters_now(L.drops0);
+		L.run_packets0 = L.snap->packets;
+		L.run_bytes0 = L.snap->bytes;
 		L.baseline = false;
 		L.link_seen = false;
 	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
-	L.view.phase_tsc = L.phase_tsc;
+	L.view.phase_tsc = now;
 	pthread_mutex_unlock(&L.lock);
 	sample();
 }
@@ -399,22 +393,10 @@ metrics_print(FILE *f, const struct live_view *v)
 }
 
 /*
- * A failed write of the metrics file: said when writes start failing, not
- * every period while they go on; the next period tries again.
+ * The metrics file, replaced atomically (a temporary file renamed). A
+ * failure is said when writes start failing, not every period while they
+ * go on; the next period tries again.
  */
-static int
-metrics_failed(const char *path, int ret)
-{
-	if (!L.metrics_failing)
-		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
-			L.metrics_writes > 1 ? "; tried again every period" :
-			"");
-	L.metrics_failing = true;
-	L.metrics_failed++;
-	return ret;
-}
-
-/* The metrics file, replaced atomically (a temporary file renamed). */
 static int
 metrics_write(const struct live_view *v)
 {
@@ -422,42 +404,41 @@ metrics_write(const struct live_view *v)
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	char tmp[4096];
-	FILE *f;
-	int fd, ret = 0;
+	FILE *f = NULL;
+	int fd = -1, ret = 0;
 
 	L.metrics_writes++;
 	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
 	 * NAME_MAX has no room for the suffix. */
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s%.*s.tmp.XXXXXX", dirlen,
 			path, RXR_PATH_TMP_BASE_MAX, path + dirlen) >=
-			sizeof(tmp))
-		return metrics_failed(path, -ENAMETOOLONG);
-	fd = mkstemp(tmp);
-	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+			sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+	} else if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {
 		ret = -errno;
-		if (fd >= 0) {
+		if (fd >= 0)
 			close(fd);
-			unlink(tmp);
-		}
-		return metrics_failed(path, ret);
+	} else {
+		fchmod(fd, 0644);
+		metrics_print(f, v);
+		if (fflush(f) != 0 || fsync(fd) != 0)
+			ret = -errno;
+		if (fclose(f) != 0 && ret == 0)
+			ret = -errno;
+		if (ret == 0 && rename(tmp, path) != 0)
+			ret = -errno;
 	}
-	fchmod(fd, 0644);
-	metrics_print(f, v);
-	if (fflush(f) != 0 || fsync(fd) != 0)
-		ret = -errno;
-	if (fclose(f) != 0 && ret == 0)
-		ret = -errno;
-	if (ret == 0 && rename(tmp, path) != 0)
-		ret = -errno;
-	if (ret != 0) {
+	if (ret == 0 && L.metrics_failing)
+		RXR_LOG(NOTICE, "--metrics-file %s: written again", path);
+	else if (ret != 0 && !L.metrics_failing)
+		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
+			L.metrics_writes > 1 ? "; tried again every period" :
+			"");
+	if (ret != 0 && fd >= 0)
 		unlink(tmp);
-		return metrics_failed(path, ret);
-	}
-	if (L.metrics_failing)
-		RXR_LOG(NOTICE, "--metrics-file %s: written again",
-			path);
-	L.metrics_failing = false;
-	return 0;
+	L.metrics_failing = ret != 0;
+	L.metrics_failed += ret != 0;
+	return ret;
 }
 
 int
@@ -494,16 +475,16 @@ live_init(struct app *a)
 {
 	double period = a->opt.stats_period_s > 0 ? a->opt.stats_period_s : 1;
 
-	L.ps = rte_zmalloc("rxr_live_stats", sizeof(*L.ps), 0);
-	if (L.ps == NULL) {
+	L.snap = rte_zmalloc("rxr_live_stats", sizeof(*L.snap), 0);
+	if (L.snap == NULL) {
 		RXR_LOG(ERR, "live statistics: out of memory");
 		return -ENOMEM;
 	}
 	L.app = a;
-	L.start_tsc = L.phase_tsc = L.last_tsc = rte_get_tsc_cycles();
+	L.last_tsc = rte_get_tsc_cycles();
 	L.period = (uint64_t)(period * rte_get_tsc_hz());
 	L.view.reps = a->opt.reps;
-	L.view.start_tsc = L.view.phase_tsc = L.start_tsc;
+	L.view.start_tsc = L.view.phase_tsc = L.last_tsc;
 	L.view.configs = a->opt.nb_configs;
 	/* EAL without telemetry (--no-telemetry): these just go unanswered. */
 	if (rte_telemetry_register_cmd("/rxrefill/status", tel_status,
@@ -538,7 +519,7 @@ live_fini(void)
 		ret = -1;
 	}
 	L.app = NULL;
-	rte_free(L.ps);
-	L.ps = NULL;
+	rte_free(L.snap);
+	L.snap = NULL;
 	return ret;
 }
