@@ -321,31 +321,6 @@ gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 	return unbalanced;
 }
 
-/* MAC addresses, VLAN tags and EtherType; returns where L3 starts. */
-static uint32_t
-frame_eth(uint8_t *buf, const struct gen_traffic_conf *c)
-{
-	static const uint8_t macs[ETH_ADDRS_LEN] = {
-		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
-		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
-	};
-	uint32_t o = ETH_ADDRS_LEN;
-
-	memcpy(buf, macs, sizeof(macs));
-	if (c->nb_vlan == 2) {
-		wr16(buf + o, RTE_ETHER_TYPE_QINQ);
-		wr16(buf + o + 2, c->vlan[0]);
-		o += RTE_VLAN_HLEN;
-	}
-	if (c->nb_vlan >= 1) {
-		wr16(buf + o, RTE_ETHER_TYPE_VLAN);
-		wr16(buf + o + 2, c->vlan[c->nb_vlan - 1]);
-		o += RTE_VLAN_HLEN;
-	}
-	wr16(buf + o, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
-	return o + 2;
-}
-
 /* The IPv4 or IPv6 header of a len-byte frame at l3; returns where L4 starts. */
 static uint32_t
 frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
@@ -381,12 +356,24 @@ void
 gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
 {
+	static const uint8_t macs[ETH_ADDRS_LEN] = {
+		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
+		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
+	};
 	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
 	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
-	uint32_t l3, l4, plen, j;
+	uint32_t l3 = ETH_ADDRS_LEN, l4, plen, j;
 	uint16_t ck;
 
-	l3 = frame_eth(buf, c);
+	/* MAC addresses, VLAN tags (802.1ad outer, 802.1Q inner), EtherType. */
+	memcpy(buf, macs, sizeof(macs));
+	for (j = 0; j < c->nb_vlan; j++, l3 += RTE_VLAN_HLEN) {
+		wr16(buf + l3, j + 1 < c->nb_vlan ? RTE_ETHER_TYPE_QINQ :
+			RTE_ETHER_TYPE_VLAN);
+		wr16(buf + l3 + 2, c->vlan[j]);
+	}
+	wr16(buf + l3, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	l3 += 2;
 	l4 = frame_ip(buf, l3, len, s, c);
 	plen = len - l4 - hlen;
 	/* TCP or UDP, checksum 0 until the payload is in. */
