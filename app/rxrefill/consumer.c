@@ -143,11 +143,10 @@ consumers_init(struct app *a)
 				return -1;
 			}
 		}
-	}
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (a->opt.consumer == CONSUMER_OTHER_POLL)
 			a->pollers[(k + 1) % a->nb_pollers].inbox =
-				a->pollers[k].cons[0].ring;
+				pl->cons[0].ring;
+	}
 	return 0;
 }
 

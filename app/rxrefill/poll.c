@@ -7,7 +7,6 @@
  */
 
 #include <limits.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -156,21 +155,6 @@ pollers_free(struct app *a)
 		streams_free(&a->pollers[k]);
 }
 
-/* One cause of the streams_untracked line, " N <what>", when N is not 0. */
-static void __rte_format_printf(3, 4)
-untracked_say(bool *said, uint64_t n, const char *what, ...)
-{
-	va_list ap;
-
-	if (n == 0)
-		return;
-	printf("%s %" PRIu64 " ", *said ? "," : "", n);
-	*said = true;
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-}
-
 /* Above this share of the measurement's logged packets, a warning. */
 #define STREAMS_SELF_WARN_SHARE 0.01
 
@@ -184,6 +168,11 @@ void
 streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag)
 {
+	static const char *const why[UNTRACKED_MAX] = {
+		[UNTRACKED_NOT_IP] = "not IP",
+		[UNTRACKED_TRUNCATED] = "with truncated headers",
+		[UNTRACKED_MALFORMED] = "with malformed headers",
+	};
 	struct rxr_report_streams_untracked_by_cause *by =
 		&r->streams_untracked_by_cause;
 	struct rxr_report_streams_untracked *all = &r->streams_untracked;
@@ -241,14 +230,18 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
 		"of the whole run (warm-up included):", tag, all->packets,
 		all->bytes);
-	untracked_say(&said, u[UNTRACKED_NO_ROOM].packets, "packets of flows "
-		"a table of %" PRIu64 " rows had no room for%s", rows,
-		full != 0 ? " (the next run's table has twice the rows)" : "");
-	untracked_say(&said, u[UNTRACKED_NOT_IP].packets, "not IP");
-	untracked_say(&said, u[UNTRACKED_TRUNCATED].packets,
-		"with truncated headers");
-	untracked_say(&said, u[UNTRACKED_MALFORMED].packets,
-		"with malformed headers");
+	for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
+		if (u[c].packets == 0)
+			continue;
+		printf("%s %" PRIu64 " ", said ? "," : "", u[c].packets);
+		said = true;
+		if (c == UNTRACKED_NO_ROOM)
+			printf("packets of flows a table of %" PRIu64 " rows had "
+				"no room for%s", rows, full != 0 ? " (the next "
+				"run's table has twice the rows)" : "");
+		else
+			fputs(why[c], stdout);
+	}
 	printf("\n");
 }
 
