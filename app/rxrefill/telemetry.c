@@ -78,7 +78,7 @@ static struct {
 	uint64_t drops0[CAUSE_MAX];
 	uint64_t wait0[MAX_PORTS];
 	const struct rte_mempool *mp0[MAX_PORTS];
-	struct snapshot *snap;		/* the last sample's counters */
+	struct rxr_pool_stats *ps;
 	bool baseline;
 	bool link_seen;		/* the ports' link read in this run */
 	/* --metrics-file: writes that failed, said once per failing spell. */
@@ -86,20 +86,31 @@ static struct {
 	bool metrics_failing;
 } L = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* The app's counters into L.snap, the drops by cause since start. */
 static void
-counters_now(uint64_t *drops)
+counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
 {
-	const struct port_counters zero = { 0 };
+	struct app *a = L.app;
 
-	snapshot_take(L.app, L.snap);
+	*packets = *bytes = 0;
 	memset(drops, 0, sizeof(uint64_t) * CAUSE_MAX);
-	drops[CAUSE_CONSUMER_FULL] = L.snap->consumer_full;
-	for (unsigned int i = 0; i < L.app->nb_ports; i++)
-		port_drops(drops, &L.app->ports[i], &zero, &L.snap->port[i]);
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			*packets += RXR_STAT_READ(pl->q[i].packets);
+			*bytes += RXR_STAT_READ(pl->q[i].bytes);
+		}
+		drops[CAUSE_CONSUMER_FULL] += RXR_STAT_READ(pl->consumer_full);
+	}
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct port_counters c, zero = { 0 };
+
+		port_counters_read(&a->ports[i], &c);
+		port_drops(drops, &a->ports[i], &zero, &c);
+	}
 }
 
-/* Per pool, from L.snap's pool counters (they start with the pool). */
+/* Per pool, from the pool's own counters (they start with the pool). */
 static void
 pools_now(struct live_view *v, double dt_cycles)
 {
@@ -109,18 +120,18 @@ pools_now(struct live_view *v, double dt_cycles)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct live_pool *lp = &v->pool[v->nb_pools];
 		const struct rte_mempool *mp = a->ports[i].mp;
-		const struct rxr_pool_stats *ps = &L.snap->pool[i];
 		struct rxr_pool_lcore_stats sum;
 
-		if (mp == NULL)
+		if (mp == NULL || L.ps == NULL)
 			continue;
 		memset(lp, 0, sizeof(*lp));
 		lp->port = a->ports[i].id;
+		rxr_pool_stats(rxr_mempool_pool(mp), L.ps);
 		memset(&sum, 0, sizeof(sum));
-		for (unsigned int l = 0; l < ps->nr_lcores; l++)
-			rxr_pool_lcore_stats_add(&sum, NULL, &ps->lcore[l]);
+		for (unsigned int l = 0; l < L.ps->nr_lcores; l++)
+			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
 		/* As the report counts them (fill_run()); 0 for none yet. */
-		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, ps);
+		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, L.ps);
 		lp->pcp.hit_rate = rxr_report_pcp_hit_rate(&lp->pcp);
 		if (isnan(lp->pcp.hit_rate))
 			lp->pcp.hit_rate = 0;
@@ -156,9 +167,7 @@ sample(void)
 	struct live_view v;
 
 	view_get(&v);
-	counters_now(drops);
-	packets = L.snap->packets;
-	bytes = L.snap->bytes;
+	counters_now(&packets, &bytes, drops);
 	if (L.baseline && dt > 0) {
 		v.mpps = (double)(packets - L.last_packets) / (dt / hz) / 1e6;
 		v.gbps = (double)(bytes - L.last_bytes) * 8 / (dt / hz) / 1e9;
@@ -227,9 +236,7 @@ live_phase(enum live_phase ph)
 		return;
 	if (ph == PHASE_WARMUP) {
 		/* A new run: counters from here, rates from the next tick. */
-		counters_now(L.drops0);
-		L.run_packets0 = L.snap->packets;
-		L.run_bytes0 = L.snap->bytes;
+		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
 		L.baseline = false;
 		L.link_seen = false;
 	}
@@ -475,8 +482,8 @@ live_init(struct app *a)
 {
 	double period = a->opt.stats_period_s > 0 ? a->opt.stats_period_s : 1;
 
-	L.snap = rte_zmalloc("rxr_live_stats", sizeof(*L.snap), 0);
-	if (L.snap == NULL) {
+	L.ps = rte_zmalloc("rxr_live_stats", sizeof(*L.ps), 0);
+	if (L.ps == NULL) {
 		RXR_LOG(ERR, "live statistics: out of memory");
 		return -ENOMEM;
 	}
@@ -519,7 +526,7 @@ live_fini(void)
 		ret = -1;
 	}
 	L.app = NULL;
-	rte_free(L.snap);
-	L.snap = NULL;
+	rte_free(L.ps);
+	L.ps = NULL;
 	return ret;
 }
