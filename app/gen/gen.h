@@ -52,11 +52,8 @@ struct gen_sizes {
 	char spec[256];		/* normalized text, for the manifest */
 };
 
-/**
- * Parse "N", "imix" or "imix:SIZExWEIGHT,..." (weight 1 when omitted).
- * Sizes are checked against GEN_SIZE_MIN..GEN_SIZE_MAX only; the caller
- * checks them against the headers.
- */
+/** "N", "imix" or "imix:SIZExWEIGHT,..." (weight 1 when omitted), sizes
+ * in GEN_SIZE_MIN..GEN_SIZE_MAX (the caller checks the headers fit). */
 int gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e);
 void gen_sizes_free(struct gen_sizes *s);
 
@@ -88,20 +85,15 @@ struct gen_stream {
 };
 
 /**
- * Choose stream addresses and ports from the seed. With balance, stream i
- * gets a source port whose hash lands on queue i % nb_queues (so every
- * queue gets a stream when there are enough); without, ports are taken in
- * the seed's order and the split is whatever the hash gives.
- * @return number of streams whose queue could not be balanced (0 normally).
+ * Stream addresses and ports from the seed; with balance, stream i gets a
+ * source port whose hash lands on queue i % nb_queues, else ports come in
+ * the seed's order. @return streams that could not be balanced (0 mostly).
  */
 uint32_t gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 		const struct rxr_flow_rss *rss);
 
-/**
- * Build packet @p idx (0-based within its stream) of stream @p sid into
- * @p buf (at least GEN_SIZE_MAX bytes) with length @p len. Advances the
- * stream's TCP sequence number and IP id.
- */
+/** Packet @p idx (from 0) of stream @p sid, @p len bytes, into @p buf
+ * (GEN_SIZE_MAX bytes); advances the stream's TCP sequence and IP id. */
 void gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c);
 
@@ -129,10 +121,8 @@ int gen_out_commit(struct gen_out *o, struct gen_err *e);
 /** Close if open and remove the temporary file. */
 void gen_out_abort(struct gen_out *o);
 
-/**
- * Remove every temporary output on SIGINT, SIGQUIT, SIGTERM and SIGHUP,
- * then end by that signal. Called once, before any output is opened.
- */
+/** Once, before any output: SIGINT, SIGQUIT, SIGTERM and SIGHUP remove
+ * every temporary output, then end the program. */
 int gen_out_signals(void);
 
 /** Write a JSON document atomically (or to stdout for "-"). */
@@ -152,18 +142,15 @@ typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,
 		const struct pcap_pkthdr *h, const uint8_t *data,
 		struct gen_err *e);
 
-/**
- * Open the capture at @p f (NULL: fopen failed, errno says why) as
- * rxr_capture_open() does; @p name is used in messages.
- */
+/** rxr_capture_open() of @p f (NULL: fopen failed, errno says why),
+ * errors naming @p name. */
 int gen_capture_open(struct rxr_capture *c, FILE *f, const char *name,
 		struct gen_err *e);
 
 /**
- * Split an opened capture over queues: every record the reader gives goes
- * to the queue the RSS configuration gives (non-IP and unparsable to RETA
- * entry 0). A damaged capture is an error unless @p allow_truncated.
- * @return 0, or -1 with @p e set.
+ * Every record of @p in to @p sink, with the queue RSS gives it (non-IP
+ * and unparsable: RETA entry 0); flows into @p ft unless NULL. A damaged
+ * capture is an error unless @p allow_truncated. @return 0, or -1 (@p e).
  */
 int gen_split(struct rxr_capture *in, const char *name,
 		const struct rxr_flow_rss *rss, bool allow_truncated,
@@ -190,11 +177,9 @@ struct gen_opts {
 	uint32_t nb_paths;
 };
 
-/**
- * Parse the command line into o; on bad usage print the reason and exit
- * with status 2. Paths are checked too: the split input must be a regular
- * file, no output may be a device, FIFO, directory or the input.
- */
+/** The command line into o, paths checked (the split input a regular
+ * file, no output a device, FIFO, directory or the input); bad usage is
+ * said and exits with status 2. */
 void gen_opts_parse(struct gen_opts *o, int argc, char **argv);
 
 #endif /* RXR_GEN_H */

@@ -49,15 +49,11 @@ manifest_base(const struct gen_opts *o, const char *mode)
 static json_t *
 file_json(const struct gen_out *out, int queue)
 {
-	if (queue < 0)
-		return json_pack("{s:o*,s:I,s:I,s:I}", "file",
-			json_string(out->path), "packets", J(out->packets),
-			"bytes", J(out->bytes), "captured_bytes",
-			J(out->captured));
-	return json_pack("{s:I,s:o*,s:I,s:I,s:I,s:I}", "queue", J(queue),
-		"file", json_string(out->path), "packets", J(out->packets),
-		"bytes", J(out->bytes), "captured_bytes", J(out->captured),
-		"streams", J(out->streams));
+	return json_pack("{s:o*,s:o*,s:I,s:I,s:I,s:o*}", "queue", queue < 0 ?
+		NULL : json_integer(queue), "file", json_string(out->path),
+		"packets", J(out->packets), "bytes", J(out->bytes),
+		"captured_bytes", J(out->captured), "streams", queue < 0 ?
+		NULL : json_integer(out->streams));
 }
 
 static json_t *
@@ -90,13 +86,14 @@ queues_json(const struct gen_out *outs, uint32_t n)
 
 struct run {
 	struct gen_opts *o;
+	struct rxr_flow_rss rss;
 	struct gen_out *outs;	/* queues, then the --all file */
 	uint32_t nb_outs;
 	char *manifest_path;
 };
 
 static int
-run_open(struct run *r, int linktype, int snaplen, unsigned int precision,
+run_open(struct run *r, int snaplen, unsigned int precision,
 		struct gen_err *e)
 {
 	/* Every file of paths but the manifest, the last. */
@@ -107,66 +104,43 @@ run_open(struct run *r, int linktype, int snaplen, unsigned int precision,
 		return -1;
 	}
 	for (uint32_t q = 0; q < r->nb_outs; q++)
-		if (gen_out_open(&r->outs[q], r->o->paths[q], linktype, snaplen,
-				precision, e) != 0)
+		if (gen_out_open(&r->outs[q], r->o->paths[q], DLT_EN10MB,
+				snaplen, precision, e) != 0)
 			return -1;
 	return 0;
 }
 
-/* Finish every file, then rename them all, then write the manifest. */
+/*
+ * Finish every file, then rename them all, then write the manifest doc
+ * (taken); the summary says what, unless quiet or on standard output.
+ */
 static int
-run_commit(struct run *r, const json_t *doc, struct gen_err *e)
+run_commit(struct run *r, json_t *doc, const char *what,
+		struct gen_err *e)
 {
+	const struct gen_opts *o = r->o;
+	int ret = 0;
 	uint32_t q;
 
-	for (q = 0; q < r->nb_outs; q++)
-		if (gen_out_finish(&r->outs[q], e) != 0)
-			return -1;
-	for (q = 0; q < r->nb_outs; q++)
-		if (gen_out_commit(&r->outs[q], e) != 0)
-			return -1;
-	return gen_json_write(doc, r->manifest_path, e);
-}
-
-static void
-run_cleanup(struct run *r)
-{
-	uint32_t q;
-
-	for (q = 0; r->outs != NULL && q < r->nb_outs; q++)
-		gen_out_abort(&r->outs[q]);
-	free(r->outs);
-	r->outs = NULL;
-}
-
-static void
-summary(const struct run *r, const char *what)
-{
-	uint32_t q;
-
-	if (r->o->quiet || strcmp(r->manifest_path, "-") == 0)
-		return;
+	for (q = 0; ret == 0 && q < r->nb_outs; q++)
+		ret = gen_out_finish(&r->outs[q], e);
+	for (q = 0; ret == 0 && q < r->nb_outs; q++)
+		ret = gen_out_commit(&r->outs[q], e);
+	if (ret == 0)
+		ret = gen_json_write(doc, r->manifest_path, e);
+	json_decref(doc);
+	if (ret != 0 || o->quiet || strcmp(r->manifest_path, "-") == 0)
+		return ret;
 	printf("%s: %s, %u queues (RSS key %s, %s, RETA %u round robin)\n",
-		GEN_PROG, what, r->o->queues, r->o->key_name,
-		r->o->fields == RXR_FLOW_RSS_L3 ? "l3" : "l3l4", r->o->reta_size);
+		GEN_PROG, what, o->queues, o->key_name,
+		o->fields == RXR_FLOW_RSS_L3 ? "l3" : "l3l4", o->reta_size);
 	for (q = 0; q < r->nb_outs; q++)
 		printf("  %-28s %6u streams %12llu packets %15llu bytes\n",
 			r->outs[q].path, r->outs[q].streams,
 			(unsigned long long)r->outs[q].packets,
 			(unsigned long long)r->outs[q].bytes);
 	printf("  manifest: %s\n", r->manifest_path);
-}
-
-/* The RSS of the options: key, fields, RETA size, queues. */
-static int
-rss_setup(const struct gen_opts *o, struct rxr_flow_rss *rss,
-		struct gen_err *e)
-{
-	if (rxr_flow_rss_init(rss, o->key, o->fields, o->reta_size,
-			(uint16_t)o->queues) == 0)
-		return 0;
-	gen_err_set(e, "cannot set up RSS");
-	return -1;
+	return 0;
 }
 
 /* ---- generate ---- */
@@ -181,19 +155,17 @@ rss_setup(const struct gen_opts *o, struct rxr_flow_rss *rss,
  * queue and about queues that get none.
  */
 static int
-generate_place(struct run *r, struct gen_stream *st,
-		const struct rxr_flow_rss *rss, struct gen_err *e)
+generate_place(struct run *r, struct gen_stream *st, struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
 	const struct gen_traffic_conf *t = &o->t;
 	uint32_t s, q, unbalanced;
 
-	unbalanced = gen_streams_setup(st, t, rss);
+	unbalanced = gen_streams_setup(st, t, &r->rss);
 	if (unbalanced != 0)
 		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
 			unbalanced);
-	if (run_open(r, DLT_EN10MB, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO,
-			e) != 0)
+	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
 		return -1;
 	for (s = 0; s < t->nb_streams; s++)
 		r->outs[st[s].queue].streams++;
@@ -208,12 +180,11 @@ generate_place(struct run *r, struct gen_stream *st,
 
 /*
  * Round robin over the streams, as interleaved flows are captured, into
- * each stream's queue file (and the --all file); *packets and *bytes get
- * the totals.
+ * each stream's queue file (and the --all file); *bytes gets the total.
  */
 static int
 generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
-		uint64_t *packets, uint64_t *bytes, struct gen_err *e)
+		uint64_t *bytes, struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
 	const struct gen_traffic_conf *t = &o->t;
@@ -221,7 +192,6 @@ generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
 	uint64_t k, g = 0;
 	uint32_t s;
 
-	*bytes = 0;
 	for (k = 0; k < t->packets; k++) {
 		for (s = 0; s < t->nb_streams; s++, g++) {
 			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
@@ -241,39 +211,31 @@ generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
 			*bytes += len;
 		}
 	}
-	*packets = g;
 	return 0;
-}
-
-/* The manifest's "traffic": what was asked for. */
-static json_t *
-traffic_json(const struct gen_traffic_conf *t)
-{
-	json_t *vlan = json_array();
-
-	for (uint32_t s = 0; s < t->nb_vlan; s++)
-		json_array_append_new(vlan, json_integer(t->vlan[s]));
-	return json_pack("{s:I,s:s,s:o,s:s,s:I,s:I,s:b}", "ip", J(t->ipver),
-		"proto", t->proto == IPPROTO_TCP ? "tcp" : "udp", "vlan", vlan,
-		"size", t->sizes.spec, "streams", J(t->nb_streams),
-		"packets_per_stream", J(t->packets), "balance", t->balance);
 }
 
 /* The manifest of a generated set of files. */
 static json_t *
 generate_manifest(const struct run *r, const struct gen_stream *st,
-		uint64_t packets, uint64_t bytes)
+		uint64_t bytes)
 {
 	const struct gen_opts *o = r->o;
 	const struct gen_traffic_conf *t = &o->t;
 	json_t *doc = manifest_base(o, "generate"), *streams = json_array();
+	json_t *vlan = json_array();
 
+	for (uint32_t s = 0; s < t->nb_vlan; s++)
+		json_array_append_new(vlan, json_integer(t->vlan[s]));
 	for (uint32_t s = 0; s < t->nb_streams; s++)
 		json_array_append_new(streams, stream_json(s, &st[s].key,
 			st[s].hash, st[s].queue, st[s].packets, st[s].bytes));
-	json_object_update_new(doc, json_pack("{s:I,s:o,s:o,s:o,s:o*,s:o}",
-		"seed", J(t->seed), "traffic", traffic_json(t),
-		"total", count_json(packets, bytes),
+	json_object_update_new(doc, json_pack("{s:I,s:{s:I,s:s,s:o,s:s,s:I,"
+		"s:I,s:b},s:o,s:o,s:o*,s:o}", "seed", J(t->seed), "traffic",
+		"ip", J(t->ipver), "proto", t->proto == IPPROTO_TCP ? "tcp" :
+		"udp", "vlan", vlan, "size", t->sizes.spec, "streams",
+		J(t->nb_streams), "packets_per_stream", J(t->packets),
+		"balance", t->balance,
+		"total", count_json((uint64_t)t->nb_streams * t->packets, bytes),
 		"queues", queues_json(r->outs, o->queues),
 		"all", o->all ? file_json(&r->outs[o->queues], -1) : NULL,
 		"streams", streams));
@@ -284,38 +246,26 @@ static int
 generate(struct run *r, struct gen_err *e)
 {
 	const struct gen_traffic_conf *t = &r->o->t;
-	struct rxr_flow_rss rss;
-	struct gen_stream *st = NULL;
-	uint8_t *buf = NULL;
-	json_t *doc = NULL;
-	uint64_t packets, bytes;
+	struct gen_stream *st = calloc(t->nb_streams, sizeof(*st));
+	uint8_t *buf = malloc(GEN_SIZE_MAX);
+	uint64_t bytes = 0;
 	char what[512];
 	int ret = -1;
 
-	if (rss_setup(r->o, &rss, e) != 0)
-		return -1;
-	st = calloc(t->nb_streams, sizeof(*st));
-	buf = malloc(GEN_SIZE_MAX);
 	if (st == NULL || buf == NULL) {
 		gen_err_set(e, "out of memory");
 		goto out;
 	}
-	if (generate_place(r, st, &rss, e) != 0 ||
-			generate_write(r, st, buf, &packets, &bytes, e) != 0)
-		goto out;
-	doc = generate_manifest(r, st, packets, bytes);
-	if (run_commit(r, doc, e) != 0)
+	if (generate_place(r, st, e) != 0 ||
+			generate_write(r, st, buf, &bytes, e) != 0)
 		goto out;
 	snprintf(what, sizeof(what), "%u %s/ipv%d streams x %llu packets of %s B",
 		t->nb_streams, t->proto == IPPROTO_TCP ? "tcp" : "udp",
 		t->ipver, (unsigned long long)t->packets, t->sizes.spec);
-	summary(r, what);
-	ret = 0;
+	ret = run_commit(r, generate_manifest(r, st, bytes), what, e);
 out:
-	json_decref(doc);
 	free(buf);
 	free(st);
-	rxr_flow_rss_fini(&rss);
 	return ret;
 }
 
@@ -327,45 +277,27 @@ split_sink(void *ctx, uint16_t queue, const struct pcap_pkthdr *h,
 {
 	struct run *r = ctx;
 
-	return gen_out_write(&r->outs[queue], h, data, e);
+	return r != NULL ? gen_out_write(&r->outs[queue], h, data, e) : 0;
 }
 
-/*
- * The capture read through once before any output, so that a damaged or
- * unusable input is said about the input, not a temporary file; *snaplen
- * gets what the queue files need: its largest snap length, or its largest
- * record when that is larger (a record libpcap would trim otherwise).
- */
-static int
-split_input_check(const char *path, bool allow_truncated, int *snaplen,
-		struct gen_err *e)
-{
-	struct rxr_capture c;
-	struct rxr_capture_rec rec;
-	int ret;
-
-	if (gen_capture_open(&c, fopen(path, "rb"), path, e) != 0)
-		return -1;
-	while ((ret = rxr_capture_next(&c, &rec)) == 1)
-		;
-	if (ret < 0 && !allow_truncated)
-		gen_err_set(e, "%s: %s (--allow-truncated splits the records "
-			"before)", path, c.err);
-	*snaplen = (int)(c.snaplen > c.largest ? c.snaplen : c.largest);
-	rxr_capture_close(&c);
-	return ret < 0 && !allow_truncated ? -1 : 0;
-}
-
-/* The manifest's "input": what the capture held and what became of it. */
+/* The manifest of a split capture: its "input", what became of it. */
 static json_t *
-input_json(const char *path, const struct rxr_capture *c,
-		const struct gen_split_stats *st, int snaplen)
+split_manifest(const struct run *r, const struct rxr_capture *c,
+		const struct gen_split_stats *st, const struct rxr_capture_flows *ft,
+		int snaplen)
 {
+	const struct gen_opts *o = r->o;
+	json_t *doc = manifest_base(o, "split"), *streams = json_array();
+	uint64_t total_bytes = 0, un_streams = 0, un_packets = 0, un_bytes = 0;
 	char lt[256];
+	uint32_t i;
 
+	for (i = 0; i < o->queues; i++)
+		total_bytes += r->outs[i].bytes;
 	rxr_capture_linktypes(c, lt, sizeof(lt));
-	return json_pack("{s:o*,s:s,s:I,s:s,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,"
-		"s:I,s:I,s:b,s:o*}", "file", json_string(path), "linktype", lt,
+	json_object_update_new(doc, json_pack("{s:{s:o*,s:s,s:I,s:s,s:I,s:I,"
+		"s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:b,s:o*},s:o,s:o}", "input",
+		"file", json_string(o->split), "linktype", lt,
 		"snaplen", J(snaplen), "tstamp_precision",
 		c->nano ? "nano" : "micro", "records", J(c->records),
 		"written", J(st->written), "ip", J(st->ip),
@@ -376,22 +308,14 @@ input_json(const char *path, const struct rxr_capture *c,
 		"skipped_invalid", J(c->skipped[RXR_CAPTURE_SKIP_INVALID]),
 		"skipped_linktype", J(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]),
 		"truncated", st->truncated, "truncated_at", st->truncated ?
-		json_string(st->truncated_msg) : NULL);
-}
-
-/* "streams" (the first --max-streams) and "streams_unlisted" into doc. */
-static void
-split_streams_json(json_t *doc, const struct rxr_capture_flows *ft,
-		uint32_t max_streams)
-{
-	uint64_t un_streams = 0, un_packets = 0, un_bytes = 0;
-	json_t *streams = json_array();
-	uint32_t i;
-
+		json_string(st->truncated_msg) : NULL,
+		"total", count_json(st->written, total_bytes),
+		"queues", queues_json(r->outs, o->queues)));
+	/* The first --max-streams listed, the rest summed. */
 	for (i = 0; i < ft->nb_flows; i++) {
 		const struct rxr_capture_flow *fl = &ft->flows[i];
 
-		if (i < max_streams) {
+		if (i < o->max_streams) {
 			json_array_append_new(streams, stream_json(i, &fl->key,
 				fl->hash, fl->queue, fl->packets, fl->bytes));
 		} else {
@@ -406,104 +330,68 @@ split_streams_json(json_t *doc, const struct rxr_capture_flows *ft,
 		J(un_packets), "bytes", J(un_bytes), "untracked_packets",
 		J(ft->untracked_packets), "untracked_bytes",
 		J(ft->untracked_bytes)));
-}
-
-/* The manifest of a split capture. */
-static json_t *
-split_manifest(const struct run *r, const struct rxr_capture *c,
-		const struct gen_split_stats *st, const struct rxr_capture_flows *ft,
-		int snaplen)
-{
-	const struct gen_opts *o = r->o;
-	json_t *doc = manifest_base(o, "split");
-	uint64_t total_bytes = 0;
-	uint32_t i;
-
-	for (i = 0; i < o->queues; i++)
-		total_bytes += r->outs[i].bytes;
-	json_object_update_new(doc, json_pack("{s:o,s:o,s:o}", "input",
-		input_json(o->split, c, st, snaplen), "total",
-		count_json(st->written, total_bytes), "queues",
-		queues_json(r->outs, o->queues)));
-	split_streams_json(doc, ft, o->max_streams);
 	return doc;
 }
 
-/* Each frame of the capture into the file of the queue RSS gives it. */
-static int
-split_write(struct run *r, struct rxr_capture *in,
-		const struct rxr_flow_rss *rss, struct gen_split_stats *st,
-		struct rxr_capture_flows *ft, struct gen_err *e)
-{
-	const struct gen_opts *o = r->o;
-	char what[512];
-	uint32_t i;
-
-	if (gen_split(in, o->split, rss, o->allow_truncated, split_sink, r,
-			st, ft, e) != 0)
-		return -1;
-	rxr_capture_describe(in, what, sizeof(what));
-	/* Empty files and a manifest of nothing are no split: leave the outputs. */
-	if (st->written == 0) {
-		gen_err_set(e, "%s: none of its %llu records is a frame to split"
-			"%s%s: nothing written", o->split,
-			(unsigned long long)in->records, what[0] ? "; " : "",
-			what);
-		return -1;
-	}
-	if (what[0] != '\0' && !o->quiet)
-		fprintf(stderr, GEN_PROG ": %s: %s\n", o->split, what);
-	if (st->truncated)
-		fprintf(stderr, GEN_PROG ": warning: %s: damaged (%s); split "
-			"the records before\n", o->split, st->truncated_msg);
-	for (i = 0; i < ft->nb_flows; i++)
-		r->outs[ft->flows[i].queue].streams++;
-	return 0;
-}
-
+/*
+ * The capture read through once before any output (sink NULL), so that a
+ * damaged or unusable input is said about the input, not a temporary
+ * file; the queue files take its largest snap length, or its largest
+ * record when that is larger (a record libpcap would trim otherwise).
+ * Then each frame into the file of the queue RSS gives it.
+ */
 static int
 split(struct run *r, struct gen_err *e)
 {
 	struct gen_opts *o = r->o;
-	struct rxr_flow_rss rss;
-	struct gen_split_stats st;
+	struct gen_split_stats st = { 0 };
 	struct rxr_capture_flows ft;
 	struct rxr_capture in = { .f = NULL };
-	json_t *doc = NULL;
 	char what[512];
 	int snaplen, ret = -1;
+	uint32_t i;
 
-	memset(&st, 0, sizeof(st));
-	if (rss_setup(o, &rss, e) != 0)
-		return -1;
 	if (rxr_capture_flows_init(&ft, GEN_FLOWS_MAX) != 0) {
 		gen_err_set(e, "out of memory");
-		rxr_flow_rss_fini(&rss);
 		return -1;
 	}
-	if (split_input_check(o->split, o->allow_truncated, &snaplen, e) != 0 ||
-			gen_capture_open(&in, fopen(o->split, "rb"), o->split,
-				e) != 0)
+	if (gen_capture_open(&in, fopen(o->split, "rb"), o->split, e) != 0 ||
+			gen_split(&in, o->split, &r->rss, o->allow_truncated,
+				split_sink, NULL, &st, NULL, e) != 0)
 		goto out;
-	if (run_open(r, DLT_EN10MB, snaplen != 0 ? snaplen : GEN_SNAPLEN,
-			in.nano ? PCAP_TSTAMP_PRECISION_NANO :
-			PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
+	snaplen = (int)(in.snaplen > in.largest ? in.snaplen : in.largest);
+	rxr_capture_close(&in);
+	memset(&st, 0, sizeof(st));
+	if (gen_capture_open(&in, fopen(o->split, "rb"), o->split, e) != 0 ||
+			run_open(r, snaplen != 0 ? snaplen : GEN_SNAPLEN, in.nano ?
+				PCAP_TSTAMP_PRECISION_NANO :
+				PCAP_TSTAMP_PRECISION_MICRO, e) != 0 ||
+			gen_split(&in, o->split, &r->rss, o->allow_truncated,
+				split_sink, r, &st, &ft, e) != 0)
 		goto out;
-	if (split_write(r, &in, &rss, &st, &ft, e) != 0)
+	rxr_capture_describe(&in, what, sizeof(what));
+	/* Empty files and a manifest of nothing are no split: leave the outputs. */
+	if (st.written == 0) {
+		gen_err_set(e, "%s: none of its %llu records is a frame to split"
+			"%s%s: nothing written", o->split,
+			(unsigned long long)in.records, what[0] ? "; " : "",
+			what);
 		goto out;
-	doc = split_manifest(r, &in, &st, &ft, snaplen);
-	if (run_commit(r, doc, e) != 0)
-		goto out;
+	}
+	if (what[0] != '\0' && !o->quiet)
+		fprintf(stderr, GEN_PROG ": %s: %s\n", o->split, what);
+	if (st.truncated)
+		fprintf(stderr, GEN_PROG ": warning: %s: damaged (%s); split "
+			"the records before\n", o->split, st.truncated_msg);
+	for (i = 0; i < ft.nb_flows; i++)
+		r->outs[ft.flows[i].queue].streams++;
 	snprintf(what, sizeof(what), "%s: %llu records, %u streams, %llu non-IP, %llu unparsed",
 		o->split, (unsigned long long)in.records, ft.nb_flows,
 		(unsigned long long)st.non_ip, (unsigned long long)st.unparsed);
-	summary(r, what);
-	ret = 0;
+	ret = run_commit(r, split_manifest(r, &in, &st, &ft, snaplen), what, e);
 out:
-	json_decref(doc);
 	rxr_capture_close(&in);
 	rxr_capture_flows_free(&ft);
-	rxr_flow_rss_fini(&rss);
 	return ret;
 }
 
@@ -514,7 +402,7 @@ main(int argc, char **argv)
 	struct run r = { .o = &o };
 	struct gen_err e = { "" };
 	unsigned int closed;
-	int ret;
+	int ret = -1;
 
 	/* Before any file is opened: a closed stderr's descriptor would go to
 	 * the first capture, and a warning into it. */
@@ -536,8 +424,15 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	r.manifest_path = o.paths[o.nb_paths - 1];
-	ret = o.split != NULL ? split(&r, &e) : generate(&r, &e);
-	run_cleanup(&r);
+	if (rxr_flow_rss_init(&r.rss, o.key, o.fields, o.reta_size,
+			(uint16_t)o.queues) != 0)
+		gen_err_set(&e, "cannot set up RSS");
+	else
+		ret = o.split != NULL ? split(&r, &e) : generate(&r, &e);
+	rxr_flow_rss_fini(&r.rss);
+	for (uint32_t q = 0; r.outs != NULL && q < r.nb_outs; q++)
+		gen_out_abort(&r.outs[q]);
+	free(r.outs);
 	gen_sizes_free(&o.t.sizes);
 	for (uint32_t i = 0; i < o.nb_paths; i++)
 		free(o.paths[i]);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <rte_common.h>
+
 #include "gen.h"
 
 /*
@@ -23,25 +25,22 @@
 #define LIVE_MAX 256
 static char *volatile live[LIVE_MAX];
 static const int stop_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
-#define NB_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 static void
-live_block(sigset_t *old)
+stop_set(sigset_t *set)
 {
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
-		sigaddset(&set, stop_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
+	sigemptyset(set);
+	for (size_t i = 0; i < RTE_DIM(stop_signals); i++)
+		sigaddset(set, stop_signals[i]);
 }
 
 static void
 live_set(const char *from, char *to)
 {
-	sigset_t old;
+	sigset_t set, old;
 
-	live_block(&old);
+	stop_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
 	for (size_t i = 0; i < LIVE_MAX; i++)
 		if (live[i] == from) {
 			live[i] = to;
@@ -68,23 +67,25 @@ gen_out_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
-		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (size_t i = 0; i < NB_STOP_SIGNALS; i++)
+	stop_set(&sa.sa_mask);
+	for (size_t i = 0; i < RTE_DIM(stop_signals); i++)
 		if (sigaction(stop_signals[i], &sa, NULL) != 0)
 			return -1;
 	/* A file past ulimit -f: EFBIG, a write error; the signal kills. */
 	return signal(SIGXFSZ, SIG_IGN) == SIG_ERR ? -1 : 0;
 }
 
-/* Forget a temporary file (renamed or removed), then free its name. */
+/* Forget a temporary file, removed unless renamed, then free its name. */
 static void
-live_drop(char *tmp)
+tmp_drop(char **tmp, bool remove)
 {
-	if (tmp != NULL)
-		live_set(tmp, NULL);
-	free(tmp);
+	if (*tmp == NULL)
+		return;
+	if (remove)
+		unlink(*tmp);
+	live_set(*tmp, NULL);
+	free(*tmp);
+	*tmp = NULL;
 }
 
 /* Bytes of an output's name its temporary file keeps (as lib/report's
@@ -99,7 +100,7 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	mode_t mask = umask(0);
 	FILE *f = NULL;
-	sigset_t old;
+	sigset_t set, old;
 	int fd;
 
 	umask(mask);
@@ -112,7 +113,8 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 		return NULL;
 	}
 	/* Created and listed with no signal in between. */
-	live_block(&old);
+	stop_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
 	fd = mkstemp(*tmp);
 	if (fd >= 0)
 		live_set(NULL, *tmp);
@@ -120,17 +122,14 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 	if (fd < 0) {
 		gen_err_set(e, "%s: cannot create a temporary file next to it: %s",
 			path, strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
+		tmp_drop(tmp, false);
 		return NULL;
 	}
 	/* mkstemp() makes 0600 files; give the final ones the usual mode. */
 	if (fchmod(fd, 0666 & ~mask) != 0 || (f = fdopen(fd, "wb")) == NULL) {
 		gen_err_set(e, "%s: %s", path, strerror(errno));
 		close(fd);
-		unlink(*tmp);
-		live_drop(*tmp);
-		*tmp = NULL;
+		tmp_drop(tmp, true);
 	}
 	return f;
 }
@@ -151,6 +150,19 @@ sync_file(FILE *f, const char *path, int err, struct gen_err *e)
 		return -1;
 	}
 	return 0;
+}
+
+/* The temporary file renamed over path; removed when it cannot be. */
+static int
+tmp_rename(char **tmp, const char *path, struct gen_err *e)
+{
+	int ret = rename(*tmp, path);
+
+	if (ret != 0)
+		gen_err_set(e, "%s: cannot rename %s over it: %s", path, *tmp,
+			strerror(errno));
+	tmp_drop(tmp, ret != 0);
+	return ret != 0 ? -1 : 0;
 }
 
 int
@@ -223,14 +235,7 @@ gen_out_finish(struct gen_out *o, struct gen_err *e)
 int
 gen_out_commit(struct gen_out *o, struct gen_err *e)
 {
-	if (rename(o->tmp, o->path) != 0) {
-		gen_err_set(e, "%s: cannot rename %s over it: %s", o->path,
-			o->tmp, strerror(errno));
-		return -1;
-	}
-	live_drop(o->tmp);
-	o->tmp = NULL;
-	return 0;
+	return tmp_rename(&o->tmp, o->path, e);
 }
 
 void
@@ -239,10 +244,7 @@ gen_out_abort(struct gen_out *o)
 	if (o->dumper != NULL)
 		pcap_dump_close(o->dumper);
 	o->dumper = NULL;
-	if (o->tmp != NULL)
-		unlink(o->tmp);
-	live_drop(o->tmp);
-	o->tmp = NULL;
+	tmp_drop(&o->tmp, true);
 	if (o->dead != NULL)
 		pcap_close(o->dead);
 	o->dead = NULL;
@@ -279,13 +281,9 @@ gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
 		gen_err_set(e, "%s: write failed: %s", path, strerror(errno));
 		ret = -1;
 	}
-	if (ret == 0 && rename(tmp, path) != 0) {
-		gen_err_set(e, "%s: cannot rename %s over it: %s", path, tmp,
-			strerror(errno));
-		ret = -1;
+	if (ret != 0) {
+		tmp_drop(&tmp, true);
+		return -1;
 	}
-	if (ret != 0)
-		unlink(tmp);
-	live_drop(tmp);
-	return ret;
+	return tmp_rename(&tmp, path, e);
 }

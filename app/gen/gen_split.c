@@ -42,8 +42,10 @@ gen_split(struct rxr_capture *in, const char *name,
 
 	while ((r = rxr_capture_next(in, &rec)) == 1) {
 		r = rxr_flow_parse(rec.data, rec.caplen, &info);
+		/* What a NIC does not hash gets hash 0: RETA entry 0. */
+		q = rxr_flow_rss_queue(rss, r == RXR_FLOW_OK ? &info.key : NULL,
+			&hash);
 		if (r == RXR_FLOW_OK) {
-			q = rxr_flow_rss_queue(rss, &info.key, &hash);
 			st->ip++;
 			if (ft != NULL && rxr_capture_flows_add(ft, &info.key, hash, q,
 					rec.len) != 0) {
@@ -51,16 +53,12 @@ gen_split(struct rxr_capture *in, const char *name,
 					(unsigned long long)ft->nb_flows);
 				return -1;
 			}
+		} else if (r == RXR_FLOW_E_NOT_IP) {
+			st->non_ip++;
+			st->non_ip_bytes += rec.len;
 		} else {
-			/* What a NIC does not hash gets hash 0: RETA entry 0. */
-			q = rxr_flow_rss_queue(rss, NULL, NULL);
-			if (r == RXR_FLOW_E_NOT_IP) {
-				st->non_ip++;
-				st->non_ip_bytes += rec.len;
-			} else {
-				st->unparsed++;
-				st->unparsed_bytes += rec.len;
-			}
+			st->unparsed++;
+			st->unparsed_bytes += rec.len;
 		}
 		h.ts.tv_sec = (time_t)rec.ts_sec;
 		h.ts.tv_usec = in->nano ? rec.ts_nsec : rec.ts_nsec / 1000;

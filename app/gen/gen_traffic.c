@@ -104,12 +104,10 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 			return -1;
 		}
 		weight = 1;
-		if (*end == 'x') {
-			if (parse_u32(end + 1, &end, &weight) != 0) {
-				gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
-					text, tok);
-				return -1;
-			}
+		if (*end == 'x' && parse_u32(end + 1, &end, &weight) != 0) {
+			gen_err_set(e, "--size '%s': expected a weight after 'x' in '%s'",
+				text, tok);
+			return -1;
 		}
 		if (*end != ',' && *end != '\0') {
 			gen_err_set(e, "--size '%s': unexpected '%c' in '%s'",
@@ -124,16 +122,38 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 	}
 }
 
-/*
- * The cycle of sizes, each as often as its weight, by smooth weighted
- * round robin: sizes mix instead of coming in runs.
- */
-static int
-sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
+int
+gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 {
 	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
-	uint32_t i, k, total = 0;
+	uint32_t size, i, k, total = 0;
+	const char *list;
+	size_t used;
+	char *end;
 
+	memset(s, 0, sizeof(*s));
+	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
+	if (strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0) {
+		if (imix_list_parse(s, text, list + IMIX_PREFIX_LEN, e) != 0)
+			return -1;
+		/* The spec: "imix:SIZExWEIGHT,...", else "SIZE". */
+		used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
+		for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
+			used += (size_t)snprintf(s->spec + used,
+				sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
+				s->size[i], s->weight[i]);
+	} else {
+		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
+			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
+				text);
+			return -1;
+		}
+		if (size_entry(s, text, text, size, 1, e) != 0)
+			return -1;
+		snprintf(s->spec, sizeof(s->spec), "%u", size);
+	}
+	/* The cycle: each size as often as its weight, by smooth weighted
+	 * round robin, so that sizes mix instead of coming in runs. */
 	for (i = 0; i < s->nb_entries; i++)
 		total += s->weight[i];
 	s->cycle = malloc(total * sizeof(s->cycle[0]));
@@ -153,52 +173,6 @@ sizes_cycle_build(struct gen_sizes *s, struct gen_err *e)
 		s->cycle[k] = s->size[best];
 	}
 	s->n = total;
-	return 0;
-}
-
-/* s->spec: "SIZE" for one plain size, else "imix:SIZExWEIGHT,...". */
-static void
-sizes_spec_write(struct gen_sizes *s, bool weighted)
-{
-	size_t used;
-
-	if (!weighted) {
-		snprintf(s->spec, sizeof(s->spec), "%u", s->size[0]);
-		return;
-	}
-	used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
-	for (uint32_t i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
-		used += (size_t)snprintf(s->spec + used,
-			sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
-			s->size[i], s->weight[i]);
-}
-
-int
-gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
-{
-	const char *list;
-	uint32_t size;
-	bool weighted;
-	char *end;
-
-	memset(s, 0, sizeof(*s));
-	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
-	weighted = strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0;
-	if (weighted) {
-		if (imix_list_parse(s, text, list + IMIX_PREFIX_LEN, e) != 0)
-			return -1;
-	} else {
-		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
-			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
-				text);
-			return -1;
-		}
-		if (size_entry(s, text, text, size, 1, e) != 0)
-			return -1;
-	}
-	if (sizes_cycle_build(s, e) != 0)
-		return -1;
-	sizes_spec_write(s, weighted);
 	return 0;
 }
 
@@ -240,6 +214,20 @@ gcd(uint32_t a, uint32_t b)
 	return a;
 }
 
+static inline void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+wr32(uint8_t *p, uint32_t v)
+{
+	wr16(p, v >> 16);
+	wr16(p + 2, (uint16_t)v);
+}
+
 /* The key of a stream from address group g with source port sport. */
 static void
 stream_key(struct rxr_flow_key *k, const struct gen_traffic_conf *c,
@@ -256,18 +244,12 @@ stream_key(struct rxr_flow_key *k, const struct gen_traffic_conf *c,
 	} else {
 		/* fd00:AAAA:BBBB:1::g+1 -> fd00:AAAA:BBBB:2::1 (unique local). */
 		uint8_t src[16] = { 0xfd, 0x00 }, dst[16] = { 0xfd, 0x00 };
-		uint32_t h = g + 1;
 
-		src[2] = dst[2] = ra >> 24;
-		src[3] = dst[3] = ra >> 16;
-		src[4] = dst[4] = ra >> 8;
-		src[5] = dst[5] = ra;
+		wr32(src + 2, (uint32_t)ra);
+		wr32(dst + 2, (uint32_t)ra);
 		src[7] = 1;
 		dst[7] = 2;
-		src[12] = h >> 24;
-		src[13] = h >> 16;
-		src[14] = h >> 8;
-		src[15] = h;
+		wr32(src + 12, g + 1);
 		dst[15] = 1;
 		rxr_flow_key_v6(k, src, dst, sport, GEN_DPORT, c->proto);
 	}
@@ -339,45 +321,6 @@ gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 	return unbalanced;
 }
 
-static inline void
-wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, v >> 16);
-	wr16(p + 2, (uint16_t)v);
-}
-
-/* MAC addresses, VLAN tags and EtherType; returns where L3 starts. */
-static uint32_t
-frame_eth(uint8_t *buf, const struct gen_traffic_conf *c)
-{
-	static const uint8_t macs[ETH_ADDRS_LEN] = {
-		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
-		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
-	};
-	uint32_t o = ETH_ADDRS_LEN;
-
-	memcpy(buf, macs, sizeof(macs));
-	if (c->nb_vlan == 2) {
-		wr16(buf + o, RTE_ETHER_TYPE_QINQ);
-		wr16(buf + o + 2, c->vlan[0]);
-		o += RTE_VLAN_HLEN;
-	}
-	if (c->nb_vlan >= 1) {
-		wr16(buf + o, RTE_ETHER_TYPE_VLAN);
-		wr16(buf + o + 2, c->vlan[c->nb_vlan - 1]);
-		o += RTE_VLAN_HLEN;
-	}
-	wr16(buf + o, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
-	return o + 2;
-}
-
 /* The IPv4 or IPv6 header of a len-byte frame at l3; returns where L4 starts. */
 static uint32_t
 frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
@@ -409,12 +352,32 @@ frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
 	return l3 + IPV4_HLEN;
 }
 
-/* The TCP or UDP header at l4 (checksum left 0), plen payload bytes after. */
-static void
-frame_l4(uint8_t *buf, uint32_t l4, uint32_t len, uint32_t plen,
-		struct gen_stream *s, const struct gen_traffic_conf *c)
+void
+gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
+		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
 {
-	memset(buf + l4, 0, c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN);
+	static const uint8_t macs[ETH_ADDRS_LEN] = {
+		0x02, 0, 0, 0, 0, 0x02,		/* the receiving port */
+		0x02, 0, 0, 0, 0, 0x01,		/* the sender */
+	};
+	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
+	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
+	uint32_t l3 = ETH_ADDRS_LEN, l4, plen, j;
+	uint16_t ck;
+
+	/* MAC addresses, VLAN tags (802.1ad outer, 802.1Q inner), EtherType. */
+	memcpy(buf, macs, sizeof(macs));
+	for (j = 0; j < c->nb_vlan; j++, l3 += RTE_VLAN_HLEN) {
+		wr16(buf + l3, j + 1 < c->nb_vlan ? RTE_ETHER_TYPE_QINQ :
+			RTE_ETHER_TYPE_VLAN);
+		wr16(buf + l3 + 2, c->vlan[j]);
+	}
+	wr16(buf + l3, c->ipver == 4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	l3 += 2;
+	l4 = frame_ip(buf, l3, len, s, c);
+	plen = len - l4 - hlen;
+	/* TCP or UDP, checksum 0 until the payload is in. */
+	memset(buf + l4, 0, hlen);
 	wr16(buf + l4, s->key.sport);
 	wr16(buf + l4 + 2, s->key.dport);
 	if (c->proto == IPPROTO_TCP) {
@@ -427,21 +390,6 @@ frame_l4(uint8_t *buf, uint32_t l4, uint32_t len, uint32_t plen,
 	} else {
 		wr16(buf + l4 + 4, (uint16_t)(len - l4));
 	}
-}
-
-void
-gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
-		uint32_t sid, uint64_t idx, const struct gen_traffic_conf *c)
-{
-	uint32_t hlen = c->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
-	uint8_t tag[GEN_TAG_LEN] = { 'R', 'X', 'R', 'F' };
-	uint32_t l3, l4, plen, j;
-	uint16_t ck;
-
-	l3 = frame_eth(buf, c);
-	l4 = frame_ip(buf, l3, len, s, c);
-	plen = len - l4 - hlen;
-	frame_l4(buf, l4, len, plen, s, c);
 
 	/* Payload: the tag (cut if there is no room), then byte j = j & 0xff. */
 	wr32(tag + 4, sid);

@@ -56,6 +56,10 @@ consumer_main(void *arg)
 {
 	struct consumer *c = arg;
 	struct poller *pl = c->poller;
+	const struct options *o = &pl->app->opt;
+	const unsigned int lag_us = o->consumer_lag_us;
+	uint64_t stall_end = o->stall_s > 0 ? rte_get_timer_cycles() +
+		(uint64_t)(o->stall_s * rte_get_timer_hz()) : UINT64_MAX;
 	struct rte_mbuf *pkts[CONSUMER_BURST];
 	char who[48];
 
@@ -72,12 +76,6 @@ consumer_main(void *arg)
 		rxr_pool_task_bind(pl->pools[0], pl->lcore);
 		rxr_pool_task_batch(pl->pools[0], RXR_POOL_TASK_BATCH_DEFAULT);
 	}
-
-	const struct options *o = &pl->app->opt;
-	const unsigned int lag_us = o->consumer_lag_us;
-	uint64_t stall_end = o->stall_s > 0 ? rte_get_timer_cycles() +
-		(uint64_t)(o->stall_s * rte_get_timer_hz()) : UINT64_MAX;
-
 	for (;;) {
 		/*
 		 * Read before the queue: once the stop is seen, every packet
@@ -145,11 +143,10 @@ consumers_init(struct app *a)
 				return -1;
 			}
 		}
-	}
-	if (a->opt.consumer == CONSUMER_OTHER_POLL)
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
+		if (a->opt.consumer == CONSUMER_OTHER_POLL)
 			a->pollers[(k + 1) % a->nb_pollers].inbox =
-				a->pollers[k].cons[0].ring;
+				pl->cons[0].ring;
+	}
 	return 0;
 }
 
@@ -206,11 +203,9 @@ ring_free_all(struct rte_ring *r)
 void
 consumers_stop(struct app *a)
 {
-	for (unsigned int k = 0; a->opt.consumer == CONSUMER_OTHER_POLL &&
-			k < a->nb_pollers; k++)
+	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		if (a->pollers[k].inbox != NULL)
 			ring_free_all(a->pollers[k].inbox);
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		for (unsigned int i = 0; i < a->pollers[k].nb_cons; i++) {
 			struct consumer *c = &a->pollers[k].cons[i];
 			unsigned int left;
@@ -228,4 +223,5 @@ consumers_stop(struct app *a)
 					"%u packets in its queue", i,
 					a->pollers[k].lcore, left);
 		}
+	}
 }

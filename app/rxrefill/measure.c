@@ -45,6 +45,7 @@ snapshot_take(const struct app *app, struct snapshot *s)
 			rxr_pool_stats(rxr_mempool_pool(app->ports[i].mp), &s->pool[i]);
 	}
 }
+
 static double
 ratio(uint64_t a, uint64_t b)
 {
@@ -127,39 +128,34 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 	n[CAUSE_XDP_RX_RING_FULL] += b->xdp_rx_ring_full - a->xdp_rx_ring_full;
 }
 
-static uint64_t
-zero_total(const struct app *app, const struct snapshot *s, bool cycles)
-{
-	uint64_t n = 0;
+/* A snapshot's clears over every pool: all of them, the poll lcores' own
+ * (alloc, free policies) and the supplies' (background: the zeroing
+ * thread's). */
+struct zero_sums {
+	uint64_t bytes, cycles, poll_cycles, supply_cycles;
+	uint64_t get_empty, get_short;
+};
 
+static void
+zero_sum(const struct app *app, const struct snapshot *s, struct zero_sums *z)
+{
+	memset(z, 0, sizeof(*z));
 	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		const struct rxr_pool_stats *ps = &s->pool[i];
 
-		n += cycles ? ps->zero_cycles_other : ps->zero_bytes_other;
-		for (unsigned int l = 0; l < ps->nr_lcores; l++)
-			n += cycles ? ps->lcore[l].zero_cycles +
-				ps->lcore[l].supply.clear_cycles :
-				ps->lcore[l].zero_bytes +
-				ps->lcore[l].supply.bytes_cleared;
-	}
-	return n;
-}
+		z->bytes += ps->zero_bytes_other;
+		z->cycles += ps->zero_cycles_other;
+		for (unsigned int l = 0; l < ps->nr_lcores; l++) {
+			const struct rxr_pool_lcore_stats *ls = &ps->lcore[l];
 
-/* The poll lcores' own clears (alloc, free policies), and the supplies'
- * (background: the zeroing thread's). */
-static void
-zero_sum(const struct app *app, const struct snapshot *s,
-		struct rxr_pool_lcore_stats *poll, struct rxr_zero_supply_stats *sup)
-{
-	for (unsigned int i = 0; i < app->nb_ports; i++)
-		for (unsigned int l = 0; l < s->pool[i].nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *ls = &s->pool[i].lcore[l];
-
-			poll->zero_cycles += ls->zero_cycles;
-			sup->clear_cycles += ls->supply.clear_cycles;
-			sup->get_empty += ls->supply.get_empty;
-			sup->get_short += ls->supply.get_short;
+			z->bytes += ls->zero_bytes + ls->supply.bytes_cleared;
+			z->cycles += ls->zero_cycles + ls->supply.clear_cycles;
+			z->poll_cycles += ls->zero_cycles;
+			z->supply_cycles += ls->supply.clear_cycles;
+			z->get_empty += ls->supply.get_empty;
+			z->get_short += ls->supply.get_short;
 		}
+	}
 }
 
 static void
@@ -168,18 +164,15 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 		const struct run_config *rc, uint64_t cycles)
 {
 	static char method[48];
-	uint64_t bytes = zero_total(app, b, false) - zero_total(app, a, false);
-	uint64_t cyc = zero_total(app, b, true) - zero_total(app, a, true);
-	uint64_t gap = 0;
 	uint32_t room = rxr_mempool_data_room(app->opt.frame_size, 0);
-	struct rxr_pool_lcore_stats pa = { 0 }, pb = { 0 };
-	struct rxr_zero_supply_stats sa = { 0 }, sb = { 0 };
+	struct zero_sums za, zb;
+	uint64_t gap = 0;
 
-	zero_sum(app, a, &pa, &sa);
-	zero_sum(app, b, &pb, &sb);
+	zero_sum(app, a, &za);
+	zero_sum(app, b, &zb);
 	/* The split of cycles_per_packet: the clears, and all the rest. */
 	r->has_poll = true;
-	r->poll.clear_cycles_per_packet = ratio(pb.zero_cycles - pa.zero_cycles,
+	r->poll.clear_cycles_per_packet = ratio(zb.poll_cycles - za.poll_cycles,
 		r->rx_packets);
 	r->poll.rest_cycles_per_packet = r->cycles_per_packet -
 		r->poll.clear_cycles_per_packet;
@@ -189,12 +182,12 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 		for (unsigned int k = 0; k < app->nb_pollers; k++)
 			r->zeroer.poll_lcores_on_cpu +=
 				lcore_cpu(app->pollers[k].lcore) == app->zeroer_cpu;
-		r->zeroer.busy_share = cycles != 0 ? (double)(sb.clear_cycles -
-			sa.clear_cycles) / (double)cycles : NAN;
-		r->zeroer.clear_cycles_per_packet = ratio(sb.clear_cycles -
-			sa.clear_cycles, r->rx_packets);
-		r->zeroer.get_empty = sb.get_empty - sa.get_empty;
-		r->zeroer.get_short = sb.get_short - sa.get_short;
+		r->zeroer.busy_share = cycles != 0 ? (double)(zb.supply_cycles -
+			za.supply_cycles) / (double)cycles : NAN;
+		r->zeroer.clear_cycles_per_packet = ratio(zb.supply_cycles -
+			za.supply_cycles, r->rx_packets);
+		r->zeroer.get_empty = zb.get_empty - za.get_empty;
+		r->zeroer.get_short = zb.get_short - za.get_short;
 	}
 	if (rc->zero_policy == RXR_ZERO_POLICY_NONE)
 		return;
@@ -209,9 +202,9 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 	r->has_zeroing = true;
 	r->zeroing.policy = rxr_zero_policy_name(rc->zero_policy);
 	r->zeroing.method = method;
-	r->zeroing.bytes = bytes;
-	r->zeroing.gbps = cyc != 0 ? bytes * 8.0 /
-		((double)cyc / rte_get_tsc_hz()) / 1e9 : NAN;
+	r->zeroing.bytes = zb.bytes - za.bytes;
+	r->zeroing.gbps = zb.cycles != za.cycles ? r->zeroing.bytes * 8.0 /
+		((double)(zb.cycles - za.cycles) / rte_get_tsc_hz()) / 1e9 : NAN;
 	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
 }
 

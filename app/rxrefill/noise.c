@@ -46,8 +46,6 @@ struct noise_sample {
 	struct timespec t;
 	bool stat_ok[NOISE_CPUS_SHOWN];
 	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
-	struct noise_cpu_times all;			/* the "cpu" line */
-	bool all_ok;
 	bool lc_ok[MAX_POLLERS];
 	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
 	uint64_t migrations[MAX_POLLERS];
@@ -122,6 +120,13 @@ append(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		*off = RTE_MIN(*off + (size_t)n, len - 1);
+}
+
+/* What a counter grew by from a to b; 0 when it went back. */
+static inline uint64_t
+grown(uint64_t a, uint64_t b)
+{
+	return b - RTE_MIN(a, b);
 }
 
 static double
@@ -199,9 +204,7 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
-	s->all_ok = false;
 	if (read_text("/proc/stat", stat_buf, sizeof(stat_buf)) > 0) {
-		s->all_ok = noise_parse_stat_cpu(stat_buf, -1, &s->all) == 0;
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
 			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
 				(int)nz.cpus[i], &s->cpu[i]) == 0;
@@ -233,15 +236,6 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 		tasks_scan(s);
 }
 
-static double
-steal_share(const struct noise_cpu_times *a, const struct noise_cpu_times *b)
-{
-	uint64_t total = noise_cpu_total(b) - noise_cpu_total(a);
-
-	return total != 0 && b->steal >= a->steal ?
-		(double)(b->steal - a->steal) / (double)total : NAN;
-}
-
 /* The largest steal share of a poll CPU between s0 and s1 (NaN: none
  * known), its CPU in *cpu; each CPU's in shares[] when not NULL. */
 static double
@@ -251,8 +245,11 @@ steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
 	double max = NAN;
 
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		double sh = s0->stat_ok[i] && s1->stat_ok[i] ?
-			steal_share(&s0->cpu[i], &s1->cpu[i]) : NAN;
+		const struct noise_cpu_times *a = &s0->cpu[i], *b = &s1->cpu[i];
+		uint64_t total = noise_cpu_total(b) - noise_cpu_total(a);
+		double sh = s0->stat_ok[i] && s1->stat_ok[i] && total != 0 &&
+			b->steal >= a->steal ?
+			(double)(b->steal - a->steal) / (double)total : NAN;
 
 		if (shares != NULL)
 			shares[i] = sh;
@@ -264,26 +261,18 @@ steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
 	return max;
 }
 
-static int
-share_cmp(const void *a, const void *b)
-{
-	const struct rxr_report_noise_task *x = a, *y = b;
-
-	return (x->cpu_share < y->cpu_share) - (x->cpu_share > y->cpu_share);
-}
-
 /*
  * Other processes that last ran on a poll CPU and took at least
- * NOISE_BUSY_SHARE of a CPU between s0 and s1, busiest first, into
- * nz.rtask. @return how many.
+ * NOISE_BUSY_SHARE of a CPU between s0 and s1, the NOISE_TASKS_SHOWN
+ * busiest first, into nz.rtask. @return how many.
  */
 static unsigned int
 busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 {
 	const double ticks = ts_diff(&s0->tasks_t, &s1->tasks_t) *
 		sysconf(_SC_CLK_TCK);
-	struct rxr_report_noise_task all[64];
-	unsigned int n = 0;
+	struct rxr_report_noise_task *top = nz.rtask;
+	unsigned int n = 0, j;
 
 	for (size_t i = 0; ticks > 0 && i < s1->nb_tasks; i++) {
 		const struct noise_task *t = &s1->tasks[i], *t0;
@@ -293,27 +282,21 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 			continue;
 		t0 = bsearch(t, s0->tasks, s0->nb_tasks, sizeof(*t), task_cmp);
 		/* A process born in the window: all of its time is new. */
-		share = (double)(t->utime + t->stime - (t0 != NULL ?
-			RTE_MIN(t0->utime + t0->stime, t->utime + t->stime) :
-			0)) / ticks;
-		if (share < NOISE_BUSY_SHARE)
+		share = (double)grown(t0 != NULL ? t0->utime + t0->stime : 0,
+			t->utime + t->stime) / ticks;
+		if (share < NOISE_BUSY_SHARE || (n == NOISE_TASKS_SHOWN &&
+				share <= top[n - 1].cpu_share))
 			continue;
-		if (n == RTE_DIM(all)) {
-			qsort(all, n, sizeof(all[0]), share_cmp);
-			if (share <= all[n - 1].cpu_share)
-				continue;
-			n--;
-		}
-		all[n++] = (struct rxr_report_noise_task){ .pid = t->pid,
+		for (j = n < NOISE_TASKS_SHOWN ? n++ : n - 1;
+				j > 0 && top[j - 1].cpu_share < share; j--)
+			top[j] = top[j - 1];
+		top[j] = (struct rxr_report_noise_task){ .pid = t->pid,
 			.comm = t->comm, .cpu = (unsigned int)t->cpu,
 			.cpu_share = share };
 	}
-	qsort(all, n, sizeof(all[0]), share_cmp);
-	n = RTE_MIN(n, (unsigned int)NOISE_TASKS_SHOWN);
-	for (unsigned int i = 0; i < n; i++) {
-		snprintf(nz.comm[i], sizeof(nz.comm[i]), "%s", all[i].comm);
-		nz.rtask[i] = all[i];
-		nz.rtask[i].comm = nz.comm[i];
+	for (j = 0; j < n; j++) {
+		snprintf(nz.comm[j], sizeof(nz.comm[j]), "%s", top[j].comm);
+		top[j].comm = nz.comm[j];
 	}
 	return n;
 }
@@ -435,11 +418,10 @@ governors(char *buf, size_t len)
 
 /* Pairs of poll CPUs that are SMT siblings of each other. */
 static json_t *
-smt_pairs(unsigned int *n)
+smt_pairs(void)
 {
 	json_t *pairs = json_array();
 
-	*n = 0;
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
 		cpu_set_t sib;
 		char path[112], text[256];
@@ -449,39 +431,11 @@ smt_pairs(unsigned int *n)
 		if (!sys_cpulist(path, &sib, text, sizeof(text)))
 			continue;
 		for (unsigned int j = i + 1; j < nz.nb_cpus; j++)
-			if (CPU_ISSET(nz.cpus[j], &sib)) {
+			if (CPU_ISSET(nz.cpus[j], &sib))
 				json_array_append_new(pairs, json_pack("[i,i]",
 					(int)nz.cpus[i], (int)nz.cpus[j]));
-				(*n)++;
-			}
 	}
 	return pairs;
-}
-
-static json_t *
-tasks_json(unsigned int n)
-{
-	json_t *arr = json_array();
-
-	for (unsigned int i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:i, s:s, s:i, s:f}",
-			"pid", nz.rtask[i].pid, "comm", nz.rtask[i].comm,
-			"cpu", (int)nz.rtask[i].cpu, "cpu_share",
-			nz.rtask[i].cpu_share));
-	return arr;
-}
-
-/* The CPU model the report looked up, else this machine's. */
-static void
-cpu_model_get(struct rxr_report *rep, char *model, size_t len)
-{
-	json_t *env = json_object_get(rxr_report_json(rep), "env");
-	const char *have = json_string_value(json_object_get(env, "cpu_model"));
-
-	if (have != NULL)
-		snprintf(model, len, "%s", have);
-	else
-		rxr_cpu_model(model, len);
 }
 
 /* Machine checks: sleep in steps of this much until the window is over. */
@@ -495,51 +449,10 @@ struct machine {
 	char iso_t[256], nohz_t[256];	/* the kernel's CPU lists */
 	char iso_p[128], nohz_p[128];	/* the poll CPUs among them */
 	json_t *per_gov, *smt;
-	unsigned int nsmt, ntasks;
+	unsigned int ntasks;
 	double steal, waited;
 	bool have_nohz;
 };
-
-/*
- * The rest of the machine check's second, unless asked to stop, then the
- * second sample: the largest steal share of a poll CPU and the busy tasks.
- */
-static void
-machine_sample(struct app *a, struct machine *mc)
-{
-	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
-	unsigned int cpu;
-
-	clock_gettime(CLOCK_MONOTONIC, &s1->t);
-	mc->waited = ts_diff(&s0->t, &s1->t);
-	while (!flag_get(&force_quit) && mc->waited < NOISE_MACHINE_WINDOW_S) {
-		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
-			NOISE_MACHINE_WINDOW_S - mc->waited) * 1e6) + 1);
-		clock_gettime(CLOCK_MONOTONIC, &s1->t);
-		mc->waited = ts_diff(&s0->t, &s1->t);
-	}
-	sample_take(a, s1, true);
-	mc->waited = ts_diff(&s0->t, &s1->t);
-	mc->steal = steal_max(s0, s1, &cpu, NULL);
-	mc->ntasks = busy_tasks(s0, s1);
-}
-
-/* CPU model, governors, SMT siblings, isolcpus and nohz_full. */
-static void
-machine_look(struct rxr_report *rep, struct machine *mc)
-{
-	cpu_set_t iso, nohz;
-
-	cpu_model_get(rep, mc->model, sizeof(mc->model));
-	mc->per_gov = governors(mc->gov, sizeof(mc->gov));
-	mc->smt = smt_pairs(&mc->nsmt);
-	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc->iso_t,
-		sizeof(mc->iso_t));
-	mc->have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full",
-		&nohz, mc->nohz_t, sizeof(mc->nohz_t));
-	cpus_in(&iso, mc->iso_p, sizeof(mc->iso_p));
-	cpus_in(&nohz, mc->nohz_p, sizeof(mc->nohz_p));
-}
 
 /* The "rxrefill: machine:" line. */
 static void
@@ -551,8 +464,8 @@ machine_say(const struct machine *mc)
 	append(line, sizeof(line), &off, "%s; governor %s%s; SMT siblings "
 		"among poll CPUs: %s; poll CPUs in isolcpus: %s, in nohz_full: "
 		"%s", mc->model, mc->gov, strcmp(mc->gov, "none") == 0 ?
-		" (no cpufreq: a VM?)" : "", mc->nsmt == 0 ? "none" : "yes",
-		mc->iso_p, mc->have_nohz ? mc->nohz_p : "none");
+		" (no cpufreq: a VM?)" : "", json_array_size(mc->smt) == 0 ?
+		"none" : "yes", mc->iso_p, mc->have_nohz ? mc->nohz_p : "none");
 	if (isnan(mc->steal))
 		append(line, sizeof(line), &off, "; steal unknown");
 	else
@@ -590,23 +503,62 @@ machine_json(const struct machine *mc)
 		"steal_share", isnan(mc->steal) ? json_null() :
 			json_real(mc->steal),
 		"window_s", mc->waited,
-		"busy_tasks", tasks_json(mc->ntasks));
+		"busy_tasks", json_array());
 
+	for (unsigned int i = 0; m != NULL && i < mc->ntasks; i++)
+		json_array_append_new(json_object_get(m, "busy_tasks"),
+			json_pack("{s:i, s:s, s:i, s:f}", "pid", nz.rtask[i].pid,
+			"comm", nz.rtask[i].comm, "cpu", (int)nz.rtask[i].cpu,
+			"cpu_share", nz.rtask[i].cpu_share));
 	for (unsigned int i = 0; m != NULL && i < nz.nb_cpus; i++)
 		json_array_append_new(json_object_get(m, "poll_cpus"),
 			json_integer(nz.cpus[i]));
 	return m;
 }
 
+/*
+ * The rest of the machine check's second, unless asked to stop, then the
+ * second sample: the largest steal share of a poll CPU and the busy tasks;
+ * the CPU model (the report's, else this machine's), governors, SMT
+ * siblings, isolcpus and nohz_full. Said on a line and into env.machine.
+ */
 int
 noise_env(struct app *a, struct rxr_report *rep)
 {
+	json_t *env = json_object_get(rxr_report_json(rep), "env");
+	const char *model = json_string_value(json_object_get(env,
+		"cpu_model"));
+	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
+	cpu_set_t iso, nohz;
 	struct machine mc;
+	unsigned int cpu;
 	json_t *m;
 	int ret = 0;
 
-	machine_sample(a, &mc);
-	machine_look(rep, &mc);
+	clock_gettime(CLOCK_MONOTONIC, &s1->t);
+	mc.waited = ts_diff(&s0->t, &s1->t);
+	while (!flag_get(&force_quit) && mc.waited < NOISE_MACHINE_WINDOW_S) {
+		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
+			NOISE_MACHINE_WINDOW_S - mc.waited) * 1e6) + 1);
+		clock_gettime(CLOCK_MONOTONIC, &s1->t);
+		mc.waited = ts_diff(&s0->t, &s1->t);
+	}
+	sample_take(a, s1, true);
+	mc.waited = ts_diff(&s0->t, &s1->t);
+	mc.steal = steal_max(s0, s1, &cpu, NULL);
+	mc.ntasks = busy_tasks(s0, s1);
+	if (model != NULL)
+		snprintf(mc.model, sizeof(mc.model), "%s", model);
+	else
+		rxr_cpu_model(mc.model, sizeof(mc.model));
+	mc.per_gov = governors(mc.gov, sizeof(mc.gov));
+	mc.smt = smt_pairs();
+	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc.iso_t,
+		sizeof(mc.iso_t));
+	mc.have_nohz = sys_cpulist("/sys/devices/system/cpu/nohz_full",
+		&nohz, mc.nohz_t, sizeof(mc.nohz_t));
+	cpus_in(&iso, mc.iso_p, sizeof(mc.iso_p));
+	cpus_in(&nohz, mc.nohz_p, sizeof(mc.nohz_p));
 	machine_say(&mc);
 	m = machine_json(&mc);
 	ret |= m == NULL || rxr_report_env_set(rep, "machine", m) != 0;
@@ -677,7 +629,7 @@ noise_loop_end(void)
 	nz.main_loop_cycles += rte_rdtsc() - nz.main_loop_t0;
 	nz.main_loop_ok = nz.main_loop_ok && main_runnable(&ns);
 	if (nz.main_loop_ok)
-		nz.main_runnable_ns += ns - RTE_MIN(ns, nz.main_ns0);
+		nz.main_runnable_ns += grown(nz.main_ns0, ns);
 }
 
 void
@@ -700,19 +652,6 @@ struct noise_worst {
 	double runnable;		/* least runnable share, or NaN */
 	unsigned int stopped_lcore;	/* whose */
 };
-
-/* Steal per poll CPU into the report; the largest into w. */
-static void
-noise_fill_cpus(struct rxr_report_noise *n, struct noise_worst *w)
-{
-	double sh[NOISE_CPUS_SHOWN];
-
-	w->steal = steal_max(&nz.s0, &nz.s1, &w->steal_cpu, sh);
-	for (unsigned int i = 0; i < nz.nb_cpus; i++)
-		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh[i] };
-	n->cpus = nz.rcpu;
-	n->nb_cpus = nz.nb_cpus;
-}
 
 /*
  * Share of the time lcore k polled that its thread ran or waited for a
@@ -737,9 +676,8 @@ runnable_share(const struct app *a, unsigned int k, double window,
 	}
 	if (!s0->wait_ok[k] || !s1->wait_ok[k] || !(*polled > 0))
 		return NAN;
-	return (double)(s1->run_ns[k] - RTE_MIN(s0->run_ns[k], s1->run_ns[k]) +
-		s1->wait_ns[k] - RTE_MIN(s0->wait_ns[k], s1->wait_ns[k])) /
-		(*polled * 1e9);
+	return (double)(grown(s0->run_ns[k], s1->run_ns[k]) +
+		grown(s0->wait_ns[k], s1->wait_ns[k])) / (*polled * 1e9);
 }
 
 /*
@@ -763,14 +701,13 @@ noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
 			.lcore = a->pollers[k].lcore,
 			.tid = nz.tid[a->pollers[k].lcore],
 			.own_cpu = nz.own_cpu[k],
-			.nonvoluntary_ctxt_switches = nz.s1.nvcsw[k] -
-				RTE_MIN(nz.s0.nvcsw[k], nz.s1.nvcsw[k]),
-			.migrations = nz.s1.migrations[k] -
-				RTE_MIN(nz.s0.migrations[k], nz.s1.migrations[k]),
+			.nonvoluntary_ctxt_switches = grown(nz.s0.nvcsw[k],
+				nz.s1.nvcsw[k]),
+			.migrations = grown(nz.s0.migrations[k],
+				nz.s1.migrations[k]),
 			.runqueue_wait_share = nz.s0.wait_ok[k] &&
-				nz.s1.wait_ok[k] ? (double)(nz.s1.wait_ns[k] -
-				RTE_MIN(nz.s0.wait_ns[k], nz.s1.wait_ns[k])) /
-				(window * 1e9) : NAN,
+				nz.s1.wait_ok[k] ? grown(nz.s0.wait_ns[k],
+				nz.s1.wait_ns[k]) / (window * 1e9) : NAN,
 			.runnable_share = runnable_share(a, k, window, &polled),
 		};
 		n->nb_lcores++;
@@ -857,7 +794,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	struct rxr_report_noise *n = &r->noise;
 	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
 	struct noise_worst w = { .steal = NAN, .wait = NAN, .runnable = NAN };
-	double excess;
+	double excess, sh[NOISE_CPUS_SHOWN];
 
 	if (!nz.begun || !nz.ended || window <= 0)
 		return;
@@ -865,7 +802,11 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	memset(n, 0, sizeof(*n));
 	r->has_noise = true;
 	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
-	noise_fill_cpus(n, &w);
+	w.steal = steal_max(&nz.s0, &nz.s1, &w.steal_cpu, sh);
+	for (unsigned int i = 0; i < nz.nb_cpus; i++)
+		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh[i] };
+	n->cpus = nz.rcpu;
+	n->nb_cpus = nz.nb_cpus;
 	noise_fill_lcores(a, n, window, &w);
 	n->nb_busy_tasks = busy_tasks(&nz.s0, &nz.s1);
 	n->busy_tasks = nz.rtask;

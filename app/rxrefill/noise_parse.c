@@ -125,7 +125,7 @@ noise_parse_pid_stat(const char *text, struct noise_task *out)
 		p++;
 	if (*p == '\0' || *p == '\n')
 		return -1;
-	out->state = *p++;
+	p++;
 	for (int field = 4; field <= 39; field++) {
 		/* Some fields can be negative (priority, nice): skip a sign. */
 		while (*p == ' ')

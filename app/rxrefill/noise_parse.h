@@ -51,7 +51,6 @@ int noise_parse_schedstat(const char *text, uint64_t *run_ns,
 struct noise_task {
 	int pid;
 	char comm[32];		/* without its parentheses, cut to fit */
-	char state;
 	uint64_t utime;		/* USER_HZ ticks */
 	uint64_t stime;
 	int cpu;		/* the CPU it last ran on */

@@ -7,7 +7,6 @@
  */
 
 #include <limits.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -105,42 +104,36 @@ streams_log_make(struct poller *pl)
 }
 
 /*
- * Make the table for n flows on the poll lcore's socket (hugepages when
- * the run has them), empty; keep the old one when memory runs out.
+ * The stream table, sized for this run (streams_wanted()) on the poll
+ * lcore's socket (hugepages when the run has them), empty: the old one
+ * kept when memory runs out. The counters, zero.
  */
-static void
-streams_size(struct poller *pl, unsigned int n)
-{
-	struct rxr_flow_table *t;
-
-	if (n == pl->max_streams && pl->streams != NULL) {
-		rxr_flow_table_reset(pl->streams);
-		streams_log_make(pl);
-		return;
-	}
-	t = rxr_flow_table_create(n, (uint16_t)pl->nb_cons,
-			(int)rte_lcore_to_socket_id(pl->lcore));
-	if (t == NULL) {
-		RXR_LOG(WARNING, "poll lcore %u: no memory for a table of %u "
-			"streams (%s)%s", pl->lcore, n, rte_strerror(rte_errno),
-			pl->streams != NULL ? "; keeping the smaller one" :
-			"; every packet counts as untracked");
-		if (pl->streams != NULL)
-			rxr_flow_table_reset(pl->streams);
-		streams_log_make(pl);
-		return;
-	}
-	streams_free(pl);
-	pl->streams = t;
-	pl->max_streams = n;
-	streams_log_make(pl);
-}
-
 void
 poller_reset(struct poller *pl)
 {
+	unsigned int n = streams_wanted(pl);
+	struct rxr_flow_table *t = NULL;
+
+	if (pl->app->opt.consumer != CONSUMER_NONE &&
+			(n != pl->max_streams || pl->streams == NULL)) {
+		t = rxr_flow_table_create(n, (uint16_t)pl->nb_cons,
+				(int)rte_lcore_to_socket_id(pl->lcore));
+		if (t == NULL)
+			RXR_LOG(WARNING, "poll lcore %u: no memory for a table "
+				"of %u streams (%s)%s", pl->lcore, n,
+				rte_strerror(rte_errno), pl->streams != NULL ?
+				"; keeping the smaller one" :
+				"; every packet counts as untracked");
+	}
+	if (t != NULL) {
+		streams_free(pl);
+		pl->streams = t;
+		pl->max_streams = n;
+	} else if (pl->streams != NULL) {
+		rxr_flow_table_reset(pl->streams);
+	}
 	if (pl->app->opt.consumer != CONSUMER_NONE)
-		streams_size(pl, streams_wanted(pl));
+		streams_log_make(pl);
 	for (unsigned int i = 0; i < pl->nb_q; i++)
 		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
@@ -162,21 +155,6 @@ pollers_free(struct app *a)
 		streams_free(&a->pollers[k]);
 }
 
-/* One cause of the streams_untracked line, " N <what>", when N is not 0. */
-static void __rte_format_printf(3, 4)
-untracked_say(bool *said, uint64_t n, const char *what, ...)
-{
-	va_list ap;
-
-	if (n == 0)
-		return;
-	printf("%s %" PRIu64 " ", *said ? "," : "", n);
-	*said = true;
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-}
-
 /* Above this share of the measurement's logged packets, a warning. */
 #define STREAMS_SELF_WARN_SHARE 0.01
 
@@ -190,26 +168,34 @@ void
 streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag)
 {
+	static const char *const why[UNTRACKED_MAX] = {
+		[UNTRACKED_NOT_IP] = "not IP",
+		[UNTRACKED_TRUNCATED] = "with truncated headers",
+		[UNTRACKED_MALFORMED] = "with malformed headers",
+	};
 	struct rxr_report_streams_untracked_by_cause *by =
 		&r->streams_untracked_by_cause;
+	struct rxr_report_streams_untracked *all = &r->streams_untracked;
 	struct untracked u[UNTRACKED_MAX] = { 0 };
 	uint64_t full = 0, rows = 0, self = 0, logged = 0;
 	bool said = false;
 
+	all->packets = all->bytes = 0;
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		const struct poller *pl = &a->pollers[k];
 
 		for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
 			u[c].packets += pl->untracked[c].packets;
 			u[c].bytes += pl->untracked[c].bytes;
+			all->packets += pl->untracked[c].packets;
+			all->bytes += pl->untracked[c].bytes;
 		}
 		full += pl->table_full;
 		rows += pl->max_streams;
 		self += pl->streams_self;
 		logged += pl->streams_logged;
 	}
-	r->has_streams_untracked = true;
-	r->has_streams_untracked_by_cause = true;
+	r->has_streams_untracked = r->has_streams_untracked_by_cause = true;
 	*by = (struct rxr_report_streams_untracked_by_cause){
 		.no_room_packets = u[UNTRACKED_NO_ROOM].packets,
 		.no_room_bytes = u[UNTRACKED_NO_ROOM].bytes,
@@ -220,11 +206,6 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		.malformed_packets = u[UNTRACKED_MALFORMED].packets,
 		.malformed_bytes = u[UNTRACKED_MALFORMED].bytes,
 	};
-	r->streams_untracked.packets = r->streams_untracked.bytes = 0;
-	for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
-		r->streams_untracked.packets += u[c].packets;
-		r->streams_untracked.bytes += u[c].bytes;
-	}
 	/* Deferred counting that fell on the poll loops after all. */
 	r->has_streams_counted_by_poll = streams_deferred(a);
 	r->streams_counted_by_poll = self;
@@ -244,19 +225,23 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 			100.0 * (double)self / (double)logged);
 		say_wrapped("warning: ", line);
 	}
-	if (r->streams_untracked.packets == 0)
+	if (all->packets == 0)
 		return;
 	printf("%s streams_untracked: %" PRIu64 " packets, %" PRIu64 " bytes "
-		"of the whole run (warm-up included):", tag,
-		r->streams_untracked.packets, r->streams_untracked.bytes);
-	untracked_say(&said, u[UNTRACKED_NO_ROOM].packets, "packets of flows "
-		"a table of %" PRIu64 " rows had no room for%s", rows,
-		full != 0 ? " (the next run's table has twice the rows)" : "");
-	untracked_say(&said, u[UNTRACKED_NOT_IP].packets, "not IP");
-	untracked_say(&said, u[UNTRACKED_TRUNCATED].packets,
-		"with truncated headers");
-	untracked_say(&said, u[UNTRACKED_MALFORMED].packets,
-		"with malformed headers");
+		"of the whole run (warm-up included):", tag, all->packets,
+		all->bytes);
+	for (unsigned int c = 0; c < UNTRACKED_MAX; c++) {
+		if (u[c].packets == 0)
+			continue;
+		printf("%s %" PRIu64 " ", said ? "," : "", u[c].packets);
+		said = true;
+		if (c == UNTRACKED_NO_ROOM)
+			printf("packets of flows a table of %" PRIu64 " rows had "
+				"no room for%s", rows, full != 0 ? " (the next "
+				"run's table has twice the rows)" : "");
+		else
+			fputs(why[c], stdout);
+	}
 	printf("\n");
 }
 

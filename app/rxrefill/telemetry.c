@@ -73,7 +73,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct live_view view;		/* published, under lock */
 	/* Main lcore only. */
-	uint64_t start_tsc, phase_tsc, last_tsc, period;
+	uint64_t last_tsc, period;
 	uint64_t run_packets0, run_bytes0, last_packets, last_bytes;
 	uint64_t drops0[CAUSE_MAX];
 	uint64_t wait0[MAX_PORTS];
@@ -230,9 +230,10 @@ live_run(const struct run_config *rc, unsigned int rep)
 void
 live_phase(enum live_phase ph)
 {
+	uint64_t now = rte_get_tsc_cycles();
+
 	if (L.app == NULL)
 		return;
-	L.phase_tsc = rte_get_tsc_cycles();
 	if (ph == PHASE_WARMUP) {
 		/* A new run: counters from here, rates from the next tick. */
 		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
@@ -241,7 +242,7 @@ live_phase(enum live_phase ph)
 	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
-	L.view.phase_tsc = L.phase_tsc;
+	L.view.phase_tsc = now;
 	pthread_mutex_unlock(&L.lock);
 	sample();
 }
@@ -399,22 +400,10 @@ metrics_print(FILE *f, const struct live_view *v)
 }
 
 /*
- * A failed write of the metrics file: said when writes start failing, not
- * every period while they go on; the next period tries again.
+ * The metrics file, replaced atomically (a temporary file renamed). A
+ * failure is said when writes start failing, not every period while they
+ * go on; the next period tries again.
  */
-static int
-metrics_failed(const char *path, int ret)
-{
-	if (!L.metrics_failing)
-		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
-			L.metrics_writes > 1 ? "; tried again every period" :
-			"");
-	L.metrics_failing = true;
-	L.metrics_failed++;
-	return ret;
-}
-
-/* The metrics file, replaced atomically (a temporary file renamed). */
 static int
 metrics_write(const struct live_view *v)
 {
@@ -422,42 +411,41 @@ metrics_write(const struct live_view *v)
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	char tmp[4096];
-	FILE *f;
-	int fd, ret = 0;
+	FILE *f = NULL;
+	int fd = -1, ret = 0;
 
 	L.metrics_writes++;
 	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
 	 * NAME_MAX has no room for the suffix. */
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s%.*s.tmp.XXXXXX", dirlen,
 			path, RXR_PATH_TMP_BASE_MAX, path + dirlen) >=
-			sizeof(tmp))
-		return metrics_failed(path, -ENAMETOOLONG);
-	fd = mkstemp(tmp);
-	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+			sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+	} else if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {
 		ret = -errno;
-		if (fd >= 0) {
+		if (fd >= 0)
 			close(fd);
-			unlink(tmp);
-		}
-		return metrics_failed(path, ret);
+	} else {
+		fchmod(fd, 0644);
+		metrics_print(f, v);
+		if (fflush(f) != 0 || fsync(fd) != 0)
+			ret = -errno;
+		if (fclose(f) != 0 && ret == 0)
+			ret = -errno;
+		if (ret == 0 && rename(tmp, path) != 0)
+			ret = -errno;
 	}
-	fchmod(fd, 0644);
-	metrics_print(f, v);
-	if (fflush(f) != 0 || fsync(fd) != 0)
-		ret = -errno;
-	if (fclose(f) != 0 && ret == 0)
-		ret = -errno;
-	if (ret == 0 && rename(tmp, path) != 0)
-		ret = -errno;
-	if (ret != 0) {
+	if (ret == 0 && L.metrics_failing)
+		RXR_LOG(NOTICE, "--metrics-file %s: written again", path);
+	else if (ret != 0 && !L.metrics_failing)
+		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
+			L.metrics_writes > 1 ? "; tried again every period" :
+			"");
+	if (ret != 0 && fd >= 0)
 		unlink(tmp);
-		return metrics_failed(path, ret);
-	}
-	if (L.metrics_failing)
-		RXR_LOG(NOTICE, "--metrics-file %s: written again",
-			path);
-	L.metrics_failing = false;
-	return 0;
+	L.metrics_failing = ret != 0;
+	L.metrics_failed += ret != 0;
+	return ret;
 }
 
 int
@@ -500,10 +488,10 @@ live_init(struct app *a)
 		return -ENOMEM;
 	}
 	L.app = a;
-	L.start_tsc = L.phase_tsc = L.last_tsc = rte_get_tsc_cycles();
+	L.last_tsc = rte_get_tsc_cycles();
 	L.period = (uint64_t)(period * rte_get_tsc_hz());
 	L.view.reps = a->opt.reps;
-	L.view.start_tsc = L.view.phase_tsc = L.start_tsc;
+	L.view.start_tsc = L.view.phase_tsc = L.last_tsc;
 	L.view.configs = a->opt.nb_configs;
 	/* EAL without telemetry (--no-telemetry): these just go unanswered. */
 	if (rte_telemetry_register_cmd("/rxrefill/status", tel_status,
