@@ -107,7 +107,7 @@ parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
 	return 0;
 }
 
-/* Setters of one field each: a number in range, or a fixed value. */
+/* Setters of one number field each, in range. */
 #define NUM_SETTER(fn, opt, field, lo, hi, open) \
 static int \
 fn(void *ctx, const char *arg, char *err, size_t errlen) \
@@ -115,21 +115,12 @@ fn(void *ctx, const char *arg, char *err, size_t errlen) \
 	return parse_num(opt, arg, lo, hi, open, \
 		&((struct cmp_opts *)ctx)->field, err, errlen); \
 }
-#define SETTER(fn, field, v) \
-static int \
-fn(void *ctx, const char *arg, char *err, size_t errlen) \
-{ \
-	((struct cmp_opts *)ctx)->field = (v); \
-	return 0; \
-}
 
 NUM_SETTER(set_alpha, "--alpha", sel.alpha, 0, 1, true)
 NUM_SETTER(set_worse, "--fail-if-worse", worse_pct, 0, 1e6, false)
 NUM_SETTER(set_drops, "--drops-threshold", drops_max, 0, 1e18, false)
-SETTER(set_json, format, FORMAT_JSON)
-SETTER(set_streams, sel.stream_rows, true)
-SETTER(set_detail, detail, true)
-SETTER(set_check_paths, check_paths, true)
+/* Flags: a field of struct cmp_opts set to v. */
+#define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct cmp_opts, m, v)
 
 static int
 set_format(void *ctx, const char *arg, char *err, size_t errlen)
@@ -172,20 +163,21 @@ static char metric_help[1024], metric_complete[1024], worse_help[600],
 
 static const struct rxr_opt opt_list[] = {
 	{ "metric", 'm', "LIST", NULL, metric_complete, "Options",
-		metric_help, set_metric, 0 },
-	{ "json", 'j', NULL, NULL, NULL, "Options", json_help, set_json, 0 },
+		metric_help, set_metric },
+	{ "json", 'j', NULL, NULL, NULL, "Options", json_help,
+		OPT_FLAG(format, FORMAT_JSON) },
 	{ "alpha", 'a', "A", NULL, NULL, "Options",
 		"significance level of the tests, in (0, 1); default: the "
-		"first report's (0.05 unless set)", set_alpha, 0 },
+		"first report's (0.05 unless set)", set_alpha },
 	{ "fail-if-worse", 'w', "PCT", NULL, NULL, "Options", worse_help,
-		set_worse, 0 },
+		set_worse },
 	{ "drops-threshold", 0, "N", "0", NULL, "Options",
 		"with --fail-if-worse: a drop cause is worse when it rises by "
 		"more than N packets a repetition on average (paired by round "
-		"when the reports are); 0: any rise", set_drops, 0 },
+		"when the reports are); 0: any rise", set_drops },
 	{ "streams", 's', NULL, NULL, NULL, "Options",
 		"print every stream's row (default: the fairness summary: "
-		"smallest and largest share, Jain's index)", set_streams, 0 },
+		"smallest and largest share, Jain's index)", OPT_FLAG(sel.stream_rows, true) },
 	{ "format", 'f', "FMT", "text", "words:text,json,csv,markdown",
 		"Options", "text, json (as --json), csv (one row per "
 		"configuration, metric, statistic and report, columns config, "
@@ -193,28 +185,29 @@ static const struct rxr_opt opt_list[] = {
 		"significant, ratio, ci_lo, ci_hi, test, paired, n, n_base, "
 		"p_unpaired, difference) or markdown (a table, one column per "
 		"report)",
-		set_format, 0 },
+		set_format },
 	{ "detail", 'd', NULL, NULL, NULL, "Options",
 		"text: add the per-queue, per-lcore and extended statistics "
-		"tables of a single report", set_detail, 0 },
+		"tables of a single report", OPT_FLAG(detail, true) },
 	{ "read", 0, "KIND", NULL, "words:report,json", "For scripts",
 		"print each file given back as one line of JSON, read as the C "
 		"programs read JSON (a regular file, UTF-8, no duplicate key, "
 		"numbers in range) and, with KIND report, checked as every "
 		"comparison checks a report; nothing is compared. "
 		"rxrefill-plot and rxrefill-sweep read their inputs so",
-		set_read, 0 },
+		set_read },
 	{ "check-paths", 0, NULL, NULL, NULL, "For scripts",
 		"check the paths of {\"inputs\": [PATH...], \"outputs\": "
 		"[[OPTION, PATH]...]} read from standard input as rxrefill "
 		"checks its own: inputs regular files; outputs none of the "
 		"inputs, no device, FIFO, directory or link to one, in a "
 		"writable directory, no two the same file; exit 1 or 2 naming "
-		"the first refused input or output", set_check_paths, 0 },
+		"the first refused input or output",
+		OPT_FLAG(check_paths, true) },
 	{ "version", 'V', NULL, NULL, NULL, "Options",
-		"print the version and exit", set_version, 0 },
+		"print the version and exit", set_version },
 	{ "help", 'h', NULL, NULL, NULL, "Options",
-		"print this help and exit", set_help, 0 },
+		"print this help and exit", set_help },
 };
 
 static const struct rxr_opt_table opt_table = {

@@ -42,18 +42,6 @@ usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-/* A decimal number in min..max ("010" is ten, "0x10" an error). */
-static int
-parse_num(const char *opt, const char *s, uint64_t min, uint64_t max,
-		uint64_t *v, char *err, size_t errlen)
-{
-	if (rxr_parse_decimal(s, min, max, v) == 0)
-		return 0;
-	snprintf(err, errlen, "%s: '%s' is not a decimal number in %llu..%llu",
-		opt, s, (unsigned long long)min, (unsigned long long)max);
-	return -1;
-}
-
 /* The option that names o->paths[i] in a message. */
 static const char *
 path_opt(const struct gen_opts *o, unsigned int i)
@@ -219,95 +207,30 @@ set_vlan(void *c, const char *s, char *err, size_t errlen)
 	}
 }
 
-/* Setters of one number field each, in min..max. */
-#define NUM_SETTER(fn, opt, field, min, max) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	uint64_t v; \
-\
-	if (parse_num(opt, arg, min, max, &v, err, errlen) != 0) \
-		return -1; \
-	((struct gen_opts *)c)->field = v; \
-	return 0; \
-}
+/* --reta-size: a power of two. */
+static int
+check_reta(void *c, const char *arg, char *err, size_t errlen)
+{
+	uint32_t v = ((struct gen_opts *)c)->reta_size;
 
-NUM_SETTER(set_queues, "--queues", queues, 1, RXR_FLOW_QUEUES_MAX)
-NUM_SETTER(set_streams, "--streams", t.nb_streams, 1, GEN_STREAMS_MAX)
-NUM_SETTER(set_packets, "--packets", t.packets, 1, GEN_PACKETS_MAX)
-NUM_SETTER(set_seed, "--seed", t.seed, 0, UINT64_MAX)
-NUM_SETTER(set_max_streams, "--max-streams", max_streams, 0, GEN_STREAMS_MAX)
+	if ((v & (v - 1)) == 0)
+		return 0;
+	snprintf(err, errlen, "--reta-size: %u is not a power of two", v);
+	return -1;
+}
 
 static int
-set_reta(void *c, const char *arg, char *err, size_t errlen)
+set_proto(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct gen_opts *o = c;
-	uint64_t v;
-
-	if (parse_num("--reta-size", arg, 1, RXR_FLOW_RETA_SIZE_MAX, &v, err,
-			errlen) != 0)
-		return -1;
-	if (v & (v - 1)) {
-		snprintf(err, errlen, "--reta-size: %u is not a power of two",
-			(unsigned int)v);
+	if (strcmp(arg, "tcp") != 0 && strcmp(arg, "udp") != 0) {
+		snprintf(err, errlen, "--proto: '%s' is not 'tcp' or 'udp'",
+			arg);
 		return -1;
 	}
-	o->reta_size = v;
+	((struct gen_opts *)c)->t.proto = arg[0] == 't' ? IPPROTO_TCP :
+		IPPROTO_UDP;
 	return 0;
 }
-
-/* A path option: anything but empty (check_paths() looks further). */
-#define PATH_SETTER(fn, field, msg) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	if (arg[0] == '\0') { \
-		snprintf(err, errlen, "%s", msg); \
-		return -1; \
-	} \
-	((struct gen_opts *)c)->field = arg; \
-	return 0; \
-}
-
-PATH_SETTER(set_prefix, prefix, "--prefix: empty")
-PATH_SETTER(set_manifest, manifest, "--manifest: empty")
-PATH_SETTER(set_split, split, "--split: empty file name")
-
-/* Setters of one field each, to a fixed value (or the argument). */
-#define SETTER(fn, field, v) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	((struct gen_opts *)c)->field = (v); \
-	return 0; \
-}
-
-SETTER(set_size, size_text, arg)
-SETTER(set_all, all, true)
-SETTER(set_quiet, quiet, true)
-SETTER(set_ipv4, t.ipver, 4)
-SETTER(set_ipv6, t.ipver, 6)
-SETTER(set_no_balance, t.balance, false)
-SETTER(set_allow_truncated, allow_truncated, true)
-
-/* A field of two values, each named by a word. */
-#define WORD_SETTER(fn, opt, field, w1, v1, w2, v2) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	if (strcmp(arg, w1) != 0 && strcmp(arg, w2) != 0) { \
-		snprintf(err, errlen, opt ": '%s' is not '" w1 "' or '" w2 \
-			"'", arg); \
-		return -1; \
-	} \
-	((struct gen_opts *)c)->field = strcmp(arg, w1) == 0 ? (v1) : (v2); \
-	return 0; \
-}
-
-WORD_SETTER(set_fields, "--rss-fields", fields, "l3l4", RXR_FLOW_RSS_L3L4,
-	"l3", RXR_FLOW_RSS_L3)
-WORD_SETTER(set_proto, "--proto", t.proto, "tcp", IPPROTO_TCP, "udp",
-	IPPROTO_UDP)
 
 static int set_help(void *c, const char *arg, char *err, size_t errlen);
 
@@ -322,6 +245,16 @@ set_version(void *c, const char *arg, char *err, size_t errlen)
 static char queues_help[64], reta_def[16], streams_help[32], size_help[256],
 	max_streams_help[128];
 
+/* Typed options: a field of struct gen_opts. */
+#define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct gen_opts, m, v)
+#define OPT_UINT(m, lo, hi) RXR_OPT_UINT_OF(struct gen_opts, m, lo, hi)
+#define OPT_PATH(m) RXR_OPT_PATH_OF(struct gen_opts, m)
+
+/* --rss-fields, by enum rxr_flow_rss_fields. */
+static const char * const fields_names[] = {
+	[RXR_FLOW_RSS_L3L4] = "l3l4", [RXR_FLOW_RSS_L3] = "l3", NULL,
+};
+
 #define S_OUTPUT "Output"
 #define S_RSS "RSS (how the NIC splits; both modes)"
 #define S_TRAFFIC "Traffic (generate)"
@@ -330,61 +263,69 @@ static char queues_help[64], reta_def[16], streams_help[32], size_help[256],
 
 static const struct rxr_opt opt_list[] = {
 	{ "prefix", 'o', "PREFIX", "rxrefill", "file", S_OUTPUT,
-		"output file prefix, may include a directory", set_prefix, 0 },
+		"output file prefix, may include a directory",
+		OPT_PATH(prefix) },
 	{ "manifest", 'm', "FILE", NULL, "file:json", S_OUTPUT,
 		"manifest path, '-' for standard output (default: "
-		"PREFIX.json)", set_manifest, 0 },
+		"PREFIX.json)", OPT_PATH(manifest) },
 	{ "all", 'a', NULL, NULL, NULL, S_OUTPUT,
 		"also write PREFIX.all.pcap: every queue's packets in emission "
-		"order, as a capture before RSS (generate)", set_all, GEN_ONLY },
+		"order, as a capture before RSS (generate)", OPT_FLAG(all, true),
+		.flags = GEN_ONLY },
 	{ "quiet", 0, NULL, NULL, NULL, S_OUTPUT,
-		"no summary on standard output", set_quiet, 0 },
-	{ "queues", 'q', "N", "2", NULL, S_RSS, queues_help, set_queues, 0 },
+		"no summary on standard output", OPT_FLAG(quiet, true) },
+	{ "queues", 'q', "N", "2", NULL, S_RSS, queues_help,
+		OPT_UINT(queues, 1, RXR_FLOW_QUEUES_MAX) },
 	{ "reta-size", 0, "N", reta_def, NULL, S_RSS,
 		"indirection table entries, a power of two >= queues, filled "
-		"round robin over the queues", set_reta, 0 },
+		"round robin over the queues",
+		OPT_UINT(reta_size, 1, RXR_FLOW_RETA_SIZE_MAX),
+		.set = check_reta },
 	{ "rss-key", 0, "KEY", "mlx5", "words:mlx5,ms", S_RSS,
 		"'mlx5' (mlx5's default key), 'ms' (Microsoft's verification "
 		"key, Intel's default) or 40 bytes as 80 hex digits, ':' "
 		"separators allowed", set_key, 0 },
-	{ "rss-fields", 0, "F", "l3l4", "words:l3l4,l3", S_RSS,
+	{ "rss-fields", 0, "F", "l3l4", NULL, S_RSS,
 		"'l3l4' (addresses, and TCP/UDP ports of non-fragments) or "
-		"'l3' (addresses)", set_fields, 0 },
+		"'l3' (addresses)",
+		RXR_OPT_ENUM_OF(struct gen_opts, fields, fields_names) },
 	{ "streams", 's', "N", "8", NULL, S_TRAFFIC, streams_help,
-		set_streams, GEN_ONLY },
+		OPT_UINT(t.nb_streams, 1, GEN_STREAMS_MAX), .flags = GEN_ONLY },
 	{ "packets", 'n', "N", "1000", NULL, S_TRAFFIC,
-		"packets per stream, 1.." RTE_STR(GEN_PACKETS_MAX), set_packets,
-		GEN_ONLY },
+		"packets per stream, 1.." RTE_STR(GEN_PACKETS_MAX),
+		OPT_UINT(t.packets, 1, GEN_PACKETS_MAX), .flags = GEN_ONLY },
 	{ "size", 'l', "SIZE", NULL, "words:64,128,256,512,1024,1500,imix",
-		S_TRAFFIC, size_help, set_size, GEN_ONLY },
+		S_TRAFFIC, size_help,
+		RXR_OPT_STR_OF(struct gen_opts, size_text), .flags = GEN_ONLY },
 	{ "proto", 'p', "PROTO", "tcp", "words:tcp,udp", S_TRAFFIC,
 		"'tcp' or 'udp'", set_proto, GEN_ONLY },
 	{ "ipv4", '4', NULL, NULL, NULL, S_TRAFFIC, "IPv4 (the default)",
-		set_ipv4, GEN_ONLY },
-	{ "ipv6", '6', NULL, NULL, NULL, S_TRAFFIC, "IPv6", set_ipv6,
-		GEN_ONLY },
+		OPT_FLAG(t.ipver, 4), .flags = GEN_ONLY },
+	{ "ipv6", '6', NULL, NULL, NULL, S_TRAFFIC, "IPv6",
+		OPT_FLAG(t.ipver, 6), .flags = GEN_ONLY },
 	{ "vlan", 0, "ID[,ID]", NULL, NULL, S_TRAFFIC,
 		"one 802.1Q tag, or an 802.1ad outer tag and an 802.1Q inner "
 		"tag; IDs 0..4094", set_vlan, GEN_ONLY },
 	{ "seed", 0, "N", "1", NULL, S_TRAFFIC,
-		"picks addresses, ports, sequence numbers", set_seed, GEN_ONLY },
+		"picks addresses, ports, sequence numbers",
+		OPT_UINT(t.seed, 0, UINT64_MAX), .flags = GEN_ONLY },
 	{ "no-balance", 0, NULL, NULL, NULL, S_TRAFFIC,
 		"take source ports in the seed's order: the split is whatever "
 		"the hash gives, even if uneven. By default stream i gets a "
 		"source port whose hash lands on queue i % queues",
-		set_no_balance, GEN_ONLY },
+		OPT_FLAG(t.balance, false), .flags = GEN_ONLY },
 	{ "split", 0, "CAPTURE", NULL, "file:pcap,pcapng,cap", S_SPLIT,
 		"split CAPTURE (pcap or pcapng, Ethernet link type) instead of "
 		"generating; non-IP frames, and frames whose headers are cut, "
-		"go to RETA entry 0's queue", set_split, 0 },
+		"go to RETA entry 0's queue", OPT_PATH(split) },
 	{ "allow-truncated", 0, NULL, NULL, NULL, S_SPLIT,
 		"a capture cut inside a record: split the records before the "
-		"cut instead of failing", set_allow_truncated, SPLIT_ONLY },
+		"cut instead of failing", OPT_FLAG(allow_truncated, true),
+		.flags = SPLIT_ONLY },
 	{ "max-streams", 0, "N", "100000", NULL, S_SPLIT, max_streams_help,
-		set_max_streams, SPLIT_ONLY },
-	{ "help", 'h', NULL, NULL, NULL, S_OTHER, "this text", set_help, 0 },
-	{ "version", 'V', NULL, NULL, NULL, S_OTHER, "version", set_version,
-		0 },
+		OPT_UINT(max_streams, 0, GEN_STREAMS_MAX), .flags = SPLIT_ONLY },
+	{ "help", 'h', NULL, NULL, NULL, S_OTHER, "this text", set_help },
+	{ "version", 'V', NULL, NULL, NULL, S_OTHER, "version", set_version },
 };
 
 static const struct rxr_opt_table opt_table = {

@@ -17,159 +17,58 @@
 #define PCAP_MAX_QUEUES 16
 
 /*
- * The state of one parse: the options, and the strategies and bulk modes
- * asked for until the configurations are built from them.
+ * The state of one parse: the options, and the strategies, bulk modes and
+ * zeroings asked for until the configurations are built from them.
  */
 struct opts_ctx {
-	struct options *o;
+	struct options o;
 	unsigned int want[RXR_STRATEGY_USER_MAX];
 	bool implied[RXR_STRATEGY_USER_MAX];
-	bool bulk_on, bulk_off;
+	unsigned int bulk;	/* bulk_names[] */
 	/* The zeroings asked for, as want[]: a place from 1, or 0. */
 	unsigned int zero_policy[RXR_ZERO_NR_POLICIES];
 	unsigned int zero_method[RXR_ZERO_NR_METHODS];
 };
 
+/* Typed options: a field of struct options, or of the parse's state. */
+#define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct opts_ctx, o.m, v)
+#define OPT_UINT(m, lo, hi) RXR_OPT_UINT_OF(struct opts_ctx, o.m, lo, hi)
+#define OPT_SECONDS(m, lo, hi) \
+	RXR_OPT_SECONDS_OF(struct opts_ctx, o.m, lo, hi)
+#define OPT_ENUM(m, list) RXR_OPT_ENUM_OF(struct opts_ctx, m, list)
+#define OPT_PATH(m) RXR_OPT_PATH_OF(struct opts_ctx, o.m)
+
 static const char * const stream_counting_names[] = {
 	[STREAM_COUNTING_AUTO] = "auto",
 	[STREAM_COUNTING_DEFERRED] = "deferred",
-	[STREAM_COUNTING_INLINE] = "inline",
+	[STREAM_COUNTING_INLINE] = "inline", NULL,
 };
 
-static const char * const disturbed_names[] = { "count", "exclude" };
+static const char * const disturbed_names[] = { "count", "exclude", NULL };
 
 static const char * const table_names[] = {
 	[TABLE_NONE] = "none", [TABLE_BRIEF] = "brief", [TABLE_FULL] = "full",
+	NULL,
 };
 
 static const char * const progress_names[] = {
-	[PROGRESS_RUNS] = "runs", [PROGRESS_ROUNDS] = "rounds",
+	[PROGRESS_RUNS] = "runs", [PROGRESS_ROUNDS] = "rounds", NULL,
 };
 
 static const char * const consumer_names[] = {
 	[CONSUMER_NONE] = "none", [CONSUMER_INLINE] = "inline",
 	[CONSUMER_SAME_CPU] = "same-cpu", [CONSUMER_OTHER_CPU] = "other-cpu",
-	[CONSUMER_OTHER_POLL] = "other-poll",
+	[CONSUMER_OTHER_POLL] = "other-poll", NULL,
 };
+
+/* --bulk: the index of each name says which modes run. */
+static const char * const bulk_names[] = { "on", "off", "both", NULL };
 
 const char *
 consumer_mode_name(enum consumer_mode m)
 {
 	return consumer_names[m];
 }
-
-/* Decimal only: "010" is ten and "0x10" an error, as in any other tool. */
-static int
-parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-		unsigned long *v, char *err, size_t errlen)
-{
-	uint64_t n;
-
-	if (rxr_parse_decimal(s, min, max, &n) != 0) {
-		snprintf(err, errlen, "--%s: '%s' is not a decimal whole number "
-			"in %lu..%lu", opt, s, min, max);
-		return -1;
-	}
-	*v = (unsigned long)n;
-	return 0;
-}
-
-/* Decimal seconds: digits, one point, an exponent; no hex, inf or nan. */
-static int
-parse_seconds(const char *opt, const char *s, double min, double max,
-		double *v, char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' ||
-			strspn(s, "0123456789.eE+-") != strlen(s) ||
-			!(*v >= min && *v <= max)) {
-		snprintf(err, errlen, "--%s: '%s' is not a decimal number of "
-			"seconds in %g..%g", opt, s, min, max);
-		return -1;
-	}
-	return 0;
-}
-
-/* One of names[0..n): *v gets its index; the error lists them all. */
-static int
-parse_name(const char *opt, const char *s, const char * const *names,
-		unsigned int n, unsigned long *v, char *err, size_t errlen)
-{
-	char list[256];
-	size_t off = 0;
-
-	for (*v = 0; *v < n; (*v)++)
-		if (strcmp(s, names[*v]) == 0)
-			return 0;
-	for (unsigned int i = 0; i < n && off < sizeof(list); i++)
-		off += snprintf(list + off, sizeof(list) - off, "%s%s",
-			i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
-	snprintf(err, errlen, "--%s: '%s' is not %s", opt, s, list);
-	return -1;
-}
-
-/*
- * Setters of one field each: a whole number in min..max, seconds in
- * min..max, one of a list of names.
- */
-#define UINT_SETTER(fn, opt, field, min, max) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	unsigned long v; \
-\
-	if (parse_uint(opt, arg, min, max, &v, err, errlen) != 0) \
-		return -1; \
-	((struct opts_ctx *)c)->o->field = v; \
-	return 0; \
-}
-
-#define SECONDS_SETTER(fn, opt, field, min, max) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	return parse_seconds(opt, arg, min, max, \
-		&((struct opts_ctx *)c)->o->field, err, errlen); \
-}
-
-#define NAME_SETTER(fn, opt, field, names) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	unsigned long v; \
-\
-	if (parse_name(opt, arg, names, RTE_DIM(names), &v, err, \
-			errlen) != 0) \
-		return -1; \
-	((struct opts_ctx *)c)->o->field = v; \
-	return 0; \
-}
-
-UINT_SETTER(set_latency_every, "latency-every", latency_every, 1, 1u << 30)
-UINT_SETTER(set_loops, "loops", loops, 1, 1000000)
-UINT_SETTER(set_burst, "burst", burst, 1, MAX_BURST)
-UINT_SETTER(set_consumer_lag, "test-consumer-lag", consumer_lag_us, 1,
-	1000000)
-UINT_SETTER(set_queues, "queues", queues, 1, MAX_QUEUES)
-UINT_SETTER(set_rxd, "rxd", rxd, 16, 65536)
-UINT_SETTER(set_high, "high", high, 1, 1u << 20)
-UINT_SETTER(set_batch, "batch", batch, 1, 1u << 20)
-UINT_SETTER(set_frames, "frames", frames, 64, 1u << 26)
-UINT_SETTER(set_fake_nodes, "fake-nodes", fake_nodes, 1, RXR_POOL_MAX_NODES)
-UINT_SETTER(set_consumers, "consumers", consumers, 1, MAX_CONSUMERS)
-UINT_SETTER(set_depth, "consumer-depth", consumer_depth, 1, 1u << 20)
-SECONDS_SETTER(set_warmup, "warmup", warmup_s, 0, 3600)
-SECONDS_SETTER(set_duration, "duration", duration_s, 0.01, 86400)
-SECONDS_SETTER(set_stats_period, "stats-period", stats_period_s, 0, 3600)
-NAME_SETTER(set_disturbed, "disturbed", disturbed_exclude, disturbed_names)
-NAME_SETTER(set_consumer, "consumer", consumer, consumer_names)
-NAME_SETTER(set_stream_counting, "stream-counting", stream_counting,
-	stream_counting_names)
-NAME_SETTER(set_table, "table", table, table_names)
-NAME_SETTER(set_progress, "progress", progress, progress_names)
 
 /*
  * --test-refill-delay CYCLES[@CONFIG]: CONFIG is a strategy (bulk on and
@@ -179,11 +78,11 @@ NAME_SETTER(set_progress, "progress", progress, progress_names)
 static int
 set_refill_delay(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	const char *at = strchr(arg, '@');
 	size_t len = at != NULL ? (size_t)(at - arg) : strlen(arg);
 	char num[32];
-	unsigned long v;
+	uint64_t v;
 
 	if (len >= sizeof(num)) {
 		snprintf(err, errlen, "--test-refill-delay: '%s' is not a "
@@ -191,7 +90,7 @@ set_refill_delay(void *c, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)len, arg);
-	if (parse_uint("test-refill-delay", num, 0, 1u << 30, &v, err,
+	if (rxr_opt_uint("test-refill-delay", num, 0, 1u << 30, &v, err,
 			errlen) != 0)
 		return -1;
 	o->test_refill_delay = v;
@@ -203,10 +102,10 @@ set_refill_delay(void *c, const char *arg, char *err, size_t errlen)
 static int
 set_zero_delay(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	const char *at = strchr(arg, '@');
 	char num[32], why[128];
-	unsigned long v;
+	uint64_t v;
 
 	if (at == NULL || (size_t)(at - arg) >= sizeof(num)) {
 		snprintf(err, errlen, "--test-zero-delay: '%s' is not "
@@ -214,7 +113,7 @@ set_zero_delay(void *c, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)(at - arg), arg);
-	if (parse_uint("test-zero-delay", num, 0, 1u << 30, &v, err,
+	if (rxr_opt_uint("test-zero-delay", num, 0, 1u << 30, &v, err,
 			errlen) != 0)
 		return -1;
 	if (rxr_zero_method_parse(at + 1, &o->test_zero_delay_method, why,
@@ -300,21 +199,6 @@ set_strategy(void *c, const char *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* on, off, both: the index of each name says which modes run. */
-static int
-set_bulk(void *c, const char *arg, char *err, size_t errlen)
-{
-	static const char * const names[] = { "on", "off", "both" };
-	struct opts_ctx *x = c;
-	unsigned long v;
-
-	if (parse_name("bulk", arg, names, RTE_DIM(names), &v, err, errlen))
-		return -1;
-	x->bulk_on = v != 1;
-	x->bulk_off = v != 0;
-	return 0;
-}
-
 /*
  * Strategy s's settings v, every one or only those given (non-zero),
  * appended at off: "recycle.cache=32,recycle.ring=64". @return the new
@@ -343,7 +227,7 @@ settings_str(enum rxr_strategy s, const uint32_t *v, bool all, char *buf,
 static int
 set_strategy_setting(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	char buf[256], why[512], *tok, *save = NULL;
 	size_t len = strlen(arg);
 
@@ -409,20 +293,20 @@ opts_settings_str(const struct options *o, char *buf, size_t len)
 static int
 set_reps(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
-	unsigned long v;
+	struct options *o = &((struct opts_ctx *)c)->o;
+	uint64_t v;
 
 	if (strncmp(arg, "auto", 4) == 0 && (arg[4] == '\0' || arg[4] == ':')) {
 		o->reps_auto = true;
 		o->reps = REPS_AUTO_MAX;
-		if (arg[4] == ':' && parse_uint("reps auto:MAX", arg + 5,
+		if (arg[4] == ':' && rxr_opt_uint("reps auto:MAX", arg + 5,
 				REPS_AUTO_MIN, 1000, &v, err, errlen) != 0)
 			return -1;
 		if (arg[4] == ':')
 			o->reps = v;
 		return 0;
 	}
-	if (parse_uint("reps", arg, 1, 1000, &v, err, errlen) != 0)
+	if (rxr_opt_uint("reps", arg, 1, 1000, &v, err, errlen) != 0)
 		return -1;
 	o->reps_auto = false;
 	o->reps = v;
@@ -455,26 +339,26 @@ set_frame_size(void *c, const char *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "--frame-size %s", why);
 		return -1;
 	}
-	((struct opts_ctx *)c)->o->frame_size = v;
+	((struct opts_ctx *)c)->o.frame_size = v;
 	return 0;
 }
 
 static int
 set_stall(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	char buf[64], *colon;
-	unsigned long v;
+	uint64_t v;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	colon = strchr(buf, ':');
 	if (colon != NULL) {
 		*colon = '\0';
-		if (parse_seconds("stall-consumer", colon + 1, 0.001, 86400,
+		if (rxr_opt_seconds("stall-consumer", colon + 1, 0.001, 86400,
 				&o->stall_s, err, errlen) != 0)
 			return -1;
 	}
-	if (parse_uint("stall-consumer", buf, 0, MAX_CONSUMERS - 1, &v, err,
+	if (rxr_opt_uint("stall-consumer", buf, 0, MAX_CONSUMERS - 1, &v, err,
 			errlen) != 0)
 		return -1;
 	o->stall_consumer = v;
@@ -484,7 +368,7 @@ set_stall(void *c, const char *arg, char *err, size_t errlen)
 static int
 set_exhaust(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	char buf[64], *colon;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
@@ -494,28 +378,12 @@ set_exhaust(void *c, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	*colon = '\0';
-	if (parse_seconds("exhaust", buf, 0, 86400, &o->exhaust_at_s, err,
-			errlen) != 0 || parse_seconds("exhaust", colon + 1,
+	if (rxr_opt_seconds("exhaust", buf, 0, 86400, &o->exhaust_at_s, err,
+			errlen) != 0 || rxr_opt_seconds("exhaust", colon + 1,
 			0.001, 86400, &o->exhaust_for_s, err, errlen) != 0)
 		return -1;
 	return 0;
 }
-
-/* A path option: anything but empty (output_check() looks further). */
-#define PATH_SETTER(fn, opt, field) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	if (arg[0] == '\0') { \
-		snprintf(err, errlen, "--" opt ": empty path"); \
-		return -1; \
-	} \
-	((struct opts_ctx *)c)->o->field = arg; \
-	return 0; \
-}
-
-PATH_SETTER(set_report, "report", report_path)
-PATH_SETTER(set_metrics_file, "metrics-file", metrics_path)
 
 /*
  * The file names are kept in place: arg is a word of the arguments
@@ -524,7 +392,7 @@ PATH_SETTER(set_metrics_file, "metrics-file", metrics_path)
 static int
 set_replay(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 	char *s = (char *)(uintptr_t)arg, *tok, *save = NULL;
 	size_t len = strlen(s);
 
@@ -588,7 +456,7 @@ fn(void *c, const char *arg, char *err, size_t errlen) \
 		if (x->field[v] == 0) \
 			x->field[v] = ++n; \
 	} \
-	x->o->field = arg; \
+	x->o.field = arg; \
 	return 0; \
 }
 
@@ -597,50 +465,21 @@ ZERO_SETTER(set_zero_policy, "zero-policy", zero_policy, enum rxr_zero_policy,
 ZERO_SETTER(set_zero_method, "zero-method", zero_method, enum rxr_zero_method,
 	rxr_zero_method_parse)
 
-/* Flags. --stream-rows and --detail need the full table. */
+/* --stream-rows and --detail need the full table. */
 static int
-set_flag(void *c, const char *arg, char *err, size_t errlen, bool *field,
-		bool full_table)
+set_full_table(void *c, const char *arg, char *err, size_t errlen)
 {
-	struct options *o = ((struct opts_ctx *)c)->o;
+	struct options *o = &((struct opts_ctx *)c)->o;
 
-	*field = true;
-	if (full_table && o->table == TABLE_BRIEF)
+	if (o->table == TABLE_BRIEF)
 		o->table = TABLE_FULL;
-	return 0;
-}
-
-#define FLAG_SETTER(fn, field, full_table) \
-static int \
-fn(void *c, const char *arg, char *err, size_t errlen) \
-{ \
-	return set_flag(c, arg, err, errlen, \
-		&((struct opts_ctx *)c)->o->field, full_table); \
-}
-
-FLAG_SETTER(set_main_polls, main_polls, false)
-FLAG_SETTER(set_stream_rows, stream_rows, true)
-FLAG_SETTER(set_detail, detail, true)
-FLAG_SETTER(set_list_devices, list_devices, false)
-
-static int
-set_no_table(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct opts_ctx *)c)->o->table = TABLE_NONE;
-	return 0;
-}
-
-static int
-set_no_latency(void *c, const char *arg, char *err, size_t errlen)
-{
-	((struct opts_ctx *)c)->o->latency = false;
 	return 0;
 }
 
 static int
 set_version(void *c, const char *arg, char *err, size_t errlen)
 {
-	((struct opts_ctx *)c)->o->version = true;
+	((struct opts_ctx *)c)->o.version = true;
 	return RXR_OPT_STOP;
 }
 
@@ -650,7 +489,7 @@ static int
 set_help(void *c, const char *arg, char *err, size_t errlen)
 {
 	opts_usage(stdout);
-	((struct opts_ctx *)c)->o->help = true;
+	((struct opts_ctx *)c)->o.help = true;
 	return RXR_OPT_STOP;
 }
 
@@ -665,10 +504,8 @@ set_profile(void *c, const char *arg, char *err, size_t errlen)
 /* Texts made at run time: from the registry, or of defaults that are
  * expressions. */
 static char strategy_help[320], strategy_complete[128], high_help[64],
-	batch_def[16], frame_size_def[16], consumer_complete[96],
-	counting_complete[64], disturbed_complete[32], table_complete[32],
-	progress_complete[32], policy_complete[64], method_complete[64],
-	setting_help[512], setting_complete[256];
+	batch_def[16], frame_size_def[16], policy_complete[64],
+	method_complete[64], setting_help[512], setting_complete[256];
 
 #define S_STRATEGIES "Strategies"
 #define S_RUNS "Runs"
@@ -679,15 +516,16 @@ static char strategy_help[320], strategy_complete[128], high_help[64],
 
 static const struct rxr_opt opt_list[] = {
 	{ "strategy", 0, "LIST", "all", strategy_complete, S_STRATEGIES,
-		strategy_help, set_strategy, 0 },
-	{ "bulk", 0, "on|off|both", "both", "words:on,off,both", S_STRATEGIES,
+		strategy_help, set_strategy },
+	{ "bulk", 0, "on|off|both", "both", NULL, S_STRATEGIES,
 		"bulk alloc/free (one critical section per call) or one frame "
-		"at a time", set_bulk, 0 },
-	{ "high", 0, "N", NULL, NULL, S_STRATEGIES, high_help, set_high, 0 },
+		"at a time", OPT_ENUM(bulk, bulk_names) },
+	{ "high", 0, "N", NULL, NULL, S_STRATEGIES, high_help,
+		OPT_UINT(high, 1, 1u << 20) },
 	{ "batch", 0, "N", batch_def, NULL, S_STRATEGIES, "pcp batch",
-		set_batch, 0 },
+		OPT_UINT(batch, 1, 1u << 20) },
 	{ "strategy-setting", 0, "STRATEGY.NAME=N", NULL, setting_complete,
-		S_STRATEGIES, setting_help, set_strategy_setting, 0 },
+		S_STRATEGIES, setting_help, set_strategy_setting },
 	{ "reps", 0, "N|auto[:MAX]", "3", NULL, S_STRATEGIES,
 		"repetitions; strategies interleave A B C A B C (one round "
 		"each) and the report gives n, mean, stdev, median, min, max, "
@@ -697,72 +535,79 @@ static const struct rxr_opt opt_list[] = {
 		"every Gbit/s ratio to the first is decided (its 95% paired "
 		"interval excludes 1 or is within +-20%), at least 6 and at "
 		"most MAX (" RTE_STR(REPS_AUTO_MAX) " without :MAX); says what it "
-		"reached when it stops", set_reps, 0 },
+		"reached when it stops", set_reps },
 	{ "warmup", 0, "SEC", "0.5", NULL, S_RUNS,
 		"unmeasured time before each run; none with --loops",
-		set_warmup, 0 },
+		OPT_SECONDS(warmup_s, 0, 3600) },
 	{ "duration", 0, "SEC", "2", NULL, S_RUNS,
-		"measured time of each run", set_duration, 0 },
+		"measured time of each run",
+		OPT_SECONDS(duration_s, 0.01, 86400) },
 	{ "loops", 0, "N", NULL, NULL, S_RUNS,
 		"finite replay: each queue's capture exactly N times, until "
 		"every packet is received or dropped with a cause (with "
-		"--replay only; replaces --duration)", set_loops, 0 },
+		"--replay only; replaces --duration)",
+		OPT_UINT(loops, 1, 1000000) },
 	{ "burst", 0, "N", "32", NULL, S_RUNS,
 		"rx_burst size, 1.." RTE_STR(MAX_BURST) "; numbers are "
-		"decimal: 010 is ten", set_burst, 0 },
+		"decimal: 010 is ten", OPT_UINT(burst, 1, MAX_BURST) },
 	{ "stats-period", 0, "SEC", "1", NULL, S_RUNS,
 		"progress line period, 0 for none; with --main-polls no line "
-		"is printed while measuring", set_stats_period, 0 },
-	{ "disturbed", 0, "count|exclude", "count", disturbed_complete, S_RUNS,
+		"is printed while measuring",
+		OPT_SECONDS(stats_period_s, 0, 3600) },
+	{ "disturbed", 0, "count|exclude", "count", NULL, S_RUNS,
 		"whether repetitions marked disturbed count in the figures "
 		"(the run says how many were). Disturbed: measured more than "
 		"5% longer than asked (stopped or starved), a poll CPU's steal "
 		"time above 5%, or a poll lcore with a CPU of its own switched "
 		"out more than 100 times a second or waiting for its CPU more "
-		"than 5% of the time", set_disturbed, 0 },
-	{ "progress", 0, "WHAT", "runs", progress_complete, S_RUNS,
+		"than 5% of the time",
+		OPT_ENUM(o.disturbed_exclude, disturbed_names) },
+	{ "progress", 0, "WHAT", "runs", NULL, S_RUNS,
 		"runs: a line when each run starts and one with its result; "
 		"rounds: one line per round of every configuration, disturbed "
 		"runs counted in it. Runs cut short or too short to trust get "
 		"a line either way",
-		set_progress, 0 },
+		OPT_ENUM(o.progress, progress_names) },
 	{ "main-polls", 0, NULL, NULL, NULL, S_RUNS,
 		"the main lcore polls too, as in l2fwd (a 2-CPU machine runs "
 		"two poll lcores with -l 0-1); it also ends the run, checking "
-		"the clock from its poll loop", set_main_polls, 0 },
+		"the clock from its poll loop", OPT_FLAG(main_polls, true) },
 	{ "replay", 0, "FILES", NULL, "files:pcap,pcapng", S_PORTS,
 		"replay captures on net_pcap, one file per RX queue, comma "
 		"separated, at most " RTE_STR(PCAP_MAX_QUEUES) " (net_pcap's "
 		"queues per port); regular files only; pcap or pcapng, "
 		"Ethernet or a link type tcpdump writes on Linux (see "
 		"rxrefill-gen)",
-		set_replay, 0 },
+		set_replay },
 	{ "queues", 0, "N", NULL, NULL, S_PORTS,
 		"RX queues per port (default: one per poll lcore; the number "
 		"of files with --replay or a net_pcap device's rx_pcap); RSS "
-		"with mlx5's default Toeplitz key when N > 1", set_queues, 0 },
+		"with mlx5's default Toeplitz key when N > 1",
+		OPT_UINT(queues, 1, MAX_QUEUES) },
 	{ "rxd", 0, "N", "1024", NULL, S_PORTS, "RX descriptors per queue",
-		set_rxd, 0 },
+		OPT_UINT(rxd, 16, 65536) },
 	{ "frame-size", 0, "BYTES", frame_size_def, NULL, S_PORTS,
 		"frame stride: mbuf, headroom and data room, a multiple of 64 "
-		"from 384 to 65536", set_frame_size, 0 },
+		"from 384 to 65536", set_frame_size },
 	{ "frames", 0, "N", NULL, NULL, S_PORTS,
 		"frames per port's pool (default: sized from queues, "
-		"descriptors, caches and consumers)", set_frames, 0 },
+		"descriptors, caches and consumers)",
+		OPT_UINT(frames, 64, 1u << 26) },
 	{ "fake-nodes", 0, "N", "1", NULL, S_PORTS,
 		"split each pool into N fake NUMA nodes, testing the "
-		"remote-node paths on a one-node machine", set_fake_nodes, 0 },
+		"remote-node paths on a one-node machine",
+		OPT_UINT(fake_nodes, 1, RXR_POOL_MAX_NODES) },
 	{ "zero-policy", 0, "LIST", "none", policy_complete, S_ZEROING,
 		"none; alloc: clear before handing out (__GFP_ZERO); free: "
 		"clear when freed (init_on_free); background: a thread keeps "
 		"pre-zeroed frames per poll lcore; several: each a "
 		"configuration of every strategy, as --bulk both",
-		set_zero_policy, 0 },
+		set_zero_policy },
 	{ "zero-method", 0, "LIST", "auto", method_complete, S_ZEROING,
 		"auto, narrow, contig, nt, each a configuration of every "
 		"policy but none; pool memory is cleared with it before "
-		"frames are set up", set_zero_method, 0 },
-	{ "consumer", 0, "MODE", "inline", consumer_complete, S_CONSUMERS,
+		"frames are set up", set_zero_method },
+	{ "consumer", 0, "MODE", "inline", NULL, S_CONSUMERS,
 		"what holds the received packets, in task context like a "
 		"socket receive queue: none (free at once: rxonly), inline "
 		"(run to completion in the poll lcore), same-cpu (a thread on "
@@ -770,31 +615,32 @@ static const struct rxr_opt opt_list[] = {
 		"no poll lcore runs on when the process has one, in turn), "
 		"other-poll (the next poll lcore frees each packet in its own "
 		"poll loop: softirq on another CPU; needs two poll lcores)",
-		set_consumer, 0 },
+		OPT_ENUM(o.consumer, consumer_names) },
 	{ "consumers", 0, "N", "1", NULL, S_CONSUMERS,
 		"consumers per poll lcore; streams are spread over them",
-		set_consumers, 0 },
+		OPT_UINT(consumers, 1, MAX_CONSUMERS) },
 	{ "consumer-depth", 0, "N", "256", NULL, S_CONSUMERS,
 		"receive queue depth in packets (other-poll: at least --burst)",
-		set_depth, 0 },
-	{ "stream-counting", 0, "M", "auto", counting_complete, S_CONSUMERS,
+		OPT_UINT(consumer_depth, 1, 1u << 20) },
+	{ "stream-counting", 0, "M", "auto", NULL, S_CONSUMERS,
 		"deferred: the poll lcore logs each packet's flow and length, "
 		"the main lcore counts them into the poll lcore's stream table "
 		"(the poll lcore does when its log is full); inline: the poll "
 		"lcore counts in place; auto: deferred when the main lcore "
 		"does not poll and shares no CPU with a poll lcore, else "
 		"inline. With --consumers above 1 a flow's entry steers its "
-		"packets: inline", set_stream_counting, 0 },
+		"packets: inline",
+		OPT_ENUM(o.stream_counting, stream_counting_names) },
 	{ "stall-consumer", 0, "I[:SEC]", NULL, NULL, S_CONSUMERS,
 		"testing: consumer I of each poll lcore stops reading (for SEC "
 		"seconds, else for the whole run); a consumer thread's only "
-		"(--consumer same-cpu, other-cpu)", set_stall, 0 },
+		"(--consumer same-cpu, other-cpu)", set_stall },
 	{ "test-consumer-lag", 0, "US", NULL, NULL, S_CONSUMERS,
 		"testing: a consumer that finds its queue empty waits US "
 		"microseconds before it acts on a stop, while the poll lcore "
 		"fills the queue: the widest window a run's end must close "
 		"without a packet left behind (--consumer same-cpu, "
-		"other-cpu)", set_consumer_lag, 0 },
+		"other-cpu)", OPT_UINT(consumer_lag_us, 1, 1000000) },
 	{ "exhaust", 0, "AT:SEC", NULL, NULL, S_CONSUMERS,
 		"testing: AT seconds into each run, take every frame the zones "
 		"of every pool can give for SEC seconds (the zone runs out: "
@@ -802,32 +648,33 @@ static const struct rxr_opt opt_list[] = {
 		"that count the failures show them as rx_nombuf (net_pcap in "
 		"finite replay, mlx5); net_pcap's infinite replay and net_null "
 		"return an empty burst without counting it (a note says so): "
-		"with --replay, use --loops", set_exhaust, 0 },
+		"with --replay, use --loops", set_exhaust },
 	{ "report", 0, "FILE", "rxrefill-report.json", "file:json", S_OUTPUT,
 		"JSON report, written atomically after every repetition, first "
 		"when one has completed; '-': standard output, once at the end "
 		"(progress and table go to standard error). A device, FIFO, "
-		"directory or an input is refused", set_report, 0 },
-	{ "table", 0, "WHAT", "brief", table_complete, S_OUTPUT,
+		"directory or an input is refused", OPT_PATH(report_path) },
+	{ "table", 0, "WHAT", "brief", NULL, S_OUTPUT,
 		"the text table at the end: brief (one row per configuration: "
 		"Gbit/s, Mpps, refill and allocator cycles, drops, zone lock "
 		"wait), full (every metric, min to max, the latency histogram "
-		"and percentiles) or none", set_table, 0 },
+		"and percentiles) or none", OPT_ENUM(o.table, table_names) },
 	{ "no-table", 0, NULL, NULL, NULL, S_OUTPUT,
-		"the same as --table none", set_no_table, 0 },
+		"the same as --table none", OPT_FLAG(table, TABLE_NONE) },
 	{ "no-latency", 0, NULL, NULL, NULL, S_OUTPUT,
 		"time nothing (no latency histogram, no "
 		"refill_cycles_per_frame, allocator_cycles_per_packet)",
-		set_no_latency, 0 },
+		OPT_FLAG(latency, false) },
 	{ "latency-every", 0, "N", "256", NULL, S_OUTPUT,
 		"time the refills, frees and drains of one poll iteration in "
 		"N, or of the next that receives when it is idle (1: every "
 		"iteration, which costs throughput and bh its inline path)",
-		set_latency_every, 0 },
+		OPT_UINT(latency_every, 1, 1u << 30) },
 	{ "stream-rows", 0, NULL, NULL, NULL, S_OUTPUT,
 		"print every stream's row (default: the fairness summary: "
 		"smallest and largest share, Jain's index; implies --table "
-		"full)", set_stream_rows, 0 },
+		"full)", OPT_FLAG(stream_rows, true),
+		.set = set_full_table },
 	{ "test-refill-delay", 0, "CYCLES[@CONFIG]", NULL, NULL, S_OUTPUT,
 		"testing: about CYCLES TSC cycles of work in every refill (the "
 		"same CPU time however busy the machine), a known slowdown "
@@ -835,46 +682,46 @@ static const struct rxr_opt opt_list[] = {
 		"refill_cycles_per_frame where refills are timed; @CONFIG: in "
 		"that one only (bh: bulk on and off, bh-bulk, bh-nobulk), the "
 		"others do 1 cycle (the same code path: only the work differs)",
-		set_refill_delay, 0 },
+		set_refill_delay },
 	{ "test-zero-delay", 0, "CYCLES@METHOD", NULL, NULL, S_OUTPUT,
 		"testing: about CYCLES TSC cycles of work added to the clear "
 		"of every frame cleared with METHOD (narrow, contig or nt), "
 		"a known clear cost the statistics must find",
-		set_zero_delay, 0 },
+		set_zero_delay },
 	{ "detail", 0, NULL, NULL, NULL, S_OUTPUT,
 		"add per-queue, per-lcore and extended statistics tables to "
-		"the text table (implies --table full)", set_detail, 0 },
+		"the text table (implies --table full)",
+		OPT_FLAG(detail, true), .set = set_full_table },
 	{ "metrics-file", 0, "FILE", NULL, "file", S_OUTPUT,
 		"write live figures in Prometheus text format to FILE, "
 		"atomically, every stats period (node-exporter's textfile "
-		"collector)", set_metrics_file, 0 },
+		"collector)", OPT_PATH(metrics_path) },
 	{ "list-devices", 0, NULL, NULL, NULL, S_OUTPUT,
 		"list RDMA devices (mlx5) with port state, PCI address and "
 		"NUMA node, then exit; no EAL options needed",
-		set_list_devices, 0 },
+		OPT_FLAG(list_devices, true) },
 	{ "profile", 0, "FILE|NAME", NULL, "profile", S_OUTPUT,
 		"read options from FILE (a regular file) first, one per line "
 		"without the leading '--' ('strategy bh,zone'); '#' starts a "
 		"comment; options given after it on the command line win. A "
 		"NAME without '/' that is no file is looked up as NAME.profile "
 		"in the installed profiles (share/rxrefill/profiles next to "
-		"the program, or " RXR_PROFILE_DIR ")", set_profile, 0 },
+		"the program, or " RXR_PROFILE_DIR ")", set_profile },
 	{ "version", 0, NULL, NULL, NULL, S_OUTPUT,
 		"print the version of rxrefill and DPDK, then exit",
-		set_version, 0 },
-	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text", set_help, 0 },
+		set_version },
+	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text", set_help },
 };
 
 static const struct rxr_opt_table opt_table = {
 	APP, opt_list, RTE_DIM(opt_list), true,
 };
 
-/* "words:a,b,c" from names[0..n). */
+/* "list:a,b,c" from names[0..n). */
 static void
-words_of(char *buf, size_t len, const char *kind, const char * const *names,
-		unsigned int n)
+list_of(char *buf, size_t len, const char * const *names, unsigned int n)
 {
-	size_t off = snprintf(buf, len, "%s:", kind);
+	size_t off = snprintf(buf, len, "list:");
 
 	for (unsigned int i = 0; i < n && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? "," : "",
@@ -901,24 +748,13 @@ opts_table_init(void)
 	for (s = 0; s < RXR_STRATEGY_USER_MAX; s++)
 		names[s] = rxr_strategy_name(s);
 	names[s] = "all";
-	words_of(strategy_complete, sizeof(strategy_complete), "list", names,
-		s + 1);
+	list_of(strategy_complete, sizeof(strategy_complete), names, s + 1);
 	for (s = 0; s < RXR_ZERO_NR_POLICIES; s++)
 		names[s] = rxr_zero_policy_name(s);
-	words_of(policy_complete, sizeof(policy_complete), "list", names, s);
+	list_of(policy_complete, sizeof(policy_complete), names, s);
 	for (s = 0; s < RXR_ZERO_NR_METHODS; s++)
 		names[s] = rxr_zero_method_name(s);
-	words_of(method_complete, sizeof(method_complete), "list", names, s);
-	words_of(consumer_complete, sizeof(consumer_complete), "words",
-		consumer_names, RTE_DIM(consumer_names));
-	words_of(counting_complete, sizeof(counting_complete), "words",
-		stream_counting_names, RTE_DIM(stream_counting_names));
-	words_of(disturbed_complete, sizeof(disturbed_complete), "words",
-		disturbed_names, RTE_DIM(disturbed_names));
-	words_of(table_complete, sizeof(table_complete), "words",
-		table_names, RTE_DIM(table_names));
-	words_of(progress_complete, sizeof(progress_complete), "words",
-		progress_names, RTE_DIM(progress_names));
+	list_of(method_complete, sizeof(method_complete), names, s);
 	n = snprintf(setting_complete, sizeof(setting_complete), "list:help,");
 	rxr_strategy_setting_keys(setting_complete + n,
 		sizeof(setting_complete) - n, ",");
@@ -1064,7 +900,7 @@ opts_configs(struct opts_ctx *x)
 {
 	unsigned int pol[RXR_ZERO_NR_POLICIES], meth[RXR_ZERO_NR_METHODS];
 	unsigned int nb_p, nb_m, none;
-	struct options *o = x->o;
+	struct options *o = &x->o;
 
 	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++) {
 		char why[160];
@@ -1088,7 +924,7 @@ opts_configs(struct opts_ctx *x)
 		for (unsigned int k = 1; k <= RXR_STRATEGY_USER_MAX; k++)
 			for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
 				for (unsigned int i = 0; x->want[s] == k &&
-						(b ? x->bulk_on : x->bulk_off) &&
+						x->bulk != (unsigned int)b &&
 						i < nb_p * nb_m; i++) {
 					/* none clears nothing: one method. */
 					if (pol[i / nb_m] == RXR_ZERO_POLICY_NONE &&
@@ -1146,22 +982,19 @@ opts_settings_check(const struct options *o)
 
 static int
 opts_parse_argv(int argc, char **argv, const struct opts_args *a,
-		struct options *o)
+		struct opts_ctx *x)
 {
-	struct opts_ctx x = { .o = o };
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
+	struct options *o = &x->o;
 	char err[PATH_MAX + 256];
 	int ret;
 
 	opts_table_init();
-	memset(o, 0, sizeof(*o));
-	o->stall_consumer = -1;		/* none */
-	o->latency = true;		/* unless --no-latency */
-	if (rxr_opt_defaults(&opt_table, &x, err, sizeof(err)) != 0) {
+	if (rxr_opt_defaults(&opt_table, x, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
 		return -1;
 	}
-	ret = rxr_opt_parse(&opt_table, &x, argc, argv, seen, err, sizeof(err));
+	ret = rxr_opt_parse(&opt_table, x, argc, argv, seen, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return 0;
 	/* A profile's line is one word: the one getopt has just passed. */
@@ -1185,7 +1018,7 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 	if (opts_check(o, seen[rxr_opt_find(&opt_table, "warmup")] != 0,
 			seen[rxr_opt_find(&opt_table, "duration")] != 0) != 0)
 		return -1;
-	if (opts_configs(&x) != 0)
+	if (opts_configs(x) != 0)
 		return -1;
 	return opts_settings_check(o);
 }
@@ -1197,6 +1030,7 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 int
 opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
+	struct opts_ctx x = { 0 };
 	const char *profiles[MAX_PROFILES];
 	unsigned int nb_profiles = 0;
 	int ret;
@@ -1232,7 +1066,11 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		if (opts_args_push(a, argv[i], strlen(argv[i])) != 0)
 			return -1;
 	}
-	ret = opts_parse_argv(a->argc, a->argv, a, o);
+	/* No consumer stalled, latency timed: unless an option says so. */
+	x.o.stall_consumer = -1;
+	x.o.latency = true;
+	ret = opts_parse_argv(a->argc, a->argv, a, &x);
+	*o = x.o;
 	for (unsigned int i = 0; ret == 0 && i < nb_profiles; i++)
 		o->profiles[o->nb_profiles++] = profiles[i];
 	return ret;

@@ -2,10 +2,13 @@
 
 /* Options from one table: parser, defaults, --help, --options-table. */
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rxr_opt.h"
+#include "rxr_path.h"
 
 /* Column where --help's text starts, and the width it wraps within:
  * 80 columns and the last one free. */
@@ -24,13 +27,118 @@ rxr_opt_find(const struct rxr_opt_table *t, const char *name)
 }
 
 int
+rxr_opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
+		uint64_t *v, char *err, size_t errlen)
+{
+	/* Decimal only: "010" is ten and "0x10" an error. */
+	if (rxr_parse_decimal(s, min, max, v) == 0)
+		return 0;
+	snprintf(err, errlen, "--%s: '%s' is not a decimal whole number in "
+		"%llu..%llu", name, s, (unsigned long long)min,
+		(unsigned long long)max);
+	return -1;
+}
+
+int
+rxr_opt_seconds(const char *name, const char *s, double min, double max,
+		double *v, char *err, size_t errlen)
+{
+	char *end;
+
+	/* Digits, one point, an exponent; no hex, inf or nan. */
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno == 0 && end != s && *end == '\0' &&
+			strspn(s, "0123456789.eE+-") == strlen(s) &&
+			*v >= min && *v <= max)
+		return 0;
+	snprintf(err, errlen, "--%s: '%s' is not a decimal number of seconds "
+		"in %g..%g", name, s, min, max);
+	return -1;
+}
+
+/* A whole number, enum or bool of o->size bytes at o->off. */
+static void
+store(const struct rxr_opt *o, void *ctx, uint64_t v)
+{
+	char *p = (char *)ctx + o->off;
+
+	if (o->size == sizeof(uint64_t))
+		*(uint64_t *)p = v;
+	else if (o->size == sizeof(uint32_t))
+		*(uint32_t *)p = (uint32_t)v;
+	else if (o->size == sizeof(uint16_t))
+		*(uint16_t *)p = (uint16_t)v;
+	else
+		*(uint8_t *)p = (uint8_t)v;
+}
+
+/* The typed options' parsing, and their messages. */
+static int
+typed(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
+		size_t errlen)
+{
+	size_t off = 0;
+	uint64_t v = 0;
+
+	switch (o->type) {
+	case RXR_OPT_CALL:
+		return 0;
+	case RXR_OPT_FLAG:
+		store(o, ctx, o->min);
+		return 0;
+	case RXR_OPT_UINT:
+		if (rxr_opt_uint(o->name, arg, o->min, o->max, &v, err,
+				errlen) != 0)
+			return -1;
+		break;
+	case RXR_OPT_SECONDS:
+		return rxr_opt_seconds(o->name, arg, o->dmin, o->dmax,
+			(double *)((char *)ctx + o->off), err, errlen);
+	case RXR_OPT_ENUM:
+		for (v = 0; o->names[v] != NULL; v++)
+			if (strcmp(arg, o->names[v]) == 0)
+				break;
+		if (o->names[v] != NULL)
+			break;
+		off = snprintf(err, errlen, "--%s: '%s' is not ", o->name, arg);
+		for (v = 0; o->names[v] != NULL && off < errlen; v++)
+			off += snprintf(err + off, errlen - off, "%s%s", v == 0 ?
+				"" : o->names[v + 1] == NULL ? " or " : ", ",
+				o->names[v]);
+		return -1;
+	case RXR_OPT_PATH:
+		if (arg[0] == '\0') {
+			snprintf(err, errlen, "--%s: empty path", o->name);
+			return -1;
+		}
+		/* fall through */
+	case RXR_OPT_STR:
+		*(const char **)((char *)ctx + o->off) = arg;
+		return 0;
+	}
+	store(o, ctx, v);
+	return 0;
+}
+
+/* Option o given arg: its typed store, then its setter. */
+static int
+apply(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
+		size_t errlen)
+{
+	if (typed(o, ctx, arg, err, errlen) != 0)
+		return -1;
+	return o->set != NULL ? o->set(ctx, arg, err, errlen) : 0;
+}
+
+int
 rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
 		size_t errlen)
 {
 	for (unsigned int i = 0; i < t->nb; i++) {
 		const struct rxr_opt *o = &t->opts[i];
 
-		if (o->def != NULL && o->set(ctx, o->def, err, errlen) < 0)
+		if (o->def != NULL && apply(o, ctx, o->def, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
@@ -142,7 +250,7 @@ rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 		if (seen != NULL && seen[i] == 0)
 			seen[i] = ++rank;
 		err[0] = '\0';
-		ret = t->opts[i].set(ctx, optarg, err, errlen);
+		ret = apply(&t->opts[i], ctx, optarg, err, errlen);
 		if (ret < 0 && err[0] == '\0')
 			snprintf(err, errlen, "--%s: '%s' refused",
 				t->opts[i].name, optarg != NULL ? optarg : "");
@@ -274,7 +382,9 @@ table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
 				!text_ok(o->def, false) ||
 				!text_ok(o->complete, false) ||
 				!text_ok(o->section, true) ||
-				!text_ok(o->help, true) || o->set == NULL) {
+				!text_ok(o->help, true) || (o->type == RXR_OPT_CALL ?
+				o->set == NULL : o->type == RXR_OPT_ENUM &&
+				o->names == NULL)) {
 			snprintf(err, errlen, "%s: option %u (%s): a field "
 				"missing, empty or with a tab or newline",
 				t->prog, i, o->name != NULL ? o->name : "?");
@@ -310,10 +420,16 @@ rxr_opt_print_table(const struct rxr_opt_table *t, FILE *f, char *err,
 		const struct rxr_opt *o = &t->opts[order[k]];
 		char sn[2] = { o->short_name, '\0' };
 
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o->name, field(sn),
-			field(o->arg), field(o->def),
-			o->complete != NULL ? o->complete : "none",
-			field(o->section), field(o->help));
+		fprintf(f, "%s\t%s\t%s\t%s\t", o->name, field(sn),
+			field(o->arg), field(o->def));
+		/* An enum completes with its names unless told otherwise. */
+		if (o->complete == NULL && o->type == RXR_OPT_ENUM)
+			for (unsigned int v = 0; o->names[v] != NULL; v++)
+				fprintf(f, "%s%s", v == 0 ? "words:" : ",",
+					o->names[v]);
+		else
+			fputs(o->complete != NULL ? o->complete : "none", f);
+		fprintf(f, "\t%s\t%s\n", field(o->section), field(o->help));
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -35,18 +36,51 @@ extern "C" {
 typedef int (*rxr_opt_set_t)(void *ctx, const char *arg, char *err,
 		size_t errlen);
 
+/** What an option stores at its field, checked with the table's message. */
+enum rxr_opt_type {
+	RXR_OPT_CALL,	/**< set() does it all */
+	RXR_OPT_FLAG,	/**< the value min, whatever the argument */
+	RXR_OPT_UINT,	/**< a decimal whole number in min..max */
+	RXR_OPT_SECONDS,	/**< a decimal number in dmin..dmax */
+	RXR_OPT_ENUM,	/**< the index of the argument in names */
+	RXR_OPT_PATH,	/**< the argument, not empty */
+	RXR_OPT_STR,	/**< the argument */
+};
+
 /** One option. */
 struct rxr_opt {
 	const char *name;	/**< long name without "--" */
 	char short_name;	/**< one letter, or 0 */
 	const char *arg;	/**< metavar, "[N]" optional; NULL: none */
-	const char *def;	/**< default as typed (set() and --help) */
-	const char *complete;	/**< "file", "words:a,b", ...; NULL: none */
+	const char *def;	/**< default as typed (parsed, and in --help) */
+	const char *complete;	/**< "file", "words:a,b"...; NULL: by type */
 	const char *section;	/**< --help heading */
 	const char *help;	/**< one line: no tab, no newline */
-	rxr_opt_set_t set;	/**< never NULL */
+	rxr_opt_set_t set;	/**< CALL: the setter; else run after the store */
 	unsigned int flags;	/**< the program's own marks; not read here */
+	enum rxr_opt_type type;
+	size_t off;		/**< the field's offset in ctx (not CALL) */
+	size_t size;		/**< its size: a whole number, enum or bool */
+	uint64_t min, max;	/**< FLAG: min is the value; UINT: range */
+	double dmin, dmax;	/**< SECONDS: range */
+	const char * const *names;	/**< ENUM: NULL-terminated */
 };
+
+/** Field @p m of @p ctx (a type), for the typed initializers below. */
+#define RXR_OPT_AT(ctx, m) \
+	.off = offsetof(ctx, m), .size = sizeof(((ctx *)0)->m)
+/** Typed option initializers (after the positional help text). */
+#define RXR_OPT_FLAG_OF(ctx, m, v) \
+	.type = RXR_OPT_FLAG, RXR_OPT_AT(ctx, m), .min = (v)
+#define RXR_OPT_UINT_OF(ctx, m, lo, hi) \
+	.type = RXR_OPT_UINT, RXR_OPT_AT(ctx, m), .min = (lo), .max = (hi)
+#define RXR_OPT_SECONDS_OF(ctx, m, lo, hi) \
+	.type = RXR_OPT_SECONDS, RXR_OPT_AT(ctx, m), .dmin = (lo), \
+	.dmax = (hi)
+#define RXR_OPT_ENUM_OF(ctx, m, list) \
+	.type = RXR_OPT_ENUM, RXR_OPT_AT(ctx, m), .names = (list)
+#define RXR_OPT_PATH_OF(ctx, m) .type = RXR_OPT_PATH, RXR_OPT_AT(ctx, m)
+#define RXR_OPT_STR_OF(ctx, m) .type = RXR_OPT_STR, RXR_OPT_AT(ctx, m)
 
 /** A program's options. */
 struct rxr_opt_table {
@@ -56,7 +90,7 @@ struct rxr_opt_table {
 	bool quiet;	/**< errors to err, not by getopt_long to stderr */
 };
 
-/** Apply every default through its setter, in table order: 0 or -1. */
+/** Apply every default as if given, in table order: 0 or -1. */
 int rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
 		size_t errlen);
 
@@ -69,6 +103,16 @@ int rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
  */
 int rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 		char **argv, unsigned int *seen, char *err, size_t errlen);
+
+/** A decimal whole number ("010" is ten) in min..max for option --name:
+ * 0, or -1 with err naming both. */
+int rxr_opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
+		uint64_t *v, char *err, size_t errlen);
+
+/** A decimal number of seconds (no hex, inf or nan) in min..max, as
+ * rxr_opt_uint(). */
+int rxr_opt_seconds(const char *name, const char *s, double min, double max,
+		double *v, char *err, size_t errlen);
 
 /** The index of the option named exactly @p name, or -1. */
 int rxr_opt_find(const struct rxr_opt_table *t, const char *name);

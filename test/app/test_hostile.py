@@ -708,7 +708,7 @@ def case_numbers_are_decimal():
     m, files = gen("dec", "-q", "1", "-s", "010", "-n", "2")
     assert m["traffic"]["streams"] == 10, m["traffic"]
     rc, out, err = prog([GEN, "-o", path("hex"), "-s", "0x10"])
-    refused(rc, out, err, "not a decimal number", "gen -s 0x10")
+    refused(rc, out, err, "not a decimal whole number", "gen -s 0x10")
 
 
 def case_frame_size_reasons():

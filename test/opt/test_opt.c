@@ -6,6 +6,7 @@
  * once, --options-table in the contract's format.
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -257,6 +258,85 @@ test_check(void)
 		check_refused(none, 1, "option 0 (count)");
 }
 
+/* Typed options: stored at their field, refused with the table's words. */
+struct typed_ctx {
+	uint32_t n;
+	uint64_t big;
+	double sec;
+	int mode;
+	bool flag;
+	const char *path;
+};
+
+static const char * const modes[] = { "one", "two", "three", NULL };
+
+static const struct rxr_opt typed_opts[] = {
+	{ "n", 0, "N", "5", NULL, "T", "n",
+		RXR_OPT_UINT_OF(struct typed_ctx, n, 1, 9) },
+	{ "big", 0, "N", NULL, NULL, "T", "big",
+		RXR_OPT_UINT_OF(struct typed_ctx, big, 0, UINT64_MAX) },
+	{ "sec", 0, "SEC", "0.5", NULL, "T", "sec",
+		RXR_OPT_SECONDS_OF(struct typed_ctx, sec, 0, 10) },
+	{ "mode", 0, "M", "two", NULL, "T", "mode",
+		RXR_OPT_ENUM_OF(struct typed_ctx, mode, modes) },
+	{ "flag", 0, NULL, NULL, NULL, "T", "flag",
+		RXR_OPT_FLAG_OF(struct typed_ctx, flag, true) },
+	{ "path", 0, "FILE", NULL, "file", "T", "path",
+		RXR_OPT_PATH_OF(struct typed_ctx, path) },
+};
+
+static const struct rxr_opt_table typed_table = { "typed", typed_opts,
+	sizeof(typed_opts) / sizeof(typed_opts[0]), true };
+
+static int
+typed_refused(const char *opt, const char *val, const char *want)
+{
+	struct typed_ctx x = { 0 };
+	char *argv[] = { "prog", (char *)(uintptr_t)opt, (char *)(uintptr_t)val,
+		NULL };
+	char err[256];
+	int ret = rxr_opt_parse(&typed_table, &x, 3, argv, NULL, err,
+		sizeof(err));
+
+	RXR_TEST_ASSERT(ret == RXR_OPT_BAD_VALUE, "%s %s: %d", opt, val, ret);
+	RXR_TEST_ASSERT(strcmp(err, want) == 0, "'%s', not '%s'", err, want);
+	return 0;
+}
+
+static int
+test_typed(void)
+{
+	struct typed_ctx x = { 0 };
+	char *argv[] = { "prog", "--n=09", "--big", "18446744073709551615",
+		"--sec", "2.5e0", "--mode", "three", "--flag", "--path", "p",
+		NULL };
+	char err[256], *out;
+
+	RXR_TEST_ASSERT(rxr_opt_defaults(&typed_table, &x, err,
+		sizeof(err)) == 0, "%s", err);
+	RXR_TEST_ASSERT(x.n == 5 && x.sec == 0.5 && x.mode == 1 && !x.flag,
+		"defaults %u %g %d", x.n, x.sec, x.mode);
+	RXR_TEST_ASSERT(rxr_opt_parse(&typed_table, &x, 11, argv, NULL, err,
+		sizeof(err)) == 0, "%s", err);
+	RXR_TEST_ASSERT(x.n == 9 && x.big == UINT64_MAX && x.sec == 2.5 &&
+		x.mode == 2 && x.flag && strcmp(x.path, "p") == 0,
+		"%u %" PRIu64 " %g %d", x.n, x.big, x.sec, x.mode);
+	out = capture(&typed_table, true);
+	RXR_TEST_ASSERT(out != NULL && strstr(out, "mode\t-\tM\ttwo\t"
+		"words:one,two,three\tT\tmode\n") != NULL,
+		"an enum completes with its names:\n%s", out);
+	free(out);
+	return typed_refused("--n", "0x1", "--n: '0x1' is not a decimal "
+			"whole number in 1..9") ||
+		typed_refused("--n", "10", "--n: '10' is not a decimal whole "
+			"number in 1..9") ||
+		typed_refused("--sec", "inf", "--sec: 'inf' is not a decimal "
+			"number of seconds in 0..10") ||
+		typed_refused("--mode", "four", "--mode: 'four' is not one, "
+			"two or three") ||
+		typed_refused("--path", "", "--path: empty path");
+}
+
 static int
 test_asked(void)
 {
@@ -276,6 +356,7 @@ main(void)
 	rxr_test_run("help", test_help);
 	rxr_test_run("table", test_table);
 	rxr_test_run("check", test_check);
+	rxr_test_run("typed", test_typed);
 	rxr_test_run("asked", test_asked);
 	return rxr_test_done();
 }
