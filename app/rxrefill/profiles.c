@@ -136,75 +136,80 @@ profile_line_check(const struct rxr_opt_table *t, const char *file,
 	return 0;
 }
 
-int
-opts_profile_parse(const struct rxr_opt_table *t, const char *buf,
-		size_t len, const char *name, struct opts_args *a)
+/* Line number @p line of profile @p name, @p n bytes at @p l. */
+static int
+profile_line(const struct rxr_opt_table *t, const char *l, size_t n,
+		const char *name, unsigned int line, struct opts_args *a)
 {
-	size_t pos = 0;
-	unsigned int line = 0;
+	size_t k, v;
+	char opt[64], *w;
+	int ret;
 
-	while (pos < len) {
-		const char *l = buf + pos, *end = memchr(l, '\n', len - pos);
-		size_t n = end != NULL ? (size_t)(end - l) : len - pos, k, v;
-		char opt[64];
+	/* Control characters other than tabs and CRLF: not text (a message
+	 * would echo them to the terminal). */
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)l[k];
 
-		pos += n + 1;
-		line++;
-		/* Control characters other than tabs and CRLF: not text (a
-		 * message would echo them to the terminal). */
-		for (k = 0; k < n; k++) {
-			unsigned char c = (unsigned char)l[k];
-
-			if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-				RXR_LOG(ERR, "--profile %s:%u: not a text file "
-					"(byte 0x%02x)", name, line, c);
-				return -1;
-			}
-		}
-		/* Trim, drop comments. */
-		for (k = 0; k < n && l[k] != '#'; k++)
-			;
-		n = k;
-		while (n > 0 && strchr(" \t\r", l[n - 1]) != NULL)
-			n--;
-		for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
-			;
-		if (k == n)
-			continue;
-		for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
-			;
-		if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
-			RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
-				"name (write options without the leading '--')", name,
-				line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+				c == 0x7f) {
+			RXR_LOG(ERR, "--profile %s:%u: not a text file "
+				"(byte 0x%02x)", name, line, c);
 			return -1;
 		}
-		snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
-		while (v < n && strchr(" \t=", l[v]) != NULL)
-			v++;
-		if (profile_line_check(t, name, line, opt + 2, v < n) != 0)
-			return -1;
-		/*
-		 * One word, "--name=value" with the whole name: a line never
-		 * lends its option the next word of the command line.
-		 */
-		if (v < n) {
-			char *w;
-			int ret;
-
-			if (asprintf(&w, "%s=%.*s", opt, (int)(n - v), l + v) < 0)
-				return -1;
-			ret = opts_args_push(a, w, strlen(w));
-			free(w);
-			if (ret != 0)
-				return -1;
-		} else if (opts_args_push(a, opt, strlen(opt)) != 0) {
-			return -1;
-		}
-		a->file[a->argc - 1] = name;
-		a->line[a->argc - 1] = line;
 	}
+	/* Trim, drop comments. */
+	for (k = 0; k < n && l[k] != '#'; k++)
+		;
+	n = k;
+	while (n > 0 && strchr(" \t\r\n", l[n - 1]) != NULL)
+		n--;
+	for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
+		;
+	if (k == n)
+		return 0;
+	for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
+		;
+	if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
+		RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
+			"name (write options without the leading '--')", name,
+			line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+		return -1;
+	}
+	snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
+	while (v < n && strchr(" \t=", l[v]) != NULL)
+		v++;
+	if (profile_line_check(t, name, line, opt + 2, v < n) != 0)
+		return -1;
+	/*
+	 * One word, "--name=value" with the whole name: a line never lends
+	 * its option the next word of the command line.
+	 */
+	if (asprintf(&w, "%s%s%.*s", opt, v < n ? "=" : "", (int)(n - v),
+			l + v) < 0)
+		return -1;
+	ret = opts_args_push(a, w, strlen(w));
+	free(w);
+	if (ret != 0)
+		return -1;
+	a->file[a->argc - 1] = name;
+	a->line[a->argc - 1] = line;
 	return 0;
+}
+
+int
+opts_profile_parse(const struct rxr_opt_table *t, FILE *f, const char *name,
+		struct opts_args *a)
+{
+	unsigned int line = 0;
+	size_t cap = 0;
+	char *l = NULL;
+	ssize_t n;
+	int ret = 0;
+
+	while (ret == 0 && (n = getline(&l, &cap, f)) > 0)
+		ret = profile_line(t, l, n, name, ++line, a);
+	free(l);
+	return ret;
 }
 
 int
@@ -213,8 +218,6 @@ opts_profile_load(const struct rxr_opt_table *t, const char *name,
 {
 	char found[PATH_MAX], err[PATH_MAX + 128];
 	const char *path = profile_find(name, found, sizeof(found));
-	size_t cap = 0, len = 0, n;
-	char *buf = NULL;
 	int ret, first;
 	FILE *f;
 
@@ -239,26 +242,9 @@ opts_profile_load(const struct rxr_opt_table *t, const char *name,
 		RXR_LOG(ERR, "--profile %s: %s", path, strerror(errno));
 		return -1;
 	}
-	do {
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (nb == NULL || cap > (1u << 24)) {
-				RXR_LOG(ERR, "--profile %s: too large", path);
-				free(nb != NULL ? nb : buf);
-				fclose(f);
-				return -1;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
 	first = a->argc;
-	ret = opts_profile_parse(t, buf, len, path, a);
-	free(buf);
+	ret = opts_profile_parse(t, f, path, a);
+	fclose(f);
 	/* path may be found[] here: the words keep the name as given. */
 	for (int i = first; i < a->argc; i++)
 		a->file[i] = name;

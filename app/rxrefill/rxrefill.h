@@ -613,8 +613,8 @@ void live_tick(void);
 int live_fini(void);
 
 /* profiles.c: run profiles, the argument vectors they expand into */
-int opts_profile_parse(const struct rxr_opt_table *t, const char *buf,
-		size_t len, const char *name, struct opts_args *a);
+int opts_profile_parse(const struct rxr_opt_table *t, FILE *f,
+		const char *name, struct opts_args *a);
 void opts_args_free(struct opts_args *a);
 /* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
 int opts_args_push(struct opts_args *a, const char *s, size_t len);

@@ -7,6 +7,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +27,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0 && data[0] == 'P') {
 		struct opts_args prof = { 0 };
 		char *argv0[] = { (char *)"rxrefill", NULL };
+		FILE *f = size > 1 ? fmemopen((void *)(uintptr_t)(data + 1),
+			size - 1, "r") : NULL;
 
 		/* The profile's arguments, then parsed as options. */
-		if (opts_profile_parse(opts_table(), (const char *)data + 1,
-				size - 1, "fuzz", &prof) == 0 && prof.argc > 0) {
+		if (f != NULL && opts_profile_parse(opts_table(), f, "fuzz",
+				&prof) == 0 && prof.argc > 0) {
 			char **argv = calloc(prof.argc + 2, sizeof(*argv));
 
 			if (argv != NULL) {
@@ -40,6 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free(argv);
 			}
 		}
+		if (f != NULL)
+			fclose(f);
 		opts_args_free(&prof);
 		return 0;
 	}
