@@ -82,17 +82,23 @@ def exit_status(help_text):
 
 
 def run(prog, option):
-    """PROGRAM [ARG...] OPTION, its output captured; ToolError when it
-    cannot be run."""
+    """PROGRAM [ARG...] OPTION's output; ToolError when it cannot be run or
+    says nothing, exits non-zero or prints no options table."""
+    what = " ".join(prog + [option])
     try:
-        return subprocess.run(prog + [option], capture_output=True,
-                              text=True, timeout=60)
+        p = subprocess.run(prog + [option], capture_output=True, text=True,
+                           timeout=60)
     except OSError as e:
         raise ToolError("%s: cannot run: %s" % (shown(prog[0]),
                                                 e.strerror or e))
     except subprocess.TimeoutExpired:
-        raise ToolError("%s %s: no answer in 60 s" % (shown(" ".join(prog)),
-                                                     option))
+        raise ToolError("%s: no answer in 60 s" % shown(what))
+    if p.returncode != 0 or not p.stdout.strip() or (
+            option == "--options-table" and
+            not p.stdout.startswith(TABLE_HEADER)):
+        raise ToolError("%s: exit %d, no %s\n%s" % (
+            what, p.returncode, option[2:], p.stderr))
+    return p.stdout
 
 
 def build_date():
@@ -120,50 +126,33 @@ def main(argv):
         return EXIT_USAGE
     on_signals()
     try:
-        return make(argv)
+        make(*argv[1:4], argv[4:])
     except ToolError as e:
         sys.stderr.write("mkman: %s\n" % e)
         return e.status
+    return 0
 
 
-def make(argv):
-    template, output, version = argv[1:4]
-    prog = argv[4:]
+def make(template, output, version, prog):
     when = build_date()
     out = Outputs([template] + prog, "OUTPUT")
     out.add(output)
     out.check()         # before any work
     text = read_text(template)
-    t = run(prog, "--options-table")
-    p = run(prog, "--help")
-    if p.returncode != 0 or not p.stdout.strip():
-        sys.stderr.write("mkman: %s --help: exit %d\n%s" % (
-            " ".join(prog), p.returncode, p.stderr))
-        return 1
-    if t.returncode != 0 or not t.stdout.startswith(TABLE_HEADER):
-        sys.stderr.write("mkman: %s --options-table: exit %d, no table\n%s"
-                         % (" ".join(prog), t.returncode, t.stderr))
-        return 1
     try:
-        opts = table_roff(t.stdout)
+        opts = table_roff(run(prog, "--options-table"))
     except ValueError as e:
-        sys.stderr.write("mkman: %s --options-table: %s\n" % (prog[-1], e))
-        return 1
-    if ".TP" not in opts:
-        sys.stderr.write("mkman: no option found in %s --help\n" % prog[-1])
-        return 1
-    status = exit_status(p.stdout)
-    if status is None:
-        sys.stderr.write("mkman: no 'Exit status:' paragraph in %s --help\n"
-                         % prog[-1])
-        return 1
+        raise ToolError("%s --options-table: %s" % (prog[-1], e))
+    status = exit_status(run(prog, "--help"))
+    if ".TP" not in opts or status is None:
+        raise ToolError("%s: no options, or no 'Exit status:' paragraph in "
+                        "its --help" % prog[-1])
     text = (text.replace("@OPTIONS@", opts)
             .replace("@EXIT_STATUS@", status).replace("@VERSION@", version)
             .replace("@DATE@", when.strftime("%Y-%m-%d")))
     # A temporary file of its own beside OUTPUT, renamed over it whole.
     out.write(output, lambda f: f.write(text.encode("utf-8")))
     out.commit()
-    return 0
 
 
 if __name__ == "__main__":

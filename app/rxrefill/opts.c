@@ -999,9 +999,9 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 		return 0;
 	/* A profile's line is one word: the one getopt has just passed. */
 	if (ret == RXR_OPT_BAD_VALUE && a != NULL && optind >= 1 &&
-			optind <= a->argc && a->file[optind - 1] != NULL) {
-		RXR_LOG(ERR, "--profile %s:%u: %s", a->file[optind - 1],
-			a->line[optind - 1], err);
+			optind <= a->argc && a->from[optind - 1].file != NULL) {
+		RXR_LOG(ERR, "--profile %s:%u: %s", a->from[optind - 1].file,
+			a->from[optind - 1].line, err);
 		return -1;
 	}
 	if (ret != 0) {
@@ -1036,7 +1036,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 	int ret;
 
 	memset(a, 0, sizeof(*a));
-	if (opts_args_push(a, argc > 0 ? argv[0] : APP, strlen(argc > 0 ? argv[0] : APP)) != 0)
+	if (opts_args_push(a, argc > 0 ? argv[0] : APP, NULL, 0) != 0)
 		return -1;
 	for (int i = 1; i < argc; i++) {
 		const char *f = NULL;
@@ -1063,7 +1063,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		}
 		if (strncmp(argv[i], "--profile=", 10) == 0)
 			continue;
-		if (opts_args_push(a, argv[i], strlen(argv[i])) != 0)
+		if (opts_args_push(a, argv[i], NULL, 0) != 0)
 			return -1;
 	}
 	/* No consumer stalled, latency timed: unless an option says so. */

@@ -71,38 +71,32 @@ opts_args_free(struct opts_args *a)
 	for (int i = 0; i < a->argc; i++)
 		free(a->argv[i]);
 	free(a->argv);
-	free(a->file);
-	free(a->line);
+	free(a->from);
 	memset(a, 0, sizeof(*a));
 }
 
 int
-opts_args_push(struct opts_args *a, const char *s, size_t len)
+opts_args_push(struct opts_args *a, const char *s, const char *file,
+		unsigned int line)
 {
 	if (a->argc + 2 > a->cap) {
 		int cap = a->cap != 0 ? 2 * a->cap : 16;
 		char **nv = realloc(a->argv, cap * sizeof(*nv));
-		const char **nf;
-		unsigned int *nl;
+		struct opts_arg_from *nf;
 
 		if (nv == NULL)
 			return -1;
 		a->argv = nv;
-		nf = realloc(a->file, cap * sizeof(*nf));
+		nf = realloc(a->from, cap * sizeof(*nf));
 		if (nf == NULL)
 			return -1;
-		a->file = nf;
-		nl = realloc(a->line, cap * sizeof(*nl));
-		if (nl == NULL)
-			return -1;
-		a->line = nl;
+		a->from = nf;
 		a->cap = cap;
 	}
-	a->argv[a->argc] = strndup(s, len);
+	a->from[a->argc] = (struct opts_arg_from){ file, line };
+	a->argv[a->argc] = strdup(s);
 	if (a->argv[a->argc] == NULL)
 		return -1;
-	a->file[a->argc] = NULL;
-	a->line[a->argc] = 0;
 	a->argv[++a->argc] = NULL;
 	return 0;
 }
@@ -187,13 +181,9 @@ profile_line(const struct rxr_opt_table *t, const char *l, size_t n,
 	if (asprintf(&w, "%s%s%.*s", opt, v < n ? "=" : "", (int)(n - v),
 			l + v) < 0)
 		return -1;
-	ret = opts_args_push(a, w, strlen(w));
+	ret = opts_args_push(a, w, name, line);
 	free(w);
-	if (ret != 0)
-		return -1;
-	a->file[a->argc - 1] = name;
-	a->line[a->argc - 1] = line;
-	return 0;
+	return ret;
 }
 
 int
@@ -247,6 +237,6 @@ opts_profile_load(const struct rxr_opt_table *t, const char *name,
 	fclose(f);
 	/* path may be found[] here: the words keep the name as given. */
 	for (int i = first; i < a->argc; i++)
-		a->file[i] = name;
+		a->from[i].file = name;
 	return ret;
 }

@@ -212,8 +212,10 @@ struct opts_args {
 	char **argv;
 	/* Per word: the --profile file and line it came from (NULL, 0: the
 	 * command line), so that a bad value is said where it is written. */
-	const char **file;
-	unsigned int *line;
+	struct opts_arg_from {
+		const char *file;
+		unsigned int line;
+	} *from;
 };
 
 /* One RX queue as a poll lcore sees it. */
@@ -616,8 +618,10 @@ int live_fini(void);
 int opts_profile_parse(const struct rxr_opt_table *t, FILE *f,
 		const char *name, struct opts_args *a);
 void opts_args_free(struct opts_args *a);
-/* Appends S[0..LEN) to A's argument vector, which stays NULL-terminated. */
-int opts_args_push(struct opts_args *a, const char *s, size_t len);
+/* Appends a copy of S, from LINE of profile FILE (NULL, 0: the command
+ * line), to A's argument vector, which stays NULL-terminated. */
+int opts_args_push(struct opts_args *a, const char *s, const char *file,
+		unsigned int line);
 /* Reads the profile NAME (a path or an installed name) into A. */
 int opts_profile_load(const struct rxr_opt_table *t, const char *name,
 		struct opts_args *a);
