@@ -79,47 +79,23 @@ set_metric(void *ctx, const char *list, char *err, size_t errlen)
 	return 0;
 }
 
-/* A number option in [lo, hi] (bounds excluded when open). */
+/* --alpha: in (0, 1), its bounds excluded. */
 static int
-parse_num(const char *opt, const char *arg, double lo, double hi, bool open,
-		double *out, char *err, size_t errlen)
+set_alpha(void *ctx, const char *arg, char *err, size_t errlen)
 {
-	char *end;
-	double v;
+	double *a = &((struct cmp_opts *)ctx)->sel.alpha;
 
-	/* Decimal only: strtod() would also take hex, inf and blanks. */
-	if (arg[0] == '\0' || arg[strspn(arg, "0123456789.eE+-")] != '\0' ||
-			strchr("eE", arg[0]) != NULL) {
-		snprintf(err, errlen, "%s \"%s\": not a decimal number", opt,
-			arg);
-		return -1;
-	}
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || isnan(v) ||
-			(open ? !(v > lo && v < hi) : !(v >= lo && v <= hi))) {
-		snprintf(err, errlen, "%s \"%s\": expected a number %s %g, %g %s",
-			opt, arg, open ? "in (" : "in [", lo, hi,
-			open ? ")" : "]");
-		return -1;
-	}
-	*out = v;
-	return 0;
+	if (rxr_opt_number("alpha", arg, 0, 1, NULL, a, err, errlen) == 0 &&
+			*a > 0 && *a < 1)
+		return 0;
+	snprintf(err, errlen, "--alpha: '%s' is not a decimal number in "
+		"(0, 1)", arg);
+	return -1;
 }
 
-/* Setters of one number field each, in range. */
-#define NUM_SETTER(fn, opt, field, lo, hi, open) \
-static int \
-fn(void *ctx, const char *arg, char *err, size_t errlen) \
-{ \
-	return parse_num(opt, arg, lo, hi, open, \
-		&((struct cmp_opts *)ctx)->field, err, errlen); \
-}
-
-NUM_SETTER(set_alpha, "--alpha", sel.alpha, 0, 1, true)
-NUM_SETTER(set_worse, "--fail-if-worse", worse_pct, 0, 1e6, false)
-NUM_SETTER(set_drops, "--drops-threshold", drops_max, 0, 1e18, false)
-/* Flags: a field of struct cmp_opts set to v. */
+/* Typed options: a field of struct cmp_opts. */
+#define OPT_NUMBER(m, lo, hi) \
+	RXR_OPT_NUMBER_OF(struct cmp_opts, m, lo, hi, NULL)
 #define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct cmp_opts, m, v)
 
 static int
@@ -170,14 +146,16 @@ static const struct rxr_opt opt_list[] = {
 		"significance level of the tests, in (0, 1); default: the "
 		"first report's (0.05 unless set)", set_alpha },
 	{ "fail-if-worse", 'w', "PCT", NULL, NULL, "Options", worse_help,
-		set_worse },
+		OPT_NUMBER(worse_pct, 0, 1e6) },
 	{ "drops-threshold", 0, "N", "0", NULL, "Options",
 		"with --fail-if-worse: a drop cause is worse when it rises by "
 		"more than N packets a repetition on average (paired by round "
-		"when the reports are); 0: any rise", set_drops },
+		"when the reports are); 0: any rise",
+		OPT_NUMBER(drops_max, 0, 1e18) },
 	{ "streams", 's', NULL, NULL, NULL, "Options",
 		"print every stream's row (default: the fairness summary: "
-		"smallest and largest share, Jain's index)", OPT_FLAG(sel.stream_rows, true) },
+		"smallest and largest share, Jain's index)",
+		OPT_FLAG(sel.stream_rows, true) },
 	{ "format", 'f', "FMT", "text", "words:text,json,csv,markdown",
 		"Options", "text, json (as --json), csv (one row per "
 		"configuration, metric, statistic and report, columns config, "

@@ -34,7 +34,7 @@ struct opts_ctx {
 #define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct opts_ctx, o.m, v)
 #define OPT_UINT(m, lo, hi) RXR_OPT_UINT_OF(struct opts_ctx, o.m, lo, hi)
 #define OPT_SECONDS(m, lo, hi) \
-	RXR_OPT_SECONDS_OF(struct opts_ctx, o.m, lo, hi)
+	RXR_OPT_NUMBER_OF(struct opts_ctx, o.m, lo, hi, "seconds")
 #define OPT_ENUM(m, list) RXR_OPT_ENUM_OF(struct opts_ctx, m, list)
 #define OPT_PATH(m) RXR_OPT_PATH_OF(struct opts_ctx, o.m)
 
@@ -354,8 +354,8 @@ set_stall(void *c, const char *arg, char *err, size_t errlen)
 	colon = strchr(buf, ':');
 	if (colon != NULL) {
 		*colon = '\0';
-		if (rxr_opt_seconds("stall-consumer", colon + 1, 0.001, 86400,
-				&o->stall_s, err, errlen) != 0)
+		if (rxr_opt_number("stall-consumer", colon + 1, 0.001, 86400,
+				"seconds", &o->stall_s, err, errlen) != 0)
 			return -1;
 	}
 	if (rxr_opt_uint("stall-consumer", buf, 0, MAX_CONSUMERS - 1, &v, err,
@@ -378,9 +378,10 @@ set_exhaust(void *c, const char *arg, char *err, size_t errlen)
 		return -1;
 	}
 	*colon = '\0';
-	if (rxr_opt_seconds("exhaust", buf, 0, 86400, &o->exhaust_at_s, err,
-			errlen) != 0 || rxr_opt_seconds("exhaust", colon + 1,
-			0.001, 86400, &o->exhaust_for_s, err, errlen) != 0)
+	if (rxr_opt_number("exhaust", buf, 0, 86400, "seconds",
+			&o->exhaust_at_s, err, errlen) != 0 ||
+			rxr_opt_number("exhaust", colon + 1, 0.001, 86400,
+			"seconds", &o->exhaust_for_s, err, errlen) != 0)
 		return -1;
 	return 0;
 }

@@ -40,8 +40,8 @@ rxr_opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
 }
 
 int
-rxr_opt_seconds(const char *name, const char *s, double min, double max,
-		double *v, char *err, size_t errlen)
+rxr_opt_number(const char *name, const char *s, double min, double max,
+		const char *unit, double *v, char *err, size_t errlen)
 {
 	char *end;
 
@@ -52,8 +52,9 @@ rxr_opt_seconds(const char *name, const char *s, double min, double max,
 			strspn(s, "0123456789.eE+-") == strlen(s) &&
 			*v >= min && *v <= max)
 		return 0;
-	snprintf(err, errlen, "--%s: '%s' is not a decimal number of seconds "
-		"in %g..%g", name, s, min, max);
+	snprintf(err, errlen, "--%s: '%s' is not a decimal number%s%s in "
+		"%g..%g", name, s, unit != NULL ? " of " : "",
+		unit != NULL ? unit : "", min, max);
 	return -1;
 }
 
@@ -92,8 +93,8 @@ typed(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
 				errlen) != 0)
 			return -1;
 		break;
-	case RXR_OPT_SECONDS:
-		return rxr_opt_seconds(o->name, arg, o->dmin, o->dmax,
+	case RXR_OPT_NUMBER:
+		return rxr_opt_number(o->name, arg, o->dmin, o->dmax, o->unit,
 			(double *)((char *)ctx + o->off), err, errlen);
 	case RXR_OPT_ENUM:
 		for (v = 0; o->names[v] != NULL; v++)

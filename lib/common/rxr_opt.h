@@ -41,7 +41,7 @@ enum rxr_opt_type {
 	RXR_OPT_CALL,	/**< set() does it all */
 	RXR_OPT_FLAG,	/**< the value min, whatever the argument */
 	RXR_OPT_UINT,	/**< a decimal whole number in min..max */
-	RXR_OPT_SECONDS,	/**< a decimal number in dmin..dmax */
+	RXR_OPT_NUMBER,	/**< a decimal number (of unit) in dmin..dmax */
 	RXR_OPT_ENUM,	/**< the index of the argument in names */
 	RXR_OPT_PATH,	/**< the argument, not empty */
 	RXR_OPT_STR,	/**< the argument */
@@ -62,7 +62,8 @@ struct rxr_opt {
 	size_t off;		/**< the field's offset in ctx (not CALL) */
 	size_t size;		/**< its size: a whole number, enum or bool */
 	uint64_t min, max;	/**< FLAG: min is the value; UINT: range */
-	double dmin, dmax;	/**< SECONDS: range */
+	double dmin, dmax;	/**< NUMBER: range */
+	const char *unit;	/**< NUMBER: "seconds", or NULL */
 	const char * const *names;	/**< ENUM: NULL-terminated */
 };
 
@@ -74,9 +75,9 @@ struct rxr_opt {
 	.type = RXR_OPT_FLAG, RXR_OPT_AT(ctx, m), .min = (v)
 #define RXR_OPT_UINT_OF(ctx, m, lo, hi) \
 	.type = RXR_OPT_UINT, RXR_OPT_AT(ctx, m), .min = (lo), .max = (hi)
-#define RXR_OPT_SECONDS_OF(ctx, m, lo, hi) \
-	.type = RXR_OPT_SECONDS, RXR_OPT_AT(ctx, m), .dmin = (lo), \
-	.dmax = (hi)
+#define RXR_OPT_NUMBER_OF(ctx, m, lo, hi, u) \
+	.type = RXR_OPT_NUMBER, RXR_OPT_AT(ctx, m), .dmin = (lo), \
+	.dmax = (hi), .unit = (u)
 #define RXR_OPT_ENUM_OF(ctx, m, list) \
 	.type = RXR_OPT_ENUM, RXR_OPT_AT(ctx, m), .names = (list)
 #define RXR_OPT_PATH_OF(ctx, m) .type = RXR_OPT_PATH, RXR_OPT_AT(ctx, m)
@@ -109,10 +110,10 @@ int rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 int rxr_opt_uint(const char *name, const char *s, uint64_t min, uint64_t max,
 		uint64_t *v, char *err, size_t errlen);
 
-/** A decimal number of seconds (no hex, inf or nan) in min..max, as
- * rxr_opt_uint(). */
-int rxr_opt_seconds(const char *name, const char *s, double min, double max,
-		double *v, char *err, size_t errlen);
+/** A decimal number (no hex, inf or nan) in min..max, of @p unit (NULL:
+ * none), as rxr_opt_uint(). */
+int rxr_opt_number(const char *name, const char *s, double min, double max,
+		const char *unit, double *v, char *err, size_t errlen);
 
 /** The index of the option named exactly @p name, or -1. */
 int rxr_opt_find(const struct rxr_opt_table *t, const char *name);
