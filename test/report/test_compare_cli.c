@@ -437,7 +437,7 @@ test_statistics_gate(void)
 		unlink(t2);
 	}
 	RXR_TEST_ASSERT(run("--alpha", "1", b, NULL) == 0 && EXITED(2) &&
-		strstr(err, "--alpha \"1\"") != NULL, "alpha 1: %s", err);
+		strstr(err, "--alpha: '1'") != NULL, "alpha 1: %s", err);
 	RXR_TEST_ASSERT(run("--fail-if-worse", "x", b, NULL) == 0 &&
 		EXITED(2) && strstr(err, "--fail-if-worse") != NULL,
 		"pct x: %s", err);
