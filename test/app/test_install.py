@@ -126,7 +126,7 @@ def completion():
                   "COMP_WORDS=(rxrefill-sweep --bulk b); COMP_CWORD=2; "
                   "COMP_LINE='rxrefill-sweep --bulk b'; "
                   "COMP_POINT=${#COMP_LINE}; "
-                  "_rxrefill_tool rxrefill-sweep b --bulk;"
+                  "_rxrefill rxrefill-sweep b --bulk;"
                   " printf '%%s\\n' \"${COMPREPLY[@]}\"") % (
                       bc, path, under(BINDIR))
         p = sh(["bash", "-c", script])

@@ -166,12 +166,11 @@ def completions(name, words, cwd=None):
     script = (
         'source %s; source %s; PATH=%s:$PATH; COMP_WORDS=(%s); '
         'COMP_CWORD=%d; COMP_LINE="${COMP_WORDS[*]}"; '
-        'COMP_POINT=${#COMP_LINE}; %s %s "${COMP_WORDS[COMP_CWORD]}" '
+        'COMP_POINT=${#COMP_LINE}; _rxrefill %s "${COMP_WORDS[COMP_CWORD]}" '
         '"${COMP_WORDS[COMP_CWORD-1]}"; printf "%%s\\n" "${COMPREPLY[@]}"'
     ) % (BASH_COMPLETION, COMPLETION, ":".join(
         os.path.dirname(p) for p in (RXREFILL, GEN, COMPARE, PLOT, SWEEP)),
-        " ".join("'%s'" % w for w in [name] + words), len(words),
-        "_rxrefill" if name == "rxrefill" else "_rxrefill_tool", name)
+        " ".join("'%s'" % w for w in [name] + words), len(words), name)
     p = sh(["bash", "-c", script], timeout=60, cwd=cwd)
     assert p.returncode == 0, p.stderr
     return p.stdout.split()
