@@ -404,13 +404,6 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 	int ret;
 
 	opts_table_init();
-	if (rxr_opt_table_asked(argc, argv)) {
-		if (rxr_opt_print_table(&opt_table, stdout, err,
-				sizeof(err)) == 0)
-			return EXIT_SUCCESS;
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_FAILURE;
-	}
 	c->worse_pct = NAN;
 	ret = rxr_opt_defaults(&opt_table, c, err, sizeof(err));
 	if (ret == 0)

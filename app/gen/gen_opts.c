@@ -383,24 +383,17 @@ set_help(void *c, const char *arg, char *err, size_t errlen)
 	exit(EXIT_SUCCESS);
 }
 
-/* The first option given of those marked flag, as "--name", or NULL. */
-static const char *
+/* The first option given of those marked flag, or -1. */
+static int
 first_given(const unsigned int *seen, unsigned int flag)
 {
-	const char *name = NULL;
-	unsigned int rank = 0;
-	static char buf[32];
+	int first = -1;
 
 	for (unsigned int i = 0; i < RTE_DIM(opt_list); i++)
 		if ((opt_list[i].flags & flag) && seen[i] != 0 &&
-				(rank == 0 || seen[i] < rank)) {
-			rank = seen[i];
-			name = opt_list[i].name;
-		}
-	if (name == NULL)
-		return NULL;
-	snprintf(buf, sizeof(buf), "--%s", name);
-	return buf;
+				(first < 0 || seen[i] < seen[first]))
+			first = i;
+	return first;
 }
 
 /* Frame sizes: the default from the headers, each size holds them. */
@@ -432,18 +425,10 @@ void
 gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 {
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
-	const char *gen_only, *split_only;
+	int ret, gen_only, split_only;
 	char err[1024];
-	int ret;
 
 	opts_table_init();
-	if (rxr_opt_table_asked(argc, argv)) {
-		if (rxr_opt_print_table(&opt_table, stdout, err,
-				sizeof(err)) == 0)
-			exit(EXIT_SUCCESS);
-		fprintf(stderr, GEN_PROG ": %s\n", err);
-		exit(EXIT_FAILURE);
-	}
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */
@@ -452,6 +437,8 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	ret = rxr_opt_parse(&opt_table, o, argc, argv, seen, err, sizeof(err));
 	if (ret == RXR_OPT_BAD_VALUE)
 		usage_error("%s", err);
+	if (ret == RXR_OPT_STOP)
+		exit(EXIT_SUCCESS);
 	if (ret != 0) {
 		/* getopt_long() already said what was wrong. */
 		fprintf(stderr, "Try '" GEN_PROG " --help' for the options.\n");
@@ -461,11 +448,12 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	gen_only = first_given(seen, GEN_ONLY);
 	split_only = first_given(seen, SPLIT_ONLY);
-	if (o->split != NULL && gen_only != NULL)
-		usage_error("%s is for generating; it does not apply to --split",
-			gen_only);
-	if (o->split == NULL && split_only != NULL)
-		usage_error("%s applies to --split only", split_only);
+	if (o->split != NULL && gen_only >= 0)
+		usage_error("--%s is for generating; it does not apply to "
+			"--split", opt_list[gen_only].name);
+	if (o->split == NULL && split_only >= 0)
+		usage_error("--%s applies to --split only",
+			opt_list[split_only].name);
 	if (o->queues > o->reta_size)
 		usage_error("--queues %u: more queues than --reta-size entries (%u)",
 			o->queues, o->reta_size);

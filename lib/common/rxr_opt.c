@@ -234,6 +234,9 @@ rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 	unsigned int rank = 0;
 	int c;
 
+	if (rxr_opt_table_asked(argc, argv))
+		return rxr_opt_print_table(t, stdout, err, errlen) == 0 ?
+			RXR_OPT_STOP : RXR_OPT_BAD_VALUE;
 	if (build_getopt(t, longs, shorts) != 0) {
 		snprintf(err, errlen, "%s: more than %d options", t->prog,
 			RXR_OPT_MAX);

@@ -97,7 +97,8 @@ int rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
 
 /**
  * Parse argv (optind reset) calling setters in command-line order;
- * operands stay at argv[optind..argc).
+ * operands stay at argv[optind..argc). RXR_OPT_TABLE_OPTION anywhere:
+ * only print the table (RXR_OPT_STOP).
  * @param seen NULL, or t->nb ranks (1, 2, ...) of each option's first use.
  * @return 0, RXR_OPT_STOP, RXR_OPT_BAD_VALUE or RXR_OPT_BAD_OPTION (with
  *   err, empty when getopt_long printed its own).
