@@ -405,10 +405,7 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 
 	opts_table_init();
 	c->worse_pct = NAN;
-	ret = rxr_opt_defaults(&opt_table, c, err, sizeof(err));
-	if (ret == 0)
-		ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err,
-			sizeof(err));
+	ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return EXIT_SUCCESS;
 	if (ret == RXR_OPT_BAD_VALUE) {

@@ -432,8 +432,6 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */
-	if (rxr_opt_defaults(&opt_table, o, err, sizeof(err)) != 0)
-		usage_error("%s", err);
 	ret = rxr_opt_parse(&opt_table, o, argc, argv, seen, err, sizeof(err));
 	if (ret == RXR_OPT_BAD_VALUE)
 		usage_error("%s", err);

@@ -991,10 +991,6 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 	int ret;
 
 	opts_table_init();
-	if (rxr_opt_defaults(&opt_table, x, err, sizeof(err)) != 0) {
-		RXR_LOG(ERR, "%s", err);
-		return -1;
-	}
 	ret = rxr_opt_parse(&opt_table, x, argc, argv, seen, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return 0;
@@ -1086,24 +1082,20 @@ opts_check_dashdash(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
-		size_t n;
+		char name[64];
 
-		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+		if (strncmp(arg, "--", 2) != 0)
 			continue;
-		n = strcspn(arg + 2, "=");
-		for (unsigned int k = 0; k < RTE_DIM(opt_list); k++) {
-			const char *name = opt_list[k].name;
-
-			/* EAL has its own --help. */
-			if (strcmp(name, "help") == 0 || strlen(name) != n ||
-					strncmp(name, arg + 2, n) != 0)
-				continue;
-			RXR_LOG(ERR, "'%s' is an option of " APP ", not "
-				"of EAL: put it after '--' (" APP " [EAL options] "
-				"-- [options], e.g. " APP " -l 0-1 --no-pci -- "
-				"%s ...)", arg, arg);
-			return -1;
-		}
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg + 2, "="),
+			arg + 2);
+		/* EAL has its own --help. */
+		if (rxr_opt_find(&opt_table, name) < 0 ||
+				strcmp(name, "help") == 0)
+			continue;
+		RXR_LOG(ERR, "'%s' is an option of " APP ", not of EAL: put it "
+			"after '--' (" APP " [EAL options] -- [options], e.g. "
+			APP " -l 0-1 --no-pci -- %s ...)", arg, arg);
+		return -1;
 	}
 	return 0;
 }

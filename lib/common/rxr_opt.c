@@ -132,19 +132,6 @@ apply(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
 	return o->set != NULL ? o->set(ctx, arg, err, errlen) : 0;
 }
 
-int
-rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
-		size_t errlen)
-{
-	for (unsigned int i = 0; i < t->nb; i++) {
-		const struct rxr_opt *o = &t->opts[i];
-
-		if (o->def != NULL && apply(o, ctx, o->def, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int
 has_arg(const struct rxr_opt *o)
 {
@@ -244,6 +231,10 @@ rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 	}
 	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
 	opterr = t->quiet ? 0 : 1;
+	for (unsigned int i = 0; i < t->nb; i++)
+		if (t->opts[i].def != NULL && apply(&t->opts[i], ctx,
+				t->opts[i].def, err, errlen) < 0)
+			return RXR_OPT_BAD_VALUE;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		int i = index_of(t, c), ret;
 

@@ -91,14 +91,11 @@ struct rxr_opt_table {
 	bool quiet;	/**< errors to err, not by getopt_long to stderr */
 };
 
-/** Apply every default as if given, in table order: 0 or -1. */
-int rxr_opt_defaults(const struct rxr_opt_table *t, void *ctx, char *err,
-		size_t errlen);
-
 /**
- * Parse argv (optind reset) calling setters in command-line order;
- * operands stay at argv[optind..argc). RXR_OPT_TABLE_OPTION anywhere:
- * only print the table (RXR_OPT_STOP).
+ * Apply every default as if given, in table order, then parse argv
+ * (optind reset) calling setters in command-line order; operands stay at
+ * argv[optind..argc). RXR_OPT_TABLE_OPTION anywhere: only print the table
+ * (RXR_OPT_STOP).
  * @param seen NULL, or t->nb ranks (1, 2, ...) of each option's first use.
  * @return 0, RXR_OPT_STOP, RXR_OPT_BAD_VALUE or RXR_OPT_BAD_OPTION (with
  *   err, empty when getopt_long printed its own).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The option table (lib/common/rxr_opt.h): defaults through the setters,
+ * The option table (lib/common/rxr_opt.h): defaults applied by the parse,
  * parsing and its messages, --help within 80 columns with each default
  * once, --options-table in the contract's format.
  */
@@ -101,8 +101,8 @@ test_defaults_and_parse(void)
 		"--count=9", NULL };
 	int ret;
 
-	RXR_TEST_ASSERT(rxr_opt_defaults(&table, &x, err, sizeof(err)) == 0,
-		"%s", err);
+	RXR_TEST_ASSERT(rxr_opt_parse(&table, &x, 1, argv, NULL, err,
+		sizeof(err)) == 0, "%s", err);
 	RXR_TEST_ASSERT_EQ(x.n, 7, "default count");
 	RXR_TEST_ASSERT(x.name != NULL && strcmp(x.name, "abc") == 0,
 		"default name %s", x.name);
@@ -313,7 +313,7 @@ test_typed(void)
 		NULL };
 	char err[256], *out;
 
-	RXR_TEST_ASSERT(rxr_opt_defaults(&typed_table, &x, err,
+	RXR_TEST_ASSERT(rxr_opt_parse(&typed_table, &x, 1, argv, NULL, err,
 		sizeof(err)) == 0, "%s", err);
 	RXR_TEST_ASSERT(x.n == 5 && x.sec == 0.5 && x.mode == 1 && !x.flag,
 		"defaults %u %g %d", x.n, x.sec, x.mode);
