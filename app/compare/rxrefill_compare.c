@@ -190,7 +190,6 @@ static const struct rxr_opt opt_list[] = {
 
 static const struct rxr_opt_table opt_table = {
 	"rxrefill-compare", opt_list, sizeof(opt_list) / sizeof(opt_list[0]),
-	false,
 };
 
 /*
@@ -408,18 +407,14 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 	ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return EXIT_SUCCESS;
-	if (ret == RXR_OPT_BAD_VALUE) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_USAGE;
-	}
 	if (ret == 0 && optind >= argc && !c->check_paths)
-		fprintf(stderr, "%s: no report given\n", prog);
-	if (ret != 0 || (optind >= argc && !c->check_paths)) {
-		/* getopt_long() said what was wrong, or the line above. */
+		snprintf(err, sizeof(err), "no report given");
+	else if (ret == 0)
+		return -1;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	if (ret != RXR_OPT_BAD_VALUE)
 		fprintf(stderr, "Try '%s --help'.\n", prog);
-		return EXIT_USAGE;
-	}
-	return -1;
+	return EXIT_USAGE;
 }
 
 /*

@@ -329,7 +329,7 @@ static const struct rxr_opt opt_list[] = {
 };
 
 static const struct rxr_opt_table opt_table = {
-	GEN_PROG, opt_list, RTE_DIM(opt_list), false,
+	GEN_PROG, opt_list, RTE_DIM(opt_list),
 };
 
 static void
@@ -433,15 +433,10 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */
 	ret = rxr_opt_parse(&opt_table, o, argc, argv, seen, err, sizeof(err));
-	if (ret == RXR_OPT_BAD_VALUE)
-		usage_error("%s", err);
 	if (ret == RXR_OPT_STOP)
 		exit(EXIT_SUCCESS);
-	if (ret != 0) {
-		/* getopt_long() already said what was wrong. */
-		fprintf(stderr, "Try '" GEN_PROG " --help' for the options.\n");
-		exit(EXIT_USAGE);
-	}
+	if (ret != 0)
+		usage_error("%s", err);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	gen_only = first_given(seen, GEN_ONLY);

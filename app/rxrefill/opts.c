@@ -715,7 +715,7 @@ static const struct rxr_opt opt_list[] = {
 };
 
 static const struct rxr_opt_table opt_table = {
-	APP, opt_list, RTE_DIM(opt_list), true,
+	APP, opt_list, RTE_DIM(opt_list),
 };
 
 /* "list:a,b,c" from names[0..n). */

@@ -149,8 +149,7 @@ build_getopt(const struct rxr_opt_table *t, struct option *longs,
 
 	if (t->nb > RXR_OPT_MAX)
 		return -1;
-	if (t->quiet)
-		*s++ = ':';	/* a missing value returns ':', not '?' */
+	*s++ = ':';	/* a missing value returns ':', not '?' */
 	for (unsigned int i = 0; i < t->nb; i++) {
 		const struct rxr_opt *o = &t->opts[i];
 
@@ -182,7 +181,7 @@ index_of(const struct rxr_opt_table *t, int c)
 	return -1;
 }
 
-/* What getopt_long found wrong, when it does not say so itself. */
+/* What getopt_long found wrong (it prints nothing: opterr 0). */
 static void
 getopt_error(const struct rxr_opt_table *t, int c, int argc, char **argv,
 		char *err, size_t errlen)
@@ -191,9 +190,6 @@ getopt_error(const struct rxr_opt_table *t, int c, int argc, char **argv,
 		"?";
 	const char *eq = strncmp(word, "--", 2) == 0 ? strchr(word, '=') : NULL;
 
-	err[0] = '\0';
-	if (!t->quiet)
-		return;
 	/* "--flag=1": the option is known, the value is what is wrong. */
 	for (unsigned int i = 0; eq != NULL && i < t->nb; i++)
 		if (has_arg(&t->opts[i]) == no_argument &&
@@ -230,7 +226,7 @@ rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 		return RXR_OPT_BAD_VALUE;
 	}
 	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
-	opterr = t->quiet ? 0 : 1;
+	opterr = 0;
 	for (unsigned int i = 0; i < t->nb; i++)
 		if (t->opts[i].def != NULL && apply(&t->opts[i], ctx,
 				t->opts[i].def, err, errlen) < 0)

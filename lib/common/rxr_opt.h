@@ -88,7 +88,6 @@ struct rxr_opt_table {
 	const char *prog;		/**< program name */
 	const struct rxr_opt *opts;
 	unsigned int nb;
-	bool quiet;	/**< errors to err, not by getopt_long to stderr */
 };
 
 /**
@@ -98,7 +97,7 @@ struct rxr_opt_table {
  * (RXR_OPT_STOP).
  * @param seen NULL, or t->nb ranks (1, 2, ...) of each option's first use.
  * @return 0, RXR_OPT_STOP, RXR_OPT_BAD_VALUE or RXR_OPT_BAD_OPTION (with
- *   err, empty when getopt_long printed its own).
+ *   err).
  */
 int rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 		char **argv, unsigned int *seen, char *err, size_t errlen);

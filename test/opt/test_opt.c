@@ -70,8 +70,7 @@ static const struct rxr_opt opts[] = {
 	{ "stop", 0, NULL, NULL, NULL, "Other", "stops", set_stop, 0 },
 };
 
-static const struct rxr_opt_table table = { "test_opt", opts, NB_OPTS,
-	true };
+static const struct rxr_opt_table table = { "test_opt", opts, NB_OPTS };
 
 /* What --help (table false) or --options-table (true) prints. */
 static char *
@@ -227,7 +226,7 @@ test_table(void)
 static int
 check_refused(const struct rxr_opt *o, unsigned int n, const char *want)
 {
-	const struct rxr_opt_table t = { "bad", o, n, true };
+	const struct rxr_opt_table t = { "bad", o, n };
 	char *out = capture(&t, true);
 
 	/* Refused: the message in place of the table. */
@@ -287,7 +286,7 @@ static const struct rxr_opt typed_opts[] = {
 };
 
 static const struct rxr_opt_table typed_table = { "typed", typed_opts,
-	sizeof(typed_opts) / sizeof(typed_opts[0]), true };
+	sizeof(typed_opts) / sizeof(typed_opts[0]) };
 
 static int
 typed_refused(const char *opt, const char *val, const char *want)
