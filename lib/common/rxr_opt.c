@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* Options from one table: parser, defaults, --help, --options-table. */
+/* Options from one table: typed parser, defaults, --help, --options-table. */
 
 #include <errno.h>
 #include <getopt.h>

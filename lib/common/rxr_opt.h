@@ -5,8 +5,9 @@
 
 /**
  * @file
- * Options declared once, in a table: getopt_long, the defaults, --help and
- * --options-table (man page, completion) come from it. No DPDK.
+ * Options declared once, in a table: getopt_long, typed parsing with its
+ * messages, the defaults, --help and --options-table (man page,
+ * completion) come from it. No DPDK.
  */
 
 #include <stdbool.h>
