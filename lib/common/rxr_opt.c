@@ -357,6 +357,31 @@ text_ok(const char *s, bool required)
 	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
 }
 
+/* A typed option's field: the size of what it stores, its range within. */
+static bool
+field_ok(const struct rxr_opt *o)
+{
+	uint64_t most = o->type == RXR_OPT_UINT ? o->max : o->min;
+
+	switch (o->type) {
+	case RXR_OPT_CALL:
+		return o->set != NULL;
+	case RXR_OPT_NUMBER:
+		return o->size == sizeof(double);
+	case RXR_OPT_PATH:
+	case RXR_OPT_STR:
+		return o->size == sizeof(char *);
+	case RXR_OPT_ENUM:
+		if (o->names == NULL)
+			return false;
+		/* fall through */
+	default:
+		return (o->size == 1 || o->size == 2 || o->size == 4 ||
+			o->size == 8) && (o->size == 8 ||
+			most >> (8 * o->size) == 0);
+	}
+}
+
 /* Names and letters unique, texts one line, required fields given. */
 static int
 table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
@@ -373,11 +398,10 @@ table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
 				!text_ok(o->def, false) ||
 				!text_ok(o->complete, false) ||
 				!text_ok(o->section, true) ||
-				!text_ok(o->help, true) || (o->type == RXR_OPT_CALL ?
-				o->set == NULL : o->type == RXR_OPT_ENUM &&
-				o->names == NULL)) {
+				!text_ok(o->help, true) || !field_ok(o)) {
 			snprintf(err, errlen, "%s: option %u (%s): a field "
-				"missing, empty or with a tab or newline",
+				"missing, empty, with a tab or newline, or not "
+				"of its type's size",
 				t->prog, i, o->name != NULL ? o->name : "?");
 			return -1;
 		}

@@ -223,40 +223,6 @@ test_table(void)
 	return 0;
 }
 
-static int
-check_refused(const struct rxr_opt *o, unsigned int n, const char *want)
-{
-	const struct rxr_opt_table t = { "bad", o, n };
-	char *out = capture(&t, true);
-
-	/* Refused: the message in place of the table. */
-	RXR_TEST_ASSERT(out != NULL && strstr(out, want) != NULL &&
-		strstr(out, "# options-table") == NULL, "'%s' lacks '%s'", out,
-		want);
-	free(out);
-	return 0;
-}
-
-static int
-test_check(void)
-{
-	const struct rxr_opt twice[] = { opts[0], opts[1], opts[0] };
-	struct rxr_opt letter[] = { opts[0], opts[1] }, tab[] = { opts[0] },
-		none[] = { opts[0] };
-	char *good = capture(&table, true);
-
-	letter[1].short_name = 'c';
-	tab[0].help = "a\ttab";
-	none[0].section = NULL;
-	RXR_TEST_ASSERT(good != NULL && strncmp(good, "# options-table", 15) ==
-		0, "%s", good);
-	free(good);
-	return check_refused(twice, 3, "--count: its name or letter") ||
-		check_refused(letter, 2, "--name: its name or letter") ||
-		check_refused(tab, 1, "option 0 (count)") ||
-		check_refused(none, 1, "option 0 (count)");
-}
-
 /* Typed options: stored at their field, refused with the table's words. */
 struct typed_ctx {
 	uint32_t n;
@@ -287,6 +253,46 @@ static const struct rxr_opt typed_opts[] = {
 
 static const struct rxr_opt_table typed_table = { "typed", typed_opts,
 	sizeof(typed_opts) / sizeof(typed_opts[0]) };
+
+static int
+check_refused(const struct rxr_opt *o, unsigned int n, const char *want)
+{
+	const struct rxr_opt_table t = { "bad", o, n };
+	char *out = capture(&t, true);
+
+	/* Refused: the message in place of the table. */
+	RXR_TEST_ASSERT(out != NULL && strstr(out, want) != NULL &&
+		strstr(out, "# options-table") == NULL, "'%s' lacks '%s'", out,
+		want);
+	free(out);
+	return 0;
+}
+
+static int
+test_check(void)
+{
+	const struct rxr_opt twice[] = { opts[0], opts[1], opts[0] };
+	struct rxr_opt letter[] = { opts[0], opts[1] }, tab[] = { opts[0] },
+		none[] = { opts[0] }, small[] = { typed_opts[0] },
+		wide[] = { typed_opts[2] };
+	char *good = capture(&table, true);
+
+	letter[1].short_name = 'c';
+	tab[0].help = "a\ttab";
+	none[0].section = NULL;
+	small[0].max = 256;	/* a uint32_t holds it: refused as a byte */
+	small[0].size = 1;
+	wide[0].size = sizeof(float);	/* a double written into a float */
+	RXR_TEST_ASSERT(good != NULL && strncmp(good, "# options-table", 15) ==
+		0, "%s", good);
+	free(good);
+	return check_refused(twice, 3, "--count: its name or letter") ||
+		check_refused(letter, 2, "--name: its name or letter") ||
+		check_refused(tab, 1, "option 0 (count)") ||
+		check_refused(none, 1, "option 0 (count)") ||
+		check_refused(small, 1, "option 0 (n)") ||
+		check_refused(wide, 1, "option 0 (sec)");
+}
 
 static int
 typed_refused(const char *opt, const char *val, const char *want)
