@@ -21,9 +21,10 @@
 /*
  * The temporary files not yet renamed or removed, for the signal handler:
  * a slot is set once its name is complete and cleared before it is freed,
- * with the signals blocked meanwhile.
+ * with the signals blocked meanwhile. Room for every output at once: each
+ * queue's, the --all file and the manifest.
  */
-#define LIVE_MAX 256
+#define LIVE_MAX (RXR_FLOW_QUEUES_MAX + 2)
 static char *volatile live[LIVE_MAX];
 static const int stop_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 
