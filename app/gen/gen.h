@@ -99,7 +99,7 @@ void gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 
 /** One output capture, written to a temporary file and renamed on commit. */
 struct gen_out {
-	char *path;
+	const char *path;	/* the caller's, while the output lives */
 	char *tmp;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;

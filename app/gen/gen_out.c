@@ -171,11 +171,7 @@ gen_out_open(struct gen_out *o, const char *path, int linktype, int snaplen,
 	FILE *f;
 
 	memset(o, 0, sizeof(*o));
-	o->path = strdup(path);
-	if (o->path == NULL) {
-		gen_err_set(e, "out of memory");
-		return -1;
-	}
+	o->path = path;
 	o->dead = pcap_open_dead_with_tstamp_precision(linktype, snaplen,
 		precision);
 	if (o->dead == NULL) {
@@ -228,8 +224,6 @@ gen_out_abort(struct gen_out *o)
 	if (o->dead != NULL)
 		pcap_close(o->dead);
 	o->dead = NULL;
-	free(o->path);
-	o->path = NULL;
 }
 
 /* The manifest, written as the captures are (or to stdout for "-"). */
