@@ -99,7 +99,7 @@ void gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 
 /** One output capture, written to a temporary file and renamed on commit. */
 struct gen_out {
-	char *path;
+	const char *path;	/* the caller's, while the output lives */
 	char *tmp;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
@@ -114,19 +114,16 @@ int gen_out_open(struct gen_out *o, const char *path, int linktype,
 		int snaplen, unsigned int precision, struct gen_err *e);
 int gen_out_write(struct gen_out *o, const struct pcap_pkthdr *h,
 		const uint8_t *data, struct gen_err *e);
-/** Flush, sync and close; the data stays under the temporary name. */
-int gen_out_finish(struct gen_out *o, struct gen_err *e);
-/** Rename the temporary file over the final path. */
-int gen_out_commit(struct gen_out *o, struct gen_err *e);
+/** Flush, sync and close the @p n captures, rename each over its path,
+ * then write the manifest @p doc the same way (stdout for "-"). */
+int gen_out_commit(struct gen_out *outs, uint32_t n, const json_t *doc,
+		const char *manifest, struct gen_err *e);
 /** Close if open and remove the temporary file. */
 void gen_out_abort(struct gen_out *o);
 
 /** Once, before any output: SIGINT, SIGQUIT, SIGTERM and SIGHUP remove
  * every temporary output, then end the program. */
 int gen_out_signals(void);
-
-/** Write a JSON document atomically (or to stdout for "-"). */
-int gen_json_write(const json_t *doc, const char *path, struct gen_err *e);
 
 /** What the split made of the records the reader gave (rxr_capture). */
 struct gen_split_stats {

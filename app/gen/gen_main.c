@@ -119,15 +119,9 @@ run_commit(struct run *r, json_t *doc, const char *what,
 		struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
-	int ret = 0;
+	int ret = gen_out_commit(r->outs, r->nb_outs, doc, r->manifest_path, e);
 	uint32_t q;
 
-	for (q = 0; ret == 0 && q < r->nb_outs; q++)
-		ret = gen_out_finish(&r->outs[q], e);
-	for (q = 0; ret == 0 && q < r->nb_outs; q++)
-		ret = gen_out_commit(&r->outs[q], e);
-	if (ret == 0)
-		ret = gen_json_write(doc, r->manifest_path, e);
 	json_decref(doc);
 	if (ret != 0 || o->quiet || strcmp(r->manifest_path, "-") == 0)
 		return ret;

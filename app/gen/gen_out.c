@@ -16,13 +16,15 @@
 #include <rte_common.h>
 
 #include "gen.h"
+#include "rxr_path.h"
 
 /*
  * The temporary files not yet renamed or removed, for the signal handler:
  * a slot is set once its name is complete and cleared before it is freed,
- * with the signals blocked meanwhile.
+ * with the signals blocked meanwhile. Room for every output at once: each
+ * queue's, the --all file and the manifest.
  */
-#define LIVE_MAX 256
+#define LIVE_MAX (RXR_FLOW_QUEUES_MAX + 2)
 static char *volatile live[LIVE_MAX];
 static const int stop_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 
@@ -88,10 +90,6 @@ tmp_drop(char **tmp, bool remove)
 	*tmp = NULL;
 }
 
-/* Bytes of an output's name its temporary file keeps (as lib/report's
- * RXR_PATH_TMP_BASE_MAX; the generator's core does without lib/report). */
-#define TMP_BASE_MAX 200
-
 /* A temporary file next to path; its name in *tmp (malloc'd). */
 static FILE *
 tmp_open(const char *path, char **tmp, struct gen_err *e)
@@ -104,9 +102,10 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 	int fd;
 
 	umask(mask);
-	/* At most TMP_BASE_MAX bytes of the name: one near NAME_MAX has
-	 * no room for the suffix. */
-	if (asprintf(tmp, "%.*s%.*s.tmp.XXXXXX", dirlen, path, TMP_BASE_MAX,
+	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
+	 * NAME_MAX has no room for the suffix. */
+	if (asprintf(tmp, "%.*s%.*s.tmp.XXXXXX", dirlen, path,
+			RXR_PATH_TMP_BASE_MAX,
 			path + dirlen) < 0) {
 		*tmp = NULL;
 		gen_err_set(e, "out of memory");
@@ -142,7 +141,7 @@ static int
 sync_file(FILE *f, const char *path, int err, struct gen_err *e)
 {
 	errno = 0;
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+	if (err != 0 || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
 		if (err == 0)
 			err = errno;
 		gen_err_set(e, "%s: write failed: %s", path,
@@ -172,11 +171,7 @@ gen_out_open(struct gen_out *o, const char *path, int linktype, int snaplen,
 	FILE *f;
 
 	memset(o, 0, sizeof(*o));
-	o->path = strdup(path);
-	if (o->path == NULL) {
-		gen_err_set(e, "out of memory");
-		return -1;
-	}
+	o->path = path;
 	o->dead = pcap_open_dead_with_tstamp_precision(linktype, snaplen,
 		precision);
 	if (o->dead == NULL) {
@@ -219,25 +214,6 @@ gen_out_write(struct gen_out *o, const struct pcap_pkthdr *h,
 	return 0;
 }
 
-int
-gen_out_finish(struct gen_out *o, struct gen_err *e)
-{
-	int ret;
-
-	if (o->dumper == NULL)
-		return 0;
-	ret = sync_file(pcap_dump_file(o->dumper), o->path, o->write_errno, e);
-	pcap_dump_close(o->dumper);
-	o->dumper = NULL;
-	return ret;
-}
-
-int
-gen_out_commit(struct gen_out *o, struct gen_err *e)
-{
-	return tmp_rename(&o->tmp, o->path, e);
-}
-
 void
 gen_out_abort(struct gen_out *o)
 {
@@ -248,19 +224,18 @@ gen_out_abort(struct gen_out *o)
 	if (o->dead != NULL)
 		pcap_close(o->dead);
 	o->dead = NULL;
-	free(o->path);
-	o->path = NULL;
 }
 
-int
-gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
+/* The manifest, written as the captures are (or to stdout for "-"). */
+static int
+json_write(const json_t *doc, const char *path, struct gen_err *e)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER;
+	int err = 0, ret;
 	char *tmp;
 	FILE *f;
-	int ret = -1;
 
-	if (strcmp(path, "-") == 0) {
+	if (rxr_path_is_stdout(path)) {
 		if (json_dumpf(doc, stdout, flags) != 0 ||
 				fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
 			gen_err_set(e, "standard output: write failed");
@@ -273,10 +248,8 @@ gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
 		return -1;
 	errno = 0;
 	if (json_dumpf(doc, f, flags) != 0 || fputc('\n', f) == EOF)
-		gen_err_set(e, "%s: write failed: %s", path,
-			strerror(errno != 0 ? errno : EIO));
-	else if (sync_file(f, path, 0, e) == 0)
-		ret = 0;
+		err = errno != 0 ? errno : EIO;
+	ret = sync_file(f, path, err, e);
 	if (fclose(f) != 0 && ret == 0) {
 		gen_err_set(e, "%s: write failed: %s", path, strerror(errno));
 		ret = -1;
@@ -286,4 +259,27 @@ gen_json_write(const json_t *doc, const char *path, struct gen_err *e)
 		return -1;
 	}
 	return tmp_rename(&tmp, path, e);
+}
+
+int
+gen_out_commit(struct gen_out *outs, uint32_t n, const json_t *doc,
+		const char *manifest, struct gen_err *e)
+{
+	uint32_t q;
+
+	/* Every capture on disk before any is renamed. */
+	for (q = 0; q < n; q++) {
+		struct gen_out *o = &outs[q];
+		int ret = sync_file(pcap_dump_file(o->dumper), o->path,
+			o->write_errno, e);
+
+		pcap_dump_close(o->dumper);
+		o->dumper = NULL;
+		if (ret != 0)
+			return -1;
+	}
+	for (q = 0; q < n; q++)
+		if (tmp_rename(&outs[q].tmp, outs[q].path, e) != 0)
+			return -1;
+	return json_write(doc, manifest, e);
 }

@@ -370,10 +370,10 @@ cpus_in(const cpu_set_t *set, char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < nz.nb_cpus && off < len; i++)
+	for (unsigned int i = 0; i < nz.nb_cpus; i++)
 		if (CPU_ISSET(nz.cpus[i], set))
-			off += snprintf(buf + off, len - off, "%s%u",
-				off ? "," : "", nz.cpus[i]);
+			append(buf, len, &off, "%s%u", off ? "," : "",
+				nz.cpus[i]);
 	if (off == 0)
 		snprintf(buf, len, "none");
 }
@@ -409,9 +409,8 @@ governors(char *buf, size_t len)
 			snprintf(gov, sizeof(gov), "none");
 		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
 			(int)nz.cpus[i], "governor", gov));
-		if (strstr(buf, gov) == NULL && off < len)
-			off += snprintf(buf + off, len - off, "%s%s",
-				off ? "/" : "", gov);
+		if (strstr(buf, gov) == NULL)
+			append(buf, len, &off, "%s%s", off ? "/" : "", gov);
 	}
 	return per;
 }

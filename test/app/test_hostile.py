@@ -867,6 +867,22 @@ def case_gen_signals_remove_temporaries():
         assert p.returncode == -sig, "signal %d: exit %d" % (sig,
                                                              p.returncode)
         assert os.listdir(d) == [], "left behind: %s" % os.listdir(d)
+    # Past 256 outputs, the temporaries beyond were left behind.
+    d = path("gsigmany")
+    os.mkdir(d)
+    p = subprocess.Popen([GEN, "-o", os.path.join(d, "many"), "-q", "300",
+                          "-s", "600", "-n", "1000000", "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for _ in range(600):
+        if len([f for f in os.listdir(d) if ".tmp." in f]) == 300 or \
+                p.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "generation ended before the signal"
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=60)
+    assert p.returncode == -signal.SIGINT, "exit %d" % p.returncode
+    assert os.listdir(d) == [], "left behind: %d files" % len(os.listdir(d))
 
 
 def case_profile_value_never_from_command_line():
