@@ -35,6 +35,15 @@ static struct {
 } d;
 
 static void
+xstats_free(struct xstats *x)
+{
+	free(x->names);
+	free(x->v0);
+	free(x->v1);
+	memset(x, 0, sizeof(*x));
+}
+
+static void
 sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 		bool first)
 {
@@ -50,10 +59,7 @@ sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 		if (first) {
 			int n = rte_eth_xstats_get_names(port, NULL, 0);
 
-			free(x->names);
-			free(x->v0);
-			free(x->v1);
-			memset(x, 0, sizeof(*x));
+			xstats_free(x);
 			if (n <= 0)
 				continue;
 			x->names = calloc(n, sizeof(*x->names));
@@ -85,7 +91,6 @@ sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 void
 detail_begin(struct app *a, const struct snapshot *s)
 {
-	/* Where the measurement starts: the stream logs' counts too. */
 	streams_mark(a);
 	sample_take(a, &d.s0, s, true);
 	d.s1.snap = NULL;	/* until the window closes */
@@ -218,10 +223,6 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 void
 detail_free(void)
 {
-	for (unsigned int i = 0; i < MAX_PORTS; i++) {
-		free(d.x[i].names);
-		free(d.x[i].v0);
-		free(d.x[i].v1);
-		memset(&d.x[i], 0, sizeof(d.x[i]));
-	}
+	for (unsigned int i = 0; i < MAX_PORTS; i++)
+		xstats_free(&d.x[i]);
 }

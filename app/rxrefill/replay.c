@@ -26,64 +26,6 @@
 #include "rxr_log.h"
 #include "rxr_path.h"
 
-/* A copy of a capture, as net_pcap will read it: Ethernet, every record
- * whole, in a file no other process can change or leave behind. */
-struct copy {
-	int fd;
-	FILE *f;
-	char path[32];
-};
-
-/* The copy's file: unlinked at once and named through /proc, so that it
- * goes when the process does, however it ends. */
-static int
-copy_open(struct copy *cp, const char *opt, const char *path)
-{
-	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
-	char tmpl[PATH_MAX];
-	/* Nanosecond pcap, EN10MB, every record within the snap length. */
-	const uint32_t hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0,
-		RXR_CAPTURE_CAPLEN_MAX, 1 };
-
-	snprintf(tmpl, sizeof(tmpl), "%s/rxrefill-capture-XXXXXX", dir);
-	cp->fd = mkstemp(tmpl);
-	if (cp->fd < 0) {
-		RXR_LOG(ERR, "%s %s: cannot make the Ethernet copy net_pcap "
-			"replays in %s: %s (set TMPDIR)", opt, path, dir,
-			strerror(errno));
-		return -1;
-	}
-	unlink(tmpl);
-	snprintf(cp->path, sizeof(cp->path), "/proc/self/fd/%d", cp->fd);
-	cp->f = fdopen(dup(cp->fd), "wb");
-	if (cp->f == NULL || fwrite(hdr, sizeof(hdr), 1, cp->f) != 1) {
-		RXR_LOG(ERR, "%s %s: cannot write its copy in %s: %s", opt,
-			path, dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void
-copy_record(struct copy *cp, const struct rxr_capture_rec *r)
-{
-	const uint32_t h[4] = { (uint32_t)r->ts_sec, r->ts_nsec, r->caplen,
-		r->len };
-
-	fwrite(h, sizeof(h), 1, cp->f);
-	fwrite(r->data, r->caplen, 1, cp->f);
-}
-
-static int
-copy_close(struct copy *cp, const char *opt, const char *path)
-{
-	if (cp->f != NULL && (ferror(cp->f) | fclose(cp->f)) == 0)
-		return 0;
-	RXR_LOG(ERR, "%s %s: cannot write its copy: %s", opt, path,
-		strerror(errno));
-	return -1;
-}
-
 /* A capture and what became of its records, for the report's env. */
 static json_t *
 capture_json(const char *opt, const char *path, const struct rxr_capture *c,
@@ -176,26 +118,66 @@ capture_count(struct rxr_capture *cap, const char *opt, const char *path,
 	return ret;
 }
 
-/* The capture's records into a copy (copy_open()), read afresh. */
-static int
-capture_copy(const char *opt, const char *path, struct copy *cp)
+/*
+ * The capture's records, read afresh, into the copy net_pcap replays:
+ * Ethernet, every record whole, in a file unlinked at once and named
+ * through /proc, so that no other process can change it and it goes when
+ * the process does, however it ends. @return the copy's name, or NULL.
+ */
+static char *
+capture_copy(const char *opt, const char *path)
 {
+	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+	/* Nanosecond pcap, EN10MB, every record within the snap length. */
+	const uint32_t hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0,
+		RXR_CAPTURE_CAPLEN_MAX, 1 };
+	char tmpl[PATH_MAX], name[32];
 	struct rxr_capture cap;
 	struct rxr_capture_rec r;
-	int ret;
+	FILE *f;
+	int fd, ret;
 
 	if (capture_open(&cap, opt, path) != 0)
-		return -1;
-	if (copy_open(cp, opt, path) != 0) {
+		return NULL;
+	snprintf(tmpl, sizeof(tmpl), "%s/rxrefill-capture-XXXXXX", dir);
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		RXR_LOG(ERR, "%s %s: cannot make the Ethernet copy net_pcap "
+			"replays in %s: %s (set TMPDIR)", opt, path, dir,
+			strerror(errno));
 		rxr_capture_close(&cap);
-		return -1;
+		return NULL;
 	}
-	while ((ret = rxr_capture_next(&cap, &r)) == 1)
-		copy_record(cp, &r);
-	if (ret < 0)
-		RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+	unlink(tmpl);
+	f = fdopen(dup(fd), "wb");
+	if (f == NULL || fwrite(hdr, sizeof(hdr), 1, f) != 1) {
+		RXR_LOG(ERR, "%s %s: cannot write its copy in %s: %s", opt,
+			path, dir, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		ret = -1;
+	} else {
+		while ((ret = rxr_capture_next(&cap, &r)) == 1) {
+			const uint32_t h[4] = { (uint32_t)r.ts_sec, r.ts_nsec,
+				r.caplen, r.len };
+
+			fwrite(h, sizeof(h), 1, f);
+			fwrite(r.data, r.caplen, 1, f);
+		}
+		if (ret < 0)
+			RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+		if ((ferror(f) | fclose(f)) != 0) {
+			RXR_LOG(ERR, "%s %s: cannot write its copy: %s", opt,
+				path, strerror(errno));
+			ret = -1;
+		}
+	}
 	rxr_capture_close(&cap);
-	return copy_close(cp, opt, path) != 0 ? -1 : ret;
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	if (ret == 0)
+		return strdup(name);
+	close(fd);
+	return NULL;
 }
 
 /*
@@ -210,7 +192,6 @@ capture_scan(struct app *a, const char *opt, const char *path,
 {
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
-	struct copy cp = { .fd = -1 };
 	struct rxr_capture cap;
 	bool copy;
 	int ret;
@@ -222,10 +203,8 @@ capture_scan(struct app *a, const char *opt, const char *path,
 		cap.skipped[RXR_CAPTURE_SKIP_EMPTY] +
 		cap.skipped[RXR_CAPTURE_SKIP_INVALID] +
 		cap.skipped[RXR_CAPTURE_SKIP_LINKTYPE] != 0;
-	if (ret == 0 && copy)
-		ret = capture_copy(opt, path, &cp);
 	c->given[q] = path;
-	c->read[q] = copy ? strdup(cp.path) : path;
+	c->read[q] = ret != 0 || !copy ? path : capture_copy(opt, path);
 	if (ret == 0 && (c->read[q] == NULL ||
 			(!copy && stat(path, &c->st[q]) != 0)))
 		ret = -1;
@@ -233,8 +212,6 @@ capture_scan(struct app *a, const char *opt, const char *path,
 		json_array_append_new(a->captures, capture_json(opt, path, &cap,
 			c->packets[q], c->bytes[q], copy));
 	rxr_capture_close(&cap);
-	if (ret != 0 && cp.fd >= 0)
-		close(cp.fd);
 	return ret;
 }
 
@@ -295,6 +272,7 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 			argv[++i] : NULL;
 		char *kv, *save = NULL, *copy, *out;
 		char opt[RTE_DEV_NAME_MAX_LEN + 8];
+		char whose[RTE_DEV_NAME_MAX_LEN + 32];
 		struct pcap_dev *d;
 		size_t len;
 
@@ -306,10 +284,13 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 			(int)strcspn(arg, ","), arg);
 		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
 		len = strlen(arg) + 32 * MAX_QUEUES + 1;
-		copy = d->arg_copy = strdup(arg);
+		/* The files' names point into copy (files.given[]). */
+		copy = strdup(arg);
 		out = d->arg = calloc(1, len);
-		if (copy == NULL || out == NULL)
+		if (copy == NULL || out == NULL) {
+			free(copy);
 			return -1;
+		}
 		for (kv = strtok_r(copy, ",", &save); kv != NULL;
 				kv = strtok_r(NULL, ",", &save)) {
 			struct replay_counts *c = &d->files;
@@ -327,22 +308,19 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 				strcat(out, kv);
 			}
 		}
+		if (d->files.nb == 0)
+			free(copy);
 		argv[i] = out + 1;	/* past the first "," */
-	}
-	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
-		const struct replay_counts *c = &a->pcap_devs[i].files;
-		char whose[RTE_DEV_NAME_MAX_LEN + 32];
-
-		if (!c->endless)
+		if (!d->files.endless)
 			continue;
-		if (c->largest > room) {
-			too_large(a, "--vdev", a->pcap_devs[i].name, c->largest,
-				room, "infinite_rx=0");
+		if (d->files.largest > room) {
+			too_large(a, "--vdev", d->name, d->files.largest, room,
+				"infinite_rx=0");
 			return -1;
 		}
 		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
-			a->pcap_devs[i].name);
-		if (endless_frames_check(a, whose, c->segments, "") != 0)
+			d->name);
+		if (endless_frames_check(a, whose, d->files.segments, "") != 0)
 			return -1;
 	}
 	return 0;
@@ -378,44 +356,6 @@ replay_prepare(struct app *a, int argc, char **argv)
 	return replay_devices(a, argc, argv, room);
 }
 
-const struct replay_counts *
-replay_device_files(const struct app *a, const char *name)
-{
-	for (unsigned int i = 0; i < a->nb_pcap_devs; i++)
-		if (strcmp(a->pcap_devs[i].name, name) == 0)
-			return &a->pcap_devs[i].files;
-	return NULL;
-}
-
-/* A file replayed as it is whose size, inode or time differs from the
- * scan's: said, naming it. */
-static bool
-files_changed(const struct replay_counts *c)
-{
-	for (unsigned int q = 0; q < c->nb; q++) {
-		const struct stat *was = &c->st[q];
-		struct stat now;
-
-		if (c->read[q] != c->given[q])
-			continue;
-		if (stat(c->given[q], &now) == 0 && now.st_dev == was->st_dev &&
-				now.st_ino == was->st_ino &&
-				now.st_size == was->st_size &&
-				now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-				now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
-			continue;
-		RXR_LOG(ERR, "%s: the capture changed while it was replayed "
-			"(%s): the run stops, its counts no longer match the "
-			"file", c->given[q], stat(c->given[q], &now) != 0 ?
-			strerror(errno) : now.st_size != was->st_size ?
-			"its size" : now.st_ino != was->st_ino ||
-			now.st_dev != was->st_dev ? "another file" :
-			"its modification time");
-		return true;
-	}
-	return false;
-}
-
 bool
 replay_ports(const struct app *a)
 {
@@ -425,12 +365,38 @@ replay_ports(const struct app *a)
 	return false;
 }
 
+/* A file replayed as it is whose size, inode or time differs from the
+ * scan's: said, naming it. */
 bool
 replay_changed(const struct app *a)
 {
-	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (files_changed(&a->ports[i].files))
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		const struct replay_counts *c = &a->ports[i].files;
+
+		for (unsigned int q = 0; q < c->nb; q++) {
+			const struct stat *was = &c->st[q];
+			struct stat now;
+
+			if (c->read[q] != c->given[q])
+				continue;
+			if (stat(c->given[q], &now) == 0 &&
+					now.st_dev == was->st_dev &&
+					now.st_ino == was->st_ino &&
+					now.st_size == was->st_size &&
+					now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+					now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
+				continue;
+			RXR_LOG(ERR, "%s: the capture changed while it was "
+				"replayed (%s): the run stops, its counts no "
+				"longer match the file", c->given[q],
+				stat(c->given[q], &now) != 0 ? strerror(errno) :
+				now.st_size != was->st_size ? "its size" :
+				now.st_ino != was->st_ino ||
+				now.st_dev != was->st_dev ? "another file" :
+				"its modification time");
 			return true;
+		}
+	}
 	return false;
 }
 
