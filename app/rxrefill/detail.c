@@ -102,15 +102,6 @@ detail_end(struct app *a, const struct snapshot *s)
 	sample_take(a, &d.s1, s, false);
 }
 
-static unsigned int
-port_index(const struct app *a, uint16_t id)
-{
-	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (a->ports[i].id == id)
-			return i;
-	return 0;
-}
-
 static json_t *
 queues_json(const struct app *a)
 {
@@ -125,9 +116,8 @@ queues_json(const struct app *a)
 			/* A window that never closed (stopped in the warm-up)
 			 * measured nothing. */
 			bool w = s0 != NULL && s1 != NULL;
-			unsigned int pi = port_index(a, q->port);
-			const struct rte_eth_stats *e0 = &d.s0.eth[pi];
-			const struct rte_eth_stats *e1 = &d.s1.eth[pi];
+			unsigned int pi = 0;
+			const struct rte_eth_stats *e0, *e1;
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
@@ -136,6 +126,11 @@ queues_json(const struct app *a)
 				"bytes", w ? (json_int_t)(s1->qbytes[k][i] -
 					s0->qbytes[k][i]) : 0);
 			bool has_q = false;
+
+			while (pi + 1 < a->nb_ports && a->ports[pi].id != q->port)
+				pi++;
+			e0 = &d.s0.eth[pi];
+			e1 = &d.s1.eth[pi];
 
 			/* A PMD that keeps per-queue counters fills some. */
 			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)

@@ -131,7 +131,7 @@ ports_frame_size(struct app *a)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
 
-		if (!p->page_bounded || (a->opt.frame_size <= page &&
+		if (!p->xsk || (a->opt.frame_size <= page &&
 				(a->opt.frame_size_set ||
 				 page % a->opt.frame_size == 0)))
 			continue;
@@ -191,12 +191,11 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 * (EBUSY) and the failed setup forgets the first socket, which then
 	 * stays bound until the process exits; so it is probed again before
 	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM). Its UMEM chunks are
-	 * at most a page, and on 4 KiB pages a buffer must not cross one: the
-	 * kernel refuses larger chunks.
+	 * the fill ring in the pool's memory (its UMEM: pool_retire()). Its
+	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
+	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
 	 */
 	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reclaim_after_close = p->page_bounded = p->always_reprobe;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return;
@@ -622,7 +621,7 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 	 * frames of its fill ring there when it closes: the port is closed by
 	 * now, so nothing can hold them any more.
 	 */
-	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
+	if (p->xsk && pool_reclaim(mp, &got) == 0 && got != 0)
 		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
 			"are back in their zone", p->id, p->driver, got);
 	rxr_pool_quiesce(pool);

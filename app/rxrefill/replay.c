@@ -69,56 +69,6 @@ capture_open(struct rxr_capture *cap, const char *opt, const char *path)
 }
 
 /*
- * Read a capture before EAL, as every route does (rxr_capture.h's rule):
- * a bad file fails naming the file and the record. Counts give finite
- * replay its target; distinct flows size the stream tables. Fills queue q
- * of c.
- */
-static int
-capture_count(struct rxr_capture *cap, const char *opt, const char *path,
-		uint16_t room, struct replay_counts *c, unsigned int q)
-{
-	struct rxr_capture_flows fs;
-	struct rxr_flow_info info;
-	struct rxr_capture_rec r;
-	char note[512];
-	int ret;
-
-	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
-		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
-		return -1;
-	}
-	while ((ret = rxr_capture_next(cap, &r)) == 1) {
-		c->packets[q]++;
-		c->bytes[q] += r.caplen;
-		c->largest = RTE_MAX(c->largest, r.caplen);
-		c->segments += (r.caplen + room - 1) / room;
-		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
-				rxr_capture_flows_add(&fs, &info.key, 0, 0,
-					r.caplen) != 0) {
-			snprintf(cap->err, sizeof(cap->err), "no memory to "
-				"count its flows");
-			ret = -1;
-			break;
-		}
-	}
-	c->flows[q] = fs.nb_flows;
-	rxr_capture_flows_free(&fs);
-	rxr_capture_describe(cap, note, sizeof(note));
-	if (ret == 0 && c->packets[q] == 0) {
-		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
-			note[0] ? "; " : "", note);
-		return -1;
-	}
-	if (ret < 0)
-		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);
-	else if (note[0] != '\0')
-		printf(APP ": %s %s: %s; net_pcap replays an Ethernet copy\n",
-			opt, path, note);
-	return ret;
-}
-
-/*
  * The capture's records, read afresh, into the copy net_pcap replays:
  * Ethernet, every record whole, in a file unlinked at once and named
  * through /proc, so that no other process can change it and it goes when
@@ -181,10 +131,13 @@ capture_copy(const char *opt, const char *path)
 }
 
 /*
- * A capture for net_pcap: counted (capture_count()); one that net_pcap
- * (libpcap) would read otherwise (pcapng, another link type, records
- * skipped or longer than the snap length) is replayed from an Ethernet
- * copy; one replayed as it is is watched for changes (replay_changed()).
+ * A capture for net_pcap, queue q of c, read before EAL as every route
+ * does (rxr_capture.h's rule): a bad file fails naming the file and the
+ * record. Counts give finite replay its target; distinct flows size the
+ * stream tables. One that net_pcap (libpcap) would read otherwise
+ * (pcapng, another link type, records skipped or longer than the snap
+ * length) is replayed from an Ethernet copy; one replayed as it is is
+ * watched for changes (replay_changed()).
  */
 static int
 capture_scan(struct app *a, const char *opt, const char *path,
@@ -192,18 +145,53 @@ capture_scan(struct app *a, const char *opt, const char *path,
 {
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
+	struct rxr_capture_flows fs;
+	struct rxr_flow_info info;
+	struct rxr_capture_rec r;
 	struct rxr_capture cap;
+	char note[512];
 	bool copy;
 	int ret;
 
+	c->given[q] = path;
 	if (capture_open(&cap, opt, path) != 0)
 		return -1;
-	ret = capture_count(&cap, opt, path, room, c, q);
+	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
+		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
+		rxr_capture_close(&cap);
+		return -1;
+	}
+	while ((ret = rxr_capture_next(&cap, &r)) == 1) {
+		c->packets[q]++;
+		c->bytes[q] += r.caplen;
+		c->largest = RTE_MAX(c->largest, r.caplen);
+		c->segments += (r.caplen + room - 1) / room;
+		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
+				rxr_capture_flows_add(&fs, &info.key, 0, 0,
+					r.caplen) != 0) {
+			snprintf(cap.err, sizeof(cap.err), "no memory to "
+				"count its flows");
+			ret = -1;
+			break;
+		}
+	}
+	c->flows[q] = fs.nb_flows;
+	rxr_capture_flows_free(&fs);
+	rxr_capture_describe(&cap, note, sizeof(note));
+	if (ret == 0 && c->packets[q] == 0) {
+		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
+			note[0] ? "; " : "", note);
+		ret = -1;
+	} else if (ret < 0) {
+		RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+	} else if (note[0] != '\0') {
+		printf(APP ": %s %s: %s; net_pcap replays an Ethernet copy\n",
+			opt, path, note);
+	}
 	copy = cap.pcapng || cap.trimmed || cap.converted != 0 ||
 		cap.skipped[RXR_CAPTURE_SKIP_EMPTY] +
 		cap.skipped[RXR_CAPTURE_SKIP_INVALID] +
 		cap.skipped[RXR_CAPTURE_SKIP_LINKTYPE] != 0;
-	c->given[q] = path;
 	c->read[q] = ret != 0 || !copy ? path : capture_copy(opt, path);
 	if (ret == 0 && (c->read[q] == NULL ||
 			(!copy && stat(path, &c->st[q]) != 0)))

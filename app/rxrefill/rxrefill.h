@@ -344,9 +344,8 @@ struct port {
 	char devargs[8192];		/* as probed: --replay names every file */
 	bool reprobe_ok;		/* bus, devname and devargs known */
 	bool always_reprobe;		/* a queue cannot take another pool */
-	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
-	bool page_bounded;		/* each buffer must sit in one 4 KiB page */
-	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
+	/* net_af_xdp (its pool is its UMEM): its XDP sockets, for their
+	 * statistics (xsk.c). */
 	bool xsk;
 	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
 	unsigned int nb_xsk;
