@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
-#include <rte_lcore.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"

@@ -6,7 +6,6 @@
  * counters and NIC-side drop causes. Captures and the replay port: replay.c.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,12 +15,10 @@
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
-#include <rte_bus_vdev.h>
 #include <rte_devargs.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include <rte_pci.h>
 
@@ -150,16 +147,6 @@ ports_frame_size(struct app *a)
 	return 0;
 }
 
-/* One line of a PCI device's sysfs directory, "" when unreadable. */
-static void
-pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", addr, file);
-	read_first_line(path, buf, len);
-}
-
 /* Whether a probed port sits on device @p name (a PCI DOMAIN:BUS:DEV.FN,
  * a virtual device's name). */
 static bool
@@ -244,7 +231,7 @@ port_pcap_files(const struct app *a, struct port *p)
 static void
 pci_explain(const struct app *a, const char *given, const char *addr)
 {
-	char path[PATH_MAX], link[PATH_MAX];
+	char path[PATH_MAX], file[PATH_MAX + 8], link[PATH_MAX];
 	char vendor[16], cls[16], drv[64] = "no driver";
 	ssize_t len;
 
@@ -261,10 +248,12 @@ pci_explain(const struct app *a, const char *given, const char *addr)
 			given, addr);
 		return;
 	}
-	pci_sysfs_read(addr, "vendor", vendor, sizeof(vendor));
-	pci_sysfs_read(addr, "class", cls, sizeof(cls));
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
-	len = readlink(path, link, sizeof(link) - 1);
+	snprintf(file, sizeof(file), "%s/vendor", path);
+	read_first_line(file, vendor, sizeof(vendor));
+	snprintf(file, sizeof(file), "%s/class", path);
+	read_first_line(file, cls, sizeof(cls));
+	snprintf(file, sizeof(file), "%s/driver", path);
+	len = readlink(file, link, sizeof(link) - 1);
 	if (len > 0) {
 		link[len] = '\0';
 		snprintf(drv, sizeof(drv), "driver %.48s",
@@ -501,14 +490,6 @@ queues_setup(struct port *p, unsigned int rxd, bool again)
 	return 0;
 }
 
-/* Frames of a pool that are not home (in a pcp or the zone). */
-static unsigned int
-pool_out(struct rte_mempool *mp)
-{
-	rxr_pool_quiesce(rxr_mempool_pool(mp));
-	return mp->size - rte_mempool_avail_count(mp);
-}
-
 struct reclaim {
 	void **home;		/* sorted: the frames that are home */
 	unsigned int nb_home;
@@ -717,7 +698,7 @@ ports_use_pool(struct app *a, unsigned int run)
 			.frame_size = a->opt.frame_size,
 		};
 		const bool again = p->mp != NULL;
-		unsigned int held;
+		unsigned int held = 0;
 
 		/* The strategy's own settings (--strategy-setting). */
 		memcpy(c.pool.settings, a->opt.settings[rc->strategy],
@@ -753,9 +734,14 @@ ports_use_pool(struct app *a, unsigned int run)
 		if (queues_setup(p, a->opt.rxd, again) != 0 &&
 				(!again || port_renew(a, p) != 0))
 			return -1;
-		/* Frames of the old pool the PMD still holds come back on close. */
-		if (p->old_mp != NULL && !p->always_reprobe &&
-				(held = pool_out(p->old_mp)) != 0) {
+		/* Frames of the old pool the PMD still holds (not home in a
+		 * pcp or the zone) come back on close. */
+		if (p->old_mp != NULL && !p->always_reprobe) {
+			rxr_pool_quiesce(rxr_mempool_pool(p->old_mp));
+			held = p->old_mp->size -
+				rte_mempool_avail_count(p->old_mp);
+		}
+		if (held != 0) {
 			RXR_LOG(NOTICE, "port %u (%s) holds %u frames of the "
 				"previous pool after a new setup: closing it and "
 				"probing %s again", p->id, p->driver, held,

@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,7 +16,6 @@
 
 #include <jansson.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 
