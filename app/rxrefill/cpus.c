@@ -6,21 +6,16 @@
  * placed on the CPUs the process was given.
  *
  * EAL pins each lcore's thread to its CPUs; where the process may not run
- * there (a container's or a cgroup's cpuset, a CPU past the last) it stops
- * with "Invalid argument" and a note about its interrupt thread, or, for a
- * worker lcore, panics and aborts. Each lcore's set (-l, -c, --lcores) is
- * tried on the calling thread with sched_setaffinity(), as EAL will set
- * it, and the thread's own set restored: a CPU outside a taskset mask
- * alone is one EAL may widen the affinity to, as DPDK's own programs do,
- * and passes.
+ * there (a container's or a cgroup's cpuset) it fails with "Invalid
+ * argument", or panics for a worker lcore. So each lcore's set is tried
+ * first on the calling thread, as EAL will set it: a CPU outside a
+ * taskset mask alone passes (EAL may widen the affinity to it).
  */
 
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,15 +88,19 @@ elem_outside(const cpu_set_t *elem, cpu_set_t *bad)
 	return true;
 }
 
-/* One CPU, as an lcore of -l or -c is pinned. */
+/* Each CPU of @p set alone, as the lcores of -l or -c are pinned. */
 static bool
-cpu_outside(unsigned int c, cpu_set_t *bad)
+each_outside(const cpu_set_t *set, cpu_set_t *bad)
 {
-	cpu_set_t one;
+	for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
+		cpu_set_t one;
 
-	CPU_ZERO(&one);
-	CPU_SET(c, &one);
-	return elem_outside(&one, bad);
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (CPU_ISSET(c, set) && elem_outside(&one, bad))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -114,8 +113,10 @@ cpu_outside(unsigned int c, cpu_set_t *bad)
 static int
 parse_mask(const char *s, cpu_set_t *bad)
 {
+	cpu_set_t set;
 	size_t len;
 
+	CPU_ZERO(&set);
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	len = strlen(s);
@@ -127,15 +128,13 @@ parse_mask(const char *s, cpu_set_t *bad)
 			(unsigned int)(c - 'a' + 10);
 
 		for (unsigned int b = 0; b < 4; b++) {
-			if ((v & (1u << b)) == 0)
-				continue;
-			if (i * 4 + b >= CPU_SETSIZE)
+			if ((v & (1u << b)) != 0 && i * 4 + b >= CPU_SETSIZE)
 				return -1;
-			if (cpu_outside(i * 4 + b, bad))
-				return 1;
+			if ((v & (1u << b)) != 0)
+				CPU_SET(i * 4 + b, &set);
 		}
 	}
-	return 0;
+	return each_outside(&set, bad);
 }
 
 /*
@@ -160,13 +159,9 @@ parse_lcores(const char *s, cpu_set_t *bad)
 				return -1;
 			if (elem_outside(&cpus, bad))
 				return 1;
-		} else if (group) {
-			if (elem_outside(&lc, bad))
-				return 1;
-		} else {
-			for (unsigned int c = 0; c < CPU_SETSIZE; c++)
-				if (CPU_ISSET(c, &lc) && cpu_outside(c, bad))
-					return 1;
+		} else if (group ? elem_outside(&lc, bad) :
+				each_outside(&lc, bad)) {
+			return 1;
 		}
 		if (*s == '\0')
 			return 0;
@@ -221,22 +216,8 @@ lcore_option(int argc, char **argv, int *i, const char **name)
 	return NULL;
 }
 
-/* The CPUs this process can be pinned to, each tried alone. */
-static void
-cpus_possible(cpu_set_t *set)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	cpu_set_t bad;
-
-	CPU_ZERO(set);
-	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-		if (!cpu_outside(c, &bad))
-			CPU_SET(c, set);
-}
-
 bool
-cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
-		size_t len)
+cpus_outside(int argc, char **argv, const rte_cpuset_t *own)
 {
 	char list[256], cpus[256];
 	cpu_set_t bad, possible;
@@ -252,10 +233,20 @@ cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
 			parse_lcores(val, &bad)) == 1;
 		if (!found)
 			continue;
-		cpus_possible(&possible);
+		/* The CPUs this process can be pinned to, each tried alone. */
+		CPU_ZERO(&possible);
+		for (long c = 0; c < sysconf(_SC_NPROCESSORS_CONF) &&
+				c < CPU_SETSIZE; c++) {
+			cpu_set_t one, dummy;
+
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			if (!elem_outside(&one, &dummy))
+				CPU_SET(c, &possible);
+		}
 		cpus_str(&bad, cpus, sizeof(cpus));
 		cpus_str(&possible, list, sizeof(list));
-		snprintf(why, len, "%s %s pins an lcore to CPU%s %s, where "
+		RXR_LOG(ERR, "%s %s pins an lcore to CPU%s %s, where "
 			"this process cannot run: it may run only on CPU%s %s "
 			"(its cpuset: a container's, a cgroup's); name CPUs "
 			"among those", name, val,
@@ -264,8 +255,8 @@ cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
 	}
 	/* EAL sets each thread's affinity itself: the caller's, as given. */
 	if (sched_setaffinity(0, sizeof(*own), own) != 0 && !found) {
-		snprintf(why, len, "cannot restore this thread's CPU affinity "
-			"after trying the lcores' CPUs: %s", strerror(errno));
+		RXR_LOG(ERR, "cannot restore this thread's CPU affinity after "
+			"trying the lcores' CPUs: %s", strerror(errno));
 		return true;
 	}
 	return found;

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
-#include <rte_lcore.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"
@@ -35,6 +34,15 @@ static struct {
 } d;
 
 static void
+xstats_free(struct xstats *x)
+{
+	free(x->names);
+	free(x->v0);
+	free(x->v1);
+	memset(x, 0, sizeof(*x));
+}
+
+static void
 sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 		bool first)
 {
@@ -50,10 +58,7 @@ sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 		if (first) {
 			int n = rte_eth_xstats_get_names(port, NULL, 0);
 
-			free(x->names);
-			free(x->v0);
-			free(x->v1);
-			memset(x, 0, sizeof(*x));
+			xstats_free(x);
 			if (n <= 0)
 				continue;
 			x->names = calloc(n, sizeof(*x->names));
@@ -85,7 +90,6 @@ sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 void
 detail_begin(struct app *a, const struct snapshot *s)
 {
-	/* Where the measurement starts: the stream logs' counts too. */
 	streams_mark(a);
 	sample_take(a, &d.s0, s, true);
 	d.s1.snap = NULL;	/* until the window closes */
@@ -95,15 +99,6 @@ void
 detail_end(struct app *a, const struct snapshot *s)
 {
 	sample_take(a, &d.s1, s, false);
-}
-
-static unsigned int
-port_index(const struct app *a, uint16_t id)
-{
-	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (a->ports[i].id == id)
-			return i;
-	return 0;
 }
 
 static json_t *
@@ -120,9 +115,8 @@ queues_json(const struct app *a)
 			/* A window that never closed (stopped in the warm-up)
 			 * measured nothing. */
 			bool w = s0 != NULL && s1 != NULL;
-			unsigned int pi = port_index(a, q->port);
-			const struct rte_eth_stats *e0 = &d.s0.eth[pi];
-			const struct rte_eth_stats *e1 = &d.s1.eth[pi];
+			unsigned int pi = 0;
+			const struct rte_eth_stats *e0, *e1;
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
@@ -131,6 +125,11 @@ queues_json(const struct app *a)
 				"bytes", w ? (json_int_t)(s1->qbytes[k][i] -
 					s0->qbytes[k][i]) : 0);
 			bool has_q = false;
+
+			while (pi + 1 < a->nb_ports && a->ports[pi].id != q->port)
+				pi++;
+			e0 = &d.s0.eth[pi];
+			e1 = &d.s1.eth[pi];
 
 			/* A PMD that keeps per-queue counters fills some. */
 			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)
@@ -218,10 +217,6 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 void
 detail_free(void)
 {
-	for (unsigned int i = 0; i < MAX_PORTS; i++) {
-		free(d.x[i].names);
-		free(d.x[i].v0);
-		free(d.x[i].v1);
-		memset(&d.x[i], 0, sizeof(d.x[i]));
-	}
+	for (unsigned int i = 0; i < MAX_PORTS; i++)
+		xstats_free(&d.x[i]);
 }

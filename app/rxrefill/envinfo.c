@@ -7,7 +7,6 @@
  */
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -127,23 +126,31 @@ page_size_cb(const struct rte_memseg_list *msl, void *arg)
 	return 0;
 }
 
-/* Every port: link, firmware, node; warn when a poll lcore is elsewhere. */
+/* env.ports[], which rxr_report_set_env() made in the same order. */
 static json_t *
-ports_json(struct app *a)
+env_ports(struct rxr_report *rep)
 {
-	json_t *arr = json_array();
+	return json_object_get(json_object_get(rxr_report_json(rep), "env"),
+		"ports");
+}
 
-	for (unsigned int i = 0; arr != NULL && i < a->nb_ports; i++) {
+/*
+ * Into env.ports[]: each port's link, firmware, node; warn when a poll
+ * lcore is elsewhere.
+ */
+static int
+ports_env(struct app *a, struct rxr_report *rep)
+{
+	json_t *ports = env_ports(rep);
+	int ret = 0;
+
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
 		struct rte_eth_link link = { 0 };
 		char fw[128];
-		json_t *fwj, *remote = json_array();
+		json_t *remote = json_array();
 		int node = rte_eth_dev_socket_id(p->id);
 
-		if (rte_eth_dev_fw_version_get(p->id, fw, sizeof(fw)) == 0)
-			fwj = json_string(fw);
-		else
-			fwj = json_null();	/* the PMD does not say */
 		rte_eth_link_get_nowait(p->id, &link);
 		for (unsigned int k = 0; remote != NULL && k < a->nb_pollers; k++) {
 			const struct poller *pl = &a->pollers[k];
@@ -160,16 +167,18 @@ ports_json(struct app *a)
 				node, pl->lcore, lnode);
 			json_array_append_new(remote, json_integer(pl->lcore));
 		}
-		json_array_append_new(arr, json_pack(
+		ret |= json_object_update_new(json_array_get(ports, i), json_pack(
 			"{s:i, s:i, s:b, s:s, s:o, s:o, s:o}",
 			"port", p->id, "link_speed_mbps", (int)link.link_speed,
 			"link_up", link.link_status == RTE_ETH_LINK_UP,
 			"link_duplex", link.link_duplex ? "full" : "half",
-			"fw_version", fwj,
+			/* null: the PMD does not say */
+			"fw_version", rte_eth_dev_fw_version_get(p->id, fw,
+				sizeof(fw)) == 0 ? json_string(fw) : json_null(),
 			"numa_node", node >= 0 ? json_integer(node) : json_null(),
 			"remote_poll_lcores", remote));
 	}
-	return arr;
+	return ret;
 }
 
 /*
@@ -196,8 +205,7 @@ env_link_sample(struct app *a)
 int
 env_link_commit(struct app *a, struct rxr_report *rep)
 {
-	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
-		"env"), "ports");
+	json_t *ports = env_ports(rep);
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
@@ -212,23 +220,6 @@ env_link_commit(struct app *a, struct rxr_report *rep)
 			link_seen[i].link_duplex ? "full" : "half"));
 	}
 	return ret != 0 ? -ENOMEM : 0;
-}
-
-/* Into env.ports[i], which rxr_report_set_env() made in the same order. */
-static int
-ports_merge(struct rxr_report *rep, json_t *info)
-{
-	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
-		"env"), "ports");
-	size_t i;
-	json_t *p;
-	int ret = info == NULL ? -ENOMEM : 0;
-
-	json_array_foreach(info, i, p)
-		if (json_object_update(json_array_get(ports, i), p) != 0)
-			ret = -ENOMEM;
-	json_decref(info);
-	return ret;
 }
 
 int
@@ -261,7 +252,7 @@ env_collect(struct app *a, struct rxr_report *rep)
 	ret |= rxr_report_env_set(rep, "hugepage_size_kb",
 		a->backing != RXR_MEM_NO_HUGE && page_sz != 0 ?
 		json_integer((json_int_t)(page_sz / 1024)) : json_null());
-	ret |= ports_merge(rep, ports_json(a));
+	ret |= ports_env(a, rep);
 	if (ret != 0) {
 		RXR_LOG(ERR, "report: environment: out of memory");
 		return -ENOMEM;

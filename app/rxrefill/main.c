@@ -7,11 +7,8 @@
  * lcore prints progress and writes the report.
  */
 
-#include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +18,6 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_version.h>
 
 #include "rxrefill.h"
@@ -65,28 +61,27 @@ static struct app app;
 static struct {
 	struct port_counters base[MAX_PORTS];
 	uint64_t expected[MAX_PORTS];
+	uint64_t total, missing;	/* delivered, and not yet (finite) */
 	uint64_t last_total, stall_since, next_change_check;
 	uint64_t ran_out_tsc;		/* 0: not yet */
 	bool any, stalled, changed;
 } fin;
 
-/* What the run received outside its measured window. */
-static struct {
+/* A run's measured window, and what it received outside of it. */
+static struct window {
+	uint64_t cycles;		/* TSC cycles measured */
 	uint64_t before, after;
 	uint64_t unaccounted;		/* what a stall left out */
 	double ran_out_s;		/* into the window; NAN: did not */
+	bool stopped;			/* by a signal while measuring */
 } win;
 
-/* Packets a port delivered or lost with a cause, since a snapshot. */
-static uint64_t
-port_accounted(unsigned int i, const struct port_counters *base)
-{
-	struct port_counters c;
-
-	port_counters_read(&app.ports[i], &c);
-	return (c.ipackets - base->ipackets) + (c.rx_nombuf - base->rx_nombuf) +
-		(c.ierrors - base->ierrors) + (c.imissed - base->imissed);
-}
+/*
+ * The counters at the last progress line and at the window's ends.
+ * Static, the main lcore's alone: each holds every port's pool counters
+ * (over 1 MB).
+ */
+static struct snapshot snap_prev, snap_begin, snap_end;
 
 /* Before the ports start: the counters every finite port starts from. */
 static void
@@ -120,40 +115,39 @@ fin_changed(void)
 	return fin.changed;
 }
 
-/* Every finite port delivered or dropped its files' packets; when first
- * seen, the time is kept. */
+/*
+ * Every finite port delivered or dropped with a cause its files' packets;
+ * when first seen, the time is kept. What the ports delivered and what
+ * the finite ones did not yet: fin.total, fin.missing.
+ */
 static bool
-fin_ran_out(uint64_t *total)
+fin_ran_out(void)
 {
-	bool done = true;
-
-	*total = 0;
+	fin.total = fin.missing = 0;
 	for (unsigned int i = 0; i < app.nb_ports; i++) {
-		uint64_t got = port_accounted(i, &fin.base[i]);
+		const struct port_counters *b = &fin.base[i];
+		struct port_counters c;
+		uint64_t got;
 
-		*total += got;
-		if (app.ports[i].finite && got < fin.expected[i])
-			done = false;
+		port_counters_read(&app.ports[i], &c);
+		got = (c.ipackets - b->ipackets) + (c.rx_nombuf - b->rx_nombuf) +
+			(c.ierrors - b->ierrors) + (c.imissed - b->imissed);
+		fin.total += got;
+		if (app.ports[i].finite)
+			fin.missing += fin.expected[i] -
+				RTE_MIN(fin.expected[i], got);
 	}
-	if (done && fin.ran_out_tsc == 0)
+	if (fin.missing == 0 && fin.ran_out_tsc == 0)
 		fin.ran_out_tsc = rte_rdtsc();
-	return done;
+	return fin.missing == 0;
 }
 
-/* One step of the main lcore's wait: collect, else sleep (idle_us). */
+/* The rates since snap_prev, then snap_prev = now. */
 static void
-wait_step(bool collect, double idle_us)
+progress(const char *tag)
 {
-	if (!collect || streams_drain(&app, COLLECT_BATCH) < COLLECT_BATCH)
-		rte_delay_us_sleep(collect ? COLLECT_IDLE_US : idle_us);
-}
-
-/* The rates since prev, then prev = now (main lcore only). */
-static void
-progress(const char *tag, struct snapshot *prev)
-{
-	/* Static: a snapshot holds every port's pool counters (over 1 MB). */
 	static struct snapshot now;
+	const struct snapshot *prev = &snap_prev;
 	double dt;
 
 	snapshot_take(&app, &now);
@@ -169,7 +163,7 @@ progress(const char *tag, struct snapshot *prev)
 			now.port[i].rx_nombuf - prev->port[i].rx_nombuf);
 	printf("\n");
 	fflush(stdout);
-	*prev = now;
+	snap_prev = now;
 }
 
 /* The main lcore's poller with --main-polls, else NULL. */
@@ -182,24 +176,21 @@ main_poller(void)
 	return NULL;
 }
 
-/* Worker pollers; the main lcore's polls in run_until(). */
+/* The worker pollers launched, or stopped and waited for; the main
+ * lcore's polls in run_until(). */
 static void
-launch_pollers(void)
+pollers_launch(bool launch)
 {
-	flag_set(&run_stop, false);
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore != rte_get_main_lcore())
+	flag_set(&run_stop, !launch);
+	for (unsigned int k = 0; k < app.nb_pollers; k++) {
+		if (app.pollers[k].lcore == rte_get_main_lcore())
+			continue;
+		if (launch)
 			rte_eal_remote_launch(poll_main, &app.pollers[k],
 					app.pollers[k].lcore);
-}
-
-static void
-wait_pollers(void)
-{
-	flag_set(&run_stop, true);
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore != rte_get_main_lcore())
+		else
 			rte_eal_wait_lcore(app.pollers[k].lcore);
+	}
 }
 
 /*
@@ -216,7 +207,10 @@ run_until(bool (*done)(uint64_t now), double idle_us)
 		const bool collect = streams_deferred(&app);
 
 		while (!done(rte_rdtsc()))
-			wait_step(collect, idle_us);
+			if (!collect || streams_drain(&app, COLLECT_BATCH) <
+					COLLECT_BATCH)
+				rte_delay_us_sleep(collect ? COLLECT_IDLE_US :
+					idle_us);
 		return;
 	}
 	mp->control = done;
@@ -229,13 +223,11 @@ run_until(bool (*done)(uint64_t now), double idle_us)
 static bool
 finite_done(uint64_t now __rte_unused)
 {
-	uint64_t total;
-
 	live_tick();
-	if (flag_get(&force_quit) || fin_changed() || fin_ran_out(&total))
+	if (flag_get(&force_quit) || fin_changed() || fin_ran_out())
 		return true;
-	if (total != fin.last_total) {
-		fin.last_total = total;
+	if (fin.total != fin.last_total) {
+		fin.last_total = fin.total;
 		fin.stall_since = rte_get_timer_cycles();
 		return false;
 	}
@@ -244,19 +236,6 @@ finite_done(uint64_t now __rte_unused)
 		return false;
 	fin.stalled = true;
 	return true;
-}
-
-/* What the loop's finite ports never delivered nor dropped. */
-static uint64_t
-finite_unaccounted(void)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < app.nb_ports; i++)
-		if (app.ports[i].finite)
-			n += fin.expected[i] - RTE_MIN(fin.expected[i],
-				port_accounted(i, &fin.base[i]));
-	return n;
 }
 
 /* Packets the poll lcores received in the run so far. */
@@ -274,39 +253,37 @@ received(void)
 /*
  * Finite replay: each loop starts the ports (net_pcap reopens its files),
  * receives until every packet of every file is received or dropped with a
- * cause, and stops them. A stall or a changed capture ends the run.
- * Returns measured TSC cycles; *unaccounted gets what never showed up.
+ * cause, and stops them. A stall or a changed capture ends the run; what
+ * never showed up is win.unaccounted.
  */
-static uint64_t
-run_finite(uint64_t *unaccounted)
+static void
+run_finite(void)
 {
-	uint64_t cycles = 0;
-
-	*unaccounted = 0;
 	for (unsigned int loop = 0; loop < app.opt.loops &&
 			!flag_get(&force_quit) && !fin.changed; loop++) {
 		uint64_t t0;
 
 		fin_start();
-		if (fin_changed() || ports_start(&app) != 0)
-			return 0;
+		if (fin_changed() || ports_start(&app) != 0) {
+			win.cycles = 0;
+			return;
+		}
 		t0 = rte_rdtsc();
-		launch_pollers();
+		pollers_launch(true);
 		if (main_poller() != NULL)
 			noise_loop_begin();
 		run_until(finite_done, DONE_CHECK_US);
 		if (main_poller() != NULL)
 			noise_loop_end();
-		wait_pollers();
-		cycles += rte_rdtsc() - t0;
+		pollers_launch(false);
+		win.cycles += rte_rdtsc() - t0;
 		/* Counted once the poll lcores are done: a burst they were
 		 * still receiving at the stall is received, not missing. */
-		*unaccounted = fin.stalled ? finite_unaccounted() : 0;
+		win.unaccounted = fin.stalled && !fin_ran_out() ? fin.missing : 0;
 		ports_stop(&app);
-		if (*unaccounted != 0)
+		if (win.unaccounted != 0)
 			break;
 	}
-	return cycles;
 }
 
 /*
@@ -362,52 +339,22 @@ exhaust_main(void *arg)
 	return NULL;
 }
 
-/*
- * A run's pool: stop the ports, give them the pool of configuration cfg,
- * retire the previous one (its frames must all be home) and tell each
- * poll lcore which pools it ends its iterations on.
- */
-static int
-run_switch_pool(unsigned int cfg)
-{
-	ports_stop(&app);
-	if (ports_use_pool(&app, cfg) != 0)
-		return -1;
-	if (ports_retire_pools(&app, &app.lost_frames) != 0)
-		RXR_LOG(ERR, "frames were lost in the previous run");
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		struct poller *pl = &app.pollers[k];
-
-		poller_reset(pl);
-		pl->nb_pools = 0;
-		for (unsigned int q = 0; q < pl->nb_q; q++) {
-			bool seen = false;
-
-			for (unsigned int j = 0; j < pl->nb_pools; j++)
-				seen |= pl->pools[j] == pl->q[q].pool;
-			if (!seen)
-				pl->pools[pl->nb_pools++] = pl->q[q].pool;
-		}
-	}
-	return 0;
-}
-
 /* The measured window opens: noise, counters and detail sampled. */
 static void
-window_begin(struct snapshot *s1)
+window_begin(void)
 {
 	noise_begin(&app);
-	snapshot_take(&app, s1);
-	detail_begin(&app, s1);
+	snapshot_take(&app, &snap_begin);
+	detail_begin(&app, &snap_begin);
 	live_phase(PHASE_MEASURING);
 }
 
 /* The measured window closes, in the reverse order. */
 static void
-window_end(struct snapshot *s2)
+window_end(void)
 {
-	snapshot_take(&app, s2);
-	detail_end(&app, s2);
+	snapshot_take(&app, &snap_end);
+	detail_end(&app, &snap_end);
 	noise_end(&app);
 }
 
@@ -419,7 +366,6 @@ window_end(struct snapshot *s2)
  */
 static struct timed {
 	uint64_t warm_end, end, period, next;
-	struct snapshot *s0, *s1, *s2;
 	const char *tag;
 	enum { TIM_WARMUP, TIM_MEASURING, TIM_CLOSED } state;
 } tim;
@@ -427,23 +373,21 @@ static struct timed {
 static void
 timed_open(void)
 {
-	window_begin(tim.s1);
-	tim.end = tim.s1->tsc + (uint64_t)(app.opt.duration_s *
+	window_begin();
+	tim.end = snap_begin.tsc + (uint64_t)(app.opt.duration_s *
 		rte_get_tsc_hz());
-	tim.next = tim.s1->tsc + tim.period;
+	tim.next = snap_begin.tsc + tim.period;
 	if (tim.period != 0)
-		*tim.s0 = *tim.s1;
+		snap_prev = snap_begin;
 	tim.state = TIM_MEASURING;
 }
 
 static bool
 timed_done(uint64_t now)
 {
-	uint64_t total;
-
 	live_tick();
 	if (fin.any)
-		fin_ran_out(&total);
+		fin_ran_out();
 	if (flag_get(&force_quit) || fin_changed())
 		return true;
 	if (tim.state == TIM_WARMUP) {
@@ -452,93 +396,79 @@ timed_done(uint64_t now)
 		return false;
 	}
 	if (tim.period != 0 && (now >= tim.next || now >= tim.end)) {
-		progress(tim.tag, tim.s0);
+		progress(tim.tag);
 		tim.next += tim.period;
 	}
 	if (now < tim.end)
 		return false;
-	window_end(tim.s2);
+	window_end();
 	tim.state = TIM_CLOSED;
 	return true;
 }
 
 /*
- * Duration based: warm up, then measure between snapshots s1 and s2. The
- * finite ports (a net_pcap device without infinite_rx) deliver what is
- * left of their files after the window; what was received before and
+ * Duration based: warm up, then measure between snap_begin and snap_end.
+ * The finite ports (a net_pcap device without infinite_rx) deliver what
+ * is left of their files after the window; what was received before and
  * after it is counted in win.
  */
 static int
-run_timed(const char *tag, struct snapshot *s0, struct snapshot *s1,
-		struct snapshot *s2, uint64_t *cycles)
+run_timed(const char *tag)
 {
-	uint64_t total;
-
 	fin_start();
 	if (ports_start(&app) != 0)
 		return -1;
 	/* --progress rounds: a line per round, none while measuring. */
-	tim = (struct timed){ .s0 = s0, .s1 = s1, .s2 = s2, .tag = tag,
+	tim = (struct timed){ .tag = tag,
 		.period = main_poller() == NULL && app.opt.stats_period_s > 0 &&
 			app.opt.progress == PROGRESS_RUNS ?
 			(uint64_t)(app.opt.stats_period_s * rte_get_tsc_hz()) : 0 };
 	/* Without a warm-up the window opens before anything is received. */
 	if (app.opt.warmup_s <= 0)
 		timed_open();
-	launch_pollers();
+	pollers_launch(true);
 	tim.warm_end = rte_rdtsc() + (uint64_t)(app.opt.warmup_s *
 		rte_get_tsc_hz());
 	run_until(timed_done, NAP_STEP_US);
 	/* Stopped, or a capture changed: the window closes here. */
 	if (tim.state == TIM_WARMUP)
-		window_begin(s1);
+		window_begin();
 	else if (tim.state == TIM_MEASURING && tim.period != 0)
-		progress(tag, s0);
+		progress(tag);
 	if (tim.state != TIM_CLOSED)
-		window_end(s2);
-	*cycles = s2->tsc - s1->tsc;
+		window_end();
+	win.cycles = snap_end.tsc - snap_begin.tsc;
 	if (fin.any && !flag_get(&force_quit) && !fin.changed &&
-			!fin_ran_out(&total))
+			!fin_ran_out())
 		run_until(finite_done, DONE_CHECK_US);
-	wait_pollers();
-	win.unaccounted = fin.stalled ? finite_unaccounted() : 0;
-	win.before = s1->packets;
-	win.after = received() - s2->packets;
-	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < s2->tsc)
-		win.ran_out_s = fin.ran_out_tsc <= s1->tsc ? 0 :
-			(double)(fin.ran_out_tsc - s1->tsc) / rte_get_tsc_hz();
+	pollers_launch(false);
+	win.unaccounted = fin.stalled && !fin_ran_out() ? fin.missing : 0;
+	win.before = snap_begin.packets;
+	win.after = received() - snap_end.packets;
+	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < snap_end.tsc)
+		win.ran_out_s = fin.ran_out_tsc <= snap_begin.tsc ? 0 :
+			(double)(fin.ran_out_tsc - snap_begin.tsc) /
+			rte_get_tsc_hz();
 	ports_stop(&app);
 	return 0;
 }
 
 /*
- * The measurement of one run on the pool already in place. Set up:
- * consumers, zeroer, exhaust thread, then ports and pollers; teardown is
- * one path, in the reverse order, whatever failed.
+ * The measurement of one run on the pool already in place, into win and
+ * the snapshots. Set up: consumers, zeroer, exhaust thread, then ports
+ * and pollers; teardown is one path, in the reverse order, whatever
+ * failed.
  */
 static int
-run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
-		struct snapshot *s2, uint64_t *cycles, uint64_t *unaccounted,
-		bool *stopped)
+run_measure(const char *tag)
 {
-	struct snapshot *s0 = calloc(1, sizeof(*s0));
 	struct exhaust ex = { 0 };
-	bool cons = false, zeroer = false;
+	bool zeroer = false;
 	int ret = -1;
 
-	*cycles = 0;
-	*unaccounted = 0;
-	*stopped = false;
-	win.before = win.after = win.unaccounted = 0;
-	win.ran_out_s = NAN;
+	win = (struct window){ .ran_out_s = NAN };
 	fin.changed = false;
-	if (s0 == NULL) {
-		RXR_LOG(ERR, "%s: no memory for the run's counters (%zu bytes)",
-			tag, sizeof(*s0));
-		return -1;
-	}
-	cons = consumers_start(&app) == 0;
-	if (!cons)
+	if (consumers_start(&app) != 0)
 		goto teardown;
 	zeroer = zeroer_start(&app) == 0;
 	if (!zeroer)
@@ -553,19 +483,18 @@ run_measure(const char *tag, unsigned int cfg, struct snapshot *s1,
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
 	if (app.opt.loops != 0) {
-		window_begin(s1);
-		*cycles = run_finite(unaccounted);
-		window_end(s2);
+		window_begin();
+		run_finite();
+		window_end();
 		ret = 0;
 	} else {
-		ret = run_timed(tag, s0, s1, s2, cycles);
-		*unaccounted = win.unaccounted;
+		ret = run_timed(tag);
 	}
 	/*
 	 * Stopped by a signal while measuring: the run is marked cut short;
 	 * one during the teardown below leaves it whole.
 	 */
-	*stopped = flag_get(&force_quit);
+	win.stopped = flag_get(&force_quit);
 teardown:
 	live_phase(PHASE_TEARDOWN);
 	if (ex.running) {
@@ -574,14 +503,13 @@ teardown:
 		if (ret == 0)
 			printf("%s exhaust: held up to %" PRIu64 " frames; %" PRIu64
 				" packets received after they came back\n", tag,
-				ex.held_max, s2->packets -
-				RTE_MIN(s2->packets, ex.rx_at_release));
+				ex.held_max, snap_end.packets -
+				RTE_MIN(snap_end.packets, ex.rx_at_release));
 	}
 	if (zeroer)
 		zeroer_stop(&app);
 	consumers_stop(&app);
 	streams_settle(&app);
-	free(s0);
 	return ret;
 }
 
@@ -596,21 +524,6 @@ static struct {
 	double min, max;
 	unsigned int runs;
 } round_gbps;
-
-/* "[<strategy> bulk on rep 2/3]", "[... rep 2, up to 8]": reps from 1. */
-static void
-run_tag(const struct run_config *rc, unsigned int rep, char *tag, size_t len)
-{
-	char zero[48] = "";
-
-	if (app.opt.nb_zeroings > 1)
-		snprintf(zero, sizeof(zero), " zero=%s/%s",
-			rxr_zero_policy_name(rc->zero_policy),
-			rxr_zero_method_name(rc->zero_method));
-	snprintf(tag, len, "[%s bulk %s%s rep %u%s%u]",
-		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", zero,
-		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
-}
 
 /* The result line of a run; one that is cut short or too short says so. */
 static void
@@ -639,10 +552,8 @@ run_say(const char *tag, const struct rxr_report_run *r)
 			" packets\n", tag, mpps, gbps, r->duration_s,
 			r->rx_packets);
 	}
-	if (round_gbps.runs == 0 || gbps < round_gbps.min)
-		round_gbps.min = gbps;
-	if (round_gbps.runs == 0 || gbps > round_gbps.max)
-		round_gbps.max = gbps;
+	round_gbps.min = round_gbps.runs ? RTE_MIN(round_gbps.min, gbps) : gbps;
+	round_gbps.max = round_gbps.runs ? RTE_MAX(round_gbps.max, gbps) : gbps;
 	round_gbps.runs++;
 }
 
@@ -652,12 +563,12 @@ run_say(const char *tag, const struct rxr_report_run *r)
  * is whole. A capture that ran out inside the window is said too.
  */
 static const char *
-run_incomplete(const char *tag, const struct rxr_report_run *r,
-		uint64_t unaccounted)
+run_incomplete(const char *tag, const struct rxr_report_run *r)
 {
-	if (unaccounted != 0) {
+	if (win.unaccounted != 0) {
 		RXR_LOG(ERR, "%s: replay stalled for %u s with %" PRIu64
-			" packets unaccounted", tag, REPLAY_STALL_S, unaccounted);
+			" packets unaccounted", tag, REPLAY_STALL_S,
+			win.unaccounted);
 		return "replay stalled";
 	}
 	/* A capture always has packets: none in the window is a failure;
@@ -679,20 +590,6 @@ run_incomplete(const char *tag, const struct rxr_report_run *r,
 	return NULL;
 }
 
-/* The run's packets outside its window, and when a capture ran out. */
-static int
-window_attach(struct rxr_report *report)
-{
-	unsigned int idx = rxr_report_nb_runs(report) - 1;
-
-	if (rxr_report_run_set(report, idx, "outside_window", json_pack(
-			"{s:I, s:I}", "before", (json_int_t)win.before,
-			"after", (json_int_t)win.after)) != 0)
-		return -1;
-	return isnan(win.ran_out_s) ? 0 : rxr_report_run_set(report, idx,
-		"replay_ran_out_s", json_real(win.ran_out_s));
-}
-
 /* Run step of the schedule and add it to the report. */
 static int
 run_one(unsigned int step, struct rxr_report *report)
@@ -701,40 +598,56 @@ run_one(unsigned int step, struct rxr_report *report)
 	const struct run_config *rc;
 	struct rxr_report_run r = { 0 };
 	const char * const *cnames;
-	struct snapshot *s1 = NULL, *s2 = NULL;
 	struct stream_rows sr = { 0 };
-	uint64_t cycles, unaccounted = 0;
-	char tag[96], err[RXR_REPORT_ERR_LEN];
-	bool stopped;
+	char tag[96], zero[48] = "", err[RXR_REPORT_ERR_LEN];
+	unsigned int idx;
 	int ret = -1;
 
 	rxr_report_schedule(step, app.opt.nb_configs, &cfg, &rep);
 	rc = &app.opt.configs[cfg];
-	run_tag(rc, rep, tag, sizeof(tag));
+	/* "[<strategy> bulk on rep 2/3]", "[... rep 2, up to 8]". */
+	if (app.opt.nb_zeroings > 1)
+		snprintf(zero, sizeof(zero), " zero=%s/%s",
+			rxr_zero_policy_name(rc->zero_policy),
+			rxr_zero_method_name(rc->zero_method));
+	snprintf(tag, sizeof(tag), "[%s bulk %s%s rep %u%s%u]",
+		rxr_strategy_name(rc->strategy), rc->bulk ? "on" : "off", zero,
+		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
 
-	if (run_switch_pool(cfg) != 0)
+	/* The run's pool in place, the previous one retired (its frames
+	 * must all be home), each poll lcore told which pools it ends its
+	 * iterations on. */
+	ports_stop(&app);
+	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
-	live_run(rc, rep);
-	/* The main lcore's alone: from the C heap, not EAL's (-m). */
-	s1 = calloc(1, sizeof(*s1));
-	s2 = calloc(1, sizeof(*s2));
-	if (s1 == NULL || s2 == NULL) {
-		RXR_LOG(ERR, "%s: no memory for the run's counters (%zu bytes)",
-			tag, 2 * sizeof(*s1));
-		goto out;
-	}
-	if (run_measure(tag, cfg, s1, s2, &cycles, &unaccounted,
-			&stopped) != 0)
-		goto out;
+	if (ports_retire_pools(&app, &app.lost_frames) != 0)
+		RXR_LOG(ERR, "frames were lost in the previous run");
+	for (unsigned int k = 0; k < app.nb_pollers; k++) {
+		struct poller *pl = &app.pollers[k];
 
+		poller_reset(pl);
+		pl->nb_pools = 0;
+		for (unsigned int q = 0; q < pl->nb_q; q++) {
+			unsigned int j = 0;
+
+			while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
+				j++;
+			if (j == pl->nb_pools)
+				pl->pools[pl->nb_pools++] = pl->q[q].pool;
+		}
+	}
+	live_run(rc, rep);
+	if (run_measure(tag) != 0)
+		return -1;
 	r.strategy = rxr_strategy_name(rc->strategy);
 	r.bulk = rc->bulk;
 	r.rep = rep;
-	fill_run(&app, &r, rc, s1, s2, cycles, unaccounted);
+	fill_run(&app, &r, rc, &snap_begin, &snap_end, win.cycles,
+		win.unaccounted);
 	/* A capture that changed ends the run wherever it was. */
 	r.cut_short = fin.changed ? "capture changed" :
-		run_cut_short(stopped, cycles) ?: run_incomplete(tag, &r,
-		unaccounted);
+		run_cut_short(win.stopped, win.cycles) ?: run_incomplete(tag,
+		&r);
 	r.has_deferred = rxr_strategy_has(rc->strategy,
 		RXR_STRATEGY_CAP_DEFERS_FREES);
 	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
@@ -751,15 +664,22 @@ run_one(unsigned int step, struct rxr_report *report)
 		RXR_LOG(ERR, "%s", err);
 		goto out;
 	}
-	if (detail_attach(&app, report, cycles) != 0 ||
-			window_attach(report) != 0)
+	/* The run's packets outside its window, and when a capture ran
+	 * out. */
+	idx = rxr_report_nb_runs(report) - 1;
+	if (detail_attach(&app, report, win.cycles) != 0 ||
+			rxr_report_run_set(report, idx, "outside_window",
+				json_pack("{s:I, s:I}",
+				"before", (json_int_t)win.before,
+				"after", (json_int_t)win.after)) != 0 ||
+			(!isnan(win.ran_out_s) && rxr_report_run_set(report,
+				idx, "replay_ran_out_s",
+				json_real(win.ran_out_s)) != 0))
 		goto out;
-	ret = fin.changed ? -1 : r.cut_short != NULL && !stopped ? 1 : 0;
+	ret = fin.changed ? -1 : r.cut_short != NULL && !win.stopped ? 1 : 0;
 out:
 	free(sr.rows);
 	free(sr.addr);
-	free(s1);
-	free(s2);
 	return ret;
 }
 
@@ -889,83 +809,40 @@ round_end(unsigned int round, struct rxr_report *report)
 	return done;
 }
 
-/*
- * Our options follow the first "--"; EAL gets what comes before. --help and
- * --list-devices also work alone, without EAL options or "--".
- */
-static int
-parse_app_args(int argc, char **argv, int *eal_argc)
-{
-	static struct opts_args args;	/* the options point into it */
-	char *none[] = { argv[0], NULL };
-	int d = 1;
-
-	/* The options for the man page and completion, wherever asked: an
-	 * answer like --help's, then exit. */
-	if (rxr_opt_table_asked(argc, argv)) {
-		app.opt.help = true;
-		*eal_argc = 1;
-		return opts_print_table(stdout);
-	}
-	while (d < argc && strcmp(argv[d], "--") != 0)
-		d++;
-	*eal_argc = d;
-	if (d < argc)
-		return opts_parse(argc - d, argv + d, &app.opt, &args);
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-			strcmp(argv[1], "--version") == 0 ||
-			strcmp(argv[1], "--list-devices") == 0)) {
-		*eal_argc = 1;
-		return opts_parse(argc, argv, &app.opt, &args);
-	}
-	if (opts_check_dashdash(argc, argv) != 0)
-		return -1;
-	return opts_parse(1, none, &app.opt, &args);
-}
-
-/*
- * Repetitions too few for any difference between configurations to be
- * significant: say so before spending the time.
- */
-static void
-reps_warn(const struct options *o)
-{
-	unsigned int least = rxr_stats_signflip_min_rounds(
-			RXR_REPORT_ALPHA_DEFAULT);
-
-	if (o->nb_configs < 2 || o->reps >= least)
-		return;
-	RXR_LOG(WARNING, "warning: --reps %s%u: with %u paired rounds the "
-		"smallest p a comparison can give is %.3g, not below alpha %g: "
-		"no difference between configurations can be found; use "
-		"--reps %s%u or more%s", o->reps_auto ? "auto:" : "", o->reps,
-		o->reps, rxr_stats_signflip_min_p(o->reps),
-		RXR_REPORT_ALPHA_DEFAULT, o->reps_auto ? "auto:" : "", least,
-		o->reps_auto ? "" : ", or --reps auto");
-}
-
 /* EAL memory without usable hugepages: --no-huge -m this many MiB. */
 #define NO_HUGE_MEMORY_MIB 1024
 
-/* The command line as typed, before anyone parses it in place. */
-static void
-argv_keep(int argc, char **argv)
-{
-	app.argc = argc;
-	app.argv = calloc(argc + 1, sizeof(char *));
-	for (int i = 0; app.argv != NULL && i < argc; i++)
-		app.argv[i] = strdup(argv[i]);
-}
-
 /*
  * App options first: bad input fails before EAL touches anything, and
- * --help, --version and --list-devices need no EAL. Returns the exit
- * status when there is nothing to run, else -1.
+ * --help, --version and --list-devices need no EAL. Ours follow the first
+ * "--", EAL gets what comes before; --help, --version and --list-devices
+ * also work alone. Returns the exit status when there is nothing to run,
+ * else -1.
  */
 static int
 options_take(int argc, char **argv, int *eal_argc)
 {
-	if (parse_app_args(argc, argv, eal_argc) != 0)
+	static struct opts_args args;	/* the options point into it */
+	char *none[] = { argv[0], NULL };
+	int d = 1, ret;
+
+	/* The options for the man page and completion, wherever asked: an
+	 * answer like --help's, then exit. */
+	if (rxr_opt_table_asked(argc, argv))
+		return opts_print_table(stdout) != 0 ? EXIT_USAGE : EXIT_SUCCESS;
+	while (d < argc && strcmp(argv[d], "--") != 0)
+		d++;
+	*eal_argc = d;
+	if (d < argc)
+		ret = opts_parse(argc - d, argv + d, &app.opt, &args);
+	else if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "--version") == 0 ||
+			strcmp(argv[1], "--list-devices") == 0))
+		ret = opts_parse(argc, argv, &app.opt, &args);
+	else
+		ret = opts_check_dashdash(argc, argv) != 0 ? -1 :
+			opts_parse(1, none, &app.opt, &args);
+	if (ret != 0)
 		return EXIT_USAGE;
 	if (app.opt.help)
 		return EXIT_SUCCESS;
@@ -978,27 +855,6 @@ options_take(int argc, char **argv, int *eal_argc)
 	/* Paths given on the command line that cannot serve: usage too. */
 	if (output_check(&app.opt, app.std_closed) != 0 || metrics_check(&app.opt) != 0)
 		return EXIT_USAGE;
-	return -1;
-}
-
-/* --main-polls: the main lcore is the first poller, as in l2fwd. */
-static int
-pollers_pick(void)
-{
-	unsigned int lc;
-
-	RTE_LCORE_FOREACH(lc) {
-		if (lc == rte_get_main_lcore() && !app.opt.main_polls)
-			continue;
-		app.pollers[app.nb_pollers].app = &app;
-		app.pollers[app.nb_pollers].lcore = lc;
-		app.pollers[app.nb_pollers].index = app.nb_pollers;
-		app.nb_pollers++;
-	}
-	if (app.nb_pollers != 0)
-		return 0;
-	RXR_LOG(ERR, "no worker lcore to poll with: give EAL at least two "
-		"lcores, e.g. -l 0-1 (the main lcore reports), or --main-polls");
 	return -1;
 }
 
@@ -1018,10 +874,28 @@ secondary_refuse(void)
 static int
 app_setup(void)
 {
+	const struct options *o = &app.opt;
+	unsigned int least = rxr_stats_signflip_min_rounds(
+			RXR_REPORT_ALPHA_DEFAULT);
+	unsigned int lc;
+
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return secondary_refuse();
-	if (pollers_pick() != 0)
+	/* --main-polls: the main lcore is the first poller, as in l2fwd. */
+	RTE_LCORE_FOREACH(lc) {
+		if (lc == rte_get_main_lcore() && !o->main_polls)
+			continue;
+		app.pollers[app.nb_pollers].app = &app;
+		app.pollers[app.nb_pollers].lcore = lc;
+		app.pollers[app.nb_pollers].index = app.nb_pollers;
+		app.nb_pollers++;
+	}
+	if (app.nb_pollers == 0) {
+		RXR_LOG(ERR, "no worker lcore to poll with: give EAL at least "
+			"two lcores, e.g. -l 0-1 (the main lcore reports), or "
+			"--main-polls");
 		return EXIT_USAGE;
+	}
 	/* A usage error: said before any port or pool is made. */
 	if (app.opt.consumer == CONSUMER_OTHER_POLL && app.nb_pollers < 2) {
 		RXR_LOG(ERR, "--consumer other-poll: needs two poll lcores, "
@@ -1045,69 +919,18 @@ app_setup(void)
 		app.opt.consumer == CONSUMER_NONE ? "" : app.streams_deferred ?
 		" (streams counted deferred)" : " (streams counted inline)",
 		rxr_mem_backing_name(app.backing));
-	reps_warn(&app.opt);
+	/* Repetitions too few for any difference between configurations to
+	 * be significant: said before spending the time. */
+	if (o->nb_configs >= 2 && o->reps < least)
+		RXR_LOG(WARNING, "warning: --reps %s%u: with %u paired rounds "
+			"the smallest p a comparison can give is %.3g, not below "
+			"alpha %g: no difference between configurations can be "
+			"found; use --reps %s%u or more%s",
+			o->reps_auto ? "auto:" : "", o->reps, o->reps,
+			rxr_stats_signflip_min_p(o->reps),
+			RXR_REPORT_ALPHA_DEFAULT, o->reps_auto ? "auto:" : "",
+			least, o->reps_auto ? "" : ", or --reps auto");
 	return EXIT_SUCCESS;
-}
-
-/* A run was not whole (a stall, nothing received): the exit status is a
- * failure, unless a signal stopped the session, whose status it keeps. */
-static bool runs_failed;
-
-/*
- * Every run of the schedule, the report written after each. *all_ran:
- * the schedule ended (every step, or --reps auto stopped it), not a
- * signal.
- */
-static int
-schedule_run(struct rxr_report *report, bool *all_ran)
-{
-	const unsigned int steps = app.opt.nb_configs * app.opt.reps;
-	unsigned int step, steps_run = 0;
-	int status = EXIT_SUCCESS;
-
-	*all_ran = false;
-	for (step = 0; step < steps && !flag_get(&force_quit); step++) {
-		int ret;
-
-		steps_run = step + 1;
-		ret = run_one(step, report);
-		if (ret < 0) {
-			status = EXIT_FAILURE;
-			break;
-		}
-		if (ret > 0)
-			runs_failed = true;
-		/* After every run: an interruption leaves a valid report
-		 * (stopped: the last one below, written once). */
-		if (!flag_get(&force_quit) && output_write(report, true, false) != 0)
-			status = EXIT_FAILURE;
-		if ((step + 1) % app.opt.nb_configs == 0 &&
-				round_end((step + 1) / app.opt.nb_configs, report)) {
-			*all_ran = true;
-			break;
-		}
-	}
-	*all_ran |= steps_run == steps;
-	return status;
-}
-
-/* Every --metrics-file write done: a failure fails the exit status only. */
-static bool metrics_ok;
-
-/* Pollers, consumers and ports stopped; frames all home, else failure. */
-static int
-app_stop(void)
-{
-	uint64_t lost = 0;
-
-	wait_pollers();
-	metrics_ok = live_fini() == 0;
-	consumers_stop(&app);
-	if (ports_close(&app, &lost) == 0 && app.lost_frames == 0)
-		return EXIT_SUCCESS;
-	RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
-		lost + app.lost_frames);
-	return EXIT_FAILURE;
 }
 
 /* The tables (or the noise line) and the closing lines. */
@@ -1142,22 +965,57 @@ results_say(struct rxr_report *report, bool interrupted)
 	output_say(report, interrupted);
 }
 
-/* The schedule into a report, written and said; the exit status. */
+/*
+ * Every run of the schedule into a report, written after each run and at
+ * the end, and said; the exit status.
+ */
 static int
 app_run(void)
 {
 	struct rxr_report *report = rxr_report_create();
-	int status;
-	bool interrupted, all_ran = false;
+	const unsigned int steps = app.opt.nb_configs * app.opt.reps;
+	unsigned int step, steps_run = 0;
+	uint64_t lost = 0;
+	int status = EXIT_SUCCESS;
+	/* runs_failed: a run was not whole (a stall, nothing received); the
+	 * exit status is a failure unless a signal stopped the session.
+	 * all_ran: every step ran, or --reps auto stopped them. */
+	bool interrupted, metrics_ok, runs_failed = false, all_ran = false;
 
 	/* Live figures first: they answer during the machine checks too. */
 	if (report == NULL || live_init(&app) != 0 || report_env(report) != 0) {
 		rxr_report_free(report);
 		return EXIT_FAILURE;
 	}
-	status = schedule_run(report, &all_ran);
-	if (app_stop() != EXIT_SUCCESS)
+	for (step = 0; step < steps && !flag_get(&force_quit); step++) {
+		int ret = run_one(step, report);
+
+		steps_run = step + 1;
+		if (ret < 0) {
+			status = EXIT_FAILURE;
+			break;
+		}
+		runs_failed |= ret > 0;
+		/* After every run: an interruption leaves a valid report
+		 * (stopped: the last one below, written once). */
+		if (!flag_get(&force_quit) && output_write(report, true, false) != 0)
+			status = EXIT_FAILURE;
+		if ((step + 1) % app.opt.nb_configs == 0 &&
+				round_end((step + 1) / app.opt.nb_configs, report)) {
+			all_ran = true;
+			break;
+		}
+	}
+	all_ran |= steps_run == steps;
+	/* Pollers, consumers and ports stopped; frames all home. */
+	pollers_launch(false);
+	metrics_ok = live_fini() == 0;
+	consumers_stop(&app);
+	if (ports_close(&app, &lost) != 0 || app.lost_frames != 0) {
+		RXR_LOG(ERR, "conservation: %" PRIu64 " frames lost",
+			lost + app.lost_frames);
 		status = EXIT_FAILURE;
+	}
 	/*
 	 * What the report says: a signal cut a repetition short or came
 	 * before the last one; not one after it (or during the table below).
@@ -1178,7 +1036,6 @@ int
 main(int argc, char **argv)
 {
 	int eal_argc, ret, status;
-	char why[400];
 
 	/* Before any file is opened: none may take a standard stream's place. */
 	app.std_closed = rxr_path_std_fds_open();
@@ -1189,7 +1046,11 @@ main(int argc, char **argv)
 	 * a diagnostic on stderr lands between lines, never inside one.
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	argv_keep(argc, argv);
+	/* The command line as typed, before anyone parses it in place. */
+	app.argc = argc;
+	app.argv = calloc(argc + 1, sizeof(char *));
+	for (int i = 0; app.argv != NULL && i < argc; i++)
+		app.argv[i] = strdup(argv[i]);
 	ret = options_take(argc, argv, &eal_argc);
 	if (ret >= 0)
 		return ret;
@@ -1208,10 +1069,8 @@ main(int argc, char **argv)
 	if (sched_getaffinity(0, sizeof(app.start_cpus), &app.start_cpus) != 0)
 		CPU_ZERO(&app.start_cpus);
 	/* EAL aborts on a worker lcore it cannot pin: said first. */
-	if (cpus_outside(eal_argc, argv, &app.start_cpus, why, sizeof(why))) {
-		RXR_LOG(ERR, "%s", why);
+	if (cpus_outside(eal_argc, argv, &app.start_cpus))
 		return EXIT_FAILURE;
-	}
 	/* Captures read, and net_pcap's arguments rewritten, before EAL
 	 * opens them. */
 	if (replay_prepare(&app, eal_argc, argv) != 0)

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -46,6 +45,7 @@ output_check(const struct options *o, unsigned int std_closed)
 	char err[PATH_MAX + 256];
 	uint64_t need = REPORT_BYTES_BASE +
 		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
+	int fd;
 
 	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
 			err, sizeof(err)) != 0) {
@@ -68,18 +68,16 @@ output_check(const struct options *o, unsigned int std_closed)
 	 * there (progress, table) goes to standard error from now on.
 	 */
 	fflush(stdout);
-	{
-		int fd = dup(STDOUT_FILENO);
-
-		if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
-				dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			RXR_LOG(ERR, "--report -: %s", strerror(errno));
-			return -1;
-		}
+	fd = dup(STDOUT_FILENO);
+	if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
+			dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		RXR_LOG(ERR, "--report -: %s", strerror(errno));
+		return -1;
 	}
 	return 0;
 }
 
+/* Runs that were not cut short. */
 static unsigned int
 complete_runs(const struct rxr_report *rep)
 {
@@ -96,10 +94,12 @@ output_write(struct rxr_report *rep, bool partial, bool final)
 	if (report_failed || complete_runs(rep) == 0)
 		return report_failed ? -1 : 0;
 	rxr_report_set_partial(rep, partial);
-	if (report_stdout != NULL) {
+	if (report_stdout == NULL) {
+		if (rxr_report_write_atomic(rep, report_path, err,
+				sizeof(err)) != 0)
+			goto fail;
+	} else if (final) {
 		/* One document on a stream: the last one only. */
-		if (!final)
-			return 0;
 		doc = rxr_report_json(rep);
 		if (rxr_report_validate(doc, "report", err, sizeof(err)) != 0)
 			goto fail;
@@ -113,12 +113,9 @@ output_write(struct rxr_report *rep, bool partial, bool final)
 				strerror(errno != 0 ? errno : EIO));
 			goto fail;
 		}
-		report_written = true;
+	} else {
 		return 0;
 	}
-	if (rxr_report_write_atomic(rep, report_path, err,
-			sizeof(err)) != 0)
-		goto fail;
 	report_written = true;
 	return 0;
 fail:

@@ -6,7 +6,6 @@
  * counters and NIC-side drop causes. Captures and the replay port: replay.c.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,12 +15,10 @@
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
-#include <rte_bus_vdev.h>
 #include <rte_devargs.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 #include <rte_lcore.h>
 #include <rte_pci.h>
 
@@ -49,12 +46,14 @@ xstat_id(uint16_t port, const char *name)
 	return rte_eth_xstats_get_id_by_name(port, name, &id) == 0 ? (int)id : -1;
 }
 
+/* The value of xstat @p id, if the port has it (id >= 0). */
 static void
-port_xstats_find(struct port *p)
+xstat_read(uint16_t port, int id, uint64_t *v)
 {
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
+	uint64_t i = id;
+
+	if (id >= 0)
+		rte_eth_xstats_get_by_id(port, &i, v, 1);
 }
 
 static int
@@ -109,7 +108,9 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
-	port_xstats_find(p);
+	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
+	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	xsk_port_init(p);
 	return 0;
 }
 
@@ -127,7 +128,7 @@ ports_frame_size(struct app *a)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		const struct port *p = &a->ports[i];
 
-		if (!p->page_bounded || (a->opt.frame_size <= page &&
+		if (!p->xsk || (a->opt.frame_size <= page &&
 				(a->opt.frame_size_set ||
 				 page % a->opt.frame_size == 0)))
 			continue;
@@ -144,16 +145,6 @@ ports_frame_size(struct app *a)
 		a->opt.frame_size = page;
 	}
 	return 0;
-}
-
-/* One line of a PCI device's sysfs directory, "" when unreadable. */
-static void
-pci_sysfs_read(const char *addr, const char *file, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", addr, file);
-	read_first_line(path, buf, len);
 }
 
 /* Whether a probed port sits on device @p name (a PCI DOMAIN:BUS:DEV.FN,
@@ -177,7 +168,7 @@ device_has_port(const char *name)
  * What it takes to probe the device again: its bus, its name on that bus
  * and the arguments it was probed with (vdev or PCI devargs).
  */
-static int
+static void
 port_identity(struct port *p, const struct rte_eth_dev_info *di)
 {
 	const struct rte_devargs *da;
@@ -187,15 +178,14 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 * (EBUSY) and the failed setup forgets the first socket, which then
 	 * stays bound until the process exits; so it is probed again before
 	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM). Its UMEM chunks are
-	 * at most a page, and on 4 KiB pages a buffer must not cross one: the
-	 * kernel refuses larger chunks.
+	 * the fill ring in the pool's memory (its UMEM: pool_retire()). Its
+	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
+	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
 	 */
 	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reclaim_after_close = p->page_bounded = p->always_reprobe;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
-		return 0;
+		return;
 	snprintf(p->bus, sizeof(p->bus), "%s",
 		rte_bus_name(rte_dev_bus(di->device)));
 	snprintf(p->devname, sizeof(p->devname), "%s", rte_dev_name(di->device));
@@ -207,10 +197,9 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
 			"it cannot be probed again", p->id, p->driver,
 			sizeof(p->devargs) - 1);
-		return 0;
+		return;
 	}
 	p->reprobe_ok = true;
-	return 0;
 }
 
 /*
@@ -221,8 +210,11 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 static void
 port_pcap_files(const struct app *a, struct port *p)
 {
-	const struct replay_counts *c = replay_device_files(a, p->name);
+	const struct replay_counts *c = NULL;
 
+	for (unsigned int i = 0; c == NULL && i < a->nb_pcap_devs; i++)
+		if (strcmp(a->pcap_devs[i].name, p->name) == 0)
+			c = &a->pcap_devs[i].files;
 	if (c == NULL || c->nb == 0)
 		return;
 	p->files = *c;
@@ -239,7 +231,7 @@ port_pcap_files(const struct app *a, struct port *p)
 static void
 pci_explain(const struct app *a, const char *given, const char *addr)
 {
-	char path[PATH_MAX], link[PATH_MAX];
+	char path[PATH_MAX], file[PATH_MAX + 8], link[PATH_MAX];
 	char vendor[16], cls[16], drv[64] = "no driver";
 	ssize_t len;
 
@@ -256,10 +248,12 @@ pci_explain(const struct app *a, const char *given, const char *addr)
 			given, addr);
 		return;
 	}
-	pci_sysfs_read(addr, "vendor", vendor, sizeof(vendor));
-	pci_sysfs_read(addr, "class", cls, sizeof(cls));
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
-	len = readlink(path, link, sizeof(link) - 1);
+	snprintf(file, sizeof(file), "%s/vendor", path);
+	read_first_line(file, vendor, sizeof(vendor));
+	snprintf(file, sizeof(file), "%s/class", path);
+	read_first_line(file, cls, sizeof(cls));
+	snprintf(file, sizeof(file), "%s/driver", path);
+	len = readlink(file, link, sizeof(link) - 1);
 	if (len > 0) {
 		link[len] = '\0';
 		snprintf(drv, sizeof(drv), "driver %.48s",
@@ -356,8 +350,7 @@ ports_init(struct app *a)
 			p->socket = (int)rte_socket_id();
 		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
 		p->finite = p->replay && a->opt.loops != 0;
-		if (port_identity(p, &di) != 0)
-			return -1;
+		port_identity(p, &di);
 		if (p->replay) {
 			p->nb_q = a->opt.nb_replay;
 			p->files = a->replay_files;
@@ -390,6 +383,15 @@ ports_init(struct app *a)
 	return 0;
 }
 
+static void
+port_close(struct port *p)
+{
+	if (p->started)
+		rte_eth_dev_stop(p->id);
+	p->started = false;
+	rte_eth_dev_close(p->id);
+}
+
 /*
  * Close the port and probe its device again (vdev or PCI hotplug), then
  * configure it as before. Closing releases the queues and every mbuf the
@@ -410,10 +412,7 @@ port_reprobe(struct app *a, struct port *p)
 			p->id, p->driver);
 		return -1;
 	}
-	if (p->started)
-		rte_eth_dev_stop(p->id);
-	p->started = false;
-	rte_eth_dev_close(p->id);
+	port_close(p);
 	/* The kernel unbinds a closed XDP socket from its queue from a work item. */
 	if (xsk_close_stale(p) != 0)
 		rte_delay_us_sleep(XSK_UNBIND_WAIT_US);
@@ -489,14 +488,6 @@ queues_setup(struct port *p, unsigned int rxd, bool again)
 	}
 	xsk_setup_end(p, true);
 	return 0;
-}
-
-/* Frames of a pool that are not home (in a pcp or the zone). */
-static unsigned int
-pool_out(struct rte_mempool *mp)
-{
-	rxr_pool_quiesce(rxr_mempool_pool(mp));
-	return mp->size - rte_mempool_avail_count(mp);
 }
 
 struct reclaim {
@@ -611,7 +602,7 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 	 * frames of its fill ring there when it closes: the port is closed by
 	 * now, so nothing can hold them any more.
 	 */
-	if (p->reclaim_after_close && pool_reclaim(mp, &got) == 0 && got != 0)
+	if (p->xsk && pool_reclaim(mp, &got) == 0 && got != 0)
 		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
 			"are back in their zone", p->id, p->driver, got);
 	rxr_pool_quiesce(pool);
@@ -707,7 +698,7 @@ ports_use_pool(struct app *a, unsigned int run)
 			.frame_size = a->opt.frame_size,
 		};
 		const bool again = p->mp != NULL;
-		unsigned int held;
+		unsigned int held = 0;
 
 		/* The strategy's own settings (--strategy-setting). */
 		memcpy(c.pool.settings, a->opt.settings[rc->strategy],
@@ -743,9 +734,14 @@ ports_use_pool(struct app *a, unsigned int run)
 		if (queues_setup(p, a->opt.rxd, again) != 0 &&
 				(!again || port_renew(a, p) != 0))
 			return -1;
-		/* Frames of the old pool the PMD still holds come back on close. */
-		if (p->old_mp != NULL && !p->always_reprobe &&
-				(held = pool_out(p->old_mp)) != 0) {
+		/* Frames of the old pool the PMD still holds (not home in a
+		 * pcp or the zone) come back on close. */
+		if (p->old_mp != NULL && !p->always_reprobe) {
+			rxr_pool_quiesce(rxr_mempool_pool(p->old_mp));
+			held = p->old_mp->size -
+				rte_mempool_avail_count(p->old_mp);
+		}
+		if (held != 0) {
 			RXR_LOG(NOTICE, "port %u (%s) holds %u frames of the "
 				"previous pool after a new setup: closing it and "
 				"probing %s again", p->id, p->driver, held,
@@ -769,6 +765,15 @@ ports_use_pool(struct app *a, unsigned int run)
  * peer, a tap or veth interface) would miss the start of the run: wait for
  * every link a little, and say which stayed down.
  */
+static bool
+link_down(uint16_t id)
+{
+	struct rte_eth_link l;
+
+	return rte_eth_link_get_nowait(id, &l) == 0 &&
+		l.link_status == RTE_ETH_LINK_DOWN;
+}
+
 static void
 ports_wait_link(struct app *a)
 {
@@ -777,25 +782,18 @@ ports_wait_link(struct app *a)
 
 	do {
 		down = false;
-		for (unsigned int i = 0; i < a->nb_ports; i++) {
-			struct rte_eth_link l;
-
-			if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
-					l.link_status == RTE_ETH_LINK_DOWN)
-				down = true;
-		}
+		for (unsigned int i = 0; i < a->nb_ports; i++)
+			down |= link_down(a->ports[i].id);
 		if (down)
 			rte_delay_us_sleep(LINK_POLL_US);
 	} while (down && !flag_get(&force_quit) && rte_get_timer_cycles() < end);
 	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
-		struct rte_eth_link l;
+		struct port *p = &a->ports[i];
 
-		if (rte_eth_link_get_nowait(a->ports[i].id, &l) == 0 &&
-				l.link_status == RTE_ETH_LINK_DOWN && !a->ports[i].link_warned) {
+		if (!p->link_warned && link_down(p->id)) {
 			RXR_LOG(WARNING, "warning: port %u (%s): link still down "
-				"3 s after start", a->ports[i].id,
-				a->ports[i].driver);
-			a->ports[i].link_warned = true;
+				"3 s after start", p->id, p->driver);
+			p->link_warned = true;
 		}
 	}
 }
@@ -821,11 +819,11 @@ ports_start(struct app *a)
 void
 ports_stop(struct app *a)
 {
-	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (a->ports[i].started) {
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		if (a->ports[i].started)
 			rte_eth_dev_stop(a->ports[i].id);
-			a->ports[i].started = false;
-		}
+		a->ports[i].started = false;
+	}
 }
 
 int
@@ -850,13 +848,8 @@ ports_close(struct app *a, uint64_t *lost)
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (p->started)
-			rte_eth_dev_stop(p->id);
-		p->started = false;
-		rte_eth_dev_close(p->id);
-		xsk_close_stale(p);
+		port_close(&a->ports[i]);
+		xsk_close_stale(&a->ports[i]);
 	}
 	if (ports_retire_pools(a, lost) != 0)
 		ret = -1;
@@ -879,16 +872,8 @@ port_counters_read(const struct port *p, struct port_counters *c)
 		c->ierrors = st.ierrors;
 		c->rx_nombuf = st.rx_nombuf;
 	}
-	if (p->xstat_out_of_buffer >= 0) {
-		uint64_t id = p->xstat_out_of_buffer;
-
-		rte_eth_xstats_get_by_id(p->id, &id, &c->out_of_buffer, 1);
-	}
-	if (p->xstat_wqe_errors >= 0) {
-		uint64_t id = p->xstat_wqe_errors;
-
-		rte_eth_xstats_get_by_id(p->id, &id, &c->wqe_errors, 1);
-	}
+	xstat_read(p->id, p->xstat_out_of_buffer, &c->out_of_buffer);
+	xstat_read(p->id, p->xstat_wqe_errors, &c->wqe_errors);
 	if (p->xsk) {
 		struct xsk_counters x;
 

@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,7 +16,6 @@
 
 #include <jansson.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 
@@ -25,64 +23,6 @@
 #include "rxr_capture.h"
 #include "rxr_log.h"
 #include "rxr_path.h"
-
-/* A copy of a capture, as net_pcap will read it: Ethernet, every record
- * whole, in a file no other process can change or leave behind. */
-struct copy {
-	int fd;
-	FILE *f;
-	char path[32];
-};
-
-/* The copy's file: unlinked at once and named through /proc, so that it
- * goes when the process does, however it ends. */
-static int
-copy_open(struct copy *cp, const char *opt, const char *path)
-{
-	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
-	char tmpl[PATH_MAX];
-	/* Nanosecond pcap, EN10MB, every record within the snap length. */
-	const uint32_t hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0,
-		RXR_CAPTURE_CAPLEN_MAX, 1 };
-
-	snprintf(tmpl, sizeof(tmpl), "%s/rxrefill-capture-XXXXXX", dir);
-	cp->fd = mkstemp(tmpl);
-	if (cp->fd < 0) {
-		RXR_LOG(ERR, "%s %s: cannot make the Ethernet copy net_pcap "
-			"replays in %s: %s (set TMPDIR)", opt, path, dir,
-			strerror(errno));
-		return -1;
-	}
-	unlink(tmpl);
-	snprintf(cp->path, sizeof(cp->path), "/proc/self/fd/%d", cp->fd);
-	cp->f = fdopen(dup(cp->fd), "wb");
-	if (cp->f == NULL || fwrite(hdr, sizeof(hdr), 1, cp->f) != 1) {
-		RXR_LOG(ERR, "%s %s: cannot write its copy in %s: %s", opt,
-			path, dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void
-copy_record(struct copy *cp, const struct rxr_capture_rec *r)
-{
-	const uint32_t h[4] = { (uint32_t)r->ts_sec, r->ts_nsec, r->caplen,
-		r->len };
-
-	fwrite(h, sizeof(h), 1, cp->f);
-	fwrite(r->data, r->caplen, 1, cp->f);
-}
-
-static int
-copy_close(struct copy *cp, const char *opt, const char *path)
-{
-	if (cp->f != NULL && (ferror(cp->f) | fclose(cp->f)) == 0)
-		return 0;
-	RXR_LOG(ERR, "%s %s: cannot write its copy: %s", opt, path,
-		strerror(errno));
-	return -1;
-}
 
 /* A capture and what became of its records, for the report's env. */
 static json_t *
@@ -127,82 +67,75 @@ capture_open(struct rxr_capture *cap, const char *opt, const char *path)
 }
 
 /*
- * Read a capture before EAL, as every route does (rxr_capture.h's rule):
- * a bad file fails naming the file and the record. Counts give finite
- * replay its target; distinct flows size the stream tables. Fills queue q
- * of c.
+ * The capture's records, read afresh, into the copy net_pcap replays:
+ * Ethernet, every record whole, in a file unlinked at once and named
+ * through /proc, so that no other process can change it and it goes when
+ * the process does, however it ends. @return the copy's name, or NULL.
  */
-static int
-capture_count(struct rxr_capture *cap, const char *opt, const char *path,
-		uint16_t room, struct replay_counts *c, unsigned int q)
+static char *
+capture_copy(const char *opt, const char *path)
 {
-	struct rxr_capture_flows fs;
-	struct rxr_flow_info info;
-	struct rxr_capture_rec r;
-	char note[512];
-	int ret;
-
-	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
-		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
-		return -1;
-	}
-	while ((ret = rxr_capture_next(cap, &r)) == 1) {
-		c->packets[q]++;
-		c->bytes[q] += r.caplen;
-		c->largest = RTE_MAX(c->largest, r.caplen);
-		c->segments += (r.caplen + room - 1) / room;
-		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
-				rxr_capture_flows_add(&fs, &info.key, 0, 0,
-					r.caplen) != 0) {
-			snprintf(cap->err, sizeof(cap->err), "no memory to "
-				"count its flows");
-			ret = -1;
-			break;
-		}
-	}
-	c->flows[q] = fs.nb_flows;
-	rxr_capture_flows_free(&fs);
-	rxr_capture_describe(cap, note, sizeof(note));
-	if (ret == 0 && c->packets[q] == 0) {
-		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
-			note[0] ? "; " : "", note);
-		return -1;
-	}
-	if (ret < 0)
-		RXR_LOG(ERR, "%s %s: %s", opt, path, cap->err);
-	else if (note[0] != '\0')
-		printf(APP ": %s %s: %s; net_pcap replays an Ethernet copy\n",
-			opt, path, note);
-	return ret;
-}
-
-/* The capture's records into a copy (copy_open()), read afresh. */
-static int
-capture_copy(const char *opt, const char *path, struct copy *cp)
-{
+	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+	/* Nanosecond pcap, EN10MB, every record within the snap length. */
+	const uint32_t hdr[6] = { 0xa1b23c4d, 2 | 4 << 16, 0, 0,
+		RXR_CAPTURE_CAPLEN_MAX, 1 };
+	char tmpl[PATH_MAX], name[32];
 	struct rxr_capture cap;
 	struct rxr_capture_rec r;
-	int ret;
+	FILE *f;
+	int fd, ret;
 
 	if (capture_open(&cap, opt, path) != 0)
-		return -1;
-	if (copy_open(cp, opt, path) != 0) {
+		return NULL;
+	snprintf(tmpl, sizeof(tmpl), "%s/rxrefill-capture-XXXXXX", dir);
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		RXR_LOG(ERR, "%s %s: cannot make the Ethernet copy net_pcap "
+			"replays in %s: %s (set TMPDIR)", opt, path, dir,
+			strerror(errno));
 		rxr_capture_close(&cap);
-		return -1;
+		return NULL;
 	}
-	while ((ret = rxr_capture_next(&cap, &r)) == 1)
-		copy_record(cp, &r);
-	if (ret < 0)
-		RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+	unlink(tmpl);
+	f = fdopen(dup(fd), "wb");
+	if (f == NULL || fwrite(hdr, sizeof(hdr), 1, f) != 1) {
+		RXR_LOG(ERR, "%s %s: cannot write its copy in %s: %s", opt,
+			path, dir, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		ret = -1;
+	} else {
+		while ((ret = rxr_capture_next(&cap, &r)) == 1) {
+			const uint32_t h[4] = { (uint32_t)r.ts_sec, r.ts_nsec,
+				r.caplen, r.len };
+
+			fwrite(h, sizeof(h), 1, f);
+			fwrite(r.data, r.caplen, 1, f);
+		}
+		if (ret < 0)
+			RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+		if ((ferror(f) | fclose(f)) != 0) {
+			RXR_LOG(ERR, "%s %s: cannot write its copy: %s", opt,
+				path, strerror(errno));
+			ret = -1;
+		}
+	}
 	rxr_capture_close(&cap);
-	return copy_close(cp, opt, path) != 0 ? -1 : ret;
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	if (ret == 0)
+		return strdup(name);
+	close(fd);
+	return NULL;
 }
 
 /*
- * A capture for net_pcap: counted (capture_count()); one that net_pcap
- * (libpcap) would read otherwise (pcapng, another link type, records
- * skipped or longer than the snap length) is replayed from an Ethernet
- * copy; one replayed as it is is watched for changes (replay_changed()).
+ * A capture for net_pcap, queue q of c, read before EAL as every route
+ * does (rxr_capture.h's rule): a bad file fails naming the file and the
+ * record. Counts give finite replay its target; distinct flows size the
+ * stream tables. One that net_pcap (libpcap) would read otherwise
+ * (pcapng, another link type, records skipped or longer than the snap
+ * length) is replayed from an Ethernet copy; one replayed as it is is
+ * watched for changes (replay_changed()).
  */
 static int
 capture_scan(struct app *a, const char *opt, const char *path,
@@ -210,22 +143,54 @@ capture_scan(struct app *a, const char *opt, const char *path,
 {
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
-	struct copy cp = { .fd = -1 };
+	struct rxr_capture_flows fs;
+	struct rxr_flow_info info;
+	struct rxr_capture_rec r;
 	struct rxr_capture cap;
+	char note[512];
 	bool copy;
 	int ret;
 
+	c->given[q] = path;
 	if (capture_open(&cap, opt, path) != 0)
 		return -1;
-	ret = capture_count(&cap, opt, path, room, c, q);
+	if (rxr_capture_flows_init(&fs, UINT32_MAX) != 0) {
+		RXR_LOG(ERR, "%s %s: no memory to count its flows", opt, path);
+		rxr_capture_close(&cap);
+		return -1;
+	}
+	while ((ret = rxr_capture_next(&cap, &r)) == 1) {
+		c->packets[q]++;
+		c->bytes[q] += r.caplen;
+		c->largest = RTE_MAX(c->largest, r.caplen);
+		c->segments += (r.caplen + room - 1) / room;
+		if (rxr_flow_parse(r.data, r.caplen, &info) == RXR_FLOW_OK &&
+				rxr_capture_flows_add(&fs, &info.key, 0, 0,
+					r.caplen) != 0) {
+			snprintf(cap.err, sizeof(cap.err), "no memory to "
+				"count its flows");
+			ret = -1;
+			break;
+		}
+	}
+	c->flows[q] = fs.nb_flows;
+	rxr_capture_flows_free(&fs);
+	rxr_capture_describe(&cap, note, sizeof(note));
+	if (ret == 0 && c->packets[q] == 0) {
+		RXR_LOG(ERR, "%s %s: no record to replay%s%s", opt, path,
+			note[0] ? "; " : "", note);
+		ret = -1;
+	} else if (ret < 0) {
+		RXR_LOG(ERR, "%s %s: %s", opt, path, cap.err);
+	} else if (note[0] != '\0') {
+		printf(APP ": %s %s: %s; net_pcap replays an Ethernet copy\n",
+			opt, path, note);
+	}
 	copy = cap.pcapng || cap.trimmed || cap.converted != 0 ||
 		cap.skipped[RXR_CAPTURE_SKIP_EMPTY] +
 		cap.skipped[RXR_CAPTURE_SKIP_INVALID] +
 		cap.skipped[RXR_CAPTURE_SKIP_LINKTYPE] != 0;
-	if (ret == 0 && copy)
-		ret = capture_copy(opt, path, &cp);
-	c->given[q] = path;
-	c->read[q] = copy ? strdup(cp.path) : path;
+	c->read[q] = ret != 0 || !copy ? path : capture_copy(opt, path);
 	if (ret == 0 && (c->read[q] == NULL ||
 			(!copy && stat(path, &c->st[q]) != 0)))
 		ret = -1;
@@ -233,8 +198,6 @@ capture_scan(struct app *a, const char *opt, const char *path,
 		json_array_append_new(a->captures, capture_json(opt, path, &cap,
 			c->packets[q], c->bytes[q], copy));
 	rxr_capture_close(&cap);
-	if (ret != 0 && cp.fd >= 0)
-		close(cp.fd);
 	return ret;
 }
 
@@ -295,6 +258,7 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 			argv[++i] : NULL;
 		char *kv, *save = NULL, *copy, *out;
 		char opt[RTE_DEV_NAME_MAX_LEN + 8];
+		char whose[RTE_DEV_NAME_MAX_LEN + 32];
 		struct pcap_dev *d;
 		size_t len;
 
@@ -306,10 +270,13 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 			(int)strcspn(arg, ","), arg);
 		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
 		len = strlen(arg) + 32 * MAX_QUEUES + 1;
-		copy = d->arg_copy = strdup(arg);
+		/* The files' names point into copy (files.given[]). */
+		copy = strdup(arg);
 		out = d->arg = calloc(1, len);
-		if (copy == NULL || out == NULL)
+		if (copy == NULL || out == NULL) {
+			free(copy);
 			return -1;
+		}
 		for (kv = strtok_r(copy, ",", &save); kv != NULL;
 				kv = strtok_r(NULL, ",", &save)) {
 			struct replay_counts *c = &d->files;
@@ -327,22 +294,19 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 				strcat(out, kv);
 			}
 		}
+		if (d->files.nb == 0)
+			free(copy);
 		argv[i] = out + 1;	/* past the first "," */
-	}
-	for (unsigned int i = 0; i < a->nb_pcap_devs; i++) {
-		const struct replay_counts *c = &a->pcap_devs[i].files;
-		char whose[RTE_DEV_NAME_MAX_LEN + 32];
-
-		if (!c->endless)
+		if (!d->files.endless)
 			continue;
-		if (c->largest > room) {
-			too_large(a, "--vdev", a->pcap_devs[i].name, c->largest,
-				room, "infinite_rx=0");
+		if (d->files.largest > room) {
+			too_large(a, "--vdev", d->name, d->files.largest, room,
+				"infinite_rx=0");
 			return -1;
 		}
 		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
-			a->pcap_devs[i].name);
-		if (endless_frames_check(a, whose, c->segments, "") != 0)
+			d->name);
+		if (endless_frames_check(a, whose, d->files.segments, "") != 0)
 			return -1;
 	}
 	return 0;
@@ -378,44 +342,6 @@ replay_prepare(struct app *a, int argc, char **argv)
 	return replay_devices(a, argc, argv, room);
 }
 
-const struct replay_counts *
-replay_device_files(const struct app *a, const char *name)
-{
-	for (unsigned int i = 0; i < a->nb_pcap_devs; i++)
-		if (strcmp(a->pcap_devs[i].name, name) == 0)
-			return &a->pcap_devs[i].files;
-	return NULL;
-}
-
-/* A file replayed as it is whose size, inode or time differs from the
- * scan's: said, naming it. */
-static bool
-files_changed(const struct replay_counts *c)
-{
-	for (unsigned int q = 0; q < c->nb; q++) {
-		const struct stat *was = &c->st[q];
-		struct stat now;
-
-		if (c->read[q] != c->given[q])
-			continue;
-		if (stat(c->given[q], &now) == 0 && now.st_dev == was->st_dev &&
-				now.st_ino == was->st_ino &&
-				now.st_size == was->st_size &&
-				now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-				now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
-			continue;
-		RXR_LOG(ERR, "%s: the capture changed while it was replayed "
-			"(%s): the run stops, its counts no longer match the "
-			"file", c->given[q], stat(c->given[q], &now) != 0 ?
-			strerror(errno) : now.st_size != was->st_size ?
-			"its size" : now.st_ino != was->st_ino ||
-			now.st_dev != was->st_dev ? "another file" :
-			"its modification time");
-		return true;
-	}
-	return false;
-}
-
 bool
 replay_ports(const struct app *a)
 {
@@ -425,12 +351,38 @@ replay_ports(const struct app *a)
 	return false;
 }
 
+/* A file replayed as it is whose size, inode or time differs from the
+ * scan's: said, naming it. */
 bool
 replay_changed(const struct app *a)
 {
-	for (unsigned int i = 0; i < a->nb_ports; i++)
-		if (files_changed(&a->ports[i].files))
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		const struct replay_counts *c = &a->ports[i].files;
+
+		for (unsigned int q = 0; q < c->nb; q++) {
+			const struct stat *was = &c->st[q];
+			struct stat now;
+
+			if (c->read[q] != c->given[q])
+				continue;
+			if (stat(c->given[q], &now) == 0 &&
+					now.st_dev == was->st_dev &&
+					now.st_ino == was->st_ino &&
+					now.st_size == was->st_size &&
+					now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+					now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
+				continue;
+			RXR_LOG(ERR, "%s: the capture changed while it was "
+				"replayed (%s): the run stops, its counts no "
+				"longer match the file", c->given[q],
+				stat(c->given[q], &now) != 0 ? strerror(errno) :
+				now.st_size != was->st_size ? "its size" :
+				now.st_ino != was->st_ino ||
+				now.st_dev != was->st_dev ? "another file" :
+				"its modification time");
 			return true;
+		}
+	}
 	return false;
 }
 

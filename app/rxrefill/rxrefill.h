@@ -322,7 +322,6 @@ struct pcap_dev {
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct replay_counts files;
 	char *arg;		/* the --vdev argument EAL reads, rewritten */
-	char *arg_copy;		/* the files' names point into it */
 };
 
 /* A port in use. */
@@ -347,9 +346,8 @@ struct port {
 	char devargs[8192];		/* as probed: --replay names every file */
 	bool reprobe_ok;		/* bus, devname and devargs known */
 	bool always_reprobe;		/* a queue cannot take another pool */
-	bool reclaim_after_close;	/* the PMD leaves frames in its pool */
-	bool page_bounded;		/* each buffer must sit in one 4 KiB page */
-	/* net_af_xdp: its XDP sockets, for their statistics (xsk.c). */
+	/* net_af_xdp (its pool is its UMEM): its XDP sockets, for their
+	 * statistics (xsk.c). */
 	bool xsk;
 	struct xsk_sock xsk_socks[2 * MAX_QUEUES];
 	unsigned int nb_xsk;
@@ -369,7 +367,6 @@ struct app {
 	struct json_t *captures;	/* env.captures: what each file held */
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
-	unsigned int poll_lcores[MAX_POLLERS];
 	bool streams_deferred;		/* --stream-counting, resolved */
 	int argc;
 	char **argv;			/* a copy, as typed */
@@ -444,8 +441,6 @@ void say_wrapped(const char *prefix, const char *text);
  * --replay file. replay_prepare() rewrites the net_pcap --vdev arguments
  * among EAL's to name the copies it made. */
 int replay_prepare(struct app *a, int eal_argc, char **argv);
-const struct replay_counts *replay_device_files(const struct app *a,
-		const char *name);
 /* Whether a port replays captures (net_pcap with files). */
 bool replay_ports(const struct app *a);
 /* A file replayed as it is changed since it was read: said, true. */
@@ -558,10 +553,9 @@ int lcore_cpu(unsigned int lcore);
 bool read_first_line(const char *path, char *buf, size_t len);
 
 /* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
- * and this process cannot run on, said in why; false when there is none.
- * The thread's affinity is left as @p own, the process's at start. */
-bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own, char *why,
-		size_t len);
+ * and this process cannot run on, said; false when there is none. The
+ * thread's affinity is left as @p own, the process's at start. */
+bool cpus_outside(int argc, char **argv, const rte_cpuset_t *own);
 /* After EAL: each poll lcore's consumer_cpu and the zeroing thread's CPU;
  * -1 with the reason said when other-cpu leaves a poll lcore none. */
 int cpus_place(struct app *a);
