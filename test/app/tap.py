@@ -7,7 +7,9 @@ Skip, or "not ok" with the failure's lines as comments. The other cases
 still run.
 """
 
+import os
 import shutil
+import signal
 import sys
 import time
 
@@ -25,6 +27,23 @@ def run(namespace, only=(), tmp=None):
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def kill_children():
+    """Kill what a failed case left running (a Popen whose wait timed
+    out): it would hold its EAL file prefix and fail the next cases."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open("/proc/self/task/%s/children" % tid) as f:
+                pids = [int(x) for x in f.read().split()]
+        except OSError:
+            continue
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
 
 
 def run_cases(namespace, only):
@@ -46,6 +65,7 @@ def run_cases(namespace, only):
             for line in str(e).splitlines() or [repr(e)]:
                 print("# " + line)
             print("not ok %d - %s" % (n, name))
+            kill_children()
         sys.stdout.flush()
     print("1..%d" % n)
     return 1 if failed else 0
