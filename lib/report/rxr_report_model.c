@@ -662,9 +662,12 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
 		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
-		cs->p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
-			nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], cs->buf,
-				nv[0]) : NAN;
+		/* The unpaired test of the values, a second opinion. */
+		cs->cmp[c] = NO_CMP;
+		if (c > 0 && mt->dir != RXRR_DIR_NONE)
+			rxr_stats_compare(v, nv[c], cs->buf, nv[0], false, true,
+				m->alpha, &cs->cmp[c]);
+		cs->p[c] = cs->cmp[c].p;
 		cs->cmp[c] = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)

@@ -32,7 +32,7 @@ extern "C" {
 
 /** Name of the interval of rxr_stats_describe(), for reports. */
 #define RXR_STATS_CI_METHOD "Student t interval of the mean"
-/** Name of rxr_stats_perm_test()'s family, for reports. */
+/** Name of the unpaired test on values (diff), for reports. */
 #define RXR_STATS_TEST_METHOD "permutation test, difference of means"
 /** Name of the unpaired comparison's family (the method that ran for
  * given sizes: rxr_stats_cmp.test). */
@@ -88,11 +88,6 @@ struct rxr_stats_cmp {
 int rxr_stats_compare(const double *x, size_t nx, const double *base,
 		size_t nb, bool paired, bool diff, double alpha,
 		struct rxr_stats_cmp *out);
-
-/** Two-sided p of the permutation test of mean(a) - mean(b): in (0, 1],
- * NAN when a sample is empty. */
-double rxr_stats_perm_test(const double *a, size_t na, const double *b,
-		size_t nb);
 
 /** Smallest p of the sign-flip test with n rounds: 2 / 2^n (1 for one
  * round; the Monte Carlo floor above exact enumeration). */
