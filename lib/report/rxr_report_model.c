@@ -16,11 +16,36 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-/* The report groups' rows (the lists' row column, rxr_report.h). */
-static const enum rxrr_dir row_dir[] = {
-	[RXRR_ROW_COUNT] = RXRR_DIR_NONE,
-	[RXRR_ROW_HIGHER] = RXRR_DIR_HIGHER,
-	[RXRR_ROW_LOWER] = RXRR_DIR_LOWER,
+/* The rows of the run figures and of the groups' fields (rxr_report.h). */
+static const struct row_spec {
+	const char *path;	/* "gbps", "pcp.hit_rate" */
+	const char *group;	/* "pcp"; NULL: a figure */
+	const char *name;	/* "hit_rate" */
+	unsigned int group_id;
+	enum rxrr_dir dir;
+	int prec;
+	bool optional;		/* a row only when some column has a value */
+	bool number;		/* a NUMBER field: before the counts */
+} row_specs[] = {
+#define SPARSE_REQUIRED false
+#define SPARSE_OPTIONAL false
+#define SPARSE_SPARSE true
+#define FIGURE_(n, r, when, h) { #n, NULL, #n, 0, RXRR_DIR_##r, 2, \
+	SPARSE_##when, true },
+	RXR_REPORT_FIGURES(FIGURE_)
+#define NUMBER_COUNT false
+#define NUMBER_NUMBER true
+#define NUMBER_STRING false
+#define ROW_NONE(g, f, t, p, opt)
+#define ROW_(dir, g, f, t, p, opt) { #g "." #f, #g, #f, RXR_REPORT_GROUP_##g, \
+	RXRR_DIR_##dir, p, opt, NUMBER_##t },
+#define ROW_COUNT(...) ROW_(NONE, __VA_ARGS__)
+#define ROW_HIGHER(...) ROW_(HIGHER, __VA_ARGS__)
+#define ROW_LOWER(...) ROW_(LOWER, __VA_ARGS__)
+#define ROW_ALWAYS(g, f, t, r, p, h) ROW_##r(g, f, t, p, false)
+#define ROW_HAS(g, f, t, r, p, h) ROW_##r(g, f, t, p, true)
+#define GROUP_(g, list, when) list(ROW_##when)
+	RXR_REPORT_GROUPS(GROUP_)
 };
 _Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
 /* The groups whose rows follow the core ones: always there. */
@@ -63,19 +88,14 @@ static const char *const metric_groups[] = {
 bool
 rxr_report_metric_known(const char *sel)
 {
-	const struct rxrr_figure *fig;
-	const struct rxrr_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
 		return false;
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		if (strcmp(sel, fig->name) == 0)
-			return true;
-	for (i = 0; (f = rxrr_field(i)) != NULL; i++)
-		if (f->row != RXRR_ROW_NONE &&
-				(strcmp(sel, f->path) == 0 ||
-				 strcmp(sel, f->group) == 0))
+	for (i = 0; i < NELEMS(row_specs); i++)
+		if (strcmp(sel, row_specs[i].path) == 0 ||
+				(row_specs[i].group != NULL &&
+				 strcmp(sel, row_specs[i].group) == 0))
 			return true;
 	for (i = 0; i < NELEMS(fairness_metrics); i++)
 		if (strcmp(sel, fairness_metrics[i].name) == 0)
@@ -99,19 +119,17 @@ static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
 static void
 metric_help_build(void)
 {
-	const struct rxrr_figure *fig;
-	const struct rxrr_field *f;
+	const struct row_spec *f;
 	const char *group = NULL;
 	size_t n = 0, i;
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		ADD("%s, ", fig->name);
-	for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
-		if (f->row == RXRR_ROW_NONE)
-			continue;
-		if (group == NULL || strcmp(group, f->group) != 0)
+	for (i = 0; i < NELEMS(row_specs); i++) {
+		f = &row_specs[i];
+		if (f->group == NULL)
+			ADD("%s, ", f->name);
+		else if (group == NULL || strcmp(group, f->group) != 0)
 			ADD("%s%s[.%s", group != NULL ? "], " : "", f->group,
 				f->name);
 		else
@@ -360,18 +378,16 @@ mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
 static int
 mlist_add_groups(struct mlist *l, unsigned int mask)
 {
-	const struct rxrr_field *f;
+	const struct row_spec *f;
 	unsigned int pass, i;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
-			if (f->row == RXRR_ROW_NONE ||
-					!(mask & 1u << f->group_id) ||
-					(f->type == RXRR_FTYPE_NUMBER) !=
-						(pass == 0))
+		for (i = 0; i < NELEMS(row_specs); i++) {
+			f = &row_specs[i];
+			if (f->group == NULL || !(mask & 1u << f->group_id) ||
+					f->number != (pass == 0))
 				continue;
-			if (mlist_add(l, f->path, row_dir[f->row], f->prec,
-					!rxrr_group_required(f->group_id),
+			if (mlist_add(l, f->path, f->dir, f->prec, f->optional,
 					NULL, NULL))
 				return -ENOMEM;
 		}
@@ -442,15 +458,13 @@ static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
-	const struct rxrr_figure *fig;
 	size_t i;
 	int ret;
 
 	/* The figures, with Min and Max rows; then the groups' rows. */
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		if (mlist_add(l, fig->name, fig->higher ? RXRR_DIR_HIGHER :
-				RXRR_DIR_LOWER, 2, fig->when == RXRR_SPARSE,
-				NULL, NULL))
+	for (i = 0; i < NELEMS(row_specs) && row_specs[i].group == NULL; i++)
+		if (mlist_add(l, row_specs[i].path, row_specs[i].dir, 2,
+				row_specs[i].optional, NULL, NULL))
 			return -ENOMEM;
 		else
 			l->m[l->n - 1].spread = true;

@@ -20,45 +20,6 @@ struct rxr_report {
 	bool stale;	/* runs added since the summary was computed */
 };
 
-/* The lists of rxr_report.h as tables (rxr_report_util.c). */
-
-/* A figure's when column. */
-enum rxrr_when { RXRR_REQUIRED, RXRR_OPTIONAL, RXRR_SPARSE };
-
-/* One line of RXR_REPORT_FIGURES. */
-struct rxrr_figure {
-	const char *name;
-	bool higher;		/* higher is better (else lower) */
-	enum rxrr_when when;
-};
-
-/* Figure i, or NULL past the list. */
-const struct rxrr_figure *rxrr_figure(unsigned int i);
-
-/* A field's type and row (the group lists' type and row columns). */
-enum rxrr_ftype { RXRR_FTYPE_COUNT, RXRR_FTYPE_NUMBER, RXRR_FTYPE_STRING };
-enum rxrr_row_kind {
-	RXRR_ROW_NONE, RXRR_ROW_COUNT, RXRR_ROW_HIGHER, RXRR_ROW_LOWER,
-};
-
-/* One line of a group list. */
-struct rxrr_field {
-	enum rxr_report_group_id group_id;
-	const char *group;	/* "pcp" */
-	const char *name;	/* "hits" */
-	const char *path;	/* "pcp.hits" */
-	enum rxrr_ftype type;
-	enum rxrr_row_kind row;
-	int prec;		/* decimals of its row */
-};
-
-/* Field id, or NULL past RXR_REPORT_FIELDS_NUM. */
-const struct rxrr_field *rxrr_field(unsigned int id);
-/* Name of group id ("pcp"), NULL past RXR_REPORT_GROUPS_NUM. */
-const char *rxrr_group_name(unsigned int id);
-/* Whether group id is always written (else only when run.has_<group>). */
-bool rxrr_group_required(unsigned int id);
-
 /*
  * Log2 bucket of a latency: 0 -> 0, 1 -> 1, 2..3 -> 2, 4..7 -> 3, ...;
  * values past the last bucket count in the last one. Its bounds: [lo, hi).

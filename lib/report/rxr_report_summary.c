@@ -315,7 +315,10 @@ rxrr_set_alpha(struct rxr_report *r, double alpha)
 int
 rxrr_summarize(struct rxr_report *r)
 {
-	const struct rxrr_figure *f;
+#define FIGURE_NAME_(n, row, when, help) #n,
+	static const char *const figures[] = {
+		RXR_REPORT_FIGURES(FIGURE_NAME_)
+	};
 	struct rxrr_group *g;
 	json_t *summary, *z;
 	size_t n, i, k, most = 1;
@@ -350,10 +353,10 @@ rxrr_summarize(struct rxr_report *r)
 				"{s:O*, s:O*}", "policy", json_object_get(z,
 				"policy"), "method", json_object_get(z, "method"))))
 			goto out;
-		for (k = 0; (f = rxrr_figure(k)) != NULL; k++)
-			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
+		for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++)
+			if (rxrr_jset(o, figures[k], stats_json(&g[i], i ? &g[0] :
 						NULL, rxrr_bulk_sibling(g, n, i),
-						f->name, alpha, paired, buf,
+						figures[k], alpha, paired, buf,
 						base)))
 				goto out;
 	}

@@ -200,62 +200,6 @@ rxrr_clean_dup(const char *s)
 	return c;
 }
 
-/* The figures (rxr_report.h) as a table. */
-#define HIGHER_HIGHER true
-#define HIGHER_LOWER false
-static const struct rxrr_figure figures[] = {
-#define FIGURE(n, r, w, h) { .name = #n, .higher = HIGHER_##r, \
-	.when = RXRR_##w },
-	RXR_REPORT_FIGURES(FIGURE)
-#undef FIGURE
-};
-
-const struct rxrr_figure *
-rxrr_figure(unsigned int i)
-{
-	return i < sizeof(figures) / sizeof(figures[0]) ? &figures[i] : NULL;
-}
-
-/* The group lists (rxr_report.h) as a table. */
-static const struct rxrr_field fields[] = {
-#define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
-	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
-	.path = #g "." #f, .type = RXRR_FTYPE_##t, \
-	.row = RXRR_ROW_##r, .prec = p },
-	RXR_REPORT_ALL_FIELDS(FIELD)
-#undef FIELD
-};
-
-#define REQUIRED_ALWAYS true
-#define REQUIRED_HAS false
-static const struct {
-	const char *name;
-	bool required;
-} groups[] = {
-#define GROUP(g, list, when) [RXR_REPORT_GROUP_##g] = { #g, \
-	REQUIRED_##when },
-	RXR_REPORT_GROUPS(GROUP)
-#undef GROUP
-};
-
-const struct rxrr_field *
-rxrr_field(unsigned int id)
-{
-	return id < RXR_REPORT_FIELDS_NUM ? &fields[id] : NULL;
-}
-
-const char *
-rxrr_group_name(unsigned int id)
-{
-	return id < RXR_REPORT_GROUPS_NUM ? groups[id].name : NULL;
-}
-
-bool
-rxrr_group_required(unsigned int id)
-{
-	return id < RXR_REPORT_GROUPS_NUM && groups[id].required;
-}
-
 double
 rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp)
 {

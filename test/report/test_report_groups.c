@@ -17,6 +17,59 @@
 #include "rxr_report_priv.h"
 #include "rxr_test.h"
 
+/* The group lists as a table, field by id and group by id. */
+enum rxrr_ftype { RXRR_FTYPE_COUNT, RXRR_FTYPE_NUMBER, RXRR_FTYPE_STRING };
+enum rxrr_row_kind {
+	RXRR_ROW_NONE, RXRR_ROW_COUNT, RXRR_ROW_HIGHER, RXRR_ROW_LOWER,
+};
+
+struct rxrr_field {
+	enum rxr_report_group_id group_id;
+	const char *group;
+	const char *name;
+	const char *path;
+	enum rxrr_ftype type;
+	enum rxrr_row_kind row;
+};
+
+static const struct rxrr_field fields[] = {
+#define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
+	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
+	.path = #g "." #f, .type = RXRR_FTYPE_##t, .row = RXRR_ROW_##r },
+	RXR_REPORT_ALL_FIELDS(FIELD)
+#undef FIELD
+};
+
+#define REQUIRED_ALWAYS true
+#define REQUIRED_HAS false
+static const struct {
+	const char *name;
+	bool required;
+} groups[] = {
+#define GROUP(g, list, when) [RXR_REPORT_GROUP_##g] = { #g, \
+	REQUIRED_##when },
+	RXR_REPORT_GROUPS(GROUP)
+#undef GROUP
+};
+
+static const struct rxrr_field *
+rxrr_field(unsigned int id)
+{
+	return id < RXR_REPORT_FIELDS_NUM ? &fields[id] : NULL;
+}
+
+static const char *
+rxrr_group_name(unsigned int id)
+{
+	return groups[id].name;
+}
+
+static bool
+rxrr_group_required(unsigned int id)
+{
+	return groups[id].required;
+}
+
 /* Distinct values by field id, so that a field written from another's
  * member is seen. */
 static const char *const string_values[] = { "s0", "s1", "s2", "s3", "s4",
