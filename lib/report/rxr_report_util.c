@@ -254,29 +254,16 @@ rxrr_line_clean(struct rxrr_line *l, const char *s)
 			'?' : *s);
 }
 
-void
-rxrr_line_put(struct rxrr_line *l, FILE *out)
-{
-	char *s = l->big != NULL ? l->big : l->buf;
-
-	while (l->len > 0 && s[l->len - 1] == ' ')
-		l->len--;
-	s[l->len] = '\0';
-	fputs(s, out);
-	fputc('\n', out);
-	l->len = 0;
-}
-
 /*
- * A sentence line within TEXT_COLUMNS: broken at spaces, the rest indented
- * by four (lists indent their items by two). A word longer than a line
- * stays whole.
+ * The line, within width columns when it is a sentence: broken at spaces,
+ * the rest indented by four (lists indent their items by two). A word
+ * longer than a line stays whole.
  */
-void
-rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
+static void
+line_put(struct rxrr_line *l, FILE *out, size_t width)
 {
 	char *s = l->big != NULL ? l->big : l->buf;
-	size_t start = 0, width = TEXT_COLUMNS;
+	size_t start = 0;
 
 	while (l->len > 0 && s[l->len - 1] == ' ')
 		l->len--;
@@ -300,6 +287,18 @@ rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
 	}
 	fprintf(out, "%s%s\n", start == 0 ? "" : "    ", s + start);
 	l->len = 0;
+}
+
+void
+rxrr_line_put(struct rxrr_line *l, FILE *out)
+{
+	line_put(l, out, SIZE_MAX);
+}
+
+void
+rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
+{
+	line_put(l, out, TEXT_COLUMNS);
 }
 
 void
