@@ -46,8 +46,15 @@ static const struct row_spec {
 #define ROW_HAS(g, f, t, r, p, h) ROW_##r(g, f, t, p, true)
 #define GROUP_(g, list, when) list(ROW_##when)
 	RXR_REPORT_GROUPS(GROUP_)
+	/* Per-stream fairness, the summary of the stream rows. */
+#define FAIRNESS RXR_REPORT_GROUPS_NUM
+#define FAIRNESS_(f, dir) { "fairness." #f, "fairness", #f, FAIRNESS, \
+	RXRR_DIR_##dir, 4, true, true },
+	FAIRNESS_(min_share, HIGHER)
+	FAIRNESS_(max_share, LOWER)
+	FAIRNESS_(jain, HIGHER)
 };
-_Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
+_Static_assert(RXR_REPORT_GROUPS_NUM < 32, "groups, fairness fit a mask");
 /* The groups whose rows follow the core ones: always there. */
 #define CORE_GROUPS (1u << RXR_REPORT_GROUP_pcp | \
 	1u << RXR_REPORT_GROUP_zone_lock)
@@ -56,17 +63,6 @@ _Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
  * older reports carry for the recycle strategy's. */
 static const char *const own_counter_groups[] = {
 	"strategy_counters", "recycle",
-};
-
-static const struct {
-	const char *name;
-	enum rxrr_dir dir;
-	int prec;
-} fairness_metrics[] = {
-	/* Per-stream fairness, the summary of the stream rows. */
-	{ "fairness.min_share", RXRR_DIR_HIGHER, 4 },
-	{ "fairness.max_share", RXRR_DIR_LOWER, 4 },
-	{ "fairness.jain", RXRR_DIR_HIGHER, 4 },
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -81,7 +77,6 @@ static const struct {
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
 	"drops", "recycle", "strategy_counters",
-	"fairness",
 	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
 };
 
@@ -96,9 +91,6 @@ rxr_report_metric_known(const char *sel)
 		if (strcmp(sel, row_specs[i].path) == 0 ||
 				(row_specs[i].group != NULL &&
 				 strcmp(sel, row_specs[i].group) == 0))
-			return true;
-	for (i = 0; i < NELEMS(fairness_metrics); i++)
-		if (strcmp(sel, fairness_metrics[i].name) == 0)
 			return true;
 	for (i = 0; i < NELEMS(metric_groups); i++)
 		if (strcmp(sel, metric_groups[i]) == 0)
@@ -125,7 +117,9 @@ metric_help_build(void)
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; i < NELEMS(row_specs); i++) {
+	/* The fairness rows are listed with the other groups of rows. */
+	for (i = 0; i < NELEMS(row_specs) && row_specs[i].group_id != FAIRNESS;
+			i++) {
 		f = &row_specs[i];
 		if (f->group == NULL)
 			ADD("%s, ", f->name);
@@ -302,16 +296,11 @@ mlist_add(struct mlist *l, const char *name, enum rxrr_dir dir, int prec,
 		l->cap = cap;
 	}
 	mt = &l->m[l->n];
-	mt->name = strdup(name);
+	*mt = (struct rxrr_metric){ .name = strdup(name), .dir = dir,
+		.prec = prec, .optional = optional, .stream = stream,
+		.field = field };
 	if (mt->name == NULL)
 		return -ENOMEM;
-	mt->dir = dir;
-	mt->prec = prec;
-	mt->optional = optional;
-	mt->spread = false;
-	mt->stream = stream;
-	mt->field = field;
-	mt->key = NULL;
 	l->n++;
 	return 0;
 }
@@ -482,12 +471,8 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing |
 			1u << RXR_REPORT_GROUP_poll |
 			1u << RXR_REPORT_GROUP_zeroer);
-	for (i = 0; ret == 0 && i < NELEMS(fairness_metrics); i++)
-		if (mlist_add(l, fairness_metrics[i].name,
-				fairness_metrics[i].dir,
-				fairness_metrics[i].prec,
-				true, NULL, NULL))
-			return -ENOMEM;
+	if (ret == 0)
+		ret = mlist_add_groups(l, 1u << FAIRNESS);
 	if (ret != 0 || !stream_rows)
 		return ret;
 	return mlist_add_flows(l, cols, ncols);
