@@ -214,16 +214,6 @@ struct rxr_report_noise {
 	G(streams_untracked_by_cause, \
 		RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS, HAS)
 
-#define RXR_REPORT_ALL_FIELDS(X) \
-	RXR_REPORT_PCP_FIELDS(X) \
-	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
-	RXR_REPORT_DEFERRED_FIELDS(X) \
-	RXR_REPORT_ZEROING_FIELDS(X) \
-	RXR_REPORT_POLL_FIELDS(X) \
-	RXR_REPORT_ZEROER_FIELDS(X) \
-	RXR_REPORT_STREAMS_UNTRACKED_FIELDS(X) \
-	RXR_REPORT_STREAMS_UNTRACKED_BY_CAUSE_FIELDS(X)
-
 #define RXR_REPORT_CTYPE_COUNT uint64_t
 #define RXR_REPORT_CTYPE_NUMBER double
 #define RXR_REPORT_CTYPE_STRING const char *
@@ -231,19 +221,12 @@ struct rxr_report_noise {
 /** @cond internal */
 #define RXR_REPORT_FIGURE_MEMBER_(n, row, when, help) double n;
 #define RXR_REPORT_MEMBER_(g, f, t, row, prec, help) RXR_REPORT_CTYPE_##t f;
-#define RXR_REPORT_FIELD_ID_(g, f, t, row, prec, help) \
-	RXR_REPORT_FIELD_##g##_##f,
 #define RXR_REPORT_GROUP_ID_(g, list, when) RXR_REPORT_GROUP_##g,
 #define RXR_REPORT_GROUP_STRUCT_(g, list, when) \
 	struct rxr_report_##g { list(RXR_REPORT_MEMBER_) };
 /** @endcond */
 
 RXR_REPORT_GROUPS(RXR_REPORT_GROUP_STRUCT_)
-
-enum rxr_report_field_id {
-	RXR_REPORT_ALL_FIELDS(RXR_REPORT_FIELD_ID_)
-	RXR_REPORT_FIELDS_NUM	/**< number of fields */
-};
 
 enum rxr_report_group_id {
 	RXR_REPORT_GROUPS(RXR_REPORT_GROUP_ID_)

@@ -713,10 +713,7 @@ model_add_row(struct rxrr_model *m, const char *config,
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
 		row->has[c] = cs->has[c];
-		if (row->tested)
-			row->cmp[c] = cs->cmp[c];
-		else
-			row->cmp[c] = NO_CMP;
+		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}

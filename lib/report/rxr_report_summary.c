@@ -149,12 +149,8 @@ rxrr_percentiles_json(const uint64_t *counts)
 	for (i = 0; o != NULL && i < RXRR_PCT_N; i++) {
 		struct rxrr_pct pc;
 
-		if (rxrr_percentile(counts, rxrr_pct_points[i],
-				&pc) != 0) {
-			json_decref(o);
-			return NULL;
-		}
-		if (json_object_set_new(o, rxrr_pct_names[i], json_pack(
+		if (rxrr_percentile(counts, rxrr_pct_points[i], &pc) != 0 ||
+				json_object_set_new(o, rxrr_pct_names[i], json_pack(
 				"{s:f, s:I, s:I}", "ns", pc.ns,
 				"lo", (json_int_t)pc.lo,
 				"hi", (json_int_t)pc.hi)) != 0) {
