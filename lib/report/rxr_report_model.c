@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The table model: which metrics a set of columns has, their figures per
- * column (min, median, max over repetitions) and % against the first,
- * and the refill latency histograms.
- */
+/* The table model: the metrics of a set of columns, their figures and
+ * % against the first, and the refill latency histograms. */
 
 #include <errno.h>
 #include <math.h>
@@ -207,10 +204,7 @@ stream_label(const json_t *s)
 	return c;
 }
 
-/*
- * A flow's identity as one string (addresses, ports, protocol), the key
- * of the hash tables that keep stream rows linear in the streams.
- */
+/* A flow's identity as one string: stream rows stay linear in streams. */
 static char *
 stream_key(const json_t *s)
 {
@@ -228,10 +222,8 @@ stream_key(const json_t *s)
 	return k;
 }
 
-/*
- * A run's streams by key (the first of equal ones, as a scan would find);
- * json_null() for a run without streams. NULL when out of memory.
- */
+/* A run's streams by key (the first of equal ones); json_null() without
+ * streams, NULL when out of memory. */
 static json_t *
 stream_index(const json_t *run)
 {

@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The statistics of runs: a configuration's runs against another's as a
- * ratio (a difference where a value is 0) with its interval and p-value,
- * paired over the rounds they ran in when they did; the summary of a
- * report (per configuration and figure, n, mean, stdev, median, min, max,
- * a 95% interval and the tests against the first configuration and bulk
- * on); the refill latency histograms and their percentiles.
- */
+/* The statistics of runs: one configuration against another, a report's
+ * summary, the refill latency histograms and their percentiles. */
 
 #include <errno.h>
 #include <math.h>
@@ -41,8 +35,7 @@ rxrr_get_path(const json_t *run, const void *path)
 	return rxrr_num(rxrr_path(run, path));
 }
 
-/* The run of g with repetition index rep, or NULL: where a group holding
- * every rep in order keeps it, else found by a scan. */
+/* The run of g of rep, or NULL: at index rep when in order, else found. */
 static const json_t *
 run_of_rep(const struct rxrr_group *g, json_int_t rep)
 {
