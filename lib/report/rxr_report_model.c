@@ -641,6 +641,7 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 	for (c = 0; c < m->ncols; c++) {
 		size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
 		double *v = cs->buf + c * cs->most;
+		struct rxr_stats_cmp unpaired;
 		size_t *nv = cs->nv;
 
 		nv[c] = 0;
@@ -654,11 +655,11 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
 		/* The unpaired test of the values, a second opinion. */
-		cs->cmp[c] = NO_CMP;
+		unpaired = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE)
 			rxr_stats_compare(v, nv[c], cs->buf, nv[0], false, true,
-				m->alpha, &cs->cmp[c]);
-		cs->p[c] = cs->cmp[c].p;
+				m->alpha, &unpaired);
+		cs->p[c] = unpaired.p;
 		cs->cmp[c] = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
