@@ -53,11 +53,8 @@ scalar_field(FILE *out, const json_t *v)
 		csv_field(out, json_string_value(v));
 }
 
-/*
- * The CSV's columns after config, metric, statistic and report: where
- * each is in a row of the document, the row's own (r), its array per
- * column (c), or a member of its n[] object (n).
- */
+/* The CSV's columns after config, metric, statistic and report: a row's
+ * own (r), its array per column (c), or a member of its n[] object (n). */
 static const struct {
 	const char *key;
 	char at;
@@ -126,7 +123,6 @@ col_label(const json_t *doc, size_t c)
 		json_array_get(json_object_get(doc, "reports"), c), "label"));
 }
 
-/* The first four fields of a line: config, metric, statistic, report. */
 static void
 csv_head(FILE *out, const char *config, const char *metric,
 		const char *stat, const char *report)
@@ -212,19 +208,14 @@ md_text(FILE *out, const char *s)
 	}
 }
 
-/* Element c of the row's array key (NULL when there is none). */
 static const json_t *
 row_at(const json_t *row, const char *key, size_t c)
 {
 	return json_array_get(json_object_get(row, key), c);
 }
 
-/*
- * Column c of a row: the value; past the first column with its change
- * ("n.s.": the test found no real difference; "n.t.": too few values to
- * test) and, on the tested row,
- * ratio, interval and p.
- */
+/* Column c of a row: the value; past the first, its change (n.s., n.t.)
+ * and, on the tested row, ratio, interval and p. */
 static void
 md_cell(const json_t *row, size_t c, FILE *out)
 {

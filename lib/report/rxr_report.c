@@ -651,8 +651,11 @@ FARR(streams, F_OBJ, stream_fields, check_stream);
 FARR(causes, F_STR, NULL, check_cause);
 
 #define RUN(ct, m) MEMBER(rxr_report_run, ct, m)
+#define FIGURE_REQUIRED true
+#define FIGURE_OPTIONAL false
+#define FIGURE_SPARSE false
 #define FIGURE_(n, row, when, help) \
-	{ #n, F_NUM_NULL, RXRR_##when == RXRR_REQUIRED, RUN(DBL, n) },
+	{ #n, F_NUM_NULL, FIGURE_##when, RUN(DBL, n) },
 static const struct field run_fields[] = {
 	{ "strategy", F_STR, true, NULL, check_nonempty, RUN(STR, strategy) },
 	{ "bulk", F_BOOL, true, RUN(BOOL, bulk) },

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The table model: which metrics a set of columns has, their figures per
- * column (min, median, max over repetitions) and % against the first,
- * and the refill latency histograms.
- */
+/* The table model: the metrics of a set of columns, their figures and
+ * % against the first, and the refill latency histograms. */
 
 #include <errno.h>
 #include <math.h>
@@ -16,13 +13,45 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
-/* The report groups' rows (the lists' row column, rxr_report.h). */
-static const enum rxrr_dir row_dir[] = {
-	[RXRR_ROW_COUNT] = RXRR_DIR_NONE,
-	[RXRR_ROW_HIGHER] = RXRR_DIR_HIGHER,
-	[RXRR_ROW_LOWER] = RXRR_DIR_LOWER,
+/* The rows of the run figures and of the groups' fields (rxr_report.h). */
+static const struct row_spec {
+	const char *path;	/* "gbps", "pcp.hit_rate" */
+	const char *group;	/* "pcp"; NULL: a figure */
+	const char *name;	/* "hit_rate" */
+	unsigned int group_id;
+	enum rxrr_dir dir;
+	int prec;
+	bool optional;		/* a row only when some column has a value */
+	bool number;		/* a NUMBER field: before the counts */
+} row_specs[] = {
+#define SPARSE_REQUIRED false
+#define SPARSE_OPTIONAL false
+#define SPARSE_SPARSE true
+#define FIGURE_(n, r, when, h) { #n, NULL, #n, 0, RXRR_DIR_##r, 2, \
+	SPARSE_##when, true },
+	RXR_REPORT_FIGURES(FIGURE_)
+#define NUMBER_COUNT false
+#define NUMBER_NUMBER true
+#define NUMBER_STRING false
+#define ROW_NONE(g, f, t, p, opt)
+#define ROW_(dir, g, f, t, p, opt) { #g "." #f, #g, #f, RXR_REPORT_GROUP_##g, \
+	RXRR_DIR_##dir, p, opt, NUMBER_##t },
+#define ROW_COUNT(...) ROW_(NONE, __VA_ARGS__)
+#define ROW_HIGHER(...) ROW_(HIGHER, __VA_ARGS__)
+#define ROW_LOWER(...) ROW_(LOWER, __VA_ARGS__)
+#define ROW_ALWAYS(g, f, t, r, p, h) ROW_##r(g, f, t, p, false)
+#define ROW_HAS(g, f, t, r, p, h) ROW_##r(g, f, t, p, true)
+#define GROUP_(g, list, when) list(ROW_##when)
+	RXR_REPORT_GROUPS(GROUP_)
+	/* Per-stream fairness, the summary of the stream rows. */
+#define FAIRNESS RXR_REPORT_GROUPS_NUM
+#define FAIRNESS_(f, dir) { "fairness." #f, "fairness", #f, FAIRNESS, \
+	RXRR_DIR_##dir, 4, true, true },
+	FAIRNESS_(min_share, HIGHER)
+	FAIRNESS_(max_share, LOWER)
+	FAIRNESS_(jain, HIGHER)
 };
-_Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
+_Static_assert(RXR_REPORT_GROUPS_NUM < 32, "groups, fairness fit a mask");
 /* The groups whose rows follow the core ones: always there. */
 #define CORE_GROUPS (1u << RXR_REPORT_GROUP_pcp | \
 	1u << RXR_REPORT_GROUP_zone_lock)
@@ -31,17 +60,6 @@ _Static_assert(RXR_REPORT_GROUPS_NUM <= 32, "groups fit a mask");
  * older reports carry for the recycle strategy's. */
 static const char *const own_counter_groups[] = {
 	"strategy_counters", "recycle",
-};
-
-static const struct {
-	const char *name;
-	enum rxrr_dir dir;
-	int prec;
-} fairness_metrics[] = {
-	/* Per-stream fairness, the summary of the stream rows. */
-	{ "fairness.min_share", RXRR_DIR_HIGHER, 4 },
-	{ "fairness.max_share", RXRR_DIR_LOWER, 4 },
-	{ "fairness.jain", RXRR_DIR_HIGHER, 4 },
 };
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -56,29 +74,20 @@ static const struct {
 /* Names that select a group of rows rather than one. */
 static const char *const metric_groups[] = {
 	"drops", "recycle", "strategy_counters",
-	"fairness",
 	"streams", "streams.packets", "streams.bytes", "refill_latency_hist",
 };
 
 bool
 rxr_report_metric_known(const char *sel)
 {
-	const struct rxrr_figure *fig;
-	const struct rxrr_field *f;
 	size_t i;
 
 	if (sel == NULL || *sel == '\0')
 		return false;
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		if (strcmp(sel, fig->name) == 0)
-			return true;
-	for (i = 0; (f = rxrr_field(i)) != NULL; i++)
-		if (f->row != RXRR_ROW_NONE &&
-				(strcmp(sel, f->path) == 0 ||
-				 strcmp(sel, f->group) == 0))
-			return true;
-	for (i = 0; i < NELEMS(fairness_metrics); i++)
-		if (strcmp(sel, fairness_metrics[i].name) == 0)
+	for (i = 0; i < NELEMS(row_specs); i++)
+		if (strcmp(sel, row_specs[i].path) == 0 ||
+				(row_specs[i].group != NULL &&
+				 strcmp(sel, row_specs[i].group) == 0))
 			return true;
 	for (i = 0; i < NELEMS(metric_groups); i++)
 		if (strcmp(sel, metric_groups[i]) == 0)
@@ -99,19 +108,19 @@ static pthread_once_t metric_help_once = PTHREAD_ONCE_INIT;
 static void
 metric_help_build(void)
 {
-	const struct rxrr_figure *fig;
-	const struct rxrr_field *f;
+	const struct row_spec *f;
 	const char *group = NULL;
 	size_t n = 0, i;
 
 #define ADD(...) (n += (size_t)snprintf(metric_help + n, \
 	n < sizeof(metric_help) ? sizeof(metric_help) - n : 0, __VA_ARGS__))
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		ADD("%s, ", fig->name);
-	for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
-		if (f->row == RXRR_ROW_NONE)
-			continue;
-		if (group == NULL || strcmp(group, f->group) != 0)
+	/* The fairness rows are listed with the other groups of rows. */
+	for (i = 0; i < NELEMS(row_specs) && row_specs[i].group_id != FAIRNESS;
+			i++) {
+		f = &row_specs[i];
+		if (f->group == NULL)
+			ADD("%s, ", f->name);
+		else if (group == NULL || strcmp(group, f->group) != 0)
 			ADD("%s%s[.%s", group != NULL ? "], " : "", f->group,
 				f->name);
 		else
@@ -195,10 +204,7 @@ stream_label(const json_t *s)
 	return c;
 }
 
-/*
- * A flow's identity as one string (addresses, ports, protocol), the key
- * of the hash tables that keep stream rows linear in the streams.
- */
+/* A flow's identity as one string: stream rows stay linear in streams. */
 static char *
 stream_key(const json_t *s)
 {
@@ -216,10 +222,8 @@ stream_key(const json_t *s)
 	return k;
 }
 
-/*
- * A run's streams by key (the first of equal ones, as a scan would find);
- * json_null() for a run without streams. NULL when out of memory.
- */
+/* A run's streams by key (the first of equal ones); json_null() without
+ * streams, NULL when out of memory. */
 static json_t *
 stream_index(const json_t *run)
 {
@@ -284,16 +288,11 @@ mlist_add(struct mlist *l, const char *name, enum rxrr_dir dir, int prec,
 		l->cap = cap;
 	}
 	mt = &l->m[l->n];
-	mt->name = strdup(name);
+	*mt = (struct rxrr_metric){ .name = strdup(name), .dir = dir,
+		.prec = prec, .optional = optional, .stream = stream,
+		.field = field };
 	if (mt->name == NULL)
 		return -ENOMEM;
-	mt->dir = dir;
-	mt->prec = prec;
-	mt->optional = optional;
-	mt->spread = false;
-	mt->stream = stream;
-	mt->field = field;
-	mt->key = NULL;
 	l->n++;
 	return 0;
 }
@@ -360,18 +359,16 @@ mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
 static int
 mlist_add_groups(struct mlist *l, unsigned int mask)
 {
-	const struct rxrr_field *f;
+	const struct row_spec *f;
 	unsigned int pass, i;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; (f = rxrr_field(i)) != NULL; i++) {
-			if (f->row == RXRR_ROW_NONE ||
-					!(mask & 1u << f->group_id) ||
-					(f->type == RXRR_FTYPE_NUMBER) !=
-						(pass == 0))
+		for (i = 0; i < NELEMS(row_specs); i++) {
+			f = &row_specs[i];
+			if (f->group == NULL || !(mask & 1u << f->group_id) ||
+					f->number != (pass == 0))
 				continue;
-			if (mlist_add(l, f->path, row_dir[f->row], f->prec,
-					!rxrr_group_required(f->group_id),
+			if (mlist_add(l, f->path, f->dir, f->prec, f->optional,
 					NULL, NULL))
 				return -ENOMEM;
 		}
@@ -442,15 +439,13 @@ static int
 mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		bool stream_rows)
 {
-	const struct rxrr_figure *fig;
 	size_t i;
 	int ret;
 
 	/* The figures, with Min and Max rows; then the groups' rows. */
-	for (i = 0; (fig = rxrr_figure(i)) != NULL; i++)
-		if (mlist_add(l, fig->name, fig->higher ? RXRR_DIR_HIGHER :
-				RXRR_DIR_LOWER, 2, fig->when == RXRR_SPARSE,
-				NULL, NULL))
+	for (i = 0; i < NELEMS(row_specs) && row_specs[i].group == NULL; i++)
+		if (mlist_add(l, row_specs[i].path, row_specs[i].dir, 2,
+				row_specs[i].optional, NULL, NULL))
 			return -ENOMEM;
 		else
 			l->m[l->n - 1].spread = true;
@@ -468,12 +463,8 @@ mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
 		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing |
 			1u << RXR_REPORT_GROUP_poll |
 			1u << RXR_REPORT_GROUP_zeroer);
-	for (i = 0; ret == 0 && i < NELEMS(fairness_metrics); i++)
-		if (mlist_add(l, fairness_metrics[i].name,
-				fairness_metrics[i].dir,
-				fairness_metrics[i].prec,
-				true, NULL, NULL))
-			return -ENOMEM;
+	if (ret == 0)
+		ret = mlist_add_groups(l, 1u << FAIRNESS);
 	if (ret != 0 || !stream_rows)
 		return ret;
 	return mlist_add_flows(l, cols, ncols);
@@ -650,6 +641,7 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 	for (c = 0; c < m->ncols; c++) {
 		size_t r, nr = cols[c] != NULL ? cols[c]->nb_runs : 0;
 		double *v = cs->buf + c * cs->most;
+		struct rxr_stats_cmp unpaired;
 		size_t *nv = cs->nv;
 
 		nv[c] = 0;
@@ -662,9 +654,12 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
 		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
-		cs->p[c] = c > 0 && mt->dir != RXRR_DIR_NONE && nv[c] >= 2 &&
-			nv[0] >= 2 ? rxr_stats_perm_test(v, nv[c], cs->buf,
-				nv[0]) : NAN;
+		/* The unpaired test of the values, a second opinion. */
+		unpaired = NO_CMP;
+		if (c > 0 && mt->dir != RXRR_DIR_NONE)
+			rxr_stats_compare(v, nv[c], cs->buf, nv[0], false, true,
+				m->alpha, &unpaired);
+		cs->p[c] = unpaired.p;
 		cs->cmp[c] = NO_CMP;
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
@@ -711,10 +706,7 @@ model_add_row(struct rxrr_model *m, const char *config,
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
 		row->has[c] = cs->has[c];
-		if (row->tested)
-			row->cmp[c] = cs->cmp[c];
-		else
-			row->cmp[c] = NO_CMP;
+		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}

@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The statistics of runs: a configuration's runs against another's as a
- * ratio (a difference where a value is 0) with its interval and p-value,
- * paired over the rounds they ran in when they did; the summary of a
- * report (per configuration and figure, n, mean, stdev, median, min, max,
- * a 95% interval and the tests against the first configuration and bulk
- * on); the refill latency histograms and their percentiles.
- */
+/* The statistics of runs: one configuration against another, a report's
+ * summary, the refill latency histograms and their percentiles. */
 
 #include <errno.h>
 #include <math.h>
@@ -41,8 +35,7 @@ rxrr_get_path(const json_t *run, const void *path)
 	return rxrr_num(rxrr_path(run, path));
 }
 
-/* The run of g with repetition index rep, or NULL: where a group holding
- * every rep in order keeps it, else found by a scan. */
+/* The run of g of rep, or NULL: at index rep when in order, else found. */
 static const json_t *
 run_of_rep(const struct rxrr_group *g, json_int_t rep)
 {
@@ -149,12 +142,8 @@ rxrr_percentiles_json(const uint64_t *counts)
 	for (i = 0; o != NULL && i < RXRR_PCT_N; i++) {
 		struct rxrr_pct pc;
 
-		if (rxrr_percentile(counts, rxrr_pct_points[i],
-				&pc) != 0) {
-			json_decref(o);
-			return NULL;
-		}
-		if (json_object_set_new(o, rxrr_pct_names[i], json_pack(
+		if (rxrr_percentile(counts, rxrr_pct_points[i], &pc) != 0 ||
+				json_object_set_new(o, rxrr_pct_names[i], json_pack(
 				"{s:f, s:I, s:I}", "ns", pc.ns,
 				"lo", (json_int_t)pc.lo,
 				"hi", (json_int_t)pc.hi)) != 0) {
@@ -315,7 +304,10 @@ rxrr_set_alpha(struct rxr_report *r, double alpha)
 int
 rxrr_summarize(struct rxr_report *r)
 {
-	const struct rxrr_figure *f;
+#define FIGURE_NAME_(n, row, when, help) #n,
+	static const char *const figures[] = {
+		RXR_REPORT_FIGURES(FIGURE_NAME_)
+	};
 	struct rxrr_group *g;
 	json_t *summary, *z;
 	size_t n, i, k, most = 1;
@@ -350,10 +342,10 @@ rxrr_summarize(struct rxr_report *r)
 				"{s:O*, s:O*}", "policy", json_object_get(z,
 				"policy"), "method", json_object_get(z, "method"))))
 			goto out;
-		for (k = 0; (f = rxrr_figure(k)) != NULL; k++)
-			if (rxrr_jset(o, f->name, stats_json(&g[i], i ? &g[0] :
+		for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++)
+			if (rxrr_jset(o, figures[k], stats_json(&g[i], i ? &g[0] :
 						NULL, rxrr_bulk_sibling(g, n, i),
-						f->name, alpha, paired, buf,
+						figures[k], alpha, paired, buf,
 						base)))
 				goto out;
 	}

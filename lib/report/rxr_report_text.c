@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * Text output: the model printed as mmtests-shaped tables and bpftrace
- * shaped histograms; one report's header, and its percentile and detail
- * tables; the brief table, the columns that decide of the same model.
- */
+/* Text: the model as mmtests-shaped tables and bpftrace-shaped
+ * histograms, a report's header and extra tables, the brief table. */
 
 #include <errno.h>
 #include <math.h>
@@ -237,10 +234,8 @@ print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_li
 	free(colw);
 }
 
-/*
- * The line under the table: what n.s. and n.t. mean, on which rows, and the test
- * that ran (by name when one method ran for every comparison).
- */
+/* What n.s. and n.t. mean and the test that ran (by name when one
+ * method ran for every comparison). */
 static void
 print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
@@ -325,7 +320,6 @@ rxrr_print_env_line(const json_t *doc, struct rxrr_line *l)
 		rxrr_line_add(l, "-");
 }
 
-/* The repetitions that did not run to their end, one line each. */
 void
 rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out)
@@ -579,14 +573,9 @@ rxr_report_render_extra(const struct rxr_report *r, FILE *out, bool detail)
 }
 
 /*
- * The brief table: one row per configuration, one column per metric that
- * decides between strategies, within 120 columns.
- */
-
-/*
- * The columns: a metric of the model, or the drops of every cause. A
- * report of several zeroings per strategy and bulk has the poll lcore's
- * clear and rest cycles instead of the allocator's.
+ * The brief table's columns: a metric of the model, or the drops of every
+ * cause. A report of several zeroings per strategy and bulk has the poll
+ * lcore's clear and rest cycles instead of the allocator's.
  */
 enum brief_when { BRIEF_ALWAYS, BRIEF_PLAIN, BRIEF_ZERO };
 static const struct {
@@ -647,10 +636,7 @@ drops_mean(const struct rxrr_group *g)
 	return g->nb_runs != 0 ? sum / (double)g->nb_runs : NAN;
 }
 
-/*
- * The % part: nothing for the first column, a row of zeros or no value;
- * "n.s." when tested and not significant, "n.t." when untested.
- */
+/* The % part, "n.s." when not significant, "n.t." when untested. */
 static void
 fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 {

@@ -200,62 +200,6 @@ rxrr_clean_dup(const char *s)
 	return c;
 }
 
-/* The figures (rxr_report.h) as a table. */
-#define HIGHER_HIGHER true
-#define HIGHER_LOWER false
-static const struct rxrr_figure figures[] = {
-#define FIGURE(n, r, w, h) { .name = #n, .higher = HIGHER_##r, \
-	.when = RXRR_##w },
-	RXR_REPORT_FIGURES(FIGURE)
-#undef FIGURE
-};
-
-const struct rxrr_figure *
-rxrr_figure(unsigned int i)
-{
-	return i < sizeof(figures) / sizeof(figures[0]) ? &figures[i] : NULL;
-}
-
-/* The group lists (rxr_report.h) as a table. */
-static const struct rxrr_field fields[] = {
-#define FIELD(g, f, t, r, p, h) [RXR_REPORT_FIELD_##g##_##f] = { \
-	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
-	.path = #g "." #f, .type = RXRR_FTYPE_##t, \
-	.row = RXRR_ROW_##r, .prec = p },
-	RXR_REPORT_ALL_FIELDS(FIELD)
-#undef FIELD
-};
-
-#define REQUIRED_ALWAYS true
-#define REQUIRED_HAS false
-static const struct {
-	const char *name;
-	bool required;
-} groups[] = {
-#define GROUP(g, list, when) [RXR_REPORT_GROUP_##g] = { #g, \
-	REQUIRED_##when },
-	RXR_REPORT_GROUPS(GROUP)
-#undef GROUP
-};
-
-const struct rxrr_field *
-rxrr_field(unsigned int id)
-{
-	return id < RXR_REPORT_FIELDS_NUM ? &fields[id] : NULL;
-}
-
-const char *
-rxrr_group_name(unsigned int id)
-{
-	return id < RXR_REPORT_GROUPS_NUM ? groups[id].name : NULL;
-}
-
-bool
-rxrr_group_required(unsigned int id)
-{
-	return id < RXR_REPORT_GROUPS_NUM && groups[id].required;
-}
-
 double
 rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp)
 {
@@ -310,29 +254,16 @@ rxrr_line_clean(struct rxrr_line *l, const char *s)
 			'?' : *s);
 }
 
-void
-rxrr_line_put(struct rxrr_line *l, FILE *out)
-{
-	char *s = l->big != NULL ? l->big : l->buf;
-
-	while (l->len > 0 && s[l->len - 1] == ' ')
-		l->len--;
-	s[l->len] = '\0';
-	fputs(s, out);
-	fputc('\n', out);
-	l->len = 0;
-}
-
 /*
- * A sentence line within TEXT_COLUMNS: broken at spaces, the rest indented
- * by four (lists indent their items by two). A word longer than a line
- * stays whole.
+ * The line, within width columns when it is a sentence: broken at spaces,
+ * the rest indented by four (lists indent their items by two). A word
+ * longer than a line stays whole.
  */
-void
-rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
+static void
+line_put(struct rxrr_line *l, FILE *out, size_t width)
 {
 	char *s = l->big != NULL ? l->big : l->buf;
-	size_t start = 0, width = TEXT_COLUMNS;
+	size_t start = 0;
 
 	while (l->len > 0 && s[l->len - 1] == ' ')
 		l->len--;
@@ -356,6 +287,18 @@ rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
 	}
 	fprintf(out, "%s%s\n", start == 0 ? "" : "    ", s + start);
 	l->len = 0;
+}
+
+void
+rxrr_line_put(struct rxrr_line *l, FILE *out)
+{
+	line_put(l, out, SIZE_MAX);
+}
+
+void
+rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
+{
+	line_put(l, out, TEXT_COLUMNS);
 }
 
 void

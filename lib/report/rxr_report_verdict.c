@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * The verdict: each configuration against the first (and bulk off against
- * bulk on), paired over the rounds the configurations ran in when they
- * did, as a ratio with its interval and p-value; one line per finding
- * under the table; when --reps auto may stop; whether a comparison of
- * reports can decide at all.
- */
+/* The verdict: each configuration against the first and bulk on, a line
+ * per finding; when --reps auto may stop; whether a gate can decide. */
 
 #include <errno.h>
 #include <math.h>
@@ -38,13 +33,8 @@ fmt_est(const struct rxr_stats_cmp *r, double v, char *buf, size_t len)
 		snprintf(buf, len, v >= 0.01 && v < 1e4 ? "%.2f" : "%.3g", v);
 }
 
-/*
- * One finding, hyperfine's way:
- * "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI 0.55-0.79, p 0.016, 8 paired
- * rounds)" or "irqsave-bulk: not distinguishable from bh-bulk (0.90x, CI
- * 0.71-1.13, p 0.37, 8 paired rounds)"; where a value is 0, the
- * difference: "-1.2 Gbit/s against bh-bulk".
- */
+/* One finding, hyperfine's way: "zone-bulk: 0.66x bh-bulk Gbit/s (95% CI
+ * 0.55-0.79, p 0.016, 8 paired rounds)", or "not distinguishable from". */
 static void
 verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 		const char *unit, const struct rxr_stats_cmp *r, double alpha)
@@ -85,15 +75,13 @@ verdict_line(struct rxrr_line *l, FILE *out, const char *name, const char *base,
 	rxrr_line_put_wrapped(l, out);
 }
 
-/* Findings gathered before printing, so that the header can name the
- * test that ran for all of them. */
+/* Gathered first: the header names the test that ran for all. */
 struct finding {
 	char name[512];
 	char base[256];
 	struct rxr_stats_cmp r;
 };
 
-/* Allocated by the caller for the most it adds. */
 struct findings {
 	struct finding *f;
 	size_t n;
@@ -184,13 +172,10 @@ findings_print(struct findings *fs, const char *against, double alpha,
 }
 
 /*
- * The zeroing trade-off, in the form of the kernel's clear_huge_page()
- * threads: a change of the poll lcore's clear cycles (their system time),
- * of its other cycles (the user's time: what the copy into the frame and
- * the consumer pay for the lines the clear left or evicted) and of
- * Gbit/s, each paired over the rounds with its interval.
+ * The zeroing trade-off, as in the kernel's clear_huge_page() threads:
+ * the change of the poll lcore's clear cycles (system time), of its other
+ * cycles (user time: the lines the clear left or evicted) and of Gbit/s.
  */
-
 /* " +12% (CI +8.1% to +16%, p 0.0039)" of g against ref on metric. */
 static void
 change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
@@ -565,10 +550,7 @@ reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
 	return rounds >= max;
 }
 
-/*
- * How many Gbit/s ratios to the first configuration are undecided; the
- * widest of them described in widest.
- */
+/* How many Gbit/s ratios to the first are undecided; the widest. */
 static unsigned int
 reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 		double alpha, char *widest, size_t wlen)

@@ -620,21 +620,3 @@ out:
 	free(v);
 	return ret;
 }
-
-double
-rxr_stats_perm_test(const double *a, size_t na, const double *b, size_t nb)
-{
-	double *pool = malloc((na + nb + 1) * sizeof(*pool));
-	struct rxr_stats_cmp c = { .p = NAN };
-
-	if (pool != NULL && na != 0 && nb != 0 && na <= RXR_STATS_MAX_N &&
-			nb <= RXR_STATS_MAX_N) {
-		memcpy(pool, a, na * sizeof(*a));
-		memcpy(pool + na, b, nb * sizeof(*b));
-		c.min_p = perm_min_p(na, nb);
-		if (shift_test(pool, na, nb, false, 0.05, &c) != 0)
-			c.p = NAN;
-	}
-	free(pool);
-	return c.p;
-}

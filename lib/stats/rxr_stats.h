@@ -5,13 +5,10 @@
 
 /**
  * @file
- * Statistics for a handful of repetitions: a sample's description (mean,
- * stdev, median, min, max, 95% t interval) and a comparison with a base on
- * the ratio (logs; the difference where a value is 0): paired, the
- * sign-flip test over rounds (smallest p 2 / 2^n: 6 rounds reach 0.05);
- * unpaired, the permutation test. Each interval is its test inverted, so
- * it excludes 1 (0) exactly when p < alpha; each test names the method
- * that ran; ties are judged against the spread. Plain C, no DPDK.
+ * Statistics of a handful of repetitions: a sample's description and its
+ * comparison with a base, on the ratio (or the difference), by the
+ * sign-flip test over paired rounds or the permutation test; each interval
+ * is its test inverted, excluding 1 (0) exactly when p < alpha.
  */
 
 #include <stdbool.h>
@@ -32,13 +29,12 @@ extern "C" {
 
 /** Name of the interval of rxr_stats_describe(), for reports. */
 #define RXR_STATS_CI_METHOD "Student t interval of the mean"
-/** Name of rxr_stats_perm_test()'s family, for reports. */
+/** Name of the unpaired test on values (diff), for reports. */
 #define RXR_STATS_TEST_METHOD "permutation test, difference of means"
-/** Name of the unpaired comparison's family (the method that ran for
- * given sizes: rxr_stats_cmp.test). */
+/** Name of the unpaired comparison's family. */
 #define RXR_STATS_UNPAIRED_METHOD "permutation test, difference of mean " \
 	"logs (of means where a value is 0)"
-/** Name of the paired test family, for reports. */
+/** Name of the paired test family. */
 #define RXR_STATS_PAIRED_METHOD "sign-flip permutation test over paired " \
 	"rounds, mean log-ratio (mean difference where a value is 0)"
 /** Name of the interval of every comparison. */
@@ -58,10 +54,7 @@ struct rxr_stats_desc {
 	double ci_hi;
 };
 
-/**
- * Describe the first @p n values of @p x (NAN values are skipped).
- * @return 0, or -1 when @p n exceeds RXR_STATS_MAX_N.
- */
+/** Describe x[0..n), NaN skipped; 0, or -1 past RXR_STATS_MAX_N. */
 int rxr_stats_describe(const double *x, size_t n, struct rxr_stats_desc *d);
 
 /** A configuration against a base: a ratio or a difference, tested. */
@@ -71,41 +64,28 @@ struct rxr_stats_cmp {
 	bool paired;
 	bool ratio;		/**< est is x / base; else x - base */
 	double est;		/**< geometric-mean ratio, or mean difference */
-	/** The shifts the test does not reject at alpha, as est is; NAN:
-	 * none (fewer than 2 a side, or so few that it rejects none). */
-	double lo, hi;
+	double lo, hi;		/**< the interval, as est is; NAN: none */
 	double p;		/**< two-sided; NAN: untested */
 	double min_p;		/**< smallest p these sizes can give */
 	const char *test;	/**< the test that ran (static string) */
 };
 
-/**
- * Compare x with base, paired by round (nx == nb, rounds where both are
- * finite) or not (each side's finite values); on the ratio unless @p diff
- * or a value is not above 0; tested with 2 values a side or more.
- * @return 0, or -1 when a side has no value (out->n = 0, figures NAN).
- */
+/** Compare x with base, paired by round (nx == nb) or not, on the ratio
+ * unless diff or a value is not above 0; tested from 2 values a side.
+ * 0, or -1 when a side has no finite value. */
 int rxr_stats_compare(const double *x, size_t nx, const double *base,
 		size_t nb, bool paired, bool diff, double alpha,
 		struct rxr_stats_cmp *out);
 
-/** Two-sided p of the permutation test of mean(a) - mean(b): in (0, 1],
- * NAN when a sample is empty. */
-double rxr_stats_perm_test(const double *a, size_t na, const double *b,
-		size_t nb);
-
-/** Smallest p of the sign-flip test with n rounds: 2 / 2^n (1 for one
- * round; the Monte Carlo floor above exact enumeration). */
+/** Smallest p of the sign-flip test with n rounds (2 / 2^n), and the
+ * fewest rounds that can give p < alpha (6 for 0.05). */
 double rxr_stats_signflip_min_p(size_t n);
-
-/** Fewest rounds whose sign-flip test can give p < @p alpha (6 for 0.05). */
 unsigned int rxr_stats_signflip_min_rounds(double alpha);
 
 /** Mean, NAN when n is 0. */
 double rxr_stats_mean(const double *x, size_t n);
 
-/** Jain's fairness index, (sum x)^2 / (n * sum x^2): 1 equal, 1/n one
- * takes all; NAN when n or every x is 0. */
+/** Jain's fairness index, (sum x)^2 / (n * sum x^2); NAN when empty. */
 double rxr_stats_jain(const double *x, size_t n);
 
 #ifdef __cplusplus

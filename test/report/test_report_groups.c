@@ -17,6 +17,72 @@
 #include "rxr_report_priv.h"
 #include "rxr_test.h"
 
+/* Every group's fields, and their ids: FIELD_pcp_hits, ... */
+#define FIELDS_OF_(g, list, when) list(FIELD_OF_)
+#define ALL_FIELDS(X) RXR_REPORT_GROUPS(FIELDS_OF_)
+#define FIELD_ID_(g, f, t, r, p, h) FIELD_##g##_##f,
+enum {
+#define FIELD_OF_ FIELD_ID_
+	ALL_FIELDS(FIELD_ID_)
+#undef FIELD_OF_
+	FIELDS_NUM
+};
+
+/* The group lists as a table, field by id and group by id. */
+enum rxrr_ftype { RXRR_FTYPE_COUNT, RXRR_FTYPE_NUMBER, RXRR_FTYPE_STRING };
+enum rxrr_row_kind {
+	RXRR_ROW_NONE, RXRR_ROW_COUNT, RXRR_ROW_HIGHER, RXRR_ROW_LOWER,
+};
+
+struct rxrr_field {
+	enum rxr_report_group_id group_id;
+	const char *group;
+	const char *name;
+	const char *path;
+	enum rxrr_ftype type;
+	enum rxrr_row_kind row;
+};
+
+static const struct rxrr_field fields[] = {
+#define FIELD(g, f, t, r, p, h) [FIELD_##g##_##f] = { \
+	.group_id = RXR_REPORT_GROUP_##g, .group = #g, .name = #f, \
+	.path = #g "." #f, .type = RXRR_FTYPE_##t, .row = RXRR_ROW_##r },
+#define FIELD_OF_ FIELD
+	ALL_FIELDS(FIELD)
+#undef FIELD_OF_
+#undef FIELD
+};
+
+#define REQUIRED_ALWAYS true
+#define REQUIRED_HAS false
+static const struct {
+	const char *name;
+	bool required;
+} groups[] = {
+#define GROUP(g, list, when) [RXR_REPORT_GROUP_##g] = { #g, \
+	REQUIRED_##when },
+	RXR_REPORT_GROUPS(GROUP)
+#undef GROUP
+};
+
+static const struct rxrr_field *
+rxrr_field(unsigned int id)
+{
+	return id < FIELDS_NUM ? &fields[id] : NULL;
+}
+
+static const char *
+rxrr_group_name(unsigned int id)
+{
+	return groups[id].name;
+}
+
+static bool
+rxrr_group_required(unsigned int id)
+{
+	return groups[id].required;
+}
+
 /* Distinct values by field id, so that a field written from another's
  * member is seen. */
 static const char *const string_values[] = { "s0", "s1", "s2", "s3", "s4",
@@ -24,7 +90,7 @@ static const char *const string_values[] = { "s0", "s1", "s2", "s3", "s4",
 	"s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24",
 	"s25", "s26", "s27", "s28", "s29", "s30", "s31" };
 _Static_assert(sizeof(string_values) / sizeof(string_values[0]) >=
-	RXR_REPORT_FIELDS_NUM, "a string value per field");
+	FIELDS_NUM, "a string value per field");
 
 #define VALUE_COUNT(id) ((uint64_t)(id) * 1000 + 7)
 #define VALUE_NUMBER(id) ((double)(id) + 0.25)
@@ -42,8 +108,10 @@ fill_run(struct rxr_report_run *run, unsigned int rep)
 	run->rx_packets = 1000;
 	run->rx_bytes = 64000;
 #define SET(g, f, t, r, p, h) \
-	run->g.f = VALUE_##t(RXR_REPORT_FIELD_##g##_##f);
-	RXR_REPORT_ALL_FIELDS(SET)
+	run->g.f = VALUE_##t(FIELD_##g##_##f);
+#define FIELD_OF_ SET
+	ALL_FIELDS(SET)
+#undef FIELD_OF_
 #undef SET
 #define HAS_ALWAYS(g)
 #define HAS_HAS(g) run->has_##g = true;
@@ -97,10 +165,10 @@ check_value(const json_t *v, const struct rxrr_field *f, unsigned int id)
 		break;
 	case RXRR_FTYPE_NUMBER:
 		/* pcp.hit_rate is derived from the counts, not copied. */
-		want = id == RXR_REPORT_FIELD_pcp_hit_rate ?
-			(double)VALUE_COUNT(RXR_REPORT_FIELD_pcp_hits) /
-			(VALUE_COUNT(RXR_REPORT_FIELD_pcp_hits) +
-			 VALUE_COUNT(RXR_REPORT_FIELD_pcp_misses)) :
+		want = id == FIELD_pcp_hit_rate ?
+			(double)VALUE_COUNT(FIELD_pcp_hits) /
+			(VALUE_COUNT(FIELD_pcp_hits) +
+			 VALUE_COUNT(FIELD_pcp_misses)) :
 			VALUE_NUMBER(id);
 		RXR_TEST_ASSERT(json_is_real(v) &&
 			fabs(json_real_value(v) - want) < 1e-12,
