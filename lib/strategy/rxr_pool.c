@@ -299,7 +299,7 @@ add_region(struct rxr_pool *p, void *addr, size_t len,
 			continue;
 		ret = rxr_zone_add_region(p->zone[n],
 				(uint8_t *)addr + done * p->frame_size,
-				part * p->frame_size, RTE_BAD_IOVA, state);
+				part * p->frame_size, state);
 		if (ret < 0) {
 			layout_update(p, n);
 			return ret;

@@ -311,7 +311,7 @@ zone_lock_try(struct rxr_zone *z, bool wait)
 
 int
 rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
-		rte_iova_t iova, enum rxr_zone_region_state state)
+		enum rxr_zone_region_state state)
 {
 	uintptr_t base = (uintptr_t)addr;
 	uint64_t nr = len / z->frame_size;
@@ -338,7 +338,6 @@ rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
 	r = &z->regions[pos];
 	r->base = base;
 	r->end = base + nr * z->frame_size;
-	r->iova = iova;
 	r->first = z->nr_frames;
 	r->nr = nr;
 	z->nr_regions++;
@@ -394,8 +393,7 @@ rxr_zone_reserve(struct rxr_zone *z, uint32_t nr_frames)
 	mz = rte_memzone_reserve_aligned(name, len, z->socket_id, 0, align);
 	if (mz == NULL)
 		return -rte_errno;
-	ret = rxr_zone_add_region(z, mz->addr, len, mz->iova,
-			RXR_ZONE_REGION_FREE);
+	ret = rxr_zone_add_region(z, mz->addr, len, RXR_ZONE_REGION_FREE);
 	if (ret < 0) {
 		rte_memzone_free(mz);
 		return ret;

@@ -22,7 +22,6 @@ struct rxr_page {
 struct rxr_zone_region {
 	uintptr_t base;		/* address of the first frame */
 	uintptr_t end;		/* base + nr * frame_size */
-	rte_iova_t iova;
 	uint32_t first;		/* memmap index of the first frame */
 	uint32_t nr;		/* frames */
 };

@@ -48,7 +48,7 @@ model_init(struct model *m, enum rxr_zone_region_state state)
 		m->used[r] = calloc(region_frames[r], 1);
 		RXR_TEST_ASSERT(m->mem[r] != NULL && m->used[r] != NULL, "memory");
 		RXR_TEST_ASSERT_EQ(rxr_zone_add_region(m->z, m->mem[r],
-			(size_t)region_frames[r] * FRAME, 0, state),
+			(size_t)region_frames[r] * FRAME, state),
 			region_frames[r], "frames added");
 		if (state == RXR_ZONE_REGION_ALLOCATED)
 			memset(m->used[r], 1, region_frames[r]);
@@ -370,14 +370,14 @@ test_regions(void)
 	RXR_TEST_ASSERT(z != NULL && mem != NULL, "create");
 	/* A non-power-of-two stride, as an mbuf pool's objects have. */
 	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 10 * 2176, 40 * 2176 + 100,
-		0, RXR_ZONE_REGION_FREE), 40, "first region");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 20 * 2176, 2176, 0,
+		RXR_ZONE_REGION_FREE), 40, "first region");
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 20 * 2176, 2176,
 		RXR_ZONE_REGION_FREE), -EINVAL, "overlap rejected");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 5 * 2176, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 5 * 2176,
 		RXR_ZONE_REGION_FREE), 5, "region below the first");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 100 * 2176, 60 * 2176, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 100 * 2176, 60 * 2176,
 		RXR_ZONE_REGION_FREE), -ENOSPC, "memmap full");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 100, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 100,
 		RXR_ZONE_REGION_FREE), -EINVAL, "less than a frame");
 	RXR_TEST_ASSERT(rxr_zone_owns(z, mem + 12 * 2176), "owns a frame");
 	RXR_TEST_ASSERT(!rxr_zone_owns(z, mem + 12 * 2176 + 8), "inside a frame");
