@@ -311,25 +311,6 @@ add_region(struct rxr_pool *p, void *addr, size_t len,
 	return total;
 }
 
-int
-rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames)
-{
-	/* One memzone per node: fake nodes each get their own. */
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		uint32_t part = n + 1 == p->nr_zones ?
-			nr_frames - nr_frames / p->nr_zones * n :
-			nr_frames / p->nr_zones;
-		int ret = rxr_zone_reserve(p->zone[n], part);
-
-		if (ret != 0) {
-			layout_update(p, n);
-			return ret;
-		}
-	}
-	layout_update(p, p->nr_zones);
-	return 0;
-}
-
 /* --- adopting populated objects ------------------------------------------ */
 
 /* The free entry while adopting: frames gathered, not freed. */

@@ -161,9 +161,6 @@ void rxr_pool_destroy(struct rxr_pool *p);
 int rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames);
 int rxr_pool_adopt_end(struct rxr_pool *p);
 
-/** Reserve EAL memory for @p nr_frames free frames (tests, benchmarks). */
-int rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames);
-
 /** A pool's entry for allocations: 0, or -ENOBUFS with nothing taken. */
 typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 		unsigned int n);

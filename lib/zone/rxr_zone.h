@@ -58,7 +58,7 @@ struct rxr_zone_stats {
 /** Create an empty zone: NULL with rte_errno set (EINVAL, ENOMEM). */
 struct rxr_zone *rxr_zone_create(const struct rxr_zone_conf *conf);
 
-/** Destroy a zone, its memmap and the memory it reserved itself. */
+/** Destroy a zone and its memmap (the regions are the caller's). */
 void rxr_zone_destroy(struct rxr_zone *zone);
 
 /**
@@ -67,10 +67,6 @@ void rxr_zone_destroy(struct rxr_zone *zone);
  */
 int rxr_zone_add_region(struct rxr_zone *zone, void *addr, size_t len,
 		enum rxr_zone_region_state state);
-
-/** Reserve EAL memory for @p nr_frames free frames, one region, released
- * by rxr_zone_destroy(). @return 0, or a negative errno. */
-int rxr_zone_reserve(struct rxr_zone *zone, uint32_t nr_frames);
 
 /** Allocate a block of 2^order frames. @return its first frame or NULL. */
 void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);

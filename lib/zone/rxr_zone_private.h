@@ -52,8 +52,6 @@ struct rxr_zone {
 	uint32_t frame_size;
 	struct rte_reciprocal_u64 frame_div;
 	int socket_id;
-	const struct rte_memzone **mz;	/* memory reserved by the zone */
-	uint32_t nr_mz;
 	char name[RTE_MEMZONE_NAMESIZE];
 };
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_memzone.h>
 #include <rte_random.h>
 
 #include "rxr_test.h"
@@ -403,11 +404,14 @@ test_reserve(void)
 		.max_frames = 4096, .max_regions = 2,
 	};
 	struct rxr_zone *z = rxr_zone_create(&conf);
+	const struct rte_memzone *mz = rte_memzone_reserve_aligned("rsv",
+			2048 * FRAME, SOCKET_ID_ANY, 0, FRAME);
 	struct rxr_zone_stats st;
 	uint8_t *p;
 
-	RXR_TEST_ASSERT(z != NULL, "create");
-	RXR_TEST_ASSERT_EQ(rxr_zone_reserve(z, 2048), 0, "reserve");
+	RXR_TEST_ASSERT(z != NULL && mz != NULL, "create");
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mz->addr, 2048 * FRAME,
+		RXR_ZONE_REGION_FREE), 2048, "reserve");
 	rxr_zone_stats(z, &st);
 	RXR_TEST_ASSERT_EQ(st.nr_free, 2048, "reserved frames free");
 	p = rxr_zone_alloc(z, 0);
@@ -417,6 +421,7 @@ test_reserve(void)
 	rxr_zone_free(z, p, 0);
 	RXR_TEST_ASSERT(rxr_zone_check(z, stdout) == 0, "invariants");
 	rxr_zone_destroy(z);
+	rte_memzone_free(mz);
 	return 0;
 }
 
