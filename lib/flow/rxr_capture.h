@@ -22,10 +22,6 @@
 /** Most bytes one record may hold (libpcap's and Wireshark's limit). */
 #define RXR_CAPTURE_CAPLEN_MAX 262144u
 
-/** Addresses of an Ethernet header the capture has none for. */
-#define RXR_CAPTURE_MAC_SRC "02:00:00:00:00:01"
-#define RXR_CAPTURE_MAC_DST "02:00:00:00:00:02"
-
 /** Why a record was skipped. */
 enum rxr_capture_skip {
 	RXR_CAPTURE_SKIP_EMPTY,		/**< caplen 0 */

@@ -40,8 +40,6 @@ struct rxr_flow_key {
 
 /** Most VLAN tags rxr_flow_parse() skips. */
 #define RXR_FLOW_MAX_VLAN 2
-/** Most IPv6 extension headers rxr_flow_parse() skips before giving up. */
-#define RXR_FLOW_MAX_IPV6_EXT 8
 
 /** What rxr_flow_parse() found, besides the key. Offsets are from frame start. */
 struct rxr_flow_info {

@@ -23,9 +23,6 @@ extern "C" {
 /** Slots probed from a flow's home; beyond, its packets are untracked. */
 #define RXR_FLOW_TABLE_PROBE_MAX 128u
 
-/** Slots allocated per flow of max_flows: the load factor is at most 1/2. */
-#define RXR_FLOW_TABLE_SLOTS_PER_FLOW 2u
-
 /** Most flows a table holds (the sequence numbers are 32 bits). */
 #define RXR_FLOW_TABLE_FLOWS_MAX (1u << 30)
 

@@ -34,9 +34,6 @@ extern "C" {
 /** Debug check: streaming stores unfenced at a yield, return or publication. */
 #define RXR_CHECK_UNFENCED	"unfenced-nt"
 
-/** Subpage size of narrow. */
-#define RXR_ZERO_SUBPAGE	4096u
-
 /** Default bytes between two yields: 3-6 us of clearing cold memory. */
 #define RXR_ZERO_CHUNK_DEFAULT	(128u << 10)
 
