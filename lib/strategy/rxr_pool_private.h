@@ -130,7 +130,6 @@ struct rxrp_strategy {
 #include "rxr_strategy_list.h"
 #undef RXR_STRATEGY
 
-/* The strategy of an enum value, or NULL. */
 const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
 
 /* A strategy's own counters from its X(name, help) list: RXRP_C_<name>. */
@@ -170,7 +169,7 @@ rxrp_self_lcore(const struct rxr_pool *p)
 	return likely(lc < RTE_MAX_LCORE) ? p->lcore[lc] : NULL;
 }
 
-/* The poll lcore in poll context (owner), NULL in task and irq context. */
+/* The poll lcore in poll context (owner), else NULL. */
 static __rte_always_inline struct rxrp_lcore *
 rxrp_owner_lcore(const struct rxr_pool *p)
 {
@@ -214,7 +213,6 @@ rxrp_frame_node(const struct rxr_pool *p, const void *f)
 		p->conf.name, f);
 }
 
-/* Node for allocations of the calling context. */
 static inline unsigned int
 rxrp_ctx_node(const struct rxr_pool *p)
 {

@@ -43,8 +43,7 @@ const char *rxr_strategy_name(enum rxr_strategy s);
 /** The users' strategies, ", " separated; the length, as snprintf. */
 size_t rxr_strategy_user_names(char *buf, size_t len);
 
-/** Capability: other contexts' frees wait on a deferred list until
- * rxr_pool_poll_end() (the report's deferred{} counters apply). */
+/** Other contexts' frees wait on a deferred list for rxr_pool_poll_end(). */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
 /** The owner's fast path is a stack under the bh section, run inline. */
 #define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 1)
@@ -373,7 +372,7 @@ void rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
 
 /** Pool statistics. */
 struct rxr_pool_stats {
-	uint64_t nr_frames;	/**< frames in the pool */
+	uint64_t nr_frames;
 	uint64_t avail;		/**< frames in zones, pcps and caches */
 	unsigned int nr_zones;
 	struct rxr_zone_stats zone[RXR_POOL_MAX_NODES];
