@@ -5,9 +5,8 @@
 
 /**
  * @file
- * Definitions shared by every rxrefill library: the debug-check machinery
- * and small helpers. Debug checks are compiled in with the meson option
- * debug_checks=true (RXR_DEBUG=1) and cost nothing otherwise.
+ * The debug checks (meson option debug_checks, RXR_DEBUG=1; free
+ * otherwise) and small helpers shared by every library.
  */
 
 #include <stdint.h>
@@ -31,10 +30,7 @@ __rte_noreturn void rxr_debug_fail(const char *check, const char *file, int line
 #define RXR_DEBUG_FAIL(check, ...) \
 	rxr_debug_fail(check, __FILE__, __LINE__, __VA_ARGS__)
 
-/**
- * Evaluate a debug check only in debug builds.
- * The condition is not evaluated at all when RXR_DEBUG is 0.
- */
+/** A debug check; @p cond is not evaluated at all when RXR_DEBUG is 0. */
 #define RXR_DEBUG_CHECK(cond, check, ...) do { \
 	if (RXR_DEBUG && unlikely(!(cond))) \
 		RXR_DEBUG_FAIL(check, __VA_ARGS__); \

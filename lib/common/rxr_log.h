@@ -18,10 +18,7 @@ extern "C" {
 /** The "rxrefill" logtype, registered at start-up (level NOTICE). */
 extern int rxr_logtype;
 
-/**
- * Log one line at an rte_log level (ERR, WARNING, NOTICE, INFO, DEBUG):
- * "rxrefill: <message>\n". The message carries no trailing newline.
- */
+/** Log "rxrefill: <fmt>\n" at an rte_log level; @p fmt has no newline. */
 #define RXR_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, rxr_logtype, "rxrefill: " fmt "\n", \
 		##__VA_ARGS__)

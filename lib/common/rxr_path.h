@@ -37,12 +37,8 @@ const char *rxr_path_shown(const char *path, char *buf, size_t len);
 /** What @p path is by lstat() ("a FIFO", ...); NULL with errno on failure. */
 const char *rxr_path_kind(const char *path);
 
-/**
- * Check an input exists and is a regular file (after links).
- * @param what  the option for the message ("--replay"); NULL: none
- * @return 0, or -errno with err ("--replay x: is a FIFO, not a regular
- *   file").
- */
+/** Check an input is a regular file (after links); 0, or -errno with err
+ * prefixed by @p what (the option, or NULL). */
 int rxr_path_check_input(const char *what, const char *path, char *err,
 		size_t errlen);
 
@@ -52,8 +48,7 @@ int rxr_path_check_input(const char *what, const char *path, char *err,
 /**
  * Check an output: "-", or missing, a regular file or a link to one or to
  * nothing; none of inputs[]; in a writable directory with @p min_free bytes
- * free. @param what the option for the message ("--report").
- * @return 0, or -errno with err naming path and the reason.
+ * free. @return 0, or -errno with err naming @p what, path and reason.
  */
 int rxr_path_check_output(const char *what, const char *path,
 		const char *const *inputs, unsigned int nb_inputs,

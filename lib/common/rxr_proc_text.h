@@ -17,9 +17,8 @@ extern "C" {
 
 /**
  * The value of the first line of @p text (NULL: none) whose key is exactly
- * @p key (blanks allowed around it and the ':'; "" finds nothing).
- * @return the value's first non-blank character within text (it ends at
- *   the '\n'), or NULL.
+ * @p key (blanks allowed around it and the ':'). @return the value's first
+ * non-blank character within text (it ends at the '\n'), or NULL.
  */
 const char *rxr_proc_value(const char *text, const char *key);
 
@@ -34,8 +33,7 @@ const char *rxr_proc_value(const char *text, const char *key);
  */
 int rxr_cpu_model_parse(const char *text, char *buf, size_t len);
 
-/** This machine's CPU model (rxr_cpu_model_parse() of /proc/cpuinfo); -1
- * with RXR_CPU_MODEL_UNKNOWN in @p buf when there is none. */
+/** This machine's CPU model; -1 with RXR_CPU_MODEL_UNKNOWN when none. */
 int rxr_cpu_model(char *buf, size_t len);
 
 #ifdef __cplusplus

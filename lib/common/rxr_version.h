@@ -21,11 +21,7 @@ const char *rxr_version(void);
 /** DPDK version of the headers built against: "DPDK 22.11.4". */
 const char *rxr_version_dpdk_built(void);
 
-/**
- * Print the --version text of a program: "<prog> <rxr_version()>", then
- * the DPDK version built against and, when not NULL, the one running
- * (rte_version()).
- */
+/** Print a program's --version text, with the DPDK running if not NULL. */
 void rxr_version_print(FILE *out, const char *prog, const char *dpdk_running);
 
 #ifdef __cplusplus

@@ -5,14 +5,9 @@
 
 /**
  * @file
- * Execution contexts, the kernel's mapped to user space:
- * - poll: an EAL lcore that owns a pcp in the pool (NAPI softirq);
- * - task: any other thread, EAL or not, on any CPU (process context);
- * - irq: a signal handler that interrupted either (hard IRQ).
- *
- * Classification reads thread-local variables; it makes no system call.
- * A signal handler that touches a pool brackets its work with
- * rxr_irq_enter() / rxr_irq_exit().
+ * Execution contexts: poll (an EAL lcore owning a pcp, NAPI softirq), task
+ * (any other thread) and irq (a signal handler, bracketed by
+ * rxr_irq_enter() / rxr_irq_exit()). No system call.
  */
 
 #include <stdint.h>

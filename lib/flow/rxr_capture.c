@@ -26,6 +26,9 @@
 #define LT_SLL2		276
 
 #define ETH_HLEN	14
+/* Addresses of an Ethernet header the capture has none for. */
+#define RXR_CAPTURE_MAC_SRC "02:00:00:00:00:01"
+#define RXR_CAPTURE_MAC_DST "02:00:00:00:00:02"
 #define ETYPE_IPV4	0x0800
 #define ETYPE_IPV6	0x86dd
 /* Room before a record's data for the Ethernet header that replaces its own. */

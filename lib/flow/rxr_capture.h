@@ -5,26 +5,12 @@
 
 /**
  * @file
- * One reader for every capture rxrefill replays or rxrefill-gen splits:
- * pcap (either byte order, micro- or nanosecond, modified) and pcapng (any
- * sections and interfaces, either byte order). Every record comes out as
- * an Ethernet frame: LINUX_SLL, LINUX_SLL2 (source address from the SLL
- * header when it has six bytes), RAW, IPV4, IPV6, NULL and LOOP records
- * are given an Ethernet header in place of their own, with the fixed
- * RXR_CAPTURE_MAC_SRC and RXR_CAPTURE_MAC_DST where they lack addresses.
- *
- * The rule for records, the same for pcap and pcapng:
- * - caplen 0: skipped (RXR_CAPTURE_SKIP_EMPTY);
- * - caplen above the frame length or below the record's link header, or
- *   longer than RXR_CAPTURE_CAPLEN_MAX with an Ethernet header: skipped
- *   (RXR_CAPTURE_SKIP_INVALID);
- * - an interface of a link type that cannot be given an Ethernet header:
- *   skipped (RXR_CAPTURE_SKIP_LINKTYPE, and per interface); a pcap file of
- *   such a link type is refused at open;
- * - caplen below the frame length: kept, counted in snapped; a record
- *   longer than its snap length is kept whole (libpcap would trim it);
- * - a record that cannot be read (cut, lengths that disagree, more than
- *   RXR_CAPTURE_CAPLEN_MAX bytes): rxr_capture_next() fails naming it.
+ * One reader for pcap (any byte order, micro- or nanosecond, modified) and
+ * pcapng. Every record comes out as an Ethernet frame: LINUX_SLL(2), RAW,
+ * IPV4, IPV6, NULL and LOOP records are given an Ethernet header. Records
+ * are skipped as enum rxr_capture_skip says (a pcap file of a link type
+ * that cannot be converted is refused at open); a record that cannot be
+ * read makes rxr_capture_next() fail naming it.
  */
 
 #include <stdbool.h>
@@ -36,14 +22,10 @@
 /** Most bytes one record may hold (libpcap's and Wireshark's limit). */
 #define RXR_CAPTURE_CAPLEN_MAX 262144u
 
-/** Addresses of an Ethernet header the capture has none for. */
-#define RXR_CAPTURE_MAC_SRC "02:00:00:00:00:01"
-#define RXR_CAPTURE_MAC_DST "02:00:00:00:00:02"
-
 /** Why a record was skipped. */
 enum rxr_capture_skip {
 	RXR_CAPTURE_SKIP_EMPTY,		/**< caplen 0 */
-	RXR_CAPTURE_SKIP_INVALID,	/**< caplen > len, or < its link header */
+	RXR_CAPTURE_SKIP_INVALID,	/**< caplen > len, < link header, > max */
 	RXR_CAPTURE_SKIP_LINKTYPE,	/**< an interface of another link type */
 	RXR_CAPTURE_SKIP_MAX,
 };
@@ -54,13 +36,13 @@ struct rxr_capture_iface {
 	uint32_t snaplen;	/**< 0: none given */
 	bool replayed;		/**< Ethernet, or given an Ethernet header */
 	uint8_t tsresol;	/**< pcapng if_tsresol */
-	uint64_t records;	/**< its records read */
+	uint64_t records;
 };
 
 /** One record, as an Ethernet frame. */
 struct rxr_capture_rec {
 	const uint8_t *data;	/**< valid until the next call */
-	uint32_t caplen;	/**< bytes at data, > 0 */
+	uint32_t caplen;
 	uint32_t len;		/**< the frame's length, >= caplen */
 	uint64_t ts_sec;
 	uint32_t ts_nsec;
@@ -77,9 +59,9 @@ struct rxr_capture {
 	uint32_t largest;	/**< largest caplen returned */
 	uint32_t snaplen;	/**< largest snap length of its interfaces */
 	bool trimmed;		/**< a record longer than its snap length */
-	struct rxr_capture_iface *ifaces;	/**< of every section, in order */
+	struct rxr_capture_iface *ifaces;	/**< of every section */
 	unsigned int nb_ifaces;
-	char err[192];		/**< why the last call failed */
+	char err[192];
 	/* Private. */
 	FILE *f;
 	bool swap;
@@ -89,30 +71,19 @@ struct rxr_capture {
 	size_t buf_size;
 };
 
-/**
- * Read the header of the capture at @p f, which the reader then owns.
- * @return 0, or -1 with c->err set and f closed.
- */
+/** Read the header of the capture @p f, now owned; 0, or -1 with c->err. */
 int rxr_capture_open(struct rxr_capture *c, FILE *f);
 
-/**
- * The next record to replay, records to skip counted and passed over.
- * @return 1 with @p r set, 0 at the end, -1 with c->err set (damaged).
- */
+/** The next record to replay; 1, 0 at the end, -1 with c->err set. */
 int rxr_capture_next(struct rxr_capture *c, struct rxr_capture_rec *r);
 
-/** Close the file, free the buffers. */
 void rxr_capture_close(struct rxr_capture *c);
 
 /** The distinct link types of its interfaces so far: "EN10MB,NULL". */
 void rxr_capture_linktypes(const struct rxr_capture *c, char *buf,
 		size_t len);
 
-/**
- * What was skipped and converted so far, for a message: "63 LINUX_SLL
- * records given an Ethernet header; skipped: 2 of zero length, 3 of
- * interface 1 (IEEE802_11)"; "" when nothing was.
- */
+/** What was skipped and converted so far, as a message ("" for none). */
 void rxr_capture_describe(const struct rxr_capture *c, char *buf,
 		size_t len);
 

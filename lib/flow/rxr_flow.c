@@ -15,6 +15,7 @@
 #define IPV6_HDR_LEN	40
 #define TCP_HDR_MIN	20
 #define UDP_HDR_LEN	8
+#define RXR_FLOW_MAX_IPV6_EXT 8	/* skipped before giving up */
 
 /* IPv6 next headers rxr_flow_parse() steps over that netinet/in.h lacks. */
 #define NH_HIP		139

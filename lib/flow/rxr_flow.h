@@ -5,12 +5,9 @@
 
 /**
  * @file
- * Flows as a NIC's RSS sees them: the flow key of an Ethernet frame, its
- * Toeplitz hash (checked against Microsoft's verification suite) and the
- * queue a RETA gives it. Up to two VLAN tags (0x8100, 0x88a8, 0x9100), IPv4
- * options and the usual IPv6 extension headers (hop-by-hop, routing,
- * fragment, destination options, AH, mobility, HIP, shim6) are skipped.
- * Traffic a NIC cannot hash gets hash 0. Nothing here needs EAL.
+ * Flows as a NIC's RSS sees them: the flow key of an Ethernet frame (VLAN
+ * tags, IPv4 options and IPv6 extension headers skipped), its Toeplitz
+ * hash and the queue a RETA gives it. Nothing here needs EAL.
  */
 
 #include <stdbool.h>
@@ -21,7 +18,6 @@
 extern "C" {
 #endif
 
-/** Address families of a flow key. */
 #define RXR_FLOW_IPV4 4
 #define RXR_FLOW_IPV6 6
 
@@ -32,32 +28,30 @@ extern "C" {
 
 /** A flow key; every byte is defined (unused ones zero): memcmp() compares. */
 struct rxr_flow_key {
-	uint8_t src[16];	/**< source address, network order; IPv4 uses [0..3] */
-	uint8_t dst[16];	/**< destination address, likewise */
-	uint16_t sport;		/**< source port, host order; 0 without RXR_FLOW_F_PORTS */
-	uint16_t dport;		/**< destination port, host order; likewise */
-	uint8_t proto;		/**< IP protocol (after IPv6 extension headers) */
+	uint8_t src[16];	/**< network order; IPv4 uses [0..3] */
+	uint8_t dst[16];
+	uint16_t sport;		/**< host order; 0 without RXR_FLOW_F_PORTS */
+	uint16_t dport;
+	uint8_t proto;		/**< after IPv6 extension headers */
 	uint8_t family;		/**< RXR_FLOW_IPV4 or RXR_FLOW_IPV6 */
 	uint8_t flags;		/**< RXR_FLOW_F_* */
-	uint8_t pad;		/**< zero */
+	uint8_t pad;
 };
 
 /** Most VLAN tags rxr_flow_parse() skips. */
 #define RXR_FLOW_MAX_VLAN 2
-/** Most IPv6 extension headers rxr_flow_parse() skips before giving up. */
-#define RXR_FLOW_MAX_IPV6_EXT 8
 
 /** What rxr_flow_parse() found, besides the key. Offsets are from frame start. */
 struct rxr_flow_info {
 	struct rxr_flow_key key;	/**< valid when parse returned RXR_FLOW_OK */
-	uint32_t l3_ofs;	/**< IP header */
-	uint32_t l4_ofs;	/**< TCP/UDP header (or the first byte after IP and its extensions) */
-	uint32_t payload_ofs;	/**< past the TCP/UDP header, or the frame; l4_ofs for others */
-	uint32_t ip_len;	/**< datagram length the IP header claims (IPv6: 40 + payload length) */
-	uint16_t ether_type;	/**< EtherType after the VLAN tags, host order */
+	uint32_t l3_ofs;
+	uint32_t l4_ofs;	/**< the first byte after IP and its extensions */
+	uint32_t payload_ofs;	/**< past the TCP/UDP header; l4_ofs for others */
+	uint32_t ip_len;	/**< datagram length the IP header claims */
+	uint16_t ether_type;	/**< after the VLAN tags, host order */
 	uint16_t vlan_tci[RXR_FLOW_MAX_VLAN];	/**< outer first, host order */
-	uint8_t nb_vlan;	/**< VLAN tags skipped */
-	uint8_t nb_ext;		/**< IPv4: 1 with options; IPv6: extension headers skipped */
+	uint8_t nb_vlan;
+	uint8_t nb_ext;		/**< IPv4: 1 with options; IPv6: headers skipped */
 };
 
 /** rxr_flow_parse() results. */
@@ -87,16 +81,11 @@ extern const uint8_t rxr_flow_rss_key_ms[RXR_FLOW_RSS_KEY_LEN];
 
 /** Which fields feed the hash. */
 enum rxr_flow_rss_fields {
-	/** Addresses, plus ports of TCP/UDP non-fragments (rss_hf IP|TCP|UDP). */
-	RXR_FLOW_RSS_L3L4 = 0,
-	/** Addresses only (rss_hf IP). */
-	RXR_FLOW_RSS_L3 = 1,
+	RXR_FLOW_RSS_L3L4 = 0,	/**< addresses, ports of non-fragments */
+	RXR_FLOW_RSS_L3 = 1,	/**< addresses only */
 };
 
-/**
- * Toeplitz hash of a key as a NIC computes it over the addresses, then the
- * ports (RXR_FLOW_RSS_L3L4 and RXR_FLOW_F_PORTS); 0 for no known family.
- */
+/** Toeplitz hash of a key as a NIC computes it; 0 for no known family. */
 uint32_t rxr_flow_hash(const struct rxr_flow_key *key,
 		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
 		enum rxr_flow_rss_fields fields);
@@ -110,19 +99,16 @@ uint32_t rxr_flow_hash(const struct rxr_flow_key *key,
 
 /** An RSS configuration: key, hashed fields and indirection table. */
 struct rxr_flow_rss {
-	uint8_t key[RXR_FLOW_RSS_KEY_LEN] __attribute__((aligned(4)));	/**< Toeplitz key */
-	enum rxr_flow_rss_fields fields;	/**< what is hashed */
-	uint32_t reta_size;	/**< entries, a power of two */
+	uint8_t key[RXR_FLOW_RSS_KEY_LEN] __attribute__((aligned(4)));
+	enum rxr_flow_rss_fields fields;
+	uint32_t reta_size;	/**< a power of two */
 	uint16_t nb_queues;	/**< queues the table was filled over */
 	uint16_t *reta;		/**< hash & (reta_size - 1) -> queue */
 };
 
 /**
- * Set up an RSS configuration, its RETA round robin (entry i -> queue i %
- * nb_queues) as DPDK ports do by default.
- * @param key Toeplitz key, RXR_FLOW_RSS_KEY_LEN bytes; NULL for mlx5's default.
- * @param reta_size Power of two, 1..RXR_FLOW_RETA_SIZE_MAX, >= nb_queues.
- * @param nb_queues 1..RXR_FLOW_QUEUES_MAX.
+ * Set up an RSS configuration (@p key NULL: mlx5's), its RETA round robin
+ * as DPDK ports do by default; @p reta_size a power of two >= nb_queues.
  * @return 0, -EINVAL on a bad size, -ENOMEM.
  */
 int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
@@ -132,11 +118,7 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
 
-/**
- * The queue a NIC with this configuration delivers a frame to.
- * @param key the frame's key, or NULL when it did not parse (hash 0).
- * @param hash_out if not NULL, receives the hash.
- */
+/** The queue a frame of @p key (NULL: unparsed) goes to; its hash too. */
 uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 		const struct rxr_flow_key *key, uint32_t *hash_out);
 
@@ -154,7 +136,7 @@ const char *rxr_flow_proto_name(uint8_t proto);
 void rxr_flow_key_v4(struct rxr_flow_key *key, uint32_t src, uint32_t dst,
 		uint16_t sport, uint16_t dport, uint8_t proto);
 
-/** Build an IPv6 key from network-order addresses; ports as rxr_flow_key_v4(). */
+/** An IPv6 key from network-order addresses; as rxr_flow_key_v4(). */
 void rxr_flow_key_v6(struct rxr_flow_key *key, const uint8_t src[16],
 		const uint8_t dst[16], uint16_t sport, uint16_t dport,
 		uint8_t proto);

@@ -6,13 +6,9 @@
 /**
  * @file
  * Deferred flow counting: a poll lcore appends each packet's flow key and
- * length to its own log (a sequential store), and a collector thread drains
- * it into a rxr_flow_table, taking the table's cache misses. An append that
- * finds the log full drains the oldest records itself, so nothing is lost
- * or waits. Records are applied in order (the table's seq is the lcore's).
- * One thread appends; drains, from any thread, take the log's lock, which
- * append takes only when full. Read the table after a drain with no
- * appender running.
+ * length to its own log, and a collector drains it into a rxr_flow_table,
+ * in order. One thread appends; drains, from any thread, take the log's
+ * lock, which append takes only when full.
  */
 
 #include <stdint.h>
@@ -28,29 +24,23 @@ extern "C" {
 
 /** Records a log holds by default: 4 ms of a poll lcore at 16 Mpps. */
 #define RXR_FLOW_LOG_SIZE_DEFAULT 65536u
-/** The fewest records of a log. */
 #define RXR_FLOW_LOG_SIZE_MIN 64u
-/** The most records of a log. */
 #define RXR_FLOW_LOG_SIZE_MAX (1u << 24)
 
 /** What a log did, since it was created or reset. */
 struct rxr_flow_log_stats {
 	uint64_t applied;		/**< records counted into the table */
-	/** Of those, records the appender drained itself (the log was full). */
-	uint64_t applied_by_appender;
+	uint64_t applied_by_appender;	/**< of those, when the log was full */
 	uint64_t untracked_packets;	/**< records the table had no room for */
-	uint64_t untracked_bytes;	/**< their bytes */
+	uint64_t untracked_bytes;
 	uint64_t pending;		/**< appended, not yet applied */
 };
 
-/** A flow log (opaque). */
 struct rxr_flow_log;
 
 /**
- * Make a log of @p size records (a power of 2 from RXR_FLOW_LOG_SIZE_MIN to
- * RXR_FLOW_LOG_SIZE_MAX) draining into @p t.
- * @param socket_id NUMA socket of the appender, or SOCKET_ID_ANY.
- * @return the log, or NULL with rte_errno EINVAL or ENOMEM.
+ * Make a log of @p size records (a power of 2 in the limits above) draining
+ * into @p t. @return the log, or NULL with rte_errno EINVAL or ENOMEM.
  */
 struct rxr_flow_log *rxr_flow_log_create(struct rxr_flow_table *t,
 		uint32_t size, int socket_id);
@@ -58,10 +48,7 @@ struct rxr_flow_log *rxr_flow_log_create(struct rxr_flow_table *t,
 /** Free a log (NULL is allowed); its table is the caller's. */
 void rxr_flow_log_free(struct rxr_flow_log *l);
 
-/**
- * Append @p n (at most the log's size) records: the flow of @p keys[i] gets
- * one packet and @p bytes[i] bytes. Without room, the oldest are applied.
- */
+/** Append @p n (<= size) records; without room, the oldest are applied. */
 void rxr_flow_log_append(struct rxr_flow_log *l,
 		const struct rxr_flow_key *keys, const uint32_t *bytes,
 		unsigned int n);

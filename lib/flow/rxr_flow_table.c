@@ -20,6 +20,8 @@
 
 /* Keys hashed and prefetched ahead of their probes. */
 #define BULK_CHUNK 64u
+/* Slots per flow of max_flows: the load factor is at most 1/2. */
+#define RXR_FLOW_TABLE_SLOTS_PER_FLOW 2u
 
 /* Seed of the CRC: any value; fixed so that tables are reproducible. */
 #define HASH_SEED 0x9e3779b9u

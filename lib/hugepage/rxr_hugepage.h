@@ -29,7 +29,7 @@ struct rxr_hugepage_info {
 /** Read /sys/kernel/mm/hugepages and /proc/mounts. Never fails. */
 void rxr_hugepage_probe(struct rxr_hugepage_info *info);
 
-/** True when a mounted hugetlbfs serves a size with free pages (else EAL stops). */
+/** True when a mounted hugetlbfs serves a size with free pages. */
 bool rxr_hugepage_usable(const struct rxr_hugepage_info *info);
 
 /** What backs this process's EAL memory, after rxr_eal_init(). */
@@ -42,9 +42,8 @@ enum rxr_mem_backing {
 const char *rxr_mem_backing_name(enum rxr_mem_backing b);
 
 /**
- * rte_eal_init() on argv, with "--no-huge -m <fallback_mib>" (no -m of
- * argv's) added when no hugepage is usable; the backing said on @p log.
- * @return what rte_eal_init() returns; *backing set on success.
+ * rte_eal_init(), with "--no-huge -m <fallback_mib>" added when no hugepage
+ * is usable, said on @p log. @return rte_eal_init()'s; *backing set.
  */
 int rxr_eal_init(int argc, char **argv, unsigned int fallback_mib,
 		FILE *log, enum rxr_mem_backing *backing);

@@ -6,10 +6,7 @@
 /**
  * @file
  * The per-lcore page cache (per_cpu_pages): a LIFO of order-0 frames in
- * front of a zone. A short alloc takes the shortfall plus batch from the
- * zone in one lock hold (rmqueue_bulk); a free past high first returns the
- * coldest batches (free_pcppages_bulk). rxr_pcp_pop()/push() are the stack
- * alone. No protection: the strategies put their sections around these.
+ * front of a zone. No protection: the strategies put their sections around.
  */
 
 #include <stdbool.h>
@@ -59,10 +56,7 @@ struct rxr_pcp {
 	void *frames[] __rte_cache_aligned; /**< [0] coldest, [count-1] hottest */
 };
 
-/**
- * Allocate and initialize a pcp on a socket. NULL with rte_errno set:
- * EINVAL when batch is 0 or high < batch, ENOMEM.
- */
+/** Create a pcp; NULL with rte_errno EINVAL (batch 0, high < batch), ENOMEM. */
 struct rxr_pcp *rxr_pcp_create(struct rxr_zone *zone, uint32_t high,
 		uint32_t batch, int socket_id);
 
@@ -128,8 +122,7 @@ rxr_pcp_push(struct rxr_pcp *pcp, void * const *objs, unsigned int n)
 	return true;
 }
 
-/** Allocate @p n frames, refilled from the zone when short (all or
- * nothing): 0 or -ENOBUFS. */
+/** Allocate @p n frames, refilled from the zone when short: 0 or -ENOBUFS. */
 static __rte_always_inline int
 rxr_pcp_alloc_bulk(struct rxr_pcp *pcp, void **objs, unsigned int n)
 {

@@ -13,11 +13,8 @@
 /* Most frames a slow path moves at once (stack buffer). */
 #define RSEQ_TMP 512u
 
-/*
- * Slow-path counters of one CPU: a thread on it adds with a one-add section
- * (this_cpu_add()); one that left adds atomically to the away twin. A
- * locked add costs 20-60 cycles, and a stage move counts four.
- */
+/* Slow-path counters of one CPU: added by a one-add section
+ * (this_cpu_add()), or atomically to the away twin by a thread that left. */
 enum rseq_ctr_id {
 	RSEQ_C_RESTARTS,
 	RSEQ_C_MIGRATIONS,
@@ -25,11 +22,9 @@ enum rseq_ctr_id {
 	RSEQ_C_XFER_IN,		/* frames drained into the transfer stage */
 	RSEQ_C_XFER_OUT,	/* frames refilled from it */
 	RSEQ_C_REMOTE_FREES,	/* frames of another node's zone */
-	/* The slow paths' own moves, out of the pcp's alloc and free. */
 	RSEQ_C_REFILL_PUSHED,
 	RSEQ_C_DRAIN_POPPED,
 	RSEQ_C_XFER_ALLOC,	/* handed to callers from the stage */
-	/* struct rxr_pcp_stats' slow-path figures of the same names. */
 	RSEQ_C_ALLOC_MISS,
 	RSEQ_C_ALLOC_FAIL,
 	RSEQ_C_FREE_DRAIN,
@@ -83,8 +78,7 @@ rseq_pool_of(const struct rxr_pool *p)
 	return p->priv;
 }
 
-/* ThreadSanitizer sees no section's access: a push releases the pcp, a
- * pop acquires it. */
+/* ThreadSanitizer sees no section: a push releases the pcp, a pop acquires. */
 #if defined(__SANITIZE_THREAD__)
 #define RSEQ_TSAN 1
 #elif defined(__has_feature)
@@ -106,8 +100,7 @@ rseq_pool_of(const struct rxr_pool *p)
 
 #if RSEQ_BUILT
 
-/* __rseq_offset (%fs-relative struct rseq), copied before main(): one load
- * from this library's data, not two through the GOT. */
+/* __rseq_offset, copied before main(): one load, not two through the GOT. */
 extern intptr_t rxrp_rseq_off __attribute__((visibility("hidden")));
 
 /* Count v on CPU cpu's counter id (a CPU out of range: the last one's). */
@@ -128,19 +121,16 @@ rseq_add(struct rseq_pool *rp, uint32_t cpu, enum rseq_ctr_id id, uint64_t v)
 int rxrp_rseq_xfer_init(struct rseq_xfer *x, uint32_t slots, int socket);
 /* Frames in the stage, a snapshot. */
 unsigned int rxrp_rseq_xfer_count(const struct rseq_xfer *x);
-/* Writes n frames into slots, as uint32_t offsets from base, or pointers
- * when base is 0. @return n, or 0 when it wrote none. */
+/* n frames into slots, as offsets from base (0: pointers); n or 0. */
 typedef unsigned int (*rxrp_rseq_fill_t)(void *arg, void *slots,
 		uintptr_t base, unsigned int n);
-/* Up to k frames (form @p base) written into the slots by fill. @return
- * frames in: 0 without room or in another form now. */
+/* Up to k frames written into the slots by fill; 0 without room. */
 unsigned int rxrp_rseq_xfer_fill(struct rseq_xfer *x, uintptr_t base,
 		unsigned int k, rxrp_rseq_fill_t fill, void *arg);
 /* As many of the n frames as there is room for. @return how many. */
 unsigned int rxrp_rseq_xfer_put(struct rseq_xfer *x, uintptr_t base,
 		void * const *objs, unsigned int n);
-/* n frames into objs and up to more into tmp, the oldest first.
- * @return n + what tmp got, or 0 when fewer than n are there. */
+/* n frames into objs and up to more into tmp; 0 when fewer than n. */
 unsigned int rxrp_rseq_xfer_take(struct rseq_xfer *x, void **objs,
 		unsigned int n, void **tmp, unsigned int more);
 

@@ -299,7 +299,7 @@ add_region(struct rxr_pool *p, void *addr, size_t len,
 			continue;
 		ret = rxr_zone_add_region(p->zone[n],
 				(uint8_t *)addr + done * p->frame_size,
-				part * p->frame_size, RTE_BAD_IOVA, state);
+				part * p->frame_size, state);
 		if (ret < 0) {
 			layout_update(p, n);
 			return ret;
@@ -309,25 +309,6 @@ add_region(struct rxr_pool *p, void *addr, size_t len,
 	}
 	layout_update(p, p->nr_zones);
 	return total;
-}
-
-int
-rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames)
-{
-	/* One memzone per node: fake nodes each get their own. */
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		uint32_t part = n + 1 == p->nr_zones ?
-			nr_frames - nr_frames / p->nr_zones * n :
-			nr_frames / p->nr_zones;
-		int ret = rxr_zone_reserve(p->zone[n], part);
-
-		if (ret != 0) {
-			layout_update(p, n);
-			return ret;
-		}
-	}
-	layout_update(p, p->nr_zones);
-	return 0;
 }
 
 /* --- adopting populated objects ------------------------------------------ */

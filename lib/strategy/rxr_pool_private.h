@@ -3,10 +3,7 @@
 #ifndef RXR_POOL_PRIVATE_H
 #define RXR_POOL_PRIVATE_H
 
-/*
- * PRIVATE to lib/strategy and its white-box tests; prefix rxrp_ / RXRP_.
- * The core (rxr_pool.c) calls the strategies' tables and names none.
- */
+/* PRIVATE to lib/strategy and its white-box tests. */
 
 #include <assert.h>
 #include <errno.h>
@@ -30,7 +27,6 @@ struct rxrp_lcore {
 	void *owner_data;		/* the strategy's owner path's (init) */
 	uint32_t node;
 	unsigned int lcore;
-	/* The core's counters, as rxr_pool_lcore_stats names them. */
 #define RXRP_LCORE_FIELD(name, help) uint64_t name;
 	RXR_POOL_LCORE_COUNTERS(RXRP_LCORE_FIELD)
 #undef RXRP_LCORE_FIELD
@@ -40,20 +36,16 @@ struct rxrp_lcore {
 	/* The strategy's own, zeroed at creation (RXRP_LCORE_PRIV_CHECK()). */
 	uint8_t priv[RTE_CACHE_LINE_SIZE] __rte_cache_aligned;
 
-	/* The deferred list: head frame index (high half) and count, one
-	 * word for one compare-and-swap. */
+	/* The deferred list: head frame index (high half) and count. */
 	uint64_t defer_head __rte_cache_aligned;
 };
 
-/*
- * A deferred batch of up to RXRP_DEFER_BATCH frames of one free call, kept
- * under its first frame's global index g: link and count in defer_link[g],
- * the other frames in defer_rest[g]; a drain follows one link per batch.
- */
+/* A deferred batch of one free call, kept under its first frame's global
+ * index g: link and count in defer_link[g], the others in defer_rest[g]. */
 #define RXRP_DEFER_BATCH 32
 struct rxrp_defer_link {
 	uint32_t next;			/* next batch's first frame, or RXRP_NIL */
-	uint32_t n;			/* frames in the batch */
+	uint32_t n;
 };
 struct rxrp_defer_rest {
 	uint32_t idx[RXRP_DEFER_BATCH - 1]; /* frames 1..n-1, global indexes */
@@ -70,7 +62,7 @@ struct rxr_pool {
 	const struct rxrp_strategy *strategy;
 	struct rxr_pool_conf conf;
 	char name[32];			/* conf.name points here */
-	struct rxr_zero_payload zp;	/* where payloads are and how to clear */
+	struct rxr_zero_payload zp;
 	uint64_t zero_bytes_other;	/* atomic: task and irq contexts */
 	uint64_t zero_cycles_other;
 	uint64_t ns_mult;		/* cycles -> ns, 32.32 fixed point */
@@ -79,13 +71,13 @@ struct rxr_pool {
 	struct rte_reciprocal_u64 frame_div; /* of frame_size */
 	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
 	uintptr_t off_base;		/* lowest frame if all within 4 GiB, or 0 */
-	uint32_t nr_regions;		/* added to the zones */
+	uint32_t nr_regions;
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
-	void **adopt;			/* frames gathered while adopting */
+	void **adopt;
 	unsigned int nr_adopt;
 	unsigned int max_adopt;
 	bool adopt_overflow;
@@ -102,12 +94,8 @@ struct rxr_pool {
 static_assert(offsetof(struct rxr_pool, ops) == 0,
 	"struct rxr_pool: ops must be the first member");
 
-/*
- * A strategy, as rte_mempool_ops: alloc and free required, the rest may be
- * NULL (the core drains a quiet lcore itself). With bulk off, alloc and
- * free split n > 1 (rxrp_per_frame()); an alloc that gives up returns
- * rxrp_alloc_failed(). For drain and held, ls NULL: the pool-wide caches.
- */
+/* A strategy, as rte_mempool_ops: alloc and free required, the rest may be
+ * NULL. For drain and held, ls NULL: the pool-wide caches. */
 struct rxrp_strategy {
 	const char *name;
 	uint32_t caps;		/* RXR_STRATEGY_CAP_* */
@@ -142,13 +130,9 @@ struct rxrp_strategy {
 #include "rxr_strategy_list.h"
 #undef RXR_STRATEGY
 
-/* The strategy of an enum value, or NULL. */
 const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
 
-/*
- * A strategy's own counters from its X(name, help) list: the enum
- * RXRP_C_<name> ... RXRP_NB_COUNTERS, and the names for its table.
- */
+/* A strategy's own counters from its X(name, help) list: RXRP_C_<name>. */
 #define RXRP_COUNTER_ENUM(name, help) RXRP_C_##name,
 #define RXRP_COUNTER_NAME(name, help) #name,
 #define RXRP_COUNTERS_DEFINE(LIST, names) \
@@ -157,7 +141,7 @@ const struct rxrp_strategy *rxrp_strategy_get(enum rxr_strategy s);
 		#LIST " do not fit rxr_pool_lcore_stats.counters"); \
 	static const char * const names[] = { LIST(RXRP_COUNTER_NAME) NULL }
 
-/* Build-time check that a strategy's per-lcore state fits rxrp_lcore. */
+/* A strategy's per-lcore state fits rxrp_lcore.priv. */
 #define RXRP_LCORE_PRIV_CHECK(type) \
 	static_assert(sizeof(type) <= RTE_CACHE_LINE_SIZE && \
 		_Alignof(type) <= RTE_CACHE_LINE_SIZE, \
@@ -185,7 +169,7 @@ rxrp_self_lcore(const struct rxr_pool *p)
 	return likely(lc < RTE_MAX_LCORE) ? p->lcore[lc] : NULL;
 }
 
-/* The poll lcore in poll context (owner), NULL in task and irq context. */
+/* The poll lcore in poll context (owner), else NULL. */
 static __rte_always_inline struct rxrp_lcore *
 rxrp_owner_lcore(const struct rxr_pool *p)
 {
@@ -229,7 +213,6 @@ rxrp_frame_node(const struct rxr_pool *p, const void *f)
 		p->conf.name, f);
 }
 
-/* Node for allocations of the calling context. */
 static inline unsigned int
 rxrp_ctx_node(const struct rxr_pool *p)
 {
@@ -238,8 +221,7 @@ rxrp_ctx_node(const struct rxr_pool *p)
 	return rxrp_task_target(p)->node;
 }
 
-/* The zones: an alloc falls back to other nodes (the zonelist), frees go
- * home. */
+/* An alloc falls back to other nodes (the zonelist), frees go home. */
 int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n);
 void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
@@ -251,7 +233,6 @@ int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_alloc_frames(struct rxr_pool *p, void **objs, unsigned int n);
 int rxrp_free_frames(struct rxr_pool *p, void * const *objs, unsigned int n);
 
-/* A call of n frames the strategy splits into frames (bulk off). */
 static __rte_always_inline bool
 rxrp_per_frame(const struct rxr_pool *p, unsigned int n)
 {
@@ -289,8 +270,7 @@ rxrp_split_local(struct rxr_pool *p, struct rxrp_lcore *ls,
 		fn(p, ls, tmp, k);
 }
 
-/* bh's free_unref_page_commit(): onto the owner's pcp under its section,
- * the coldest frames to the zone first past high (free_pcppages_bulk). */
+/* bh's free_unref_page_commit(): onto the owner's pcp under its section. */
 static inline void
 rxrp_pcp_free_owner(struct rxr_pool *p __rte_unused, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n)
@@ -317,7 +297,6 @@ unsigned int rxrp_defer_drain(struct rxr_pool *p, struct rxrp_lcore *ls,
 /* A non-owner's free: into its task batch if it has one, else pushed. */
 void rxrp_defer_free(struct rxr_pool *p, struct rxrp_lcore *ls,
 		void * const *objs, unsigned int n);
-/* Frames on ls's deferred list. */
 static inline uint32_t
 rxrp_defer_count(const struct rxrp_lcore *ls)
 {
@@ -328,11 +307,8 @@ rxrp_defer_count(const struct rxrp_lcore *ls)
 /* A quiet drain's end: supply, deferred list and pcp to the zone. */
 unsigned int rxrp_lcore_drain(struct rxr_pool *p, struct rxrp_lcore *ls);
 
-/*
- * bh's reclaim: keep the owner out of its section (a request, membarrier),
- * then own(p, ls) (may be NULL) and the pcp to the zone; nothing without
- * membarrier. @return frames given back.
- */
+/* bh's reclaim: the owner kept out (membarrier), then own() (may be NULL)
+ * and the pcp to the zone. @return frames given back. */
 unsigned int rxrp_bh_reclaim(struct rxr_pool *p, struct rxrp_lcore *ls,
 		unsigned int (*own)(struct rxr_pool *p, struct rxrp_lcore *ls));
 

@@ -5,13 +5,8 @@
 
 /**
  * @file
- * Refill strategies: the allocator behind one buffer pool. Each is one
- * file, strategy_<name>.c, whose first comment names the kernel or
- * tcmalloc code it models; all share the zone and pcp code. Users ask for
- * capabilities, not names. A pool has one zone per NUMA node and poll
- * lcores each owning a pcp on its node's zone; frames always return to
- * their own zone. With bulk off, every frame of a call is its own
- * critical section.
+ * Refill strategies: the allocator behind one buffer pool, one zone per
+ * NUMA node and a pcp per poll lcore; frames always return to their zone.
  */
 
 #include <stdbool.h>
@@ -39,25 +34,23 @@ enum rxr_strategy {
 	RXR_STRATEGY_MAX,
 };
 
-/** Number of strategies offered to users (the test-only NONE is last). */
+/** Strategies offered to users (the test-only NONE is last). */
 #define RXR_STRATEGY_USER_MAX RXR_STRATEGY_NONE
 
 /** The strategy's name, as rxr_strategy_list.h gives it; "?" out of range. */
 const char *rxr_strategy_name(enum rxr_strategy s);
 
-/** The users' strategies, ", " separated. @return the length, as snprintf. */
+/** The users' strategies, ", " separated; the length, as snprintf. */
 size_t rxr_strategy_user_names(char *buf, size_t len);
 
-/** Capability: other contexts' frees wait on a deferred list until
- * rxr_pool_poll_end() (the report's deferred{} counters apply). */
+/** Other contexts' frees wait on a deferred list for rxr_pool_poll_end(). */
 #define RXR_STRATEGY_CAP_DEFERS_FREES	(1u << 0)
 /** The owner's fast path is a stack under the bh section, run inline. */
 #define RXR_STRATEGY_CAP_OWNER_INLINE	(1u << 1)
 /** No protection: for tests that prove the debug checks; not offered. */
 #define RXR_STRATEGY_CAP_TEST_ONLY	(1u << 2)
 
-/** Whether @p s can run in this process (rseq: x86_64, glibc's rseq area);
- * false with the reason in @p why (may be NULL). */
+/** Whether @p s can run in this process; false with why (may be NULL). */
 bool rxr_strategy_available(enum rxr_strategy s, char *why, size_t len);
 
 /** Most counters of a strategy's own (rxr_pool_lcore_stats.counters). */
@@ -70,8 +63,7 @@ unsigned int rxr_strategy_counters(enum rxr_strategy s,
 /** Most settings of a strategy's own (rxr_pool_conf.settings). */
 #define RXR_STRATEGY_SETTINGS_MAX 4
 
-/** A strategy's own setting: every option, key, help and doc line about it
- * comes from here. */
+/** A strategy's own setting (options, keys and help come from it). */
 struct rxr_strategy_setting {
 	const char *name;	/**< one lower-case word ("ring"); NULL ends */
 	uint32_t def;		/**< taken when rxr_pool_conf leaves it 0 */
@@ -113,8 +105,7 @@ void rxr_strategy_settings_print(FILE *f);
 uint64_t rxr_strategy_lcore_frames(enum rxr_strategy s,
 		const uint32_t settings[RXR_STRATEGY_SETTINGS_MAX]);
 
-/** True when @p s has every RXR_STRATEGY_CAP_* in @p caps; false out of
- * range. */
+/** True when @p s has every RXR_STRATEGY_CAP_* in @p caps. */
 bool rxr_strategy_has(enum rxr_strategy s, uint32_t caps);
 
 /** Parse a strategy name ("none" only with @p allow_none); 0 or -EINVAL. */
@@ -134,21 +125,16 @@ struct rxr_pool_conf {
 	uint32_t high;		/**< pcp high (default RXR_PCP_HIGH_DEFAULT) */
 	uint32_t batch;		/**< pcp batch (default RXR_PCP_BATCH_DEFAULT) */
 	int socket_id;		/**< socket of a single-node pool */
-	/** Fake NUMA nodes (tests); poll lcore i on node i % fake_nodes. */
-	uint32_t fake_nodes;
+	uint32_t fake_nodes;	/**< tests: poll lcore i on node i % n */
 	/** Poll lcores (each owns a pcp); none given: every enabled lcore. */
 	uint32_t nr_poll_lcores;
 	uint32_t poll_lcores[RTE_MAX_LCORE];
 	/** The strategy's settings (rxr_strategy_settings()); 0: default. */
 	uint32_t settings[RXR_STRATEGY_SETTINGS_MAX];
-	/** Time the refills in rxr_pool_sample() windows (latency figures). */
-	bool latency;
-	/** Testing: TSC cycles of fixed work added to every refill; 0: off. */
-	uint32_t test_refill_delay;
-	/** Payload zeroing: none, alloc (__GFP_ZERO), free (init_on_free) or
-	 * background (pre-zeroed supplies, rxr_pool_zero_service()). */
+	bool latency;		/**< time refills in rxr_pool_sample() */
+	uint32_t test_refill_delay; /**< TSC cycles added to every refill */
 	enum rxr_zero_policy zero_policy;
-	enum rxr_zero_method zero_method;	/**< how payloads are cleared */
+	enum rxr_zero_method zero_method;
 	uint32_t payload_offset; /**< frame bytes before the payload (headers) */
 	uint32_t payload_len;	/**< payload bytes; 0: the rest of the frame */
 	uint32_t zero_supply;	/**< background: frames kept ready per lcore */
@@ -157,10 +143,8 @@ struct rxr_pool_conf {
 struct rxr_pool;
 
 /**
- * Create a pool for @p max_frames frames of @p frame_size bytes (stride) in
- * at most @p max_regions regions; memory comes with rxr_pool_reserve() or
- * adoption. @return the pool, or NULL with rte_errno set (EINVAL: a log
- * line names the rejected field and value).
+ * Create a pool for @p max_frames frames of @p frame_size bytes in at most
+ * @p max_regions regions. @return the pool, or NULL with rte_errno set.
  */
 struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 		uint32_t frame_size, uint32_t max_frames, uint32_t max_regions);
@@ -170,15 +154,11 @@ void rxr_pool_destroy(struct rxr_pool *p);
 
 /**
  * Adopt the objects DPDK's populate enqueues: between begin and end, frees
- * are only gathered (at most @p max_frames); end adds the runs at the frame
- * stride as regions and frees every frame into its zone. Before the pool is
- * shared. @return 0 / frames adopted, or a negative errno.
+ * are only gathered (at most @p max_frames); end adds them as regions.
+ * Before the pool is shared. @return 0 / frames adopted, or -errno.
  */
 int rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames);
 int rxr_pool_adopt_end(struct rxr_pool *p);
-
-/** Reserve EAL memory for @p nr_frames free frames (tests, benchmarks). */
-int rxr_pool_reserve(struct rxr_pool *p, uint32_t nr_frames);
 
 /** A pool's entry for allocations: 0, or -ENOBUFS with nothing taken. */
 typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
@@ -187,11 +167,10 @@ typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,
 typedef int (*rxr_pool_free_t)(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
-/** bh's section (local_bh_disable()'s count), written by the owner only; a
- * reclaim asks through drain_req and waits for count 0. */
+/** bh's section (local_bh_disable()'s count), written by the owner only. */
 struct rxr_pool_bh {
-	uint32_t count;		/**< nesting depth, 0 outside */
-	uint32_t drain_req;	/**< a reclaim is emptying the caches */
+	uint32_t count;		/**< nesting depth */
+	uint32_t drain_req;	/**< a reclaim waits for count 0 */
 };
 
 /** A poll lcore's section and inline stack, on a line the owner writes. */
@@ -200,27 +179,20 @@ struct rxr_pool_owner {
 	struct rxr_pcp *stack;	/**< bh's pcp, recycle's alloc cache */
 } __rte_cache_aligned;
 
-/** The public part of a pool, its first member, for the inline dispatch;
- * read-only once the pool is shared. */
+/** A pool's first member, read by the inline dispatch. */
 struct rxr_pool_ops {
 	rxr_pool_alloc_t alloc;	/**< the strategy's, or the zeroing wrapper */
 	rxr_pool_free_t free;	/**< the same for a free */
-	/** CAP_OWNER_INLINE, one node, no wrapper: the stacks by lcore id
-	 * (another lcore's empty), run inline. Else NULL. */
+	/** The stacks by lcore id, run inline (CAP_OWNER_INLINE), or NULL. */
 	struct rxr_pool_owner *owner;
 	unsigned int section_max; /**< frames per section: any, or 1 (bulk off) */
-	/** rxr_pool_poll_end() has deferred lists to drain. */
-	bool defers;
+	bool defers;	/**< rxr_pool_poll_end() has lists to drain */
 };
 
 /* An owner that found a reclaim's request at its outermost entry. */
 void __rxr_pool_bh_wait(struct rxr_pool_bh *bh);
 
-/**
- * bh's local_bh_disable(): a counter, a compiler barrier, a look at the
- * reclaim request. Plain moves on x86, ordered against a reclaimer by its
- * membarrier(); spelled atomic for the compiler and ThreadSanitizer.
- */
+/** bh's local_bh_disable(); a reclaimer orders it with membarrier(). */
 static __rte_always_inline void
 rxr_pool_bh_disable(struct rxr_pool_bh *bh)
 {
@@ -240,11 +212,7 @@ rxr_pool_bh_enable(struct rxr_pool_bh *bh)
 	__atomic_store_n(&bh->count, bh->count - 1, __ATOMIC_RELEASE);
 }
 
-/*
- * The inline path's section, outermost only: entered at count 0, left by
- * storing 0 (no chain through memory between calls). Nested, or a reclaim
- * asking: false, and the strategy's own path takes the call.
- */
+/* The inline path's outermost section: false when nested or asked. */
 static __rte_always_inline bool
 __rxr_pool_bh_enter_outer(struct rxr_pool_bh *bh)
 {
@@ -273,11 +241,7 @@ int __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n);
 int __rxr_pool_free_n(struct rxr_pool *p, void * const *objs,
 		unsigned int n);
 
-/*
- * Both directions: the poll lcore's stack inline when the pool has one
- * (ops.owner; it may decline), else one jump to the pool's entry, or out
- * of line for a thread not placed yet.
- */
+/* The owner's stack inline, else the pool's entry (both directions). */
 static __rte_always_inline int
 __rxr_pool_call(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 {
@@ -328,8 +292,7 @@ rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 /* rxr_pool_poll_end() of a strategy that defers frees. */
 unsigned int __rxr_pool_poll_end(struct rxr_pool *p);
 
-/** A poll lcore's bh-enable point, once per poll iteration: its deferred
- * list into its pcp (no call without one). @return frames drained. */
+/** Once per poll iteration: the deferred list into the pcp; frames drained. */
 static __rte_always_inline unsigned int
 rxr_pool_poll_end(struct rxr_pool *p)
 {
@@ -340,22 +303,16 @@ rxr_pool_poll_end(struct rxr_pool *p)
 	return __rxr_pool_poll_end(p);
 }
 
-/** A poll lcore times its own refills, frees and drains between
- * rxr_pool_sample(p, true) and (p, false); needs conf.latency. */
+/** Time the calling poll lcore's calls from @p on to off (conf.latency). */
 void rxr_pool_sample(struct rxr_pool *p, bool on);
 
 /** Every cached frame back to the zones; only when no poll lcore runs. */
 void rxr_pool_quiesce(struct rxr_pool *p);
 
-/** The pool is being freed: the testing slowdown ends (its frames come
- * back one call at a time). */
+/** The pool is being freed: the testing slowdown ends. */
 void rxr_pool_teardown(struct rxr_pool *p);
 
-/**
- * Bind the calling thread's frees to a poll lcore's deferred list or ring
- * (unbound: its CPU's poll lcore, else the first).
- * @return 0, or -EINVAL when @p lcore is not a poll lcore of the pool.
- */
+/** Send the calling thread's frees to poll lcore @p lcore; 0 or -EINVAL. */
 int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 
 /** Most frames rxr_pool_task_batch() lets a thread hold. */
@@ -364,12 +321,8 @@ int rxr_pool_task_bind(struct rxr_pool *p, unsigned int lcore);
 #define RXR_POOL_TASK_BATCH_DEFAULT 256u
 
 /**
- * Gather the calling thread's task-context frees to @p p (strategies that
- * defer frees) in a batch of up to @p max frames, published to the owner's
- * deferred list with one atomic when full, as a user mempool cache. The
- * thread calls rxr_pool_task_flush() before it waits or ends. Handlers
- * never batch; a new call publishes the old batch.
- * @param max 0 or 1: no batch (the default).
+ * Batch the calling thread's frees to @p p (0 or 1: none), as a user
+ * mempool cache; the thread calls rxr_pool_task_flush() before it waits.
  * @return 0, or -EINVAL above RXR_POOL_TASK_BATCH_MAX.
  */
 int rxr_pool_task_batch(struct rxr_pool *p, unsigned int max);
@@ -377,12 +330,10 @@ int rxr_pool_task_batch(struct rxr_pool *p, unsigned int max);
 /** Publish the calling thread's task batch on @p p, if it has one. */
 void rxr_pool_task_flush(struct rxr_pool *p);
 
-/** Background zeroing: up to @p budget frames into each lcore's supply, one
- * thread at a time. @return frames made ready. */
+/** Background zeroing, one thread at a time; frames made ready. */
 unsigned int rxr_pool_zero_service(struct rxr_pool *p, unsigned int budget);
 
-/** The core's counters of a poll lcore, X(name, help): the fields of
- * struct rxr_pool_lcore_stats and rxr_pool_lcore_stats_add() come from it. */
+/** The core's counters of a poll lcore, X(name, help). */
 #define RXR_POOL_LCORE_COUNTERS(X) \
 	X(deferred_drained, "frames drained from the deferred list") \
 	X(deferred_drains, "non-empty drains of the deferred list") \
@@ -404,12 +355,10 @@ struct rxr_pool_lcore_stats {
 #define RXR_POOL_LCORE_FIELD(name, help) uint64_t name;
 	RXR_POOL_LCORE_COUNTERS(RXR_POOL_LCORE_FIELD)
 #undef RXR_POOL_LCORE_FIELD
-	/** Frames put on the deferred list: drained plus waiting (a snapshot). */
-	uint64_t deferred_queued;
+	uint64_t deferred_queued; /**< drained plus waiting */
 	uint64_t refill_hist[RXR_HIST_BUCKETS]; /**< [i]: ns in [2^(i-1), 2^i) */
-	struct rxr_zero_supply_stats supply; /**< background policy */
-	/** The strategy's own counters, named by rxr_strategy_counters(). */
-	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX];
+	struct rxr_zero_supply_stats supply;
+	uint64_t counters[RXR_STRATEGY_COUNTERS_MAX]; /**< the strategy's */
 };
 
 /** @p sum += @p b - @p a (NULL: zero) for every counter but the supply's. */
@@ -417,14 +366,13 @@ void rxr_pool_lcore_stats_add(struct rxr_pool_lcore_stats *sum,
 		const struct rxr_pool_lcore_stats *a,
 		const struct rxr_pool_lcore_stats *b);
 
-/** pcp hits (served from held frames) and misses (zone frames not for a
- * refill) between two snapshots (@p a NULL: since creation). */
+/** pcp hits and misses between two snapshots (@p a NULL: since creation). */
 void rxr_pool_pcp_hits(const struct rxr_pool_stats *a,
 		const struct rxr_pool_stats *b, uint64_t *hits, uint64_t *misses);
 
 /** Pool statistics. */
 struct rxr_pool_stats {
-	uint64_t nr_frames;	/**< frames in the pool */
+	uint64_t nr_frames;
 	uint64_t avail;		/**< frames in zones, pcps and caches */
 	unsigned int nr_zones;
 	struct rxr_zone_stats zone[RXR_POOL_MAX_NODES];
@@ -437,8 +385,7 @@ struct rxr_pool_stats {
 /** Snapshot of every counter; safe while the pool is in use. */
 void rxr_pool_stats(const struct rxr_pool *p, struct rxr_pool_stats *st);
 
-/** Frames available in zones, caches, rings, supplies and deferred lists;
- * exact when nothing moves (as DPDK's own counts). */
+/** Frames available anywhere in the pool; exact when nothing moves. */
 uint64_t rxr_pool_avail(const struct rxr_pool *p);
 
 /** Frames in the pool. */
@@ -447,8 +394,7 @@ uint64_t rxr_pool_nr_frames(const struct rxr_pool *p);
 /** The pool's configuration, its defaults filled in. */
 const struct rxr_pool_conf *rxr_pool_get_conf(const struct rxr_pool *p);
 
-/** At quiescence: every frame home and every buddy invariant intact; 0, or
- * -1 with what is wrong printed on @p out. */
+/** At quiescence: every frame home, buddies intact; 0, or -1 told on @p out. */
 int rxr_pool_check(struct rxr_pool *p, FILE *out);
 
 #ifdef __cplusplus

@@ -15,6 +15,8 @@
 
 #include "rxr_zero.h"
 
+#define RXR_ZERO_SUBPAGE	4096u	/* narrow's: the base page */
+
 /* --- primitives ---------------------------------------------------------- */
 
 /* Ordinary stores, one string instruction: fast with ERMS/FSRM. */

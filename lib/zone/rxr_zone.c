@@ -11,7 +11,6 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_memzone.h>
 #include <rte_reciprocal.h>
 
 #include "rxr_context.h"
@@ -65,9 +64,7 @@ rxr_zone_create(const struct rxr_zone_conf *conf)
 	z->regions = rte_zmalloc_socket("rxr_zone_regions",
 			sizeof(*z->regions) * conf->max_regions, 0,
 			conf->socket_id);
-	z->mz = rte_zmalloc_socket("rxr_zone_mz",
-			sizeof(*z->mz) * conf->max_regions, 0, conf->socket_id);
-	if (z->memmap == NULL || z->regions == NULL || z->mz == NULL) {
+	if (z->memmap == NULL || z->regions == NULL) {
 		rxr_zone_destroy(z);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -90,11 +87,8 @@ rxr_zone_destroy(struct rxr_zone *z)
 {
 	if (z == NULL)
 		return;
-	for (uint32_t i = 0; i < z->nr_mz; i++)
-		rte_memzone_free(z->mz[i]);
 	rte_free(z->memmap);
 	rte_free(z->regions);
-	rte_free(z->mz);
 	rte_free(z);
 }
 
@@ -311,7 +305,7 @@ zone_lock_try(struct rxr_zone *z, bool wait)
 
 int
 rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
-		rte_iova_t iova, enum rxr_zone_region_state state)
+		enum rxr_zone_region_state state)
 {
 	uintptr_t base = (uintptr_t)addr;
 	uint64_t nr = len / z->frame_size;
@@ -338,7 +332,6 @@ rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
 	r = &z->regions[pos];
 	r->base = base;
 	r->end = base + nr * z->frame_size;
-	r->iova = iova;
 	r->first = z->nr_frames;
 	r->nr = nr;
 	z->nr_regions++;
@@ -370,38 +363,6 @@ rxr_zone_add_region(struct rxr_zone *z, void *addr, size_t len,
 	}
 	rxr_spinlock_unlock(&z->lock);
 	return (int)nr;
-}
-
-int
-rxr_zone_reserve(struct rxr_zone *z, uint32_t nr_frames)
-{
-	char name[RTE_MEMZONE_NAMESIZE];
-	const struct rte_memzone *mz;
-	size_t len = (size_t)nr_frames * z->frame_size;
-	uint32_t align;
-	int ret;
-
-	if (nr_frames == 0)
-		return -EINVAL;
-	if (z->nr_mz == z->max_regions)
-		return -ENOSPC;
-	snprintf(name, sizeof(name), "rxr_%.16s_%u_%u", z->name,
-			(unsigned int)z->socket_id, z->nr_mz);
-	/* Power-of-two frames are aligned to their size, as pages are. */
-	align = RTE_IS_POWER_OF_2(z->frame_size) ?
-		RTE_MAX(z->frame_size, (uint32_t)RTE_CACHE_LINE_SIZE) :
-		RTE_CACHE_LINE_SIZE;
-	mz = rte_memzone_reserve_aligned(name, len, z->socket_id, 0, align);
-	if (mz == NULL)
-		return -rte_errno;
-	ret = rxr_zone_add_region(z, mz->addr, len, mz->iova,
-			RXR_ZONE_REGION_FREE);
-	if (ret < 0) {
-		rte_memzone_free(mz);
-		return ret;
-	}
-	z->mz[z->nr_mz++] = mz;
-	return 0;
 }
 
 /* --- allocation ---------------------------------------------------------- */

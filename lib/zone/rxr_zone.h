@@ -5,11 +5,8 @@
 
 /**
  * @file
- * The zone: a buddy allocator over page frames (fixed-size buffers at a
- * stride in regions the caller hands over), one per NUMA node, behind one
- * spinlock (zone->lock). Its bookkeeping is a side array, the memmap; the
- * buddy of frame i at order k is i ^ (1 << k) within its region. Order-0
- * bulk calls (rmqueue_bulk, free_pcppages_bulk) take the lock once.
+ * The zone: a buddy allocator over frames at a stride in regions the
+ * caller hands over, one per NUMA node, behind one spinlock.
  */
 
 #include <stdbool.h>
@@ -28,15 +25,14 @@ extern "C" {
 
 /** Highest order of a block: 2^10 frames, as MAX_ORDER - 1 in Linux. */
 #define RXR_ZONE_MAX_ORDER 10
-/** Number of free lists. */
 #define RXR_ZONE_NR_ORDERS (RXR_ZONE_MAX_ORDER + 1)
 
 struct rxr_zone;
 
 /** How a zone is created. */
 struct rxr_zone_conf {
-	const char *name;	/**< for messages and reports */
-	int socket_id;		/**< NUMA socket of the memory and memmap */
+	const char *name;
+	int socket_id;		/**< of the memory and memmap */
 	uint32_t frame_size;	/**< stride between frames, bytes (any) */
 	uint32_t max_frames;	/**< memmap capacity over all regions */
 	uint32_t max_regions;	/**< regions that may be added */
@@ -44,40 +40,33 @@ struct rxr_zone_conf {
 
 /** Initial state of the frames of an added region. */
 enum rxr_zone_region_state {
-	/** Frames are free and merged into the largest blocks that fit. */
 	RXR_ZONE_REGION_FREE,
-	/** Frames are allocated (order 0), to be freed (mempool populate). */
-	RXR_ZONE_REGION_ALLOCATED,
+	RXR_ZONE_REGION_ALLOCATED,	/**< order 0, to be freed by the caller */
 };
 
 /** A snapshot of a zone's counters. */
 struct rxr_zone_stats {
-	uint64_t nr_frames;	/**< frames in all regions */
-	uint64_t nr_free;	/**< frames in free blocks */
+	uint64_t nr_frames;
+	uint64_t nr_free;
 	uint64_t nr_blocks[RXR_ZONE_NR_ORDERS]; /**< free blocks per order */
 	uint64_t alloc_frames;	/**< frames handed out, all orders */
 	uint64_t free_frames;	/**< frames taken back, all orders */
-	uint64_t alloc_fail;	/**< requests the zone could not serve */
-	struct rxr_lock_stats lock; /**< zone lock cost */
+	uint64_t alloc_fail;
+	struct rxr_lock_stats lock;
 };
 
 /** Create an empty zone: NULL with rte_errno set (EINVAL, ENOMEM). */
 struct rxr_zone *rxr_zone_create(const struct rxr_zone_conf *conf);
 
-/** Destroy a zone, its memmap and the memory it reserved itself. */
+/** Destroy a zone and its memmap (the regions are the caller's). */
 void rxr_zone_destroy(struct rxr_zone *zone);
 
 /**
  * Hand the zone a region of len / frame_size frames at @p addr.
- * @return frames added (> 0), -EINVAL (bad, overlapping or below one
- *   frame) or -ENOSPC (memmap or region table full).
+ * @return frames added, -EINVAL (bad or overlapping) or -ENOSPC (full).
  */
 int rxr_zone_add_region(struct rxr_zone *zone, void *addr, size_t len,
-		rte_iova_t iova, enum rxr_zone_region_state state);
-
-/** Reserve EAL memory for @p nr_frames free frames, one region, released
- * by rxr_zone_destroy(). @return 0, or a negative errno. */
-int rxr_zone_reserve(struct rxr_zone *zone, uint32_t nr_frames);
+		enum rxr_zone_region_state state);
 
 /** Allocate a block of 2^order frames. @return its first frame or NULL. */
 void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);
@@ -86,10 +75,8 @@ void *rxr_zone_alloc(struct rxr_zone *zone, unsigned int order);
 void rxr_zone_free(struct rxr_zone *zone, void *frame, unsigned int order);
 
 /**
- * rmqueue_bulk: @p min to @p max order-0 frames in one lock hold; none
- * when fewer than min are free. In a signal handler (rxr_in_irq()), which
- * may have interrupted the lock holder, the lock is only tried.
- * @return frames stored in objs[].
+ * rmqueue_bulk: @p min to @p max order-0 frames in one lock hold, or none.
+ * In a signal handler the lock is only tried. @return frames stored.
  */
 unsigned int rxr_zone_alloc_bulk(struct rxr_zone *zone, void **objs,
 		unsigned int min, unsigned int max);
@@ -100,7 +87,6 @@ void rxr_zone_free_bulk(struct rxr_zone *zone, void * const *objs,
 		unsigned int n);
 
 /** @name Explicit lock holds, to move several arrays in one. @{ */
-/** Take the zone lock; merges the frees a handler left pending. */
 void rxr_zone_lock(struct rxr_zone *zone);
 void rxr_zone_unlock(struct rxr_zone *zone);
 /** rxr_zone_alloc_bulk() with the lock already held. */
@@ -114,9 +100,7 @@ void rxr_zone_free_bulk_locked(struct rxr_zone *zone, void * const *objs,
 /** Take a snapshot of the counters; safe while other lcores allocate. */
 void rxr_zone_stats(const struct rxr_zone *zone, struct rxr_zone_stats *st);
 
-/** NUMA socket of the zone. */
 int rxr_zone_socket(const struct rxr_zone *zone);
-/** Frame stride in bytes. */
 uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
 
 /** Memmap index of a frame, in [0, max_frames), for side arrays. */
@@ -132,12 +116,10 @@ void *rxr_zone_frame_at(const struct rxr_zone *zone, uint32_t idx);
 /** True when @p addr is a frame address of this zone (any state). */
 bool rxr_zone_owns(const struct rxr_zone *zone, const void *addr);
 
-/** Verify every buddy invariant (lists, alignment, overlap, merging,
- * counts): 0, or -1 with the first violation printed on @p out. */
+/** Verify every buddy invariant: 0, or -1 with the first told on @p out. */
 int rxr_zone_check(struct rxr_zone *zone, FILE *out);
 
-/** Debug builds: a frame moves from a caller into a pcp (@p in), or out
- * to one; the zone marks it, to catch double frees. */
+/** Debug builds: a frame moves into a pcp (@p in) or out (double frees). */
 void rxr_zone_debug_pcp(struct rxr_zone *zone, void *frame, bool in);
 
 #ifdef __cplusplus

@@ -22,7 +22,6 @@ struct rxr_page {
 struct rxr_zone_region {
 	uintptr_t base;		/* address of the first frame */
 	uintptr_t end;		/* base + nr * frame_size */
-	rte_iova_t iova;
 	uint32_t first;		/* memmap index of the first frame */
 	uint32_t nr;		/* frames */
 };
@@ -53,8 +52,6 @@ struct rxr_zone {
 	uint32_t frame_size;
 	struct rte_reciprocal_u64 frame_div;
 	int socket_id;
-	const struct rte_memzone **mz;	/* memory reserved by the zone */
-	uint32_t nr_mz;
 	char name[RTE_MEMZONE_NAMESIZE];
 };
 

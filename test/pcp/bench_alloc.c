@@ -17,6 +17,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_memzone.h>
 #include <rte_mempool.h>
 
 #include "rxr_pcp.h"
@@ -250,6 +251,7 @@ main(int argc, char **argv)
 		.frame_size = 4096,	/* a page: the analogy exact */
 		.max_frames = MAX_BATCH * 8 + 1024, .max_regions = 1,
 	};
+	const struct rte_memzone *mz;
 	struct rxr_zone *z;
 	struct rxr_pcp *pcp;
 	int ret;
@@ -259,7 +261,10 @@ main(int argc, char **argv)
 	rxr_test_eal_init(argv[0], "0", 1024, NULL);
 	conf.socket_id = (int)rte_socket_id();
 	z = rxr_zone_create(&conf);
-	if (z == NULL || rxr_zone_reserve(z, conf.max_frames) != 0) {
+	mz = rte_memzone_reserve_aligned("bench", (size_t)conf.max_frames *
+			conf.frame_size, conf.socket_id, 0, conf.frame_size);
+	if (z == NULL || mz == NULL || rxr_zone_add_region(z, mz->addr,
+			mz->len, RXR_ZONE_REGION_FREE) != (int)conf.max_frames) {
 		printf("# cannot reserve %u frames: %s\n", conf.max_frames,
 			rte_strerror(rte_errno));
 		return EXIT_FAILURE;
@@ -279,5 +284,6 @@ main(int argc, char **argv)
 		sizeof(*pcp) + RXR_PCP_HIGH_DEFAULT * sizeof(void *));
 	rxr_pcp_destroy(pcp);
 	rxr_zone_destroy(z);
+	rte_memzone_free(mz);
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -38,7 +38,7 @@ zone_new(uint32_t nr)
 	};
 	struct rxr_zone *z = rxr_zone_create(&conf);
 
-	if (z == NULL || rxr_zone_add_region(z, mem, (size_t)nr * FRAME, 0,
+	if (z == NULL || rxr_zone_add_region(z, mem, (size_t)nr * FRAME,
 			RXR_ZONE_REGION_FREE) != (int)nr)
 		abort();
 	return z;

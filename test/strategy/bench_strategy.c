@@ -73,6 +73,7 @@
 
 #include "rxr_strategy.h"
 #include "rxr_test.h"
+#include "test_pool_mem.h"
 
 /* Strategy s's own counter name in ls (0: it has none of that name). */
 static uint64_t
@@ -782,9 +783,9 @@ pool_new(enum rxr_strategy s, bool bulk, unsigned int nr_lcores)
 		printf("# rxr_pool_create %s: %s\n", name, rte_strerror(rte_errno));
 		return NULL;
 	}
-	if (rxr_pool_reserve(p, POOL_FRAMES) != 0) {
-		printf("# rxr_pool_reserve %s: %s\n", name, rte_strerror(rte_errno));
-		rxr_pool_destroy(p);
+	if (test_pool_fill(p, FRAME_SIZE, POOL_FRAMES) != 0) {
+		printf("# test_pool_fill %s: %s\n", name, rte_strerror(rte_errno));
+		test_pool_destroy(p);
 		return NULL;
 	}
 	return p;
@@ -1465,7 +1466,7 @@ two_pollers(void)
 out:
 	for (int s = 0; s < 2; s++)
 		for (int single = 0; single < 2; single++)
-			rxr_pool_destroy(p[s][single]);
+			test_pool_destroy(p[s][single]);
 	rte_ring_free(r01);
 	rte_ring_free(r10);
 	if (ret != 0)
@@ -1626,7 +1627,7 @@ out:
 	printf("# run took %.1f s\n", (double)(tsc() - t_begin) / tsc_hz);
 	for (unsigned int s = 0; s < NR_STRATEGIES; s++)
 		for (int bulk = 0; bulk < 2; bulk++)
-			rxr_pool_destroy(pools[s][bulk]);
+			test_pool_destroy(pools[s][bulk]);
 	rte_mempool_free(mp_nocache);
 	rte_mempool_cache_free(mp_ucache);
 	rte_mempool_free(mp_cache);

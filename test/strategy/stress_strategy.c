@@ -39,6 +39,7 @@
 
 #include "rxr_strategy.h"
 #include "rxr_test.h"
+#include "test_pool_mem.h"
 
 /* Strategy s's own counter name in ls (0: it has none of that name). */
 static uint64_t
@@ -441,7 +442,7 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	remote_cpu = rte_lcore_to_cpu_id(rte_get_main_lcore());
 	sigaction(SIGRTMIN, &sa, NULL);
 	pool = rxr_pool_create(&c, 4096, NR_FRAMES, 8);
-	if (pool == NULL || rxr_pool_reserve(pool, NR_FRAMES) != 0) {
+	if (pool == NULL || test_pool_fill(pool, 4096, NR_FRAMES) != 0) {
 		printf("# cannot create the pool: %s\n", rte_strerror(rte_errno));
 		return -1;
 	}
@@ -526,7 +527,7 @@ run(enum rxr_strategy s, bool bulk, uint32_t fake_nodes, double seconds)
 	RXR_TEST_ASSERT(rxr_pool_check(pool, stdout) == 0, "conservation");
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(pool), NR_FRAMES, "every frame available");
 	printf("# %" PRIu64 " frame operations, every frame back in its zone\n", total);
-	rxr_pool_destroy(pool);
+	test_pool_destroy(pool);
 	rte_free(to_co);
 	rte_free(to_remote);
 	return 0;

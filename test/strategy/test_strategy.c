@@ -22,6 +22,7 @@
 #include <rte_random.h>
 
 #include "rxr_test.h"
+#include "test_pool_mem.h"
 #include "rxr_pool_private.h"
 
 #define NR_FRAMES 4096u
@@ -57,10 +58,10 @@ pool_new(enum rxr_strategy s, bool bulk, uint32_t fake_nodes)
 		printf("# rxr_pool_create: %s\n", rte_strerror(rte_errno));
 		return NULL;
 	}
-	ret = rxr_pool_reserve(p, NR_FRAMES);
+	ret = test_pool_fill(p, 4096, NR_FRAMES);
 	if (ret != 0) {
-		printf("# rxr_pool_reserve: %s\n", rte_strerror(-ret));
-		rxr_pool_destroy(p);
+		printf("# test_pool_fill: %s\n", rte_strerror(-ret));
+		test_pool_destroy(p);
 		return NULL;
 	}
 	return p;
@@ -241,7 +242,7 @@ test_contexts(void)
 				st.lcore[0].refill_cycles, "frees timed too");
 			if (conserved(p) != 0)
 				return -1;
-			rxr_pool_destroy(p);
+			test_pool_destroy(p);
 		}
 	return 0;
 }
@@ -266,7 +267,7 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 	uint64_t fast0;
 
 	printf("# %s bulk %s\n", rxr_strategy_name(s), bulk ? "on" : "off");
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p != NULL && test_pool_fill(p, 4096, 256) == 0, "pool");
 	RXR_TEST_ASSERT(p->ops.owner != NULL && p->owner[0].stack != NULL,
 		"sampling turned the inline path off");
 	RXR_TEST_ASSERT_EQ(p->ops.section_max, bulk ? UINT_MAX : 1,
@@ -300,7 +301,7 @@ sampling_inline(enum rxr_strategy s, bool bulk)
 		32 + 8, "frames counted as served from the owner's stack");
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -331,7 +332,7 @@ test_sampling(void)
 			return -1;
 	c.test_refill_delay = delay;
 	p = rxr_pool_create(&c, 4096, 256, 2);
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p != NULL && test_pool_fill(p, 4096, 256) == 0, "pool");
 	RXR_TEST_ASSERT(p->ops.owner == NULL, "slowdown kept the inline path");
 	t0 = rte_rdtsc();
 	for (int i = 0; i < 4; i++) {
@@ -358,7 +359,7 @@ test_sampling(void)
 		least / 8, "refill cycles per frame %" PRIu64 " below the "
 		"delay over 8 frames", st.lcore[0].refill_cycles /
 		st.lcore[0].refill_frames);
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -421,7 +422,7 @@ inline_reclaim_one(enum rxr_strategy s, bool alloc)
 		rxr_pool_free_bulk(p, &a[2], 2);
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -476,7 +477,7 @@ test_ctx_lcore(void)
 	pthread_t t;
 	void *seen;
 
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 256) == 0, "pool");
+	RXR_TEST_ASSERT(p != NULL && test_pool_fill(p, 4096, 256) == 0, "pool");
 	RXR_TEST_ASSERT(p->ops.owner != NULL, "bh has an inline path");
 	entry_alloc = p->ops.alloc;
 	p->ops.alloc = counted_alloc;
@@ -515,7 +516,7 @@ test_ctx_lcore(void)
 	p->ops.alloc = entry_alloc;
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -538,7 +539,7 @@ test_stats(void)
 		RXR_TEST_ASSERT_EQ(st.zone[0].lock.acquisitions -
 			st0.zone[0].lock.acquisitions, bulk ? 2 : 64, "zone locks");
 		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 0, "zone never uses the pcp");
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 	/* irqsave: one pcp lock per call or per frame, zone only on refill. */
 	for (int bulk = 0; bulk < 2; bulk++) {
@@ -552,7 +553,7 @@ test_stats(void)
 		RXR_TEST_ASSERT_EQ(st.zone[0].lock.acquisitions -
 			st0.zone[0].lock.acquisitions, 1, "one refill");
 		RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.alloc, 8, "pcp allocs");
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 	/* irqsave: a same-CPU context that finds the pcp lock held uses the zone. */
 	p = pool_new(RXR_STRATEGY_IRQSAVE, true, 1);
@@ -565,7 +566,7 @@ test_stats(void)
 	rxr_pool_free_bulk(p, a, 4);
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 
 	/* bh: a task's bulk free is one deferred batch, drained at poll end. */
 	p = pool_new(RXR_STRATEGY_BH, true, 1);
@@ -587,7 +588,7 @@ test_stats(void)
 	RXR_TEST_ASSERT_EQ(st.lcore[0].pcp.free, 40, "into the pcp");
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 
 	/* recycle: cache, ring, pcp, with page_pool's counters. */
 	p = pool_new(RXR_STRATEGY_RECYCLE, true, 1);
@@ -609,7 +610,7 @@ test_stats(void)
 	rxr_pool_free_bulk(p, a, 64);
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -666,7 +667,7 @@ test_numa(void)
 		}
 		if (conserved(p) != 0)
 			return -1;
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 	return 0;
 }
@@ -726,7 +727,7 @@ test_reclaim_waits(void)
 		rxr_pool_poll_end(p);
 		if (conserved(p) != 0)
 			return -1;
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 	return 0;
 }
@@ -803,7 +804,7 @@ test_defer_batches(void)
 		rxr_pool_free_bulk(p, back, NR_FRAMES);
 		if (conserved(p) != 0)
 			return -1;
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 	return 0;
 }
@@ -845,7 +846,7 @@ rseq_one(bool bulk)
 		return 0;
 	}
 	p = rxr_pool_create(&c, 4096, 64, 2);
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, 64) == 0, "pool");
+	RXR_TEST_ASSERT(p != NULL && test_pool_fill(p, 4096, 64) == 0, "pool");
 	/* A plain pthread on CPU 1 (lcore 1's, idle): CPU 1's pcp. */
 	tj = (struct task_job){ .p = p, .objs = b, .n = 20, .alloc = true,
 		.bind = -1, .cpu = 1 };
@@ -904,7 +905,7 @@ rseq_one(bool bulk)
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 64, "avail");
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -1005,7 +1006,7 @@ xf_one(bool below)
 	void *m = NULL;
 
 	p = rxr_pool_create(&c, 4096, 2 * XF_FRAMES, 4);
-	RXR_TEST_ASSERT(p != NULL && rxr_pool_reserve(p, XF_FRAMES) == 0,
+	RXR_TEST_ASSERT(p != NULL && test_pool_fill(p, 4096, XF_FRAMES) == 0,
 		"pool of one region");
 	first = p->off_base;
 	RXR_TEST_ASSERT(first != 0, "one region: offsets from its base");
@@ -1029,7 +1030,7 @@ xf_one(bool below)
 		printf("# no free address %s the pool's region: not tested\n",
 			below ? "below" : "8 GiB above");
 		rxr_pool_free_bulk(p, held, nh);
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 		return 0;
 	}
 	/* The region's frames adopted, as the mempool driver adds memory. */
@@ -1074,7 +1075,7 @@ xf_one(bool below)
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(p), 2 * XF_FRAMES, "avail");
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	munmap(m, len);
 	return 0;
 }
@@ -1184,7 +1185,7 @@ xr_one(uint32_t high, uint32_t batch)
 
 	memset(&x, 0, sizeof(x));
 	x.p = rxr_pool_create(&c, 4096, XR_FRAMES, 2);
-	RXR_TEST_ASSERT(x.p != NULL && rxr_pool_reserve(x.p, XR_FRAMES) == 0,
+	RXR_TEST_ASSERT(x.p != NULL && test_pool_fill(x.p, 4096, XR_FRAMES) == 0,
 		"pool");
 	x.nr_idx = x.p->zone_base[1];
 	x.held = calloc(x.nr_idx, 1);
@@ -1237,7 +1238,7 @@ xr_one(uint32_t high, uint32_t batch)
 	rxr_pool_quiesce(x.p);
 	RXR_TEST_ASSERT(rxr_pool_check(x.p, stdout) == 0, "conservation");
 	RXR_TEST_ASSERT_EQ(rxr_pool_avail(x.p), XR_FRAMES, "avail");
-	rxr_pool_destroy(x.p);
+	test_pool_destroy(x.p);
 	return 0;
 }
 
@@ -1368,7 +1369,7 @@ task_batch_case(uint32_t fake_nodes, bool single)
 out:
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -1429,7 +1430,7 @@ test_sums(void)
 	rxr_pool_free_bulk(p, a, 64);
 	if (conserved(p) != 0)
 		return -1;
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <rte_log.h>
 
 #include "rxr_test.h"
+#include "test_pool_mem.h"
 #include "rxr_pool_private.h"
 
 #define NR_FRAMES 1024u
@@ -248,7 +249,7 @@ test_settings_fill(void)
 		"settings read back: %u %u %u", rxr_pool_get_conf(p)->settings[cache],
 		rxr_pool_get_conf(p)->settings[refill],
 		rxr_pool_get_conf(p)->settings[ring]);
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 	return 0;
 }
 
@@ -323,9 +324,9 @@ pool_with(const struct rxr_pool_conf *c)
 
 	if (p == NULL)
 		printf("# rxr_pool_create: %s\n", rte_strerror(rte_errno));
-	else if (rxr_pool_reserve(p, NR_FRAMES) != 0) {
-		printf("# rxr_pool_reserve failed\n");
-		rxr_pool_destroy(p);
+	else if (test_pool_fill(p, 4096, NR_FRAMES) != 0) {
+		printf("# test_pool_fill failed\n");
+		test_pool_destroy(p);
 		p = NULL;
 	}
 	return p;
@@ -362,7 +363,7 @@ test_entries(void)
 	rxr_pool_free_bulk(p, objs, 32);
 	rxr_pool_quiesce(p);
 	RXR_TEST_ASSERT(rxr_pool_check(p, stdout) == 0, "conservation");
-	rxr_pool_destroy(p);
+	test_pool_destroy(p);
 
 	/* Zeroing or the testing slowdown: the wrapper, nothing inline;
 	 * latency sampling alone keeps both the strategy and the path. */
@@ -378,7 +379,7 @@ test_entries(void)
 			(p->ops.free == bh->free) == (k == 2) &&
 			(p->ops.owner != NULL) == (k == 2),
 			"case %d: wrapped exactly with zeroing or a slowdown", k);
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	}
 
 	/* Only a strategy that asks for it gets the inline path. */
@@ -401,7 +402,7 @@ test_entries(void)
 			RXR_TEST_ASSERT(p->ops.defers == rxr_strategy_has(s,
 				RXR_STRATEGY_CAP_DEFERS_FREES),
 				"%s bulk %d: poll end", rxr_strategy_name(s), bulk);
-			rxr_pool_destroy(p);
+			test_pool_destroy(p);
 		}
 	return 0;
 }
@@ -428,7 +429,7 @@ expect_refused(const struct rxr_pool_conf *c, uint32_t max_frames, int want,
 	rte_openlog_stream(NULL);
 	fclose(f);
 	if (p != NULL)
-		rxr_pool_destroy(p);
+		test_pool_destroy(p);
 	RXR_TEST_ASSERT(p == NULL, "refused: %s", needle);
 	RXR_TEST_ASSERT(rte_errno == want, "%s: rte_errno %d (%s), expected %d",
 		needle, rte_errno, rte_strerror(rte_errno), want);

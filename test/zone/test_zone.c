@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_memzone.h>
 #include <rte_random.h>
 
 #include "rxr_test.h"
@@ -48,7 +49,7 @@ model_init(struct model *m, enum rxr_zone_region_state state)
 		m->used[r] = calloc(region_frames[r], 1);
 		RXR_TEST_ASSERT(m->mem[r] != NULL && m->used[r] != NULL, "memory");
 		RXR_TEST_ASSERT_EQ(rxr_zone_add_region(m->z, m->mem[r],
-			(size_t)region_frames[r] * FRAME, 0, state),
+			(size_t)region_frames[r] * FRAME, state),
 			region_frames[r], "frames added");
 		if (state == RXR_ZONE_REGION_ALLOCATED)
 			memset(m->used[r], 1, region_frames[r]);
@@ -370,14 +371,14 @@ test_regions(void)
 	RXR_TEST_ASSERT(z != NULL && mem != NULL, "create");
 	/* A non-power-of-two stride, as an mbuf pool's objects have. */
 	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 10 * 2176, 40 * 2176 + 100,
-		0, RXR_ZONE_REGION_FREE), 40, "first region");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 20 * 2176, 2176, 0,
+		RXR_ZONE_REGION_FREE), 40, "first region");
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 20 * 2176, 2176,
 		RXR_ZONE_REGION_FREE), -EINVAL, "overlap rejected");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 5 * 2176, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 5 * 2176,
 		RXR_ZONE_REGION_FREE), 5, "region below the first");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 100 * 2176, 60 * 2176, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem + 100 * 2176, 60 * 2176,
 		RXR_ZONE_REGION_FREE), -ENOSPC, "memmap full");
-	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 100, 0,
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mem, 100,
 		RXR_ZONE_REGION_FREE), -EINVAL, "less than a frame");
 	RXR_TEST_ASSERT(rxr_zone_owns(z, mem + 12 * 2176), "owns a frame");
 	RXR_TEST_ASSERT(!rxr_zone_owns(z, mem + 12 * 2176 + 8), "inside a frame");
@@ -403,11 +404,14 @@ test_reserve(void)
 		.max_frames = 4096, .max_regions = 2,
 	};
 	struct rxr_zone *z = rxr_zone_create(&conf);
+	const struct rte_memzone *mz = rte_memzone_reserve_aligned("rsv",
+			2048 * FRAME, SOCKET_ID_ANY, 0, FRAME);
 	struct rxr_zone_stats st;
 	uint8_t *p;
 
-	RXR_TEST_ASSERT(z != NULL, "create");
-	RXR_TEST_ASSERT_EQ(rxr_zone_reserve(z, 2048), 0, "reserve");
+	RXR_TEST_ASSERT(z != NULL && mz != NULL, "create");
+	RXR_TEST_ASSERT_EQ(rxr_zone_add_region(z, mz->addr, 2048 * FRAME,
+		RXR_ZONE_REGION_FREE), 2048, "reserve");
 	rxr_zone_stats(z, &st);
 	RXR_TEST_ASSERT_EQ(st.nr_free, 2048, "reserved frames free");
 	p = rxr_zone_alloc(z, 0);
@@ -417,6 +421,7 @@ test_reserve(void)
 	rxr_zone_free(z, p, 0);
 	RXR_TEST_ASSERT(rxr_zone_check(z, stdout) == 0, "invariants");
 	rxr_zone_destroy(z);
+	rte_memzone_free(mz);
 	return 0;
 }
 

@@ -34,7 +34,7 @@ small_zone(void)
 	if (mem == NULL)
 		mem = aligned_alloc(4096, 256 * 4096);
 	if (z == NULL || mem == NULL ||
-			rxr_zone_add_region(z, mem, 256 * 4096, 0,
+			rxr_zone_add_region(z, mem, 256 * 4096,
 				RXR_ZONE_REGION_FREE) != 256)
 		abort();
 	return z;

@@ -5,11 +5,8 @@
 
 /**
  * @file
- * rxrefill's one DPDK mempool driver, "rxrefill" (Debian's plugins leave
- * one free ops slot): every dequeue and enqueue of its pools goes to the
- * pool's strategy, chosen per pool; the mempool cache is size 0. Memory is
- * populated with DPDK's helpers, so a PMD that registers it for DMA (mlx5)
- * sees every chunk.
+ * rxrefill's DPDK mempool driver: every dequeue and enqueue of its pools
+ * goes to the pool's strategy; the mempool cache is size 0.
  */
 
 #include <inttypes.h>
@@ -27,40 +24,30 @@
 extern "C" {
 #endif
 
-/** Name of the mempool ops. */
 #define RXR_MEMPOOL_OPS_NAME "rxrefill"
 
 /**
  * Configures the pools an application creates itself (--mbuf-pool-ops-name
- * rxrefill), rte_kvargs syntax: strategy, bulk (on, off), high, batch,
- * zero (none, alloc, free, background), zero_method and the strategy's
- * settings as STRATEGY.NAME. Unset: bh, bulk on, the defaults.
+ * rxrefill), rte_kvargs syntax: strategy, bulk, high, batch, zero,
+ * zero_method and STRATEGY.NAME settings. Unset: bh, bulk on, defaults.
  */
 #define RXR_MEMPOOL_ENV "RXREFILL_POOL"
 
-/** Read RXR_MEMPOOL_ENV into @p pc: 0, or -EINVAL naming the bad key or
- * value in @p err. */
+/** Read RXR_MEMPOOL_ENV into @p pc: 0, or -EINVAL explained in @p err. */
 int rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen);
 
-/**
- * Default frame stride without a private area: object header (64), mbuf
- * (128), RTE_MBUF_DEFAULT_BUF_SIZE (2176): 37 cache lines. An odd number of
- * lines walks every L1 set, where a 4096 stride puts every mbuf header in
- * one (doc/layout.md).
- */
+/** Default stride: header, mbuf and default buffer, 37 lines (an odd
+ * number walks every L1 set, doc/layout.md). */
 #define RXR_MEMPOOL_FRAME_SIZE_DEFAULT 2368u
 
 /** An mbuf pool with rxrefill behind it. */
 struct rxr_mempool_conf {
 	struct rxr_pool_conf pool;
-	/** Frame stride: header, mbuf, private area, headroom, data room. 0:
-	 * as RXR_MEMPOOL_FRAME_SIZE_DEFAULT, an odd number of lines. */
-	uint32_t frame_size;
+	uint32_t frame_size;	/**< stride; 0: an odd number of lines */
 	uint16_t priv_size;	/**< mbuf private area */
 };
 
-/** Create and populate an mbuf pool of @p n frames served by rxrefill;
- * NULL with rte_errno set and the cause logged. */
+/** Create and populate an mbuf pool; NULL with rte_errno set, logged. */
 struct rte_mempool *rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 		const struct rxr_mempool_conf *conf, int socket_id);
 
@@ -70,24 +57,20 @@ struct rxr_pool *rxr_mempool_pool(const struct rte_mempool *mp);
 /** Data room (rte_pktmbuf_data_room_size) a frame size leaves. 0: too small. */
 uint16_t rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size);
 
-/** Largest frame size the driver builds: data room is 16 bits in an mbuf. */
+/** Largest frame size: data room is 16 bits in an mbuf. */
 #define RXR_MEMPOOL_FRAME_SIZE_MAX 65536u
 
-/** Least frame size for @p priv_size: header, mbuf, private area, headroom
- * and 64 bytes of data, in cache lines. */
+/** Least frame size for @p priv_size: 64 bytes of data room. */
 uint32_t rxr_mempool_frame_size_min(uint16_t priv_size);
 
 /**
- * Check a frame size before any memory is touched: a multiple of
- * RTE_CACHE_LINE_SIZE, from rxr_mempool_frame_size_min() to
- * RXR_MEMPOOL_FRAME_SIZE_MAX. @return 0, or -EINVAL with one line in @p err
- * naming the limit and a near valid size (the caller prefixes its option).
+ * Check a frame size: cache lines, from rxr_mempool_frame_size_min() to
+ * RXR_MEMPOOL_FRAME_SIZE_MAX. @return 0, or -EINVAL with one line in @p err.
  */
 int rxr_pktmbuf_frame_size_check(uint32_t frame_size, uint16_t priv_size,
 		char *err, size_t errlen);
 
-/** The rxrefill ops' index when this copy of the driver registered them,
- * else -1 (then rxr_pktmbuf_free_bulk() takes DPDK's path). */
+/** The rxrefill ops' index when this copy registered them, else -1. */
 extern int rxr_mempool_ops_index;
 
 /** rxr_mempool_pool() for a hot path: one compare of the ops index. */
