@@ -90,46 +90,25 @@ tmp_drop(char **tmp, bool remove)
 	*tmp = NULL;
 }
 
-/* A temporary file next to path; its name in *tmp (malloc'd). */
+/* A temporary file next to path, listed; its name in *tmp (malloc'd). */
 static FILE *
 tmp_open(const char *path, char **tmp, struct gen_err *e)
 {
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
 	mode_t mask = umask(0);
-	FILE *f = NULL;
 	sigset_t set, old;
-	int fd;
+	FILE *f;
 
 	umask(mask);
-	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
-	 * NAME_MAX has no room for the suffix. */
-	if (asprintf(tmp, "%.*s%.*s.tmp.XXXXXX", dirlen, path,
-			RXR_PATH_TMP_BASE_MAX,
-			path + dirlen) < 0) {
-		*tmp = NULL;
-		gen_err_set(e, "out of memory");
-		return NULL;
-	}
 	/* Created and listed with no signal in between. */
 	stop_set(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	fd = mkstemp(*tmp);
-	if (fd >= 0)
+	f = rxr_path_tmp_open(path, "", 0666 & ~mask, tmp, NULL);
+	if (f != NULL)
 		live_set(NULL, *tmp);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0) {
+	else
 		gen_err_set(e, "%s: cannot create a temporary file next to it: %s",
 			path, strerror(errno));
-		tmp_drop(tmp, false);
-		return NULL;
-	}
-	/* mkstemp() makes 0600 files; give the final ones the usual mode. */
-	if (fchmod(fd, 0666 & ~mask) != 0 || (f = fdopen(fd, "wb")) == NULL) {
-		gen_err_set(e, "%s: %s", path, strerror(errno));
-		close(fd);
-		tmp_drop(tmp, true);
-	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return f;
 }
 

@@ -335,10 +335,11 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 
 /* --- Prometheus text format -------------------------------------------- */
 
-/* Every metric of view v, each sample with the run's labels. */
-static void
-metrics_print(FILE *f, const struct live_view *v)
+/* Every metric of the live_view at arg, each sample with the run's labels. */
+static int
+metrics_print(FILE *f, const void *arg)
 {
+	const struct live_view *v = arg;
 	char labels[128];
 
 	snprintf(labels, sizeof(labels), "strategy=\"%s\",bulk=\"%s\","
@@ -397,6 +398,7 @@ metrics_print(FILE *f, const struct live_view *v)
 				"counter=\"%s\"} %" PRIu64 "\n", labels,
 				v->pool[i].port, v->counter_names[k],
 				v->pool[i].counters[k]);
+	return 0;
 }
 
 /*
@@ -408,41 +410,17 @@ static int
 metrics_write(const struct live_view *v)
 {
 	const char *path = L.app->opt.metrics_path;
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
-	char tmp[4096];
-	FILE *f = NULL;
-	int fd = -1, ret = 0;
+	int ret;
 
 	L.metrics_writes++;
-	/* At most RXR_PATH_TMP_BASE_MAX bytes of the name: one near
-	 * NAME_MAX has no room for the suffix. */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s%.*s.tmp.XXXXXX", dirlen,
-			path, RXR_PATH_TMP_BASE_MAX, path + dirlen) >=
-			sizeof(tmp)) {
-		ret = -ENAMETOOLONG;
-	} else if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
-	} else {
-		fchmod(fd, 0644);
-		metrics_print(f, v);
-		if (fflush(f) != 0 || fsync(fd) != 0)
-			ret = -errno;
-		if (fclose(f) != 0 && ret == 0)
-			ret = -errno;
-		if (ret == 0 && rename(tmp, path) != 0)
-			ret = -errno;
-	}
+	ret = rxr_path_write_atomic(path, "", 0644, false, metrics_print, v,
+		NULL);
 	if (ret == 0 && L.metrics_failing)
 		RXR_LOG(NOTICE, "--metrics-file %s: written again", path);
 	else if (ret != 0 && !L.metrics_failing)
 		RXR_LOG(ERR, "--metrics-file %s: %s%s", path, strerror(-ret),
 			L.metrics_writes > 1 ? "; tried again every period" :
 			"");
-	if (ret != 0 && fd >= 0)
-		unlink(tmp);
 	L.metrics_failing = ret != 0;
 	L.metrics_failed += ret != 0;
 	return ret;

@@ -311,3 +311,107 @@ rxr_path_std_fds_open(void)
 		}
 	return closed;
 }
+
+FILE *
+rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
+		char **tmp, const char **step)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
+	const char *unused;
+	FILE *f = NULL;
+	int fd, err;
+
+	if (step == NULL)
+		step = &unused;
+	*step = "out of memory";
+	/* A name near NAME_MAX has no room for the prefix and suffix. */
+	if (asprintf(tmp, "%.*s%s%.*s.tmp.XXXXXX", dirlen, path, prefix,
+			RXR_PATH_TMP_BASE_MAX, path + dirlen) < 0) {
+		*tmp = NULL;
+		errno = ENOMEM;
+		return NULL;
+	}
+	*step = "creating a temporary file";
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd >= 0) {
+		/* mkstemp() makes 0600 files. */
+		*step = "setting the mode of the temporary file";
+		if (fchmod(fd, mode) == 0) {
+			*step = "opening the temporary file";
+			f = fdopen(fd, "w");
+		}
+		if (f == NULL) {
+			err = errno;
+			close(fd);
+			unlink(*tmp);
+			errno = err;
+		}
+	}
+	if (f == NULL) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+/* The rename itself is durable only once the directory is synced. */
+static int
+sync_dir_of(const char *path, const char **step)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? strdup(".") : slash == path ?
+		strdup("/") : strndup(path, (size_t)(slash - path));
+	int dfd, ret;
+
+	*step = "opening its directory to fsync it";
+	dfd = dir != NULL ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	ret = dir == NULL ? -ENOMEM : dfd < 0 ? -errno : 0;
+	free(dir);
+	if (ret != 0)
+		return ret;
+	*step = "fsync of its directory";
+	ret = fsync(dfd) != 0 ? -errno : 0;
+	close(dfd);
+	/* Some filesystems cannot sync a directory; nothing more to do then. */
+	return ret == -EINVAL || ret == -EROFS || ret == -ENOTSUP ? 0 : ret;
+}
+
+int
+rxr_path_write_atomic(const char *path, const char *prefix, mode_t mode,
+		bool sync_dir, int (*put)(FILE *f, const void *arg),
+		const void *arg, const char **step)
+{
+	const char *unused;
+	char *tmp;
+	FILE *f;
+	int ret;
+
+	if (step == NULL)
+		step = &unused;
+	f = rxr_path_tmp_open(path, prefix, mode, &tmp, step);
+	if (f == NULL)
+		return -errno;
+	*step = "writing the temporary file";
+	ret = put(f, arg);
+	errno = 0;
+	if (ret == 0 && (fflush(f) != 0 || ferror(f)))
+		ret = errno != 0 ? -errno : -EIO;
+	/* Data on disk before the rename makes it visible under path. */
+	if (ret == 0 && fsync(fileno(f)) != 0) {
+		ret = -errno;
+		*step = "fsync of the temporary file";
+	}
+	if (fclose(f) != 0 && ret == 0) {
+		ret = -errno;
+		*step = "closing the temporary file";
+	}
+	if (ret == 0 && rename(tmp, path) != 0) {
+		ret = -errno;
+		*step = "renaming the temporary file over it";
+	}
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	return ret == 0 && sync_dir ? sync_dir_of(path, step) : ret;
+}

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +46,25 @@ int rxr_path_check_input(const char *what, const char *path, char *err,
 
 /** Bytes of an output's name its temporary file keeps (NAME_MAX room). */
 #define RXR_PATH_TMP_BASE_MAX 200
+
+/**
+ * Create the temporary file of @p path: in its directory (rename() must
+ * not cross filesystems), named @p prefix, the name and ".tmp.XXXXXX",
+ * of @p mode. @return its stream with its name in *tmp (malloc'd), or NULL
+ * with errno set and *step (if not NULL) naming what failed.
+ */
+FILE *rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
+		char **tmp, const char **step);
+
+/**
+ * Replace @p path atomically: @p put writes a temporary file
+ * (rxr_path_tmp_open()) that is synced and renamed over it; with
+ * @p sync_dir the rename is made durable too. The temporary file is
+ * removed on failure. @return 0, or -errno with *step naming what failed.
+ */
+int rxr_path_write_atomic(const char *path, const char *prefix, mode_t mode,
+		bool sync_dir, int (*put)(FILE *f, const void *arg),
+		const void *arg, const char **step);
 
 /**
  * Check an output: "-", or missing, a regular file or a link to one or to

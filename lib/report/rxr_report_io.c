@@ -3,11 +3,9 @@
 /* Reports on disk: atomic writes and loading. */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "rxr_path.h"
 #include "rxr_report_priv.h"
@@ -17,9 +15,9 @@
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
-/* doc and a newline into f, flushed; 0 or -errno. */
+/* The document at doc and a newline into f, flushed; 0 or -errno. */
 static int
-dump(const json_t *doc, FILE *f)
+dump(FILE *f, const void *doc)
 {
 	errno = 0;
 	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
@@ -28,116 +26,34 @@ dump(const json_t *doc, FILE *f)
 	return 0;
 }
 
-/*
- * doc on disk in a new temporary file *tmp in dir, named after base, with
- * the mode of the file at path; 0, or -errno with *step what failed (*tmp,
- * when set, is to be unlinked).
- */
-static int
-write_temp(const json_t *doc, const char *path, const char *dir,
-		const char *base, char **tmp, const char **step)
-{
-	struct stat st;
-	mode_t mode = 0644;
-	FILE *f = NULL;
-	int fd, ret;
-
-	/*
-	 * Same directory as the target: rename() must not cross filesystems.
-	 * The name keeps at most RXR_PATH_TMP_BASE_MAX bytes of base: a name
-	 * near NAME_MAX has no room for the prefix and suffix.
-	 */
-	if (asprintf(tmp, "%s/.%.*s.tmp.XXXXXX", dir, RXR_PATH_TMP_BASE_MAX,
-			base) < 0) {
-		*tmp = NULL;
-		*step = "out of memory";
-		return -ENOMEM;
-	}
-	*step = "creating a temporary file";
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		free(*tmp);
-		*tmp = NULL;
-		return ret;
-	}
-	/* mkstemp makes 0600; a report is for reading: keep the old mode. */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		mode = st.st_mode & 07777;
-	*step = "setting the mode of the temporary file";
-	if (fchmod(fd, mode) == 0) {
-		*step = "opening the temporary file";
-		f = fdopen(fd, "w");
-	}
-	if (f == NULL) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	*step = "writing the temporary file";
-	ret = dump(doc, f);
-	/* Data on disk before the rename makes it visible under path. */
-	if (ret == 0 && fsync(fileno(f)) != 0) {
-		ret = -errno;
-		*step = "fsync of the temporary file";
-	}
-	if (fclose(f) != 0 && ret == 0) {
-		ret = -errno;
-		*step = "closing the temporary file";
-	}
-	return ret;
-}
-
-/* The rename itself is durable only once the directory is synced. */
-static int
-sync_dir(const char *dir, const char **step)
-{
-	int dfd, ret;
-
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		*step = "opening its directory to fsync it";
-		return -errno;
-	}
-	ret = fsync(dfd) != 0 ? -errno : 0;
-	close(dfd);
-	/* Some filesystems cannot sync a directory; nothing more to do then. */
-	if (ret != 0 && ret != -EINVAL && ret != -EROFS && ret != -ENOTSUP) {
-		*step = "fsync of its directory";
-		return ret;
-	}
-	return 0;
-}
-
 int
 rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
-	const char *base, *step = "out of memory";
-	char *dir, *tmp = NULL, verr[RXR_REPORT_ERR_LEN];
-	const json_t *doc = r->doc;
+	const char *step;
+	char verr[RXR_REPORT_ERR_LEN];
 	struct stat st;
-	int ret = -ENOMEM;
+	mode_t mode = 0644;
+	int ret;
 
 	/* Never write what rxr_report_load() would refuse. */
 	if (rxrr_fresh(r) != 0 || rxrr_noise_count(r->doc) != 0) {
 		rxrr_err(err, errlen, "%s: summary: out of memory", path);
 		return -ENOMEM;
 	}
-	if (rxr_report_validate(doc, "report", verr, sizeof(verr)) != 0) {
+	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
 		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
 	}
 	if (rxr_path_is_stdout(path)) {
-		ret = dump(doc, stdout);
+		ret = dump(stdout, r->doc);
 		if (ret != 0)
 			rxrr_err(err, errlen, "cannot write report to standard "
 				"output: %s", strerror(-ret));
 		return ret;
 	}
-	base = slash != NULL ? slash + 1 : path;
-	if (*base == '\0') {
+	if (*(slash != NULL ? slash + 1 : path) == '\0') {
 		rxrr_err(err, errlen, "cannot write report %s: not a file name",
 			path);
 		return -EINVAL;
@@ -150,27 +66,13 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 			rxr_path_kind(path));
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	}
-	dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
-		strndup(path, (size_t)(slash - path));
-	if (dir != NULL)
-		ret = write_temp(doc, path, dir, base, &tmp, &step);
-	if (ret == 0 && rename(tmp, path) != 0) {
-		ret = -errno;
-		step = "renaming the temporary file over it";
-	}
-	if (ret == 0) {
-		free(tmp);
-		tmp = NULL;
-		ret = sync_dir(dir, &step);
-	}
+	/* A report is for reading: keep the old file's mode. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	ret = rxr_path_write_atomic(path, ".", mode, true, dump, r->doc, &step);
 	if (ret != 0)
 		rxrr_err(err, errlen, "cannot write report %s: %s: %s", path,
 			step, strerror(-ret));
-	if (tmp != NULL) {
-		unlink(tmp);
-		free(tmp);
-	}
-	free(dir);
 	return ret;
 }
 
