@@ -96,13 +96,14 @@ tmp_open(const char *path, char **tmp, struct gen_err *e)
 {
 	mode_t mask = umask(0);
 	sigset_t set, old;
+	const char *step;
 	FILE *f;
 
 	umask(mask);
 	/* Created and listed with no signal in between. */
 	stop_set(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	f = rxr_path_tmp_open(path, "", 0666 & ~mask, tmp, NULL);
+	f = rxr_path_tmp_open(path, "", 0666 & ~mask, tmp, &step);
 	if (f != NULL)
 		live_set(NULL, *tmp);
 	else

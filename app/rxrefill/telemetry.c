@@ -409,12 +409,12 @@ metrics_print(FILE *f, const void *arg)
 static int
 metrics_write(const struct live_view *v)
 {
-	const char *path = L.app->opt.metrics_path;
+	const char *path = L.app->opt.metrics_path, *step;
 	int ret;
 
 	L.metrics_writes++;
 	ret = rxr_path_write_atomic(path, "", 0644, false, metrics_print, v,
-		NULL);
+		&step);
 	if (ret == 0 && L.metrics_failing)
 		RXR_LOG(NOTICE, "--metrics-file %s: written again", path);
 	else if (ret != 0 && !L.metrics_failing)

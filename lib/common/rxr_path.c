@@ -318,12 +318,9 @@ rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
 {
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash != NULL ? (int)(slash - path + 1) : 0;
-	const char *unused;
 	FILE *f = NULL;
 	int fd, err;
 
-	if (step == NULL)
-		step = &unused;
 	*step = "out of memory";
 	/* A name near NAME_MAX has no room for the prefix and suffix. */
 	if (asprintf(tmp, "%.*s%s%.*s.tmp.XXXXXX", dirlen, path, prefix,
@@ -359,9 +356,7 @@ rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
 static int
 sync_dir_of(const char *path, const char **step)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? strdup(".") : slash == path ?
-		strdup("/") : strndup(path, (size_t)(slash - path));
+	char *dir = dir_of(path);
 	int dfd, ret;
 
 	*step = "opening its directory to fsync it";
@@ -382,13 +377,10 @@ rxr_path_write_atomic(const char *path, const char *prefix, mode_t mode,
 		bool sync_dir, int (*put)(FILE *f, const void *arg),
 		const void *arg, const char **step)
 {
-	const char *unused;
 	char *tmp;
 	FILE *f;
 	int ret;
 
-	if (step == NULL)
-		step = &unused;
 	f = rxr_path_tmp_open(path, prefix, mode, &tmp, step);
 	if (f == NULL)
 		return -errno;

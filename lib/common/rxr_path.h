@@ -51,7 +51,7 @@ int rxr_path_check_input(const char *what, const char *path, char *err,
  * Create the temporary file of @p path: in its directory (rename() must
  * not cross filesystems), named @p prefix, the name and ".tmp.XXXXXX",
  * of @p mode. @return its stream with its name in *tmp (malloc'd), or NULL
- * with errno set and *step (if not NULL) naming what failed.
+ * with errno set and *step naming what failed.
  */
 FILE *rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
 		char **tmp, const char **step);
