@@ -387,7 +387,7 @@ rxr_path_write_atomic(const char *path, const char *prefix, mode_t mode,
 	*step = "writing the temporary file";
 	ret = put(f, arg);
 	errno = 0;
-	if (ret == 0 && (fflush(f) != 0 || ferror(f)))
+	if (ret == 0 && fflush(f) != 0)
 		ret = errno != 0 ? -errno : -EIO;
 	/* Data on disk before the rename makes it visible under path. */
 	if (ret == 0 && fsync(fileno(f)) != 0) {
