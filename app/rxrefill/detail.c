@@ -42,10 +42,13 @@ xstats_free(struct xstats *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static void
-sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
-		bool first)
+void
+detail_sample(struct app *a, const struct snapshot *snap, bool first)
 {
+	struct sample *s = first ? &d.s0 : &d.s1;
+
+	if (first)
+		d.s1.snap = NULL;	/* until the window closes */
 	s->snap = snap;
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		s->busy[k] = RXR_STAT_READ(a->pollers[k].busy_cycles);
@@ -85,20 +88,6 @@ sample_take(struct app *a, struct sample *s, const struct snapshot *snap,
 					v[xs[j].id] = xs[j].value;
 		}
 	}
-}
-
-void
-detail_begin(struct app *a, const struct snapshot *s)
-{
-	streams_mark(a);
-	sample_take(a, &d.s0, s, true);
-	d.s1.snap = NULL;	/* until the window closes */
-}
-
-void
-detail_end(struct app *a, const struct snapshot *s)
-{
-	sample_take(a, &d.s1, s, false);
 }
 
 static json_t *

@@ -345,7 +345,8 @@ window_begin(void)
 {
 	noise_begin(&app);
 	snapshot_take(&app, &snap_begin);
-	detail_begin(&app, &snap_begin);
+	streams_settle(&app, true);
+	detail_sample(&app, &snap_begin, true);
 	live_phase(PHASE_MEASURING);
 }
 
@@ -354,7 +355,7 @@ static void
 window_end(void)
 {
 	snapshot_take(&app, &snap_end);
-	detail_end(&app, &snap_end);
+	detail_sample(&app, &snap_end, false);
 	noise_end(&app);
 }
 
@@ -509,7 +510,7 @@ teardown:
 	if (zeroer)
 		zeroer_stop(&app);
 	consumers_stop(&app);
-	streams_settle(&app);
+	streams_settle(&app, false);
 	return ret;
 }
 

@@ -307,7 +307,7 @@ streams_drain(struct app *a, unsigned int max)
 }
 
 void
-streams_settle(struct app *a)
+streams_settle(struct app *a, bool mark)
 {
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		struct poller *pl = &a->pollers[k];
@@ -315,9 +315,15 @@ streams_settle(struct app *a)
 
 		if (pl->streams_log == NULL)
 			continue;
-		while (rxr_flow_log_drain(pl->streams_log, UINT_MAX) != 0)
+		while (!mark && rxr_flow_log_drain(pl->streams_log,
+					UINT_MAX) != 0)
 			;
 		rxr_flow_log_stats(pl->streams_log, &st);
+		if (mark) {
+			pl->streams_self0 = st.applied_by_appender;
+			pl->streams_logged0 = st.applied;
+			continue;
+		}
 		/* What the drains found no room for. */
 		pl->untracked[UNTRACKED_NO_ROOM].packets += st.untracked_packets;
 		pl->untracked[UNTRACKED_NO_ROOM].bytes += st.untracked_bytes;
@@ -329,21 +335,6 @@ streams_settle(struct app *a)
 			RTE_MIN(st.applied, pl->streams_logged0);
 		/* Counted into the poller's own fields: not twice next time. */
 		rxr_flow_log_reset(pl->streams_log);
-	}
-}
-
-void
-streams_mark(struct app *a)
-{
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		struct poller *pl = &a->pollers[k];
-		struct rxr_flow_log_stats st;
-
-		if (pl->streams_log == NULL)
-			continue;
-		rxr_flow_log_stats(pl->streams_log, &st);
-		pl->streams_self0 = st.applied_by_appender;
-		pl->streams_logged0 = st.applied;
 	}
 }
 

@@ -203,9 +203,10 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 }
 
 /*
- * A net_pcap device of the user's: its files as read before EAL, and one
- * queue per rx_pcap file unless --queues says otherwise, so that no file
- * goes unread unsaid. Without infinite_rx it replays them once per start.
+ * A net_pcap port (--replay's or a --vdev's): its files as read before
+ * EAL, and one queue per file unless --queues says otherwise, so that no
+ * file goes unread unsaid. Without infinite_rx it replays them once per
+ * start.
  */
 static void
 port_pcap_files(const struct app *a, struct port *p)
@@ -349,16 +350,10 @@ ports_init(struct app *a)
 		if (p->socket < 0)
 			p->socket = (int)rte_socket_id();
 		p->replay = strcmp(p->name, REPLAY_VDEV) == 0;
-		p->finite = p->replay && a->opt.loops != 0;
 		port_identity(p, &di);
-		if (p->replay) {
-			p->nb_q = a->opt.nb_replay;
-			p->files = a->replay_files;
-		} else {
-			p->nb_q = a->opt.queues != 0 ? a->opt.queues :
-				RTE_MAX(1u, a->nb_pollers);
-		}
-		if (!p->replay && strcmp(p->driver, "net_pcap") == 0)
+		p->nb_q = a->opt.queues != 0 ? a->opt.queues :
+			RTE_MAX(1u, a->nb_pollers);
+		if (strcmp(p->driver, "net_pcap") == 0)
 			port_pcap_files(a, p);
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,

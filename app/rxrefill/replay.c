@@ -315,11 +315,16 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 int
 replay_prepare(struct app *a, int argc, char **argv)
 {
-	struct replay_counts *c = &a->replay_files;
+	struct pcap_dev *d = &a->pcap_devs[0];
+	struct replay_counts *c = &d->files;
 	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
 		RTE_PKTMBUF_HEADROOM;
 
-	memset(c, 0, sizeof(*c));
+	if (a->opt.nb_replay == 0)
+		return replay_devices(a, argc, argv, room);
+	/* The --replay files: the table's first device, found by name. */
+	a->nb_pcap_devs = 1;
+	snprintf(d->name, sizeof(d->name), "%s", REPLAY_VDEV);
 	c->endless = a->opt.loops == 0;
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
 		c->largest = 0;
@@ -334,8 +339,7 @@ replay_prepare(struct app *a, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (a->opt.nb_replay != 0 && c->endless &&
-			endless_frames_check(a, "the --replay files",
+	if (c->endless && endless_frames_check(a, "the --replay files",
 				c->segments, ", or replay the files N times "
 				"(--loops N)") != 0)
 		return -1;
@@ -409,7 +413,7 @@ ports_create_replay(struct app *a)
 	/* No name has a ',': --replay splits its list at them. */
 	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
 		strcat(args, i == 0 ? "rx_pcap=" : ",rx_pcap=");
-		strcat(args, a->replay_files.read[i]);
+		strcat(args, a->pcap_devs[0].files.read[i]);
 	}
 	/* Finite replay reads each file once per port start. */
 	if (a->opt.loops == 0)

@@ -360,8 +360,8 @@ struct app {
 	bool eal_no_pci;		/* EAL was given --no-pci */
 	struct port ports[MAX_PORTS];
 	unsigned int nb_ports;
-	/* Counted before EAL: the replay port may be any one. */
-	struct replay_counts replay_files;
+	/* Counted before EAL: --replay's (first, named REPLAY_VDEV), then
+	 * the --vdev net_pcap devices'. */
 	struct pcap_dev pcap_devs[MAX_PORTS];
 	unsigned int nb_pcap_devs;
 	struct json_t *captures;	/* env.captures: what each file held */
@@ -488,10 +488,9 @@ bool streams_deferred(const struct app *a);
 /* The collector: count up to max logged packets of each poll lcore. */
 unsigned int streams_drain(struct app *a, unsigned int max);
 /* After a run, pollers stopped: count every logged packet, fold the logs'
- * counters into the pollers'. */
-void streams_settle(struct app *a);
-/* The measurement starts: what the logs counted so far is warmup's. */
-void streams_mark(struct app *a);
+ * counters into the pollers'. @p mark: the measurement starts instead,
+ * what the logs counted so far is warmup's. */
+void streams_settle(struct app *a, bool mark);
 
 /* consumer.c */
 /* Each poll lcore's consumers and their receive queues (--consumers). */
@@ -587,8 +586,8 @@ unsigned int noise_disturbed(void);
 void noise_free(void);
 
 /* detail.c: runs[].queues, lcores, xstats between two samples */
-void detail_begin(struct app *a, const struct snapshot *s);
-void detail_end(struct app *a, const struct snapshot *s);
+/* The measurement's start (first) or end: its counters, from @p s on. */
+void detail_sample(struct app *a, const struct snapshot *s, bool first);
 int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
 void detail_free(void);
 

@@ -244,6 +244,19 @@ def case_split():
     each(split)
 
 
+def case_device_named_as_replay_port():
+    """A --vdev device with the name of the port --replay makes, without
+    --replay, replays its own files, with a queue for each."""
+    def one(name, path, want):
+        doc, _ = rxrefill(["--vdev", "net_pcap_rxrefill,rx_pcap=" + path],
+                          ["--warmup", "0", "--duration", "0.3"])
+        r = doc["runs"][0]
+        out = r["outside_window"]
+        assert r["rx_packets"] + out["before"] + out["after"] == want[0], \
+            "%s: %s, tshark %d" % (name, r["rx_packets"], want[0])
+    each(one, [os.path.join(HERE, "dpkt-http.pcap")])
+
+
 def rewrite(src, dst, linktype, record=None):
     """SRC's records under another link type (pcap, little-endian): each
     record's bytes through RECORD(bytes) when given, None leaving it out."""
