@@ -5,6 +5,7 @@
  * benchmarks' run in both memories (rxr_test.h).
  */
 
+#include <alloca.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -184,6 +185,17 @@ launch_trampoline(void *arg)
 	ret = launch_job[lcore].fn(launch_job[lcore].arg);
 	__atomic_fetch_add(&launch_sync, 1, __ATOMIC_ACQ_REL);
 	return ret;
+}
+
+int
+rxr_bench_on_stack(unsigned int trial, int (*fn)(void *), void *arg)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	unsigned int offset = RTE_CACHE_LINE_SIZE * (trial * 26u % 64u);
+	char *pad = alloca((sp - offset) % 4096 + 1);
+
+	asm volatile("" : : "r"(pad) : "memory");	/* kept where it is */
+	return fn(arg);
 }
 
 int

@@ -95,4 +95,15 @@ int rxr_bench_each_memory(int argc, char **argv);
  * outside rxr_bench_each_memory(). */
 const char *rxr_bench_memory_tag(void);
 
+/**
+ * Benchmarks: fn(arg) on a stack at a page offset set by trial, whatever
+ * the caller's (which ASLR sets): 26 cache lines further into a page each
+ * trial. Where a timed loop's stack (its burst array, the frames of its
+ * calls) falls against the pools' data within 4 KiB can decide a figure
+ * by itself; run every configuration of trial t on trial t's stack, and
+ * the median and spread over trials cover the layouts instead of one.
+ * @return what fn returns.
+ */
+int rxr_bench_on_stack(unsigned int trial, int (*fn)(void *), void *arg);
+
 #endif /* RXR_TEST_H */

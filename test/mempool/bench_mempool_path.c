@@ -27,9 +27,10 @@
  * the peer of the same trial: the median ratio is printed with the lowest
  * and highest.
  *
- * Each trial makes every pool anew behind a spacer of another size, so
- * that where the pools' structures and objects fall (against each other,
- * against 4 KiB boundaries, in the cache's sets) changes from trial to
+ * Each trial makes every pool anew behind a spacer of another size, and
+ * runs on a stack at another page offset (rxr_bench_on_stack()), so that
+ * where the pools' structures and objects fall (against each other, the
+ * burst array, 4 KiB boundaries, the cache's sets) changes from trial to
  * trial: a figure is a median over layouts, not one layout's luck (with
  * the pools made once, one pool structure 16 bytes larger moved a ratio
  * by 30% on one CPU).
@@ -349,6 +350,19 @@ run_config(struct config *c, unsigned int t)
 		return -1;
 	}
 	c->trial[t] = median(regions, nr);
+	return 0;
+}
+
+/* Trial *arg of every configuration, after an untimed pass that warms
+ * every pool (pcp, caches, TLB). */
+static int
+run_trial(void *arg)
+{
+	unsigned int t = *(unsigned int *)arg;
+
+	for (unsigned int i = 0; i < 2 * nr_configs; i++)
+		if (run_config(&configs[i % nr_configs], t) != 0)
+			return -1;
 	return 0;
 }
 
@@ -702,13 +716,8 @@ main(int argc, char **argv)
 	for (unsigned int t = 0; t < trials; t++) {
 		if (pools_make(&o, t) != 0)
 			goto out;
-		/* An untimed pass warms every pool (pcp, caches, TLB). */
-		for (unsigned int i = 0; i < nr_configs; i++)
-			if (run_config(&configs[i], t) != 0)
-				goto out;
-		for (unsigned int i = 0; i < nr_configs; i++)
-			if (run_config(&configs[i], t) != 0)
-				goto out;
+		if (rxr_bench_on_stack(t, run_trial, &t) != 0)
+			goto out;
 		if (pools_free() != 0)
 			goto out;
 	}
