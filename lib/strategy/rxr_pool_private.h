@@ -221,10 +221,31 @@ rxrp_ctx_node(const struct rxr_pool *p)
 	return rxrp_task_target(p)->node;
 }
 
-/* An alloc falls back to other nodes (the zonelist), frees go home. */
-int rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+/* The zonelist's other nodes, and frees of several nodes. */
+int rxrp_zone_alloc_other(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n);
-void rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n);
+void rxrp_zone_free_nodes(struct rxr_pool *p, void * const *objs,
+		unsigned int n);
+
+/* An alloc falls back to other nodes (the zonelist), frees go home; inline,
+ * so that a strategy reaches the zone by one call. */
+static inline int
+rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+		unsigned int n)
+{
+	if (likely(rxr_zone_alloc_bulk(p->zone[node], objs, n, n) == n))
+		return 0;
+	return rxrp_zone_alloc_other(p, node, objs, n);
+}
+
+static inline void
+rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(p->nr_zones == 1))
+		rxr_zone_free_bulk(p->zone[0], objs, n);
+	else
+		rxrp_zone_free_nodes(p, objs, n);
+}
 
 /* Every strategy's failed alloc: drain_all_pages(), then one more try. */
 int rxrp_alloc_failed(struct rxr_pool *p, void **objs, unsigned int n);

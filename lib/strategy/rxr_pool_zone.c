@@ -8,12 +8,9 @@
 #include "rxr_pool_private.h"
 
 int
-rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
+rxrp_zone_alloc_other(struct rxr_pool *p, unsigned int node, void **objs,
 		unsigned int n)
 {
-	if (likely(rxr_zone_alloc_bulk(p->zone[node], objs, n, n) == n))
-		return 0;
-	/* The zonelist: other nodes before failing, as the kernel does. */
 	for (unsigned int k = 1; k < p->nr_zones; k++)
 		if (rxr_zone_alloc_bulk(p->zone[(node + k) % p->nr_zones],
 				objs, n, n) == n)
@@ -21,14 +18,10 @@ rxrp_zone_alloc(struct rxr_pool *p, unsigned int node, void **objs,
 	return -ENOBUFS;
 }
 
+/* Runs of the same node together. */
 void
-rxrp_zone_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+rxrp_zone_free_nodes(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	if (likely(p->nr_zones == 1)) {
-		rxr_zone_free_bulk(p->zone[0], objs, n);
-		return;
-	}
-	/* Runs of the same node together. */
 	for (unsigned int i = 0; i < n;) {
 		unsigned int node = rxrp_frame_node(p, objs[i]), j = i + 1;
 

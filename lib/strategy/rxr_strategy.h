@@ -275,7 +275,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	/* One frame inline, leaf code; a burst by a jump, so that the
 	 * one-frame path saves no registers. */
-	if (n == 1)
+	if (likely(n == 1))
 		return __rxr_pool_call(p, objs, 1, true);
 	return __rxr_pool_alloc_n(p, objs, n);
 }
@@ -284,7 +284,7 @@ rxr_pool_alloc_bulk(struct rxr_pool *p, void **objs, unsigned int n)
 static __rte_always_inline int
 rxr_pool_free_bulk(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
-	if (n == 1)
+	if (likely(n == 1))
 		return __rxr_pool_call(p, (void **)(uintptr_t)objs, 1, false);
 	return __rxr_pool_free_n(p, objs, n);
 }

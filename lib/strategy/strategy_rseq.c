@@ -347,8 +347,8 @@ rseq_push_n(const struct rseq_pool *rp, intptr_t rs, struct rxr_pcp *pc,
 }
 
 /* Allocate(): one section, no retry; anything else starts over, slow. */
-static int
-rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+static __rte_always_inline int
+rseq_alloc_section(struct rxr_pool *p, void **objs, unsigned int n)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
 	intptr_t rs = rxrp_rseq_off;
@@ -366,6 +366,21 @@ rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
 		}
 	}
 	return rseq_alloc_slow(p, objs, n, cpu, r);
+}
+
+static __rte_noinline int
+rseq_alloc_burst(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	return rseq_alloc_section(p, objs, n);
+}
+
+/* One frame as leaf code (no register to save), a burst by a jump. */
+static int
+rseq_alloc(struct rxr_pool *p, void **objs, unsigned int n)
+{
+	if (likely(n == 1))
+		return rseq_alloc_section(p, objs, 1);
+	return rseq_alloc_burst(p, objs, n);
 }
 
 /* --- free: Deallocate(), and Overflow() when the pcp is full ------------- */
@@ -489,8 +504,8 @@ rseq_free_slow(struct rxr_pool *p, void * const *objs, unsigned int n,
 }
 
 /* Deallocate(): as rseq_alloc(), one section of one node, else slow. */
-static int
-rseq_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+static __rte_always_inline int
+rseq_free_section(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
 	struct rseq_pool *rp = rseq_pool_of(p);
 	intptr_t rs = rxrp_rseq_off;
@@ -508,6 +523,20 @@ rseq_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 		rseq_debug(p, objs, n, false);
 	}
 	return rseq_free_slow(p, objs, n, cpu, r);
+}
+
+static __rte_noinline int
+rseq_free_burst(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	return rseq_free_section(p, objs, n);
+}
+
+static int
+rseq_free(struct rxr_pool *p, void * const *objs, unsigned int n)
+{
+	if (likely(n == 1))
+		return rseq_free_section(p, objs, 1);
+	return rseq_free_burst(p, objs, n);
 }
 
 #else /* !RSEQ_BUILT */

@@ -268,8 +268,9 @@ __free_one(struct rxr_zone *z, uint32_t idx, unsigned int order)
 	set_free_block(z, r->first + rel, order);
 }
 
-/* Merge what handlers left on the pending list; lock held. */
-static void
+/* Merge what handlers left on the pending list; lock held. Out of line,
+ * so that the entries that take the lock save no registers for it. */
+static __rte_noinline void
 drain_pending(struct rxr_zone *z)
 {
 	uint32_t idx = __atomic_exchange_n(&z->pending, NIL, __ATOMIC_ACQUIRE);
@@ -407,8 +408,8 @@ rxr_zone_free(struct rxr_zone *z, void *frame, unsigned int order)
 	rxr_spinlock_unlock(&z->lock);
 }
 
-unsigned int
-rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
+static __rte_always_inline unsigned int
+zone_alloc_locked(struct rxr_zone *z, void **objs, unsigned int min,
 		unsigned int max)
 {
 	unsigned int n, i;
@@ -424,6 +425,13 @@ rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
 	return n;
 }
 
+unsigned int
+rxr_zone_alloc_bulk_locked(struct rxr_zone *z, void **objs, unsigned int min,
+		unsigned int max)
+{
+	return zone_alloc_locked(z, objs, min, max);
+}
+
 /* A handler may have interrupted the lock holder: it only tries the lock. */
 unsigned int
 rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
@@ -433,18 +441,25 @@ rxr_zone_alloc_bulk(struct rxr_zone *z, void **objs, unsigned int min,
 
 	if (!zone_lock_try(z, !rxr_in_irq()))
 		return 0;
-	n = rxr_zone_alloc_bulk_locked(z, objs, min, max);
+	n = zone_alloc_locked(z, objs, min, max);
 	rxr_spinlock_unlock(&z->lock);
 	return n;
+}
+
+static __rte_always_inline void
+zone_free_locked(struct rxr_zone *z, void * const *objs,
+		unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		__free_one(z, frame_index(z, objs[i]), 0);
+	RXR_STAT_ADD(z->free_frames, n);
 }
 
 void
 rxr_zone_free_bulk_locked(struct rxr_zone *z, void * const *objs,
 		unsigned int n)
 {
-	for (unsigned int i = 0; i < n; i++)
-		__free_one(z, frame_index(z, objs[i]), 0);
-	RXR_STAT_ADD(z->free_frames, n);
+	zone_free_locked(z, objs, n);
 }
 
 /* A handler that finds the lock held: a lock-free push onto the pending
@@ -457,7 +472,7 @@ rxr_zone_free_bulk(struct rxr_zone *z, void * const *objs, unsigned int n)
 	if (n == 0)
 		return;
 	if (zone_lock_try(z, !rxr_in_irq())) {
-		rxr_zone_free_bulk_locked(z, objs, n);
+		zone_free_locked(z, objs, n);
 		rxr_spinlock_unlock(&z->lock);
 		return;
 	}
