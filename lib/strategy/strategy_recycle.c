@@ -16,7 +16,6 @@
 
 #include <errno.h>
 
-#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "rxr_pool_private.h"

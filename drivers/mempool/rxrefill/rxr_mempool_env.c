@@ -8,14 +8,12 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <rte_common.h>
 #include <rte_kvargs.h>
-#include <rte_log.h>
 
 #include "rxr_mempool.h"
 #include "rxr_path.h"
