@@ -30,11 +30,12 @@ struct env_parse {
 	char err[384];
 };
 
+/* A pair whose key env_keys_check() knows; why not taken in e->err. */
 static int
 env_kv(const char *key, const char *v, struct env_parse *e)
 {
 	struct rxr_pool_conf *pc = e->pc;
-	char why[160];
+	char why[160], zerr[128];
 	uint64_t x;
 
 	if (v == NULL) {
@@ -64,12 +65,21 @@ env_kv(const char *key, const char *v, struct env_parse *e)
 		}
 	} else if (strcmp(key, "bulk") == 0) {
 		pc->bulk = strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0;
-		if (!pc->bulk && strcasecmp(v, "off") != 0 && strcmp(v, "0") != 0) {
+		if (!pc->bulk && strcasecmp(v, "off") != 0 &&
+				strcmp(v, "0") != 0) {
 			snprintf(e->err, sizeof(e->err),
 				"bulk=%s: expected on or off", v);
 			return -1;
 		}
-	} else if (strncmp(key, "zero", 4) != 0) {
+	} else if (strncmp(key, "zero", 4) == 0) {
+		if ((key[4] == '\0' ? rxr_zero_policy_parse(v, &pc->zero_policy,
+				zerr, sizeof(zerr)) : rxr_zero_method_parse(v,
+				&pc->zero_method, zerr, sizeof(zerr))) != 0) {
+			snprintf(e->err, sizeof(e->err), "%s=%.32s: %s", key,
+				v, zerr);
+			return -1;
+		}
+	} else {
 		/* high or batch: digits only, no sign, blank or hex. */
 		if (rxr_parse_decimal(v, 1, UINT16_MAX, &x) != 0) {
 			snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
@@ -77,11 +87,6 @@ env_kv(const char *key, const char *v, struct env_parse *e)
 			return -1;
 		}
 		*(key[0] == 'h' ? &pc->high : &pc->batch) = (uint32_t)x;
-	} else if ((key[4] == '\0' ? rxr_zero_policy_parse(v, &pc->zero_policy,
-			why, 128) : rxr_zero_method_parse(v, &pc->zero_method, why,
-			128)) != 0) {
-		snprintf(e->err, sizeof(e->err), "%s=%.32s: %s", key, v, why);
-		return -1;
 	}
 	return 0;
 }
