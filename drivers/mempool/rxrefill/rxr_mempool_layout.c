@@ -114,8 +114,8 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 		rte_errno = ENOENT;
 		return NULL;
 	}
-	/* RTE_MBUF_DEFAULT_BUF_SIZE after the mbuf in an odd number of
-	 * lines: frame i's header in set (i * lines) mod 64, every set. */
+	/* The mbuf's lines and RTE_MBUF_DEFAULT_BUF_SIZE's, made odd (| one
+	 * line): frame i's header in set (i * lines) mod 64, every set. */
 	if (c.frame_size == 0)
 		c.frame_size = (RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) +
 			c.priv_size, RTE_CACHE_LINE_SIZE) + RTE_ALIGN_CEIL(DATA_BUF,
