@@ -16,7 +16,6 @@
 
 #include <errno.h>
 
-#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "rxr_pool_private.h"
@@ -276,12 +275,15 @@ recycle_free(struct rxr_pool *p, void * const *objs, unsigned int n)
 	return 0;
 }
 
-/* Up to RXRP_CHUNK frames off the cache by a drain (not an alloc). */
+/* Up to RXRP_CHUNK frames for a drain: off the cache (not an alloc), then
+ * off the ring. */
 static unsigned int
-cache_empty(struct page_pool *pp, void **tmp)
+pp_take(struct page_pool *pp, void **tmp)
 {
 	unsigned int k = RTE_MIN(pp->cache->count, (uint32_t)RXRP_CHUNK);
 
+	if (k == 0)
+		return ring_consume(&pp->ring, tmp, RXRP_CHUNK);
 	rxr_pcp_pop(pp->cache, tmp, k);
 	RXR_STAT_ADD(pp->emptied, k);
 	return k;
@@ -291,12 +293,10 @@ cache_empty(struct page_pool *pp, void **tmp)
 static unsigned int
 recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 {
-	struct page_pool *pp = pp_of(ls);
 	void *tmp[RXRP_CHUNK];
 	unsigned int got, total = 0;
 
-	while ((got = cache_empty(pp, tmp)) != 0 ||
-			(got = ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0) {
+	while ((got = pp_take(pp_of(ls), tmp)) != 0) {
 		rxrp_zone_free(p, tmp, got);
 		total += got;
 	}
@@ -307,18 +307,15 @@ recycle_reclaim_caches(struct rxr_pool *p, struct rxrp_lcore *ls)
 static unsigned int
 recycle_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
-	struct page_pool *pp;
 	void *tmp[RXRP_CHUNK];
 	unsigned int got;
 
-	if (ls == NULL || (pp = pp_of(ls)) == NULL)
+	if (ls == NULL || pp_of(ls) == NULL)
 		return 0;
 	if (!quiet)
 		return rxrp_bh_reclaim(p, ls, recycle_reclaim_caches);
 	rxr_pool_bh_disable(ls->bh);
-	while ((got = cache_empty(pp, tmp)) != 0)
-		rxr_pcp_free_bulk(ls->pcp, tmp, got);
-	while ((got = ring_consume(&pp->ring, tmp, RXRP_CHUNK)) != 0)
+	while ((got = pp_take(pp_of(ls), tmp)) != 0)
 		rxrp_split_local(p, ls, tmp, got, rxrp_pcp_free_owner);
 	got = rxrp_lcore_drain(p, ls);
 	rxr_pool_bh_enable(ls->bh);

@@ -9,7 +9,6 @@
 #include <errno.h>
 
 #include <rte_cycles.h>
-#include <rte_log.h>
 
 #include "rxr_pool_private.h"
 #include "rxr_log.h"

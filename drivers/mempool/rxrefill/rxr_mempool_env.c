@@ -8,14 +8,12 @@
  */
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <rte_common.h>
 #include <rte_kvargs.h>
-#include <rte_log.h>
 
 #include "rxr_mempool.h"
 #include "rxr_path.h"
@@ -32,27 +30,13 @@ struct env_parse {
 	char err[384];
 };
 
-/* Decimal digits only: no sign, blank, hex or octal ("010" is ten). */
+/* A pair whose key env_keys_check() knows; why not taken in e->err. */
 static int
-parse_u32(const char *key, const char *v, uint32_t *out, struct env_parse *e)
+env_kv(const char *key, const char *v, struct env_parse *e)
 {
-	uint64_t x;
-
-	if (rxr_parse_decimal(v, 1, UINT16_MAX, &x) != 0) {
-		snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
-			"decimal count in 1..%u", key, v, UINT16_MAX);
-		return -1;
-	}
-	*out = (uint32_t)x;
-	return 0;
-}
-
-static int
-env_kv(const char *key, const char *v, void *arg)
-{
-	struct env_parse *e = arg;
 	struct rxr_pool_conf *pc = e->pc;
-	char zerr[128];
+	char why[160], zerr[128];
+	uint64_t x;
 
 	if (v == NULL) {
 		snprintf(e->err, sizeof(e->err), "%s: missing '=value'", key);
@@ -61,19 +45,17 @@ env_kv(const char *key, const char *v, void *arg)
 	if (strchr(key, '.') != NULL) {
 		enum rxr_strategy s;
 		unsigned int i;
-		uint32_t x;
+		uint32_t u;
 
-		if (rxr_strategy_setting_parse(key, v, &s, &i, &x, e->err,
+		if (rxr_strategy_setting_parse(key, v, &s, &i, &u, e->err,
 				sizeof(e->err)) != 0)
 			return -1;
-		e->settings[s][i] = x;
+		e->settings[s][i] = u;
 	} else if (strcmp(key, "strategy") == 0) {
-		char names[128], why[160];
-
 		if (rxr_strategy_parse(v, false, &pc->strategy) != 0) {
-			rxr_strategy_user_names(names, sizeof(names));
+			rxr_strategy_user_names(why, sizeof(why));
 			snprintf(e->err, sizeof(e->err), "strategy=%s: expected "
-				"one of %s", v, names);
+				"one of %s", v, why);
 			return -1;
 		}
 		if (!rxr_strategy_available(pc->strategy, why, sizeof(why))) {
@@ -82,40 +64,41 @@ env_kv(const char *key, const char *v, void *arg)
 			return -1;
 		}
 	} else if (strcmp(key, "bulk") == 0) {
-		if (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0)
-			pc->bulk = true;
-		else if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0)
-			pc->bulk = false;
-		else {
+		pc->bulk = strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0;
+		if (!pc->bulk && strcasecmp(v, "off") != 0 &&
+				strcmp(v, "0") != 0) {
 			snprintf(e->err, sizeof(e->err),
 				"bulk=%s: expected on or off", v);
 			return -1;
 		}
-	} else if (strcmp(key, "high") == 0) {
-		return parse_u32(key, v, &pc->high, e);
-	} else if (strcmp(key, "batch") == 0) {
-		return parse_u32(key, v, &pc->batch, e);
 	} else if (strncmp(key, "zero", 4) == 0) {
-		int r = key[4] == '\0' ? rxr_zero_policy_parse(v,
-			&pc->zero_policy, zerr, sizeof(zerr)) :
-			rxr_zero_method_parse(v, &pc->zero_method, zerr,
-			sizeof(zerr));
-
-		if (r != 0) {
+		if ((key[4] == '\0' ? rxr_zero_policy_parse(v, &pc->zero_policy,
+				zerr, sizeof(zerr)) : rxr_zero_method_parse(v,
+				&pc->zero_method, zerr, sizeof(zerr))) != 0) {
 			snprintf(e->err, sizeof(e->err), "%s=%.32s: %s", key,
 				v, zerr);
 			return -1;
 		}
+	} else {
+		/* high or batch: digits only, no sign, blank or hex. */
+		if (rxr_parse_decimal(v, 1, UINT16_MAX, &x) != 0) {
+			snprintf(e->err, sizeof(e->err), "%s=%.32s: expected a "
+				"decimal count in 1..%u", key, v, UINT16_MAX);
+			return -1;
+		}
+		*(key[0] == 'h' ? &pc->high : &pc->batch) = (uint32_t)x;
 	}
 	return 0;
 }
 
 /*
  * What rte_kvargs refused (kv NULL: too many pairs, silently, or not
- * key=value), or an unknown key (a strategy's setting: which there are).
+ * key=value), an unknown key (a strategy's setting: which there are), or
+ * a key given twice: rte_kvargs keeps both pairs and the last would win,
+ * so "strategy=bh,strategy=zone" would run zone silently.
  */
 static int
-env_refused(const char *s, const struct rte_kvargs *kv, char *err,
+env_keys_check(const char *s, const struct rte_kvargs *kv, char *err,
 		size_t errlen)
 {
 	unsigned int pairs = 1;
@@ -160,6 +143,20 @@ env_refused(const char *s, const struct rte_kvargs *kv, char *err,
 			RXR_MEMPOOL_ENV, key, keys);
 		return -EINVAL;
 	}
+	for (unsigned int j = 1; kv != NULL && j < kv->count; j++)
+		for (unsigned int i = 0; i < j; i++) {
+			const struct rte_kvargs_pair *a = &kv->pairs[i];
+			const struct rte_kvargs_pair *b = &kv->pairs[j];
+
+			if (strcmp(a->key, b->key) != 0)
+				continue;
+			snprintf(err, errlen, "%s: %s given twice (%s=%.32s, "
+				"then %s=%.32s): give each key once",
+				RXR_MEMPOOL_ENV, a->key, a->key,
+				a->value != NULL ? a->value : "", b->key,
+				b->value != NULL ? b->value : "");
+			return -EINVAL;
+		}
 	return kv == NULL ? -EINVAL : 0;
 }
 
@@ -195,30 +192,6 @@ env_pairs_check(const char *s, char *err, size_t errlen)
 		if (*pair++ == '\0')
 			return 0;
 	}
-}
-
-/*
- * A key given twice: rte_kvargs keeps both pairs and the last processed
- * would win, so "strategy=bh,strategy=zone" would run zone silently.
- */
-static int
-env_twice(const struct rte_kvargs *kv, char *err, size_t errlen)
-{
-	for (unsigned int j = 1; j < kv->count; j++)
-		for (unsigned int i = 0; i < j; i++) {
-			const struct rte_kvargs_pair *a = &kv->pairs[i];
-			const struct rte_kvargs_pair *b = &kv->pairs[j];
-
-			if (strcmp(a->key, b->key) != 0)
-				continue;
-			snprintf(err, errlen, "%s: %s given twice (%s=%.32s, "
-				"then %s=%.32s): give each key once",
-				RXR_MEMPOOL_ENV, a->key, a->key,
-				a->value != NULL ? a->value : "", b->key,
-				b->value != NULL ? b->value : "");
-			return -EINVAL;
-		}
-	return 0;
 }
 
 /* Settings of the pool's strategy only, checked together. */
@@ -281,13 +254,14 @@ env_err_escape(char *err, size_t errlen)
 		err[o < errlen ? o : errlen - 1] = '\0';
 }
 
-static int
-env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
+int
+rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 {
 	const char *s = getenv(RXR_MEMPOOL_ENV);
 	struct env_parse e = { .pc = pc };
-	struct rte_kvargs *kv;
-	int ret;
+	struct rte_kvargs *kv = NULL;
+	unsigned int i = 0;
+	int ret = -EINVAL;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->strategy = RXR_STRATEGY_BH;
@@ -295,34 +269,24 @@ env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
 	if (s == NULL || s[0] == '\0')
 		return 0;
 	if (env_pairs_check(s, err, errlen) != 0)
-		return -EINVAL;
+		goto out;
 	kv = rte_kvargs_parse(s, NULL);
-	if (env_refused(s, kv, err, errlen) != 0 ||
-			env_twice(kv, err, errlen) != 0) {
-		rte_kvargs_free(kv);
-		return -EINVAL;
-	}
-	ret = rte_kvargs_process(kv, NULL, env_kv, &e);
-	rte_kvargs_free(kv);
-	if (ret != 0) {
+	if (env_keys_check(s, kv, err, errlen) != 0)
+		goto out;
+	while (i < kv->count && env_kv(kv->pairs[i].key, kv->pairs[i].value,
+			&e) == 0)
+		i++;
+	if (i < kv->count)
 		snprintf(err, errlen, "%s: %s", RXR_MEMPOOL_ENV, e.err);
-		return -EINVAL;
-	}
-	if (pc->high != 0 && pc->high < (pc->batch != 0 ? pc->batch :
-			RXR_PCP_BATCH_DEFAULT)) {
+	else if (pc->high != 0 && pc->high < (pc->batch != 0 ? pc->batch :
+			RXR_PCP_BATCH_DEFAULT))
 		snprintf(err, errlen, "%s: high=%u is below batch=%u",
 			RXR_MEMPOOL_ENV, pc->high, pc->batch != 0 ? pc->batch :
 			RXR_PCP_BATCH_DEFAULT);
-		return -EINVAL;
-	}
-	return env_settings(&e, err, errlen);
-}
-
-int
-rxr_mempool_env_conf(struct rxr_pool_conf *pc, char *err, size_t errlen)
-{
-	int ret = env_conf(pc, err, errlen);
-
+	else
+		ret = env_settings(&e, err, errlen);
+out:
+	rte_kvargs_free(kv);
 	if (ret != 0)
 		env_err_escape(err, errlen);
 	return ret;

@@ -20,20 +20,21 @@
 /* Least data room a frame must leave after the headroom. */
 #define MIN_DATA 64u
 
-/* Element size that makes header + element + trailer exactly the stride. */
-static int
-elt_size_for(uint32_t frame_size, uint32_t *elt)
+uint16_t
+rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
 {
-	struct rte_mempool_objsz sz;
+	uint32_t hdrs = sizeof(struct rte_mbuf) + priv_size;
 	uint32_t e = frame_size > OBJ_HDR ? frame_size - OBJ_HDR : 0;
+	struct rte_mempool_objsz sz;
 
+	/* The element size that makes header + element + trailer exactly
+	 * the stride. */
 	for (int tries = 0; tries < 3 && e > 0; tries++) {
 		uint32_t total = rte_mempool_calc_obj_size(e, MP_FLAGS, &sz);
 
-		if (total == frame_size) {
-			*elt = e;
-			return 0;
-		}
+		if (total == frame_size)
+			return e < hdrs + RTE_PKTMBUF_HEADROOM + MIN_DATA ||
+				e - hdrs > UINT16_MAX ? 0 : e - hdrs;
 		if (total > frame_size && total - frame_size < e)
 			e -= total - frame_size;
 		else if (total < frame_size)
@@ -41,35 +42,7 @@ elt_size_for(uint32_t frame_size, uint32_t *elt)
 		else
 			break;
 	}
-	return -EINVAL;
-}
-
-/* RTE_MBUF_DEFAULT_BUF_SIZE after the mbuf, an odd number of lines. */
-static uint32_t
-frame_size_default(uint16_t priv_size)
-{
-	uint32_t lines = (OBJ_HDR + sizeof(struct rte_mbuf) + priv_size +
-			RTE_CACHE_LINE_SIZE - 1) / RTE_CACHE_LINE_SIZE +
-			(DATA_BUF + RTE_CACHE_LINE_SIZE - 1) /
-			RTE_CACHE_LINE_SIZE;
-
-	/* Odd: frame i's header sits in set (i * lines) mod 64, every set. */
-	if (lines % 2 == 0)
-		lines++;
-	return lines * RTE_CACHE_LINE_SIZE;
-}
-
-uint16_t
-rxr_mempool_data_room(uint32_t frame_size, uint16_t priv_size)
-{
-	uint32_t elt;
-
-	if (elt_size_for(frame_size, &elt) != 0 ||
-			elt < sizeof(struct rte_mbuf) + priv_size +
-				RTE_PKTMBUF_HEADROOM + MIN_DATA ||
-			elt - sizeof(struct rte_mbuf) - priv_size > UINT16_MAX)
-		return 0;
-	return elt - sizeof(struct rte_mbuf) - priv_size;
+	return 0;
 }
 
 uint32_t
@@ -129,7 +102,6 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	struct rte_pktmbuf_pool_private priv = { 0 };
 	struct rte_mempool *mp;
 	uint16_t room;
-	uint32_t elt;
 	int ret;
 
 	/* DPDK's table of ops was full when this driver loaded. */
@@ -142,11 +114,14 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 		rte_errno = ENOENT;
 		return NULL;
 	}
+	/* The mbuf's lines and RTE_MBUF_DEFAULT_BUF_SIZE's, made odd (| one
+	 * line): frame i's header in set (i * lines) mod 64, every set. */
 	if (c.frame_size == 0)
-		c.frame_size = frame_size_default(c.priv_size);
+		c.frame_size = (RTE_ALIGN_CEIL(OBJ_HDR + sizeof(struct rte_mbuf) +
+			c.priv_size, RTE_CACHE_LINE_SIZE) + RTE_ALIGN_CEIL(DATA_BUF,
+			RTE_CACHE_LINE_SIZE)) | RTE_CACHE_LINE_SIZE;
 	room = rxr_mempool_data_room(c.frame_size, c.priv_size);
-	if (room == 0 || elt_size_for(c.frame_size, &elt) != 0 ||
-			c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
+	if (room == 0 || c.priv_size % RTE_MBUF_PRIV_ALIGN != 0) {
 		RXR_LOG(ERR, "%s: a frame of %u bytes cannot hold an mbuf "
 			"(%zu bytes), %u bytes of private area and %u of headroom",
 			name, c.frame_size, sizeof(struct rte_mbuf), c.priv_size,
@@ -160,8 +135,8 @@ rxr_pktmbuf_pool_create(const char *name, unsigned int n,
 	c.pool.payload_offset = sizeof(struct rte_mbuf) + c.priv_size;
 	c.pool.payload_len = room;
 
-	mp = rte_mempool_create_empty(name, n, elt, 0, sizeof(priv), socket_id,
-			MP_FLAGS);
+	mp = rte_mempool_create_empty(name, n, c.pool.payload_offset + room, 0,
+			sizeof(priv), socket_id, MP_FLAGS);
 	if (mp == NULL)
 		return NULL;
 	rte_pktmbuf_pool_init(mp, &priv);
