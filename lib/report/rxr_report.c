@@ -916,38 +916,35 @@ ratio(double num, double den)
 }
 
 /* Each stream's share of the bytes: smallest, largest, Jain's index
- * (before the streams); 0, -EINVAL (a stream without addresses), -ENOMEM. */
+ * (sum x)^2 / (n * sum x^2) (before the streams); 0, -EINVAL (a stream
+ * without addresses), -ENOMEM. */
 static int
 put_fairness(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
-	double *x, sum = 0, lo = INFINITY, hi = 0, jain;
-	unsigned int i;
+	double sum = 0, sum2 = 0, lo = INFINITY, hi = 0;
 
-	for (i = 0; i < run->nb_streams; i++)
+	for (unsigned int i = 0; i < run->nb_streams; i++) {
+		double x = (double)run->streams[i].bytes;
+
 		if (run->streams[i].src == NULL || run->streams[i].dst == NULL) {
 			rxrr_err(err, errlen, "run %s: streams[%u]: no address",
 				run->strategy, i);
 			return -EINVAL;
 		}
+		sum += x;
+		sum2 += x * x;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
 	if (run->nb_streams == 0)
 		return 0;
-	x = malloc(run->nb_streams * sizeof(*x));
-	if (x == NULL)
-		return -ENOMEM;
-	for (i = 0; i < run->nb_streams; i++)
-		sum += x[i] = (double)run->streams[i].bytes;
-	for (i = 0; i < run->nb_streams; i++) {
-		lo = fmin(lo, ratio(x[i], sum));
-		hi = fmax(hi, ratio(x[i], sum));
-	}
-	jain = rxr_stats_jain(x, run->nb_streams);
-	free(x);
 	return rxrr_jset(o, "fairness", json_pack("{s:i, s:o, s:o, s:o}",
 		"streams", run->nb_streams,
-		"min_share", rxrr_jnum(sum > 0 ? lo : NAN),
-		"max_share", rxrr_jnum(sum > 0 ? hi : NAN),
-		"jain", rxrr_jnum(jain))) ? -ENOMEM : 0;
+		"min_share", rxrr_jnum(ratio(lo, sum)),
+		"max_share", rxrr_jnum(ratio(hi, sum)),
+		"jain", rxrr_jnum(ratio(sum * sum, run->nb_streams * sum2)))) ?
+		-ENOMEM : 0;
 }
 
 int

@@ -54,18 +54,6 @@ rxr_stats_mean(const double *x, size_t n)
 	return s / n;
 }
 
-double
-rxr_stats_jain(const double *x, size_t n)
-{
-	double s = 0, s2 = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		s += x[i];
-		s2 += x[i] * x[i];
-	}
-	return n != 0 && s2 > 0 ? s * s / (n * s2) : NAN;
-}
-
 /* Student t: the regularized incomplete beta I_x(a, b) by Lentz's
  * continued fraction (converges fast for x < (a + 1) / (a + b + 2)). */
 static double

@@ -85,9 +85,6 @@ unsigned int rxr_stats_signflip_min_rounds(double alpha);
 /** Mean, NAN when n is 0. */
 double rxr_stats_mean(const double *x, size_t n);
 
-/** Jain's fairness index, (sum x)^2 / (n * sum x^2); NAN when empty. */
-double rxr_stats_jain(const double *x, size_t n);
-
 #ifdef __cplusplus
 }
 #endif
