@@ -421,12 +421,6 @@ json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
 int rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out);
 
-/** --reps auto: a ratio is decided when its interval excludes 1 or is
- * within +- this %. */
-#define RXR_REPORT_AUTO_RATIO_PCT 20.0
-/** --reps auto, one configuration: its interval within this % of its mean. */
-#define RXR_REPORT_AUTO_MEAN_PCT 2.0
-
 /** --reps auto: whether every Gbit/s ratio to the first is decided; why
  * gets the reason or what is open. */
 bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
