@@ -69,51 +69,36 @@ rxr_report_nb_runs(const struct rxr_report *r)
 	return (unsigned int)json_array_size(json_object_get(r->doc, "runs"));
 }
 
-/* Characters that make a shell treat an argument as more than a word. */
-static bool
-needs_quotes(const char *s)
-{
-	if (*s == '\0')
-		return true;
-	return s[strcspn(s, " \t\n'\"\\$`|&;<>()[]{}*?!#~=%")] != '\0';
-}
-
-/* argv joined by spaces, each argument quoted when a shell would split it. */
+/* argv joined by spaces, an argument quoted when a shell would take it
+ * for more than a word. */
 static char *
 join_argv(int argc, char *const *argv)
 {
-	size_t len = 1, pos = 0;
-	char *out;
-	int i;
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
 
-	for (i = 0; i < argc; i++)
-		len += 4 * strlen(argv[i] != NULL ? argv[i] : "") + 3;
-	out = malloc(len);
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < argc; i++) {
+	for (int i = 0; f != NULL && i < argc; i++) {
 		const char *a = argv[i] != NULL ? argv[i] : "";
 
-		if (i > 0)
-			out[pos++] = ' ';
-		if (!needs_quotes(a)) {
-			memcpy(out + pos, a, strlen(a));
-			pos += strlen(a);
+		fputs(i > 0 ? " " : "", f);
+		if (*a != '\0' && a[strcspn(a,
+				" \t\n'\"\\$`|&;<>()[]{}*?!#~=%")] == '\0') {
+			fputs(a, f);
 			continue;
 		}
-		out[pos++] = '\'';
-		for (; *a != '\0'; a++) {
-			if (*a == '\'') {
-				/* Close, escaped quote, reopen: '\'' */
-				memcpy(out + pos, "'\\''", 4);
-				pos += 4;
-			} else {
-				out[pos++] = *a;
-			}
-		}
-		out[pos++] = '\'';
+		fputc('\'', f);
+		for (; *a != '\0'; a++)
+			if (*a == '\'')
+				fputs("'\\''", f);	/* close, quote, reopen */
+			else
+				fputc(*a, f);
+		fputc('\'', f);
 	}
-	out[pos] = '\0';
+	if (f == NULL || fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 
