@@ -69,51 +69,36 @@ rxr_report_nb_runs(const struct rxr_report *r)
 	return (unsigned int)json_array_size(json_object_get(r->doc, "runs"));
 }
 
-/* Characters that make a shell treat an argument as more than a word. */
-static bool
-needs_quotes(const char *s)
-{
-	if (*s == '\0')
-		return true;
-	return s[strcspn(s, " \t\n'\"\\$`|&;<>()[]{}*?!#~=%")] != '\0';
-}
-
-/* argv joined by spaces, each argument quoted when a shell would split it. */
+/* argv joined by spaces, an argument quoted when a shell would take it
+ * for more than a word. */
 static char *
 join_argv(int argc, char *const *argv)
 {
-	size_t len = 1, pos = 0;
-	char *out;
-	int i;
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
 
-	for (i = 0; i < argc; i++)
-		len += 4 * strlen(argv[i] != NULL ? argv[i] : "") + 3;
-	out = malloc(len);
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < argc; i++) {
+	for (int i = 0; f != NULL && i < argc; i++) {
 		const char *a = argv[i] != NULL ? argv[i] : "";
 
-		if (i > 0)
-			out[pos++] = ' ';
-		if (!needs_quotes(a)) {
-			memcpy(out + pos, a, strlen(a));
-			pos += strlen(a);
+		fputs(i > 0 ? " " : "", f);
+		if (*a != '\0' && a[strcspn(a,
+				" \t\n'\"\\$`|&;<>()[]{}*?!#~=%")] == '\0') {
+			fputs(a, f);
 			continue;
 		}
-		out[pos++] = '\'';
-		for (; *a != '\0'; a++) {
-			if (*a == '\'') {
-				/* Close, escaped quote, reopen: '\'' */
-				memcpy(out + pos, "'\\''", 4);
-				pos += 4;
-			} else {
-				out[pos++] = *a;
-			}
-		}
-		out[pos++] = '\'';
+		fputc('\'', f);
+		for (; *a != '\0'; a++)
+			if (*a == '\'')
+				fputs("'\\''", f);	/* close, quote, reopen */
+			else
+				fputc(*a, f);
+		fputc('\'', f);
 	}
-	out[pos] = '\0';
+	if (f == NULL || fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 
@@ -916,38 +901,35 @@ ratio(double num, double den)
 }
 
 /* Each stream's share of the bytes: smallest, largest, Jain's index
- * (before the streams); 0, -EINVAL (a stream without addresses), -ENOMEM. */
+ * (sum x)^2 / (n * sum x^2) (before the streams); 0, -EINVAL (a stream
+ * without addresses), -ENOMEM. */
 static int
 put_fairness(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen)
 {
-	double *x, sum = 0, lo = INFINITY, hi = 0, jain;
-	unsigned int i;
+	double sum = 0, sum2 = 0, lo = INFINITY, hi = 0;
 
-	for (i = 0; i < run->nb_streams; i++)
+	for (unsigned int i = 0; i < run->nb_streams; i++) {
+		double x = (double)run->streams[i].bytes;
+
 		if (run->streams[i].src == NULL || run->streams[i].dst == NULL) {
 			rxrr_err(err, errlen, "run %s: streams[%u]: no address",
 				run->strategy, i);
 			return -EINVAL;
 		}
+		sum += x;
+		sum2 += x * x;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
 	if (run->nb_streams == 0)
 		return 0;
-	x = malloc(run->nb_streams * sizeof(*x));
-	if (x == NULL)
-		return -ENOMEM;
-	for (i = 0; i < run->nb_streams; i++)
-		sum += x[i] = (double)run->streams[i].bytes;
-	for (i = 0; i < run->nb_streams; i++) {
-		lo = fmin(lo, ratio(x[i], sum));
-		hi = fmax(hi, ratio(x[i], sum));
-	}
-	jain = rxr_stats_jain(x, run->nb_streams);
-	free(x);
 	return rxrr_jset(o, "fairness", json_pack("{s:i, s:o, s:o, s:o}",
 		"streams", run->nb_streams,
-		"min_share", rxrr_jnum(sum > 0 ? lo : NAN),
-		"max_share", rxrr_jnum(sum > 0 ? hi : NAN),
-		"jain", rxrr_jnum(jain))) ? -ENOMEM : 0;
+		"min_share", rxrr_jnum(ratio(lo, sum)),
+		"max_share", rxrr_jnum(ratio(hi, sum)),
+		"jain", rxrr_jnum(ratio(sum * sum, run->nb_streams * sum2)))) ?
+		-ENOMEM : 0;
 }
 
 int

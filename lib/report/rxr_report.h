@@ -5,9 +5,8 @@
 
 /**
  * @file
- * Run reports (doc/report-schema.md): built from C structs, written
- * atomically, loaded, validated, rendered as text. libc and jansson only.
- * Failing functions write one line naming the file or field into err.
+ * Run reports (doc/report-schema.md): built, written, loaded, validated,
+ * rendered. Failing functions write one line naming the field into err.
  */
 
 #include <stdatomic.h>
@@ -34,7 +33,7 @@ extern "C" {
 #define RXR_REPORT_DROPS_MAX 16
 /** Significance level of a report that sets none. */
 #define RXR_REPORT_ALPHA_DEFAULT 0.05
-/** A good size for error buffers. */
+/** Size of an err buffer. */
 #define RXR_REPORT_ERR_LEN 512
 
 /** One drop cause of a run. */
@@ -59,10 +58,8 @@ struct rxr_report_stream {
 enum rxr_report_disturbance {
 	RXR_REPORT_DISTURBED_DURATION = 1u << 0, /**< ran longer than asked */
 	RXR_REPORT_DISTURBED_STEAL = 1u << 1, /**< steal time on a poll CPU */
-	/** A poll lcore with a CPU of its own was switched out involuntarily. */
-	RXR_REPORT_DISTURBED_SWITCHES = 1u << 2,
-	/** A poll lcore was neither running nor runnable (SIGSTOP, freezer). */
-	RXR_REPORT_DISTURBED_STOPPED = 1u << 3,
+	RXR_REPORT_DISTURBED_SWITCHES = 1u << 2, /**< own-CPU lcore preempted */
+	RXR_REPORT_DISTURBED_STOPPED = 1u << 3, /**< a poll lcore stopped */
 };
 /** Number of causes in enum rxr_report_disturbance. */
 #define RXR_REPORT_DISTURBED_CAUSES 4
@@ -80,8 +77,7 @@ struct rxr_report_noise_cpu {
 struct rxr_report_noise_lcore {
 	unsigned int lcore;
 	int tid;			/**< its thread id; 0: unknown */
-	/** No other thread of the run is placed on its CPUs: switches count. */
-	bool own_cpu;
+	bool own_cpu;			/**< no other thread of the run on it */
 	uint64_t nonvoluntary_ctxt_switches;
 	uint64_t migrations;		/**< moves to another CPU */
 	double runqueue_wait_share;	/**< runnable, not running; NaN: unknown */
@@ -233,41 +229,32 @@ enum rxr_report_group_id {
 	RXR_REPORT_GROUPS_NUM	/**< number of groups */
 };
 
-/** "group.field", a compile error unless struct rxr_report_<group> has
- * member field. */
+/** "group.field", checked at compile time. */
 #define RXR_REPORT_PATH(g, f) \
 	(&(#g "." #f)[0 * sizeof(((struct rxr_report_##g *)0)->f)])
 
 /** pcp.hit_rate: hits / (hits + misses); NaN without allocations. */
 double rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp);
 
-/**
- * One repetition of one (strategy, bulk) pair: zero it, fill what you
- * have; gbps, gbps_wire, mpps and pcp.hit_rate are derived. A double that
- * is not finite is written as null.
- */
+/** One repetition: zero it, fill what you have; gbps, gbps_wire, mpps and
+ * pcp.hit_rate are derived; a double not finite is written as null. */
 struct rxr_report_run {
 	const char *strategy;		/**< the strategy's registry name */
 	bool bulk;			/**< bulk alloc/free on */
 	uint32_t rep;			/**< repetition index from 0 */
-	/** Why it stopped early ("SIGTERM"; left out of the statistics);
-	 * NULL: it ran to its end. */
-	const char *cut_short;
+	const char *cut_short;		/**< why it stopped early; NULL: not */
 	double duration_s;		/**< measured seconds, >= 0 */
 	uint64_t rx_packets;		/**< packets received */
 	uint64_t rx_bytes;		/**< frame bytes received (no FCS) */
-	/** The figures (RXR_REPORT_FIGURES): NAN where not measured. */
-	RXR_REPORT_FIGURES(RXR_REPORT_FIGURE_MEMBER_)
-	/** One refill in this many is timed; 0: off. */
-	uint32_t refill_latency_sample_every;
+	RXR_REPORT_FIGURES(RXR_REPORT_FIGURE_MEMBER_) /**< NAN: unmeasured */
+	uint32_t refill_latency_sample_every;	/**< 0: latency off */
 	unsigned int nb_drops;		/**< entries used in drops[] */
 	struct rxr_report_drop drops[RXR_REPORT_DROPS_MAX];
 	struct rxr_report_pcp pcp;
 	struct rxr_report_zone_lock zone_lock;
 	bool has_deferred;		/**< write deferred{} (bh) */
 	struct rxr_report_deferred deferred;
-	/** The strategy's own counters. */
-	unsigned int nb_strategy_counters;
+	unsigned int nb_strategy_counters;	/**< the strategy's own */
 	struct rxr_report_drop strategy_counters[RXR_REPORT_DROPS_MAX];
 	bool has_zeroing;		/**< write zeroing{} (policy != none) */
 	struct rxr_report_zeroing zeroing;
@@ -275,19 +262,15 @@ struct rxr_report_run {
 	struct rxr_report_poll poll;
 	bool has_zeroer;		/**< write zeroer{} */
 	struct rxr_report_zeroer zeroer;
-	/** Refill latency, counts per log2 bucket. */
-	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS];
+	uint64_t refill_latency_ns[RXR_REPORT_HIST_BUCKETS]; /**< log2 buckets */
 	const struct rxr_report_stream *streams; /**< nb_streams flows */
 	unsigned int nb_streams;
-	bool has_streams_untracked;
-	/** What no stream row holds: non-IP frames, flows past the table. */
+	bool has_streams_untracked;	/**< frames no stream row holds */
 	struct rxr_report_streams_untracked streams_untracked;
 	bool has_streams_untracked_by_cause;
 	struct rxr_report_streams_untracked_by_cause streams_untracked_by_cause;
-	/** Deferred stream counting ran: write streams_counted_by_poll. */
-	bool has_streams_counted_by_poll;
-	/** Of the packets logged, those the poll lcores counted themselves. */
-	uint64_t streams_counted_by_poll;
+	bool has_streams_counted_by_poll;	/**< deferred counting ran */
+	uint64_t streams_counted_by_poll;	/**< by the poll lcores */
 	bool has_noise;			/**< write noise{} and disturbed */
 	struct rxr_report_noise noise;
 };
@@ -331,8 +314,7 @@ struct rxr_report *rxr_report_create(void);
 /** Free a report made by rxr_report_create() or rxr_report_load(). */
 void rxr_report_free(struct rxr_report *r);
 
-/** Set env (host and cpu_model looked up when NULL); 0, -EINVAL or
- * -ENOMEM. */
+/** Set env (host, cpu_model looked up when NULL); 0 or -errno. */
 int rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 		char *err, size_t errlen);
 
@@ -346,13 +328,10 @@ int rxr_report_set_option_double(struct rxr_report *r, const char *name,
 int rxr_report_set_option_bool(struct rxr_report *r, const char *name,
 		bool value);
 
-/** Mark the report partial: written after every repetition, an
- * interrupted run leaves a valid one. */
+/** Mark the report partial (written after every repetition). */
 void rxr_report_set_partial(struct rxr_report *r, bool partial);
 
-/** Append a run (summarized when next read or written); 0, -EINVAL
- * (a duplicate cause or configuration and rep, a negative figure, ...) or
- * -ENOMEM. */
+/** Append a run; 0, -EINVAL (a duplicate, a negative figure) or -ENOMEM. */
 int rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		char *err, size_t errlen);
 
@@ -363,16 +342,12 @@ unsigned int rxr_report_nb_cut_short(const struct rxr_report *r);
 /** The document, owned by the report; validated again before a write. */
 json_t *rxr_report_json(const struct rxr_report *r);
 
-/** Check a document against the schema; 0, or -EINVAL with err
- * "<name>: runs[2].pcp.hits: missing". */
+/** Check a document against the schema; 0 or -EINVAL. */
 int rxr_report_validate(const json_t *doc, const char *name, char *err,
 		size_t errlen);
 
-/**
- * Validate and write to path atomically: a ".<name>.tmp.XXXXXX" beside
- * it, fsync, rename (a symlink is replaced), fsync the directory; the mode
- * of the file replaced, else 0644. 0 or -errno naming the failed step.
- */
+/** Validate and write to path atomically (temporary file, fsync, rename),
+ * keeping the mode of the file replaced; 0 or -errno. */
 int rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 		char *err, size_t errlen);
 
@@ -391,8 +366,7 @@ json_t *rxr_report_json_loadb(const char *buf, size_t len, const char *name,
 struct rxr_report *rxr_report_of_json(json_t *doc, const char *name,
 		char *err, size_t errlen);
 
-/** Rows: a metric named, or under a prefix ending at '.' or '['
- * ("drops"); none: every row. */
+/** Rows: a metric, or a prefix ending at '.' or '['; none: every row. */
 struct rxr_report_select {
 	const char *const *metrics;
 	unsigned int nb_metrics;
@@ -405,27 +379,20 @@ struct rxr_report_select {
 bool rxr_report_metric_known(const char *sel);
 const char *rxr_report_metric_help(void);
 
-/** Print one report: a column per configuration, % against the first,
- * histograms, streams, findings; 0, -ENOMEM or -EIO. */
+/** Print one report, a column per configuration; 0, -ENOMEM or -EIO. */
 int rxr_report_render_text(const struct rxr_report *r, FILE *out,
 		const struct rxr_report_select *sel);
 
-/** Print one report within 120 columns: a row per configuration of the
- * deciding metrics, then the findings; 0, -ENOMEM or -EIO. */
+/** Print one report within 120 columns; 0, -ENOMEM or -EIO. */
 int rxr_report_render_brief(const struct rxr_report *r, FILE *out);
 
-/** Print reports side by side, a column per report, % against the
- * first, rows "<config>.<metric>", then the findings; 0, -ENOMEM, -EIO. */
+/** Print reports side by side, a column per report; 0, -ENOMEM, -EIO. */
 int rxr_report_compare_text(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out,
 		const struct rxr_report_select *sel);
 
-/**
- * Regressions against the first report, printed "worse: ..." on out (may
- * be NULL): a drop cause up by more than drops a repetition, another
- * metric significantly worse by more than pct %. Without any, undecided
- * counts the comparisons that cannot decide. The count, or -ENOMEM.
- */
+/** Regressions against the first report, printed on out (may be NULL):
+ * their count, or -ENOMEM; without any, the undecided comparisons. */
 int rxr_report_compare_gate(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, double pct, double drops,
@@ -441,29 +408,21 @@ int rxr_report_env_set(struct rxr_report *r, const char *key, json_t *v);
 int rxr_report_run_set(struct rxr_report *r, unsigned int idx,
 		const char *key, json_t *v);
 
-/** Print the latency percentiles and, with detail, each run's queue,
- * lcore and extended statistics; 0, -ENOMEM or -EIO. */
+/** Print the latency percentiles and, with detail, the per-run tables;
+ * 0, -ENOMEM or -EIO. */
 int rxr_report_render_extra(const struct rxr_report *r, FILE *out,
 		bool detail);
 
-/** Latency percentiles, [{config, percentile, ns, lo, hi}], the last
- * three per report; NULL on ENOMEM. */
+/** Latency percentiles of each configuration; NULL on ENOMEM. */
 json_t *rxr_report_percentiles_json(struct rxr_report *const *reports,
 		unsigned int n);
 
-/** Print a "warning: ..." per environment field differing from the
- * first report's, and per debug build; the number of warnings. */
+/** Warn of each environment difference and debug build; their count. */
 int rxr_report_env_differences(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out);
 
-/** --reps auto: a ratio is decided when its interval excludes 1 or is
- * within +- this % (about 8 rounds on a shared 2-vCPU machine). */
-#define RXR_REPORT_AUTO_RATIO_PCT 20.0
-/** --reps auto, one configuration: its interval within this % of its mean. */
-#define RXR_REPORT_AUTO_MEAN_PCT 2.0
-
-/** --reps auto: whether every Gbit/s ratio to the first configuration
- * is decided; why gets the reason or what is open. */
+/** --reps auto: whether every Gbit/s ratio to the first is decided; why
+ * gets the reason or what is open. */
 bool rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 		unsigned int max, char *why, size_t len);
 

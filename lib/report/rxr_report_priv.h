@@ -17,8 +17,7 @@ struct rxr_report {
 	bool stale;	/* runs added since the summary was computed */
 };
 
-/* Log2 bucket of a latency (0, 1, 2..3, 4..7, ...; the last takes the
- * rest) and its bounds [lo, hi). */
+/* Log2 bucket of a latency (the last takes the rest), its bounds [lo, hi). */
 static inline unsigned int
 rxrr_hist_index(uint64_t ns)
 {
@@ -51,11 +50,8 @@ void rxrr_err(char *err, size_t len, const char *fmt, ...)
 double rxrr_num(const json_t *v);
 const json_t *rxrr_path(const json_t *obj, const char *path);
 
-/*
- * A configuration is a strategy, bulk on or off and, in a report that
- * runs several per strategy and bulk (rxrr_zero_listed()), a zeroing{}
- * policy and method; its label "bh-bulk zero=alloc/nt".
- */
+/* A configuration: strategy, bulk and, where a report runs several per
+ * strategy and bulk (rxrr_zero_listed()), zeroing; "bh-bulk zero=alloc/nt". */
 const char *rxrr_zero_of(const json_t *run, const char *key);
 bool rxrr_same_zero(const json_t *a, const json_t *b);
 bool rxrr_same_config(const json_t *a, const json_t *b, bool zero);
@@ -171,11 +167,8 @@ void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
 /* Every repetition of g in one histogram; false when none has one. */
 bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
 
-/*
- * rxr_report_model.c and above: the table model shared by the text
- * printer and the comparison output, rows of numbers and histograms built
- * once from the reports, so that the two outputs can never disagree.
- */
+/* rxr_report_model.c and above: the table model, built once for the text
+ * and the JSON outputs so that they never disagree. */
 
 enum rxrr_dir {
 	RXRR_DIR_NONE,	/* a counter: no better direction, no % */
@@ -283,8 +276,8 @@ void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
 
-/* Findings, a line each: one report's Gbit/s against its first
- * configuration and bulk on, or a comparison model's. */
+/* Findings: one report's Gbit/s against its first configuration and bulk
+ * on, or a comparison model's. */
 void rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 		struct rxrr_line *l, FILE *out);
 void rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l,

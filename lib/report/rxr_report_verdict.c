@@ -11,6 +11,12 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
+/* --reps auto: a ratio is decided when its interval excludes 1 or is within
+ * +- AUTO_RATIO_PCT %; one configuration, its interval of the mean within
+ * AUTO_MEAN_PCT % of it. */
+#define AUTO_RATIO_PCT 20.0
+#define AUTO_MEAN_PCT 2.0
+
 /* "8 paired rounds", "5 against 4 runs, unpaired". */
 static void
 count_text(const struct rxr_stats_cmp *r, char *buf, size_t len)
@@ -537,16 +543,16 @@ reps_auto_one(const struct rxrr_group *g, size_t n, unsigned int rounds,
 	rxr_stats_describe(v, k, &d);
 	wide = d.n >= 2 && d.mean > 0 ? (d.ci_hi - d.mean) / d.mean * 100 :
 		INFINITY;
-	if (rounds >= least && wide <= RXR_REPORT_AUTO_MEAN_PCT) {
+	if (rounds >= least && wide <= AUTO_MEAN_PCT) {
 		snprintf(why, len, "one configuration, %u rounds; its 95%% "
 			"interval of Gbit/s is within %.1f%% of its mean "
-			"(%.2f%%)", rounds, RXR_REPORT_AUTO_MEAN_PCT, wide);
+			"(%.2f%%)", rounds, AUTO_MEAN_PCT, wide);
 		return true;
 	}
 	snprintf(why, len, "%u rounds%s: one configuration; its 95%% "
 		"interval of Gbit/s %.2f%% of its mean (target %.1f%%)",
 		rounds, rounds >= max ? ", the most asked for" : "",
-		wide, RXR_REPORT_AUTO_MEAN_PCT);
+		wide, AUTO_MEAN_PCT);
 	return rounds >= max;
 }
 
@@ -572,7 +578,7 @@ reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 		 * difference (a round at 0 Gbit/s), when it excludes 0. */
 		w = isnan(rt.lo) || !rt.ratio ? INFINITY : log(rt.hi / rt.lo) / 2;
 		decided = !isnan(rt.lo) && (rt.ratio ? rt.hi < 1 || rt.lo > 1 ||
-			w <= log1p(RXR_REPORT_AUTO_RATIO_PCT / 100) :
+			w <= log1p(AUTO_RATIO_PCT / 100) :
 			rt.hi < 0 || rt.lo > 0);
 		open += !decided;
 		if (!decided && w >= wide) {
@@ -623,13 +629,13 @@ rxr_report_reps_auto(const struct rxr_report *r, unsigned int rounds,
 			"%s is decided; its %g%% %s interval excludes 1 or "
 			"is within +-%.0f%%", rounds, first, 100 * (1 - alpha),
 			paired ? "paired" : "unpaired",
-			RXR_REPORT_AUTO_RATIO_PCT);
+			AUTO_RATIO_PCT);
 	else if (rounds >= max)
 		snprintf(why, len, "%u rounds, the most asked for; %u of "
 			"%zu ratios to %s undecided (%g%% interval across 1 "
 			"and wider than +-%.0f%%); widest %s", rounds, open,
 			n - 1, first, 100 * (1 - alpha),
-			RXR_REPORT_AUTO_RATIO_PCT, widest);
+			AUTO_RATIO_PCT, widest);
 	else
 		snprintf(why, len, "round %u: %u ratio%s undecided, widest %s",
 			rounds, open, open == 1 ? "" : "s", widest);

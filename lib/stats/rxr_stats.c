@@ -8,6 +8,11 @@
 
 #include "rxr_stats.h"
 
+/* Every split (sign vector) enumerated up to this many values (rounds);
+ * random ones up to PERM_MC_MAX, the normal approximation above. */
+#define PERM_EXACT_MAX 20
+#define SIGNFLIP_EXACT_MAX 20
+#define PERM_MC_MAX 60
 #define PERM_RESAMPLES 20000
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -52,18 +57,6 @@ rxr_stats_mean(const double *x, size_t n)
 	for (size_t i = 0; i < n; i++)
 		s += x[i];
 	return s / n;
-}
-
-double
-rxr_stats_jain(const double *x, size_t n)
-{
-	double s = 0, s2 = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		s += x[i];
-		s2 += x[i] * x[i];
-	}
-	return n != 0 && s2 > 0 ? s * s / (n * s2) : NAN;
 }
 
 /* Student t: the regularized incomplete beta I_x(a, b) by Lentz's
@@ -288,7 +281,7 @@ subset_sums(const double *x, size_t k, double *sums)
 /*
  * Sign-flip test of the mean of d[0..n): flipping the signs of a set F
  * crosses the observed at delta = mean of d over F. Every sign vector up
- * to RXR_STATS_SIGNFLIP_EXACT_MAX rounds (the sums of the two halves'
+ * to SIGNFLIP_EXACT_MAX rounds (the sums of the two halves'
  * subsets tabled), else PERM_RESAMPLES random ones.
  */
 static int
@@ -300,7 +293,7 @@ signflip_crossings(const double *d, size_t n, struct crossings *c)
 	uint64_t seed = SIGNFLIP_SEED;
 
 	*c = (struct crossings){ .ties = 1 };
-	if (n > RXR_STATS_SIGNFLIP_EXACT_MAX) {
+	if (n > SIGNFLIP_EXACT_MAX) {
 		c->s = malloc(PERM_RESAMPLES * sizeof(*c->s));
 		for (size_t t = 0; c->s != NULL && t < PERM_RESAMPLES; t++) {
 			double sum = 0;
@@ -346,7 +339,7 @@ signflip_crossings(const double *d, size_t n, struct crossings *c)
  * Two-sample test of mean(a) - mean(b), a and b in one array (a first):
  * a split S of na values crosses the observed at delta = the mean of the
  * a values out of S less the mean of the b values in it. Every split up
- * to RXR_STATS_PERM_EXACT_MAX values in all (Gosper's hack; the subset
+ * to PERM_EXACT_MAX values in all (Gosper's hack; the subset
  * sums of each sample tabled), else PERM_RESAMPLES random ones.
  */
 static int
@@ -359,7 +352,7 @@ split_crossings(const double *pool, size_t na, size_t nb, struct crossings *c)
 	for (size_t i = 0; i < na; i++)
 		suma += pool[i];
 	*c = (struct crossings){ .ties = 1 };
-	if (n > RXR_STATS_PERM_EXACT_MAX) {
+	if (n > PERM_EXACT_MAX) {
 		size_t idx[2 * RXR_STATS_MAX_N];
 
 		c->s = malloc(PERM_RESAMPLES * sizeof(*c->s));
@@ -415,7 +408,7 @@ split_crossings(const double *pool, size_t na, size_t nb, struct crossings *c)
 }
 
 /*
- * Past RXR_STATS_PERM_MC_MAX values: the permutation distribution of the
+ * Past PERM_MC_MAX values: the permutation distribution of the
  * difference of means u is near normal, of variance c * s2, s2 the pooled
  * values' population variance, c = N / (N - 1) * (1/na + 1/nb). At delta,
  * s2 = W + u^2 na nb / N^2 (W the samples' own variances), so the test
@@ -468,7 +461,7 @@ shift_test(const double *d, size_t na, size_t nb, bool paired, double alpha,
 	for (size_t i = 0; i < n; i++)
 		v[i] = d[i] - mid;
 	tol = TIE_TOL_REL * n * (paired ? fmax(fabs(lo), fabs(hi)) : hi - lo);
-	if (!paired && n > RXR_STATS_PERM_MC_MAX) {
+	if (!paired && n > PERM_MC_MAX) {
 		normal_test(v, na, nb, alpha, out);
 		ret = 0;
 	} else if ((paired ? signflip_crossings(v, n, &c) :
@@ -496,7 +489,7 @@ rxr_stats_signflip_min_p(size_t n)
 {
 	if (n == 0)
 		return 1;
-	if (n > RXR_STATS_SIGNFLIP_EXACT_MAX)
+	if (n > SIGNFLIP_EXACT_MAX)
 		return 2.0 / (PERM_RESAMPLES + 1);
 	return n == 1 ? 1 : 2.0 / (double)((size_t)1 << n);
 }
@@ -508,7 +501,7 @@ rxr_stats_signflip_min_rounds(double alpha)
 
 	if (!(alpha > 0 && alpha < 1))
 		return 0;
-	while (n <= RXR_STATS_SIGNFLIP_EXACT_MAX &&
+	while (n <= SIGNFLIP_EXACT_MAX &&
 			!(rxr_stats_signflip_min_p(n) < alpha))
 		n++;
 	return n;
@@ -520,9 +513,9 @@ perm_min_p(size_t na, size_t nb)
 {
 	if (na == 0 || nb == 0)
 		return 1;
-	if (na + nb <= RXR_STATS_PERM_EXACT_MAX)
+	if (na + nb <= PERM_EXACT_MAX)
 		return fmin(1, 2.0 / binom(na + nb, na));
-	if (na + nb <= RXR_STATS_PERM_MC_MAX)
+	if (na + nb <= PERM_MC_MAX)
 		return 2.0 / (PERM_RESAMPLES + 1);
 	return exp(log(2.0) - lgamma(na + nb + 1.0) + lgamma(na + 1.0) +
 		lgamma(nb + 1.0));
@@ -549,9 +542,9 @@ method(bool paired, size_t na, size_t nb, bool ratio)
 	};
 #undef SPLIT
 #undef PAIRED
-	size_t kind = paired ? na > RXR_STATS_SIGNFLIP_EXACT_MAX :
-		na + nb <= RXR_STATS_PERM_EXACT_MAX ? 2 :
-		na + nb <= RXR_STATS_PERM_MC_MAX ? 3 : 4;
+	size_t kind = paired ? na > SIGNFLIP_EXACT_MAX :
+		na + nb <= PERM_EXACT_MAX ? 2 :
+		na + nb <= PERM_MC_MAX ? 3 : 4;
 
 	return names[kind][ratio];
 }

@@ -18,12 +18,6 @@
 extern "C" {
 #endif
 
-/** Largest n1 + n2 for which the permutation test enumerates every split. */
-#define RXR_STATS_PERM_EXACT_MAX 20
-/** Above (n1 + n2): the permutation test by its normal approximation. */
-#define RXR_STATS_PERM_MC_MAX 60
-/** Largest number of rounds whose 2^n sign vectors are all enumerated. */
-#define RXR_STATS_SIGNFLIP_EXACT_MAX 20
 /** Most values a sample may have. */
 #define RXR_STATS_MAX_N 4096
 
@@ -84,9 +78,6 @@ unsigned int rxr_stats_signflip_min_rounds(double alpha);
 
 /** Mean, NAN when n is 0. */
 double rxr_stats_mean(const double *x, size_t n);
-
-/** Jain's fairness index, (sum x)^2 / (n * sum x^2); NAN when empty. */
-double rxr_stats_jain(const double *x, size_t n);
 
 #ifdef __cplusplus
 }

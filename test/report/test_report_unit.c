@@ -252,6 +252,40 @@ test_builder_unmeasured(void)
 	return 0;
 }
 
+/* fairness{}: shares of the bytes and Jain's index, (sum x)^2 / (n sum x^2). */
+static int
+test_builder_fairness(void)
+{
+	static const uint64_t bytes[][4] = { { 3, 3, 3, 3 }, { 0, 0, 8, 0 },
+		{ 1, 3 } };
+	static const double jain[] = { 1, 0.25, 0.8 }, lo[] = { 0.25, 0, 0.25 };
+	static const double hi[] = { 0.25, 1, 0.75 };
+	static const unsigned int n[] = { 4, 4, 2 };
+	struct rxr_report *r = env_report();
+	struct rxr_report_stream s[4];
+
+	for (unsigned int k = 0; k < 3; k++) {
+		struct rxr_report_run run = { .strategy = "bh", .rep = k,
+			.streams = s, .nb_streams = n[k] };
+		const json_t *f;
+
+		for (unsigned int i = 0; i < 4; i++)
+			s[i] = (struct rxr_report_stream){ .src = "a",
+				.dst = "b", .bytes = bytes[k][i] };
+		RXR_TEST_ASSERT(rxr_report_add_run(r, &run, NULL, 0) == 0,
+			"add %u", k);
+		f = json_object_get(json_array_get(json_object_get(
+			rxr_report_json(r), "runs"), k), "fairness");
+		RXR_TEST_ASSERT(NEAR(rxrr_num(json_object_get(f, "jain")),
+			jain[k]) && NEAR(rxrr_num(json_object_get(f,
+			"min_share")), lo[k]) && NEAR(rxrr_num(
+			json_object_get(f, "max_share")), hi[k]),
+			"fairness %u", k);
+	}
+	rxr_report_free(r);
+	return 0;
+}
+
 static int
 test_builder_rejects(void)
 {
@@ -1241,6 +1275,7 @@ main(int argc, char **argv)
 	rxr_test_run("schedule", test_schedule);
 	rxr_test_run("builder_derived", test_builder_derived);
 	rxr_test_run("builder_unmeasured", test_builder_unmeasured);
+	rxr_test_run("builder_fairness", test_builder_fairness);
 	rxr_test_run("builder_rejects", test_builder_rejects);
 	rxr_test_run("env", test_env);
 	rxr_test_run("created", test_created);

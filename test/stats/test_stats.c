@@ -160,20 +160,6 @@ test_describe_edges(void)
 	return 0;
 }
 
-static int
-test_jain(void)
-{
-	const double eq[] = { 3, 3, 3, 3 }, one[] = { 0, 0, 8, 0 };
-	const double two[] = { 1, 3 };
-
-	RXR_TEST_ASSERT(NEAR(rxr_stats_jain(eq, 4), 1, 1e-12), "equal");
-	RXR_TEST_ASSERT(NEAR(rxr_stats_jain(one, 4), 0.25, 1e-12), "one");
-	/* (1 + 3)^2 / (2 * (1 + 9)) = 0.8, by hand. */
-	RXR_TEST_ASSERT(NEAR(rxr_stats_jain(two, 2), 0.8, 1e-12), "two");
-	RXR_TEST_ASSERT(isnan(rxr_stats_jain(one, 0)), "none");
-	return 0;
-}
-
 /* Ties are judged at the spread: 1e9 + {0..3} against 1e9 + {4..7} is
  * 1..4 against 5..8 (scipy: 0.0285714286, reference.py "perm1e9"). */
 static int
@@ -620,7 +606,6 @@ main(void)
 	rxr_test_run("perm_large", test_perm_large);
 	rxr_test_run("describe", test_describe);
 	rxr_test_run("describe_edges", test_describe_edges);
-	rxr_test_run("jain", test_jain);
 	rxr_test_run("perm_ties_large_values", test_perm_ties_large_values);
 	rxr_test_run("method_names", test_method_names);
 	rxr_test_run("t_quantile", test_t_quantile);
