@@ -261,22 +261,6 @@ bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
 #define RXRR_SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
 	"better (rates: higher is better, costs: lower is better)"
 
-/* Every table of text: labels under corner, then per column sep, a
- * value right-aligned and a note; row r when label() gives one. */
-struct rxrr_grid {
-	const char *corner;
-	const char *sep;
-	bool right;		/* headers right-aligned (else left) */
-	unsigned int ncols;
-	const char *const *headers;
-	size_t nrows;
-	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
-	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
-		char *note, size_t len);
-	const void *ctx;
-	const atomic_bool *stop;	/* set: end the rows early */
-};
-
 void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);
 void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 		struct rxrr_line *l, FILE *out);

@@ -46,8 +46,26 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
+/* A table of text: labels under corner, then per column sep, a value
+ * and a note; row r when label() gives one. */
+struct grid {
+	const char *corner;
+	const char *sep;
+	bool right;		/* headers right-aligned (else left) */
+	bool left;		/* values left-aligned, as the headers */
+	const char *title;	/* a line under the headers */
+	unsigned int ncols;
+	const char *const *headers;
+	size_t nrows;
+	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
+	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
+		char *note, size_t len);
+	const void *ctx;
+	const atomic_bool *stop;	/* set: end the rows early */
+};
+
 static void
-print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
+print_grid(const struct grid *g, struct rxrr_line *l, FILE *out)
 {
 	/* Per column: its values' width, then its notes'. */
 	size_t *valw = calloc(2 * (g->ncols + 1), sizeof(*valw)), *dw;
@@ -79,13 +97,18 @@ print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		rxrr_line_add(l, g->right ? "%s%*s" : "%s%-*s", g->sep,
 			(int)(valw[c] + (dw[c] ? dw[c] + 1 : 0)), g->headers[c]);
 	rxrr_line_put(l, out);
+	if (g->title != NULL) {
+		rxrr_line_add(l, "%s", g->title);
+		rxrr_line_put(l, out);
+	}
 	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
 		rxrr_line_add(l, "%-*s", (int)labelw, label);
 		for (c = 0; c < g->ncols; c++) {
 			g->cell(g->ctx, r, c, val, note, sizeof(val));
-			rxrr_line_add(l, "%s%*s", g->sep, (int)valw[c], val);
+			rxrr_line_add(l, g->left ? "%s%-*s" : "%s%*s", g->sep,
+				(int)valw[c], val);
 			if (dw[c])
 				rxrr_line_add(l, " %-*s", (int)dw[c], note);
 		}
@@ -128,7 +151,7 @@ print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
 		FILE *out)
 {
 	const struct table t = { m, section };
-	const struct rxrr_grid g = {
+	const struct grid g = {
 		.corner = "             ", .sep = COL_SEP, .right = true,
 		.ncols = m->ncols, .headers = (const char *const *)m->headers,
 		.nrows = m->nrows,
@@ -171,67 +194,53 @@ fmt_bucket(unsigned int i, char *buf, size_t len)
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
+/* Row r of a histogram: bucket first + r; per column its share. */
+static bool
+hist_label(const void *ctx, size_t r, char *buf, size_t len)
+{
+	fmt_bucket(((const struct rxrr_hist *)ctx)->first + (unsigned int)r,
+		buf, len);
+	return true;
+}
+
 static void
-fmt_share(const struct rxrr_hist *h, unsigned int c, unsigned int i, char *buf,
+hist_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 		size_t len)
 {
+	const struct rxrr_hist *h = ctx;
+	const unsigned int i = h->first + (unsigned int)r;
 	double share;
 
+	note[0] = '\0';
 	if (!h->present[c] || h->total[c] == 0) {
-		snprintf(buf, len, "-");
+		snprintf(val, len, "-");
 		return;
 	}
 	share = 100.0 * (double)h->counts[c][i] / (double)h->total[c];
 	if (h->counts[c][i] == 0)
-		snprintf(buf, len, "0.00%%");
+		snprintf(val, len, "0.00%%");
 	else if (share < 0.1)
-		snprintf(buf, len, "< 0.1%%");
+		snprintf(val, len, "< 0.1%%");
 	else
-		snprintf(buf, len, "%.2f%%", share);
+		snprintf(val, len, "%.2f%%", share);
 }
 
 /* The bpftrace histogram shape of the THP NUMA fault series (003). */
 static void
-print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_line *l,
-		FILE *out)
+print_hist(const struct rxrr_model *m, const struct rxrr_hist *h,
+		struct rxrr_line *l, FILE *out)
 {
-	size_t labelw = 12, *colw = calloc(m->ncols + 1, sizeof(*colw));
-	char cell[64];
-	unsigned int c, i;
+	char title[300];
 
-	if (colw == NULL) {
-		l->oom = true;
-		return;
-	}
-	for (c = 0; c < m->ncols; c++)
-		colw[c] = strlen(m->headers[c]);
-	for (i = h->first; i <= h->last; i++) {
-		fmt_bucket(i, cell, sizeof(cell));
-		labelw = MAX(labelw, strlen(cell));
-		for (c = 0; c < m->ncols; c++) {
-			fmt_share(h, c, i, cell, sizeof(cell));
-			colw[c] = MAX(colw[c], strlen(cell));
-		}
-	}
-	rxrr_line_add(l, "%*s", (int)labelw + 4, "");
-	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, "%-*s", (int)colw[c] + 4, m->headers[c]);
-	rxrr_line_put(l, out);
-	if (h->config != NULL)
-		rxrr_line_add(l, "@refill_ns[%s]:", h->config);
-	else
-		rxrr_line_add(l, "@refill_ns:");
-	rxrr_line_put(l, out);
-	for (i = h->first; i <= h->last; i++) {
-		fmt_bucket(i, cell, sizeof(cell));
-		rxrr_line_add(l, "%-*s", (int)labelw + 4, cell);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_share(h, c, i, cell, sizeof(cell));
-			rxrr_line_add(l, "%-*s", (int)colw[c] + 4, cell);
-		}
-		rxrr_line_put(l, out);
-	}
-	free(colw);
+	snprintf(title, sizeof(title), h->config != NULL ?
+		"@refill_ns[%s]:" : "@refill_ns:", h->config);
+	print_grid(&(const struct grid){
+		.corner = "            ", .sep = "    ", .left = true,
+		.title = title, .ncols = m->ncols,
+		.headers = (const char *const *)m->headers,
+		.nrows = h->last - h->first + 1, .label = hist_label,
+		.cell = hist_cell, .ctx = h,
+	}, l, out);
 }
 
 /* What n.s. and n.t. mean and the test that ran (by name when one
@@ -742,7 +751,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
 		g[0].zero ? "" : " (zone wait: median)", m.headers[0]);
 	rxrr_line_put(&l, out);
-	print_grid(&(const struct rxrr_grid){
+	print_grid(&(const struct grid){
 		.corner = "configuration", .sep = "  ", .right = false,
 		.ncols = b.ncols, .headers = headers, .nrows = m.ncols,
 		.label = brief_label, .cell = brief_cell, .ctx = &b,
