@@ -366,13 +366,6 @@ stat_of(const struct rxr_stats_desc *d, size_t k)
 	return v[k];
 }
 
-/* Paired ratios of run-wide metrics; stream rows keep the unpaired test. */
-static double
-metric_get(const json_t *run, const void *mt)
-{
-	return metric_value(run, NULL, mt);
-}
-
 static const char *const stat_names[] = {
 	"Min", "Median", "Mean", "Stddev", "Max",
 };
@@ -390,7 +383,6 @@ struct colstats {
 	double *p;			/* unpaired p against the first */
 	struct rxr_stats_desc *st;
 	struct rxr_stats_cmp *cmp;	/* against the first */
-	bool *has;			/* the column has the configuration */
 	json_t **index;			/* per column and run: stream_index() */
 };
 
@@ -420,14 +412,13 @@ colstats_init(struct colstats *cs, struct rxrr_model *m, const char *config,
 			cs->most = cols[c]->nb_runs;
 	/* One allocation for the per-column arrays, widest type first. */
 	cs->st = calloc(ncols, sizeof(*cs->st) + sizeof(*cs->cmp) +
-		(cs->most + 1) * sizeof(double) + sizeof(size_t) + sizeof(bool));
+		(cs->most + 1) * sizeof(double) + sizeof(size_t));
 	if (cs->st == NULL)
 		return -ENOMEM;
 	cs->cmp = (struct rxr_stats_cmp *)(cs->st + ncols);
 	cs->buf = (double *)(cs->cmp + ncols);
 	cs->p = cs->buf + ncols * cs->most;
 	cs->nv = (size_t *)(cs->p + ncols);
-	cs->has = (bool *)(cs->nv + ncols);
 	if (!m->stream_rows)
 		return 0;
 	cs->index = calloc(ncols * cs->most, sizeof(*cs->index));
@@ -468,7 +459,6 @@ colstats_metric(struct colstats *cs, const struct rxrr_metric *mt)
 			nv[c] += !isnan(v[nv[c]]);
 		}
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
-		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
 		/* The unpaired test of the values, a second opinion. */
 		unpaired = NO_CMP;
@@ -480,7 +470,7 @@ colstats_metric(struct colstats *cs, const struct rxrr_metric *mt)
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
 			/* Counts: their change per round, from 0 too. */
-			rxrr_ratio(cols[c], cols[0], metric_get, mt,
+			rxrr_ratio(cols[c], cols[0], rxrr_get_path, mt->name,
 				m->paired, strncmp(mt->name, "drops.", 6) == 0,
 				m->alpha, &cs->cmp[c]);
 	}
@@ -521,7 +511,7 @@ model_add_row(struct colstats *cs, const struct rxrr_metric *mt, size_t k,
 		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
-		row->has[c] = cs->has[c];
+		row->has[c] = cs->cols[c] != NULL;
 		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
@@ -696,18 +686,17 @@ model_add_hist(struct rxrr_model *m, const char *config,
 		return -ENOMEM;
 	}
 	for (c = 0; c < m->ncols; c++) {
-		for (size_t r = 0; cols[c] != NULL && r < cols[c]->nb_runs; r++) {
-			const json_t *j = json_object_get(cols[c]->runs[r],
-					"refill_latency_hist");
-
-			h->present[c] |= j != NULL;
-			rxrr_hist_add(j, h->counts[c], &h->total[c]);
-		}
-		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+		h->present[c] = cols[c] != NULL &&
+			rxrr_group_hist(cols[c], h->counts[c]);
+		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
+			/* Saturating, as each bucket's sum. */
+			h->total[c] = h->total[c] + h->counts[c][i] < h->total[c] ?
+				UINT64_MAX : h->total[c] + h->counts[c][i];
 			if (h->counts[c][i] != 0) {
 				first = MIN(first, i);
 				last = MAX(last, i);
 			}
+		}
 	}
 	if (first == RXR_REPORT_HIST_BUCKETS) {
 		hist_free(h);
