@@ -166,8 +166,6 @@ struct rxrr_pct {
 int rxrr_percentile(const uint64_t *counts, double p, struct rxrr_pct *out);
 /* The percentiles as JSON; NULL when empty. */
 json_t *rxrr_percentiles_json(const uint64_t *counts);
-/* A run's refill_latency_hist added into counts and total. */
-void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
 /* Every repetition of g in one histogram; false when none has one. */
 bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
 
