@@ -615,20 +615,12 @@ static const struct {
 static const struct rxrr_row *
 find_row(const struct rxrr_model *m, const char *metric)
 {
-	const struct rxrr_row *median = NULL;
-	size_t i;
-
-	for (i = 0; i < m->nrows; i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (strcmp(row->metric, metric) != 0)
-			continue;
-		if (strcmp(row->stat, "Mean") == 0)
-			return row;
-		if (strcmp(row->stat, "Median") == 0)
-			median = row;
-	}
-	return median;
+	for (size_t i = 0; i < m->nrows; i++)
+		if (strcmp(m->rows[i].metric, metric) == 0)
+			/* Min, Median, Mean, Stddev, Max; or a Median alone. */
+			return &m->rows[strcmp(m->rows[i].stat, "Min") == 0 ?
+				i + 2 : i];
+	return NULL;
 }
 
 /* Drops of every cause a repetition of g (all complete), the mean. */
