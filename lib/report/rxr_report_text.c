@@ -145,23 +145,6 @@ table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 	fmt_delta(row, c, note, len);
 }
 
-/* The rows of one section, widths of their own. */
-static void
-print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
-		FILE *out)
-{
-	const struct table t = { m, section };
-	const struct grid g = {
-		.corner = "             ", .sep = COL_SEP, .right = true,
-		.ncols = m->ncols, .headers = (const char *const *)m->headers,
-		.nrows = m->nrows,
-		.label = table_label, .cell = table_cell, .ctx = &t,
-		.stop = m->stop,
-	};
-
-	print_grid(&g, l, out);
-}
-
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
 static void
 fmt_size(uint64_t v, char *buf, size_t len)
@@ -287,17 +270,26 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	rxrr_line_put(l, out);
 }
 
+/* The figures' table, the histograms, the streams' table: each table's
+ * widths of its own. */
 void
 rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
+	struct table t = { m, 0 };
+	const struct grid g = {
+		.corner = "             ", .sep = COL_SEP, .right = true,
+		.ncols = m->ncols, .headers = (const char *const *)m->headers,
+		.nrows = m->nrows, .label = table_label, .cell = table_cell,
+		.ctx = &t, .stop = m->stop,
+	};
 	size_t i;
 
 	for (i = 0; i < m->nrows; i++)
 		has[m->rows[i].section] = true;
 	if (has[0]) {
 		fputc('\n', out);
-		print_table(m, 0, l, out);
+		print_grid(&g, l, out);
 		if (m->ncols > 1)
 			print_test_note(m, l, out);
 	}
@@ -307,7 +299,8 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	}
 	if (has[1]) {
 		fputc('\n', out);
-		print_table(m, 1, l, out);
+		t.section = 1;
+		print_grid(&g, l, out);
 	}
 }
 
