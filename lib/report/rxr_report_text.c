@@ -616,38 +616,12 @@ find_row(const struct rxrr_model *m, const char *metric)
 	return NULL;
 }
 
-/* Drops of every cause a repetition of g (all complete), the mean. */
-static double
-drops_mean(const struct rxrr_group *g)
-{
-	double sum = 0;
-	const char *key;
-	json_t *v;
-
-	for (size_t r = 0; r < g->nb_runs; r++)
-		json_object_foreach(json_object_get(g->runs[r], "drops"), key, v)
-			sum += rxrr_num(v);
-	return g->nb_runs != 0 ? sum / (double)g->nb_runs : NAN;
-}
-
-/* The % part, "n.s." when not significant, "n.t." when untested. */
-static void
-fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (row == NULL || c == 0 || row->dir == RXRR_DIR_NONE ||
-			isnan(row->v[c]) || isnan(row->d[c]))
-		return;
-	snprintf(buf, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
-		isnan(row->p[c]) ? " n.t." : " n.s.");
-}
-
 /* The table's figures: a row per configuration, a column per metric. */
 struct brief {
 	const struct rxrr_model *m;
+	const struct rxrr_group *g;		/* the model's columns */
 	unsigned int col[NB_COLS], ncols;	/* of brief_cols[] */
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
-	double *drops;		/* per configuration: drops_mean() */
 };
 
 static bool
@@ -657,22 +631,34 @@ brief_label(const void *ctx, size_t c, char *buf, size_t len)
 	return true;
 }
 
-/* Cell (configuration c, column i): its value and its % part. */
+/* Cell (configuration c, column i): its value and its % part, "n.s."
+ * when not significant, "n.t." when untested. */
 static void
 brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		size_t len)
 {
 	const struct brief *b = ctx;
-	const unsigned int k = b->col[i];
+	const struct rxrr_row *row = b->rows[i];
+	const struct rxrr_group *g = &b->g[c];
+	double drops = 0;
+	const char *key;
+	json_t *v;
 
-	if (brief_cols[k].metric == NULL)
-		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
-			b->drops[c]);
-	else
-		fmt_value(b->rows[i], (unsigned int)c, brief_cols[k].share,
-			val, len);
-	fmt_cell_delta(brief_cols[k].delta ? b->rows[i] : NULL,
-		(unsigned int)c, delta, len);
+	fmt_value(row, (unsigned int)c, brief_cols[b->col[i]].share, val, len);
+	if (brief_cols[b->col[i]].metric == NULL) {
+		/* Drops of every cause, the mean of a repetition. */
+		for (size_t r = 0; r < g->nb_runs; r++)
+			json_object_foreach(json_object_get(g->runs[r], "drops"),
+					key, v)
+				drops += rxrr_num(v);
+		snprintf(val, len, "%.0f", drops / (double)g->nb_runs);
+	}
+	delta[0] = '\0';
+	if (brief_cols[b->col[i]].delta && c != 0 && row != NULL &&
+			row->dir != RXRR_DIR_NONE && !isnan(row->v[c]) &&
+			!isnan(row->d[c]))
+		snprintf(delta, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
+			isnan(row->p[c]) ? " n.t." : " n.s.");
 }
 
 int
@@ -714,10 +700,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		ret = 0;
 		goto out;
 	}
-	b = (struct brief){ .m = &m };
-	b.drops = calloc(m.ncols + 1, sizeof(*b.drops));
-	if (b.drops == NULL)
-		goto out;
+	b = (struct brief){ .m = &m, .g = g };
 	for (i = 0; i < NB_COLS; i++) {
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
@@ -727,10 +710,8 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (unsigned int c = 0; c < m.ncols; c++) {
-		b.drops[c] = drops_mean(&g[c]);
-		most = MAX(most, g[c].nb_runs);
-	}
+	for (i = 0; i < ng; i++)
+		most = MAX(most, g[i].nb_runs);
 	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
 		"%% against %s, positive = better",
 		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
@@ -752,7 +733,6 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	}
 	ret = 0;
 out:
-	free(b.drops);
 	rxrr_groups_free(g, ng);
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);
