@@ -75,9 +75,8 @@ char *rxrr_clean_dup(const char *s);
 
 /* A growing line, printed with trailing blanks removed. */
 struct rxrr_line {
-	char buf[4096];
+	char *buf;
 	size_t len;
-	char *big;	/* when a line outgrows buf */
 	size_t cap;
 	bool oom;
 };
