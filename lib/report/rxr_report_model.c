@@ -764,27 +764,6 @@ rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 	return NULL;
 }
 
-/* The rows (and histograms) of configuration cfg across n reports' groups. */
-static int
-model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
-		struct rxrr_group **g, const size_t *ng, unsigned int n,
-		struct rxrr_group **cols, const struct rxr_report_select *sel)
-{
-	char label[256], *clean;
-	unsigned int o;
-	int ret;
-
-	for (o = 0; o < n; o++)
-		cols[o] = rxrr_group_find(g[o], ng[o], cfg);
-	rxrr_group_label(cfg, label, sizeof(label));
-	clean = rxrr_clean_dup(label);
-	if (clean == NULL)
-		return -ENOMEM;
-	ret = model_add_rows(m, clean, cols, sel);
-	free(clean);
-	return ret;
-}
-
 /*
  * The model of n reports, with labels: a column per report, rows per
  * configuration in order of first appearance, first report first.
@@ -799,7 +778,7 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 	const json_t *doc = n > 0 ? reports[0]->doc : NULL;
 	struct rxrr_group **g = calloc(n + 1, sizeof(*g)), **cols = NULL;
 	size_t *ng = calloc(n + 1, sizeof(*ng)), i;
-	char label[256];
+	char label[256], *clean;
 	unsigned int c, o;
 	int ret = -ENOMEM;
 
@@ -846,14 +825,20 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 	rxrr_groups_zero(g, ng, n);
 	for (c = 0; c < n && ret == 0; c++) {
 		for (i = 0; i < ng[c] && ret == 0; i++) {
-			const struct rxrr_group *cfg = &g[c][i];
 			bool seen = false;
 
 			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], cfg) != NULL;
-			if (!seen)
-				ret = model_add_config(m, cfg, g, ng, n, cols,
-					sel);
+				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			if (seen)
+				continue;
+			/* The rows of this configuration across the reports. */
+			for (o = 0; o < n; o++)
+				cols[o] = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			rxrr_group_label(&g[c][i], label, sizeof(label));
+			clean = rxrr_clean_dup(label);
+			ret = clean != NULL ? model_add_rows(m, clean, cols,
+				sel) : -ENOMEM;
+			free(clean);
 		}
 	}
 out:
