@@ -27,7 +27,8 @@ static const struct row_spec {
 #define SPARSE_REQUIRED false
 #define SPARSE_OPTIONAL false
 #define SPARSE_SPARSE true
-#define FIGURE_(n, r, when, h) { #n, NULL, #n, 0, RXRR_DIR_##r, 2, \
+#define FIGURES (RXR_REPORT_GROUPS_NUM + 1)
+#define FIGURE_(n, r, when, h) { #n, NULL, #n, FIGURES, RXRR_DIR_##r, 2, \
 	SPARSE_##when, true },
 	RXR_REPORT_FIGURES(FIGURE_)
 #define NUMBER_COUNT false
@@ -51,16 +52,27 @@ static const struct row_spec {
 	FAIRNESS_(max_share, LOWER)
 	FAIRNESS_(jain, HIGHER)
 };
-_Static_assert(RXR_REPORT_GROUPS_NUM < 32, "groups, fairness fit a mask");
-/* The groups whose rows follow the core ones: always there. */
-#define CORE_GROUPS (1u << RXR_REPORT_GROUP_pcp | \
-	1u << RXR_REPORT_GROUP_zone_lock)
+_Static_assert(FIGURES < 32, "groups, fairness, figures fit a mask");
 
-/* Groups of a strategy's own counters, any names: "recycle" is what
- * older reports carry for the recycle strategy's. */
-static const char *const own_counter_groups[] = {
-	"strategy_counters", "recycle",
+/* The table's rows in order: those of row_specs' groups, or one per key
+ * of an object the runs carry. */
+#define G(g) (1u << RXR_REPORT_GROUP_##g)
+static const struct {
+	unsigned int groups;	/* bits by group id (rows_groups()) */
+	const char *keys;	/* else the object, "drops" */
+	enum rxrr_dir dir;
+} row_order[] = {
+	{ 1u << FIGURES | G(pcp) | G(zone_lock), NULL, RXRR_DIR_NONE },
+	{ 0, "drops", RXRR_DIR_LOWER },
+	{ G(deferred), NULL, RXRR_DIR_NONE },
+	/* A strategy's own counters, any names; "recycle" is what older
+	 * reports carry for the recycle strategy's. */
+	{ 0, "strategy_counters", RXRR_DIR_NONE },
+	{ 0, "recycle", RXRR_DIR_NONE },
+	{ G(zeroing) | G(poll) | G(zeroer), NULL, RXRR_DIR_NONE },
+	{ 1u << FAIRNESS, NULL, RXRR_DIR_NONE },
 };
+#undef G
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -266,210 +278,6 @@ metric_value(const json_t *run, const json_t *index, const struct rxrr_metric *m
 	return s != NULL ? rxrr_num(json_object_get(s, mt->field)) : 0;
 }
 
-/* Metric list for a set of columns: core, then what the runs carry. */
-struct mlist {
-	struct rxrr_metric *m;
-	size_t n, cap;
-};
-
-static int
-mlist_add(struct mlist *l, const char *name, enum rxrr_dir dir, int prec,
-		bool optional, const json_t *stream, const char *field)
-{
-	struct rxrr_metric *mt;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 32;
-		struct rxrr_metric *nm = realloc(l->m, cap * sizeof(*nm));
-
-		if (nm == NULL)
-			return -ENOMEM;
-		l->m = nm;
-		l->cap = cap;
-	}
-	mt = &l->m[l->n];
-	*mt = (struct rxrr_metric){ .name = strdup(name), .dir = dir,
-		.prec = prec, .optional = optional, .stream = stream,
-		.field = field };
-	if (mt->name == NULL)
-		return -ENOMEM;
-	l->n++;
-	return 0;
-}
-
-static void
-mlist_free(struct mlist *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		free(l->m[i].name);
-		free(l->m[i].key);
-	}
-	free(l->m);
-}
-
-static bool
-mlist_has(const struct mlist *l, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->m[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-/* A row per key of object field in any run of any column: "<field>.<key>". */
-static int
-mlist_add_keys(struct mlist *l, struct rxrr_group *const *cols,
-		unsigned int ncols, const char *field, enum rxrr_dir dir)
-{
-	unsigned int c;
-	size_t i;
-	char *name;
-	int ret;
-
-	for (c = 0; c < ncols; c++) {
-		for (i = 0; cols[c] != NULL && i < cols[c]->nb_runs; i++) {
-			const json_t *obj = json_object_get(cols[c]->runs[i],
-					field);
-			const char *key;
-			json_t *v;
-
-			json_object_foreach((json_t *)(uintptr_t)obj, key, v) {
-				if (asprintf(&name, "%s.%s", field, key) < 0)
-					return -ENOMEM;
-				ret = mlist_has(l, name) ? 0 : mlist_add(l, name,
-					dir, 0, true, NULL, NULL);
-				free(name);
-				if (ret)
-					return ret;
-			}
-		}
-	}
-	return 0;
-}
-
-/*
- * The rows of the groups in mask (bits by group id): their figures
- * (NUMBER) first, then their counts, each in list order. A group written
- * in every run has its rows always; another only where a run has values.
- */
-static int
-mlist_add_groups(struct mlist *l, unsigned int mask)
-{
-	const struct row_spec *f;
-	unsigned int pass, i;
-
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < NELEMS(row_specs); i++) {
-			f = &row_specs[i];
-			if (f->group == NULL || !(mask & 1u << f->group_id) ||
-					f->number != (pass == 0))
-				continue;
-			if (mlist_add(l, f->path, f->dir, f->prec, f->optional,
-					NULL, NULL))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* A packets and a bytes row for flow s unless seen, keyed by its key. */
-static int
-mlist_add_flow(struct mlist *l, json_t *seen, const json_t *s)
-{
-	static const char *const fields[] = { "packets", "bytes" };
-	char *k = stream_key(s), *label, *name;
-	int ret = -ENOMEM;
-
-	if (k == NULL || json_object_get(seen, k) != NULL) {
-		free(k);
-		return k == NULL ? -ENOMEM : 0;
-	}
-	label = stream_label(s);
-	if (label != NULL && json_object_set_new_nocheck(seen, k,
-			json_true()) == 0)
-		ret = 0;
-	for (size_t f = 0; ret == 0 && f < NELEMS(fields); f++) {
-		ret = -ENOMEM;
-		if (asprintf(&name, "streams.%s[%s]", fields[f], label) < 0)
-			break;
-		ret = mlist_add(l, name, RXRR_DIR_HIGHER, 0, true, s, fields[f]);
-		free(name);
-		if (ret == 0 && (l->m[l->n - 1].key = strdup(k)) == NULL)
-			ret = -ENOMEM;
-	}
-	free(label);
-	free(k);
-	return ret;
-}
-
-/* The rows of the flows of the columns' runs, in order of first sight. */
-static int
-mlist_add_flows(struct mlist *l, struct rxrr_group *const *cols,
-		unsigned int ncols)
-{
-	json_t *seen = json_object();
-	int ret = seen == NULL ? -ENOMEM : 0;
-
-	for (unsigned int c = 0; ret == 0 && c < ncols; c++)
-		for (size_t i = 0; cols[c] != NULL && i < cols[c]->nb_runs;
-				i++) {
-			const json_t *s;
-			size_t j;
-
-			json_array_foreach(json_object_get(cols[c]->runs[i],
-					"streams"), j, s)
-				if (ret == 0)
-					ret = mlist_add_flow(l, seen, s);
-		}
-	json_decref(seen);
-	return ret;
-}
-
-/*
- * The rows of the columns, in table order: the core metrics, every drop
- * cause, deferred, the strategies' own counters (and an older report's
- * recycle group), zeroing and fairness, and with stream_rows every flow's
- * packets and bytes.
- */
-static int
-mlist_build(struct mlist *l, struct rxrr_group *const *cols, unsigned int ncols,
-		bool stream_rows)
-{
-	size_t i;
-	int ret;
-
-	/* The figures, with Min and Max rows; then the groups' rows. */
-	for (i = 0; i < NELEMS(row_specs) && row_specs[i].group == NULL; i++)
-		if (mlist_add(l, row_specs[i].path, row_specs[i].dir, 2,
-				row_specs[i].optional, NULL, NULL))
-			return -ENOMEM;
-		else
-			l->m[l->n - 1].spread = true;
-	ret = mlist_add_groups(l, CORE_GROUPS);
-	/* Every drop cause any run of any column reported. */
-	if (ret == 0)
-		ret = mlist_add_keys(l, cols, ncols, "drops", RXRR_DIR_LOWER);
-	if (ret == 0)
-		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_deferred);
-	/* Every counter of its own any run's strategy reported. */
-	for (i = 0; ret == 0 && i < NELEMS(own_counter_groups); i++)
-		ret = mlist_add_keys(l, cols, ncols, own_counter_groups[i],
-			RXRR_DIR_NONE);
-	if (ret == 0)
-		ret = mlist_add_groups(l, 1u << RXR_REPORT_GROUP_zeroing |
-			1u << RXR_REPORT_GROUP_poll |
-			1u << RXR_REPORT_GROUP_zeroer);
-	if (ret == 0)
-		ret = mlist_add_groups(l, 1u << FAIRNESS);
-	if (ret != 0 || !stream_rows)
-		return ret;
-	return mlist_add_flows(l, cols, ncols);
-}
-
 static void
 hist_free(struct rxrr_hist *h)
 {
@@ -558,62 +366,60 @@ stat_of(const struct rxr_stats_desc *d, size_t k)
 	return v[k];
 }
 
-/* Paired ratios of run-wide metrics; stream rows keep the unpaired test. */
-static double
-metric_get(const json_t *run, const void *mt)
-{
-	return metric_value(run, NULL, mt);
-}
-
 static const char *const stat_names[] = {
 	"Min", "Median", "Mean", "Stddev", "Max",
 };
 
-/* Per column, the figures of the metric at hand: scratch of model_add_rows. */
+/* The rows of a set of columns being added: per column, the figures of
+ * the metric at hand. */
 struct colstats {
-	unsigned int ncols;
+	struct rxrr_model *m;
+	const char *config;
+	struct rxrr_group *const *cols;
+	const struct rxr_report_select *sel;
 	size_t most;			/* the most runs of a column */
 	double *buf;			/* per column: most values */
 	size_t *nv;			/* per column: values in buf */
 	double *p;			/* unpaired p against the first */
 	struct rxr_stats_desc *st;
 	struct rxr_stats_cmp *cmp;	/* against the first */
-	bool *has;			/* the column has the configuration */
 	json_t **index;			/* per column and run: stream_index() */
 };
 
 static void
 colstats_free(struct colstats *cs)
 {
-	for (size_t i = 0; cs->index != NULL && i < cs->ncols * cs->most; i++)
+	for (size_t i = 0; cs->index != NULL && i < cs->m->ncols * cs->most;
+			i++)
 		json_decref(cs->index[i]);
 	free(cs->index);
 	free(cs->st);	/* and the other arrays */
 }
 
-/* Scratch for cols; with streams, each run's stream index. 0 or -ENOMEM. */
+/* Scratch for cols; with stream rows, each run's stream index. */
 static int
-colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
-		unsigned int ncols, bool streams)
+colstats_init(struct colstats *cs, struct rxrr_model *m, const char *config,
+		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
 {
+	const unsigned int ncols = m->ncols;
 	unsigned int c;
 	size_t i;
 
-	*cs = (struct colstats){ .ncols = ncols, .most = 1 };
+	*cs = (struct colstats){ .m = m, .config = config, .cols = cols,
+		.sel = sel, .most = 1 };
 	for (c = 0; c < ncols; c++)
 		if (cols[c] != NULL && cols[c]->nb_runs > cs->most)
 			cs->most = cols[c]->nb_runs;
 	/* One allocation for the per-column arrays, widest type first. */
 	cs->st = calloc(ncols, sizeof(*cs->st) + sizeof(*cs->cmp) +
-		(cs->most + 1) * sizeof(double) + sizeof(size_t) + sizeof(bool));
+		(cs->most + 1) * sizeof(double) + sizeof(size_t));
 	if (cs->st == NULL)
 		return -ENOMEM;
 	cs->cmp = (struct rxr_stats_cmp *)(cs->st + ncols);
 	cs->buf = (double *)(cs->cmp + ncols);
 	cs->p = cs->buf + ncols * cs->most;
 	cs->nv = (size_t *)(cs->p + ncols);
-	cs->has = (bool *)(cs->nv + ncols);
-	if (!streams)
+	if (!m->stream_rows)
 		return 0;
 	cs->index = calloc(ncols * cs->most, sizeof(*cs->index));
 	if (cs->index == NULL)
@@ -632,9 +438,10 @@ colstats_init(struct colstats *cs, struct rxrr_group *const *cols,
  * when the model is). Whether some column has a value.
  */
 static bool
-colstats_metric(struct colstats *cs, const struct rxrr_model *m,
-		struct rxrr_group *const *cols, const struct rxrr_metric *mt)
+colstats_metric(struct colstats *cs, const struct rxrr_metric *mt)
 {
+	const struct rxrr_model *m = cs->m;
+	struct rxrr_group *const *cols = cs->cols;
 	bool any = false;
 	unsigned int c;
 
@@ -652,7 +459,6 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 			nv[c] += !isnan(v[nv[c]]);
 		}
 		rxr_stats_describe(v, nv[c], &cs->st[c]);
-		cs->has[c] = cols[c] != NULL;
 		any |= cs->st[c].n > 0;
 		/* The unpaired test of the values, a second opinion. */
 		unpaired = NO_CMP;
@@ -664,19 +470,19 @@ colstats_metric(struct colstats *cs, const struct rxrr_model *m,
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
 			/* Counts: their change per round, from 0 too. */
-			rxrr_ratio(cols[c], cols[0], metric_get, mt,
+			rxrr_ratio(cols[c], cols[0], rxrr_get_path, mt->name,
 				m->paired, strncmp(mt->name, "drops.", 6) == 0,
 				m->alpha, &cs->cmp[c]);
 	}
 	return any;
 }
 
-/* Row stat_names[k] of metric mt from its column figures; 0 or -ENOMEM. */
+/* Row stat_names[k] of metric mt from its column figures. */
 static int
-model_add_row(struct rxrr_model *m, const char *config,
-		const struct rxrr_metric *mt, const struct colstats *cs,
-		size_t k, bool zeros)
+model_add_row(struct colstats *cs, const struct rxrr_metric *mt, size_t k,
+		bool zeros)
 {
+	struct rxrr_model *m = cs->m;
 	bool has_mean = m->minmax && mt->spread;
 	struct rxrr_row *row = model_new_row(m);
 	unsigned int c;
@@ -689,15 +495,15 @@ model_add_row(struct rxrr_model *m, const char *config,
 	row->prec = mt->prec;
 	row->section = mt->stream != NULL;
 	row->metric = strdup(mt->name);
-	if (config != NULL) {
-		row->config = strdup(config);
-		if (asprintf(&row->name, "%s.%s", config, mt->name) < 0)
+	if (cs->config != NULL) {
+		row->config = strdup(cs->config);
+		if (asprintf(&row->name, "%s.%s", cs->config, mt->name) < 0)
 			row->name = NULL;
 	} else {
 		row->name = strdup(mt->name);
 	}
 	if (row->metric == NULL || row->name == NULL ||
-			(config != NULL && row->config == NULL))
+			(cs->config != NULL && row->config == NULL))
 		return -ENOMEM;
 	row->tested = row->dir != RXRR_DIR_NONE && k == (has_mean ? 2 : 1);
 	for (c = 0; c < m->ncols; c++) {
@@ -705,12 +511,154 @@ model_add_row(struct rxrr_model *m, const char *config,
 		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
-		row->has[c] = cs->has[c];
+		row->has[c] = cs->cols[c] != NULL;
 		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
 		row->p[c] = row->cmp[c].p;
 		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}
 	return 0;
+}
+
+/*
+ * The rows of metric mt, if selected: its Median, and with several
+ * repetitions and a spread its Min, Mean, Stddev and Max too; none for
+ * an optional metric no column has a value of.
+ */
+static int
+metric_rows(struct colstats *cs, const struct rxrr_metric *mt)
+{
+	const struct rxrr_model *m = cs->m;
+	bool any, zeros;
+	unsigned int c;
+	size_t k;
+	int ret = 0;
+
+	if (rxrr_stopped(m->stop) || !rxrr_selected(cs->sel, mt->name))
+		return 0;
+	any = colstats_metric(cs, mt);
+	if (mt->optional && !any)
+		return 0;
+	/* Zeros in every column: nothing to test, no % to give. */
+	zeros = any;
+	for (c = 0; c < m->ncols && zeros; c++)
+		zeros = cs->st[c].n == 0 ||
+			(cs->st[c].min == 0 && cs->st[c].max == 0);
+	for (k = 0; ret == 0 && k < NELEMS(stat_names); k++)
+		if (k == 1 || (m->minmax && mt->spread))
+			ret = model_add_row(cs, mt, k, zeros);
+	return ret;
+}
+
+/*
+ * The rows of the groups in mask (bits by group id): their figures
+ * (NUMBER) first, then their counts, each in list order. A group written
+ * in every run has its rows always; another only where a run has values.
+ */
+static int
+rows_groups(struct colstats *cs, unsigned int mask)
+{
+	const struct row_spec *f;
+	unsigned int pass, i;
+	int ret = 0;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; ret == 0 && i < NELEMS(row_specs); i++) {
+			f = &row_specs[i];
+			if ((mask & 1u << f->group_id) && f->number == (pass == 0))
+				ret = metric_rows(cs, &(struct rxrr_metric){
+					.name = (char *)(uintptr_t)f->path,
+					.dir = f->dir, .prec = f->prec,
+					.optional = f->optional,
+					.spread = f->group_id == FIGURES });
+		}
+	return ret;
+}
+
+/* A row per key of object field in any run of any column: "<field>.<key>". */
+static int
+rows_keys(struct colstats *cs, const char *field, enum rxrr_dir dir)
+{
+	json_t *seen = json_object();
+	int ret = seen == NULL ? -ENOMEM : 0;
+
+	for (unsigned int c = 0; c < cs->m->ncols; c++)
+		for (size_t i = 0; cs->cols[c] != NULL &&
+				i < cs->cols[c]->nb_runs; i++) {
+			const char *key;
+			json_t *v;
+			char *name;
+
+			json_object_foreach(json_object_get(cs->cols[c]->runs[i],
+					field), key, v) {
+				if (ret != 0 || json_object_get(seen, key) != NULL)
+					continue;
+				if (json_object_set_new_nocheck(seen, key,
+						json_true()) != 0 ||
+						asprintf(&name, "%s.%s", field,
+							key) < 0) {
+					ret = -ENOMEM;
+					continue;
+				}
+				ret = metric_rows(cs, &(struct rxrr_metric){
+					.name = name, .dir = dir,
+					.optional = true });
+				free(name);
+			}
+		}
+	json_decref(seen);
+	return ret;
+}
+
+/* A packets and a bytes row for flow s unless seen, keyed by its key. */
+static int
+flow_rows(struct colstats *cs, json_t *seen, const json_t *s)
+{
+	static const char *const fields[] = { "packets", "bytes" };
+	char *k = stream_key(s), *label = NULL, *name;
+	int ret = k == NULL ? -ENOMEM : 0;
+
+	if (ret == 0 && json_object_get(seen, k) == NULL) {
+		label = stream_label(s);
+		if (label == NULL || json_object_set_new_nocheck(seen, k,
+				json_true()) != 0)
+			ret = -ENOMEM;
+		for (size_t f = 0; ret == 0 && f < NELEMS(fields); f++) {
+			ret = -ENOMEM;
+			if (asprintf(&name, "streams.%s[%s]", fields[f],
+					label) < 0)
+				break;
+			ret = metric_rows(cs, &(struct rxrr_metric){
+				.name = name, .dir = RXRR_DIR_HIGHER,
+				.optional = true, .stream = s,
+				.field = fields[f], .key = k });
+			free(name);
+		}
+	}
+	free(label);
+	free(k);
+	return ret;
+}
+
+/* The rows of the flows of the columns' runs, in order of first sight. */
+static int
+rows_flows(struct colstats *cs)
+{
+	json_t *seen = json_object();
+	int ret = seen == NULL ? -ENOMEM : 0;
+
+	for (unsigned int c = 0; ret == 0 && c < cs->m->ncols; c++)
+		for (size_t i = 0; cs->cols[c] != NULL &&
+				i < cs->cols[c]->nb_runs; i++) {
+			const json_t *s;
+			size_t j;
+
+			json_array_foreach(json_object_get(cs->cols[c]->runs[i],
+					"streams"), j, s)
+				if (ret == 0)
+					ret = flow_rows(cs, seen, s);
+		}
+	json_decref(seen);
+	return ret;
 }
 
 /* The refill latency histogram of each column, nothing when all are empty. */
@@ -738,18 +686,17 @@ model_add_hist(struct rxrr_model *m, const char *config,
 		return -ENOMEM;
 	}
 	for (c = 0; c < m->ncols; c++) {
-		for (size_t r = 0; cols[c] != NULL && r < cols[c]->nb_runs; r++) {
-			const json_t *j = json_object_get(cols[c]->runs[r],
-					"refill_latency_hist");
-
-			h->present[c] |= j != NULL;
-			rxrr_hist_add(j, h->counts[c], &h->total[c]);
-		}
-		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++)
+		h->present[c] = cols[c] != NULL &&
+			rxrr_group_hist(cols[c], h->counts[c]);
+		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
+			/* Saturating, as each bucket's sum. */
+			h->total[c] = h->total[c] + h->counts[c][i] < h->total[c] ?
+				UINT64_MAX : h->total[c] + h->counts[c][i];
 			if (h->counts[c][i] != 0) {
 				first = MIN(first, i);
 				last = MAX(last, i);
 			}
+		}
 	}
 	if (first == RXR_REPORT_HIST_BUCKETS) {
 		hist_free(h);
@@ -762,103 +709,30 @@ model_add_hist(struct rxrr_model *m, const char *config,
 }
 
 /*
- * Rows of one set of columns (a report's groups, or one config), then
- * its histograms. Each column after the first is compared with the first
- * on every metric with a direction (paired over the rounds when the model
- * is); the metric's tested row (Mean, else Median) carries the result.
+ * Rows of one set of columns (a report's groups, or one config) in
+ * row_order, then its histograms. Each column after the first is
+ * compared with the first on every metric with a direction (paired over
+ * the rounds when the model is); the metric's tested row (Mean, else
+ * Median) carries the result.
  */
 static int
 model_add_rows(struct rxrr_model *m, const char *config,
 		struct rxrr_group *const *cols, const struct rxr_report_select *sel)
 {
 	struct colstats cs;
-	struct mlist l = { 0 };
-	size_t i, k;
-	unsigned int c;
+	size_t i;
 	int ret;
 
-	ret = colstats_init(&cs, cols, m->ncols, m->stream_rows);
-	if (ret == 0)
-		ret = mlist_build(&l, cols, m->ncols, m->stream_rows);
-	for (i = 0; ret == 0 && i < l.n && !rxrr_stopped(m->stop);
-			i++) {
-		const struct rxrr_metric *mt = &l.m[i];
-		bool any, zeros;
-
-		if (!rxrr_selected(sel, mt->name))
-			continue;
-		any = colstats_metric(&cs, m, cols, mt);
-		if (mt->optional && !any)
-			continue;
-		/* Zeros in every column: nothing to test, no % to give. */
-		zeros = any;
-		for (c = 0; c < m->ncols && zeros; c++)
-			zeros = cs.st[c].n == 0 ||
-				(cs.st[c].min == 0 && cs.st[c].max == 0);
-		for (k = 0; ret == 0 && k < NELEMS(stat_names); k++)
-			if (k == 1 || (m->minmax && mt->spread))
-				ret = model_add_row(m, config, mt, &cs, k,
-					zeros);
-	}
+	ret = colstats_init(&cs, m, config, cols, sel);
+	for (i = 0; ret == 0 && i < NELEMS(row_order); i++)
+		ret = row_order[i].keys != NULL ? rows_keys(&cs,
+			row_order[i].keys, row_order[i].dir) :
+			rows_groups(&cs, row_order[i].groups);
+	if (ret == 0 && m->stream_rows)
+		ret = rows_flows(&cs);
 	colstats_free(&cs);
-	mlist_free(&l);
 	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
 		ret = model_add_hist(m, config, cols);
-	return ret;
-}
-
-/* Stream rows when asked for; alpha from sel, else the first report. */
-static void
-model_options(struct rxrr_model *m, const json_t *doc,
-		const struct rxr_report_select *sel)
-{
-	unsigned int i;
-
-	m->alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
-		sel->alpha : doc != NULL ? rxrr_alpha(doc) :
-		RXR_REPORT_ALPHA_DEFAULT;
-	m->stream_rows = sel != NULL && sel->stream_rows;
-	m->stop = sel != NULL ? sel->stop : NULL;
-	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
-		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
-}
-
-/* One report: a column per (strategy, bulk). */
-int
-rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
-		const struct rxr_report_select *sel)
-{
-	struct rxrr_group *g, **cols = NULL;
-	char label[256];
-	size_t n, i;
-	int ret = -ENOMEM;
-
-	memset(m, 0, sizeof(*m));
-	if (rxrr_groups(r->doc, &g, &n) != 0)
-		return -ENOMEM;
-	m->ncols = (unsigned int)n;
-	model_options(m, r->doc, sel);
-	m->paired = rxrr_interleaved(r->doc);
-	m->headers = calloc(n + 1, sizeof(char *));
-	cols = calloc(n + 1, sizeof(*cols));
-	if (m->headers == NULL || cols == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		rxrr_group_label(&g[i], label, sizeof(label));
-		m->headers[i] = rxrr_clean_dup(label);
-		if (m->headers[i] == NULL)
-			goto out;
-		cols[i] = &g[i];
-		m->minmax |= g[i].nb_runs > 1;
-	}
-	if (n > 0 && model_add_rows(m, NULL, cols, sel))
-		goto out;
-	ret = 0;
-out:
-	free(cols);
-	rxrr_groups_free(g, n);
-	if (ret)
-		rxrr_model_free(m);
 	return ret;
 }
 
@@ -890,73 +764,85 @@ rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 	return NULL;
 }
 
-/* The rows (and histograms) of configuration cfg across n reports' groups. */
+/*
+ * The model of n reports, with labels: a column per report, rows per
+ * configuration in order of first appearance, first report first.
+ * Without labels, of the one report: a column per configuration.
+ * Stream rows when asked for; alpha from sel, else the first report.
+ */
 static int
-model_add_config(struct rxrr_model *m, const struct rxrr_group *cfg,
-		struct rxrr_group **g, const size_t *ng, unsigned int n,
-		struct rxrr_group **cols, const struct rxr_report_select *sel)
-{
-	char label[256], *clean;
-	unsigned int o;
-	int ret;
-
-	for (o = 0; o < n; o++)
-		cols[o] = rxrr_group_find(g[o], ng[o], cfg);
-	rxrr_group_label(cfg, label, sizeof(label));
-	clean = rxrr_clean_dup(label);
-	if (clean == NULL)
-		return -ENOMEM;
-	ret = model_add_rows(m, clean, cols, sel);
-	free(clean);
-	return ret;
-}
-
-/* Several reports: a column per report, rows per (strategy, bulk). */
-int
-rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
+model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel)
 {
-	struct rxrr_group **g = NULL, **cols = NULL;
-	size_t *ng = NULL, i;
+	const json_t *doc = n > 0 ? reports[0]->doc : NULL;
+	struct rxrr_group **g = calloc(n + 1, sizeof(*g)), **cols = NULL;
+	size_t *ng = calloc(n + 1, sizeof(*ng)), i;
+	char label[256], *clean;
 	unsigned int c, o;
 	int ret = -ENOMEM;
 
-	memset(m, 0, sizeof(*m));
-	m->ncols = n;
-	model_options(m, n > 0 ? reports[0]->doc : NULL, sel);
-	m->paired = reports_paired(reports, n);
-	m->headers = calloc(n + 1, sizeof(char *));
-	g = calloc(n + 1, sizeof(*g));
-	ng = calloc(n + 1, sizeof(*ng));
-	cols = calloc(n + 1, sizeof(*cols));
-	if (m->headers == NULL || g == NULL || ng == NULL || cols == NULL)
+	*m = (struct rxrr_model){
+		.alpha = sel != NULL && sel->alpha > 0 && sel->alpha < 1 ?
+			sel->alpha : doc != NULL ? rxrr_alpha(doc) :
+			RXR_REPORT_ALPHA_DEFAULT,
+		.stream_rows = sel != NULL && sel->stream_rows,
+		.stop = sel != NULL ? sel->stop : NULL,
+	};
+	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
+		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
+	if (g == NULL || ng == NULL)
 		goto out;
 	for (c = 0; c < n; c++) {
-		m->headers[c] = rxrr_clean_dup(labels[c]);
-		if (m->headers[c] == NULL ||
-				rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
+		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
 			goto out;
 		for (i = 0; i < ng[c]; i++)
 			m->minmax |= g[c][i].nb_runs > 1;
 	}
-	rxrr_groups_zero(g, ng, n);
-	/* Configs in order of first appearance, first report first. */
+	m->ncols = labels != NULL ? n : (unsigned int)ng[0];
+	m->paired = labels != NULL ? reports_paired(reports, n) :
+		rxrr_interleaved(doc);
+	m->headers = calloc(m->ncols + 1, sizeof(char *));
+	cols = calloc(m->ncols + 1, sizeof(*cols));
+	if (m->headers == NULL || cols == NULL)
+		goto out;
+	for (c = 0; c < m->ncols; c++) {
+		if (labels == NULL) {
+			rxrr_group_label(&g[0][c], label, sizeof(label));
+			cols[c] = &g[0][c];
+		}
+		m->headers[c] = rxrr_clean_dup(labels != NULL ? labels[c] :
+			label);
+		if (m->headers[c] == NULL)
+			goto out;
+	}
 	ret = 0;
+	if (labels == NULL) {
+		if (m->ncols > 0)
+			ret = model_add_rows(m, NULL, cols, sel);
+		goto out;
+	}
+	rxrr_groups_zero(g, ng, n);
 	for (c = 0; c < n && ret == 0; c++) {
 		for (i = 0; i < ng[c] && ret == 0; i++) {
-			const struct rxrr_group *cfg = &g[c][i];
 			bool seen = false;
 
 			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], cfg) != NULL;
-			if (!seen)
-				ret = model_add_config(m, cfg, g, ng, n, cols,
-					sel);
+				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			if (seen)
+				continue;
+			/* The rows of this configuration across the reports. */
+			for (o = 0; o < n; o++)
+				cols[o] = rxrr_group_find(g[o], ng[o], &g[c][i]);
+			rxrr_group_label(&g[c][i], label, sizeof(label));
+			clean = rxrr_clean_dup(label);
+			ret = clean != NULL ? model_add_rows(m, clean, cols,
+				sel) : -ENOMEM;
+			free(clean);
 		}
 	}
 out:
-	for (c = 0; g != NULL && c < n; c++)
+	for (c = 0; g != NULL && ng != NULL && c < n; c++)
 		rxrr_groups_free(g[c], ng[c]);
 	free(g);
 	free(ng);
@@ -964,4 +850,21 @@ out:
 	if (ret)
 		rxrr_model_free(m);
 	return ret;
+}
+
+int
+rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
+		const struct rxr_report_select *sel)
+{
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
+
+	return model_build(m, &w, NULL, 1, sel);
+}
+
+int
+rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
+		const char *const *labels, unsigned int n,
+		const struct rxr_report_select *sel)
+{
+	return model_build(m, reports, labels, n, sel);
 }

@@ -71,9 +71,8 @@ char *rxrr_clean_dup(const char *s);
 
 /* A growing line, printed with trailing blanks removed. */
 struct rxrr_line {
-	char buf[4096];
+	char *buf;
 	size_t len;
-	char *big;	/* when a line outgrows buf */
 	size_t cap;
 	bool oom;
 };
@@ -162,8 +161,6 @@ struct rxrr_pct {
 int rxrr_percentile(const uint64_t *counts, double p, struct rxrr_pct *out);
 /* The percentiles as JSON; NULL when empty. */
 json_t *rxrr_percentiles_json(const uint64_t *counts);
-/* A run's refill_latency_hist added into counts and total. */
-void rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total);
 /* Every repetition of g in one histogram; false when none has one. */
 bool rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum);
 
@@ -253,22 +250,6 @@ struct rxrr_group *rxrr_group_find(struct rxrr_group *g, size_t ng,
 bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
 #define RXRR_SIGN_CONVENTION(first) "%% against the first " first "; positive %% = " \
 	"better (rates: higher is better, costs: lower is better)"
-
-/* Every table of text: labels under corner, then per column sep, a
- * value right-aligned and a note; row r when label() gives one. */
-struct rxrr_grid {
-	const char *corner;
-	const char *sep;
-	bool right;		/* headers right-aligned (else left) */
-	unsigned int ncols;
-	const char *const *headers;
-	size_t nrows;
-	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
-	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
-		char *note, size_t len);
-	const void *ctx;
-	const atomic_bool *stop;	/* set: end the rows early */
-};
 
 void rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out);
 void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,

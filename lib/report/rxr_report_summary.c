@@ -154,39 +154,28 @@ rxrr_percentiles_json(const uint64_t *counts)
 	return o;
 }
 
-void
-rxrr_hist_add(const json_t *h, uint64_t *counts, uint64_t *total)
-{
-	const json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(h, "buckets"), i, b) {
-		json_int_t lo = json_integer_value(json_object_get(b, "lo"));
-		json_int_t n = json_integer_value(json_object_get(b, "count"));
-		unsigned int idx = rxrr_hist_index((uint64_t)lo);
-
-		/* Saturate: a sum past 2^64 would turn shares into nonsense. */
-		counts[idx] = counts[idx] + (uint64_t)n < counts[idx] ?
-			UINT64_MAX : counts[idx] + (uint64_t)n;
-		*total = *total + (uint64_t)n < *total ? UINT64_MAX :
-			*total + (uint64_t)n;
-	}
-}
-
 /* Every complete repetition of a configuration in one histogram. */
 bool
 rxrr_group_hist(const struct rxrr_group *g, uint64_t *sum)
 {
-	const json_t *h;
-	uint64_t total = 0;
+	const json_t *h, *b;
 	bool any = false;
+	size_t i;
 
 	memset(sum, 0, sizeof(*sum) * RXR_REPORT_HIST_BUCKETS);
 	for (size_t k = 0; k < g->nb_runs; k++) {
 		h = json_object_get(g->runs[k], "refill_latency_hist");
-		if (h != NULL)
-			rxrr_hist_add(h, sum, &total);
 		any |= h != NULL;
+		json_array_foreach(json_object_get(h, "buckets"), i, b) {
+			uint64_t n = (uint64_t)json_integer_value(
+				json_object_get(b, "count"));
+			unsigned int idx = rxrr_hist_index((uint64_t)
+				json_integer_value(json_object_get(b, "lo")));
+
+			/* Saturate: past 2^64, shares would be nonsense. */
+			sum[idx] = sum[idx] + n < sum[idx] ? UINT64_MAX :
+				sum[idx] + n;
+		}
 	}
 	return any;
 }
@@ -215,33 +204,33 @@ group_values(const struct rxrr_group *g, const char *metric, double *buf)
 	return n;
 }
 
-/* A group's mean against a reference group's: delta_pct, p, significant. */
-static json_t *
-vs_json(const struct rxrr_group *g, const struct rxrr_group *ref,
-		const char *metric, double alpha, double *buf, double *base)
+/*
+ * g against ref into o: "vs_<to>", the means unpaired (delta_pct, p,
+ * significant), and "paired_vs_<to>", paired over the rounds when paired.
+ */
+static int
+vs_json(json_t *o, const char *to, const struct rxrr_group *g,
+		const struct rxrr_group *ref, const char *metric, double alpha,
+		bool paired, double *buf, double *base)
 {
 	size_t n = group_values(g, metric, buf), n0 = group_values(ref, metric,
 			base);
 	double m0 = rxr_stats_mean(base, n0);
 	struct rxr_stats_cmp r;
+	char key[32];
 
 	rxr_stats_compare(buf, n, base, n0, false, true, alpha, &r);
-	return json_pack("{s:o, s:o, s:b, s:o}", "delta_pct", rxrr_jnum(m0 != 0 ?
-			r.est / fabs(m0) * 100.0 : NAN), "p", rxrr_jnum(r.p),
-		"significant", !isnan(r.p) && r.p < alpha, "test", isnan(r.p) ?
-			json_null() : json_string(r.test));
-}
-
-/* A group against a reference, paired over the rounds when paired. */
-static json_t *
-paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
-		const char *metric, double alpha, bool paired)
-{
-	struct rxr_stats_cmp r;
-
+	snprintf(key, sizeof(key), "vs_%s", to);
+	if (rxrr_jset(o, key, json_pack("{s:o, s:o, s:b, s:o}", "delta_pct",
+			rxrr_jnum(m0 != 0 ? r.est / fabs(m0) * 100.0 : NAN),
+			"p", rxrr_jnum(r.p), "significant", !isnan(r.p) &&
+			r.p < alpha, "test", isnan(r.p) ? json_null() :
+			json_string(r.test))))
+		return -1;
 	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
-	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:o, "
-		"s:I, s:I, s:o}", "paired", r.paired,
+	snprintf(key, sizeof(key), "paired_vs_%s", to);
+	return rxrr_jset(o, key, json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, "
+		"s:b, s:s, s:s, s:o, s:I, s:I, s:o}", "paired", r.paired,
 		"ratio", rxrr_jnum(r.ratio ? r.est : NAN),
 		"difference", rxrr_jnum(r.ratio ? NAN : r.est),
 		"ci_lo", rxrr_jnum(r.lo), "ci_hi", rxrr_jnum(r.hi),
@@ -249,7 +238,7 @@ paired_json(const struct rxrr_group *g, const struct rxrr_group *ref,
 		"test", r.test, "interval", RXR_STATS_CMP_CI_METHOD,
 		"rounds", r.paired ? json_integer(r.n) : json_null(),
 		"n", (json_int_t)r.n, "n_base", (json_int_t)r.n_base,
-		"min_p", rxrr_jnum(r.min_p));
+		"min_p", rxrr_jnum(r.min_p)));
 }
 
 static json_t *
@@ -266,14 +255,10 @@ stats_json(const struct rxrr_group *g, const struct rxrr_group *first,
 		rxrr_jnum(d.median), "max", rxrr_jnum(d.max), "mean",
 		rxrr_jnum(d.mean), "stdev", rxrr_jnum(d.stdev), "ci95",
 		rxrr_jnum(d.ci_lo), rxrr_jnum(d.ci_hi));
-	if (o == NULL || (first != NULL && (rxrr_jset(o, "vs_first",
-				vs_json(g, first, metric, alpha, buf, base)) ||
-			rxrr_jset(o, "paired_vs_first", paired_json(g, first,
-				metric, alpha, paired)))) ||
-			(bulk != NULL && bulk != first && (rxrr_jset(o, "vs_bulk",
-				vs_json(g, bulk, metric, alpha, buf, base)) ||
-			rxrr_jset(o, "paired_vs_bulk", paired_json(g, bulk,
-				metric, alpha, paired))))) {
+	if (o == NULL || (first != NULL && vs_json(o, "first", g, first,
+				metric, alpha, paired, buf, base)) ||
+			(bulk != NULL && bulk != first && vs_json(o, "bulk", g,
+				bulk, metric, alpha, paired, buf, base))) {
 		json_decref(o);
 		return NULL;
 	}

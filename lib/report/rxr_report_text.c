@@ -46,8 +46,26 @@ fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
 			isnan(row->p[c]) ? "n.t." : "n.s.");
 }
 
+/* A table of text: labels under corner, then per column sep, a value
+ * and a note; row r when label() gives one. */
+struct grid {
+	const char *corner;
+	const char *sep;
+	bool right;		/* headers right-aligned (else left) */
+	bool left;		/* values left-aligned, as the headers */
+	const char *title;	/* a line under the headers */
+	unsigned int ncols;
+	const char *const *headers;
+	size_t nrows;
+	bool (*label)(const void *ctx, size_t r, char *buf, size_t len);
+	void (*cell)(const void *ctx, size_t r, unsigned int c, char *val,
+		char *note, size_t len);
+	const void *ctx;
+	const atomic_bool *stop;	/* set: end the rows early */
+};
+
 static void
-print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
+print_grid(const struct grid *g, struct rxrr_line *l, FILE *out)
 {
 	/* Per column: its values' width, then its notes'. */
 	size_t *valw = calloc(2 * (g->ncols + 1), sizeof(*valw)), *dw;
@@ -79,13 +97,18 @@ print_grid(const struct rxrr_grid *g, struct rxrr_line *l, FILE *out)
 		rxrr_line_add(l, g->right ? "%s%*s" : "%s%-*s", g->sep,
 			(int)(valw[c] + (dw[c] ? dw[c] + 1 : 0)), g->headers[c]);
 	rxrr_line_put(l, out);
+	if (g->title != NULL) {
+		rxrr_line_add(l, "%s", g->title);
+		rxrr_line_put(l, out);
+	}
 	for (r = 0; r < g->nrows && !rxrr_stopped(g->stop); r++) {
 		if (!g->label(g->ctx, r, label, sizeof(label)))
 			continue;
 		rxrr_line_add(l, "%-*s", (int)labelw, label);
 		for (c = 0; c < g->ncols; c++) {
 			g->cell(g->ctx, r, c, val, note, sizeof(val));
-			rxrr_line_add(l, "%s%*s", g->sep, (int)valw[c], val);
+			rxrr_line_add(l, g->left ? "%s%-*s" : "%s%*s", g->sep,
+				(int)valw[c], val);
 			if (dw[c])
 				rxrr_line_add(l, " %-*s", (int)dw[c], note);
 		}
@@ -122,23 +145,6 @@ table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 	fmt_delta(row, c, note, len);
 }
 
-/* The rows of one section, widths of their own. */
-static void
-print_table(const struct rxrr_model *m, int section, struct rxrr_line *l,
-		FILE *out)
-{
-	const struct table t = { m, section };
-	const struct rxrr_grid g = {
-		.corner = "             ", .sep = COL_SEP, .right = true,
-		.ncols = m->ncols, .headers = (const char *const *)m->headers,
-		.nrows = m->nrows,
-		.label = table_label, .cell = table_cell, .ctx = &t,
-		.stop = m->stop,
-	};
-
-	print_grid(&g, l, out);
-}
-
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
 static void
 fmt_size(uint64_t v, char *buf, size_t len)
@@ -171,67 +177,53 @@ fmt_bucket(unsigned int i, char *buf, size_t len)
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
+/* Row r of a histogram: bucket first + r; per column its share. */
+static bool
+hist_label(const void *ctx, size_t r, char *buf, size_t len)
+{
+	fmt_bucket(((const struct rxrr_hist *)ctx)->first + (unsigned int)r,
+		buf, len);
+	return true;
+}
+
 static void
-fmt_share(const struct rxrr_hist *h, unsigned int c, unsigned int i, char *buf,
+hist_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 		size_t len)
 {
+	const struct rxrr_hist *h = ctx;
+	const unsigned int i = h->first + (unsigned int)r;
 	double share;
 
+	note[0] = '\0';
 	if (!h->present[c] || h->total[c] == 0) {
-		snprintf(buf, len, "-");
+		snprintf(val, len, "-");
 		return;
 	}
 	share = 100.0 * (double)h->counts[c][i] / (double)h->total[c];
 	if (h->counts[c][i] == 0)
-		snprintf(buf, len, "0.00%%");
+		snprintf(val, len, "0.00%%");
 	else if (share < 0.1)
-		snprintf(buf, len, "< 0.1%%");
+		snprintf(val, len, "< 0.1%%");
 	else
-		snprintf(buf, len, "%.2f%%", share);
+		snprintf(val, len, "%.2f%%", share);
 }
 
 /* The bpftrace histogram shape of the THP NUMA fault series (003). */
 static void
-print_hist(const struct rxrr_model *m, const struct rxrr_hist *h, struct rxrr_line *l,
-		FILE *out)
+print_hist(const struct rxrr_model *m, const struct rxrr_hist *h,
+		struct rxrr_line *l, FILE *out)
 {
-	size_t labelw = 12, *colw = calloc(m->ncols + 1, sizeof(*colw));
-	char cell[64];
-	unsigned int c, i;
+	char title[300];
 
-	if (colw == NULL) {
-		l->oom = true;
-		return;
-	}
-	for (c = 0; c < m->ncols; c++)
-		colw[c] = strlen(m->headers[c]);
-	for (i = h->first; i <= h->last; i++) {
-		fmt_bucket(i, cell, sizeof(cell));
-		labelw = MAX(labelw, strlen(cell));
-		for (c = 0; c < m->ncols; c++) {
-			fmt_share(h, c, i, cell, sizeof(cell));
-			colw[c] = MAX(colw[c], strlen(cell));
-		}
-	}
-	rxrr_line_add(l, "%*s", (int)labelw + 4, "");
-	for (c = 0; c < m->ncols; c++)
-		rxrr_line_add(l, "%-*s", (int)colw[c] + 4, m->headers[c]);
-	rxrr_line_put(l, out);
-	if (h->config != NULL)
-		rxrr_line_add(l, "@refill_ns[%s]:", h->config);
-	else
-		rxrr_line_add(l, "@refill_ns:");
-	rxrr_line_put(l, out);
-	for (i = h->first; i <= h->last; i++) {
-		fmt_bucket(i, cell, sizeof(cell));
-		rxrr_line_add(l, "%-*s", (int)labelw + 4, cell);
-		for (c = 0; c < m->ncols; c++) {
-			fmt_share(h, c, i, cell, sizeof(cell));
-			rxrr_line_add(l, "%-*s", (int)colw[c] + 4, cell);
-		}
-		rxrr_line_put(l, out);
-	}
-	free(colw);
+	snprintf(title, sizeof(title), h->config != NULL ?
+		"@refill_ns[%s]:" : "@refill_ns:", h->config);
+	print_grid(&(const struct grid){
+		.corner = "            ", .sep = "    ", .left = true,
+		.title = title, .ncols = m->ncols,
+		.headers = (const char *const *)m->headers,
+		.nrows = h->last - h->first + 1, .label = hist_label,
+		.cell = hist_cell, .ctx = h,
+	}, l, out);
 }
 
 /* What n.s. and n.t. mean and the test that ran (by name when one
@@ -278,17 +270,26 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	rxrr_line_put(l, out);
 }
 
+/* The figures' table, the histograms, the streams' table: each table's
+ * widths of its own. */
 void
 rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
+	struct table t = { m, 0 };
+	const struct grid g = {
+		.corner = "             ", .sep = COL_SEP, .right = true,
+		.ncols = m->ncols, .headers = (const char *const *)m->headers,
+		.nrows = m->nrows, .label = table_label, .cell = table_cell,
+		.ctx = &t, .stop = m->stop,
+	};
 	size_t i;
 
 	for (i = 0; i < m->nrows; i++)
 		has[m->rows[i].section] = true;
 	if (has[0]) {
 		fputc('\n', out);
-		print_table(m, 0, l, out);
+		print_grid(&g, l, out);
 		if (m->ncols > 1)
 			print_test_note(m, l, out);
 	}
@@ -298,7 +299,8 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	}
 	if (has[1]) {
 		fputc('\n', out);
-		print_table(m, 1, l, out);
+		t.section = 1;
+		print_grid(&g, l, out);
 	}
 }
 
@@ -606,54 +608,20 @@ static const struct {
 static const struct rxrr_row *
 find_row(const struct rxrr_model *m, const char *metric)
 {
-	const struct rxrr_row *median = NULL;
-	size_t i;
-
-	for (i = 0; i < m->nrows; i++) {
-		const struct rxrr_row *row = &m->rows[i];
-
-		if (strcmp(row->metric, metric) != 0)
-			continue;
-		if (strcmp(row->stat, "Mean") == 0)
-			return row;
-		if (strcmp(row->stat, "Median") == 0)
-			median = row;
-	}
-	return median;
-}
-
-/* Drops of every cause a repetition of g (all complete), the mean. */
-static double
-drops_mean(const struct rxrr_group *g)
-{
-	double sum = 0;
-	const char *key;
-	json_t *v;
-
-	for (size_t r = 0; r < g->nb_runs; r++)
-		json_object_foreach(json_object_get(g->runs[r], "drops"), key, v)
-			sum += rxrr_num(v);
-	return g->nb_runs != 0 ? sum / (double)g->nb_runs : NAN;
-}
-
-/* The % part, "n.s." when not significant, "n.t." when untested. */
-static void
-fmt_cell_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (row == NULL || c == 0 || row->dir == RXRR_DIR_NONE ||
-			isnan(row->v[c]) || isnan(row->d[c]))
-		return;
-	snprintf(buf, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
-		isnan(row->p[c]) ? " n.t." : " n.s.");
+	for (size_t i = 0; i < m->nrows; i++)
+		if (strcmp(m->rows[i].metric, metric) == 0)
+			/* Min, Median, Mean, Stddev, Max; or a Median alone. */
+			return &m->rows[strcmp(m->rows[i].stat, "Min") == 0 ?
+				i + 2 : i];
+	return NULL;
 }
 
 /* The table's figures: a row per configuration, a column per metric. */
 struct brief {
 	const struct rxrr_model *m;
+	const struct rxrr_group *g;		/* the model's columns */
 	unsigned int col[NB_COLS], ncols;	/* of brief_cols[] */
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
-	double *drops;		/* per configuration: drops_mean() */
 };
 
 static bool
@@ -663,22 +631,34 @@ brief_label(const void *ctx, size_t c, char *buf, size_t len)
 	return true;
 }
 
-/* Cell (configuration c, column i): its value and its % part. */
+/* Cell (configuration c, column i): its value and its % part, "n.s."
+ * when not significant, "n.t." when untested. */
 static void
 brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 		size_t len)
 {
 	const struct brief *b = ctx;
-	const unsigned int k = b->col[i];
+	const struct rxrr_row *row = b->rows[i];
+	const struct rxrr_group *g = &b->g[c];
+	double drops = 0;
+	const char *key;
+	json_t *v;
 
-	if (brief_cols[k].metric == NULL)
-		snprintf(val, len, isnan(b->drops[c]) ? "-" : "%.0f",
-			b->drops[c]);
-	else
-		fmt_value(b->rows[i], (unsigned int)c, brief_cols[k].share,
-			val, len);
-	fmt_cell_delta(brief_cols[k].delta ? b->rows[i] : NULL,
-		(unsigned int)c, delta, len);
+	fmt_value(row, (unsigned int)c, brief_cols[b->col[i]].share, val, len);
+	if (brief_cols[b->col[i]].metric == NULL) {
+		/* Drops of every cause, the mean of a repetition. */
+		for (size_t r = 0; r < g->nb_runs; r++)
+			json_object_foreach(json_object_get(g->runs[r], "drops"),
+					key, v)
+				drops += rxrr_num(v);
+		snprintf(val, len, "%.0f", drops / (double)g->nb_runs);
+	}
+	delta[0] = '\0';
+	if (brief_cols[b->col[i]].delta && c != 0 && row != NULL &&
+			row->dir != RXRR_DIR_NONE && !isnan(row->v[c]) &&
+			!isnan(row->d[c]))
+		snprintf(delta, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
+			isnan(row->p[c]) ? " n.t." : " n.s.");
 }
 
 int
@@ -720,10 +700,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 		ret = 0;
 		goto out;
 	}
-	b = (struct brief){ .m = &m };
-	b.drops = calloc(m.ncols + 1, sizeof(*b.drops));
-	if (b.drops == NULL)
-		goto out;
+	b = (struct brief){ .m = &m, .g = g };
 	for (i = 0; i < NB_COLS; i++) {
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
@@ -733,16 +710,14 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (unsigned int c = 0; c < m.ncols; c++) {
-		b.drops[c] = drops_mean(&g[c]);
-		most = MAX(most, g[c].nb_runs);
-	}
+	for (i = 0; i < ng; i++)
+		most = MAX(most, g[i].nb_runs);
 	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
 		"%% against %s, positive = better",
 		m.minmax ? "mean" : "median", most, most == 1 ? "" : "s",
 		g[0].zero ? "" : " (zone wait: median)", m.headers[0]);
 	rxrr_line_put(&l, out);
-	print_grid(&(const struct rxrr_grid){
+	print_grid(&(const struct grid){
 		.corner = "configuration", .sep = "  ", .right = false,
 		.ncols = b.ncols, .headers = headers, .nrows = m.ncols,
 		.label = brief_label, .cell = brief_cell, .ctx = &b,
@@ -758,7 +733,6 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	}
 	ret = 0;
 out:
-	free(b.drops);
 	rxrr_groups_free(g, ng);
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);

@@ -213,36 +213,29 @@ rxr_report_pcp_hit_rate(const struct rxr_report_pcp *pcp)
 void
 rxrr_line_add(struct rxrr_line *l, const char *fmt, ...)
 {
-	char *dst = l->big != NULL ? l->big : l->buf;
-	size_t cap = l->big != NULL ? l->cap : sizeof(l->buf);
 	va_list ap;
+	char *nb;
 	int n;
 
-	if (l->oom)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(dst + l->len, cap - l->len, fmt, ap);
+	n = l->oom ? -1 : vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
+	if (n >= 0 && l->len + (size_t)n >= l->cap) {
+		size_t cap = 2 * (l->len + (size_t)n + 1);
+
+		nb = realloc(l->buf, cap);
+		if (nb != NULL) {
+			l->buf = nb;
+			l->cap = cap;
+		}
+	}
+	if (n < 0 || l->len + (size_t)n >= l->cap) {
 		l->oom = true;
 		return;
 	}
-	if (l->len + (size_t)n >= cap) {
-		size_t ncap = 2 * (l->len + (size_t)n + 1);
-		char *nb = realloc(l->big, ncap);
-
-		if (nb == NULL) {
-			l->oom = true;
-			return;
-		}
-		if (l->big == NULL)
-			memcpy(nb, l->buf, l->len);
-		l->big = nb;
-		l->cap = ncap;
-		va_start(ap, fmt);
-		vsnprintf(l->big + l->len, ncap - l->len, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
+	va_end(ap);
 	l->len += (size_t)n;
 }
 
@@ -262,7 +255,7 @@ rxrr_line_clean(struct rxrr_line *l, const char *s)
 static void
 line_put(struct rxrr_line *l, FILE *out, size_t width)
 {
-	char *s = l->big != NULL ? l->big : l->buf;
+	char *s = l->buf != NULL ? l->buf : (char[1]){ '\0' };
 	size_t start = 0;
 
 	while (l->len > 0 && s[l->len - 1] == ' ')
@@ -304,6 +297,6 @@ rxrr_line_put_wrapped(struct rxrr_line *l, FILE *out)
 void
 rxrr_line_free(struct rxrr_line *l)
 {
-	free(l->big);
-	l->big = NULL;
+	free(l->buf);
+	l->buf = NULL;
 }
