@@ -143,71 +143,6 @@ run_commit(struct run *r, json_t *doc, const char *what,
 #define GEN_TS_START_S 1700000000
 #define US_PER_S 1000000
 
-/*
- * Streams placed on queues by RSS, the output files opened and each told
- * how many streams it gets; warns about streams off their round-robin
- * queue and about queues that get none.
- */
-static int
-generate_place(struct run *r, struct gen_stream *st, struct gen_err *e)
-{
-	const struct gen_opts *o = r->o;
-	const struct gen_traffic_conf *t = &o->t;
-	uint32_t s, q, unbalanced;
-
-	unbalanced = gen_streams_setup(st, t, &r->rss);
-	if (unbalanced != 0)
-		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
-			unbalanced);
-	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
-		return -1;
-	for (s = 0; s < t->nb_streams; s++)
-		r->outs[st[s].queue].streams++;
-	if (o->all)
-		r->outs[o->queues].streams = t->nb_streams;
-	for (q = 0; q < o->queues && t->nb_streams >= o->queues; q++)
-		if (r->outs[q].streams == 0)
-			fprintf(stderr, GEN_PROG ": warning: queue %u gets no stream with this seed and RSS configuration\n",
-				q);
-	return 0;
-}
-
-/*
- * Round robin over the streams, as interleaved flows are captured, into
- * each stream's queue file (and the --all file); *bytes gets the total.
- */
-static int
-generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
-		uint64_t *bytes, struct gen_err *e)
-{
-	const struct gen_opts *o = r->o;
-	const struct gen_traffic_conf *t = &o->t;
-	struct pcap_pkthdr h;
-	uint64_t k, g = 0;
-	uint32_t s;
-
-	for (k = 0; k < t->packets; k++) {
-		for (s = 0; s < t->nb_streams; s++, g++) {
-			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
-
-			gen_build_frame(buf, len, &st[s], s, k, t);
-			/* One microsecond apart, from a fixed start: reproducible. */
-			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
-			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
-			h.caplen = h.len = len;
-			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0)
-				return -1;
-			if (o->all && gen_out_write(&r->outs[o->queues], &h, buf,
-					e) != 0)
-				return -1;
-			st[s].packets++;
-			st[s].bytes += len;
-			*bytes += len;
-		}
-	}
-	return 0;
-}
-
 /* The manifest of a generated set of files. */
 static json_t *
 generate_manifest(const struct run *r, const struct gen_stream *st,
@@ -236,13 +171,22 @@ generate_manifest(const struct run *r, const struct gen_stream *st,
 	return doc;
 }
 
+/*
+ * Streams placed on queues by RSS (warning about those off their
+ * round-robin queue and about queues that get none), then round robin
+ * over the streams, as interleaved flows are captured, into each stream's
+ * queue file and the --all file.
+ */
 static int
 generate(struct run *r, struct gen_err *e)
 {
-	const struct gen_traffic_conf *t = &r->o->t;
+	const struct gen_opts *o = r->o;
+	const struct gen_traffic_conf *t = &o->t;
 	struct gen_stream *st = calloc(t->nb_streams, sizeof(*st));
 	uint8_t *buf = malloc(GEN_SIZE_MAX);
-	uint64_t bytes = 0;
+	uint32_t s, q, unbalanced;
+	uint64_t k, g = 0, bytes = 0;
+	struct pcap_pkthdr h;
 	char what[512];
 	int ret = -1;
 
@@ -250,9 +194,38 @@ generate(struct run *r, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		goto out;
 	}
-	if (generate_place(r, st, e) != 0 ||
-			generate_write(r, st, buf, &bytes, e) != 0)
+	unbalanced = gen_streams_setup(st, t, &r->rss);
+	if (unbalanced != 0)
+		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
+			unbalanced);
+	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
 		goto out;
+	for (s = 0; s < t->nb_streams; s++)
+		r->outs[st[s].queue].streams++;
+	if (o->all)
+		r->outs[o->queues].streams = t->nb_streams;
+	for (q = 0; q < o->queues && t->nb_streams >= o->queues; q++)
+		if (r->outs[q].streams == 0)
+			fprintf(stderr, GEN_PROG ": warning: queue %u gets no stream with this seed and RSS configuration\n",
+				q);
+	for (k = 0; k < t->packets; k++) {
+		for (s = 0; s < t->nb_streams; s++, g++) {
+			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
+
+			gen_build_frame(buf, len, &st[s], s, k, t);
+			/* One microsecond apart, from a fixed start: reproducible. */
+			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
+			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
+			h.caplen = h.len = len;
+			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0 ||
+					(o->all && gen_out_write(&r->outs[o->queues],
+						&h, buf, e) != 0))
+				goto out;
+			st[s].packets++;
+			st[s].bytes += len;
+			bytes += len;
+		}
+	}
 	snprintf(what, sizeof(what), "%u %s/ipv%d streams x %llu packets of %s B",
 		t->nb_streams, t->proto == IPPROTO_TCP ? "tcp" : "udp",
 		t->ipver, (unsigned long long)t->packets, t->sizes.spec);
