@@ -741,10 +741,19 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 	ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return EXIT_SUCCESS;
-	if (ret == 0 && optind >= argc && !c->check_paths)
+	if (ret == 0 && optind >= argc && !c->check_paths) {
 		snprintf(err, sizeof(err), "no report given");
-	else if (ret == 0)
+	} else if (ret == 0 && !isnan(c->worse_pct) && argc - optind < 2 &&
+			!c->check_paths && c->read == NULL) {
+		/* One report has no first report to be worse than: its table
+		 * compares strategies, which is no regression. */
+		snprintf(err, sizeof(err), "--fail-if-worse compares reports "
+			"with the first: give two or more (a baseline, then the "
+			"runs to gate)");
+		ret = RXR_OPT_BAD_VALUE;	/* no hint to --help */
+	} else if (ret == 0) {
 		return -1;
+	}
 	fprintf(stderr, "%s: %s\n", prog, err);
 	if (ret != RXR_OPT_BAD_VALUE)
 		fprintf(stderr, "Try '%s --help'.\n", prog);
@@ -817,6 +826,11 @@ read_files(const char *kind, char **paths, unsigned int n)
 			rxr_report_free(r);
 		else
 			json_decref(doc);
+	}
+	if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
+		fprintf(stderr, "%s: writing the output: %s\n", prog,
+			strerror(errno));
+		ret = EXIT_FAILURE;
 	}
 	return ret;
 }
@@ -1026,27 +1040,12 @@ main(int argc, char **argv)
 	/* A file past ulimit -f is a write error (EFBIG), said as one. */
 	signal(SIGXFSZ, SIG_IGN);
 	ret = parse_args(argc, argv, &c);
-	if (ret < 0 && c.check_paths)
+	n = (unsigned int)(argc - optind);
+	if (ret < 0 && c.check_paths) {
 		ret = check_paths();
-	if (ret < 0 && c.read != NULL) {
-		ret = read_files(c.read, argv + optind,
-			(unsigned int)(argc - optind));
-		if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
-			fprintf(stderr, "%s: writing the output: %s\n", prog,
-				strerror(errno));
-			ret = EXIT_FAILURE;
-		}
-	}
-	/* One report has no first report to be worse than: its table
-	 * compares strategies, which is no regression. */
-	if (ret < 0 && !isnan(c.worse_pct) && argc - optind < 2) {
-		fprintf(stderr, "%s: --fail-if-worse compares reports with the "
-			"first: give two or more (a baseline, then the runs to "
-			"gate)\n", prog);
-		ret = EXIT_USAGE;
-	}
-	if (ret < 0) {
-		n = (unsigned int)(argc - optind);
+	} else if (ret < 0 && c.read != NULL) {
+		ret = read_files(c.read, argv + optind, n);
+	} else if (ret < 0) {
 		reports = calloc(n, sizeof(*reports));
 		labels = calloc(n, sizeof(*labels));
 		ret = reports == NULL || labels == NULL ? -ENOMEM :
