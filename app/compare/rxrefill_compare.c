@@ -571,7 +571,7 @@ compare_write_markdown(const json_t *doc, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-static int
+static void
 compare_write_percentiles_text(const json_t *pct,
 		const char *const *labels, unsigned int n, FILE *out)
 {
@@ -580,7 +580,7 @@ compare_write_percentiles_text(const json_t *pct,
 	unsigned int c;
 
 	if (json_array_size(pct) == 0)
-		return 0;
+		return;
 	fprintf(out, "\nRefill latency percentiles, ns (estimate [bucket]), all "
 		"repetitions; %% against the first, lower is better\n%-24s", "");
 	for (c = 0; c < n; c++)
@@ -603,7 +603,6 @@ compare_write_percentiles_text(const json_t *pct,
 		}
 		fputc('\n', out);
 	}
-	return ferror(out) ? -1 : 0;
 }
 
 static int
