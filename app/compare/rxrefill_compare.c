@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rxr_build_config.h"
 #include "rxr_opt.h"
 #include "rxr_path.h"
 #include "rxr_report.h"

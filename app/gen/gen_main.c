@@ -7,13 +7,11 @@
  * says exactly what each file holds, so tests can check counts.
  */
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
 
-#include "rxr_build_config.h"
 #include "gen.h"
 #include "rxr_path.h"
 #include "rxr_version.h"

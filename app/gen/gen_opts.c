@@ -17,7 +17,6 @@
 
 #include <rte_common.h>
 
-#include "rxr_build_config.h"
 #include "rxr_opt.h"
 #include "rxr_path.h"
 #include "gen.h"
