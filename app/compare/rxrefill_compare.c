@@ -833,50 +833,30 @@ read_files(const char *kind, char **paths, unsigned int n)
 	return ret;
 }
 
-/* The string elements of array a, or NULL: not an array of strings. */
-static const char **
-strings_of(const json_t *a, size_t *n)
-{
-	const char **s = calloc(json_array_size(a) + 1, sizeof(*s));
-	size_t i;
-
-	for (i = 0; s != NULL && i < json_array_size(a); i++)
-		if ((s[i] = json_string_value(json_array_get(a, i))) == NULL)
-			break;
-	if (!json_is_array(a) || i < json_array_size(a)) {
-		free(s);
-		return NULL;
-	}
-	*n = i;
-	return s;
-}
-
-/* Element k of output i of --check-paths' request; NULL: not a string. */
-static const char *
-out_at(const json_t *outs, size_t i, size_t k)
-{
-	return json_string_value(json_array_get(json_array_get(outs, i), k));
-}
-
 /* --check-paths: the status, after a message when a path is refused. */
 static int
 check_paths(void)
 {
 	static char buf[1 << 20];
-	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, i, j;
+	size_t len = fread(buf, 1, sizeof(buf), stdin), i, j;
 	char err[RXR_REPORT_ERR_LEN + 2 * RXR_PATH_SHOWN_LEN];
 	char shown[2][RXR_PATH_SHOWN_LEN];
 	json_t *req = rxr_report_json_loadb(buf, len, "standard input", err,
 			sizeof(err));
+	const json_t *ins = json_object_get(req, "inputs");
 	const json_t *outs = json_object_get(req, "outputs");
-	const size_t nout = json_array_size(outs);
-	const char **in = strings_of(json_object_get(req, "inputs"), &nin);
-	bool ok = in != NULL && json_is_array(outs);
+	const size_t nin = json_array_size(ins), nout = json_array_size(outs);
+	const char **in = calloc(nin + 1, sizeof(*in));
+	const char *(*out)[2] = calloc(nout + 1, sizeof(*out));	/* option, path */
+	bool ok = in != NULL && out != NULL && json_is_array(ins) &&
+		json_is_array(outs);
 	int ret = EXIT_SUCCESS;
 
+	for (i = 0; ok && i < nin; i++)
+		ok = (in[i] = json_string_value(json_array_get(ins, i))) != NULL;
 	for (i = 0; ok && i < nout; i++)
-		ok = json_array_size(json_array_get(outs, i)) == 2 &&
-			out_at(outs, i, 0) != NULL && out_at(outs, i, 1) != NULL;
+		ok = json_unpack(json_array_get(outs, i), "[ss!]", &out[i][0],
+			&out[i][1]) == 0;
 	if (!ok) {
 		fprintf(stderr, "%s: --check-paths: %s\n", prog, req == NULL ? err :
 			"standard input is not {\"inputs\": [PATH...], "
@@ -888,23 +868,23 @@ check_paths(void)
 			ret = EXIT_BAD_REPORT;
 	for (i = 0; ret == 0 && i < nout; i++) {
 		for (j = 0; ret == 0 && j < i; j++)
-			if (rxr_path_same(out_at(outs, j, 1), out_at(outs, i, 1))) {
+			if (rxr_path_same(out[j][1], out[i][1])) {
 				snprintf(err, sizeof(err), "%s %s: named twice as "
-					"an output (also as %s %s)", out_at(outs, i, 0),
-					rxr_path_shown(out_at(outs, i, 1), shown[0],
-						sizeof(shown[0])), out_at(outs, j, 0),
-					rxr_path_shown(out_at(outs, j, 1), shown[1],
+					"an output (also as %s %s)", out[i][0],
+					rxr_path_shown(out[i][1], shown[0],
+						sizeof(shown[0])), out[j][0],
+					rxr_path_shown(out[j][1], shown[1],
 						sizeof(shown[1])));
 				ret = EXIT_USAGE;
 			}
-		if (ret == 0 && rxr_path_check_output(out_at(outs, i, 0),
-				out_at(outs, i, 1), in, (unsigned int)nin, 0, err,
-				sizeof(err)) != 0)
+		if (ret == 0 && rxr_path_check_output(out[i][0], out[i][1], in,
+				(unsigned int)nin, 0, err, sizeof(err)) != 0)
 			ret = EXIT_USAGE;
 	}
 	if (ret != 0 && ok)
 		say_escaped(err);
 	free(in);
+	free(out);
 	json_decref(req);
 	return ret;
 }
