@@ -144,13 +144,14 @@ set_version(void *ctx, const char *arg, char *err, size_t errlen)
 static int set_help(void *ctx, const char *arg, char *err, size_t errlen);
 
 /* Texts made at run time: the metric names, exit statuses. */
-static char metric_help[1024], metric_complete[1024], worse_help[600],
-	json_help[160];
+static char metric_help[1024], metric_complete[1024], worse_help[600];
 
 static const struct rxr_opt opt_list[] = {
 	{ "metric", 'm', "LIST", NULL, metric_complete, "Options",
 		metric_help, set_metric },
-	{ "json", 'j', NULL, NULL, NULL, "Options", json_help,
+	{ "json", 'j', NULL, NULL, NULL, "Options", "print the comparison as "
+		"JSON (schema " RXR_REPORT_COMPARE_SCHEMA "): reports, rows with "
+		"values, delta_pct, p and significant, histograms",
 		OPT_FLAG(format, FORMAT_JSON) },
 	{ "alpha", 'a', "A", NULL, NULL, "Options",
 		"significance level of the tests, in (0, 1); default: the "
@@ -649,26 +650,6 @@ label_of(const char *path)
 }
 
 static void
-opts_table_init(void)
-{
-	snprintf(metric_help, sizeof(metric_help), "show only these rows: "
-		"metric names or groups, comma-separated, the option may be "
-		"repeated; default: every row. Names and groups: %s",
-		rxr_report_metric_help());
-	metric_words(metric_complete, sizeof(metric_complete));
-	snprintf(json_help, sizeof(json_help), "print the comparison as JSON "
-		"(schema %s): reports, rows with values, delta_pct, p and "
-		"significant, histograms", RXR_REPORT_COMPARE_SCHEMA);
-	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
-		"selected metric is significantly worse than in the first report "
-		"by more than PCT %% (on the mean; from 0, any change), or a drop "
-		"cause rises (--drops-threshold), naming each one on stderr; a "
-		"gate for CI jobs. Exit %d when none is worse but some comparison "
-		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
-		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
-}
-
-static void
 usage(FILE *out)
 {
 	fprintf(out,
@@ -734,7 +715,18 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 	char err[2048];
 	int ret;
 
-	opts_table_init();
+	snprintf(metric_help, sizeof(metric_help), "show only these rows: "
+		"metric names or groups, comma-separated, the option may be "
+		"repeated; default: every row. Names and groups: %s",
+		rxr_report_metric_help());
+	metric_words(metric_complete, sizeof(metric_complete));
+	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
+		"selected metric is significantly worse than in the first report "
+		"by more than PCT %% (on the mean; from 0, any change), or a drop "
+		"cause rises (--drops-threshold), naming each one on stderr; a "
+		"gate for CI jobs. Exit %d when none is worse but some comparison "
+		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
+		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
 	c->worse_pct = NAN;
 	ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
