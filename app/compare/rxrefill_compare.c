@@ -649,10 +649,10 @@ label_of(const char *path)
 	return escaped_dup(base, len);
 }
 
-static void
-usage(FILE *out)
+static int
+set_help(void *ctx, const char *arg, char *err, size_t errlen)
 {
-	fprintf(out,
+	printf(
 "Usage: %s [options] REPORT.json [REPORT.json ...]\n"
 "\n"
 "Print rxrefill reports (schema %s) side by side: one column per\n"
@@ -664,8 +664,8 @@ usage(FILE *out)
 "With a single report, print that report's own table instead: its\n"
 "strategies side by side, %% against the first strategy.\n"
 "\n", prog, RXR_REPORT_SCHEMA);
-	rxr_opt_help(&opt_table, out);
-	fprintf(out,
+	rxr_opt_help(&opt_table, stdout);
+	printf(
 "\n"
 "Reports that differ in environment (memory backing, build type, debug\n"
 "checks, CPU, DPDK or rxrefill version) or in workload (consumer, main\n"
@@ -699,14 +699,9 @@ usage(FILE *out)
 "data cannot decide.\n",
 		EXIT_BAD_REPORT, RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE,
 		EXIT_UNDECIDED);
-}
-
-static int
-set_help(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	usage(stdout);
 	return RXR_OPT_STOP;
 }
+
 
 /* The options into c: -1 to carry on with the reports, else the status. */
 static int

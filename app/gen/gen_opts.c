@@ -308,10 +308,10 @@ static const struct rxr_opt_table opt_table = {
 	GEN_PROG, opt_list, RTE_DIM(opt_list),
 };
 
-static void
-usage(FILE *f)
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
 {
-	fprintf(f,
+	printf(
 "Usage: " GEN_PROG " [OPTIONS]                 generate traffic\n"
 "       " GEN_PROG " --split CAPTURE [OPTIONS] split an Ethernet capture\n"
 "\n"
@@ -319,8 +319,8 @@ usage(FILE *f)
 "would deliver to queue N, and a JSON manifest of what each file holds.\n"
 "Frame sizes are bytes without the FCS, as in the captures.\n"
 "\n");
-	rxr_opt_help(&opt_table, f);
-	fprintf(f,
+	rxr_opt_help(&opt_table, stdout);
+	printf(
 "\n"
 "Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
 "the capture given to --split; that capture must be a regular file. No two\n"
@@ -332,12 +332,6 @@ usage(FILE *f)
 "Exit status: 0 on success; 1 when a capture cannot be read or split, or an\n"
 "output cannot be written (the message names the file); 2 on bad usage\n"
 "(an unknown option or a bad value).\n");
-}
-
-static int
-set_help(void *c, const char *arg, char *err, size_t errlen)
-{
-	usage(stdout);
 	exit(EXIT_SUCCESS);
 }
 
