@@ -56,31 +56,6 @@ parse_u32(const char *s, char **end, uint32_t *out)
 	return 0;
 }
 
-static int
-size_entry(struct gen_sizes *s, const char *text, const char *tok,
-		uint32_t size, uint32_t weight, struct gen_err *e)
-{
-	if (size < GEN_SIZE_MIN || size > GEN_SIZE_MAX) {
-		gen_err_set(e, "--size '%s': frame size %u is outside %u..%u (bytes without FCS)",
-			text, size, GEN_SIZE_MIN, GEN_SIZE_MAX);
-		return -1;
-	}
-	if (weight < 1 || weight > GEN_IMIX_MAX_WEIGHT) {
-		gen_err_set(e, "--size '%s': weight in '%s' is outside 1..%u",
-			text, tok, GEN_IMIX_MAX_WEIGHT);
-		return -1;
-	}
-	if (s->nb_entries == GEN_IMIX_MAX_ENTRIES) {
-		gen_err_set(e, "--size '%s': more than %u sizes", text,
-			GEN_IMIX_MAX_ENTRIES);
-		return -1;
-	}
-	s->size[s->nb_entries] = size;
-	s->weight[s->nb_entries] = weight;
-	s->nb_entries++;
-	return 0;
-}
-
 /* What starts a weighted list of sizes. */
 #define IMIX_PREFIX "imix:"
 #define IMIX_PREFIX_LEN (sizeof(IMIX_PREFIX) - 1)
@@ -113,8 +88,23 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 				text, *end, tok);
 			return -1;
 		}
-		if (size_entry(s, text, tok, size, weight, e) != 0)
+		if (size < GEN_SIZE_MIN || size > GEN_SIZE_MAX) {
+			gen_err_set(e, "--size '%s': frame size %u is outside %u..%u (bytes without FCS)",
+				text, size, GEN_SIZE_MIN, GEN_SIZE_MAX);
 			return -1;
+		}
+		if (weight < 1 || weight > GEN_IMIX_MAX_WEIGHT) {
+			gen_err_set(e, "--size '%s': weight in '%s' is outside 1..%u",
+				text, tok, GEN_IMIX_MAX_WEIGHT);
+			return -1;
+		}
+		if (s->nb_entries == GEN_IMIX_MAX_ENTRIES) {
+			gen_err_set(e, "--size '%s': more than %u sizes", text,
+				GEN_IMIX_MAX_ENTRIES);
+			return -1;
+		}
+		s->size[s->nb_entries] = size;
+		s->weight[s->nb_entries++] = weight;
 		if (*end == '\0')
 			return 0;
 		p = end + 1;
