@@ -132,8 +132,7 @@ struct gen_split_stats {
 	uint64_t ip;		/* hashed as IP */
 	uint64_t non_ip, non_ip_bytes;		/* no IP: RETA entry 0 */
 	uint64_t unparsed, unparsed_bytes;	/* IP, headers cut or bad: RETA entry 0 */
-	bool truncated;		/* the capture is damaged after what was split */
-	char truncated_msg[256];
+	bool truncated;		/* damaged after what was split: the reader's err */
 };
 
 typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,

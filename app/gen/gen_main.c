@@ -273,7 +273,7 @@ split_manifest(const struct run *r, const struct rxr_capture *c,
 		"skipped_invalid", J(c->skipped[RXR_CAPTURE_SKIP_INVALID]),
 		"skipped_linktype", J(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]),
 		"truncated", st->truncated, "truncated_at", st->truncated ?
-		json_string(st->truncated_msg) : NULL,
+		json_string(c->err) : NULL,
 		"total", count_json(st->written, total_bytes),
 		"queues", queues_json(r->outs, o->queues)));
 	/* The first --max-streams listed, the rest summed. */
@@ -347,7 +347,7 @@ split(struct run *r, struct gen_err *e)
 		fprintf(stderr, GEN_PROG ": %s: %s\n", o->split, what);
 	if (st.truncated)
 		fprintf(stderr, GEN_PROG ": warning: %s: damaged (%s); split "
-			"the records before\n", o->split, st.truncated_msg);
+			"the records before\n", o->split, in.err);
 	for (i = 0; i < ft.nb_flows; i++)
 		r->outs[ft.flows[i].queue].streams++;
 	snprintf(what, sizeof(what), "%s: %llu records, %u streams, %llu non-IP, %llu unparsed",
