@@ -39,8 +39,7 @@ static const char *prog = "rxrefill-compare";
 /* What the options ask for. */
 struct cmp_opts {
 	struct rxr_report_select sel;
-	char **metrics;			/* --metric, each name checked */
-	unsigned int nb_metrics;
+	char **metrics;			/* --metric, each name checked: sel's */
 	int format;
 	bool detail;
 	double worse_pct;		/* --fail-if-worse, NAN when not given */
@@ -73,13 +72,14 @@ set_metric(void *ctx, const char *list, char *err, size_t errlen)
 			free(copy);
 			return -1;
 		}
-		nm = realloc(c->metrics, (c->nb_metrics + 1) * sizeof(*nm));
+		nm = realloc(c->metrics, (c->sel.nb_metrics + 1) * sizeof(*nm));
 		if (nm != NULL)
 			c->metrics = nm;
-		if (nm == NULL || (nm[c->nb_metrics] = strdup(tok)) == NULL)
+		if (nm == NULL || (nm[c->sel.nb_metrics] = strdup(tok)) == NULL)
 			break;
-		c->nb_metrics++;
+		c->sel.nb_metrics++;
 	}
+	c->sel.metrics = (const char *const *)c->metrics;
 	free(copy);
 	if (copy == NULL || tok != NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -941,17 +941,15 @@ static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n)
 {
-	bool want_pct = c->nb_metrics == 0;
+	bool want_pct = c->sel.nb_metrics == 0;
 	int ret;
 
-	c->sel.metrics = (const char *const *)c->metrics;
-	c->sel.nb_metrics = c->nb_metrics;
 	ret = check_metrics_present((struct rxr_report *const *)reports,
-		labels, n, c->metrics, c->nb_metrics);
+		labels, n, c->metrics, c->sel.nb_metrics);
 	if (ret != 0)
 		return ret == -ENOMEM ? ret : EXIT_USAGE;
 	/* Percentiles come with the histogram they are computed from. */
-	for (unsigned int i = 0; i < c->nb_metrics; i++)
+	for (unsigned int i = 0; i < c->sel.nb_metrics; i++)
 		want_pct |= strncmp(c->metrics[i], "refill_latency", 14) == 0;
 	/* stderr: the outputs stay machine-readable. */
 	if (n > 1 || c->format == FORMAT_TEXT)
@@ -1027,7 +1025,7 @@ main(int argc, char **argv)
 		rxr_report_free(reports[i]);
 		free(labels[i]);
 	}
-	for (i = 0; i < c.nb_metrics; i++)
+	for (i = 0; i < c.sel.nb_metrics; i++)
 		free(c.metrics[i]);
 	free(c.metrics);
 	free(reports);
