@@ -82,19 +82,18 @@ queues_json(const struct gen_out *outs, uint32_t n)
 
 /* ---- output files ---- */
 
+/* The outputs are o->paths but the last, the manifest. */
 struct run {
 	struct gen_opts *o;
 	struct rxr_flow_rss rss;
 	struct gen_out *outs;	/* queues, then the --all file */
 	uint32_t nb_outs;
-	char *manifest_path;
 };
 
 static int
 run_open(struct run *r, int snaplen, unsigned int precision,
 		struct gen_err *e)
 {
-	/* Every file of paths but the manifest, the last. */
 	r->nb_outs = r->o->nb_paths - 1;
 	r->outs = calloc(r->nb_outs, sizeof(*r->outs));
 	if (r->outs == NULL) {
@@ -117,11 +116,12 @@ run_commit(struct run *r, json_t *doc, const char *what,
 		struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
-	int ret = gen_out_commit(r->outs, r->nb_outs, doc, r->manifest_path, e);
+	const char *manifest = o->paths[r->nb_outs];
+	int ret = gen_out_commit(r->outs, r->nb_outs, doc, manifest, e);
 	uint32_t q;
 
 	json_decref(doc);
-	if (ret != 0 || o->quiet || strcmp(r->manifest_path, "-") == 0)
+	if (ret != 0 || o->quiet || rxr_path_is_stdout(manifest))
 		return ret;
 	printf("%s: %s, %u queues (RSS key %s, %s, RETA %u round robin)\n",
 		GEN_PROG, what, o->queues, o->key_name,
@@ -131,7 +131,7 @@ run_commit(struct run *r, json_t *doc, const char *what,
 			r->outs[q].path, r->outs[q].streams,
 			(unsigned long long)r->outs[q].packets,
 			(unsigned long long)r->outs[q].bytes);
-	printf("  manifest: %s\n", r->manifest_path);
+	printf("  manifest: %s\n", manifest);
 	return 0;
 }
 
@@ -388,7 +388,6 @@ main(int argc, char **argv)
 		perror(GEN_PROG ": sigaction");
 		return EXIT_FAILURE;
 	}
-	r.manifest_path = o.paths[o.nb_paths - 1];
 	if (rxr_flow_rss_init(&r.rss, o.key, o.fields, o.reta_size,
 			(uint16_t)o.queues) != 0)
 		gen_err_set(&e, "cannot set up RSS");
