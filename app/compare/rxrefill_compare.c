@@ -13,25 +13,33 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rxr_build_config.h"
 #include "rxr_opt.h"
 #include "rxr_path.h"
 #include "rxr_report.h"
 #include "rxr_version.h"
-#include "compare_format.h"
 
 #define EXIT_BAD_REPORT 1
 #define EXIT_USAGE 2
 #define EXIT_WORSE 3
 #define EXIT_UNDECIDED 4
 
+/* --format, by name; "md" is markdown too. */
+enum compare_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_CSV,
+	FORMAT_MARKDOWN,
+};
+static const char *const format_names[] = {
+	"text", "json", "csv", "markdown", "md", NULL,
+};
+
 static const char *prog = "rxrefill-compare";
 
 /* What the options ask for. */
 struct cmp_opts {
 	struct rxr_report_select sel;
-	char **metrics;			/* --metric, each name checked */
-	unsigned int nb_metrics;
+	char **metrics;			/* --metric, each name checked: sel's */
 	int format;
 	bool detail;
 	double worse_pct;		/* --fail-if-worse, NAN when not given */
@@ -64,13 +72,14 @@ set_metric(void *ctx, const char *list, char *err, size_t errlen)
 			free(copy);
 			return -1;
 		}
-		nm = realloc(c->metrics, (c->nb_metrics + 1) * sizeof(*nm));
+		nm = realloc(c->metrics, (c->sel.nb_metrics + 1) * sizeof(*nm));
 		if (nm != NULL)
 			c->metrics = nm;
-		if (nm == NULL || (nm[c->nb_metrics] = strdup(tok)) == NULL)
+		if (nm == NULL || (nm[c->sel.nb_metrics] = strdup(tok)) == NULL)
 			break;
-		c->nb_metrics++;
+		c->sel.nb_metrics++;
 	}
+	c->sel.metrics = (const char *const *)c->metrics;
 	free(copy);
 	if (copy == NULL || tok != NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -103,13 +112,14 @@ set_format(void *ctx, const char *arg, char *err, size_t errlen)
 {
 	struct cmp_opts *c = ctx;
 
-	c->format = compare_format_parse(arg);
-	if (c->format < 0) {
-		snprintf(err, errlen, "--format \"%s\": not one of text, json, "
-			"csv, markdown", arg);
-		return -1;
-	}
-	return 0;
+	for (int i = 0; format_names[i] != NULL; i++)
+		if (strcmp(arg, format_names[i]) == 0) {
+			c->format = i > FORMAT_MARKDOWN ? FORMAT_MARKDOWN : i;
+			return 0;
+		}
+	snprintf(err, errlen, "--format \"%s\": not one of text, json, csv, "
+		"markdown", arg);
+	return -1;
 }
 
 static int
@@ -134,13 +144,14 @@ set_version(void *ctx, const char *arg, char *err, size_t errlen)
 static int set_help(void *ctx, const char *arg, char *err, size_t errlen);
 
 /* Texts made at run time: the metric names, exit statuses. */
-static char metric_help[1024], metric_complete[1024], worse_help[600],
-	json_help[160];
+static char metric_help[1024], metric_complete[1024], worse_help[600];
 
 static const struct rxr_opt opt_list[] = {
 	{ "metric", 'm', "LIST", NULL, metric_complete, "Options",
 		metric_help, set_metric },
-	{ "json", 'j', NULL, NULL, NULL, "Options", json_help,
+	{ "json", 'j', NULL, NULL, NULL, "Options", "print the comparison as "
+		"JSON (schema " RXR_REPORT_COMPARE_SCHEMA "): reports, rows with "
+		"values, delta_pct, p and significant, histograms",
 		OPT_FLAG(format, FORMAT_JSON) },
 	{ "alpha", 'a', "A", NULL, NULL, "Options",
 		"significance level of the tests, in (0, 1); default: the "
@@ -272,6 +283,328 @@ terminal_safe_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(FILE *out, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* A scalar of the document as a CSV field: numbers to 15 significant
+ * digits (no binary noise), true or false, a string; empty when null. */
+static void
+scalar_field(FILE *out, const json_t *v)
+{
+	if (json_is_number(v))
+		fprintf(out, "%.15g", json_number_value(v));
+	else if (json_is_boolean(v))
+		fputs(json_is_true(v) ? "true" : "false", out);
+	else if (json_is_string(v))
+		csv_field(out, json_string_value(v));
+}
+
+/* The CSV's columns after config, metric, statistic and report: a row's
+ * own (r), its array per column (c), or a member of its n[] object (n). */
+static const struct {
+	const char *key;
+	char at;
+} csv_cols[] = {
+	{ "values", 'c' }, { "delta_pct", 'c' }, { "better", 'r' },
+	{ "p", 'c' }, { "significant", 'c' }, { "ratio", 'c' },
+	{ "ci_lo", 'c' }, { "ci_hi", 'c' }, { "test", 'c' },
+	{ "paired", 'n' }, { "n", 'n' }, { "n_base", 'n' },
+	{ "p_unpaired", 'c' }, { "difference", 'c' },
+};
+#define NB_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
+
+static const char *
+row_config(const json_t *row)
+{
+	const char *c = json_string_value(json_object_get(row, "config"));
+
+	/* One report's table has no config column: the metric carries it. */
+	return c != NULL ? c : "";
+}
+
+/* Lower latency is better: positive when v is below the first report's. */
+static double
+pct_delta(const json_t *vals, size_t c)
+{
+	double base = json_number_value(json_array_get(vals, 0));
+	const json_t *v = json_array_get(vals, c);
+
+	if (!json_is_number(v) || !json_is_number(json_array_get(vals, 0)) ||
+			base == 0)
+		return NAN;
+	return (base - json_number_value(v)) / base * 100.0;
+}
+
+/* Report c's cell of a percentile row: "<ns><unit> [<lo>, <hi>)" and
+ * its change past the first report; "-" without a value. */
+static void
+pct_cell(const json_t *row, size_t c, const char *unit, char *buf, size_t len)
+{
+	const json_t *v = json_array_get(json_object_get(row, "ns"), c);
+	double d = pct_delta(json_object_get(row, "ns"), c);
+	int n;
+
+	if (!json_is_number(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	n = snprintf(buf, len, "%.0f%s [%lld, %lld)", json_number_value(v), unit,
+		(long long)json_integer_value(json_array_get(json_object_get(row,
+			"lo"), c)),
+		(long long)json_integer_value(json_array_get(json_object_get(row,
+			"hi"), c)));
+	if (c > 0 && !isnan(d) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (%+.2f%%)", d);
+}
+
+/* A column's label: "columns" (configurations of one report, or the
+ * reports), else the report's label. */
+static const char *
+col_label(const json_t *doc, size_t c)
+{
+	const char *s = json_string_value(json_array_get(json_object_get(doc,
+			"columns"), c));
+
+	return s != NULL ? s : json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "reports"), c), "label"));
+}
+
+static void
+csv_head(FILE *out, const char *config, const char *metric,
+		const char *stat, const char *report)
+{
+	csv_field(out, config);
+	fputc(',', out);
+	csv_field(out, metric);
+	fprintf(out, ",%s,", stat);
+	csv_field(out, report);
+}
+
+static int
+compare_write_csv(const json_t *doc, FILE *out)
+{
+	const json_t *reports = json_object_get(doc, "reports"), *row;
+	char name[64];
+	size_t i, c, k;
+
+	fputs("config,metric,statistic,report", out);
+	for (k = 0; k < NB_CSV_COLS; k++)
+		fprintf(out, ",%s", k == 0 ? "value" : csv_cols[k].key);
+	fputc('\n', out);
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		for (c = 0; c < json_array_size(json_object_get(row, "values"));
+				c++) {
+			const json_t *n = json_array_get(json_object_get(row,
+				"n"), c);
+
+			/* One report's table: columns are its configurations. */
+			csv_head(out, row_config(row), json_string_value(
+				json_object_get(row, "metric")), json_string_value(
+				json_object_get(row, "stat")), col_label(doc, c));
+			for (k = 0; k < NB_CSV_COLS; k++) {
+				const char *key = csv_cols[k].key;
+
+				fputc(',', out);
+				scalar_field(out, csv_cols[k].at == 'r' ?
+					json_object_get(row, key) :
+					csv_cols[k].at == 'n' ?
+					json_object_get(n, key) : json_array_get(
+						json_object_get(row, key), c));
+			}
+			fputc('\n', out);
+		}
+	}
+	/* The percentiles: value, change (lower is better), nothing else. */
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row) {
+		const json_t *vals = json_object_get(row, "ns");
+
+		for (c = 0; c < json_array_size(vals); c++) {
+			double d = pct_delta(vals, c);
+
+			snprintf(name, sizeof(name), "refill_latency.%s",
+				json_string_value(json_object_get(row,
+					"percentile")));
+			csv_head(out, json_string_value(json_object_get(row,
+				"config")), name, "all_reps", json_string_value(
+				json_object_get(json_array_get(reports, c),
+					"label")));
+			fputc(',', out);
+			scalar_field(out, json_array_get(vals, c));
+			fputc(',', out);
+			if (!isnan(d))
+				fprintf(out, "%.15g", d);
+			fputs(",lower", out);
+			for (k = 3; k < NB_CSV_COLS; k++)
+				fputc(',', out);
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* Markdown cells: a '|' would end the cell. */
+static void
+md_text(FILE *out, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+static const json_t *
+row_at(const json_t *row, const char *key, size_t c)
+{
+	return json_array_get(json_object_get(row, key), c);
+}
+
+/* Column c of a row: the value; past the first, its change (n.s., n.t.)
+ * and, on the tested row, ratio, interval and p. */
+static void
+md_cell(const json_t *row, size_t c, FILE *out)
+{
+	const json_t *v = row_at(row, "values", c);
+	const json_t *d = row_at(row, "delta_pct", c);
+	const json_t *ratio = row_at(row, "ratio", c);
+	const json_t *p = row_at(row, "p", c);
+
+	if (!json_is_number(v)) {
+		fputs(" - |", out);
+		return;
+	}
+	if (c == 0 || !json_is_number(d)) {
+		fprintf(out, " %.4g |", json_number_value(v));
+		return;
+	}
+	fprintf(out, " %.4g (%+.2f%%%s)", json_number_value(v),
+		json_number_value(d),
+		!json_is_false(row_at(row, "significant", c)) ? "" :
+		json_is_number(p) ? " n.s." : " n.t.");
+	if (json_is_number(ratio))
+		fprintf(out, " %.2fx", json_number_value(ratio));
+	else if (json_is_number(row_at(row, "difference", c)))
+		fprintf(out, " diff %+.3g", json_number_value(row_at(row,
+			"difference", c)));
+	if (json_is_number(row_at(row, "ci_lo", c)))
+		fprintf(out, " CI %.2f-%.2f",
+			json_number_value(row_at(row, "ci_lo", c)),
+			json_number_value(row_at(row, "ci_hi", c)));
+	if (json_is_number(p))
+		fprintf(out, " p %.2g", json_number_value(p));
+	fputs(" |", out);
+}
+
+/* A refill-latency percentile row, one report's value per column. */
+static void
+md_pct_row(const json_t *row, size_t ncols, FILE *out)
+{
+	char cell[128];
+	size_t c;
+
+	fputs("| ", out);
+	md_text(out, json_string_value(json_object_get(row, "config")));
+	fprintf(out, " | refill_latency.%s | all_reps |",
+		json_string_value(json_object_get(row, "percentile")));
+	for (c = 0; c < json_array_size(json_object_get(row, "ns")); c++) {
+		pct_cell(row, c, " ns", cell, sizeof(cell));
+		fprintf(out, " %s |", cell);
+	}
+	/* One report: one value under its configuration columns. */
+	for (; c < ncols; c++)
+		fputs("  |", out);
+	fputc('\n', out);
+}
+
+static int
+compare_write_markdown(const json_t *doc, FILE *out)
+{
+	const json_t *row;
+	size_t i, c;
+	size_t ncols = json_array_size(json_object_get(doc, "columns"));
+
+	if (ncols == 0)
+		ncols = json_array_size(json_object_get(doc, "reports"));
+	fputs("| config | metric | statistic |", out);
+	for (c = 0; c < ncols; c++) {
+		fputc(' ', out);
+		md_text(out, col_label(doc, c));
+		fputs(" |", out);
+	}
+	fputs("\n|---|---|---|", out);
+	for (c = 0; c < ncols; c++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	json_array_foreach(json_object_get(doc, "rows"), i, row) {
+		fputs("| ", out);
+		md_text(out, row_config(row));
+		fputs(" | ", out);
+		md_text(out, json_string_value(json_object_get(row, "metric")));
+		fputs(" | ", out);
+		md_text(out, json_string_value(json_object_get(row, "stat")));
+		fputs(" |", out);
+		for (c = 0; c < json_array_size(json_object_get(row, "values"));
+				c++)
+			md_cell(row, c, out);
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(doc, "refill_latency_percentiles"),
+			i, row)
+		md_pct_row(row, ncols, out);
+	return ferror(out) ? -1 : 0;
+}
+
+static void
+compare_write_percentiles_text(const json_t *pct,
+		const char *const *labels, unsigned int n, FILE *out)
+{
+	const json_t *row;
+	size_t i;
+	unsigned int c;
+
+	if (json_array_size(pct) == 0)
+		return;
+	fprintf(out, "\nRefill latency percentiles, ns (estimate [bucket]), all "
+		"repetitions; %% against the first, lower is better\n%-24s", "");
+	for (c = 0; c < n; c++)
+		fprintf(out, c + 1 < n ? " %-32s" : " %s", labels[c]);
+	fputc('\n', out);
+	json_array_foreach(pct, i, row) {
+		char name[96], cell[128];
+
+		snprintf(name, sizeof(name), "%s.%s",
+			json_string_value(json_object_get(row, "config")),
+			json_string_value(json_object_get(row, "percentile")));
+		/* A name from a file never reaches the terminal raw. */
+		for (char *p = name; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		fprintf(out, "%-24s", name);
+		for (c = 0; c < n; c++) {
+			pct_cell(row, c, "", cell, sizeof(cell));
+			fprintf(out, c + 1 < n ? " %-32s" : " %s", cell);
+		}
+		fputc('\n', out);
+	}
+}
+
 static int
 check_metrics_present(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, char **metrics,
@@ -316,30 +649,10 @@ label_of(const char *path)
 	return escaped_dup(base, len);
 }
 
-static void
-opts_table_init(void)
+static int
+set_help(void *ctx, const char *arg, char *err, size_t errlen)
 {
-	snprintf(metric_help, sizeof(metric_help), "show only these rows: "
-		"metric names or groups, comma-separated, the option may be "
-		"repeated; default: every row. Names and groups: %s",
-		rxr_report_metric_help());
-	metric_words(metric_complete, sizeof(metric_complete));
-	snprintf(json_help, sizeof(json_help), "print the comparison as JSON "
-		"(schema %s): reports, rows with values, delta_pct, p and "
-		"significant, histograms", RXR_REPORT_COMPARE_SCHEMA);
-	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
-		"selected metric is significantly worse than in the first report "
-		"by more than PCT %% (on the mean; from 0, any change), or a drop "
-		"cause rises (--drops-threshold), naming each one on stderr; a "
-		"gate for CI jobs. Exit %d when none is worse but some comparison "
-		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
-		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
-}
-
-static void
-usage(FILE *out)
-{
-	fprintf(out,
+	printf(
 "Usage: %s [options] REPORT.json [REPORT.json ...]\n"
 "\n"
 "Print rxrefill reports (schema %s) side by side: one column per\n"
@@ -351,8 +664,8 @@ usage(FILE *out)
 "With a single report, print that report's own table instead: its\n"
 "strategies side by side, %% against the first strategy.\n"
 "\n", prog, RXR_REPORT_SCHEMA);
-	rxr_opt_help(&opt_table, out);
-	fprintf(out,
+	rxr_opt_help(&opt_table, stdout);
+	printf(
 "\n"
 "Reports that differ in environment (memory backing, build type, debug\n"
 "checks, CPU, DPDK or rxrefill version) or in workload (consumer, main\n"
@@ -386,14 +699,9 @@ usage(FILE *out)
 "data cannot decide.\n",
 		EXIT_BAD_REPORT, RXR_REPORT_SCHEMA, EXIT_USAGE, EXIT_WORSE,
 		EXIT_UNDECIDED);
-}
-
-static int
-set_help(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	usage(stdout);
 	return RXR_OPT_STOP;
 }
+
 
 /* The options into c: -1 to carry on with the reports, else the status. */
 static int
@@ -402,15 +710,35 @@ parse_args(int argc, char **argv, struct cmp_opts *c)
 	char err[2048];
 	int ret;
 
-	opts_table_init();
+	snprintf(metric_help, sizeof(metric_help), "show only these rows: "
+		"metric names or groups, comma-separated, the option may be "
+		"repeated; default: every row. Names and groups: %s",
+		rxr_report_metric_help());
+	metric_words(metric_complete, sizeof(metric_complete));
+	snprintf(worse_help, sizeof(worse_help), "exit with status %d when a "
+		"selected metric is significantly worse than in the first report "
+		"by more than PCT %% (on the mean; from 0, any change), or a drop "
+		"cause rises (--drops-threshold), naming each one on stderr; a "
+		"gate for CI jobs. Exit %d when none is worse but some comparison "
+		"cannot decide: too few runs (e.g. 2 against 3), or a metric a "
+		"report has no value of", EXIT_WORSE, EXIT_UNDECIDED);
 	c->worse_pct = NAN;
 	ret = rxr_opt_parse(&opt_table, c, argc, argv, NULL, err, sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return EXIT_SUCCESS;
-	if (ret == 0 && optind >= argc && !c->check_paths)
+	if (ret == 0 && optind >= argc && !c->check_paths) {
 		snprintf(err, sizeof(err), "no report given");
-	else if (ret == 0)
+	} else if (ret == 0 && !isnan(c->worse_pct) && argc - optind < 2 &&
+			!c->check_paths && c->read == NULL) {
+		/* One report has no first report to be worse than: its table
+		 * compares strategies, which is no regression. */
+		snprintf(err, sizeof(err), "--fail-if-worse compares reports "
+			"with the first: give two or more (a baseline, then the "
+			"runs to gate)");
+		ret = RXR_OPT_BAD_VALUE;	/* no hint to --help */
+	} else if (ret == 0) {
 		return -1;
+	}
 	fprintf(stderr, "%s: %s\n", prog, err);
 	if (ret != RXR_OPT_BAD_VALUE)
 		fprintf(stderr, "Try '%s --help'.\n", prog);
@@ -484,32 +812,12 @@ read_files(const char *kind, char **paths, unsigned int n)
 		else
 			json_decref(doc);
 	}
-	return ret;
-}
-
-/* The string elements of array a, or NULL: not an array of strings. */
-static const char **
-strings_of(const json_t *a, size_t *n)
-{
-	const char **s = calloc(json_array_size(a) + 1, sizeof(*s));
-	size_t i;
-
-	for (i = 0; s != NULL && i < json_array_size(a); i++)
-		if ((s[i] = json_string_value(json_array_get(a, i))) == NULL)
-			break;
-	if (!json_is_array(a) || i < json_array_size(a)) {
-		free(s);
-		return NULL;
+	if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
+		fprintf(stderr, "%s: writing the output: %s\n", prog,
+			strerror(errno));
+		ret = EXIT_FAILURE;
 	}
-	*n = i;
-	return s;
-}
-
-/* Element k of output i of --check-paths' request; NULL: not a string. */
-static const char *
-out_at(const json_t *outs, size_t i, size_t k)
-{
-	return json_string_value(json_array_get(json_array_get(outs, i), k));
+	return ret;
 }
 
 /* --check-paths: the status, after a message when a path is refused. */
@@ -517,20 +825,25 @@ static int
 check_paths(void)
 {
 	static char buf[1 << 20];
-	size_t len = fread(buf, 1, sizeof(buf), stdin), nin = 0, i, j;
+	size_t len = fread(buf, 1, sizeof(buf), stdin), i, j;
 	char err[RXR_REPORT_ERR_LEN + 2 * RXR_PATH_SHOWN_LEN];
 	char shown[2][RXR_PATH_SHOWN_LEN];
 	json_t *req = rxr_report_json_loadb(buf, len, "standard input", err,
 			sizeof(err));
+	const json_t *ins = json_object_get(req, "inputs");
 	const json_t *outs = json_object_get(req, "outputs");
-	const size_t nout = json_array_size(outs);
-	const char **in = strings_of(json_object_get(req, "inputs"), &nin);
-	bool ok = in != NULL && json_is_array(outs);
+	const size_t nin = json_array_size(ins), nout = json_array_size(outs);
+	const char **in = calloc(nin + 1, sizeof(*in));
+	const char *(*out)[2] = calloc(nout + 1, sizeof(*out));	/* option, path */
+	bool ok = in != NULL && out != NULL && json_is_array(ins) &&
+		json_is_array(outs);
 	int ret = EXIT_SUCCESS;
 
+	for (i = 0; ok && i < nin; i++)
+		ok = (in[i] = json_string_value(json_array_get(ins, i))) != NULL;
 	for (i = 0; ok && i < nout; i++)
-		ok = json_array_size(json_array_get(outs, i)) == 2 &&
-			out_at(outs, i, 0) != NULL && out_at(outs, i, 1) != NULL;
+		ok = json_unpack(json_array_get(outs, i), "[ss!]", &out[i][0],
+			&out[i][1]) == 0;
 	if (!ok) {
 		fprintf(stderr, "%s: --check-paths: %s\n", prog, req == NULL ? err :
 			"standard input is not {\"inputs\": [PATH...], "
@@ -542,23 +855,23 @@ check_paths(void)
 			ret = EXIT_BAD_REPORT;
 	for (i = 0; ret == 0 && i < nout; i++) {
 		for (j = 0; ret == 0 && j < i; j++)
-			if (rxr_path_same(out_at(outs, j, 1), out_at(outs, i, 1))) {
+			if (rxr_path_same(out[j][1], out[i][1])) {
 				snprintf(err, sizeof(err), "%s %s: named twice as "
-					"an output (also as %s %s)", out_at(outs, i, 0),
-					rxr_path_shown(out_at(outs, i, 1), shown[0],
-						sizeof(shown[0])), out_at(outs, j, 0),
-					rxr_path_shown(out_at(outs, j, 1), shown[1],
+					"an output (also as %s %s)", out[i][0],
+					rxr_path_shown(out[i][1], shown[0],
+						sizeof(shown[0])), out[j][0],
+					rxr_path_shown(out[j][1], shown[1],
 						sizeof(shown[1])));
 				ret = EXIT_USAGE;
 			}
-		if (ret == 0 && rxr_path_check_output(out_at(outs, i, 0),
-				out_at(outs, i, 1), in, (unsigned int)nin, 0, err,
-				sizeof(err)) != 0)
+		if (ret == 0 && rxr_path_check_output(out[i][0], out[i][1], in,
+				(unsigned int)nin, 0, err, sizeof(err)) != 0)
 			ret = EXIT_USAGE;
 	}
 	if (ret != 0 && ok)
 		say_escaped(err);
 	free(in);
+	free(out);
 	json_decref(req);
 	return ret;
 }
@@ -628,17 +941,15 @@ static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n)
 {
-	bool want_pct = c->nb_metrics == 0;
+	bool want_pct = c->sel.nb_metrics == 0;
 	int ret;
 
-	c->sel.metrics = (const char *const *)c->metrics;
-	c->sel.nb_metrics = c->nb_metrics;
 	ret = check_metrics_present((struct rxr_report *const *)reports,
-		labels, n, c->metrics, c->nb_metrics);
+		labels, n, c->metrics, c->sel.nb_metrics);
 	if (ret != 0)
 		return ret == -ENOMEM ? ret : EXIT_USAGE;
 	/* Percentiles come with the histogram they are computed from. */
-	for (unsigned int i = 0; i < c->nb_metrics; i++)
+	for (unsigned int i = 0; i < c->sel.nb_metrics; i++)
 		want_pct |= strncmp(c->metrics[i], "refill_latency", 14) == 0;
 	/* stderr: the outputs stay machine-readable. */
 	if (n > 1 || c->format == FORMAT_TEXT)
@@ -692,27 +1003,12 @@ main(int argc, char **argv)
 	/* A file past ulimit -f is a write error (EFBIG), said as one. */
 	signal(SIGXFSZ, SIG_IGN);
 	ret = parse_args(argc, argv, &c);
-	if (ret < 0 && c.check_paths)
+	n = (unsigned int)(argc - optind);
+	if (ret < 0 && c.check_paths) {
 		ret = check_paths();
-	if (ret < 0 && c.read != NULL) {
-		ret = read_files(c.read, argv + optind,
-			(unsigned int)(argc - optind));
-		if (fflush(stdout) != 0 && ret == EXIT_SUCCESS) {
-			fprintf(stderr, "%s: writing the output: %s\n", prog,
-				strerror(errno));
-			ret = EXIT_FAILURE;
-		}
-	}
-	/* One report has no first report to be worse than: its table
-	 * compares strategies, which is no regression. */
-	if (ret < 0 && !isnan(c.worse_pct) && argc - optind < 2) {
-		fprintf(stderr, "%s: --fail-if-worse compares reports with the "
-			"first: give two or more (a baseline, then the runs to "
-			"gate)\n", prog);
-		ret = EXIT_USAGE;
-	}
-	if (ret < 0) {
-		n = (unsigned int)(argc - optind);
+	} else if (ret < 0 && c.read != NULL) {
+		ret = read_files(c.read, argv + optind, n);
+	} else if (ret < 0) {
 		reports = calloc(n, sizeof(*reports));
 		labels = calloc(n, sizeof(*labels));
 		ret = reports == NULL || labels == NULL ? -ENOMEM :
@@ -729,7 +1025,7 @@ main(int argc, char **argv)
 		rxr_report_free(reports[i]);
 		free(labels[i]);
 	}
-	for (i = 0; i < c.nb_metrics; i++)
+	for (i = 0; i < c.sel.nb_metrics; i++)
 		free(c.metrics[i]);
 	free(c.metrics);
 	free(reports);

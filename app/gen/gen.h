@@ -21,13 +21,14 @@
 #define GEN_PROG		"rxrefill-gen"
 #define GEN_MANIFEST_SCHEMA	"rxrefill-gen-manifest/1"
 
-/* Frame length without FCS: Ethernet's minimum .. an IPv4 datagram's maximum. */
-#define GEN_SIZE_MIN		60u
-#define GEN_SIZE_MAX		65535u
+/* Frame length without FCS: Ethernet's minimum .. an IPv4 datagram's
+ * maximum. Plain numbers: --help quotes them (RTE_STR). */
+#define GEN_SIZE_MIN		60
+#define GEN_SIZE_MAX		65535
 #define GEN_SNAPLEN		65535
-#define GEN_IMIX_MAX_ENTRIES	16u
-#define GEN_IMIX_MAX_WEIGHT	1000u
-#define GEN_STREAMS_MAX		100000u
+#define GEN_IMIX_MAX_ENTRIES	16
+#define GEN_IMIX_MAX_WEIGHT	1000
+#define GEN_STREAMS_MAX		100000
 #define GEN_PACKETS_MAX		1000000000
 #define GEN_DPORT		5201	/* iperf3's */
 #define GEN_FLOWS_MAX		(1u << 22)
@@ -131,8 +132,7 @@ struct gen_split_stats {
 	uint64_t ip;		/* hashed as IP */
 	uint64_t non_ip, non_ip_bytes;		/* no IP: RETA entry 0 */
 	uint64_t unparsed, unparsed_bytes;	/* IP, headers cut or bad: RETA entry 0 */
-	bool truncated;		/* the capture is damaged after what was split */
-	char truncated_msg[256];
+	bool truncated;		/* damaged after what was split: the reader's err */
 };
 
 typedef int (*gen_sink_fn)(void *ctx, uint16_t queue,

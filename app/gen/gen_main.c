@@ -7,13 +7,11 @@
  * says exactly what each file holds, so tests can check counts.
  */
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
 
-#include "rxr_build_config.h"
 #include "gen.h"
 #include "rxr_path.h"
 #include "rxr_version.h"
@@ -84,19 +82,18 @@ queues_json(const struct gen_out *outs, uint32_t n)
 
 /* ---- output files ---- */
 
+/* The outputs are o->paths but the last, the manifest. */
 struct run {
 	struct gen_opts *o;
 	struct rxr_flow_rss rss;
 	struct gen_out *outs;	/* queues, then the --all file */
 	uint32_t nb_outs;
-	char *manifest_path;
 };
 
 static int
 run_open(struct run *r, int snaplen, unsigned int precision,
 		struct gen_err *e)
 {
-	/* Every file of paths but the manifest, the last. */
 	r->nb_outs = r->o->nb_paths - 1;
 	r->outs = calloc(r->nb_outs, sizeof(*r->outs));
 	if (r->outs == NULL) {
@@ -119,11 +116,12 @@ run_commit(struct run *r, json_t *doc, const char *what,
 		struct gen_err *e)
 {
 	const struct gen_opts *o = r->o;
-	int ret = gen_out_commit(r->outs, r->nb_outs, doc, r->manifest_path, e);
+	const char *manifest = o->paths[r->nb_outs];
+	int ret = gen_out_commit(r->outs, r->nb_outs, doc, manifest, e);
 	uint32_t q;
 
 	json_decref(doc);
-	if (ret != 0 || o->quiet || strcmp(r->manifest_path, "-") == 0)
+	if (ret != 0 || o->quiet || rxr_path_is_stdout(manifest))
 		return ret;
 	printf("%s: %s, %u queues (RSS key %s, %s, RETA %u round robin)\n",
 		GEN_PROG, what, o->queues, o->key_name,
@@ -133,7 +131,7 @@ run_commit(struct run *r, json_t *doc, const char *what,
 			r->outs[q].path, r->outs[q].streams,
 			(unsigned long long)r->outs[q].packets,
 			(unsigned long long)r->outs[q].bytes);
-	printf("  manifest: %s\n", r->manifest_path);
+	printf("  manifest: %s\n", manifest);
 	return 0;
 }
 
@@ -142,71 +140,6 @@ run_commit(struct run *r, json_t *doc, const char *what,
 /* Generated packets are one microsecond apart from this Unix time. */
 #define GEN_TS_START_S 1700000000
 #define US_PER_S 1000000
-
-/*
- * Streams placed on queues by RSS, the output files opened and each told
- * how many streams it gets; warns about streams off their round-robin
- * queue and about queues that get none.
- */
-static int
-generate_place(struct run *r, struct gen_stream *st, struct gen_err *e)
-{
-	const struct gen_opts *o = r->o;
-	const struct gen_traffic_conf *t = &o->t;
-	uint32_t s, q, unbalanced;
-
-	unbalanced = gen_streams_setup(st, t, &r->rss);
-	if (unbalanced != 0)
-		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
-			unbalanced);
-	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
-		return -1;
-	for (s = 0; s < t->nb_streams; s++)
-		r->outs[st[s].queue].streams++;
-	if (o->all)
-		r->outs[o->queues].streams = t->nb_streams;
-	for (q = 0; q < o->queues && t->nb_streams >= o->queues; q++)
-		if (r->outs[q].streams == 0)
-			fprintf(stderr, GEN_PROG ": warning: queue %u gets no stream with this seed and RSS configuration\n",
-				q);
-	return 0;
-}
-
-/*
- * Round robin over the streams, as interleaved flows are captured, into
- * each stream's queue file (and the --all file); *bytes gets the total.
- */
-static int
-generate_write(struct run *r, struct gen_stream *st, uint8_t *buf,
-		uint64_t *bytes, struct gen_err *e)
-{
-	const struct gen_opts *o = r->o;
-	const struct gen_traffic_conf *t = &o->t;
-	struct pcap_pkthdr h;
-	uint64_t k, g = 0;
-	uint32_t s;
-
-	for (k = 0; k < t->packets; k++) {
-		for (s = 0; s < t->nb_streams; s++, g++) {
-			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
-
-			gen_build_frame(buf, len, &st[s], s, k, t);
-			/* One microsecond apart, from a fixed start: reproducible. */
-			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
-			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
-			h.caplen = h.len = len;
-			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0)
-				return -1;
-			if (o->all && gen_out_write(&r->outs[o->queues], &h, buf,
-					e) != 0)
-				return -1;
-			st[s].packets++;
-			st[s].bytes += len;
-			*bytes += len;
-		}
-	}
-	return 0;
-}
 
 /* The manifest of a generated set of files. */
 static json_t *
@@ -236,13 +169,22 @@ generate_manifest(const struct run *r, const struct gen_stream *st,
 	return doc;
 }
 
+/*
+ * Streams placed on queues by RSS (warning about those off their
+ * round-robin queue and about queues that get none), then round robin
+ * over the streams, as interleaved flows are captured, into each stream's
+ * queue file and the --all file.
+ */
 static int
 generate(struct run *r, struct gen_err *e)
 {
-	const struct gen_traffic_conf *t = &r->o->t;
+	const struct gen_opts *o = r->o;
+	const struct gen_traffic_conf *t = &o->t;
 	struct gen_stream *st = calloc(t->nb_streams, sizeof(*st));
 	uint8_t *buf = malloc(GEN_SIZE_MAX);
-	uint64_t bytes = 0;
+	uint32_t s, q, unbalanced;
+	uint64_t k, g = 0, bytes = 0;
+	struct pcap_pkthdr h;
 	char what[512];
 	int ret = -1;
 
@@ -250,9 +192,38 @@ generate(struct run *r, struct gen_err *e)
 		gen_err_set(e, "out of memory");
 		goto out;
 	}
-	if (generate_place(r, st, e) != 0 ||
-			generate_write(r, st, buf, &bytes, e) != 0)
+	unbalanced = gen_streams_setup(st, t, &r->rss);
+	if (unbalanced != 0)
+		fprintf(stderr, GEN_PROG ": warning: %u streams could not be placed on their round-robin queue; they go where their hash says\n",
+			unbalanced);
+	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
 		goto out;
+	for (s = 0; s < t->nb_streams; s++)
+		r->outs[st[s].queue].streams++;
+	if (o->all)
+		r->outs[o->queues].streams = t->nb_streams;
+	for (q = 0; q < o->queues && t->nb_streams >= o->queues; q++)
+		if (r->outs[q].streams == 0)
+			fprintf(stderr, GEN_PROG ": warning: queue %u gets no stream with this seed and RSS configuration\n",
+				q);
+	for (k = 0; k < t->packets; k++) {
+		for (s = 0; s < t->nb_streams; s++, g++) {
+			uint32_t len = t->sizes.cycle[(k + s) % t->sizes.n];
+
+			gen_build_frame(buf, len, &st[s], s, k, t);
+			/* One microsecond apart, from a fixed start: reproducible. */
+			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
+			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
+			h.caplen = h.len = len;
+			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0 ||
+					(o->all && gen_out_write(&r->outs[o->queues],
+						&h, buf, e) != 0))
+				goto out;
+			st[s].packets++;
+			st[s].bytes += len;
+			bytes += len;
+		}
+	}
 	snprintf(what, sizeof(what), "%u %s/ipv%d streams x %llu packets of %s B",
 		t->nb_streams, t->proto == IPPROTO_TCP ? "tcp" : "udp",
 		t->ipver, (unsigned long long)t->packets, t->sizes.spec);
@@ -302,7 +273,7 @@ split_manifest(const struct run *r, const struct rxr_capture *c,
 		"skipped_invalid", J(c->skipped[RXR_CAPTURE_SKIP_INVALID]),
 		"skipped_linktype", J(c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]),
 		"truncated", st->truncated, "truncated_at", st->truncated ?
-		json_string(st->truncated_msg) : NULL,
+		json_string(c->err) : NULL,
 		"total", count_json(st->written, total_bytes),
 		"queues", queues_json(r->outs, o->queues)));
 	/* The first --max-streams listed, the rest summed. */
@@ -376,7 +347,7 @@ split(struct run *r, struct gen_err *e)
 		fprintf(stderr, GEN_PROG ": %s: %s\n", o->split, what);
 	if (st.truncated)
 		fprintf(stderr, GEN_PROG ": warning: %s: damaged (%s); split "
-			"the records before\n", o->split, st.truncated_msg);
+			"the records before\n", o->split, in.err);
 	for (i = 0; i < ft.nb_flows; i++)
 		r->outs[ft.flows[i].queue].streams++;
 	snprintf(what, sizeof(what), "%s: %llu records, %u streams, %llu non-IP, %llu unparsed",
@@ -417,7 +388,6 @@ main(int argc, char **argv)
 		perror(GEN_PROG ": sigaction");
 		return EXIT_FAILURE;
 	}
-	r.manifest_path = o.paths[o.nb_paths - 1];
 	if (rxr_flow_rss_init(&r.rss, o.key, o.fields, o.reta_size,
 			(uint16_t)o.queues) != 0)
 		gen_err_set(&e, "cannot set up RSS");

@@ -17,7 +17,6 @@
 
 #include <rte_common.h>
 
-#include "rxr_build_config.h"
 #include "rxr_opt.h"
 #include "rxr_path.h"
 #include "gen.h"
@@ -50,69 +49,20 @@ path_opt(const struct gen_opts *o, unsigned int i)
 		"--manifest";
 }
 
-/* o->paths: PREFIX.q<N>.pcap, PREFIX.all.pcap with --all, the manifest. */
-static void
-paths_make(struct gen_opts *o)
-{
-	o->nb_paths = o->queues + (o->all ? 1 : 0) + 1;
-	o->paths = calloc(o->nb_paths, sizeof(*o->paths));
-	for (unsigned int i = 0; o->paths != NULL && i < o->nb_paths; i++)
-		if ((i < o->queues ? asprintf(&o->paths[i], "%s.q%u.pcap",
-				o->prefix, i) : i + 1 < o->nb_paths ?
-				asprintf(&o->paths[i], "%s.all.pcap", o->prefix) :
-				o->manifest != NULL ?
-				asprintf(&o->paths[i], "%s", o->manifest) :
-				asprintf(&o->paths[i], "%s.json", o->prefix)) < 0)
-			usage_error("out of memory");
-	if (o->paths == NULL)
-		usage_error("out of memory");
-}
-
-/*
- * The outputs of one run against each other: a manifest named like one
- * of the captures would replace it, and the run would still exit 0.
- */
-static void
-check_outputs_differ(const struct gen_opts *o, unsigned int nb)
-{
-	char shown[2][RXR_PATH_SHOWN_LEN];
-
-	for (unsigned int j = 1; j < nb; j++)
-		for (unsigned int i = 0; i < j; i++) {
-			if (!rxr_path_same(o->paths[i], o->paths[j]))
-				continue;
-			usage_error("%s %s: is also the %s output %s: one run "
-				"cannot write both", path_opt(o, j),
-				rxr_path_shown(o->paths[j], shown[0],
-					sizeof(shown[0])), path_opt(o, i),
-				rxr_path_shown(o->paths[i], shown[1],
-					sizeof(shown[1])));
-		}
-}
-
-/* Whether the prefix's last component names no file ("g/", ".", ".."). */
-static bool
-prefix_is_dir(const char *prefix)
-{
-	const char *slash = strrchr(prefix, '/');
-	const char *name = slash != NULL ? slash + 1 : prefix;
-
-	return strcmp(name, "") == 0 || strcmp(name, ".") == 0 ||
-		strcmp(name, "..") == 0;
-}
-
 /*
  * Inputs and outputs, before anything is opened: the capture to split is
  * a regular file (a FIFO would block, a directory holds nothing), no
  * output replaces a device, a FIFO, a directory or that capture, and no
- * two outputs are one file.
+ * two outputs are one file (a manifest named like a capture would replace
+ * it, and the run would still exit 0). o->paths: PREFIX.q<N>.pcap,
+ * PREFIX.all.pcap with --all, then the manifest.
  */
 static void
 check_paths(struct gen_opts *o)
 {
-	const char *inputs[1] = { o->split };
-	unsigned int nb_in = o->split != NULL ? 1 : 0, nb_out;
-	char err[PATH_MAX + 256], shown[RXR_PATH_SHOWN_LEN];
+	const char *inputs[1] = { o->split }, *name = strrchr(o->prefix, '/');
+	unsigned int nb_in = o->split != NULL ? 1 : 0, nb_out, i, j;
+	char err[PATH_MAX + 256], shown[2][RXR_PATH_SHOWN_LEN];
 
 	/* A capture that cannot be read: status 1, as --help says. */
 	if (o->split != NULL &&
@@ -125,14 +75,26 @@ check_paths(struct gen_opts *o)
 			"standard output ('-') is for --manifest", o->queues +
 			(o->all ? 1 : 0));
 	/* "g/" would name the hidden files g/.q0.pcap and g/.json. */
-	if (prefix_is_dir(o->prefix))
+	name = name != NULL ? name + 1 : o->prefix;
+	if (strcmp(name, "") == 0 || strcmp(name, ".") == 0 ||
+			strcmp(name, "..") == 0)
 		usage_error("--prefix %s: names a directory, not a prefix "
-			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown,
-				sizeof(shown)));
-	paths_make(o);
-	nb_out = o->nb_paths;
+			"(give DIR/NAME)", rxr_path_shown(o->prefix, shown[0],
+				sizeof(shown[0])));
+	nb_out = o->nb_paths = o->queues + (o->all ? 1 : 0) + 1;
+	o->paths = calloc(o->nb_paths, sizeof(*o->paths));
+	for (i = 0; o->paths != NULL && i < o->nb_paths; i++)
+		if ((i < o->queues ? asprintf(&o->paths[i], "%s.q%u.pcap",
+				o->prefix, i) : i + 1 < o->nb_paths ?
+				asprintf(&o->paths[i], "%s.all.pcap", o->prefix) :
+				o->manifest != NULL ?
+				asprintf(&o->paths[i], "%s", o->manifest) :
+				asprintf(&o->paths[i], "%s.json", o->prefix)) < 0)
+			usage_error("out of memory");
+	if (o->paths == NULL)
+		usage_error("out of memory");
 	/* The files the prefix names are reported as --prefix's. */
-	for (unsigned int i = 0; i < nb_out; i++)
+	for (i = 0; i < nb_out; i++)
 		if (rxr_path_check_output(i + 1 < nb_out ? "--prefix" :
 				"--manifest", o->paths[i], inputs, nb_in, 0,
 				err, sizeof(err)) != 0)
@@ -140,7 +102,15 @@ check_paths(struct gen_opts *o)
 	/* Standard output is no file. */
 	if (rxr_path_is_stdout(o->paths[nb_out - 1]))
 		nb_out--;
-	check_outputs_differ(o, nb_out);
+	for (j = 1; j < nb_out; j++)
+		for (i = 0; i < j; i++)
+			if (rxr_path_same(o->paths[i], o->paths[j]))
+				usage_error("%s %s: is also the %s output %s: one "
+					"run cannot write both", path_opt(o, j),
+					rxr_path_shown(o->paths[j], shown[0],
+						sizeof(shown[0])), path_opt(o, i),
+					rxr_path_shown(o->paths[i], shown[1],
+						sizeof(shown[1])));
 }
 
 static int
@@ -242,8 +212,7 @@ set_version(void *c, const char *arg, char *err, size_t errlen)
 }
 
 /* Texts with limits from the headers, made at run time. */
-static char queues_help[64], reta_def[16], streams_help[32], size_help[256],
-	max_streams_help[128];
+static char queues_help[64], reta_def[16];
 
 /* Typed options: a field of struct gen_opts. */
 #define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct gen_opts, m, v)
@@ -289,13 +258,18 @@ static const struct rxr_opt opt_list[] = {
 		"'l3l4' (addresses, and TCP/UDP ports of non-fragments) or "
 		"'l3' (addresses)",
 		RXR_OPT_ENUM_OF(struct gen_opts, fields, fields_names) },
-	{ "streams", 's', "N", "8", NULL, S_TRAFFIC, streams_help,
+	{ "streams", 's', "N", "8", NULL, S_TRAFFIC,
+		"streams, 1.." RTE_STR(GEN_STREAMS_MAX),
 		OPT_UINT(t.nb_streams, 1, GEN_STREAMS_MAX), .flags = GEN_ONLY },
 	{ "packets", 'n', "N", "1000", NULL, S_TRAFFIC,
 		"packets per stream, 1.." RTE_STR(GEN_PACKETS_MAX),
 		OPT_UINT(t.packets, 1, GEN_PACKETS_MAX), .flags = GEN_ONLY },
 	{ "size", 'l', "SIZE", NULL, "words:64,128,256,512,1024,1500,imix",
-		S_TRAFFIC, size_help,
+		S_TRAFFIC, "frame length: a number " RTE_STR(GEN_SIZE_MIN) ".."
+		RTE_STR(GEN_SIZE_MAX) " (default 64, or the headers' length when "
+		"longer), 'imix' (64x7,594x4,1518x1) or 'imix:SIZExWEIGHT,...' "
+		"(up to " RTE_STR(GEN_IMIX_MAX_ENTRIES) " sizes, weights 1.."
+		RTE_STR(GEN_IMIX_MAX_WEIGHT) ")",
 		RXR_OPT_STR_OF(struct gen_opts, size_text), .flags = GEN_ONLY },
 	{ "proto", 'p', "PROTO", "tcp", "words:tcp,udp", S_TRAFFIC,
 		"'tcp' or 'udp'", set_proto, GEN_ONLY },
@@ -322,7 +296,9 @@ static const struct rxr_opt opt_list[] = {
 		"a capture cut inside a record: split the records before the "
 		"cut instead of failing", OPT_FLAG(allow_truncated, true),
 		.flags = SPLIT_ONLY },
-	{ "max-streams", 0, "N", "100000", NULL, S_SPLIT, max_streams_help,
+	{ "max-streams", 0, "N", "100000", NULL, S_SPLIT, "streams listed in "
+		"the manifest, 0.." RTE_STR(GEN_STREAMS_MAX) "; the rest are "
+		"summed in streams_unlisted",
 		OPT_UINT(max_streams, 0, GEN_STREAMS_MAX), .flags = SPLIT_ONLY },
 	{ "help", 'h', NULL, NULL, NULL, S_OTHER, "this text", set_help },
 	{ "version", 'V', NULL, NULL, NULL, S_OTHER, "version", set_version },
@@ -332,28 +308,10 @@ static const struct rxr_opt_table opt_table = {
 	GEN_PROG, opt_list, RTE_DIM(opt_list),
 };
 
-static void
-opts_table_init(void)
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
 {
-	snprintf(queues_help, sizeof(queues_help), "RX queues, 1..%u",
-		RXR_FLOW_QUEUES_MAX);
-	snprintf(reta_def, sizeof(reta_def), "%u", RXR_FLOW_RETA_SIZE_DEFAULT);
-	snprintf(streams_help, sizeof(streams_help), "streams, 1..%u",
-		GEN_STREAMS_MAX);
-	snprintf(size_help, sizeof(size_help), "frame length: a number %u..%u "
-		"(default 64, or the headers' length when longer), 'imix' "
-		"(64x7,594x4,1518x1) or 'imix:SIZExWEIGHT,...' (up to %u sizes, "
-		"weights 1..%u)", GEN_SIZE_MIN, GEN_SIZE_MAX,
-		GEN_IMIX_MAX_ENTRIES, GEN_IMIX_MAX_WEIGHT);
-	snprintf(max_streams_help, sizeof(max_streams_help), "streams listed "
-		"in the manifest, 0..%u; the rest are summed in "
-		"streams_unlisted", GEN_STREAMS_MAX);
-}
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
+	printf(
 "Usage: " GEN_PROG " [OPTIONS]                 generate traffic\n"
 "       " GEN_PROG " --split CAPTURE [OPTIONS] split an Ethernet capture\n"
 "\n"
@@ -361,8 +319,8 @@ usage(FILE *f)
 "would deliver to queue N, and a JSON manifest of what each file holds.\n"
 "Frame sizes are bytes without the FCS, as in the captures.\n"
 "\n");
-	rxr_opt_help(&opt_table, f);
-	fprintf(f,
+	rxr_opt_help(&opt_table, stdout);
+	printf(
 "\n"
 "Numbers are decimal. No output may be a device, a FIFO, a directory or\n"
 "the capture given to --split; that capture must be a regular file. No two\n"
@@ -374,12 +332,6 @@ usage(FILE *f)
 "Exit status: 0 on success; 1 when a capture cannot be read or split, or an\n"
 "output cannot be written (the message names the file); 2 on bad usage\n"
 "(an unknown option or a bad value).\n");
-}
-
-static int
-set_help(void *c, const char *arg, char *err, size_t errlen)
-{
-	usage(stdout);
 	exit(EXIT_SUCCESS);
 }
 
@@ -428,7 +380,9 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	int ret, gen_only, split_only;
 	char err[1024];
 
-	opts_table_init();
+	snprintf(queues_help, sizeof(queues_help), "RX queues, 1..%u",
+		RXR_FLOW_QUEUES_MAX);
+	snprintf(reta_def, sizeof(reta_def), "%u", RXR_FLOW_RETA_SIZE_DEFAULT);
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */

@@ -8,7 +8,6 @@
  */
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -68,16 +67,12 @@ gen_split(struct rxr_capture *in, const char *name,
 			return -1;
 		st->written++;
 	}
-	if (r < 0) {
-		/* A cut or damaged record: the file is unusable from here. */
-		if (!allow_truncated) {
-			gen_err_set(e, "%s: %s (--allow-truncated splits the "
-				"records before)", name, in->err);
-			return -1;
-		}
-		st->truncated = true;
-		snprintf(st->truncated_msg, sizeof(st->truncated_msg), "%s",
-			in->err);
+	/* A cut or damaged record: the file is unusable from here. */
+	if (r < 0 && !allow_truncated) {
+		gen_err_set(e, "%s: %s (--allow-truncated splits the records "
+			"before)", name, in->err);
+		return -1;
 	}
+	st->truncated = r < 0;
 	return 0;
 }

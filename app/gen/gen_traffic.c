@@ -35,8 +35,6 @@ gen_err_set(struct gen_err *e, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (e == NULL)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
@@ -58,36 +56,12 @@ parse_u32(const char *s, char **end, uint32_t *out)
 	return 0;
 }
 
-static int
-size_entry(struct gen_sizes *s, const char *text, const char *tok,
-		uint32_t size, uint32_t weight, struct gen_err *e)
-{
-	if (size < GEN_SIZE_MIN || size > GEN_SIZE_MAX) {
-		gen_err_set(e, "--size '%s': frame size %u is outside %u..%u (bytes without FCS)",
-			text, size, GEN_SIZE_MIN, GEN_SIZE_MAX);
-		return -1;
-	}
-	if (weight < 1 || weight > GEN_IMIX_MAX_WEIGHT) {
-		gen_err_set(e, "--size '%s': weight in '%s' is outside 1..%u",
-			text, tok, GEN_IMIX_MAX_WEIGHT);
-		return -1;
-	}
-	if (s->nb_entries == GEN_IMIX_MAX_ENTRIES) {
-		gen_err_set(e, "--size '%s': more than %u sizes", text,
-			GEN_IMIX_MAX_ENTRIES);
-		return -1;
-	}
-	s->size[s->nb_entries] = size;
-	s->weight[s->nb_entries] = weight;
-	s->nb_entries++;
-	return 0;
-}
-
 /* What starts a weighted list of sizes. */
 #define IMIX_PREFIX "imix:"
 #define IMIX_PREFIX_LEN (sizeof(IMIX_PREFIX) - 1)
 
-/* "SIZE[xWEIGHT],..." (after IMIX_PREFIX) of --size text into s. */
+/* "SIZE[xWEIGHT],..." (after IMIX_PREFIX, or a plain size) of --size
+ * text into s. */
 static int
 imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 		struct gen_err *e)
@@ -114,8 +88,23 @@ imix_list_parse(struct gen_sizes *s, const char *text, const char *p,
 				text, *end, tok);
 			return -1;
 		}
-		if (size_entry(s, text, tok, size, weight, e) != 0)
+		if (size < GEN_SIZE_MIN || size > GEN_SIZE_MAX) {
+			gen_err_set(e, "--size '%s': frame size %u is outside %u..%u (bytes without FCS)",
+				text, size, GEN_SIZE_MIN, GEN_SIZE_MAX);
 			return -1;
+		}
+		if (weight < 1 || weight > GEN_IMIX_MAX_WEIGHT) {
+			gen_err_set(e, "--size '%s': weight in '%s' is outside 1..%u",
+				text, tok, GEN_IMIX_MAX_WEIGHT);
+			return -1;
+		}
+		if (s->nb_entries == GEN_IMIX_MAX_ENTRIES) {
+			gen_err_set(e, "--size '%s': more than %u sizes", text,
+				GEN_IMIX_MAX_ENTRIES);
+			return -1;
+		}
+		s->size[s->nb_entries] = size;
+		s->weight[s->nb_entries++] = weight;
 		if (*end == '\0')
 			return 0;
 		p = end + 1;
@@ -126,32 +115,28 @@ int
 gen_sizes_parse(struct gen_sizes *s, const char *text, struct gen_err *e)
 {
 	int64_t cur[GEN_IMIX_MAX_ENTRIES] = { 0 };
+	const char *list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
+	bool imix = strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0;
 	uint32_t size, i, k, total = 0;
-	const char *list;
-	size_t used;
+	size_t used = 0;
 	char *end;
 
 	memset(s, 0, sizeof(*s));
-	list = strcmp(text, "imix") == 0 ? IMIX_CLASSIC : text;
-	if (strncmp(list, IMIX_PREFIX, IMIX_PREFIX_LEN) == 0) {
-		if (imix_list_parse(s, text, list + IMIX_PREFIX_LEN, e) != 0)
-			return -1;
-		/* The spec: "imix:SIZExWEIGHT,...", else "SIZE". */
-		used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
-		for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
-			used += (size_t)snprintf(s->spec + used,
-				sizeof(s->spec) - used, "%s%ux%u", i ? "," : "",
-				s->size[i], s->weight[i]);
-	} else {
-		if (parse_u32(text, &end, &size) != 0 || *end != '\0') {
-			gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
-				text);
-			return -1;
-		}
-		if (size_entry(s, text, text, size, 1, e) != 0)
-			return -1;
-		snprintf(s->spec, sizeof(s->spec), "%u", size);
+	if (!imix && (parse_u32(text, &end, &size) != 0 || *end != '\0')) {
+		gen_err_set(e, "--size '%s': not a frame size, 'imix' or 'imix:SIZExWEIGHT,...'",
+			text);
+		return -1;
 	}
+	if (imix_list_parse(s, text, imix ? list + IMIX_PREFIX_LEN : text,
+			e) != 0)
+		return -1;
+	/* The spec: "imix:SIZExWEIGHT,...", else "SIZE". */
+	if (imix)
+		used = (size_t)snprintf(s->spec, sizeof(s->spec), IMIX_PREFIX);
+	for (i = 0; i < s->nb_entries && used < sizeof(s->spec); i++)
+		used += (size_t)snprintf(s->spec + used, sizeof(s->spec) - used,
+			imix ? "%s%ux%u" : "%s%u", i ? "," : "", s->size[i],
+			s->weight[i]);
 	/* The cycle: each size as often as its weight, by smooth weighted
 	 * round robin, so that sizes mix instead of coming in runs. */
 	for (i = 0; i < s->nb_entries; i++)
