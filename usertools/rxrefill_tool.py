@@ -30,7 +30,7 @@ import textwrap
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
            "to_stdout", "finite",
-           "read_json", "read_text", "check_paths", "on_signals", "Outputs",
+           "read_json", "on_signals", "Outputs",
            "opt", "parser", "general", "options_table", "TABLE_HEADER",
            "pyplot"]
 
@@ -150,29 +150,6 @@ def read_json(paths, kind="json"):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def check_paths(inputs=(), outputs=()):
-    """Check inputs (regular files) and outputs ((option, path) pairs) as
-    the C programs check theirs; ToolError (status 1 for an input, 2 for
-    an output) naming the first refused."""
-    _run_compare(["--check-paths"], json.dumps({
-        "inputs": [os.fsdecode(i) for i in inputs],
-        "outputs": [[w or "output", os.fsdecode(p)] for w, p in outputs]},
-        ensure_ascii=False, allow_nan=False).encode("utf-8", "surrogateescape"))
-
-
-def read_text(path):
-    """The UTF-8 text of a regular file."""
-    check_paths([path])
-    try:
-        with open(path, "rb") as f:
-            return f.read().decode("utf-8")
-    except OSError as e:
-        raise ToolError("%s: %s" % (shown(path), e.strerror))
-    except UnicodeDecodeError as e:
-        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(path),
-                                                         e.start))
-
-
 # --- outputs: temporary files renamed over them, all or none -------------
 
 # Temporary files not yet renamed: removed on an error and on a signal.
@@ -236,9 +213,16 @@ class Outputs:
         self.paths.append(path)
         self.whats[path] = what or self.what
 
-    def check(self):
-        check_paths(outputs=[(self.whats[p], p) for p in self.paths],
-                    inputs=self.inputs)
+    def check(self, paths=None):
+        """The inputs (regular files) and outputs checked as the C programs
+        check theirs; ToolError (status 1 for an input, 2 for an output)
+        naming the first refused."""
+        _run_compare(["--check-paths"], json.dumps({
+            "inputs": [os.fsdecode(i) for i in self.inputs],
+            "outputs": [[self.whats[p] or "output", os.fsdecode(p)]
+                        for p in (self.paths if paths is None else paths)]},
+            ensure_ascii=False, allow_nan=False).encode("utf-8",
+                                                        "surrogateescape"))
 
     def _temp(self, path):
         d, base = os.path.split(path)
@@ -289,8 +273,7 @@ class Outputs:
 
     def commit(self):
         try:
-            check_paths(outputs=[(self.whats[p], p) for p in self.done],
-                        inputs=self.inputs)
+            self.check(self.done)
             for p, t in list(self.done.items()):
                 try:
                     os.rename(t, p)
