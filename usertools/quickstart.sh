@@ -354,13 +354,9 @@ EOF
 case "${1:-}" in
 run)
 	shift
-	# The default job, no NIC needed (doc/design.md, "The default job"):
-	# the captures replayed on net_pcap, two poll lcores on two CPUs each
-	# freeing in its own loop (--consumer inline) and sharing one zone as
-	# two CPUs' softirqs do, the main lcore only reporting. 64-byte frames:
+	# The default job (doc/design.md), no NIC needed; 64-byte frames:
 	# net_pcap's copy of larger ones hides the allocator. Every strategy,
-	# bulk on and off, in rounds until every ratio to bh-bulk is decided;
-	# one progress line per round, EAL's start-up notes left out.
+	# bulk on and off, in rounds until every ratio to bh-bulk is decided.
 	prepare
 	if [ $# -eq 0 ]; then
 		lcores=$(cpus)
