@@ -27,7 +27,7 @@ import sys
 # directory or TEMPLATE, and is replaced only when complete.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rxrefill_tool import (EXIT_USAGE, TABLE_HEADER, Outputs,  # noqa: E402
-                           ToolError, on_signals, read_text, shown)
+                           ToolError, on_signals, shown)
 
 
 def esc(s):
@@ -137,8 +137,15 @@ def make(template, output, version, prog):
     when = build_date()
     out = Outputs([template] + prog, "OUTPUT")
     out.add(output)
-    out.check()         # before any work
-    text = read_text(template)
+    out.check()         # before any work; TEMPLATE a regular file
+    try:
+        with open(template, "rb") as f:
+            text = f.read().decode("utf-8")
+    except OSError as e:
+        raise ToolError("%s: %s" % (shown(template), e.strerror))
+    except UnicodeDecodeError as e:
+        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(template),
+                                                         e.start))
     try:
         opts = table_roff(run(prog, "--options-table"))
     except ValueError as e:

@@ -31,8 +31,7 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# 2 MiB hugepages for the run, as root when none are free: Debian's
-# dpdk-hugepages.py (package dpdk) when installed, else sysfs plus a
+# 2 MiB hugepages for the run, as root when none are free: sysfs plus a
 # hugetlbfs mount, creating the mount point (/dev/hugepages is not there on
 # every machine). Without them rxrefill falls back to --no-huge and says so.
 HUGE_PAGES=1024
@@ -85,13 +84,8 @@ hugepages() {
 		local total want
 		total=$(cat "$HUGE_DIR/nr_hugepages")
 		want=$((total + HUGE_PAGES))
-		if command -v dpdk-hugepages.py >/dev/null; then
-			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages with dpdk-hugepages.py"
-			dpdk-hugepages.py -p 2M -r "$((want * 2))M" || true
-		else
-			echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages in $HUGE_DIR/nr_hugepages"
-			echo "$want" > "$HUGE_DIR/nr_hugepages" || true
-		fi
+		echo "quickstart: reserving $HUGE_PAGES 2 MiB hugepages in $HUGE_DIR/nr_hugepages"
+		echo "$want" > "$HUGE_DIR/nr_hugepages" || true
 		free=$(free_unreserved)
 		echo "quickstart: $free 2 MiB hugepages free now"
 	fi
@@ -360,13 +354,9 @@ EOF
 case "${1:-}" in
 run)
 	shift
-	# The default job, no NIC needed (doc/design.md, "The default job"):
-	# the captures replayed on net_pcap, two poll lcores on two CPUs each
-	# freeing in its own loop (--consumer inline) and sharing one zone as
-	# two CPUs' softirqs do, the main lcore only reporting. 64-byte frames:
+	# The default job (doc/design.md), no NIC needed; 64-byte frames:
 	# net_pcap's copy of larger ones hides the allocator. Every strategy,
-	# bulk on and off, in rounds until every ratio to bh-bulk is decided;
-	# one progress line per round, EAL's start-up notes left out.
+	# bulk on and off, in rounds until every ratio to bh-bulk is decided.
 	prepare
 	if [ $# -eq 0 ]; then
 		lcores=$(cpus)

@@ -1,30 +1,20 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""What the Python tools (rxrefill-plot, rxrefill-sweep, mkman.py,
-subst_version.py) share:
+"""What the Python tools (rxrefill-plot, rxrefill-sweep, mkman.py) share:
 
-- The file rules of the C programs, applied by the C programs: every
-  input and output is checked, and every JSON file read, by
-  rxrefill-compare (--read, --check-paths), so that the tools refuse what
-  rxrefill refuses, in the same words. Outputs are written to a
+- The file rules and the version of the C programs, applied by the C
+  programs: every input and output is checked, and every JSON file read,
+  by rxrefill-compare (--read, --check-paths), so that the tools refuse
+  what rxrefill refuses, in the same words. Outputs are written to a
   temporary file beside them, renamed over them only when all are
   complete; a signal removes the temporary files.
-- The options table: the argparse parsers are the table, and the hidden
-  option --options-table prints it in the form the C programs print
-  theirs, for the man page (mkman.py), the bash completion and
-  test/app/test_options.py:
+- The options table (doc/design.md): the argparse parsers are the table,
+  printed by the hidden --options-table. Add the options with opt(),
+  which records how the completion completes the argument (default: the
+  choices as words, else none), in argument groups whose titles are the
+  sections; then call general(parser) for the last section.
 
-    # options-table 1 PROGRAM
-    LONG<TAB>SHORT<TAB>ARG<TAB>DEFAULT<TAB>COMPLETE<TAB>SECTION<TAB>HELP
-
-  one line per option in --help order ("-" for an empty field). Add the
-  options with opt(), which records how the completion completes the
-  argument (COMPLETE: none, file, file:EXT,..., files:EXT, dir, words:A,B,
-  list:A,B, profile; default: the choices as words, else none), in
-  argument groups whose titles are the sections; then call
-  general(parser, ...) for the last section.
-
-The installed scripts have this file copied into them (subst_version.py);
-in the source tree they import it from their own directory.
+The scripts import this file from their own directory (the source tree)
+or from share/rxrefill beside their bin/ (installed).
 """
 
 import argparse
@@ -39,8 +29,8 @@ import sys
 import textwrap
 
 __all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
-           "to_stdout", "tool_version", "git_version", "finite",
-           "read_json", "read_text", "check_paths", "on_signals", "Outputs",
+           "to_stdout", "finite",
+           "read_json", "on_signals", "Outputs",
            "opt", "parser", "general", "options_table", "TABLE_HEADER",
            "pyplot"]
 
@@ -108,36 +98,6 @@ def to_stdout(text):
             e.strerror or os.strerror(e.errno or errno.EIO)))
 
 
-def tool_version(version, script):
-    """The project's version: version as the installed copy has it
-    (subst_version.py replaced its placeholder), or else that of the
-    source tree script runs from, from its meson.build and git."""
-    if "@" not in version:
-        return version
-    src = os.path.dirname(os.path.dirname(os.path.abspath(script)))
-    try:
-        with open(os.path.join(src, "meson.build"), encoding="utf-8") as f:
-            m = re.search(r"version\s*:\s*'([^']+)'", f.read())
-        v = m.group(1) if m else "unknown"
-    except OSError:
-        v = "unknown"
-    return git_version(v, src)
-
-
-def git_version(v, src):
-    """Version v, and `git describe` of src when it is a checkout (as
-    rxr_version() prints it)."""
-    try:
-        d = subprocess.run(["git", "-C", src, "describe", "--always",
-                            "--dirty", "--tags"], capture_output=True,
-                           text=True, timeout=60).stdout.strip()
-        if d and d != v:
-            v = "%s (git %s)" % (v, d)
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return v
-
-
 def finite(v):
     """A JSON number (not a boolean) that is finite."""
     return isinstance(v, (int, float)) and not isinstance(v, bool) and \
@@ -148,15 +108,14 @@ def finite(v):
 
 def _compare():
     """rxrefill-compare: $RXREFILL_COMPARE, else beside this script (as
-    installed), else where a build tree has it, else in PATH."""
+    installed), else in PATH."""
     env = os.environ.get("RXREFILL_COMPARE")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(sys.argv[0]))
-    for p in (os.path.join(here, "rxrefill-compare"),
-              os.path.join(here, "..", "app", "compare", "rxrefill-compare")):
-        if os.access(p, os.X_OK):
-            return p
+    beside = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])),
+                          "rxrefill-compare")
+    if os.access(beside, os.X_OK):
+        return beside
     found = shutil.which("rxrefill-compare")
     if found is None:
         raise ToolError("rxrefill-compare not found (beside this program, "
@@ -189,29 +148,6 @@ def read_json(paths, kind="json"):
         return []
     out = _run_compare(["--read", kind, "--"] + list(paths))
     return [json.loads(line) for line in out.splitlines()]
-
-
-def check_paths(inputs=(), outputs=()):
-    """Check inputs (regular files) and outputs ((option, path) pairs) as
-    the C programs check theirs; ToolError (status 1 for an input, 2 for
-    an output) naming the first refused."""
-    _run_compare(["--check-paths"], json.dumps({
-        "inputs": [os.fsdecode(i) for i in inputs],
-        "outputs": [[w or "output", os.fsdecode(p)] for w, p in outputs]},
-        ensure_ascii=False, allow_nan=False).encode("utf-8", "surrogateescape"))
-
-
-def read_text(path):
-    """The UTF-8 text of a regular file."""
-    check_paths([path])
-    try:
-        with open(path, "rb") as f:
-            return f.read().decode("utf-8")
-    except OSError as e:
-        raise ToolError("%s: %s" % (shown(path), e.strerror))
-    except UnicodeDecodeError as e:
-        raise ToolError("%s: not UTF-8 text (byte %d)" % (shown(path),
-                                                         e.start))
 
 
 # --- outputs: temporary files renamed over them, all or none -------------
@@ -277,9 +213,16 @@ class Outputs:
         self.paths.append(path)
         self.whats[path] = what or self.what
 
-    def check(self):
-        check_paths(outputs=[(self.whats[p], p) for p in self.paths],
-                    inputs=self.inputs)
+    def check(self, paths=None):
+        """The inputs (regular files) and outputs checked as the C programs
+        check theirs; ToolError (status 1 for an input, 2 for an output)
+        naming the first refused."""
+        _run_compare(["--check-paths"], json.dumps({
+            "inputs": [os.fsdecode(i) for i in self.inputs],
+            "outputs": [[self.whats[p] or "output", os.fsdecode(p)]
+                        for p in (self.paths if paths is None else paths)]},
+            ensure_ascii=False, allow_nan=False).encode("utf-8",
+                                                        "surrogateescape"))
 
     def _temp(self, path):
         d, base = os.path.split(path)
@@ -330,8 +273,7 @@ class Outputs:
 
     def commit(self):
         try:
-            check_paths(outputs=[(self.whats[p], p) for p in self.done],
-                        inputs=self.inputs)
+            self.check(self.done)
             for p, t in list(self.done.items()):
                 try:
                     os.rename(t, p)
@@ -410,15 +352,20 @@ def options_table(ap):
     return "\n".join(lines) + "\n"
 
 
-class _TableAction(argparse.Action):
-    def __init__(self, option_strings, dest, **kw):
+class _Print(argparse.Action):
+    """An option that prints text(parser) and exits 0, or the ToolError
+    it raises and its status."""
+
+    def __init__(self, option_strings, dest, text=None, help=None):
         argparse.Action.__init__(self, option_strings, dest, nargs=0,
-                                 default=argparse.SUPPRESS,
-                                 help=argparse.SUPPRESS)
+                                 default=argparse.SUPPRESS, help=help)
+        self.text = text
 
     def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write(options_table(parser))
-        sys.stdout.flush()
+        try:
+            to_stdout(self.text(parser))
+        except ToolError as e:
+            parser.exit(fail(parser.prog, e))
         parser.exit(0)
 
 
@@ -431,15 +378,22 @@ def parser(prog, description, epilog, **kw):
         epilog="\n\n".join(textwrap.fill(p, 78) for p in epilog), **kw)
 
 
-def general(ap, prog, version, script):
-    """ap's last section: --help, --version (tool_version(version,
-    script)) and the hidden --options-table."""
+def version(ap):
+    """PROG's version line: the version the C programs print
+    (rxr_version()), as the rxrefill-compare beside it prints it."""
+    line = _run_compare(["--version"]).decode("utf-8", "replace")
+    return "%s %s\n" % (ap.prog, line.split("\n")[0].partition(" ")[2])
+
+
+def general(ap):
+    """ap's last section: --help, --version and the hidden
+    --options-table."""
     g = ap.add_argument_group("General")
     opt(g, "-h", "--help", action="help", help="print this help and exit")
-    opt(g, "-V", "--version", action="version",
-        version="%s %s" % (prog, tool_version(version, script)),
+    opt(g, "-V", "--version", action=_Print, text=version,
         help="print the version and exit")
-    ap.add_argument("--options-table", action=_TableAction)
+    ap.add_argument("--options-table", action=_Print, text=options_table,
+                    help=argparse.SUPPRESS)
 
 
 def pyplot(missing, status=EXIT_INPUT, svg=False):

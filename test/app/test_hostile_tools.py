@@ -172,8 +172,8 @@ def case_plot_help_version():
 
 def case_tools_version_from_source_tree():
     # usertools/rxrefill-plot -V printed "rxrefill-plot @VERSION@": only
-    # the built copy has the version substituted. From the source tree
-    # each tool reads it from meson.build, as the sweep did.
+    # the built copy had the version substituted. Each tool prints the
+    # version of the C programs (rxrefill-compare's).
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                        "..")
     with open(os.path.join(src, "meson.build")) as f:
@@ -1240,57 +1240,49 @@ def mkman(*args, env=None):
               list(args), env=env)
 
 
-def subst(*args):
-    return sh([sys.executable, os.path.join(USERTOOLS, "subst_version.py")]
-              + list(args))
-
-
 def case_build_helpers_outputs_and_errors():
-    # mkman.py and subst_version.py renamed OUTPUT.tmp over their output:
+    # mkman.py renamed OUTPUT.tmp over its output:
     # a FIFO or a device became a regular file, an OUTPUT.tmp of someone
     # else's was overwritten; a missing input, SOURCE_DATE_EPOCH=abc, a
     # missing directory or no argument gave a traceback; --help exit 2.
     d = path("helpers")
     os.mkdir(d)
-    script = os.path.join(USERTOOLS, "rxrefill-plot")
-    tools = (("mkman", lambda out, *a: mkman(TEMPLATE, out, "1", GEN, *a)),
-             ("subst", lambda out: subst(script, out, "1", d)))
-    for name, run in tools:
-        for kind, n in nodes("bh" + name).items():
-            before = node_id(n)
-            p = run(n)
-            refused(p, 2, KIND[kind], "%s onto a %s" % (name, kind))
-            assert node_id(n) == before, "%s: the %s replaced" % (name, kind)
-        out = os.path.join(d, name + ".out")
-        with open(out + ".tmp", "w") as f:
-            f.write("mine\n")
-        p = run(out)
-        clean(p, name)
-        assert p.returncode == 0, p.stderr
-        assert open(out + ".tmp").read() == "mine\n", \
-            "%s overwrote OUTPUT.tmp" % name
-        assert os.path.getsize(out) > 0
-        assert sorted(f for f in os.listdir(d) if f.startswith(name)) == \
-            [name + ".out", name + ".out.tmp"], os.listdir(d)
-        p = run(os.path.join(d, "nodir", "x"))
-        refused(p, 2, "No such file or directory", name + " missing dir")
+    name = "mkman"
+
+    def run(out):
+        return mkman(TEMPLATE, out, "1", GEN)
+
+    for kind, n in nodes("bh" + name).items():
+        before = node_id(n)
+        p = run(n)
+        refused(p, 2, KIND[kind], "%s onto a %s" % (name, kind))
+        assert node_id(n) == before, "%s: the %s replaced" % (name, kind)
+    out = os.path.join(d, name + ".out")
+    with open(out + ".tmp", "w") as f:
+        f.write("mine\n")
+    p = run(out)
+    clean(p, name)
+    assert p.returncode == 0, p.stderr
+    assert open(out + ".tmp").read() == "mine\n", \
+        "%s overwrote OUTPUT.tmp" % name
+    assert os.path.getsize(out) > 0
+    assert sorted(f for f in os.listdir(d) if f.startswith(name)) == \
+        [name + ".out", name + ".out.tmp"], os.listdir(d)
+    p = run(os.path.join(d, "nodir", "x"))
+    refused(p, 2, "No such file or directory", name + " missing dir")
     for p, status, needle, what in (
             (mkman(), 2, "usage:", "mkman no argument"),
-            (subst(), 2, "usage:", "subst no argument"),
             (mkman(path("nope.1.in"), path("m.1"), "1", GEN), 1,
              path("nope.1.in"), "mkman missing template"),
             (mkman(TEMPLATE, path("m.1"), "1", path("noprog")), 1,
              path("noprog"), "mkman missing program"),
             (mkman(TEMPLATE, path("m.1"), "1", GEN,
                    env=dict(os.environ, SOURCE_DATE_EPOCH="abc")), 2,
-             "SOURCE_DATE_EPOCH", "SOURCE_DATE_EPOCH=abc"),
-            (subst(path("nope"), path("s"), "1", d), 1, path("nope"),
-             "subst missing input")):
+             "SOURCE_DATE_EPOCH", "SOURCE_DATE_EPOCH=abc")):
         refused(p, status, needle, what)
-    for tool in (mkman, subst):
-        p = tool("--help")
-        assert p.returncode == 0 and "usage" in p.stdout.lower(), \
-            "--help: exit %d: %s%s" % (p.returncode, p.stdout, p.stderr)
+    p = mkman("--help")
+    assert p.returncode == 0 and "usage" in p.stdout.lower(), \
+        "--help: exit %d: %s%s" % (p.returncode, p.stdout, p.stderr)
 
 
 def case_sweep_refuses_abbreviated_own_options():
