@@ -31,10 +31,8 @@ stosb(void *p, size_t n)
 
 /*
  * Non-temporal bodies: clear n bytes at p, NT_LINE-aligned, n a non-zero
- * multiple of it, no fence. DPDK's pkg-config forces -march=corei7: each
- * wider one is built for its target by attribute, and only called after
- * cpu_detect() found the CPU (and the OS, for AVX state) supports it.
- * Four lines per iteration keep the store queue busy without a long tail.
+ * multiple of it, no fence; each built for its target by attribute
+ * (doc/zeroing.md, "nt instruction").
  */
 typedef void (*nt_body_t)(char *p, size_t n);
 
@@ -122,12 +120,8 @@ static const nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
 	[RXR_ZERO_NT_CLZERO] = nt_body_clzero,
 };
 
-/*
- * Debug builds: this thread issued streaming stores that no SFENCE has
- * ordered yet. Publishing frames or yielding in that state is the bug a
- * test cannot see from memory (a thread always sees its own stores, and
- * another core only misses them for a moment), so it is checked instead.
- */
+/* Debug builds: this thread issued streaming stores that no SFENCE has
+ * ordered yet; a test cannot see that from memory, so it is checked. */
 static __thread bool nt_unfenced;
 
 static inline void
@@ -295,12 +289,8 @@ narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
 
 /* --- contig and nt in chunks --------------------------------------------- */
 
-/*
- * contig (body NULL) or nt in chunks; chunk >= len means one piece and no
- * yield. nt fences each chunk before the yield: whoever runs in the yield
- * (or on another lcore after it) sees every cleared byte, and streaming
- * stores do not pile up in the write-combining buffers across a long poll.
- */
+/* contig (body NULL) or nt in chunks; chunk >= len means one piece and no
+ * yield. nt fences each chunk before the yield (doc/zeroing.md, "Fences"). */
 static void
 chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 		rxr_zero_yield_t yield, void *arg)
@@ -333,12 +323,8 @@ struct auto_probe {
 	unsigned int rounds;
 };
 
-/*
- * Small classes walk a window that stays in L2 (recycled frames are warm).
- * Large ones walk 128 MiB, beyond the last-level cache that a core sees
- * (32 MiB on this EPYC), as a hugepage about to be used usually is; each
- * round carries on where the last one stopped, so it finds its memory cold.
- */
+/* The probes of doc/zeroing.md, "How auto chooses": each round carries on
+ * where the last one stopped, so a large class finds its memory cold. */
 static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
 	{ 4u << 10, 4u << 10, 256u << 10, 4u << 20, 3 },
 	{ 64u << 10, 64u << 10, 512u << 10, 4u << 20, 3 },
@@ -346,15 +332,8 @@ static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
 	{ SIZE_MAX, 8u << 20, 128u << 20, 16u << 20, 4 },
 };
 #define AUTO_SCRATCH (128u << 20)
-/*
- * Each class leans to one method; the other must beat it by this much.
- * Up to 64 KiB an extent stays near the core and contig leaves it there for
- * its user (when REP STOSB is fast: ERMS or FSRM). Above, it cannot, and a
- * short probe under-charges contig: its dirty lines are written back after
- * the round, and this VM's last-level cache holds more than the 128 MiB
- * window (REP STOSB keeps 42-55 GB/s up to 128 MiB, 20 GB/s from 512 MiB;
- * 1 GiB clears run at 20-35 GB/s against nt's 38-45).
- */
+/* Classes up to AUTO_LEAN_MAX_LEN lean to contig, larger ones to nt; the
+ * other method must beat the lean by AUTO_MARGIN. */
 #define AUTO_LEAN_MAX_LEN (64u << 10)
 #define AUTO_MARGIN 1.25
 
@@ -372,12 +351,9 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/*
- * One round clears round_bytes walking the window from *off; GB/s. The
- * timed round follows an untimed one of the same method: the caches then
- * hold what that method leaves behind (dirty lines for contig, none for
- * nt), so neither pays for the other's write-backs.
- */
+/* One round clears round_bytes walking the window from *off; GB/s. The
+ * timed round follows an untimed one of the same method: neither pays for
+ * the other's write-backs. */
 static double
 auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
 		size_t *off)
@@ -452,13 +428,6 @@ auto_measure(void)
 	else
 		munmap(buf, AUTO_SCRATCH);
 	auto_ms = (now_s() - t0) * 1e3;
-}
-
-int
-rxr_zero_auto_init(void)
-{
-	pthread_once(&auto_once, auto_measure);
-	return auto_status;
 }
 
 enum rxr_zero_method
@@ -688,13 +657,8 @@ delay_fence(void)
 	__asm__ volatile("lfence" : : : "memory");
 }
 
-/*
- * Spinning on the clock would end early in wall time for a thread
- * preempted inside it, so the slowdown would shrink as the machine gets
- * busier; the work takes the same CPU time whatever the load. Fenced on
- * both sides, so that it does not run in the shadow of the caller's cache
- * misses: its cost adds in full.
- */
+/* Work, not a spin on the clock: the same CPU time under any load. Fenced
+ * on both sides so that its cost adds in full to the caller's misses. */
 void
 rxr_zero_test_work(uint64_t steps)
 {

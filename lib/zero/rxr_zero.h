@@ -6,13 +6,8 @@
 /**
  * @file
  * Hugepage zeroing core: clear an extent with a chosen method, and keep
- * frames' payload areas zeroed under a policy (doc/zeroing.md).
- *
- * The yield callback runs between two chunks of @c chunk bytes, never
- * before the first nor after the last (narrow: after every max(1, chunk /
- * 4096) subpages but the last). At a yield every byte cleared so far is
- * zero and visible to other threads. Subpages are the 4 KiB-aligned pages
- * the extent overlaps, numbered from 0.
+ * frames' payload areas zeroed under a policy. Chunks, yields and narrow's
+ * subpages: doc/zeroing.md.
  */
 
 #include <stdbool.h>
@@ -108,16 +103,14 @@ struct rxr_zero_auto_class {
 	enum rxr_zero_method pick;
 };
 
-/** Run the auto measurement now unless done; 0, or -ENOMEM. */
-int rxr_zero_auto_init(void);
-
 /** The concrete method auto uses for @p len bytes (contig or nt). */
 enum rxr_zero_method rxr_zero_auto_pick(size_t len);
 
 /** Copy the measurement of class @p i (< RXR_ZERO_AUTO_NR_CLASSES). */
 void rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c);
 
-/** Print the CPU features, nt instruction and auto table, '#'-prefixed. */
+/** Print the CPU features, nt instruction and auto table, '#'-prefixed
+ * (measuring now unless done). */
 void rxr_zero_auto_dump(FILE *out);
 /** @} */
 

@@ -402,7 +402,6 @@ main(int argc, char **argv)
 			thp_kb() / 1024);
 	/* Before any round, so that auto's one-time measurement is not
 	 * timed as part of a clear. */
-	rxr_zero_auto_init();
 	rxr_zero_auto_dump(stdout);
 	printf("# working sets: 4K and 64K re-clear one extent (warm), 2M walks 256 MiB (cold), 1G is one extent; narrow targets subpage 0; figures are medians of interleaved rounds\n");
 	fflush(stdout);

@@ -542,7 +542,6 @@ test_auto(void)
 		(2u << 20) + 1, 1u << 30 };
 	struct rxr_zero_auto_class c;
 
-	RXR_TEST_ASSERT_EQ(rxr_zero_auto_init(), 0, "auto measurement");
 	rxr_zero_auto_dump(stdout);
 	for (unsigned int i = 0; i < RTE_DIM(lens); i++) {
 		enum rxr_zero_method m = rxr_zero_auto_pick(lens[i]);
