@@ -315,17 +315,18 @@ chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 
 /* --- auto ---------------------------------------------------------------- */
 
-struct auto_probe {
-	size_t max_len;
-	size_t probe_len;
+/* A size class: how it is probed, what was measured and picked. */
+static struct auto_class {
+	size_t max_len;		/* the class holds lengths up to this */
+	size_t probe_len;	/* extent size timed */
 	size_t window;		/* extents of probe_len walk this much memory */
 	size_t round_bytes;	/* bytes cleared per timed round */
 	unsigned int rounds;
-};
-
-/* The probes of doc/zeroing.md, "How auto chooses": each round carries on
- * where the last one stopped, so a large class finds its memory cold. */
-static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
+	double contig_gbps, nt_gbps;
+	enum rxr_zero_method pick;
+} auto_class[] = {
+	/* The probes of doc/zeroing.md, "How auto chooses": each round goes
+	 * on where the last one stopped, so a large class finds memory cold. */
 	{ 4u << 10, 4u << 10, 256u << 10, 4u << 20, 3 },
 	{ 64u << 10, 64u << 10, 512u << 10, 4u << 20, 3 },
 	{ 2u << 20, 2u << 20, 128u << 20, 16u << 20, 4 },
@@ -338,7 +339,6 @@ static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
 #define AUTO_MARGIN 1.25
 
 static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
-static struct rxr_zero_auto_class auto_class[RXR_ZERO_AUTO_NR_CLASSES];
 static int auto_status;
 static double auto_setup_ms, auto_ms;
 
@@ -355,7 +355,7 @@ now_s(void)
  * timed round follows an untimed one of the same method: neither pays for
  * the other's write-backs. */
 static double
-auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
+auto_round(char *buf, const struct auto_class *pr, enum rxr_zero_method m,
 		size_t *off)
 {
 	nt_body_t body = m == RXR_ZERO_NT ? nt_body[nt_best] : NULL;
@@ -394,28 +394,25 @@ auto_measure(void)
 		memset(buf, 1, AUTO_SCRATCH);
 	}
 	auto_setup_ms = (now_s() - t0) * 1e3;
-	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
-		const struct auto_probe *pr = &auto_probe[i];
-		struct rxr_zero_auto_class *ac = &auto_class[i];
+	for (unsigned int i = 0; i < RTE_DIM(auto_class); i++) {
+		struct auto_class *ac = &auto_class[i];
 
-		ac->max_len = pr->max_len;
-		ac->probe_len = pr->probe_len;
 		if (buf == MAP_FAILED) {
 			/* Features alone: streaming pays off beyond the caches. */
-			ac->pick = pr->max_len <= AUTO_LEAN_MAX_LEN ?
+			ac->pick = ac->max_len <= AUTO_LEAN_MAX_LEN ?
 				RXR_ZERO_CONTIG : RXR_ZERO_NT;
 			continue;
 		}
 		/* Alternate the two and keep each one's best round: the
 		 * machine is shared and a bad round says nothing. */
 		off = 0;
-		for (unsigned int r = 0; r < pr->rounds; r++) {
+		for (unsigned int r = 0; r < ac->rounds; r++) {
 			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
-				auto_round(buf, pr, RXR_ZERO_CONTIG, &off));
+				auto_round(buf, ac, RXR_ZERO_CONTIG, &off));
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
-				auto_round(buf, pr, RXR_ZERO_NT, &off));
+				auto_round(buf, ac, RXR_ZERO_NT, &off));
 		}
-		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
+		if (ac->max_len <= AUTO_LEAN_MAX_LEN)
 			ac->pick = ac->nt_gbps > ac->contig_gbps *
 				(erms || fsrm ? AUTO_MARGIN : 1.0) ?
 				RXR_ZERO_NT : RXR_ZERO_CONTIG;
@@ -436,21 +433,12 @@ rxr_zero_auto_pick(size_t len)
 	unsigned int i = 0;
 
 	pthread_once(&auto_once, auto_measure);
-	while (len > auto_probe[i].max_len)
+	while (len > auto_class[i].max_len)
 		i++;
 	return auto_class[i].pick;
 }
 
-void
-rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c)
-{
-	pthread_once(&auto_once, auto_measure);
-	memset(c, 0, sizeof(*c));
-	if (i < RXR_ZERO_AUTO_NR_CLASSES)
-		*c = auto_class[i];
-}
-
-/* "inf", or whole KiB or MiB: the sizes of auto_probe[]. */
+/* "inf", or whole KiB or MiB: the sizes of auto_class[]. */
 static void
 fmt_size(char *buf, size_t len, size_t v)
 {
@@ -473,8 +461,8 @@ rxr_zero_auto_dump(FILE *out)
 	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
 		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");
-	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
-		const struct rxr_zero_auto_class *ac = &auto_class[i];
+	for (unsigned int i = 0; i < RTE_DIM(auto_class); i++) {
+		const struct auto_class *ac = &auto_class[i];
 		char mx[24], pr[24];
 
 		fmt_size(mx, sizeof(mx), ac->max_len);

@@ -92,25 +92,11 @@ enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
  * once per process; the method not favoured must be 25% faster.
  * @{
  */
-#define RXR_ZERO_AUTO_NR_CLASSES 4
-
-/** What auto measured and picked for one size class. */
-struct rxr_zero_auto_class {
-	size_t max_len;		/**< class holds lengths up to this */
-	size_t probe_len;	/**< extent size that was timed */
-	double contig_gbps;
-	double nt_gbps;
-	enum rxr_zero_method pick;
-};
-
 /** The concrete method auto uses for @p len bytes (contig or nt). */
 enum rxr_zero_method rxr_zero_auto_pick(size_t len);
 
-/** Copy the measurement of class @p i (< RXR_ZERO_AUTO_NR_CLASSES). */
-void rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c);
-
-/** Print the CPU features, nt instruction and auto table, '#'-prefixed
- * (measuring now unless done). */
+/** Print the CPU features, nt instruction and each class's measured rates
+ * and pick, '#'-prefixed (measuring now unless done). */
 void rxr_zero_auto_dump(FILE *out);
 /** @} */
 
