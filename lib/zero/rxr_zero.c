@@ -197,20 +197,6 @@ cpu_detect(void)
 		nt_best--;
 }
 
-enum rxr_zero_nt_isa
-rxr_zero_nt_isa_best(void)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	return nt_best;
-}
-
-bool
-rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has_isa[isa];
-}
-
 /* --- narrow -------------------------------------------------------------- */
 
 struct narrow {
@@ -486,9 +472,10 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 
 	if (opts == NULL)
 		opts = &defaults;
+	pthread_once(&cpu_once, cpu_detect);
 	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS ||
-			!rxr_zero_nt_isa_supported(opts->nt_isa) ||
-			(addr == NULL && len != 0) ||
+			(unsigned int)opts->nt_isa >= RXR_ZERO_NR_NT_ISAS ||
+			!has_isa[opts->nt_isa] || (addr == NULL && len != 0) ||
 			len > UINTPTR_MAX - (uintptr_t)addr)
 		return -EINVAL;
 	if (len == 0)
@@ -704,7 +691,8 @@ rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 	p->offset = offset;
 	p->len = len;
 	p->method = method;
-	p->nt_isa = rxr_zero_nt_isa_best();
+	pthread_once(&cpu_once, cpu_detect);
+	p->nt_isa = nt_best;
 	return 0;
 }
 

@@ -80,12 +80,6 @@ int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
 /** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
 const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
 
-/** True when this CPU can run nt with @p isa (BEST is always true). */
-bool rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa);
-
-/** The instruction RXR_ZERO_NT_BEST stands for on this CPU. */
-enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
-
 /**
  * @name auto
  * Per size class (4 KiB, 64 KiB, 2 MiB, above) contig and nt are timed
