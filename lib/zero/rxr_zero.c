@@ -113,11 +113,14 @@ nt_body_clzero(char *p, size_t n)
 		clzero(p);
 }
 
-static const nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = nt_body_sse2,
-	[RXR_ZERO_NT_AVX2] = nt_body_avx2,
-	[RXR_ZERO_NT_AVX512] = nt_body_avx512,
-	[RXR_ZERO_NT_CLZERO] = nt_body_clzero,
+static const struct {
+	nt_body_t body;
+	const char *name;
+} nt_isa[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = { nt_body_sse2, "sse2" },
+	[RXR_ZERO_NT_AVX2] = { nt_body_avx2, "avx2" },
+	[RXR_ZERO_NT_AVX512] = { nt_body_avx512, "avx512" },
+	[RXR_ZERO_NT_CLZERO] = { nt_body_clzero, "clzero" },
 };
 
 /* Debug builds: this thread issued streaming stores that no SFENCE has
@@ -344,7 +347,7 @@ static double
 auto_round(char *buf, const struct auto_class *pr, enum rxr_zero_method m,
 		size_t *off)
 {
-	nt_body_t body = m == RXR_ZERO_NT ? nt_body[nt_best] : NULL;
+	nt_body_t body = m == RXR_ZERO_NT ? nt_isa[nt_best].body : NULL;
 	double t0 = 0, t;
 
 	for (int timed = 0; timed < 2; timed++) {
@@ -443,7 +446,7 @@ rxr_zero_auto_dump(FILE *out)
 	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
 		erms, fsrm, has_isa[RXR_ZERO_NT_SSE2], has_isa[RXR_ZERO_NT_AVX2],
 		has_isa[RXR_ZERO_NT_AVX512], has_isa[RXR_ZERO_NT_CLZERO],
-		rxr_zero_nt_isa_name(nt_best));
+		nt_isa[nt_best].name);
 	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
 		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");
@@ -512,7 +515,7 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	}
 	case RXR_ZERO_CONTIG:
 	case RXR_ZERO_NT:
-		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_body[isa] :
+		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_isa[isa].body :
 			NULL, yield, opts->yield_arg);
 		break;
 	default:
@@ -536,14 +539,10 @@ narrow_frame(void *p, size_t len)
 
 /* In the order of their enums. */
 static const char *const method_names[] = { "auto", "narrow", "contig", "nt" };
-static const char *const isa_names[] = {
-	"best", "sse2", "avx2", "avx512", "clzero",
-};
 static const char *const policy_names[] = {
 	"none", "alloc", "free", "background",
 };
 _Static_assert(RTE_DIM(method_names) == RXR_ZERO_NR_METHODS &&
-	RTE_DIM(isa_names) == RXR_ZERO_NR_NT_ISAS &&
 	RTE_DIM(policy_names) == RXR_ZERO_NR_POLICIES, "a name per value");
 
 /* Index of name in names[], or -EINVAL with a message listing them. */
@@ -585,13 +584,6 @@ rxr_zero_method_parse(const char *name, enum rxr_zero_method *m, char *err,
 	if (i >= 0)
 		*m = (enum rxr_zero_method)i;
 	return RTE_MIN(i, 0);
-}
-
-const char *
-rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa)
-{
-	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS ? isa_names[isa] :
-		"unknown";
 }
 
 const char *
@@ -708,7 +700,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {
-		nt_body_t body = nt_body[p->nt_isa];
+		nt_body_t body = nt_isa[p->nt_isa].body;
 
 		for (i = 0; i < n; i++)
 			nt_clear_nofence((char *)frames[i] + off, len, body);

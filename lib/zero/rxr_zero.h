@@ -77,8 +77,6 @@ const char *rxr_zero_method_name(enum rxr_zero_method m);
 /** Parse a method name; 0, or -EINVAL with @p err naming the valid ones. */
 int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
 		char *err, size_t errlen);
-/** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
-const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
 
 /**
  * @name auto

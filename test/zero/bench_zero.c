@@ -46,6 +46,10 @@ struct method {
 static struct method methods[8];
 static unsigned int nr_methods;
 
+static const char *const isa_names[RXR_ZERO_NR_NT_ISAS] = {
+	"best", "sse2", "avx2", "avx512", "clzero",
+};
+
 /* Whether this CPU runs nt with isa: rxr_zero_extent() refuses it if not. */
 static bool
 isa_supported(enum rxr_zero_nt_isa isa)
@@ -89,7 +93,7 @@ methods_init(void)
 		if (isas[i] == best || !isa_supported(isas[i]))
 			continue;
 		snprintf(names[i], sizeof(names[i]), "nt_%s",
-			rxr_zero_nt_isa_name(isas[i]));
+			isa_names[isas[i]]);
 		methods[nr_methods++] = (struct method){ .name = names[i],
 			.opts.method = RXR_ZERO_NT, .opts.nt_isa = isas[i],
 			.extra = 1 };
