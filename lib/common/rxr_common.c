@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The debug-check failure path (rxr_common.h) and the spinlock's slow
- * path (rxr_spinlock.h).
+ * The "rxrefill" logtype (rxr_log.h), the debug-check failure path
+ * (rxr_common.h) and the spinlock's slow path (rxr_spinlock.h).
  */
 
 #include <stdarg.h>
@@ -11,6 +11,9 @@
 
 #include "rxr_common.h"
 #include "rxr_log.h"
+
+/* As testpmd registers its own: "rxrefill", NOTICE unless --log-level says. */
+RTE_LOG_REGISTER_DEFAULT(rxr_logtype, NOTICE);
 
 void
 rxr_debug_fail(const char *check, const char *file, int line,

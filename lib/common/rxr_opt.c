@@ -74,34 +74,39 @@ store(const struct rxr_opt *o, void *ctx, uint64_t v)
 		*(uint8_t *)p = (uint8_t)v;
 }
 
-/* The typed options' parsing, and their messages. */
+/* Option o given arg: its typed store (with its message), then its setter. */
 static int
-typed(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
+apply(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
 		size_t errlen)
 {
+	char *field = (char *)ctx + o->off;
+	uint64_t v = o->min;
 	size_t off = 0;
-	uint64_t v = 0;
 
 	switch (o->type) {
 	case RXR_OPT_CALL:
-		return 0;
-	case RXR_OPT_FLAG:
-		store(o, ctx, o->min);
-		return 0;
+		break;
 	case RXR_OPT_UINT:
 		if (rxr_opt_uint(o->name, arg, o->min, o->max, &v, err,
 				errlen) != 0)
 			return -1;
+		/* fall through */
+	case RXR_OPT_FLAG:
+		store(o, ctx, v);
 		break;
 	case RXR_OPT_NUMBER:
-		return rxr_opt_number(o->name, arg, o->dmin, o->dmax, o->unit,
-			(double *)((char *)ctx + o->off), err, errlen);
+		if (rxr_opt_number(o->name, arg, o->dmin, o->dmax, o->unit,
+				(double *)field, err, errlen) != 0)
+			return -1;
+		break;
 	case RXR_OPT_ENUM:
 		for (v = 0; o->names[v] != NULL; v++)
 			if (strcmp(arg, o->names[v]) == 0)
 				break;
-		if (o->names[v] != NULL)
+		if (o->names[v] != NULL) {
+			store(o, ctx, v);
 			break;
+		}
 		off = snprintf(err, errlen, "--%s: '%s' is not ", o->name, arg);
 		for (v = 0; o->names[v] != NULL && off < errlen; v++)
 			off += snprintf(err + off, errlen - off, "%s%s", v == 0 ?
@@ -115,20 +120,9 @@ typed(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
 		}
 		/* fall through */
 	case RXR_OPT_STR:
-		*(const char **)((char *)ctx + o->off) = arg;
-		return 0;
+		*(const char **)field = arg;
+		break;
 	}
-	store(o, ctx, v);
-	return 0;
-}
-
-/* Option o given arg: its typed store, then its setter. */
-static int
-apply(const struct rxr_opt *o, void *ctx, const char *arg, char *err,
-		size_t errlen)
-{
-	if (typed(o, ctx, arg, err, errlen) != 0)
-		return -1;
 	return o->set != NULL ? o->set(ctx, arg, err, errlen) : 0;
 }
 
@@ -140,15 +134,13 @@ has_arg(const struct rxr_opt *o)
 	return o->arg[0] == '[' ? optional_argument : required_argument;
 }
 
-/* getopt_long's arrays; -1 when the table is too large. */
-static int
+/* getopt_long's arrays of a table table_check() accepted. */
+static void
 build_getopt(const struct rxr_opt_table *t, struct option *longs,
 		char *shorts)
 {
 	char *s = shorts;
 
-	if (t->nb > RXR_OPT_MAX)
-		return -1;
 	*s++ = ':';	/* a missing value returns ':', not '?' */
 	for (unsigned int i = 0; i < t->nb; i++) {
 		const struct rxr_opt *o = &t->opts[i];
@@ -166,7 +158,6 @@ build_getopt(const struct rxr_opt_table *t, struct option *longs,
 	}
 	longs[t->nb] = (struct option){ NULL, 0, NULL, 0 };
 	*s = '\0';
-	return 0;
 }
 
 /* The option getopt_long returned c for, or -1. */
@@ -208,6 +199,71 @@ getopt_error(const struct rxr_opt_table *t, int c, int argc, char **argv,
 		snprintf(err, errlen, "unknown option '%s'", word);
 }
 
+/* A text field: given when required, one line without tabs. */
+static bool
+text_ok(const char *s, bool required)
+{
+	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
+}
+
+/* A typed option's field: the size of what it stores, its range within. */
+static bool
+field_ok(const struct rxr_opt *o)
+{
+	uint64_t most = o->type == RXR_OPT_UINT ? o->max : o->min;
+
+	switch (o->type) {
+	case RXR_OPT_CALL:
+		return o->set != NULL;
+	case RXR_OPT_NUMBER:
+		return o->size == sizeof(double);
+	case RXR_OPT_PATH:
+	case RXR_OPT_STR:
+		return o->size == sizeof(char *);
+	case RXR_OPT_ENUM:
+		if (o->names == NULL)
+			return false;
+		/* fall through */
+	default:
+		return (o->size == 1 || o->size == 2 || o->size == 4 ||
+			o->size == 8) && (o->size == 8 ||
+			most >> (8 * o->size) == 0);
+	}
+}
+
+/* Names and letters unique, texts one line, required fields given. */
+static int
+table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
+{
+	if (t->nb > RXR_OPT_MAX) {
+		snprintf(err, errlen, "%s: more than %d options", t->prog,
+			RXR_OPT_MAX);
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nb; i++) {
+		const struct rxr_opt *o = &t->opts[i];
+
+		if (!text_ok(o->name, true) || !text_ok(o->arg, false) ||
+				!text_ok(o->def, false) ||
+				!text_ok(o->complete, false) ||
+				!text_ok(o->section, true) ||
+				!text_ok(o->help, true) || !field_ok(o)) {
+			snprintf(err, errlen, "%s: option %u (%s): a field "
+				"missing, empty, with a tab or newline, or not "
+				"of its type's size",
+				t->prog, i, o->name != NULL ? o->name : "?");
+			return -1;
+		}
+		if (rxr_opt_find(t, o->name) != (int)i || (o->short_name != 0 &&
+				index_of(t, o->short_name) != (int)i)) {
+			snprintf(err, errlen, "%s: --%s: its name or letter "
+				"is taken", t->prog, o->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 		char **argv, unsigned int *seen, char *err, size_t errlen)
@@ -220,11 +276,9 @@ rxr_opt_parse(const struct rxr_opt_table *t, void *ctx, int argc,
 	if (rxr_opt_table_asked(argc, argv))
 		return rxr_opt_print_table(t, stdout, err, errlen) == 0 ?
 			RXR_OPT_STOP : RXR_OPT_BAD_VALUE;
-	if (build_getopt(t, longs, shorts) != 0) {
-		snprintf(err, errlen, "%s: more than %d options", t->prog,
-			RXR_OPT_MAX);
+	if (table_check(t, err, errlen) != 0)
 		return RXR_OPT_BAD_VALUE;
-	}
+	build_getopt(t, longs, shorts);
 	optind = 0;	/* glibc: a full re-initialization, so parsing can repeat */
 	opterr = 0;
 	for (unsigned int i = 0; i < t->nb; i++)
@@ -348,71 +402,6 @@ rxr_opt_help(const struct rxr_opt_table *t, FILE *f)
 		}
 		help_one(o, shorts, f);
 	}
-}
-
-/* A text field: given when required, one line without tabs. */
-static bool
-text_ok(const char *s, bool required)
-{
-	return s == NULL ? !required : s[0] != '\0' && strpbrk(s, "\t\n") == NULL;
-}
-
-/* A typed option's field: the size of what it stores, its range within. */
-static bool
-field_ok(const struct rxr_opt *o)
-{
-	uint64_t most = o->type == RXR_OPT_UINT ? o->max : o->min;
-
-	switch (o->type) {
-	case RXR_OPT_CALL:
-		return o->set != NULL;
-	case RXR_OPT_NUMBER:
-		return o->size == sizeof(double);
-	case RXR_OPT_PATH:
-	case RXR_OPT_STR:
-		return o->size == sizeof(char *);
-	case RXR_OPT_ENUM:
-		if (o->names == NULL)
-			return false;
-		/* fall through */
-	default:
-		return (o->size == 1 || o->size == 2 || o->size == 4 ||
-			o->size == 8) && (o->size == 8 ||
-			most >> (8 * o->size) == 0);
-	}
-}
-
-/* Names and letters unique, texts one line, required fields given. */
-static int
-table_check(const struct rxr_opt_table *t, char *err, size_t errlen)
-{
-	if (t->nb > RXR_OPT_MAX) {
-		snprintf(err, errlen, "%s: more than %d options", t->prog,
-			RXR_OPT_MAX);
-		return -1;
-	}
-	for (unsigned int i = 0; i < t->nb; i++) {
-		const struct rxr_opt *o = &t->opts[i];
-
-		if (!text_ok(o->name, true) || !text_ok(o->arg, false) ||
-				!text_ok(o->def, false) ||
-				!text_ok(o->complete, false) ||
-				!text_ok(o->section, true) ||
-				!text_ok(o->help, true) || !field_ok(o)) {
-			snprintf(err, errlen, "%s: option %u (%s): a field "
-				"missing, empty, with a tab or newline, or not "
-				"of its type's size",
-				t->prog, i, o->name != NULL ? o->name : "?");
-			return -1;
-		}
-		if (rxr_opt_find(t, o->name) != (int)i || (o->short_name != 0 &&
-				index_of(t, o->short_name) != (int)i)) {
-			snprintf(err, errlen, "%s: --%s: its name or letter "
-				"is taken", t->prog, o->name);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static const char *

@@ -92,10 +92,10 @@ struct rxr_opt_table {
 };
 
 /**
- * Apply every default as if given, in table order, then parse argv
- * (optind reset) calling setters in command-line order; operands stay at
- * argv[optind..argc). RXR_OPT_TABLE_OPTION anywhere: only print the table
- * (RXR_OPT_STOP).
+ * Check the table as rxr_opt_print_table() does, apply every default as if
+ * given, in table order, then parse argv (optind reset) calling setters in
+ * command-line order; operands stay at argv[optind..argc).
+ * RXR_OPT_TABLE_OPTION anywhere: only print the table (RXR_OPT_STOP).
  * @param seen NULL, or t->nb ranks (1, 2, ...) of each option's first use.
  * @return 0, RXR_OPT_STOP, RXR_OPT_BAD_VALUE or RXR_OPT_BAD_OPTION (with
  *   err).

@@ -140,28 +140,6 @@ fd_link(const char *path, char *to, size_t len)
 	return false;
 }
 
-/* Only links to regular files (or nothing) may be replaced by an atomic
- * write; tgt: what the link leads to, NULL if nothing. */
-static int
-link_check(const char *what, const char *path, const char *shown,
-		const struct stat *tgt, char *err, size_t errlen)
-{
-	char to[PATH_MAX];
-
-	if (fd_link(path, to, sizeof(to)))
-		return fail(err, errlen, -EEXIST, "%s %s: is a symbolic link to "
-			"a file descriptor (%s), not a file: refusing to replace "
-			"it%s", what, shown, to, strcmp(what, "--report") == 0 ||
-			strcmp(what, "--manifest") == 0 ?
-			"; '-' writes to standard output" : "");
-	if (tgt != NULL && !S_ISREG(tgt->st_mode))
-		return fail(err, errlen, S_ISDIR(tgt->st_mode) ? -EISDIR :
-			-EEXIST, "%s %s: is a symbolic link to %s, not a regular "
-			"file: refusing to replace it", what, shown,
-			mode_kind(tgt->st_mode));
-	return 0;
-}
-
 int
 rxr_path_check_output(const char *what, const char *path,
 		const char *const *inputs, unsigned int nb_inputs,
@@ -170,7 +148,7 @@ rxr_path_check_output(const char *what, const char *path,
 	struct stat st, in, tgt;
 	struct statvfs vfs;
 	char shown[RXR_PATH_SHOWN_LEN], shown_dir[RXR_PATH_SHOWN_LEN];
-	char shown_in[RXR_PATH_SHOWN_LEN];
+	char shown_in[RXR_PATH_SHOWN_LEN], to[PATH_MAX];
 	const char *p, *sd;
 	bool exists, has_target;
 	char *dir;
@@ -193,12 +171,21 @@ rxr_path_check_output(const char *what, const char *path,
 		return fail(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR :
 			-EEXIST, "%s %s: is %s, not a regular file: refusing to "
 			"replace it", what, p, mode_kind(st.st_mode));
-	/* A link to an input: the write would replace the link, which may be
-	 * the very name the input was given by (as rxrefill_paths.py). */
+	/* Only links to regular files (or to nothing) may be replaced. */
+	if (fd_link(path, to, sizeof(to)))
+		return fail(err, errlen, -EEXIST, "%s %s: is a symbolic link to "
+			"a file descriptor (%s), not a file: refusing to replace "
+			"it%s", what, p, to, strcmp(what, "--report") == 0 ||
+			strcmp(what, "--manifest") == 0 ?
+			"; '-' writes to standard output" : "");
 	has_target = exists && S_ISLNK(st.st_mode) && stat(path, &tgt) == 0;
-	ret = link_check(what, path, p, has_target ? &tgt : NULL, err, errlen);
-	if (ret != 0)
-		return ret;
+	if (has_target && !S_ISREG(tgt.st_mode))
+		return fail(err, errlen, S_ISDIR(tgt.st_mode) ? -EISDIR :
+			-EEXIST, "%s %s: is a symbolic link to %s, not a regular "
+			"file: refusing to replace it", what, p,
+			mode_kind(tgt.st_mode));
+	/* A link to an input: the write would replace the link, which may be
+	 * the very name the input was given by. */
 	for (unsigned int i = 0; exists && i < nb_inputs; i++) {
 		if (inputs[i] == NULL || stat(inputs[i], &in) != 0)
 			continue;

@@ -20,9 +20,6 @@
 extern "C" {
 #endif
 
-/** The path every output option reads as standard output. */
-#define RXR_PATH_STDOUT "-"
-
 /** Whether path means standard output ("-"). */
 static inline bool
 rxr_path_is_stdout(const char *path)

@@ -12,10 +12,6 @@
 
 #include "rxr_proc_text.h"
 
-/* /proc/cpuinfo is read whole up to this size (about 700 x86 CPUs). */
-#define CPUINFO_MAX_BYTES (1u << 20)
-#define CPUINFO_CHUNK 16384
-
 /* The line after l, or NULL after the last. */
 static const char *
 next_line(const char *l)
@@ -84,43 +80,19 @@ rxr_cpu_model_parse(const char *text, char *buf, size_t len)
 	return -1;
 }
 
-/* The whole file as a NUL-terminated string (free()), or NULL. */
-static char *
-read_all(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, used = 0, got;
-	char *text = NULL;
-
-	if (f == NULL)
-		return NULL;
-	do {
-		char *grown;
-
-		if (cap - used < CPUINFO_CHUNK + 1) {
-			cap += CPUINFO_CHUNK + 1;
-			grown = realloc(text, cap);
-			if (grown == NULL) {
-				free(text);
-				fclose(f);
-				return NULL;
-			}
-			text = grown;
-		}
-		got = fread(text + used, 1, CPUINFO_CHUNK, f);
-		used += got;
-	} while (got > 0 && used < CPUINFO_MAX_BYTES);
-	fclose(f);
-	text[used] = '\0';
-	return text;
-}
-
 int
 rxr_cpu_model(char *buf, size_t len)
 {
-	char *text = read_all("/proc/cpuinfo");
-	int ret = text != NULL ? rxr_cpu_model_parse(text, buf, len) : -1;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	size_t cap = 0;
+	char *text = NULL;
+	int ret = -1;
 
+	/* The whole file: it holds no NUL. */
+	if (f != NULL && getdelim(&text, &cap, '\0', f) > 0)
+		ret = rxr_cpu_model_parse(text, buf, len);
+	if (f != NULL)
+		fclose(f);
 	free(text);
 	if (ret != 0)
 		snprintf(buf, len, "%s", RXR_CPU_MODEL_UNKNOWN);

@@ -31,21 +31,12 @@ rxr_version(void)
 	return buf;
 }
 
-const char *
-rxr_version_dpdk_built(void)
-{
-	static char buf[64];
-
-	snprintf(buf, sizeof(buf), "DPDK %d.%02d.%d%s", RTE_VER_YEAR,
-		RTE_VER_MONTH, RTE_VER_MINOR, RTE_VER_SUFFIX);
-	return buf;
-}
-
 void
 rxr_version_print(FILE *out, const char *prog, const char *dpdk_running)
 {
 	fprintf(out, "%s %s\n", prog, rxr_version());
-	fprintf(out, "built against %s\n", rxr_version_dpdk_built());
+	fprintf(out, "built against DPDK %d.%02d.%d%s\n", RTE_VER_YEAR,
+		RTE_VER_MONTH, RTE_VER_MINOR, RTE_VER_SUFFIX);
 	if (dpdk_running != NULL)
 		fprintf(out, "running with %s\n", dpdk_running);
 }

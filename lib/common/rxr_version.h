@@ -18,10 +18,8 @@ extern "C" {
 /** "0.1.0" or, from a checkout, "0.1.0 (git 71ceb39-dirty)". */
 const char *rxr_version(void);
 
-/** DPDK version of the headers built against: "DPDK 22.11.4". */
-const char *rxr_version_dpdk_built(void);
-
-/** Print a program's --version text, with the DPDK running if not NULL. */
+/** Print a program's --version text: the version, the DPDK built against
+ * and the one running if not NULL. */
 void rxr_version_print(FILE *out, const char *prog, const char *dpdk_running);
 
 #ifdef __cplusplus

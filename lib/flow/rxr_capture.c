@@ -148,7 +148,7 @@ iface_add(struct rxr_capture *c, uint32_t lt, uint32_t snaplen,
 	c->ifaces = i;
 	i[c->nb_ifaces++] = (struct rxr_capture_iface){
 		.linktype = lt, .snaplen = snaplen, .tsresol = tsresol,
-		.replayed = link_hdr_len(lt) >= 0,
+		.hlen = (int8_t)link_hdr_len(lt),
 	};
 	if (snaplen > c->snaplen)
 		c->snaplen = snaplen;
@@ -237,18 +237,20 @@ ts_set(struct rxr_capture_rec *r, uint64_t units, uint8_t res)
 	r->ts_nsec = (uint32_t)(ns % 1000000000u);
 }
 
-/* A section header: its byte order and version; its interfaces start. */
+/* A section header (its byte order already read): its version; its
+ * interfaces start. */
 static int
 pcapng_section(struct rxr_capture *c, const uint8_t *b, uint32_t blen)
 {
 	uint32_t magic;
 
 	memcpy(&magic, b + 8, 4);
+	if (blen < 28)
+		return fail(c, "a section header of %u bytes", blen);
 	if (magic != SHB_MAGIC && magic != __builtin_bswap32(SHB_MAGIC))
 		return fail(c, "a pcapng section header of bad byte-order "
 			"magic after record %" PRIu64, c->records);
-	c->swap = magic != SHB_MAGIC;
-	if (get32(c, b + 4) != blen || get16(c, b + 12) != 1)
+	if (get16(c, b + 12) != 1)
 		return fail(c, "a pcapng section of version %u.%u (1.x is "
 			"read) after record %" PRIu64, get16(c, b + 12),
 			get16(c, b + 14), c->records);
@@ -287,13 +289,13 @@ record_take(struct rxr_capture *c, const struct rxr_capture_iface *ifc,
 		uint8_t *d, uint32_t caplen, uint32_t len,
 		struct rxr_capture_rec *r)
 {
-	int hl = link_hdr_len(ifc->linktype);
+	int hl = ifc->hlen;
 	uint16_t type = 0;
 	const uint8_t *src = mac_src;
 	uint32_t af;
 
 	c->records++;
-	if (!ifc->replayed) {
+	if (hl < 0) {
 		c->skipped[RXR_CAPTURE_SKIP_LINKTYPE]++;
 		return 0;
 	}
@@ -363,6 +365,14 @@ record_take(struct rxr_capture *c, const struct rxr_capture_iface *ifc,
 	return 1;
 }
 
+static int
+too_large(struct rxr_capture *c, uint32_t caplen)
+{
+	return fail(c, "record %" PRIu64 ": %u bytes captured, more than a "
+		"record can hold (%u): a damaged file", c->records + 1, caplen,
+		RXR_CAPTURE_CAPLEN_MAX);
+}
+
 /* A pcap record: 1, 0 when skipped or at the end, -1 damaged. */
 static int
 pcap_record(struct rxr_capture *c, struct rxr_capture_rec *r)
@@ -382,9 +392,7 @@ pcap_record(struct rxr_capture *c, struct rxr_capture_rec *r)
 	r->ts_sec = get32(c, c->buf + HEADROOM);
 	r->ts_nsec = get32(c, c->buf + HEADROOM + 4) * (c->nano ? 1 : 1000);
 	if (caplen > RXR_CAPTURE_CAPLEN_MAX)
-		return fail(c, "record %" PRIu64 ": %u bytes captured, more "
-			"than a record can hold (%u): a damaged file", n,
-			caplen, RXR_CAPTURE_CAPLEN_MAX);
+		return too_large(c, caplen);
 	if (read_n(c, caplen, &got) != 1 && caplen != 0)
 		return fail(c, "record %" PRIu64 ": the file ends inside it "
 			"(%zu of %u bytes)", n, got, caplen);
@@ -424,9 +432,7 @@ pcapng_packet(struct rxr_capture *c, uint32_t type, uint8_t *b,
 				"in a block of %u", n, caplen, blen);
 	}
 	if (caplen > RXR_CAPTURE_CAPLEN_MAX)
-		return fail(c, "record %" PRIu64 ": %u bytes captured, more "
-			"than a record can hold (%u): a damaged file", n,
-			caplen, RXR_CAPTURE_CAPLEN_MAX);
+		return too_large(c, caplen);
 	if (c->section + iface >= c->nb_ifaces)
 		return fail(c, "record %" PRIu64 ": of interface %u, which "
 			"its section does not describe", n, iface);
@@ -461,7 +467,6 @@ pcapng_block(struct rxr_capture *c, struct rxr_capture_rec *r)
 		if (fread(b + 8, 1, 4, c->f) != 4)
 			return fail(c, "record %" PRIu64 ": the file ends inside "
 				"a section header", n);
-		c->swap = false;
 		memcpy(&blen, b + 8, 4);
 		c->swap = blen != SHB_MAGIC;
 		blen = get32(c, b + 4);
@@ -486,8 +491,7 @@ pcapng_block(struct rxr_capture *c, struct rxr_capture_rec *r)
 			get32(c, b + blen - 4));
 	switch (type) {
 	case SHB_TYPE:
-		return blen < 28 ? fail(c, "a section header of %u bytes",
-			blen) : pcapng_section(c, b, blen);
+		return pcapng_section(c, b, blen);
 	case IDB_TYPE:
 		return pcapng_iface(c, b, blen);
 	case EPB_TYPE: case SPB_TYPE: case PB_TYPE:
@@ -544,7 +548,7 @@ rxr_capture_describe(const struct rxr_capture *c, char *buf, size_t len)
 	for (unsigned int i = 0; i < c->nb_ifaces && c->converted != 0; i++) {
 		uint32_t lt = c->ifaces[i].linktype;
 
-		if (!c->ifaces[i].replayed || lt == LT_EN10MB)
+		if (c->ifaces[i].hlen < 0 || lt == LT_EN10MB)
 			continue;
 		PUT("%" PRIu64 " %s records given an Ethernet header (source "
 			"%s, destination " RXR_CAPTURE_MAC_DST ")", c->converted,
@@ -566,7 +570,7 @@ rxr_capture_describe(const struct rxr_capture *c, char *buf, size_t len)
 			"than their link header,",
 			c->skipped[RXR_CAPTURE_SKIP_INVALID]);
 	for (unsigned int i = 0; i < c->nb_ifaces; i++)
-		if (!c->ifaces[i].replayed && c->ifaces[i].records != 0)
+		if (c->ifaces[i].hlen < 0 && c->ifaces[i].records != 0)
 			PUT(" %" PRIu64 " of interface %u (%s),",
 				c->ifaces[i].records, i,
 				rxr_capture_linktype_name(c->ifaces[i].linktype,

@@ -34,7 +34,7 @@ enum rxr_capture_skip {
 struct rxr_capture_iface {
 	uint32_t linktype;	/**< LINKTYPE_* value */
 	uint32_t snaplen;	/**< 0: none given */
-	bool replayed;		/**< Ethernet, or given an Ethernet header */
+	int8_t hlen;		/**< link header replaced by Ethernet's; -1: skipped */
 	uint8_t tsresol;	/**< pcapng if_tsresol */
 	uint64_t records;
 };

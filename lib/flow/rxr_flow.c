@@ -125,6 +125,16 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	return parse_l4(p, len, ofs + ihl, tot - ihl, info);
 }
 
+/* The IPv6 next headers rxr_flow_parse() steps over. */
+static const struct {
+	uint8_t add, shift;
+} ext[UINT8_MAX + 1] = {
+	[IPPROTO_HOPOPTS] = { 1, 3 }, [IPPROTO_ROUTING] = { 1, 3 },
+	[IPPROTO_DSTOPTS] = { 1, 3 }, [IPPROTO_MH] = { 1, 3 },
+	[NH_HIP] = { 1, 3 }, [NH_SHIM6] = { 1, 3 },
+	[IPPROTO_AH] = { 2, 2 }, [IPPROTO_FRAGMENT] = { 0, 3 },
+};
+
 static int
 parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 {
@@ -133,7 +143,6 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	uint32_t plen, claim;
 	size_t pos, hlen;
 	uint8_t nh;
-	bool more = true;
 
 	if (len - ofs < IPV6_HDR_LEN)
 		return RXR_FLOW_E_TRUNCATED;
@@ -148,30 +157,12 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	nh = ip[6];
 	pos = ofs + IPV6_HDR_LEN;
 
-	while (more) {
-		switch (nh) {
-		case IPPROTO_HOPOPTS:
-		case IPPROTO_ROUTING:
-		case IPPROTO_DSTOPTS:
-		case IPPROTO_MH:
-		case NH_HIP:
-		case NH_SHIM6:
-			if (len - pos < 2)
-				return RXR_FLOW_E_TRUNCATED;
-			hlen = ((size_t)p[pos + 1] + 1) * 8;
-			break;
-		case IPPROTO_AH:
-			if (len - pos < 2)
-				return RXR_FLOW_E_TRUNCATED;
-			hlen = ((size_t)p[pos + 1] + 2) * 4;
-			break;
-		case IPPROTO_FRAGMENT:
-			hlen = 8;
-			break;
-		default:
-			more = false;
-			continue;
-		}
+	/* Each skipped header: its length is (p[1] + add) << shift bytes. */
+	for (bool last = false; !last && ext[nh].shift != 0;) {
+		if (nh != IPPROTO_FRAGMENT && len - pos < 2)
+			return RXR_FLOW_E_TRUNCATED;
+		hlen = nh == IPPROTO_FRAGMENT ? 8 :
+			((size_t)p[pos + 1] + ext[nh].add) << ext[nh].shift;
 		if (info->nb_ext == RXR_FLOW_MAX_IPV6_EXT)
 			return RXR_FLOW_E_MALFORMED;
 		if (len - pos < hlen)
@@ -179,15 +170,10 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 		/* Headers must fit in the payload, except in a jumbogram. */
 		if (plen != 0 && pos + hlen - ofs - IPV6_HDR_LEN > plen)
 			return RXR_FLOW_E_MALFORMED;
-		if (nh == IPPROTO_FRAGMENT) {
-			uint16_t fo = rd16(p + pos + 2);
-
-			if (fo & 0xfff9) {
-				key->flags |= RXR_FLOW_F_FRAG;
-				/* Past offset 0 no header follows, only data. */
-				if (fo & 0xfff8)
-					more = false;
-			}
+		if (nh == IPPROTO_FRAGMENT && (rd16(p + pos + 2) & 0xfff9)) {
+			key->flags |= RXR_FLOW_F_FRAG;
+			/* Past offset 0 no header follows, only data. */
+			last = (rd16(p + pos + 2) & 0xfff8) != 0;
 		}
 		nh = p[pos];
 		pos += hlen;
@@ -238,13 +224,10 @@ rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
 	return ret;
 }
 
-uint32_t
-rxr_flow_hash(const struct rxr_flow_key *key,
-		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
-		enum rxr_flow_rss_fields fields)
+/* Toeplitz over the key's addresses (and ports) as a NIC computes it. */
+static uint32_t
+flow_hash(const struct rxr_flow_key *key, const struct rxr_flow_rss *rss)
 {
-	/* rte_softrss() reads the key as 32-bit words: give it aligned ones. */
-	uint32_t k[RXR_FLOW_RSS_KEY_LEN / 4];
 	uint32_t tuple[RTE_THASH_V6_L4_LEN];
 	uint32_t n, i, naddr;
 
@@ -261,11 +244,10 @@ rxr_flow_hash(const struct rxr_flow_key *key,
 		tuple[naddr + i] = rd32(key->dst + 4 * i);
 	}
 	n = 2 * naddr;
-	if (fields == RXR_FLOW_RSS_L3L4 && (key->flags & RXR_FLOW_F_PORTS))
+	if (rss->fields == RXR_FLOW_RSS_L3L4 && (key->flags & RXR_FLOW_F_PORTS))
 		tuple[n++] = (uint32_t)key->sport << 16 | key->dport;
-
-	memcpy(k, rss_key, sizeof(k));
-	return rte_softrss(tuple, n, (const uint8_t *)k);
+	/* rte_softrss() reads the key as 32-bit words: rss->key is aligned. */
+	return rte_softrss(tuple, n, rss->key);
 }
 
 int
@@ -307,7 +289,7 @@ uint16_t
 rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 		const struct rxr_flow_key *key, uint32_t *hash_out)
 {
-	uint32_t hash = key != NULL ? rxr_flow_hash(key, rss->key, rss->fields) : 0;
+	uint32_t hash = key != NULL ? flow_hash(key, rss) : 0;
 
 	if (hash_out != NULL)
 		*hash_out = hash;

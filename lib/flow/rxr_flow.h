@@ -85,11 +85,6 @@ enum rxr_flow_rss_fields {
 	RXR_FLOW_RSS_L3 = 1,	/**< addresses only */
 };
 
-/** Toeplitz hash of a key as a NIC computes it; 0 for no known family. */
-uint32_t rxr_flow_hash(const struct rxr_flow_key *key,
-		const uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN],
-		enum rxr_flow_rss_fields fields);
-
 /** Default RETA size: mlx5's, and the largest ethdev names (512). */
 #define RXR_FLOW_RETA_SIZE_DEFAULT 512u
 /** Largest RETA rxr_flow_rss_init() accepts. */
@@ -118,7 +113,8 @@ int rxr_flow_rss_init(struct rxr_flow_rss *rss, const uint8_t *key,
 /** Release what rxr_flow_rss_init() allocated. */
 void rxr_flow_rss_fini(struct rxr_flow_rss *rss);
 
-/** The queue a frame of @p key (NULL: unparsed) goes to; its hash too. */
+/** The queue a frame of @p key (NULL: unparsed) goes to; its Toeplitz hash
+ * as a NIC computes it too (0 for no known family). */
 uint16_t rxr_flow_rss_queue(const struct rxr_flow_rss *rss,
 		const struct rxr_flow_key *key, uint32_t *hash_out);
 

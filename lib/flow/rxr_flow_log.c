@@ -47,34 +47,25 @@ rxr_flow_log_create(struct rxr_flow_table *t, uint32_t size, int socket_id)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	l = rte_zmalloc_socket("rxr_flow_log", sizeof(*l), RTE_CACHE_LINE_SIZE,
-			socket_id);
-	if (l == NULL)
-		goto nomem;
-	l->keys = rte_malloc_socket("rxr_flow_log_keys",
-			(size_t)size * sizeof(*l->keys), RTE_CACHE_LINE_SIZE,
-			socket_id);
-	l->bytes = rte_malloc_socket("rxr_flow_log_bytes",
-			(size_t)size * sizeof(*l->bytes), RTE_CACHE_LINE_SIZE,
-			socket_id);
-	if (l->keys == NULL || l->bytes == NULL)
-		goto nomem;
+	/* One allocation: the log, then its keys, then their lengths (each
+	 * array starts on a cache line: size is a multiple of 64). */
+	l = rte_zmalloc_socket("rxr_flow_log", sizeof(*l) + (size_t)size *
+			(sizeof(*l->keys) + sizeof(*l->bytes)),
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (l == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	l->keys = (struct rxr_flow_key *)(l + 1);
+	l->bytes = (uint32_t *)(l->keys + size);
 	l->mask = size - 1;
 	l->t = t;
 	return l;
-nomem:
-	rxr_flow_log_free(l);
-	rte_errno = ENOMEM;
-	return NULL;
 }
 
 void
 rxr_flow_log_free(struct rxr_flow_log *l)
 {
-	if (l == NULL)
-		return;
-	rte_free(l->keys);
-	rte_free(l->bytes);
 	rte_free(l);
 }
 

@@ -234,21 +234,6 @@ rxr_flow_table_update_bulk(struct rxr_flow_table *t,
 }
 
 const struct rxr_flow_entry *
-rxr_flow_table_lookup(const struct rxr_flow_table *t,
-		const struct rxr_flow_key *key)
-{
-	const struct rxr_flow_entry *e = &t->slots[home_of(t, key_hash(key))];
-
-	for (unsigned int i = 0; i < RXR_FLOW_TABLE_PROBE_MAX; i++, e++) {
-		if (e->seq == 0)
-			return NULL;
-		if (key_eq(&e->key, key))
-			return e;
-	}
-	return NULL;
-}
-
-const struct rxr_flow_entry *
 rxr_flow_table_next(const struct rxr_flow_table *t, uint32_t *pos)
 {
 	const uint32_t end = t->nb_slots + RXR_FLOW_TABLE_PROBE_MAX - 1;

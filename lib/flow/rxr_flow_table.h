@@ -65,10 +65,6 @@ unsigned int rxr_flow_table_update_bulk(struct rxr_flow_table *t,
 		const struct rxr_flow_key *keys, const uint32_t *bytes,
 		unsigned int n, struct rxr_flow_entry **out);
 
-/** The entry of a flow, or NULL when the table has none; counts nothing. */
-const struct rxr_flow_entry *rxr_flow_table_lookup(
-		const struct rxr_flow_table *t, const struct rxr_flow_key *key);
-
 /** The next entry from *@p pos (0 to start), in no order; NULL at the end. */
 const struct rxr_flow_entry *rxr_flow_table_next(
 		const struct rxr_flow_table *t, uint32_t *pos);

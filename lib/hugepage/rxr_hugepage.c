@@ -84,7 +84,7 @@ free_unreserved(const char *dir)
 	return free_pages > resv ? free_pages - resv : 0;
 }
 
-void
+bool
 rxr_hugepage_probe(struct rxr_hugepage_info *info)
 {
 	unsigned long def_kb = default_page_kb();
@@ -97,7 +97,7 @@ rxr_hugepage_probe(struct rxr_hugepage_info *info)
 
 	f = fopen("/proc/mounts", "r");
 	if (f == NULL)
-		return;
+		return false;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char dev[128], dir[256], type[64], opts[512];
 		unsigned long kb;
@@ -111,11 +111,6 @@ rxr_hugepage_probe(struct rxr_hugepage_info *info)
 		info->mounted_1g |= kb == 1048576;
 	}
 	fclose(f);
-}
-
-bool
-rxr_hugepage_usable(const struct rxr_hugepage_info *info)
-{
 	return (info->mounted_2m && info->free_2m > 0) ||
 		(info->mounted_1g && info->free_1g > 0);
 }
@@ -161,8 +156,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 	int ac = argc, ret, extra = 0, dropped = 0, i;
 	bool eal_args = true, in_memory = false;
 
-	rxr_hugepage_probe(&hp);
-	if (!eal_has_opt(argc, argv, "--no-huge") && !rxr_hugepage_usable(&hp)) {
+	if (!rxr_hugepage_probe(&hp) && !eal_has_opt(argc, argv, "--no-huge")) {
 		bool has_mem = eal_has_opt(argc, argv, "-m") ||
 			eal_has_opt(argc, argv, "--socket-mem");
 

@@ -26,11 +26,9 @@ struct rxr_hugepage_info {
 	bool mounted_1g;	/**< a hugetlbfs of 1 GiB pages is mounted */
 };
 
-/** Read /sys/kernel/mm/hugepages and /proc/mounts. Never fails. */
-void rxr_hugepage_probe(struct rxr_hugepage_info *info);
-
-/** True when a mounted hugetlbfs serves a size with free pages. */
-bool rxr_hugepage_usable(const struct rxr_hugepage_info *info);
+/** Read /sys/kernel/mm/hugepages and /proc/mounts (never fails).
+ * @return true when a mounted hugetlbfs serves a size with free pages. */
+bool rxr_hugepage_probe(struct rxr_hugepage_info *info);
 
 /** What backs this process's EAL memory, after rxr_eal_init(). */
 enum rxr_mem_backing {

@@ -31,10 +31,8 @@ stosb(void *p, size_t n)
 
 /*
  * Non-temporal bodies: clear n bytes at p, NT_LINE-aligned, n a non-zero
- * multiple of it, no fence. DPDK's pkg-config forces -march=corei7: each
- * wider one is built for its target by attribute, and only called after
- * cpu_detect() found the CPU (and the OS, for AVX state) supports it.
- * Four lines per iteration keep the store queue busy without a long tail.
+ * multiple of it, no fence; each built for its target by attribute
+ * (doc/zeroing.md, "nt instruction").
  */
 typedef void (*nt_body_t)(char *p, size_t n);
 
@@ -115,19 +113,18 @@ nt_body_clzero(char *p, size_t n)
 		clzero(p);
 }
 
-static const nt_body_t nt_body[RXR_ZERO_NR_NT_ISAS] = {
-	[RXR_ZERO_NT_SSE2] = nt_body_sse2,
-	[RXR_ZERO_NT_AVX2] = nt_body_avx2,
-	[RXR_ZERO_NT_AVX512] = nt_body_avx512,
-	[RXR_ZERO_NT_CLZERO] = nt_body_clzero,
+static const struct {
+	nt_body_t body;
+	const char *name;
+} nt_isa[RXR_ZERO_NR_NT_ISAS] = {
+	[RXR_ZERO_NT_SSE2] = { nt_body_sse2, "sse2" },
+	[RXR_ZERO_NT_AVX2] = { nt_body_avx2, "avx2" },
+	[RXR_ZERO_NT_AVX512] = { nt_body_avx512, "avx512" },
+	[RXR_ZERO_NT_CLZERO] = { nt_body_clzero, "clzero" },
 };
 
-/*
- * Debug builds: this thread issued streaming stores that no SFENCE has
- * ordered yet. Publishing frames or yielding in that state is the bug a
- * test cannot see from memory (a thread always sees its own stores, and
- * another core only misses them for a moment), so it is checked instead.
- */
+/* Debug builds: this thread issued streaming stores that no SFENCE has
+ * ordered yet; a test cannot see that from memory, so it is checked. */
 static __thread bool nt_unfenced;
 
 static inline void
@@ -201,20 +198,6 @@ cpu_detect(void)
 	nt_best = RXR_ZERO_NT_CLZERO;
 	while (nt_best > RXR_ZERO_NT_SSE2 && !has_isa[nt_best])
 		nt_best--;
-}
-
-enum rxr_zero_nt_isa
-rxr_zero_nt_isa_best(void)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	return nt_best;
-}
-
-bool
-rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa)
-{
-	pthread_once(&cpu_once, cpu_detect);
-	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS && has_isa[isa];
 }
 
 /* --- narrow -------------------------------------------------------------- */
@@ -295,12 +278,8 @@ narrow_init(struct narrow *nw, void *addr, size_t len, size_t per_yield,
 
 /* --- contig and nt in chunks --------------------------------------------- */
 
-/*
- * contig (body NULL) or nt in chunks; chunk >= len means one piece and no
- * yield. nt fences each chunk before the yield: whoever runs in the yield
- * (or on another lcore after it) sees every cleared byte, and streaming
- * stores do not pile up in the write-combining buffers across a long poll.
- */
+/* contig (body NULL) or nt in chunks; chunk >= len means one piece and no
+ * yield. nt fences each chunk before the yield (doc/zeroing.md, "Fences"). */
 static void
 chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 		rxr_zero_yield_t yield, void *arg)
@@ -325,41 +304,30 @@ chunks_clear(char *p, size_t len, size_t chunk, nt_body_t body,
 
 /* --- auto ---------------------------------------------------------------- */
 
-struct auto_probe {
-	size_t max_len;
-	size_t probe_len;
+/* A size class: how it is probed, what was measured and picked. */
+static struct auto_class {
+	size_t max_len;		/* the class holds lengths up to this */
+	size_t probe_len;	/* extent size timed */
 	size_t window;		/* extents of probe_len walk this much memory */
 	size_t round_bytes;	/* bytes cleared per timed round */
 	unsigned int rounds;
-};
-
-/*
- * Small classes walk a window that stays in L2 (recycled frames are warm).
- * Large ones walk 128 MiB, beyond the last-level cache that a core sees
- * (32 MiB on this EPYC), as a hugepage about to be used usually is; each
- * round carries on where the last one stopped, so it finds its memory cold.
- */
-static const struct auto_probe auto_probe[RXR_ZERO_AUTO_NR_CLASSES] = {
+	double contig_gbps, nt_gbps;
+	enum rxr_zero_method pick;
+} auto_class[] = {
+	/* The probes of doc/zeroing.md, "How auto chooses": each round goes
+	 * on where the last one stopped, so a large class finds memory cold. */
 	{ 4u << 10, 4u << 10, 256u << 10, 4u << 20, 3 },
 	{ 64u << 10, 64u << 10, 512u << 10, 4u << 20, 3 },
 	{ 2u << 20, 2u << 20, 128u << 20, 16u << 20, 4 },
 	{ SIZE_MAX, 8u << 20, 128u << 20, 16u << 20, 4 },
 };
 #define AUTO_SCRATCH (128u << 20)
-/*
- * Each class leans to one method; the other must beat it by this much.
- * Up to 64 KiB an extent stays near the core and contig leaves it there for
- * its user (when REP STOSB is fast: ERMS or FSRM). Above, it cannot, and a
- * short probe under-charges contig: its dirty lines are written back after
- * the round, and this VM's last-level cache holds more than the 128 MiB
- * window (REP STOSB keeps 42-55 GB/s up to 128 MiB, 20 GB/s from 512 MiB;
- * 1 GiB clears run at 20-35 GB/s against nt's 38-45).
- */
+/* Classes up to AUTO_LEAN_MAX_LEN lean to contig, larger ones to nt; the
+ * other method must beat the lean by AUTO_MARGIN. */
 #define AUTO_LEAN_MAX_LEN (64u << 10)
 #define AUTO_MARGIN 1.25
 
 static pthread_once_t auto_once = PTHREAD_ONCE_INIT;
-static struct rxr_zero_auto_class auto_class[RXR_ZERO_AUTO_NR_CLASSES];
 static int auto_status;
 static double auto_setup_ms, auto_ms;
 
@@ -372,17 +340,14 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/*
- * One round clears round_bytes walking the window from *off; GB/s. The
- * timed round follows an untimed one of the same method: the caches then
- * hold what that method leaves behind (dirty lines for contig, none for
- * nt), so neither pays for the other's write-backs.
- */
+/* One round clears round_bytes walking the window from *off; GB/s. The
+ * timed round follows an untimed one of the same method: neither pays for
+ * the other's write-backs. */
 static double
-auto_round(char *buf, const struct auto_probe *pr, enum rxr_zero_method m,
+auto_round(char *buf, const struct auto_class *pr, enum rxr_zero_method m,
 		size_t *off)
 {
-	nt_body_t body = m == RXR_ZERO_NT ? nt_body[nt_best] : NULL;
+	nt_body_t body = m == RXR_ZERO_NT ? nt_isa[nt_best].body : NULL;
 	double t0 = 0, t;
 
 	for (int timed = 0; timed < 2; timed++) {
@@ -418,28 +383,25 @@ auto_measure(void)
 		memset(buf, 1, AUTO_SCRATCH);
 	}
 	auto_setup_ms = (now_s() - t0) * 1e3;
-	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
-		const struct auto_probe *pr = &auto_probe[i];
-		struct rxr_zero_auto_class *ac = &auto_class[i];
+	for (unsigned int i = 0; i < RTE_DIM(auto_class); i++) {
+		struct auto_class *ac = &auto_class[i];
 
-		ac->max_len = pr->max_len;
-		ac->probe_len = pr->probe_len;
 		if (buf == MAP_FAILED) {
 			/* Features alone: streaming pays off beyond the caches. */
-			ac->pick = pr->max_len <= AUTO_LEAN_MAX_LEN ?
+			ac->pick = ac->max_len <= AUTO_LEAN_MAX_LEN ?
 				RXR_ZERO_CONTIG : RXR_ZERO_NT;
 			continue;
 		}
 		/* Alternate the two and keep each one's best round: the
 		 * machine is shared and a bad round says nothing. */
 		off = 0;
-		for (unsigned int r = 0; r < pr->rounds; r++) {
+		for (unsigned int r = 0; r < ac->rounds; r++) {
 			ac->contig_gbps = RTE_MAX(ac->contig_gbps,
-				auto_round(buf, pr, RXR_ZERO_CONTIG, &off));
+				auto_round(buf, ac, RXR_ZERO_CONTIG, &off));
 			ac->nt_gbps = RTE_MAX(ac->nt_gbps,
-				auto_round(buf, pr, RXR_ZERO_NT, &off));
+				auto_round(buf, ac, RXR_ZERO_NT, &off));
 		}
-		if (pr->max_len <= AUTO_LEAN_MAX_LEN)
+		if (ac->max_len <= AUTO_LEAN_MAX_LEN)
 			ac->pick = ac->nt_gbps > ac->contig_gbps *
 				(erms || fsrm ? AUTO_MARGIN : 1.0) ?
 				RXR_ZERO_NT : RXR_ZERO_CONTIG;
@@ -454,34 +416,18 @@ auto_measure(void)
 	auto_ms = (now_s() - t0) * 1e3;
 }
 
-int
-rxr_zero_auto_init(void)
-{
-	pthread_once(&auto_once, auto_measure);
-	return auto_status;
-}
-
 enum rxr_zero_method
 rxr_zero_auto_pick(size_t len)
 {
 	unsigned int i = 0;
 
 	pthread_once(&auto_once, auto_measure);
-	while (len > auto_probe[i].max_len)
+	while (len > auto_class[i].max_len)
 		i++;
 	return auto_class[i].pick;
 }
 
-void
-rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c)
-{
-	pthread_once(&auto_once, auto_measure);
-	memset(c, 0, sizeof(*c));
-	if (i < RXR_ZERO_AUTO_NR_CLASSES)
-		*c = auto_class[i];
-}
-
-/* "inf", or whole KiB or MiB: the sizes of auto_probe[]. */
+/* "inf", or whole KiB or MiB: the sizes of auto_class[]. */
 static void
 fmt_size(char *buf, size_t len, size_t v)
 {
@@ -500,12 +446,12 @@ rxr_zero_auto_dump(FILE *out)
 	fprintf(out, "# zero: cpu erms=%d fsrm=%d sse2=%d avx2=%d avx512f=%d clzero=%d, nt instruction %s\n",
 		erms, fsrm, has_isa[RXR_ZERO_NT_SSE2], has_isa[RXR_ZERO_NT_AVX2],
 		has_isa[RXR_ZERO_NT_AVX512], has_isa[RXR_ZERO_NT_CLZERO],
-		rxr_zero_nt_isa_name(nt_best));
+		nt_isa[nt_best].name);
 	fprintf(out, "# zero: auto measured in %.1f ms (%.1f ms of it faulting in %u MiB of scratch)%s\n",
 		auto_ms, auto_setup_ms, AUTO_SCRATCH >> 20,
 		auto_status != 0 ? " (no scratch memory: features only)" : "");
-	for (unsigned int i = 0; i < RXR_ZERO_AUTO_NR_CLASSES; i++) {
-		const struct rxr_zero_auto_class *ac = &auto_class[i];
+	for (unsigned int i = 0; i < RTE_DIM(auto_class); i++) {
+		const struct auto_class *ac = &auto_class[i];
 		char mx[24], pr[24];
 
 		fmt_size(mx, sizeof(mx), ac->max_len);
@@ -529,9 +475,10 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 
 	if (opts == NULL)
 		opts = &defaults;
+	pthread_once(&cpu_once, cpu_detect);
 	if ((unsigned int)opts->method >= RXR_ZERO_NR_METHODS ||
-			!rxr_zero_nt_isa_supported(opts->nt_isa) ||
-			(addr == NULL && len != 0) ||
+			(unsigned int)opts->nt_isa >= RXR_ZERO_NR_NT_ISAS ||
+			!has_isa[opts->nt_isa] || (addr == NULL && len != 0) ||
 			len > UINTPTR_MAX - (uintptr_t)addr)
 		return -EINVAL;
 	if (len == 0)
@@ -568,7 +515,7 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	}
 	case RXR_ZERO_CONTIG:
 	case RXR_ZERO_NT:
-		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_body[isa] :
+		chunks_clear(addr, len, chunk, m == RXR_ZERO_NT ? nt_isa[isa].body :
 			NULL, yield, opts->yield_arg);
 		break;
 	default:
@@ -592,14 +539,10 @@ narrow_frame(void *p, size_t len)
 
 /* In the order of their enums. */
 static const char *const method_names[] = { "auto", "narrow", "contig", "nt" };
-static const char *const isa_names[] = {
-	"best", "sse2", "avx2", "avx512", "clzero",
-};
 static const char *const policy_names[] = {
 	"none", "alloc", "free", "background",
 };
 _Static_assert(RTE_DIM(method_names) == RXR_ZERO_NR_METHODS &&
-	RTE_DIM(isa_names) == RXR_ZERO_NR_NT_ISAS &&
 	RTE_DIM(policy_names) == RXR_ZERO_NR_POLICIES, "a name per value");
 
 /* Index of name in names[], or -EINVAL with a message listing them. */
@@ -644,13 +587,6 @@ rxr_zero_method_parse(const char *name, enum rxr_zero_method *m, char *err,
 }
 
 const char *
-rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa)
-{
-	return (unsigned int)isa < RXR_ZERO_NR_NT_ISAS ? isa_names[isa] :
-		"unknown";
-}
-
-const char *
 rxr_zero_policy_name(enum rxr_zero_policy p)
 {
 	return (unsigned int)p < RXR_ZERO_NR_POLICIES ? policy_names[p] :
@@ -688,13 +624,8 @@ delay_fence(void)
 	__asm__ volatile("lfence" : : : "memory");
 }
 
-/*
- * Spinning on the clock would end early in wall time for a thread
- * preempted inside it, so the slowdown would shrink as the machine gets
- * busier; the work takes the same CPU time whatever the load. Fenced on
- * both sides, so that it does not run in the shadow of the caller's cache
- * misses: its cost adds in full.
- */
+/* Work, not a spin on the clock: the same CPU time under any load. Fenced
+ * on both sides so that its cost adds in full to the caller's misses. */
 void
 rxr_zero_test_work(uint64_t steps)
 {
@@ -752,7 +683,8 @@ rxr_zero_payload_init(struct rxr_zero_payload *p, uint32_t frame_size,
 	p->offset = offset;
 	p->len = len;
 	p->method = method;
-	p->nt_isa = rxr_zero_nt_isa_best();
+	pthread_once(&cpu_once, cpu_detect);
+	p->nt_isa = nt_best;
 	return 0;
 }
 
@@ -768,7 +700,7 @@ rxr_zero_payload_bulk(const struct rxr_zero_payload *p, void * const *frames,
 	/* One decision per bulk, none per frame. */
 	switch (p->method) {
 	case RXR_ZERO_NT: {
-		nt_body_t body = nt_body[p->nt_isa];
+		nt_body_t body = nt_isa[p->nt_isa].body;
 
 		for (i = 0; i < n; i++)
 			nt_clear_nofence((char *)frames[i] + off, len, body);

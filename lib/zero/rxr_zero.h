@@ -6,13 +6,8 @@
 /**
  * @file
  * Hugepage zeroing core: clear an extent with a chosen method, and keep
- * frames' payload areas zeroed under a policy (doc/zeroing.md).
- *
- * The yield callback runs between two chunks of @c chunk bytes, never
- * before the first nor after the last (narrow: after every max(1, chunk /
- * 4096) subpages but the last). At a yield every byte cleared so far is
- * zero and visible to other threads. Subpages are the 4 KiB-aligned pages
- * the extent overlaps, numbered from 0.
+ * frames' payload areas zeroed under a policy. Chunks, yields and narrow's
+ * subpages: doc/zeroing.md.
  */
 
 #include <stdbool.h>
@@ -82,14 +77,6 @@ const char *rxr_zero_method_name(enum rxr_zero_method m);
 /** Parse a method name; 0, or -EINVAL with @p err naming the valid ones. */
 int rxr_zero_method_parse(const char *name, enum rxr_zero_method *m,
 		char *err, size_t errlen);
-/** "best", "sse2", "avx2", "avx512", "clzero"; "unknown" out of range. */
-const char *rxr_zero_nt_isa_name(enum rxr_zero_nt_isa isa);
-
-/** True when this CPU can run nt with @p isa (BEST is always true). */
-bool rxr_zero_nt_isa_supported(enum rxr_zero_nt_isa isa);
-
-/** The instruction RXR_ZERO_NT_BEST stands for on this CPU. */
-enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
 
 /**
  * @name auto
@@ -97,27 +84,11 @@ enum rxr_zero_nt_isa rxr_zero_nt_isa_best(void);
  * once per process; the method not favoured must be 25% faster.
  * @{
  */
-#define RXR_ZERO_AUTO_NR_CLASSES 4
-
-/** What auto measured and picked for one size class. */
-struct rxr_zero_auto_class {
-	size_t max_len;		/**< class holds lengths up to this */
-	size_t probe_len;	/**< extent size that was timed */
-	double contig_gbps;
-	double nt_gbps;
-	enum rxr_zero_method pick;
-};
-
-/** Run the auto measurement now unless done; 0, or -ENOMEM. */
-int rxr_zero_auto_init(void);
-
 /** The concrete method auto uses for @p len bytes (contig or nt). */
 enum rxr_zero_method rxr_zero_auto_pick(size_t len);
 
-/** Copy the measurement of class @p i (< RXR_ZERO_AUTO_NR_CLASSES). */
-void rxr_zero_auto_class_get(unsigned int i, struct rxr_zero_auto_class *c);
-
-/** Print the CPU features, nt instruction and auto table, '#'-prefixed. */
+/** Print the CPU features, nt instruction and each class's measured rates
+ * and pick, '#'-prefixed (measuring now unless done). */
 void rxr_zero_auto_dump(FILE *out);
 /** @} */
 

@@ -20,8 +20,8 @@
  * the other's index with acquire: the slots it then reads or overwrites
  * were released by the other side's store.
  */
-#define PRODUCER_STATS(X) X(bytes_cleared) X(clear_cycles) X(frames_supplied) \
-	X(service_calls) X(zone_empty)
+#define PRODUCER_STATS(X) X(clear_cycles) X(frames_supplied) X(service_calls) \
+	X(zone_empty)
 #define CONSUMER_STATS(X) X(get_calls) X(get_frames) X(get_empty) X(get_short) \
 	X(drained)
 #define STAT_FIELD(n) uint64_t n;
@@ -119,7 +119,6 @@ rxr_zero_supply_service(struct rxr_zero_supply *s, unsigned int budget)
 	}
 	RXR_STAT_ADD(s->service_calls, 1);
 	RXR_STAT_ADD(s->frames_supplied, done);
-	RXR_STAT_ADD(s->bytes_cleared, (uint64_t)done * s->payload.len);
 	RXR_STAT_ADD(s->clear_cycles, cycles);
 	return done;
 }
@@ -187,6 +186,7 @@ rxr_zero_supply_stats(const struct rxr_zero_supply *s,
 
 	PRODUCER_STATS(STAT_READ)
 	CONSUMER_STATS(STAT_READ)
+	st->bytes_cleared = st->frames_supplied * s->payload.len;
 	/* Two separate loads: clamp a torn view to what can be. */
 	st->ready = RTE_MIN(head - tail, s->capacity);
 	st->capacity = s->capacity;

@@ -141,8 +141,7 @@ rxr_bench_each_memory(int argc, char **argv)
 		int status;
 		pid_t pid;
 
-		rxr_hugepage_probe(&hp);
-		if (i == 0 && !rxr_hugepage_usable(&hp)) {
+		if (!rxr_hugepage_probe(&hp) && i == 0) {
 			printf("# memory huge: no usable hugepages here, not "
 				"measured\n");
 			continue;

@@ -46,6 +46,30 @@ struct method {
 static struct method methods[8];
 static unsigned int nr_methods;
 
+static const char *const isa_names[RXR_ZERO_NR_NT_ISAS] = {
+	"best", "sse2", "avx2", "avx512", "clzero",
+};
+
+/* Whether this CPU runs nt with isa: rxr_zero_extent() refuses it if not. */
+static bool
+isa_supported(enum rxr_zero_nt_isa isa)
+{
+	struct rxr_zero_opts o = { .method = RXR_ZERO_NT, .nt_isa = isa };
+
+	return rxr_zero_extent(NULL, 0, &o) == 0;
+}
+
+/* What RXR_ZERO_NT_BEST stands for: the first the CPU has from CLZERO. */
+static enum rxr_zero_nt_isa
+isa_best(void)
+{
+	enum rxr_zero_nt_isa isa = RXR_ZERO_NT_CLZERO;
+
+	while (isa > RXR_ZERO_NT_SSE2 && !isa_supported(isa))
+		isa--;
+	return isa;
+}
+
 static void
 methods_init(void)
 {
@@ -53,7 +77,7 @@ methods_init(void)
 		RXR_ZERO_NT_AVX512, RXR_ZERO_NT_AVX2, RXR_ZERO_NT_SSE2,
 	};
 	static char names[RTE_DIM(isas)][24];
-	enum rxr_zero_nt_isa best = rxr_zero_nt_isa_best();
+	enum rxr_zero_nt_isa best = isa_best();
 
 	methods[nr_methods++] = (struct method){ .name = "memset", .memset = 1 };
 	methods[nr_methods++] = (struct method){ .name = "narrow",
@@ -66,10 +90,10 @@ methods_init(void)
 		.opts.method = RXR_ZERO_AUTO, .ratio = 1 };
 	/* The other streaming instructions, to show why nt uses its own. */
 	for (unsigned int i = 0; i < RTE_DIM(isas); i++) {
-		if (isas[i] == best || !rxr_zero_nt_isa_supported(isas[i]))
+		if (isas[i] == best || !isa_supported(isas[i]))
 			continue;
 		snprintf(names[i], sizeof(names[i]), "nt_%s",
-			rxr_zero_nt_isa_name(isas[i]));
+			isa_names[isas[i]]);
 		methods[nr_methods++] = (struct method){ .name = names[i],
 			.opts.method = RXR_ZERO_NT, .opts.nt_isa = isas[i],
 			.extra = 1 };
@@ -402,7 +426,6 @@ main(int argc, char **argv)
 			thp_kb() / 1024);
 	/* Before any round, so that auto's one-time measurement is not
 	 * timed as part of a clear. */
-	rxr_zero_auto_init();
 	rxr_zero_auto_dump(stdout);
 	printf("# working sets: 4K and 64K re-clear one extent (warm), 2M walks 256 MiB (cold), 1G is one extent; narrow targets subpage 0; figures are medians of interleaved rounds\n");
 	fflush(stdout);
