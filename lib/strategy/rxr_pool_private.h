@@ -71,16 +71,17 @@ struct rxr_pool {
 	struct rte_reciprocal_u64 frame_div; /* of frame_size */
 	uintptr_t flat_base;		/* one zone, one region: its base; else 0 */
 	uintptr_t off_base;		/* lowest frame if all within 4 GiB, or 0 */
-	uintptr_t span[2];		/* [lowest frame, end of the highest) */
 	uint32_t nr_regions;
 	uint32_t nr_zones;
 	struct rxr_zone *zone[RXR_POOL_MAX_NODES];
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
+	uintptr_t span[2];		/* [lowest frame, end of the highest) */
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
 	int remote_drain;		/* membarrier: 1 yes, -1 no, 0 unasked */
-	void *priv;			/* the strategy's pool-wide state (init) */
+	/* The strategy's pool-wide state (init): a line with the tables. */
+	void *priv __rte_cache_aligned;
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];
