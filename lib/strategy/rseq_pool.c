@@ -47,14 +47,7 @@ rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	if (rp == NULL || rxr_in_irq())
 		return 0;
 	rxr_spinlock_lock(&rp->lock);
-	for (unsigned int c = 0; c < rp->ncpu; c++)
-		__atomic_fetch_or(&rp->pcp[c]->count, RSEQ_LOCKED,
-			__ATOMIC_SEQ_CST);
 	do {
-		if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
-				0, 0) != 0)
-			RXR_LOG(ERR, "pool %s: membarrier rseq fence: %s",
-				p->name, strerror(errno));
 		again = false;
 		for (unsigned int c = 0; c < rp->ncpu; c++)
 			if (!(__atomic_load_n(&rp->pcp[c]->count,
@@ -63,6 +56,10 @@ rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 					RSEQ_LOCKED, __ATOMIC_SEQ_CST);
 				again = true;
 			}
+		if (again && syscall(__NR_membarrier,
+				MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0) != 0)
+			RXR_LOG(ERR, "pool %s: membarrier rseq fence: %s",
+				p->name, strerror(errno));
 	} while (again);
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		struct rxr_pcp *pc = rp->pcp[c];
