@@ -14,7 +14,6 @@
 
 #include <string.h>
 
-#include <rte_malloc.h>
 #include <rte_prefetch.h>
 
 #include "rseq.h"

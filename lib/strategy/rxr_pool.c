@@ -260,13 +260,10 @@ rxr_pool_destroy(struct rxr_pool *p)
 
 /* --- memory -------------------------------------------------------------- */
 
-/*
- * n frames at the stride from @p addr, in use, each slice a region of its
- * node's zone (with fake nodes, node k the k-th), then freed into it in one
- * lock hold, as memblock_free_all() hands memory over. Then flat_base for
- * one zone of one region (index and address a division apart), off_base
- * when every frame lies within 4 GiB.
- */
+/* Each node's slice a region of its zone (fake nodes: node k the k-th),
+ * in use, then freed into it in one lock hold. flat_base: one zone of one
+ * region (index and address a division apart); off_base: every frame
+ * within 4 GiB of the lowest. */
 int
 rxr_pool_add_frames(struct rxr_pool *p, void *addr, unsigned int n)
 {
@@ -275,7 +272,7 @@ rxr_pool_add_frames(struct rxr_pool *p, void *addr, unsigned int n)
 	void *tmp[RXRP_CHUNK];
 	int ret = 0;
 
-	for (unsigned int k = 0; ret >= 0 && k < p->nr_zones; k++) {
+	for (unsigned int k = 0; k < p->nr_zones; k++) {
 		unsigned int part = k + 1 == p->nr_zones ? n - done :
 			n / p->nr_zones;
 		uint8_t *lo = base + (size_t)done * p->frame_size;
