@@ -118,7 +118,6 @@ rseq_add(struct rseq_pool *rp, uint32_t cpu, enum rseq_ctr_id id, uint64_t v)
 #endif
 
 /* rseq_xfer.c: the transfer stage; none of it in a signal handler. */
-int rxrp_rseq_xfer_init(struct rseq_xfer *x, uint32_t slots, int socket);
 /* Frames in the stage, a snapshot. */
 unsigned int rxrp_rseq_xfer_count(const struct rseq_xfer *x);
 /* n frames into slots, as offsets from base (0: pointers); n or 0. */

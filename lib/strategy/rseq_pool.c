@@ -31,11 +31,9 @@ rseq_off_init(void)
 	rxrp_rseq_off = __rseq_offset;
 }
 
-/*
- * Set the top bit of every CPU's pcp count, restart the sections in flight
- * (membarrier's rseq fence) and set it again where one committed over it,
- * until it holds everywhere; then empty pcps and stages. Not in a handler.
- */
+/* Own every CPU's pcp (the top bit of its count, the sections in flight
+ * restarted by membarrier's rseq fence until it holds), then empty pcps
+ * and stages. Not in a handler. */
 unsigned int
 rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 {
@@ -49,14 +47,7 @@ rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 	if (rp == NULL || rxr_in_irq())
 		return 0;
 	rxr_spinlock_lock(&rp->lock);
-	for (unsigned int c = 0; c < rp->ncpu; c++)
-		__atomic_fetch_or(&rp->pcp[c]->count, RSEQ_LOCKED,
-			__ATOMIC_SEQ_CST);
 	do {
-		if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
-				0, 0) != 0)
-			RXR_LOG(ERR, "pool %s: membarrier rseq fence: %s",
-				p->name, strerror(errno));
 		again = false;
 		for (unsigned int c = 0; c < rp->ncpu; c++)
 			if (!(__atomic_load_n(&rp->pcp[c]->count,
@@ -65,6 +56,10 @@ rxrp_rseq_drain(struct rxr_pool *p, struct rxrp_lcore *ls, bool quiet)
 					RSEQ_LOCKED, __ATOMIC_SEQ_CST);
 				again = true;
 			}
+		if (again && syscall(__NR_membarrier,
+				MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0) != 0)
+			RXR_LOG(ERR, "pool %s: membarrier rseq fence: %s",
+				p->name, strerror(errno));
 	} while (again);
 	for (unsigned int c = 0; c < rp->ncpu; c++) {
 		struct rxr_pcp *pc = rp->pcp[c];
@@ -193,11 +188,16 @@ rxrp_rseq_init(struct rxr_pool *p)
 		if (rp->pcp[c] == NULL)
 			return -rte_errno;
 	}
-	for (unsigned int n = 0; n < p->nr_zones; n++)
-		if (rxrp_rseq_xfer_init(&rp->xfer[n], rte_align32pow2(
-				RSEQ_XFER_BATCHES * p->conf.batch),
-				rxr_zone_socket(p->zone[n])) != 0)
+	for (unsigned int n = 0; n < p->nr_zones; n++) {
+		struct rseq_xfer *x = &rp->xfer[n];
+
+		x->mask = rte_align32pow2(RSEQ_XFER_BATCHES * p->conf.batch) - 1;
+		x->frames = rte_malloc_socket("rxr_rseq_xfer", (x->mask + 1) *
+				sizeof(void *), RTE_CACHE_LINE_SIZE,
+				rxr_zone_socket(p->zone[n]));
+		if (x->frames == NULL)
 			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -2,11 +2,8 @@
 
 /*
  * rseq's transfer stage (tcmalloc's transfer cache) between a node's pcps
- * and its zone: a ring whose drains and refills each take a lock of their
- * own side and publish their index on a line of their own, so that only
- * those indexes and the slots cross CPUs; a drain pops a pcp straight into
- * the slots. Frames within 4 GiB are kept as 32-bit offsets, sixteen to a
- * line. Not in a signal handler.
+ * and its zone: a ring with a lock and a published index per side
+ * (doc/strategies.md). Not in a signal handler.
  *
  * Not DPDK's rte_ring: with it in this place (pops into a stack buffer,
  * then rte_ring_enqueue_burst(); rte_ring_dequeue_bulk() for refills),
@@ -17,19 +14,9 @@
 
 #include <string.h>
 
-#include <rte_malloc.h>
 #include <rte_prefetch.h>
 
 #include "rseq.h"
-
-int
-rxrp_rseq_xfer_init(struct rseq_xfer *x, uint32_t slots, int socket)
-{
-	x->mask = slots - 1;
-	x->frames = rte_malloc_socket("rxr_rseq_xfer", slots * sizeof(void *),
-			RTE_CACHE_LINE_SIZE, socket);
-	return x->frames == NULL ? -ENOMEM : 0;
-}
 
 unsigned int
 rxrp_rseq_xfer_count(const struct rseq_xfer *x)

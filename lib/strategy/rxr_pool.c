@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/* The pool core: creation, memory, adoption, the dispatch's out-of-line
- * calls, quiescence. It reaches the strategies; they call below it. */
+/* The pool core: creation, memory, the dispatch's out-of-line calls,
+ * quiescence. It reaches the strategies; they call below it. */
 
 #include <errno.h>
 #include <stdalign.h>
@@ -260,125 +260,49 @@ rxr_pool_destroy(struct rxr_pool *p)
 
 /* --- memory -------------------------------------------------------------- */
 
-/* After regions were added: flat_base for one zone of one region (index
- * and address a division apart), off_base when all lie within 4 GiB. */
-static void
-layout_update(struct rxr_pool *p, unsigned int regions_added)
+/* Each node's slice a region of its zone (fake nodes: node k the k-th),
+ * in use, then freed into it in one lock hold. flat_base: one zone of one
+ * region (index and address a division apart); off_base: every frame
+ * within 4 GiB of the lowest. */
+int
+rxr_pool_add_frames(struct rxr_pool *p, void *addr, unsigned int n)
 {
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	uint8_t *base = addr;
+	unsigned int done = 0;
+	void *tmp[RXRP_CHUNK];
+	int ret = 0;
 
-	p->nr_regions += regions_added;
-	p->flat_base = p->nr_zones == 1 && p->nr_regions == 1 ?
-		(uintptr_t)rxr_zone_frame_at(p->zone[0], 0) : 0;
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		uintptr_t l, h;
-
-		rxr_zone_span(p->zone[n], &l, &h);
-		if (h != 0) {
-			lo = RTE_MIN(lo, l);
-			hi = RTE_MAX(hi, h);
-		}
-	}
-	p->off_base = hi != 0 && hi - lo <= (uint64_t)UINT32_MAX ? lo : 0;
-}
-
-/* A run of frames at the stride; with fake nodes, node k its k-th slice. */
-static int
-add_region(struct rxr_pool *p, void *addr, size_t len,
-		enum rxr_zone_region_state state)
-{
-	uint64_t nr = len / p->frame_size, done = 0;
-	int total = 0;
-
-	for (unsigned int n = 0; n < p->nr_zones; n++) {
-		uint64_t part = n + 1 == p->nr_zones ? nr - done :
-			nr / p->nr_zones;
-		int ret;
+	for (unsigned int k = 0; k < p->nr_zones; k++) {
+		unsigned int part = k + 1 == p->nr_zones ? n - done :
+			n / p->nr_zones;
+		uint8_t *lo = base + (size_t)done * p->frame_size;
 
 		if (part == 0)
 			continue;
-		ret = rxr_zone_add_region(p->zone[n],
-				(uint8_t *)addr + done * p->frame_size,
-				part * p->frame_size, state);
-		if (ret < 0) {
-			layout_update(p, n);
-			return ret;
-		}
-		total += ret;
-		done += part;
-	}
-	layout_update(p, p->nr_zones);
-	return total;
-}
-
-/* --- adopting populated objects ------------------------------------------ */
-
-/* The free entry while adopting: frames gathered, not freed. */
-static int
-adopt_free(struct rxr_pool *p, void * const *objs, unsigned int n)
-{
-	if (unlikely(p->nr_adopt + n > p->max_adopt)) {
-		p->adopt_overflow = true;
-		return 0;
-	}
-	memcpy(&p->adopt[p->nr_adopt], objs, n * sizeof(*objs));
-	p->nr_adopt += n;
-	return 0;
-}
-
-int
-rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames)
-{
-	if (p->adopt != NULL || max_frames == 0)
-		return -EINVAL;
-	p->adopt = rte_malloc("rxr_adopt", (size_t)max_frames * sizeof(void *), 0);
-	if (p->adopt == NULL)
-		return -ENOMEM;
-	p->nr_adopt = 0;
-	p->max_adopt = max_frames;
-	p->adopt_overflow = false;
-	/* Every free must reach adopt_free, the owner's inline path's too. */
-	p->ops.free = adopt_free;
-	p->ops.owner = NULL;
-	return 0;
-}
-
-int
-rxr_pool_adopt_end(struct rxr_pool *p)
-{
-	unsigned int i, j;
-	int ret = 0;
-
-	if (p->adopt == NULL)
-		return -EINVAL;
-	entries_set(p);
-	if (p->adopt_overflow) {
-		ret = -ENOSPC;
-		goto out;
-	}
-	/* Runs of objects at the frame stride become regions. */
-	for (i = 0; i < p->nr_adopt; i = j) {
-		uintptr_t base = (uintptr_t)p->adopt[i];
-		int added;
-
-		for (j = i + 1; j < p->nr_adopt &&
-				(uintptr_t)p->adopt[j] == base +
-				(uintptr_t)(j - i) * p->frame_size; j++)
-			;
-		added = add_region(p, p->adopt[i],
-				(size_t)(j - i) * p->frame_size,
+		ret = rxr_zone_add_region(p->zone[k], lo,
+				(size_t)part * p->frame_size,
 				RXR_ZONE_REGION_ALLOCATED);
-		if (added < 0) {
-			ret = added;
-			goto out;
+		if (ret < 0)
+			break;
+		rxr_zone_lock(p->zone[k]);
+		for (unsigned int i = 0, c; i < part; i += c) {
+			c = RTE_MIN(part - i, (unsigned int)RXRP_CHUNK);
+			for (unsigned int j = 0; j < c; j++)
+				tmp[j] = lo + (size_t)(i + j) * p->frame_size;
+			rxr_zone_free_bulk_locked(p->zone[k], tmp, c);
 		}
-		rxrp_zone_free(p, &p->adopt[i], j - i);
+		rxr_zone_unlock(p->zone[k]);
+		done += part;
+		p->nr_regions++;
+		p->span[0] = p->span[1] == 0 ? (uintptr_t)lo :
+			RTE_MIN(p->span[0], (uintptr_t)lo);
+		p->span[1] = RTE_MAX(p->span[1],
+			(uintptr_t)lo + (uintptr_t)part * p->frame_size);
 	}
-	ret = (int)p->nr_adopt;
-out:
-	rte_free(p->adopt);
-	p->adopt = NULL;
-	return ret;
+	p->flat_base = p->nr_zones == 1 && p->nr_regions == 1 ? p->span[0] : 0;
+	p->off_base = p->span[1] - p->span[0] <= (uint64_t)UINT32_MAX ?
+		p->span[0] : 0;
+	return ret < 0 ? ret : (int)n;
 }
 
 /* --- calls the inline dispatch sends out of line ------------------------- */

@@ -77,13 +77,11 @@ struct rxr_pool {
 	uint32_t zone_base[RXR_POOL_MAX_NODES + 1]; /* global frame index */
 	struct rxrp_defer_link *defer_link; /* deferred batches, by global */
 	struct rxrp_defer_rest *defer_rest; /* index of their first frame */
-	void **adopt;
-	unsigned int nr_adopt;
-	unsigned int max_adopt;
-	bool adopt_overflow;
+	uintptr_t span[2];		/* [lowest frame, end of the highest) */
 	struct rxr_spinlock reclaim_lock; /* one reclaim at a time */
 	int remote_drain;		/* membarrier: 1 yes, -1 no, 0 unasked */
-	void *priv;			/* the strategy's pool-wide state (init) */
+	/* The strategy's pool-wide state (init): a line with the tables. */
+	void *priv __rte_cache_aligned;
 	struct rxrp_lcore *first;
 	struct rxrp_lcore *lcore[RTE_MAX_LCORE];
 	struct rxrp_lcore *by_cpu[RXRP_MAX_CPUS];

@@ -153,12 +153,11 @@ struct rxr_pool *rxr_pool_create(const struct rxr_pool_conf *conf,
 void rxr_pool_destroy(struct rxr_pool *p);
 
 /**
- * Adopt the objects DPDK's populate enqueues: between begin and end, frees
- * are only gathered (at most @p max_frames); end adds them as regions.
- * Before the pool is shared. @return 0 / frames adopted, or -errno.
+ * Give the pool @p n free frames at its stride from @p addr (DPDK's
+ * populate), before it is shared. @return n, or -errno (-ENOSPC: every
+ * region taken).
  */
-int rxr_pool_adopt_begin(struct rxr_pool *p, unsigned int max_frames);
-int rxr_pool_adopt_end(struct rxr_pool *p);
+int rxr_pool_add_frames(struct rxr_pool *p, void *addr, unsigned int n);
 
 /** A pool's entry for allocations: 0, or -ENOBUFS with nothing taken. */
 typedef int (*rxr_pool_alloc_t)(struct rxr_pool *p, void **objs,

@@ -1,22 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * rseq: tcmalloc's per-CPU slab (cpu_cache.h) over the kernel's pcp. One
- * pcp per CPU, used by any thread on it (handlers too) with no lock, no
- * atomic, no deferral: each access is a restartable sequence (rseq_asm.h)
- * the kernel restarts if the thread is preempted, migrated or signalled
- * before its one committing store, the user-space twin of the kernel's
- * preempt_disable() pcp.
- *
- * - rseq_alloc() and rseq_free() are Allocate() and Deallocate(): one
- *   section on the thread's CPU; anything else is the slow path.
- * - rseq_refill() (Refill(), rmqueue_bulk) and rseq_overflow() (Overflow(),
- *   free_pcppages_bulk) go through a per-node transfer stage (tcmalloc's
- *   transfer cache, rseq_xfer.c) before the zone, so that frames a consumer
- *   frees on another CPU reach the poll's refill without the buddy lists.
- *
- * Unlike tcmalloc: a section moves n frames with one commit, the pcp's
- * count is the commit word, and the pool's reclaim empties every CPU's pcp.
+ * rseq: tcmalloc's per-CPU slab (cpu_cache.h) over the kernel's pcp, one
+ * per CPU, each access a restartable sequence (rseq_asm.h): the user-space
+ * twin of the kernel's preempt_disable() pcp. rseq_alloc() and rseq_free()
+ * are Allocate() and Deallocate(), one section on the thread's CPU;
+ * rseq_refill() (Refill(), rmqueue_bulk) and rseq_overflow() (Overflow(),
+ * free_pcppages_bulk) go through the node's transfer stage (tcmalloc's
+ * transfer cache, rseq_xfer.c). doc/strategies.md says where it differs.
  */
 
 #include <string.h>

@@ -524,14 +524,6 @@ rxr_zone_frame_idx(const struct rxr_zone *z, const void *frame)
 	return frame_index(z, frame);
 }
 
-void
-rxr_zone_span(const struct rxr_zone *z, uintptr_t *lo, uintptr_t *hi)
-{
-	/* Regions are kept sorted by address. */
-	*lo = z->nr_regions != 0 ? z->regions[0].base : 0;
-	*hi = z->nr_regions != 0 ? z->regions[z->nr_regions - 1].end : 0;
-}
-
 void *
 rxr_zone_frame_at(const struct rxr_zone *z, uint32_t idx)
 {

@@ -106,10 +106,6 @@ uint32_t rxr_zone_frame_size(const struct rxr_zone *zone);
 /** Memmap index of a frame, in [0, max_frames), for side arrays. */
 uint32_t rxr_zone_frame_idx(const struct rxr_zone *zone, const void *frame);
 
-/** [*lo, *hi) holds every frame (0, 0 before a region is added). */
-void rxr_zone_span(const struct rxr_zone *zone, uintptr_t *lo,
-		uintptr_t *hi);
-
 /** The frame of a memmap index returned by rxr_zone_frame_idx(). */
 void *rxr_zone_frame_at(const struct rxr_zone *zone, uint32_t idx);
 

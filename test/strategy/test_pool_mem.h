@@ -5,9 +5,8 @@
 
 /*
  * Memory for a test's pool by the public path, as a mempool's populate
- * gives it: one memzone, each frame freed into the pool between
- * rxr_pool_adopt_begin() and rxr_pool_adopt_end(). test_pool_destroy()
- * frees the pool, then its memzone.
+ * gives it: one memzone, its frames given by rxr_pool_add_frames().
+ * test_pool_destroy() frees the pool, then its memzone.
  */
 
 #include <stdio.h>
@@ -46,14 +45,7 @@ test_pool_fill(struct rxr_pool *p, uint32_t frame_size, uint32_t nr_frames)
 				(uint32_t)RTE_CACHE_LINE_SIZE));
 	if (mz == NULL)
 		return -rte_errno;
-	ret = rxr_pool_adopt_begin(p, nr_frames);
-	for (uint32_t i = 0; ret == 0 && i < nr_frames; i++) {
-		void *f = (uint8_t *)mz->addr + (size_t)i * frame_size;
-
-		ret = rxr_pool_free_bulk(p, &f, 1);
-	}
-	if (ret == 0)
-		ret = rxr_pool_adopt_end(p);
+	ret = rxr_pool_add_frames(p, mz->addr, nr_frames);
 	if (ret < 0) {
 		rte_memzone_free(mz);
 		return ret;

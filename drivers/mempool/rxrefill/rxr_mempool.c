@@ -2,7 +2,7 @@
 
 /*
  * The mempool driver's operations (struct rte_mempool_ops "rxrefill"):
- * a pool per mempool, enqueue and dequeue into it, populate by adoption.
+ * a pool per mempool, enqueue and dequeue into it, populate as regions.
  * The pktmbuf frame layout is rxr_mempool_layout.c's.
  */
 
@@ -215,18 +215,13 @@ rxr_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	ret = rxr_zero_extent(vaddr, n * stride, &zo);
 	if (ret != 0)
 		return ret;
-	ret = rxr_pool_adopt_begin(p, n);
-	if (ret != 0)
-		return ret;
 	for (i = 0; i < n; i++) {
 		size_t off = i * stride + mp->header_size;
-		void *obj = RTE_PTR_ADD(vaddr, off);
 
-		obj_cb(mp, obj_cb_arg, obj,
+		obj_cb(mp, obj_cb_arg, RTE_PTR_ADD(vaddr, off),
 			iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : iova + off);
-		rte_mempool_ops_enqueue_bulk(mp, &obj, 1);
 	}
-	ret = rxr_pool_adopt_end(p);
+	ret = rxr_pool_add_frames(p, RTE_PTR_ADD(vaddr, mp->header_size), n);
 	if (ret == -ENOSPC) {
 		/* More chunks than regions (testpmd's --mp-alloc=xmem: a
 		 * chunk per 4 KiB page): say so, not just "no space". */
