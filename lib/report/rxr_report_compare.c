@@ -73,7 +73,8 @@ static const char *const cell_keys[] = {
 
 /* Column c of row's array k (cell_keys). */
 static json_t *
-cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k)
+cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k,
+		double alpha)
 {
 	const struct rxr_stats_cmp *r = &row->cmp[c];
 	bool has = row->tested && c > 0 && r->n > 0;
@@ -81,10 +82,10 @@ cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k)
 	switch (k) {
 	case 0: return rxrr_jnum(row->v[c]);
 	case 1: return rxrr_jnum(row->d[c]);
-	case 2: return rxrr_jnum(row->p[c]);
+	case 2: return rxrr_jnum(r->p);
 	/* Untested rows carry no verdict, not "false". */
 	case 3: return c == 0 || !row->tested ? json_null() :
-		json_boolean(row->sig[c]);
+		json_boolean(r->p < alpha);
 	case 4: return rxrr_jnum(has && r->ratio ? r->est : NAN);
 	case 5: return rxrr_jnum(has && !r->ratio ? r->est : NAN);
 	case 6: return rxrr_jnum(has ? r->lo : NAN);
@@ -123,7 +124,7 @@ rows_json(const struct rxrr_model *m)
 			json_t *a = json_array();
 
 			for (c = 0; a != NULL && c < m->ncols; c++)
-				json_array_append_new(a, cell_json(row, c, k));
+				json_array_append_new(a, cell_json(row, c, k, m->alpha));
 			if (rxrr_jset(o, cell_keys[k], a)) {
 				json_decref(o);
 				o = NULL;

@@ -343,16 +343,14 @@ model_new_row(struct rxrr_model *m)
 	row = &m->rows[m->nrows];
 	memset(row, 0, sizeof(*row));
 	/* One allocation for the per-column arrays, widest type first. */
-	row->cmp = calloc(m->ncols, sizeof(*row->cmp) + 4 * sizeof(double) +
-		2 * sizeof(bool));
+	row->cmp = calloc(m->ncols, sizeof(*row->cmp) + 3 * sizeof(double) +
+		sizeof(bool));
 	if (row->cmp == NULL)
 		return NULL;
 	row->v = (double *)(row->cmp + m->ncols);
 	row->d = row->v + m->ncols;
-	row->p = row->d + m->ncols;
-	row->p_unpaired = row->p + m->ncols;
-	row->sig = (bool *)(row->p_unpaired + m->ncols);
-	row->has = row->sig + m->ncols;
+	row->p_unpaired = row->d + m->ncols;
+	row->has = (bool *)(row->p_unpaired + m->ncols);
 	m->nrows++;
 	return row;
 }
@@ -470,9 +468,9 @@ colstats_metric(struct colstats *cs, const struct rxrr_metric *mt)
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
 			/* Counts: their change per round, from 0 too. */
-			rxrr_ratio(cols[c], cols[0], rxrr_get_path, mt->name,
-				m->paired, strncmp(mt->name, "drops.", 6) == 0,
-				m->alpha, &cs->cmp[c]);
+			rxrr_ratio(cols[c], cols[0], mt->name, m->paired,
+				strncmp(mt->name, "drops.", 6) == 0, m->alpha,
+				&cs->cmp[c]);
 	}
 	return any;
 }
@@ -513,8 +511,6 @@ model_add_row(struct colstats *cs, const struct rxrr_metric *mt, size_t k,
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
 		row->has[c] = cs->cols[c] != NULL;
 		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
-		row->p[c] = row->cmp[c].p;
-		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}
 	return 0;
 }

@@ -126,16 +126,12 @@ void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
 /* Runs in interleaved rounds (rep never goes back): a rep pairs runs. */
 bool rxrr_interleaved(const json_t *doc);
 
-/* A run's value of what is compared (a metric path for rxrr_get_path());
- * NaN when it has none. */
-typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
-double rxrr_get_path(const json_t *run, const void *path);
-
-/* g against ref: paired by rep when paired, a ratio or (diff, a 0) a
- * difference; 0, or -1 when nothing could be compared. */
+/* g against ref on metric (a run's path): paired by rep when paired, a
+ * ratio or (diff, a 0) a difference; 0, or -1 when nothing could be
+ * compared. */
 int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired, bool diff,
-		double alpha, struct rxr_stats_cmp *out);
+		const char *metric, bool paired, bool diff, double alpha,
+		struct rxr_stats_cmp *out);
 
 /* The summary: recomputed if runs were added (fresh), always, or with
  * a new alpha (-EINVAL unless in (0, 1)); 0 or -ENOMEM. */
@@ -194,13 +190,12 @@ struct rxrr_row {
 	int section;		/* 0: figures, 1: streams (own widths) */
 	double *v;		/* per column; NaN: no value */
 	double *d;		/* per column % better; NaN: n/a */
-	double *p;		/* per column p against the first; NaN: untested */
-	bool *sig;		/* per column: p < the model's alpha */
 	/* The row with its metric's test (Mean, else Median): the only one
-	 * with p, sig, cmp and p_unpaired. */
+	 * with cmp and p_unpaired. */
 	bool tested;
 	/* per column, against the first: the comparison (paired when the
-	 * model is; n == 0: none), the unpaired test of the values */
+	 * model is; n == 0: none; p NaN: untested, significant below the
+	 * model's alpha), the unpaired test of the values */
 	struct rxr_stats_cmp *cmp;
 	double *p_unpaired;
 	bool *has;	/* per column: it has the row's configuration */

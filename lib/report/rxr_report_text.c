@@ -31,19 +31,20 @@ fmt_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
 }
 
 static void
-fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
+fmt_delta(const struct rxrr_model *m, const struct rxrr_row *row,
+		unsigned int c, char *buf, size_t len)
 {
 	if (row->dir == RXRR_DIR_NONE || isnan(row->v[c]))
 		buf[0] = '\0';
 	else if (isnan(row->d[c]))
 		snprintf(buf, len, "(%7s)", "n/a");
-	else if (c == 0 || row->sig[c] || !row->tested)
+	else if (c == 0 || row->cmp[c].p < m->alpha || !row->tested)
 		snprintf(buf, len, "(%6.2f%%)", row->d[c]);
 	else
 		/* Noise must not read as a finding, nor an untested change
 		 * (fewer than 2 values on a side) as a tested one. */
 		snprintf(buf, len, "(%6.2f%%) %s", row->d[c],
-			isnan(row->p[c]) ? "n.t." : "n.s.");
+			isnan(row->cmp[c].p) ? "n.t." : "n.s.");
 }
 
 /* A table of text: labels under corner, then per column sep, a value
@@ -139,10 +140,10 @@ static void
 table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 		size_t len)
 {
-	const struct rxrr_row *row = &((const struct table *)ctx)->m->rows[r];
+	const struct rxrr_model *m = ((const struct table *)ctx)->m;
 
-	fmt_value(row, c, false, val, len);
-	fmt_delta(row, c, note, len);
+	fmt_value(&m->rows[r], c, false, val, len);
+	fmt_delta(m, &m->rows[r], c, note, len);
 }
 
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
@@ -657,8 +658,9 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 	if (brief_cols[b->col[i]].delta && c != 0 && row != NULL &&
 			row->dir != RXRR_DIR_NONE && !isnan(row->v[c]) &&
 			!isnan(row->d[c]))
-		snprintf(delta, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
-			isnan(row->p[c]) ? " n.t." : " n.s.");
+		snprintf(delta, len, "%+.1f%%%s", row->d[c],
+			row->cmp[c].p < b->m->alpha ? "" :
+			isnan(row->cmp[c].p) ? " n.t." : " n.s.");
 }
 
 int

@@ -191,7 +191,7 @@ change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
 	double k, o;
 	const char *u;
 
-	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, r);
+	rxrr_ratio(g, ref, metric, paired, false, alpha, r);
 	/* A ratio as a change in %, else the difference (a value of 0). */
 	k = r->ratio ? 100 : 1;
 	o = r->ratio ? 1 : 0;
@@ -213,7 +213,7 @@ group_mean(const struct rxrr_group *g, const char *metric)
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->nb_runs; i++) {
-		double v = rxrr_get_path(g->runs[i], metric);
+		double v = rxrr_num(rxrr_path(g->runs[i], metric));
 
 		if (!isnan(v)) {
 			sum += v;
@@ -254,10 +254,9 @@ background_add(struct rxrr_line *l, const struct rxrr_group *g, size_t n,
 	struct rxr_stats_cmp cost;
 
 	for (size_t i = 0; i < bg->nb_runs; i++)
-		empty += rxrr_get_path(bg->runs[i], "zeroer.get_empty");
+		empty += rxrr_num(rxrr_path(bg->runs[i], "zeroer.get_empty"));
 	if (none != NULL)
-		rxrr_ratio(al, none, rxrr_get_path, "gbps", paired, false,
-			alpha, &cost);
+		rxrr_ratio(al, none, "gbps", paired, false, alpha, &cost);
 	/* Shares of the log ratios, 100% all of alloc's cost back; of a
 	 * cost the test found only. */
 	if (none != NULL && won->ratio && cost.ratio && cost.hi < 1)
@@ -352,14 +351,12 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 		struct rxr_stats_cmp rt;
 
 		rxrr_group_label(&g[i], name, sizeof(name));
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], &g[0], "gbps", paired, false, alpha, &rt);
 		findings_add(&fs, name, first, &rt);
 		if (on == NULL || on == &g[0])
 			continue;
 		rxrr_group_label(on, base, sizeof(base));
-		rxrr_ratio(&g[i], on, rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], on, "gbps", paired, false, alpha, &rt);
 		findings_add(&fs, name, base, &rt);
 	}
 	if (n > 1) {
@@ -428,7 +425,7 @@ model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 
 			if (is_count(row) ? !(r->n > 0 && r->est > drops) :
-					!row->sig[c] || !(row->d[c] < -pct))
+					!(r->p < m->alpha) || !(row->d[c] < -pct))
 				continue;
 			worse++;
 			if (out == NULL)
@@ -442,7 +439,7 @@ model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 			else
 				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
 					row->name, m->headers[c], row->d[c],
-					row->p[c], row->stat);
+					r->p, row->stat);
 		}
 	}
 	return worse;
@@ -571,8 +568,7 @@ reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 		double w;
 		bool decided;
 
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], &g[0], "gbps", paired, false, alpha, &rt);
 		/* Decided: the interval excludes 1 (which side is known), or
 		 * pins the ratio down to +-target (no larger difference); a
 		 * difference (a round at 0 Gbit/s), when it excludes 0. */
