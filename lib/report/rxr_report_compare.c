@@ -25,7 +25,7 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	char prefix[300];
 	unsigned int c;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	rxrr_line_add(&l, "rxrefill-compare: %u report%s (%s), ", n,
 		n == 1 ? "" : "s", RXR_REPORT_SCHEMA);
@@ -200,8 +200,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 	unsigned int c;
 
 	/* One report: its configurations are the columns, as in its table. */
-	if ((n == 1 ? rxrr_model_single(&m, reports[0], sel) :
-			rxrr_model_compare(&m, reports, labels, n, sel)) != 0)
+	if (rxrr_model(&m, reports, n == 1 ? NULL : labels, n, sel) != 0)
 		return NULL;
 	reps = json_array();
 	for (c = 0; reps != NULL && c < n; c++) {
@@ -243,10 +242,10 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 }
 
 
-/* Percentile p of configuration cfg in each report, as a row. */
+/* Percentile p of configuration cfg in each report (cols), as a row. */
 static json_t *
 pct_row(const struct rxrr_group *cfg, unsigned int p,
-		struct rxrr_group *const *g, const size_t *ng, unsigned int n)
+		struct rxrr_group *const *cols, unsigned int n)
 {
 	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
 	json_t *row;
@@ -256,10 +255,9 @@ pct_row(const struct rxrr_group *cfg, unsigned int p,
 	row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "config", label,
 		"percentile", rxrr_pct_names[p], "ns", v, "lo", lo, "hi", hi);
 	for (unsigned int c = 0; row != NULL && c < n; c++) {
-		const struct rxrr_group *gg = rxrr_group_find(g[c], ng[c], cfg);
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		struct rxrr_pct pc;
-		bool has = gg != NULL && rxrr_group_hist(gg, sum) &&
+		bool has = cols[c] != NULL && rxrr_group_hist(cols[c], sum) &&
 			rxrr_percentile(sum, rxrr_pct_points[p], &pc) == 0;
 
 		json_array_append_new(v, has ? json_real(pc.ns) : json_null());
@@ -275,39 +273,21 @@ json_t *
 rxr_report_percentiles_json(struct rxr_report *const *reports,
 		unsigned int n)
 {
-	struct rxrr_group **g = calloc(n, sizeof(*g));
-	size_t *ng = calloc(n, sizeof(*ng));
 	json_t *rows = json_array();
-	unsigned int c, o, p;
-	size_t i;
+	const struct rxrr_group *cfg;
+	struct rxrr_configs cf;
+	int ret = rxrr_configs_init(&cf, reports, n);
 
-	if (g == NULL || ng == NULL || rows == NULL)
-		goto nomem;
-	for (c = 0; c < n; c++)
-		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
-			goto nomem;
-	rxrr_groups_zero(g, ng, n);
-	/* Configurations in order of first sight, first report first. */
-	for (c = 0; c < n; c++)
-		for (i = 0; i < ng[c]; i++) {
-			bool seen = false;
-
-			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			for (p = 0; !seen && p < RXRR_PCT_N; p++)
-				if (json_array_append_new(rows, pct_row(&g[c][i],
-						p, g, ng, n)) != 0)
-					goto nomem;
-		}
-	goto out;
-nomem:
-	json_decref(rows);
-	rows = NULL;
-out:
-	for (c = 0; g != NULL && c < n; c++)
-		rxrr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
+	while (ret == 0 && rows != NULL &&
+			(cfg = rxrr_configs_next(&cf)) != NULL)
+		for (unsigned int p = 0; ret == 0 && p < RXRR_PCT_N; p++)
+			ret = json_array_append_new(rows, pct_row(cfg, p,
+				cf.cols, n));
+	rxrr_configs_free(&cf);
+	if (ret != 0) {
+		json_decref(rows);
+		rows = NULL;
+	}
 	return rows;
 }
 

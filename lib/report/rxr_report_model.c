@@ -13,6 +13,18 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
+/* What a row is of: a run's figure, or a flow's packets or bytes. */
+struct rxrr_metric {
+	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
+	const json_t *stream;	/* the flow, for stream rows */
+	const char *field;	/* "packets" or "bytes", for stream rows */
+	char *key;		/* the flow's key in the runs' stream indexes */
+	enum rxrr_dir dir;
+	int prec;		/* decimals in text */
+	bool optional;		/* a row only when some column has a value */
+	bool spread;		/* Min and Max rows too, when reps > 1 */
+};
+
 /* The rows of the run figures and of the groups' fields (rxr_report.h). */
 static const struct row_spec {
 	const char *path;	/* "gbps", "pcp.hit_rate" */
@@ -751,8 +763,9 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-struct rxrr_group *
-rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
+/* The group of g[0..ng) of cfg's configuration, or NULL. */
+static struct rxrr_group *
+group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 {
 	for (size_t k = 0; k < ng; k++)
 		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
@@ -760,22 +773,77 @@ rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 	return NULL;
 }
 
-/*
- * The model of n reports, with labels: a column per report, rows per
- * configuration in order of first appearance, first report first.
- * Without labels, of the one report: a column per configuration.
- * Stream rows when asked for; alpha from sel, else the first report.
- */
-static int
-model_build(struct rxrr_model *m, struct rxr_report *const *reports,
+int
+rxrr_configs_init(struct rxrr_configs *cf, struct rxr_report *const *reports,
+		unsigned int n)
+{
+	bool zero = false;
+	unsigned int c;
+	size_t i;
+
+	*cf = (struct rxrr_configs){ .n = n, .g = calloc(n + 1, sizeof(*cf->g)),
+		.ng = calloc(n + 1, sizeof(*cf->ng)),
+		.cols = calloc(n + 1, sizeof(*cf->cols)) };
+	if (cf->g == NULL || cf->ng == NULL || cf->cols == NULL)
+		return -ENOMEM;
+	for (c = 0; c < n; c++)
+		if (rxrr_groups(reports[c]->doc, &cf->g[c], &cf->ng[c]) != 0)
+			return -ENOMEM;
+	for (c = 0; c < n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			zero |= cf->g[c][i].zero;
+	for (c = 0; c < n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			cf->g[c][i].zero = zero;
+	return 0;
+}
+
+const struct rxrr_group *
+rxrr_configs_next(struct rxrr_configs *cf)
+{
+	while (cf->c < cf->n) {
+		const struct rxrr_group *cfg;
+		bool seen = false;
+
+		if (cf->i == cf->ng[cf->c]) {
+			cf->c++;
+			cf->i = 0;
+			continue;
+		}
+		cfg = &cf->g[cf->c][cf->i++];
+		for (unsigned int o = 0; o < cf->n; o++) {
+			cf->cols[o] = group_find(cf->g[o], cf->ng[o], cfg);
+			seen |= o < cf->c && cf->cols[o] != NULL;
+		}
+		if (!seen)
+			return cfg;
+	}
+	return NULL;
+}
+
+void
+rxrr_configs_free(struct rxrr_configs *cf)
+{
+	for (unsigned int c = 0; cf->g != NULL && cf->ng != NULL && c < cf->n;
+			c++)
+		rxrr_groups_free(cf->g[c], cf->ng[c]);
+	free(cf->g);
+	free(cf->ng);
+	free(cf->cols);
+}
+
+int
+rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel)
 {
 	const json_t *doc = n > 0 ? reports[0]->doc : NULL;
-	struct rxrr_group **g = calloc(n + 1, sizeof(*g)), **cols = NULL;
-	size_t *ng = calloc(n + 1, sizeof(*ng)), i;
+	struct rxrr_group **cols = NULL;
+	const struct rxrr_group *cfg;
+	struct rxrr_configs cf;
 	char label[256], *clean;
-	unsigned int c, o;
+	unsigned int c;
+	size_t i;
 	int ret = -ENOMEM;
 
 	*m = (struct rxrr_model){
@@ -787,15 +855,12 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 	};
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
 		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
-	if (g == NULL || ng == NULL)
+	if (rxrr_configs_init(&cf, reports, labels != NULL ? n : 1) != 0)
 		goto out;
-	for (c = 0; c < n; c++) {
-		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
-			goto out;
-		for (i = 0; i < ng[c]; i++)
-			m->minmax |= g[c][i].nb_runs > 1;
-	}
-	m->ncols = labels != NULL ? n : (unsigned int)ng[0];
+	for (c = 0; c < cf.n; c++)
+		for (i = 0; i < cf.ng[c]; i++)
+			m->minmax |= cf.g[c][i].nb_runs > 1;
+	m->ncols = labels != NULL ? n : (unsigned int)cf.ng[0];
 	m->paired = labels != NULL ? reports_paired(reports, n) :
 		rxrr_interleaved(doc);
 	m->headers = calloc(m->ncols + 1, sizeof(char *));
@@ -804,8 +869,8 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 		goto out;
 	for (c = 0; c < m->ncols; c++) {
 		if (labels == NULL) {
-			rxrr_group_label(&g[0][c], label, sizeof(label));
-			cols[c] = &g[0][c];
+			rxrr_group_label(&cf.g[0][c], label, sizeof(label));
+			cols[c] = &cf.g[0][c];
 		}
 		m->headers[c] = rxrr_clean_dup(labels != NULL ? labels[c] :
 			label);
@@ -818,49 +883,17 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 			ret = model_add_rows(m, NULL, cols, sel);
 		goto out;
 	}
-	rxrr_groups_zero(g, ng, n);
-	for (c = 0; c < n && ret == 0; c++) {
-		for (i = 0; i < ng[c] && ret == 0; i++) {
-			bool seen = false;
-
-			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			if (seen)
-				continue;
-			/* The rows of this configuration across the reports. */
-			for (o = 0; o < n; o++)
-				cols[o] = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			rxrr_group_label(&g[c][i], label, sizeof(label));
-			clean = rxrr_clean_dup(label);
-			ret = clean != NULL ? model_add_rows(m, clean, cols,
-				sel) : -ENOMEM;
-			free(clean);
-		}
+	while (ret == 0 && (cfg = rxrr_configs_next(&cf)) != NULL) {
+		rxrr_group_label(cfg, label, sizeof(label));
+		clean = rxrr_clean_dup(label);
+		ret = clean != NULL ? model_add_rows(m, clean, cf.cols, sel) :
+			-ENOMEM;
+		free(clean);
 	}
 out:
-	for (c = 0; g != NULL && ng != NULL && c < n; c++)
-		rxrr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
+	rxrr_configs_free(&cf);
 	free(cols);
 	if (ret)
 		rxrr_model_free(m);
 	return ret;
-}
-
-int
-rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
-		const struct rxr_report_select *sel)
-{
-	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
-
-	return model_build(m, &w, NULL, 1, sel);
-}
-
-int
-rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel)
-{
-	return model_build(m, reports, labels, n, sel);
 }

@@ -106,9 +106,6 @@ const struct rxrr_group *rxrr_bulk_sibling(const struct rxrr_group *g,
 /* doc's complete runs by configuration in order of first appearance
  * (--disturbed exclude: without the disturbed ones). */
 int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
-/* A zeroing part of one report's configurations is of every report's. */
-void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
-		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
 /* doc's "noise": repetitions with a noise record, disturbed ones. */
@@ -169,17 +166,6 @@ enum rxrr_dir {
 	RXRR_DIR_LOWER,	/* a cost: lower is better */
 };
 
-struct rxrr_metric {
-	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
-	const json_t *stream;	/* the flow, for stream rows */
-	const char *field;	/* "packets" or "bytes", for stream rows */
-	char *key;		/* the flow's key in the runs' stream indexes */
-	enum rxrr_dir dir;
-	int prec;		/* decimals in text */
-	bool optional;		/* a row only when some column has a value */
-	bool spread;		/* Min and Max rows too, when reps > 1 */
-};
-
 struct rxrr_row {
 	const char *stat;	/* "Min", "Median", "Mean", "Stddev", "Max" */
 	char *name;		/* "<config>." prefix (compare) + metric */
@@ -230,16 +216,34 @@ rxrr_stopped(const atomic_bool *stop)
 	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
 }
 
-/* A column per configuration of one report, or per report. */
-int rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
-		const struct rxr_report_select *sel);
-int rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
+/*
+ * The configurations of n reports: their rxrr_groups(), a zeroing part of
+ * every report's if of one's. rxrr_configs_next() gives them in order of
+ * first sight, first report first, cols[c] report c's group of it or
+ * NULL; NULL after the last.
+ */
+struct rxrr_configs {
+	unsigned int n;
+	struct rxrr_group **g;
+	size_t *ng;
+	struct rxrr_group **cols;
+	unsigned int c;		/* the next: group i of report c */
+	size_t i;
+};
+
+int rxrr_configs_init(struct rxrr_configs *cf,
+		struct rxr_report *const *reports, unsigned int n);
+const struct rxrr_group *rxrr_configs_next(struct rxrr_configs *cf);
+void rxrr_configs_free(struct rxrr_configs *cf);
+
+/* With labels, a column per report and rows per configuration (in
+ * rxrr_configs_next() order); without, a column per configuration of
+ * reports[0]. Stream rows when asked for; alpha from sel, else the first
+ * report's. */
+int rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
 void rxrr_model_free(struct rxrr_model *m);
-/* The group of g[0..ng) of cfg's configuration, or NULL. */
-struct rxrr_group *rxrr_group_find(struct rxrr_group *g, size_t ng,
-		const struct rxrr_group *cfg);
 
 /* Whether sel picks the metric name (everything when sel is empty). */
 bool rxrr_selected(const struct rxr_report_select *sel, const char *name);

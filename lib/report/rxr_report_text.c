@@ -380,11 +380,12 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	const json_t *env = json_object_get(r->doc, "env");
 	const json_t *p;
 	struct rxrr_line l = { .len = 0 };
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
 	struct rxrr_model m;
 	char *opts;
 	size_t i;
 
-	if (rxrr_model_single(&m, r, sel) != 0)
+	if (rxrr_model(&m, &w, NULL, 1, sel) != 0)
 		return -ENOMEM;
 	rxrr_line_add(&l, "rxrefill report (%s), created %s", RXR_REPORT_SCHEMA,
 		json_string_value(json_object_get(r->doc, "created")));
@@ -671,6 +672,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	struct rxrr_line l = { .len = 0 };
 	struct brief b = { .m = NULL };
 	struct rxrr_group *g = NULL;
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
 	struct rxrr_model m;
 	size_t i, ng = 0, most = 0;
 	int ret = -ENOMEM;
@@ -679,7 +681,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	for (i = 0; i < NB_COLS; i++)
 		if (brief_cols[i].metric != NULL)
 			metrics[sel.nb_metrics++] = brief_cols[i].metric;
-	if (rxrr_model_single(&m, r, &sel) != 0)
+	if (rxrr_model(&m, &w, NULL, 1, &sel) != 0)
 		return -ENOMEM;
 	if (rxrr_groups(r->doc, &g, &ng) != 0)
 		goto out;

@@ -516,7 +516,7 @@ rxr_report_compare_gate(struct rxr_report *const *reports,
 	int worse;
 
 	*undecided = 0;
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	compared = calloc(m.ncols + 1, sizeof(*compared));
 	worse = compared != NULL ? model_worse(&m, pct, drops, out) : -ENOMEM;
