@@ -317,6 +317,7 @@ rxrr_model_free(struct rxrr_model *m)
 	for (i = 0; i < m->nhists; i++)
 		hist_free(&m->hists[i]);
 	free(m->hists);
+	rxrr_configs_free(&m->cf);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -838,9 +839,9 @@ rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		const struct rxr_report_select *sel)
 {
 	const json_t *doc = n > 0 ? reports[0]->doc : NULL;
+	struct rxrr_configs *cf = &m->cf;
 	struct rxrr_group **cols = NULL;
 	const struct rxrr_group *cfg;
-	struct rxrr_configs cf;
 	char label[256], *clean;
 	unsigned int c;
 	size_t i;
@@ -855,12 +856,12 @@ rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 	};
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
 		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
-	if (rxrr_configs_init(&cf, reports, labels != NULL ? n : 1) != 0)
+	if (rxrr_configs_init(cf, reports, labels != NULL ? n : 1) != 0)
 		goto out;
-	for (c = 0; c < cf.n; c++)
-		for (i = 0; i < cf.ng[c]; i++)
-			m->minmax |= cf.g[c][i].nb_runs > 1;
-	m->ncols = labels != NULL ? n : (unsigned int)cf.ng[0];
+	for (c = 0; c < cf->n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			m->minmax |= cf->g[c][i].nb_runs > 1;
+	m->ncols = labels != NULL ? n : (unsigned int)cf->ng[0];
 	m->paired = labels != NULL ? reports_paired(reports, n) :
 		rxrr_interleaved(doc);
 	m->headers = calloc(m->ncols + 1, sizeof(char *));
@@ -869,8 +870,8 @@ rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		goto out;
 	for (c = 0; c < m->ncols; c++) {
 		if (labels == NULL) {
-			rxrr_group_label(&cf.g[0][c], label, sizeof(label));
-			cols[c] = &cf.g[0][c];
+			rxrr_group_label(&cf->g[0][c], label, sizeof(label));
+			cols[c] = &cf->g[0][c];
 		}
 		m->headers[c] = rxrr_clean_dup(labels != NULL ? labels[c] :
 			label);
@@ -883,15 +884,14 @@ rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 			ret = model_add_rows(m, NULL, cols, sel);
 		goto out;
 	}
-	while (ret == 0 && (cfg = rxrr_configs_next(&cf)) != NULL) {
+	while (ret == 0 && (cfg = rxrr_configs_next(cf)) != NULL) {
 		rxrr_group_label(cfg, label, sizeof(label));
 		clean = rxrr_clean_dup(label);
-		ret = clean != NULL ? model_add_rows(m, clean, cf.cols, sel) :
+		ret = clean != NULL ? model_add_rows(m, clean, cf->cols, sel) :
 			-ENOMEM;
 		free(clean);
 	}
 out:
-	rxrr_configs_free(&cf);
 	free(cols);
 	if (ret)
 		rxrr_model_free(m);

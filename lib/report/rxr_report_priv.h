@@ -195,27 +195,6 @@ struct rxrr_hist {
 	uint64_t (*counts)[RXR_REPORT_HIST_BUCKETS];
 };
 
-struct rxrr_model {
-	unsigned int ncols;
-	char **headers;
-	bool minmax;		/* some column has more than one rep */
-	double alpha;		/* significance level of the marks */
-	bool paired;		/* columns ran in the same rounds */
-	bool stream_rows;	/* every stream's row, not only fairness */
-	const atomic_bool *stop;	/* set: end the rows early */
-	struct rxrr_row *rows;
-	size_t nrows, caprows;
-	struct rxrr_hist *hists;
-	size_t nhists;
-};
-
-/* The caller's stop flag is set (a signal during a long listing). */
-static inline bool
-rxrr_stopped(const atomic_bool *stop)
-{
-	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
-}
-
 /*
  * The configurations of n reports: their rxrr_groups(), a zeroing part of
  * every report's if of one's. rxrr_configs_next() gives them in order of
@@ -230,6 +209,29 @@ struct rxrr_configs {
 	unsigned int c;		/* the next: group i of report c */
 	size_t i;
 };
+
+struct rxrr_model {
+	unsigned int ncols;
+	char **headers;
+	bool minmax;		/* some column has more than one rep */
+	double alpha;		/* significance level of the marks */
+	bool paired;		/* columns ran in the same rounds */
+	bool stream_rows;	/* every stream's row, not only fairness */
+	const atomic_bool *stop;	/* set: end the rows early */
+	struct rxrr_row *rows;
+	size_t nrows, caprows;
+	struct rxrr_hist *hists;
+	size_t nhists;
+	/* The configurations; of one report, a column each (cf.g[0]). */
+	struct rxrr_configs cf;
+};
+
+/* The caller's stop flag is set (a signal during a long listing). */
+static inline bool
+rxrr_stopped(const atomic_bool *stop)
+{
+	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
+}
 
 int rxrr_configs_init(struct rxrr_configs *cf,
 		struct rxr_report *const *reports, unsigned int n);
@@ -256,9 +258,9 @@ void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
 
-/* Findings: one report's Gbit/s against its first configuration and bulk
- * on, or a comparison model's. */
-void rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+/* Findings: of one report's model, Gbit/s against its first
+ * configuration and bulk on; of a comparison model, its Gbit/s rows. */
+void rxrr_print_verdict_single(const struct rxrr_model *m,
 		struct rxrr_line *l, FILE *out);
 void rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l,
 		FILE *out);

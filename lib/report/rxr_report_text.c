@@ -424,7 +424,7 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_print_model(&m, &l, out);
 	if (m.ncols > 1 && rxrr_selected(sel, "gbps")) {
 		fputc('\n', out);
-		rxrr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(&m, &l, out);
 	}
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);
@@ -621,7 +621,6 @@ find_row(const struct rxrr_model *m, const char *metric)
 /* The table's figures: a row per configuration, a column per metric. */
 struct brief {
 	const struct rxrr_model *m;
-	const struct rxrr_group *g;		/* the model's columns */
 	unsigned int col[NB_COLS], ncols;	/* of brief_cols[] */
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
 };
@@ -641,7 +640,7 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 {
 	const struct brief *b = ctx;
 	const struct rxrr_row *row = b->rows[i];
-	const struct rxrr_group *g = &b->g[c];
+	const struct rxrr_group *g = &b->m->cf.g[0][c];
 	double drops = 0;
 	const char *key;
 	json_t *v;
@@ -671,11 +670,10 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	struct rxr_report_select sel = { .metrics = metrics };
 	struct rxrr_line l = { .len = 0 };
 	struct brief b = { .m = NULL };
-	struct rxrr_group *g = NULL;
 	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
+	const struct rxrr_group *g;
 	struct rxrr_model m;
-	size_t i, ng = 0, most = 0;
-	int ret = -ENOMEM;
+	size_t i, most = 0;
 
 	/* The model's rows the columns take: every metric but the drops. */
 	for (i = 0; i < NB_COLS; i++)
@@ -683,8 +681,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			metrics[sel.nb_metrics++] = brief_cols[i].metric;
 	if (rxrr_model(&m, &w, NULL, 1, &sel) != 0)
 		return -ENOMEM;
-	if (rxrr_groups(r->doc, &g, &ng) != 0)
-		goto out;
+	g = m.cf.g[0];
 	/* The machine, partial, cut short, noise, checks. */
 	print_host(r->doc, "report: ", &l);
 	rxrr_line_add(&l, ", ");
@@ -698,13 +695,12 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			"are not for comparison");
 		rxrr_line_put(&l, out);
 	}
-	if (m.ncols == 0 || ng != m.ncols) {
+	if (m.ncols == 0) {
 		rxrr_line_add(&l, "no runs");
 		rxrr_line_put(&l, out);
-		ret = 0;
 		goto out;
 	}
-	b = (struct brief){ .m = &m, .g = g };
+	b.m = &m;
 	for (i = 0; i < NB_COLS; i++) {
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
@@ -714,7 +710,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (i = 0; i < ng; i++)
+	for (i = 0; i < m.ncols; i++)
 		most = MAX(most, g[i].nb_runs);
 	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
 		"%% against %s, positive = better",
@@ -733,16 +729,12 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			"permutation test of the means, unpaired");
 		rxrr_line_put_wrapped(&l, out);
 		fputc('\n', out);
-		rxrr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(&m, &l, out);
 	}
-	ret = 0;
 out:
-	rxrr_groups_free(g, ng);
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);
-	if (ret == 0 && l.oom)
-		ret = -ENOMEM;
-	if (ret == 0 && ferror(out))
-		ret = -EIO;
-	return ret;
+	if (l.oom)
+		return -ENOMEM;
+	return ferror(out) ? -EIO : 0;
 }

@@ -329,20 +329,20 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
-rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+rxrr_print_verdict_single(const struct rxrr_model *m,
 		struct rxrr_line *l, FILE *out)
 {
-	struct findings fs = { .n = 0 };
-	struct rxrr_group *g;
-	size_t n, i;
-	bool paired = rxrr_interleaved(r->doc);
+	const struct rxrr_group *g = m->cf.g[0];
+	const size_t n = m->cf.ng[0];
+	struct findings fs = { .f = calloc(2 * n + 1, sizeof(*fs.f)) };
+	const double alpha = m->alpha;
+	const bool paired = m->paired;
 	char name[256], base[256], first[256];
+	size_t i;
 
-	if (rxrr_groups(r->doc, &g, &n) == 0)
-		fs.f = calloc(2 * n + 1, sizeof(*fs.f));
 	if (fs.f == NULL) {
 		l->oom = true;
-		goto out;
+		return;
 	}
 	if (n > 0)
 		rxrr_group_label(&g[0], first, sizeof(first));
@@ -365,9 +365,7 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	}
 	if (n > 1 && g[0].zero)
 		print_tradeoff(g, n, paired, alpha, l, out);
-out:
 	free(fs.f);
-	rxrr_groups_free(g, n);
 }
 
 /* The verdict lines of a comparison of reports: the Gbit/s row of each
