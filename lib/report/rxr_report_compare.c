@@ -166,9 +166,8 @@ hists_json(const struct rxrr_model *m)
 			json_t *share = json_array();
 
 			for (c = 0; share != NULL && c < m->ncols; c++)
-				json_array_append_new(share, h->present[c] &&
-					h->total[c] ? json_real(100.0 *
-					(double)h->counts[c][b] /
+				json_array_append_new(share, h->total[c] ?
+					json_real(100.0 * (double)h->counts[c][b] /
 					(double)h->total[c]) : json_null());
 			/* o* steals share, also when packing fails. */
 			if (json_array_append_new(buckets, json_pack(

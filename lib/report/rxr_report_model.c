@@ -294,7 +294,6 @@ static void
 hist_free(struct rxrr_hist *h)
 {
 	free(h->config);
-	free(h->present);
 	free(h->total);
 	free(h->counts);
 }
@@ -685,17 +684,16 @@ model_add_hist(struct rxrr_model *m, const char *config,
 	h = &m->hists[m->nhists];
 	*h = (struct rxrr_hist){
 		.config = config != NULL ? strdup(config) : NULL,
-		.present = calloc(m->ncols, sizeof(*h->present)),
 		.total = calloc(m->ncols, sizeof(*h->total)),
 		.counts = calloc(m->ncols, sizeof(*h->counts)),
 	};
-	if (h->present == NULL || h->total == NULL || h->counts == NULL ||
+	if (h->total == NULL || h->counts == NULL ||
 			(config != NULL && h->config == NULL)) {
 		hist_free(h);
 		return -ENOMEM;
 	}
 	for (c = 0; c < m->ncols; c++) {
-		h->present[c] = cols[c] != NULL &&
+		if (cols[c] != NULL)
 			rxrr_group_hist(cols[c], h->counts[c]);
 		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
 			/* Saturating, as each bucket's sum. */

@@ -190,8 +190,7 @@ struct rxrr_row {
 struct rxrr_hist {
 	char *config;		/* NULL for one report's table */
 	unsigned int first, last;
-	bool *present;		/* per column: some run has a histogram */
-	uint64_t *total;	/* per column */
+	uint64_t *total;	/* per column; 0: no histogram */
 	uint64_t (*counts)[RXR_REPORT_HIST_BUCKETS];
 };
 

@@ -196,7 +196,7 @@ hist_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 	double share;
 
 	note[0] = '\0';
-	if (!h->present[c] || h->total[c] == 0) {
+	if (h->total[c] == 0) {
 		snprintf(val, len, "-");
 		return;
 	}
