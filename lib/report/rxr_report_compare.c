@@ -120,7 +120,7 @@ rows_json(const struct rxrr_model *m)
 		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b}", "config",
 			row->config, "metric", row->metric, "stat", stat,
 			"better", dir_names[row->dir], "tested", row->tested);
-		for (k = 0; o != NULL && k < sizeof(cell_keys) / sizeof(cell_keys[0]); k++) {
+		for (k = 0; o != NULL && k < NELEMS(cell_keys); k++) {
 			json_t *a = json_array();
 
 			for (c = 0; a != NULL && c < m->ncols; c++)
@@ -375,7 +375,7 @@ rxr_report_env_differences(struct rxr_report *const *reports,
 	const json_t *e0 = json_object_get(reports[0]->doc, "env");
 	unsigned int i, k, diffs = 0;
 
-	for (k = 0; k < sizeof(env_fields) / sizeof(env_fields[0]); k++) {
+	for (k = 0; k < NELEMS(env_fields); k++) {
 		char *a = env_fields[k].text(e0, env_fields[k].path);
 
 		for (i = 1; i < n; i++) {

@@ -86,9 +86,6 @@ static const struct {
 };
 #undef G
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* A comparison that was not made. */
 #define NO_CMP ((struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN, \
 	.p = NAN, .min_p = 1 })

@@ -11,6 +11,10 @@
 #include "rxr_report.h"
 #include "rxr_stats.h"
 
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 /* A report is its JSON document: built here or loaded, one code path. */
 struct rxr_report {
 	json_t *doc;

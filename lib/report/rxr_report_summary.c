@@ -321,7 +321,7 @@ rxrr_summarize(struct rxr_report *r)
 				"{s:O*, s:O*}", "policy", json_object_get(z,
 				"policy"), "method", json_object_get(z, "method"))))
 			goto out;
-		for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++)
+		for (k = 0; k < NELEMS(figures); k++)
 			if (rxrr_jset(o, figures[k], stats_json(&g[i], i ? &g[0] :
 						NULL, rxrr_bulk_sibling(g, n, i),
 						figures[k], alpha, paired, buf,

@@ -14,8 +14,6 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* A row's value in column c; share: a fraction printed as a percentage. */
 static void
@@ -604,7 +602,7 @@ static const struct {
 		BRIEF_PLAIN },
 };
 
-#define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
+#define NB_COLS NELEMS(brief_cols)
 
 /* The model's row of metric: its Mean when it has one, else its Median. */
 static const struct rxrr_row *

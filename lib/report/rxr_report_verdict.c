@@ -315,7 +315,7 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
 				rxrr_zero_of(ref->runs[0], "method"));
 			/* Gbit/s last: background_add() takes its ratio. */
-			for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
+			for (size_t k = 0; k < NELEMS(what); k++)
 				change_add(l, what[k], &g[i], ref, metric[k],
 					paired, alpha, &r);
 			if (j == i)
