@@ -213,6 +213,11 @@ struct rxrr_configs {
 	size_t i;
 };
 
+int rxrr_configs_init(struct rxrr_configs *cf,
+		struct rxr_report *const *reports, unsigned int n);
+const struct rxrr_group *rxrr_configs_next(struct rxrr_configs *cf);
+void rxrr_configs_free(struct rxrr_configs *cf);
+
 struct rxrr_model {
 	unsigned int ncols;
 	char **headers;
@@ -235,11 +240,6 @@ rxrr_stopped(const atomic_bool *stop)
 {
 	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
 }
-
-int rxrr_configs_init(struct rxrr_configs *cf,
-		struct rxr_report *const *reports, unsigned int n);
-const struct rxrr_group *rxrr_configs_next(struct rxrr_configs *cf);
-void rxrr_configs_free(struct rxrr_configs *cf);
 
 /* With labels, a column per report and rows per configuration (in
  * rxrr_configs_next() order); without, a column per configuration of
