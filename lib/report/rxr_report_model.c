@@ -579,38 +579,22 @@ rows_groups(struct colstats *cs, unsigned int mask)
 	return ret;
 }
 
-/* A row per key of object field in any run of any column: "<field>.<key>". */
+/* A "<field>.<key>" row unless seen. */
 static int
-rows_keys(struct colstats *cs, const char *field, enum rxrr_dir dir)
+key_rows(struct colstats *cs, json_t *seen, const char *field,
+		const char *key, enum rxrr_dir dir)
 {
-	json_t *seen = json_object();
-	int ret = seen == NULL ? -ENOMEM : 0;
+	char *name;
+	int ret;
 
-	for (unsigned int c = 0; c < cs->m->ncols; c++)
-		for (size_t i = 0; cs->cols[c] != NULL &&
-				i < cs->cols[c]->nb_runs; i++) {
-			const char *key;
-			json_t *v;
-			char *name;
-
-			json_object_foreach(json_object_get(cs->cols[c]->runs[i],
-					field), key, v) {
-				if (ret != 0 || json_object_get(seen, key) != NULL)
-					continue;
-				if (json_object_set_new_nocheck(seen, key,
-						json_true()) != 0 ||
-						asprintf(&name, "%s.%s", field,
-							key) < 0) {
-					ret = -ENOMEM;
-					continue;
-				}
-				ret = metric_rows(cs, &(struct rxrr_metric){
-					.name = name, .dir = dir,
-					.optional = true });
-				free(name);
-			}
-		}
-	json_decref(seen);
+	if (json_object_get(seen, key) != NULL)
+		return 0;
+	if (json_object_set_new_nocheck(seen, key, json_true()) != 0 ||
+			asprintf(&name, "%s.%s", field, key) < 0)
+		return -ENOMEM;
+	ret = metric_rows(cs, &(struct rxrr_metric){ .name = name, .dir = dir,
+		.optional = true });
+	free(name);
 	return ret;
 }
 
@@ -644,23 +628,32 @@ flow_rows(struct colstats *cs, json_t *seen, const json_t *s)
 	return ret;
 }
 
-/* The rows of the flows of the columns' runs, in order of first sight. */
+/*
+ * The rows of what the columns' runs carry in field, in order of first
+ * sight: of "streams", a packets and a bytes row per flow; of an object
+ * ("drops"), a row per key.
+ */
 static int
-rows_flows(struct colstats *cs)
+rows_seen(struct colstats *cs, const char *field, enum rxrr_dir dir)
 {
+	const bool flows = strcmp(field, "streams") == 0;
 	json_t *seen = json_object();
 	int ret = seen == NULL ? -ENOMEM : 0;
 
 	for (unsigned int c = 0; ret == 0 && c < cs->m->ncols; c++)
-		for (size_t i = 0; cs->cols[c] != NULL &&
+		for (size_t i = 0; ret == 0 && cs->cols[c] != NULL &&
 				i < cs->cols[c]->nb_runs; i++) {
-			const json_t *s;
+			json_t *v = json_object_get(cs->cols[c]->runs[i], field);
+			const char *key;
+			json_t *e;
 			size_t j;
 
-			json_array_foreach(json_object_get(cs->cols[c]->runs[i],
-					"streams"), j, s)
+			json_array_foreach(flows ? v : NULL, j, e)
 				if (ret == 0)
-					ret = flow_rows(cs, seen, s);
+					ret = flow_rows(cs, seen, e);
+			json_object_foreach(flows ? NULL : v, key, e)
+				if (ret == 0)
+					ret = key_rows(cs, seen, field, key, dir);
 		}
 	json_decref(seen);
 	return ret;
@@ -729,11 +722,11 @@ model_add_rows(struct rxrr_model *m, const char *config,
 
 	ret = colstats_init(&cs, m, config, cols, sel);
 	for (i = 0; ret == 0 && i < NELEMS(row_order); i++)
-		ret = row_order[i].keys != NULL ? rows_keys(&cs,
+		ret = row_order[i].keys != NULL ? rows_seen(&cs,
 			row_order[i].keys, row_order[i].dir) :
 			rows_groups(&cs, row_order[i].groups);
 	if (ret == 0 && m->stream_rows)
-		ret = rows_flows(&cs);
+		ret = rows_seen(&cs, "streams", RXRR_DIR_HIGHER);
 	colstats_free(&cs);
 	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
 		ret = model_add_hist(m, config, cols);
