@@ -287,14 +287,6 @@ metric_value(const json_t *run, const json_t *index, const struct rxrr_metric *m
 	return s != NULL ? rxrr_num(json_object_get(s, mt->field)) : 0;
 }
 
-static void
-hist_free(struct rxrr_hist *h)
-{
-	free(h->config);
-	free(h->total);
-	free(h->counts);
-}
-
 void
 rxrr_model_free(struct rxrr_model *m)
 {
@@ -310,8 +302,10 @@ rxrr_model_free(struct rxrr_model *m)
 		free(m->rows[i].cmp);	/* and the other arrays */
 	}
 	free(m->rows);
-	for (i = 0; i < m->nhists; i++)
-		hist_free(&m->hists[i]);
+	for (i = 0; i < m->nhists; i++) {
+		free(m->hists[i].config);
+		free(m->hists[i].counts);	/* and the totals */
+	}
 	free(m->hists);
 	rxrr_configs_free(&m->cf);
 	memset(m, 0, sizeof(*m));
@@ -671,17 +665,16 @@ model_add_hist(struct rxrr_model *m, const char *config,
 	if (nh == NULL)
 		return -ENOMEM;
 	m->hists = nh;
-	h = &m->hists[m->nhists];
+	/* Kept on failure: the model's free frees it. */
+	h = &m->hists[m->nhists++];
 	*h = (struct rxrr_hist){
 		.config = config != NULL ? strdup(config) : NULL,
-		.total = calloc(m->ncols, sizeof(*h->total)),
-		.counts = calloc(m->ncols, sizeof(*h->counts)),
+		.counts = calloc(m->ncols, sizeof(*h->counts) +
+			sizeof(*h->total)),
 	};
-	if (h->total == NULL || h->counts == NULL ||
-			(config != NULL && h->config == NULL)) {
-		hist_free(h);
+	if (h->counts == NULL || (config != NULL && h->config == NULL))
 		return -ENOMEM;
-	}
+	h->total = (uint64_t *)(h->counts + m->ncols);
 	for (c = 0; c < m->ncols; c++) {
 		if (cols[c] != NULL)
 			rxrr_group_hist(cols[c], h->counts[c]);
@@ -696,12 +689,13 @@ model_add_hist(struct rxrr_model *m, const char *config,
 		}
 	}
 	if (first == RXR_REPORT_HIST_BUCKETS) {
-		hist_free(h);
+		free(h->config);
+		free(h->counts);
+		m->nhists--;
 		return 0;
 	}
 	h->first = first;
 	h->last = last;
-	m->nhists++;
 	return 0;
 }
 
