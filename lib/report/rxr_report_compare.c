@@ -25,7 +25,7 @@ rxr_report_compare_text(struct rxr_report *const *reports,
 	char prefix[300];
 	unsigned int c;
 
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	rxrr_line_add(&l, "rxrefill-compare: %u report%s (%s), ", n,
 		n == 1 ? "" : "s", RXR_REPORT_SCHEMA);
@@ -73,7 +73,8 @@ static const char *const cell_keys[] = {
 
 /* Column c of row's array k (cell_keys). */
 static json_t *
-cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k)
+cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k,
+		double alpha)
 {
 	const struct rxr_stats_cmp *r = &row->cmp[c];
 	bool has = row->tested && c > 0 && r->n > 0;
@@ -81,10 +82,10 @@ cell_json(const struct rxrr_row *row, unsigned int c, unsigned int k)
 	switch (k) {
 	case 0: return rxrr_jnum(row->v[c]);
 	case 1: return rxrr_jnum(row->d[c]);
-	case 2: return rxrr_jnum(row->p[c]);
+	case 2: return rxrr_jnum(r->p);
 	/* Untested rows carry no verdict, not "false". */
 	case 3: return c == 0 || !row->tested ? json_null() :
-		json_boolean(row->sig[c]);
+		json_boolean(r->p < alpha);
 	case 4: return rxrr_jnum(has && r->ratio ? r->est : NAN);
 	case 5: return rxrr_jnum(has && !r->ratio ? r->est : NAN);
 	case 6: return rxrr_jnum(has ? r->lo : NAN);
@@ -119,11 +120,11 @@ rows_json(const struct rxrr_model *m)
 		o = json_pack("{s:s?, s:s, s:s, s:s?, s:b}", "config",
 			row->config, "metric", row->metric, "stat", stat,
 			"better", dir_names[row->dir], "tested", row->tested);
-		for (k = 0; o != NULL && k < sizeof(cell_keys) / sizeof(cell_keys[0]); k++) {
+		for (k = 0; o != NULL && k < NELEMS(cell_keys); k++) {
 			json_t *a = json_array();
 
 			for (c = 0; a != NULL && c < m->ncols; c++)
-				json_array_append_new(a, cell_json(row, c, k));
+				json_array_append_new(a, cell_json(row, c, k, m->alpha));
 			if (rxrr_jset(o, cell_keys[k], a)) {
 				json_decref(o);
 				o = NULL;
@@ -165,9 +166,8 @@ hists_json(const struct rxrr_model *m)
 			json_t *share = json_array();
 
 			for (c = 0; share != NULL && c < m->ncols; c++)
-				json_array_append_new(share, h->present[c] &&
-					h->total[c] ? json_real(100.0 *
-					(double)h->counts[c][b] /
+				json_array_append_new(share, h->total[c] ?
+					json_real(100.0 * (double)h->counts[c][b] /
 					(double)h->total[c]) : json_null());
 			/* o* steals share, also when packing fails. */
 			if (json_array_append_new(buckets, json_pack(
@@ -199,8 +199,7 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 	unsigned int c;
 
 	/* One report: its configurations are the columns, as in its table. */
-	if ((n == 1 ? rxrr_model_single(&m, reports[0], sel) :
-			rxrr_model_compare(&m, reports, labels, n, sel)) != 0)
+	if (rxrr_model(&m, reports, n == 1 ? NULL : labels, n, sel) != 0)
 		return NULL;
 	reps = json_array();
 	for (c = 0; reps != NULL && c < n; c++) {
@@ -242,10 +241,10 @@ rxr_report_compare_json(struct rxr_report *const *reports,
 }
 
 
-/* Percentile p of configuration cfg in each report, as a row. */
+/* Percentile p of configuration cfg in each report (cols), as a row. */
 static json_t *
 pct_row(const struct rxrr_group *cfg, unsigned int p,
-		struct rxrr_group *const *g, const size_t *ng, unsigned int n)
+		struct rxrr_group *const *cols, unsigned int n)
 {
 	json_t *v = json_array(), *lo = json_array(), *hi = json_array();
 	json_t *row;
@@ -255,10 +254,9 @@ pct_row(const struct rxrr_group *cfg, unsigned int p,
 	row = json_pack("{s:s, s:s, s:o*, s:o*, s:o*}", "config", label,
 		"percentile", rxrr_pct_names[p], "ns", v, "lo", lo, "hi", hi);
 	for (unsigned int c = 0; row != NULL && c < n; c++) {
-		const struct rxrr_group *gg = rxrr_group_find(g[c], ng[c], cfg);
 		uint64_t sum[RXR_REPORT_HIST_BUCKETS];
 		struct rxrr_pct pc;
-		bool has = gg != NULL && rxrr_group_hist(gg, sum) &&
+		bool has = cols[c] != NULL && rxrr_group_hist(cols[c], sum) &&
 			rxrr_percentile(sum, rxrr_pct_points[p], &pc) == 0;
 
 		json_array_append_new(v, has ? json_real(pc.ns) : json_null());
@@ -274,39 +272,21 @@ json_t *
 rxr_report_percentiles_json(struct rxr_report *const *reports,
 		unsigned int n)
 {
-	struct rxrr_group **g = calloc(n, sizeof(*g));
-	size_t *ng = calloc(n, sizeof(*ng));
 	json_t *rows = json_array();
-	unsigned int c, o, p;
-	size_t i;
+	const struct rxrr_group *cfg;
+	struct rxrr_configs cf;
+	int ret = rxrr_configs_init(&cf, reports, n);
 
-	if (g == NULL || ng == NULL || rows == NULL)
-		goto nomem;
-	for (c = 0; c < n; c++)
-		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]) != 0)
-			goto nomem;
-	rxrr_groups_zero(g, ng, n);
-	/* Configurations in order of first sight, first report first. */
-	for (c = 0; c < n; c++)
-		for (i = 0; i < ng[c]; i++) {
-			bool seen = false;
-
-			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			for (p = 0; !seen && p < RXRR_PCT_N; p++)
-				if (json_array_append_new(rows, pct_row(&g[c][i],
-						p, g, ng, n)) != 0)
-					goto nomem;
-		}
-	goto out;
-nomem:
-	json_decref(rows);
-	rows = NULL;
-out:
-	for (c = 0; g != NULL && c < n; c++)
-		rxrr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
+	while (ret == 0 && rows != NULL &&
+			(cfg = rxrr_configs_next(&cf)) != NULL)
+		for (unsigned int p = 0; ret == 0 && p < RXRR_PCT_N; p++)
+			ret = json_array_append_new(rows, pct_row(cfg, p,
+				cf.cols, n));
+	rxrr_configs_free(&cf);
+	if (ret != 0) {
+		json_decref(rows);
+		rows = NULL;
+	}
 	return rows;
 }
 
@@ -395,7 +375,7 @@ rxr_report_env_differences(struct rxr_report *const *reports,
 	const json_t *e0 = json_object_get(reports[0]->doc, "env");
 	unsigned int i, k, diffs = 0;
 
-	for (k = 0; k < sizeof(env_fields) / sizeof(env_fields[0]); k++) {
+	for (k = 0; k < NELEMS(env_fields); k++) {
 		char *a = env_fields[k].text(e0, env_fields[k].path);
 
 		for (i = 1; i < n; i++) {

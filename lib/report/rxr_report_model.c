@@ -13,6 +13,18 @@
 #include "rxr_report_priv.h"
 #include "rxr_stats.h"
 
+/* What a row is of: a run's figure, or a flow's packets or bytes. */
+struct rxrr_metric {
+	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
+	const json_t *stream;	/* the flow, for stream rows */
+	const char *field;	/* "packets" or "bytes", for stream rows */
+	char *key;		/* the flow's key in the runs' stream indexes */
+	enum rxrr_dir dir;
+	int prec;		/* decimals in text */
+	bool optional;		/* a row only when some column has a value */
+	bool spread;		/* Min and Max rows too, when reps > 1 */
+};
+
 /* The rows of the run figures and of the groups' fields (rxr_report.h). */
 static const struct row_spec {
 	const char *path;	/* "gbps", "pcp.hit_rate" */
@@ -74,9 +86,6 @@ static const struct {
 };
 #undef G
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* A comparison that was not made. */
 #define NO_CMP ((struct rxr_stats_cmp){ .est = NAN, .lo = NAN, .hi = NAN, \
 	.p = NAN, .min_p = 1 })
@@ -278,15 +287,6 @@ metric_value(const json_t *run, const json_t *index, const struct rxrr_metric *m
 	return s != NULL ? rxrr_num(json_object_get(s, mt->field)) : 0;
 }
 
-static void
-hist_free(struct rxrr_hist *h)
-{
-	free(h->config);
-	free(h->present);
-	free(h->total);
-	free(h->counts);
-}
-
 void
 rxrr_model_free(struct rxrr_model *m)
 {
@@ -302,9 +302,12 @@ rxrr_model_free(struct rxrr_model *m)
 		free(m->rows[i].cmp);	/* and the other arrays */
 	}
 	free(m->rows);
-	for (i = 0; i < m->nhists; i++)
-		hist_free(&m->hists[i]);
+	for (i = 0; i < m->nhists; i++) {
+		free(m->hists[i].config);
+		free(m->hists[i].counts);	/* and the totals */
+	}
 	free(m->hists);
+	rxrr_configs_free(&m->cf);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -343,16 +346,14 @@ model_new_row(struct rxrr_model *m)
 	row = &m->rows[m->nrows];
 	memset(row, 0, sizeof(*row));
 	/* One allocation for the per-column arrays, widest type first. */
-	row->cmp = calloc(m->ncols, sizeof(*row->cmp) + 4 * sizeof(double) +
-		2 * sizeof(bool));
+	row->cmp = calloc(m->ncols, sizeof(*row->cmp) + 3 * sizeof(double) +
+		sizeof(bool));
 	if (row->cmp == NULL)
 		return NULL;
 	row->v = (double *)(row->cmp + m->ncols);
 	row->d = row->v + m->ncols;
-	row->p = row->d + m->ncols;
-	row->p_unpaired = row->p + m->ncols;
-	row->sig = (bool *)(row->p_unpaired + m->ncols);
-	row->has = row->sig + m->ncols;
+	row->p_unpaired = row->d + m->ncols;
+	row->has = (bool *)(row->p_unpaired + m->ncols);
 	m->nrows++;
 	return row;
 }
@@ -470,9 +471,9 @@ colstats_metric(struct colstats *cs, const struct rxrr_metric *mt)
 		if (c > 0 && mt->dir != RXRR_DIR_NONE && mt->stream == NULL &&
 				cols[c] != NULL && cols[0] != NULL)
 			/* Counts: their change per round, from 0 too. */
-			rxrr_ratio(cols[c], cols[0], rxrr_get_path, mt->name,
-				m->paired, strncmp(mt->name, "drops.", 6) == 0,
-				m->alpha, &cs->cmp[c]);
+			rxrr_ratio(cols[c], cols[0], mt->name, m->paired,
+				strncmp(mt->name, "drops.", 6) == 0, m->alpha,
+				&cs->cmp[c]);
 	}
 	return any;
 }
@@ -513,8 +514,6 @@ model_add_row(struct colstats *cs, const struct rxrr_metric *mt, size_t k,
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
 		row->has[c] = cs->cols[c] != NULL;
 		row->cmp[c] = row->tested ? cs->cmp[c] : NO_CMP;
-		row->p[c] = row->cmp[c].p;
-		row->sig[c] = !isnan(row->p[c]) && row->p[c] < m->alpha;
 	}
 	return 0;
 }
@@ -574,38 +573,22 @@ rows_groups(struct colstats *cs, unsigned int mask)
 	return ret;
 }
 
-/* A row per key of object field in any run of any column: "<field>.<key>". */
+/* A "<field>.<key>" row unless seen. */
 static int
-rows_keys(struct colstats *cs, const char *field, enum rxrr_dir dir)
+key_rows(struct colstats *cs, json_t *seen, const char *field,
+		const char *key, enum rxrr_dir dir)
 {
-	json_t *seen = json_object();
-	int ret = seen == NULL ? -ENOMEM : 0;
+	char *name;
+	int ret;
 
-	for (unsigned int c = 0; c < cs->m->ncols; c++)
-		for (size_t i = 0; cs->cols[c] != NULL &&
-				i < cs->cols[c]->nb_runs; i++) {
-			const char *key;
-			json_t *v;
-			char *name;
-
-			json_object_foreach(json_object_get(cs->cols[c]->runs[i],
-					field), key, v) {
-				if (ret != 0 || json_object_get(seen, key) != NULL)
-					continue;
-				if (json_object_set_new_nocheck(seen, key,
-						json_true()) != 0 ||
-						asprintf(&name, "%s.%s", field,
-							key) < 0) {
-					ret = -ENOMEM;
-					continue;
-				}
-				ret = metric_rows(cs, &(struct rxrr_metric){
-					.name = name, .dir = dir,
-					.optional = true });
-				free(name);
-			}
-		}
-	json_decref(seen);
+	if (json_object_get(seen, key) != NULL)
+		return 0;
+	if (json_object_set_new_nocheck(seen, key, json_true()) != 0 ||
+			asprintf(&name, "%s.%s", field, key) < 0)
+		return -ENOMEM;
+	ret = metric_rows(cs, &(struct rxrr_metric){ .name = name, .dir = dir,
+		.optional = true });
+	free(name);
 	return ret;
 }
 
@@ -639,23 +622,32 @@ flow_rows(struct colstats *cs, json_t *seen, const json_t *s)
 	return ret;
 }
 
-/* The rows of the flows of the columns' runs, in order of first sight. */
+/*
+ * The rows of what the columns' runs carry in field, in order of first
+ * sight: of "streams", a packets and a bytes row per flow; of an object
+ * ("drops"), a row per key.
+ */
 static int
-rows_flows(struct colstats *cs)
+rows_seen(struct colstats *cs, const char *field, enum rxrr_dir dir)
 {
+	const bool flows = strcmp(field, "streams") == 0;
 	json_t *seen = json_object();
 	int ret = seen == NULL ? -ENOMEM : 0;
 
 	for (unsigned int c = 0; ret == 0 && c < cs->m->ncols; c++)
-		for (size_t i = 0; cs->cols[c] != NULL &&
+		for (size_t i = 0; ret == 0 && cs->cols[c] != NULL &&
 				i < cs->cols[c]->nb_runs; i++) {
-			const json_t *s;
+			json_t *v = json_object_get(cs->cols[c]->runs[i], field);
+			const char *key;
+			json_t *e;
 			size_t j;
 
-			json_array_foreach(json_object_get(cs->cols[c]->runs[i],
-					"streams"), j, s)
+			json_array_foreach(flows ? v : NULL, j, e)
 				if (ret == 0)
-					ret = flow_rows(cs, seen, s);
+					ret = flow_rows(cs, seen, e);
+			json_object_foreach(flows ? NULL : v, key, e)
+				if (ret == 0)
+					ret = key_rows(cs, seen, field, key, dir);
 		}
 	json_decref(seen);
 	return ret;
@@ -673,20 +665,18 @@ model_add_hist(struct rxrr_model *m, const char *config,
 	if (nh == NULL)
 		return -ENOMEM;
 	m->hists = nh;
-	h = &m->hists[m->nhists];
+	/* Kept on failure: the model's free frees it. */
+	h = &m->hists[m->nhists++];
 	*h = (struct rxrr_hist){
 		.config = config != NULL ? strdup(config) : NULL,
-		.present = calloc(m->ncols, sizeof(*h->present)),
-		.total = calloc(m->ncols, sizeof(*h->total)),
-		.counts = calloc(m->ncols, sizeof(*h->counts)),
+		.counts = calloc(m->ncols, sizeof(*h->counts) +
+			sizeof(*h->total)),
 	};
-	if (h->present == NULL || h->total == NULL || h->counts == NULL ||
-			(config != NULL && h->config == NULL)) {
-		hist_free(h);
+	if (h->counts == NULL || (config != NULL && h->config == NULL))
 		return -ENOMEM;
-	}
+	h->total = (uint64_t *)(h->counts + m->ncols);
 	for (c = 0; c < m->ncols; c++) {
-		h->present[c] = cols[c] != NULL &&
+		if (cols[c] != NULL)
 			rxrr_group_hist(cols[c], h->counts[c]);
 		for (i = 0; i < RXR_REPORT_HIST_BUCKETS; i++) {
 			/* Saturating, as each bucket's sum. */
@@ -699,12 +689,13 @@ model_add_hist(struct rxrr_model *m, const char *config,
 		}
 	}
 	if (first == RXR_REPORT_HIST_BUCKETS) {
-		hist_free(h);
+		free(h->config);
+		free(h->counts);
+		m->nhists--;
 		return 0;
 	}
 	h->first = first;
 	h->last = last;
-	m->nhists++;
 	return 0;
 }
 
@@ -725,11 +716,11 @@ model_add_rows(struct rxrr_model *m, const char *config,
 
 	ret = colstats_init(&cs, m, config, cols, sel);
 	for (i = 0; ret == 0 && i < NELEMS(row_order); i++)
-		ret = row_order[i].keys != NULL ? rows_keys(&cs,
+		ret = row_order[i].keys != NULL ? rows_seen(&cs,
 			row_order[i].keys, row_order[i].dir) :
 			rows_groups(&cs, row_order[i].groups);
 	if (ret == 0 && m->stream_rows)
-		ret = rows_flows(&cs);
+		ret = rows_seen(&cs, "streams", RXRR_DIR_HIGHER);
 	colstats_free(&cs);
 	if (ret == 0 && rxrr_selected(sel, "refill_latency_hist"))
 		ret = model_add_hist(m, config, cols);
@@ -755,8 +746,9 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-struct rxrr_group *
-rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
+/* The group of g[0..ng) of cfg's configuration, or NULL. */
+static struct rxrr_group *
+group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 {
 	for (size_t k = 0; k < ng; k++)
 		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
@@ -764,22 +756,77 @@ rxrr_group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
 	return NULL;
 }
 
-/*
- * The model of n reports, with labels: a column per report, rows per
- * configuration in order of first appearance, first report first.
- * Without labels, of the one report: a column per configuration.
- * Stream rows when asked for; alpha from sel, else the first report.
- */
-static int
-model_build(struct rxrr_model *m, struct rxr_report *const *reports,
+int
+rxrr_configs_init(struct rxrr_configs *cf, struct rxr_report *const *reports,
+		unsigned int n)
+{
+	bool zero = false;
+	unsigned int c;
+	size_t i;
+
+	*cf = (struct rxrr_configs){ .n = n, .g = calloc(n + 1, sizeof(*cf->g)),
+		.ng = calloc(n + 1, sizeof(*cf->ng)),
+		.cols = calloc(n + 1, sizeof(*cf->cols)) };
+	if (cf->g == NULL || cf->ng == NULL || cf->cols == NULL)
+		return -ENOMEM;
+	for (c = 0; c < n; c++)
+		if (rxrr_groups(reports[c]->doc, &cf->g[c], &cf->ng[c]) != 0)
+			return -ENOMEM;
+	for (c = 0; c < n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			zero |= cf->g[c][i].zero;
+	for (c = 0; c < n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			cf->g[c][i].zero = zero;
+	return 0;
+}
+
+const struct rxrr_group *
+rxrr_configs_next(struct rxrr_configs *cf)
+{
+	while (cf->c < cf->n) {
+		const struct rxrr_group *cfg;
+		bool seen = false;
+
+		if (cf->i == cf->ng[cf->c]) {
+			cf->c++;
+			cf->i = 0;
+			continue;
+		}
+		cfg = &cf->g[cf->c][cf->i++];
+		for (unsigned int o = 0; o < cf->n; o++) {
+			cf->cols[o] = group_find(cf->g[o], cf->ng[o], cfg);
+			seen |= o < cf->c && cf->cols[o] != NULL;
+		}
+		if (!seen)
+			return cfg;
+	}
+	return NULL;
+}
+
+void
+rxrr_configs_free(struct rxrr_configs *cf)
+{
+	for (unsigned int c = 0; cf->g != NULL && cf->ng != NULL && c < cf->n;
+			c++)
+		rxrr_groups_free(cf->g[c], cf->ng[c]);
+	free(cf->g);
+	free(cf->ng);
+	free(cf->cols);
+}
+
+int
+rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel)
 {
 	const json_t *doc = n > 0 ? reports[0]->doc : NULL;
-	struct rxrr_group **g = calloc(n + 1, sizeof(*g)), **cols = NULL;
-	size_t *ng = calloc(n + 1, sizeof(*ng)), i;
+	struct rxrr_configs *cf = &m->cf;
+	struct rxrr_group **cols = NULL;
+	const struct rxrr_group *cfg;
 	char label[256], *clean;
-	unsigned int c, o;
+	unsigned int c;
+	size_t i;
 	int ret = -ENOMEM;
 
 	*m = (struct rxrr_model){
@@ -791,15 +838,12 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 	};
 	for (i = 0; sel != NULL && i < sel->nb_metrics; i++)
 		m->stream_rows |= strncmp(sel->metrics[i], "streams", 7) == 0;
-	if (g == NULL || ng == NULL)
+	if (rxrr_configs_init(cf, reports, labels != NULL ? n : 1) != 0)
 		goto out;
-	for (c = 0; c < n; c++) {
-		if (rxrr_groups(reports[c]->doc, &g[c], &ng[c]))
-			goto out;
-		for (i = 0; i < ng[c]; i++)
-			m->minmax |= g[c][i].nb_runs > 1;
-	}
-	m->ncols = labels != NULL ? n : (unsigned int)ng[0];
+	for (c = 0; c < cf->n; c++)
+		for (i = 0; i < cf->ng[c]; i++)
+			m->minmax |= cf->g[c][i].nb_runs > 1;
+	m->ncols = labels != NULL ? n : (unsigned int)cf->ng[0];
 	m->paired = labels != NULL ? reports_paired(reports, n) :
 		rxrr_interleaved(doc);
 	m->headers = calloc(m->ncols + 1, sizeof(char *));
@@ -808,8 +852,8 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 		goto out;
 	for (c = 0; c < m->ncols; c++) {
 		if (labels == NULL) {
-			rxrr_group_label(&g[0][c], label, sizeof(label));
-			cols[c] = &g[0][c];
+			rxrr_group_label(&cf->g[0][c], label, sizeof(label));
+			cols[c] = &cf->g[0][c];
 		}
 		m->headers[c] = rxrr_clean_dup(labels != NULL ? labels[c] :
 			label);
@@ -822,49 +866,16 @@ model_build(struct rxrr_model *m, struct rxr_report *const *reports,
 			ret = model_add_rows(m, NULL, cols, sel);
 		goto out;
 	}
-	rxrr_groups_zero(g, ng, n);
-	for (c = 0; c < n && ret == 0; c++) {
-		for (i = 0; i < ng[c] && ret == 0; i++) {
-			bool seen = false;
-
-			for (o = 0; o < c && !seen; o++)
-				seen = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			if (seen)
-				continue;
-			/* The rows of this configuration across the reports. */
-			for (o = 0; o < n; o++)
-				cols[o] = rxrr_group_find(g[o], ng[o], &g[c][i]);
-			rxrr_group_label(&g[c][i], label, sizeof(label));
-			clean = rxrr_clean_dup(label);
-			ret = clean != NULL ? model_add_rows(m, clean, cols,
-				sel) : -ENOMEM;
-			free(clean);
-		}
+	while (ret == 0 && (cfg = rxrr_configs_next(cf)) != NULL) {
+		rxrr_group_label(cfg, label, sizeof(label));
+		clean = rxrr_clean_dup(label);
+		ret = clean != NULL ? model_add_rows(m, clean, cf->cols, sel) :
+			-ENOMEM;
+		free(clean);
 	}
 out:
-	for (c = 0; g != NULL && ng != NULL && c < n; c++)
-		rxrr_groups_free(g[c], ng[c]);
-	free(g);
-	free(ng);
 	free(cols);
 	if (ret)
 		rxrr_model_free(m);
 	return ret;
-}
-
-int
-rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
-		const struct rxr_report_select *sel)
-{
-	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
-
-	return model_build(m, &w, NULL, 1, sel);
-}
-
-int
-rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n,
-		const struct rxr_report_select *sel)
-{
-	return model_build(m, reports, labels, n, sel);
 }

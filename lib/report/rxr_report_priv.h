@@ -11,6 +11,10 @@
 #include "rxr_report.h"
 #include "rxr_stats.h"
 
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 /* A report is its JSON document: built here or loaded, one code path. */
 struct rxr_report {
 	json_t *doc;
@@ -106,9 +110,6 @@ const struct rxrr_group *rxrr_bulk_sibling(const struct rxrr_group *g,
 /* doc's complete runs by configuration in order of first appearance
  * (--disturbed exclude: without the disturbed ones). */
 int rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb);
-/* A zeroing part of one report's configurations is of every report's. */
-void rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
-		unsigned int n);
 void rxrr_groups_free(struct rxrr_group *groups, size_t nb);
 
 /* doc's "noise": repetitions with a noise record, disturbed ones. */
@@ -126,16 +127,12 @@ void rxrr_print_noise_count(const struct rxr_report *r, const char *prefix,
 /* Runs in interleaved rounds (rep never goes back): a rep pairs runs. */
 bool rxrr_interleaved(const json_t *doc);
 
-/* A run's value of what is compared (a metric path for rxrr_get_path());
- * NaN when it has none. */
-typedef double (*rxrr_getter)(const json_t *run, const void *ctx);
-double rxrr_get_path(const json_t *run, const void *path);
-
-/* g against ref: paired by rep when paired, a ratio or (diff, a 0) a
- * difference; 0, or -1 when nothing could be compared. */
+/* g against ref on metric (a run's path): paired by rep when paired, a
+ * ratio or (diff, a 0) a difference; 0, or -1 when nothing could be
+ * compared. */
 int rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired, bool diff,
-		double alpha, struct rxr_stats_cmp *out);
+		const char *metric, bool paired, bool diff, double alpha,
+		struct rxr_stats_cmp *out);
 
 /* The summary: recomputed if runs were added (fresh), always, or with
  * a new alpha (-EINVAL unless in (0, 1)); 0 or -ENOMEM. */
@@ -173,17 +170,6 @@ enum rxrr_dir {
 	RXRR_DIR_LOWER,	/* a cost: lower is better */
 };
 
-struct rxrr_metric {
-	char *name;		/* "gbps", "drops.imissed", "streams.bytes[..]" */
-	const json_t *stream;	/* the flow, for stream rows */
-	const char *field;	/* "packets" or "bytes", for stream rows */
-	char *key;		/* the flow's key in the runs' stream indexes */
-	enum rxrr_dir dir;
-	int prec;		/* decimals in text */
-	bool optional;		/* a row only when some column has a value */
-	bool spread;		/* Min and Max rows too, when reps > 1 */
-};
-
 struct rxrr_row {
 	const char *stat;	/* "Min", "Median", "Mean", "Stddev", "Max" */
 	char *name;		/* "<config>." prefix (compare) + metric */
@@ -194,13 +180,12 @@ struct rxrr_row {
 	int section;		/* 0: figures, 1: streams (own widths) */
 	double *v;		/* per column; NaN: no value */
 	double *d;		/* per column % better; NaN: n/a */
-	double *p;		/* per column p against the first; NaN: untested */
-	bool *sig;		/* per column: p < the model's alpha */
 	/* The row with its metric's test (Mean, else Median): the only one
-	 * with p, sig, cmp and p_unpaired. */
+	 * with cmp and p_unpaired. */
 	bool tested;
 	/* per column, against the first: the comparison (paired when the
-	 * model is; n == 0: none), the unpaired test of the values */
+	 * model is; n == 0: none; p NaN: untested, significant below the
+	 * model's alpha), the unpaired test of the values */
 	struct rxr_stats_cmp *cmp;
 	double *p_unpaired;
 	bool *has;	/* per column: it has the row's configuration */
@@ -209,10 +194,29 @@ struct rxrr_row {
 struct rxrr_hist {
 	char *config;		/* NULL for one report's table */
 	unsigned int first, last;
-	bool *present;		/* per column: some run has a histogram */
-	uint64_t *total;	/* per column */
+	uint64_t *total;	/* per column; 0: no histogram */
 	uint64_t (*counts)[RXR_REPORT_HIST_BUCKETS];
 };
+
+/*
+ * The configurations of n reports: their rxrr_groups(), a zeroing part of
+ * every report's if of one's. rxrr_configs_next() gives them in order of
+ * first sight, first report first, cols[c] report c's group of it or
+ * NULL; NULL after the last.
+ */
+struct rxrr_configs {
+	unsigned int n;
+	struct rxrr_group **g;
+	size_t *ng;
+	struct rxrr_group **cols;
+	unsigned int c;		/* the next: group i of report c */
+	size_t i;
+};
+
+int rxrr_configs_init(struct rxrr_configs *cf,
+		struct rxr_report *const *reports, unsigned int n);
+const struct rxrr_group *rxrr_configs_next(struct rxrr_configs *cf);
+void rxrr_configs_free(struct rxrr_configs *cf);
 
 struct rxrr_model {
 	unsigned int ncols;
@@ -226,6 +230,8 @@ struct rxrr_model {
 	size_t nrows, caprows;
 	struct rxrr_hist *hists;
 	size_t nhists;
+	/* The configurations; of one report, a column each (cf.g[0]). */
+	struct rxrr_configs cf;
 };
 
 /* The caller's stop flag is set (a signal during a long listing). */
@@ -235,16 +241,14 @@ rxrr_stopped(const atomic_bool *stop)
 	return stop != NULL && atomic_load_explicit(stop, memory_order_relaxed);
 }
 
-/* A column per configuration of one report, or per report. */
-int rxrr_model_single(struct rxrr_model *m, const struct rxr_report *r,
-		const struct rxr_report_select *sel);
-int rxrr_model_compare(struct rxrr_model *m, struct rxr_report *const *reports,
+/* With labels, a column per report and rows per configuration (in
+ * rxrr_configs_next() order); without, a column per configuration of
+ * reports[0]. Stream rows when asked for; alpha from sel, else the first
+ * report's. */
+int rxrr_model(struct rxrr_model *m, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel);
 void rxrr_model_free(struct rxrr_model *m);
-/* The group of g[0..ng) of cfg's configuration, or NULL. */
-struct rxrr_group *rxrr_group_find(struct rxrr_group *g, size_t ng,
-		const struct rxrr_group *cfg);
 
 /* Whether sel picks the metric name (everything when sel is empty). */
 bool rxrr_selected(const struct rxr_report_select *sel, const char *name);
@@ -257,9 +261,9 @@ void rxrr_print_cut_short(const struct rxr_report *r, const char *prefix,
 /* "<dpdk>, memory <m>, lcores <list>" of a report. */
 void rxrr_print_env_line(const json_t *doc, struct rxrr_line *l);
 
-/* Findings: one report's Gbit/s against its first configuration and bulk
- * on, or a comparison model's. */
-void rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+/* Findings: of one report's model, Gbit/s against its first
+ * configuration and bulk on; of a comparison model, its Gbit/s rows. */
+void rxrr_print_verdict_single(const struct rxrr_model *m,
 		struct rxrr_line *l, FILE *out);
 void rxrr_print_verdict_model(const struct rxrr_model *m, struct rxrr_line *l,
 		FILE *out);

@@ -185,20 +185,6 @@ rxrr_bulk_sibling(const struct rxrr_group *g, size_t n, size_t i)
 	return NULL;
 }
 
-void
-rxrr_groups_zero(struct rxrr_group *const *g, const size_t *ng,
-		unsigned int n)
-{
-	bool zero = false;
-
-	for (unsigned int c = 0; c < n; c++)
-		for (size_t i = 0; i < ng[c]; i++)
-			zero |= g[c][i].zero;
-	for (unsigned int c = 0; c < n; c++)
-		for (size_t i = 0; i < ng[c]; i++)
-			g[c][i].zero = zero;
-}
-
 int
 rxrr_groups(const json_t *doc, struct rxrr_group **groups, size_t *nb)
 {

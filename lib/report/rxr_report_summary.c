@@ -29,12 +29,6 @@ rxrr_interleaved(const json_t *doc)
 	return true;
 }
 
-double
-rxrr_get_path(const json_t *run, const void *path)
-{
-	return rxrr_num(rxrr_path(run, path));
-}
-
 /* The run of g of rep, or NULL: at index rep when in order, else found. */
 static const json_t *
 run_of_rep(const struct rxrr_group *g, json_int_t rep)
@@ -50,7 +44,7 @@ run_of_rep(const struct rxrr_group *g, json_int_t rep)
 
 int
 rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
-		rxrr_getter get, const void *ctx, bool paired, bool diff,
+		const char *metric, bool paired, bool diff,
 		double alpha, struct rxr_stats_cmp *out)
 {
 	size_t n = g->nb_runs > ref->nb_runs ? g->nb_runs : ref->nb_runs;
@@ -70,8 +64,8 @@ rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 				json_object_get(g->runs[i], "rep")));
 
 		if (r0 != NULL) {
-			x[k] = get(g->runs[i], ctx);
-			y[k++] = get(r0, ctx);
+			x[k] = rxrr_num(rxrr_path(g->runs[i], metric));
+			y[k++] = rxrr_num(rxrr_path(r0, metric));
 		}
 	}
 	if (k > 0 && rxr_stats_compare(x, k, y, k, true, diff, alpha,
@@ -80,9 +74,9 @@ rxrr_ratio(const struct rxrr_group *g, const struct rxrr_group *ref,
 		goto out;
 	}
 	for (i = 0; i < g->nb_runs; i++)
-		x[i] = get(g->runs[i], ctx);
+		x[i] = rxrr_num(rxrr_path(g->runs[i], metric));
 	for (i = 0; i < ref->nb_runs; i++)
-		y[i] = get(ref->runs[i], ctx);
+		y[i] = rxrr_num(rxrr_path(ref->runs[i], metric));
 	ret = rxr_stats_compare(x, g->nb_runs, y, ref->nb_runs, false, diff,
 		alpha, out);
 out:
@@ -227,7 +221,7 @@ vs_json(json_t *o, const char *to, const struct rxrr_group *g,
 			r.p < alpha, "test", isnan(r.p) ? json_null() :
 			json_string(r.test))))
 		return -1;
-	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, &r);
+	rxrr_ratio(g, ref, metric, paired, false, alpha, &r);
 	snprintf(key, sizeof(key), "paired_vs_%s", to);
 	return rxrr_jset(o, key, json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, "
 		"s:b, s:s, s:s, s:o, s:I, s:I, s:o}", "paired", r.paired,
@@ -327,7 +321,7 @@ rxrr_summarize(struct rxr_report *r)
 				"{s:O*, s:O*}", "policy", json_object_get(z,
 				"policy"), "method", json_object_get(z, "method"))))
 			goto out;
-		for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++)
+		for (k = 0; k < NELEMS(figures); k++)
 			if (rxrr_jset(o, figures[k], stats_json(&g[i], i ? &g[0] :
 						NULL, rxrr_bulk_sibling(g, n, i),
 						figures[k], alpha, paired, buf,

@@ -14,8 +14,6 @@
 
 #define STAT_WIDTH 9	/* "Median   ", as mmtests' "Amean    " */
 #define COL_SEP "    "
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 /* A row's value in column c; share: a fraction printed as a percentage. */
 static void
@@ -31,19 +29,20 @@ fmt_value(const struct rxrr_row *row, unsigned int c, bool share, char *buf,
 }
 
 static void
-fmt_delta(const struct rxrr_row *row, unsigned int c, char *buf, size_t len)
+fmt_delta(const struct rxrr_model *m, const struct rxrr_row *row,
+		unsigned int c, char *buf, size_t len)
 {
 	if (row->dir == RXRR_DIR_NONE || isnan(row->v[c]))
 		buf[0] = '\0';
 	else if (isnan(row->d[c]))
 		snprintf(buf, len, "(%7s)", "n/a");
-	else if (c == 0 || row->sig[c] || !row->tested)
+	else if (c == 0 || row->cmp[c].p < m->alpha || !row->tested)
 		snprintf(buf, len, "(%6.2f%%)", row->d[c]);
 	else
 		/* Noise must not read as a finding, nor an untested change
 		 * (fewer than 2 values on a side) as a tested one. */
 		snprintf(buf, len, "(%6.2f%%) %s", row->d[c],
-			isnan(row->p[c]) ? "n.t." : "n.s.");
+			isnan(row->cmp[c].p) ? "n.t." : "n.s.");
 }
 
 /* A table of text: labels under corner, then per column sep, a value
@@ -139,10 +138,10 @@ static void
 table_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 		size_t len)
 {
-	const struct rxrr_row *row = &((const struct table *)ctx)->m->rows[r];
+	const struct rxrr_model *m = ((const struct table *)ctx)->m;
 
-	fmt_value(row, c, false, val, len);
-	fmt_delta(row, c, note, len);
+	fmt_value(&m->rows[r], c, false, val, len);
+	fmt_delta(m, &m->rows[r], c, note, len);
 }
 
 /* bpftrace's sizes: 1K = 1024 and so on; bucket bounds are powers of 2. */
@@ -195,7 +194,7 @@ hist_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 	double share;
 
 	note[0] = '\0';
-	if (!h->present[c] || h->total[c] == 0) {
+	if (h->total[c] == 0) {
 		snprintf(val, len, "-");
 		return;
 	}
@@ -379,11 +378,12 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	const json_t *env = json_object_get(r->doc, "env");
 	const json_t *p;
 	struct rxrr_line l = { .len = 0 };
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
 	struct rxrr_model m;
 	char *opts;
 	size_t i;
 
-	if (rxrr_model_single(&m, r, sel) != 0)
+	if (rxrr_model(&m, &w, NULL, 1, sel) != 0)
 		return -ENOMEM;
 	rxrr_line_add(&l, "rxrefill report (%s), created %s", RXR_REPORT_SCHEMA,
 		json_string_value(json_object_get(r->doc, "created")));
@@ -422,7 +422,7 @@ rxr_report_render_text(const struct rxr_report *r, FILE *out,
 	rxrr_print_model(&m, &l, out);
 	if (m.ncols > 1 && rxrr_selected(sel, "gbps")) {
 		fputc('\n', out);
-		rxrr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(&m, &l, out);
 	}
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);
@@ -602,7 +602,7 @@ static const struct {
 		BRIEF_PLAIN },
 };
 
-#define NB_COLS (sizeof(brief_cols) / sizeof(brief_cols[0]))
+#define NB_COLS NELEMS(brief_cols)
 
 /* The model's row of metric: its Mean when it has one, else its Median. */
 static const struct rxrr_row *
@@ -619,7 +619,6 @@ find_row(const struct rxrr_model *m, const char *metric)
 /* The table's figures: a row per configuration, a column per metric. */
 struct brief {
 	const struct rxrr_model *m;
-	const struct rxrr_group *g;		/* the model's columns */
 	unsigned int col[NB_COLS], ncols;	/* of brief_cols[] */
 	const struct rxrr_row *rows[NB_COLS];	/* NULL: drops */
 };
@@ -639,7 +638,7 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 {
 	const struct brief *b = ctx;
 	const struct rxrr_row *row = b->rows[i];
-	const struct rxrr_group *g = &b->g[c];
+	const struct rxrr_group *g = &b->m->cf.g[0][c];
 	double drops = 0;
 	const char *key;
 	json_t *v;
@@ -657,8 +656,9 @@ brief_cell(const void *ctx, size_t c, unsigned int i, char *val, char *delta,
 	if (brief_cols[b->col[i]].delta && c != 0 && row != NULL &&
 			row->dir != RXRR_DIR_NONE && !isnan(row->v[c]) &&
 			!isnan(row->d[c]))
-		snprintf(delta, len, "%+.1f%%%s", row->d[c], row->sig[c] ? "" :
-			isnan(row->p[c]) ? " n.t." : " n.s.");
+		snprintf(delta, len, "%+.1f%%%s", row->d[c],
+			row->cmp[c].p < b->m->alpha ? "" :
+			isnan(row->cmp[c].p) ? " n.t." : " n.s.");
 }
 
 int
@@ -668,19 +668,18 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 	struct rxr_report_select sel = { .metrics = metrics };
 	struct rxrr_line l = { .len = 0 };
 	struct brief b = { .m = NULL };
-	struct rxrr_group *g = NULL;
+	struct rxr_report *w = (struct rxr_report *)(uintptr_t)r;
+	const struct rxrr_group *g;
 	struct rxrr_model m;
-	size_t i, ng = 0, most = 0;
-	int ret = -ENOMEM;
+	size_t i, most = 0;
 
 	/* The model's rows the columns take: every metric but the drops. */
 	for (i = 0; i < NB_COLS; i++)
 		if (brief_cols[i].metric != NULL)
 			metrics[sel.nb_metrics++] = brief_cols[i].metric;
-	if (rxrr_model_single(&m, r, &sel) != 0)
+	if (rxrr_model(&m, &w, NULL, 1, &sel) != 0)
 		return -ENOMEM;
-	if (rxrr_groups(r->doc, &g, &ng) != 0)
-		goto out;
+	g = m.cf.g[0];
 	/* The machine, partial, cut short, noise, checks. */
 	print_host(r->doc, "report: ", &l);
 	rxrr_line_add(&l, ", ");
@@ -694,13 +693,12 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			"are not for comparison");
 		rxrr_line_put(&l, out);
 	}
-	if (m.ncols == 0 || ng != m.ncols) {
+	if (m.ncols == 0) {
 		rxrr_line_add(&l, "no runs");
 		rxrr_line_put(&l, out);
-		ret = 0;
 		goto out;
 	}
-	b = (struct brief){ .m = &m, .g = g };
+	b.m = &m;
 	for (i = 0; i < NB_COLS; i++) {
 		if (brief_cols[i].when != BRIEF_ALWAYS &&
 				(brief_cols[i].when == BRIEF_ZERO) != g[0].zero)
@@ -710,7 +708,7 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			find_row(&m, brief_cols[i].metric) : NULL;
 		b.col[b.ncols++] = (unsigned int)i;
 	}
-	for (i = 0; i < ng; i++)
+	for (i = 0; i < m.ncols; i++)
 		most = MAX(most, g[i].nb_runs);
 	rxrr_line_add(&l, "%s of up to %zu repetition%s per configuration%s; "
 		"%% against %s, positive = better",
@@ -729,16 +727,12 @@ rxr_report_render_brief(const struct rxr_report *r, FILE *out)
 			"permutation test of the means, unpaired");
 		rxrr_line_put_wrapped(&l, out);
 		fputc('\n', out);
-		rxrr_print_verdict_single(r, m.alpha, &l, out);
+		rxrr_print_verdict_single(&m, &l, out);
 	}
-	ret = 0;
 out:
-	rxrr_groups_free(g, ng);
 	rxrr_model_free(&m);
 	rxrr_line_free(&l);
-	if (ret == 0 && l.oom)
-		ret = -ENOMEM;
-	if (ret == 0 && ferror(out))
-		ret = -EIO;
-	return ret;
+	if (l.oom)
+		return -ENOMEM;
+	return ferror(out) ? -EIO : 0;
 }

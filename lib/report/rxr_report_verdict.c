@@ -191,7 +191,7 @@ change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
 	double k, o;
 	const char *u;
 
-	rxrr_ratio(g, ref, rxrr_get_path, metric, paired, false, alpha, r);
+	rxrr_ratio(g, ref, metric, paired, false, alpha, r);
 	/* A ratio as a change in %, else the difference (a value of 0). */
 	k = r->ratio ? 100 : 1;
 	o = r->ratio ? 1 : 0;
@@ -213,7 +213,7 @@ group_mean(const struct rxrr_group *g, const char *metric)
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->nb_runs; i++) {
-		double v = rxrr_get_path(g->runs[i], metric);
+		double v = rxrr_num(rxrr_path(g->runs[i], metric));
 
 		if (!isnan(v)) {
 			sum += v;
@@ -254,10 +254,9 @@ background_add(struct rxrr_line *l, const struct rxrr_group *g, size_t n,
 	struct rxr_stats_cmp cost;
 
 	for (size_t i = 0; i < bg->nb_runs; i++)
-		empty += rxrr_get_path(bg->runs[i], "zeroer.get_empty");
+		empty += rxrr_num(rxrr_path(bg->runs[i], "zeroer.get_empty"));
 	if (none != NULL)
-		rxrr_ratio(al, none, rxrr_get_path, "gbps", paired, false,
-			alpha, &cost);
+		rxrr_ratio(al, none, "gbps", paired, false, alpha, &cost);
 	/* Shares of the log ratios, 100% all of alloc's cost back; of a
 	 * cost the test found only. */
 	if (none != NULL && won->ratio && cost.ratio && cost.hi < 1)
@@ -316,7 +315,7 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 			rxrr_line_add(l, "  %s against %s/%s:", name, pj,
 				rxrr_zero_of(ref->runs[0], "method"));
 			/* Gbit/s last: background_add() takes its ratio. */
-			for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
+			for (size_t k = 0; k < NELEMS(what); k++)
 				change_add(l, what[k], &g[i], ref, metric[k],
 					paired, alpha, &r);
 			if (j == i)
@@ -330,20 +329,20 @@ print_tradeoff(const struct rxrr_group *g, size_t n, bool paired,
 /* The verdict lines of one report: Gbit/s of each configuration against
  * the first, and of bulk off against bulk on. */
 void
-rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
+rxrr_print_verdict_single(const struct rxrr_model *m,
 		struct rxrr_line *l, FILE *out)
 {
-	struct findings fs = { .n = 0 };
-	struct rxrr_group *g;
-	size_t n, i;
-	bool paired = rxrr_interleaved(r->doc);
+	const struct rxrr_group *g = m->cf.g[0];
+	const size_t n = m->cf.ng[0];
+	struct findings fs = { .f = calloc(2 * n + 1, sizeof(*fs.f)) };
+	const double alpha = m->alpha;
+	const bool paired = m->paired;
 	char name[256], base[256], first[256];
+	size_t i;
 
-	if (rxrr_groups(r->doc, &g, &n) == 0)
-		fs.f = calloc(2 * n + 1, sizeof(*fs.f));
 	if (fs.f == NULL) {
 		l->oom = true;
-		goto out;
+		return;
 	}
 	if (n > 0)
 		rxrr_group_label(&g[0], first, sizeof(first));
@@ -352,14 +351,12 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 		struct rxr_stats_cmp rt;
 
 		rxrr_group_label(&g[i], name, sizeof(name));
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], &g[0], "gbps", paired, false, alpha, &rt);
 		findings_add(&fs, name, first, &rt);
 		if (on == NULL || on == &g[0])
 			continue;
 		rxrr_group_label(on, base, sizeof(base));
-		rxrr_ratio(&g[i], on, rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], on, "gbps", paired, false, alpha, &rt);
 		findings_add(&fs, name, base, &rt);
 	}
 	if (n > 1) {
@@ -368,9 +365,7 @@ rxrr_print_verdict_single(const struct rxr_report *r, double alpha,
 	}
 	if (n > 1 && g[0].zero)
 		print_tradeoff(g, n, paired, alpha, l, out);
-out:
 	free(fs.f);
-	rxrr_groups_free(g, n);
 }
 
 /* The verdict lines of a comparison of reports: the Gbit/s row of each
@@ -428,7 +423,7 @@ model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 			const struct rxr_stats_cmp *r = &row->cmp[c];
 
 			if (is_count(row) ? !(r->n > 0 && r->est > drops) :
-					!row->sig[c] || !(row->d[c] < -pct))
+					!(r->p < m->alpha) || !(row->d[c] < -pct))
 				continue;
 			worse++;
 			if (out == NULL)
@@ -442,7 +437,7 @@ model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 			else
 				fprintf(out, "worse: %s %s: %.2f%% (p %.4g, %s)\n",
 					row->name, m->headers[c], row->d[c],
-					row->p[c], row->stat);
+					r->p, row->stat);
 		}
 	}
 	return worse;
@@ -519,7 +514,7 @@ rxr_report_compare_gate(struct rxr_report *const *reports,
 	int worse;
 
 	*undecided = 0;
-	if (rxrr_model_compare(&m, reports, labels, n, sel) != 0)
+	if (rxrr_model(&m, reports, labels, n, sel) != 0)
 		return -ENOMEM;
 	compared = calloc(m.ncols + 1, sizeof(*compared));
 	worse = compared != NULL ? model_worse(&m, pct, drops, out) : -ENOMEM;
@@ -571,8 +566,7 @@ reps_auto_open(const struct rxrr_group *g, size_t n, bool paired,
 		double w;
 		bool decided;
 
-		rxrr_ratio(&g[i], &g[0], rxrr_get_path, "gbps", paired, false,
-			alpha, &rt);
+		rxrr_ratio(&g[i], &g[0], "gbps", paired, false, alpha, &rt);
 		/* Decided: the interval excludes 1 (which side is known), or
 		 * pins the ratio down to +-target (no larger difference); a
 		 * difference (a round at 0 Gbit/s), when it excludes 0. */
