@@ -22,14 +22,9 @@ struct xstats {
 	int n;
 };
 
-struct sample {
-	const struct snapshot *snap;	/* the queues' counters */
-	uint64_t busy[MAX_POLLERS];
-	struct rte_eth_stats eth[MAX_PORTS];
-};
-
+/* The window's ends (s1 NULL until it closes), and each port's xstats. */
 static struct {
-	struct sample s0, s1;
+	const struct snapshot *s0, *s1;
 	struct xstats x[MAX_PORTS];
 } d;
 
@@ -45,19 +40,13 @@ xstats_free(struct xstats *x)
 void
 detail_sample(struct app *a, const struct snapshot *snap, bool first)
 {
-	struct sample *s = first ? &d.s0 : &d.s1;
-
+	d.s1 = first ? NULL : snap;
 	if (first)
-		d.s1.snap = NULL;	/* until the window closes */
-	s->snap = snap;
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
-		s->busy[k] = RXR_STAT_READ(a->pollers[k].busy_cycles);
+		d.s0 = snap;
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct xstats *x = &d.x[i];
 		uint16_t port = a->ports[i].id;
 
-		if (rte_eth_stats_get(port, &s->eth[i]) != 0)
-			memset(&s->eth[i], 0, sizeof(s->eth[i]));
 		if (first) {
 			int n = rte_eth_xstats_get_names(port, NULL, 0);
 
@@ -100,25 +89,22 @@ queues_json(const struct app *a)
 
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			const struct poll_queue *q = &pl->q[i];
-			const struct snapshot *s0 = d.s0.snap, *s1 = d.s1.snap;
-			/* A window that never closed (stopped in the warm-up)
-			 * measured nothing. */
-			bool w = s0 != NULL && s1 != NULL;
+			const struct snapshot *s0 = d.s0, *s1 = d.s1;
 			unsigned int pi = 0;
 			const struct rte_eth_stats *e0, *e1;
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
-				"packets", w ? (json_int_t)(s1->qpackets[k][i] -
-					s0->qpackets[k][i]) : 0,
-				"bytes", w ? (json_int_t)(s1->qbytes[k][i] -
-					s0->qbytes[k][i]) : 0);
+				"packets", (json_int_t)(s1->qpackets[k][i] -
+					s0->qpackets[k][i]),
+				"bytes", (json_int_t)(s1->qbytes[k][i] -
+					s0->qbytes[k][i]));
 			bool has_q = false;
 
 			while (pi + 1 < a->nb_ports && a->ports[pi].id != q->port)
 				pi++;
-			e0 = &d.s0.eth[pi];
-			e1 = &d.s1.eth[pi];
+			e0 = &s0->eth[pi];
+			e1 = &s1->eth[pi];
 
 			/* A PMD that keeps per-queue counters fills some. */
 			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)
@@ -147,7 +133,7 @@ lcores_json(const struct app *a, uint64_t cycles)
 
 	for (unsigned int k = 0; arr != NULL && k < a->nb_pollers; k++) {
 		const struct poller *pl = &a->pollers[k];
-		uint64_t busy = d.s1.busy[k] - d.s0.busy[k];
+		uint64_t busy = d.s1->lbusy[k] - d.s0->lbusy[k];
 
 		json_array_append_new(arr, json_pack("{s:i, s:i, s:o, s:I, s:I, s:o}",
 			"lcore", pl->lcore,
@@ -185,8 +171,14 @@ xstats_json(const struct app *a)
 int
 detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 {
+	/* A window that never closed (stopped in the warm-up) measured
+	 * nothing. */
+	static struct snapshot none;
 	unsigned int idx = rxr_report_nb_runs(rep) - 1;
 	int ret = 0;
+
+	if (d.s0 == NULL || d.s1 == NULL)
+		d.s0 = d.s1 = &none;
 
 	if (env_link_commit(a, rep) != 0 ||
 			rxr_report_run_set(rep, idx, "queues", queues_json(a)) != 0 ||
@@ -199,7 +191,7 @@ detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles)
 		ret = -ENOMEM;
 	}
 	/* The snapshots are the run's, freed after it. */
-	d.s0.snap = d.s1.snap = NULL;
+	d.s0 = d.s1 = NULL;
 	return ret;
 }
 

@@ -854,7 +854,7 @@ options_take(int argc, char **argv, int *eal_argc)
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	/* Paths given on the command line that cannot serve: usage too. */
-	if (output_check(&app.opt, app.std_closed) != 0 || metrics_check(&app.opt) != 0)
+	if (output_check(&app.opt, app.std_closed) != 0)
 		return EXIT_USAGE;
 	return -1;
 }

@@ -27,7 +27,8 @@ snapshot_take(const struct app *app, struct snapshot *s)
 			s->packets += s->qpackets[k][i];
 			s->bytes += s->qbytes[k][i];
 		}
-		s->busy += RXR_STAT_READ(pl->busy_cycles);
+		s->lbusy[k] = RXR_STAT_READ(pl->busy_cycles);
+		s->busy += s->lbusy[k];
 		s->sample_packets += RXR_STAT_READ(pl->sample_packets);
 		s->freed += RXR_STAT_READ(pl->inbox_packets);
 		s->free_cycles += RXR_STAT_READ(pl->inbox_free_cycles);
@@ -41,6 +42,8 @@ snapshot_take(const struct app *app, struct snapshot *s)
 	}
 	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		port_counters_read(&app->ports[i], &s->port[i]);
+		if (rte_eth_stats_get(app->ports[i].id, &s->eth[i]) != 0)
+			memset(&s->eth[i], 0, sizeof(s->eth[i]));
 		if (app->ports[i].mp != NULL)
 			rxr_pool_stats(rxr_mempool_pool(app->ports[i].mp), &s->pool[i]);
 	}

@@ -55,23 +55,12 @@ enum consumer_mode {
 	CONSUMER_OTHER_POLL,	/* the next poll lcore, in its poll loop */
 };
 
-/* --reps auto: the smallest MAX accepted, and the default MAX. Its
- * stopping rule (rxr_report_reps_auto()) runs at least the 6 rounds a
- * paired test needs to reach p < 0.05, unless MAX is smaller. */
+/* --reps auto: the smallest MAX accepted, and the default MAX. */
 #define REPS_AUTO_MIN 5
 #define REPS_AUTO_MAX 10
 
-/*
- * Noise accounting (noise.c): a repetition is disturbed when its measured
- * duration exceeds the asked one by more than this share, when a poll
- * CPU's steal time passes this share of its time, or when a poll lcore
- * with a CPU of its own is switched out involuntarily more often than
- * this per second or waits for its CPU longer than this share of the
- * window, or when a poll lcore neither runs nor waits for its CPU for more
- * than this share of the time it polls (stopped). Other processes are
- * listed as busy on a poll CPU from this share of a CPU. (--help gives
- * the first four.)
- */
+/* The limits of a disturbed repetition (doc/report-schema.md,
+ * env.noise_limits). */
 #define NOISE_DURATION_EXCESS 0.05
 #define NOISE_STEAL_SHARE 0.05
 #define NOISE_SWITCHES_PER_S 100
@@ -80,13 +69,8 @@ enum consumer_mode {
 #define NOISE_STOPPED_MIN_S 0.05	/* ... and at least this long */
 #define NOISE_BUSY_SHARE 0.05
 
-/*
- * Why packets were lost, in the order a run's report lists them:
- * X(id, name, live), live: also shown while running (telemetry, the
- * metrics file). The ports' counters give each (port_drops()) but
- * consumer_full, which the poll lcores count, and
- * unaccounted, what a finite replay sent that no other cause holds.
- */
+/* Why packets were lost, in the report's order: X(id, name, live), live:
+ * also in telemetry and the metrics file. */
 #define DROP_CAUSES(X) \
 	X(RX_NOMBUF, "rx_nombuf", true) \
 	X(IMISSED, "imissed", true) \
@@ -103,10 +87,7 @@ enum drop_cause_id { DROP_CAUSES(DROP_CAUSE_ID_) CAUSE_MAX };
 extern const char *const drop_cause_names[CAUSE_MAX];
 extern const bool drop_cause_live[CAUSE_MAX];
 
-/*
- * Why no stream row holds a packet: the table had no room for its flow,
- * or rxr_flow_parse() refused it (the index is minus its status).
- */
+/* Why no stream row holds a packet: no room, or rxr_flow_parse()'s error. */
 enum untracked_cause {
 	UNTRACKED_NO_ROOM = 0,
 	UNTRACKED_NOT_IP = -RXR_FLOW_E_NOT_IP,
@@ -137,11 +118,7 @@ struct run_config {
 	enum rxr_zero_method zero_method;	/* none: the first listed */
 };
 
-/*
- * Exit status (--help and the man page say the same): EXIT_SUCCESS,
- * EXIT_FAILURE for a runtime error, EXIT_USAGE for bad usage, 128 + N when
- * stopped by signal N.
- */
+/* Exit status besides EXIT_SUCCESS and EXIT_FAILURE (as --help says). */
 #define EXIT_USAGE 2
 #define EXIT_SIGNAL_BASE 128
 
@@ -275,12 +252,8 @@ struct poller {
 	unsigned int max_streams;	/* flows it holds */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
-	/*
-	 * Iterations left before the next latency-sampled one, 0: a full
-	 * period. Kept across the launches of one run (finite replay
-	 * launches the poll loop once a loop), so that loops shorter than a
-	 * period still get their samples.
-	 */
+	/* Iterations to the next sampled one, 0: a full period; kept
+	 * across a run's launches (one per --loops loop). */
 	uint32_t sample_countdown;
 
 	/* --consumer other-poll: the previous poll lcore's packets to free. */
@@ -288,14 +261,11 @@ struct poller {
 	uint64_t inbox_packets;		/* freed from the inbox */
 	uint64_t inbox_free_cycles;
 
-	/*
-	 * The main lcore's poller (--main-polls) ends the run: its loop calls
-	 * control every control_cycles; true ends the loop. NULL elsewhere.
-	 */
+	/* --main-polls: the main lcore's loop calls this every
+	 * control_cycles; true ends it. NULL elsewhere. */
 	bool (*control)(uint64_t now);
 	uint64_t control_cycles;
 };
-
 
 /* An XDP socket a port's PMD opened: its descriptor and inode. */
 struct xsk_sock {
@@ -379,12 +349,8 @@ struct app {
 	int zeroer_cpu;			/* cpus_place(); -1: none */
 };
 
-/*
- * Stop flags (signals.c): set by the signal handler, whichever thread it
- * runs on, and by the main lcore; read by every thread. Atomics, relaxed:
- * each is a request that publishes no data (what follows a stop, an lcore
- * wait or a thread join, orders the rest).
- */
+/* Stop flags (signals.c), relaxed: requests that publish no data (an
+ * lcore wait or a thread join orders the rest). */
 extern atomic_bool force_quit;		/* a stop signal */
 extern atomic_bool listing_stop;	/* ... during the table */
 extern atomic_bool run_stop;		/* end of the current run phase */
@@ -428,10 +394,8 @@ const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 
 /* output.c: the report's path, and lines for the terminal */
-/* std_closed: rxr_path_std_fds_open()'s mask of streams closed at start. */
+/* --report and --metrics-file; std_closed: rxr_path_std_fds_open()'s. */
 int output_check(const struct options *o, unsigned int std_closed);
-/* The files the options read (--replay, --profile): never an output. */
-unsigned int output_inputs(const struct options *o, const char **inputs);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
 /* prefix and text within 120 columns, broken after "; " where it can. */
@@ -508,10 +472,12 @@ struct snapshot {
 	uint64_t packets, bytes, busy;
 	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	uint64_t lbusy[MAX_POLLERS];	/* each poll lcore's busy_cycles */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
 	uint64_t consumer_full;
 	struct port_counters port[MAX_PORTS];
+	struct rte_eth_stats eth[MAX_PORTS];	/* for runs[].queues */
 	struct rxr_pool_stats pool[MAX_PORTS];
 };
 
@@ -599,7 +565,6 @@ enum live_phase {
 	PHASE_TEARDOWN,
 	PHASE_DONE,
 };
-int metrics_check(const struct options *o);	/* before EAL starts */
 int live_init(struct app *a);
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);
