@@ -30,6 +30,8 @@
 #include <jansson.h>
 
 static struct app app;
+/* The main lcore's poller with --main-polls, else NULL (app_setup()). */
+static struct poller *main_poller;
 
 /*
  * The main lcore, when it does not poll, counts what the poll lcores
@@ -55,8 +57,8 @@ static struct app app;
 
 /*
  * The finite ports of a run (net_pcap replaying its files once per
- * start): what each must deliver or drop with a cause, a stall, a capture
- * that changed, and when they all ran out.
+ * start): what each must deliver or drop with a cause (expected and any:
+ * set up once), a stall, a capture that changed, and when they ran out.
  */
 static struct {
 	struct port_counters base[MAX_PORTS];
@@ -76,11 +78,8 @@ static struct window {
 	bool stopped;			/* by a signal while measuring */
 } win;
 
-/*
- * The counters at the last progress line and at the window's ends.
- * Static, the main lcore's alone: each holds every port's pool counters
- * (over 1 MB).
- */
+/* The counters at the last progress line and at the window's ends
+ * (static: over 1 MB each). */
 static struct snapshot snap_prev, snap_begin, snap_end;
 
 /* Before the ports start: the counters every finite port starts from. */
@@ -91,14 +90,8 @@ fin_start(void)
 	fin.stall_since = rte_get_timer_cycles();
 	fin.stalled = false;
 	fin.ran_out_tsc = 0;
-	fin.any = false;
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app.nb_ports; i++)
 		port_counters_read(&app.ports[i], &fin.base[i]);
-		fin.expected[i] = 0;
-		fin.any |= app.ports[i].finite;
-		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-			fin.expected[i] += app.ports[i].files.packets[q];
-	}
 }
 
 /* A capture replayed as it is changed (said): the run stops at once. */
@@ -166,16 +159,6 @@ progress(const char *tag)
 	snap_prev = now;
 }
 
-/* The main lcore's poller with --main-polls, else NULL. */
-static struct poller *
-main_poller(void)
-{
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore == rte_get_main_lcore())
-			return &app.pollers[k];
-	return NULL;
-}
-
 /* The worker pollers launched, or stopped and waited for; the main
  * lcore's polls in run_until(). */
 static void
@@ -183,7 +166,7 @@ pollers_launch(bool launch)
 {
 	flag_set(&run_stop, !launch);
 	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		if (app.pollers[k].lcore == rte_get_main_lcore())
+		if (&app.pollers[k] == main_poller)
 			continue;
 		if (launch)
 			rte_eal_remote_launch(poll_main, &app.pollers[k],
@@ -201,10 +184,10 @@ pollers_launch(bool launch)
 static void
 run_until(bool (*done)(uint64_t now), double idle_us)
 {
-	struct poller *mp = main_poller();
+	struct poller *mp = main_poller;
 
 	if (mp == NULL) {
-		const bool collect = streams_deferred(&app);
+		const bool collect = app.streams_deferred;
 
 		while (!done(rte_rdtsc()))
 			if (!collect || streams_drain(&app, COLLECT_BATCH) <
@@ -270,10 +253,10 @@ run_finite(void)
 		}
 		t0 = rte_rdtsc();
 		pollers_launch(true);
-		if (main_poller() != NULL)
+		if (main_poller != NULL)
 			noise_loop_begin();
 		run_until(finite_done, DONE_CHECK_US);
-		if (main_poller() != NULL)
+		if (main_poller != NULL)
 			noise_loop_end();
 		pollers_launch(false);
 		win.cycles += rte_rdtsc() - t0;
@@ -421,7 +404,7 @@ run_timed(const char *tag)
 		return -1;
 	/* --progress rounds: a line per round, none while measuring. */
 	tim = (struct timed){ .tag = tag,
-		.period = main_poller() == NULL && app.opt.stats_period_s > 0 &&
+		.period = main_poller == NULL && app.opt.stats_period_s > 0 &&
 			app.opt.progress == PROGRESS_RUNS ?
 			(uint64_t)(app.opt.stats_period_s * rte_get_tsc_hz()) : 0 };
 	/* Without a warm-up the window opens before anything is received. */
@@ -616,27 +599,14 @@ run_one(unsigned int step, struct rxr_report *report)
 		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
 
 	/* The run's pool in place, the previous one retired (its frames
-	 * must all be home), each poll lcore told which pools it ends its
-	 * iterations on. */
+	 * must all be home). */
 	ports_stop(&app);
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
 	if (ports_retire_pools(&app, &app.lost_frames) != 0)
 		RXR_LOG(ERR, "frames were lost in the previous run");
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		struct poller *pl = &app.pollers[k];
-
-		poller_reset(pl);
-		pl->nb_pools = 0;
-		for (unsigned int q = 0; q < pl->nb_q; q++) {
-			unsigned int j = 0;
-
-			while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
-				j++;
-			if (j == pl->nb_pools)
-				pl->pools[pl->nb_pools++] = pl->q[q].pool;
-		}
-	}
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		poller_reset(&app.pollers[k]);
 	live_run(rc, rep);
 	if (run_measure(tag) != 0)
 		return -1;
@@ -886,6 +856,8 @@ app_setup(void)
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !o->main_polls)
 			continue;
+		if (lc == rte_get_main_lcore())
+			main_poller = &app.pollers[app.nb_pollers];
 		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.pollers[app.nb_pollers].index = app.nb_pollers;
@@ -910,6 +882,11 @@ app_setup(void)
 		return EXIT_FAILURE;
 	if (ports_init(&app) != 0 || consumers_init(&app) != 0)
 		return EXIT_FAILURE;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		fin.any |= app.ports[i].finite;
+		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
+			fin.expected[i] += app.ports[i].files.packets[q];
+	}
 	pollers_assign(&app);
 	opts_check_ports(&app);
 	streams_counting_choose(&app);

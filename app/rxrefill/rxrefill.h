@@ -337,7 +337,7 @@ struct app {
 	struct json_t *captures;	/* env.captures: what each file held */
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
-	bool streams_deferred;		/* --stream-counting, resolved */
+	bool streams_deferred;		/* --stream-counting, resolved: logs */
 	int argc;
 	char **argv;			/* a copy, as typed */
 	unsigned int run_seq;	/* for unique pool names */
@@ -444,20 +444,14 @@ void poller_reset(struct poller *p);
 void pollers_free(struct app *a);
 void streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag);
-/* Resolve --stream-counting (auto: deferred when the main lcore has a CPU
- * no poll lcore uses) into a->streams_deferred, and say which. */
+/* --stream-counting resolved into a->streams_deferred, and said. */
 void streams_counting_choose(struct app *a);
-/* Deferred stream counting: does any poll lcore log its packets? */
-bool streams_deferred(const struct app *a);
-/* The collector: count up to max logged packets of each poll lcore. */
+/* Deferred counting: up to max logged packets of each poll lcore counted. */
 unsigned int streams_drain(struct app *a, unsigned int max);
-/* After a run, pollers stopped: count every logged packet, fold the logs'
- * counters into the pollers'. @p mark: the measurement starts instead,
- * what the logs counted so far is warmup's. */
+/* After a run: every logged packet counted; mark: the window opens. */
 void streams_settle(struct app *a, bool mark);
 
 /* consumer.c */
-/* Each poll lcore's consumers and their receive queues (--consumers). */
 int consumers_init(struct app *a);
 int consumers_start(struct app *a);
 void consumers_stop(struct app *a);
@@ -467,9 +461,7 @@ void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 /* Counters of the whole app at one instant. */
 struct snapshot {
 	uint64_t tsc;
-	/* The sums of the queues' counters read in the same pass, so that
-	 * the report's queues[] add up to its rx_packets exactly. */
-	uint64_t packets, bytes, busy;
+	uint64_t packets, bytes, busy;	/* the sums of the arrays below */
 	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t lbusy[MAX_POLLERS];	/* each poll lcore's busy_cycles */
