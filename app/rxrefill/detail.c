@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * runs[].queues[], runs[].lcores[] and runs[].xstats: what each queue and
- * poll lcore did during the measurement, and every extended statistic of
- * every port that changed. Sampled on the main lcore at the measurement's
- * start and end; cold path.
- */
+/* runs[].queues[], runs[].lcores[] and runs[].xstats (those that changed)
+ * between the window's ends, on the main lcore. */
 
 #include <errno.h>
 #include <stdlib.h>

@@ -33,12 +33,9 @@ static struct app app;
 /* The main lcore's poller with --main-polls, else NULL (app_setup()). */
 static struct poller *main_poller;
 
-/*
- * The main lcore, when it does not poll, counts what the poll lcores
- * logged (deferred stream counting), a batch of each at a time, and sleeps
- * unless a batch was waiting: reading a log right behind its writer would
- * pull its lines from under the poll lcore, and a log outlasts the sleep.
- */
+/* Deferred counting: the main lcore counts a batch of each log at a time,
+ * and sleeps unless one was waiting (right behind its writer, it would
+ * pull the lines from under the poll lcore; a log outlasts the sleep). */
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
@@ -108,11 +105,8 @@ fin_changed(void)
 	return fin.changed;
 }
 
-/*
- * Every finite port delivered or dropped with a cause its files' packets;
- * when first seen, the time is kept. What the ports delivered and what
- * the finite ones did not yet: fin.total, fin.missing.
- */
+/* Every finite port delivered or dropped its files' packets (the time
+ * kept when first seen); fin.total and fin.missing updated. */
 static bool
 fin_ran_out(void)
 {
@@ -233,12 +227,9 @@ received(void)
 	return n;
 }
 
-/*
- * Finite replay: each loop starts the ports (net_pcap reopens its files),
- * receives until every packet of every file is received or dropped with a
- * cause, and stops them. A stall or a changed capture ends the run; what
- * never showed up is win.unaccounted.
- */
+/* Finite replay: each loop starts the ports (net_pcap reopens its files)
+ * and stops them when all ran out; a stall or a changed capture ends the
+ * run, what never showed up is win.unaccounted. */
 static void
 run_finite(void)
 {
@@ -269,12 +260,8 @@ run_finite(void)
 	}
 }
 
-/*
- * Fault injection (--exhaust AT:SEC): a task-context thread takes every
- * free frame of every pool for SEC seconds, AT seconds into the run, then
- * gives them all back. Refills fail meanwhile; the run must carry on and
- * recover, and no frame may be lost.
- */
+/* --exhaust AT:SEC: a thread takes every free frame of every pool for SEC
+ * seconds, AT seconds into the run; the run must recover, losing none. */
 struct exhaust {
 	pthread_t thread;
 	atomic_bool quit;
@@ -342,12 +329,8 @@ window_end(void)
 	noise_end(&app);
 }
 
-/*
- * A duration-based run as the main lcore checks it, from its poll loop
- * (--main-polls) or between naps: the window opens after the warm-up and
- * closes after the duration, with a progress line each period when the
- * main lcore does not poll.
- */
+/* A duration-based run as the main lcore checks it: the window opens after
+ * the warm-up and closes after the duration, a progress line a period. */
 static struct timed {
 	uint64_t warm_end, end, period, next;
 	const char *tag;
@@ -390,12 +373,8 @@ timed_done(uint64_t now)
 	return true;
 }
 
-/*
- * Duration based: warm up, then measure between snap_begin and snap_end.
- * The finite ports (a net_pcap device without infinite_rx) deliver what
- * is left of their files after the window; what was received before and
- * after it is counted in win.
- */
+/* Duration based: warm up, then measure between snap_begin and snap_end;
+ * finite ports deliver the rest of their files after it (win.after). */
 static int
 run_timed(const char *tag)
 {
@@ -437,12 +416,8 @@ run_timed(const char *tag)
 	return 0;
 }
 
-/*
- * The measurement of one run on the pool already in place, into win and
- * the snapshots. Set up: consumers, zeroer, exhaust thread, then ports
- * and pollers; teardown is one path, in the reverse order, whatever
- * failed.
- */
+/* One run on the pool in place, into win and the snapshots; teardown is
+ * one path, in the reverse order of the set-up, whatever failed. */
 static int
 run_measure(const char *tag)
 {
@@ -474,10 +449,7 @@ run_measure(const char *tag)
 	} else {
 		ret = run_timed(tag);
 	}
-	/*
-	 * Stopped by a signal while measuring: the run is marked cut short;
-	 * one during the teardown below leaves it whole.
-	 */
+	/* A signal during the teardown below leaves the run whole. */
 	win.stopped = flag_get(&force_quit);
 teardown:
 	live_phase(PHASE_TEARDOWN);
@@ -497,10 +469,7 @@ teardown:
 	return ret;
 }
 
-/*
- * A repetition shorter than this measured too little to trust: timer
- * ticks, the first bursts and the teardown weigh in its figures.
- */
+/* Shorter, a repetition's timer ticks and first bursts weigh too much. */
 #define RUN_TOO_SHORT_S 0.1
 
 /* The Gbit/s of the current round's runs, for --progress rounds. */
@@ -541,11 +510,8 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	round_gbps.runs++;
 }
 
-/*
- * Why a run that was not stopped is still not whole: a stall or nothing
- * received in its window (said, with what a finite capture did); NULL: it
- * is whole. A capture that ran out inside the window is said too.
- */
+/* Why a run not stopped is not whole (said), NULL: whole; a capture that
+ * ran out inside the window is said too. */
 static const char *
 run_incomplete(const char *tag, const struct rxr_report_run *r)
 {
@@ -735,10 +701,8 @@ report_env(struct rxr_report *rep)
 	return 0;
 }
 
-/*
- * After each round of every configuration: --reps auto decides whether to
- * stop (true), and --progress rounds says how the round went.
- */
+/* After each round: --reps auto decides whether to stop (true), and
+ * --progress rounds says how the round went. */
 static bool
 round_end(unsigned int round, struct rxr_report *report)
 {
@@ -783,13 +747,9 @@ round_end(unsigned int round, struct rxr_report *report)
 /* EAL memory without usable hugepages: --no-huge -m this many MiB. */
 #define NO_HUGE_MEMORY_MIB 1024
 
-/*
- * App options first: bad input fails before EAL touches anything, and
- * --help, --version and --list-devices need no EAL. Ours follow the first
- * "--", EAL gets what comes before; --help, --version and --list-devices
- * also work alone. Returns the exit status when there is nothing to run,
- * else -1.
- */
+/* Ours after the first "--", first: bad input fails before EAL starts;
+ * --help, --version and --list-devices need no EAL and work alone. The
+ * exit status when there is nothing to run, else -1. */
 static int
 options_take(int argc, char **argv, int *eal_argc)
 {
@@ -943,10 +903,8 @@ results_say(struct rxr_report *report, bool interrupted)
 	output_say(report, interrupted);
 }
 
-/*
- * Every run of the schedule into a report, written after each run and at
- * the end, and said; the exit status.
- */
+/* Every run of the schedule into the report, written after each; the
+ * exit status. */
 static int
 app_run(void)
 {

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * What a run measured: counters of the whole app at one instant, and the
- * report's figures from two such instants.
- */
+/* What a run measured: the app's counters at one instant (a snapshot),
+ * and the report's figures from two of them. */
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,9 +129,8 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 	n[CAUSE_XDP_RX_RING_FULL] += b->xdp_rx_ring_full - a->xdp_rx_ring_full;
 }
 
-/* A snapshot's clears over every pool: all of them, the poll lcores' own
- * (alloc, free policies) and the supplies' (background: the zeroing
- * thread's). */
+/* A snapshot's clears over every pool: all, the poll lcores' (alloc, free)
+ * and the supplies' (background: the zeroing thread's). */
 struct zero_sums {
 	uint64_t bytes, cycles, poll_cycles, supply_cycles;
 	uint64_t get_empty, get_short;
@@ -211,11 +208,8 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
 }
 
-/*
- * Add one pool's pcp and zone lock counts between two snapshots (a NULL:
- * since its creation); the COUNTs of the report's zone_lock list are the
- * lock's counters of the same names. The shares are the caller's.
- */
+/* One pool's pcp and zone lock counts between two snapshots (a NULL: since
+ * its creation) added; the report's zone_lock COUNTs are the lock's. */
 void
 fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
 		const struct rxr_pool_stats *a, const struct rxr_pool_stats *b)

@@ -28,10 +28,8 @@ static const char *const phase_names[] = {
 	[PHASE_DONE] = "done",
 };
 
-/*
- * A pool's report groups, since the pool's creation (wait_share: of the
- * last period); shown by their lists (rxr_report.h) as <group>_<field>.
- */
+/* A pool's report groups since its creation (wait_share: the last
+ * period's), shown as <group>_<field>. */
 #define LIVE_GROUPS(X) \
 	RXR_REPORT_PCP_FIELDS(X) \
 	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
@@ -388,11 +386,8 @@ metrics_print(FILE *f, const void *arg)
 	return 0;
 }
 
-/*
- * The metrics file, replaced atomically (a temporary file renamed). A
- * failure is said when writes start failing, not every period while they
- * go on; the next period tries again.
- */
+/* The metrics file, replaced atomically; a failure is said when writes
+ * start failing, not every period, and tried again the next. */
 static int
 metrics_write(const struct live_view *v)
 {
