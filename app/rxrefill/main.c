@@ -316,7 +316,7 @@ window_begin(void)
 	noise_begin(&app);
 	snapshot_take(&app, &snap_begin);
 	streams_settle(&app, true);
-	detail_sample(&app, &snap_begin, true);
+	detail_sample(&app, true);
 	live_phase(PHASE_MEASURING);
 }
 
@@ -325,7 +325,7 @@ static void
 window_end(void)
 {
 	snapshot_take(&app, &snap_end);
-	detail_sample(&app, &snap_end, false);
+	detail_sample(&app, false);
 	noise_end(&app);
 }
 
@@ -604,7 +604,8 @@ run_one(unsigned int step, struct rxr_report *report)
 	/* The run's packets outside its window, and when a capture ran
 	 * out. */
 	idx = rxr_report_nb_runs(report) - 1;
-	if (detail_attach(&app, report, win.cycles) != 0 ||
+	if (detail_attach(&app, report, &snap_begin, &snap_end,
+				win.cycles) != 0 ||
 			rxr_report_run_set(report, idx, "outside_window",
 				json_pack("{s:I, s:I}",
 				"before", (json_int_t)win.before,

@@ -485,6 +485,12 @@ struct stream_rows {
 };
 
 int streams_collect(const struct app *app, struct stream_rows *sr);
+/* The window's ends: each port's xstats (detail_attach() reads them). */
+void detail_sample(const struct app *a, bool first);
+int detail_attach(struct app *a, struct rxr_report *rep,
+		const struct snapshot *s0, const struct snapshot *s1,
+		uint64_t cycles);
+void detail_free(void);
 void fill_run(const struct app *app, struct rxr_report_run *r,
 		const struct run_config *rc, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
@@ -542,12 +548,6 @@ void noise_say(const struct app *a);
 /* Repetitions marked disturbed so far. */
 unsigned int noise_disturbed(void);
 void noise_free(void);
-
-/* detail.c: runs[].queues, lcores, xstats between two samples */
-/* The measurement's start (first) or end: its counters, from @p s on. */
-void detail_sample(struct app *a, const struct snapshot *s, bool first);
-int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
-void detail_free(void);
 
 /* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
 enum live_phase {
