@@ -625,25 +625,22 @@ static int
 report_env(struct rxr_report *rep)
 {
 	struct rxr_report_port ports[MAX_PORTS];
-	unsigned int lcores[RTE_MAX_LCORE], nl = 0, lc;
+	unsigned int lcores[RTE_MAX_LCORE], lc;
 	char err[RXR_REPORT_ERR_LEN], buf[256];
 	const struct options *o = &app.opt;
 	struct rxr_report_env env = {
 		.dpdk_version = rte_version(),
 		.no_huge = app.backing == RXR_MEM_NO_HUGE,
 		.argc = app.argc, .argv = app.argv,
+		.lcores = lcores, .ports = ports, .nb_ports = app.nb_ports,
 	};
 	size_t off = 0;
 
 	RTE_LCORE_FOREACH(lc)
-		lcores[nl++] = lc;
+		lcores[env.nb_lcores++] = lc;
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		ports[i] = (struct rxr_report_port){ app.ports[i].id,
 			app.ports[i].driver, app.ports[i].name };
-	env.lcores = lcores;
-	env.nb_lcores = nl;
-	env.ports = ports;
-	env.nb_ports = app.nb_ports;
 	if (rxr_report_set_env(rep, &env, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "report: %s", err);
 		return -1;
@@ -821,7 +818,6 @@ app_setup(void)
 			main_poller = &app.pollers[app.nb_pollers];
 		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
-		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {

@@ -226,7 +226,6 @@ struct consumer {
 struct poller {
 	const struct app *app;
 	unsigned int lcore;
-	unsigned int index;
 	struct poll_queue q[MAX_QUEUES_PER_POLLER];
 	unsigned int nb_q;
 	struct rxr_pool *pools[MAX_PORTS];	/* distinct pools polled */
