@@ -547,8 +547,6 @@ run_one(unsigned int step, struct rxr_report *report)
 	unsigned int cfg, rep;
 	const struct run_config *rc;
 	struct rxr_report_run r = { 0 };
-	const char * const *cnames;
-	struct stream_rows sr = { 0 };
 	char tag[96], zero[48] = "", err[RXR_REPORT_ERR_LEN];
 	unsigned int idx;
 	int ret = -1;
@@ -576,8 +574,6 @@ run_one(unsigned int step, struct rxr_report *report)
 	live_run(rc, rep);
 	if (run_measure(tag) != 0)
 		return -1;
-	r.strategy = rxr_strategy_name(rc->strategy);
-	r.bulk = rc->bulk;
 	r.rep = rep;
 	fill_run(&app, &r, rc, &snap_begin, &snap_end, win.cycles,
 		win.unaccounted);
@@ -585,17 +581,9 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.cut_short = fin.changed ? "capture changed" :
 		run_cut_short(win.stopped, win.cycles) ?: run_incomplete(tag,
 		&r);
-	r.has_deferred = rxr_strategy_has(rc->strategy,
-		RXR_STRATEGY_CAP_DEFERS_FREES);
-	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
-	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
-		r.strategy_counters[i].cause = cnames[i];
 	run_say(tag, &r);
-	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &sr) == 0) {
-		r.streams = sr.rows;
-		r.nb_streams = sr.n;
+	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &r) == 0)
 		streams_untracked(&app, &r, tag);
-	}
 	noise_fill(&app, &r, tag);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
@@ -616,8 +604,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		goto out;
 	ret = fin.changed ? -1 : r.cut_short != NULL && !win.stopped ? 1 : 0;
 out:
-	free(sr.rows);
-	free(sr.addr);
+	free((void *)(uintptr_t)r.streams);
 	return ret;
 }
 

@@ -57,20 +57,26 @@ ratio(uint64_t a, uint64_t b)
 	return b != 0 ? (double)a / (double)b : NAN;
 }
 
-/* Every poller's stream rows, each poller's in the order its flows came. */
+/*
+ * Every poller's stream rows into run->streams, each poller's in the order
+ * its flows came; the text of their addresses after them, in the same
+ * allocation (the caller frees run->streams).
+ */
 int
-streams_collect(const struct app *app, struct stream_rows *sr)
+streams_collect(const struct app *app, struct rxr_report_run *run)
 {
-	unsigned int max = 0;
+	struct rxr_report_stream *rows;
+	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
+	unsigned int max = 0, n = 0;
 
 	for (unsigned int k = 0; k < app->nb_pollers; k++)
 		if (app->pollers[k].streams != NULL)
 			max += rxr_flow_table_count(app->pollers[k].streams);
-	sr->n = 0;
-	sr->rows = calloc(max + 1, sizeof(*sr->rows));
-	sr->addr = calloc(max + 1, sizeof(*sr->addr));
-	if (sr->rows == NULL || sr->addr == NULL)
+	rows = calloc(max + 1, sizeof(*rows) + sizeof(*addr));
+	if (rows == NULL)
 		return -ENOMEM;
+	addr = (void *)&rows[max + 1];
+	run->streams = rows;
 	for (unsigned int k = 0; k < app->nb_pollers; k++) {
 		const struct rxr_flow_table *t = app->pollers[k].streams;
 		const struct rxr_flow_entry *s;
@@ -80,15 +86,15 @@ streams_collect(const struct app *app, struct stream_rows *sr)
 			continue;
 		while ((s = rxr_flow_table_next(t, &pos)) != NULL) {
 			/* seq numbers this table's flows 1..count. */
-			unsigned int i = sr->n + s->seq - 1;
-			struct rxr_report_stream *r = &sr->rows[i];
+			unsigned int i = n + s->seq - 1;
+			struct rxr_report_stream *r = &rows[i];
 
-			rxr_flow_addr_str(&s->key, false, sr->addr[i][0],
+			rxr_flow_addr_str(&s->key, false, addr[i][0],
 				RXR_FLOW_ADDR_STRLEN);
-			rxr_flow_addr_str(&s->key, true, sr->addr[i][1],
+			rxr_flow_addr_str(&s->key, true, addr[i][1],
 				RXR_FLOW_ADDR_STRLEN);
-			r->src = sr->addr[i][0];
-			r->dst = sr->addr[i][1];
+			r->src = addr[i][0];
+			r->dst = addr[i][1];
 			r->sport = s->key.sport;
 			r->dport = s->key.dport;
 			r->proto = s->key.proto;
@@ -96,8 +102,9 @@ streams_collect(const struct app *app, struct stream_rows *sr)
 			r->packets = s->packets;
 			r->bytes = s->bytes;
 		}
-		sr->n += rxr_flow_table_count(t);
+		n += rxr_flow_table_count(t);
 	}
+	run->nb_streams = n;
 	return 0;
 }
 
@@ -245,8 +252,14 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
 		[CAUSE_IMISSED] = true };
 	struct rxr_pool_lcore_stats sum;
+	const char * const *cnames;
 
 	memset(&sum, 0, sizeof(sum));
+	r->strategy = rxr_strategy_name(rc->strategy);
+	r->bulk = rc->bulk;
+	r->has_deferred = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_DEFERS_FREES);
+	r->nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
 	r->duration_s = (double)cycles / rte_get_tsc_hz();
 	r->rx_packets = b->packets - a->packets;
 	r->rx_bytes = b->bytes - a->bytes;
@@ -267,7 +280,9 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 	r->deferred.queued = sum.deferred_queued;
 	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
 			c < RXR_REPORT_DROPS_MAX; c++)
-		r->strategy_counters[c].count = sum.counters[c];
+		r->strategy_counters[c] = (struct rxr_report_drop){
+			c < r->nb_strategy_counters ? cnames[c] : NULL,
+			sum.counters[c] };
 	for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
 			h < RXR_REPORT_HIST_BUCKETS; h++)
 		r->refill_latency_ns[h] = sum.refill_hist[h];

@@ -476,14 +476,7 @@ void snapshot_take(const struct app *app, struct snapshot *s);
 void port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 		const struct port_counters *a, const struct port_counters *b);
 
-/* Per-stream rows of the report, merged over the pollers. */
-struct stream_rows {
-	struct rxr_report_stream *rows;
-	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
-	unsigned int n;
-};
-
-int streams_collect(const struct app *app, struct stream_rows *sr);
+int streams_collect(const struct app *app, struct rxr_report_run *run);
 /* The window's ends: each port's xstats (detail_attach() reads them). */
 void detail_sample(const struct app *a, bool first);
 int detail_attach(struct app *a, struct rxr_report *rep,
