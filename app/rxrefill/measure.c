@@ -378,8 +378,8 @@ queues_json(const struct app *a, const struct snapshot *s0,
 
 		for (unsigned int i = 0; i < pl->nb_q; i++) {
 			const struct poll_queue *q = &pl->q[i];
-			unsigned int pi = 0;
-			const struct rte_eth_stats *e0, *e1;
+			const struct rte_eth_stats *e0 = &s0->eth[q->port_idx];
+			const struct rte_eth_stats *e1 = &s1->eth[q->port_idx];
 			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
 				"port", q->port, "queue", q->queue,
 				"lcore", pl->lcore,
@@ -388,11 +388,6 @@ queues_json(const struct app *a, const struct snapshot *s0,
 				"bytes", (json_int_t)(s1->qbytes[k][i] -
 					s0->qbytes[k][i]));
 			bool has_q = false;
-
-			while (pi + 1 < a->nb_ports && a->ports[pi].id != q->port)
-				pi++;
-			e0 = &s0->eth[pi];
-			e1 = &s1->eth[pi];
 
 			/* A PMD that keeps per-queue counters fills some. */
 			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)

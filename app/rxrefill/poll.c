@@ -38,6 +38,7 @@ pollers_assign(struct app *a)
 
 			pl->q[pl->nb_q++] = (struct poll_queue){
 				.port = a->ports[i].id, .queue = q,
+				.port_idx = (uint16_t)i,
 			};
 		}
 }
@@ -54,15 +55,14 @@ streams_wanted(const struct poller *pl)
 	uint64_t n = 0;
 	bool sized = false;
 
-	for (unsigned int i = 0; i < pl->nb_q; i++)
-		for (unsigned int j = 0; j < pl->app->nb_ports; j++) {
-			const struct port *p = &pl->app->ports[j];
+	for (unsigned int i = 0; i < pl->nb_q; i++) {
+		const struct port *p = &pl->app->ports[pl->q[i].port_idx];
 
-			if (p->id == pl->q[i].port && p->replay) {
-				n += p->files.flows[pl->q[i].queue];
-				sized = true;
-			}
+		if (p->replay) {
+			n += p->files.flows[pl->q[i].queue];
+			sized = true;
 		}
+	}
 	if (!sized)
 		n = STREAMS_DEFAULT;
 	if (pl->table_full != 0 && pl->max_streams != 0)

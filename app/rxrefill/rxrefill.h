@@ -199,6 +199,7 @@ struct opts_args {
 struct poll_queue {
 	uint16_t port;
 	uint16_t queue;
+	uint16_t port_idx;	/* in app.ports[] */
 	struct rxr_pool *pool;
 	uint64_t packets;	/* received; written by the poll lcore */
 	uint64_t bytes;
