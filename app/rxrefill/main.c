@@ -178,11 +178,9 @@ pollers_launch(bool launch)
 static void
 run_until(bool (*done)(uint64_t now), double idle_us)
 {
-	struct poller *mp = main_poller;
+	const bool collect = app.streams_deferred;
 
-	if (mp == NULL) {
-		const bool collect = app.streams_deferred;
-
+	if (main_poller == NULL) {
 		while (!done(rte_rdtsc()))
 			if (!collect || streams_drain(&app, COLLECT_BATCH) <
 					COLLECT_BATCH)
@@ -190,10 +188,9 @@ run_until(bool (*done)(uint64_t now), double idle_us)
 					idle_us);
 		return;
 	}
-	mp->control = done;
-	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
-	poll_main(mp);
-	mp->control = NULL;
+	main_poller->control = done;
+	poll_main(main_poller);
+	main_poller->control = NULL;
 }
 
 /* Every packet of the loop received or dropped with a cause, or a stall. */
@@ -801,8 +798,11 @@ app_setup(void)
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !o->main_polls)
 			continue;
-		if (lc == rte_get_main_lcore())
+		if (lc == rte_get_main_lcore()) {
 			main_poller = &app.pollers[app.nb_pollers];
+			main_poller->control_cycles = rte_get_tsc_hz() /
+				(US_PER_S / DONE_CHECK_POLLING_US);
+		}
 		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
 		app.nb_pollers++;
