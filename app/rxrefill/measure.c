@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"
