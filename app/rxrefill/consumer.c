@@ -16,7 +16,6 @@
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
-#include <rte_pause.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"

@@ -66,10 +66,11 @@ static struct {
 	bool any, stalled, changed;
 } fin;
 
-/* A run's measured window, and what it received outside of it. */
+/* A run's measured window, and what it received after it (before it:
+ * snap_begin.packets, the run's counters being zero at its start). */
 static struct window {
 	uint64_t cycles;		/* TSC cycles measured */
-	uint64_t before, after;
+	uint64_t after;
 	uint64_t unaccounted;		/* what a stall left out */
 	double ran_out_s;		/* into the window; NAN: did not */
 	bool stopped;			/* by a signal while measuring */
@@ -403,7 +404,6 @@ run_timed(const char *tag)
 		run_until(finite_done, DONE_CHECK_US);
 	pollers_launch(false);
 	win.unaccounted = fin.stalled && !fin_ran_out() ? fin.missing : 0;
-	win.before = snap_begin.packets;
 	win.after = received() - snap_end.packets;
 	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < snap_end.tsc)
 		win.ran_out_s = fin.ran_out_tsc <= snap_begin.tsc ? 0 :
@@ -593,7 +593,7 @@ run_one(unsigned int step, struct rxr_report *report)
 				win.cycles) != 0 ||
 			rxr_report_run_set(report, idx, "outside_window",
 				json_pack("{s:I, s:I}",
-				"before", (json_int_t)win.before,
+				"before", (json_int_t)snap_begin.packets,
 				"after", (json_int_t)win.after)) != 0 ||
 			(!isnan(win.ran_out_s) && rxr_report_run_set(report,
 				idx, "replay_ran_out_s",
