@@ -16,15 +16,12 @@
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
-#include <rte_pause.h>
 
 #include "rxrefill.h"
 #include "rxr_log.h"
 
-/* Packets a consumer takes from its queue at a time. */
-#define CONSUMER_BURST 64
-/* A stalled consumer (--stall-consumer) sleeps this long between looks. */
-#define CONSUMER_STALL_NAP_US 1000
+#define CONSUMER_BURST 64		/* packets taken from the queue at a time */
+#define CONSUMER_STALL_NAP_US 1000	/* --stall-consumer: between looks */
 
 /* Read every byte of the payload: what a socket reader costs the cache. */
 void
@@ -179,7 +176,7 @@ consumers_start(struct app *a)
 	return 0;
 }
 
-/* Free every packet still in ring r. @return how many. */
+/* Frees every packet still in ring r; how many. */
 static unsigned int
 ring_free_all(struct rte_ring *r)
 {

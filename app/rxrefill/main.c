@@ -30,13 +30,12 @@
 #include <jansson.h>
 
 static struct app app;
+/* The main lcore's poller with --main-polls, else NULL (app_setup()). */
+static struct poller *main_poller;
 
-/*
- * The main lcore, when it does not poll, counts what the poll lcores
- * logged (deferred stream counting), a batch of each at a time, and sleeps
- * unless a batch was waiting: reading a log right behind its writer would
- * pull its lines from under the poll lcore, and a log outlasts the sleep.
- */
+/* Deferred counting: the main lcore counts a batch of each log at a time,
+ * and sleeps unless one was waiting (right behind its writer, it would
+ * pull the lines from under the poll lcore; a log outlasts the sleep). */
 #define COLLECT_BATCH 4096
 #define COLLECT_IDLE_US 100
 
@@ -55,8 +54,8 @@ static struct app app;
 
 /*
  * The finite ports of a run (net_pcap replaying its files once per
- * start): what each must deliver or drop with a cause, a stall, a capture
- * that changed, and when they all ran out.
+ * start): what each must deliver or drop with a cause (expected and any:
+ * set up once), a stall, a capture that changed, and when they ran out.
  */
 static struct {
 	struct port_counters base[MAX_PORTS];
@@ -67,20 +66,18 @@ static struct {
 	bool any, stalled, changed;
 } fin;
 
-/* A run's measured window, and what it received outside of it. */
+/* A run's measured window, and what it received after it (before it:
+ * snap_begin.packets, the run's counters being zero at its start). */
 static struct window {
 	uint64_t cycles;		/* TSC cycles measured */
-	uint64_t before, after;
+	uint64_t after;
 	uint64_t unaccounted;		/* what a stall left out */
 	double ran_out_s;		/* into the window; NAN: did not */
 	bool stopped;			/* by a signal while measuring */
 } win;
 
-/*
- * The counters at the last progress line and at the window's ends.
- * Static, the main lcore's alone: each holds every port's pool counters
- * (over 1 MB).
- */
+/* The counters at the last progress line and at the window's ends
+ * (static: over 1 MB each). */
 static struct snapshot snap_prev, snap_begin, snap_end;
 
 /* Before the ports start: the counters every finite port starts from. */
@@ -91,14 +88,8 @@ fin_start(void)
 	fin.stall_since = rte_get_timer_cycles();
 	fin.stalled = false;
 	fin.ran_out_tsc = 0;
-	fin.any = false;
-	for (unsigned int i = 0; i < app.nb_ports; i++) {
+	for (unsigned int i = 0; i < app.nb_ports; i++)
 		port_counters_read(&app.ports[i], &fin.base[i]);
-		fin.expected[i] = 0;
-		fin.any |= app.ports[i].finite;
-		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
-			fin.expected[i] += app.ports[i].files.packets[q];
-	}
 }
 
 /* A capture replayed as it is changed (said): the run stops at once. */
@@ -115,11 +106,8 @@ fin_changed(void)
 	return fin.changed;
 }
 
-/*
- * Every finite port delivered or dropped with a cause its files' packets;
- * when first seen, the time is kept. What the ports delivered and what
- * the finite ones did not yet: fin.total, fin.missing.
- */
+/* Every finite port delivered or dropped its files' packets (the time
+ * kept when first seen); fin.total and fin.missing updated. */
 static bool
 fin_ran_out(void)
 {
@@ -166,16 +154,6 @@ progress(const char *tag)
 	snap_prev = now;
 }
 
-/* The main lcore's poller with --main-polls, else NULL. */
-static struct poller *
-main_poller(void)
-{
-	for (unsigned int k = 0; k < app.nb_pollers; k++)
-		if (app.pollers[k].lcore == rte_get_main_lcore())
-			return &app.pollers[k];
-	return NULL;
-}
-
 /* The worker pollers launched, or stopped and waited for; the main
  * lcore's polls in run_until(). */
 static void
@@ -183,7 +161,7 @@ pollers_launch(bool launch)
 {
 	flag_set(&run_stop, !launch);
 	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		if (app.pollers[k].lcore == rte_get_main_lcore())
+		if (&app.pollers[k] == main_poller)
 			continue;
 		if (launch)
 			rte_eal_remote_launch(poll_main, &app.pollers[k],
@@ -201,11 +179,9 @@ pollers_launch(bool launch)
 static void
 run_until(bool (*done)(uint64_t now), double idle_us)
 {
-	struct poller *mp = main_poller();
+	const bool collect = app.streams_deferred;
 
-	if (mp == NULL) {
-		const bool collect = streams_deferred(&app);
-
+	if (main_poller == NULL) {
 		while (!done(rte_rdtsc()))
 			if (!collect || streams_drain(&app, COLLECT_BATCH) <
 					COLLECT_BATCH)
@@ -213,10 +189,9 @@ run_until(bool (*done)(uint64_t now), double idle_us)
 					idle_us);
 		return;
 	}
-	mp->control = done;
-	mp->control_cycles = rte_get_tsc_hz() / (US_PER_S / DONE_CHECK_POLLING_US);
-	poll_main(mp);
-	mp->control = NULL;
+	main_poller->control = done;
+	poll_main(main_poller);
+	main_poller->control = NULL;
 }
 
 /* Every packet of the loop received or dropped with a cause, or a stall. */
@@ -250,12 +225,9 @@ received(void)
 	return n;
 }
 
-/*
- * Finite replay: each loop starts the ports (net_pcap reopens its files),
- * receives until every packet of every file is received or dropped with a
- * cause, and stops them. A stall or a changed capture ends the run; what
- * never showed up is win.unaccounted.
- */
+/* Finite replay: each loop starts the ports (net_pcap reopens its files)
+ * and stops them when all ran out; a stall or a changed capture ends the
+ * run, what never showed up is win.unaccounted. */
 static void
 run_finite(void)
 {
@@ -270,10 +242,10 @@ run_finite(void)
 		}
 		t0 = rte_rdtsc();
 		pollers_launch(true);
-		if (main_poller() != NULL)
+		if (main_poller != NULL)
 			noise_loop_begin();
 		run_until(finite_done, DONE_CHECK_US);
-		if (main_poller() != NULL)
+		if (main_poller != NULL)
 			noise_loop_end();
 		pollers_launch(false);
 		win.cycles += rte_rdtsc() - t0;
@@ -286,12 +258,8 @@ run_finite(void)
 	}
 }
 
-/*
- * Fault injection (--exhaust AT:SEC): a task-context thread takes every
- * free frame of every pool for SEC seconds, AT seconds into the run, then
- * gives them all back. Refills fail meanwhile; the run must carry on and
- * recover, and no frame may be lost.
- */
+/* --exhaust AT:SEC: a thread takes every free frame of every pool for SEC
+ * seconds, AT seconds into the run; the run must recover, losing none. */
 struct exhaust {
 	pthread_t thread;
 	atomic_bool quit;
@@ -346,7 +314,7 @@ window_begin(void)
 	noise_begin(&app);
 	snapshot_take(&app, &snap_begin);
 	streams_settle(&app, true);
-	detail_sample(&app, &snap_begin, true);
+	detail_sample(&app, true);
 	live_phase(PHASE_MEASURING);
 }
 
@@ -355,16 +323,12 @@ static void
 window_end(void)
 {
 	snapshot_take(&app, &snap_end);
-	detail_sample(&app, &snap_end, false);
+	detail_sample(&app, false);
 	noise_end(&app);
 }
 
-/*
- * A duration-based run as the main lcore checks it, from its poll loop
- * (--main-polls) or between naps: the window opens after the warm-up and
- * closes after the duration, with a progress line each period when the
- * main lcore does not poll.
- */
+/* A duration-based run as the main lcore checks it: the window opens after
+ * the warm-up and closes after the duration, a progress line a period. */
 static struct timed {
 	uint64_t warm_end, end, period, next;
 	const char *tag;
@@ -407,12 +371,8 @@ timed_done(uint64_t now)
 	return true;
 }
 
-/*
- * Duration based: warm up, then measure between snap_begin and snap_end.
- * The finite ports (a net_pcap device without infinite_rx) deliver what
- * is left of their files after the window; what was received before and
- * after it is counted in win.
- */
+/* Duration based: warm up, then measure between snap_begin and snap_end;
+ * finite ports deliver the rest of their files after it (win.after). */
 static int
 run_timed(const char *tag)
 {
@@ -421,7 +381,7 @@ run_timed(const char *tag)
 		return -1;
 	/* --progress rounds: a line per round, none while measuring. */
 	tim = (struct timed){ .tag = tag,
-		.period = main_poller() == NULL && app.opt.stats_period_s > 0 &&
+		.period = main_poller == NULL && app.opt.stats_period_s > 0 &&
 			app.opt.progress == PROGRESS_RUNS ?
 			(uint64_t)(app.opt.stats_period_s * rte_get_tsc_hz()) : 0 };
 	/* Without a warm-up the window opens before anything is received. */
@@ -444,7 +404,6 @@ run_timed(const char *tag)
 		run_until(finite_done, DONE_CHECK_US);
 	pollers_launch(false);
 	win.unaccounted = fin.stalled && !fin_ran_out() ? fin.missing : 0;
-	win.before = snap_begin.packets;
 	win.after = received() - snap_end.packets;
 	if (fin.ran_out_tsc != 0 && fin.ran_out_tsc < snap_end.tsc)
 		win.ran_out_s = fin.ran_out_tsc <= snap_begin.tsc ? 0 :
@@ -454,12 +413,8 @@ run_timed(const char *tag)
 	return 0;
 }
 
-/*
- * The measurement of one run on the pool already in place, into win and
- * the snapshots. Set up: consumers, zeroer, exhaust thread, then ports
- * and pollers; teardown is one path, in the reverse order, whatever
- * failed.
- */
+/* One run on the pool in place, into win and the snapshots; teardown is
+ * one path, in the reverse order of the set-up, whatever failed. */
 static int
 run_measure(const char *tag)
 {
@@ -491,10 +446,7 @@ run_measure(const char *tag)
 	} else {
 		ret = run_timed(tag);
 	}
-	/*
-	 * Stopped by a signal while measuring: the run is marked cut short;
-	 * one during the teardown below leaves it whole.
-	 */
+	/* A signal during the teardown below leaves the run whole. */
 	win.stopped = flag_get(&force_quit);
 teardown:
 	live_phase(PHASE_TEARDOWN);
@@ -514,10 +466,7 @@ teardown:
 	return ret;
 }
 
-/*
- * A repetition shorter than this measured too little to trust: timer
- * ticks, the first bursts and the teardown weigh in its figures.
- */
+/* Shorter, a repetition's timer ticks and first bursts weigh too much. */
 #define RUN_TOO_SHORT_S 0.1
 
 /* The Gbit/s of the current round's runs, for --progress rounds. */
@@ -558,11 +507,8 @@ run_say(const char *tag, const struct rxr_report_run *r)
 	round_gbps.runs++;
 }
 
-/*
- * Why a run that was not stopped is still not whole: a stall or nothing
- * received in its window (said, with what a finite capture did); NULL: it
- * is whole. A capture that ran out inside the window is said too.
- */
+/* Why a run not stopped is not whole (said), NULL: whole; a capture that
+ * ran out inside the window is said too. */
 static const char *
 run_incomplete(const char *tag, const struct rxr_report_run *r)
 {
@@ -598,8 +544,6 @@ run_one(unsigned int step, struct rxr_report *report)
 	unsigned int cfg, rep;
 	const struct run_config *rc;
 	struct rxr_report_run r = { 0 };
-	const char * const *cnames;
-	struct stream_rows sr = { 0 };
 	char tag[96], zero[48] = "", err[RXR_REPORT_ERR_LEN];
 	unsigned int idx;
 	int ret = -1;
@@ -616,32 +560,17 @@ run_one(unsigned int step, struct rxr_report *report)
 		rep + 1, app.opt.reps_auto ? ", up to " : "/", app.opt.reps);
 
 	/* The run's pool in place, the previous one retired (its frames
-	 * must all be home), each poll lcore told which pools it ends its
-	 * iterations on. */
+	 * must all be home). */
 	ports_stop(&app);
 	if (ports_use_pool(&app, cfg) != 0)
 		return -1;
 	if (ports_retire_pools(&app, &app.lost_frames) != 0)
 		RXR_LOG(ERR, "frames were lost in the previous run");
-	for (unsigned int k = 0; k < app.nb_pollers; k++) {
-		struct poller *pl = &app.pollers[k];
-
-		poller_reset(pl);
-		pl->nb_pools = 0;
-		for (unsigned int q = 0; q < pl->nb_q; q++) {
-			unsigned int j = 0;
-
-			while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
-				j++;
-			if (j == pl->nb_pools)
-				pl->pools[pl->nb_pools++] = pl->q[q].pool;
-		}
-	}
+	for (unsigned int k = 0; k < app.nb_pollers; k++)
+		poller_reset(&app.pollers[k]);
 	live_run(rc, rep);
 	if (run_measure(tag) != 0)
 		return -1;
-	r.strategy = rxr_strategy_name(rc->strategy);
-	r.bulk = rc->bulk;
 	r.rep = rep;
 	fill_run(&app, &r, rc, &snap_begin, &snap_end, win.cycles,
 		win.unaccounted);
@@ -649,17 +578,9 @@ run_one(unsigned int step, struct rxr_report *report)
 	r.cut_short = fin.changed ? "capture changed" :
 		run_cut_short(win.stopped, win.cycles) ?: run_incomplete(tag,
 		&r);
-	r.has_deferred = rxr_strategy_has(rc->strategy,
-		RXR_STRATEGY_CAP_DEFERS_FREES);
-	r.nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
-	for (unsigned int i = 0; i < r.nb_strategy_counters; i++)
-		r.strategy_counters[i].cause = cnames[i];
 	run_say(tag, &r);
-	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &sr) == 0) {
-		r.streams = sr.rows;
-		r.nb_streams = sr.n;
+	if (app.opt.consumer != CONSUMER_NONE && streams_collect(&app, &r) == 0)
 		streams_untracked(&app, &r, tag);
-	}
 	noise_fill(&app, &r, tag);
 	if (rxr_report_add_run(report, &r, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
@@ -668,10 +589,11 @@ run_one(unsigned int step, struct rxr_report *report)
 	/* The run's packets outside its window, and when a capture ran
 	 * out. */
 	idx = rxr_report_nb_runs(report) - 1;
-	if (detail_attach(&app, report, win.cycles) != 0 ||
+	if (detail_attach(&app, report, &snap_begin, &snap_end,
+				win.cycles) != 0 ||
 			rxr_report_run_set(report, idx, "outside_window",
 				json_pack("{s:I, s:I}",
-				"before", (json_int_t)win.before,
+				"before", (json_int_t)snap_begin.packets,
 				"after", (json_int_t)win.after)) != 0 ||
 			(!isnan(win.ran_out_s) && rxr_report_run_set(report,
 				idx, "replay_ran_out_s",
@@ -679,8 +601,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		goto out;
 	ret = fin.changed ? -1 : r.cut_short != NULL && !win.stopped ? 1 : 0;
 out:
-	free(sr.rows);
-	free(sr.addr);
+	free((void *)(uintptr_t)r.streams);
 	return ret;
 }
 
@@ -688,25 +609,22 @@ static int
 report_env(struct rxr_report *rep)
 {
 	struct rxr_report_port ports[MAX_PORTS];
-	unsigned int lcores[RTE_MAX_LCORE], nl = 0, lc;
+	unsigned int lcores[RTE_MAX_LCORE], lc;
 	char err[RXR_REPORT_ERR_LEN], buf[256];
 	const struct options *o = &app.opt;
 	struct rxr_report_env env = {
 		.dpdk_version = rte_version(),
 		.no_huge = app.backing == RXR_MEM_NO_HUGE,
 		.argc = app.argc, .argv = app.argv,
+		.lcores = lcores, .ports = ports, .nb_ports = app.nb_ports,
 	};
 	size_t off = 0;
 
 	RTE_LCORE_FOREACH(lc)
-		lcores[nl++] = lc;
+		lcores[env.nb_lcores++] = lc;
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		ports[i] = (struct rxr_report_port){ app.ports[i].id,
 			app.ports[i].driver, app.ports[i].name };
-	env.lcores = lcores;
-	env.nb_lcores = nl;
-	env.ports = ports;
-	env.nb_ports = app.nb_ports;
 	if (rxr_report_set_env(rep, &env, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "report: %s", err);
 		return -1;
@@ -765,10 +683,8 @@ report_env(struct rxr_report *rep)
 	return 0;
 }
 
-/*
- * After each round of every configuration: --reps auto decides whether to
- * stop (true), and --progress rounds says how the round went.
- */
+/* After each round: --reps auto decides whether to stop (true), and
+ * --progress rounds says how the round went. */
 static bool
 round_end(unsigned int round, struct rxr_report *report)
 {
@@ -813,13 +729,9 @@ round_end(unsigned int round, struct rxr_report *report)
 /* EAL memory without usable hugepages: --no-huge -m this many MiB. */
 #define NO_HUGE_MEMORY_MIB 1024
 
-/*
- * App options first: bad input fails before EAL touches anything, and
- * --help, --version and --list-devices need no EAL. Ours follow the first
- * "--", EAL gets what comes before; --help, --version and --list-devices
- * also work alone. Returns the exit status when there is nothing to run,
- * else -1.
- */
+/* Ours after the first "--", first: bad input fails before EAL starts;
+ * --help, --version and --list-devices need no EAL and work alone. The
+ * exit status when there is nothing to run, else -1. */
 static int
 options_take(int argc, char **argv, int *eal_argc)
 {
@@ -854,7 +766,7 @@ options_take(int argc, char **argv, int *eal_argc)
 	if (app.opt.list_devices)
 		return rdma_list(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	/* Paths given on the command line that cannot serve: usage too. */
-	if (output_check(&app.opt, app.std_closed) != 0 || metrics_check(&app.opt) != 0)
+	if (output_check(&app.opt, app.std_closed) != 0)
 		return EXIT_USAGE;
 	return -1;
 }
@@ -886,9 +798,13 @@ app_setup(void)
 	RTE_LCORE_FOREACH(lc) {
 		if (lc == rte_get_main_lcore() && !o->main_polls)
 			continue;
+		if (lc == rte_get_main_lcore()) {
+			main_poller = &app.pollers[app.nb_pollers];
+			main_poller->control_cycles = rte_get_tsc_hz() /
+				(US_PER_S / DONE_CHECK_POLLING_US);
+		}
 		app.pollers[app.nb_pollers].app = &app;
 		app.pollers[app.nb_pollers].lcore = lc;
-		app.pollers[app.nb_pollers].index = app.nb_pollers;
 		app.nb_pollers++;
 	}
 	if (app.nb_pollers == 0) {
@@ -910,6 +826,11 @@ app_setup(void)
 		return EXIT_FAILURE;
 	if (ports_init(&app) != 0 || consumers_init(&app) != 0)
 		return EXIT_FAILURE;
+	for (unsigned int i = 0; i < app.nb_ports; i++) {
+		fin.any |= app.ports[i].finite;
+		for (unsigned int q = 0; q < app.ports[i].nb_q; q++)
+			fin.expected[i] += app.ports[i].files.packets[q];
+	}
 	pollers_assign(&app);
 	opts_check_ports(&app);
 	streams_counting_choose(&app);
@@ -966,10 +887,8 @@ results_say(struct rxr_report *report, bool interrupted)
 	output_say(report, interrupted);
 }
 
-/*
- * Every run of the schedule into a report, written after each run and at
- * the end, and said; the exit status.
- */
+/* Every run of the schedule into the report, written after each; the
+ * exit status. */
 static int
 app_run(void)
 {

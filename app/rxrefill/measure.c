@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
-/*
- * What a run measured: counters of the whole app at one instant, and the
- * report's figures from two such instants.
- */
+/* What a run measured: the app's counters at one instant (a snapshot),
+ * and the report's figures from two of them: the run's, and its
+ * runs[].queues[], runs[].lcores[] and runs[].xstats (those that changed). */
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include <rte_cycles.h>
 
 #include "rxrefill.h"
+#include "rxr_log.h"
 
 void
 snapshot_take(const struct app *app, struct snapshot *s)
@@ -27,7 +28,8 @@ snapshot_take(const struct app *app, struct snapshot *s)
 			s->packets += s->qpackets[k][i];
 			s->bytes += s->qbytes[k][i];
 		}
-		s->busy += RXR_STAT_READ(pl->busy_cycles);
+		s->lbusy[k] = RXR_STAT_READ(pl->busy_cycles);
+		s->busy += s->lbusy[k];
 		s->sample_packets += RXR_STAT_READ(pl->sample_packets);
 		s->freed += RXR_STAT_READ(pl->inbox_packets);
 		s->free_cycles += RXR_STAT_READ(pl->inbox_free_cycles);
@@ -41,6 +43,8 @@ snapshot_take(const struct app *app, struct snapshot *s)
 	}
 	for (unsigned int i = 0; i < app->nb_ports; i++) {
 		port_counters_read(&app->ports[i], &s->port[i]);
+		if (rte_eth_stats_get(app->ports[i].id, &s->eth[i]) != 0)
+			memset(&s->eth[i], 0, sizeof(s->eth[i]));
 		if (app->ports[i].mp != NULL)
 			rxr_pool_stats(rxr_mempool_pool(app->ports[i].mp), &s->pool[i]);
 	}
@@ -52,20 +56,26 @@ ratio(uint64_t a, uint64_t b)
 	return b != 0 ? (double)a / (double)b : NAN;
 }
 
-/* Every poller's stream rows, each poller's in the order its flows came. */
+/*
+ * Every poller's stream rows into run->streams, each poller's in the order
+ * its flows came; the text of their addresses after them, in the same
+ * allocation (the caller frees run->streams).
+ */
 int
-streams_collect(const struct app *app, struct stream_rows *sr)
+streams_collect(const struct app *app, struct rxr_report_run *run)
 {
-	unsigned int max = 0;
+	struct rxr_report_stream *rows;
+	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
+	unsigned int max = 0, n = 0;
 
 	for (unsigned int k = 0; k < app->nb_pollers; k++)
 		if (app->pollers[k].streams != NULL)
 			max += rxr_flow_table_count(app->pollers[k].streams);
-	sr->n = 0;
-	sr->rows = calloc(max + 1, sizeof(*sr->rows));
-	sr->addr = calloc(max + 1, sizeof(*sr->addr));
-	if (sr->rows == NULL || sr->addr == NULL)
+	rows = calloc(max + 1, sizeof(*rows) + sizeof(*addr));
+	if (rows == NULL)
 		return -ENOMEM;
+	addr = (void *)&rows[max + 1];
+	run->streams = rows;
 	for (unsigned int k = 0; k < app->nb_pollers; k++) {
 		const struct rxr_flow_table *t = app->pollers[k].streams;
 		const struct rxr_flow_entry *s;
@@ -75,15 +85,15 @@ streams_collect(const struct app *app, struct stream_rows *sr)
 			continue;
 		while ((s = rxr_flow_table_next(t, &pos)) != NULL) {
 			/* seq numbers this table's flows 1..count. */
-			unsigned int i = sr->n + s->seq - 1;
-			struct rxr_report_stream *r = &sr->rows[i];
+			unsigned int i = n + s->seq - 1;
+			struct rxr_report_stream *r = &rows[i];
 
-			rxr_flow_addr_str(&s->key, false, sr->addr[i][0],
+			rxr_flow_addr_str(&s->key, false, addr[i][0],
 				RXR_FLOW_ADDR_STRLEN);
-			rxr_flow_addr_str(&s->key, true, sr->addr[i][1],
+			rxr_flow_addr_str(&s->key, true, addr[i][1],
 				RXR_FLOW_ADDR_STRLEN);
-			r->src = sr->addr[i][0];
-			r->dst = sr->addr[i][1];
+			r->src = addr[i][0];
+			r->dst = addr[i][1];
 			r->sport = s->key.sport;
 			r->dport = s->key.dport;
 			r->proto = s->key.proto;
@@ -91,8 +101,9 @@ streams_collect(const struct app *app, struct stream_rows *sr)
 			r->packets = s->packets;
 			r->bytes = s->bytes;
 		}
-		sr->n += rxr_flow_table_count(t);
+		n += rxr_flow_table_count(t);
 	}
+	run->nb_streams = n;
 	return 0;
 }
 
@@ -128,9 +139,8 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 	n[CAUSE_XDP_RX_RING_FULL] += b->xdp_rx_ring_full - a->xdp_rx_ring_full;
 }
 
-/* A snapshot's clears over every pool: all of them, the poll lcores' own
- * (alloc, free policies) and the supplies' (background: the zeroing
- * thread's). */
+/* A snapshot's clears over every pool: all, the poll lcores' (alloc, free)
+ * and the supplies' (background: the zeroing thread's). */
 struct zero_sums {
 	uint64_t bytes, cycles, poll_cycles, supply_cycles;
 	uint64_t get_empty, get_short;
@@ -208,11 +218,8 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
 }
 
-/*
- * Add one pool's pcp and zone lock counts between two snapshots (a NULL:
- * since its creation); the COUNTs of the report's zone_lock list are the
- * lock's counters of the same names. The shares are the caller's.
- */
+/* One pool's pcp and zone lock counts between two snapshots (a NULL: since
+ * its creation) added; the report's zone_lock COUNTs are the lock's. */
 void
 fill_pool_groups(struct rxr_report_pcp *pcp, struct rxr_report_zone_lock *zl,
 		const struct rxr_pool_stats *a, const struct rxr_pool_stats *b)
@@ -244,8 +251,14 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 	bool shown[CAUSE_MAX] = { [CAUSE_RX_NOMBUF] = true,
 		[CAUSE_IMISSED] = true };
 	struct rxr_pool_lcore_stats sum;
+	const char * const *cnames;
 
 	memset(&sum, 0, sizeof(sum));
+	r->strategy = rxr_strategy_name(rc->strategy);
+	r->bulk = rc->bulk;
+	r->has_deferred = rxr_strategy_has(rc->strategy,
+		RXR_STRATEGY_CAP_DEFERS_FREES);
+	r->nb_strategy_counters = rxr_strategy_counters(rc->strategy, &cnames);
 	r->duration_s = (double)cycles / rte_get_tsc_hz();
 	r->rx_packets = b->packets - a->packets;
 	r->rx_bytes = b->bytes - a->bytes;
@@ -266,7 +279,9 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 	r->deferred.queued = sum.deferred_queued;
 	for (unsigned int c = 0; c < RXR_STRATEGY_COUNTERS_MAX &&
 			c < RXR_REPORT_DROPS_MAX; c++)
-		r->strategy_counters[c].count = sum.counters[c];
+		r->strategy_counters[c] = (struct rxr_report_drop){
+			c < r->nb_strategy_counters ? cnames[c] : NULL,
+			sum.counters[c] };
 	for (unsigned int h = 0; h < RXR_HIST_BUCKETS &&
 			h < RXR_REPORT_HIST_BUCKETS; h++)
 		r->refill_latency_ns[h] = sum.refill_hist[h];
@@ -292,4 +307,173 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 				drop_cause_names[c], n[c] };
 	if (app->opt.zero_policies != 1u << RXR_ZERO_POLICY_NONE)
 		fill_zeroing(app, r, a, b, rc, cycles);
+}
+
+struct xstats {
+	struct rte_eth_xstat_name *names;
+	uint64_t *v0, *v1;
+	int n;
+};
+
+/* Each port's xstats at the window's ends. */
+static struct xstats xstats[MAX_PORTS];
+
+static void
+xstats_free(struct xstats *x)
+{
+	free(x->names);
+	free(x->v0);
+	free(x->v1);
+	memset(x, 0, sizeof(*x));
+}
+
+void
+detail_sample(const struct app *a, bool first)
+{
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct xstats *x = &xstats[i];
+		uint16_t port = a->ports[i].id;
+
+		if (first) {
+			int n = rte_eth_xstats_get_names(port, NULL, 0);
+
+			xstats_free(x);
+			if (n <= 0)
+				continue;
+			x->names = calloc(n, sizeof(*x->names));
+			x->v0 = calloc(n, sizeof(*x->v0));
+			x->v1 = calloc(n, sizeof(*x->v1));
+			if (x->names == NULL || x->v0 == NULL || x->v1 == NULL ||
+					rte_eth_xstats_get_names(port, x->names,
+						n) != n) {
+				x->n = 0;
+				continue;
+			}
+			x->n = n;
+		}
+		if (x->n > 0) {
+			struct rte_eth_xstat xs[x->n];
+			uint64_t *v = first ? x->v0 : x->v1;
+
+			if (rte_eth_xstats_get(port, xs, x->n) != x->n) {
+				x->n = 0;
+				continue;
+			}
+			for (int j = 0; j < x->n; j++)
+				if (xs[j].id < (uint64_t)x->n)
+					v[xs[j].id] = xs[j].value;
+		}
+	}
+}
+
+static json_t *
+queues_json(const struct app *a, const struct snapshot *s0,
+		const struct snapshot *s1)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int k = 0; arr != NULL && k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+
+		for (unsigned int i = 0; i < pl->nb_q; i++) {
+			const struct poll_queue *q = &pl->q[i];
+			const struct rte_eth_stats *e0 = &s0->eth[q->port_idx];
+			const struct rte_eth_stats *e1 = &s1->eth[q->port_idx];
+			json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:I}",
+				"port", q->port, "queue", q->queue,
+				"lcore", pl->lcore,
+				"packets", (json_int_t)(s1->qpackets[k][i] -
+					s0->qpackets[k][i]),
+				"bytes", (json_int_t)(s1->qbytes[k][i] -
+					s0->qbytes[k][i]));
+			bool has_q = false;
+
+			/* A PMD that keeps per-queue counters fills some. */
+			for (unsigned int j = 0; j < RTE_ETHDEV_QUEUE_STAT_CNTRS; j++)
+				has_q |= e1->q_ipackets[j] != 0;
+			if (o != NULL && has_q &&
+					q->queue < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+				unsigned int j = q->queue;
+
+				json_object_set_new(o, "q_ipackets", json_integer(
+					e1->q_ipackets[j] - e0->q_ipackets[j]));
+				json_object_set_new(o, "q_ibytes", json_integer(
+					e1->q_ibytes[j] - e0->q_ibytes[j]));
+				json_object_set_new(o, "q_errors", json_integer(
+					e1->q_errors[j] - e0->q_errors[j]));
+			}
+			json_array_append_new(arr, o);
+		}
+	}
+	return arr;
+}
+
+static json_t *
+lcores_json(const struct app *a, const struct snapshot *s0,
+		const struct snapshot *s1, uint64_t cycles)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int k = 0; arr != NULL && k < a->nb_pollers; k++) {
+		const struct poller *pl = &a->pollers[k];
+		uint64_t busy = s1->lbusy[k] - s0->lbusy[k];
+
+		json_array_append_new(arr, json_pack("{s:i, s:i, s:o, s:I, s:I, s:o}",
+			"lcore", pl->lcore,
+			"cpu", lcore_cpu(pl->lcore),
+			"consumer_cpu", pl->consumer_cpu >= 0 ?
+				json_integer(pl->consumer_cpu) : json_null(),
+			"cycles", (json_int_t)cycles,
+			"busy_cycles", (json_int_t)busy,
+			"busy_share", cycles != 0 ? json_real(RTE_MIN(1.0,
+				(double)busy / (double)cycles)) : json_null()));
+	}
+	return arr;
+}
+
+static json_t *
+xstats_json(const struct app *a)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int i = 0; arr != NULL && i < a->nb_ports; i++) {
+		const struct xstats *x = &xstats[i];
+		json_t *changed = json_object();
+
+		for (int j = 0; changed != NULL && j < x->n; j++)
+			if (x->v1[j] != x->v0[j])
+				json_object_set_new(changed, x->names[j].name,
+					json_integer((json_int_t)(x->v1[j] -
+						x->v0[j])));
+		json_array_append_new(arr, json_pack("{s:i, s:o}",
+			"port", a->ports[i].id, "changed", changed));
+	}
+	return arr;
+}
+
+int
+detail_attach(struct app *a, struct rxr_report *rep, const struct snapshot *s0,
+		const struct snapshot *s1, uint64_t cycles)
+{
+	unsigned int idx = rxr_report_nb_runs(rep) - 1;
+
+	if (env_link_commit(a, rep) != 0 ||
+			rxr_report_run_set(rep, idx, "queues",
+				queues_json(a, s0, s1)) != 0 ||
+			rxr_report_run_set(rep, idx, "lcores",
+				lcores_json(a, s0, s1, cycles)) != 0 ||
+			rxr_report_run_set(rep, idx, "xstats",
+				xstats_json(a)) != 0) {
+		RXR_LOG(ERR, "report: per-queue statistics: out of "
+			"memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+detail_free(void)
+{
+	for (unsigned int i = 0; i < MAX_PORTS; i++)
+		xstats_free(&xstats[i]);
 }

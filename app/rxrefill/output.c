@@ -4,7 +4,8 @@
  * The report's path: checked before EAL starts (never a device, a FIFO, a
  * directory or one of the inputs; a writable directory with room), first
  * written when a repetition has completed, so a session that fails early
- * leaves an existing report as it was; "-" is standard output.
+ * leaves an existing report as it was; "-" is standard output. The
+ * --metrics-file path is checked here too, against the same inputs.
  */
 
 #include <errno.h>
@@ -25,28 +26,20 @@ static FILE *report_stdout;	/* "-": the real standard output */
 static bool report_failed;	/* a write failed: said once, not retried */
 static bool report_written;
 
-unsigned int
-output_inputs(const struct options *o, const char **inputs)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < o->nb_replay; i++)
-		inputs[n++] = o->replay[i];
-	for (unsigned int i = 0; i < o->nb_profiles; i++)
-		inputs[n++] = o->profiles[i];
-	return n;
-}
-
 int
 output_check(const struct options *o, unsigned int std_closed)
 {
-	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES];
-	unsigned int n = output_inputs(o, inputs);
+	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
+	unsigned int n = 0;
 	char err[PATH_MAX + 256];
 	uint64_t need = REPORT_BYTES_BASE +
 		(uint64_t)REPORT_BYTES_PER_RUN * o->nb_configs * o->reps;
 	int fd;
 
+	for (unsigned int i = 0; i < o->nb_replay; i++)
+		inputs[n++] = o->replay[i];
+	for (unsigned int i = 0; i < o->nb_profiles; i++)
+		inputs[n++] = o->profiles[i];
 	if (rxr_path_check_output("--report", o->report_path, inputs, n, need,
 			err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
@@ -57,21 +50,38 @@ output_check(const struct options *o, unsigned int std_closed)
 		return -1;
 	}
 	report_path = o->report_path;
-	if (!rxr_path_is_stdout(report_path))
+	if (rxr_path_is_stdout(report_path)) {
+		if (std_closed & (1u << STDOUT_FILENO)) {
+			RXR_LOG(ERR, "--report -: standard output is closed");
+			return -1;
+		}
+		/* Standard output carries the report alone: everything else
+		 * printed there goes to standard error from now on. */
+		fflush(stdout);
+		fd = dup(STDOUT_FILENO);
+		if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
+				dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			RXR_LOG(ERR, "--report -: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (o->metrics_path == NULL)
 		return 0;
-	if (std_closed & (1u << STDOUT_FILENO)) {
-		RXR_LOG(ERR, "--report -: standard output is closed");
+	if (rxr_path_is_stdout(o->metrics_path)) {
+		RXR_LOG(ERR, "--metrics-file -: rewritten every period, it needs "
+			"a file");
 		return -1;
 	}
-	/*
-	 * Standard output carries the report alone: everything else printed
-	 * there (progress, table) goes to standard error from now on.
-	 */
-	fflush(stdout);
-	fd = dup(STDOUT_FILENO);
-	if (fd < 0 || (report_stdout = fdopen(fd, "w")) == NULL ||
-			dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		RXR_LOG(ERR, "--report -: %s", strerror(errno));
+	/* Two writers of one file, however either is spelled. */
+	if (rxr_path_same(o->metrics_path, o->report_path)) {
+		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
+			o->metrics_path);
+		return -1;
+	}
+	inputs[n++] = o->report_path;
+	if (rxr_path_check_output("--metrics-file", o->metrics_path, inputs, n,
+			64 * 1024, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
 		return -1;
 	}
 	return 0;

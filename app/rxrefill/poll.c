@@ -38,6 +38,7 @@ pollers_assign(struct app *a)
 
 			pl->q[pl->nb_q++] = (struct poll_queue){
 				.port = a->ports[i].id, .queue = q,
+				.port_idx = (uint16_t)i,
 			};
 		}
 }
@@ -54,15 +55,14 @@ streams_wanted(const struct poller *pl)
 	uint64_t n = 0;
 	bool sized = false;
 
-	for (unsigned int i = 0; i < pl->nb_q; i++)
-		for (unsigned int j = 0; j < pl->app->nb_ports; j++) {
-			const struct port *p = &pl->app->ports[j];
+	for (unsigned int i = 0; i < pl->nb_q; i++) {
+		const struct port *p = &pl->app->ports[pl->q[i].port_idx];
 
-			if (p->id == pl->q[i].port && p->replay) {
-				n += p->files.flows[pl->q[i].queue];
-				sized = true;
-			}
+		if (p->replay) {
+			n += p->files.flows[pl->q[i].queue];
+			sized = true;
 		}
+	}
 	if (!sized)
 		n = STREAMS_DEFAULT;
 	if (pl->table_full != 0 && pl->max_streams != 0)
@@ -81,38 +81,26 @@ streams_free(struct poller *pl)
 }
 
 /*
- * Deferred counting needs one consumer (with more, the flow's entry is
- * what steers a packet, so the poll loop reads it anyway) and is the
- * default. Without memory for a log the poll lcore counts in place.
- */
-static void
-streams_log_make(struct poller *pl)
-{
-	if (pl->streams_log != NULL) {
-		rxr_flow_log_reset(pl->streams_log);
-		return;
-	}
-	if (pl->streams == NULL || pl->nb_cons != 1 || !pl->app->streams_deferred)
-		return;
-	pl->streams_log = rxr_flow_log_create(pl->streams,
-			RXR_FLOW_LOG_SIZE_DEFAULT,
-			(int)rte_lcore_to_socket_id(pl->lcore));
-	if (pl->streams_log == NULL)
-		RXR_LOG(WARNING, "poll lcore %u: no memory for a stream log "
-			"(%s): it counts its streams in place", pl->lcore,
-			rte_strerror(rte_errno));
-}
-
-/*
  * The stream table, sized for this run (streams_wanted()) on the poll
  * lcore's socket (hugepages when the run has them), empty: the old one
- * kept when memory runs out. The counters, zero.
+ * kept when memory runs out. The counters, zero; the pools it ends its
+ * iterations on, those of this run.
  */
 void
 poller_reset(struct poller *pl)
 {
 	unsigned int n = streams_wanted(pl);
 	struct rxr_flow_table *t = NULL;
+
+	pl->nb_pools = 0;
+	for (unsigned int q = 0; q < pl->nb_q; q++) {
+		unsigned int j = 0;
+
+		while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
+			j++;
+		if (j == pl->nb_pools)
+			pl->pools[pl->nb_pools++] = pl->q[q].pool;
+	}
 
 	if (pl->app->opt.consumer != CONSUMER_NONE &&
 			(n != pl->max_streams || pl->streams == NULL)) {
@@ -132,8 +120,18 @@ poller_reset(struct poller *pl)
 	} else if (pl->streams != NULL) {
 		rxr_flow_table_reset(pl->streams);
 	}
-	if (pl->app->opt.consumer != CONSUMER_NONE)
-		streams_log_make(pl);
+	/* Deferred counting: without memory for a log, in place. */
+	if (pl->streams_log != NULL) {
+		rxr_flow_log_reset(pl->streams_log);
+	} else if (pl->streams != NULL && pl->app->streams_deferred) {
+		pl->streams_log = rxr_flow_log_create(pl->streams,
+				RXR_FLOW_LOG_SIZE_DEFAULT,
+				(int)rte_lcore_to_socket_id(pl->lcore));
+		if (pl->streams_log == NULL)
+			RXR_LOG(WARNING, "poll lcore %u: no memory for a stream "
+				"log (%s): it counts its streams in place",
+				pl->lcore, rte_strerror(rte_errno));
+	}
 	for (unsigned int i = 0; i < pl->nb_q; i++)
 		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
@@ -173,8 +171,6 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		[UNTRACKED_TRUNCATED] = "with truncated headers",
 		[UNTRACKED_MALFORMED] = "with malformed headers",
 	};
-	struct rxr_report_streams_untracked_by_cause *by =
-		&r->streams_untracked_by_cause;
 	struct rxr_report_streams_untracked *all = &r->streams_untracked;
 	struct untracked u[UNTRACKED_MAX] = { 0 };
 	uint64_t full = 0, rows = 0, self = 0, logged = 0;
@@ -196,18 +192,11 @@ streams_untracked(const struct app *a, struct rxr_report_run *r,
 		logged += pl->streams_logged;
 	}
 	r->has_streams_untracked = r->has_streams_untracked_by_cause = true;
-	*by = (struct rxr_report_streams_untracked_by_cause){
-		.no_room_packets = u[UNTRACKED_NO_ROOM].packets,
-		.no_room_bytes = u[UNTRACKED_NO_ROOM].bytes,
-		.not_ip_packets = u[UNTRACKED_NOT_IP].packets,
-		.not_ip_bytes = u[UNTRACKED_NOT_IP].bytes,
-		.truncated_packets = u[UNTRACKED_TRUNCATED].packets,
-		.truncated_bytes = u[UNTRACKED_TRUNCATED].bytes,
-		.malformed_packets = u[UNTRACKED_MALFORMED].packets,
-		.malformed_bytes = u[UNTRACKED_MALFORMED].bytes,
-	};
+	/* The report's fields are <cause>_packets, <cause>_bytes, in order. */
+	RTE_BUILD_BUG_ON(sizeof(r->streams_untracked_by_cause) != sizeof(u));
+	memcpy(&r->streams_untracked_by_cause, u, sizeof(u));
 	/* Deferred counting that fell on the poll loops after all. */
-	r->has_streams_counted_by_poll = streams_deferred(a);
+	r->has_streams_counted_by_poll = a->streams_deferred;
 	r->streams_counted_by_poll = self;
 	/*
 	 * A poll lcore that counts its own log does work the others do not:
@@ -284,15 +273,6 @@ streams_counting_choose(struct app *a)
 		}
 	}
 	a->streams_deferred = true;
-}
-
-bool
-streams_deferred(const struct app *a)
-{
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
-		if (a->pollers[k].streams_log != NULL)
-			return true;
-	return false;
 }
 
 unsigned int

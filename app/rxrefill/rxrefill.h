@@ -55,23 +55,12 @@ enum consumer_mode {
 	CONSUMER_OTHER_POLL,	/* the next poll lcore, in its poll loop */
 };
 
-/* --reps auto: the smallest MAX accepted, and the default MAX. Its
- * stopping rule (rxr_report_reps_auto()) runs at least the 6 rounds a
- * paired test needs to reach p < 0.05, unless MAX is smaller. */
+/* --reps auto: the smallest MAX accepted, and the default MAX. */
 #define REPS_AUTO_MIN 5
 #define REPS_AUTO_MAX 10
 
-/*
- * Noise accounting (noise.c): a repetition is disturbed when its measured
- * duration exceeds the asked one by more than this share, when a poll
- * CPU's steal time passes this share of its time, or when a poll lcore
- * with a CPU of its own is switched out involuntarily more often than
- * this per second or waits for its CPU longer than this share of the
- * window, or when a poll lcore neither runs nor waits for its CPU for more
- * than this share of the time it polls (stopped). Other processes are
- * listed as busy on a poll CPU from this share of a CPU. (--help gives
- * the first four.)
- */
+/* The limits of a disturbed repetition (doc/report-schema.md,
+ * env.noise_limits). */
 #define NOISE_DURATION_EXCESS 0.05
 #define NOISE_STEAL_SHARE 0.05
 #define NOISE_SWITCHES_PER_S 100
@@ -80,13 +69,8 @@ enum consumer_mode {
 #define NOISE_STOPPED_MIN_S 0.05	/* ... and at least this long */
 #define NOISE_BUSY_SHARE 0.05
 
-/*
- * Why packets were lost, in the order a run's report lists them:
- * X(id, name, live), live: also shown while running (telemetry, the
- * metrics file). The ports' counters give each (port_drops()) but
- * consumer_full, which the poll lcores count, and
- * unaccounted, what a finite replay sent that no other cause holds.
- */
+/* Why packets were lost, in the report's order: X(id, name, live), live:
+ * also in telemetry and the metrics file. */
 #define DROP_CAUSES(X) \
 	X(RX_NOMBUF, "rx_nombuf", true) \
 	X(IMISSED, "imissed", true) \
@@ -103,10 +87,7 @@ enum drop_cause_id { DROP_CAUSES(DROP_CAUSE_ID_) CAUSE_MAX };
 extern const char *const drop_cause_names[CAUSE_MAX];
 extern const bool drop_cause_live[CAUSE_MAX];
 
-/*
- * Why no stream row holds a packet: the table had no room for its flow,
- * or rxr_flow_parse() refused it (the index is minus its status).
- */
+/* Why no stream row holds a packet: no room, or rxr_flow_parse()'s error. */
 enum untracked_cause {
 	UNTRACKED_NO_ROOM = 0,
 	UNTRACKED_NOT_IP = -RXR_FLOW_E_NOT_IP,
@@ -137,11 +118,7 @@ struct run_config {
 	enum rxr_zero_method zero_method;	/* none: the first listed */
 };
 
-/*
- * Exit status (--help and the man page say the same): EXIT_SUCCESS,
- * EXIT_FAILURE for a runtime error, EXIT_USAGE for bad usage, 128 + N when
- * stopped by signal N.
- */
+/* Exit status besides EXIT_SUCCESS and EXIT_FAILURE (as --help says). */
 #define EXIT_USAGE 2
 #define EXIT_SIGNAL_BASE 128
 
@@ -222,6 +199,7 @@ struct opts_args {
 struct poll_queue {
 	uint16_t port;
 	uint16_t queue;
+	uint16_t port_idx;	/* in app.ports[] */
 	struct rxr_pool *pool;
 	uint64_t packets;	/* received; written by the poll lcore */
 	uint64_t bytes;
@@ -249,7 +227,6 @@ struct consumer {
 struct poller {
 	const struct app *app;
 	unsigned int lcore;
-	unsigned int index;
 	struct poll_queue q[MAX_QUEUES_PER_POLLER];
 	unsigned int nb_q;
 	struct rxr_pool *pools[MAX_PORTS];	/* distinct pools polled */
@@ -275,12 +252,8 @@ struct poller {
 	unsigned int max_streams;	/* flows it holds */
 	uint64_t max_gap_cycles;	/* longest time between two polls */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
-	/*
-	 * Iterations left before the next latency-sampled one, 0: a full
-	 * period. Kept across the launches of one run (finite replay
-	 * launches the poll loop once a loop), so that loops shorter than a
-	 * period still get their samples.
-	 */
+	/* Iterations to the next sampled one, 0: a full period; kept
+	 * across a run's launches (one per --loops loop). */
 	uint32_t sample_countdown;
 
 	/* --consumer other-poll: the previous poll lcore's packets to free. */
@@ -288,14 +261,11 @@ struct poller {
 	uint64_t inbox_packets;		/* freed from the inbox */
 	uint64_t inbox_free_cycles;
 
-	/*
-	 * The main lcore's poller (--main-polls) ends the run: its loop calls
-	 * control every control_cycles; true ends the loop. NULL elsewhere.
-	 */
+	/* --main-polls: the main lcore's loop calls this every
+	 * control_cycles; true ends it. NULL elsewhere. */
 	bool (*control)(uint64_t now);
 	uint64_t control_cycles;
 };
-
 
 /* An XDP socket a port's PMD opened: its descriptor and inode. */
 struct xsk_sock {
@@ -367,7 +337,7 @@ struct app {
 	struct json_t *captures;	/* env.captures: what each file held */
 	struct poller pollers[MAX_POLLERS];
 	unsigned int nb_pollers;
-	bool streams_deferred;		/* --stream-counting, resolved */
+	bool streams_deferred;		/* --stream-counting, resolved: logs */
 	int argc;
 	char **argv;			/* a copy, as typed */
 	unsigned int run_seq;	/* for unique pool names */
@@ -379,12 +349,8 @@ struct app {
 	int zeroer_cpu;			/* cpus_place(); -1: none */
 };
 
-/*
- * Stop flags (signals.c): set by the signal handler, whichever thread it
- * runs on, and by the main lcore; read by every thread. Atomics, relaxed:
- * each is a request that publishes no data (what follows a stop, an lcore
- * wait or a thread join, orders the rest).
- */
+/* Stop flags (signals.c), relaxed: requests that publish no data (an
+ * lcore wait or a thread join orders the rest). */
 extern atomic_bool force_quit;		/* a stop signal */
 extern atomic_bool listing_stop;	/* ... during the table */
 extern atomic_bool run_stop;		/* end of the current run phase */
@@ -428,10 +394,8 @@ const char *run_cut_short(bool stopped, uint64_t cycles);
 void stop_say(unsigned int done, unsigned int total);
 
 /* output.c: the report's path, and lines for the terminal */
-/* std_closed: rxr_path_std_fds_open()'s mask of streams closed at start. */
+/* --report and --metrics-file; std_closed: rxr_path_std_fds_open()'s. */
 int output_check(const struct options *o, unsigned int std_closed);
-/* The files the options read (--replay, --profile): never an output. */
-unsigned int output_inputs(const struct options *o, const char **inputs);
 int output_write(struct rxr_report *rep, bool partial, bool final);
 void output_say(const struct rxr_report *rep, bool interrupted);
 /* prefix and text within 120 columns, broken after "; " where it can. */
@@ -480,20 +444,14 @@ void poller_reset(struct poller *p);
 void pollers_free(struct app *a);
 void streams_untracked(const struct app *a, struct rxr_report_run *r,
 		const char *tag);
-/* Resolve --stream-counting (auto: deferred when the main lcore has a CPU
- * no poll lcore uses) into a->streams_deferred, and say which. */
+/* --stream-counting resolved into a->streams_deferred, and said. */
 void streams_counting_choose(struct app *a);
-/* Deferred stream counting: does any poll lcore log its packets? */
-bool streams_deferred(const struct app *a);
-/* The collector: count up to max logged packets of each poll lcore. */
+/* Deferred counting: up to max logged packets of each poll lcore counted. */
 unsigned int streams_drain(struct app *a, unsigned int max);
-/* After a run, pollers stopped: count every logged packet, fold the logs'
- * counters into the pollers'. @p mark: the measurement starts instead,
- * what the logs counted so far is warmup's. */
+/* After a run: every logged packet counted; mark: the window opens. */
 void streams_settle(struct app *a, bool mark);
 
 /* consumer.c */
-/* Each poll lcore's consumers and their receive queues (--consumers). */
 int consumers_init(struct app *a);
 int consumers_start(struct app *a);
 void consumers_stop(struct app *a);
@@ -503,15 +461,15 @@ void consumer_read(struct consumer *c, struct rte_mbuf **pkts, unsigned int n);
 /* Counters of the whole app at one instant. */
 struct snapshot {
 	uint64_t tsc;
-	/* The sums of the queues' counters read in the same pass, so that
-	 * the report's queues[] add up to its rx_packets exactly. */
-	uint64_t packets, bytes, busy;
+	uint64_t packets, bytes, busy;	/* the sums of the arrays below */
 	uint64_t qpackets[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
 	uint64_t qbytes[MAX_POLLERS][MAX_QUEUES_PER_POLLER];
+	uint64_t lbusy[MAX_POLLERS];	/* each poll lcore's busy_cycles */
 	uint64_t sample_packets;	/* received in latency-sampled iterations */
 	uint64_t freed, free_cycles;	/* by consumers (threads, other-poll) */
 	uint64_t consumer_full;
 	struct port_counters port[MAX_PORTS];
+	struct rte_eth_stats eth[MAX_PORTS];	/* for runs[].queues */
 	struct rxr_pool_stats pool[MAX_PORTS];
 };
 
@@ -519,14 +477,13 @@ void snapshot_take(const struct app *app, struct snapshot *s);
 void port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 		const struct port_counters *a, const struct port_counters *b);
 
-/* Per-stream rows of the report, merged over the pollers. */
-struct stream_rows {
-	struct rxr_report_stream *rows;
-	char (*addr)[2][RXR_FLOW_ADDR_STRLEN];
-	unsigned int n;
-};
-
-int streams_collect(const struct app *app, struct stream_rows *sr);
+int streams_collect(const struct app *app, struct rxr_report_run *run);
+/* The window's ends: each port's xstats (detail_attach() reads them). */
+void detail_sample(const struct app *a, bool first);
+int detail_attach(struct app *a, struct rxr_report *rep,
+		const struct snapshot *s0, const struct snapshot *s1,
+		uint64_t cycles);
+void detail_free(void);
 void fill_run(const struct app *app, struct rxr_report_run *r,
 		const struct run_config *rc, const struct snapshot *a,
 		const struct snapshot *b, uint64_t cycles, uint64_t unaccounted);
@@ -585,12 +542,6 @@ void noise_say(const struct app *a);
 unsigned int noise_disturbed(void);
 void noise_free(void);
 
-/* detail.c: runs[].queues, lcores, xstats between two samples */
-/* The measurement's start (first) or end: its counters, from @p s on. */
-void detail_sample(struct app *a, const struct snapshot *s, bool first);
-int detail_attach(struct app *a, struct rxr_report *rep, uint64_t cycles);
-void detail_free(void);
-
 /* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
 enum live_phase {
 	PHASE_STARTING,
@@ -599,7 +550,6 @@ enum live_phase {
 	PHASE_TEARDOWN,
 	PHASE_DONE,
 };
-int metrics_check(const struct options *o);	/* before EAL starts */
 int live_init(struct app *a);
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);

@@ -9,19 +9,13 @@
  * figures in Prometheus text format, atomically, at each sample.
  */
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_malloc.h>
 #include <rte_telemetry.h>
 
 #include "rxrefill.h"
@@ -34,10 +28,8 @@ static const char *const phase_names[] = {
 	[PHASE_DONE] = "done",
 };
 
-/*
- * A pool's report groups, since the pool's creation (wait_share: of the
- * last period); shown by their lists (rxr_report.h) as <group>_<field>.
- */
+/* A pool's report groups since its creation (wait_share: the last
+ * period's), shown as <group>_<field>. */
 #define LIVE_GROUPS(X) \
 	RXR_REPORT_PCP_FIELDS(X) \
 	RXR_REPORT_ZONE_LOCK_FIELDS(X) \
@@ -78,7 +70,7 @@ static struct {
 	uint64_t drops0[CAUSE_MAX];
 	uint64_t wait0[MAX_PORTS];
 	const struct rte_mempool *mp0[MAX_PORTS];
-	struct rxr_pool_stats *ps;
+	struct snapshot now;		/* over 1 MB: static */
 	bool baseline;
 	bool link_seen;		/* the ports' link read in this run */
 	/* --metrics-file: writes that failed, said once per failing spell. */
@@ -86,31 +78,20 @@ static struct {
 	bool metrics_failing;
 } L = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* L.now taken, and the drops by cause since the start. */
 static void
-counters_now(uint64_t *packets, uint64_t *bytes, uint64_t *drops)
+counters_now(uint64_t *drops)
 {
-	struct app *a = L.app;
+	const struct port_counters zero = { 0 };
 
-	*packets = *bytes = 0;
+	snapshot_take(L.app, &L.now);
 	memset(drops, 0, sizeof(uint64_t) * CAUSE_MAX);
-	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		const struct poller *pl = &a->pollers[k];
-
-		for (unsigned int i = 0; i < pl->nb_q; i++) {
-			*packets += RXR_STAT_READ(pl->q[i].packets);
-			*bytes += RXR_STAT_READ(pl->q[i].bytes);
-		}
-		drops[CAUSE_CONSUMER_FULL] += RXR_STAT_READ(pl->consumer_full);
-	}
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		struct port_counters c, zero = { 0 };
-
-		port_counters_read(&a->ports[i], &c);
-		port_drops(drops, &a->ports[i], &zero, &c);
-	}
+	drops[CAUSE_CONSUMER_FULL] = L.now.consumer_full;
+	for (unsigned int i = 0; i < L.app->nb_ports; i++)
+		port_drops(drops, &L.app->ports[i], &zero, &L.now.port[i]);
 }
 
-/* Per pool, from the pool's own counters (they start with the pool). */
+/* Per pool, from L.now's pool counters (they start with the pool). */
 static void
 pools_now(struct live_view *v, double dt_cycles)
 {
@@ -120,18 +101,18 @@ pools_now(struct live_view *v, double dt_cycles)
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct live_pool *lp = &v->pool[v->nb_pools];
 		const struct rte_mempool *mp = a->ports[i].mp;
+		const struct rxr_pool_stats *ps = &L.now.pool[i];
 		struct rxr_pool_lcore_stats sum;
 
-		if (mp == NULL || L.ps == NULL)
+		if (mp == NULL)
 			continue;
 		memset(lp, 0, sizeof(*lp));
 		lp->port = a->ports[i].id;
-		rxr_pool_stats(rxr_mempool_pool(mp), L.ps);
 		memset(&sum, 0, sizeof(sum));
-		for (unsigned int l = 0; l < L.ps->nr_lcores; l++)
-			rxr_pool_lcore_stats_add(&sum, NULL, &L.ps->lcore[l]);
+		for (unsigned int l = 0; l < ps->nr_lcores; l++)
+			rxr_pool_lcore_stats_add(&sum, NULL, &ps->lcore[l]);
 		/* As the report counts them (fill_run()); 0 for none yet. */
-		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, L.ps);
+		fill_pool_groups(&lp->pcp, &lp->zone_lock, NULL, ps);
 		lp->pcp.hit_rate = rxr_report_pcp_hit_rate(&lp->pcp);
 		if (isnan(lp->pcp.hit_rate))
 			lp->pcp.hit_rate = 0;
@@ -167,7 +148,9 @@ sample(void)
 	struct live_view v;
 
 	view_get(&v);
-	counters_now(&packets, &bytes, drops);
+	counters_now(drops);
+	packets = L.now.packets;
+	bytes = L.now.bytes;
 	if (L.baseline && dt > 0) {
 		v.mpps = (double)(packets - L.last_packets) / (dt / hz) / 1e6;
 		v.gbps = (double)(bytes - L.last_bytes) * 8 / (dt / hz) / 1e9;
@@ -236,7 +219,9 @@ live_phase(enum live_phase ph)
 		return;
 	if (ph == PHASE_WARMUP) {
 		/* A new run: counters from here, rates from the next tick. */
-		counters_now(&L.run_packets0, &L.run_bytes0, L.drops0);
+		counters_now(L.drops0);
+		L.run_packets0 = L.now.packets;
+		L.run_bytes0 = L.now.bytes;
 		L.baseline = false;
 		L.link_seen = false;
 	}
@@ -401,11 +386,8 @@ metrics_print(FILE *f, const void *arg)
 	return 0;
 }
 
-/*
- * The metrics file, replaced atomically (a temporary file renamed). A
- * failure is said when writes start failing, not every period while they
- * go on; the next period tries again.
- */
+/* The metrics file, replaced atomically; a failure is said when writes
+ * start failing, not every period, and tried again the next. */
 static int
 metrics_write(const struct live_view *v)
 {
@@ -427,44 +409,10 @@ metrics_write(const struct live_view *v)
 }
 
 int
-metrics_check(const struct options *o)
-{
-	const char *inputs[MAX_REPLAY_FILES + MAX_PROFILES + 1];
-	char err[PATH_MAX + 256];
-	unsigned int n = output_inputs(o, inputs);
-
-	if (o->metrics_path == NULL)
-		return 0;
-	if (rxr_path_is_stdout(o->metrics_path)) {
-		RXR_LOG(ERR, "--metrics-file -: rewritten every period, it needs "
-			"a file");
-		return -1;
-	}
-	/* Two writers of one file, however either is spelled. */
-	if (rxr_path_same(o->metrics_path, o->report_path)) {
-		RXR_LOG(ERR, "--metrics-file %s: is also the --report file",
-			o->metrics_path);
-		return -1;
-	}
-	inputs[n++] = o->report_path;
-	if (rxr_path_check_output("--metrics-file", o->metrics_path, inputs, n,
-			64 * 1024, err, sizeof(err)) != 0) {
-		RXR_LOG(ERR, "%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-int
 live_init(struct app *a)
 {
 	double period = a->opt.stats_period_s > 0 ? a->opt.stats_period_s : 1;
 
-	L.ps = rte_zmalloc("rxr_live_stats", sizeof(*L.ps), 0);
-	if (L.ps == NULL) {
-		RXR_LOG(ERR, "live statistics: out of memory");
-		return -ENOMEM;
-	}
 	L.app = a;
 	L.last_tsc = rte_get_tsc_cycles();
 	L.period = (uint64_t)(period * rte_get_tsc_hz());
@@ -504,7 +452,5 @@ live_fini(void)
 		ret = -1;
 	}
 	L.app = NULL;
-	rte_free(L.ps);
-	L.ps = NULL;
 	return ret;
 }
