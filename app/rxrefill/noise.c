@@ -83,29 +83,6 @@ static struct {
 /* /proc/stat can be long on a large machine: one buffer for it. */
 static char stat_buf[1 << 18];
 
-/* A small file, whole, NUL-terminated; -1 when unreadable. */
-static ssize_t
-read_text(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
 /* Append to buf at *off, never past len (a long line is cut). */
 static void __rte_format_printf(4, 5)
 append(char *buf, size_t len, size_t *off, const char *fmt, ...)
@@ -157,15 +134,13 @@ tasks_scan(struct noise_sample *s)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		char path[64], buf[1024];
 		struct noise_task t;
-		char *end;
+		char buf[1024], *end;
 		long pid = strtol(e->d_name, &end, 10);
 
 		if (*end != '\0' || pid <= 0 || pid == self)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		if (read_file(buf, sizeof(buf), "/proc/%ld/stat", pid) <= 0 ||
 				noise_parse_pid_stat(buf, &t) != 0)
 			continue;	/* gone meanwhile */
 		if (s->nb_tasks == s->cap_tasks) {
@@ -184,15 +159,22 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
+/* File @p f of thread @p tid's /proc directory, in buf. */
+static bool
+thread_read(int tid, const char *f, char *buf, size_t len)
+{
+	return tid > 0 &&
+		read_file(buf, len, "/proc/self/task/%d/%s", tid, f) > 0;
+}
+
 /* A thread's run and runqueue wait time so far; false without schedstat. */
 static bool
 thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 {
-	char path[96], buf[256];
+	char buf[256];
 	uint64_t slices;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	return tid > 0 && read_text(path, buf, sizeof(buf)) > 0 &&
+	return thread_read(tid, "schedstat", buf, sizeof(buf)) &&
 		noise_parse_schedstat(buf, run, wait, &slices) == 0;
 }
 
@@ -200,11 +182,11 @@ thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
-	char path[96], buf[4096];
+	char buf[4096];
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
-	if (read_text("/proc/stat", stat_buf, sizeof(stat_buf)) > 0) {
+	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
 			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
 				(int)nz.cpus[i], &s->cpu[i]) == 0;
@@ -214,16 +196,12 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 
 		s->lc_ok[k] = s->wait_ok[k] = false;
 		s->poll_cycles[k] = RXR_STAT_READ(a->pollers[k].cycles);
-		if (tid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		if (!thread_read(tid, "status", buf, sizeof(buf)) ||
 				noise_parse_field(buf, "nonvoluntary_ctxt_switches",
 					&s->nvcsw[k]) != 0)
 			continue;
 		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
-		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		if (!thread_read(tid, "sched", buf, sizeof(buf)) ||
 				noise_parse_field(buf, "se.nr_migrations",
 					&s->migrations[k]) != 0)
 			s->migrations[k] = 0;
@@ -383,7 +361,8 @@ static bool
 sys_cpulist(const char *path, cpu_set_t *set, char *text,
 		size_t len)
 {
-	if (read_text(path, text, len) < 0 || noise_parse_cpulist(text, set) < 0) {
+	if (read_file(text, len, "%s", path) < 0 ||
+			noise_parse_cpulist(text, set) < 0) {
 		CPU_ZERO(set);
 		text[0] = '\0';
 		return false;
@@ -401,11 +380,12 @@ governors(char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		char path[96], gov[64];
+		char gov[64];
+		ssize_t n = read_file(gov, sizeof(gov), "/sys/devices/system/"
+			"cpu/cpu%u/cpufreq/scaling_governor", nz.cpus[i]);
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
-			"cpufreq/scaling_governor", nz.cpus[i]);
-		if (!read_first_line(path, gov, sizeof(gov)) || gov[0] == '\0')
+		gov[n > 0 ? strcspn(gov, "\n") : 0] = '\0';
+		if (gov[0] == '\0')
 			snprintf(gov, sizeof(gov), "none");
 		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
 			(int)nz.cpus[i], "governor", gov));
