@@ -19,54 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
-
-/* A CPU number, at most CPU_SETSIZE - 1; *s past it. */
-static int
-cpu_number(const char **s, unsigned int *v)
-{
-	char *end;
-	unsigned long n;
-
-	if (!isdigit((unsigned char)**s))
-		return -1;
-	n = strtoul(*s, &end, 10);
-	if (n >= CPU_SETSIZE)
-		return -1;
-	*v = (unsigned int)n;
-	*s = end;
-	return 0;
-}
-
-/* "N" or "N-M" into @p set. */
-static int
-cpu_range(const char **s, cpu_set_t *set)
-{
-	unsigned int a, b;
-
-	if (cpu_number(s, &a) != 0)
-		return -1;
-	b = a;
-	if (**s == '-') {
-		(*s)++;
-		if (cpu_number(s, &b) != 0 || b < a)
-			return -1;
-	}
-	for (unsigned int c = a; c <= b; c++)
-		CPU_SET(c, set);
-	return 0;
-}
 
 /* A range, or "(range,range,...)": --lcores' sets. */
 static int
 cpu_group(const char **s, cpu_set_t *set)
 {
 	if (**s != '(')
-		return cpu_range(s, set);
+		return noise_parse_cpu_range(s, set);
 	(*s)++;
 	for (;;) {
-		if (cpu_range(s, set) != 0)
+		if (noise_parse_cpu_range(s, set) != 0)
 			return -1;
 		if (**s == ')')
 			break;

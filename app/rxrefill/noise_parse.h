@@ -69,4 +69,10 @@ int noise_parse_pid_stat(const char *text, struct noise_task *out);
  */
 int noise_parse_cpulist(const char *text, cpu_set_t *set);
 
+/*
+ * One CPU or range ("3", "0-3") at *p into set; *p moves past it.
+ * @return 0, or -1 when it is none or names a CPU past CPU_SETSIZE.
+ */
+int noise_parse_cpu_range(const char **p, cpu_set_t *set);
+
 #endif /* NOISE_PARSE_H */
