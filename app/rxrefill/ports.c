@@ -110,7 +110,6 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 	}
 	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
 	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
 	return 0;
 }
 
@@ -182,7 +181,7 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
 	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
 	 */
-	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
+	p->xsk = p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return;
@@ -206,7 +205,7 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
  * A net_pcap port (--replay's or a --vdev's): its files as read before
  * EAL, and one queue per file unless --queues says otherwise, so that no
  * file goes unread unsaid. Without infinite_rx it replays them once per
- * start.
+ * start; with it, it loads them at queue setup: probed again for a pool.
  */
 static void
 port_pcap_files(const struct app *a, struct port *p)
@@ -220,6 +219,7 @@ port_pcap_files(const struct app *a, struct port *p)
 		return;
 	p->files = *c;
 	p->finite = !c->endless;
+	p->always_reprobe |= c->endless;
 	if (a->opt.queues == 0)
 		p->nb_q = c->nb;
 	else if (p->nb_q < c->nb)
@@ -706,9 +706,6 @@ ports_use_pool(struct app *a, unsigned int run)
 						a->pollers[k].lcore;
 					break;
 				}
-		/* net_pcap with infinite_rx loads its files at queue setup. */
-		if (p->mp != NULL && p->files.endless)
-			p->always_reprobe = true;
 		if (again && p->always_reprobe) {
 			if (port_reprobe(a, p) != 0)
 				return -1;

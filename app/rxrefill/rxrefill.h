@@ -467,7 +467,6 @@ struct xsk_counters {
 	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
 	unsigned int sockets;
 };
-void xsk_port_init(struct port *p);
 void xsk_setup_begin(struct port *p);
 void xsk_setup_end(struct port *p, bool done);
 int xsk_stats_read(const struct port *p, struct xsk_counters *c);
