@@ -477,10 +477,10 @@ set_full_table(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* After a flag that ends the parse: --version. */
 static int
-set_version(void *c, const char *arg, char *err, size_t errlen)
+opt_stop(void *c, const char *arg, char *err, size_t errlen)
 {
-	((struct opts_ctx *)c)->o.version = true;
 	return RXR_OPT_STOP;
 }
 
@@ -490,7 +490,6 @@ static int
 set_help(void *c, const char *arg, char *err, size_t errlen)
 {
 	opts_usage(stdout);
-	((struct opts_ctx *)c)->o.help = true;
 	return RXR_OPT_STOP;
 }
 
@@ -710,8 +709,9 @@ static const struct rxr_opt opt_list[] = {
 		"the program, or " RXR_PROFILE_DIR ")", set_profile },
 	{ "version", 0, NULL, NULL, NULL, S_OUTPUT,
 		"print the version of rxrefill and DPDK, then exit",
-		set_version },
-	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text", set_help },
+		OPT_FLAG(version, true), .set = opt_stop },
+	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text",
+		OPT_FLAG(help, true), .set = set_help },
 };
 
 static const struct rxr_opt_table opt_table = {
