@@ -225,8 +225,8 @@ too_large(const struct app *a, const char *opt, const char *path,
 }
 
 /*
- * The rx_pcap files of net_pcap device d, given with @p opt in @p arg
- * ("NAME,KEY=VALUE,..."), each read by capture_scan(); d->arg is the
+ * The rx_pcap files of net_pcap device d (named), given with @p opt in
+ * @p arg ("NAME,KEY=VALUE,..."), each read by capture_scan(); d->arg is the
  * argument EAL reads, rewritten to name the copies made. --replay's files
  * are checked for endless replay one by one, as they are read. Endless
  * replay keeps a copy of every packet in the pool and copies a burst at
@@ -244,7 +244,6 @@ pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
 	/* The files' names point into copy (files.given[]). */
 	char *copy = strdup(arg);
 
-	snprintf(d->name, sizeof(d->name), "%.*s", (int)strcspn(arg, ","), arg);
 	out = d->arg = calloc(1, strlen(arg) + 32 * MAX_QUEUES + 1);
 	if (copy == NULL || out == NULL) {
 		free(copy);
@@ -324,6 +323,8 @@ replay_prepare(struct app *a, int argc, char **argv)
 		/* Finite replay reads each file once per port start. */
 		fputs(a->opt.loops == 0 ? ",infinite_rx=1" : "", f);
 		a->nb_pcap_devs = 1;
+		snprintf(a->pcap_devs[0].name, RTE_DEV_NAME_MAX_LEN, "%s",
+			REPLAY_VDEV);
 		a->pcap_devs[0].files.endless = a->opt.loops == 0;
 		ret = fclose(f) != 0 ? -1 : pcap_dev_read(a, &a->pcap_devs[0],
 			"--replay", arg, room, true);
@@ -342,8 +343,9 @@ replay_prepare(struct app *a, int argc, char **argv)
 				a->nb_pcap_devs == MAX_PORTS)
 			continue;
 		d = &a->pcap_devs[a->nb_pcap_devs++];
-		snprintf(opt, sizeof(opt), "--vdev %.*s",
-			(int)RTE_MIN(strcspn(arg, ","), sizeof(d->name) - 1), arg);
+		snprintf(d->name, sizeof(d->name), "%.*s",
+			(int)strcspn(arg, ","), arg);
+		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
 		if (pcap_dev_read(a, d, opt, arg, room, false) != 0)
 			return -1;
 		argv[i] = d->arg + 1;	/* past the first "," */
