@@ -6,8 +6,9 @@
 /*
  * Parsers of the kernel's text files that noise accounting reads
  * (/proc/stat, /proc/<pid>/task/<tid>/status and sched, /proc/<pid>/stat,
- * the CPU lists of /sys/devices/system/cpu). On text, not files, so that
- * they are tested on fixtures; no DPDK here.
+ * the CPU lists of /sys/devices/system/cpu, whose ranges cpus.c reads in
+ * EAL's lcore options too). On text, not files, so that they are tested
+ * on fixtures; no DPDK here.
  */
 
 #include <sched.h>
