@@ -227,6 +227,22 @@ cpus_outside(int argc, char **argv, const rte_cpuset_t *own)
 	return found;
 }
 
+/*
+ * The first CPU an lcore runs on. rte_lcore_to_cpu_id() is the core id of
+ * the CPU numbered like the lcore, which EAL's --lcores '(0,1)@0,2@1'
+ * maps elsewhere.
+ */
+int
+lcore_cpu(unsigned int lcore)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore);
+
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
 /* Whether a poll lcore of the run may run on @p cpu. */
 static bool
 cpu_polled(const struct app *a, int cpu)

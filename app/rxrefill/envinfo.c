@@ -104,22 +104,6 @@ kernel_json(void)
 		"nohz_full", cmdline_param(cmdline, "nohz_full"));
 }
 
-/*
- * The first CPU an lcore runs on. rte_lcore_to_cpu_id() is the core id of
- * the CPU numbered like the lcore, which EAL's --lcores '(0,1)@0,2@1'
- * maps elsewhere.
- */
-int
-lcore_cpu(unsigned int lcore)
-{
-	rte_cpuset_t set = rte_lcore_cpuset(lcore);
-
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return -1;
-}
-
 /* One lcore: its CPU, node, role and the CPU's frequency governor. */
 static json_t *
 lcore_json(unsigned int lcore, const char *role)
