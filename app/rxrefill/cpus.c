@@ -19,54 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
-
-/* A CPU number, at most CPU_SETSIZE - 1; *s past it. */
-static int
-cpu_number(const char **s, unsigned int *v)
-{
-	char *end;
-	unsigned long n;
-
-	if (!isdigit((unsigned char)**s))
-		return -1;
-	n = strtoul(*s, &end, 10);
-	if (n >= CPU_SETSIZE)
-		return -1;
-	*v = (unsigned int)n;
-	*s = end;
-	return 0;
-}
-
-/* "N" or "N-M" into @p set. */
-static int
-cpu_range(const char **s, cpu_set_t *set)
-{
-	unsigned int a, b;
-
-	if (cpu_number(s, &a) != 0)
-		return -1;
-	b = a;
-	if (**s == '-') {
-		(*s)++;
-		if (cpu_number(s, &b) != 0 || b < a)
-			return -1;
-	}
-	for (unsigned int c = a; c <= b; c++)
-		CPU_SET(c, set);
-	return 0;
-}
 
 /* A range, or "(range,range,...)": --lcores' sets. */
 static int
 cpu_group(const char **s, cpu_set_t *set)
 {
 	if (**s != '(')
-		return cpu_range(s, set);
+		return noise_parse_cpu_range(s, set);
 	(*s)++;
 	for (;;) {
-		if (cpu_range(s, set) != 0)
+		if (noise_parse_cpu_range(s, set) != 0)
 			return -1;
 		if (**s == ')')
 			break;
@@ -260,6 +225,22 @@ cpus_outside(int argc, char **argv, const rte_cpuset_t *own)
 		return true;
 	}
 	return found;
+}
+
+/*
+ * The first CPU an lcore runs on. rte_lcore_to_cpu_id() is the core id of
+ * the CPU numbered like the lcore, which EAL's --lcores '(0,1)@0,2@1'
+ * maps elsewhere.
+ */
+int
+lcore_cpu(unsigned int lcore)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore);
+
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
 }
 
 /* Whether a poll lcore of the run may run on @p cpu. */

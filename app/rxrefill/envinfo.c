@@ -7,7 +7,11 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include <rte_ethdev.h>
@@ -26,19 +30,41 @@
 #define RXR_COMPILER "unknown"
 #endif
 
+ssize_t
+read_file(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	va_list ap;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (ssize_t)got;
+}
+
 bool
 read_first_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	bool ok = f != NULL && fgets(buf, (int)len, f) != NULL;
+	ssize_t n = read_file(buf, len, "%s", path);
 
-	if (f != NULL)
-		fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	else
-		buf[0] = '\0';
-	return ok;
+	buf[n > 0 ? strcspn(buf, "\n") : 0] = '\0';
+	return n > 0;
 }
 
 /* The value of key=... on the kernel command line, or JSON null. */
@@ -78,37 +104,17 @@ kernel_json(void)
 		"nohz_full", cmdline_param(cmdline, "nohz_full"));
 }
 
-/*
- * The first CPU an lcore runs on. rte_lcore_to_cpu_id() is the core id of
- * the CPU numbered like the lcore, which EAL's --lcores '(0,1)@0,2@1'
- * maps elsewhere.
- */
-int
-lcore_cpu(unsigned int lcore)
-{
-	rte_cpuset_t set = rte_lcore_cpuset(lcore);
-
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return -1;
-}
-
 /* One lcore: its CPU, node, role and the CPU's frequency governor. */
 static json_t *
 lcore_json(unsigned int lcore, const char *role)
 {
 	int cpu = lcore_cpu(lcore);
-	char path[128], gov[64];
+	char gov[64];
 	json_t *g = json_null();
 
-	if (cpu >= 0) {
-		snprintf(path, sizeof(path),
-			"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
-			cpu);
-		if (read_first_line(path, gov, sizeof(gov)))
-			g = json_string(gov);
-	}
+	if (cpu >= 0 && read_file(gov, sizeof(gov), "/sys/devices/system/"
+			"cpu/cpu%d/cpufreq/scaling_governor", cpu) > 0)
+		g = json_stringn(gov, strcspn(gov, "\n"));
 	return json_pack("{s:i, s:i, s:i, s:s, s:o}", "lcore", (int)lcore,
 		"cpu", cpu, "node", (int)rte_lcore_to_socket_id(lcore),
 		"role", role, "governor", g);

@@ -1,18 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Noise accounting: what else took the machine while a repetition was
- * measured. At start, one line of machine checks (CPU model, frequency
- * governor, SMT siblings and isolation of the poll CPUs, steal and busy
- * tasks over the last second); per repetition, the steal time of each poll
- * CPU, the involuntary context switches and migrations of each poll
- * lcore's thread, the other processes busy on the poll CPUs, and the
- * measured duration against the asked one. A repetition past a limit is
- * marked disturbed, with its causes. Everything is read from /proc and
- * /sys by the main lcore at the window's ends, never in a poll loop; the
- * other processes (a directory walk, a millisecond or more) at the start
- * of the repetition, before its poll lcores start, and at the window's
- * end, where a main lcore that polls is done polling.
+ * Noise accounting (doc/design.md): read from /proc and /sys by the main
+ * lcore at the window's ends, never in a poll loop; the other processes
+ * (a directory walk, a millisecond or more) before the repetition's poll
+ * lcores start, and at the window's end, where a main lcore that polls is
+ * done polling.
  */
 
 #include <dirent.h>
@@ -41,18 +34,21 @@
 /* The machine check's window: "steal in the last second". */
 #define NOISE_MACHINE_WINDOW_S 1.0
 
+/* A poll lcore's thread at one instant. */
+struct noise_thread {
+	bool ok, wait_ok;
+	uint64_t nvcsw, migrations;
+	uint64_t wait_ns;		/* runnable, waiting for a CPU */
+	uint64_t run_ns;		/* running */
+	uint64_t poll_cycles;		/* poller.cycles: launches ended */
+};
+
 /* /proc and /sys at one instant. */
 struct noise_sample {
 	struct timespec t;
 	bool stat_ok[NOISE_CPUS_SHOWN];
 	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
-	bool lc_ok[MAX_POLLERS];
-	uint64_t nvcsw[MAX_POLLERS];	/* per poller */
-	uint64_t migrations[MAX_POLLERS];
-	bool wait_ok[MAX_POLLERS];
-	uint64_t wait_ns[MAX_POLLERS];	/* runnable, waiting for a CPU */
-	uint64_t run_ns[MAX_POLLERS];	/* running */
-	uint64_t poll_cycles[MAX_POLLERS]; /* poller.cycles: launches ended */
+	struct noise_thread lc[MAX_POLLERS];	/* per poller */
 	struct timespec tasks_t;	/* when tasks were read */
 	struct noise_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
@@ -82,29 +78,6 @@ static struct {
 
 /* /proc/stat can be long on a large machine: one buffer for it. */
 static char stat_buf[1 << 18];
-
-/* A small file, whole, NUL-terminated; -1 when unreadable. */
-static ssize_t
-read_text(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
 
 /* Append to buf at *off, never past len (a long line is cut). */
 static void __rte_format_printf(4, 5)
@@ -157,15 +130,13 @@ tasks_scan(struct noise_sample *s)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		char path[64], buf[1024];
 		struct noise_task t;
-		char *end;
+		char buf[1024], *end;
 		long pid = strtol(e->d_name, &end, 10);
 
 		if (*end != '\0' || pid <= 0 || pid == self)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		if (read_file(buf, sizeof(buf), "/proc/%ld/stat", pid) <= 0 ||
 				noise_parse_pid_stat(buf, &t) != 0)
 			continue;	/* gone meanwhile */
 		if (s->nb_tasks == s->cap_tasks) {
@@ -184,15 +155,22 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
+/* File @p f of thread @p tid's /proc directory, in buf. */
+static bool
+thread_read(int tid, const char *f, char *buf, size_t len)
+{
+	return tid > 0 &&
+		read_file(buf, len, "/proc/self/task/%d/%s", tid, f) > 0;
+}
+
 /* A thread's run and runqueue wait time so far; false without schedstat. */
 static bool
 thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 {
-	char path[96], buf[256];
+	char buf[256];
 	uint64_t slices;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	return tid > 0 && read_text(path, buf, sizeof(buf)) > 0 &&
+	return thread_read(tid, "schedstat", buf, sizeof(buf)) &&
 		noise_parse_schedstat(buf, run, wait, &slices) == 0;
 }
 
@@ -200,37 +178,33 @@ thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
-	char path[96], buf[4096];
+	char buf[4096];
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
-	if (read_text("/proc/stat", stat_buf, sizeof(stat_buf)) > 0) {
+	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
 			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
 				(int)nz.cpus[i], &s->cpu[i]) == 0;
 	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		int tid = nz.tid[a->pollers[k].lcore];
+		struct noise_thread *l = &s->lc[k];
 
-		s->lc_ok[k] = s->wait_ok[k] = false;
-		s->poll_cycles[k] = RXR_STAT_READ(a->pollers[k].cycles);
-		if (tid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		l->ok = l->wait_ok = false;
+		l->poll_cycles = RXR_STAT_READ(a->pollers[k].cycles);
+		if (!thread_read(tid, "status", buf, sizeof(buf)) ||
 				noise_parse_field(buf, "nonvoluntary_ctxt_switches",
-					&s->nvcsw[k]) != 0)
+					&l->nvcsw) != 0)
 			continue;
 		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
-		snprintf(path, sizeof(path), "/proc/self/task/%d/sched", tid);
-		if (read_text(path, buf, sizeof(buf)) <= 0 ||
+		if (!thread_read(tid, "sched", buf, sizeof(buf)) ||
 				noise_parse_field(buf, "se.nr_migrations",
-					&s->migrations[k]) != 0)
-			s->migrations[k] = 0;
+					&l->migrations) != 0)
+			l->migrations = 0;
 		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
-		s->wait_ok[k] = thread_runnable_ns(tid, &s->run_ns[k],
-			&s->wait_ns[k]);
-		s->lc_ok[k] = true;
+		l->wait_ok = thread_runnable_ns(tid, &l->run_ns, &l->wait_ns);
+		l->ok = true;
 	}
 	if (tasks)
 		tasks_scan(s);
@@ -383,7 +357,8 @@ static bool
 sys_cpulist(const char *path, cpu_set_t *set, char *text,
 		size_t len)
 {
-	if (read_text(path, text, len) < 0 || noise_parse_cpulist(text, set) < 0) {
+	if (read_file(text, len, "%s", path) < 0 ||
+			noise_parse_cpulist(text, set) < 0) {
 		CPU_ZERO(set);
 		text[0] = '\0';
 		return false;
@@ -401,11 +376,12 @@ governors(char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		char path[96], gov[64];
+		char gov[64];
+		ssize_t n = read_file(gov, sizeof(gov), "/sys/devices/system/"
+			"cpu/cpu%u/cpufreq/scaling_governor", nz.cpus[i]);
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/"
-			"cpufreq/scaling_governor", nz.cpus[i]);
-		if (!read_first_line(path, gov, sizeof(gov)) || gov[0] == '\0')
+		gov[n > 0 ? strcspn(gov, "\n") : 0] = '\0';
+		if (gov[0] == '\0')
 			snprintf(gov, sizeof(gov), "none");
 		json_array_append_new(per, json_pack("{s:i, s:s}", "cpu",
 			(int)nz.cpus[i], "governor", gov));
@@ -663,20 +639,20 @@ static double
 runnable_share(const struct app *a, unsigned int k, double window,
 		double *polled)
 {
-	const struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
+	const struct noise_thread *s0 = &nz.s0.lc[k], *s1 = &nz.s1.lc[k];
 	const double hz = rte_get_tsc_hz();
 
 	*polled = a->opt.loops == 0 ? window :
-		(double)(s1->poll_cycles[k] - s0->poll_cycles[k]) / hz;
+		(double)(s1->poll_cycles - s0->poll_cycles) / hz;
 	if (a->opt.loops != 0 && a->pollers[k].lcore == rte_get_main_lcore()) {
 		*polled = nz.main_loop_cycles / hz;
 		return nz.main_loop_ok && *polled > 0 ?
 			nz.main_runnable_ns / (*polled * 1e9) : NAN;
 	}
-	if (!s0->wait_ok[k] || !s1->wait_ok[k] || !(*polled > 0))
+	if (!s0->wait_ok || !s1->wait_ok || !(*polled > 0))
 		return NAN;
-	return (double)(grown(s0->run_ns[k], s1->run_ns[k]) +
-		grown(s0->wait_ns[k], s1->wait_ns[k])) / (*polled * 1e9);
+	return (double)(grown(s0->run_ns, s1->run_ns) +
+		grown(s0->wait_ns, s1->wait_ns)) / (*polled * 1e9);
 }
 
 /*
@@ -690,23 +666,22 @@ noise_fill_lcores(const struct app *a, struct rxr_report_noise *n,
 		double window, struct noise_worst *w)
 {
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
-		const bool ok = nz.s0.lc_ok[k] && nz.s1.lc_ok[k];
+		const struct noise_thread *s0 = &nz.s0.lc[k], *s1 = &nz.s1.lc[k];
 		struct rxr_report_noise_lcore *l = &nz.rlc[n->nb_lcores];
 		double polled;
 
-		if (!ok)
+		if (!s0->ok || !s1->ok)
 			continue;
 		*l = (struct rxr_report_noise_lcore){
 			.lcore = a->pollers[k].lcore,
 			.tid = nz.tid[a->pollers[k].lcore],
 			.own_cpu = nz.own_cpu[k],
-			.nonvoluntary_ctxt_switches = grown(nz.s0.nvcsw[k],
-				nz.s1.nvcsw[k]),
-			.migrations = grown(nz.s0.migrations[k],
-				nz.s1.migrations[k]),
-			.runqueue_wait_share = nz.s0.wait_ok[k] &&
-				nz.s1.wait_ok[k] ? grown(nz.s0.wait_ns[k],
-				nz.s1.wait_ns[k]) / (window * 1e9) : NAN,
+			.nonvoluntary_ctxt_switches = grown(s0->nvcsw,
+				s1->nvcsw),
+			.migrations = grown(s0->migrations, s1->migrations),
+			.runqueue_wait_share = s0->wait_ok && s1->wait_ok ?
+				grown(s0->wait_ns, s1->wait_ns) / (window * 1e9) :
+				NAN,
 			.runnable_share = runnable_share(a, k, window, &polled),
 		};
 		n->nb_lcores++;

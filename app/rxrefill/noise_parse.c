@@ -145,6 +145,27 @@ noise_parse_pid_stat(const char *text, struct noise_task *out)
 }
 
 int
+noise_parse_cpu_range(const char **p, cpu_set_t *set)
+{
+	uint64_t lo, hi;
+
+	if (!isdigit((unsigned char)**p) || next_u64(p, &lo) != 0)
+		return -1;
+	hi = lo;
+	if (**p == '-') {
+		(*p)++;
+		if (!isdigit((unsigned char)**p) || next_u64(p, &hi) != 0 ||
+				hi < lo)
+			return -1;
+	}
+	if (hi >= CPU_SETSIZE)
+		return -1;
+	for (uint64_t c = lo; c <= hi; c++)
+		CPU_SET(c, set);
+	return 0;
+}
+
+int
 noise_parse_cpulist(const char *text, cpu_set_t *set)
 {
 	const char *p = text;
@@ -154,28 +175,13 @@ noise_parse_cpulist(const char *text, cpu_set_t *set)
 		p++;
 	if (*p == '\0' || *p == '\n')
 		return 0;
-	for (;;) {
-		uint64_t lo, hi;
-
-		if (next_u64(&p, &lo) != 0)
-			return -1;
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			if (next_u64(&p, &hi) != 0 || hi < lo)
-				return -1;
+	while (noise_parse_cpu_range(&p, set) == 0) {
+		if (*p != ',') {
+			while (*p == ' ' || *p == '\t' || *p == '\n')
+				p++;
+			return *p == '\0' ? CPU_COUNT(set) : -1;
 		}
-		if (hi >= CPU_SETSIZE)
-			return -1;
-		for (uint64_t c = lo; c <= hi; c++)
-			CPU_SET(c, set);
-		if (*p == ',') {
-			p++;
-			continue;
-		}
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		return *p == '\0' ? CPU_COUNT(set) : -1;
+		p++;
 	}
+	return -1;
 }
-

@@ -6,8 +6,9 @@
 /*
  * Parsers of the kernel's text files that noise accounting reads
  * (/proc/stat, /proc/<pid>/task/<tid>/status and sched, /proc/<pid>/stat,
- * the CPU lists of /sys/devices/system/cpu). On text, not files, so that
- * they are tested on fixtures; no DPDK here.
+ * the CPU lists of /sys/devices/system/cpu, whose ranges cpus.c reads in
+ * EAL's lcore options too). On text, not files, so that they are tested
+ * on fixtures; no DPDK here.
  */
 
 #include <sched.h>
@@ -68,5 +69,11 @@ int noise_parse_pid_stat(const char *text, struct noise_task *out);
  * not a CPU list or names a CPU past CPU_SETSIZE.
  */
 int noise_parse_cpulist(const char *text, cpu_set_t *set);
+
+/*
+ * One CPU or range ("3", "0-3") at *p into set; *p moves past it.
+ * @return 0, or -1 when it is none or names a CPU past CPU_SETSIZE.
+ */
+int noise_parse_cpu_range(const char **p, cpu_set_t *set);
 
 #endif /* NOISE_PARSE_H */

@@ -477,10 +477,10 @@ set_full_table(void *c, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* After a flag that ends the parse: --version. */
 static int
-set_version(void *c, const char *arg, char *err, size_t errlen)
+opt_stop(void *c, const char *arg, char *err, size_t errlen)
 {
-	((struct opts_ctx *)c)->o.version = true;
 	return RXR_OPT_STOP;
 }
 
@@ -490,7 +490,6 @@ static int
 set_help(void *c, const char *arg, char *err, size_t errlen)
 {
 	opts_usage(stdout);
-	((struct opts_ctx *)c)->o.help = true;
 	return RXR_OPT_STOP;
 }
 
@@ -710,8 +709,9 @@ static const struct rxr_opt opt_list[] = {
 		"the program, or " RXR_PROFILE_DIR ")", set_profile },
 	{ "version", 0, NULL, NULL, NULL, S_OUTPUT,
 		"print the version of rxrefill and DPDK, then exit",
-		set_version },
-	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text", set_help },
+		OPT_FLAG(version, true), .set = opt_stop },
+	{ "help", 0, NULL, NULL, NULL, S_OUTPUT, "this text",
+		OPT_FLAG(help, true), .set = set_help },
 };
 
 static const struct rxr_opt_table opt_table = {
@@ -1020,6 +1020,16 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 	return opts_settings_check(o);
 }
 
+/* FILE of "--profile FILE" or "--profile=FILE" at argv[*i], *i past it;
+ * NULL when argv[*i] is no --profile. */
+static const char *
+profile_arg(int argc, char **argv, int *i)
+{
+	if (strcmp(argv[*i], "--profile") == 0 && *i + 1 < argc)
+		return argv[++*i];
+	return strncmp(argv[*i], "--profile=", 10) == 0 ? argv[*i] + 10 : NULL;
+}
+
 /*
  * Options from --profile files come first, the rest of the command line
  * after them, so that what the user typed wins.
@@ -1036,12 +1046,8 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 	if (opts_args_push(a, argc > 0 ? argv[0] : APP, NULL, 0) != 0)
 		return -1;
 	for (int i = 1; i < argc; i++) {
-		const char *f = NULL;
+		const char *f = profile_arg(argc, argv, &i);
 
-		if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
-			f = argv[++i];
-		else if (strncmp(argv[i], "--profile=", 10) == 0)
-			f = argv[i] + 10;
 		if (f == NULL)
 			continue;
 		if (nb_profiles == MAX_PROFILES) {
@@ -1053,16 +1059,10 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 		if (opts_profile_load(&opt_table, f, a) != 0)
 			return -1;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
-			i++;
-			continue;
-		}
-		if (strncmp(argv[i], "--profile=", 10) == 0)
-			continue;
-		if (opts_args_push(a, argv[i], NULL, 0) != 0)
+	for (int i = 1; i < argc; i++)
+		if (profile_arg(argc, argv, &i) == NULL &&
+				opts_args_push(a, argv[i], NULL, 0) != 0)
 			return -1;
-	}
 	/* No consumer stalled, latency timed: unless an option says so. */
 	x.o.stall_consumer = -1;
 	x.o.latency = true;

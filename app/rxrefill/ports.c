@@ -110,7 +110,6 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 	}
 	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
 	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	xsk_port_init(p);
 	return 0;
 }
 
@@ -182,7 +181,7 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
 	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
 	 */
-	p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
+	p->xsk = p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return;
@@ -206,7 +205,7 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
  * A net_pcap port (--replay's or a --vdev's): its files as read before
  * EAL, and one queue per file unless --queues says otherwise, so that no
  * file goes unread unsaid. Without infinite_rx it replays them once per
- * start.
+ * start; with it, it loads them at queue setup: probed again for a pool.
  */
 static void
 port_pcap_files(const struct app *a, struct port *p)
@@ -220,6 +219,7 @@ port_pcap_files(const struct app *a, struct port *p)
 		return;
 	p->files = *c;
 	p->finite = !c->endless;
+	p->always_reprobe |= c->endless;
 	if (a->opt.queues == 0)
 		p->nb_q = c->nb;
 	else if (p->nb_q < c->nb)
@@ -485,74 +485,41 @@ queues_setup(struct port *p, unsigned int rxd, bool again)
 	return 0;
 }
 
-struct reclaim {
-	void **home;		/* sorted: the frames that are home */
-	unsigned int nb_home;
-	void **out;		/* the others */
-	unsigned int nb_out;
-};
-
-static int
-ptr_cmp(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(void * const *)a;
-	uintptr_t y = (uintptr_t)*(void * const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void
-reclaim_obj(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+reclaim_obj(struct rte_mempool *mp, void *arg, void *obj,
 		unsigned int idx __rte_unused)
 {
-	struct reclaim *rc = arg;
+	unsigned int *out = arg;
 
-	if (bsearch(&obj, rc->home, rc->nb_home, sizeof(void *), ptr_cmp) == NULL)
-		rc->out[rc->nb_out++] = obj;
+	/* Not taken out by pool_reclaim() (refcnt 0): one the PMD lost. */
+	if (rte_mbuf_refcnt_read(obj) != 0) {
+		rte_pktmbuf_reset(obj);
+		++*out;
+	}
+	rte_mbuf_refcnt_set(obj, 1);
+	rte_mempool_put(mp, obj);
 }
 
 /*
  * A failed queue setup can take frames of the new pool and lose them
  * (net_af_xdp of DPDK 22.11 fills its fill queue before it fails). Once the
  * port is closed and the pool was never used by anything else, every frame
- * that is not home is such a frame: take the free ones out, find the rest
- * by walking the pool, and put them all back.
+ * that is not home is such a frame: take the free ones out, marked, and
+ * put every frame of the pool back. @return how many were not home.
  */
-static int
-pool_reclaim(struct rte_mempool *mp, unsigned int *reclaimed)
+static unsigned int
+pool_reclaim(struct rte_mempool *mp)
 {
-	struct reclaim rc = { 0 };
-	unsigned int n;
+	unsigned int out = 0;
+	void *obj;
 
-	*reclaimed = 0;
 	rxr_pool_quiesce(rxr_mempool_pool(mp));
-	n = rte_mempool_avail_count(mp);
-	if (n == mp->size)
+	if (rte_mempool_avail_count(mp) == mp->size)
 		return 0;
-	rc.home = calloc(mp->size, sizeof(void *));
-	rc.out = calloc(mp->size, sizeof(void *));
-	if (rc.home == NULL || rc.out == NULL) {
-		free(rc.home);
-		free(rc.out);
-		return -1;
-	}
-	while (rc.nb_home < mp->size &&
-			rte_mempool_get(mp, &rc.home[rc.nb_home]) == 0)
-		rc.nb_home++;
-	qsort(rc.home, rc.nb_home, sizeof(void *), ptr_cmp);
-	rte_mempool_obj_iter(mp, reclaim_obj, &rc);
-	if (rc.nb_home != 0)
-		rte_mempool_put_bulk(mp, rc.home, rc.nb_home);
-	for (unsigned int i = 0; i < rc.nb_out; i++) {
-		rte_pktmbuf_reset(rc.out[i]);
-		rte_mbuf_refcnt_set(rc.out[i], 1);
-	}
-	if (rc.nb_out != 0)
-		rte_mempool_put_bulk(mp, rc.out, rc.nb_out);
-	*reclaimed = rc.nb_out;
-	free(rc.home);
-	free(rc.out);
-	return 0;
+	while (rte_mempool_get(mp, &obj) == 0)
+		rte_mbuf_refcnt_set(obj, 0);
+	rte_mempool_obj_iter(mp, reclaim_obj, &out);
+	return out;
 }
 
 /* rxr_pool_check()'s findings, one rte_log line each. */
@@ -597,7 +564,7 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 	 * frames of its fill ring there when it closes: the port is closed by
 	 * now, so nothing can hold them any more.
 	 */
-	if (p->xsk && pool_reclaim(mp, &got) == 0 && got != 0)
+	if (p->xsk && (got = pool_reclaim(mp)) != 0)
 		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
 			"are back in their zone", p->id, p->driver, got);
 	rxr_pool_quiesce(pool);
@@ -651,8 +618,9 @@ port_renew(struct app *a, struct port *p)
 	for (unsigned int t = 0; t < REPROBE_TRIES; t++) {
 		RXR_LOG(NOTICE, "port %u (%s): closing it and probing %s "
 			"again for the new pool", p->id, p->driver, p->devname);
-		if (port_reprobe(a, p) != 0 || pool_reclaim(p->mp, &got) != 0)
+		if (port_reprobe(a, p) != 0)
 			return -1;
+		got = pool_reclaim(p->mp);
 		if (got != 0)
 			RXR_LOG(NOTICE, "port %u (%s): %u frames the failed "
 				"setup took are back", p->id, p->driver, got);
@@ -706,9 +674,6 @@ ports_use_pool(struct app *a, unsigned int run)
 						a->pollers[k].lcore;
 					break;
 				}
-		/* net_pcap with infinite_rx loads its files at queue setup. */
-		if (p->mp != NULL && p->files.endless)
-			p->always_reprobe = true;
 		if (again && p->always_reprobe) {
 			if (port_reprobe(a, p) != 0)
 				return -1;

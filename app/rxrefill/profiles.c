@@ -30,38 +30,39 @@ try_dir(const char *dir, const char *name, char *buf, size_t len)
 			access(buf, F_OK) == 0);
 }
 
-/* The installed profiles next to the program, "" when unknown. */
-static void
-profile_reldir(char *dir, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	dir[0] = '\0';
-	if (n <= 0)
-		return;
-	exe[n] = '\0';
-	snprintf(dir, len, "%s/%s", dirname(exe), RXR_PROFILE_RELDIR);
-}
-
-/* A --profile argument as a path, or NAME of an installed one. */
+/*
+ * A --profile argument: a path or an existing file as given, else NAME of
+ * an installed profile, next to the program first (a relocated install
+ * finds its own). NULL, said, when NAME is found nowhere.
+ */
 static const char *
 profile_find(const char *name, char *buf, size_t len)
 {
-	char dir[PATH_MAX + 64];
+	char dir[PATH_MAX + 64] = "", exe[PATH_MAX];
+	ssize_t n;
+	int err;
 
-	/* A path, or an existing file, is taken as given. */
 	if (strchr(name, '/') != NULL || access(name, F_OK) == 0 ||
 			name[0] == '\0')
 		return name;
-	/* Next to the program first: a relocated install finds its own. */
-	profile_reldir(dir, sizeof(dir));
-	if (dir[0] != '\0' && try_dir(dir, name, buf, len))
-		return buf;
+	err = errno;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(dir, sizeof(dir), "%s/%s", dirname(exe),
+			RXR_PROFILE_RELDIR);
+		if (try_dir(dir, name, buf, len))
+			return buf;
+	}
 	if (try_dir(RXR_PROFILE_DIR, name, buf, len))
 		return buf;
-	/* Not found: the caller's error names what was given. */
-	return name;
+	/* Not there for another reason: the caller's error names it. */
+	if (err != ENOENT)
+		return name;
+	RXR_LOG(ERR, "--profile %s: no such file, and no %s.profile among the "
+		"installed profiles (%s%s%s)", name, name, dir,
+		dir[0] != '\0' ? ", " : "", RXR_PROFILE_DIR);
+	return NULL;
 }
 
 /* Arguments read from a profile live as long as the options that point in. */
@@ -211,17 +212,8 @@ opts_profile_load(const struct rxr_opt_table *t, const char *name,
 	int ret, first;
 	FILE *f;
 
-	/* A NAME found nowhere: say where it was looked for. */
-	if (path == name && name[0] != '\0' && strchr(name, '/') == NULL &&
-			access(name, F_OK) != 0 && errno == ENOENT) {
-		char dir[PATH_MAX + 64];
-
-		profile_reldir(dir, sizeof(dir));
-		RXR_LOG(ERR, "--profile %s: no such file, and no %s.profile "
-			"among the installed profiles (%s%s%s)", name, name,
-			dir, dir[0] != '\0' ? ", " : "", RXR_PROFILE_DIR);
+	if (path == NULL)
 		return -1;
-	}
 	/* A directory is no empty profile, and a FIFO would block. */
 	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);

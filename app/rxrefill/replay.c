@@ -225,42 +225,119 @@ too_large(const struct app *a, const char *opt, const char *path,
 }
 
 /*
- * Endless replay keeps a copy of every packet in the pool and copies a
- * burst at a time into frames taken all at once: with fewer net_pcap
- * refuses the queue after EAL, in its own words, or receives nothing and
- * counts no drop. @p whose: whose files; @p more: further advice.
+ * The rx_pcap files of net_pcap device d (named), given with @p opt in
+ * @p arg ("NAME,KEY=VALUE,..."), each read by capture_scan(); d->arg is the
+ * argument EAL reads, rewritten to name the copies made. --replay's files
+ * are checked for endless replay one by one, as they are read. Endless
+ * replay keeps a copy of every packet in the pool and copies a burst at
+ * a time into frames taken all at once: with fewer net_pcap refuses the
+ * queue after EAL, in its own words, or receives nothing and counts no
+ * drop.
  */
 static int
-endless_frames_check(const struct app *a, const char *whose,
-		uint64_t segments, const char *more)
+pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
+		const char *arg, uint16_t room, bool replay)
 {
-	if (a->opt.frames == 0 || a->opt.frames >= segments + a->opt.burst)
+	struct replay_counts *c = &d->files;
+	char whose[RTE_DEV_NAME_MAX_LEN + 32];
+	char *kv, *save = NULL, *out;
+	/* The files' names point into copy (files.given[]). */
+	char *copy = strdup(arg);
+
+	out = d->arg = calloc(1, strlen(arg) + 32 * MAX_QUEUES + 1);
+	if (copy == NULL || out == NULL) {
+		free(copy);
+		return -1;
+	}
+	for (kv = strtok_r(copy, ",", &save); kv != NULL;
+			kv = strtok_r(NULL, ",", &save)) {
+		if (strncmp(kv, "infinite_rx=", 12) == 0)
+			c->endless = strtol(kv + 12, NULL, 10) != 0;
+		if (strncmp(kv, "rx_pcap=", 8) != 0 || c->nb == MAX_QUEUES) {
+			strcat(out, ",");
+			strcat(out, kv);
+			continue;
+		}
+		if (replay)
+			c->largest = 0;
+		if (capture_scan(a, opt, kv + 8, c, c->nb) != 0)
+			return -1;
+		strcat(out, ",rx_pcap=");
+		strcat(out, c->read[c->nb++]);
+		/* net_pcap's endless replay keeps one mbuf per packet and
+		 * refuses a chain at queue setup: say so before any port. */
+		if (replay && c->endless && c->largest > room) {
+			too_large(a, opt, kv + 8, c->largest, room,
+				"finite replay (--loops N)");
+			return -1;
+		}
+	}
+	if (d->files.nb == 0)
+		free(copy);
+	if (!c->endless)
 		return 0;
+	if (c->largest > room) {
+		too_large(a, "--vdev", d->name, c->largest, room,
+			"infinite_rx=0");
+		return -1;
+	}
+	if (a->opt.frames == 0 || a->opt.frames >= c->segments + a->opt.burst)
+		return 0;
+	if (replay)
+		snprintf(whose, sizeof(whose), "the --replay files");
+	else
+		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
+			d->name);
 	RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
 		" packets of %s in the pool and takes a burst of %u frames at "
 		"a time: give at least %" PRIu64 ", leave --frames out (sized "
-		"for them)%s", a->opt.frames, segments, whose, a->opt.burst,
-		segments + a->opt.burst, more);
+		"for them)%s", a->opt.frames, c->segments, whose, a->opt.burst,
+		c->segments + a->opt.burst, replay ? ", or replay the files N "
+		"times (--loops N)" : "");
 	return -1;
 }
 
 /*
- * The --vdev net_pcap devices of EAL's arguments: their rx_pcap files
- * read as --replay's are, each argument rewritten to name the copies
- * made. Counts kept by device name for ports_init().
+ * The --replay files, as the table's first net_pcap device, then the
+ * --vdev net_pcap devices of EAL's arguments, each argument rewritten to
+ * name the copies made. Counts kept by device name for ports_init().
  */
-static int
-replay_devices(struct app *a, int argc, char **argv, uint16_t room)
+int
+replay_prepare(struct app *a, int argc, char **argv)
 {
+	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
+		RTE_PKTMBUF_HEADROOM;
+
+	if (a->opt.nb_replay != 0) {
+		char *arg = NULL;
+		size_t len;
+		FILE *f = open_memstream(&arg, &len);
+		int ret;
+
+		if (f == NULL)
+			return -1;
+		/* No name has a ',' or '=': --replay refuses them. */
+		fputs(REPLAY_VDEV, f);
+		for (unsigned int i = 0; i < a->opt.nb_replay; i++)
+			fprintf(f, ",rx_pcap=%s", a->opt.replay[i]);
+		/* Finite replay reads each file once per port start. */
+		fputs(a->opt.loops == 0 ? ",infinite_rx=1" : "", f);
+		a->nb_pcap_devs = 1;
+		snprintf(a->pcap_devs[0].name, RTE_DEV_NAME_MAX_LEN, "%s",
+			REPLAY_VDEV);
+		a->pcap_devs[0].files.endless = a->opt.loops == 0;
+		ret = fclose(f) != 0 ? -1 : pcap_dev_read(a, &a->pcap_devs[0],
+			"--replay", arg, room, true);
+		free(arg);
+		if (ret != 0)
+			return -1;
+	}
 	for (int i = 1; i < argc; i++) {
 		char *arg = strncmp(argv[i], "--vdev=", 7) == 0 ? argv[i] + 7 :
 			strcmp(argv[i], "--vdev") == 0 && i + 1 < argc ?
 			argv[++i] : NULL;
-		char *kv, *save = NULL, *copy, *out;
 		char opt[RTE_DEV_NAME_MAX_LEN + 8];
-		char whose[RTE_DEV_NAME_MAX_LEN + 32];
 		struct pcap_dev *d;
-		size_t len;
 
 		if (arg == NULL || strncmp(arg, "net_pcap", 8) != 0 ||
 				a->nb_pcap_devs == MAX_PORTS)
@@ -269,81 +346,11 @@ replay_devices(struct app *a, int argc, char **argv, uint16_t room)
 		snprintf(d->name, sizeof(d->name), "%.*s",
 			(int)strcspn(arg, ","), arg);
 		snprintf(opt, sizeof(opt), "--vdev %s", d->name);
-		len = strlen(arg) + 32 * MAX_QUEUES + 1;
-		/* The files' names point into copy (files.given[]). */
-		copy = strdup(arg);
-		out = d->arg = calloc(1, len);
-		if (copy == NULL || out == NULL) {
-			free(copy);
+		if (pcap_dev_read(a, d, opt, arg, room, false) != 0)
 			return -1;
-		}
-		for (kv = strtok_r(copy, ",", &save); kv != NULL;
-				kv = strtok_r(NULL, ",", &save)) {
-			struct replay_counts *c = &d->files;
-
-			if (strncmp(kv, "infinite_rx=", 12) == 0)
-				c->endless = strtol(kv + 12, NULL, 10) != 0;
-			if (strncmp(kv, "rx_pcap=", 8) == 0 &&
-					c->nb < MAX_QUEUES) {
-				if (capture_scan(a, opt, kv + 8, c, c->nb) != 0)
-					return -1;
-				strcat(out, ",rx_pcap=");
-				strcat(out, c->read[c->nb++]);
-			} else {
-				strcat(out, ",");
-				strcat(out, kv);
-			}
-		}
-		if (d->files.nb == 0)
-			free(copy);
-		argv[i] = out + 1;	/* past the first "," */
-		if (!d->files.endless)
-			continue;
-		if (d->files.largest > room) {
-			too_large(a, "--vdev", d->name, d->files.largest, room,
-				"infinite_rx=0");
-			return -1;
-		}
-		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
-			d->name);
-		if (endless_frames_check(a, whose, d->files.segments, "") != 0)
-			return -1;
+		argv[i] = d->arg + 1;	/* past the first "," */
 	}
 	return 0;
-}
-
-int
-replay_prepare(struct app *a, int argc, char **argv)
-{
-	struct pcap_dev *d = &a->pcap_devs[0];
-	struct replay_counts *c = &d->files;
-	uint16_t room = rxr_mempool_data_room(a->opt.frame_size, 0) -
-		RTE_PKTMBUF_HEADROOM;
-
-	if (a->opt.nb_replay == 0)
-		return replay_devices(a, argc, argv, room);
-	/* The --replay files: the table's first device, found by name. */
-	a->nb_pcap_devs = 1;
-	snprintf(d->name, sizeof(d->name), "%s", REPLAY_VDEV);
-	c->endless = a->opt.loops == 0;
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
-		c->largest = 0;
-		if (capture_scan(a, "--replay", a->opt.replay[i], c, i) != 0)
-			return -1;
-		c->nb++;
-		/* net_pcap's endless replay keeps one mbuf per packet and
-		 * refuses a chain at queue setup: say so before any port. */
-		if (c->endless && c->largest > room) {
-			too_large(a, "--replay", a->opt.replay[i], c->largest,
-				room, "finite replay (--loops N)");
-			return -1;
-		}
-	}
-	if (c->endless && endless_frames_check(a, "the --replay files",
-				c->segments, ", or replay the files N times "
-				"(--loops N)") != 0)
-		return -1;
-	return replay_devices(a, argc, argv, room);
 }
 
 bool
@@ -393,9 +400,7 @@ replay_changed(const struct app *a)
 int
 ports_create_replay(struct app *a)
 {
-	size_t len = 64;
 	uint16_t id;
-	char *args;
 	int ret;
 
 	/* EAL would take a second probe of the name as done: the port would
@@ -405,21 +410,9 @@ ports_create_replay(struct app *a)
 			"give the device another name", REPLAY_VDEV);
 		return -1;
 	}
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++)
-		len += strlen(a->opt.replay[i]) + 16;
-	args = calloc(1, len);
-	if (args == NULL)
-		return -1;
-	/* No name has a ',': --replay splits its list at them. */
-	for (unsigned int i = 0; i < a->opt.nb_replay; i++) {
-		strcat(args, i == 0 ? "rx_pcap=" : ",rx_pcap=");
-		strcat(args, a->pcap_devs[0].files.read[i]);
-	}
-	/* Finite replay reads each file once per port start. */
-	if (a->opt.loops == 0)
-		strcat(args, ",infinite_rx=1");
-	ret = rte_eal_hotplug_add("vdev", REPLAY_VDEV, args);
-	free(args);
+	/* Its argument as replay_prepare() rewrote it, past ",NAME,". */
+	ret = rte_eal_hotplug_add("vdev", REPLAY_VDEV,
+		strchr(a->pcap_devs[0].arg + 1, ',') + 1);
 	if (ret != 0) {
 		RXR_LOG(ERR, "cannot create the net_pcap replay port: %s",
 			rte_strerror(-ret));

@@ -431,7 +431,6 @@ struct xsk_counters {
 	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
 	unsigned int sockets;
 };
-void xsk_port_init(struct port *p);
 void xsk_setup_begin(struct port *p);
 void xsk_setup_end(struct port *p, bool done);
 int xsk_stats_read(const struct port *p, struct xsk_counters *c);
@@ -507,6 +506,10 @@ int lcore_cpu(unsigned int lcore);
 /* First line of a small file (sysfs, /proc), without its newline, in buf;
  * false, and buf "", when unreadable. */
 bool read_first_line(const char *path, char *buf, size_t len);
+/* A small file, whole and NUL-terminated, at the path @p fmt makes as
+ * printf; its length, or -1 when it cannot be opened. */
+ssize_t read_file(char *buf, size_t len, const char *fmt, ...)
+	__rte_format_printf(3, 4);
 
 /* cpus.c: a CPU that -l, -c or --lcores in EAL's arguments pin an lcore to
  * and this process cannot run on, said; false when there is none. The

@@ -77,13 +77,6 @@ xsk_known(const struct xsk_sock *set, unsigned int n, const struct xsk_sock *s)
 	return false;
 }
 
-void
-xsk_port_init(struct port *p)
-{
-	p->xsk = strcmp(p->driver, "net_af_xdp") == 0;
-	p->nb_xsk = 0;
-}
-
 /* Before a port's queues are set up: remember the sockets already open. */
 void
 xsk_setup_begin(struct port *p)

@@ -180,6 +180,30 @@ test_cpulist(void)
 	return 0;
 }
 
+/* One range, as EAL's --lcores sets take them: it stops at what follows. */
+static int
+test_cpu_range(void)
+{
+	const char *p = "2-3@(5)";
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_range(&p, &s), 0, "range");
+	RXR_TEST_ASSERT(*p == '@' && CPU_COUNT(&s) == 2 && CPU_ISSET(2, &s) &&
+		CPU_ISSET(3, &s), "stops at '@'");
+	p = "7,1";
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_range(&p, &s), 0, "one CPU");
+	RXR_TEST_ASSERT(*p == ',' && CPU_ISSET(7, &s), "added to the set");
+	p = " 1";
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_range(&p, &s), -1, "blank first");
+	p = "1- 2";
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_range(&p, &s), -1, "blank after -");
+	p = "1024";
+	RXR_TEST_ASSERT_EQ(noise_parse_cpu_range(&p, &s), -1,
+		"past CPU_SETSIZE");
+	return 0;
+}
+
 int
 main(void)
 {
@@ -188,5 +212,6 @@ main(void)
 	rxr_test_run("schedstat", test_schedstat);
 	rxr_test_run("/proc/<pid>/stat", test_pid_stat);
 	rxr_test_run("cpu lists", test_cpulist);
+	rxr_test_run("cpu ranges", test_cpu_range);
 	return rxr_test_done();
 }
