@@ -398,15 +398,44 @@ __rxr_pool_slow(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
 	return alloc ? p->ops.alloc(p, objs, n) : p->ops.free(p, objs, n);
 }
 
+/*
+ * Bulk off with an inline owner path: a frame at a time through that path,
+ * as the kernel's callers without alloc_pages_bulk() call rmqueue_pcplist()
+ * per page; the strategy's own per-frame loop would dispatch twice a frame.
+ * A sampled call (no lcore learned) stays whole: one refill, timed once.
+ */
+static inline bool
+owner_per_frame_wanted(const struct rxr_pool *p, unsigned int n)
+{
+	return unlikely(n > p->ops.section_max) && p->ops.owner != NULL &&
+		RTE_PER_LCORE(rxr_ctx_lcore) < RTE_MAX_LCORE;
+}
+
+static __rte_noinline int
+owner_per_frame(struct rxr_pool *p, void **objs, unsigned int n, bool alloc)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (unlikely(__rxr_pool_call(p, &objs[i], 1, alloc) != 0)) {
+			while (i-- > 0)
+				__rxr_pool_call(p, &objs[i], 1, false);
+			return -ENOBUFS;
+		}
+	return 0;
+}
+
 int
 __rxr_pool_alloc_n(struct rxr_pool *p, void **objs, unsigned int n)
 {
+	if (owner_per_frame_wanted(p, n))
+		return owner_per_frame(p, objs, n, true);
 	return __rxr_pool_call(p, objs, n, true);
 }
 
 int
 __rxr_pool_free_n(struct rxr_pool *p, void * const *objs, unsigned int n)
 {
+	if (owner_per_frame_wanted(p, n))
+		return owner_per_frame(p, (void **)(uintptr_t)objs, n, false);
 	return __rxr_pool_call(p, (void **)(uintptr_t)objs, n, false);
 }
 
