@@ -13,6 +13,7 @@
 
 #include "rxr_test.h"
 #include "rxr_zero.h"
+#include "zero_isa.h"
 
 #define GUARD 8192u
 #define PAT 0xA5
@@ -26,30 +27,6 @@ struct variant {
 
 static struct variant variants[8];
 static unsigned int nr_variants;
-
-static const char *const isa_names[RXR_ZERO_NR_NT_ISAS] = {
-	"best", "sse2", "avx2", "avx512", "clzero",
-};
-
-/* Whether this CPU runs nt with isa: rxr_zero_extent() refuses it if not. */
-static bool
-isa_supported(enum rxr_zero_nt_isa isa)
-{
-	struct rxr_zero_opts o = { .method = RXR_ZERO_NT, .nt_isa = isa };
-
-	return rxr_zero_extent(NULL, 0, &o) == 0;
-}
-
-/* What RXR_ZERO_NT_BEST stands for: the first the CPU has from CLZERO. */
-static enum rxr_zero_nt_isa
-isa_best(void)
-{
-	enum rxr_zero_nt_isa isa = RXR_ZERO_NT_CLZERO;
-
-	while (isa > RXR_ZERO_NT_SSE2 && !isa_supported(isa))
-		isa--;
-	return isa;
-}
 
 static void
 variants_init(void)
