@@ -102,27 +102,6 @@ join_argv(int argc, char *const *argv)
 	return out;
 }
 
-/* Counts that come with their arrays; 0 or -EINVAL. */
-static int
-env_check(const struct rxr_report_env *env, char *err, size_t errlen)
-{
-	if (env->nb_lcores > 0 && env->lcores == NULL) {
-		rxrr_err(err, errlen, "env: %u lcores but no lcore array",
-			env->nb_lcores);
-		return -EINVAL;
-	}
-	if (env->argc > 0 && env->argv == NULL) {
-		rxrr_err(err, errlen, "env: argc %d but no argv", env->argc);
-		return -EINVAL;
-	}
-	if (env->nb_ports > 0 && env->ports == NULL) {
-		rxrr_err(err, errlen, "env: %u ports but no port array",
-			env->nb_ports);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* obj.key = v (stolen): env.options, env or a run. */
 static int
 set_key(json_t *obj, const char *key, json_t *v)
@@ -681,10 +660,10 @@ static const struct field run_fields[] = {
 		HAS(rxr_report_run, has_streams_counted_by_poll) },
 	FEND
 };
-FARR(runs, F_OBJ, run_fields, check_run);
+FARR(runs_spec, F_OBJ, run_fields, check_run);
 
 static int write_fields(json_t *o, const char *s, const struct field *fields,
-		const json_t *found, const char *path, char *err, size_t errlen);
+		const json_t *found, char *err, size_t errlen);
 
 /* Member f of the struct at s as JSON; NULL when out of memory. */
 static json_t *
@@ -712,7 +691,7 @@ member_json(const struct field *f, const char *s)
 				member_json(f->sub, e);
 			if (json_array_append_new(arr, v) != 0 ||
 					(f->sub->t == F_OBJ && write_fields(v, e,
-						f->sub->sub, NULL, NULL, NULL, 0))) {
+						f->sub->sub, NULL, NULL, 0))) {
 				json_decref(arr);
 				return NULL;
 			}
@@ -733,19 +712,17 @@ write_counts(json_t *o, const char *s, const struct field *f, char *err,
 		(const void *)s)->strategy;
 	unsigned int n = *(const unsigned int *)(s + f->nb);
 
+	/* An empty name is refused by the schema, as in a file. */
 	for (unsigned int i = 0; i < n && i < RXR_REPORT_DROPS_MAX; i++) {
-		if (d[i].cause == NULL || *d[i].cause == '\0') {
-			rxrr_err(err, errlen, "run %s: %s[%u]: empty cause",
-				strategy, f->key, i);
-			return -EINVAL;
-		}
-		if (json_object_get(o, d[i].cause) != NULL) {
+		const char *cause = d[i].cause != NULL ? d[i].cause : "";
+
+		if (json_object_get(o, cause) != NULL) {
 			rxrr_err(err, errlen, "run %s: %s \"%s\" twice",
 				strategy, strcmp(f->key, "drops") == 0 ? "drop cause" :
-				"counter", d[i].cause);
+				"counter", cause);
 			return -EINVAL;
 		}
-		if (rxrr_jset(o, d[i].cause, rxrr_jcount(d[i].count)))
+		if (rxrr_jset(o, cause, rxrr_jcount(d[i].count)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -754,32 +731,28 @@ write_counts(json_t *o, const char *s, const struct field *f, char *err,
 /*
  * The fields of the struct at s into o, in list order: each by its put(),
  * from its member, or from found (values of the fields without a member,
- * by key); an array not required only when it has elements. A negative
- * number is refused unless path is NULL (what the caller measured, checked
- * when the report is written). 0, -EINVAL (err set) or -ENOMEM.
+ * by key); an array not required only when it has elements. The values
+ * are the schema's to check. 0, -EINVAL (err set) or -ENOMEM.
  */
 static int
 write_fields(json_t *o, const char *s, const struct field *fields,
-		const json_t *found, const char *path, char *err, size_t errlen)
+		const json_t *found, char *err, size_t errlen)
 {
 	for (const struct field *f = fields; f->key != NULL; f++) {
-		const double *d = (const double *)(const void *)(s + f->off);
-		char sub[160];
 		json_t *v;
 		int ret;
 
 		if (f->has != 0 && !*(const bool *)(s + f->has - 1))
 			continue;
+		if (f->c == C_ARR && *(const unsigned int *)(s + f->nb) > 0 &&
+				*(const void *const *)(s + f->off) == NULL) {
+			rxrr_err(err, errlen, "%u %s but no array",
+				*(const unsigned int *)(s + f->nb), f->key);
+			return -EINVAL;
+		}
 		ret = f->put == NULL ? 0 : f->put(o, (const void *)s, err, errlen);
 		if (ret != 0)
 			return ret == -ENOMEM ? -ENOMEM : -EINVAL;
-		snprintf(sub, sizeof(sub), "%s%s%s", path != NULL ? path : "",
-			path != NULL && *path != '\0' ? "." : "", f->key);
-		/* A negative figure is a bug in the caller: say which one. */
-		if (f->c == C_DBL && path != NULL && isfinite(*d) && *d < 0) {
-			rxrr_err(err, errlen, "run: %s is negative (%g)", sub, *d);
-			return -EINVAL;
-		}
 		if (f->c == C_NONE) {
 			v = json_object_get(found, f->key);
 			if (v != NULL && json_object_set(o, f->key, v) != 0)
@@ -794,8 +767,8 @@ write_fields(json_t *o, const char *s, const struct field *fields,
 		if (rxrr_jset(o, f->key, v) != 0)
 			return -ENOMEM;
 		ret = f->c == C_OBJ ? write_fields(v, s + f->off, f->sub, NULL,
-			path != NULL ? sub : NULL, err, errlen) : f->c == C_COUNTS ? write_counts(v, s,
-			f, err, errlen) : 0;
+			err, errlen) : f->c == C_COUNTS ? write_counts(v, s, f, err,
+			errlen) : 0;
 		if (ret != 0)
 			return ret;
 	}
@@ -817,11 +790,6 @@ put_marks(json_t *o, const struct rxr_report_run *run, char *err,
 	unsigned int i;
 	int ret;
 
-	if (run->cut_short != NULL && *run->cut_short == '\0') {
-		rxrr_err(err, errlen, "run %s: cut short without a reason",
-			run->strategy);
-		return -EINVAL;
-	}
 	if (run->has_noise && n->disturbed >> RXR_REPORT_DISTURBED_CAUSES != 0) {
 		rxrr_err(err, errlen, "run %s: disturbed by unknown causes 0x%x",
 			run->strategy, n->disturbed);
@@ -858,7 +826,7 @@ put_marks(json_t *o, const struct rxr_report_run *run, char *err,
 		"nonvoluntary_ctxt_switches", rxrr_jcount(sw),
 		"migrations", rxrr_jcount(mig));
 	ret = found == NULL ? -ENOMEM : write_fields(noise, (const void *)n,
-		noise_fields, found, NULL, err, errlen);
+		noise_fields, found, err, errlen);
 	json_decref(found);
 	return ret;
 }
@@ -941,8 +909,10 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 	char *argv_str;
 	int ret;
 
-	if (env_check(env, err, errlen) != 0)
+	if (env->argc > 0 && env->argv == NULL) {
+		rxrr_err(err, errlen, "env: argc %d but no argv", env->argc);
 		return -EINVAL;
+	}
 	if (env->host != NULL)
 		snprintf(host, sizeof(host), "%s", env->host);
 	else if (gethostname(host, sizeof(host)) != 0)
@@ -965,16 +935,15 @@ rxr_report_set_env(struct rxr_report *r, const struct rxr_report_env *env,
 		"argv", rxrr_jstr(argv_str));
 	free(argv_str);
 	e = json_object();
-	ret = found == NULL || e == NULL || write_fields(e, (const void *)env,
-		env_fields, found, "", NULL, 0) != 0 ||
-		json_object_set(r->doc, "env", e) != 0;
+	ret = found == NULL || e == NULL ? -ENOMEM : write_fields(e,
+		(const void *)env, env_fields, found, err, errlen);
+	if (ret == 0 && json_object_set(r->doc, "env", e) != 0)
+		ret = -ENOMEM;
 	json_decref(found);
 	json_decref(e);
-	if (ret != 0) {
+	if (ret == -ENOMEM)
 		rxrr_err(err, errlen, "env: out of memory");
-		return -ENOMEM;
-	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -991,9 +960,10 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 		char *err, size_t errlen)
 {
 	json_t *runs = json_object_get(r->doc, "runs");
+	struct vctx c = { .name = "report", .err = err, .errlen = errlen };
 	struct rxr_report_run full = *run;
 	json_t *o, *prev;
-	char label[160];
+	char label[160], path[32];
 	size_t i;
 	int ret;
 
@@ -1002,26 +972,19 @@ rxr_report_add_run(struct rxr_report *r, const struct rxr_report_run *run,
 	full.gbps_wire = ratio(((double)run->rx_bytes + WIRE_OVERHEAD_BYTES *
 		run->rx_packets) * BITS_PER_BYTE, run->duration_s) / GIGA;
 	full.mpps = ratio(run->rx_packets, run->duration_s) / MEGA;
-	if (run->strategy == NULL || *run->strategy == '\0') {
-		rxrr_err(err, errlen, "run: no strategy name");
-		return -EINVAL;
-	}
 	if (run->nb_drops > RXR_REPORT_DROPS_MAX) {
 		rxrr_err(err, errlen, "run %s: %u drop causes, at most %d",
 			run->strategy, run->nb_drops, RXR_REPORT_DROPS_MAX);
 		return -EINVAL;
 	}
-	if (run->nb_streams > 0 && run->streams == NULL) {
-		rxrr_err(err, errlen, "run %s: %u streams but no array",
-			run->strategy, run->nb_streams);
-		return -EINVAL;
-	}
 	o = json_object();
 	ret = o == NULL ? -ENOMEM : write_fields(o, (const void *)&full,
-		run_fields, NULL, "", err, errlen);
+		run_fields, NULL, err, errlen);
 	if (ret == -ENOMEM)
 		rxrr_err(err, errlen, "run: out of memory");
-	if (ret != 0) {
+	/* The caller's figures, as the schema checks a file's. */
+	snprintf(path, sizeof(path), "runs[%zu]", json_array_size(runs));
+	if (ret != 0 || vvalue(&c, o, path, &runs_spec[0]) != 0) {
 		json_decref(o);
 		return -EINVAL;
 	}
@@ -1113,7 +1076,7 @@ rxr_report_validate(const json_t *doc, const char *name, char *err,
 		{ "partial", F_BOOL, true },
 		{ "created", F_STR, true },
 		{ "env", F_OBJ, true, env_fields },
-		{ "runs", F_ARR, true, runs },
+		{ "runs", F_ARR, true, runs_spec },
 		{ "summary", F_ARR },
 		{ "statistics", F_OBJ, false, statistics_fields },
 		FEND

@@ -334,6 +334,16 @@ test_builder_rejects(void)
 	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
 		-EINVAL && strstr(err, "streams[0]") != NULL,
 		"stream without address: %s", err);
+	/* What the caller measured is checked as the schema checks a file:
+	 * a run the report could not be written with is refused now. */
+	run.nb_streams = 0;
+	run.has_noise = true;
+	run.noise.lcores = &(struct rxr_report_noise_lcore){
+		.runqueue_wait_share = -0.5 };
+	run.noise.nb_lcores = 1;
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
+		-EINVAL && strstr(err, "runqueue_wait_share") != NULL,
+		"negative noise share: %s", err);
 	RXR_TEST_ASSERT_EQ(rxr_report_nb_runs(r), 1, "runs after rejects");
 	rxr_report_free(r);
 	return 0;
