@@ -13,15 +13,13 @@
 /* Far above any real report; keeps a wrong file from eating memory. */
 #define REPORT_MAX_BYTES (256u << 20)
 
-#define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
-
-/* The document at doc and a newline into f, flushed; 0 or -errno. */
+/* The document at doc and a newline into f (flushed by the caller). */
 static int
 dump(FILE *f, const void *doc)
 {
 	errno = 0;
-	if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF ||
-			fflush(f) != 0)
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0 ||
+			fputc('\n', f) == EOF)
 		return errno != 0 ? -errno : -EIO;
 	return 0;
 }
@@ -45,13 +43,6 @@ rxr_report_write_atomic(const struct rxr_report *r, const char *path,
 	if (rxr_report_validate(r->doc, "report", verr, sizeof(verr)) != 0) {
 		rxrr_err(err, errlen, "cannot write report %s: %s", path, verr);
 		return -EINVAL;
-	}
-	if (rxr_path_is_stdout(path)) {
-		ret = dump(stdout, r->doc);
-		if (ret != 0)
-			rxrr_err(err, errlen, "cannot write report to standard "
-				"output: %s", strerror(-ret));
-		return ret;
 	}
 	if (*(slash != NULL ? slash + 1 : path) == '\0') {
 		rxrr_err(err, errlen, "cannot write report %s: not a file name",
