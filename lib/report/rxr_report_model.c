@@ -358,15 +358,8 @@ model_new_row(struct rxrr_model *m)
 	return row;
 }
 
-/* A stat of one column's values: 0 Min, 1 Median, 2 Mean, 3 Stddev, 4 Max. */
-static double
-stat_of(const struct rxr_stats_desc *d, size_t k)
-{
-	const double v[] = { d->min, d->median, d->mean, d->stdev, d->max };
-
-	return v[k];
-}
-
+/* The stats of a column's values, in the order of stat_names[]. */
+#define STAT_OF(d) { (d)->min, (d)->median, (d)->mean, (d)->stdev, (d)->max }
 static const char *const stat_names[] = {
 	"Min", "Median", "Mean", "Stddev", "Max",
 };
@@ -508,7 +501,7 @@ model_add_row(struct colstats *cs, const struct rxrr_metric *mt, size_t k,
 		return -ENOMEM;
 	row->tested = row->dir != RXRR_DIR_NONE && k == (has_mean ? 2 : 1);
 	for (c = 0; c < m->ncols; c++) {
-		row->v[c] = stat_of(&cs->st[c], k);
+		row->v[c] = ((const double[])STAT_OF(&cs->st[c]))[k];
 		row->d[c] = row->dir == RXRR_DIR_NONE ? NAN :
 			delta_pct(row->v[0], row->v[c], row->dir);
 		row->p_unpaired[c] = row->tested ? cs->p[c] : NAN;
@@ -746,16 +739,6 @@ reports_paired(struct rxr_report *const *reports, unsigned int n)
 	return paired;
 }
 
-/* The group of g[0..ng) of cfg's configuration, or NULL. */
-static struct rxrr_group *
-group_find(struct rxrr_group *g, size_t ng, const struct rxrr_group *cfg)
-{
-	for (size_t k = 0; k < ng; k++)
-		if (rxrr_same_config(g[k].runs[0], cfg->runs[0], cfg->zero))
-			return &g[k];
-	return NULL;
-}
-
 int
 rxrr_configs_init(struct rxrr_configs *cf, struct rxr_report *const *reports,
 		unsigned int n)
@@ -794,8 +777,13 @@ rxrr_configs_next(struct rxrr_configs *cf)
 			continue;
 		}
 		cfg = &cf->g[cf->c][cf->i++];
+		/* Each report's group of cfg's configuration, or NULL. */
 		for (unsigned int o = 0; o < cf->n; o++) {
-			cf->cols[o] = group_find(cf->g[o], cf->ng[o], cfg);
+			cf->cols[o] = NULL;
+			for (size_t k = 0; k < cf->ng[o] && !cf->cols[o]; k++)
+				if (rxrr_same_config(cf->g[o][k].runs[0],
+						cfg->runs[0], cfg->zero))
+					cf->cols[o] = &cf->g[o][k];
 			seen |= o < cf->c && cf->cols[o] != NULL;
 		}
 		if (!seen)

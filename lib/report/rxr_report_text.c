@@ -162,26 +162,20 @@ fmt_size(uint64_t v, char *buf, size_t len)
 			suffix[k - 1]);
 }
 
-static void
-fmt_bucket(unsigned int i, char *buf, size_t len)
-{
-	char lo[24], hi[24];
-
-	if (i <= 1) {
-		snprintf(buf, len, "[%u]", i);
-		return;
-	}
-	fmt_size(rxrr_hist_lo(i), lo, sizeof(lo));
-	fmt_size(rxrr_hist_hi(i), hi, sizeof(hi));
-	snprintf(buf, len, "[%s, %s)", lo, hi);
-}
-
 /* Row r of a histogram: bucket first + r; per column its share. */
 static bool
 hist_label(const void *ctx, size_t r, char *buf, size_t len)
 {
-	fmt_bucket(((const struct rxrr_hist *)ctx)->first + (unsigned int)r,
-		buf, len);
+	const unsigned int i = ((const struct rxrr_hist *)ctx)->first +
+		(unsigned int)r;
+	char lo[24], hi[24];
+
+	fmt_size(rxrr_hist_lo(i), lo, sizeof(lo));
+	fmt_size(rxrr_hist_hi(i), hi, sizeof(hi));
+	if (i <= 1)
+		snprintf(buf, len, "[%u]", i);
+	else
+		snprintf(buf, len, "[%s, %s)", lo, hi);
 	return true;
 }
 
@@ -205,24 +199,6 @@ hist_cell(const void *ctx, size_t r, unsigned int c, char *val, char *note,
 		snprintf(val, len, "< 0.1%%");
 	else
 		snprintf(val, len, "%.2f%%", share);
-}
-
-/* The bpftrace histogram shape of the THP NUMA fault series (003). */
-static void
-print_hist(const struct rxrr_model *m, const struct rxrr_hist *h,
-		struct rxrr_line *l, FILE *out)
-{
-	char title[300];
-
-	snprintf(title, sizeof(title), h->config != NULL ?
-		"@refill_ns[%s]:" : "@refill_ns:", h->config);
-	print_grid(&(const struct grid){
-		.corner = "            ", .sep = "    ", .left = true,
-		.title = title, .ncols = m->ncols,
-		.headers = (const char *const *)m->headers,
-		.nrows = h->last - h->first + 1, .label = hist_label,
-		.cell = hist_cell, .ctx = h,
-	}, l, out);
 }
 
 /* What n.s. and n.t. mean and the test that ran (by name when one
@@ -269,12 +245,13 @@ print_test_note(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	rxrr_line_put(l, out);
 }
 
-/* The figures' table, the histograms, the streams' table: each table's
- * widths of its own. */
+/* The figures' table, the histograms (the bpftrace shape of the THP NUMA
+ * fault series, 003), the streams' table: each table's widths of its own. */
 void
 rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 {
 	bool has[2] = { false, false };
+	char title[300];
 	struct table t = { m, 0 };
 	const struct grid g = {
 		.corner = "             ", .sep = COL_SEP, .right = true,
@@ -294,7 +271,15 @@ rxrr_print_model(const struct rxrr_model *m, struct rxrr_line *l, FILE *out)
 	}
 	for (i = 0; i < m->nhists; i++) {
 		fputc('\n', out);
-		print_hist(m, &m->hists[i], l, out);
+		snprintf(title, sizeof(title), m->hists[i].config != NULL ?
+			"@refill_ns[%s]:" : "@refill_ns:", m->hists[i].config);
+		print_grid(&(const struct grid){
+			.corner = "            ", .sep = COL_SEP, .left = true,
+			.title = title, .ncols = m->ncols, .headers = g.headers,
+			.nrows = m->hists[i].last - m->hists[i].first + 1,
+			.label = hist_label, .cell = hist_cell,
+			.ctx = &m->hists[i],
+		}, l, out);
 	}
 	if (has[1]) {
 		fputc('\n', out);
