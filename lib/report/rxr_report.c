@@ -467,10 +467,75 @@ check_run(struct vctx *c, const json_t *run, const char *path)
 
 static int put_marks(json_t *o, const struct rxr_report_run *run, char *err,
 		size_t errlen);
-static int put_latency(json_t *o, const struct rxr_report_run *run,
-		char *err, size_t errlen);
-static int put_fairness(json_t *o, const struct rxr_report_run *run,
-		char *err, size_t errlen);
+
+/* The refill latency histogram, its populated range of buckets (zeros
+ * inside it kept: the shape shows), and its percentiles; 0 or -ENOMEM. */
+static int
+put_latency(json_t *o, const struct rxr_report_run *run,
+		char *err __attribute__((unused)), size_t errlen __attribute__((unused)))
+{
+	const uint64_t *counts = run->refill_latency_ns;
+	int first = 0, last = RXR_REPORT_HIST_BUCKETS - 1;
+	json_t *b;
+
+	while (first <= last && counts[first] == 0)
+		first++;
+	if (first > last)
+		return 0;
+	while (counts[last] == 0)
+		last--;
+	b = json_array();
+	for (int i = first; b != NULL && i <= last; i++)
+		if (json_array_append_new(b, json_pack("{s:o, s:o, s:o}", "lo",
+				rxrr_jcount(rxrr_hist_lo(i)), "hi",
+				rxrr_jcount(rxrr_hist_hi(i)), "count",
+				rxrr_jcount(counts[i])))) {
+			json_decref(b);
+			b = NULL;
+		}
+	return rxrr_jset(o, "refill_latency_hist", b == NULL ? NULL :
+			json_pack("{s:s, s:o}", "unit", "ns", "buckets", b)) ||
+		rxrr_jset(o, "refill_latency_percentiles",
+			rxrr_percentiles_json(counts)) ? -ENOMEM : 0;
+}
+
+static double
+ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+/* Each stream's share of the bytes: smallest, largest, Jain's index
+ * (sum x)^2 / (n * sum x^2) (before the streams); 0, -EINVAL (a stream
+ * without addresses), -ENOMEM. */
+static int
+put_fairness(json_t *o, const struct rxr_report_run *run, char *err,
+		size_t errlen)
+{
+	double sum = 0, sum2 = 0, lo = INFINITY, hi = 0;
+
+	for (unsigned int i = 0; i < run->nb_streams; i++) {
+		double x = (double)run->streams[i].bytes;
+
+		if (run->streams[i].src == NULL || run->streams[i].dst == NULL) {
+			rxrr_err(err, errlen, "run %s: streams[%u]: no address",
+				run->strategy, i);
+			return -EINVAL;
+		}
+		sum += x;
+		sum2 += x * x;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	if (run->nb_streams == 0)
+		return 0;
+	return rxrr_jset(o, "fairness", json_pack("{s:i, s:o, s:o, s:o}",
+		"streams", run->nb_streams,
+		"min_share", rxrr_jnum(ratio(lo, sum)),
+		"max_share", rxrr_jnum(ratio(hi, sum)),
+		"jain", rxrr_jnum(ratio(sum * sum, run->nb_streams * sum2)))) ?
+		-ENOMEM : 0;
+}
 
 #define FEND { NULL, F_ANY, false, NULL, NULL, C_NONE, 0, 0, 0, 0, NULL }
 /* name[]: an array of elements as s (a field list) checks. */
@@ -829,75 +894,6 @@ put_marks(json_t *o, const struct rxr_report_run *run, char *err,
 		noise_fields, found, err, errlen);
 	json_decref(found);
 	return ret;
-}
-
-/* The refill latency histogram, its populated range of buckets (zeros
- * inside it kept: the shape shows), and its percentiles; 0 or -ENOMEM. */
-static int
-put_latency(json_t *o, const struct rxr_report_run *run,
-		char *err __attribute__((unused)), size_t errlen __attribute__((unused)))
-{
-	const uint64_t *counts = run->refill_latency_ns;
-	int first = 0, last = RXR_REPORT_HIST_BUCKETS - 1;
-	json_t *b;
-
-	while (first <= last && counts[first] == 0)
-		first++;
-	if (first > last)
-		return 0;
-	while (counts[last] == 0)
-		last--;
-	b = json_array();
-	for (int i = first; b != NULL && i <= last; i++)
-		if (json_array_append_new(b, json_pack("{s:o, s:o, s:o}", "lo",
-				rxrr_jcount(rxrr_hist_lo(i)), "hi",
-				rxrr_jcount(rxrr_hist_hi(i)), "count",
-				rxrr_jcount(counts[i])))) {
-			json_decref(b);
-			b = NULL;
-		}
-	return rxrr_jset(o, "refill_latency_hist", b == NULL ? NULL :
-			json_pack("{s:s, s:o}", "unit", "ns", "buckets", b)) ||
-		rxrr_jset(o, "refill_latency_percentiles",
-			rxrr_percentiles_json(counts)) ? -ENOMEM : 0;
-}
-
-static double
-ratio(double num, double den)
-{
-	return den > 0 ? num / den : NAN;
-}
-
-/* Each stream's share of the bytes: smallest, largest, Jain's index
- * (sum x)^2 / (n * sum x^2) (before the streams); 0, -EINVAL (a stream
- * without addresses), -ENOMEM. */
-static int
-put_fairness(json_t *o, const struct rxr_report_run *run, char *err,
-		size_t errlen)
-{
-	double sum = 0, sum2 = 0, lo = INFINITY, hi = 0;
-
-	for (unsigned int i = 0; i < run->nb_streams; i++) {
-		double x = (double)run->streams[i].bytes;
-
-		if (run->streams[i].src == NULL || run->streams[i].dst == NULL) {
-			rxrr_err(err, errlen, "run %s: streams[%u]: no address",
-				run->strategy, i);
-			return -EINVAL;
-		}
-		sum += x;
-		sum2 += x * x;
-		lo = fmin(lo, x);
-		hi = fmax(hi, x);
-	}
-	if (run->nb_streams == 0)
-		return 0;
-	return rxrr_jset(o, "fairness", json_pack("{s:i, s:o, s:o, s:o}",
-		"streams", run->nb_streams,
-		"min_share", rxrr_jnum(ratio(lo, sum)),
-		"max_share", rxrr_jnum(ratio(hi, sum)),
-		"jain", rxrr_jnum(ratio(sum * sum, run->nb_streams * sum2)))) ?
-		-ENOMEM : 0;
 }
 
 int
