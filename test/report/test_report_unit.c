@@ -334,6 +334,10 @@ test_builder_rejects(void)
 	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
 		-EINVAL && strstr(err, "streams[0]") != NULL,
 		"stream without address: %s", err);
+	run.streams = NULL;
+	RXR_TEST_ASSERT(rxr_report_add_run(r, &run, err, sizeof(err)) ==
+		-EINVAL && strstr(err, "1 streams but no array") != NULL,
+		"streams without their array: %s", err);
 	/* What the caller measured is checked as the schema checks a file:
 	 * a run the report could not be written with is refused now. */
 	run.nb_streams = 0;
