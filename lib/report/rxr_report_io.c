@@ -163,7 +163,6 @@ rxr_report_json_load(const char *path, char *err, size_t errlen)
 struct rxr_report *
 rxr_report_load(const char *path, char *err, size_t errlen)
 {
-	json_t *doc = rxr_report_json_load(path, err, errlen);
-
-	return doc != NULL ? rxr_report_of_json(doc, path, err, errlen) : NULL;
+	return rxr_report_of_json(rxr_report_json_load(path, err, errlen), path,
+		err, errlen);
 }
