@@ -329,15 +329,6 @@ static const struct {
 };
 #define NB_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
 
-static const char *
-row_config(const json_t *row)
-{
-	const char *c = json_string_value(json_object_get(row, "config"));
-
-	/* One report's table has no config column: the metric carries it. */
-	return c != NULL ? c : "";
-}
-
 /* Lower latency is better: positive when v is below the first report's. */
 static double
 pct_delta(const json_t *vals, size_t c)
@@ -413,10 +404,12 @@ compare_write_csv(const json_t *doc, FILE *out)
 			const json_t *n = json_array_get(json_object_get(row,
 				"n"), c);
 
-			/* One report's table: columns are its configurations. */
-			csv_head(out, row_config(row), json_string_value(
-				json_object_get(row, "metric")), json_string_value(
-				json_object_get(row, "stat")), col_label(doc, c));
+			/* One report's table: no config, columns are its
+			 * configurations. */
+			csv_head(out, json_string_value(json_object_get(row,
+				"config")), json_string_value(json_object_get(row,
+				"metric")), json_string_value(json_object_get(row,
+				"stat")), col_label(doc, c));
 			for (k = 0; k < NB_CSV_COLS; k++) {
 				const char *key = csv_cols[k].key;
 
@@ -554,7 +547,7 @@ compare_write_markdown(const json_t *doc, FILE *out)
 	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		fputs("| ", out);
-		md_text(out, row_config(row));
+		md_text(out, json_string_value(json_object_get(row, "config")));
 		fputs(" | ", out);
 		md_text(out, json_string_value(json_object_get(row, "metric")));
 		fputs(" | ", out);

@@ -138,17 +138,14 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		paired && !unpaired ? "geometric mean of the per-round ratios" :
 		!paired ? "ratio of geometric means" :
 		"ratio, per line paired or not", 100 * (1 - alpha));
-	if (test != NULL && !mixed)
-		rxrr_line_add(l, "%s", test);
-	else if (test != NULL)
-		rxrr_line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
+	if (test == NULL)
+		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+	else
+		rxrr_line_add(l, "%s, two-sided; alpha %g):", !mixed ? test :
+			paired && !unpaired ? RXR_STATS_PAIRED_METHOD
 			" (exact up to 20 rounds, Monte Carlo above)" :
 			"the permutation test of each line's kind, exact up to "
-			"20 values, Monte Carlo above");
-	if (test != NULL)
-		rxrr_line_add(l, ", two-sided; alpha %g):", alpha);
-	else
-		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+			"20 values, Monte Carlo above", alpha);
 	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct rxr_stats_cmp *r = &fs->f[i].r;
