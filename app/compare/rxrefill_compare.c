@@ -598,35 +598,6 @@ compare_write_percentiles_text(const json_t *pct,
 	}
 }
 
-static int
-check_metrics_present(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n, char **metrics,
-		unsigned int nb_metrics)
-{
-	int ret = 0;
-
-	for (unsigned int i = 0; i < nb_metrics; i++) {
-		struct rxr_report_select one = {
-			.metrics = (const char *const *)&metrics[i],
-			.nb_metrics = 1,
-		};
-		json_t *doc = rxr_report_compare_json(reports, labels, n, &one);
-
-		if (doc == NULL)
-			return -ENOMEM;
-		if (json_array_size(json_object_get(doc, "rows")) == 0 &&
-				json_array_size(json_object_get(doc,
-					"histograms")) == 0) {
-			fprintf(stderr, "%s: --metric %s: no complete run of %s "
-				"has it\n", prog, metrics[i], n == 1 ?
-				"this report" : "these reports");
-			ret = -EINVAL;
-		}
-		json_decref(doc);
-	}
-	return ret;
-}
-
 /* Column label: the file name without directory and ".json". */
 static char *
 label_of(const char *path)
@@ -934,20 +905,35 @@ static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n)
 {
-	bool want_pct = c->sel.nb_metrics == 0;
+	bool want_pct = c->sel.nb_metrics == 0, missing = false;
 	int ret;
 
-	ret = check_metrics_present((struct rxr_report *const *)reports,
-		labels, n, c->metrics, c->sel.nb_metrics);
-	if (ret != 0)
-		return ret == -ENOMEM ? ret : EXIT_USAGE;
-	/* Percentiles come with the histogram they are computed from. */
-	for (unsigned int i = 0; i < c->sel.nb_metrics; i++)
+	/* Each --metric alone: one that selects no row is a usage error. */
+	for (unsigned int i = 0; i < c->sel.nb_metrics; i++) {
+		struct rxr_report_select one = {
+			.metrics = &c->sel.metrics[i], .nb_metrics = 1,
+		};
+		json_t *doc = rxr_report_compare_json(reports, labels, n, &one);
+
+		if (doc == NULL)
+			return -ENOMEM;
+		if (json_array_size(json_object_get(doc, "rows")) == 0 &&
+				json_array_size(json_object_get(doc,
+					"histograms")) == 0) {
+			fprintf(stderr, "%s: --metric %s: no complete run of %s "
+				"has it\n", prog, c->metrics[i], n == 1 ?
+				"this report" : "these reports");
+			missing = true;
+		}
+		json_decref(doc);
+		/* Percentiles come with the histogram they are computed from. */
 		want_pct |= strncmp(c->metrics[i], "refill_latency", 14) == 0;
+	}
+	if (missing)
+		return EXIT_USAGE;
 	/* stderr: the outputs stay machine-readable. */
 	if (n > 1 || c->format == FORMAT_TEXT)
-		rxr_report_env_differences((struct rxr_report **)reports,
-			labels, n, stderr);
+		rxr_report_env_differences(reports, labels, n, stderr);
 	ret = c->format != FORMAT_TEXT ?
 		render_doc(c, reports, labels, n, want_pct) :
 		render_text(c, reports, labels, n, want_pct);
