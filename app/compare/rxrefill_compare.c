@@ -329,15 +329,6 @@ static const struct {
 };
 #define NB_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
 
-static const char *
-row_config(const json_t *row)
-{
-	const char *c = json_string_value(json_object_get(row, "config"));
-
-	/* One report's table has no config column: the metric carries it. */
-	return c != NULL ? c : "";
-}
-
 /* Lower latency is better: positive when v is below the first report's. */
 static double
 pct_delta(const json_t *vals, size_t c)
@@ -413,10 +404,12 @@ compare_write_csv(const json_t *doc, FILE *out)
 			const json_t *n = json_array_get(json_object_get(row,
 				"n"), c);
 
-			/* One report's table: columns are its configurations. */
-			csv_head(out, row_config(row), json_string_value(
-				json_object_get(row, "metric")), json_string_value(
-				json_object_get(row, "stat")), col_label(doc, c));
+			/* One report's table: no config, columns are its
+			 * configurations. */
+			csv_head(out, json_string_value(json_object_get(row,
+				"config")), json_string_value(json_object_get(row,
+				"metric")), json_string_value(json_object_get(row,
+				"stat")), col_label(doc, c));
 			for (k = 0; k < NB_CSV_COLS; k++) {
 				const char *key = csv_cols[k].key;
 
@@ -554,7 +547,7 @@ compare_write_markdown(const json_t *doc, FILE *out)
 	fputc('\n', out);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
 		fputs("| ", out);
-		md_text(out, row_config(row));
+		md_text(out, json_string_value(json_object_get(row, "config")));
 		fputs(" | ", out);
 		md_text(out, json_string_value(json_object_get(row, "metric")));
 		fputs(" | ", out);
@@ -603,35 +596,6 @@ compare_write_percentiles_text(const json_t *pct,
 		}
 		fputc('\n', out);
 	}
-}
-
-static int
-check_metrics_present(struct rxr_report *const *reports,
-		const char *const *labels, unsigned int n, char **metrics,
-		unsigned int nb_metrics)
-{
-	int ret = 0;
-
-	for (unsigned int i = 0; i < nb_metrics; i++) {
-		struct rxr_report_select one = {
-			.metrics = (const char *const *)&metrics[i],
-			.nb_metrics = 1,
-		};
-		json_t *doc = rxr_report_compare_json(reports, labels, n, &one);
-
-		if (doc == NULL)
-			return -ENOMEM;
-		if (json_array_size(json_object_get(doc, "rows")) == 0 &&
-				json_array_size(json_object_get(doc,
-					"histograms")) == 0) {
-			fprintf(stderr, "%s: --metric %s: no complete run of %s "
-				"has it\n", prog, metrics[i], n == 1 ?
-				"this report" : "these reports");
-			ret = -EINVAL;
-		}
-		json_decref(doc);
-	}
-	return ret;
 }
 
 /* Column label: the file name without directory and ".json". */
@@ -941,20 +905,35 @@ static int
 compare_loaded(struct cmp_opts *c, struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n)
 {
-	bool want_pct = c->sel.nb_metrics == 0;
+	bool want_pct = c->sel.nb_metrics == 0, missing = false;
 	int ret;
 
-	ret = check_metrics_present((struct rxr_report *const *)reports,
-		labels, n, c->metrics, c->sel.nb_metrics);
-	if (ret != 0)
-		return ret == -ENOMEM ? ret : EXIT_USAGE;
-	/* Percentiles come with the histogram they are computed from. */
-	for (unsigned int i = 0; i < c->sel.nb_metrics; i++)
+	/* Each --metric alone: one that selects no row is a usage error. */
+	for (unsigned int i = 0; i < c->sel.nb_metrics; i++) {
+		struct rxr_report_select one = {
+			.metrics = &c->sel.metrics[i], .nb_metrics = 1,
+		};
+		json_t *doc = rxr_report_compare_json(reports, labels, n, &one);
+
+		if (doc == NULL)
+			return -ENOMEM;
+		if (json_array_size(json_object_get(doc, "rows")) == 0 &&
+				json_array_size(json_object_get(doc,
+					"histograms")) == 0) {
+			fprintf(stderr, "%s: --metric %s: no complete run of %s "
+				"has it\n", prog, c->metrics[i], n == 1 ?
+				"this report" : "these reports");
+			missing = true;
+		}
+		json_decref(doc);
+		/* Percentiles come with the histogram they are computed from. */
 		want_pct |= strncmp(c->metrics[i], "refill_latency", 14) == 0;
+	}
+	if (missing)
+		return EXIT_USAGE;
 	/* stderr: the outputs stay machine-readable. */
 	if (n > 1 || c->format == FORMAT_TEXT)
-		rxr_report_env_differences((struct rxr_report **)reports,
-			labels, n, stderr);
+		rxr_report_env_differences(reports, labels, n, stderr);
 	ret = c->format != FORMAT_TEXT ?
 		render_doc(c, reports, labels, n, want_pct) :
 		render_text(c, reports, labels, n, want_pct);

@@ -391,8 +391,8 @@ int rxr_report_compare_text(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n, FILE *out,
 		const struct rxr_report_select *sel);
 
-/** Regressions against the first report, printed on out (may be NULL):
- * their count, or -ENOMEM; without any, the undecided comparisons. */
+/** Regressions against the first report, each printed on out: their
+ * count, or -ENOMEM; without any, the undecided comparisons. */
 int rxr_report_compare_gate(struct rxr_report *const *reports,
 		const char *const *labels, unsigned int n,
 		const struct rxr_report_select *sel, double pct, double drops,

@@ -110,18 +110,14 @@ rxrr_print_disturbed(const struct rxr_report *r, const char *prefix,
 		rxrr_line_add(l, ", %lld involuntary switches", (long long)
 			json_integer_value(json_object_get(noise,
 				"nonvoluntary_ctxt_switches")));
+		/* The most waiting lcore, the least running one. */
 		wait = NAN;
 		runnable = NAN;
 		json_array_foreach(json_object_get(noise, "lcores"), k, lc) {
-			double w = rxrr_num(json_object_get(lc,
-				"runqueue_wait_share"));
-			double u = rxrr_num(json_object_get(lc,
-				"runnable_share"));
-
-			if (!isnan(w) && !(w <= wait))
-				wait = w;
-			if (!isnan(u) && !(u >= runnable))
-				runnable = u;
+			wait = fmax(wait, rxrr_num(json_object_get(lc,
+				"runqueue_wait_share")));
+			runnable = fmin(runnable, rxrr_num(json_object_get(lc,
+				"runnable_share")));
 		}
 		if (!isnan(wait))
 			rxrr_line_add(l, ", waiting for a CPU %.1f%% of the time",

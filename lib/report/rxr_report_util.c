@@ -6,7 +6,6 @@
  * wrapped within 120 columns. Calls nothing else in lib/report.
  */
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -138,17 +138,14 @@ findings_print(struct findings *fs, const char *against, double alpha,
 		paired && !unpaired ? "geometric mean of the per-round ratios" :
 		!paired ? "ratio of geometric means" :
 		"ratio, per line paired or not", 100 * (1 - alpha));
-	if (test != NULL && !mixed)
-		rxrr_line_add(l, "%s", test);
-	else if (test != NULL)
-		rxrr_line_add(l, "%s", paired && !unpaired ? RXR_STATS_PAIRED_METHOD
+	if (test == NULL)
+		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+	else
+		rxrr_line_add(l, "%s, two-sided; alpha %g):", !mixed ? test :
+			paired && !unpaired ? RXR_STATS_PAIRED_METHOD
 			" (exact up to 20 rounds, Monte Carlo above)" :
 			"the permutation test of each line's kind, exact up to "
-			"20 values, Monte Carlo above");
-	if (test != NULL)
-		rxrr_line_add(l, ", two-sided; alpha %g):", alpha);
-	else
-		rxrr_line_add(l, "none, too few values; alpha %g):", alpha);
+			"20 values, Monte Carlo above", alpha);
 	rxrr_line_put_wrapped(l, out);
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct rxr_stats_cmp *r = &fs->f[i].r;
@@ -177,12 +174,10 @@ findings_print(struct findings *fs, const char *against, double alpha,
 	rxrr_line_put_wrapped(l, out);
 }
 
-/*
- * The zeroing trade-off, as in the kernel's clear_huge_page() threads:
- * the change of the poll lcore's clear cycles (system time), of its other
- * cycles (user time: the lines the clear left or evicted) and of Gbit/s.
- */
-/* " +12% (CI +8.1% to +16%, p 0.0039)" of g against ref on metric. */
+/* The zeroing trade-off, as in the kernel's clear_huge_page() threads:
+ * " clear +12% (CI +8.1% to +16%, p 0.0039)", the change of g against ref
+ * in the poll lcore's clear cycles (system time), its other cycles (user
+ * time) and Gbit/s. */
 static void
 change_add(struct rxrr_line *l, const char *what, const struct rxrr_group *g,
 		const struct rxrr_group *ref, const char *metric, bool paired,
@@ -337,7 +332,7 @@ rxrr_print_verdict_single(const struct rxrr_model *m,
 	struct findings fs = { .f = calloc(2 * n + 1, sizeof(*fs.f)) };
 	const double alpha = m->alpha;
 	const bool paired = m->paired;
-	char name[256], base[256], first[256];
+	char name[256], base[256], first[256] = "";
 	size_t i;
 
 	if (fs.f == NULL) {
@@ -359,10 +354,7 @@ rxrr_print_verdict_single(const struct rxrr_model *m,
 		rxrr_ratio(&g[i], on, "gbps", paired, false, alpha, &rt);
 		findings_add(&fs, name, base, &rt);
 	}
-	if (n > 1) {
-		/* "bh-bulk", and the bulk-on siblings of the lines. */
-		findings_print(&fs, first, alpha, l, out);
-	}
+	findings_print(&fs, first, alpha, l, out);
 	if (n > 1 && g[0].zero)
 		print_tradeoff(g, n, paired, alpha, l, out);
 	free(fs.f);
@@ -409,7 +401,7 @@ is_count(const struct rxrr_row *row)
 	return strncmp(row->metric, "drops.", 6) == 0;
 }
 
-/* The regressions of m, each printed on out (may be NULL). */
+/* The regressions of m, each printed on out. */
 static int
 model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 {
@@ -426,8 +418,6 @@ model_worse(const struct rxrr_model *m, double pct, double drops, FILE *out)
 					!(r->p < m->alpha) || !(row->d[c] < -pct))
 				continue;
 			worse++;
-			if (out == NULL)
-				continue;
 			if (is_count(row))
 				fprintf(out, "worse: %s %s: %+.6g a repetition, "
 					"more than the %g allowed (%s %.6g, %s "
@@ -467,11 +457,10 @@ model_undecided(const struct rxrr_model *m, bool *compared, FILE *out)
 			/* A metric a side has no value of: nothing tested. */
 			if (r->n == 0 || r->n_base == 0) {
 				undecided++;
-				if (out != NULL)
-					fprintf(out, "undecided: %s %s: no value "
-						"in %s: nothing compared\n",
-						row->name, m->headers[c], m->headers[
-						r->n_base == 0 ? 0 : c]);
+				fprintf(out, "undecided: %s %s: no value in %s: "
+					"nothing compared\n", row->name,
+					m->headers[c], m->headers[r->n_base == 0 ?
+					0 : c]);
 				continue;
 			}
 			/* A count has its threshold (worse), not a test. */
@@ -479,11 +468,9 @@ model_undecided(const struct rxrr_model *m, bool *compared, FILE *out)
 				continue;
 			undecided++;
 			count_text(r, cnt, sizeof(cnt));
-			if (out != NULL)
-				fprintf(out, "undecided: %s %s: %s, the smallest p "
-					"the test can give is %.3g, not below "
-					"alpha %g\n", row->name, m->headers[c], cnt,
-					r->min_p, m->alpha);
+			fprintf(out, "undecided: %s %s: %s, the smallest p the "
+				"test can give is %.3g, not below alpha %g\n",
+				row->name, m->headers[c], cnt, r->min_p, m->alpha);
 		}
 	}
 	/*
@@ -495,10 +482,9 @@ model_undecided(const struct rxrr_model *m, bool *compared, FILE *out)
 		if (compared[c])
 			continue;
 		undecided++;
-		if (out != NULL)
-			fprintf(out, "undecided: %s: no configuration with complete "
-				"runs in common with %s: nothing compared\n",
-				m->headers[c], m->headers[0]);
+		fprintf(out, "undecided: %s: no configuration with complete runs "
+			"in common with %s: nothing compared\n", m->headers[c],
+			m->headers[0]);
 	}
 	return undecided;
 }

@@ -412,10 +412,10 @@ test_fail_if_worse_undecided(void)
 	int u;
 
 	/* 2 against 3 runs: 2 / C(5, 2) = 0.2 at best, per configuration. */
-	rxr_report_compare_gate(few, labels, 2, &sel, INFINITY, INFINITY, NULL,
+	rxr_report_compare_gate(few, labels, 2, &sel, INFINITY, INFINITY, stderr,
 		&u);
 	RXR_TEST_ASSERT(u == 2, "2 against 3: %d undecided", u);
-	rxr_report_compare_gate(many, labels, 2, &sel, INFINITY, INFINITY, NULL,
+	rxr_report_compare_gate(many, labels, 2, &sel, INFINITY, INFINITY, stderr,
 		&u);
 	RXR_TEST_ASSERT(u == 0, "5 against 5: %d undecided", u);
 	for (int i = 0; i < 2; i++) {
@@ -430,7 +430,7 @@ test_fail_if_worse_undecided(void)
 			rounds_report(other, 1, 5, true, 2) };
 
 		rxr_report_compare_gate(apart, labels, 2, &sel, INFINITY,
-			INFINITY, NULL, &u);
+			INFINITY, stderr, &u);
 		RXR_TEST_ASSERT(u == 1, "nothing in common: %d undecided", u);
 		for (int i = 0; i < 2; i++)
 			rxr_report_free(apart[i]);
@@ -499,11 +499,11 @@ test_gate_from_zero(void)
 	free(text);
 	/* Past any threshold: not worse, and decided all the same. */
 	w = rxr_report_compare_gate(pair, labels, 2, &sel, INFINITY, INFINITY,
-		NULL, &u);
+		stderr, &u);
 	RXR_TEST_ASSERT(w == 0 && u == 0, "from 0: decided (%d, %d)", w, u);
 	rxr_report_free(pair[1]);
 	pair[1] = edited(base, unmeasured_refill);
-	w = rxr_report_compare_gate(pair, labels, 2, &sel, 5, 0, NULL, &u);
+	w = rxr_report_compare_gate(pair, labels, 2, &sel, 5, 0, stderr, &u);
 	RXR_TEST_ASSERT(w == 0 && u == 1,
 		"a metric b has no value of: undecided (%d, %d)", w, u);
 	for (int i = 0; i < 2; i++)
