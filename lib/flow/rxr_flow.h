@@ -80,11 +80,11 @@ enum rxr_flow_rss_fields {
 };
 
 /** Default RETA size: mlx5's, and the largest ethdev names (512). */
-#define RXR_FLOW_RETA_SIZE_DEFAULT 512u
+#define RXR_FLOW_RETA_SIZE_DEFAULT 512
 /** Largest RETA rxr_flow_rss_init() accepts. */
 #define RXR_FLOW_RETA_SIZE_MAX 65536u
 /** Most queues rxr_flow_rss_init() accepts (RTE_MAX_QUEUES_PER_PORT). */
-#define RXR_FLOW_QUEUES_MAX 1024u
+#define RXR_FLOW_QUEUES_MAX 1024
 
 /** An RSS configuration: key, hashed fields and indirection table. */
 struct rxr_flow_rss {
