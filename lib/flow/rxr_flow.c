@@ -295,8 +295,6 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 	int af = key->family == RXR_FLOW_IPV4 ? AF_INET :
 		key->family == RXR_FLOW_IPV6 ? AF_INET6 : AF_UNSPEC;
 
-	if (size == 0)
-		return buf;
 	if (af == AF_UNSPEC || inet_ntop(af, a, buf, size) == NULL)
 		snprintf(buf, size, "?");
 	return buf;
