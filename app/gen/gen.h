@@ -74,15 +74,12 @@ struct gen_traffic_conf {
 /** Bytes of headers in a generated frame. */
 uint32_t gen_hdr_len(const struct gen_traffic_conf *c);
 
-/** One generated stream. */
+/** One generated stream: a flow as a split finds it, and its headers' state. */
 struct gen_stream {
-	struct rxr_flow_key key;
-	uint32_t hash;
-	uint16_t queue;
+	struct rxr_capture_flow f;
 	uint32_t seq;		/* TCP: next sequence number */
 	uint16_t ip_id;
 	uint32_t flow_label;
-	uint64_t packets, bytes;
 };
 
 /**

@@ -55,19 +55,20 @@ file_json(const struct gen_out *out, int queue)
 }
 
 static json_t *
-stream_json(uint64_t id, const struct rxr_flow_key *k, uint32_t hash,
-		uint16_t queue, uint64_t packets, uint64_t bytes)
+stream_json(uint64_t id, const struct rxr_capture_flow *fl)
 {
+	const struct rxr_flow_key *k = &fl->key;
 	char s[RXR_FLOW_ADDR_STRLEN], d[RXR_FLOW_ADDR_STRLEN], h[16];
 
-	snprintf(h, sizeof(h), "0x%08x", hash);
+	snprintf(h, sizeof(h), "0x%08x", fl->hash);
 	return json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:s*,s:o*,s:s,s:I,s:I,s:I}",
 		"id", J(id), "src", rxr_flow_addr_str(k, false, s, sizeof(s)),
 		"dst", rxr_flow_addr_str(k, true, d, sizeof(d)),
 		"sport", J(k->sport), "dport", J(k->dport), "proto", J(k->proto),
 		"proto_name", rxr_flow_proto_name(k->proto), "fragments",
 		(k->flags & RXR_FLOW_F_FRAG) ? json_true() : NULL, "hash", h,
-		"queue", J(queue), "packets", J(packets), "bytes", J(bytes));
+		"queue", J(fl->queue), "packets", J(fl->packets), "bytes",
+		J(fl->bytes));
 }
 
 static json_t *
@@ -154,8 +155,7 @@ generate_manifest(const struct run *r, const struct gen_stream *st,
 	for (uint32_t s = 0; s < t->nb_vlan; s++)
 		json_array_append_new(vlan, json_integer(t->vlan[s]));
 	for (uint32_t s = 0; s < t->nb_streams; s++)
-		json_array_append_new(streams, stream_json(s, &st[s].key,
-			st[s].hash, st[s].queue, st[s].packets, st[s].bytes));
+		json_array_append_new(streams, stream_json(s, &st[s].f));
 	json_object_update_new(doc, json_pack("{s:I,s:{s:I,s:s,s:o,s:s,s:I,"
 		"s:I,s:b},s:o,s:o,s:o*,s:o}", "seed", J(t->seed), "traffic",
 		"ip", J(t->ipver), "proto", t->proto == IPPROTO_TCP ? "tcp" :
@@ -199,7 +199,7 @@ generate(struct run *r, struct gen_err *e)
 	if (run_open(r, GEN_SNAPLEN, PCAP_TSTAMP_PRECISION_MICRO, e) != 0)
 		goto out;
 	for (s = 0; s < t->nb_streams; s++)
-		r->outs[st[s].queue].streams++;
+		r->outs[st[s].f.queue].streams++;
 	if (o->all)
 		r->outs[o->queues].streams = t->nb_streams;
 	for (q = 0; q < o->queues && t->nb_streams >= o->queues; q++)
@@ -215,12 +215,12 @@ generate(struct run *r, struct gen_err *e)
 			h.ts.tv_sec = GEN_TS_START_S + (time_t)(g / US_PER_S);
 			h.ts.tv_usec = (suseconds_t)(g % US_PER_S);
 			h.caplen = h.len = len;
-			if (gen_out_write(&r->outs[st[s].queue], &h, buf, e) != 0 ||
+			if (gen_out_write(&r->outs[st[s].f.queue], &h, buf, e) != 0 ||
 					(o->all && gen_out_write(&r->outs[o->queues],
 						&h, buf, e) != 0))
 				goto out;
-			st[s].packets++;
-			st[s].bytes += len;
+			st[s].f.packets++;
+			st[s].f.bytes += len;
 			bytes += len;
 		}
 	}
@@ -281,8 +281,7 @@ split_manifest(const struct run *r, const struct rxr_capture *c,
 		const struct rxr_capture_flow *fl = &ft->flows[i];
 
 		if (i < o->max_streams) {
-			json_array_append_new(streams, stream_json(i, &fl->key,
-				fl->hash, fl->queue, fl->packets, fl->bytes));
+			json_array_append_new(streams, stream_json(i, fl));
 		} else {
 			un_streams++;
 			un_packets += fl->packets;

@@ -211,9 +211,6 @@ set_version(void *c, const char *arg, char *err, size_t errlen)
 	exit(EXIT_SUCCESS);
 }
 
-/* Texts with limits from the headers, made at run time. */
-static char queues_help[64], reta_def[16];
-
 /* Typed options: a field of struct gen_opts. */
 #define OPT_FLAG(m, v) RXR_OPT_FLAG_OF(struct gen_opts, m, v)
 #define OPT_UINT(m, lo, hi) RXR_OPT_UINT_OF(struct gen_opts, m, lo, hi)
@@ -243,9 +240,10 @@ static const struct rxr_opt opt_list[] = {
 		.flags = GEN_ONLY },
 	{ "quiet", 0, NULL, NULL, NULL, S_OUTPUT,
 		"no summary on standard output", OPT_FLAG(quiet, true) },
-	{ "queues", 'q', "N", "2", NULL, S_RSS, queues_help,
+	{ "queues", 'q', "N", "2", NULL, S_RSS,
+		"RX queues, 1.." RTE_STR(RXR_FLOW_QUEUES_MAX),
 		OPT_UINT(queues, 1, RXR_FLOW_QUEUES_MAX) },
-	{ "reta-size", 0, "N", reta_def, NULL, S_RSS,
+	{ "reta-size", 0, "N", RTE_STR(RXR_FLOW_RETA_SIZE_DEFAULT), NULL, S_RSS,
 		"indirection table entries, a power of two >= queues, filled "
 		"round robin over the queues",
 		OPT_UINT(reta_size, 1, RXR_FLOW_RETA_SIZE_MAX),
@@ -380,9 +378,6 @@ gen_opts_parse(struct gen_opts *o, int argc, char **argv)
 	int ret, gen_only, split_only;
 	char err[1024];
 
-	snprintf(queues_help, sizeof(queues_help), "RX queues, 1..%u",
-		RXR_FLOW_QUEUES_MAX);
-	snprintf(reta_def, sizeof(reta_def), "%u", RXR_FLOW_RETA_SIZE_DEFAULT);
 	memset(o, 0, sizeof(*o));
 	o->t.ipver = 4;		/* unless -6 */
 	o->t.balance = true;	/* unless --no-balance */

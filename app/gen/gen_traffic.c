@@ -293,9 +293,9 @@ gen_streams_setup(struct gen_stream *st, const struct gen_traffic_conf *c,
 		used[j] = 1;
 
 		memset(s, 0, sizeof(*s));
-		stream_key(&s->key, c, ra, rb, g, PORT_FIRST +
+		stream_key(&s->f.key, c, ra, rb, g, PORT_FIRST +
 			(start + (uint64_t)j * stride) % PORT_COUNT);
-		s->queue = rxr_flow_rss_queue(rss, &s->key, &s->hash);
+		s->f.queue = rxr_flow_rss_queue(rss, &s->f.key, &s->f.hash);
 		s->seq = (uint32_t)splitmix64(&x);
 		s->ip_id = (uint16_t)splitmix64(&x);
 		s->flow_label = (uint32_t)splitmix64(&x) & 0xfffff;
@@ -319,8 +319,8 @@ frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
 		wr16(ip + 4, (uint16_t)(len - l3 - IPV6_HLEN));
 		ip[6] = c->proto;
 		ip[7] = GEN_TTL;
-		memcpy(ip + 8, s->key.src, 16);
-		memcpy(ip + 24, s->key.dst, 16);
+		memcpy(ip + 8, s->f.key.src, 16);
+		memcpy(ip + 24, s->f.key.dst, 16);
 		return l3 + IPV6_HLEN;
 	}
 	memset(ip, 0, IPV4_HLEN);
@@ -330,8 +330,8 @@ frame_ip(uint8_t *buf, uint32_t l3, uint32_t len, struct gen_stream *s,
 	wr16(ip + 6, 0x4000);		/* DF, as TCP stacks send */
 	ip[8] = GEN_TTL;
 	ip[9] = c->proto;
-	memcpy(ip + 12, s->key.src, 4);
-	memcpy(ip + 16, s->key.dst, 4);
+	memcpy(ip + 12, s->f.key.src, 4);
+	memcpy(ip + 16, s->f.key.dst, 4);
 	ck = rte_ipv4_cksum((const struct rte_ipv4_hdr *)ip);
 	memcpy(ip + 10, &ck, 2);	/* already in wire order */
 	return l3 + IPV4_HLEN;
@@ -363,8 +363,8 @@ gen_build_frame(uint8_t *buf, uint32_t len, struct gen_stream *s,
 	plen = len - l4 - hlen;
 	/* TCP or UDP, checksum 0 until the payload is in. */
 	memset(buf + l4, 0, hlen);
-	wr16(buf + l4, s->key.sport);
-	wr16(buf + l4 + 2, s->key.dport);
+	wr16(buf + l4, s->f.key.sport);
+	wr16(buf + l4 + 2, s->f.key.dport);
 	if (c->proto == IPPROTO_TCP) {
 		wr32(buf + l4 + 4, s->seq);
 		wr32(buf + l4 + 8, 1);		/* the receiver's ISN + 1 */

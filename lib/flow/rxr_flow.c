@@ -63,8 +63,6 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 	struct rxr_flow_key *key = &info->key;
 	size_t hlen;
 
-	info->l4_ofs = l4;
-	info->payload_ofs = l4;
 	if (key->flags & RXR_FLOW_F_FRAG)
 		return RXR_FLOW_OK;
 	switch (key->proto) {
@@ -74,14 +72,11 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 		hlen = (size_t)(p[l4 + 12] >> 4) * 4;
 		if (hlen < TCP_HDR_MIN || l4_claim < hlen)
 			return RXR_FLOW_E_MALFORMED;
-		/* Options a snap length cut are not in the key. */
-		hlen = RTE_MIN(hlen, len - l4);
 		break;
 	case IPPROTO_UDP:
 		if (len - l4 < UDP_HDR_LEN)
 			return RXR_FLOW_E_TRUNCATED;
-		hlen = UDP_HDR_LEN;
-		if (l4_claim < hlen)
+		if (l4_claim < UDP_HDR_LEN)
 			return RXR_FLOW_E_MALFORMED;
 		break;
 	default:
@@ -90,7 +85,6 @@ parse_l4(const uint8_t *p, size_t len, size_t l4, uint32_t l4_claim,
 	key->sport = rd16(p + l4);
 	key->dport = rd16(p + l4 + 2);
 	key->flags |= RXR_FLOW_F_PORTS;
-	info->payload_ofs = l4 + hlen;
 	return RXR_FLOW_OK;
 }
 
@@ -112,7 +106,6 @@ parse_ipv4(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 	if (tot < ihl)
 		return RXR_FLOW_E_MALFORMED;
 
-	info->ip_len = tot;
 	info->nb_ext = ihl > IPV4_HDR_MIN;
 	key->family = RXR_FLOW_IPV4;
 	key->proto = ip[9];
@@ -150,7 +143,6 @@ parse_ipv6(const uint8_t *p, size_t len, size_t ofs, struct rxr_flow_info *info)
 		return RXR_FLOW_E_MALFORMED;
 
 	plen = rd16(ip + 4);
-	info->ip_len = IPV6_HDR_LEN + plen;
 	key->family = RXR_FLOW_IPV6;
 	memcpy(key->src, ip + 8, 16);
 	memcpy(key->dst, ip + 24, 16);
@@ -205,12 +197,10 @@ rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info)
 			break;	/* a third tag: not something NICs hash */
 		if (len - ofs < RTE_VLAN_HLEN)
 			return RXR_FLOW_E_TRUNCATED;
-		info->vlan_tci[info->nb_vlan++] = rd16(p + ofs);
+		info->nb_vlan++;
 		et = rd16(p + ofs + 2);
 		ofs += RTE_VLAN_HLEN;
 	}
-	info->ether_type = et;
-	info->l3_ofs = ofs;
 
 	if (et == RTE_ETHER_TYPE_IPV4)
 		ret = parse_ipv4(p, len, ofs, info);
@@ -305,8 +295,6 @@ rxr_flow_addr_str(const struct rxr_flow_key *key, bool dst, char *buf,
 	int af = key->family == RXR_FLOW_IPV4 ? AF_INET :
 		key->family == RXR_FLOW_IPV6 ? AF_INET6 : AF_UNSPEC;
 
-	if (size == 0)
-		return buf;
 	if (af == AF_UNSPEC || inet_ntop(af, a, buf, size) == NULL)
 		snprintf(buf, size, "?");
 	return buf;

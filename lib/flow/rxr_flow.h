@@ -41,16 +41,10 @@ struct rxr_flow_key {
 /** Most VLAN tags rxr_flow_parse() skips. */
 #define RXR_FLOW_MAX_VLAN 2
 
-/** What rxr_flow_parse() found, besides the key. Offsets are from frame start. */
+/** What rxr_flow_parse() found. */
 struct rxr_flow_info {
 	struct rxr_flow_key key;	/**< valid when parse returned RXR_FLOW_OK */
-	uint32_t l3_ofs;
-	uint32_t l4_ofs;	/**< the first byte after IP and its extensions */
-	uint32_t payload_ofs;	/**< past the TCP/UDP header; l4_ofs for others */
-	uint32_t ip_len;	/**< datagram length the IP header claims */
-	uint16_t ether_type;	/**< after the VLAN tags, host order */
-	uint16_t vlan_tci[RXR_FLOW_MAX_VLAN];	/**< outer first, host order */
-	uint8_t nb_vlan;
+	uint8_t nb_vlan;	/**< VLAN tags skipped */
 	uint8_t nb_ext;		/**< IPv4: 1 with options; IPv6: headers skipped */
 };
 
@@ -64,8 +58,8 @@ enum rxr_flow_status {
 
 /**
  * Parse the first @p len bytes of an Ethernet frame into a flow key (a
- * frame cut after its headers parses). On any result info tells what was
- * read of the L2 header; info->key is zeroed unless RXR_FLOW_OK.
+ * frame cut after its headers parses); info->key is zeroed unless
+ * RXR_FLOW_OK.
  * @return RXR_FLOW_OK or a negative enum rxr_flow_status.
  */
 int rxr_flow_parse(const void *frame, size_t len, struct rxr_flow_info *info);
@@ -86,11 +80,11 @@ enum rxr_flow_rss_fields {
 };
 
 /** Default RETA size: mlx5's, and the largest ethdev names (512). */
-#define RXR_FLOW_RETA_SIZE_DEFAULT 512u
+#define RXR_FLOW_RETA_SIZE_DEFAULT 512
 /** Largest RETA rxr_flow_rss_init() accepts. */
 #define RXR_FLOW_RETA_SIZE_MAX 65536u
 /** Most queues rxr_flow_rss_init() accepts (RTE_MAX_QUEUES_PER_PORT). */
-#define RXR_FLOW_QUEUES_MAX 1024u
+#define RXR_FLOW_QUEUES_MAX 1024
 
 /** An RSS configuration: key, hashed fields and indirection table. */
 struct rxr_flow_rss {

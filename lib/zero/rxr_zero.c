@@ -494,23 +494,15 @@ rxr_zero_extent(void *addr, size_t len, const struct rxr_zero_opts *opts)
 	switch (m) {
 	case RXR_ZERO_NARROW: {
 		struct narrow nw;
-		size_t t;
+		uintptr_t ta = opts->target != NULL ?
+			(uintptr_t)opts->target : (uintptr_t)addr;
 
 		narrow_init(&nw, addr, len, chunk == SIZE_MAX ? SIZE_MAX :
 				RTE_MAX(chunk / RXR_ZERO_SUBPAGE, (size_t)1),
 				yield, opts->yield_arg);
-		if (opts->target != NULL) {
-			uintptr_t ta = (uintptr_t)opts->target;
-
-			if (ta < nw.a || ta >= nw.e)
-				return -EINVAL;
-			t = (ta - nw.base) / RXR_ZERO_SUBPAGE;
-		} else {
-			t = opts->target_idx;
-			if (t >= nw.n)
-				return -EINVAL;
-		}
-		narrow_clear(&nw, t);
+		if (ta < nw.a || ta >= nw.e)
+			return -EINVAL;
+		narrow_clear(&nw, (ta - nw.base) / RXR_ZERO_SUBPAGE);
 		break;
 	}
 	case RXR_ZERO_CONTIG:

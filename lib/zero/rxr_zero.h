@@ -60,8 +60,7 @@ struct rxr_zero_opts {
 	size_t chunk;		/**< bytes between yields; 0: the default */
 	rxr_zero_yield_t yield;	/**< NULL: nothing is chunked */
 	void *yield_arg;
-	const void *target;	/**< narrow: its subpage last; NULL: target_idx */
-	size_t target_idx;	/**< narrow: the subpage cleared last */
+	const void *target;	/**< narrow: its subpage last; NULL: the first */
 	enum rxr_zero_nt_isa nt_isa;
 };
 
