@@ -229,14 +229,9 @@ setup() {
 
 # "0-2,5" -> "0 1 2 5": a kernel CPU list as words.
 cpu_words() {
-	local part out=() c
-	local IFS=,
+	local part out=() IFS=$',\n'
 	for part in $1; do
-		if [[ $part == *-* ]]; then
-			for ((c = ${part%-*}; c <= ${part#*-}; c++)); do out+=("$c"); done
-		elif [ -n "$part" ]; then
-			out+=("$part")
-		fi
+		out+=($(seq "${part%-*}" "${part#*-}"))
 	done
 	IFS=' '
 	echo "${out[*]:-}"
