@@ -11,11 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Build: compilers, meson, DPDK and the libraries. Tests: dpdk-dev's
-# dpdk-test/dpdk-testpmd/dpdk-telemetry.py, tcpreplay, ip (iproute2) and
-# sysctl (procps) for the veth lab, man (man-db) and bash-completion for the
-# install test (the man pages are made by usertools/mkman.py), git for --version's commit, gdb for the slow paths'
-# backtraces, tshark for the truth of the capture corpus; stdbuf, unshare,
-# mount and mknod are in every Debian root (coreutils, util-linux, mount).
+# programs, tcpreplay, iproute2 and procps for the veth lab, man-db and
+# bash-completion for the install test, git for --version's commit, gdb for
+# the slow paths' backtraces, tshark for the truth of the capture corpus.
 PKGS="python3 gcc binutils clang libclang-rt-14-dev meson ninja-build pkg-config libdpdk-dev dpdk-dev libpcap-dev libibverbs-dev libjansson-dev tcpreplay iproute2 procps python3-matplotlib man-db bash-completion git valgrind gdb tshark"
 
 install_missing() {
@@ -39,19 +37,11 @@ HUGE_DIR=/sys/kernel/mm/hugepages/hugepages-2048kB
 HUGE_MNT=/dev/hugepages
 
 # A hugetlbfs of 2 MiB pages is mounted: pagesize=2M, or no pagesize= where
-# the default hugepage size is 2 MiB, as EAL reads /proc/mounts. A mount of
-# 1 GiB pages (default_hugepagesz=1G) does not serve them.
+# the default hugepage size is 2 MiB, as EAL reads /proc/mounts.
 mounted_2m() {
 	awk -v def="$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)" '
-		$3 == "hugetlbfs" {
-			ps = ""
-			n = split($4, o, ",")
-			for (i = 1; i <= n; i++)
-				if (o[i] ~ /^pagesize=/)
-					ps = substr(o[i], 10)
-			if (ps == "2M" || (ps == "" && def == 2048))
-				found = 1
-		}
+		$3 == "hugetlbfs" && ($4 ~ /(^|,)pagesize=2M(,|$)/ ||
+			($4 !~ /(^|,)pagesize=/ && def == 2048)) { found = 1 }
 		END { exit !found }' /proc/mounts
 }
 
@@ -101,19 +91,14 @@ hugepages() {
 	fi
 }
 
-# The default job's captures: 8 TCP streams of 4000 64-byte frames over 2
-# RX queues, CAP.q0.pcap and CAP.q1.pcap with the manifest CAP.json, made
-# again whenever they are not what the manifest of this very traffic says
-# (a capture deleted or cut short would fail every run, or replay fewer
-# frames): its size is 24 bytes of file header, 16 per record header and
-# the captured bytes.
+# The default job's captures (README.md), made again whenever they are not
+# what the manifest of this very traffic says.
 CAP_GEN=${RXREFILL_GEN:-./build/app/gen/rxrefill-gen}
 CAP=${RXREFILL_CAPTURE:-build/capture/default64}
 CAP_QUEUES=2 CAP_STREAMS=8 CAP_PACKETS=4000 CAP_SIZE=64 CAP_PROTO=tcp
 
 # Prints why the captures must be made again; nothing when they match.
-# What rxrefill-gen did not write (other JSON, a FIFO) is never removed:
-# said on stderr, exit 2. The JSON is read as the C programs read it.
+# What rxrefill-gen did not write is never removed: said on stderr, exit 2.
 capture_stale() {
 	RXREFILL_COMPARE=${RXREFILL_COMPARE:-./build/app/compare/rxrefill-compare} \
 	python3 - "$CAP" "$CAP_QUEUES" "$CAP_STREAMS" "$CAP_PACKETS" \
@@ -216,8 +201,7 @@ capture() {
 	}
 	echo "quickstart: $why: generating $CAP.{json,q0.pcap,q1.pcap}"
 	mkdir -p "$(dirname "$CAP")"
-	# No manifest until the captures are whole: the generator writes
-	# its manifest last. Only one rxrefill-gen wrote gets here.
+	# No manifest until the captures are whole: the generator writes it last.
 	rm -f "$CAP.json"
 	"$CAP_GEN" -o "$CAP" -q "$CAP_QUEUES" -s "$CAP_STREAMS" \
 		-n "$CAP_PACKETS" -l "$CAP_SIZE" -p "$CAP_PROTO" --quiet
@@ -245,26 +229,16 @@ setup() {
 
 # "0-2,5" -> "0 1 2 5": a kernel CPU list as words.
 cpu_words() {
-	local part out=() c
-	local IFS=,
+	local part out=() IFS=$',\n'
 	for part in $1; do
-		if [[ $part == *-* ]]; then
-			for ((c = ${part%-*}; c <= ${part#*-}; c++)); do out+=("$c"); done
-		elif [ -n "$part" ]; then
-			out+=("$part")
-		fi
+		out+=($(seq "${part%-*}" "${part#*-}"))
 	done
 	IFS=' '
 	echo "${out[*]:-}"
 }
 
-# The default job's EAL --lcores on the CPUs this shell may run on (its
-# cpuset and affinity: a container's, a cgroup's, taskset's), not always
-# CPUs 0 and 1: two poll lcores on the first CPU and on the first other one
-# that is not its SMT sibling (a sibling only when nothing else is), the
-# main lcore, which only reports, beside the first; with one CPU, one poll
-# lcore takes both queues beside the main one. The choice is said on
-# stderr.
+# The default job's EAL --lcores on the CPUs this shell may run on
+# (README.md), the choice said on stderr.
 cpus() {
 	local allowed a b sib c
 	allowed=$(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status)
@@ -291,10 +265,9 @@ cpus() {
 	echo "(0,1)@$a,2@$b"
 }
 
-# The test suites pin their lcores to CPUs 0 and 1 (-l 0-1). In a cpuset
-# (a container's, a cgroup's) without them EAL stops or aborts in every
-# test: said once, before anything is built. A taskset mask alone is no
-# obstacle (EAL widens the affinity), so each CPU is tried, not read.
+# The test suites pin their lcores to CPUs 0 and 1: a cpuset without them
+# is said before anything is built. Each CPU is tried, not read: EAL widens
+# a taskset mask.
 test_cpus() {
 	local c
 	for c in 0 1; do
@@ -316,10 +289,13 @@ prepare() {
 # EAL's start-up notes left out of the default job's output.
 EAL_QUIET=(--no-pci --log-level lib.eal:notice --log-level lib.telemetry:error)
 
-# The ThreadSanitizer stage: the unit suite, then the stress suite at a
-# tenth of its work (TSan runs 5-15x slower). The test-only 'none'
-# strategy races on purpose; tests whose threads meet only through EAL's
-# own hand-offs (dpdk-handoff) are out: TSan does not see them.
+# The ThreadSanitizer stage (doc/testing.md): the test-only 'none' strategy
+# races on purpose; TSan does not see EAL's own hand-offs (dpdk-handoff).
+tsan_setup() {
+	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
+		-Db_sanitize=thread
+}
+
 tsan_stage() {
 	local rc=0
 	TSAN_OPTIONS=halt_on_error=1 \
@@ -354,9 +330,7 @@ EOF
 case "${1:-}" in
 run)
 	shift
-	# The default job (doc/design.md), no NIC needed; 64-byte frames:
-	# net_pcap's copy of larger ones hides the allocator. Every strategy,
-	# bulk on and off, in rounds until every ratio to bh-bulk is decided.
+	# The default job (README.md, doc/design.md).
 	prepare
 	if [ $# -eq 0 ]; then
 		lcores=$(cpus)
@@ -371,23 +345,18 @@ test)
 	test_cpus
 	install_missing
 	rc=0
-	# 1. Debug checks on: unit, stress, integration and system suites
-	#    (system: PMDs, DPDK's own tests, the veth lab; run once, here).
+	# The four trees of doc/testing.md: debug, ASan+UBSan, TSan, libFuzzer.
 	setup build-debug -Ddebug_checks=true
 	meson test -C build-debug --no-suite perf --no-suite fuzz \
 		--print-errorlogs --num-processes 2 || rc=1
-	# 2. AddressSanitizer + UndefinedBehaviorSanitizer: unit, integration.
 	CC=gcc setup build-asan -Ddebug_checks=true -Db_lundef=false \
 		-Db_sanitize=address,undefined
 	ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --suite unit --suite integration \
 		--print-errorlogs --num-processes 2 || rc=1
-	# 3. ThreadSanitizer (tsan_stage).
-	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
-		-Db_sanitize=thread
+	tsan_setup
 	tsan_stage || rc=1
-	# 4. libFuzzer: every input parser for a few seconds (doc/fuzzing.md).
 	CC=clang setup build-fuzz -Dfuzz=true -Ddebug_checks=true
 	meson test -C build-fuzz --suite fuzz --print-errorlogs || rc=1
 	exit $rc
@@ -399,8 +368,7 @@ tsan)
 	esac
 	test_cpus
 	install_missing
-	CC=clang setup build-tsan -Ddebug_checks=true -Db_lundef=false \
-		-Db_sanitize=thread
+	tsan_setup
 	passed=0
 	for i in $(seq 1 "$n"); do
 		if tsan_stage --quiet >"build-tsan/tsan-run.log" 2>&1; then
@@ -415,10 +383,8 @@ tsan)
 	[ "$passed" -eq "$n" ]
 	;;
 zeroing)
-	# doc/zeroing.md: the default job's streams in 1500-byte frames, one
-	# poll lcore on the second CPU, the main lcore and the zeroing thread
-	# on the first; then callgrind's cache simulation of one poll lcore
-	# clearing with contig and with nt (test/app/count_app.py).
+	# doc/zeroing.md: the default job's streams in 1500-byte frames, then
+	# callgrind's cache simulation of contig and nt (test/app/count_app.py).
 	CAP=${RXREFILL_CAPTURE:-build/capture/default1500} CAP_SIZE=1500
 	prepare
 	./build/app/rxrefill/rxrefill --lcores "$(cpus | sed \

@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the Python tools (rxrefill-plot, rxrefill-sweep, mkman.py) share:
-
-- The file rules and the version of the C programs, applied by the C
-  programs: every input and output is checked, and every JSON file read,
-  by rxrefill-compare (--read, --check-paths), so that the tools refuse
-  what rxrefill refuses, in the same words. Outputs are written to a
-  temporary file beside them, renamed over them only when all are
-  complete; a signal removes the temporary files.
-- The options table (doc/design.md): the argparse parsers are the table,
-  printed by the hidden --options-table. Add the options with opt(),
-  which records how the completion completes the argument (default: the
-  choices as words, else none), in argument groups whose titles are the
-  sections; then call general(parser) for the last section.
-
-The scripts import this file from their own directory (the source tree)
-or from share/rxrefill beside their bin/ (installed).
+the C programs' file rules and version, applied by rxrefill-compare
+(--read, --check-paths) so that the tools refuse what rxrefill refuses in
+the same words; outputs written all or none; the options table
+(doc/design.md), whose rows are the argparse parsers' options added with
+opt() in groups titled by section, then general(parser).
 """
 
 import argparse
@@ -27,12 +17,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-
-__all__ = ["EXIT_INPUT", "EXIT_USAGE", "ToolError", "shown", "fail",
-           "to_stdout", "finite",
-           "read_json", "on_signals", "Outputs",
-           "opt", "parser", "general", "options_table", "TABLE_HEADER",
-           "pyplot"]
 
 EXIT_INPUT = 1
 EXIT_USAGE = 2
@@ -72,18 +56,15 @@ def shown(s, limit=SHOWN_MAX):
 
 
 def fail(prog, e):
-    """Print a ToolError as "PROG: message" (each of its lines) and return
-    its exit status."""
+    """Print ToolError e, each line after "PROG: "; return its status."""
     for line in str(e).splitlines() or [""]:
         print("%s: %s" % (prog, line), file=sys.stderr)
     return e.status
 
 
 def to_stdout(text):
-    """Write text to standard output now. A failure (a full disk, a
-    closed pipe) raises ToolError naming standard output; what is left
-    unwritten is dropped, so that Python's own flush at exit does not
-    fail again with its "Exception ignored" lines."""
+    """Write text to standard output now, or raise ToolError naming it;
+    what is left unwritten is dropped (no "Exception ignored" at exit)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -106,28 +87,21 @@ def finite(v):
 
 # --- the C programs' file rules, through rxrefill-compare -----------------
 
-def _compare():
-    """rxrefill-compare: $RXREFILL_COMPARE, else beside this script (as
-    installed), else in PATH."""
-    env = os.environ.get("RXREFILL_COMPARE")
-    if env:
-        return env
+def _run_compare(args, data=None):
+    """rxrefill-compare ARGS with data on its standard input: its output,
+    or ToolError with its message (its own prefix taken off) and status.
+    The program: $RXREFILL_COMPARE, else beside this script (installed),
+    else in PATH."""
+    prog = os.environ.get("RXREFILL_COMPARE")
     beside = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])),
                           "rxrefill-compare")
-    if os.access(beside, os.X_OK):
-        return beside
-    found = shutil.which("rxrefill-compare")
-    if found is None:
+    if not prog:
+        prog = beside if os.access(beside, os.X_OK) else \
+            shutil.which("rxrefill-compare")
+    if not prog:
         raise ToolError("rxrefill-compare not found (beside this program, "
                         "in PATH or in $RXREFILL_COMPARE): it checks the "
                         "files this program reads and writes")
-    return found
-
-
-def _run_compare(args, data=None):
-    """rxrefill-compare ARGS with data on its standard input: its output,
-    or ToolError with its message (its own prefix taken off) and status."""
-    prog = _compare()
     try:
         p = subprocess.run([prog] + args, input=data, capture_output=True)
     except OSError as e:
@@ -185,9 +159,7 @@ def _on_signal(sig, frame):
 
 def on_signals(stop=None):
     """On SIGINT, SIGTERM, SIGHUP or SIGQUIT: call stop (if given), remove
-    the temporary files, then end by the same signal (exit 128 + N). A
-    file too large for the limit (ulimit -f) is a write error, not a
-    signal."""
+    the temporary files, end by the same signal. ulimit -f: a write error."""
     if stop is not None:
         _stoppers.append(stop)
     for s in _SIGNALS:
@@ -196,11 +168,9 @@ def on_signals(stop=None):
 
 
 class Outputs:
-    """Outputs written all or none: o = Outputs(inputs, what); o.add(path)
-    for each, then o.check() before any work; o.write(path, fn) calls
-    fn(binary file) on a temporary file beside path; o.commit() renames
-    them all, checked again first. A failure removes the temporary
-    files."""
+    """Outputs written all or none: add() each, check() before any work,
+    write() each to a temporary file beside it, commit() renames them all
+    (checked again first); a failure removes the temporary files."""
 
     def __init__(self, inputs=(), what=None):
         self.inputs = list(inputs)
@@ -214,9 +184,8 @@ class Outputs:
         self.whats[path] = what or self.what
 
     def check(self, paths=None):
-        """The inputs (regular files) and outputs checked as the C programs
-        check theirs; ToolError (status 1 for an input, 2 for an output)
-        naming the first refused."""
+        """The inputs and outputs checked as the C programs check theirs;
+        ToolError naming the first refused."""
         _run_compare(["--check-paths"], json.dumps({
             "inputs": [os.fsdecode(i) for i in self.inputs],
             "outputs": [[self.whats[p] or "output", os.fsdecode(p)]
@@ -244,8 +213,7 @@ class Outputs:
         raise OSError(errno.EEXIST, os.strerror(errno.EEXIST))
 
     def write(self, path, fn):
-        """Write path's content through fn(binary file) to a temporary
-        file; raises ToolError naming path with the system's reason."""
+        """fn(binary file) on a temporary file for path; ToolError."""
         t = None
         try:
             t, fd = self._temp(path)
@@ -301,8 +269,8 @@ TABLE_HEADER = "# options-table 1"
 
 
 def opt(where, *names, complete=None, **kw):
-    """where.add_argument(*names, **kw), remembering complete (a string,
-    or a function returning one, called only when the table is printed)."""
+    """where.add_argument(*names, **kw) with its completion: a string, or
+    a function returning one when the table is printed."""
     a = where.add_argument(*names, **kw)
     a.complete = complete
     return a
@@ -313,21 +281,11 @@ def _row(ap, a, section):
     shorts = [o[1:] for o in a.option_strings
               if len(o) == 2 and o[0] == "-" and o[1] != "-"]
     takes = a.nargs != 0
-    if takes:
-        m = a.metavar or a.dest.upper()
-        if isinstance(m, tuple):
-            m = " ".join(m)
-        arg = "[%s]" % m if a.nargs == "?" else m
-    else:
-        arg = "-"
+    m = a.metavar or a.dest.upper()
+    arg = ("[%s]" % m if a.nargs == "?" else m) if takes else "-"
     d = a.default
-    if not takes or d is None or d is argparse.SUPPRESS or d == [] or \
-            d == "":
-        default = "-"
-    elif isinstance(d, float):
-        default = "%g" % d
-    else:
-        default = str(d)
+    default = str(d) if takes and d not in (None, argparse.SUPPRESS, [],
+                                            "") else "-"
     comp = getattr(a, "complete", None)
     if callable(comp):
         comp = comp()
@@ -353,8 +311,7 @@ def options_table(ap):
 
 
 class _Print(argparse.Action):
-    """An option that prints text(parser) and exits 0, or the ToolError
-    it raises and its status."""
+    """An option that prints text(parser) and exits (ToolError: fails)."""
 
     def __init__(self, option_strings, dest, text=None, help=None):
         argparse.Action.__init__(self, option_strings, dest, nargs=0,
@@ -370,8 +327,7 @@ class _Print(argparse.Action):
 
 
 def parser(prog, description, epilog, **kw):
-    """A tool's argparse parser: description as written, each paragraph
-    of epilog filled to 78 columns; no -h until general()."""
+    """A tool's parser: epilog's paragraphs filled; -h from general()."""
     return argparse.ArgumentParser(
         prog=prog, description=description, add_help=False,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -379,15 +335,13 @@ def parser(prog, description, epilog, **kw):
 
 
 def version(ap):
-    """PROG's version line: the version the C programs print
-    (rxr_version()), as the rxrefill-compare beside it prints it."""
+    """PROG's version line: rxrefill-compare's version."""
     line = _run_compare(["--version"]).decode("utf-8", "replace")
     return "%s %s\n" % (ap.prog, line.split("\n")[0].partition(" ")[2])
 
 
 def general(ap):
-    """ap's last section: --help, --version and the hidden
-    --options-table."""
+    """The last section: --help, --version, hidden --options-table."""
     g = ap.add_argument_group("General")
     opt(g, "-h", "--help", action="help", help="print this help and exit")
     opt(g, "-V", "--version", action=_Print, text=version,
@@ -398,10 +352,8 @@ def general(ap):
 
 def pyplot(missing, status=EXIT_INPUT, svg=False):
     """matplotlib.pyplot on Agg, or ToolError(missing % {"python": this
-    interpreter, "error": why}): /usr/bin/env python3 may be another
-    Python than the one the system's package is for. With svg, text
-    stays text in an SVG, its ids stable, and no name is a formula
-    ("$x^{$" is none to typeset or to fail on, "a$b$" no italic b)."""
+    interpreter, "error": why}). With svg, text stays text with stable
+    ids, and no name is a formula ("$x^{$", "a$b$")."""
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -561,8 +561,8 @@ def case_plot_trust():
     light = [mod.config_colour(plt, n + "-nobulk") for n in names]
     assert len(set(dark + light)) == 2 * len(names), (names, dark, light)
 
-    a, ra, _, _ = report()
-    doc = json.loads(json.dumps(ra))
+    a, _, _, _ = report()
+    doc = mod.load_reports([a])[0]
 
     class Recorder:
         def __init__(self):
