@@ -3,6 +3,7 @@
 /* The application's options: after EAL's, behind "--". */
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -814,12 +815,6 @@ opts_print_table(FILE *f)
 	return 0;
 }
 
-const struct rxr_opt_table *
-opts_table(void)
-{
-	return &opt_table;
-}
-
 /* The checks of options against each other, once all are known. */
 static int
 opts_check(struct options *o, bool warmup_given, bool duration_given)
@@ -1020,6 +1015,201 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 	return opts_settings_check(o);
 }
 
+/*
+ * --profile NAME: a path or an existing file as given, else NAME.profile
+ * (or NAME) among the installed profiles, next to the program first (a
+ * relocated install finds its own). NULL, said, when found nowhere.
+ */
+static const char *
+profile_find(const char *name, char *buf, size_t len)
+{
+	char dir[PATH_MAX + 64] = "", exe[PATH_MAX];
+	const char *dirs[] = { dir, RXR_PROFILE_DIR };
+	ssize_t n;
+	int err;
+
+	if (strchr(name, '/') != NULL || access(name, F_OK) == 0 ||
+			name[0] == '\0')
+		return name;
+	err = errno;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(dir, sizeof(dir), "%s/%s", dirname(exe),
+			RXR_PROFILE_RELDIR);
+	}
+	for (unsigned int d = n > 0 ? 0 : 1; d < RTE_DIM(dirs); d++)
+		for (int ext = 1; ext >= 0; ext--)
+			if ((size_t)snprintf(buf, len, "%s/%s%s", dirs[d], name,
+					ext ? ".profile" : "") < len &&
+					access(buf, F_OK) == 0)
+				return buf;
+	/* Not there for another reason: the caller's error names it. */
+	if (err != ENOENT)
+		return name;
+	RXR_LOG(ERR, "--profile %s: no such file, and no %s.profile among the "
+		"installed profiles (%s%s%s)", name, name, dir,
+		dir[0] != '\0' ? ", " : "", RXR_PROFILE_DIR);
+	return NULL;
+}
+
+/* Arguments read from a profile live as long as the options that point in. */
+void
+opts_args_free(struct opts_args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	free(a->from);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A copy of s, from line of profile file (NULL, 0: the command line), at
+ * the end of a's argument vector, which stays NULL-terminated. */
+static int
+opts_args_push(struct opts_args *a, const char *s, const char *file,
+		unsigned int line)
+{
+	if (a->argc + 2 > a->cap) {
+		int cap = a->cap != 0 ? 2 * a->cap : 16;
+		char **nv = realloc(a->argv, cap * sizeof(*nv));
+		struct opts_arg_from *nf;
+
+		if (nv == NULL)
+			return -1;
+		a->argv = nv;
+		nf = realloc(a->from, cap * sizeof(*nf));
+		if (nf == NULL)
+			return -1;
+		a->from = nf;
+		a->cap = cap;
+	}
+	a->from[a->argc] = (struct opts_arg_from){ file, line };
+	a->argv[a->argc] = strdup(s);
+	if (a->argv[a->argc] == NULL)
+		return -1;
+	a->argv[++a->argc] = NULL;
+	return 0;
+}
+
+/*
+ * Line number @p line of profile @p name, @p n bytes at @p l: an option of
+ * the table named in full, with a value when it takes one and without when
+ * it takes none, becomes one word "--name=value": a line never lends its
+ * option the next word of the command line.
+ */
+static int
+profile_line(const char *l, size_t n, const char *name, unsigned int line,
+		struct opts_args *a)
+{
+	const struct rxr_opt *o;
+	size_t k, v;
+	char opt[64], *w;
+	int i, ret;
+
+	/* Control characters other than tabs and CRLF: not text (a message
+	 * would echo them to the terminal). */
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)l[k];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+				c == 0x7f) {
+			RXR_LOG(ERR, "--profile %s:%u: not a text file "
+				"(byte 0x%02x)", name, line, c);
+			return -1;
+		}
+	}
+	/* Trim, drop comments. */
+	for (k = 0; k < n && l[k] != '#'; k++)
+		;
+	n = k;
+	while (n > 0 && strchr(" \t\r\n", l[n - 1]) != NULL)
+		n--;
+	for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
+		;
+	if (k == n)
+		return 0;
+	for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
+		;
+	if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
+		RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
+			"name (write options without the leading '--')", name,
+			line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+		return -1;
+	}
+	snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
+	while (v < n && strchr(" \t=", l[v]) != NULL)
+		v++;
+	i = rxr_opt_find(&opt_table, opt + 2);
+	o = i >= 0 ? &opt_list[i] : NULL;
+	if (o == NULL) {
+		RXR_LOG(ERR, "--profile %s:%u: unknown option '%s'; see --help",
+			name, line, opt + 2);
+		return -1;
+	}
+	if (o->arg != NULL && o->arg[0] != '[' && v == n) {
+		RXR_LOG(ERR, "--profile %s: '%s' needs a value on its line "
+			"('%s VALUE')", name, o->name, o->name);
+		return -1;
+	}
+	if (o->arg == NULL && v < n) {
+		RXR_LOG(ERR, "--profile %s:%u: '%s' takes no value", name,
+			line, o->name);
+		return -1;
+	}
+	if (asprintf(&w, "%s%s%.*s", opt, v < n ? "=" : "", (int)(n - v),
+			l + v) < 0)
+		return -1;
+	ret = opts_args_push(a, w, name, line);
+	free(w);
+	return ret;
+}
+
+int
+opts_profile_parse(FILE *f, const char *name, struct opts_args *a)
+{
+	unsigned int line = 0;
+	size_t cap = 0;
+	char *l = NULL;
+	ssize_t n;
+	int ret = 0;
+
+	while (ret == 0 && (n = getline(&l, &cap, f)) > 0)
+		ret = profile_line(l, n, name, ++line, a);
+	free(l);
+	return ret;
+}
+
+/* The profile NAME (a path or an installed name), read into a. */
+static int
+opts_profile_load(const char *name, struct opts_args *a)
+{
+	char found[PATH_MAX], err[PATH_MAX + 128];
+	const char *path = profile_find(name, found, sizeof(found));
+	int ret, first;
+	FILE *f;
+
+	if (path == NULL)
+		return -1;
+	/* A directory is no empty profile, and a FIFO would block. */
+	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	f = fopen(path, "r");
+	if (f == NULL) {
+		RXR_LOG(ERR, "--profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	first = a->argc;
+	ret = opts_profile_parse(f, path, a);
+	fclose(f);
+	/* path may be found[] here: the words keep the name as given. */
+	for (int i = first; i < a->argc; i++)
+		a->from[i].file = name;
+	return ret;
+}
+
 /* FILE of "--profile FILE" or "--profile=FILE" at argv[*i], *i past it;
  * NULL when argv[*i] is no --profile. */
 static const char *
@@ -1056,7 +1246,7 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 			return -1;
 		}
 		profiles[nb_profiles++] = f;
-		if (opts_profile_load(&opt_table, f, a) != 0)
+		if (opts_profile_load(f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++)
