@@ -730,9 +730,8 @@ list_of(char *buf, size_t len, const char * const *names, unsigned int n)
 			names[i]);
 }
 
-/* The texts the table points to that are made at run time. */
-static void
-opts_table_init(void)
+/* The texts the table points to that are made at run time, once. */
+RTE_INIT(opts_table_init)
 {
 	const char *names[16];
 	char list[128], keys[256];
@@ -776,7 +775,6 @@ opts_table_init(void)
 static void
 opts_usage(FILE *f)
 {
-	opts_table_init();
 	fprintf(f,
 "Usage: " APP " [EAL options] -- [options]\n"
 "\n"
@@ -807,7 +805,6 @@ opts_print_table(FILE *f)
 {
 	char err[256];
 
-	opts_table_init();
 	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) != 0) {
 		RXR_LOG(ERR, "%s", err);
 		return -1;
@@ -977,20 +974,19 @@ opts_settings_check(const struct options *o)
 }
 
 static int
-opts_parse_argv(int argc, char **argv, const struct opts_args *a,
-		struct opts_ctx *x)
+opts_parse_argv(const struct opts_args *a, struct opts_ctx *x)
 {
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
 	struct options *o = &x->o;
 	char err[PATH_MAX + 256];
 	int ret;
 
-	opts_table_init();
-	ret = rxr_opt_parse(&opt_table, x, argc, argv, seen, err, sizeof(err));
+	ret = rxr_opt_parse(&opt_table, x, a->argc, a->argv, seen, err,
+		sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return 0;
 	/* A profile's line is one word: the one getopt has just passed. */
-	if (ret == RXR_OPT_BAD_VALUE && a != NULL && optind >= 1 &&
+	if (ret == RXR_OPT_BAD_VALUE && optind >= 1 &&
 			optind <= a->argc && a->from[optind - 1].file != NULL) {
 		RXR_LOG(ERR, "--profile %s:%u: %s", a->from[optind - 1].file,
 			a->from[optind - 1].line, err);
@@ -1001,9 +997,9 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 			"; see --help" : "");
 		return -1;
 	}
-	if (optind < argc) {
+	if (optind < a->argc) {
 		RXR_LOG(ERR, "unexpected argument '%s'; see --help",
-			argv[optind]);
+			a->argv[optind]);
 		return -1;
 	}
 	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
@@ -1228,8 +1224,6 @@ int
 opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
 	struct opts_ctx x = { 0 };
-	const char *profiles[MAX_PROFILES];
-	unsigned int nb_profiles = 0;
 	int ret;
 
 	memset(a, 0, sizeof(*a));
@@ -1240,12 +1234,12 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 
 		if (f == NULL)
 			continue;
-		if (nb_profiles == MAX_PROFILES) {
+		if (x.o.nb_profiles == MAX_PROFILES) {
 			RXR_LOG(ERR, "more than %d --profile files",
 				MAX_PROFILES);
 			return -1;
 		}
-		profiles[nb_profiles++] = f;
+		x.o.profiles[x.o.nb_profiles++] = f;
 		if (opts_profile_load(f, a) != 0)
 			return -1;
 	}
@@ -1256,10 +1250,8 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 	/* No consumer stalled, latency timed: unless an option says so. */
 	x.o.stall_consumer = -1;
 	x.o.latency = true;
-	ret = opts_parse_argv(a->argc, a->argv, a, &x);
+	ret = opts_parse_argv(a, &x);
 	*o = x.o;
-	for (unsigned int i = 0; ret == 0 && i < nb_profiles; i++)
-		o->profiles[o->nb_profiles++] = profiles[i];
 	return ret;
 }
 
