@@ -298,13 +298,12 @@ set_reps(void *c, const char *arg, char *err, size_t errlen)
 	uint64_t v;
 
 	if (strncmp(arg, "auto", 4) == 0 && (arg[4] == '\0' || arg[4] == ':')) {
-		o->reps_auto = true;
-		o->reps = REPS_AUTO_MAX;
+		v = REPS_AUTO_MAX;
 		if (arg[4] == ':' && rxr_opt_uint("reps auto:MAX", arg + 5,
 				REPS_AUTO_MIN, 1000, &v, err, errlen) != 0)
 			return -1;
-		if (arg[4] == ':')
-			o->reps = v;
+		o->reps_auto = true;
+		o->reps = v;
 		return 0;
 	}
 	if (rxr_opt_uint("reps", arg, 1, 1000, &v, err, errlen) != 0)
@@ -804,12 +803,11 @@ int
 opts_print_table(FILE *f)
 {
 	char err[256];
+	int ret = rxr_opt_print_table(&opt_table, f, err, sizeof(err));
 
-	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) != 0) {
+	if (ret != 0)
 		RXR_LOG(ERR, "%s", err);
-		return -1;
-	}
-	return 0;
+	return ret;
 }
 
 /* The checks of options against each other, once all are known. */
