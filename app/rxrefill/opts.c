@@ -484,14 +484,8 @@ opt_stop(void *c, const char *arg, char *err, size_t errlen)
 	return RXR_OPT_STOP;
 }
 
-static void opts_usage(FILE *f);
-
-static int
-set_help(void *c, const char *arg, char *err, size_t errlen)
-{
-	opts_usage(stdout);
-	return RXR_OPT_STOP;
-}
+/* --help: the usage, after the table it prints. */
+static int set_help(void *c, const char *arg, char *err, size_t errlen);
 
 /* opts_parse() takes --profile out of the command line before parsing. */
 static int
@@ -771,20 +765,18 @@ RTE_INIT(opts_table_init)
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
-static void
-opts_usage(FILE *f)
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
 {
-	fprintf(f,
-"Usage: " APP " [EAL options] -- [options]\n"
+	printf("Usage: " APP " [EAL options] -- [options]\n"
 "\n"
 "Receives on every probed port (mlx5: -a <PCI>[,devargs]; virtual: --vdev ...)\n"
 "or on captures replayed through net_pcap (--replay), once per refill\n"
 "strategy, and reports Gbit/s, Mpps and the allocator's costs side by side.\n"
 "Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
 "\n");
-	rxr_opt_help(&opt_table, f);
-	fprintf(f,
-"\n"
+	rxr_opt_help(&opt_table, stdout);
+	printf("\n"
 "Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
 "(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
 "(--log-level=rxrefill:debug).\n"
@@ -797,6 +789,7 @@ opts_usage(FILE *f)
 "a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
 "fewer lcores than the options need); 128+N when stopped by signal N (the\n"
 "report is kept, marked partial).\n");
+	return RXR_OPT_STOP;
 }
 
 int
