@@ -3,6 +3,7 @@
 /* The application's options: after EAL's, behind "--". */
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,13 +298,12 @@ set_reps(void *c, const char *arg, char *err, size_t errlen)
 	uint64_t v;
 
 	if (strncmp(arg, "auto", 4) == 0 && (arg[4] == '\0' || arg[4] == ':')) {
-		o->reps_auto = true;
-		o->reps = REPS_AUTO_MAX;
+		v = REPS_AUTO_MAX;
 		if (arg[4] == ':' && rxr_opt_uint("reps auto:MAX", arg + 5,
 				REPS_AUTO_MIN, 1000, &v, err, errlen) != 0)
 			return -1;
-		if (arg[4] == ':')
-			o->reps = v;
+		o->reps_auto = true;
+		o->reps = v;
 		return 0;
 	}
 	if (rxr_opt_uint("reps", arg, 1, 1000, &v, err, errlen) != 0)
@@ -484,14 +484,8 @@ opt_stop(void *c, const char *arg, char *err, size_t errlen)
 	return RXR_OPT_STOP;
 }
 
-static void opts_usage(FILE *f);
-
-static int
-set_help(void *c, const char *arg, char *err, size_t errlen)
-{
-	opts_usage(stdout);
-	return RXR_OPT_STOP;
-}
+/* --help: the usage, after the table it prints. */
+static int set_help(void *c, const char *arg, char *err, size_t errlen);
 
 /* opts_parse() takes --profile out of the command line before parsing. */
 static int
@@ -729,9 +723,8 @@ list_of(char *buf, size_t len, const char * const *names, unsigned int n)
 			names[i]);
 }
 
-/* The texts the table points to that are made at run time. */
-static void
-opts_table_init(void)
+/* The texts the table points to that are made at run time, once. */
+RTE_INIT(opts_table_init)
 {
 	const char *names[16];
 	char list[128], keys[256];
@@ -772,21 +765,18 @@ opts_table_init(void)
 		RXR_MEMPOOL_FRAME_SIZE_DEFAULT);
 }
 
-static void
-opts_usage(FILE *f)
+static int
+set_help(void *c, const char *arg, char *err, size_t errlen)
 {
-	opts_table_init();
-	fprintf(f,
-"Usage: " APP " [EAL options] -- [options]\n"
+	printf("Usage: " APP " [EAL options] -- [options]\n"
 "\n"
 "Receives on every probed port (mlx5: -a <PCI>[,devargs]; virtual: --vdev ...)\n"
 "or on captures replayed through net_pcap (--replay), once per refill\n"
 "strategy, and reports Gbit/s, Mpps and the allocator's costs side by side.\n"
 "Memory: hugepages when usable, else --no-huge is added (say which ran).\n"
 "\n");
-	rxr_opt_help(&opt_table, f);
-	fprintf(f,
-"\n"
+	rxr_opt_help(&opt_table, stdout);
+	printf("\n"
 "Live figures: rte_telemetry commands /rxrefill/status and /rxrefill/stats\n"
 "(dpdk-telemetry.py -f <file-prefix>); diagnostics go through rte_log\n"
 "(--log-level=rxrefill:debug).\n"
@@ -799,25 +789,18 @@ opts_usage(FILE *f)
 "a --report, --metrics-file, --profile or --replay path that cannot serve,\n"
 "fewer lcores than the options need); 128+N when stopped by signal N (the\n"
 "report is kept, marked partial).\n");
+	return RXR_OPT_STOP;
 }
 
 int
 opts_print_table(FILE *f)
 {
 	char err[256];
+	int ret = rxr_opt_print_table(&opt_table, f, err, sizeof(err));
 
-	opts_table_init();
-	if (rxr_opt_print_table(&opt_table, f, err, sizeof(err)) != 0) {
+	if (ret != 0)
 		RXR_LOG(ERR, "%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-const struct rxr_opt_table *
-opts_table(void)
-{
-	return &opt_table;
+	return ret;
 }
 
 /* The checks of options against each other, once all are known. */
@@ -982,20 +965,19 @@ opts_settings_check(const struct options *o)
 }
 
 static int
-opts_parse_argv(int argc, char **argv, const struct opts_args *a,
-		struct opts_ctx *x)
+opts_parse_argv(const struct opts_args *a, struct opts_ctx *x)
 {
 	unsigned int seen[RTE_DIM(opt_list)] = { 0 };
 	struct options *o = &x->o;
 	char err[PATH_MAX + 256];
 	int ret;
 
-	opts_table_init();
-	ret = rxr_opt_parse(&opt_table, x, argc, argv, seen, err, sizeof(err));
+	ret = rxr_opt_parse(&opt_table, x, a->argc, a->argv, seen, err,
+		sizeof(err));
 	if (ret == RXR_OPT_STOP)
 		return 0;
 	/* A profile's line is one word: the one getopt has just passed. */
-	if (ret == RXR_OPT_BAD_VALUE && a != NULL && optind >= 1 &&
+	if (ret == RXR_OPT_BAD_VALUE && optind >= 1 &&
 			optind <= a->argc && a->from[optind - 1].file != NULL) {
 		RXR_LOG(ERR, "--profile %s:%u: %s", a->from[optind - 1].file,
 			a->from[optind - 1].line, err);
@@ -1006,9 +988,9 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 			"; see --help" : "");
 		return -1;
 	}
-	if (optind < argc) {
+	if (optind < a->argc) {
 		RXR_LOG(ERR, "unexpected argument '%s'; see --help",
-			argv[optind]);
+			a->argv[optind]);
 		return -1;
 	}
 	o->frame_size_set = seen[rxr_opt_find(&opt_table, "frame-size")] != 0;
@@ -1018,6 +1000,201 @@ opts_parse_argv(int argc, char **argv, const struct opts_args *a,
 	if (opts_configs(x) != 0)
 		return -1;
 	return opts_settings_check(o);
+}
+
+/*
+ * --profile NAME: a path or an existing file as given, else NAME.profile
+ * (or NAME) among the installed profiles, next to the program first (a
+ * relocated install finds its own). NULL, said, when found nowhere.
+ */
+static const char *
+profile_find(const char *name, char *buf, size_t len)
+{
+	char dir[PATH_MAX + 64] = "", exe[PATH_MAX];
+	const char *dirs[] = { dir, RXR_PROFILE_DIR };
+	ssize_t n;
+	int err;
+
+	if (strchr(name, '/') != NULL || access(name, F_OK) == 0 ||
+			name[0] == '\0')
+		return name;
+	err = errno;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(dir, sizeof(dir), "%s/%s", dirname(exe),
+			RXR_PROFILE_RELDIR);
+	}
+	for (unsigned int d = n > 0 ? 0 : 1; d < RTE_DIM(dirs); d++)
+		for (int ext = 1; ext >= 0; ext--)
+			if ((size_t)snprintf(buf, len, "%s/%s%s", dirs[d], name,
+					ext ? ".profile" : "") < len &&
+					access(buf, F_OK) == 0)
+				return buf;
+	/* Not there for another reason: the caller's error names it. */
+	if (err != ENOENT)
+		return name;
+	RXR_LOG(ERR, "--profile %s: no such file, and no %s.profile among the "
+		"installed profiles (%s%s%s)", name, name, dir,
+		dir[0] != '\0' ? ", " : "", RXR_PROFILE_DIR);
+	return NULL;
+}
+
+/* Arguments read from a profile live as long as the options that point in. */
+void
+opts_args_free(struct opts_args *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	free(a->from);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A copy of s, from line of profile file (NULL, 0: the command line), at
+ * the end of a's argument vector, which stays NULL-terminated. */
+static int
+opts_args_push(struct opts_args *a, const char *s, const char *file,
+		unsigned int line)
+{
+	if (a->argc + 2 > a->cap) {
+		int cap = a->cap != 0 ? 2 * a->cap : 16;
+		char **nv = realloc(a->argv, cap * sizeof(*nv));
+		struct opts_arg_from *nf;
+
+		if (nv == NULL)
+			return -1;
+		a->argv = nv;
+		nf = realloc(a->from, cap * sizeof(*nf));
+		if (nf == NULL)
+			return -1;
+		a->from = nf;
+		a->cap = cap;
+	}
+	a->from[a->argc] = (struct opts_arg_from){ file, line };
+	a->argv[a->argc] = strdup(s);
+	if (a->argv[a->argc] == NULL)
+		return -1;
+	a->argv[++a->argc] = NULL;
+	return 0;
+}
+
+/*
+ * Line number @p line of profile @p name, @p n bytes at @p l: an option of
+ * the table named in full, with a value when it takes one and without when
+ * it takes none, becomes one word "--name=value": a line never lends its
+ * option the next word of the command line.
+ */
+static int
+profile_line(const char *l, size_t n, const char *name, unsigned int line,
+		struct opts_args *a)
+{
+	const struct rxr_opt *o;
+	size_t k, v;
+	char opt[64], *w;
+	int i, ret;
+
+	/* Control characters other than tabs and CRLF: not text (a message
+	 * would echo them to the terminal). */
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)l[k];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') ||
+				c == 0x7f) {
+			RXR_LOG(ERR, "--profile %s:%u: not a text file "
+				"(byte 0x%02x)", name, line, c);
+			return -1;
+		}
+	}
+	/* Trim, drop comments. */
+	for (k = 0; k < n && l[k] != '#'; k++)
+		;
+	n = k;
+	while (n > 0 && strchr(" \t\r\n", l[n - 1]) != NULL)
+		n--;
+	for (k = 0; k < n && strchr(" \t", l[k]) != NULL; k++)
+		;
+	if (k == n)
+		return 0;
+	for (v = k; v < n && strchr(" \t=", l[v]) == NULL; v++)
+		;
+	if (v - k + 3 > sizeof(opt) || (l[k] == '-')) {
+		RXR_LOG(ERR, "--profile %s:%u: '%.*s' is not an option "
+			"name (write options without the leading '--')", name,
+			line, (int)RTE_MIN(v - k, (size_t)60), l + k);
+		return -1;
+	}
+	snprintf(opt, sizeof(opt), "--%.*s", (int)(v - k), l + k);
+	while (v < n && strchr(" \t=", l[v]) != NULL)
+		v++;
+	i = rxr_opt_find(&opt_table, opt + 2);
+	o = i >= 0 ? &opt_list[i] : NULL;
+	if (o == NULL) {
+		RXR_LOG(ERR, "--profile %s:%u: unknown option '%s'; see --help",
+			name, line, opt + 2);
+		return -1;
+	}
+	if (o->arg != NULL && o->arg[0] != '[' && v == n) {
+		RXR_LOG(ERR, "--profile %s: '%s' needs a value on its line "
+			"('%s VALUE')", name, o->name, o->name);
+		return -1;
+	}
+	if (o->arg == NULL && v < n) {
+		RXR_LOG(ERR, "--profile %s:%u: '%s' takes no value", name,
+			line, o->name);
+		return -1;
+	}
+	if (asprintf(&w, "%s%s%.*s", opt, v < n ? "=" : "", (int)(n - v),
+			l + v) < 0)
+		return -1;
+	ret = opts_args_push(a, w, name, line);
+	free(w);
+	return ret;
+}
+
+int
+opts_profile_parse(FILE *f, const char *name, struct opts_args *a)
+{
+	unsigned int line = 0;
+	size_t cap = 0;
+	char *l = NULL;
+	ssize_t n;
+	int ret = 0;
+
+	while (ret == 0 && (n = getline(&l, &cap, f)) > 0)
+		ret = profile_line(l, n, name, ++line, a);
+	free(l);
+	return ret;
+}
+
+/* The profile NAME (a path or an installed name), read into a. */
+static int
+opts_profile_load(const char *name, struct opts_args *a)
+{
+	char found[PATH_MAX], err[PATH_MAX + 128];
+	const char *path = profile_find(name, found, sizeof(found));
+	int ret, first;
+	FILE *f;
+
+	if (path == NULL)
+		return -1;
+	/* A directory is no empty profile, and a FIFO would block. */
+	if (rxr_path_check_input("--profile", path, err, sizeof(err)) != 0) {
+		RXR_LOG(ERR, "%s", err);
+		return -1;
+	}
+	f = fopen(path, "r");
+	if (f == NULL) {
+		RXR_LOG(ERR, "--profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	first = a->argc;
+	ret = opts_profile_parse(f, path, a);
+	fclose(f);
+	/* path may be found[] here: the words keep the name as given. */
+	for (int i = first; i < a->argc; i++)
+		a->from[i].file = name;
+	return ret;
 }
 
 /* FILE of "--profile FILE" or "--profile=FILE" at argv[*i], *i past it;
@@ -1038,8 +1215,6 @@ int
 opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 {
 	struct opts_ctx x = { 0 };
-	const char *profiles[MAX_PROFILES];
-	unsigned int nb_profiles = 0;
 	int ret;
 
 	memset(a, 0, sizeof(*a));
@@ -1050,13 +1225,13 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 
 		if (f == NULL)
 			continue;
-		if (nb_profiles == MAX_PROFILES) {
+		if (x.o.nb_profiles == MAX_PROFILES) {
 			RXR_LOG(ERR, "more than %d --profile files",
 				MAX_PROFILES);
 			return -1;
 		}
-		profiles[nb_profiles++] = f;
-		if (opts_profile_load(&opt_table, f, a) != 0)
+		x.o.profiles[x.o.nb_profiles++] = f;
+		if (opts_profile_load(f, a) != 0)
 			return -1;
 	}
 	for (int i = 1; i < argc; i++)
@@ -1066,10 +1241,8 @@ opts_parse(int argc, char **argv, struct options *o, struct opts_args *a)
 	/* No consumer stalled, latency timed: unless an option says so. */
 	x.o.stall_consumer = -1;
 	x.o.latency = true;
-	ret = opts_parse_argv(a->argc, a->argv, a, &x);
+	ret = opts_parse_argv(a, &x);
 	*o = x.o;
-	for (unsigned int i = 0; ret == 0 && i < nb_profiles; i++)
-		o->profiles[o->nb_profiles++] = profiles[i];
 	return ret;
 }
 

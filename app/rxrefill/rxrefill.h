@@ -373,9 +373,6 @@ int opts_check_dashdash(int argc, char **argv);
 void opts_check_ports(const struct app *a);
 /* --options-table: the options as the man page and completion read them. */
 int opts_print_table(FILE *f);
-struct rxr_opt_table;
-/* The options, for the checks of --profile lines. */
-const struct rxr_opt_table *opts_table(void);
 /*
  * The settings of the strategies the configurations run, defaults filled
  * in: "recycle.cache=128,recycle.refill=64,recycle.ring=1024".
@@ -384,6 +381,9 @@ const struct rxr_opt_table *opts_table(void);
 size_t opts_settings_str(const struct options *o, char *buf, size_t len);
 bool opts_refill_delayed(const struct options *o,
 		const struct run_config *rc);
+/* A --profile's lines, as words on a (opts_args_free() frees them). */
+int opts_profile_parse(FILE *f, const char *name, struct opts_args *a);
+void opts_args_free(struct opts_args *a);
 const char *consumer_mode_name(enum consumer_mode m);
 
 /* signals.c */
@@ -559,17 +559,5 @@ void live_phase(enum live_phase ph);
 void live_tick(void);
 /* -1 when a --metrics-file write failed (said). */
 int live_fini(void);
-
-/* profiles.c: run profiles, the argument vectors they expand into */
-int opts_profile_parse(const struct rxr_opt_table *t, FILE *f,
-		const char *name, struct opts_args *a);
-void opts_args_free(struct opts_args *a);
-/* Appends a copy of S, from LINE of profile FILE (NULL, 0: the command
- * line), to A's argument vector, which stays NULL-terminated. */
-int opts_args_push(struct opts_args *a, const char *s, const char *file,
-		unsigned int line);
-/* Reads the profile NAME (a path or an installed name) into A. */
-int opts_profile_load(const struct rxr_opt_table *t, const char *name,
-		struct opts_args *a);
 
 #endif /* RXREFILL_H */

@@ -31,8 +31,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size - 1, "r") : NULL;
 
 		/* The profile's arguments, then parsed as options. */
-		if (f != NULL && opts_profile_parse(opts_table(), f, "fuzz",
-				&prof) == 0 && prof.argc > 0) {
+		if (f != NULL && opts_profile_parse(f, "fuzz", &prof) == 0 &&
+				prof.argc > 0) {
 			char **argv = calloc(prof.argc + 2, sizeof(*argv));
 
 			if (argv != NULL) {
