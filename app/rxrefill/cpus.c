@@ -19,19 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
+#include "rxr_proc_text.h"
 
 /* A range, or "(range,range,...)": --lcores' sets. */
 static int
 cpu_group(const char **s, cpu_set_t *set)
 {
 	if (**s != '(')
-		return noise_parse_cpu_range(s, set);
+		return rxr_proc_cpu_range(s, set);
 	(*s)++;
 	for (;;) {
-		if (noise_parse_cpu_range(s, set) != 0)
+		if (rxr_proc_cpu_range(s, set) != 0)
 			return -1;
 		if (**s == ')')
 			break;

@@ -23,7 +23,6 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_proc_text.h"
 #include "rxr_log.h"
@@ -47,10 +46,10 @@ struct noise_thread {
 struct noise_sample {
 	struct timespec t;
 	bool stat_ok[NOISE_CPUS_SHOWN];
-	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
+	struct rxr_proc_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
 	struct noise_thread lc[MAX_POLLERS];	/* per poller */
 	struct timespec tasks_t;	/* when tasks were read */
-	struct noise_task *tasks;	/* other processes, by pid */
+	struct rxr_proc_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
 };
 
@@ -70,7 +69,7 @@ static struct {
 	struct rxr_report_noise_cpu rcpu[NOISE_CPUS_SHOWN];
 	struct rxr_report_noise_lcore rlc[MAX_POLLERS];
 	struct rxr_report_noise_task rtask[NOISE_TASKS_SHOWN];
-	char comm[NOISE_TASKS_SHOWN][sizeof(((struct noise_task *)0)->comm)];
+	char comm[NOISE_TASKS_SHOWN][sizeof(((struct rxr_proc_task *)0)->comm)];
 	/* Repetitions measured, disturbed, and per cause. */
 	unsigned int measured, disturbed;
 	unsigned int causes[RXR_REPORT_DISTURBED_CAUSES];
@@ -112,7 +111,7 @@ ts_diff(const struct timespec *a, const struct timespec *b)
 static int
 task_cmp(const void *a, const void *b)
 {
-	const struct noise_task *x = a, *y = b;
+	const struct rxr_proc_task *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
@@ -130,18 +129,18 @@ tasks_scan(struct noise_sample *s)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		struct noise_task t;
+		struct rxr_proc_task t;
 		char buf[1024], *end;
 		long pid = strtol(e->d_name, &end, 10);
 
 		if (*end != '\0' || pid <= 0 || pid == self)
 			continue;
 		if (read_file(buf, sizeof(buf), "/proc/%ld/stat", pid) <= 0 ||
-				noise_parse_pid_stat(buf, &t) != 0)
+				rxr_proc_pid_stat(buf, &t) != 0)
 			continue;	/* gone meanwhile */
 		if (s->nb_tasks == s->cap_tasks) {
 			size_t cap = s->cap_tasks ? 2 * s->cap_tasks : 512;
-			struct noise_task *n = realloc(s->tasks,
+			struct rxr_proc_task *n = realloc(s->tasks,
 					cap * sizeof(*n));
 
 			if (n == NULL)
@@ -168,10 +167,9 @@ static bool
 thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 {
 	char buf[256];
-	uint64_t slices;
 
 	return thread_read(tid, "schedstat", buf, sizeof(buf)) &&
-		noise_parse_schedstat(buf, run, wait, &slices) == 0;
+		rxr_proc_schedstat(buf, run, wait) == 0;
 }
 
 /* /proc/stat and the poll lcores' threads; other processes with tasks. */
@@ -184,8 +182,8 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
 	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
-			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
-				(int)nz.cpus[i], &s->cpu[i]) == 0;
+			s->stat_ok[i] = rxr_proc_stat_cpu(stat_buf, nz.cpus[i],
+				&s->cpu[i]) == 0;
 	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		int tid = nz.tid[a->pollers[k].lcore];
@@ -194,12 +192,12 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 		l->ok = l->wait_ok = false;
 		l->poll_cycles = RXR_STAT_READ(a->pollers[k].cycles);
 		if (!thread_read(tid, "status", buf, sizeof(buf)) ||
-				noise_parse_field(buf, "nonvoluntary_ctxt_switches",
+				rxr_proc_u64(buf, "nonvoluntary_ctxt_switches",
 					&l->nvcsw) != 0)
 			continue;
 		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
 		if (!thread_read(tid, "sched", buf, sizeof(buf)) ||
-				noise_parse_field(buf, "se.nr_migrations",
+				rxr_proc_u64(buf, "se.nr_migrations",
 					&l->migrations) != 0)
 			l->migrations = 0;
 		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
@@ -219,8 +217,8 @@ steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
 	double max = NAN;
 
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		const struct noise_cpu_times *a = &s0->cpu[i], *b = &s1->cpu[i];
-		uint64_t total = noise_cpu_total(b) - noise_cpu_total(a);
+		const struct rxr_proc_cpu_times *a = &s0->cpu[i], *b = &s1->cpu[i];
+		uint64_t total = rxr_proc_cpu_total(b) - rxr_proc_cpu_total(a);
 		double sh = s0->stat_ok[i] && s1->stat_ok[i] && total != 0 &&
 			b->steal >= a->steal ?
 			(double)(b->steal - a->steal) / (double)total : NAN;
@@ -249,7 +247,7 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 	unsigned int n = 0, j;
 
 	for (size_t i = 0; ticks > 0 && i < s1->nb_tasks; i++) {
-		const struct noise_task *t = &s1->tasks[i], *t0;
+		const struct rxr_proc_task *t = &s1->tasks[i], *t0;
 		double share;
 
 		if (!CPU_ISSET(t->cpu, &nz.cpuset))
@@ -358,7 +356,7 @@ sys_cpulist(const char *path, cpu_set_t *set, char *text,
 		size_t len)
 {
 	if (read_file(text, len, "%s", path) < 0 ||
-			noise_parse_cpulist(text, set) < 0) {
+			rxr_proc_cpulist(text, set) < 0) {
 		CPU_ZERO(set);
 		text[0] = '\0';
 		return false;
