@@ -53,16 +53,15 @@ elem_outside(const cpu_set_t *elem, cpu_set_t *bad)
 	return true;
 }
 
-/* Each CPU of @p set alone, as the lcores of -l or -c are pinned. */
+/* The first CPU of @p set that this thread cannot run on alone, as the
+ * lcores of -l or -c are pinned, in @p bad. */
 static bool
 each_outside(const cpu_set_t *set, cpu_set_t *bad)
 {
 	for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (CPU_ISSET(c, set) && elem_outside(&one, bad))
+		CPU_ZERO(bad);
+		CPU_SET(c, bad);
+		if (CPU_ISSET(c, set) && elem_outside(bad, bad))
 			return true;
 	}
 	return false;

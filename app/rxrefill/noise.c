@@ -68,8 +68,8 @@ static struct {
 	/* What the last noise_fill() handed to the report. */
 	struct rxr_report_noise_cpu rcpu[NOISE_CPUS_SHOWN];
 	struct rxr_report_noise_lcore rlc[MAX_POLLERS];
+	/* comm: s1's, read before the next sample (the report copies). */
 	struct rxr_report_noise_task rtask[NOISE_TASKS_SHOWN];
-	char comm[NOISE_TASKS_SHOWN][sizeof(((struct rxr_proc_task *)0)->comm)];
 	/* Repetitions measured, disturbed, and per cause. */
 	unsigned int measured, disturbed;
 	unsigned int causes[RXR_REPORT_DISTURBED_CAUSES];
@@ -209,10 +209,10 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 }
 
 /* The largest steal share of a poll CPU between s0 and s1 (NaN: none
- * known), its CPU in *cpu; each CPU's in shares[] when not NULL. */
+ * known), its CPU in *cpu; each CPU's into nz.rcpu. */
 static double
 steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
-		unsigned int *cpu, double *shares)
+		unsigned int *cpu)
 {
 	double max = NAN;
 
@@ -223,8 +223,7 @@ steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
 			b->steal >= a->steal ?
 			(double)(b->steal - a->steal) / (double)total : NAN;
 
-		if (shares != NULL)
-			shares[i] = sh;
+		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
 		if (!isnan(sh) && !(sh <= max)) {
 			max = sh;
 			*cpu = nz.cpus[i];
@@ -265,10 +264,6 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 		top[j] = (struct rxr_report_noise_task){ .pid = t->pid,
 			.comm = t->comm, .cpu = (unsigned int)t->cpu,
 			.cpu_share = share };
-	}
-	for (j = 0; j < n; j++) {
-		snprintf(nz.comm[j], sizeof(nz.comm[j]), "%s", top[j].comm);
-		top[j].comm = nz.comm[j];
 	}
 	return n;
 }
@@ -418,7 +413,8 @@ smt_pairs(void)
 
 /* What the machine checks found, for the line and the report. */
 struct machine {
-	char model[256], gov[128];
+	const char *model;
+	char gov[128];
 	char iso_t[256], nohz_t[256];	/* the kernel's CPU lists */
 	char iso_p[128], nohz_p[128];	/* the poll CPUs among them */
 	json_t *per_gov, *smt;
@@ -499,8 +495,6 @@ int
 noise_env(struct app *a, struct rxr_report *rep)
 {
 	json_t *env = json_object_get(rxr_report_json(rep), "env");
-	const char *model = json_string_value(json_object_get(env,
-		"cpu_model"));
 	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
 	cpu_set_t iso, nohz;
 	struct machine mc;
@@ -518,12 +512,11 @@ noise_env(struct app *a, struct rxr_report *rep)
 	}
 	sample_take(a, s1, true);
 	mc.waited = ts_diff(&s0->t, &s1->t);
-	mc.steal = steal_max(s0, s1, &cpu, NULL);
+	mc.steal = steal_max(s0, s1, &cpu);
 	mc.ntasks = busy_tasks(s0, s1);
-	if (model != NULL)
-		snprintf(mc.model, sizeof(mc.model), "%s", model);
-	else
-		rxr_cpu_model(mc.model, sizeof(mc.model));
+	/* rxr_report_set_env() read it. */
+	mc.model = json_string_value(json_object_get(env, "cpu_model")) ?:
+		RXR_CPU_MODEL_UNKNOWN;
 	mc.per_gov = governors(mc.gov, sizeof(mc.gov));
 	mc.smt = smt_pairs();
 	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc.iso_t,
@@ -766,7 +759,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	struct rxr_report_noise *n = &r->noise;
 	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
 	struct noise_worst w = { .steal = NAN, .wait = NAN, .runnable = NAN };
-	double excess, sh[NOISE_CPUS_SHOWN];
+	double excess;
 
 	if (!nz.begun || !nz.ended || window <= 0)
 		return;
@@ -774,9 +767,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	memset(n, 0, sizeof(*n));
 	r->has_noise = true;
 	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
-	w.steal = steal_max(&nz.s0, &nz.s1, &w.steal_cpu, sh);
-	for (unsigned int i = 0; i < nz.nb_cpus; i++)
-		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh[i] };
+	w.steal = steal_max(&nz.s0, &nz.s1, &w.steal_cpu);
 	n->cpus = nz.rcpu;
 	n->nb_cpus = nz.nb_cpus;
 	noise_fill_lcores(a, n, window, &w);
