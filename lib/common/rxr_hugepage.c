@@ -12,12 +12,16 @@
 
 #define HP_SYSFS "/sys/kernel/mm/hugepages"
 
+/* The number in HP_SYSFS/dir/file; 0 when unreadable. */
 static unsigned int
-read_uint(const char *path)
+read_uint(const char *dir, const char *file)
 {
 	unsigned int v = 0;
-	FILE *f = fopen(path, "r");
+	char path[128];
+	FILE *f;
 
+	snprintf(path, sizeof(path), HP_SYSFS "/%s/%s", dir, file);
+	f = fopen(path, "r");
 	if (f == NULL)
 		return 0;
 	if (fscanf(f, "%u", &v) != 1)
@@ -74,13 +78,9 @@ mount_page_kb(const char *opts, unsigned long default_kb)
 static unsigned int
 free_unreserved(const char *dir)
 {
-	char path[128];
-	unsigned int free_pages, resv;
+	unsigned int free_pages = read_uint(dir, "free_hugepages");
+	unsigned int resv = read_uint(dir, "resv_hugepages");
 
-	snprintf(path, sizeof(path), HP_SYSFS "/%s/free_hugepages", dir);
-	free_pages = read_uint(path);
-	snprintf(path, sizeof(path), HP_SYSFS "/%s/resv_hugepages", dir);
-	resv = read_uint(path);
 	return free_pages > resv ? free_pages - resv : 0;
 }
 
