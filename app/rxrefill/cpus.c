@@ -91,12 +91,12 @@ parse_mask(const char *s, cpu_set_t *bad)
 		unsigned int v = isdigit(c) ? (unsigned int)(c - '0') :
 			(unsigned int)(c - 'a' + 10);
 
-		for (unsigned int b = 0; b < 4; b++) {
-			if ((v & (1u << b)) != 0 && i * 4 + b >= CPU_SETSIZE)
-				return -1;
+		/* CPU_SETSIZE is a multiple of 4: the digit is inside or out. */
+		if (v != 0 && i * 4 >= CPU_SETSIZE)
+			return -1;
+		for (unsigned int b = 0; b < 4; b++)
 			if ((v & (1u << b)) != 0)
 				CPU_SET(i * 4 + b, &set);
-		}
 	}
 	return each_outside(&set, bad);
 }

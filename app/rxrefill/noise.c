@@ -10,7 +10,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -154,12 +153,14 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
-/* File @p f of thread @p tid's /proc directory, in buf. */
+/* The number after @p key in file @p f of thread @p tid's /proc directory. */
 static bool
-thread_read(int tid, const char *f, char *buf, size_t len)
+thread_u64(int tid, const char *f, const char *key, uint64_t *v)
 {
-	return tid > 0 &&
-		read_file(buf, len, "/proc/self/task/%d/%s", tid, f) > 0;
+	char buf[4096];
+
+	return tid > 0 && read_file(buf, sizeof(buf), "/proc/self/task/%d/%s",
+		tid, f) > 0 && rxr_proc_u64(buf, key, v) == 0;
 }
 
 /* A thread's run and runqueue wait time so far; false without schedstat. */
@@ -168,7 +169,8 @@ thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 {
 	char buf[256];
 
-	return thread_read(tid, "schedstat", buf, sizeof(buf)) &&
+	return tid > 0 && read_file(buf, sizeof(buf),
+		"/proc/self/task/%d/schedstat", tid) > 0 &&
 		rxr_proc_schedstat(buf, run, wait) == 0;
 }
 
@@ -176,8 +178,6 @@ thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
-	char buf[4096];
-
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
 	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
@@ -191,14 +191,11 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 
 		l->ok = l->wait_ok = false;
 		l->poll_cycles = RXR_STAT_READ(a->pollers[k].cycles);
-		if (!thread_read(tid, "status", buf, sizeof(buf)) ||
-				rxr_proc_u64(buf, "nonvoluntary_ctxt_switches",
-					&l->nvcsw) != 0)
+		if (!thread_u64(tid, "status", "nonvoluntary_ctxt_switches",
+				&l->nvcsw))
 			continue;
 		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
-		if (!thread_read(tid, "sched", buf, sizeof(buf)) ||
-				rxr_proc_u64(buf, "se.nr_migrations",
-					&l->migrations) != 0)
+		if (!thread_u64(tid, "sched", "se.nr_migrations", &l->migrations))
 			l->migrations = 0;
 		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
 		l->wait_ok = thread_runnable_ns(tid, &l->run_ns, &l->wait_ns);
@@ -502,13 +499,13 @@ noise_env(struct app *a, struct rxr_report *rep)
 	json_t *m;
 	int ret = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &s1->t);
-	mc.waited = ts_diff(&s0->t, &s1->t);
-	while (!flag_get(&force_quit) && mc.waited < NOISE_MACHINE_WINDOW_S) {
-		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
-			NOISE_MACHINE_WINDOW_S - mc.waited) * 1e6) + 1);
+	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &s1->t);
 		mc.waited = ts_diff(&s0->t, &s1->t);
+		if (flag_get(&force_quit) || mc.waited >= NOISE_MACHINE_WINDOW_S)
+			break;
+		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
+			NOISE_MACHINE_WINDOW_S - mc.waited) * 1e6) + 1);
 	}
 	sample_take(a, s1, true);
 	mc.waited = ts_diff(&s0->t, &s1->t);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <rte_eal.h>
-#include <rte_errno.h>
 
 #include "rxr_hugepage.h"
 
