@@ -44,8 +44,9 @@ struct noise_thread {
 /* /proc and /sys at one instant. */
 struct noise_sample {
 	struct timespec t;
+	/* Per poll CPU: its /proc/stat line, steal and all ticks. */
 	bool stat_ok[NOISE_CPUS_SHOWN];
-	struct rxr_proc_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
+	uint64_t steal[NOISE_CPUS_SHOWN], total[NOISE_CPUS_SHOWN];
 	struct noise_thread lc[MAX_POLLERS];	/* per poller */
 	struct timespec tasks_t;	/* when tasks were read */
 	struct rxr_proc_task *tasks;	/* other processes, by pid */
@@ -183,7 +184,7 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
 			s->stat_ok[i] = rxr_proc_stat_cpu(stat_buf, nz.cpus[i],
-				&s->cpu[i]) == 0;
+				&s->steal[i], &s->total[i]) == 0;
 	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		int tid = nz.tid[a->pollers[k].lcore];
@@ -214,11 +215,10 @@ steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
 	double max = NAN;
 
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		const struct rxr_proc_cpu_times *a = &s0->cpu[i], *b = &s1->cpu[i];
-		uint64_t total = rxr_proc_cpu_total(b) - rxr_proc_cpu_total(a);
+		uint64_t total = s1->total[i] - s0->total[i];
 		double sh = s0->stat_ok[i] && s1->stat_ok[i] && total != 0 &&
-			b->steal >= a->steal ?
-			(double)(b->steal - a->steal) / (double)total : NAN;
+			s1->steal[i] >= s0->steal[i] ?
+			(double)(s1->steal[i] - s0->steal[i]) / (double)total : NAN;
 
 		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
 		if (!isnan(sh) && !(sh <= max)) {

@@ -74,31 +74,24 @@ rxr_proc_u64(const char *text, const char *key, uint64_t *out)
 	return p != NULL ? next_u64(&p, out) : -1;
 }
 
-uint64_t
-rxr_proc_cpu_total(const struct rxr_proc_cpu_times *t)
-{
-	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq +
-		t->softirq + t->steal;
-}
-
 int
-rxr_proc_stat_cpu(const char *text, unsigned int cpu,
-		struct rxr_proc_cpu_times *out)
+rxr_proc_stat_cpu(const char *text, unsigned int cpu, uint64_t *steal,
+		uint64_t *total)
 {
 	char name[24];
 	size_t nlen = (size_t)snprintf(name, sizeof(name), "cpu%u", cpu);
 
 	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		uint64_t *f = &out->user;
 		const char *p = l + nlen;
+		uint64_t v = 0;
 		int n = 0;
 
 		if (strncmp(l, name, nlen) != 0 || (*p != ' ' && *p != '\t'))
 			continue;
-		memset(out, 0, sizeof(*out));
 		/* user nice system idle iowait irq softirq steal [guest ...] */
-		while (n < 8 && next_u64(&p, &f[n]) == 0)
-			n++;
+		for (*total = 0; n < 8 && next_u64(&p, &v) == 0; n++)
+			*total += v;
+		*steal = n == 8 ? v : 0;
 		/* Kernels since 2.6 give at least seven fields. */
 		return n >= 4 ? 0 : -1;
 	}

@@ -29,20 +29,13 @@ const char *rxr_proc_value(const char *text, const char *key);
  * sched: "se.nr_migrations"). @return 0, or -1: no key or no number. */
 int rxr_proc_u64(const char *text, const char *key, uint64_t *out);
 
-/** One CPU's line of /proc/stat, in USER_HZ ticks. */
-struct rxr_proc_cpu_times {
-	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
-};
-
-/** Every tick of the line (guest time is already inside user and nice). */
-uint64_t rxr_proc_cpu_total(const struct rxr_proc_cpu_times *t);
-
 /**
- * The "cpuN" line of /proc/stat text. Fields a kernel does not have (steal
- * before 2.6.11) are 0. @return 0, or -1: no such line, or no parse.
+ * The "cpuN" line of /proc/stat text: its steal ticks (0 before Linux
+ * 2.6.11) and all its ticks (guest time is inside user and nice), USER_HZ.
+ * @return 0, or -1: no such line, or no parse.
  */
-int rxr_proc_stat_cpu(const char *text, unsigned int cpu,
-		struct rxr_proc_cpu_times *out);
+int rxr_proc_stat_cpu(const char *text, unsigned int cpu, uint64_t *steal,
+		uint64_t *total);
 
 /**
  * /proc/<pid>/task/<tid>/schedstat: nanoseconds on the CPU and runnable but
