@@ -250,8 +250,8 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 			continue;
 		t0 = bsearch(t, s0->tasks, s0->nb_tasks, sizeof(*t), task_cmp);
 		/* A process born in the window: all of its time is new. */
-		share = (double)grown(t0 != NULL ? t0->utime + t0->stime : 0,
-			t->utime + t->stime) / ticks;
+		share = (double)grown(t0 != NULL ? t0->ticks : 0, t->ticks) /
+			ticks;
 		if (share < NOISE_BUSY_SHARE || (n == NOISE_TASKS_SHOWN &&
 				share <= top[n - 1].cpu_share))
 			continue;

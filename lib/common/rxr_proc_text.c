@@ -145,10 +145,8 @@ rxr_proc_pid_stat(const char *text, struct rxr_proc_task *out)
 			p++;
 		if (next_u64(&p, &v) != 0)
 			return -1;
-		if (field == 14)
-			out->utime = v;
-		else if (field == 15)
-			out->stime = v;
+		if (field == 14 || field == 15)
+			out->ticks += v;
 		else if (field == 39)
 			out->cpu = v < CPU_SETSIZE ? (int)v : -1;
 	}

@@ -48,8 +48,7 @@ int rxr_proc_schedstat(const char *text, uint64_t *run_ns, uint64_t *wait_ns);
 struct rxr_proc_task {
 	int pid;
 	char comm[32];		/**< without its parentheses, cut to fit */
-	uint64_t utime;		/**< USER_HZ ticks */
-	uint64_t stime;
+	uint64_t ticks;		/**< on a CPU: utime + stime, USER_HZ */
 	int cpu;		/**< the CPU it last ran on */
 };
 
