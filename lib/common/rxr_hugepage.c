@@ -11,39 +11,21 @@
 
 #define HP_SYSFS "/sys/kernel/mm/hugepages"
 
-/* The number in HP_SYSFS/dir/file; 0 when unreadable. */
-static unsigned int
-read_uint(const char *dir, const char *file)
-{
-	unsigned int v = 0;
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), HP_SYSFS "/%s/%s", dir, file);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-/* The system's default hugepage size, kB: Hugepagesize of /proc/meminfo. */
+/* The number @p fmt scans on the first line of @p path it fits; 0: none. */
 static unsigned long
-default_page_kb(void)
+scan_file(const char *path, const char *fmt)
 {
-	unsigned long kb = 0;
+	unsigned long v = 0;
 	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(path, "r");
 
 	if (f == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+		if (sscanf(line, fmt, &v) == 1)
 			break;
 	fclose(f);
-	return kb;
+	return v;
 }
 
 /*
@@ -77,16 +59,22 @@ mount_page_kb(const char *opts, unsigned long default_kb)
 static unsigned int
 free_unreserved(const char *dir)
 {
-	unsigned int free_pages = read_uint(dir, "free_hugepages");
-	unsigned int resv = read_uint(dir, "resv_hugepages");
+	unsigned long free_pages, resv;
+	char path[128];
 
-	return free_pages > resv ? free_pages - resv : 0;
+	snprintf(path, sizeof(path), HP_SYSFS "/%s/free_hugepages", dir);
+	free_pages = scan_file(path, "%lu");
+	snprintf(path, sizeof(path), HP_SYSFS "/%s/resv_hugepages", dir);
+	resv = scan_file(path, "%lu");
+	return free_pages > resv ? (unsigned int)(free_pages - resv) : 0;
 }
 
 bool
 rxr_hugepage_probe(struct rxr_hugepage_info *info)
 {
-	unsigned long def_kb = default_page_kb();
+	/* The system's default size: Hugepagesize of /proc/meminfo. */
+	unsigned long def_kb = scan_file("/proc/meminfo",
+		"Hugepagesize: %lu kB");
 	char line[1024];
 	FILE *f;
 
