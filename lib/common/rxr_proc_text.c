@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +19,11 @@ next_line(const char *l)
 	return nl != NULL ? nl + 1 : NULL;
 }
 
-/* p past blanks (and newlines with nl). */
-static const char *
-blanks(const char *p, bool nl)
-{
-	while (*p == ' ' || *p == '\t' || (nl && *p == '\n'))
-		p++;
-	return p;
-}
-
 /* A decimal number at *p, blanks before it skipped; *p moves past it. */
 static int
 next_u64(const char **p, uint64_t *v)
 {
-	const char *s = blanks(*p, false);
+	const char *s = *p + strspn(*p, " \t");
 	char *end;
 
 	if (!isdigit((unsigned char)*s))
@@ -54,14 +44,14 @@ rxr_proc_value(const char *text, const char *key)
 	if (klen == 0)
 		return NULL;
 	for (const char *l = text; l != NULL && *l != '\0'; l = next_line(l)) {
-		const char *p = blanks(l, false);
+		const char *p = l + strspn(l, " \t");
 
 		if (strncmp(p, key, klen) != 0)
 			continue;
-		p = blanks(p + klen, false);
+		p += klen + strspn(p + klen, " \t");
 		/* Else a longer key that starts with key. */
 		if (*p == ':')
-			return blanks(p + 1, false);
+			return p + 1 + strspn(p + 1, " \t");
 	}
 	return NULL;
 }
@@ -107,7 +97,7 @@ rxr_proc_schedstat(const char *text, uint64_t *run_ns, uint64_t *wait_ns)
 	if (next_u64(&p, run_ns) != 0 || next_u64(&p, wait_ns) != 0 ||
 			next_u64(&p, &slices) != 0)
 		return -1;
-	return *blanks(p, true) == '\0' ? 0 : -1;
+	return p[strspn(p, " \t\n")] == '\0' ? 0 : -1;
 }
 
 int
@@ -134,13 +124,13 @@ rxr_proc_pid_stat(const char *text, struct rxr_proc_task *out)
 		clen = sizeof(out->comm) - 1;
 	memcpy(out->comm, open + 1, clen);
 	/* Field 3 is the state; utime and stime are 14 and 15, cpu 39. */
-	p = blanks(close + 1, false);
+	p = close + 1 + strspn(close + 1, " ");
 	if (*p == '\0' || *p == '\n')
 		return -1;
 	p++;
 	for (int field = 4; field <= 39; field++) {
 		/* Some fields can be negative (priority, nice): skip a sign. */
-		p = blanks(p, false);
+		p += strspn(p, " ");
 		if (*p == '-')
 			p++;
 		if (next_u64(&p, &v) != 0)
@@ -177,14 +167,15 @@ rxr_proc_cpu_range(const char **p, cpu_set_t *set)
 int
 rxr_proc_cpulist(const char *text, cpu_set_t *set)
 {
-	const char *p = blanks(text, false);
+	const char *p = text + strspn(text, " \t");
 
 	CPU_ZERO(set);
 	if (*p == '\0' || *p == '\n')
 		return 0;
 	while (rxr_proc_cpu_range(&p, set) == 0) {
 		if (*p != ',')
-			return *blanks(p, true) == '\0' ? CPU_COUNT(set) : -1;
+			return p[strspn(p, " \t\n")] == '\0' ? CPU_COUNT(set) :
+				-1;
 		p++;
 	}
 	return -1;
