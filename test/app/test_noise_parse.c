@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The parsers of noise accounting on fixture text: /proc/stat, a thread's
- * status and sched, /proc/<pid>/stat and CPU lists, as
- * Linux writes them, and text they must refuse.
+ * The kernel text parsers noise accounting uses (rxr_proc_text.h) on
+ * fixture text: /proc/stat, a thread's status, sched and schedstat,
+ * /proc/<pid>/stat and CPU lists, as Linux writes them, and text they must
+ * refuse.
  */
 
 #include <inttypes.h>
