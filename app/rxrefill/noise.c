@@ -801,14 +801,12 @@ noise_say(const struct app *a)
 		return;
 	append(line, sizeof(line), &off, "%u of %u repetitions disturbed",
 		nz.disturbed, nz.measured);
-	for (unsigned int i = 0, first = 1; i < RXR_REPORT_DISTURBED_CAUSES;
-			i++)
-		if (nz.causes[i] != 0) {
+	/* The causes in parentheses, the first opening them. */
+	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		if (nz.causes[i] != 0)
 			append(line, sizeof(line), &off, "%s%s %u",
-				first ? " (" : ", ",
+				strchr(line, '(') == NULL ? " (" : ", ",
 				rxr_report_disturbance_name(i), nz.causes[i]);
-			first = 0;
-		}
 	append(line, sizeof(line), &off, "%s; %s", nz.disturbed != 0 ? ")" : "",
 		a->opt.disturbed_exclude ? "disturbed repetitions are left out "
 		"of the figures (--disturbed exclude)" : "disturbed repetitions "
