@@ -176,16 +176,15 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 				av[ac++] = argv[i];
 			}
 		}
-		if (log != NULL)
-			fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
-				"falling back to --no-huge%s%s MiB%s%s\n",
-				hp.mounted ? "hugetlbfs mounted for " : "",
-				hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
-				"no hugetlbfs mounted",
-				hp.free_2m, hp.free_1g,
-				has_mem ? "" : " -m ", has_mem ? "" : mib,
-				dropped != 0 ? " (--huge-unlink left out)" : "",
-				in_memory ? " (--in-memory as --no-shconf)" : "");
+		fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
+			"falling back to --no-huge%s%s MiB%s%s\n",
+			hp.mounted ? "hugetlbfs mounted for " : "",
+			hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
+			"no hugetlbfs mounted",
+			hp.free_2m, hp.free_1g,
+			has_mem ? "" : " -m ", has_mem ? "" : mib,
+			dropped != 0 ? " (--huge-unlink left out)" : "",
+			in_memory ? " (--in-memory as --no-shconf)" : "");
 	}
 
 	ret = rte_eal_init(ac, av);
@@ -199,8 +198,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		argv[ret] = argv[0];
 	/* Report what EAL really did, not what we asked for. */
 	*backing = rte_eal_has_hugepages() ? RXR_MEM_HUGEPAGES : RXR_MEM_NO_HUGE;
-	if (log != NULL)
-		fprintf(log, "memory: %s\n", *backing == RXR_MEM_HUGEPAGES ?
-			"hugepages" : "ordinary memory (--no-huge)");
+	fprintf(log, "memory: %s\n", *backing == RXR_MEM_HUGEPAGES ?
+		"hugepages" : "ordinary memory (--no-huge)");
 	return ret;
 }
