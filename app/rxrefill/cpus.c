@@ -316,13 +316,10 @@ cpus_place(struct app *a)
 		struct poller *pl = &a->pollers[k];
 		int cpu = lcore_cpu(pl->lcore);
 
-		pl->consumer_cpu = -1;
-		if (a->opt.consumer == CONSUMER_SAME_CPU)
-			pl->consumer_cpu = cpu;
-		if (a->opt.consumer != CONSUMER_OTHER_CPU)
-			continue;
-		pl->consumer_cpu = other_cpu(a, k, spare, nb_spare);
-		if (pl->consumer_cpu < 0) {
+		pl->consumer_cpu = a->opt.consumer == CONSUMER_SAME_CPU ? cpu :
+			a->opt.consumer == CONSUMER_OTHER_CPU ?
+			other_cpu(a, k, spare, nb_spare) : -1;
+		if (a->opt.consumer == CONSUMER_OTHER_CPU && pl->consumer_cpu < 0) {
 			char list[256];
 
 			cpus_str(&a->start_cpus, list, sizeof(list));
