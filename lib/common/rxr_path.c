@@ -154,7 +154,7 @@ rxr_path_check_output(const char *what, const char *path,
 	const char *p, *sd;
 	bool exists, has_target;
 	char *dir;
-	int ret = 0;
+	int ret;
 
 	if (rxr_path_is_stdout(path))
 		return 0;
@@ -208,10 +208,7 @@ rxr_path_check_output(const char *what, const char *path,
 		return fail(err, errlen, -ENOMEM, "%s %s: out of memory", what,
 			p);
 	sd = rxr_path_shown(dir, shown_dir, sizeof(shown_dir));
-	if (stat(dir, &st) != 0)
-		ret = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		ret = -ENOTDIR;
+	ret = stat(dir, &st) != 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	if (ret != 0)
 		fail(err, errlen, ret, "%s %s: directory %s: %s", what, p, sd,
 			strerror(-ret));
