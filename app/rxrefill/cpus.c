@@ -19,19 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_log.h"
+#include "rxr_proc_text.h"
 
 /* A range, or "(range,range,...)": --lcores' sets. */
 static int
 cpu_group(const char **s, cpu_set_t *set)
 {
 	if (**s != '(')
-		return noise_parse_cpu_range(s, set);
+		return rxr_proc_cpu_range(s, set);
 	(*s)++;
 	for (;;) {
-		if (noise_parse_cpu_range(s, set) != 0)
+		if (rxr_proc_cpu_range(s, set) != 0)
 			return -1;
 		if (**s == ')')
 			break;
@@ -53,16 +53,15 @@ elem_outside(const cpu_set_t *elem, cpu_set_t *bad)
 	return true;
 }
 
-/* Each CPU of @p set alone, as the lcores of -l or -c are pinned. */
+/* The first CPU of @p set that this thread cannot run on alone, as the
+ * lcores of -l or -c are pinned, in @p bad. */
 static bool
 each_outside(const cpu_set_t *set, cpu_set_t *bad)
 {
 	for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (CPU_ISSET(c, set) && elem_outside(&one, bad))
+		CPU_ZERO(bad);
+		CPU_SET(c, bad);
+		if (CPU_ISSET(c, set) && elem_outside(bad, bad))
 			return true;
 	}
 	return false;
@@ -92,12 +91,12 @@ parse_mask(const char *s, cpu_set_t *bad)
 		unsigned int v = isdigit(c) ? (unsigned int)(c - '0') :
 			(unsigned int)(c - 'a' + 10);
 
-		for (unsigned int b = 0; b < 4; b++) {
-			if ((v & (1u << b)) != 0 && i * 4 + b >= CPU_SETSIZE)
-				return -1;
+		/* CPU_SETSIZE is a multiple of 4: the digit is inside or out. */
+		if (v != 0 && i * 4 >= CPU_SETSIZE)
+			return -1;
+		for (unsigned int b = 0; b < 4; b++)
 			if ((v & (1u << b)) != 0)
 				CPU_SET(i * 4 + b, &set);
-		}
 	}
 	return each_outside(&set, bad);
 }
@@ -317,13 +316,10 @@ cpus_place(struct app *a)
 		struct poller *pl = &a->pollers[k];
 		int cpu = lcore_cpu(pl->lcore);
 
-		pl->consumer_cpu = -1;
-		if (a->opt.consumer == CONSUMER_SAME_CPU)
-			pl->consumer_cpu = cpu;
-		if (a->opt.consumer != CONSUMER_OTHER_CPU)
-			continue;
-		pl->consumer_cpu = other_cpu(a, k, spare, nb_spare);
-		if (pl->consumer_cpu < 0) {
+		pl->consumer_cpu = a->opt.consumer == CONSUMER_SAME_CPU ? cpu :
+			a->opt.consumer == CONSUMER_OTHER_CPU ?
+			other_cpu(a, k, spare, nb_spare) : -1;
+		if (a->opt.consumer == CONSUMER_OTHER_CPU && pl->consumer_cpu < 0) {
 			char list[256];
 
 			cpus_str(&a->start_cpus, list, sizeof(list));

@@ -10,7 +10,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,7 +22,6 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "noise_parse.h"
 #include "rxrefill.h"
 #include "rxr_proc_text.h"
 #include "rxr_log.h"
@@ -46,11 +44,12 @@ struct noise_thread {
 /* /proc and /sys at one instant. */
 struct noise_sample {
 	struct timespec t;
+	/* Per poll CPU: its /proc/stat line, steal and all ticks. */
 	bool stat_ok[NOISE_CPUS_SHOWN];
-	struct noise_cpu_times cpu[NOISE_CPUS_SHOWN];	/* per poll CPU */
+	uint64_t steal[NOISE_CPUS_SHOWN], total[NOISE_CPUS_SHOWN];
 	struct noise_thread lc[MAX_POLLERS];	/* per poller */
 	struct timespec tasks_t;	/* when tasks were read */
-	struct noise_task *tasks;	/* other processes, by pid */
+	struct rxr_proc_task *tasks;	/* other processes, by pid */
 	size_t nb_tasks, cap_tasks;
 };
 
@@ -69,8 +68,8 @@ static struct {
 	/* What the last noise_fill() handed to the report. */
 	struct rxr_report_noise_cpu rcpu[NOISE_CPUS_SHOWN];
 	struct rxr_report_noise_lcore rlc[MAX_POLLERS];
+	/* comm: s1's, read before the next sample (the report copies). */
 	struct rxr_report_noise_task rtask[NOISE_TASKS_SHOWN];
-	char comm[NOISE_TASKS_SHOWN][sizeof(((struct noise_task *)0)->comm)];
 	/* Repetitions measured, disturbed, and per cause. */
 	unsigned int measured, disturbed;
 	unsigned int causes[RXR_REPORT_DISTURBED_CAUSES];
@@ -112,7 +111,7 @@ ts_diff(const struct timespec *a, const struct timespec *b)
 static int
 task_cmp(const void *a, const void *b)
 {
-	const struct noise_task *x = a, *y = b;
+	const struct rxr_proc_task *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
@@ -130,18 +129,18 @@ tasks_scan(struct noise_sample *s)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		struct noise_task t;
+		struct rxr_proc_task t;
 		char buf[1024], *end;
 		long pid = strtol(e->d_name, &end, 10);
 
 		if (*end != '\0' || pid <= 0 || pid == self)
 			continue;
 		if (read_file(buf, sizeof(buf), "/proc/%ld/stat", pid) <= 0 ||
-				noise_parse_pid_stat(buf, &t) != 0)
+				rxr_proc_pid_stat(buf, &t) != 0)
 			continue;	/* gone meanwhile */
 		if (s->nb_tasks == s->cap_tasks) {
 			size_t cap = s->cap_tasks ? 2 * s->cap_tasks : 512;
-			struct noise_task *n = realloc(s->tasks,
+			struct rxr_proc_task *n = realloc(s->tasks,
 					cap * sizeof(*n));
 
 			if (n == NULL)
@@ -155,12 +154,14 @@ tasks_scan(struct noise_sample *s)
 	qsort(s->tasks, s->nb_tasks, sizeof(*s->tasks), task_cmp);
 }
 
-/* File @p f of thread @p tid's /proc directory, in buf. */
+/* The number after @p key in file @p f of thread @p tid's /proc directory. */
 static bool
-thread_read(int tid, const char *f, char *buf, size_t len)
+thread_u64(int tid, const char *f, const char *key, uint64_t *v)
 {
-	return tid > 0 &&
-		read_file(buf, len, "/proc/self/task/%d/%s", tid, f) > 0;
+	char buf[4096];
+
+	return tid > 0 && read_file(buf, sizeof(buf), "/proc/self/task/%d/%s",
+		tid, f) > 0 && rxr_proc_u64(buf, key, v) == 0;
 }
 
 /* A thread's run and runqueue wait time so far; false without schedstat. */
@@ -168,24 +169,22 @@ static bool
 thread_runnable_ns(int tid, uint64_t *run, uint64_t *wait)
 {
 	char buf[256];
-	uint64_t slices;
 
-	return thread_read(tid, "schedstat", buf, sizeof(buf)) &&
-		noise_parse_schedstat(buf, run, wait, &slices) == 0;
+	return tid > 0 && read_file(buf, sizeof(buf),
+		"/proc/self/task/%d/schedstat", tid) > 0 &&
+		rxr_proc_schedstat(buf, run, wait) == 0;
 }
 
 /* /proc/stat and the poll lcores' threads; other processes with tasks. */
 static void
 sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 {
-	char buf[4096];
-
 	clock_gettime(CLOCK_MONOTONIC, &s->t);
 	memset(s->stat_ok, 0, sizeof(s->stat_ok));
 	if (read_file(stat_buf, sizeof(stat_buf), "/proc/stat") > 0) {
 		for (unsigned int i = 0; i < nz.nb_cpus; i++)
-			s->stat_ok[i] = noise_parse_stat_cpu(stat_buf,
-				(int)nz.cpus[i], &s->cpu[i]) == 0;
+			s->stat_ok[i] = rxr_proc_stat_cpu(stat_buf, nz.cpus[i],
+				&s->steal[i], &s->total[i]) == 0;
 	}
 	for (unsigned int k = 0; k < a->nb_pollers; k++) {
 		int tid = nz.tid[a->pollers[k].lcore];
@@ -193,14 +192,11 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 
 		l->ok = l->wait_ok = false;
 		l->poll_cycles = RXR_STAT_READ(a->pollers[k].cycles);
-		if (!thread_read(tid, "status", buf, sizeof(buf)) ||
-				noise_parse_field(buf, "nonvoluntary_ctxt_switches",
-					&l->nvcsw) != 0)
+		if (!thread_u64(tid, "status", "nonvoluntary_ctxt_switches",
+				&l->nvcsw))
 			continue;
 		/* Migrations need schedstats (CONFIG_SCHED_DEBUG): else 0. */
-		if (!thread_read(tid, "sched", buf, sizeof(buf)) ||
-				noise_parse_field(buf, "se.nr_migrations",
-					&l->migrations) != 0)
+		if (!thread_u64(tid, "sched", "se.nr_migrations", &l->migrations))
 			l->migrations = 0;
 		/* Needs CONFIG_SCHEDSTATS or CONFIG_SCHED_INFO. */
 		l->wait_ok = thread_runnable_ns(tid, &l->run_ns, &l->wait_ns);
@@ -211,22 +207,20 @@ sample_take(const struct app *a, struct noise_sample *s, bool tasks)
 }
 
 /* The largest steal share of a poll CPU between s0 and s1 (NaN: none
- * known), its CPU in *cpu; each CPU's in shares[] when not NULL. */
+ * known), its CPU in *cpu; each CPU's into nz.rcpu. */
 static double
 steal_max(const struct noise_sample *s0, const struct noise_sample *s1,
-		unsigned int *cpu, double *shares)
+		unsigned int *cpu)
 {
 	double max = NAN;
 
 	for (unsigned int i = 0; i < nz.nb_cpus; i++) {
-		const struct noise_cpu_times *a = &s0->cpu[i], *b = &s1->cpu[i];
-		uint64_t total = noise_cpu_total(b) - noise_cpu_total(a);
+		uint64_t total = s1->total[i] - s0->total[i];
 		double sh = s0->stat_ok[i] && s1->stat_ok[i] && total != 0 &&
-			b->steal >= a->steal ?
-			(double)(b->steal - a->steal) / (double)total : NAN;
+			s1->steal[i] >= s0->steal[i] ?
+			(double)(s1->steal[i] - s0->steal[i]) / (double)total : NAN;
 
-		if (shares != NULL)
-			shares[i] = sh;
+		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh };
 		if (!isnan(sh) && !(sh <= max)) {
 			max = sh;
 			*cpu = nz.cpus[i];
@@ -249,15 +243,15 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 	unsigned int n = 0, j;
 
 	for (size_t i = 0; ticks > 0 && i < s1->nb_tasks; i++) {
-		const struct noise_task *t = &s1->tasks[i], *t0;
+		const struct rxr_proc_task *t = &s1->tasks[i], *t0;
 		double share;
 
 		if (!CPU_ISSET(t->cpu, &nz.cpuset))
 			continue;
 		t0 = bsearch(t, s0->tasks, s0->nb_tasks, sizeof(*t), task_cmp);
 		/* A process born in the window: all of its time is new. */
-		share = (double)grown(t0 != NULL ? t0->utime + t0->stime : 0,
-			t->utime + t->stime) / ticks;
+		share = (double)grown(t0 != NULL ? t0->ticks : 0, t->ticks) /
+			ticks;
 		if (share < NOISE_BUSY_SHARE || (n == NOISE_TASKS_SHOWN &&
 				share <= top[n - 1].cpu_share))
 			continue;
@@ -267,10 +261,6 @@ busy_tasks(const struct noise_sample *s0, const struct noise_sample *s1)
 		top[j] = (struct rxr_report_noise_task){ .pid = t->pid,
 			.comm = t->comm, .cpu = (unsigned int)t->cpu,
 			.cpu_share = share };
-	}
-	for (j = 0; j < n; j++) {
-		snprintf(nz.comm[j], sizeof(nz.comm[j]), "%s", top[j].comm);
-		top[j].comm = nz.comm[j];
 	}
 	return n;
 }
@@ -358,7 +348,7 @@ sys_cpulist(const char *path, cpu_set_t *set, char *text,
 		size_t len)
 {
 	if (read_file(text, len, "%s", path) < 0 ||
-			noise_parse_cpulist(text, set) < 0) {
+			rxr_proc_cpulist(text, set) < 0) {
 		CPU_ZERO(set);
 		text[0] = '\0';
 		return false;
@@ -420,7 +410,8 @@ smt_pairs(void)
 
 /* What the machine checks found, for the line and the report. */
 struct machine {
-	char model[256], gov[128];
+	const char *model;
+	char gov[128];
 	char iso_t[256], nohz_t[256];	/* the kernel's CPU lists */
 	char iso_p[128], nohz_p[128];	/* the poll CPUs among them */
 	json_t *per_gov, *smt;
@@ -501,8 +492,6 @@ int
 noise_env(struct app *a, struct rxr_report *rep)
 {
 	json_t *env = json_object_get(rxr_report_json(rep), "env");
-	const char *model = json_string_value(json_object_get(env,
-		"cpu_model"));
 	struct noise_sample *s0 = &nz.s0, *s1 = &nz.s1;
 	cpu_set_t iso, nohz;
 	struct machine mc;
@@ -510,22 +499,21 @@ noise_env(struct app *a, struct rxr_report *rep)
 	json_t *m;
 	int ret = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &s1->t);
-	mc.waited = ts_diff(&s0->t, &s1->t);
-	while (!flag_get(&force_quit) && mc.waited < NOISE_MACHINE_WINDOW_S) {
-		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
-			NOISE_MACHINE_WINDOW_S - mc.waited) * 1e6) + 1);
+	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &s1->t);
 		mc.waited = ts_diff(&s0->t, &s1->t);
+		if (flag_get(&force_quit) || mc.waited >= NOISE_MACHINE_WINDOW_S)
+			break;
+		rte_delay_us_sleep((unsigned int)(RTE_MIN(NOISE_WAIT_STEP_S,
+			NOISE_MACHINE_WINDOW_S - mc.waited) * 1e6) + 1);
 	}
 	sample_take(a, s1, true);
 	mc.waited = ts_diff(&s0->t, &s1->t);
-	mc.steal = steal_max(s0, s1, &cpu, NULL);
+	mc.steal = steal_max(s0, s1, &cpu);
 	mc.ntasks = busy_tasks(s0, s1);
-	if (model != NULL)
-		snprintf(mc.model, sizeof(mc.model), "%s", model);
-	else
-		rxr_cpu_model(mc.model, sizeof(mc.model));
+	/* rxr_report_set_env() read it. */
+	mc.model = json_string_value(json_object_get(env, "cpu_model")) ?:
+		RXR_CPU_MODEL_UNKNOWN;
 	mc.per_gov = governors(mc.gov, sizeof(mc.gov));
 	mc.smt = smt_pairs();
 	sys_cpulist("/sys/devices/system/cpu/isolated", &iso, mc.iso_t,
@@ -768,7 +756,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	struct rxr_report_noise *n = &r->noise;
 	const double window = nz.ended ? ts_diff(&nz.s0.t, &nz.s1.t) : 0;
 	struct noise_worst w = { .steal = NAN, .wait = NAN, .runnable = NAN };
-	double excess, sh[NOISE_CPUS_SHOWN];
+	double excess;
 
 	if (!nz.begun || !nz.ended || window <= 0)
 		return;
@@ -776,9 +764,7 @@ noise_fill(const struct app *a, struct rxr_report_run *r, const char *tag)
 	memset(n, 0, sizeof(*n));
 	r->has_noise = true;
 	n->asked_s = a->opt.loops != 0 ? NAN : a->opt.duration_s;
-	w.steal = steal_max(&nz.s0, &nz.s1, &w.steal_cpu, sh);
-	for (unsigned int i = 0; i < nz.nb_cpus; i++)
-		nz.rcpu[i] = (struct rxr_report_noise_cpu){ nz.cpus[i], sh[i] };
+	w.steal = steal_max(&nz.s0, &nz.s1, &w.steal_cpu);
 	n->cpus = nz.rcpu;
 	n->nb_cpus = nz.nb_cpus;
 	noise_fill_lcores(a, n, window, &w);
@@ -815,14 +801,12 @@ noise_say(const struct app *a)
 		return;
 	append(line, sizeof(line), &off, "%u of %u repetitions disturbed",
 		nz.disturbed, nz.measured);
-	for (unsigned int i = 0, first = 1; i < RXR_REPORT_DISTURBED_CAUSES;
-			i++)
-		if (nz.causes[i] != 0) {
+	/* The causes in parentheses, the first opening them. */
+	for (unsigned int i = 0; i < RXR_REPORT_DISTURBED_CAUSES; i++)
+		if (nz.causes[i] != 0)
 			append(line, sizeof(line), &off, "%s%s %u",
-				first ? " (" : ", ",
+				strchr(line, '(') == NULL ? " (" : ", ",
 				rxr_report_disturbance_name(i), nz.causes[i]);
-			first = 0;
-		}
 	append(line, sizeof(line), &off, "%s; %s", nz.disturbed != 0 ? ")" : "",
 		a->opt.disturbed_exclude ? "disturbed repetitions are left out "
 		"of the figures (--disturbed exclude)" : "disturbed repetitions "

@@ -15,6 +15,9 @@
 
 #include "rxr_path.h"
 
+/* Bytes of an output's name its temporary file keeps (NAME_MAX room). */
+#define TMP_BASE_MAX 200
+
 static const char *
 mode_kind(mode_t m)
 {
@@ -109,32 +112,31 @@ dir_of(const char *path)
 /* Whether path's links pass through a descriptor's name (/proc/...,
  * /dev/fd/...), that hop's target left in to. */
 static bool
-fd_link(const char *path, char *to, size_t len)
+fd_link(const char *path, char to[PATH_MAX])
 {
-	char cur[PATH_MAX], next[PATH_MAX];
+	char cur[PATH_MAX];
 
 	snprintf(cur, sizeof(cur), "%s", path);
 	for (int hop = 0; hop < 40; hop++) {	/* the kernel's MAXSYMLINKS */
-		ssize_t n = readlink(cur, next, sizeof(next) - 1);
+		ssize_t n = readlink(cur, to, PATH_MAX - 1);
 		const char *slash;
 
 		if (n <= 0)
 			return false;
-		next[n] = '\0';
-		snprintf(to, len, "%s", next);
-		if (strncmp(next, "/proc/", 6) == 0 ||
-				strncmp(next, "/dev/fd/", 8) == 0)
+		to[n] = '\0';
+		if (strncmp(to, "/proc/", 6) == 0 ||
+				strncmp(to, "/dev/fd/", 8) == 0)
 			return true;
 		/* A relative target is relative to the link's directory. */
 		slash = strrchr(cur, '/');
-		if (next[0] != '/' && slash != NULL) {
+		if (to[0] != '/' && slash != NULL) {
 			int dl = (int)(slash - cur) + 1;
 
-			if (snprintf(cur + dl, sizeof(cur) - dl, "%s", next) >=
+			if (snprintf(cur + dl, sizeof(cur) - dl, "%s", to) >=
 					(int)(sizeof(cur) - dl))
 				return false;
 		} else {
-			memcpy(cur, next, (size_t)n + 1);
+			memcpy(cur, to, (size_t)n + 1);
 		}
 	}
 	return false;
@@ -152,7 +154,7 @@ rxr_path_check_output(const char *what, const char *path,
 	const char *p, *sd;
 	bool exists, has_target;
 	char *dir;
-	int ret = 0;
+	int ret;
 
 	if (rxr_path_is_stdout(path))
 		return 0;
@@ -172,7 +174,7 @@ rxr_path_check_output(const char *what, const char *path,
 			-EEXIST, "%s %s: is %s, not a regular file: refusing to "
 			"replace it", what, p, mode_kind(st.st_mode));
 	/* Only links to regular files (or to nothing) may be replaced. */
-	if (fd_link(path, to, sizeof(to)))
+	if (fd_link(path, to))
 		return fail(err, errlen, -EEXIST, "%s %s: is a symbolic link to "
 			"a file descriptor (%s), not a file: refusing to replace "
 			"it%s", what, p, to, strcmp(what, "--report") == 0 ||
@@ -206,10 +208,7 @@ rxr_path_check_output(const char *what, const char *path,
 		return fail(err, errlen, -ENOMEM, "%s %s: out of memory", what,
 			p);
 	sd = rxr_path_shown(dir, shown_dir, sizeof(shown_dir));
-	if (stat(dir, &st) != 0)
-		ret = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		ret = -ENOTDIR;
+	ret = stat(dir, &st) != 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	if (ret != 0)
 		fail(err, errlen, ret, "%s %s: directory %s: %s", what, p, sd,
 			strerror(-ret));
@@ -311,7 +310,7 @@ rxr_path_tmp_open(const char *path, const char *prefix, mode_t mode,
 	*step = "out of memory";
 	/* A name near NAME_MAX has no room for the prefix and suffix. */
 	if (asprintf(tmp, "%.*s%s%.*s.tmp.XXXXXX", dirlen, path, prefix,
-			RXR_PATH_TMP_BASE_MAX, path + dirlen) < 0) {
+			TMP_BASE_MAX, path + dirlen) < 0) {
 		*tmp = NULL;
 		errno = ENOMEM;
 		return NULL;

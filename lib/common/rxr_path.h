@@ -41,9 +41,6 @@ const char *rxr_path_kind(const char *path);
 int rxr_path_check_input(const char *what, const char *path, char *err,
 		size_t errlen);
 
-/** Bytes of an output's name its temporary file keeps (NAME_MAX room). */
-#define RXR_PATH_TMP_BASE_MAX 200
-
 /**
  * Create the temporary file of @p path: in its directory (rename() must
  * not cross filesystems), named @p prefix, the name and ".tmp.XXXXXX",

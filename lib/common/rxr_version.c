@@ -19,15 +19,12 @@ rxr_version(void)
 {
 	static char buf[128];
 
-	if (buf[0] != '\0')
-		return buf;
 	/* Outside a checkout vcs_tag falls back to the project version. */
 	if (RXR_VCS_DESCRIBE[0] == '\0' ||
 			strcmp(RXR_VCS_DESCRIBE, RXR_VERSION) == 0)
-		snprintf(buf, sizeof(buf), "%s", RXR_VERSION);
-	else
-		snprintf(buf, sizeof(buf), "%s (git %s)", RXR_VERSION,
-			RXR_VCS_DESCRIBE);
+		return RXR_VERSION;
+	snprintf(buf, sizeof(buf), "%s (git %s)", RXR_VERSION,
+		RXR_VCS_DESCRIBE);
 	return buf;
 }
 

@@ -6,41 +6,26 @@
 #include <string.h>
 
 #include <rte_eal.h>
-#include <rte_errno.h>
 
 #include "rxr_hugepage.h"
 
 #define HP_SYSFS "/sys/kernel/mm/hugepages"
 
-static unsigned int
-read_uint(const char *path)
+/* The number @p fmt scans on the first line of @p path it fits; 0: none. */
+static unsigned long
+scan_file(const char *path, const char *fmt)
 {
-	unsigned int v = 0;
+	unsigned long v = 0;
+	char line[128];
 	FILE *f = fopen(path, "r");
 
 	if (f == NULL)
 		return 0;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-/* The system's default hugepage size, kB: Hugepagesize of /proc/meminfo. */
-static unsigned long
-default_page_kb(void)
-{
-	unsigned long kb = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (f == NULL)
-		return 0;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+		if (sscanf(line, fmt, &v) == 1)
 			break;
 	fclose(f);
-	return kb;
+	return v;
 }
 
 /*
@@ -74,20 +59,22 @@ mount_page_kb(const char *opts, unsigned long default_kb)
 static unsigned int
 free_unreserved(const char *dir)
 {
+	unsigned long free_pages, resv;
 	char path[128];
-	unsigned int free_pages, resv;
 
 	snprintf(path, sizeof(path), HP_SYSFS "/%s/free_hugepages", dir);
-	free_pages = read_uint(path);
+	free_pages = scan_file(path, "%lu");
 	snprintf(path, sizeof(path), HP_SYSFS "/%s/resv_hugepages", dir);
-	resv = read_uint(path);
-	return free_pages > resv ? free_pages - resv : 0;
+	resv = scan_file(path, "%lu");
+	return free_pages > resv ? (unsigned int)(free_pages - resv) : 0;
 }
 
 bool
 rxr_hugepage_probe(struct rxr_hugepage_info *info)
 {
-	unsigned long def_kb = default_page_kb();
+	/* The system's default size: Hugepagesize of /proc/meminfo. */
+	unsigned long def_kb = scan_file("/proc/meminfo",
+		"Hugepagesize: %lu kB");
 	char line[1024];
 	FILE *f;
 
@@ -189,16 +176,15 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 				av[ac++] = argv[i];
 			}
 		}
-		if (log != NULL)
-			fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
-				"falling back to --no-huge%s%s MiB%s%s\n",
-				hp.mounted ? "hugetlbfs mounted for " : "",
-				hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
-				"no hugetlbfs mounted",
-				hp.free_2m, hp.free_1g,
-				has_mem ? "" : " -m ", has_mem ? "" : mib,
-				dropped != 0 ? " (--huge-unlink left out)" : "",
-				in_memory ? " (--in-memory as --no-shconf)" : "");
+		fprintf(log, "memory: no usable hugepages (%s%s, %u x 2 MiB and %u x 1 GiB free): "
+			"falling back to --no-huge%s%s MiB%s%s\n",
+			hp.mounted ? "hugetlbfs mounted for " : "",
+			hp.mounted ? mounts[hp.mounted_2m | hp.mounted_1g << 1] :
+			"no hugetlbfs mounted",
+			hp.free_2m, hp.free_1g,
+			has_mem ? "" : " -m ", has_mem ? "" : mib,
+			dropped != 0 ? " (--huge-unlink left out)" : "",
+			in_memory ? " (--in-memory as --no-shconf)" : "");
 	}
 
 	ret = rte_eal_init(ac, av);
@@ -212,8 +198,7 @@ rxr_eal_init(int argc, char **argv, unsigned int fallback_mib, FILE *log,
 		argv[ret] = argv[0];
 	/* Report what EAL really did, not what we asked for. */
 	*backing = rte_eal_has_hugepages() ? RXR_MEM_HUGEPAGES : RXR_MEM_NO_HUGE;
-	if (log != NULL)
-		fprintf(log, "memory: %s\n", *backing == RXR_MEM_HUGEPAGES ?
-			"hugepages" : "ordinary memory (--no-huge)");
+	fprintf(log, "memory: %s\n", *backing == RXR_MEM_HUGEPAGES ?
+		"hugepages" : "ordinary memory (--no-huge)");
 	return ret;
 }
