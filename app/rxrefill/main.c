@@ -135,20 +135,20 @@ static void
 progress(const char *tag)
 {
 	static struct snapshot now;
-	const struct snapshot *prev = &snap_prev;
 	double dt;
 
 	snapshot_take(&app, &now);
-	dt = (double)(now.tsc - prev->tsc) / rte_get_tsc_hz();
+	dt = (double)(now.tsc - snap_prev.tsc) / rte_get_tsc_hz();
 	if (dt <= 0)
 		return;
 	printf("%s %8.3f Mpps %8.3f Gbit/s", tag,
-		(now.packets - prev->packets) / dt / 1e6,
-		(now.bytes - prev->bytes) * 8.0 / dt / 1e9);
+		(now.packets - snap_prev.packets) / dt / 1e6,
+		(now.bytes - snap_prev.bytes) * 8.0 / dt / 1e9);
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		printf(" | port %u %.3f Mpps nombuf %" PRIu64, app.ports[i].id,
-			(now.port[i].ipackets - prev->port[i].ipackets) / dt / 1e6,
-			now.port[i].rx_nombuf - prev->port[i].rx_nombuf);
+			(now.port[i].ipackets - snap_prev.port[i].ipackets) /
+			dt / 1e6,
+			now.port[i].rx_nombuf - snap_prev.port[i].rx_nombuf);
 	printf("\n");
 	fflush(stdout);
 	snap_prev = now;
@@ -225,12 +225,33 @@ received(void)
 	return n;
 }
 
-/* Finite replay: each loop starts the ports (net_pcap reopens its files)
- * and stops them when all ran out; a stall or a changed capture ends the
- * run, what never showed up is win.unaccounted. */
+/* The measured window opens: noise, counters and detail sampled. */
 static void
+window_begin(void)
+{
+	noise_begin(&app);
+	snapshot_take(&app, &snap_begin);
+	streams_settle(&app, true);
+	detail_sample(&app, true);
+	live_phase(PHASE_MEASURING);
+}
+
+/* The measured window closes, in the reverse order. */
+static void
+window_end(void)
+{
+	snapshot_take(&app, &snap_end);
+	detail_sample(&app, false);
+	noise_end(&app);
+}
+
+/* Finite replay, measured whole: each loop starts the ports (net_pcap
+ * reopens its files) and stops them when all ran out; a stall or a changed
+ * capture ends the run, what never showed up is win.unaccounted. */
+static int
 run_finite(void)
 {
+	window_begin();
 	for (unsigned int loop = 0; loop < app.opt.loops &&
 			!flag_get(&force_quit) && !fin.changed; loop++) {
 		uint64_t t0;
@@ -238,7 +259,7 @@ run_finite(void)
 		fin_start();
 		if (fin_changed() || ports_start(&app) != 0) {
 			win.cycles = 0;
-			return;
+			break;
 		}
 		t0 = rte_rdtsc();
 		pollers_launch(true);
@@ -256,6 +277,8 @@ run_finite(void)
 		if (win.unaccounted != 0)
 			break;
 	}
+	window_end();
+	return 0;
 }
 
 /* --exhaust AT:SEC: a thread takes every free frame of every pool for SEC
@@ -305,26 +328,6 @@ exhaust_main(void *arg)
 	}
 	ex->rx_at_release = received();
 	return NULL;
-}
-
-/* The measured window opens: noise, counters and detail sampled. */
-static void
-window_begin(void)
-{
-	noise_begin(&app);
-	snapshot_take(&app, &snap_begin);
-	streams_settle(&app, true);
-	detail_sample(&app, true);
-	live_phase(PHASE_MEASURING);
-}
-
-/* The measured window closes, in the reverse order. */
-static void
-window_end(void)
-{
-	snapshot_take(&app, &snap_end);
-	detail_sample(&app, false);
-	noise_end(&app);
 }
 
 /* A duration-based run as the main lcore checks it: the window opens after
@@ -438,14 +441,7 @@ run_measure(const char *tag)
 	if (app.opt.progress == PROGRESS_RUNS)
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
 	live_phase(PHASE_WARMUP);
-	if (app.opt.loops != 0) {
-		window_begin();
-		run_finite();
-		window_end();
-		ret = 0;
-	} else {
-		ret = run_timed(tag);
-	}
+	ret = app.opt.loops != 0 ? run_finite() : run_timed(tag);
 	/* A signal during the teardown below leaves the run whole. */
 	win.stopped = flag_get(&force_quit);
 teardown:
