@@ -440,7 +440,6 @@ run_measure(const char *tag)
 	noise_run_start();
 	if (app.opt.progress == PROGRESS_RUNS)
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
-	live_phase(PHASE_WARMUP);
 	ret = app.opt.loops != 0 ? run_finite() : run_timed(tag);
 	/* A signal during the teardown below leaves the run whole. */
 	win.stopped = flag_get(&force_quit);
@@ -564,7 +563,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		RXR_LOG(ERR, "frames were lost in the previous run");
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
 		poller_reset(&app.pollers[k]);
-	live_run(rc, rep);
+	live_run(rc, rep);	/* the warm-up phase */
 	if (run_measure(tag) != 0)
 		return -1;
 	r.rep = rep;

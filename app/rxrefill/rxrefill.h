@@ -554,6 +554,7 @@ enum live_phase {
 	PHASE_DONE,
 };
 int live_init(struct app *a);
+/* A run starts: its configuration, repetition, and PHASE_WARMUP. */
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);
 void live_tick(void);

@@ -188,12 +188,17 @@ live_tick(void)
 	sample();
 }
 
-/* The configuration and repetition the next phases belong to. */
+/* A run warms up: counters from here, rates from the next tick. */
 void
 live_run(const struct run_config *rc, unsigned int rep)
 {
 	if (L.app == NULL)
 		return;
+	counters_now(L.drops0);
+	L.run_packets0 = L.now.packets;
+	L.run_bytes0 = L.now.bytes;
+	L.baseline = false;
+	L.link_seen = false;
 	pthread_mutex_lock(&L.lock);
 	snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
 		rxr_strategy_name(rc->strategy));
@@ -208,6 +213,7 @@ live_run(const struct run_config *rc, unsigned int rep)
 	L.view.rep = rep + 1;
 	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
 	pthread_mutex_unlock(&L.lock);
+	live_phase(PHASE_WARMUP);
 }
 
 void
@@ -217,14 +223,6 @@ live_phase(enum live_phase ph)
 
 	if (L.app == NULL)
 		return;
-	if (ph == PHASE_WARMUP) {
-		/* A new run: counters from here, rates from the next tick. */
-		counters_now(L.drops0);
-		L.run_packets0 = L.now.packets;
-		L.run_bytes0 = L.now.bytes;
-		L.baseline = false;
-		L.link_seen = false;
-	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
 	L.view.phase_tsc = now;
