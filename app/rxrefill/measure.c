@@ -298,21 +298,18 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 			other_cycles);
 }
 
-struct xstats {
+/* Each port's xstats at the window's ends (v[0], v[1]: one allocation). */
+static struct xstats {
 	struct rte_eth_xstat_name *names;
-	uint64_t *v0, *v1;
+	uint64_t *v[2];
 	int n;
-};
-
-/* Each port's xstats at the window's ends. */
-static struct xstats xstats[MAX_PORTS];
+} xstats[MAX_PORTS];
 
 static void
 xstats_free(struct xstats *x)
 {
 	free(x->names);
-	free(x->v0);
-	free(x->v1);
+	free(x->v[0]);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -330,19 +327,16 @@ detail_sample(const struct app *a, bool first)
 			if (n <= 0)
 				continue;
 			x->names = calloc(n, sizeof(*x->names));
-			x->v0 = calloc(n, sizeof(*x->v0));
-			x->v1 = calloc(n, sizeof(*x->v1));
-			if (x->names == NULL || x->v0 == NULL || x->v1 == NULL ||
+			x->v[0] = calloc(2 * n, sizeof(*x->v[0]));
+			if (x->names == NULL || x->v[0] == NULL ||
 					rte_eth_xstats_get_names(port, x->names,
-						n) != n) {
-				x->n = 0;
+						n) != n)
 				continue;
-			}
+			x->v[1] = x->v[0] + n;
 			x->n = n;
 		}
 		if (x->n > 0) {
 			struct rte_eth_xstat xs[x->n];
-			uint64_t *v = first ? x->v0 : x->v1;
 
 			if (rte_eth_xstats_get(port, xs, x->n) != x->n) {
 				x->n = 0;
@@ -350,7 +344,7 @@ detail_sample(const struct app *a, bool first)
 			}
 			for (int j = 0; j < x->n; j++)
 				if (xs[j].id < (uint64_t)x->n)
-					v[xs[j].id] = xs[j].value;
+					x->v[!first][xs[j].id] = xs[j].value;
 		}
 	}
 }
@@ -430,10 +424,10 @@ xstats_json(const struct app *a)
 		json_t *changed = json_object();
 
 		for (int j = 0; changed != NULL && j < x->n; j++)
-			if (x->v1[j] != x->v0[j])
+			if (x->v[1][j] != x->v[0][j])
 				json_object_set_new(changed, x->names[j].name,
-					json_integer((json_int_t)(x->v1[j] -
-						x->v0[j])));
+					json_integer((json_int_t)(x->v[1][j] -
+						x->v[0][j])));
 		json_array_append_new(arr, json_pack("{s:i, s:o}",
 			"port", a->ports[i].id, "changed", changed));
 	}
