@@ -545,7 +545,8 @@ void noise_say(const struct app *a);
 unsigned int noise_disturbed(void);
 void noise_free(void);
 
-/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
+/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file; the
+ * other live_*() calls come after live_init(). */
 enum live_phase {
 	PHASE_STARTING,
 	PHASE_WARMUP,

@@ -176,8 +176,6 @@ sample(void)
 void
 live_tick(void)
 {
-	if (L.app == NULL)
-		return;
 	/* Once per run, as soon as the ports receive (finite runs are short). */
 	if (!L.link_seen && L.view.phase == PHASE_MEASURING) {
 		env_link_sample(L.app);
@@ -192,8 +190,6 @@ live_tick(void)
 void
 live_run(const struct run_config *rc, unsigned int rep)
 {
-	if (L.app == NULL)
-		return;
 	counters_now(L.drops0);
 	L.run_packets0 = L.now.packets;
 	L.run_bytes0 = L.now.bytes;
@@ -221,8 +217,6 @@ live_phase(enum live_phase ph)
 {
 	uint64_t now = rte_get_tsc_cycles();
 
-	if (L.app == NULL)
-		return;
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
 	L.view.phase_tsc = now;
@@ -439,8 +433,6 @@ live_fini(void)
 {
 	int ret = 0;
 
-	if (L.app == NULL)
-		return 0;
 	live_phase(PHASE_DONE);
 	if (L.metrics_failed != 0) {
 		RXR_LOG(ERR, "--metrics-file %s: %" PRIu64 " of %" PRIu64
@@ -449,6 +441,5 @@ live_fini(void)
 			", the last one too" : "");
 		ret = -1;
 	}
-	L.app = NULL;
 	return ret;
 }
