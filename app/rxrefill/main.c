@@ -135,20 +135,20 @@ static void
 progress(const char *tag)
 {
 	static struct snapshot now;
+	const struct snapshot *prev = &snap_prev;
 	double dt;
 
 	snapshot_take(&app, &now);
-	dt = (double)(now.tsc - snap_prev.tsc) / rte_get_tsc_hz();
+	dt = (double)(now.tsc - prev->tsc) / rte_get_tsc_hz();
 	if (dt <= 0)
 		return;
 	printf("%s %8.3f Mpps %8.3f Gbit/s", tag,
-		(now.packets - snap_prev.packets) / dt / 1e6,
-		(now.bytes - snap_prev.bytes) * 8.0 / dt / 1e9);
+		(now.packets - prev->packets) / dt / 1e6,
+		(now.bytes - prev->bytes) * 8.0 / dt / 1e9);
 	for (unsigned int i = 0; i < app.nb_ports; i++)
 		printf(" | port %u %.3f Mpps nombuf %" PRIu64, app.ports[i].id,
-			(now.port[i].ipackets - snap_prev.port[i].ipackets) /
-			dt / 1e6,
-			now.port[i].rx_nombuf - snap_prev.port[i].rx_nombuf);
+			(now.port[i].ipackets - prev->port[i].ipackets) / dt / 1e6,
+			now.port[i].rx_nombuf - prev->port[i].rx_nombuf);
 	printf("\n");
 	fflush(stdout);
 	snap_prev = now;
