@@ -225,12 +225,33 @@ received(void)
 	return n;
 }
 
-/* Finite replay: each loop starts the ports (net_pcap reopens its files)
- * and stops them when all ran out; a stall or a changed capture ends the
- * run, what never showed up is win.unaccounted. */
+/* The measured window opens: noise, counters and detail sampled. */
 static void
+window_begin(void)
+{
+	noise_begin(&app);
+	snapshot_take(&app, &snap_begin);
+	streams_settle(&app, true);
+	detail_sample(&app, true);
+	live_phase(PHASE_MEASURING);
+}
+
+/* The measured window closes, in the reverse order. */
+static void
+window_end(void)
+{
+	snapshot_take(&app, &snap_end);
+	detail_sample(&app, false);
+	noise_end(&app);
+}
+
+/* Finite replay, measured whole: each loop starts the ports (net_pcap
+ * reopens its files) and stops them when all ran out; a stall or a changed
+ * capture ends the run, what never showed up is win.unaccounted. */
+static int
 run_finite(void)
 {
+	window_begin();
 	for (unsigned int loop = 0; loop < app.opt.loops &&
 			!flag_get(&force_quit) && !fin.changed; loop++) {
 		uint64_t t0;
@@ -238,7 +259,7 @@ run_finite(void)
 		fin_start();
 		if (fin_changed() || ports_start(&app) != 0) {
 			win.cycles = 0;
-			return;
+			break;
 		}
 		t0 = rte_rdtsc();
 		pollers_launch(true);
@@ -256,6 +277,8 @@ run_finite(void)
 		if (win.unaccounted != 0)
 			break;
 	}
+	window_end();
+	return 0;
 }
 
 /* --exhaust AT:SEC: a thread takes every free frame of every pool for SEC
@@ -305,26 +328,6 @@ exhaust_main(void *arg)
 	}
 	ex->rx_at_release = received();
 	return NULL;
-}
-
-/* The measured window opens: noise, counters and detail sampled. */
-static void
-window_begin(void)
-{
-	noise_begin(&app);
-	snapshot_take(&app, &snap_begin);
-	streams_settle(&app, true);
-	detail_sample(&app, true);
-	live_phase(PHASE_MEASURING);
-}
-
-/* The measured window closes, in the reverse order. */
-static void
-window_end(void)
-{
-	snapshot_take(&app, &snap_end);
-	detail_sample(&app, false);
-	noise_end(&app);
 }
 
 /* A duration-based run as the main lcore checks it: the window opens after
@@ -437,15 +440,7 @@ run_measure(const char *tag)
 	noise_run_start();
 	if (app.opt.progress == PROGRESS_RUNS)
 		printf("%s %s\n", tag, app.opt.loops ? "replaying" : "warming up");
-	live_phase(PHASE_WARMUP);
-	if (app.opt.loops != 0) {
-		window_begin();
-		run_finite();
-		window_end();
-		ret = 0;
-	} else {
-		ret = run_timed(tag);
-	}
+	ret = app.opt.loops != 0 ? run_finite() : run_timed(tag);
 	/* A signal during the teardown below leaves the run whole. */
 	win.stopped = flag_get(&force_quit);
 teardown:
@@ -568,7 +563,7 @@ run_one(unsigned int step, struct rxr_report *report)
 		RXR_LOG(ERR, "frames were lost in the previous run");
 	for (unsigned int k = 0; k < app.nb_pollers; k++)
 		poller_reset(&app.pollers[k]);
-	live_run(rc, rep);
+	live_run(rc, rep);	/* the warm-up phase */
 	if (run_measure(tag) != 0)
 		return -1;
 	r.rep = rep;

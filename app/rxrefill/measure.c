@@ -139,50 +139,26 @@ port_drops(uint64_t n[CAUSE_MAX], const struct port *p,
 	n[CAUSE_XDP_RX_RING_FULL] += b->xdp_rx_ring_full - a->xdp_rx_ring_full;
 }
 
-/* A snapshot's clears over every pool: all, the poll lcores' (alloc, free)
- * and the supplies' (background: the zeroing thread's). */
-struct zero_sums {
-	uint64_t bytes, cycles, poll_cycles, supply_cycles;
-	uint64_t get_empty, get_short;
-};
-
-static void
-zero_sum(const struct app *app, const struct snapshot *s, struct zero_sums *z)
-{
-	memset(z, 0, sizeof(*z));
-	for (unsigned int i = 0; i < app->nb_ports; i++) {
-		const struct rxr_pool_stats *ps = &s->pool[i];
-
-		z->bytes += ps->zero_bytes_other;
-		z->cycles += ps->zero_cycles_other;
-		for (unsigned int l = 0; l < ps->nr_lcores; l++) {
-			const struct rxr_pool_lcore_stats *ls = &ps->lcore[l];
-
-			z->bytes += ls->zero_bytes + ls->supply.bytes_cleared;
-			z->cycles += ls->zero_cycles + ls->supply.clear_cycles;
-			z->poll_cycles += ls->zero_cycles;
-			z->supply_cycles += ls->supply.clear_cycles;
-			z->get_empty += ls->supply.get_empty;
-			z->get_short += ls->supply.get_short;
-		}
-	}
-}
-
+/*
+ * The clears of the window: the poll lcores' (alloc, free policies: in
+ * @p sum), the supplies' (background: the zeroing thread's, sum->supply)
+ * and other contexts' (@p other_bytes, @p other_cycles).
+ */
 static void
 fill_zeroing(const struct app *app, struct rxr_report_run *r,
-		const struct snapshot *a, const struct snapshot *b,
-		const struct run_config *rc, uint64_t cycles)
+		const struct run_config *rc, uint64_t cycles,
+		const struct rxr_pool_lcore_stats *sum, uint64_t other_bytes,
+		uint64_t other_cycles)
 {
 	static char method[48];
 	uint32_t room = rxr_mempool_data_room(app->opt.frame_size, 0);
-	struct zero_sums za, zb;
-	uint64_t gap = 0;
+	const struct rxr_zero_supply_stats *sup = &sum->supply;
+	uint64_t gap = 0, zcycles = other_cycles + sum->zero_cycles +
+		sup->clear_cycles;
 
-	zero_sum(app, a, &za);
-	zero_sum(app, b, &zb);
 	/* The split of cycles_per_packet: the clears, and all the rest. */
 	r->has_poll = true;
-	r->poll.clear_cycles_per_packet = ratio(zb.poll_cycles - za.poll_cycles,
+	r->poll.clear_cycles_per_packet = ratio(sum->zero_cycles,
 		r->rx_packets);
 	r->poll.rest_cycles_per_packet = r->cycles_per_packet -
 		r->poll.clear_cycles_per_packet;
@@ -192,12 +168,12 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 		for (unsigned int k = 0; k < app->nb_pollers; k++)
 			r->zeroer.poll_lcores_on_cpu +=
 				lcore_cpu(app->pollers[k].lcore) == app->zeroer_cpu;
-		r->zeroer.busy_share = cycles != 0 ? (double)(zb.supply_cycles -
-			za.supply_cycles) / (double)cycles : NAN;
-		r->zeroer.clear_cycles_per_packet = ratio(zb.supply_cycles -
-			za.supply_cycles, r->rx_packets);
-		r->zeroer.get_empty = zb.get_empty - za.get_empty;
-		r->zeroer.get_short = zb.get_short - za.get_short;
+		r->zeroer.busy_share = cycles != 0 ?
+			(double)sup->clear_cycles / (double)cycles : NAN;
+		r->zeroer.clear_cycles_per_packet = ratio(sup->clear_cycles,
+			r->rx_packets);
+		r->zeroer.get_empty = sup->get_empty;
+		r->zeroer.get_short = sup->get_short;
 	}
 	if (rc->zero_policy == RXR_ZERO_POLICY_NONE)
 		return;
@@ -212,9 +188,9 @@ fill_zeroing(const struct app *app, struct rxr_report_run *r,
 	r->has_zeroing = true;
 	r->zeroing.policy = rxr_zero_policy_name(rc->zero_policy);
 	r->zeroing.method = method;
-	r->zeroing.bytes = zb.bytes - za.bytes;
-	r->zeroing.gbps = zb.cycles != za.cycles ? r->zeroing.bytes * 8.0 /
-		((double)(zb.cycles - za.cycles) / rte_get_tsc_hz()) / 1e9 : NAN;
+	r->zeroing.bytes = other_bytes + sum->zero_bytes + sup->bytes_cleared;
+	r->zeroing.gbps = zcycles != 0 ? r->zeroing.bytes * 8.0 /
+		((double)zcycles / rte_get_tsc_hz()) / 1e9 : NAN;
 	r->zeroing.max_poll_gap_us = (double)gap * 1e6 / rte_get_tsc_hz();
 }
 
@@ -252,6 +228,7 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 		[CAUSE_IMISSED] = true };
 	struct rxr_pool_lcore_stats sum;
 	const char * const *cnames;
+	uint64_t other_bytes = 0, other_cycles = 0;
 
 	memset(&sum, 0, sizeof(sum));
 	r->strategy = rxr_strategy_name(rc->strategy);
@@ -270,9 +247,20 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 		shown[CAUSE_RX_OUT_OF_BUFFER] |=
 			app->ports[i].xstat_out_of_buffer >= 0;
 		shown[CAUSE_XDP_FILL_RING_EMPTY] |= app->ports[i].xsk;
-		for (unsigned int l = 0; l < pb->nr_lcores; l++)
+		other_bytes += pb->zero_bytes_other - pa->zero_bytes_other;
+		other_cycles += pb->zero_cycles_other - pa->zero_cycles_other;
+		for (unsigned int l = 0; l < pb->nr_lcores; l++) {
+			const struct rxr_zero_supply_stats *sa = &pa->lcore[l].supply;
+			const struct rxr_zero_supply_stats *sb = &pb->lcore[l].supply;
+
 			rxr_pool_lcore_stats_add(&sum, &pa->lcore[l],
 				&pb->lcore[l]);
+			/* Not in rxr_pool_lcore_stats_add(): the supply's. */
+			sum.supply.bytes_cleared += sb->bytes_cleared - sa->bytes_cleared;
+			sum.supply.clear_cycles += sb->clear_cycles - sa->clear_cycles;
+			sum.supply.get_empty += sb->get_empty - sa->get_empty;
+			sum.supply.get_short += sb->get_short - sa->get_short;
+		}
 		fill_pool_groups(&r->pcp, &r->zone_lock, pa, pb);
 	}
 	r->deferred.drained = sum.deferred_drained;
@@ -306,24 +294,22 @@ fill_run(const struct app *app, struct rxr_report_run *r,
 			r->drops[r->nb_drops++] = (struct rxr_report_drop){
 				drop_cause_names[c], n[c] };
 	if (app->opt.zero_policies != 1u << RXR_ZERO_POLICY_NONE)
-		fill_zeroing(app, r, a, b, rc, cycles);
+		fill_zeroing(app, r, rc, cycles, &sum, other_bytes,
+			other_cycles);
 }
 
-struct xstats {
+/* Each port's xstats at the window's ends (v[0], v[1]: one allocation). */
+static struct xstats {
 	struct rte_eth_xstat_name *names;
-	uint64_t *v0, *v1;
+	uint64_t *v[2];
 	int n;
-};
-
-/* Each port's xstats at the window's ends. */
-static struct xstats xstats[MAX_PORTS];
+} xstats[MAX_PORTS];
 
 static void
 xstats_free(struct xstats *x)
 {
 	free(x->names);
-	free(x->v0);
-	free(x->v1);
+	free(x->v[0]);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -341,19 +327,16 @@ detail_sample(const struct app *a, bool first)
 			if (n <= 0)
 				continue;
 			x->names = calloc(n, sizeof(*x->names));
-			x->v0 = calloc(n, sizeof(*x->v0));
-			x->v1 = calloc(n, sizeof(*x->v1));
-			if (x->names == NULL || x->v0 == NULL || x->v1 == NULL ||
+			x->v[0] = calloc(2 * n, sizeof(*x->v[0]));
+			if (x->names == NULL || x->v[0] == NULL ||
 					rte_eth_xstats_get_names(port, x->names,
-						n) != n) {
-				x->n = 0;
+						n) != n)
 				continue;
-			}
+			x->v[1] = x->v[0] + n;
 			x->n = n;
 		}
 		if (x->n > 0) {
 			struct rte_eth_xstat xs[x->n];
-			uint64_t *v = first ? x->v0 : x->v1;
 
 			if (rte_eth_xstats_get(port, xs, x->n) != x->n) {
 				x->n = 0;
@@ -361,7 +344,7 @@ detail_sample(const struct app *a, bool first)
 			}
 			for (int j = 0; j < x->n; j++)
 				if (xs[j].id < (uint64_t)x->n)
-					v[xs[j].id] = xs[j].value;
+					x->v[!first][xs[j].id] = xs[j].value;
 		}
 	}
 }
@@ -441,10 +424,10 @@ xstats_json(const struct app *a)
 		json_t *changed = json_object();
 
 		for (int j = 0; changed != NULL && j < x->n; j++)
-			if (x->v1[j] != x->v0[j])
+			if (x->v[1][j] != x->v[0][j])
 				json_object_set_new(changed, x->names[j].name,
-					json_integer((json_int_t)(x->v1[j] -
-						x->v0[j])));
+					json_integer((json_int_t)(x->v[1][j] -
+						x->v[0][j])));
 		json_array_append_new(arr, json_pack("{s:i, s:o}",
 			"port", a->ports[i].id, "changed", changed));
 	}

@@ -545,7 +545,8 @@ void noise_say(const struct app *a);
 unsigned int noise_disturbed(void);
 void noise_free(void);
 
-/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file */
+/* telemetry.c: /rxrefill/status and /rxrefill/stats, --metrics-file; the
+ * other live_*() calls come after live_init(). */
 enum live_phase {
 	PHASE_STARTING,
 	PHASE_WARMUP,
@@ -554,6 +555,7 @@ enum live_phase {
 	PHASE_DONE,
 };
 int live_init(struct app *a);
+/* A run starts: its configuration, repetition, and PHASE_WARMUP. */
 void live_run(const struct run_config *rc, unsigned int rep);
 void live_phase(enum live_phase ph);
 void live_tick(void);

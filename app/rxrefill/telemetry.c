@@ -176,8 +176,6 @@ sample(void)
 void
 live_tick(void)
 {
-	if (L.app == NULL)
-		return;
 	/* Once per run, as soon as the ports receive (finite runs are short). */
 	if (!L.link_seen && L.view.phase == PHASE_MEASURING) {
 		env_link_sample(L.app);
@@ -188,12 +186,15 @@ live_tick(void)
 	sample();
 }
 
-/* The configuration and repetition the next phases belong to. */
+/* A run warms up: counters from here, rates from the next tick. */
 void
 live_run(const struct run_config *rc, unsigned int rep)
 {
-	if (L.app == NULL)
-		return;
+	counters_now(L.drops0);
+	L.run_packets0 = L.now.packets;
+	L.run_bytes0 = L.now.bytes;
+	L.baseline = false;
+	L.link_seen = false;
 	pthread_mutex_lock(&L.lock);
 	snprintf(L.view.strategy, sizeof(L.view.strategy), "%s",
 		rxr_strategy_name(rc->strategy));
@@ -208,6 +209,7 @@ live_run(const struct run_config *rc, unsigned int rep)
 	L.view.rep = rep + 1;
 	L.view.config = (unsigned int)(rc - L.app->opt.configs) + 1;
 	pthread_mutex_unlock(&L.lock);
+	live_phase(PHASE_WARMUP);
 }
 
 void
@@ -215,16 +217,6 @@ live_phase(enum live_phase ph)
 {
 	uint64_t now = rte_get_tsc_cycles();
 
-	if (L.app == NULL)
-		return;
-	if (ph == PHASE_WARMUP) {
-		/* A new run: counters from here, rates from the next tick. */
-		counters_now(L.drops0);
-		L.run_packets0 = L.now.packets;
-		L.run_bytes0 = L.now.bytes;
-		L.baseline = false;
-		L.link_seen = false;
-	}
 	pthread_mutex_lock(&L.lock);
 	L.view.phase = ph;
 	L.view.phase_tsc = now;
@@ -441,8 +433,6 @@ live_fini(void)
 {
 	int ret = 0;
 
-	if (L.app == NULL)
-		return 0;
 	live_phase(PHASE_DONE);
 	if (L.metrics_failed != 0) {
 		RXR_LOG(ERR, "--metrics-file %s: %" PRIu64 " of %" PRIu64
@@ -451,6 +441,5 @@ live_fini(void)
 			", the last one too" : "");
 		ret = -1;
 	}
-	L.app = NULL;
 	return ret;
 }
