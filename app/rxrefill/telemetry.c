@@ -117,7 +117,7 @@ pools_now(struct live_view *v, double dt_cycles)
 		if (isnan(lp->pcp.hit_rate))
 			lp->pcp.hit_rate = 0;
 		lp->deferred.drained = sum.deferred_drained;
-		lp->deferred.queued = lp->deferred.drained;
+		lp->deferred.queued = sum.deferred_queued;
 		memcpy(lp->counters, sum.counters, sizeof(lp->counters));
 		/* A new pool (next run) starts its own wait count. */
 		if (L.mp0[i] == mp && L.baseline && dt_cycles > 0)

@@ -310,8 +310,10 @@ def case_telemetry_and_metrics():
         assert pool["pcp_hits"] > 0, pool
         for k in ("pcp_misses", "zone_lock_acquisitions",
                   "zone_lock_contended", "zone_lock_wait_share",
-                  "deferred_drained"):
+                  "deferred_queued", "deferred_drained"):
             assert k in pool, (k, pool)
+        # Queued counts the frames still waiting, as the report does.
+        assert pool["deferred_queued"] >= pool["deferred_drained"], pool
         # The metrics file, mid-run: whole, parseable, the same figures.
         text = open(metrics).read()
         vals = {}
