@@ -67,6 +67,21 @@ read_first_line(const char *path, char *buf, size_t len)
 	return n > 0;
 }
 
+bool
+read_link_name(const char *path, char *buf, size_t len)
+{
+	char link[PATH_MAX];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	const char *base;
+
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	snprintf(buf, len, "%s", base != NULL ? base + 1 : link);
+	return true;
+}
+
 /* The value of key=... on the kernel command line, or JSON null. */
 static json_t *
 cmdline_param(const char *cmdline, const char *key)

@@ -94,8 +94,12 @@ poller_reset(struct poller *pl)
 
 	pl->nb_pools = 0;
 	for (unsigned int q = 0; q < pl->nb_q; q++) {
+		const struct port *p = &pl->app->ports[pl->q[q].port_idx];
 		unsigned int j = 0;
 
+		/* This run's pool, and the id of a port probed again. */
+		pl->q[q].port = p->id;
+		pl->q[q].pool = rxr_mempool_pool(p->mp);
 		while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
 			j++;
 		if (j == pl->nb_pools)

@@ -175,11 +175,7 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	/*
 	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
 	 * (EBUSY) and the failed setup forgets the first socket, which then
-	 * stays bound until the process exits; so it is probed again before
-	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM: pool_retire()). Its
-	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
-	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
+	 * stays bound until the process exits: never set up twice.
 	 */
 	p->xsk = p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
 	p->reprobe_ok = false;
@@ -232,9 +228,8 @@ port_pcap_files(const struct app *a, struct port *p)
 static void
 pci_explain(const struct app *a, const char *given, const char *addr)
 {
-	char path[PATH_MAX], file[PATH_MAX + 8], link[PATH_MAX];
-	char vendor[16], cls[16], drv[64] = "no driver";
-	ssize_t len;
+	char path[PATH_MAX], file[PATH_MAX + 8];
+	char vendor[16], cls[16], name[49], drv[64] = "no driver";
 
 	if (a->eal_no_pci) {
 		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
@@ -254,12 +249,8 @@ pci_explain(const struct app *a, const char *given, const char *addr)
 	snprintf(file, sizeof(file), "%s/class", path);
 	read_first_line(file, cls, sizeof(cls));
 	snprintf(file, sizeof(file), "%s/driver", path);
-	len = readlink(file, link, sizeof(link) - 1);
-	if (len > 0) {
-		link[len] = '\0';
-		snprintf(drv, sizeof(drv), "driver %.48s",
-			strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link);
-	}
+	if (read_link_name(file, name, sizeof(name)))
+		snprintf(drv, sizeof(drv), "driver %s", name);
 	if ((strtoul(cls, NULL, 16) >> 16) != 0x02)
 		RXR_LOG(ERR, "-a %s: %s is not a network controller (PCI class "
 			"%s, %s)", given, addr, cls, drv);
@@ -379,27 +370,30 @@ ports_init(struct app *a)
 }
 
 static void
-port_close(struct port *p)
+port_stop(struct port *p)
 {
 	if (p->started)
 		rte_eth_dev_stop(p->id);
 	p->started = false;
+}
+
+static void
+port_close(struct port *p)
+{
+	port_stop(p);
 	rte_eth_dev_close(p->id);
 }
 
 /*
  * Close the port and probe its device again (vdev or PCI hotplug), then
- * configure it as before. Closing releases the queues and every mbuf the
- * PMD held, whatever pool it came from: some PMDs cannot set a queue up
- * twice (net_af_xdp binds one XDP socket per queue and builds its UMEM
- * over the pool; net_pcap with infinite_rx loads its files at setup) or
- * keep buffers of the old pool after a new setup.
+ * configure it as before: closing releases the queues and every mbuf the
+ * PMD held, whatever pool it came from.
  */
 static int
 port_reprobe(struct app *a, struct port *p)
 {
 	struct rte_eth_dev_info di;
-	uint16_t old = p->id, id;
+	uint16_t id;
 	int ret;
 
 	if (!p->reprobe_ok) {
@@ -408,7 +402,6 @@ port_reprobe(struct app *a, struct port *p)
 		return -1;
 	}
 	port_close(p);
-	/* The kernel unbinds a closed XDP socket from its queue from a work item. */
 	if (xsk_close_stale(p) != 0)
 		rte_delay_us_sleep(XSK_UNBIND_WAIT_US);
 	ret = rte_eal_hotplug_remove(p->bus, p->devname);
@@ -416,7 +409,7 @@ port_reprobe(struct app *a, struct port *p)
 		ret = rte_eal_hotplug_add(p->bus, p->devname, p->devargs);
 	if (ret != 0) {
 		RXR_LOG(ERR, "port %u (%s): cannot probe %s device %s "
-			"again: %s", old, p->driver, p->bus, p->devname,
+			"again: %s", p->id, p->driver, p->bus, p->devname,
 			rte_strerror(-ret));
 		return -1;
 	}
@@ -426,10 +419,6 @@ port_reprobe(struct app *a, struct port *p)
 		return -1;
 	}
 	p->id = id;
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
-		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-			if (a->pollers[k].q[q].port == old)
-				a->pollers[k].q[q].port = id;
 	return port_info(id, &di) != 0 ? -1 : port_configure(a, p, &di);
 }
 
@@ -558,12 +547,7 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 		return 0;
 	*slot = NULL;
 	pool = rxr_mempool_pool(mp);
-
-	/*
-	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
-	 * frames of its fill ring there when it closes: the port is closed by
-	 * now, so nothing can hold them any more.
-	 */
+	/* net_af_xdp leaves its fill ring's frames in its UMEM, the pool. */
 	if (p->xsk && (got = pool_reclaim(mp)) != 0)
 		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
 			"are back in their zone", p->id, p->driver, got);
@@ -669,7 +653,7 @@ ports_use_pool(struct app *a, unsigned int run)
 		/* Only the lcores that poll this port own a pcp in its pool. */
 		for (unsigned int k = 0; k < a->nb_pollers; k++)
 			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-				if (a->pollers[k].q[q].port == p->id) {
+				if (a->pollers[k].q[q].port_idx == i) {
 					c.pool.poll_lcores[c.pool.nr_poll_lcores++] =
 						a->pollers[k].lcore;
 					break;
@@ -712,10 +696,6 @@ ports_use_pool(struct app *a, unsigned int run)
 					 port_renew(a, p) != 0))
 				return -1;
 		}
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
-			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-				if (a->pollers[k].q[q].port == p->id)
-					a->pollers[k].q[q].pool = rxr_mempool_pool(p->mp);
 	}
 	return 0;
 }
@@ -779,11 +759,8 @@ ports_start(struct app *a)
 void
 ports_stop(struct app *a)
 {
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		if (a->ports[i].started)
-			rte_eth_dev_stop(a->ports[i].id);
-		a->ports[i].started = false;
-	}
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		port_stop(&a->ports[i]);
 }
 
 int
@@ -834,21 +811,6 @@ port_counters_read(const struct port *p, struct port_counters *c)
 	}
 	xstat_read(p->id, p->xstat_out_of_buffer, &c->out_of_buffer);
 	xstat_read(p->id, p->xstat_wqe_errors, &c->wqe_errors);
-	if (p->xsk) {
-		struct xsk_counters x;
-
-		/*
-		 * net_af_xdp counts an mbuf it could not allocate in rx_nombuf
-		 * and leaves the packet in the socket's RX ring: not a drop.
-		 * Packets are lost in the kernel, counted below.
-		 */
-		c->rx_nombuf = 0;
-		if (xsk_stats_read(p, &x) == 0) {
-			/* net_af_xdp counts the socket's rx_dropped in imissed. */
-			c->imissed -= RTE_MIN(c->imissed, x.rx_dropped);
-			c->xdp_rx_dropped = x.rx_dropped;
-			c->xdp_rx_ring_full = x.rx_ring_full;
-			c->xdp_fill_ring_empty = x.fill_ring_empty;
-		}
-	}
+	if (p->xsk)
+		xsk_stats_read(p, c);
 }
