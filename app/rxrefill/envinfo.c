@@ -234,10 +234,9 @@ env_link_commit(struct app *a, struct rxr_report *rep)
 
 		if (p == NULL || link_seen[i].link_status != RTE_ETH_LINK_UP)
 			continue;
-		ret |= json_object_set_new(p, "link_up", json_true());
-		ret |= json_object_set_new(p, "link_speed_mbps",
-			json_integer(link_seen[i].link_speed));
-		ret |= json_object_set_new(p, "link_duplex", json_string(
+		ret |= json_object_update_new(p, json_pack("{s:b, s:I, s:s}",
+			"link_up", true, "link_speed_mbps",
+			(json_int_t)link_seen[i].link_speed, "link_duplex",
 			link_seen[i].link_duplex ? "full" : "half"));
 	}
 	return ret != 0 ? -ENOMEM : 0;
@@ -248,15 +247,13 @@ env_collect(struct app *a, struct rxr_report *rep)
 {
 	json_t *lcores = json_array();
 	uint64_t page_sz = 0;
-	unsigned int lc;
 	int ret = 0;
 
 	if (RXR_DEBUG)
 		RXR_LOG(WARNING, "warning: built with debug checks: not for "
 			"comparison (-Ddebug_checks=false for measurements)");
 	memset(link_seen, 0, sizeof(link_seen));
-	lc = rte_get_main_lcore();
-	json_array_append_new(lcores, lcore_json(lc, "main"));
+	json_array_append_new(lcores, lcore_json(rte_get_main_lcore(), "main"));
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		json_array_append_new(lcores, lcore_json(a->pollers[k].lcore,
 			"poll"));

@@ -163,10 +163,7 @@ device_has_port(const char *name)
 	return false;
 }
 
-/*
- * What it takes to probe the device again: its bus, its name on that bus
- * and the arguments it was probed with (vdev or PCI devargs).
- */
+/* The device's bus, name and devargs, to probe it again; its kind. */
 static void
 port_identity(struct port *p, const struct rte_eth_dev_info *di)
 {
@@ -188,7 +185,6 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
 			da != NULL && da->args != NULL ? da->args : "") >=
 			sizeof(p->devargs)) {
-		/* It matters only if a queue needs the port probed again. */
 		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
 			"it cannot be probed again", p->id, p->driver,
 			sizeof(p->devargs) - 1);
@@ -275,8 +271,6 @@ pci_explain(const struct app *a, const char *given, const char *addr)
  * --vdev, must have become a port: say for each one that did not why
  * (EAL says nothing of a PCI address that is not there, and goes on when
  * a virtual device fails), rather than run on the other ports without it.
- * An mlx5 NIC stays with its kernel driver (mlx5_core) and is reached
- * through rdma-core; most other NICs need vfio-pci.
  * @return how many devices have no port.
  */
 static int
@@ -449,11 +443,7 @@ pool_frames(const struct app *a, const struct port *p)
 	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
 }
 
-/*
- * Set up every RX queue on p->mp. After a close the kernel may release what
- * the old queues bound (an XDP socket on its queue) a little later: a port
- * probed again gets a few tries.
- */
+/* Every RX queue on p->mp; the XDP sockets it opens found (xsk.c). */
 static int
 queues_setup(struct port *p, unsigned int rxd, bool again)
 {
@@ -532,9 +522,8 @@ pool_check_logged(struct rxr_pool *pool)
 }
 
 /*
- * The pool at *slot, if any, whose queues were set up again (or closed),
- * has every frame back from the PMD: check that each is home in its zone,
- * then free it. *slot is emptied.
+ * The pool at *slot, if any, no queue uses any more: every frame must be
+ * home in its zone; then it is freed. *slot is emptied.
  */
 static int
 pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
@@ -718,18 +707,13 @@ static void
 ports_wait_link(struct app *a)
 {
 	uint64_t end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
-	bool down;
 
-	do {
-		down = false;
-		for (unsigned int i = 0; i < a->nb_ports; i++)
-			down |= link_down(a->ports[i].id);
-		if (down)
-			rte_delay_us_sleep(LINK_POLL_US);
-	} while (down && !flag_get(&force_quit) && rte_get_timer_cycles() < end);
-	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct port *p = &a->ports[i];
 
+		while (link_down(p->id) && !flag_get(&force_quit) &&
+				rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(LINK_POLL_US);
 		if (!p->link_warned && link_down(p->id)) {
 			RXR_LOG(WARNING, "warning: port %u (%s): link still down "
 				"3 s after start", p->id, p->driver);

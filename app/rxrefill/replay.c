@@ -239,7 +239,6 @@ pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
 		const char *arg, uint16_t room, bool replay)
 {
 	struct replay_counts *c = &d->files;
-	char whose[RTE_DEV_NAME_MAX_LEN + 32];
 	char *kv, *save = NULL, *out;
 	/* The files' names point into copy (files.given[]). */
 	char *copy = strdup(arg);
@@ -283,15 +282,12 @@ pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
 	}
 	if (a->opt.frames == 0 || a->opt.frames >= c->segments + a->opt.burst)
 		return 0;
-	if (replay)
-		snprintf(whose, sizeof(whose), "the --replay files");
-	else
-		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
-			d->name);
 	RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
-		" packets of %s in the pool and takes a burst of %u frames at "
-		"a time: give at least %" PRIu64 ", leave --frames out (sized "
-		"for them)%s", a->opt.frames, c->segments, whose, a->opt.burst,
+		" packets of %s%s in the pool and takes a burst of %u frames "
+		"at a time: give at least %" PRIu64 ", leave --frames out "
+		"(sized for them)%s", a->opt.frames, c->segments, replay ?
+		"the --replay files" : d->name, replay ? "" :
+		"'s files (infinite_rx)", a->opt.burst,
 		c->segments + a->opt.burst, replay ? ", or replay the files N "
 		"times (--loops N)" : "");
 	return -1;

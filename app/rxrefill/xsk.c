@@ -54,9 +54,8 @@ xsk_scan(struct xsk_sock *out, unsigned int max)
 
 		if (de->d_name[0] == '.')
 			continue;
+		/* Its own descriptor, a directory, is no socket. */
 		fd = atoi(de->d_name);
-		if (fd == dirfd(d))
-			continue;
 		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0 ||
 				dom != AF_XDP)
 			continue;
