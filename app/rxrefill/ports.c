@@ -113,39 +113,6 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 	return 0;
 }
 
-/*
- * A PMD whose buffers must each sit in one 4 KiB page gets frames of
- * exactly a page, unless --frame-size asked for one of at most a page;
- * the default frame (an odd number of cache lines) does not tile a page,
- * so at the exact stride some of its buffers would cross one.
- */
-static int
-ports_frame_size(struct app *a)
-{
-	const uint32_t page = (uint32_t)RTE_PGSIZE_4K;
-
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		const struct port *p = &a->ports[i];
-
-		if (!p->xsk || (a->opt.frame_size <= page &&
-				(a->opt.frame_size_set ||
-				 page % a->opt.frame_size == 0)))
-			continue;
-		if (a->opt.frame_size_set) {
-			RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes "
-				"buffers of at most %u bytes, each inside one "
-				"page", a->opt.frame_size, p->id, p->driver,
-				page);
-			return -1;
-		}
-		printf(APP ": port %u (%s) takes buffers inside one %u-byte "
-			"page: frames of %u bytes for every port\n", p->id,
-			p->driver, page, page);
-		a->opt.frame_size = page;
-	}
-	return 0;
-}
-
 /* Whether a probed port sits on device @p name (a PCI DOMAIN:BUS:DEV.FN,
  * a virtual device's name). */
 static bool
@@ -163,19 +130,12 @@ device_has_port(const char *name)
 	return false;
 }
 
-/* The device's bus, name and devargs, to probe it again; its kind. */
+/* The device's bus, name and devargs, to probe it again. */
 static void
 port_identity(struct port *p, const struct rte_eth_dev_info *di)
 {
 	const struct rte_devargs *da;
 
-	/*
-	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
-	 * (EBUSY) and the failed setup forgets the first socket, which then
-	 * stays bound until the process exits: never set up twice.
-	 */
-	p->xsk = p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return;
 	snprintf(p->bus, sizeof(p->bus), "%s",
@@ -194,30 +154,55 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 }
 
 /*
- * A net_pcap port (--replay's or a --vdev's): its files as read before
- * EAL, and one queue per file unless --queues says otherwise, so that no
- * file goes unread unsaid. Without infinite_rx it replays them once per
- * start; with it, it loads them at queue setup: probed again for a pool.
+ * What the port's PMD asks of every run, decided once.
+ * net_pcap (--replay's or a --vdev's): its files as read before EAL, and
+ * one queue per file unless --queues says otherwise, so that no file goes
+ * unread unsaid. Without infinite_rx it replays them once per start; with
+ * it, it loads them at queue setup: probed again for a pool.
+ * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
+ * (EBUSY) and the failed setup forgets the first socket, which then stays
+ * bound until the process exits: never set up twice. Its buffers must each
+ * sit in one 4 KiB page: frames of exactly a page, unless --frame-size
+ * asked for one of at most a page; the default frame (an odd number of
+ * cache lines) does not tile a page, so at the exact stride some of its
+ * buffers would cross one.
  */
-static void
-port_pcap_files(const struct app *a, struct port *p)
+static int
+port_kind(struct app *a, struct port *p)
 {
+	const uint32_t page = (uint32_t)RTE_PGSIZE_4K;
 	const struct replay_counts *c = NULL;
 
 	for (unsigned int i = 0; c == NULL && i < a->nb_pcap_devs; i++)
 		if (strcmp(a->pcap_devs[i].name, p->name) == 0)
 			c = &a->pcap_devs[i].files;
-	if (c == NULL || c->nb == 0)
-		return;
-	p->files = *c;
-	p->finite = !c->endless;
-	p->always_reprobe |= c->endless;
-	if (a->opt.queues == 0)
-		p->nb_q = c->nb;
-	else if (p->nb_q < c->nb)
-		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
-			"rx_pcap files; the others are never read", p->name,
-			p->nb_q, p->nb_q, c->nb);
+	if (c != NULL && c->nb != 0) {
+		p->files = *c;
+		p->finite = !c->endless;
+		p->always_reprobe = c->endless;
+		if (a->opt.queues == 0)
+			p->nb_q = c->nb;
+		else if (p->nb_q < c->nb)
+			RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
+				"rx_pcap files; the others are never read",
+				p->name, p->nb_q, p->nb_q, c->nb);
+	}
+	p->xsk = strcmp(p->driver, "net_af_xdp") == 0;
+	p->always_reprobe |= p->xsk;
+	if (!p->xsk || (a->opt.frame_size <= page &&
+			(a->opt.frame_size_set || page % a->opt.frame_size == 0)))
+		return 0;
+	if (a->opt.frame_size_set) {
+		RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes buffers of at "
+			"most %u bytes, each inside one page", a->opt.frame_size,
+			p->id, p->driver, page);
+		return -1;
+	}
+	printf(APP ": port %u (%s) takes buffers inside one %u-byte page: "
+		"frames of %u bytes for every port\n", p->id, p->driver, page,
+		page);
+	a->opt.frame_size = page;
+	return 0;
 }
 
 /* Why no PMD took PCI device @p addr, from sysfs, one error line. */
@@ -338,8 +323,8 @@ ports_init(struct app *a)
 		port_identity(p, &di);
 		p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 			RTE_MAX(1u, a->nb_pollers);
-		if (strcmp(p->driver, "net_pcap") == 0)
-			port_pcap_files(a, p);
+		if (port_kind(a, p) != 0)
+			return -1;
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
@@ -349,8 +334,6 @@ ports_init(struct app *a)
 			return -1;
 		a->nb_ports++;
 	}
-	if (ports_frame_size(a) != 0)
-		return -1;
 	if (devices_check(a) != 0)
 		return -1;
 	if (a->nb_ports == 0) {
@@ -371,11 +354,13 @@ port_stop(struct port *p)
 	p->started = false;
 }
 
-static void
+/* @return how many XDP sockets the PMD left open and were closed. */
+static unsigned int
 port_close(struct port *p)
 {
 	port_stop(p);
 	rte_eth_dev_close(p->id);
+	return xsk_close_stale(p);
 }
 
 /*
@@ -395,8 +380,7 @@ port_reprobe(struct app *a, struct port *p)
 			p->id, p->driver);
 		return -1;
 	}
-	port_close(p);
-	if (xsk_close_stale(p) != 0)
+	if (port_close(p) != 0)
 		rte_delay_us_sleep(XSK_UNBIND_WAIT_US);
 	ret = rte_eal_hotplug_remove(p->bus, p->devname);
 	if (ret == 0)
@@ -689,11 +673,6 @@ ports_use_pool(struct app *a, unsigned int run)
 	return 0;
 }
 
-/*
- * A port whose link comes up after start (net_memif's handshake with its
- * peer, a tap or veth interface) would miss the start of the run: wait for
- * every link a little, and say which stayed down.
- */
 static bool
 link_down(uint16_t id)
 {
@@ -703,11 +682,28 @@ link_down(uint16_t id)
 		l.link_status == RTE_ETH_LINK_DOWN;
 }
 
-static void
-ports_wait_link(struct app *a)
+int
+ports_start(struct app *a)
 {
-	uint64_t end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
+	uint64_t end;
 
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		int ret = rte_eth_dev_start(a->ports[i].id);
+
+		if (ret != 0) {
+			RXR_LOG(ERR, "port %u (%s): cannot start: %s",
+				a->ports[i].id, a->ports[i].driver, rte_strerror(-ret));
+			return -1;
+		}
+		a->ports[i].started = true;
+		rte_eth_promiscuous_enable(a->ports[i].id);
+	}
+	/*
+	 * A port whose link comes up after start (net_memif's handshake with
+	 * its peer, a tap or veth interface) would miss the start of the run:
+	 * wait for every link a little, and say which stayed down.
+	 */
+	end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		struct port *p = &a->ports[i];
 
@@ -720,23 +716,6 @@ ports_wait_link(struct app *a)
 			p->link_warned = true;
 		}
 	}
-}
-
-int
-ports_start(struct app *a)
-{
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		int ret = rte_eth_dev_start(a->ports[i].id);
-
-		if (ret != 0) {
-			RXR_LOG(ERR, "port %u (%s): cannot start: %s",
-				a->ports[i].id, a->ports[i].driver, rte_strerror(-ret));
-			return -1;
-		}
-		a->ports[i].started = true;
-		rte_eth_promiscuous_enable(a->ports[i].id);
-	}
-	ports_wait_link(a);
 	return 0;
 }
 
@@ -766,14 +745,11 @@ ports_retire_pools(struct app *a, uint64_t *lost)
 int
 ports_close(struct app *a, uint64_t *lost)
 {
-	int ret = 0;
+	int ret;
 
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
+	for (unsigned int i = 0; i < a->nb_ports; i++)
 		port_close(&a->ports[i]);
-		xsk_close_stale(&a->ports[i]);
-	}
-	if (ports_retire_pools(a, lost) != 0)
-		ret = -1;
+	ret = ports_retire_pools(a, lost);
 	for (unsigned int i = 0; i < a->nb_ports; i++)
 		if (pool_retire(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
