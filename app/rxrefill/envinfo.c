@@ -147,14 +147,6 @@ page_size_cb(const struct rte_memseg_list *msl, void *arg)
 	return 0;
 }
 
-/* env.ports[], which rxr_report_set_env() made in the same order. */
-static json_t *
-env_ports(struct rxr_report *rep)
-{
-	return json_object_get(json_object_get(rxr_report_json(rep), "env"),
-		"ports");
-}
-
 /*
  * Into env.ports[]: each port's link, firmware, node; warn when a poll
  * lcore is elsewhere.
@@ -162,7 +154,9 @@ env_ports(struct rxr_report *rep)
 static int
 ports_env(struct app *a, struct rxr_report *rep)
 {
-	json_t *ports = env_ports(rep);
+	/* env.ports[], which rxr_report_set_env() made in the same order. */
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
@@ -226,7 +220,8 @@ env_link_sample(struct app *a)
 int
 env_link_commit(struct app *a, struct rxr_report *rep)
 {
-	json_t *ports = env_ports(rep);
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {

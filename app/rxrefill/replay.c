@@ -369,24 +369,22 @@ replay_changed(const struct app *a)
 		for (unsigned int q = 0; q < c->nb; q++) {
 			const struct stat *was = &c->st[q];
 			struct stat now;
+			const char *why;
 
 			if (c->read[q] != c->given[q])
 				continue;
-			if (stat(c->given[q], &now) == 0 &&
-					now.st_dev == was->st_dev &&
-					now.st_ino == was->st_ino &&
-					now.st_size == was->st_size &&
-					now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-					now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
-				continue;
-			RXR_LOG(ERR, "%s: the capture changed while it was "
-				"replayed (%s): the run stops, its counts no "
-				"longer match the file", c->given[q],
-				stat(c->given[q], &now) != 0 ? strerror(errno) :
+			why = stat(c->given[q], &now) != 0 ? strerror(errno) :
 				now.st_size != was->st_size ? "its size" :
 				now.st_ino != was->st_ino ||
 				now.st_dev != was->st_dev ? "another file" :
-				"its modification time");
+				now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+				now.st_mtim.tv_nsec != was->st_mtim.tv_nsec ?
+				"its modification time" : NULL;
+			if (why == NULL)
+				continue;
+			RXR_LOG(ERR, "%s: the capture changed while it was "
+				"replayed (%s): the run stops, its counts no "
+				"longer match the file", c->given[q], why);
 			return true;
 		}
 	}
