@@ -39,24 +39,6 @@
 #define LINK_POLL_US (10 * 1000)
 
 static int
-xstat_id(uint16_t port, const char *name)
-{
-	uint64_t id;
-
-	return rte_eth_xstats_get_id_by_name(port, name, &id) == 0 ? (int)id : -1;
-}
-
-/* The value of xstat @p id, if the port has it (id >= 0). */
-static void
-xstat_read(uint16_t port, int id, uint64_t *v)
-{
-	uint64_t i = id;
-
-	if (id >= 0)
-		rte_eth_xstats_get_by_id(port, &i, v, 1);
-}
-
-static int
 port_info(uint16_t id, struct rte_eth_dev_info *di)
 {
 	int ret = rte_eth_dev_info_get(id, di);
@@ -67,12 +49,13 @@ port_info(uint16_t id, struct rte_eth_dev_info *di)
 	return ret;
 }
 
-/* RSS over its queues, one TX queue, its xstats found. */
+/* RSS over its queues, one TX queue, mlx5's rx_out_of_buffer found. */
 static int
 port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 {
 	static uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN];
 	struct rte_eth_conf conf = { 0 };
+	uint64_t xid;
 	int ret;
 
 	if (p->nb_q > di->max_rx_queues) {
@@ -108,8 +91,8 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
+	p->xstat_out_of_buffer = rte_eth_xstats_get_id_by_name(p->id,
+		"rx_out_of_buffer", &xid) == 0 ? (int)xid : -1;
 	return 0;
 }
 
@@ -764,13 +747,15 @@ port_counters_read(const struct port *p, struct port_counters *c)
 	memset(c, 0, sizeof(*c));
 	if (rte_eth_stats_get(p->id, &st) == 0) {
 		c->ipackets = st.ipackets;
-		c->ibytes = st.ibytes;
 		c->imissed = st.imissed;
 		c->ierrors = st.ierrors;
 		c->rx_nombuf = st.rx_nombuf;
 	}
-	xstat_read(p->id, p->xstat_out_of_buffer, &c->out_of_buffer);
-	xstat_read(p->id, p->xstat_wqe_errors, &c->wqe_errors);
+	if (p->xstat_out_of_buffer >= 0) {
+		uint64_t id = p->xstat_out_of_buffer;
+
+		rte_eth_xstats_get_by_id(p->id, &id, &c->out_of_buffer, 1);
+	}
 	if (p->xsk)
 		xsk_stats_read(p, c);
 }

@@ -308,8 +308,7 @@ struct port {
 	bool started;
 	bool link_warned;		/* said once that its link stayed down */
 	struct replay_counts files;	/* a net_pcap port's; else zero */
-	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
-	int xstat_wqe_errors;
+	int xstat_out_of_buffer;	/* its xstat id, -1 when absent */
 	/* Probing the device again (ports.c port_reprobe). */
 	char bus[32];
 	char devname[RTE_DEV_NAME_MAX_LEN];
@@ -420,8 +419,8 @@ int ports_retire_pools(struct app *a, uint64_t *lost);
 int ports_close(struct app *a, uint64_t *lost);
 
 struct port_counters {
-	uint64_t ipackets, ibytes, imissed, ierrors, rx_nombuf;
-	uint64_t out_of_buffer, wqe_errors;
+	uint64_t ipackets, imissed, ierrors, rx_nombuf;
+	uint64_t out_of_buffer;
 	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
