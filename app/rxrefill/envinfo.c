@@ -183,8 +183,8 @@ ports_env(struct app *a, struct rxr_report *rep)
 			json_array_append_new(remote, json_integer(pl->lcore));
 		}
 		ret |= json_object_update_new(json_array_get(ports, i), json_pack(
-			"{s:i, s:i, s:b, s:s, s:o, s:o, s:o}",
-			"port", p->id, "link_speed_mbps", (int)link.link_speed,
+			"{s:i, s:b, s:s, s:o, s:o, s:o}",
+			"link_speed_mbps", (int)link.link_speed,
 			"link_up", link.link_status == RTE_ETH_LINK_UP,
 			"link_duplex", link.link_duplex ? "full" : "half",
 			/* null: the PMD does not say */

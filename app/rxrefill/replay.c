@@ -358,8 +358,6 @@ replay_ports(const struct app *a)
 	return false;
 }
 
-/* A file replayed as it is whose size, inode or time differs from the
- * scan's: said, naming it. */
 bool
 replay_changed(const struct app *a)
 {
