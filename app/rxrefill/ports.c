@@ -383,33 +383,6 @@ port_reprobe(struct app *a, struct port *p)
 	return port_info(id, &di) != 0 ? -1 : port_configure(a, p, &di);
 }
 
-/* Frames a port's pool needs so that no strategy starves by construction. */
-static uint32_t
-pool_frames(const struct app *a, const struct port *p)
-{
-	const struct options *o = &a->opt;
-	uint32_t high = o->high != 0 ? o->high : RXR_PCP_HIGH_DEFAULT;
-	uint64_t n, held = 0;
-
-	if (o->frames != 0)
-		return o->frames;
-	n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst);
-	/* What the strategy that holds the most may hold, whichever runs:
-	 * every strategy gets the same pool. */
-	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
-			o->settings[s]));
-	n += (uint64_t)a->nb_pollers * (high + held);
-	if (consumer_queued(o->consumer))
-		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
-			RXR_POOL_TASK_BATCH_DEFAULT);
-	/* infinite_rx keeps a copy of every file packet in the pool. */
-	if (p->files.endless)
-		n += p->files.segments;
-	n += POOL_FRAMES_SLACK;
-	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
-}
-
 /* Every RX queue on p->mp; the XDP sockets it opens found (xsk.c). */
 static int
 queues_setup(struct port *p, unsigned int rxd, bool again)
@@ -521,21 +494,38 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 	return 0;
 }
 
+/* A pool with the frames no strategy starves with, by construction. */
 static struct rte_mempool *
 pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 {
+	const struct options *o = &a->opt;
+	uint32_t high = o->high != 0 ? o->high : RXR_PCP_HIGH_DEFAULT;
+	uint64_t n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst), held = 0;
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t n = pool_frames(a, p);
 	struct rte_mempool *mp;
 
+	/* What the strategy that holds the most may hold, whichever runs:
+	 * every strategy gets the same pool. */
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
+			o->settings[s]));
+	n += (uint64_t)a->nb_pollers * (high + held);
+	if (consumer_queued(o->consumer))
+		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
+			RXR_POOL_TASK_BATCH_DEFAULT);
+	/* infinite_rx keeps a copy of every file packet in the pool. */
+	if (p->files.endless)
+		n += p->files.segments;
+	n = o->frames != 0 ? o->frames :
+		RTE_MIN(n + POOL_FRAMES_SLACK, (uint64_t)POOL_FRAMES_MAX);
 	snprintf(name, sizeof(name), "rxr_p%u_%u", p->id, a->run_seq++);
 	mp = rxr_pktmbuf_pool_create(name, n, c, p->socket);
 	if (mp == NULL)
-		RXR_LOG(ERR, "port %u: cannot create a pool of %u "
+		RXR_LOG(ERR, "port %u: cannot create a pool of %" PRIu64 " "
 			"frames of %u bytes (%s, %" PRIu64 " MiB for the frames "
 			"alone): %s%s", p->id, n, a->opt.frame_size,
 			rxr_strategy_name(c->pool.strategy),
-			((uint64_t)n * a->opt.frame_size + (1u << 20) - 1) >> 20,
+			(n * a->opt.frame_size + (1u << 20) - 1) >> 20,
 			rte_strerror(rte_errno),
 			a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
 			"raise EAL's -m" : "; reserve more hugepages");
