@@ -67,6 +67,21 @@ read_first_line(const char *path, char *buf, size_t len)
 	return n > 0;
 }
 
+bool
+read_link_name(const char *path, char *buf, size_t len)
+{
+	char link[PATH_MAX];
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	const char *base;
+
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	snprintf(buf, len, "%s", base != NULL ? base + 1 : link);
+	return true;
+}
+
 /* The value of key=... on the kernel command line, or JSON null. */
 static json_t *
 cmdline_param(const char *cmdline, const char *key)
@@ -132,14 +147,6 @@ page_size_cb(const struct rte_memseg_list *msl, void *arg)
 	return 0;
 }
 
-/* env.ports[], which rxr_report_set_env() made in the same order. */
-static json_t *
-env_ports(struct rxr_report *rep)
-{
-	return json_object_get(json_object_get(rxr_report_json(rep), "env"),
-		"ports");
-}
-
 /*
  * Into env.ports[]: each port's link, firmware, node; warn when a poll
  * lcore is elsewhere.
@@ -147,7 +154,9 @@ env_ports(struct rxr_report *rep)
 static int
 ports_env(struct app *a, struct rxr_report *rep)
 {
-	json_t *ports = env_ports(rep);
+	/* env.ports[], which rxr_report_set_env() made in the same order. */
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
@@ -174,8 +183,8 @@ ports_env(struct app *a, struct rxr_report *rep)
 			json_array_append_new(remote, json_integer(pl->lcore));
 		}
 		ret |= json_object_update_new(json_array_get(ports, i), json_pack(
-			"{s:i, s:i, s:b, s:s, s:o, s:o, s:o}",
-			"port", p->id, "link_speed_mbps", (int)link.link_speed,
+			"{s:i, s:b, s:s, s:o, s:o, s:o}",
+			"link_speed_mbps", (int)link.link_speed,
 			"link_up", link.link_status == RTE_ETH_LINK_UP,
 			"link_duplex", link.link_duplex ? "full" : "half",
 			/* null: the PMD does not say */
@@ -211,7 +220,8 @@ env_link_sample(struct app *a)
 int
 env_link_commit(struct app *a, struct rxr_report *rep)
 {
-	json_t *ports = env_ports(rep);
+	json_t *ports = json_object_get(json_object_get(rxr_report_json(rep),
+		"env"), "ports");
 	int ret = 0;
 
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
@@ -219,10 +229,9 @@ env_link_commit(struct app *a, struct rxr_report *rep)
 
 		if (p == NULL || link_seen[i].link_status != RTE_ETH_LINK_UP)
 			continue;
-		ret |= json_object_set_new(p, "link_up", json_true());
-		ret |= json_object_set_new(p, "link_speed_mbps",
-			json_integer(link_seen[i].link_speed));
-		ret |= json_object_set_new(p, "link_duplex", json_string(
+		ret |= json_object_update_new(p, json_pack("{s:b, s:I, s:s}",
+			"link_up", true, "link_speed_mbps",
+			(json_int_t)link_seen[i].link_speed, "link_duplex",
 			link_seen[i].link_duplex ? "full" : "half"));
 	}
 	return ret != 0 ? -ENOMEM : 0;
@@ -233,15 +242,13 @@ env_collect(struct app *a, struct rxr_report *rep)
 {
 	json_t *lcores = json_array();
 	uint64_t page_sz = 0;
-	unsigned int lc;
 	int ret = 0;
 
 	if (RXR_DEBUG)
 		RXR_LOG(WARNING, "warning: built with debug checks: not for "
 			"comparison (-Ddebug_checks=false for measurements)");
 	memset(link_seen, 0, sizeof(link_seen));
-	lc = rte_get_main_lcore();
-	json_array_append_new(lcores, lcore_json(lc, "main"));
+	json_array_append_new(lcores, lcore_json(rte_get_main_lcore(), "main"));
 	for (unsigned int k = 0; k < a->nb_pollers; k++)
 		json_array_append_new(lcores, lcore_json(a->pollers[k].lcore,
 			"poll"));

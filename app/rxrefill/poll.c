@@ -94,8 +94,13 @@ poller_reset(struct poller *pl)
 
 	pl->nb_pools = 0;
 	for (unsigned int q = 0; q < pl->nb_q; q++) {
+		const struct port *p = &pl->app->ports[pl->q[q].port_idx];
 		unsigned int j = 0;
 
+		/* This run's pool, and the id of a port probed again. */
+		pl->q[q].port = p->id;
+		pl->q[q].pool = rxr_mempool_pool(p->mp);
+		pl->q[q].packets = pl->q[q].bytes = 0;
 		while (j < pl->nb_pools && pl->pools[j] != pl->q[q].pool)
 			j++;
 		if (j == pl->nb_pools)
@@ -132,8 +137,6 @@ poller_reset(struct poller *pl)
 				"log (%s): it counts its streams in place",
 				pl->lcore, rte_strerror(rte_errno));
 	}
-	for (unsigned int i = 0; i < pl->nb_q; i++)
-		pl->q[i].packets = pl->q[i].bytes = 0;
 	pl->busy_cycles = pl->cycles = 0;
 	pl->consumer_full = 0;
 	memset(pl->untracked, 0, sizeof(pl->untracked));

@@ -39,24 +39,6 @@
 #define LINK_POLL_US (10 * 1000)
 
 static int
-xstat_id(uint16_t port, const char *name)
-{
-	uint64_t id;
-
-	return rte_eth_xstats_get_id_by_name(port, name, &id) == 0 ? (int)id : -1;
-}
-
-/* The value of xstat @p id, if the port has it (id >= 0). */
-static void
-xstat_read(uint16_t port, int id, uint64_t *v)
-{
-	uint64_t i = id;
-
-	if (id >= 0)
-		rte_eth_xstats_get_by_id(port, &i, v, 1);
-}
-
-static int
 port_info(uint16_t id, struct rte_eth_dev_info *di)
 {
 	int ret = rte_eth_dev_info_get(id, di);
@@ -67,12 +49,13 @@ port_info(uint16_t id, struct rte_eth_dev_info *di)
 	return ret;
 }
 
-/* RSS over its queues, one TX queue, its xstats found. */
+/* RSS over its queues, one TX queue, mlx5's rx_out_of_buffer found. */
 static int
 port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 {
 	static uint8_t rss_key[RXR_FLOW_RSS_KEY_LEN];
 	struct rte_eth_conf conf = { 0 };
+	uint64_t xid;
 	int ret;
 
 	if (p->nb_q > di->max_rx_queues) {
@@ -108,41 +91,8 @@ port_configure(struct app *a, struct port *p, const struct rte_eth_dev_info *di)
 			p->id, p->driver, rte_strerror(-ret));
 		return -1;
 	}
-	p->xstat_out_of_buffer = xstat_id(p->id, "rx_out_of_buffer");
-	p->xstat_wqe_errors = xstat_id(p->id, "rx_wqe_errors");
-	return 0;
-}
-
-/*
- * A PMD whose buffers must each sit in one 4 KiB page gets frames of
- * exactly a page, unless --frame-size asked for one of at most a page;
- * the default frame (an odd number of cache lines) does not tile a page,
- * so at the exact stride some of its buffers would cross one.
- */
-static int
-ports_frame_size(struct app *a)
-{
-	const uint32_t page = (uint32_t)RTE_PGSIZE_4K;
-
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		const struct port *p = &a->ports[i];
-
-		if (!p->xsk || (a->opt.frame_size <= page &&
-				(a->opt.frame_size_set ||
-				 page % a->opt.frame_size == 0)))
-			continue;
-		if (a->opt.frame_size_set) {
-			RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes "
-				"buffers of at most %u bytes, each inside one "
-				"page", a->opt.frame_size, p->id, p->driver,
-				page);
-			return -1;
-		}
-		printf(APP ": port %u (%s) takes buffers inside one %u-byte "
-			"page: frames of %u bytes for every port\n", p->id,
-			p->driver, page, page);
-		a->opt.frame_size = page;
-	}
+	p->xstat_out_of_buffer = rte_eth_xstats_get_id_by_name(p->id,
+		"rx_out_of_buffer", &xid) == 0 ? (int)xid : -1;
 	return 0;
 }
 
@@ -163,26 +113,12 @@ device_has_port(const char *name)
 	return false;
 }
 
-/*
- * What it takes to probe the device again: its bus, its name on that bus
- * and the arguments it was probed with (vdev or PCI devargs).
- */
+/* The device's bus, name and devargs, to probe it again. */
 static void
 port_identity(struct port *p, const struct rte_eth_dev_info *di)
 {
 	const struct rte_devargs *da;
 
-	/*
-	 * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
-	 * (EBUSY) and the failed setup forgets the first socket, which then
-	 * stays bound until the process exits; so it is probed again before
-	 * every new pool, never set up twice. Its close leaves the frames of
-	 * the fill ring in the pool's memory (its UMEM: pool_retire()). Its
-	 * UMEM chunks are at most a page, and on 4 KiB pages a buffer must
-	 * not cross one: the kernel refuses larger chunks (ports_frame_size()).
-	 */
-	p->xsk = p->always_reprobe = strcmp(p->driver, "net_af_xdp") == 0;
-	p->reprobe_ok = false;
 	if (di->device == NULL)
 		return;
 	snprintf(p->bus, sizeof(p->bus), "%s",
@@ -192,7 +128,6 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 	if ((size_t)snprintf(p->devargs, sizeof(p->devargs), "%s",
 			da != NULL && da->args != NULL ? da->args : "") >=
 			sizeof(p->devargs)) {
-		/* It matters only if a queue needs the port probed again. */
 		RXR_LOG(ERR, "port %u (%s): devargs longer than %zu bytes: "
 			"it cannot be probed again", p->id, p->driver,
 			sizeof(p->devargs) - 1);
@@ -202,39 +137,63 @@ port_identity(struct port *p, const struct rte_eth_dev_info *di)
 }
 
 /*
- * A net_pcap port (--replay's or a --vdev's): its files as read before
- * EAL, and one queue per file unless --queues says otherwise, so that no
- * file goes unread unsaid. Without infinite_rx it replays them once per
- * start; with it, it loads them at queue setup: probed again for a pool.
+ * What the port's PMD asks of every run, decided once.
+ * net_pcap (--replay's or a --vdev's): its files as read before EAL, and
+ * one queue per file unless --queues says otherwise, so that no file goes
+ * unread unsaid. Without infinite_rx it replays them once per start; with
+ * it, it loads them at queue setup: probed again for a pool.
+ * net_af_xdp (DPDK 22.11): a second XDP socket on a bound queue fails
+ * (EBUSY) and the failed setup forgets the first socket, which then stays
+ * bound until the process exits: never set up twice. Its buffers must each
+ * sit in one 4 KiB page: frames of exactly a page, unless --frame-size
+ * asked for one of at most a page; the default frame (an odd number of
+ * cache lines) does not tile a page, so at the exact stride some of its
+ * buffers would cross one.
  */
-static void
-port_pcap_files(const struct app *a, struct port *p)
+static int
+port_kind(struct app *a, struct port *p)
 {
+	const uint32_t page = (uint32_t)RTE_PGSIZE_4K;
 	const struct replay_counts *c = NULL;
 
 	for (unsigned int i = 0; c == NULL && i < a->nb_pcap_devs; i++)
 		if (strcmp(a->pcap_devs[i].name, p->name) == 0)
 			c = &a->pcap_devs[i].files;
-	if (c == NULL || c->nb == 0)
-		return;
-	p->files = *c;
-	p->finite = !c->endless;
-	p->always_reprobe |= c->endless;
-	if (a->opt.queues == 0)
-		p->nb_q = c->nb;
-	else if (p->nb_q < c->nb)
-		RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
-			"rx_pcap files; the others are never read", p->name,
-			p->nb_q, p->nb_q, c->nb);
+	if (c != NULL && c->nb != 0) {
+		p->files = *c;
+		p->finite = !c->endless;
+		p->always_reprobe = c->endless;
+		if (a->opt.queues == 0)
+			p->nb_q = c->nb;
+		else if (p->nb_q < c->nb)
+			RXR_LOG(WARNING, "%s: --queues %u receives %u of its %u "
+				"rx_pcap files; the others are never read",
+				p->name, p->nb_q, p->nb_q, c->nb);
+	}
+	p->xsk = strcmp(p->driver, "net_af_xdp") == 0;
+	p->always_reprobe |= p->xsk;
+	if (!p->xsk || (a->opt.frame_size <= page &&
+			(a->opt.frame_size_set || page % a->opt.frame_size == 0)))
+		return 0;
+	if (a->opt.frame_size_set) {
+		RXR_LOG(ERR, "--frame-size %u: port %u (%s) takes buffers of at "
+			"most %u bytes, each inside one page", a->opt.frame_size,
+			p->id, p->driver, page);
+		return -1;
+	}
+	printf(APP ": port %u (%s) takes buffers inside one %u-byte page: "
+		"frames of %u bytes for every port\n", p->id, p->driver, page,
+		page);
+	a->opt.frame_size = page;
+	return 0;
 }
 
 /* Why no PMD took PCI device @p addr, from sysfs, one error line. */
 static void
 pci_explain(const struct app *a, const char *given, const char *addr)
 {
-	char path[PATH_MAX], file[PATH_MAX + 8], link[PATH_MAX];
-	char vendor[16], cls[16], drv[64] = "no driver";
-	ssize_t len;
+	char path[PATH_MAX], file[PATH_MAX + 8];
+	char vendor[16], cls[16], name[49], drv[64] = "no driver";
 
 	if (a->eal_no_pci) {
 		RXR_LOG(ERR, "-a %s: given with --no-pci, which turns EAL's "
@@ -254,12 +213,8 @@ pci_explain(const struct app *a, const char *given, const char *addr)
 	snprintf(file, sizeof(file), "%s/class", path);
 	read_first_line(file, cls, sizeof(cls));
 	snprintf(file, sizeof(file), "%s/driver", path);
-	len = readlink(file, link, sizeof(link) - 1);
-	if (len > 0) {
-		link[len] = '\0';
-		snprintf(drv, sizeof(drv), "driver %.48s",
-			strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link);
-	}
+	if (read_link_name(file, name, sizeof(name)))
+		snprintf(drv, sizeof(drv), "driver %s", name);
 	if ((strtoul(cls, NULL, 16) >> 16) != 0x02)
 		RXR_LOG(ERR, "-a %s: %s is not a network controller (PCI class "
 			"%s, %s)", given, addr, cls, drv);
@@ -284,8 +239,6 @@ pci_explain(const struct app *a, const char *given, const char *addr)
  * --vdev, must have become a port: say for each one that did not why
  * (EAL says nothing of a PCI address that is not there, and goes on when
  * a virtual device fails), rather than run on the other ports without it.
- * An mlx5 NIC stays with its kernel driver (mlx5_core) and is reached
- * through rdma-core; most other NICs need vfio-pci.
  * @return how many devices have no port.
  */
 static int
@@ -353,8 +306,8 @@ ports_init(struct app *a)
 		port_identity(p, &di);
 		p->nb_q = a->opt.queues != 0 ? a->opt.queues :
 			RTE_MAX(1u, a->nb_pollers);
-		if (strcmp(p->driver, "net_pcap") == 0)
-			port_pcap_files(a, p);
+		if (port_kind(a, p) != 0)
+			return -1;
 		if (p->nb_q > MAX_QUEUES) {
 			RXR_LOG(ERR, "port %u: at most %d queues", id,
 				MAX_QUEUES);
@@ -364,8 +317,6 @@ ports_init(struct app *a)
 			return -1;
 		a->nb_ports++;
 	}
-	if (ports_frame_size(a) != 0)
-		return -1;
 	if (devices_check(a) != 0)
 		return -1;
 	if (a->nb_ports == 0) {
@@ -379,27 +330,32 @@ ports_init(struct app *a)
 }
 
 static void
-port_close(struct port *p)
+port_stop(struct port *p)
 {
 	if (p->started)
 		rte_eth_dev_stop(p->id);
 	p->started = false;
+}
+
+/* @return how many XDP sockets the PMD left open and were closed. */
+static unsigned int
+port_close(struct port *p)
+{
+	port_stop(p);
 	rte_eth_dev_close(p->id);
+	return xsk_close_stale(p);
 }
 
 /*
  * Close the port and probe its device again (vdev or PCI hotplug), then
- * configure it as before. Closing releases the queues and every mbuf the
- * PMD held, whatever pool it came from: some PMDs cannot set a queue up
- * twice (net_af_xdp binds one XDP socket per queue and builds its UMEM
- * over the pool; net_pcap with infinite_rx loads its files at setup) or
- * keep buffers of the old pool after a new setup.
+ * configure it as before: closing releases the queues and every mbuf the
+ * PMD held, whatever pool it came from.
  */
 static int
 port_reprobe(struct app *a, struct port *p)
 {
 	struct rte_eth_dev_info di;
-	uint16_t old = p->id, id;
+	uint16_t id;
 	int ret;
 
 	if (!p->reprobe_ok) {
@@ -407,16 +363,14 @@ port_reprobe(struct app *a, struct port *p)
 			p->id, p->driver);
 		return -1;
 	}
-	port_close(p);
-	/* The kernel unbinds a closed XDP socket from its queue from a work item. */
-	if (xsk_close_stale(p) != 0)
+	if (port_close(p) != 0)
 		rte_delay_us_sleep(XSK_UNBIND_WAIT_US);
 	ret = rte_eal_hotplug_remove(p->bus, p->devname);
 	if (ret == 0)
 		ret = rte_eal_hotplug_add(p->bus, p->devname, p->devargs);
 	if (ret != 0) {
 		RXR_LOG(ERR, "port %u (%s): cannot probe %s device %s "
-			"again: %s", old, p->driver, p->bus, p->devname,
+			"again: %s", p->id, p->driver, p->bus, p->devname,
 			rte_strerror(-ret));
 		return -1;
 	}
@@ -426,45 +380,10 @@ port_reprobe(struct app *a, struct port *p)
 		return -1;
 	}
 	p->id = id;
-	for (unsigned int k = 0; k < a->nb_pollers; k++)
-		for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-			if (a->pollers[k].q[q].port == old)
-				a->pollers[k].q[q].port = id;
 	return port_info(id, &di) != 0 ? -1 : port_configure(a, p, &di);
 }
 
-/* Frames a port's pool needs so that no strategy starves by construction. */
-static uint32_t
-pool_frames(const struct app *a, const struct port *p)
-{
-	const struct options *o = &a->opt;
-	uint32_t high = o->high != 0 ? o->high : RXR_PCP_HIGH_DEFAULT;
-	uint64_t n, held = 0;
-
-	if (o->frames != 0)
-		return o->frames;
-	n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst);
-	/* What the strategy that holds the most may hold, whichever runs:
-	 * every strategy gets the same pool. */
-	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
-		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
-			o->settings[s]));
-	n += (uint64_t)a->nb_pollers * (high + held);
-	if (consumer_queued(o->consumer))
-		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
-			RXR_POOL_TASK_BATCH_DEFAULT);
-	/* infinite_rx keeps a copy of every file packet in the pool. */
-	if (p->files.endless)
-		n += p->files.segments;
-	n += POOL_FRAMES_SLACK;
-	return (uint32_t)RTE_MIN(n, (uint64_t)POOL_FRAMES_MAX);
-}
-
-/*
- * Set up every RX queue on p->mp. After a close the kernel may release what
- * the old queues bound (an XDP socket on its queue) a little later: a port
- * probed again gets a few tries.
- */
+/* Every RX queue on p->mp; the XDP sockets it opens found (xsk.c). */
 static int
 queues_setup(struct port *p, unsigned int rxd, bool again)
 {
@@ -543,9 +462,8 @@ pool_check_logged(struct rxr_pool *pool)
 }
 
 /*
- * The pool at *slot, if any, whose queues were set up again (or closed),
- * has every frame back from the PMD: check that each is home in its zone,
- * then free it. *slot is emptied.
+ * The pool at *slot, if any, no queue uses any more: every frame must be
+ * home in its zone; then it is freed. *slot is emptied.
  */
 static int
 pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
@@ -558,12 +476,7 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 		return 0;
 	*slot = NULL;
 	pool = rxr_mempool_pool(mp);
-
-	/*
-	 * net_af_xdp (DPDK 22.11) builds its UMEM over the pool and leaves the
-	 * frames of its fill ring there when it closes: the port is closed by
-	 * now, so nothing can hold them any more.
-	 */
+	/* net_af_xdp leaves its fill ring's frames in its UMEM, the pool. */
 	if (p->xsk && (got = pool_reclaim(mp)) != 0)
 		RXR_LOG(NOTICE, "port %u (%s): %u frames its closed queues kept "
 			"are back in their zone", p->id, p->driver, got);
@@ -581,21 +494,38 @@ pool_retire(struct port *p, struct rte_mempool **slot, uint64_t *lost)
 	return 0;
 }
 
+/* A pool with the frames no strategy starves with, by construction. */
 static struct rte_mempool *
 pool_new(struct app *a, struct port *p, const struct rxr_mempool_conf *c)
 {
+	const struct options *o = &a->opt;
+	uint32_t high = o->high != 0 ? o->high : RXR_PCP_HIGH_DEFAULT;
+	uint64_t n = (uint64_t)p->nb_q * (o->rxd + 2 * o->burst), held = 0;
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t n = pool_frames(a, p);
 	struct rte_mempool *mp;
 
+	/* What the strategy that holds the most may hold, whichever runs:
+	 * every strategy gets the same pool. */
+	for (int s = 0; s < RXR_STRATEGY_USER_MAX; s++)
+		held = RTE_MAX(held, rxr_strategy_lcore_frames(s,
+			o->settings[s]));
+	n += (uint64_t)a->nb_pollers * (high + held);
+	if (consumer_queued(o->consumer))
+		n += (uint64_t)a->nb_pollers * o->consumers * (o->consumer_depth +
+			RXR_POOL_TASK_BATCH_DEFAULT);
+	/* infinite_rx keeps a copy of every file packet in the pool. */
+	if (p->files.endless)
+		n += p->files.segments;
+	n = o->frames != 0 ? o->frames :
+		RTE_MIN(n + POOL_FRAMES_SLACK, (uint64_t)POOL_FRAMES_MAX);
 	snprintf(name, sizeof(name), "rxr_p%u_%u", p->id, a->run_seq++);
 	mp = rxr_pktmbuf_pool_create(name, n, c, p->socket);
 	if (mp == NULL)
-		RXR_LOG(ERR, "port %u: cannot create a pool of %u "
+		RXR_LOG(ERR, "port %u: cannot create a pool of %" PRIu64 " "
 			"frames of %u bytes (%s, %" PRIu64 " MiB for the frames "
 			"alone): %s%s", p->id, n, a->opt.frame_size,
 			rxr_strategy_name(c->pool.strategy),
-			((uint64_t)n * a->opt.frame_size + (1u << 20) - 1) >> 20,
+			(n * a->opt.frame_size + (1u << 20) - 1) >> 20,
 			rte_strerror(rte_errno),
 			a->backing == RXR_MEM_NO_HUGE ? "; with --no-huge, "
 			"raise EAL's -m" : "; reserve more hugepages");
@@ -669,7 +599,7 @@ ports_use_pool(struct app *a, unsigned int run)
 		/* Only the lcores that poll this port own a pcp in its pool. */
 		for (unsigned int k = 0; k < a->nb_pollers; k++)
 			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-				if (a->pollers[k].q[q].port == p->id) {
+				if (a->pollers[k].q[q].port_idx == i) {
 					c.pool.poll_lcores[c.pool.nr_poll_lcores++] =
 						a->pollers[k].lcore;
 					break;
@@ -712,19 +642,10 @@ ports_use_pool(struct app *a, unsigned int run)
 					 port_renew(a, p) != 0))
 				return -1;
 		}
-		for (unsigned int k = 0; k < a->nb_pollers; k++)
-			for (unsigned int q = 0; q < a->pollers[k].nb_q; q++)
-				if (a->pollers[k].q[q].port == p->id)
-					a->pollers[k].q[q].pool = rxr_mempool_pool(p->mp);
 	}
 	return 0;
 }
 
-/*
- * A port whose link comes up after start (net_memif's handshake with its
- * peer, a tap or veth interface) would miss the start of the run: wait for
- * every link a little, and say which stayed down.
- */
 static bool
 link_down(uint16_t id)
 {
@@ -734,33 +655,11 @@ link_down(uint16_t id)
 		l.link_status == RTE_ETH_LINK_DOWN;
 }
 
-static void
-ports_wait_link(struct app *a)
-{
-	uint64_t end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
-	bool down;
-
-	do {
-		down = false;
-		for (unsigned int i = 0; i < a->nb_ports; i++)
-			down |= link_down(a->ports[i].id);
-		if (down)
-			rte_delay_us_sleep(LINK_POLL_US);
-	} while (down && !flag_get(&force_quit) && rte_get_timer_cycles() < end);
-	for (unsigned int i = 0; down && i < a->nb_ports; i++) {
-		struct port *p = &a->ports[i];
-
-		if (!p->link_warned && link_down(p->id)) {
-			RXR_LOG(WARNING, "warning: port %u (%s): link still down "
-				"3 s after start", p->id, p->driver);
-			p->link_warned = true;
-		}
-	}
-}
-
 int
 ports_start(struct app *a)
 {
+	uint64_t end;
+
 	for (unsigned int i = 0; i < a->nb_ports; i++) {
 		int ret = rte_eth_dev_start(a->ports[i].id);
 
@@ -772,18 +671,32 @@ ports_start(struct app *a)
 		a->ports[i].started = true;
 		rte_eth_promiscuous_enable(a->ports[i].id);
 	}
-	ports_wait_link(a);
+	/*
+	 * A port whose link comes up after start (net_memif's handshake with
+	 * its peer, a tap or veth interface) would miss the start of the run:
+	 * wait for every link a little, and say which stayed down.
+	 */
+	end = rte_get_timer_cycles() + LINK_WAIT_S * rte_get_timer_hz();
+	for (unsigned int i = 0; i < a->nb_ports; i++) {
+		struct port *p = &a->ports[i];
+
+		while (link_down(p->id) && !flag_get(&force_quit) &&
+				rte_get_timer_cycles() < end)
+			rte_delay_us_sleep(LINK_POLL_US);
+		if (!p->link_warned && link_down(p->id)) {
+			RXR_LOG(WARNING, "warning: port %u (%s): link still down "
+				"3 s after start", p->id, p->driver);
+			p->link_warned = true;
+		}
+	}
 	return 0;
 }
 
 void
 ports_stop(struct app *a)
 {
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
-		if (a->ports[i].started)
-			rte_eth_dev_stop(a->ports[i].id);
-		a->ports[i].started = false;
-	}
+	for (unsigned int i = 0; i < a->nb_ports; i++)
+		port_stop(&a->ports[i]);
 }
 
 int
@@ -805,14 +718,11 @@ ports_retire_pools(struct app *a, uint64_t *lost)
 int
 ports_close(struct app *a, uint64_t *lost)
 {
-	int ret = 0;
+	int ret;
 
-	for (unsigned int i = 0; i < a->nb_ports; i++) {
+	for (unsigned int i = 0; i < a->nb_ports; i++)
 		port_close(&a->ports[i]);
-		xsk_close_stale(&a->ports[i]);
-	}
-	if (ports_retire_pools(a, lost) != 0)
-		ret = -1;
+	ret = ports_retire_pools(a, lost);
 	for (unsigned int i = 0; i < a->nb_ports; i++)
 		if (pool_retire(&a->ports[i], &a->ports[i].mp, lost) != 0)
 			ret = -1;
@@ -827,28 +737,15 @@ port_counters_read(const struct port *p, struct port_counters *c)
 	memset(c, 0, sizeof(*c));
 	if (rte_eth_stats_get(p->id, &st) == 0) {
 		c->ipackets = st.ipackets;
-		c->ibytes = st.ibytes;
 		c->imissed = st.imissed;
 		c->ierrors = st.ierrors;
 		c->rx_nombuf = st.rx_nombuf;
 	}
-	xstat_read(p->id, p->xstat_out_of_buffer, &c->out_of_buffer);
-	xstat_read(p->id, p->xstat_wqe_errors, &c->wqe_errors);
-	if (p->xsk) {
-		struct xsk_counters x;
+	if (p->xstat_out_of_buffer >= 0) {
+		uint64_t id = p->xstat_out_of_buffer;
 
-		/*
-		 * net_af_xdp counts an mbuf it could not allocate in rx_nombuf
-		 * and leaves the packet in the socket's RX ring: not a drop.
-		 * Packets are lost in the kernel, counted below.
-		 */
-		c->rx_nombuf = 0;
-		if (xsk_stats_read(p, &x) == 0) {
-			/* net_af_xdp counts the socket's rx_dropped in imissed. */
-			c->imissed -= RTE_MIN(c->imissed, x.rx_dropped);
-			c->xdp_rx_dropped = x.rx_dropped;
-			c->xdp_rx_ring_full = x.rx_ring_full;
-			c->xdp_fill_ring_empty = x.fill_ring_empty;
-		}
+		rte_eth_xstats_get_by_id(p->id, &id, &c->out_of_buffer, 1);
 	}
+	if (p->xsk)
+		xsk_stats_read(p, c);
 }

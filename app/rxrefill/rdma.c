@@ -9,39 +9,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <infiniband/verbs.h>
 
 #include "rxrefill.h"
-
-static void
-sysfs_read(const char *dev, const char *file, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/%s", dev,
-			file);
-	read_first_line(path, buf, len);
-}
-
-static void
-pci_address(const char *dev, char *buf, size_t len)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	ssize_t n;
-	char *base;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", dev);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	link[n] = '\0';
-	base = strrchr(link, '/');
-	snprintf(buf, len, "%.63s", base != NULL ? base + 1 : link);
-}
 
 int
 rdma_list(FILE *out)
@@ -63,20 +34,16 @@ rdma_list(FILE *out)
 		const char *name = ibv_get_device_name(list[i]);
 		struct ibv_context *ctx = ibv_open_device(list[i]);
 		struct ibv_device_attr attr;
-		char pci[64], numa[16], drv[PATH_MAX] = "?", link[PATH_MAX];
-		char path[PATH_MAX];
-		ssize_t len;
+		char dev[PATH_MAX], path[PATH_MAX + 16];
+		char pci[64] = "?", numa[16], drv[PATH_MAX] = "?";
 
-		pci_address(name, pci, sizeof(pci));
-		sysfs_read(name, "numa_node", numa, sizeof(numa));
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
-				name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			snprintf(drv, sizeof(drv), "%s", strrchr(link, '/') != NULL ?
-				strrchr(link, '/') + 1 : link);
-		}
+		snprintf(dev, sizeof(dev), "/sys/class/infiniband/%s/device",
+			name);
+		read_link_name(dev, pci, sizeof(pci));
+		snprintf(path, sizeof(path), "%s/numa_node", dev);
+		read_first_line(path, numa, sizeof(numa));
+		snprintf(path, sizeof(path), "%s/driver", dev);
+		read_link_name(path, drv, sizeof(drv));
 		if (ctx == NULL || ibv_query_device(ctx, &attr) != 0) {
 			fprintf(out, "%-12s %-14s %-5s %-6s %-10s %-12s %s\n", name,
 				pci, numa[0] ? numa : "?", "-", "unopened", "-", drv);

@@ -239,7 +239,6 @@ pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
 		const char *arg, uint16_t room, bool replay)
 {
 	struct replay_counts *c = &d->files;
-	char whose[RTE_DEV_NAME_MAX_LEN + 32];
 	char *kv, *save = NULL, *out;
 	/* The files' names point into copy (files.given[]). */
 	char *copy = strdup(arg);
@@ -283,15 +282,12 @@ pcap_dev_read(struct app *a, struct pcap_dev *d, const char *opt,
 	}
 	if (a->opt.frames == 0 || a->opt.frames >= c->segments + a->opt.burst)
 		return 0;
-	if (replay)
-		snprintf(whose, sizeof(whose), "the --replay files");
-	else
-		snprintf(whose, sizeof(whose), "%s's files (infinite_rx)",
-			d->name);
 	RXR_LOG(ERR, "--frames %u: endless replay keeps the %" PRIu64
-		" packets of %s in the pool and takes a burst of %u frames at "
-		"a time: give at least %" PRIu64 ", leave --frames out (sized "
-		"for them)%s", a->opt.frames, c->segments, whose, a->opt.burst,
+		" packets of %s%s in the pool and takes a burst of %u frames "
+		"at a time: give at least %" PRIu64 ", leave --frames out "
+		"(sized for them)%s", a->opt.frames, c->segments, replay ?
+		"the --replay files" : d->name, replay ? "" :
+		"'s files (infinite_rx)", a->opt.burst,
 		c->segments + a->opt.burst, replay ? ", or replay the files N "
 		"times (--loops N)" : "");
 	return -1;
@@ -362,8 +358,6 @@ replay_ports(const struct app *a)
 	return false;
 }
 
-/* A file replayed as it is whose size, inode or time differs from the
- * scan's: said, naming it. */
 bool
 replay_changed(const struct app *a)
 {
@@ -373,24 +367,22 @@ replay_changed(const struct app *a)
 		for (unsigned int q = 0; q < c->nb; q++) {
 			const struct stat *was = &c->st[q];
 			struct stat now;
+			const char *why;
 
 			if (c->read[q] != c->given[q])
 				continue;
-			if (stat(c->given[q], &now) == 0 &&
-					now.st_dev == was->st_dev &&
-					now.st_ino == was->st_ino &&
-					now.st_size == was->st_size &&
-					now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-					now.st_mtim.tv_nsec == was->st_mtim.tv_nsec)
-				continue;
-			RXR_LOG(ERR, "%s: the capture changed while it was "
-				"replayed (%s): the run stops, its counts no "
-				"longer match the file", c->given[q],
-				stat(c->given[q], &now) != 0 ? strerror(errno) :
+			why = stat(c->given[q], &now) != 0 ? strerror(errno) :
 				now.st_size != was->st_size ? "its size" :
 				now.st_ino != was->st_ino ||
 				now.st_dev != was->st_dev ? "another file" :
-				"its modification time");
+				now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+				now.st_mtim.tv_nsec != was->st_mtim.tv_nsec ?
+				"its modification time" : NULL;
+			if (why == NULL)
+				continue;
+			RXR_LOG(ERR, "%s: the capture changed while it was "
+				"replayed (%s): the run stops, its counts no "
+				"longer match the file", c->given[q], why);
 			return true;
 		}
 	}

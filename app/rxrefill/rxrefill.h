@@ -308,8 +308,7 @@ struct port {
 	bool started;
 	bool link_warned;		/* said once that its link stayed down */
 	struct replay_counts files;	/* a net_pcap port's; else zero */
-	int xstat_out_of_buffer;	/* xstat ids, -1 when absent */
-	int xstat_wqe_errors;
+	int xstat_out_of_buffer;	/* its xstat id, -1 when absent */
 	/* Probing the device again (ports.c port_reprobe). */
 	char bus[32];
 	char devname[RTE_DEV_NAME_MAX_LEN];
@@ -420,20 +419,16 @@ int ports_retire_pools(struct app *a, uint64_t *lost);
 int ports_close(struct app *a, uint64_t *lost);
 
 struct port_counters {
-	uint64_t ipackets, ibytes, imissed, ierrors, rx_nombuf;
-	uint64_t out_of_buffer, wqe_errors;
+	uint64_t ipackets, imissed, ierrors, rx_nombuf;
+	uint64_t out_of_buffer;
 	uint64_t xdp_rx_dropped, xdp_rx_ring_full, xdp_fill_ring_empty;
 };
 void port_counters_read(const struct port *p, struct port_counters *c);
 
 /* xsk.c */
-struct xsk_counters {
-	uint64_t rx_dropped, rx_ring_full, fill_ring_empty;
-	unsigned int sockets;
-};
 void xsk_setup_begin(struct port *p);
 void xsk_setup_end(struct port *p, bool done);
-int xsk_stats_read(const struct port *p, struct xsk_counters *c);
+void xsk_stats_read(const struct port *p, struct port_counters *c);
 unsigned int xsk_close_stale(struct port *p);
 
 /* poll.c */
@@ -506,6 +501,9 @@ int lcore_cpu(unsigned int lcore);
 /* First line of a small file (sysfs, /proc), without its newline, in buf;
  * false, and buf "", when unreadable. */
 bool read_first_line(const char *path, char *buf, size_t len);
+/* The last part of the symbolic link at @p path (a sysfs device's driver
+ * or PCI address) in buf; false, and buf untouched, when it is none. */
+bool read_link_name(const char *path, char *buf, size_t len);
 /* A small file, whole and NUL-terminated, at the path @p fmt makes as
  * printf; its length, or -1 when it cannot be opened. */
 ssize_t read_file(char *buf, size_t len, const char *fmt, ...)

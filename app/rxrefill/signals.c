@@ -34,13 +34,13 @@ on_signal(int sig)
 static const char *
 signal_name(int sig)
 {
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	case SIGQUIT: return "SIGQUIT";
-	default: return "a signal";
-	}
+	static const char *const names[] = {
+		[SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM",
+		[SIGHUP] = "SIGHUP", [SIGQUIT] = "SIGQUIT",
+	};
+
+	return sig > 0 && sig < (int)RTE_DIM(names) && names[sig] != NULL ?
+		names[sig] : "a signal";
 }
 
 /*

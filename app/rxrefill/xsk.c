@@ -54,9 +54,8 @@ xsk_scan(struct xsk_sock *out, unsigned int max)
 
 		if (de->d_name[0] == '.')
 			continue;
+		/* Its own descriptor, a directory, is no socket. */
 		fd = atoi(de->d_name);
-		if (fd == dirfd(d))
-			continue;
 		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0 ||
 				dom != AF_XDP)
 			continue;
@@ -106,13 +105,16 @@ xsk_setup_end(struct port *p, bool done)
 			p->driver);
 }
 
-/* Sum the statistics of the port's XDP sockets; -1 when unreadable. */
-int
-xsk_stats_read(const struct port *p, struct xsk_counters *c)
+/*
+ * The kernel's statistics of the port's XDP sockets, summed. net_af_xdp
+ * counts an mbuf it could not allocate in rx_nombuf and leaves the packet
+ * in the socket's RX ring (not a drop), and counts the sockets'
+ * rx_dropped in imissed: both taken out.
+ */
+void
+xsk_stats_read(const struct port *p, struct port_counters *c)
 {
-	memset(c, 0, sizeof(*c));
-	if (!p->xsk)
-		return -1;
+	c->rx_nombuf = 0;
 	for (unsigned int i = 0; i < p->nb_xsk; i++) {
 		struct xdp_statistics st;
 		socklen_t len = sizeof(st);
@@ -121,12 +123,11 @@ xsk_stats_read(const struct port *p, struct xsk_counters *c)
 				getsockopt(p->xsk_socks[i].fd, SOL_XDP,
 					XDP_STATISTICS, &st, &len) != 0)
 			continue;
-		c->rx_dropped += st.rx_dropped;
-		c->rx_ring_full += st.rx_ring_full;
-		c->fill_ring_empty += st.rx_fill_ring_empty_descs;
-		c->sockets++;
+		c->xdp_rx_dropped += st.rx_dropped;
+		c->xdp_rx_ring_full += st.rx_ring_full;
+		c->xdp_fill_ring_empty += st.rx_fill_ring_empty_descs;
 	}
-	return 0;
+	c->imissed -= RTE_MIN(c->imissed, c->xdp_rx_dropped);
 }
 
 /*
